@@ -1,0 +1,41 @@
+# Two entry points for a fresh machine (see README.md):
+#   make run   - set up the environment and open Hexfray on the demo battle
+#   make test  - set up the environment and run every check and test
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck imports pytest bench screenshot build clean
+
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) main.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+typecheck: $(STAMP)
+	$(PY) -m mypy rules hexmap
+
+imports: $(STAMP)
+	$(VENV)/bin/lint-imports
+
+pytest: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+test: lint typecheck imports pytest
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) main.py --benchmark
+
+screenshot: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) main.py --screenshot docs/screenshot.png
+
+clean:
+	rm -rf $(VENV) build dist

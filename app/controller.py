@@ -1,0 +1,137 @@
+"""The bridge between the pure battle model and the Qt panes.
+
+Panes never change the battle themselves: they call ``execute`` with a command
+(as napari's layer controls and Anki's ``operations/`` do) and observe the
+signals below. ``BattleController`` is also the one place that decides what to
+redraw: it turns each ``BattleChange`` into a ``Redraw`` plan that the map and the
+panes follow.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+from hexmap import Hex
+from rules.battle import Battle, BattleChange, BattleState, Command, MoveCombatant, TurnCombatant
+from rules.errors import RulesError
+from rules.events import Event
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """What a change requires on screen. Computed once per change, here."""
+
+    tokens: frozenset[str]  # combatant ids whose tokens changed
+    overlays: bool  # the selection's arcs/reach need recomputing
+    panes: bool  # lists and inspector need refreshing
+    log_events: tuple[Event, ...]
+
+
+class BattleController(QObject):
+    # A command was executed; carries the change and its redraw plan.
+    battle_changed = Signal(object, object)  # (BattleChange, Redraw)
+    # The whole battle was replaced (new battle, load, replay).
+    battle_reset = Signal()
+    # The selected combatant changed (id or None).
+    selection_changed = Signal(object)
+    # The attack pane's current target changed (id or None).
+    target_changed = Signal(object)
+    # A command was refused by the rules; the message is for the status bar.
+    command_refused = Signal(str)
+    # Hexes to highlight briefly (hovered log entry), empty to clear.
+    highlight_requested = Signal(object)  # tuple[Hex, ...]
+
+    def __init__(self, battle: Battle, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._battle = battle
+        self._unsubscribe = battle.subscribe(self._on_battle_changed)
+        self._selected: str | None = None
+        self._target: str | None = None
+
+    # --- the model -------------------------------------------------------------
+    @property
+    def battle(self) -> Battle:
+        return self._battle
+
+    @property
+    def state(self) -> BattleState:
+        return self._battle.state
+
+    def replace_battle(self, battle: Battle) -> None:
+        self._unsubscribe()
+        self._battle = battle
+        self._unsubscribe = battle.subscribe(self._on_battle_changed)
+        ids = {c.id for c in battle.state.combatants}
+        if self._selected not in ids:
+            self._selected = None
+        if self._target not in ids:
+            self._target = None
+        self.battle_reset.emit()
+        self.selection_changed.emit(self._selected)
+        self.target_changed.emit(self._target)
+
+    def execute(self, command: Command) -> tuple[Event, ...] | None:
+        """Run a command; a rules refusal is reported, not raised."""
+        try:
+            return self._battle.execute(command)
+        except RulesError as refusal:
+            log.info("command refused: %s", refusal)
+            self.command_refused.emit(str(refusal))
+            return None
+
+    def _on_battle_changed(self, change: BattleChange) -> None:
+        self.battle_changed.emit(change, plan_redraw(change, self._selected))
+
+    # --- selection -------------------------------------------------------------
+    @property
+    def selected_id(self) -> str | None:
+        return self._selected
+
+    @property
+    def target_id(self) -> str | None:
+        return self._target
+
+    def select(self, combatant_id: str | None) -> None:
+        if combatant_id == self._selected:
+            return
+        self._selected = combatant_id
+        if self._target == combatant_id:
+            self._target = None
+            self.target_changed.emit(None)
+        self.selection_changed.emit(combatant_id)
+
+    def set_target(self, combatant_id: str | None) -> None:
+        if combatant_id == self._target or combatant_id == self._selected:
+            return
+        self._target = combatant_id
+        self.target_changed.emit(combatant_id)
+
+    def highlight(self, hexes: tuple[Hex, ...]) -> None:
+        self.highlight_requested.emit(hexes)
+
+    # --- shortcuts used by the map and the keyboard ----------------------------
+    def move_selected(self, destination: Hex) -> None:
+        if self._selected is not None:
+            self.execute(MoveCombatant(self._selected, destination))
+
+    def turn_selected(self, steps: int) -> None:
+        if self._selected is None:
+            return
+        current = self.state.combatant(self._selected).facing
+        self.execute(TurnCombatant(self._selected, current.turned(steps)))
+
+
+def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:
+    """Decide what one change needs redrawn. Overlays follow the selected
+    combatant's hex, facing and gear, so they are recomputed only when it changed."""
+    return Redraw(
+        tokens=change.changed_ids,
+        overlays=selected is not None and selected in change.changed_ids,
+        panes=bool(change.changed_ids) or change.before.turn != change.after.turn,
+        log_events=change.events,
+    )

@@ -1,0 +1,135 @@
+"""Weapon reach: which hexes a weapon can strike, and where the weapon itself is."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from hexmap.arcs import front_arc_hexes
+from hexmap.coords import Facing, Hex, as_int
+from hexmap.errors import HexmapError
+
+# Sanity cap so a typo like "1-100000" cannot make a million-hex set. Real melee
+# reaches are C to about 7.
+MAX_REACH = 99
+
+_TOKEN = re.compile(r"[0-9]+|[cC]")
+
+
+def _parse_token(token: str, text: str) -> int:
+    token = token.strip()
+    if not _TOKEN.fullmatch(token):
+        raise HexmapError(f"bad reach {text!r}: {token!r} is neither C nor a distance")
+    value = 0 if token in ("c", "C") else int(token)
+    if value > MAX_REACH:
+        raise HexmapError(f"bad reach {text!r}: {value} is beyond {MAX_REACH}")
+    return value
+
+
+def _token(distance: int) -> str:
+    return "C" if distance == 0 else str(distance)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The distances (in hexes) at which a weapon strikes; 0 is reach "C" (own hex)."""
+
+    distances: frozenset[int]
+
+    def __post_init__(self) -> None:
+        values = frozenset(as_int(d, "reach distance") for d in self.distances)
+        if not values:
+            raise HexmapError("a reach needs at least one distance")
+        if min(values) < 0 or max(values) > MAX_REACH:
+            raise HexmapError(f"reach distances must be within 0..{MAX_REACH}: {sorted(values)}")
+        object.__setattr__(self, "distances", values)
+
+    @classmethod
+    def of(cls, *distances: int) -> Reach:
+        """``Reach.of(1, 2)`` is reach "1-2"."""
+        return cls(frozenset(distances))
+
+    @classmethod
+    def parse(cls, text: str) -> Reach:
+        """Parse reach text: "C", "1", "1-2", "C-1", "C,1", "1,2", "C,2-3", ...
+
+        Comma-separated items, each a distance ("C" = 0, case-insensitive) or an
+        ascending range "a-b". Raises ``HexmapError`` on anything else.
+        """
+        if not isinstance(text, str):
+            raise HexmapError(f"reach text must be a string, got {text!r}")
+        distances: set[int] = set()
+        for item in text.split(","):
+            if not item.strip():
+                raise HexmapError(f"bad reach {text!r}: empty item")
+            ends = item.split("-")
+            if len(ends) == 1:
+                distances.add(_parse_token(ends[0], text))
+            elif len(ends) == 2:
+                low, high = (_parse_token(end, text) for end in ends)
+                if low >= high:
+                    raise HexmapError(f"bad reach {text!r}: range {item.strip()!r} not ascending")
+                distances.update(range(low, high + 1))
+            else:
+                raise HexmapError(f"bad reach {text!r}: {item.strip()!r}")
+        return cls(frozenset(distances))
+
+    def __str__(self) -> str:
+        """Canonical text: runs of consecutive distances as "a-b", others comma-separated."""
+        runs: list[list[int]] = []
+        for d in sorted(self.distances):
+            if runs and runs[-1][-1] == d - 1:
+                runs[-1].append(d)
+            else:
+                runs.append([d])
+        return ",".join(
+            _token(run[0]) if len(run) == 1 else f"{_token(run[0])}-{_token(run[-1])}"
+            for run in runs
+        )
+
+    def __contains__(self, distance: object) -> bool:
+        return distance in self.distances
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(self.distances))
+
+    @property
+    def max(self) -> int:
+        """Longest distance (0 for "C")."""
+        return max(self.distances)
+
+    @property
+    def min(self) -> int:
+        """Shortest distance (0 for "C")."""
+        return min(self.distances)
+
+
+def reach_hexes(origin: Hex, facing: Facing, reach: Reach) -> frozenset[Hex]:
+    """Hexes a weapon of ``reach`` can strike from ``origin`` facing ``facing``.
+
+    For each distance d of the reach: the hexes at exactly d in the front arc
+    (d = 0 is the wielder's own hex). Boundary hexes count as front (see ``arc_of``),
+    so reach 1 is 3 hexes and reach 2 is 7.
+    """
+    result: set[Hex] = set()
+    for d in reach.distances:
+        result |= front_arc_hexes(origin, facing, d)
+    return frozenset(result)
+
+
+def weapon_hexes(origin: Hex, facing: Facing, reach: Reach) -> tuple[Hex, ...]:
+    """Where the weapon itself is on the map, nearest the wielder first.
+
+    Per "001 Striking at Weapons in Tactical Combat", by the reach's longest
+    distance: C is in the wielder's hex; 1 is in the wielder's hex and the hex
+    directly in front; 2 (and 3) are in the two (three) hexes directly in front.
+    Longer reaches continue the last rule: the n hexes directly in front.
+    """
+    step = Facing(facing).vector
+    longest = reach.max
+    if longest == 0:
+        return (origin,)
+    if longest == 1:
+        return (origin, origin + step)
+    return tuple(origin + step.scale(i) for i in range(1, longest + 1))

@@ -1,0 +1,308 @@
+"""The frozen data model of fighters and their gear.
+
+Everything here is immutable: a battle changes by replacing values
+(``dataclasses.replace``) inside a command, never by mutation, so that a seed plus
+the command log replays a battle exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+
+from hexmap import Facing, Handedness, Hex, Reach
+
+
+class DamageType(Enum):
+    """Damage types of the 3d6 family. Wounding multipliers live in the ruleset."""
+
+    CRUSHING = "cr"
+    CUTTING = "cut"
+    IMPALING = "imp"
+    SMALL_PIERCING = "pi-"
+    PIERCING = "pi"
+    LARGE_PIERCING = "pi+"
+    HUGE_PIERCING = "pi++"
+    BULLET = "bullet"  # seed 000's hit location notes treat bullets apart
+    BURNING = "burn"
+    CORROSION = "cor"
+    TOXIC = "tox"
+    FATIGUE = "fat"
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+class ParryClass(Enum):
+    """000 PARRY: a weapon's balance sets its parry score as a fraction of skill."""
+
+    FULL = "full"
+    TWO_THIRDS = "2/3"
+    HALF = "1/2"
+    THIRD = "1/3"
+    NONE = "none"  # cannot parry (e.g. guns, bows)
+
+    @property
+    def fraction(self) -> Fraction:
+        return _PARRY_FRACTIONS[self]
+
+
+_PARRY_FRACTIONS = {
+    ParryClass.FULL: Fraction(1),
+    ParryClass.TWO_THIRDS: Fraction(2, 3),
+    ParryClass.HALF: Fraction(1, 2),
+    ParryClass.THIRD: Fraction(1, 3),
+    ParryClass.NONE: Fraction(0),
+}
+
+
+class WeaponKind(Enum):
+    """What a weapon is, for the rules that depend on it: the broken-weapon table
+    (000 BROKEN WEAPONS), blade breaking (000 BREAKING A BLADE), the strike-at-weapon
+    size penalty (000 STRIKING AT WEAPONS), fencing (000 FENCING PARRIES)."""
+
+    SWORD = "sword"
+    TWO_HEX_SWORD = "two-hex sword"
+    RAPIER = "rapier"
+    FOIL = "foil"
+    SABER = "saber"
+    KNIFE = "knife"
+    MAIN_GAUCHE = "main-gauche"
+    SPEAR = "spear"
+    PIKE = "pike"
+    BATTLE_AXE = "battle-axe"
+    POLEARM = "polearm"
+    AXE = "axe"
+    MACE = "mace"
+    CLUB = "club"
+    STAFF = "staff"
+    FLAIL = "flail"
+    CHAIN = "chain"
+    UNARMED = "unarmed"
+    BOW = "bow"
+    CROSSBOW = "crossbow"
+    SLING = "sling"
+    GUN = "gun"
+    IMPROVISED = "improvised"
+
+
+class Quality(Enum):
+    CHEAP = "cheap"
+    GOOD = "good"
+    FINE = "fine"
+    VERY_FINE = "very fine"
+
+    @property
+    def rank(self) -> int:
+        return list(Quality).index(self)
+
+
+class WeaponSize(Enum):
+    """000 DROPPED WEAPONS scatters small and large weapons differently."""
+
+    SMALL = "small"
+    LARGE = "large"
+
+
+class DamageBase(Enum):
+    """Where a weapon's damage dice come from: the wielder's thrust or swing by ST,
+    or a fixed roll (guns, thrown rocks)."""
+
+    THRUST = "thr"
+    SWING = "sw"
+    FIXED = "fixed"
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A dice expression such as 2d+1 or 1d-2."""
+
+    count: int
+    adds: int = 0
+
+    def __str__(self) -> str:
+        if self.adds == 0:
+            return f"{self.count}d"
+        return f"{self.count}d{self.adds:+d}"
+
+    def plus(self, adds: int) -> Dice:
+        return Dice(self.count, self.adds + adds)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageSpec:
+    """A weapon mode's damage: base (thr/sw/fixed) plus adds, with a type.
+    ``fixed`` holds the dice when base is FIXED."""
+
+    base: DamageBase
+    adds: int
+    type: DamageType
+    fixed: Dice | None = None
+
+    def __str__(self) -> str:
+        if self.base is DamageBase.FIXED and self.fixed is not None:
+            return f"{self.fixed} {self.type.value}"
+        adds = f"{self.adds:+d}" if self.adds else ""
+        return f"{self.base.value}{adds} {self.type.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponMode:
+    """One way of using a weapon (swing, thrust ...)."""
+
+    name: str
+    damage: DamageSpec
+    reach: Reach
+    skill_modifier: int = 0
+
+    @property
+    def is_swing(self) -> bool:
+        return self.damage.base is DamageBase.SWING
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    key: str
+    name: str
+    kind: WeaponKind
+    skill: str  # the skill name used with it, e.g. "Broadsword"
+    modes: tuple[WeaponMode, ...]
+    parry: ParryClass
+    weight: float  # pounds
+    two_handed: bool = False
+    size: WeaponSize = WeaponSize.SMALL
+    quality: Quality = Quality.GOOD
+    min_st: int = 0
+    reliable: bool = False  # 000 VERIFYING CRITICAL MISSES
+    wooden_shaft: bool = False  # 000 CUTTING THROUGH A WEAPON
+    metal_faced: bool = False
+
+    def mode(self, name: str) -> WeaponMode:
+        for m in self.modes:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    @property
+    def reach(self) -> Reach:
+        """Union of every mode's reach."""
+        distances: frozenset[int] = frozenset()
+        for m in self.modes:
+            distances |= m.reach.distances
+        return Reach(distances)
+
+
+class ShieldSize(Enum):
+    BUCKLER = "buckler"
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+    FORCE = "force"
+    CLOAK = "cloak"
+
+
+@dataclass(frozen=True, slots=True)
+class Shield:
+    key: str
+    name: str
+    size: ShieldSize
+    pd: int
+    weight: float
+    heavy: bool = False  # 000 BLOCK: heavy shields may need readying between blocks
+
+    @property
+    def dropped_on_critical_miss(self) -> bool:
+        """000 CRITICAL MISSES ON DEFENSE ROLLS: bucklers and small shields fall."""
+        return self.size in (ShieldSize.BUCKLER, ShieldSize.SMALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Armor:
+    key: str
+    name: str
+    pd: int
+    dr: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attributes:
+    st: int = 10
+    dx: int = 10
+    iq: int = 10
+    ht: int = 10
+
+
+class Side(Enum):
+    """Who a combatant fights for; the app colours tokens by it."""
+
+    RED = "red"
+    BLUE = "blue"
+    GREEN = "green"
+    GOLD = "gold"
+
+
+class Status(Enum):
+    ACTIVE = "active"
+    STUNNED = "stunned"
+    UNCONSCIOUS = "unconscious"
+    DEAD = "dead"
+
+    @property
+    def can_defend(self) -> bool:
+        return self in (Status.ACTIVE, Status.STUNNED)
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A character sheet: what a combatant is, independent of where it stands."""
+
+    name: str
+    attributes: Attributes
+    hit_points: int
+    move: int
+    skills: Mapping[str, int]
+    weapons: tuple[Weapon, ...]
+    handedness: Handedness = Handedness.RIGHT
+    shield: Shield | None = None
+    armor: Armor | None = None
+    shield_skill: str = "Shield"
+    dodge_skill: int | None = None  # 000 DODGE: half of the Dodge skill counts
+    encumbrance: int = 0  # levels, 0 = none
+    combat_reflexes: bool = False
+    fencing: bool = False  # has the Fencing skill style (000 FENCING PARRIES)
+
+    def skill(self, name: str) -> int:
+        """Skill level, defaulting to DX-5 when the sheet lacks the skill."""
+        return self.skills.get(name, self.attributes.dx - 5)
+
+    def weapon(self, key: str) -> Weapon:
+        for w in self.weapons:
+            if w.key == key:
+                return w
+        raise KeyError(key)
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    """A fighter on the map: its sheet plus everything the battle changes."""
+
+    id: str
+    fighter: Fighter
+    side: Side
+    hex: Hex
+    facing: Facing
+    hp: int  # current hit points
+    status: Status = Status.ACTIVE
+    # Weapons (by key) that are unready after attacking or parrying (000 PARRY).
+    unready: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def name(self) -> str:
+        return self.fighter.name
+
+    @property
+    def handedness(self) -> Handedness:
+        return self.fighter.handedness
