@@ -54,12 +54,15 @@ def pointy_pixels(axial: npt.NDArray[np.int64] | FloatArray, size: float) -> Flo
     """``(N, 2)`` pointy-top pixel offsets (y down, no origin) of ``(N, 2)`` axial rows."""
     if len(axial) == 0:
         return np.zeros((0, 2), dtype=np.float64)
-    return np.asarray(hexy.axial_to_pixel(np.asarray(axial, dtype=np.float64), size),
-                      dtype=np.float64).reshape(-1, 2)
+    return np.asarray(
+        hexy.axial_to_pixel(np.asarray(axial, dtype=np.float64), size), dtype=np.float64
+    ).reshape(-1, 2)
 
 
 def pointy_pick(x: float, y: float, size: float) -> tuple[int, int]:
     """Axial ``(q, r)`` of the pointy-top hex containing pixel offset ``(x, y)``."""
-    axial = np.asarray(hexy.pixel_to_axial(np.array([[x, y]], dtype=np.float64), size),
-                       dtype=np.float64).reshape(2)
-    return (int(round(float(axial[0]))), int(round(float(axial[1]))))
+    axial = np.asarray(
+        hexy.pixel_to_axial(np.array([[x, y]], dtype=np.float64), size), dtype=np.float64
+    ).reshape(2)
+    # round() of a float is an int, so no -0.0 survives.
+    return (round(float(axial[0])), round(float(axial[1])))

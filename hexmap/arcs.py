@@ -128,9 +128,7 @@ def wedges_of(vector: Hex) -> tuple[Facing, ...]:
         raise HexmapError("the centre hex lies in no direction wedge")
     cube = vector.cube
     return tuple(
-        Facing(f)
-        for f, (a, b, c) in enumerate(_WEDGE_ORDER)
-        if cube[a] >= cube[b] >= cube[c]
+        Facing(f) for f, (a, b, c) in enumerate(_WEDGE_ORDER) if cube[a] >= cube[b] >= cube[c]
     )
 
 

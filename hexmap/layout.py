@@ -142,9 +142,7 @@ class Layout:
         angle = 60.0 * int(Facing(facing))
         return angle if self.orientation is Orientation.FLAT else (angle - 30.0) % 360.0
 
-    def hexes_in_rect(
-        self, x0: float, y0: float, x1: float, y1: float, grid: HexGrid
-    ) -> list[Hex]:
+    def hexes_in_rect(self, x0: float, y0: float, x1: float, y1: float, grid: HexGrid) -> list[Hex]:
         """Hexes of ``grid`` whose centre lies in the pixel rect grown by ``size``.
 
         Every hex whose polygon touches the rect is included (a polygon lies within

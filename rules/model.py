@@ -180,6 +180,10 @@ class Weapon:
     wooden_shaft: bool = False  # 000 CUTTING THROUGH A WEAPON
     metal_faced: bool = False
 
+    def __post_init__(self) -> None:
+        if not self.modes:
+            raise ValueError(f"weapon {self.key!r} has no modes of use")
+
     def mode(self, name: str) -> WeaponMode:
         for m in self.modes:
             if m.name == name:
@@ -225,6 +229,7 @@ class Armor:
     name: str
     pd: int
     dr: int
+    weight: float = 0.0  # pounds, for encumbrance
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +290,34 @@ class Fighter:
         raise KeyError(key)
 
 
+class ActionKind(Enum):
+    """What a combatant did during the current turn (000 CUMULATIVE DEFENSES)."""
+
+    ATTACK = "attack"
+    DODGE = "dodge"
+    BLOCK = "block"
+    PARRY = "parry"
+
+    @property
+    def is_defense(self) -> bool:
+        return self is not ActionKind.ATTACK
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAction:
+    """One attack or active defense made this turn, in order.
+
+    ``weapon_key`` is the weapon of an attack or parry and the shield of a block
+    (None for a dodge). ``counts`` is False for a defense won with a critical
+    success: it gives no penalty to later defenses (000 CRITICAL HITS ON DEFENSE
+    ROLLS), but it still happened (it counts towards a shield's blocks per turn).
+    """
+
+    kind: ActionKind
+    weapon_key: str | None = None
+    counts: bool = True
+
+
 @dataclass(frozen=True, slots=True)
 class Combatant:
     """A fighter on the map: its sheet plus everything the battle changes."""
@@ -298,10 +331,25 @@ class Combatant:
     status: Status = Status.ACTIVE
     # Weapons (by key) that are unready after attacking or parrying (000 PARRY).
     unready: frozenset[str] = field(default_factory=frozenset)
+    # Attacks and active defenses since the start of this turn, in order
+    # (000 CUMULATIVE DEFENSES). Cleared by ``rules.defense.start_new_turn``.
+    actions_this_turn: tuple[TurnAction, ...] = ()
 
     @property
     def name(self) -> str:
         return self.fighter.name
+
+    @property
+    def defenses_this_turn(self) -> tuple[TurnAction, ...]:
+        return tuple(a for a in self.actions_this_turn if a.kind.is_defense)
+
+    @property
+    def weapons_used_to_attack(self) -> frozenset[str]:
+        return frozenset(
+            a.weapon_key
+            for a in self.actions_this_turn
+            if a.kind is ActionKind.ATTACK and a.weapon_key is not None
+        )
 
     @property
     def handedness(self) -> Handedness:

@@ -1,0 +1,478 @@
+"""Help: the first-run guide, the rules reference, the shortcut list and About.
+
+``SHORTCUTS`` is the one list of keyboard shortcuts: the main window binds its
+actions from it (``key_sequences(action)``) and the shortcut dialog shows it, so
+the two cannot disagree. ``MOUSE_CONTROLS`` is the same for the mouse.
+
+``build_help_menu(window)`` adds the Help menu; ``maybe_show_first_run_guide``
+opens the controls guide over the demo battle until the GM ticks "Don't show
+again" (kept in the settings, see ``app.user_dirs.settings``).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import sysconfig
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, qVersion
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.user_dirs import settings as user_settings
+from rules.assets import asset_path, asset_root
+
+APP_TITLE = "Hexfray"
+GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
+
+
+# --- the shortcut list: one place ---------------------------------------------------
+Key = str | QKeySequence.StandardKey
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    action: str  # stable name the window's action is bound by
+    keys: tuple[Key, ...]  # portable key text or a platform's standard key
+    description: str
+    group: str
+
+
+_Std = QKeySequence.StandardKey
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    # the map and the selected combatant
+    Shortcut("turn_left", ("Q", "["), "Turn the selected combatant one hex side left", "Map"),
+    Shortcut("turn_right", ("E", "]"), "Turn the selected combatant one hex side right", "Map"),
+    Shortcut("next_combatant", ("Tab",), "Select the next combatant", "Map"),
+    Shortcut("previous_combatant", ("Shift+Tab", "Backtab"), "Select the previous combatant",
+             "Map"),
+    Shortcut("clear_selection", ("Esc",), "Clear the selection and the target", "Map"),
+    Shortcut("zoom_in", ("+", "=", "Ctrl+=", "Ctrl++"), "Zoom in", "Map"),
+    Shortcut("zoom_out", ("-", "Ctrl+-"), "Zoom out", "Map"),
+    Shortcut("fit_map", ("F", "Ctrl+0"), "Fit the whole map into the window", "Map"),
+    Shortcut("pan_left", ("Left",), "Pan left", "Map"),
+    Shortcut("pan_right", ("Right",), "Pan right", "Map"),
+    Shortcut("pan_up", ("Up",), "Pan up", "Map"),
+    Shortcut("pan_down", ("Down",), "Pan down", "Map"),
+    # the battle
+    Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
+    Shortcut("new_demo", (_Std.New,), "Start the demo battle afresh", "Battle"),
+    Shortcut("quit", (_Std.Quit, "Ctrl+Q"), "Quit Hexfray", "Battle"),
+    # help
+    Shortcut("help_guide", (_Std.HelpContents,), "Show the controls guide", "Help"),
+    Shortcut("help_rules", ("Shift+F1",), "Open the rules reference", "Help"),
+    Shortcut("help_shortcuts", ("Ctrl+/",), "List the keyboard shortcuts", "Help"),
+)
+
+MOUSE_CONTROLS: tuple[tuple[str, str], ...] = (
+    ("Click a token", "Select it: its arcs and reach appear on the map"),
+    ("Click an empty hex", "Move the selected combatant there"),
+    ("Drag a token", "Move it to the hex where you drop it"),
+    ("Right-click a token", "Make it the target of the selected combatant's attack"),
+    ("Wheel, Ctrl+wheel, pinch", "Zoom around the pointer"),
+    ("Drag the empty map, two-finger scroll", "Pan"),
+    ("Hover a log entry", "Highlight the hexes it involved"),
+)
+
+
+def shortcut(action: str) -> Shortcut:
+    for entry in SHORTCUTS:
+        if entry.action == action:
+            return entry
+    raise KeyError(f"no shortcut for action {action!r}")
+
+
+def key_sequences(action: str) -> list[QKeySequence]:
+    """The key sequences of an action, for ``QAction.setShortcuts``: standard keys
+    expand to this platform's bindings, duplicates are dropped."""
+    found: list[QKeySequence] = []
+    for key in shortcut(action).keys:
+        bindings = (
+            QKeySequence.keyBindings(key)
+            if isinstance(key, QKeySequence.StandardKey)
+            else [QKeySequence(key)]
+        )
+        for sequence in bindings:
+            if not sequence.isEmpty() and sequence not in found:
+                found.append(sequence)
+    return found
+
+
+def keys_text(entry: Shortcut) -> str:
+    """The keys as this platform writes them (Ctrl on Linux/Windows, ⌘ on macOS)."""
+    texts: list[str] = []
+    for sequence in key_sequences(entry.action):
+        text = sequence.toString(QKeySequence.SequenceFormat.NativeText)
+        if text not in texts and text != "Backtab":  # Backtab is how Shift+Tab arrives
+            texts.append(text)
+    return ", ".join(texts)
+
+
+# --- files and versions -------------------------------------------------------------
+def bundle_root() -> Path:
+    """The repo when run from source, ``sys._MEIPASS`` when frozen: the folder that
+    holds ``assets/`` (one resolver, ``rules.assets``, knows which)."""
+    return asset_root().parent
+
+
+def rules_reference_path() -> Path:
+    return bundle_root() / "docs" / "rules.md"
+
+
+def app_version() -> str:
+    """The version in pyproject.toml's [project] table (bundled beside assets/)."""
+    try:
+        with (bundle_root() / "pyproject.toml").open("rb") as f:
+            return str(tomllib.load(f)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        try:
+            return importlib.metadata.version("hexfray")
+        except importlib.metadata.PackageNotFoundError:
+            return "unknown"
+
+
+def app_icon() -> QIcon:
+    """The window icon, every drawn size (from packaging/make_icon.py)."""
+    icon = QIcon()
+    for size in (16, 24, 32, 48, 64, 128, 256):
+        path = asset_path("icons", f"hexfray-{size}.png")
+        if path.exists():
+            icon.addFile(str(path))
+    return icon
+
+
+@dataclass(frozen=True)
+class Component:
+    name: str
+    version: str
+    licence: str
+    url: str
+    licence_text: str | None  # the full text when it is bundled
+
+
+# (shown name, distribution, licence we use it under, where its licence is)
+_COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
+    ("Qt for Python (PySide6-Essentials)", "PySide6_Essentials", "LGPL-3.0",
+     "https://www.gnu.org/licenses/lgpl-3.0.html"),
+    ("shiboken6", "shiboken6", "LGPL-3.0", "https://www.gnu.org/licenses/lgpl-3.0.html"),
+    ("Hexy", "Hexy", "MIT", "https://github.com/RedFT/Hexy"),
+    ("NumPy", "numpy", "BSD-3-Clause (and bundled parts: see its text)",
+     "https://numpy.org/doc/stable/license.html"),
+    ("platformdirs", "platformdirs", "MIT", "https://github.com/tox-dev/platformdirs"),
+)
+
+
+def _licence_text(dist: importlib.metadata.Distribution) -> str | None:
+    files = [f for f in dist.files or () if f.name.upper().startswith(("LICEN", "COPYING"))]
+    # the top-level licence first (numpy also lists its vendored parts' licences)
+    files.sort(key=lambda f: len(f.parts))
+    for f in files[:1]:
+        try:
+            return f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    return None
+
+
+def _python_licence_text() -> str | None:
+    candidates = [
+        bundle_root() / "licences" / "Python-LICENSE.txt",  # bundled by the spec
+        Path(sysconfig.get_path("stdlib")) / "LICENSE.txt",
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path.read_text(encoding="utf-8", errors="replace")
+    return None
+
+
+def components() -> list[Component]:
+    """The bundled components with their versions, read at run time."""
+    found = [
+        Component("Qt", qVersion(), "LGPL-3.0", "https://www.qt.io/licensing/open-source-lgpl-obligations",
+                  None),
+    ]
+    for name, dist_name, licence, url in _COMPONENTS:
+        try:
+            dist = importlib.metadata.distribution(dist_name)
+            found.append(Component(name, dist.version, licence, url, _licence_text(dist)))
+        except importlib.metadata.PackageNotFoundError:
+            found.append(Component(name, "not found", licence, url, None))
+    found.append(
+        Component("Python", platform.python_version(), "PSF-2.0",
+                  "https://docs.python.org/3/license.html", _python_licence_text())
+    )
+    return found
+
+
+# --- dialogs ------------------------------------------------------------------------
+def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
+class RulesReferenceDialog(QDialog):
+    """docs/rules.md, rendered; a clear message when the file is missing."""
+
+    def __init__(self, parent: QWidget | None = None, path: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{APP_TITLE} – Rules reference")
+        self.resize(760, 640)
+        self.path = path or rules_reference_path()
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenExternalLinks(True)
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError:
+            self.found = False
+            self.browser.setMarkdown(
+                "# Rules reference not found\n\n"
+                f"Hexfray looked for the rules reference at:\n\n`{self.path}`\n\n"
+                "and it is not there. This build was made without `docs/rules.md`; "
+                "the battle itself works as usual, and every entry in the combat log "
+                "still names the rule it follows."
+            )
+        else:
+            self.found = True
+            self.browser.setSearchPaths([str(self.path.parent)])
+            self.browser.setMarkdown(text)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addWidget(_close_buttons(self))
+
+
+class ShortcutsDialog(QDialog):
+    """Every keyboard shortcut (from ``SHORTCUTS``) and the mouse controls."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{APP_TITLE} – Keyboard shortcuts")
+        self.resize(560, 520)
+        rows = [(s.group, keys_text(s), s.description) for s in SHORTCUTS]
+        rows += [("Mouse", what, does) for what, does in MOUSE_CONTROLS]
+        self.table = QTableWidget(len(rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["", "Keys", "Does"])
+        for row, values in enumerate(rows):
+            for col, value in enumerate(values):
+                self.table.setItem(row, col, QTableWidgetItem(value))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(_close_buttons(self))
+
+
+class AboutDialog(QDialog):
+    """Name, version, and the bundled components with their licences."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"About {APP_TITLE}")
+        self.resize(640, 560)
+        self.version = app_version()
+        self.components = components()
+
+        icon = QLabel(self)
+        icon.setPixmap(QPixmap(str(asset_path("icons", "hexfray-64.png"))))
+        title = QLabel(
+            f"<h2>{APP_TITLE} {self.version}</h2>"
+            "<p>A game master's hex map for tactical melee battles.</p>",
+            self,
+        )
+        title.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(title, 1)
+
+        self.table = QTableWidget(len(self.components), 3, self)
+        self.table.setHorizontalHeaderLabels(["Component", "Version", "Licence"])
+        for row, c in enumerate(self.components):
+            for col, value in enumerate((c.name, c.version, c.licence)):
+                self.table.setItem(row, col, QTableWidgetItem(value))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.licence = QTextBrowser(self)
+        self.licence.setOpenExternalLinks(True)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_licence(row))
+
+        note = QLabel(
+            "Qt and Qt for Python are used under the GNU LGPL v3: this build keeps "
+            "them as separate shared libraries in its folder, which you may replace "
+            "with your own builds. Their source is at qt.io.",
+            self,
+        )
+        note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 2)
+        layout.addWidget(self.licence, 3)
+        layout.addWidget(note)
+        layout.addWidget(_close_buttons(self))
+        self.table.setCurrentCell(0, 0)
+
+    def _show_licence(self, row: int) -> None:
+        if not 0 <= row < len(self.components):
+            return
+        c = self.components[row]
+        if c.licence_text:
+            self.licence.setPlainText(c.licence_text)
+        else:
+            self.licence.setHtml(
+                f"<p>{c.name} {c.version} is used under the <b>{c.licence}</b> licence.</p>"
+                f'<p>Its terms: <a href="{c.url}">{c.url}</a></p>'
+            )
+
+
+class FirstRunGuide(QDialog):
+    """A short, non-modal guide to the controls, shown over the demo battle."""
+
+    def __init__(self, parent: QWidget | None = None, store: QSettings | None = None) -> None:
+        super().__init__(parent)
+        self._settings = store if store is not None else user_settings()
+        self.setWindowTitle(f"Welcome to {APP_TITLE}")
+        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        text = QLabel(self)
+        text.setWordWrap(True)
+        text.setTextFormat(Qt.TextFormat.RichText)
+        text.setText(guide_html())
+        self.dont_show = QCheckBox("Don't show this again", self)
+        self.dont_show.setChecked(guide_dismissed(self._settings))
+        buttons = QDialogButtonBox(self)
+        buttons.addButton("Start", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.dont_show)
+        bottom.addStretch(1)
+        bottom.addWidget(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addLayout(bottom)
+        self.finished.connect(self._remember)
+        self.resize(480, 0)
+
+    def _remember(self, _result: int = 0) -> None:
+        self._settings.setValue(GUIDE_DISMISSED_KEY, self.dont_show.isChecked())
+        self._settings.sync()
+
+
+def guide_html() -> str:
+    def key(action: str) -> str:
+        first = key_sequences(action)[0]
+        return f"<b>{first.toString(QKeySequence.SequenceFormat.NativeText)}</b>"
+
+    mouse = "".join(f"<li><b>{what}</b>: {does}</li>" for what, does in MOUSE_CONTROLS[:5])
+    return (
+        "<p>This is the demo battle. A few controls to start with:</p>"
+        f"<ul>{mouse}"
+        f"<li>{key('turn_left')} / {key('turn_right')}: turn the selected combatant</li>"
+        "<li>The attack pane resolves the selected combatant's attack on the target; "
+        f"{key('end_turn')} ends the turn</li>"
+        "</ul>"
+        f"<p>Every shortcut is listed under Help ▸ Keyboard shortcuts ({key('help_shortcuts')}); "
+        f"this guide is under Help ▸ Controls guide ({key('help_guide')}).</p>"
+    )
+
+
+def guide_dismissed(store: QSettings | None = None) -> bool:
+    value = (store if store is not None else user_settings()).value(GUIDE_DISMISSED_KEY, False)
+    return value in (True, "true", "1", 1)
+
+
+def maybe_show_first_run_guide(
+    parent: QWidget | None = None, store: QSettings | None = None
+) -> FirstRunGuide | None:
+    """Open the guide (non-modal) unless the GM chose "Don't show again"."""
+    store = store if store is not None else user_settings()
+    if guide_dismissed(store):
+        return None
+    guide = FirstRunGuide(parent, store)
+    guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    guide.show()
+    return guide
+
+
+# --- the Help menu ------------------------------------------------------------------
+@dataclass
+class HelpActions:
+    guide: QAction
+    rules: QAction
+    shortcuts: QAction
+    about: QAction
+
+
+def populate_help_menu(menu: QMenu, window: QWidget) -> HelpActions:
+    """Fill a Help menu: controls guide, rules reference, shortcuts, About.
+
+    Each dialog is non-modal and opens once: asking again raises the open one.
+    """
+    open_dialogs: dict[str, QDialog] = {}
+
+    def opener(name: str, factory: Callable[[], QDialog]) -> Callable[[], None]:
+        def open_it() -> None:
+            dialog = open_dialogs.get(name)
+            if dialog is None:
+                dialog = factory()
+                dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+                dialog.finished.connect(lambda *_: open_dialogs.pop(name, None))
+                open_dialogs[name] = dialog
+            dialog.show()
+            dialog.raise_()
+            dialog.activateWindow()
+
+        return open_it
+
+    def add(action_name: str | None, text: str, slot: Callable[[], None]) -> QAction:
+        action = QAction(text, window)
+        if action_name is not None:
+            action.setShortcuts(key_sequences(action_name))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    guide = add("help_guide", "Controls &guide", opener("guide", lambda: FirstRunGuide(window)))
+    rules = add("help_rules", "&Rules reference",
+                opener("rules", lambda: RulesReferenceDialog(window)))
+    keys = add("help_shortcuts", "&Keyboard shortcuts",
+               opener("keys", lambda: ShortcutsDialog(window)))
+    menu.addSeparator()
+    about = add(None, f"&About {APP_TITLE}", opener("about", lambda: AboutDialog(window)))
+    about.setMenuRole(QAction.MenuRole.AboutRole)
+    return HelpActions(guide, rules, keys, about)
+
+
+def build_help_menu(window: QMainWindow) -> HelpActions:
+    """Add a Help menu to a main window's menu bar and fill it."""
+    return populate_help_menu(window.menuBar().addMenu("&Help"), window)

@@ -1,0 +1,465 @@
+"""The main window: the map in the middle, the panes docked around it.
+
+Dock layout and window geometry are saved with ``QSettings`` (``saveState`` /
+``restoreState``); the panes' stable object names make that work across runs. The
+default layout fits a 1366x768 laptop: combatants and inspector tabbed on the left,
+the attack pane and the combat log on the right.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QByteArray, QPointF, QRectF, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QColor,
+    QIcon,
+    QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QToolBar,
+    QWidget,
+)
+
+from app import user_dirs
+from app.controller import BattleController, Redraw
+from app.map_view import MapView
+from app.panes import AttackPane, CombatantsPane, CombatLogPane, InspectorPane
+from hexmap import Hex
+from rules.assets import asset_path, read_json
+from rules.battle import Battle, BattleChange, BattleState, EndTurn
+from rules.catalog import load_battle_setup
+
+DEFAULT_SIZE = QSize(1280, 720)
+DEFAULT_SEED = 1
+STATE_VERSION = 1
+GEOMETRY_KEY = "mainWindow/geometry"
+STATE_KEY = "mainWindow/state"
+
+CONTROLS_HELP = """
+<h3>Hexfray map controls</h3>
+<table cellspacing="4">
+<tr><td><b>Click a token</b></td><td>select it (its arcs and reach appear)</td></tr>
+<tr><td><b>Click an empty hex</b></td><td>move the selected combatant there</td></tr>
+<tr><td><b>Drag a token</b></td><td>move it to the hex where you drop it</td></tr>
+<tr><td><b>Right-click a token</b></td><td>make it the attack target</td></tr>
+<tr><td><b>Q / E</b> or <b>[ / ]</b></td><td>turn the selected combatant left / right</td></tr>
+<tr><td><b>Tab / Shift+Tab</b></td><td>select the next / previous combatant</td></tr>
+<tr><td><b>Esc</b></td><td>clear the selection and the target</td></tr>
+<tr><td><b>Wheel</b>, <b>Ctrl+wheel</b>, pinch</td><td>zoom around the pointer</td></tr>
+<tr><td><b>+ / -</b>, <b>Ctrl+= / Ctrl+-</b></td><td>zoom in / out</td></tr>
+<tr><td><b>F</b></td><td>fit the whole map into the window</td></tr>
+<tr><td><b>Drag empty map</b> (left or middle button), <b>arrow keys</b>,
+two-finger scroll</td><td>pan</td></tr>
+<tr><td><b>Ctrl+Return</b></td><td>end the turn</td></tr>
+</table>
+<h4>Arc colours around the selected combatant</h4>
+<p><span style="color:#2e7d32"><b>green</b></span>: front &nbsp;·&nbsp;
+<span style="color:#1e63b5"><b>blues</b></span>: the shield side (light: shield-side front)
+&nbsp;·&nbsp; <span style="color:#d9641c"><b>oranges</b></span>: the weapon side (light:
+weapon-side front) &nbsp;·&nbsp; <span style="color:#c62828"><b>red</b></span>: rear.
+Thick lines divide the front half from the sides. Hatched, outlined hexes are each
+weapon's reach.</p>
+"""
+
+
+def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
+    """The demo battle shipped in ``assets/battles/demo.json``."""
+    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    return Battle(BattleState(grid, tuple(combatants)), seed)
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        controller: BattleController,
+        settings: QSettings | None = None,
+        *,
+        restore_layout: bool = True,
+        seed: int = DEFAULT_SEED,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Hexfray")
+        icon_path = asset_path("icons", "hexfray.png")
+        if icon_path.exists():
+            self.setWindowIcon(QIcon(str(icon_path)))
+        self._controller = controller
+        self._settings = settings if settings is not None else user_dirs.settings()
+        self._seed = seed
+
+        self.map_view = MapView(controller, self)
+        self.setCentralWidget(self.map_view)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks
+            | QMainWindow.DockOption.AllowTabbedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+        )
+        self.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
+
+        self.combatants_pane = CombatantsPane(controller, self)
+        self.inspector_pane = InspectorPane(controller, self)
+        self.attack_pane = AttackPane(controller, self)
+        self.log_pane = CombatLogPane(controller, self)
+        self.panes: tuple[QDockWidget, ...] = (
+            self.combatants_pane,
+            self.inspector_pane,
+            self.attack_pane,
+            self.log_pane,
+        )
+        self._arrange_default_docks()
+
+        self._make_actions()
+        self._make_menus()
+        self._make_toolbar()
+        self._make_status_bar()
+
+        controller.selection_changed.connect(self._update_selection_label)
+        controller.target_changed.connect(self._update_selection_label)
+        controller.battle_changed.connect(self._on_battle_changed)
+        controller.battle_reset.connect(self._update_selection_label)
+        controller.command_refused.connect(self._show_refusal)
+        self.map_view.hovered_hex_changed.connect(self._update_hover_label)
+
+        self.resize(DEFAULT_SIZE)
+        self._default_state = self.saveState(STATE_VERSION)
+        if restore_layout:
+            self.restore_layout()
+        self._update_selection_label()
+        self.map_view.setFocus()
+
+    # --- layout ------------------------------------------------------------------------
+    def _arrange_default_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        for pane in self.panes:
+            pane.setVisible(True)
+            pane.setFloating(False)
+        self.addDockWidget(left, self.combatants_pane)
+        self.addDockWidget(left, self.inspector_pane)
+        self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
+        self.combatants_pane.raise_()
+        self.addDockWidget(right, self.attack_pane)
+        self.addDockWidget(right, self.log_pane)
+        self.splitDockWidget(self.attack_pane, self.log_pane, Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.combatants_pane, self.attack_pane], [270, 290], Qt.Orientation.Horizontal
+        )
+        self.resizeDocks([self.attack_pane, self.log_pane], [400, 220], Qt.Orientation.Vertical)
+
+    def reset_layout(self) -> None:
+        """Back to the default dock layout (all panes visible) and size."""
+        if self.isMaximized() or self.isFullScreen():
+            self.showNormal()
+        self.restoreState(self._default_state, STATE_VERSION)
+        self._arrange_default_docks()
+        self.resize(DEFAULT_SIZE)
+        # The dock sizes settle once the window has its new size.
+        QTimer.singleShot(0, self._resize_default_docks)
+
+    def _resize_default_docks(self) -> None:
+        self.resizeDocks(
+            [self.combatants_pane, self.attack_pane], [270, 290], Qt.Orientation.Horizontal
+        )
+
+    def save_layout(self) -> None:
+        self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self._settings.setValue(STATE_KEY, self.saveState(STATE_VERSION))
+        self._settings.sync()
+
+    def restore_layout(self) -> bool:
+        """Geometry and dock state from the settings; False if none were saved."""
+        geometry = self._settings.value(GEOMETRY_KEY)
+        state = self._settings.value(STATE_KEY)
+        restored = False
+        if isinstance(geometry, QByteArray | bytes) and geometry:
+            restored = self.restoreGeometry(QByteArray(geometry))
+        if isinstance(state, QByteArray | bytes) and state:
+            restored = self.restoreState(QByteArray(state), STATE_VERSION) and restored
+        return restored
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        self.save_layout()
+        super().closeEvent(event)
+
+    # --- actions -----------------------------------------------------------------------
+    def _make_actions(self) -> None:
+        view = self.map_view
+        self.new_demo_action = QAction("&New Demo Battle", self)
+        self.new_demo_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_demo_action.setStatusTip("Start the demo battle afresh")
+        self.new_demo_action.triggered.connect(self.new_demo_battle)
+
+        self.quit_action = QAction("&Quit", self)
+        self.quit_action.setShortcuts(
+            [QKeySequence(QKeySequence.StandardKey.Quit), QKeySequence("Ctrl+Q")]
+        )
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(self.close)
+
+        self.end_turn_action = QAction("&End Turn", self)
+        self.end_turn_action.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.end_turn_action.setToolTip("End the turn (Ctrl+Return)")
+        self.end_turn_action.setStatusTip("End the turn: defenses and weapons are ready again")
+        self.end_turn_action.triggered.connect(self.end_turn)
+
+        self.reset_layout_action = QAction("&Reset Layout", self)
+        self.reset_layout_action.setStatusTip("Put every pane back where it started")
+        self.reset_layout_action.triggered.connect(self.reset_layout)
+
+        self.controls_action = QAction("&Controls", self)
+        self.controls_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        self.controls_action.triggered.connect(self.show_controls)
+        self.about_action = QAction("&About Hexfray", self)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(self.show_about)
+
+        view.turn_left_action.setIcon(_turn_icon(clockwise=False))
+        view.turn_right_action.setIcon(_turn_icon(clockwise=True))
+        view.fit_action.setIcon(_fit_icon())
+        view.zoom_in_action.setIcon(_zoom_icon(plus=True))
+        view.zoom_out_action.setIcon(_zoom_icon(plus=False))
+        self.end_turn_action.setIcon(_end_turn_icon())
+
+    def _make_menus(self) -> None:
+        view = self.map_view
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.new_demo_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+
+        view_menu = bar.addMenu("&View")
+        view_menu.addAction(view.zoom_in_action)
+        view_menu.addAction(view.zoom_out_action)
+        view_menu.addAction(view.fit_action)
+        pan_menu = view_menu.addMenu("&Pan")
+        for action in view.pan_actions:
+            pan_menu.addAction(action)
+        view_menu.addSeparator()
+        for pane in self.panes:
+            toggle = pane.toggleViewAction()
+            toggle.setText(f"Show {pane.windowTitle()}")
+            view_menu.addAction(toggle)
+        view_menu.addSeparator()
+        view_menu.addAction(self.reset_layout_action)
+
+        battle_menu = bar.addMenu("&Battle")
+        battle_menu.addAction(view.turn_left_action)
+        battle_menu.addAction(view.turn_right_action)
+        battle_menu.addSeparator()
+        battle_menu.addAction(view.next_action)
+        battle_menu.addAction(view.previous_action)
+        battle_menu.addAction(view.clear_selection_action)
+        battle_menu.addSeparator()
+        battle_menu.addAction(self.end_turn_action)
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.controls_action)
+        help_menu.addAction(self.about_action)
+
+    def _make_toolbar(self) -> None:
+        view = self.map_view
+        tools = QToolBar("Map tools", self)
+        tools.setObjectName("mapToolBar")
+        tools.setMovable(False)
+        tools.setIconSize(QSize(20, 20))
+        tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        tools.addAction(view.turn_left_action)
+        tools.addAction(view.turn_right_action)
+        tools.addSeparator()
+        tools.addAction(view.zoom_out_action)
+        tools.addAction(view.zoom_in_action)
+        tools.addAction(view.fit_action)
+        tools.addSeparator()
+        tools.addAction(self.end_turn_action)
+        self.toolbar = tools
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
+        # Short labels on the buttons; the menus keep the long ones.
+        for action, text in (
+            (view.turn_left_action, "Turn left"),
+            (view.turn_right_action, "Turn right"),
+            (view.fit_action, "Fit"),
+            (self.end_turn_action, "End turn"),
+        ):
+            button = tools.widgetForAction(action)
+            if button is not None:
+                button.setText(text)
+        for action in (view.zoom_in_action, view.zoom_out_action):
+            button = tools.widgetForAction(action)
+            if button is not None:
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+
+    def _make_status_bar(self) -> None:
+        status = self.statusBar()
+        self.selection_label = QLabel()
+        self.selection_label.setObjectName("selectionLabel")
+        self.hover_label = QLabel()
+        self.hover_label.setObjectName("hoverLabel")
+        self.hover_label.setMinimumWidth(120)
+        status.addPermanentWidget(self.selection_label)
+        status.addPermanentWidget(self.hover_label)
+
+    # --- commands ------------------------------------------------------------------------
+    def new_demo_battle(self) -> None:
+        self._controller.replace_battle(load_demo_battle(self._seed))
+        self.statusBar().showMessage("New demo battle", 3000)
+
+    def end_turn(self) -> None:
+        self._controller.execute(EndTurn())
+
+    def show_controls(self) -> None:
+        box = QMessageBox(self)
+        box.setWindowTitle("Hexfray – controls")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(CONTROLS_HELP)
+        box.setIcon(QMessageBox.Icon.NoIcon)
+        box.exec()
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Hexfray",
+            "<b>Hexfray</b><br>A game master's hex map for tactical melee battles:"
+            " facing, arcs, reach and the seed rules.",
+        )
+
+    # --- status bar ----------------------------------------------------------------------
+    def _update_selection_label(self, *_args: object) -> None:
+        state = self._controller.state
+        parts = [f"Turn {state.turn}"]
+        sid, tid = self._controller.selected_id, self._controller.target_id
+        if sid is not None:
+            c = state.combatant(sid)
+            parts.append(f"Selected: {c.name} ({c.facing.label}, HP {c.hp}/{c.fighter.hit_points})")
+        else:
+            parts.append("Nothing selected")
+        if tid is not None:
+            parts.append(f"Target: {state.combatant(tid).name}")
+        self.selection_label.setText("   ·   ".join(parts))
+
+    def _on_battle_changed(self, _change: BattleChange, redraw: Redraw) -> None:
+        if redraw.panes:
+            self._update_selection_label()
+
+    def _update_hover_label(self, h: object) -> None:
+        if isinstance(h, Hex):
+            occupant = self._controller.state.occupant(h)
+            text = f"Hex {h.q},{h.r}"
+            if occupant is not None:
+                text += f" – {occupant.name}"
+            self.hover_label.setText(text)
+        else:
+            self.hover_label.setText("")
+
+    def _show_refusal(self, message: str) -> None:
+        self.statusBar().showMessage(f"Not allowed: {message}", 6000)
+
+    @property
+    def controller(self) -> BattleController:
+        return self._controller
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return DEFAULT_SIZE
+
+
+# --- toolbar icons, drawn so they look the same on every platform ---------------------
+def _icon(draw: object) -> QIcon:
+    icon = QIcon()
+    for size in (16, 20, 24, 32, 40):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.scale(size / 24.0, size / 24.0)
+        draw(p)  # type: ignore[operator]
+        p.end()
+        icon.addPixmap(pixmap)
+    return icon
+
+
+_ICON_INK = QColor("#3a3128")
+
+
+def _turn_icon(clockwise: bool) -> QIcon:
+    def draw(p: QPainter) -> None:
+        pen = QPen(_ICON_INK, 2.4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
+        rect = QRectF(4, 5, 16, 16)
+        start, span = (200, -230) if clockwise else (-20, 230)
+        p.drawArc(rect, start * 16, span * 16)
+        end_angle = math.radians(start + span)
+        ex = rect.center().x() + 8 * math.cos(end_angle)
+        ey = rect.center().y() - 8 * math.sin(end_angle)
+        d = 1 if clockwise else -1
+        head = QPolygonF([
+            QPointF(ex + 4.5 * d, ey - 1), QPointF(ex - 1.5 * d, ey - 4.5),
+            QPointF(ex - 1 * d, ey + 3),
+        ])
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(_ICON_INK)
+        p.drawPolygon(head)
+        # a little hex in the middle
+        hexagon = QPolygonF([
+            QPointF(12 + 3.5 * math.cos(math.radians(a)), 13 + 3.5 * math.sin(math.radians(a)))
+            for a in range(0, 360, 60)
+        ])
+        p.setBrush(QColor("#4caf50"))
+        p.drawPolygon(hexagon)
+
+    return _icon(draw)
+
+
+def _fit_icon() -> QIcon:
+    def draw(p: QPainter) -> None:
+        pen = QPen(_ICON_INK, 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
+        for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1)):
+            cx, cy = 12 - 8 * sx, 12 - 8 * sy
+            path = QPainterPath(QPointF(cx, cy + 5 * sy))
+            path.lineTo(cx, cy)
+            path.lineTo(cx + 5 * sx, cy)
+            p.drawPath(path)
+        hexagon = QPolygonF([
+            QPointF(12 + 5 * math.cos(math.radians(a)), 12 + 5 * math.sin(math.radians(a)))
+            for a in range(0, 360, 60)
+        ])
+        p.setPen(QPen(_ICON_INK, 1.6))
+        p.setBrush(QColor("#efe4c8"))
+        p.drawPolygon(hexagon)
+
+    return _icon(draw)
+
+
+def _zoom_icon(plus: bool) -> QIcon:
+    def draw(p: QPainter) -> None:
+        p.setPen(QPen(_ICON_INK, 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.drawEllipse(QRectF(3, 3, 13, 13))
+        p.drawLine(QPointF(14.5, 14.5), QPointF(21, 21))
+        p.drawLine(QPointF(6.5, 9.5), QPointF(12.5, 9.5))
+        if plus:
+            p.drawLine(QPointF(9.5, 6.5), QPointF(9.5, 12.5))
+
+    return _icon(draw)
+
+
+def _end_turn_icon() -> QIcon:
+    def draw(p: QPainter) -> None:
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#2f5fa8"))
+        p.drawPolygon(QPolygonF([QPointF(4, 4), QPointF(15, 12), QPointF(4, 20)]))
+        p.setBrush(_ICON_INK)
+        p.drawRoundedRect(QRectF(16, 4, 4, 16), 1, 1)
+
+    return _icon(draw)

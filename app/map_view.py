@@ -1,0 +1,778 @@
+"""The hex map: a custom QPainter widget (no QGraphicsView, for speed).
+
+It shows the battle the ``BattleController`` holds and changes it only through the
+controller: a click selects, a click on an empty hex (or a drag) moves, a right-click
+sets the attack target, Q/E and [/] turn. Redraws follow the controller's ``Redraw``
+plan: a moved or hurt token repaints only its rects; the selection overlay (arcs,
+reach) is rebuilt only when the plan or the selection asks for it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QContextMenuEvent,
+    QFocusEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QNativeGestureEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QResizeEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
+
+from app import map_painter as mp
+from app import theme
+from app.controller import BattleController, Redraw
+from hexmap import Arc, Hex, arc_of
+from rules.battle import BattleChange, MoveCombatant
+from rules.model import Combatant, Status
+
+MIN_ZOOM = 0.12
+MAX_ZOOM = 5.0
+ZOOM_STEP = 1.25
+PAN_STEP = 80.0  # screen pixels per arrow key press
+MARGIN = 24.0  # around the map when fitting
+
+
+class MapView(QWidget):
+    """The battle map. Inspect it with ``hex_at``, ``hex_center``,
+    ``overlay_arc_at`` and ``reach_hexes_shown``."""
+
+    hovered_hex_changed = Signal(object)  # Hex | None
+    view_changed = Signal()  # zoom or pan
+
+    def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mapView")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents, False)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(200, 150)
+        self.grabGesture(Qt.GestureType.PinchGesture)
+
+        self._controller = controller
+        self._zoom = 1.0
+        self._offset = QPointF(MARGIN, MARGIN)
+        self._auto_fit = True  # refit on resize until the user zooms or pans
+
+        self._grid_cache = mp.GridCache(controller.state.grid)
+        self._tokens = mp.TokenCache()
+        self._texts = mp.TextCache()
+        self._overlay: mp.Overlay | None = None
+        self._legend: QPixmap | None = None
+        self._highlight: tuple[Hex, ...] = ()
+        self._highlight_path = QPainterPath()
+        self._hover: Hex | None = None
+
+        # mouse state
+        self._press_pos: QPointF | None = None
+        self._press_button = Qt.MouseButton.NoButton
+        self._press_token: str | None = None
+        self._dragging_token = False
+        self._panning = False
+        self._last_pos = QPointF()
+        self._drag_pos = QPointF()
+
+        controller.battle_changed.connect(self._on_battle_changed)
+        controller.battle_reset.connect(self._on_battle_reset)
+        controller.selection_changed.connect(self._on_selection_changed)
+        controller.target_changed.connect(self._on_target_changed)
+        controller.highlight_requested.connect(self._on_highlight)
+
+        self._make_actions()
+        self._rebuild_overlay()
+
+    # --- actions (the main window puts them in menus and the toolbar) ------------------
+    def _action(
+        self,
+        text: str,
+        shortcuts: Iterable[QKeySequence | QKeySequence.StandardKey | str],
+        slot: object,
+        tip: str,
+        context: Qt.ShortcutContext = Qt.ShortcutContext.WindowShortcut,
+    ) -> QAction:
+        action = QAction(text, self)
+        keys: list[QKeySequence] = []
+        for s in shortcuts:
+            if isinstance(s, QKeySequence.StandardKey):
+                keys.extend(QKeySequence.keyBindings(s))
+            else:
+                keys.append(QKeySequence(s))
+        action.setShortcuts(keys)
+        action.setShortcutContext(context)
+        first = keys[0].toString(QKeySequence.SequenceFormat.NativeText) if keys else ""
+        action.setToolTip(f"{tip} ({first})" if first else tip)
+        action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _make_actions(self) -> None:
+        widget = Qt.ShortcutContext.WidgetShortcut
+        self.zoom_in_action = self._action(
+            "Zoom &In", ["+", "=", "Ctrl+=", "Ctrl++"], self.zoom_in, "Zoom in"
+        )
+        self.zoom_out_action = self._action(
+            "Zoom &Out", ["-", "Ctrl+-"], self.zoom_out, "Zoom out"
+        )
+        self.fit_action = self._action(
+            "&Fit Map to Window", ["F", "Ctrl+0"], self.fit_to_window, "Show the whole map"
+        )
+        self.turn_left_action = self._action(
+            "Turn &Left", ["Q", "["], lambda: self._turn(-1),
+            "Turn the selected combatant one hex side counter-clockwise",
+        )
+        self.turn_right_action = self._action(
+            "Turn &Right", ["E", "]"], lambda: self._turn(1),
+            "Turn the selected combatant one hex side clockwise",
+        )
+        self.next_action = self._action(
+            "Select &Next Combatant", ["Tab"], lambda: self.cycle_selection(1),
+            "Select the next combatant", widget,
+        )
+        self.previous_action = self._action(
+            "Select &Previous Combatant", ["Shift+Tab", "Backtab"],
+            lambda: self.cycle_selection(-1), "Select the previous combatant", widget,
+        )
+        self.clear_selection_action = self._action(
+            "Clear Selection", ["Esc"], self._clear_selection,
+            "Clear the selection and the target", widget,
+        )
+        self.pan_actions = [
+            self._action("Pan Left", ["Left"], lambda: self.pan_by(PAN_STEP, 0), "Pan left", widget),
+            self._action("Pan Right", ["Right"], lambda: self.pan_by(-PAN_STEP, 0), "Pan right",
+                         widget),
+            self._action("Pan Up", ["Up"], lambda: self.pan_by(0, PAN_STEP), "Pan up", widget),
+            self._action("Pan Down", ["Down"], lambda: self.pan_by(0, -PAN_STEP), "Pan down",
+                         widget),
+        ]
+
+    # --- public view API ------------------------------------------------------------------
+    @property
+    def controller(self) -> BattleController:
+        return self._controller
+
+    @property
+    def zoom(self) -> float:
+        return self._zoom
+
+    def transform(self) -> QTransform:
+        """Map coordinates -> widget pixels."""
+        return QTransform(self._zoom, 0, 0, self._zoom, self._offset.x(), self._offset.y())
+
+    def to_map(self, pos: QPointF) -> QPointF:
+        return QPointF(
+            (pos.x() - self._offset.x()) / self._zoom, (pos.y() - self._offset.y()) / self._zoom
+        )
+
+    def to_screen(self, point: QPointF) -> QPointF:
+        return QPointF(
+            point.x() * self._zoom + self._offset.x(), point.y() * self._zoom + self._offset.y()
+        )
+
+    def hex_at(self, pos: QPointF | QPoint) -> Hex | None:
+        """The map hex under a widget position, None off the map."""
+        m = self.to_map(QPointF(pos))
+        h = mp.LAYOUT.pixel_to_hex(m.x(), m.y())
+        return h if h in self._controller.state.grid else None
+
+    def hex_center(self, h: Hex) -> QPointF:
+        """Widget position of a hex centre."""
+        return self.to_screen(mp.center(h))
+
+    def map_rect_on_screen(self) -> QRectF:
+        """The whole map's bounding box in widget pixels."""
+        return self.transform().mapRect(self._grid_cache.bounds)
+
+    def overlay_arc_at(self, h: Hex) -> Arc | None:
+        """The arc the overlay paints on ``h`` (None outside it or with no selection)."""
+        return self._overlay.arc_at(h) if self._overlay is not None else None
+
+    def reach_hexes_shown(self) -> frozenset[Hex]:
+        """Every hex outlined as some weapon's reach."""
+        return self._overlay.reach_hexes() if self._overlay is not None else frozenset()
+
+    def reach_shown_by_weapon(self) -> dict[str, frozenset[Hex]]:
+        if self._overlay is None:
+            return {}
+        return {area.key: area.hexes for area in self._overlay.reach}
+
+    def highlighted_hexes(self) -> tuple[Hex, ...]:
+        return self._highlight
+
+    def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Zoom keeping the map point under ``anchor`` (default: view centre) still."""
+        zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        if anchor is None:
+            anchor = QPointF(self.width() / 2, self.height() / 2)
+        fixed = self.to_map(anchor)
+        self._zoom = zoom
+        self._offset = QPointF(anchor.x() - fixed.x() * zoom, anchor.y() - fixed.y() * zoom)
+        self._keep_map_visible()
+        self._auto_fit = False
+        self.view_changed.emit()
+        self.update()
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self._zoom * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self._zoom / ZOOM_STEP)
+
+    def pan_by(self, dx: float, dy: float) -> None:
+        self._offset += QPointF(dx, dy)
+        self._keep_map_visible()
+        self._auto_fit = False
+        self.view_changed.emit()
+        self.update()
+
+    def fit_to_window(self) -> None:
+        b = self._grid_cache.bounds
+        w = max(1.0, self.width() - 2 * MARGIN)
+        h = max(1.0, self.height() - 2 * MARGIN)
+        self._zoom = max(MIN_ZOOM, min(MAX_ZOOM, min(w / b.width(), h / b.height())))
+        self._offset = QPointF(
+            self.width() / 2 - b.center().x() * self._zoom,
+            self.height() / 2 - b.center().y() * self._zoom,
+        )
+        self._auto_fit = True
+        self.view_changed.emit()
+        self.update()
+
+    def center_on(self, h: Hex) -> None:
+        c = mp.center(h)
+        self._offset = QPointF(
+            self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom
+        )
+        self._keep_map_visible()
+        self._auto_fit = False
+        self.view_changed.emit()
+        self.update()
+
+    def ensure_visible(self, h: Hex, margin: float = 60.0) -> None:
+        p = self.hex_center(h)
+        if not QRectF(self.rect()).adjusted(margin, margin, -margin, -margin).contains(p):
+            self.center_on(h)
+
+    def cycle_selection(self, step: int) -> None:
+        """Select the next (step 1) or previous (-1) combatant that is still up."""
+        combatants = [c for c in self._controller.state.combatants if c.status is not Status.DEAD]
+        if not combatants:
+            return
+        ids = [c.id for c in combatants]
+        current = self._controller.selected_id
+        if current in ids:
+            index = (ids.index(current) + step) % len(ids)
+        else:
+            index = 0 if step > 0 else len(ids) - 1
+        self._controller.select(ids[index])
+        self.ensure_visible(combatants[index].hex)
+
+    def _keep_map_visible(self) -> None:
+        """Never let the map leave the view entirely: keep some of it on screen."""
+        b = self.map_rect_on_screen()
+        keep = 80.0
+        dx = dy = 0.0
+        if b.right() < keep:
+            dx = keep - b.right()
+        elif b.left() > self.width() - keep:
+            dx = self.width() - keep - b.left()
+        if b.bottom() < keep:
+            dy = keep - b.bottom()
+        elif b.top() > self.height() - keep:
+            dy = self.height() - keep - b.top()
+        self._offset += QPointF(dx, dy)
+
+    # --- controller signals ------------------------------------------------------------------
+    def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        relevant = {self._controller.selected_id, self._controller.target_id}
+        if redraw.overlays or (self._overlay is not None and self._controller.selected_id is None):
+            self._rebuild_overlay()
+        if redraw.overlays or relevant & redraw.tokens:
+            # The selection's arcs or the target line moved: the overlay and the
+            # target label can be anywhere near them.
+            self.update()
+            return
+        before = {c.id: c for c in change.before.combatants}
+        after = {c.id: c for c in change.after.combatants}
+        for cid in redraw.tokens:
+            for c in (before.get(cid), after.get(cid)):
+                if c is not None:
+                    self.update(self._token_rect(c.hex))
+
+    def _on_battle_reset(self) -> None:
+        self._grid_cache = mp.GridCache(self._controller.state.grid)
+        self._tokens.clear()
+        self._highlight = ()
+        self._highlight_path = QPainterPath()
+        self._rebuild_overlay()
+        self.fit_to_window()
+
+    def _on_selection_changed(self, _selected: object) -> None:
+        self._rebuild_overlay()
+        self.update()
+
+    def _on_target_changed(self, _target: object) -> None:
+        self.update()
+
+    def _on_highlight(self, hexes: object) -> None:
+        old = self._highlight_path.boundingRect()
+        self._highlight = tuple(hexes) if hexes else ()  # type: ignore[call-overload]
+        grid = self._controller.state.grid
+        self._highlight_path = mp.outline_path(h for h in self._highlight if h in grid)
+        new = self._highlight_path.boundingRect()
+        for r in (old, new):
+            if not r.isEmpty():
+                self.update(self._screen_rect(r, 8))
+
+    def _rebuild_overlay(self) -> None:
+        sid = self._controller.selected_id
+        self._legend = None
+        if sid is None:
+            self._overlay = None
+            return
+        c = self._controller.state.combatant(sid)
+        self._overlay = mp.build_overlay(c, self._controller.state.grid)
+
+    # --- geometry helpers -------------------------------------------------------------------
+    def _screen_rect(self, map_rect: QRectF, pad: float = 2.0) -> QRect:
+        return self.transform().mapRect(map_rect).adjusted(-pad, -pad, pad, pad).toAlignedRect()
+
+    def _token_rect(self, h: Hex) -> QRect:
+        c = self.hex_center(h)
+        half = mp.token_extent(mp.HEX_SIZE * self._zoom) + 2
+        return QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half).toAlignedRect()
+
+    def _combatant_at(self, h: Hex | None) -> Combatant | None:
+        if h is None:
+            return None
+        state = self._controller.state
+        standing = state.occupant(h)
+        if standing is not None:
+            return standing
+        fallen = [c for c in state.combatants if c.hex == h]
+        return fallen[-1] if fallen else None
+
+    # --- painting -----------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        try:
+            self.paint(p, QRectF(event.rect()))
+        finally:
+            p.end()
+
+    def paint(self, p: QPainter, exposed: QRectF) -> None:
+        """Draw the exposed part of the view (also used by the benchmark)."""
+        zoom = self._zoom
+        size_px = mp.HEX_SIZE * zoom
+        state = self._controller.state
+        p.fillRect(exposed, theme.TABLE)
+        visible = self.transform().inverted()[0].mapRect(exposed)
+
+        # the map: parchment, arc tints, grid lines
+        p.save()
+        p.setTransform(self.transform())
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        texture = mp.parchment_brush(zoom)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(texture)
+        p.drawPath(self._grid_cache.outline)
+        overlay = self._overlay
+        if overlay is not None and overlay.bounds.intersects(visible):
+            mp.paint_overlay_fills(p, overlay)
+        if size_px >= 5.0:
+            grid_pen = QPen(theme.GRID_LINE, 1.0)
+            grid_pen.setCosmetic(True)
+            if size_px < 14.0:
+                faded = QColor(theme.GRID_LINE)
+                faded.setAlpha(round(theme.GRID_LINE.alpha() * (size_px - 5.0) / 9.0))
+                grid_pen.setColor(faded)
+            p.setPen(grid_pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for chunk in self._grid_cache.visible_chunks(visible):
+                p.drawPath(chunk.lines)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        edge = QPen(theme.MAP_EDGE, 2.0)
+        edge.setCosmetic(True)
+        p.setPen(edge)
+        p.drawPath(self._grid_cache.outline)
+        if overlay is not None and overlay.bounds.intersects(visible):
+            mp.paint_overlay_lines(p, overlay, zoom)
+        if self._highlight:
+            hl = QColor(theme.HIGHLIGHT)
+            hl.setAlpha(70)
+            p.setBrush(hl)
+            pen = QPen(theme.HIGHLIGHT, 3.0)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.drawPath(self._highlight_path)
+        if self._hover is not None and not self._dragging_token:
+            pen = QPen(theme.HOVER, 2.0)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.setBrush(theme.HOVER if self._controller.selected_id else Qt.BrushStyle.NoBrush)
+            p.drawPolygon(mp.hex_polygon(self._hover, 0.92))
+        if self._dragging_token:
+            drop = self.hex_at(self._drag_pos)
+            if drop is not None:
+                blocker = state.occupant(drop)
+                ok = blocker is None or blocker.id == self._press_token
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(theme.DROP_OK if ok else theme.DROP_BAD)
+                p.drawPolygon(mp.hex_polygon(drop, 0.95))
+        p.restore()
+
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        if overlay is not None and size_px >= 16 and overlay.bounds.intersects(visible):
+            self._paint_overlay_text(p, overlay)
+
+        # tokens
+        dpr = self.devicePixelRatioF()
+        selected, target = self._controller.selected_id, self._controller.target_id
+        half = mp.token_extent(size_px)
+        ordered = sorted(
+            state.combatants,
+            key=lambda c: (c.status is not Status.DEAD, c.id == target, c.id == selected),
+        )
+        for c in ordered:
+            cx, cy = self._to_screen_xy(c.hex)
+            if not exposed.intersects(QRectF(cx - half, cy - half, 2 * half, 2 * half)):
+                continue
+            role = (
+                mp.ROLE_SELECTED if c.id == selected
+                else mp.ROLE_TARGET if c.id == target
+                else mp.ROLE_PLAIN
+            )
+            pixmap = self._tokens.get(c, size_px, dpr, role)
+            if self._dragging_token and c.id == self._press_token:
+                p.setOpacity(0.35)
+                p.drawPixmap(QPointF(round(cx - half), round(cy - half)), pixmap)
+                p.setOpacity(1.0)
+            else:
+                p.drawPixmap(QPointF(round(cx - half), round(cy - half)), pixmap)
+
+        if selected is not None and target is not None:
+            self._paint_target(p, selected, target)
+        if self._dragging_token and self._press_token is not None:
+            ghost = self._tokens.get(
+                state.combatant(self._press_token), size_px, dpr, mp.ROLE_PLAIN
+            )
+            p.setOpacity(0.75)
+            p.drawPixmap(
+                QPointF(self._drag_pos.x() - half, self._drag_pos.y() - half), ghost
+            )
+            p.setOpacity(1.0)
+        if overlay is not None:
+            self._paint_legend(p, overlay, exposed)
+
+    def _to_screen_xy(self, h: Hex) -> tuple[float, float]:
+        x, y = mp.LAYOUT.hex_to_pixel(h)
+        return (x * self._zoom + self._offset.x(), y * self._zoom + self._offset.y())
+
+    def _paint_overlay_text(self, p: QPainter, overlay: mp.Overlay) -> None:
+        for arc, point in overlay.labels:
+            colour = theme.ARC_COLOURS[arc].darker(170)
+            bg = QColor(theme.HALO)
+            bg.setAlpha(200)
+            mp.draw_pill(
+                p, self._texts, theme.ARC_MAP_TEXT[arc], self.to_screen(point),
+                pixel_size=10, bold=True, fg=colour, bg=bg,
+            )
+        size_px = mp.HEX_SIZE * self._zoom
+        stacked: dict[Hex, int] = {}
+        ux, uy = mp.facing_unit(overlay.facing)
+        for area in overlay.reach:
+            style = theme.reach_style(area.index)
+            n = stacked.get(area.anchor, 0)
+            stacked[area.anchor] = n + 1
+            base = self.hex_center(area.anchor)
+            # beyond the anchor hex's far edge, stacked outwards
+            reach = 0.95 * size_px + 9 + n * 19
+            at = QPointF(base.x() + ux * reach, base.y() + uy * reach)
+            text = f"{area.name} ({area.reach_text})"
+            if area.unready:
+                text += " – unready"
+            mp.draw_pill(
+                p, self._texts, text, at, pixel_size=11, bold=True, fg=style.colour,
+                edge=style.colour,
+            )
+
+    def _paint_target(self, p: QPainter, selected: str, target: str) -> None:
+        state = self._controller.state
+        try:
+            a = state.combatant(selected)
+            t = state.combatant(target)
+        except ValueError:
+            return
+        start, end = self.hex_center(a.hex), self.hex_center(t.hex)
+        size_px = mp.HEX_SIZE * self._zoom
+        dist = math.hypot(end.x() - start.x(), end.y() - start.y())
+        if dist > 1.0:
+            ux, uy = (end.x() - start.x()) / dist, (end.y() - start.y()) / dist
+            trim = 0.75 * size_px
+            if dist > 2 * trim:
+                pen = QPen(theme.TARGET_RING, 2.0, Qt.PenStyle.DashLine)
+                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+                p.setPen(pen)
+                p.drawLine(
+                    QPointF(start.x() + ux * trim, start.y() + uy * trim),
+                    QPointF(end.x() - ux * trim, end.y() - uy * trim),
+                )
+        in_arc = arc_of(t.hex, a.hex, a.facing, a.handedness)
+        from_arc = arc_of(a.hex, t.hex, t.facing, t.handedness)
+        first = f"Target {t.name}: in {a.name}'s {in_arc.label.lower()}"
+        second = f"attacked from its {from_arc.label.lower()}"
+        below = QPointF(end.x(), end.y() + 0.95 * size_px + 10)
+        r1 = mp.draw_pill(p, self._texts, first, below, pixel_size=11, bold=True,
+                          fg=QColor("#ffffff"), bg=QColor(168, 24, 32, 225))
+        mp.draw_pill(p, self._texts, second, QPointF(end.x(), r1.bottom() + 10), pixel_size=11,
+                     fg=theme.INK, bg=theme.HALO, edge=theme.TARGET_RING)
+
+    def _legend_rect(self, pixmap: QPixmap) -> QRectF:
+        dpr = pixmap.devicePixelRatio()
+        w, h = pixmap.width() / dpr, pixmap.height() / dpr
+        return QRectF(12, self.height() - h - 12, w, h)
+
+    def _paint_legend(self, p: QPainter, overlay: mp.Overlay, exposed: QRectF) -> None:
+        if self._legend is None:
+            c = self._controller.state.combatant(overlay.combatant_id)
+            weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
+            self._legend = mp.render_legend(f"Arcs of {c.name}", weapons, self.devicePixelRatioF())
+        rect = self._legend_rect(self._legend)
+        if rect.intersects(exposed):
+            p.drawPixmap(rect.topLeft(), self._legend)
+
+    def legend_rect(self) -> QRectF:
+        """Where the legend sits (empty with no selection)."""
+        if self._overlay is None:
+            return QRectF()
+        if self._legend is None:
+            image = QPixmap(1, 1)
+            painter = QPainter(image)
+            self._paint_legend(painter, self._overlay, QRectF())
+            painter.end()
+        assert self._legend is not None
+        return self._legend_rect(self._legend)
+
+    # --- mouse ---------------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position()
+        self._press_pos = pos
+        self._last_pos = pos
+        self._press_button = event.button()
+        self._press_token = None
+        if event.button() == Qt.MouseButton.LeftButton:
+            c = self._combatant_at(self.hex_at(pos))
+            self._press_token = c.id if c is not None else None
+        elif event.button() == Qt.MouseButton.MiddleButton:
+            self._panning = True
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position()
+        self._set_hover(self.hex_at(pos))
+        if self._press_pos is None:
+            return
+        moved = (pos - self._press_pos).manhattanLength() >= QApplication.startDragDistance()
+        if self._press_button == Qt.MouseButton.LeftButton and not (
+            self._panning or self._dragging_token
+        ) and moved:
+            if self._press_token is not None:
+                self._dragging_token = True
+                self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            else:
+                self._panning = True
+                self.setCursor(Qt.CursorShape.ClosedHandCursor)
+        if self._panning:
+            delta = pos - self._last_pos
+            self._last_pos = pos
+            self.pan_by(delta.x(), delta.y())
+        elif self._dragging_token:
+            old = self._drag_pos
+            self._drag_pos = pos
+            half = mp.token_extent(mp.HEX_SIZE * self._zoom) + 4
+            for at in (old, pos):
+                self.update(QRectF(at.x() - half, at.y() - half, 2 * half, 2 * half)
+                            .toAlignedRect())
+            self._update_hex(self.hex_at(old))
+            self._update_hex(self.hex_at(pos))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        pos = event.position()
+        button = event.button()
+        if button != self._press_button:
+            return
+        was_panning, was_dragging = self._panning, self._dragging_token
+        token = self._press_token
+        self._press_pos = None
+        self._press_button = Qt.MouseButton.NoButton
+        self._panning = False
+        self._dragging_token = False
+        self.unsetCursor()
+        if was_dragging and token is not None:
+            self.update()
+            destination = self.hex_at(pos)
+            if destination is not None:
+                self._controller.select(token)
+                c = self._controller.state.combatant(token)
+                if destination != c.hex:
+                    self._controller.execute(MoveCombatant(token, destination))
+            return
+        if was_panning or button != Qt.MouseButton.LeftButton:
+            return
+        self._click(pos)
+
+    def _click(self, pos: QPointF) -> None:
+        h = self.hex_at(pos)
+        if h is None:
+            return
+        c = self._combatant_at(h)
+        if c is not None:
+            self._controller.select(c.id)
+        elif self._controller.selected_id is not None:
+            self._controller.move_selected(h)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        # Right-click picks the attack target (no menu on the map).
+        c = self._combatant_at(self.hex_at(QPointF(event.pos())))
+        if c is None:
+            self._controller.set_target(None)
+        elif c.id != self._controller.selected_id:
+            self._controller.set_target(c.id)
+        event.accept()
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+        self._set_hover(None)
+        super().leaveEvent(event)
+
+    def _set_hover(self, h: Hex | None) -> None:
+        if h == self._hover:
+            return
+        old, self._hover = self._hover, h
+        self._update_hex(old)
+        self._update_hex(h)
+        self.hovered_hex_changed.emit(h)
+
+    def _update_hex(self, h: Hex | None) -> None:
+        if h is not None:
+            self.update(self._screen_rect(mp.hex_polygon(h).boundingRect(), 3))
+
+    @property
+    def hovered_hex(self) -> Hex | None:
+        return self._hover
+
+    # --- wheel, pinch, keys -----------------------------------------------------------------------
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        pixel = event.pixelDelta()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        trackpad = not pixel.isNull() or event.phase() != Qt.ScrollPhase.NoScrollPhase
+        if trackpad and not ctrl:
+            # two-finger scroll on a trackpad pans
+            delta = pixel if not pixel.isNull() else event.angleDelta() / 8
+            self.pan_by(delta.x(), delta.y())
+        else:
+            steps = event.angleDelta().y() / 120.0
+            if steps == 0 and not pixel.isNull():
+                steps = pixel.y() / 60.0
+            if steps:
+                self.set_zoom(self._zoom * (ZOOM_STEP ** steps), event.position())
+        event.accept()
+
+    def event(self, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.NativeGesture:
+            assert isinstance(event, QNativeGestureEvent)
+            if event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
+                self.set_zoom(self._zoom * (1.0 + event.value()), event.position())
+                return True
+            if event.gestureType() == Qt.NativeGestureType.SmartZoomNativeGesture:
+                self.fit_to_window()
+                return True
+        if kind == QEvent.Type.ToolTip:
+            assert isinstance(event, QHelpEvent)
+            self._show_tooltip(event)
+            return True
+        return super().event(event)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002
+        # Tab cycles the selection on the map (the actions above), not the focus.
+        return False
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        # Tab reaches here only if no action took it.
+        if event.key() == Qt.Key.Key_Tab:
+            self.cycle_selection(1)
+        elif event.key() == Qt.Key.Key_Backtab:
+            self.cycle_selection(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        super().focusInEvent(event)
+
+    def _turn(self, steps: int) -> None:
+        self._controller.turn_selected(steps)
+
+    def _clear_selection(self) -> None:
+        self._controller.select(None)
+        self._controller.set_target(None)
+
+    # --- tooltip -------------------------------------------------------------------------------
+    def describe_hex(self, h: Hex) -> str:
+        """Tooltip text: coordinates, occupant, arc relative to the selection."""
+        state = self._controller.state
+        col, row = h.to_offset()
+        lines = [f"Hex {h.q},{h.r}  (column {col}, row {row})"]
+        for c in state.combatants:
+            if c.hex == h:
+                hand = c.fighter.handedness.value
+                lines.append(
+                    f"{c.name} — {c.side.value}, HP {c.hp}/{c.fighter.hit_points}, "
+                    f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
+                )
+        sid = self._controller.selected_id
+        if sid is not None:
+            sel = state.combatant(sid)
+            if h != sel.hex:
+                arc = arc_of(h, sel.hex, sel.facing, sel.handedness)
+                lines.append(f"{arc.label} of {sel.name}, {h.distance(sel.hex)} hex away")
+                names = [a.name for a in (self._overlay.reach if self._overlay else ())
+                         if h in a.hexes]
+                if names:
+                    lines.append("In reach of: " + ", ".join(names))
+        return "\n".join(lines)
+
+    def _show_tooltip(self, event: QHelpEvent) -> None:
+        h = self.hex_at(QPointF(event.pos()))
+        if h is None:
+            QToolTip.hideText()
+            return
+        rect = self._screen_rect(mp.hex_polygon(h).boundingRect(), 0)
+        QToolTip.showText(event.globalPos(), self.describe_hex(h), self, rect)
+
+    # --- resize --------------------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit_to_window()
+        else:
+            self._keep_map_visible()
+

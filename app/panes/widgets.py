@@ -1,0 +1,210 @@
+"""Small widgets and helpers shared by the panes: side swatches, HP bars, section
+headings, muted citation text and compact number grids.
+
+Nothing here knows the rules; the panes pass in numbers the rules computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from app.theme import HP_BACK, HP_GREY, SIDE_COLOURS, TOKEN_RIM, hp_colour
+from rules.model import Side, Status
+
+# Pane geometry: every dock must fit a 1366x768 laptop next to the map.
+PANE_MIN_WIDTH = 240
+PANE_MAX_MIN_WIDTH = 300
+
+MUTED = QColor("#7a7166")  # citations and secondary text
+GOOD_TEXT = QColor("#2e7d32")
+BAD_TEXT = QColor("#c62828")
+WARN_BACK = QColor("#fdecea")
+
+# Item-data role carrying a combatant id in the panes' models.
+ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+# Item-data role carrying (current, maximum, status) for the HP bar delegate.
+HP_ROLE = int(Qt.ItemDataRole.UserRole) + 2
+
+_swatch_cache: dict[tuple[Side, int, bool], QIcon] = {}
+
+
+def side_swatch(side: Side, size: int = 12, hollow: bool = False) -> QIcon:
+    """A filled circle in the side's colour (hollow for the fallen)."""
+    key = (side, size, hollow)
+    icon = _swatch_cache.get(key)
+    if icon is None:
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(TOKEN_RIM, 1))
+        colour = SIDE_COLOURS[side]
+        painter.setBrush(Qt.BrushStyle.NoBrush if hollow else colour)
+        if hollow:
+            painter.setPen(QPen(colour, 2))
+        painter.drawEllipse(QRectF(1.5, 1.5, size - 3, size - 3))
+        painter.end()
+        icon = QIcon(pixmap)
+        _swatch_cache[key] = icon
+    return icon
+
+
+def status_colour(status: Status) -> QColor | None:
+    """Text colour for a status (None: the palette's normal text)."""
+    if status is Status.ACTIVE:
+        return None
+    if status is Status.STUNNED:
+        return QColor("#b26a00")
+    return MUTED
+
+
+def muted_html(text: str) -> str:
+    """Escaped text in the muted citation style, for rich-text labels."""
+    return f'<span style="color:{MUTED.name()}">{escape(text)}</span>'
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+class HpBarDelegate(QStyledItemDelegate):
+    """Paints ``HP_ROLE`` = (current, maximum, status) as a thin bar with "cur/max"."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        data = index.data(HP_ROLE)
+        if not data:
+            super().paint(painter, option, index)
+            return
+        current, maximum, status = data
+        painter.save()
+        style = option.widget.style() if option.widget is not None else None
+        if style is not None:
+            # Background and selection highlight, without the text.
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            opt.text = ""
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        rect = QRect(option.rect).adjusted(3, 3, -3, -3)
+        bar = QRect(rect.left(), rect.bottom() - 4, rect.width(), 4)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(HP_BACK)
+        painter.drawRoundedRect(bar, 2, 2)
+        fraction = max(0.0, min(1.0, current / maximum)) if maximum > 0 else 0.0
+        if fraction > 0:
+            filled = QRect(bar)
+            filled.setWidth(max(2, round(bar.width() * fraction)))
+            alive = status in (Status.ACTIVE, Status.STUNNED)
+            painter.setBrush(hp_colour(fraction) if alive else HP_GREY)
+            painter.drawRoundedRect(filled, 2, 2)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        text_colour = option.palette.color(role)
+        if current <= 0 and not selected:
+            text_colour = BAD_TEXT
+        painter.setPen(text_colour)
+        text_rect = QRect(rect.left(), rect.top(), rect.width(), rect.height() - 5)
+        painter.drawText(
+            text_rect, Qt.AlignmentFlag.AlignCenter | Qt.AlignmentFlag.AlignVCenter,
+            f"{current}/{maximum}",
+        )
+        painter.restore()
+
+    def sizeHint(  # noqa: N802 (Qt override)
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(max(hint.width(), 56), hint.height() + 6)
+
+
+def section_label(text: str) -> QLabel:
+    """A small bold heading between groups of a pane."""
+    label = QLabel(text)
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    label.setContentsMargins(0, 6, 0, 0)
+    return label
+
+
+def hline() -> QFrame:
+    line = QFrame()
+    line.setFrameShape(QFrame.Shape.HLine)
+    line.setFrameShadow(QFrame.Shadow.Sunken)
+    return line
+
+
+class StatGrid(QWidget):
+    """A compact grid of "NAME value" pairs, ``columns`` pairs per row.
+
+    ``set_values`` replaces the values in place; the labels keep stable object
+    names (``stat_<key>``) so tests and screen readers can find them.
+    """
+
+    def __init__(self, keys: Sequence[tuple[str, str]], columns: int = 4,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        self._values: dict[str, QLabel] = {}
+        for i, (key, caption) in enumerate(keys):
+            row, col = divmod(i, columns)
+            name = QLabel(caption)
+            name.setStyleSheet(f"color:{MUTED.name()}")
+            value = QLabel("–")
+            value.setObjectName(f"stat_{key}")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            bold = QFont(value.font())
+            bold.setBold(True)
+            value.setFont(bold)
+            grid.addWidget(name, row, col * 2, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(value, row, col * 2 + 1, Qt.AlignmentFlag.AlignLeft)
+            self._values[key] = value
+        for col in range(columns):
+            grid.setColumnStretch(col * 2 + 1, 1)
+
+    def set_value(self, key: str, text: str, tooltip: str = "") -> None:
+        label = self._values[key]
+        label.setText(text)
+        label.setToolTip(tooltip)
+
+    def value(self, key: str) -> str:
+        return self._values[key].text()
+
+    def clear(self) -> None:
+        for label in self._values.values():
+            label.setText("–")
+            label.setToolTip("")
+
+
+def configure_dock(dock: QDockWidget, object_name: str, title: str) -> None:
+    """The settings every pane shares: stable object name, title, movable/floatable."""
+    dock.setObjectName(object_name)
+    dock.setWindowTitle(title)
+    dock.setFeatures(
+        QDockWidget.DockWidgetFeature.DockWidgetMovable
+        | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        | QDockWidget.DockWidgetFeature.DockWidgetClosable
+    )
+    dock.setMinimumWidth(PANE_MIN_WIDTH)

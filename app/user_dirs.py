@@ -1,0 +1,134 @@
+"""Where Hexfray keeps the user's files: settings, logs, cache, autosaves, templates.
+
+Everything the program writes goes to the platform's user folders (platformdirs),
+never next to the program: the installed or frozen bundle is read-only to us.
+
+* ``HEXFRAY_HOME`` (an environment variable) moves every folder under one directory,
+  for tests and portable use: ``$HEXFRAY_HOME/config``, ``/data``, ``/logs``, ...
+* Each function creates its folder on demand and returns it as a ``Path``.
+* ``setup_logging()`` sends the ``logging`` records to a rotating file in
+  ``log_dir()`` (and warnings to stderr).
+* ``settings()`` is the one ``QSettings`` of the program, an INI file in
+  ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too).
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+import sys
+from pathlib import Path
+
+import platformdirs
+from PySide6.QtCore import QSettings
+
+APP_NAME = "Hexfray"
+APP_AUTHOR = "Hexfray"
+HOME_ENV = "HEXFRAY_HOME"
+LOG_FILE_NAME = "hexfray.log"
+LOG_MAX_BYTES = 1_000_000
+LOG_BACKUPS = 3
+
+_LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+
+def _home() -> Path | None:
+    value = os.environ.get(HOME_ENV, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def _ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _platform_dirs() -> platformdirs.PlatformDirs:
+    # appauthor only matters on Windows (…\AppData\Local\Hexfray\Hexfray).
+    return platformdirs.PlatformDirs(APP_NAME, APP_AUTHOR, ensure_exists=False)
+
+
+def config_dir() -> Path:
+    """Settings (``settings.ini``)."""
+    home = _home()
+    return _ensure(home / "config" if home else _platform_dirs().user_config_path)
+
+
+def data_dir() -> Path:
+    """The user's own data; autosaves and templates live below it."""
+    home = _home()
+    return _ensure(home / "data" if home else _platform_dirs().user_data_path)
+
+
+def log_dir() -> Path:
+    home = _home()
+    return _ensure(home / "logs" if home else _platform_dirs().user_log_path)
+
+
+def cache_dir() -> Path:
+    """Disposable files (the self-test's picture, for one)."""
+    home = _home()
+    return _ensure(home / "cache" if home else _platform_dirs().user_cache_path)
+
+
+def autosave_dir() -> Path:
+    return _ensure(data_dir() / "autosave")
+
+
+def templates_dir() -> Path:
+    """The GM's own combatant templates."""
+    return _ensure(data_dir() / "templates")
+
+
+def log_file() -> Path:
+    """The current log file (older ones are ``hexfray.log.1`` ... beside it)."""
+    return log_dir() / LOG_FILE_NAME
+
+
+def settings() -> QSettings:
+    """The program's settings, an INI file in ``config_dir()``.
+
+    Use this rather than ``QSettings()`` so that ``HEXFRAY_HOME`` keeps tests away
+    from the user's real settings.
+    """
+    return QSettings(str(config_dir() / "settings.ini"), QSettings.Format.IniFormat)
+
+
+class _HexfrayFileHandler(logging.handlers.RotatingFileHandler):
+    """Marks the handler ``setup_logging`` installed, so a second call replaces it."""
+
+
+def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
+    """Log to a rotating file in ``log_dir()``; returns the file's path.
+
+    Safe to call more than once (e.g. after ``HEXFRAY_HOME`` changed in a test):
+    the previous Hexfray file handler is closed and replaced.
+    """
+    path = log_file()
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, _HexfrayFileHandler):
+            root.removeHandler(handler)
+            handler.close()
+    file_handler = _HexfrayFileHandler(
+        path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8", delay=True
+    )
+    file_handler.setFormatter(logging.Formatter(_LOG_FORMAT))
+    root.addHandler(file_handler)
+    has_console = any(getattr(h, "_hexfray_console", False) for h in root.handlers)
+    if console and not has_console and sys.stderr is not None:
+        stream = logging.StreamHandler()
+        stream.setLevel(logging.WARNING)
+        stream.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        stream._hexfray_console = True  # type: ignore[attr-defined]
+        root.addHandler(stream)
+    root.setLevel(level)
+    return path
+
+
+def current_log_file() -> Path | None:
+    """The file the installed Hexfray handler writes to, if logging is set up."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, _HexfrayFileHandler):
+            return Path(handler.baseFilename)
+    return None

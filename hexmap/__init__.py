@@ -1,0 +1,49 @@
+"""Pure hex-map geometry for Hexfray: coordinates, facings, arcs, reach, lines, layout.
+
+No Qt and nothing else of ours; this is the only package that imports ``hexy``.
+Everything public is importable from ``hexmap`` directly.
+"""
+
+from hexmap.arcs import (
+    Arc,
+    Handedness,
+    arc_direction,
+    arc_for_turn,
+    arc_of,
+    direction_to,
+    front_arc_hexes,
+    wedges_of,
+)
+from hexmap.coords import Facing, Hex
+from hexmap.diagram import arc_diagram
+from hexmap.errors import HexmapError
+from hexmap.grid import HexGrid
+from hexmap.layout import Layout, Orientation
+from hexmap.reach import MAX_REACH, Reach, reach_hexes, weapon_hexes
+from hexmap.shapes import disk, hex_line, ray, ring
+
+__all__ = [
+    "MAX_REACH",
+    "Arc",
+    "Facing",
+    "Handedness",
+    "Hex",
+    "HexGrid",
+    "HexmapError",
+    "Layout",
+    "Orientation",
+    "Reach",
+    "arc_diagram",
+    "arc_direction",
+    "arc_for_turn",
+    "arc_of",
+    "direction_to",
+    "disk",
+    "front_arc_hexes",
+    "hex_line",
+    "ray",
+    "reach_hexes",
+    "ring",
+    "weapon_hexes",
+    "wedges_of",
+]

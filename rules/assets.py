@@ -1,0 +1,52 @@
+"""The one resolver for data files under ``assets/``.
+
+Run from the source tree, assets live in ``<repo>/assets``; in a PyInstaller
+bundle they are unpacked under ``sys._MEIPASS/assets``. Every table is read through
+``asset_path``/``read_json`` so the two cases never diverge. Parsing the JSON into
+frozen objects is left to pure loader functions elsewhere (they take parsed data,
+so tests feed them malformed data directly).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rules.errors import DataError
+
+_REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def asset_root() -> Path:
+    """``sys._MEIPASS/assets`` when frozen by PyInstaller, else ``<repo>/assets``."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if getattr(sys, "frozen", False) and isinstance(bundle, str):
+        return Path(bundle) / "assets"
+    return _REPO_ASSETS
+
+
+def asset_path(*parts: str) -> Path:
+    """Path of an asset, e.g. ``asset_path("rulesets", "000", "directional.json")``.
+
+    Parts are plain names: absolute parts and ``..`` are refused, so a name taken
+    from data cannot point outside the assets folder.
+    """
+    for part in parts:
+        if not part or Path(part).is_absolute() or ".." in Path(part).parts:
+            raise DataError(f"bad asset path part {part!r}")
+    return asset_root().joinpath(*parts)
+
+
+def read_json(*parts: str) -> object:
+    """Parse an asset as JSON. A missing file or bad JSON raises ``DataError``."""
+    path = asset_path(*parts)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read asset {'/'.join(parts)}: {exc}") from exc
+    try:
+        data: object = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"asset {'/'.join(parts)} is not valid JSON: {exc}") from exc
+    return data

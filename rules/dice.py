@@ -1,0 +1,116 @@
+"""Six-sided dice: rolling with an injected ``random.Random`` and exact
+distributions.
+
+Nothing here touches the global random state: every rolling function takes the
+generator to use (as python-chess's ``weighted_choice(random=...)`` does), so a
+battle seed replays exactly. Distributions are exact ``Fraction``s obtained by
+enumerating every face combination (by repeated convolution, which counts the
+same combinations as ``itertools.product`` without building 6**n tuples).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from rules.errors import DataError, RulesError
+from rules.model import Dice
+
+SIDES = 6
+MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
+
+
+def roll(count: int, rng: random.Random, sides: int = SIDES) -> tuple[int, ...]:
+    """Roll ``count`` dice; the faces in the order rolled."""
+    _check_count(count, sides)
+    return tuple(rng.randint(1, sides) for _ in range(count))
+
+
+@functools.cache
+def distribution(count: int, sides: int = SIDES) -> Mapping[int, Fraction]:
+    """Exact distribution of the sum of ``count`` dice (read-only mapping, sorted)."""
+    _check_count(count, sides)
+    ways: dict[int, int] = {0: 1}
+    for _ in range(count):
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0) + n
+        ways = nxt
+    combos = sides**count
+    return MappingProxyType({t: Fraction(n, combos) for t, n in sorted(ways.items())})
+
+
+def _check_count(count: int, sides: int) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_DICE:
+        raise RulesError(f"dice count must be an integer 0..{MAX_DICE}, got {count!r}")
+    if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+        raise RulesError(f"dice need at least one side, got {sides!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRoll:
+    """One roll of a dice expression: the faces, the raw sum with adds, and the
+    total after the expression's minimum."""
+
+    dice: Dice
+    faces: tuple[int, ...]
+    raw: int  # sum of faces + adds, may be below the minimum
+    minimum: int | None
+    total: int
+
+    def __str__(self) -> str:
+        faces = "+".join(str(f) for f in self.faces) or "0"
+        adds = f"{self.dice.adds:+d}" if self.dice.adds else ""
+        floor = f" (minimum {self.minimum})" if self.total != self.raw else ""
+        return f"{self.dice}: {faces}{adds} = {self.total}{floor}"
+
+
+def apply_minimum(raw: int, minimum: int | None) -> int:
+    return raw if minimum is None else max(minimum, raw)
+
+
+def roll_dice(dice: Dice, rng: random.Random, minimum: int | None = 0) -> DiceRoll:
+    """Roll a dice expression such as 2d+1.
+
+    ``minimum`` floors the result; the default 0 is the family's rule for a damage
+    roll whose minus would make it negative (basic damage is never below 0, see
+    ``rules.damage``). Pass None for no floor.
+    """
+    faces = roll(dice.count, rng)
+    raw = sum(faces) + dice.adds
+    return DiceRoll(dice, faces, raw, minimum, apply_minimum(raw, minimum))
+
+
+@functools.cache
+def dice_distribution(dice: Dice, minimum: int | None = 0) -> Mapping[int, Fraction]:
+    """Exact distribution of ``roll_dice(dice, rng, minimum).total``."""
+    result: dict[int, Fraction] = {}
+    for total, p in distribution(dice.count).items():
+        value = apply_minimum(total + dice.adds, minimum)
+        result[value] = result.get(value, Fraction(0)) + p
+    return MappingProxyType(dict(sorted(result.items())))
+
+
+_DICE = re.compile(r"\s*(\d+)\s*d(?:6)?\s*(?:([+-])\s*(\d+))?\s*")
+
+
+def parse_dice(text: str) -> Dice:
+    """Parse "2d", "1d-2", "3d+1" (also "2d6+1"). Raises ``DataError``."""
+    if not isinstance(text, str):
+        raise DataError(f"dice must be text like '2d+1', got {text!r}")
+    match = _DICE.fullmatch(text)
+    if match is None:
+        raise DataError(f"bad dice expression {text!r} (expected e.g. '2d+1')")
+    count = int(match.group(1))
+    if count > MAX_DICE:
+        raise DataError(f"bad dice expression {text!r}: more than {MAX_DICE} dice")
+    adds = int(match.group(3) or 0)
+    if match.group(2) == "-":
+        adds = -adds
+    return Dice(count, adds)

@@ -1,0 +1,148 @@
+"""The registry of rulesets, after python-chess's ``variant.py``.
+
+A ``Ruleset`` answers the questions the attack code asks - directional penalties,
+where shield PD counts, PD caps, hit location penalties, damage by ST, wounding
+multipliers, success-roll criticals - from its tables under
+``assets/rulesets/<key>/``. ``RULESETS`` maps a key to its class; further seeds
+are further subclasses here (e.g. seed 001's hit locations as an option of "000",
+seeds 002-004 as their own entries), with no change to ``app/`` or ``hexmap/``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import ClassVar
+
+from hexmap import Arc
+from rules.assets import read_json
+from rules.checks import Outcome, RollKind, judge
+from rules.damage import (
+    DamageTable,
+    WoundingTable,
+    parse_damage_table,
+    parse_wounding_table,
+    weapon_damage,
+)
+from rules.defense import (
+    DEFAULT_ARMOR_PD_CAP,
+    DEFAULT_SCORE_CAP,
+    DEFAULT_SCORE_PLUS_PD_CAP,
+    DEFAULT_TOTAL_PD_CAP,
+    DefenseKind,
+    DirectionalTable,
+    PassiveDefense,
+    parse_directional_table,
+    passive_defense,
+)
+from rules.errors import RulesError
+from rules.locations import HitLocation, LocationTable, parse_location_table
+from rules.model import DamageSpec, DamageType, Dice, Fighter
+from rules.modifiers import Modifier
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses set the class attributes and may
+    override any method; tables load lazily from ``assets/rulesets/<asset_dir>``."""
+
+    key: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    seed: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    asset_dir: ClassVar[str] = ""
+    # Options this ruleset accepts: key -> one line of explanation.
+    available_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    # Caps of seed 000 (000 ACTIVE DEFENSES, 000 BLOCK, 000 PARRY, 000 PASSIVE DEFENSE).
+    defense_cap: ClassVar[int] = DEFAULT_SCORE_CAP
+    defense_plus_pd_cap: ClassVar[int] = DEFAULT_SCORE_PLUS_PD_CAP
+    armor_pd_cap: ClassVar[int] = DEFAULT_ARMOR_PD_CAP
+    total_pd_cap: ClassVar[int] = DEFAULT_TOTAL_PD_CAP
+
+    def __init__(self, options: Iterable[str] = ()) -> None:
+        chosen = frozenset(options)
+        unknown = sorted(chosen - set(self.available_options))
+        if unknown:
+            raise RulesError(f"ruleset {self.key!r} has no option(s) {', '.join(unknown)}")
+        self.options: frozenset[str] = chosen
+
+    def __repr__(self) -> str:
+        opts = f", options={sorted(self.options)}" if self.options else ""
+        return f"{type(self).__name__}(key={self.key!r}{opts})"
+
+    # --- tables ---------------------------------------------------------------
+    @functools.cached_property
+    def directional(self) -> DirectionalTable:
+        return parse_directional_table(read_json("rulesets", self.asset_dir, "directional.json"))
+
+    @functools.cached_property
+    def locations(self) -> LocationTable:
+        return parse_location_table(read_json("rulesets", self.asset_dir, "locations.json"))
+
+    @functools.cached_property
+    def damage_table(self) -> DamageTable:
+        return parse_damage_table(read_json("rulesets", self.asset_dir, "damage_by_st.json"))
+
+    @functools.cached_property
+    def wounding(self) -> WoundingTable:
+        return parse_wounding_table(read_json("rulesets", self.asset_dir, "wounding.json"))
+
+    # --- questions the attack code asks -----------------------------------------
+    def directional_modifiers(
+        self, kind: DefenseKind, arc: Arc, below: bool, two_handed: bool
+    ) -> tuple[Modifier, ...]:
+        return self.directional.modifiers(kind, arc, below, two_handed)
+
+    def shield_pd_counts(self, arc: Arc) -> bool:
+        return self.directional.shield_pd_counts(arc)
+
+    def passive_defense(self, fighter: Fighter, arc: Arc) -> PassiveDefense:
+        return passive_defense(
+            fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap
+        )
+
+    def location(self, key: str | None) -> HitLocation:
+        return self.locations.get(key)
+
+    def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
+        return weapon_damage(spec, st, self.damage_table)
+
+    def wounding_multiplier(self, damage_type: DamageType) -> Fraction:
+        return self.wounding.multiplier(damage_type)
+
+    def judge(self, total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcome:
+        return judge(total, target, kind)
+
+
+class Seed000(Ruleset):
+    key = "000"
+    name = "Seed 000: melee house rules (3d6, 3rd-edition family)"
+    seed = "000"
+    description = (
+        "Passive defense subtracted from the attack, dodge/block/parry with directional "
+        "penalties and parry classes, cumulative defenses; 3rd-edition basics for the "
+        "success roll, damage and injury."
+    )
+    asset_dir = "000"
+
+
+RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({Seed000.key: Seed000})
+DEFAULT_RULESET_KEY = "000"
+
+
+@functools.cache
+def _instance(key: str, options: frozenset[str]) -> Ruleset:
+    try:
+        cls = RULESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown ruleset {key!r} (known: {', '.join(sorted(RULESETS))})"
+        ) from None
+    return cls(options)
+
+
+def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> Ruleset:
+    """The (shared, cached) ruleset for a key and set of options."""
+    return _instance(key, frozenset(options))
