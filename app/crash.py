@@ -103,6 +103,7 @@ class CrashReporter(QObject):
         self._show_dialog: ShowDialog = show_dialog or show_crash_dialog
         self._previous_excepthook: Callable[..., object] | None = None
         self._previous_thread_hook: Callable[..., object] | None = None
+        self._previous_qt_handler: Callable[..., object] | None = None
         self._installed = False
         self._presenting = False
         self._pending = 0
@@ -119,7 +120,7 @@ class CrashReporter(QObject):
         self._previous_thread_hook = threading.excepthook
         sys.excepthook = self.excepthook
         threading.excepthook = self._thread_excepthook
-        qInstallMessageHandler(qt_message_handler)
+        self._previous_qt_handler = qInstallMessageHandler(qt_message_handler)
         self._installed = True
         return self
 
@@ -128,7 +129,7 @@ class CrashReporter(QObject):
             return
         sys.excepthook = self._previous_excepthook or sys.__excepthook__
         threading.excepthook = self._previous_thread_hook or threading.__excepthook__
-        qInstallMessageHandler(None)
+        qInstallMessageHandler(self._previous_qt_handler)
         self._installed = False
 
     def excepthook(

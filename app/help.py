@@ -11,13 +11,12 @@ again" (kept in the settings, see ``app.user_dirs.settings``).
 
 from __future__ import annotations
 
-import importlib.metadata
 import platform
-import sysconfig
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, qVersion
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
@@ -41,6 +40,9 @@ from PySide6.QtWidgets import (
 from app.user_dirs import settings as user_settings
 from rules.assets import asset_path, asset_root
 
+if TYPE_CHECKING:
+    import importlib.metadata
+
 APP_TITLE = "Hexfray"
 GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
 
@@ -55,6 +57,8 @@ class Shortcut:
     keys: tuple[Key, ...]  # portable key text or a platform's standard key
     description: str
     group: str
+    scope: str = ""  # "" for the whole window, else the pane that must have the focus
+    via_action: bool = True  # False: the pane's own key handling, not a QAction
 
 
 _Std = QKeySequence.StandardKey
@@ -76,6 +80,11 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("pan_down", ("Down",), "Pan down", "Map"),
     # the battle
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
+    Shortcut("roll_attack", ("Return", "Enter", "Ctrl+Return"),
+             "Roll the attack shown in the Attack pane", "Battle", scope="Attack pane",
+             via_action=False),
+    Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",
+             scope="Combat log"),
     Shortcut("new_demo", (_Std.New,), "Start the demo battle afresh", "Battle"),
     Shortcut("quit", (_Std.Quit, "Ctrl+Q"), "Quit Hexfray", "Battle"),
     # help
@@ -145,6 +154,8 @@ def app_version() -> str:
         with (bundle_root() / "pyproject.toml").open("rb") as f:
             return str(tomllib.load(f)["project"]["version"])
     except (OSError, KeyError, tomllib.TOMLDecodeError):
+        import importlib.metadata  # slow to import: only here and in the About dialog
+
         try:
             return importlib.metadata.version("hexfray")
         except importlib.metadata.PackageNotFoundError:
@@ -195,6 +206,8 @@ def _licence_text(dist: importlib.metadata.Distribution) -> str | None:
 
 
 def _python_licence_text() -> str | None:
+    import sysconfig
+
     candidates = [
         bundle_root() / "licences" / "Python-LICENSE.txt",  # bundled by the spec
         Path(sysconfig.get_path("stdlib")) / "LICENSE.txt",
@@ -207,6 +220,8 @@ def _python_licence_text() -> str | None:
 
 def components() -> list[Component]:
     """The bundled components with their versions, read at run time."""
+    import importlib.metadata
+
     found = [
         Component("Qt", qVersion(), "LGPL-3.0", "https://www.qt.io/licensing/open-source-lgpl-obligations",
                   None),
@@ -268,7 +283,11 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"{APP_TITLE} – Keyboard shortcuts")
         self.resize(560, 520)
-        rows = [(s.group, keys_text(s), s.description) for s in SHORTCUTS]
+        rows = [
+            (s.group, keys_text(s), f"{s.description} (in the {s.scope})" if s.scope
+             else s.description)
+            for s in SHORTCUTS
+        ]
         rows += [("Mouse", what, does) for what, does in MOUSE_CONTROLS]
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setHorizontalHeaderLabels(["", "Keys", "Does"])

@@ -16,7 +16,6 @@ from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QIcon,
-    QKeySequence,
     QPainter,
     QPainterPath,
     QPen,
@@ -27,18 +26,18 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QTabWidget,
     QToolBar,
-    QWidget,
 )
 
 from app import user_dirs
 from app.controller import BattleController, Redraw
+from app.help import app_icon, build_help_menu, key_sequences, keys_text
+from app.help import shortcut as help_shortcut
 from app.map_view import MapView
 from app.panes import AttackPane, CombatantsPane, CombatLogPane, InspectorPane
 from hexmap import Hex
-from rules.assets import asset_path, read_json
+from rules.assets import read_json
 from rules.battle import Battle, BattleChange, BattleState, EndTurn
 from rules.catalog import load_battle_setup
 
@@ -47,33 +46,6 @@ DEFAULT_SEED = 1
 STATE_VERSION = 1
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
-
-CONTROLS_HELP = """
-<h3>Hexfray map controls</h3>
-<table cellspacing="4">
-<tr><td><b>Click a token</b></td><td>select it (its arcs and reach appear)</td></tr>
-<tr><td><b>Click an empty hex</b></td><td>move the selected combatant there</td></tr>
-<tr><td><b>Drag a token</b></td><td>move it to the hex where you drop it</td></tr>
-<tr><td><b>Right-click a token</b></td><td>make it the attack target</td></tr>
-<tr><td><b>Q / E</b> or <b>[ / ]</b></td><td>turn the selected combatant left / right</td></tr>
-<tr><td><b>Tab / Shift+Tab</b></td><td>select the next / previous combatant</td></tr>
-<tr><td><b>Esc</b></td><td>clear the selection and the target</td></tr>
-<tr><td><b>Wheel</b>, <b>Ctrl+wheel</b>, pinch</td><td>zoom around the pointer</td></tr>
-<tr><td><b>+ / -</b>, <b>Ctrl+= / Ctrl+-</b></td><td>zoom in / out</td></tr>
-<tr><td><b>F</b></td><td>fit the whole map into the window</td></tr>
-<tr><td><b>Drag empty map</b> (left or middle button), <b>arrow keys</b>,
-two-finger scroll</td><td>pan</td></tr>
-<tr><td><b>Ctrl+Return</b></td><td>end the turn</td></tr>
-</table>
-<h4>Arc colours around the selected combatant</h4>
-<p><span style="color:#2e7d32"><b>green</b></span>: front &nbsp;·&nbsp;
-<span style="color:#1e63b5"><b>blues</b></span>: the shield side (light: shield-side front)
-&nbsp;·&nbsp; <span style="color:#d9641c"><b>oranges</b></span>: the weapon side (light:
-weapon-side front) &nbsp;·&nbsp; <span style="color:#c62828"><b>red</b></span>: rear.
-Thick lines divide the front half from the sides. Hatched, outlined hexes are each
-weapon's reach.</p>
-"""
-
 
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
     """The demo battle shipped in ``assets/battles/demo.json``."""
@@ -93,9 +65,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Hexfray")
-        icon_path = asset_path("icons", "hexfray.png")
-        if icon_path.exists():
-            self.setWindowIcon(QIcon(str(icon_path)))
+        self.setWindowIcon(app_icon())
         self._controller = controller
         self._settings = settings if settings is not None else user_dirs.settings()
         self._seed = seed
@@ -189,7 +159,7 @@ class MainWindow(QMainWindow):
             restored = self.restoreState(QByteArray(state), STATE_VERSION) and restored
         return restored
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         super().closeEvent(event)
 
@@ -197,33 +167,24 @@ class MainWindow(QMainWindow):
     def _make_actions(self) -> None:
         view = self.map_view
         self.new_demo_action = QAction("&New Demo Battle", self)
-        self.new_demo_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_demo_action.setShortcuts(key_sequences("new_demo"))
         self.new_demo_action.setStatusTip("Start the demo battle afresh")
         self.new_demo_action.triggered.connect(self.new_demo_battle)
 
         self.quit_action = QAction("&Quit", self)
-        self.quit_action.setShortcuts(
-            [QKeySequence(QKeySequence.StandardKey.Quit), QKeySequence("Ctrl+Q")]
-        )
+        self.quit_action.setShortcuts(key_sequences("quit"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
 
         self.end_turn_action = QAction("&End Turn", self)
-        self.end_turn_action.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
-        self.end_turn_action.setToolTip("End the turn (Ctrl+Return)")
+        self.end_turn_action.setShortcuts(key_sequences("end_turn"))
+        self.end_turn_action.setToolTip(f"End the turn ({keys_text(help_shortcut('end_turn'))})")
         self.end_turn_action.setStatusTip("End the turn: defenses and weapons are ready again")
         self.end_turn_action.triggered.connect(self.end_turn)
 
         self.reset_layout_action = QAction("&Reset Layout", self)
         self.reset_layout_action.setStatusTip("Put every pane back where it started")
         self.reset_layout_action.triggered.connect(self.reset_layout)
-
-        self.controls_action = QAction("&Controls", self)
-        self.controls_action.setShortcut(QKeySequence.StandardKey.HelpContents)
-        self.controls_action.triggered.connect(self.show_controls)
-        self.about_action = QAction("&About Hexfray", self)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        self.about_action.triggered.connect(self.show_about)
 
         view.turn_left_action.setIcon(_turn_icon(clockwise=False))
         view.turn_right_action.setIcon(_turn_icon(clockwise=True))
@@ -265,9 +226,7 @@ class MainWindow(QMainWindow):
         battle_menu.addSeparator()
         battle_menu.addAction(self.end_turn_action)
 
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self.controls_action)
-        help_menu.addAction(self.about_action)
+        self.help_actions = build_help_menu(self)
 
     def _make_toolbar(self) -> None:
         view = self.map_view
@@ -319,22 +278,6 @@ class MainWindow(QMainWindow):
     def end_turn(self) -> None:
         self._controller.execute(EndTurn())
 
-    def show_controls(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle("Hexfray – controls")
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(CONTROLS_HELP)
-        box.setIcon(QMessageBox.Icon.NoIcon)
-        box.exec()
-
-    def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About Hexfray",
-            "<b>Hexfray</b><br>A game master's hex map for tactical melee battles:"
-            " facing, arcs, reach and the seed rules.",
-        )
-
     # --- status bar ----------------------------------------------------------------------
     def _update_selection_label(self, *_args: object) -> None:
         state = self._controller.state
@@ -370,7 +313,7 @@ class MainWindow(QMainWindow):
     def controller(self) -> BattleController:
         return self._controller
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self) -> QSize:
         return DEFAULT_SIZE
 
 

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QLinearGradient,
     QPainter,
     QPainterPath,
+    QPainterPathStroker,
     QPen,
     QPixmap,
     QPolygonF,
@@ -113,11 +114,15 @@ def hexes_path(hexes: Iterable[Hex]) -> QPainterPath:
 @dataclass
 class GridChunk:
     bounds: QRectF
-    lines: QPainterPath
+    lines: list[QLineF]
 
 
 class GridCache:
-    """The map's outline (parchment fill) and its grid lines cut into chunks."""
+    """The map's outline (parchment fill) and its grid lines cut into chunks.
+
+    Grid lines are kept as lists of ``QLineF`` for ``QPainter.drawLines``: stroking
+    the same segments as a ``QPainterPath`` is up to ten times slower at some zooms.
+    """
 
     def __init__(self, grid: HexGrid) -> None:
         self.grid = grid
@@ -139,21 +144,24 @@ class GridCache:
         chunks: list[GridChunk] = []
         for col0 in range(0, grid.width, CHUNK):
             for row0 in range(0, grid.height, CHUNK):
-                path = QPainterPath()
+                lines: list[QLineF] = []
                 for col in range(col0, min(col0 + CHUNK, grid.width)):
                     for row in range(row0, min(row0 + CHUNK, grid.height)):
                         h = Hex.from_offset(col, row)
                         x, y = LAYOUT.hex_to_pixel(h)
-                        path.moveTo(x + c[3][0], y + c[3][1])
-                        path.lineTo(x + c[4][0], y + c[4][1])
-                        path.lineTo(x + c[5][0], y + c[5][1])
-                        path.lineTo(x + c[0][0], y + c[0][1])
+                        p3 = QPointF(x + c[3][0], y + c[3][1])
+                        p4 = QPointF(x + c[4][0], y + c[4][1])
+                        p5 = QPointF(x + c[5][0], y + c[5][1])
+                        p0 = QPointF(x + c[0][0], y + c[0][1])
+                        lines += (QLineF(p3, p4), QLineF(p4, p5), QLineF(p5, p0))
                         for facing, (a, b) in lower:
                             if h.neighbor(facing) not in grid:
-                                path.moveTo(x + c[a][0], y + c[a][1])
-                                path.lineTo(x + c[b][0], y + c[b][1])
-                r = path.boundingRect()
-                chunks.append(GridChunk(r.adjusted(-1, -1, 1, 1), path))
+                                lines.append(QLineF(x + c[a][0], y + c[a][1],
+                                                    x + c[b][0], y + c[b][1]))
+                xs = [v for ln in lines for v in (ln.x1(), ln.x2())]
+                ys = [v for ln in lines for v in (ln.y1(), ln.y2())]
+                bounds = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
+                chunks.append(GridChunk(bounds.adjusted(-1, -1, 1, 1), lines))
         return chunks
 
     def visible_chunks(self, rect: QRectF) -> list[GridChunk]:
@@ -220,8 +228,8 @@ ROLE_TARGET = 2
 
 def initials(name: str) -> str:
     """Two or three characters that tell tokens apart: "Bandit 2" -> "B2",
-    "Sir Gawain" -> "SG", "Orc" -> "Or"."""
-    words = name.replace("-", " ").split()
+    "Sir Gawain" -> "SG", "Sword-and-shield fighter" -> "SF", "Orc" -> "Or"."""
+    words = name.split()
     if not words:
         return "?"
     if len(words) >= 2 and words[-1].isdigit():
@@ -231,31 +239,51 @@ def initials(name: str) -> str:
     return words[0][:2].capitalize()
 
 
-def _token_key(c: Combatant, size: float, dpr: float, role: int) -> tuple[object, ...]:
+def _token_look(c: Combatant, dpr: float, role: int) -> tuple[object, ...]:
     f = c.fighter
     return (
         c.id, f.name, c.side, c.facing, c.hp, f.hit_points, c.status, f.handedness,
-        f.shield is not None, bool(f.weapons), round(size, 2), dpr, role,
+        f.shield is not None, bool(f.weapons), dpr, role,
     )
 
 
 class TokenCache:
-    """Pixmaps of tokens, one per (look, zoom); drawing one is a single blit."""
+    """Pixmaps of tokens, one per (look, size); drawing one is a single blit.
+
+    While the zoom changes continuously, ``get(..., exact=False)`` hands back a
+    pixmap of another size (the caller scales it) rather than drawing a new one for
+    every frame; the view asks for exact pixmaps again once the zoom settles.
+    """
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[object, ...], QPixmap] = {}
+        self._cache: dict[tuple[object, ...], dict[float, QPixmap]] = {}
+        self._count = 0
 
     def clear(self) -> None:
         self._cache.clear()
+        self._count = 0
 
-    def get(self, c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
-        key = _token_key(c, size, dpr, role)
-        pixmap = self._cache.get(key)
-        if pixmap is None:
-            if len(self._cache) > 600:
-                self._cache.clear()
-            pixmap = render_token(c, size, dpr, role)
-            self._cache[key] = pixmap
+    def get(
+        self, c: Combatant, size: float, dpr: float, role: int, exact: bool = True
+    ) -> QPixmap:
+        look = _token_look(c, dpr, role)
+        sizes = self._cache.get(look)
+        key = round(size, 2)
+        if sizes is not None:
+            pixmap = sizes.get(key)
+            if pixmap is not None:
+                return pixmap
+            if not exact and sizes:
+                nearest = min(sizes, key=lambda s: abs(math.log(s / key)))
+                return sizes[nearest]
+        if self._count > 800:
+            self.clear()
+            sizes = None
+        if sizes is None:
+            sizes = self._cache.setdefault(look, {})
+        pixmap = render_token(c, key, dpr, role)
+        sizes[key] = pixmap
+        self._count += 1
         return pixmap
 
 
@@ -264,12 +292,28 @@ def token_extent(size: float) -> float:
     return size
 
 
+def token_shape(s: float) -> QPainterPath:
+    """A teardrop: a disc of radius 0.56 s whose point touches the facing edge
+    (pointing up, i.e. before the painter is rotated to the facing)."""
+    r = 0.56 * s
+    tip = 0.83 * s
+    half_angle = math.degrees(math.acos(r / tip))
+    path = QPainterPath()
+    path.moveTo(0.0, -tip)
+    right = math.radians(90.0 - half_angle)
+    path.lineTo(r * math.cos(right), -r * math.sin(right))
+    path.arcTo(QRectF(-r, -r, 2 * r, 2 * r), 90.0 - half_angle, -(360.0 - 2 * half_angle))
+    path.closeSubpath()
+    return path
+
+
 def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
     """Draw a token for a hex of radius ``size`` screen pixels, centred in its pixmap.
 
-    A disc in the side's colour with the initials; a dark pointer on the rim towards
-    the facing edge; a shield badge on the shield hand's side and a blade on the
-    weapon hand's side (handedness at a glance); a hit-point bar below.
+    A teardrop in the side's colour pointing at the facing edge, with the initials;
+    a shield badge on the shield hand's side and a blade on the weapon hand's side
+    (handedness at a glance); a hit-point bar below. Unconscious is grey, dead grey
+    with a cross; the selection glows gold, the target has red cross-hairs.
     """
     half = token_extent(size)
     side_px = max(4, math.ceil(2 * half * dpr))
@@ -281,7 +325,7 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
     p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
     p.translate(half, half)
     s = size
-    r = 0.58 * s
+    r = 0.56 * s
     dead = c.status is Status.DEAD
     out = c.status is Status.UNCONSCIOUS
     fill = theme.SIDE_COLOURS[c.side]
@@ -289,128 +333,143 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
         fill = theme.DEAD
     elif out:
         fill = theme.UNCONSCIOUS
+    facing_angle = LAYOUT.facing_angle(c.facing)
+    shape = token_shape(s)
 
-    # role rings below everything
+    # role marks below everything
     if role == ROLE_SELECTED:
         p.setPen(Qt.PenStyle.NoPen)
-        glow = QRadialGradient(QPointF(0, 0), r * 1.45)
-        glow.setColorAt(0.6, QColor(255, 210, 63, 230))
-        glow.setColorAt(1.0, QColor(255, 210, 63, 0))
+        glow = QRadialGradient(QPointF(0, 0), 0.98 * s)
+        glow.setColorAt(0.55, QColor(255, 214, 64, 255))
+        glow.setColorAt(0.7, QColor(255, 214, 64, 150))
+        glow.setColorAt(1.0, QColor(255, 214, 64, 0))
         p.setBrush(glow)
-        p.drawEllipse(QPointF(0, 0), r * 1.45, r * 1.45)
+        p.drawEllipse(QPointF(0, 0), 0.98 * s, 0.98 * s)
     elif role == ROLE_TARGET:
         p.setBrush(Qt.BrushStyle.NoBrush)
-        pen = QPen(theme.TARGET_RING, max(1.5, 0.07 * s))
+        pen = QPen(theme.TARGET_RING, max(1.5, 0.075 * s))
         p.setPen(pen)
-        p.drawEllipse(QPointF(0, 0), r * 1.22, r * 1.22)
+        p.drawEllipse(QPointF(0, 0), 0.74 * s, 0.74 * s)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
         for k in range(4):
             a = math.radians(45 + 90 * k)
             p.drawLine(
-                QPointF(math.cos(a) * r * 1.05, math.sin(a) * r * 1.05),
-                QPointF(math.cos(a) * r * 1.42, math.sin(a) * r * 1.42),
+                QPointF(math.cos(a) * 0.62 * s, math.sin(a) * 0.62 * s),
+                QPointF(math.cos(a) * 0.9 * s, math.sin(a) * 0.9 * s),
             )
-
-    # shadow
-    p.setPen(Qt.PenStyle.NoPen)
-    p.setBrush(QColor(0, 0, 0, 70))
-    p.drawEllipse(QPointF(0.04 * s, 0.07 * s), r, r)
-
-    # facing pointer, hands: drawn in a frame rotated so that "up" is the facing
-    p.save()
-    p.rotate(LAYOUT.facing_angle(c.facing))
-    rim = QPen(theme.TOKEN_RIM, max(1.0, 0.045 * s))
-    rim.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-    pointer = QPolygonF(
-        [
-            QPointF(-0.42 * s, -0.38 * s),
-            QPointF(0.0, -0.84 * s),
-            QPointF(0.42 * s, -0.38 * s),
-        ]
-    )
-    p.setPen(rim)
-    p.setBrush(theme.FACING_MARK if not (dead or out) else theme.DEAD)
-    p.drawPolygon(pointer)
 
     shield_sign = -1.0 if c.fighter.handedness is Handedness.RIGHT else 1.0
     weapon_sign = -shield_sign
-    if c.fighter.weapons and not dead:
-        # a blade held forward on the weapon side
-        p.save()
-        p.rotate(weapon_sign * 52.0)
-        blade = QPen(QColor("#1e1a14"), max(1.5, 0.11 * s), Qt.PenStyle.SolidLine,
-                     Qt.PenCapStyle.RoundCap)
-        p.setPen(blade)
-        p.drawLine(QPointF(0, -0.45 * s), QPointF(0, -0.84 * s))
-        blade.setColor(QColor("#e8ecef"))
-        blade.setWidthF(max(0.8, 0.055 * s))
-        p.setPen(blade)
-        p.drawLine(QPointF(0, -0.5 * s), QPointF(0, -0.82 * s))
-        p.restore()
+
+    # shadow, then the teardrop, rotated so that "up" is the facing
+    p.save()
+    p.rotate(facing_angle)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(0, 0, 0, 60))
+    p.save()
+    p.rotate(-facing_angle)
+    p.translate(0.035 * s, 0.06 * s)
+    p.rotate(facing_angle)
+    p.drawPath(shape)
     p.restore()
 
-    # the disc
-    grad = QRadialGradient(QPointF(-0.3 * r, -0.35 * r), r * 1.5)
-    grad.setColorAt(0.0, fill.lighter(135))
-    grad.setColorAt(1.0, fill.darker(115))
+    if c.fighter.weapons and not dead:
+        # a sword held forward on the weapon side, under the body
+        p.save()
+        p.rotate(weapon_sign * 48.0)
+        outline = QPen(theme.TOKEN_RIM, max(1.6, 0.12 * s), Qt.PenStyle.SolidLine,
+                       Qt.PenCapStyle.RoundCap)
+        p.setPen(outline)
+        p.drawLine(QPointF(0, -0.42 * s), QPointF(0, -0.9 * s))
+        p.drawLine(QPointF(-0.1 * s, -0.56 * s), QPointF(0.1 * s, -0.56 * s))
+        steel = QPen(QColor("#eef1f4"), max(0.8, 0.055 * s), Qt.PenStyle.SolidLine,
+                     Qt.PenCapStyle.RoundCap)
+        p.setPen(steel)
+        p.drawLine(QPointF(0, -0.6 * s), QPointF(0, -0.88 * s))
+        p.restore()
+
+    grad = QRadialGradient(QPointF(-0.25 * r, -0.3 * r), r * 1.6)
+    grad.setColorAt(0.0, fill.lighter(140))
+    grad.setColorAt(0.55, fill)
+    grad.setColorAt(1.0, fill.darker(125))
+    rim = QPen(theme.TOKEN_RIM, max(1.0, 0.05 * s))
+    rim.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
     p.setPen(rim)
     p.setBrush(grad)
-    p.drawEllipse(QPointF(0, 0), r, r)
-    if c.status is Status.STUNNED:
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.setPen(QPen(QColor("#ffd23f"), max(1.0, 0.06 * s), Qt.PenStyle.DashLine))
-        p.drawEllipse(QPointF(0, 0), r * 0.86, r * 0.86)
+    p.drawPath(shape)
+    # a light chevron in the point says "this way" even on dark colours
+    chevron = QPen(QColor(255, 255, 255, 200), max(1.0, 0.055 * s), Qt.PenStyle.SolidLine,
+                   Qt.PenCapStyle.RoundCap)
+    chevron.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    p.setPen(chevron)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawPolyline(QPolygonF([
+        QPointF(-0.13 * s, -0.53 * s), QPointF(0, -0.66 * s), QPointF(0.13 * s, -0.53 * s)
+    ]))
 
     # the shield on the shield hand's side, over the rim
     if c.fighter.shield is not None and not dead:
         p.save()
-        p.rotate(LAYOUT.facing_angle(c.facing) + shield_sign * 62.0)
-        p.translate(0, -0.78 * r)
-        w, h = 0.36 * s, 0.42 * s
-        shield = QPainterPath()
-        shield.moveTo(-w / 2, -h / 2)
-        shield.lineTo(w / 2, -h / 2)
-        shield.cubicTo(w / 2, h * 0.05, w * 0.3, h * 0.35, 0, h / 2)
-        shield.cubicTo(-w * 0.3, h * 0.35, -w / 2, h * 0.05, -w / 2, -h / 2)
-        shield.closeSubpath()
+        p.rotate(shield_sign * 62.0)
+        p.translate(0, -0.92 * r)
+        w, h = 0.42 * s, 0.48 * s
+        badge = QPainterPath()
+        badge.moveTo(-w / 2, -h / 2)
+        badge.lineTo(w / 2, -h / 2)
+        badge.cubicTo(w / 2, h * 0.05, w * 0.3, h * 0.35, 0, h / 2)
+        badge.cubicTo(-w * 0.3, h * 0.35, -w / 2, h * 0.05, -w / 2, -h / 2)
+        badge.closeSubpath()
         p.setPen(QPen(theme.SHIELD_EDGE, max(1.0, 0.05 * s)))
         sg = QLinearGradient(QPointF(-w / 2, 0), QPointF(w / 2, 0))
-        sg.setColorAt(0.0, theme.SHIELD_FILL.lighter(115))
-        sg.setColorAt(1.0, theme.SHIELD_FILL.darker(120))
+        sg.setColorAt(0.0, theme.SHIELD_FILL.lighter(118))
+        sg.setColorAt(1.0, theme.SHIELD_FILL.darker(125))
         p.setBrush(sg)
-        p.drawPath(shield)
+        p.drawPath(badge)
         p.setPen(QPen(theme.SHIELD_EDGE, max(0.8, 0.035 * s)))
-        p.drawLine(QPointF(0, -h / 2 + 0.04 * s), QPointF(0, h / 2 - 0.06 * s))
+        p.drawLine(QPointF(0, -h / 2 + 0.05 * s), QPointF(0, h / 2 - 0.07 * s))
+        p.drawLine(QPointF(-w / 2 + 0.05 * s, -0.04 * s), QPointF(w / 2 - 0.05 * s, -0.04 * s))
         p.restore()
+    p.restore()
 
-    # initials, upright
+    if c.status is Status.STUNNED:
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(QColor("#ffd23f"), max(1.0, 0.06 * s), Qt.PenStyle.DashLine))
+        p.drawEllipse(QPointF(0, 0), r * 0.82, r * 0.82)
+
+    # initials, upright, above the hit-point bar inside the disc (visible whichever
+    # way the token points)
+    label = initials(c.name)
     font = QFont()
     font.setBold(True)
-    label = initials(c.name)
-    font.setPixelSize(max(6, round((0.40 if len(label) <= 2 else 0.32) * s)))
+    font.setPixelSize(max(6, round((0.36 if len(label) <= 2 else 0.28) * s)))
     p.setFont(font)
-    text_colour = theme.SIDE_TEXT[c.side] if not (dead or out) else QColor("#f0eee9")
-    p.setPen(QColor(0, 0, 0, 90))
-    text_rect = QRectF(-r, -r, 2 * r, 2 * r)
-    p.drawText(text_rect.translated(0.03 * s, 0.03 * s), Qt.AlignmentFlag.AlignCenter, label)
+    text_colour = theme.SIDE_TEXT[c.side] if not (dead or out) else QColor("#f4f2ee")
+    text_rect = QRectF(-r, -r - 0.07 * s, 2 * r, 2 * r)
+    p.setPen(QColor(0, 0, 0, 110))
+    p.drawText(text_rect.translated(0.025 * s, 0.03 * s), Qt.AlignmentFlag.AlignCenter, label)
     p.setPen(text_colour)
     p.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, label)
 
-    # hit-point bar
     total = max(1, c.fighter.hit_points)
     frac = max(0.0, min(1.0, c.hp / total))
-    bar = QRectF(-0.48 * s, 0.6 * s, 0.96 * s, max(3.0, 0.13 * s))
-    p.setPen(Qt.PenStyle.NoPen)
+    bar_h = max(3.0, 0.11 * s)
+    bar = QRectF(-0.34 * s, 0.2 * s, 0.68 * s, bar_h)
+    p.setPen(QPen(QColor(20, 16, 12, 200), 1.0))
     p.setBrush(theme.HP_BACK)
-    p.drawRoundedRect(bar.adjusted(-1, -1, 1, 1), 2, 2)
+    p.drawRoundedRect(bar, bar_h / 2.5, bar_h / 2.5)
     colour = theme.HP_GREY if (dead or out) else theme.hp_colour(frac)
     if frac > 0:
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(colour)
-        p.drawRoundedRect(QRectF(bar.left(), bar.top(), bar.width() * frac, bar.height()), 1.5, 1.5)
+        inner = bar.adjusted(0.75, 0.75, -0.75, -0.75)
+        inner.setWidth(inner.width() * frac)
+        p.drawRoundedRect(inner, bar_h / 3, bar_h / 3)
 
     if dead:
-        p.setPen(QPen(theme.DEAD_CROSS, max(2.0, 0.13 * s), Qt.PenStyle.SolidLine,
+        p.setPen(QPen(theme.DEAD_CROSS, max(2.0, 0.12 * s), Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap))
-        d = 0.5 * s
+        d = 0.42 * s
         p.drawLine(QPointF(-d, -d), QPointF(d, d))
         p.drawLine(QPointF(-d, d), QPointF(d, -d))
     p.end()
@@ -441,13 +500,31 @@ class Overlay:
     arcs: dict[Hex, Arc]
     fills: list[tuple[QColor, QPainterPath]]
     rays: list[tuple[QLineF, bool]]  # (line, is the front/side divide)
-    labels: list[tuple[Arc, QPointF]]
+    label_directions: list[tuple[Arc, Facing]]  # each wedge's centre line
     reach: list[ReachArea]
     bounds: QRectF
     disk_outline: QPainterPath = field(default_factory=QPainterPath)
 
     def arc_at(self, h: Hex) -> Arc | None:
         return self.arcs.get(h)
+
+    _insets: dict[tuple[int, float], QPainterPath] = field(default_factory=dict)
+
+    def inset_outline(self, area: ReachArea, inset: float) -> QPainterPath:
+        """``area``'s outline shrunk by ``inset`` map units (cached per zoom)."""
+        if inset <= 0:
+            return area.outline
+        key = (area.index, round(inset, 3))
+        path = self._insets.get(key)
+        if path is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(2 * inset)
+            stroker.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+            path = area.outline.subtracted(stroker.createStroke(area.outline))
+            if len(self._insets) > 64:
+                self._insets.clear()
+            self._insets[key] = path
+        return path
 
     def reach_hexes(self) -> frozenset[Hex]:
         out: frozenset[Hex] = frozenset()
@@ -483,13 +560,10 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
         start = QPointF(o.x() + math.sin(angle) * HEX_SIZE, o.y() - math.cos(angle) * HEX_SIZE)
         end = QPointF(o.x() + math.sin(angle) * length, o.y() - math.cos(angle) * length)
         rays.append((QLineF(start, end), k in (1, 4)))
-    labels: list[tuple[Arc, QPointF]] = []
-    label_distance = (radius - 0.5) * SQRT3 * HEX_SIZE
+    label_directions: list[tuple[Arc, Facing]] = []
     for k in range(6):
         f = facing.turned(k)
-        arc = arc_of(origin + f.vector, origin, facing, hand)
-        ux, uy = facing_unit(f)
-        labels.append((arc, QPointF(o.x() + ux * label_distance, o.y() + uy * label_distance)))
+        label_directions.append((arc_of(origin + f.vector, origin, facing, hand), f))
 
     reach: list[ReachArea] = []
     for i, weapon in enumerate(c.fighter.weapons):
@@ -519,7 +593,7 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
         arcs=arcs,
         fills=fills,
         rays=rays,
-        labels=labels,
+        label_directions=label_directions,
         reach=reach,
         bounds=bounds,
         disk_outline=disk_outline,
@@ -560,24 +634,15 @@ def paint_overlay_lines(p: QPainter, overlay: Overlay, zoom: float) -> None:
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(brush)
         p.drawPath(area.outline)
-        inset = 1.0 + 1.8 * area.index  # nested outlines stay apart when areas coincide
         pen = QPen(colour, 2.4)
         pen.setCosmetic(True)
         pen.setStyle(style.pen_style)
-        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(pen)
-        if area.index:
-            p.save()
-            o = center(area.anchor)
-            k = max(0.8, 1.0 - inset / (HEX_SIZE * zoom))
-            p.translate(o)
-            p.scale(k, k)
-            p.translate(-o)
-            p.drawPath(area.outline)
-            p.restore()
-        else:
-            p.drawPath(area.outline)
+        # Later weapons' outlines sit a few pixels inside, so areas that coincide
+        # still show every outline.
+        p.drawPath(overlay.inset_outline(area, 3.5 * area.index / zoom))
 
 
 # --- text -------------------------------------------------------------------------------
@@ -643,20 +708,29 @@ def draw_pill(
 
 # --- the legend ---------------------------------------------------------------------------
 def render_legend(
-    title: str, weapons: Sequence[tuple[int, str, bool]], dpr: float
+    title: str,
+    weapons: Sequence[tuple[int, str, bool]],
+    dpr: float,
+    facing: Facing = Facing.N,
+    handedness: Handedness = Handedness.RIGHT,
 ) -> QPixmap:
-    """The key to the overlay: six arc swatches and one row per weapon's reach."""
-    font = label_font(12)
-    bold = label_font(12, True)
+    """The key to the overlay: a little hex split into the six arcs as the selected
+    combatant has them (pointing its way), the arc names with their colours and one
+    row per weapon's reach."""
+    font = label_font(11)
+    bold = label_font(11, True)
     fm = QFontMetricsF(font)
     fmb = QFontMetricsF(bold)
-    row_h = max(18.0, fm.height() + 4)
-    sw = 22.0
+    row_h = max(15.0, fm.height() + 2)
+    sw_w, sw_h = 18.0, row_h - 5
+    pad = 8.0
+    rose = 64.0
     rows: list[str] = [theme.ARC_LEGEND_TEXT[a] for a in theme.ARC_ORDER]
     rows += [f"Reach: {name}" + (" (unready)" if unready else "") for _, name, unready in weapons]
-    width = max([fmb.horizontalAdvance(title)] + [fm.horizontalAdvance(t) + sw + 8 for t in rows])
-    width = math.ceil(width + 20)
-    height = math.ceil(10 + fmb.height() + 6 + row_h * len(rows) + 8)
+    list_w = max(fm.horizontalAdvance(t) for t in rows) + sw_w + 6
+    width = math.ceil(max(fmb.horizontalAdvance(title), rose + pad + list_w) + 2 * pad)
+    body_h = max(rose, row_h * len(rows))
+    height = math.ceil(pad + fmb.height() + 4 + body_h + pad)
     pixmap = QPixmap(max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr)))
     pixmap.setDevicePixelRatio(dpr)
     pixmap.fill(Qt.GlobalColor.transparent)
@@ -664,24 +738,50 @@ def render_legend(
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     p.setPen(QPen(theme.LEGEND_EDGE, 1.0))
     p.setBrush(theme.LEGEND_BACK)
-    p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 7, 7)
+    p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 6, 6)
     p.setFont(bold)
     p.setPen(theme.INK)
-    p.drawText(QRectF(10, 8, width - 20, fmb.height()), Qt.AlignmentFlag.AlignLeft, title)
-    y = 8 + fmb.height() + 6
+    p.drawText(QRectF(pad, pad - 1, width - 2 * pad, fmb.height()),
+               Qt.AlignmentFlag.AlignLeft, title)
+    top = pad + fmb.height() + 4
+
+    # the rosette: a flat-top hex cut along the wedge boundaries (through the corners)
+    cx, cy, rad = pad + rose / 2, top + rose / 2, rose / 2 - 1
+    base = LAYOUT.facing_angle(facing)
+    for k in range(6):
+        arc = arc_of(Hex(0, 0) + facing.turned(k).vector, Hex(0, 0), facing, handedness)
+        a0, a1 = math.radians(base + 60 * k - 30), math.radians(base + 60 * k + 30)
+        wedge = QPolygonF([
+            QPointF(cx, cy),
+            QPointF(cx + rad * math.sin(a0), cy - rad * math.cos(a0)),
+            QPointF(cx + rad * math.sin(a1), cy - rad * math.cos(a1)),
+        ])
+        colour = QColor(theme.ARC_COLOURS[arc])
+        colour.setAlpha(200)
+        p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
+        p.setBrush(colour)
+        p.drawPolygon(wedge)
+    p.save()
+    p.translate(cx, cy)
+    p.rotate(base)
+    p.setPen(QPen(theme.TOKEN_RIM, 1.0))
+    p.setBrush(QColor("#f6efe0"))
+    p.drawPath(token_shape(rose * 0.22))
+    p.restore()
+
     p.setFont(font)
+    x = pad + rose + pad
+    y = top + max(0.0, (body_h - row_h * len(rows)) / 2)
     for i, text in enumerate(rows):
-        swatch = QRectF(10, y + 2, sw, row_h - 5)
+        swatch = QRectF(x, y + (row_h - sw_h) / 2, sw_w, sw_h)
         if i < len(theme.ARC_ORDER):
-            arc = theme.ARC_ORDER[i]
-            colour = QColor(theme.ARC_COLOURS[arc])
-            colour.setAlpha(150)
+            colour = QColor(theme.ARC_COLOURS[theme.ARC_ORDER[i]])
+            colour.setAlpha(200)
             p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
             p.setBrush(colour)
             p.drawRect(swatch)
         else:
-            index = weapons[i - len(theme.ARC_ORDER)][0]
-            style = theme.reach_style(index)
+            style = theme.reach_style(weapons[i - len(theme.ARC_ORDER)][0])
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(255, 255, 255, 160))
             p.drawRect(swatch)
@@ -694,7 +794,7 @@ def render_legend(
             p.drawRect(swatch)
         p.setPen(theme.INK)
         p.drawText(
-            QRectF(swatch.right() + 8, y, width, row_h),
+            QRectF(swatch.right() + 6, y, width, row_h),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
             text,
         )

@@ -10,14 +10,13 @@ reach) is rebuilt only when the plan or the selection asks for it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QColor,
     QContextMenuEvent,
-    QFocusEvent,
     QHelpEvent,
     QKeyEvent,
     QKeySequence,
@@ -37,6 +36,8 @@ from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
 from app import map_painter as mp
 from app import theme
 from app.controller import BattleController, Redraw
+from app.help import key_sequences
+from app.help import shortcut as help_shortcut
 from hexmap import Arc, Hex, arc_of
 from rules.battle import BattleChange, MoveCombatant
 from rules.model import Combatant, Status
@@ -46,6 +47,8 @@ MAX_ZOOM = 5.0
 ZOOM_STEP = 1.25
 PAN_STEP = 80.0  # screen pixels per arrow key press
 MARGIN = 24.0  # around the map when fitting
+FRAME_MAX_ZOOM = 1.6  # framing the battle zooms no closer than this
+FIT_NONE, FIT_MAP, FIT_BATTLE = 0, 1, 2
 
 
 class MapView(QWidget):
@@ -69,7 +72,15 @@ class MapView(QWidget):
         self._controller = controller
         self._zoom = 1.0
         self._offset = QPointF(MARGIN, MARGIN)
-        self._auto_fit = True  # refit on resize until the user zooms or pans
+        # Refit on resize until the user zooms or pans: the battle at first, the
+        # whole map after "Fit".
+        self._auto_fit = FIT_BATTLE
+        # While the zoom changes, tokens are scaled pixmaps; crisp ones follow shortly.
+        self._zooming = False
+        self._settle_timer = QTimer(self)
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.setInterval(140)
+        self._settle_timer.timeout.connect(self._zoom_settled)
 
         self._grid_cache = mp.GridCache(controller.state.grid)
         self._tokens = mp.TokenCache()
@@ -101,66 +112,49 @@ class MapView(QWidget):
     # --- actions (the main window puts them in menus and the toolbar) ------------------
     def _action(
         self,
+        name: str,
         text: str,
-        shortcuts: Iterable[QKeySequence | QKeySequence.StandardKey | str],
-        slot: object,
-        tip: str,
+        slot: Callable[[], object],
         context: Qt.ShortcutContext = Qt.ShortcutContext.WindowShortcut,
     ) -> QAction:
+        """An action bound to the keys ``app.help.SHORTCUTS`` lists under ``name``."""
+        entry = help_shortcut(name)
         action = QAction(text, self)
-        keys: list[QKeySequence] = []
-        for s in shortcuts:
-            if isinstance(s, QKeySequence.StandardKey):
-                keys.extend(QKeySequence.keyBindings(s))
-            else:
-                keys.append(QKeySequence(s))
+        action.setObjectName(name)
+        keys = key_sequences(name)
         action.setShortcuts(keys)
         action.setShortcutContext(context)
         first = keys[0].toString(QKeySequence.SequenceFormat.NativeText) if keys else ""
-        action.setToolTip(f"{tip} ({first})" if first else tip)
-        action.setStatusTip(tip)
+        action.setToolTip(f"{entry.description} ({first})" if first else entry.description)
+        action.setStatusTip(entry.description)
         action.triggered.connect(slot)
         self.addAction(action)
         return action
 
     def _make_actions(self) -> None:
+        # Keys that other widgets need (Tab, Esc, arrows) act only while the map has
+        # the focus; the map's own letters and zoom keys work anywhere in the window.
         widget = Qt.ShortcutContext.WidgetShortcut
-        self.zoom_in_action = self._action(
-            "Zoom &In", ["+", "=", "Ctrl+=", "Ctrl++"], self.zoom_in, "Zoom in"
-        )
-        self.zoom_out_action = self._action(
-            "Zoom &Out", ["-", "Ctrl+-"], self.zoom_out, "Zoom out"
-        )
-        self.fit_action = self._action(
-            "&Fit Map to Window", ["F", "Ctrl+0"], self.fit_to_window, "Show the whole map"
-        )
-        self.turn_left_action = self._action(
-            "Turn &Left", ["Q", "["], lambda: self._turn(-1),
-            "Turn the selected combatant one hex side counter-clockwise",
-        )
-        self.turn_right_action = self._action(
-            "Turn &Right", ["E", "]"], lambda: self._turn(1),
-            "Turn the selected combatant one hex side clockwise",
-        )
+        self.zoom_in_action = self._action("zoom_in", "Zoom &In", self.zoom_in)
+        self.zoom_out_action = self._action("zoom_out", "Zoom &Out", self.zoom_out)
+        self.fit_action = self._action("fit_map", "&Fit Map to Window", self.fit_to_window)
+        self.turn_left_action = self._action("turn_left", "Turn &Left", lambda: self._turn(-1))
+        self.turn_right_action = self._action("turn_right", "Turn &Right", lambda: self._turn(1))
         self.next_action = self._action(
-            "Select &Next Combatant", ["Tab"], lambda: self.cycle_selection(1),
-            "Select the next combatant", widget,
+            "next_combatant", "Select &Next Combatant", lambda: self.cycle_selection(1), widget
         )
         self.previous_action = self._action(
-            "Select &Previous Combatant", ["Shift+Tab", "Backtab"],
-            lambda: self.cycle_selection(-1), "Select the previous combatant", widget,
+            "previous_combatant", "Select &Previous Combatant",
+            lambda: self.cycle_selection(-1), widget,
         )
         self.clear_selection_action = self._action(
-            "Clear Selection", ["Esc"], self._clear_selection,
-            "Clear the selection and the target", widget,
+            "clear_selection", "&Clear Selection", self._clear_selection, widget
         )
         self.pan_actions = [
-            self._action("Pan Left", ["Left"], lambda: self.pan_by(PAN_STEP, 0), "Pan left", widget),
-            self._action("Pan Right", ["Right"], lambda: self.pan_by(-PAN_STEP, 0), "Pan right",
-                         widget),
-            self._action("Pan Up", ["Up"], lambda: self.pan_by(0, PAN_STEP), "Pan up", widget),
-            self._action("Pan Down", ["Down"], lambda: self.pan_by(0, -PAN_STEP), "Pan down",
-                         widget),
+            self._action("pan_left", "Pan &Left", lambda: self.pan_by(PAN_STEP, 0), widget),
+            self._action("pan_right", "Pan &Right", lambda: self.pan_by(-PAN_STEP, 0), widget),
+            self._action("pan_up", "Pan &Up", lambda: self.pan_by(0, PAN_STEP), widget),
+            self._action("pan_down", "Pan &Down", lambda: self.pan_by(0, -PAN_STEP), widget),
         ]
 
     # --- public view API ------------------------------------------------------------------
@@ -224,9 +218,15 @@ class MapView(QWidget):
         fixed = self.to_map(anchor)
         self._zoom = zoom
         self._offset = QPointF(anchor.x() - fixed.x() * zoom, anchor.y() - fixed.y() * zoom)
+        self._zooming = True
+        self._settle_timer.start()
         self._keep_map_visible()
-        self._auto_fit = False
+        self._auto_fit = FIT_NONE
         self.view_changed.emit()
+        self.update()
+
+    def _zoom_settled(self) -> None:
+        self._zooming = False
         self.update()
 
     def zoom_in(self) -> None:
@@ -238,20 +238,44 @@ class MapView(QWidget):
     def pan_by(self, dx: float, dy: float) -> None:
         self._offset += QPointF(dx, dy)
         self._keep_map_visible()
-        self._auto_fit = False
+        self._auto_fit = FIT_NONE
         self.view_changed.emit()
         self.update()
 
     def fit_to_window(self) -> None:
-        b = self._grid_cache.bounds
+        """Show the whole map (and keep it fitted while the window is resized)."""
+        self._frame(self._grid_cache.bounds, MAX_ZOOM)
+        self._auto_fit = FIT_MAP
+
+    def frame_battle(self) -> None:
+        """Zoom to the combatants with room for their arcs around them, never less
+        than the whole map and never closer than a comfortable table zoom."""
+        state = self._controller.state
+        if not state.combatants:
+            self.fit_to_window()
+            return
+        area = QRectF()
+        for c in state.combatants:
+            area = area.united(mp.hex_polygon(c.hex).boundingRect())
+        margin = (theme.ARC_RADIUS + 0.5) * mp.SQRT3 * mp.HEX_SIZE
+        area = area.adjusted(-margin, -margin, margin, margin).intersected(
+            self._grid_cache.bounds
+        )
+        self._frame(area, FRAME_MAX_ZOOM)
+        self._auto_fit = FIT_BATTLE
+
+    def _frame(self, b: QRectF, max_zoom: float) -> None:
         w = max(1.0, self.width() - 2 * MARGIN)
         h = max(1.0, self.height() - 2 * MARGIN)
-        self._zoom = max(MIN_ZOOM, min(MAX_ZOOM, min(w / b.width(), h / b.height())))
+        whole = self._grid_cache.bounds
+        fit_whole = min(w / whole.width(), h / whole.height())
+        zoom = min(w / max(1.0, b.width()), h / max(1.0, b.height()), max_zoom)
+        self._zoom = max(MIN_ZOOM, min(MAX_ZOOM, max(zoom, min(fit_whole, max_zoom))))
         self._offset = QPointF(
             self.width() / 2 - b.center().x() * self._zoom,
             self.height() / 2 - b.center().y() * self._zoom,
         )
-        self._auto_fit = True
+        self._keep_map_visible()
         self.view_changed.emit()
         self.update()
 
@@ -261,7 +285,7 @@ class MapView(QWidget):
             self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom
         )
         self._keep_map_visible()
-        self._auto_fit = False
+        self._auto_fit = FIT_NONE
         self.view_changed.emit()
         self.update()
 
@@ -322,7 +346,7 @@ class MapView(QWidget):
         self._highlight = ()
         self._highlight_path = QPainterPath()
         self._rebuild_overlay()
-        self.fit_to_window()
+        self.frame_battle()
 
     def _on_selection_changed(self, _selected: object) -> None:
         self._rebuild_overlay()
@@ -370,7 +394,7 @@ class MapView(QWidget):
         return fallen[-1] if fallen else None
 
     # --- painting -----------------------------------------------------------------------------
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             self.paint(p, QRectF(event.rect()))
@@ -406,7 +430,7 @@ class MapView(QWidget):
             p.setPen(grid_pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             for chunk in self._grid_cache.visible_chunks(visible):
-                p.drawPath(chunk.lines)
+                p.drawLines(chunk.lines)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         edge = QPen(theme.MAP_EDGE, 2.0)
         edge.setCosmetic(True)
@@ -460,13 +484,17 @@ class MapView(QWidget):
                 else mp.ROLE_TARGET if c.id == target
                 else mp.ROLE_PLAIN
             )
-            pixmap = self._tokens.get(c, size_px, dpr, role)
+            pixmap = self._tokens.get(c, size_px, dpr, role, exact=not self._zooming)
             if self._dragging_token and c.id == self._press_token:
                 p.setOpacity(0.35)
-                p.drawPixmap(QPointF(round(cx - half), round(cy - half)), pixmap)
-                p.setOpacity(1.0)
+            target_rect = QRectF(round(cx - half), round(cy - half), 2 * half, 2 * half)
+            if abs(pixmap.width() / dpr - 2 * half) > 0.5:
+                # a pixmap of another zoom, scaled until the zoom settles
+                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+                p.drawPixmap(target_rect, pixmap, QRectF(pixmap.rect()))
             else:
-                p.drawPixmap(QPointF(round(cx - half), round(cy - half)), pixmap)
+                p.drawPixmap(target_rect.topLeft(), pixmap)
+            p.setOpacity(1.0)
 
         if selected is not None and target is not None:
             self._paint_target(p, selected, target)
@@ -487,34 +515,46 @@ class MapView(QWidget):
         return (x * self._zoom + self._offset.x(), y * self._zoom + self._offset.y())
 
     def _paint_overlay_text(self, p: QPainter, overlay: mp.Overlay) -> None:
-        for arc, point in overlay.labels:
-            colour = theme.ARC_COLOURS[arc].darker(170)
-            bg = QColor(theme.HALO)
-            bg.setAlpha(200)
-            mp.draw_pill(
-                p, self._texts, theme.ARC_MAP_TEXT[arc], self.to_screen(point),
-                pixel_size=10, bold=True, fg=colour, bg=bg,
-            )
-        size_px = mp.HEX_SIZE * self._zoom
-        stacked: dict[Hex, int] = {}
-        ux, uy = mp.facing_unit(overlay.facing)
+        """Arc names inside the wedges and weapon names inside their reach, each put
+        on a hex no token stands on."""
+        state = self._controller.state
+        grid = state.grid
+        taken = {c.hex for c in state.combatants}
+        taken.add(overlay.origin)
+        bg = QColor(theme.HALO)
+        bg.setAlpha(215)
+        for arc, direction in overlay.label_directions:
+            for distance in (theme.ARC_RADIUS - 1, theme.ARC_RADIUS, theme.ARC_RADIUS - 2):
+                h = overlay.origin + direction.vector.scale(distance)
+                if h in grid and h not in taken:
+                    taken.add(h)
+                    mp.draw_pill(
+                        p, self._texts, theme.ARC_MAP_TEXT[arc], self.hex_center(h),
+                        pixel_size=10, bold=True, fg=theme.ARC_COLOURS[arc].darker(175), bg=bg,
+                    )
+                    break
         for area in overlay.reach:
             style = theme.reach_style(area.index)
-            n = stacked.get(area.anchor, 0)
-            stacked[area.anchor] = n + 1
-            base = self.hex_center(area.anchor)
-            # beyond the anchor hex's far edge, stacked outwards
-            reach = 0.95 * size_px + 9 + n * 19
-            at = QPointF(base.x() + ux * reach, base.y() + uy * reach)
-            text = f"{area.name} ({area.reach_text})"
+            spot = _label_hex(area, overlay, taken)
+            text = area.name  # the legend has the reach
             if area.unready:
                 text += " – unready"
+            if spot is not None:
+                taken.add(spot)
+                at = self.hex_center(spot)
+            else:
+                ux, uy = mp.facing_unit(overlay.facing)
+                base = self.hex_center(area.anchor)
+                reach = mp.HEX_SIZE * self._zoom * 0.95 + 9 + 19 * area.index
+                at = QPointF(base.x() + ux * reach, base.y() + uy * reach)
             mp.draw_pill(
-                p, self._texts, text, at, pixel_size=11, bold=True, fg=style.colour,
-                edge=style.colour,
+                p, self._texts, text, at, pixel_size=10, bold=True, fg=style.colour,
+                bg=bg, edge=style.colour,
             )
 
     def _paint_target(self, p: QPainter, selected: str, target: str) -> None:
+        """A dashed line from the selection to its target and, beyond the target, the
+        arcs that matter for the attack."""
         state = self._controller.state
         try:
             a = state.combatant(selected)
@@ -526,24 +566,40 @@ class MapView(QWidget):
         dist = math.hypot(end.x() - start.x(), end.y() - start.y())
         if dist > 1.0:
             ux, uy = (end.x() - start.x()) / dist, (end.y() - start.y()) / dist
-            trim = 0.75 * size_px
-            if dist > 2 * trim:
-                pen = QPen(theme.TARGET_RING, 2.0, Qt.PenStyle.DashLine)
-                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-                p.setPen(pen)
-                p.drawLine(
-                    QPointF(start.x() + ux * trim, start.y() + uy * trim),
-                    QPointF(end.x() - ux * trim, end.y() - uy * trim),
-                )
+        else:
+            ux, uy = 0.0, 1.0
+        trim = 0.8 * size_px
+        if dist > 2 * trim:
+            pen = QPen(theme.TARGET_RING, 2.0, Qt.PenStyle.DashLine)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            p.setPen(pen)
+            p.drawLine(
+                QPointF(start.x() + ux * trim, start.y() + uy * trim),
+                QPointF(end.x() - ux * trim, end.y() - uy * trim),
+            )
         in_arc = arc_of(t.hex, a.hex, a.facing, a.handedness)
         from_arc = arc_of(a.hex, t.hex, t.facing, t.handedness)
-        first = f"Target {t.name}: in {a.name}'s {in_arc.label.lower()}"
-        second = f"attacked from its {from_arc.label.lower()}"
-        below = QPointF(end.x(), end.y() + 0.95 * size_px + 10)
-        r1 = mp.draw_pill(p, self._texts, first, below, pixel_size=11, bold=True,
-                          fg=QColor("#ffffff"), bg=QColor(168, 24, 32, 225))
-        mp.draw_pill(p, self._texts, second, QPointF(end.x(), r1.bottom() + 10), pixel_size=11,
-                     fg=theme.INK, bg=theme.HALO, edge=theme.TARGET_RING)
+        first = f"Target: {t.name}"
+        second = f"in {a.name}'s {in_arc.label.lower()}"
+        third = f"attacked from its {from_arc.label.lower()}"
+        # beyond the target, away from the attacker
+        s1 = self._texts.get(first, 11, True)[1]
+        widest = max(
+            s1.width(), self._texts.get(second, 10)[1].width(),
+            self._texts.get(third, 10)[1].width(),
+        ) + 10
+        height = 3 * 17.0
+        gap = 0.95 * size_px
+        cx = end.x() + ux * (gap + widest / 2 * abs(ux))
+        cy = end.y() + uy * (gap + height / 2 * abs(uy))
+        top = cy - height / 2 + 8
+        red_bg = QColor(168, 24, 32, 230)
+        mp.draw_pill(p, self._texts, first, QPointF(cx, top), pixel_size=11, bold=True,
+                     fg=QColor("#ffffff"), bg=red_bg)
+        mp.draw_pill(p, self._texts, second, QPointF(cx, top + 17), pixel_size=10,
+                     fg=theme.INK, bg=theme.HALO, edge=theme.ARC_COLOURS[in_arc].darker(130))
+        mp.draw_pill(p, self._texts, third, QPointF(cx, top + 34), pixel_size=10,
+                     fg=theme.INK, bg=theme.HALO, edge=theme.ARC_COLOURS[from_arc].darker(130))
 
     def _legend_rect(self, pixmap: QPixmap) -> QRectF:
         dpr = pixmap.devicePixelRatio()
@@ -554,7 +610,9 @@ class MapView(QWidget):
         if self._legend is None:
             c = self._controller.state.combatant(overlay.combatant_id)
             weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
-            self._legend = mp.render_legend(f"Arcs of {c.name}", weapons, self.devicePixelRatioF())
+            self._legend = mp.render_legend(
+                f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness
+            )
         rect = self._legend_rect(self._legend)
         if rect.intersects(exposed):
             p.drawPixmap(rect.topLeft(), self._legend)
@@ -572,7 +630,7 @@ class MapView(QWidget):
         return self._legend_rect(self._legend)
 
     # --- mouse ---------------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
         self._press_pos = pos
         self._last_pos = pos
@@ -586,7 +644,7 @@ class MapView(QWidget):
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
         event.accept()
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
         self._set_hover(self.hex_at(pos))
         if self._press_pos is None:
@@ -615,7 +673,7 @@ class MapView(QWidget):
             self._update_hex(self.hex_at(old))
             self._update_hex(self.hex_at(pos))
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
         button = event.button()
         if button != self._press_button:
@@ -636,9 +694,12 @@ class MapView(QWidget):
                 if destination != c.hex:
                     self._controller.execute(MoveCombatant(token, destination))
             return
-        if was_panning or button != Qt.MouseButton.LeftButton:
+        if was_panning:
             return
-        self._click(pos)
+        if button == Qt.MouseButton.LeftButton:
+            self._click(pos)
+        elif button == Qt.MouseButton.RightButton:
+            self._right_click(pos)
 
     def _click(self, pos: QPointF) -> None:
         h = self.hex_at(pos)
@@ -650,16 +711,19 @@ class MapView(QWidget):
         elif self._controller.selected_id is not None:
             self._controller.move_selected(h)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
-        # Right-click picks the attack target (no menu on the map).
-        c = self._combatant_at(self.hex_at(QPointF(event.pos())))
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        # No menu on the map: the right button picks the target (on release, below).
+        event.accept()
+
+    def _right_click(self, pos: QPointF) -> None:
+        """Right-click: a token becomes the attack target; empty map clears it."""
+        c = self._combatant_at(self.hex_at(pos))
         if c is None:
             self._controller.set_target(None)
         elif c.id != self._controller.selected_id:
             self._controller.set_target(c.id)
-        event.accept()
 
-    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+    def leaveEvent(self, event: QEvent) -> None:
         self._set_hover(None)
         super().leaveEvent(event)
 
@@ -680,7 +744,7 @@ class MapView(QWidget):
         return self._hover
 
     # --- wheel, pinch, keys -----------------------------------------------------------------------
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+    def wheelEvent(self, event: QWheelEvent) -> None:
         pixel = event.pixelDelta()
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         trackpad = not pixel.isNull() or event.phase() != Qt.ScrollPhase.NoScrollPhase
@@ -712,11 +776,11 @@ class MapView(QWidget):
             return True
         return super().event(event)
 
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002
+    def focusNextPrevChild(self, next: bool) -> bool:
         # Tab cycles the selection on the map (the actions above), not the focus.
         return False
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         # Tab reaches here only if no action took it.
         if event.key() == Qt.Key.Key_Tab:
             self.cycle_selection(1)
@@ -725,15 +789,13 @@ class MapView(QWidget):
         else:
             super().keyPressEvent(event)
 
-    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
-        super().focusInEvent(event)
-
     def _turn(self, steps: int) -> None:
         self._controller.turn_selected(steps)
 
     def _clear_selection(self) -> None:
-        self._controller.select(None)
+        # target first: the controller ignores set_target(None) once nothing is selected
         self._controller.set_target(None)
+        self._controller.select(None)
 
     # --- tooltip -------------------------------------------------------------------------------
     def describe_hex(self, h: Hex) -> str:
@@ -769,10 +831,29 @@ class MapView(QWidget):
         QToolTip.showText(event.globalPos(), self.describe_hex(h), self, rect)
 
     # --- resize --------------------------------------------------------------------------------
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self._auto_fit:
+        if self._auto_fit == FIT_MAP:
             self.fit_to_window()
+        elif self._auto_fit == FIT_BATTLE:
+            self.frame_battle()
         else:
             self._keep_map_visible()
 
+
+
+def _label_hex(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> Hex | None:
+    """A free hex of a reach area for its label: far out and straight ahead first."""
+    fx, fy = mp.facing_unit(overlay.facing)
+    o = mp.center(overlay.origin)
+    best: tuple[float, Hex] | None = None
+    for h in area.hexes:
+        if h in taken:
+            continue
+        c = mp.center(h)
+        ahead = ((c.x() - o.x()) * fx + (c.y() - o.y()) * fy) / mp.HEX_SIZE
+        across = abs((c.x() - o.x()) * fy - (c.y() - o.y()) * fx) / mp.HEX_SIZE
+        score = ahead - 0.3 * across
+        if best is None or score > best[0] or (score == best[0] and h < best[1]):
+            best = (score, h)
+    return best[1] if best is not None else None

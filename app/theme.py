@@ -74,12 +74,12 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
 
 # --- arcs ----------------------------------------------------------------------------
 ARC_COLOURS: dict[Arc, QColor] = {
-    Arc.FRONT: QColor("#4caf50"),  # soft green: where the fighter looks
-    Arc.SHIELD_FRONT: QColor("#5aa9e6"),  # light blue: shield covers it
-    Arc.SHIELD_SIDE: QColor("#2d5db3"),  # deep blue: shield side
-    Arc.WEAPON_FRONT: QColor("#f5a043"),  # light orange: weapon arm's front
-    Arc.WEAPON_SIDE: QColor("#d9641c"),  # deep orange: weapon-arm side
-    Arc.REAR: QColor("#d32f2f"),  # red: unguarded
+    Arc.FRONT: QColor("#3fa044"),  # green: where the fighter looks
+    Arc.SHIELD_FRONT: QColor("#3d9be9"),  # light blue: the shield covers it
+    Arc.SHIELD_SIDE: QColor("#1d4fb8"),  # deep blue: the shield side
+    Arc.WEAPON_FRONT: QColor("#ffa22e"),  # light orange: the weapon arm's front
+    Arc.WEAPON_SIDE: QColor("#e0600f"),  # deep orange: the weapon-arm side
+    Arc.REAR: QColor("#d62828"),  # red: unguarded
 }
 ARC_ORDER: tuple[Arc, ...] = (
     Arc.FRONT,
@@ -107,8 +107,8 @@ ARC_MAP_TEXT: dict[Arc, str] = {
     Arc.REAR: "REAR",
 }
 ARC_RADIUS = 4  # hexes around the selection that are tinted
-ARC_ALPHA_NEAR = 120  # tint of the adjacent ring ...
-ARC_ALPHA_FAR = 34  # ... fading to this at ARC_RADIUS
+ARC_ALPHA_NEAR = 150  # tint of the adjacent ring ...
+ARC_ALPHA_FAR = 55  # ... fading to this at ARC_RADIUS
 ARC_BOUNDARY = QColor(44, 36, 24, 200)
 
 

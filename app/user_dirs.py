@@ -126,6 +126,15 @@ def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
     return path
 
 
+def stop_logging() -> None:
+    """Remove and close the handlers ``setup_logging`` installed (tests, shutdown)."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, _HexfrayFileHandler) or getattr(handler, "_hexfray_console", False):
+            root.removeHandler(handler)
+            handler.close()
+
+
 def current_log_file() -> Path | None:
     """The file the installed Hexfray handler writes to, if logging is set up."""
     for handler in logging.getLogger().handlers:

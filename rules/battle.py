@@ -17,7 +17,7 @@ from hexmap import Facing, Hex, HexGrid
 from rules.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.defense import start_new_turn
 from rules.errors import IllegalCommandError
-from rules.events import Edited, Event, Moved, TurnEnded, Turned
+from rules.events import Edited, Event, Moved, Turned, TurnEnded
 from rules.model import Combatant, Status
 from rules.ruleset import DEFAULT_RULESET_KEY, Ruleset, get_ruleset
 

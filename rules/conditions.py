@@ -34,6 +34,7 @@ from rules.jsondata import (
     as_object,
     check_keys,
     get_bool,
+    get_citation,
     get_str,
 )
 from rules.model import Shield, ShieldSize
@@ -208,9 +209,7 @@ class ConditionCatalog:
                 slot = (condition.side, condition.group)
                 if slot in groups:
                     other = self.get(groups[slot]).label
-                    raise ConditionError(
-                        f"{condition.label} and {other} exclude each other"
-                    )
+                    raise ConditionError(f"{condition.label} and {other} exclude each other")
                 groups[slot] = condition.key
             _check_value(condition, pick.value)
             resolved.append((condition, pick.value))
@@ -260,16 +259,12 @@ def _check_value(condition: Condition, value: int | None) -> None:
     ranges = condition._ranges
     if value is None:
         if condition.needs_value:
-            raise ConditionError(
-                f"{condition.label} needs a value ({condition.describe()})"
-            )
+            raise ConditionError(f"{condition.label} needs a value ({condition.describe()})")
         return
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConditionError(f"{condition.label}: value must be an integer, got {value!r}")
     if not all(r.contains(value) for r in ranges):
-        raise ConditionError(
-            f"{condition.label}: {value:+d} is outside {condition.describe()}"
-        )
+        raise ConditionError(f"{condition.label}: {value:+d} is outside {condition.describe()}")
 
 
 # ---------------------------------------------------------------- pure loader
@@ -279,11 +274,7 @@ def parse_condition_catalog(data: object) -> ConditionCatalog:
     """Build the catalog from parsed ``adverse_conditions.json``. Raises DataError."""
     root = as_object(data, "adverse_conditions")
     check_keys(root, "adverse_conditions", ("attacker", "defender"), ("about", "citation"))
-    citation = (
-        _parse_citation(root["citation"], "adverse_conditions.citation")
-        if "citation" in root
-        else CONDITIONS_CITATION
-    )
+    citation = get_citation(root, "citation", "adverse_conditions", CONDITIONS_CITATION)
     conditions: list[Condition] = []
     for side in ConditionSide:
         entries = as_list(root[side.value], f"adverse_conditions.{side.value}")
@@ -314,6 +305,8 @@ def _parse_condition(
     check_keys(obj, where, ("key", "label"), _CONDITION_KEYS_OPTIONAL)
     if "any" in obj and ("melee" in obj or "ranged" in obj):
         raise DataError(f"{where}: give either 'any' or 'melee'/'ranged', not both")
+    melee: ModifierRange | None
+    ranged: ModifierRange | None
     if "any" in obj:
         melee = ranged = _parse_range(obj["any"], f"{where}.any")
     else:
@@ -337,11 +330,7 @@ def _parse_condition(
         aim_cancels_for_missiles=get_bool(obj, "aim_cancels_for_missiles", where, False),
         group=group,
         automatic=get_bool(obj, "automatic", where, False),
-        citation=(
-            _parse_citation(obj["citation"], f"{where}.citation")
-            if "citation" in obj
-            else citation
-        ),
+        citation=get_citation(obj, "citation", where, citation),
     )
 
 
@@ -357,12 +346,6 @@ def _parse_range(value: object, where: str) -> ModifierRange:
         return ModifierRange(low, as_int(obj["max"], f"{where}.max"), default)
     except DataError as exc:
         raise DataError(f"{where}: {exc}") from exc
-
-
-def _parse_citation(value: object, where: str) -> Citation:
-    obj = as_object(value, where)
-    check_keys(obj, where, ("seed", "heading"))
-    return Citation(get_str(obj, "seed", where), get_str(obj, "heading", where))
 
 
 @functools.cache
@@ -550,11 +533,7 @@ def parse_posture_table(data: object) -> PostureTable:
     """Build the posture table from parsed ``postures.json``. Raises DataError."""
     root = as_object(data, "postures")
     check_keys(root, "postures", ("postures",), ("about", "citation"))
-    citation = (
-        _parse_citation(root["citation"], "postures.citation")
-        if "citation" in root
-        else CONDITIONS_CITATION
-    )
+    citation = get_citation(root, "citation", "postures", CONDITIONS_CITATION)
     entries: list[PostureEntry] = []
     for i, item in enumerate(as_list(root["postures"], "postures.postures")):
         where = f"postures.postures[{i}]"
@@ -593,11 +572,7 @@ def _parse_effect(value: object, citation: Citation, where: str) -> PostureEffec
     return PostureEffect(
         melee=melee,
         ranged=ranged,
-        citation=(
-            _parse_citation(obj["citation"], f"{where}.citation")
-            if "citation" in obj
-            else citation
-        ),
+        citation=get_citation(obj, "citation", where, citation),
         ranged_by_cover=tuple(by_cover),
         note=get_str(obj, "note", where) if "note" in obj else "",
     )

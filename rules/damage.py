@@ -108,9 +108,7 @@ def parse_damage_table(data: object) -> DamageTable:
         st = get_int(row, "st", where)
         if st < 1 or (rows and st <= rows[-1].st):
             raise DataError(f"{where}.st: ST must be >= 1 and strictly ascending, got {st}")
-        rows.append(
-            DamageRow(st, _dice(row, "thrust", where), _dice(row, "swing", where))
-        )
+        rows.append(DamageRow(st, _dice(row, "thrust", where), _dice(row, "swing", where)))
     if not rows:
         raise DataError("damage table.rows: the table is empty")
     beyond = as_object(obj["beyond_last_row"], "damage table.beyond_last_row")
@@ -119,7 +117,9 @@ def parse_damage_table(data: object) -> DamageTable:
     add_dice = get_int(beyond, "add_dice", "damage table.beyond_last_row")
     if per_st < 1 or add_dice < 0:
         raise DataError("damage table.beyond_last_row: per_st >= 1 and add_dice >= 0 needed")
-    return DamageTable(tuple(rows), per_st, add_dice, get_citation(obj, "citation", "damage table", BASE_DAMAGE))
+    return DamageTable(
+        tuple(rows), per_st, add_dice, get_citation(obj, "citation", "damage table", BASE_DAMAGE)
+    )
 
 
 def _dice(obj: JSONObject, key: str, where: str) -> Dice:
@@ -178,7 +178,9 @@ def parse_wounding_table(data: object) -> WoundingTable:
     if minimum < 0:
         raise DataError("wounding table.minimum_injury_if_penetrating must be >= 0")
     return WoundingTable(
-        MappingProxyType(multipliers), minimum, get_citation(obj, "citation", "wounding table", BASE_DAMAGE)
+        MappingProxyType(multipliers),
+        minimum,
+        get_citation(obj, "citation", "wounding table", BASE_DAMAGE),
     )
 
 

@@ -41,7 +41,7 @@ from types import MappingProxyType
 from hexmap import Arc
 from rules.citation import Citation, cite
 from rules.errors import DataError, IllegalAttackError
-from rules.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int, get_str
+from rules.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
 from rules.model import (
     ActionKind,
     Combatant,
@@ -142,8 +142,10 @@ class DirectionalTable:
         if kind is DefenseKind.DODGE:
             return ()
         citation = self.block_citation if kind is DefenseKind.BLOCK else self.parry_citation
-        grip = "" if kind is DefenseKind.BLOCK else (
-            ", two-handed weapon" if two_handed else ", one-handed weapon"
+        grip = (
+            ""
+            if kind is DefenseKind.BLOCK
+            else (", two-handed weapon" if two_handed else ", one-handed weapon")
         )
         from_arc = self.arcs[arc].penalty(kind, two_handed)
         arc_text = f"attack from the {arc.value}{grip}"
@@ -156,9 +158,7 @@ class DirectionalTable:
                 Modifier(from_below, f"attack from below{grip}", citation),
             )
         worse = min(from_arc, from_below)
-        text = (
-            f"{arc_text} and from below ({from_arc:+d} / {from_below:+d}: the worse counts)"
-        )
+        text = f"{arc_text} and from below ({from_arc:+d} / {from_below:+d}: the worse counts)"
         return _nonzero(Modifier(worse, text, citation))
 
     def shield_pd_counts(self, arc: Arc) -> bool:
@@ -231,7 +231,9 @@ def passive_defense(
         armor_pd = min(fighter.armor.pd, armor_cap)
         capped = f", capped at {armor_cap}" if fighter.armor.pd > armor_cap else ""
         mods.append(
-            Modifier(-armor_pd, f"defender's armor PD ({fighter.armor.name}{capped})", PASSIVE_DEFENSE)
+            Modifier(
+                -armor_pd, f"defender's armor PD ({fighter.armor.name}{capped})", PASSIVE_DEFENSE
+            )
         )
     shield = fighter.shield
     counts = shield is not None and table.shield_pd_counts(arc)
@@ -240,7 +242,11 @@ def passive_defense(
         shield_pd = max(0, min(shield.pd, total_cap - armor_pd))
         capped = f", armor + shield capped at {total_cap}" if shield_pd < shield.pd else ""
         mods.append(
-            Modifier(-shield_pd, f"defender's shield PD ({shield.name}{capped})", table.shield_pd_citation)
+            Modifier(
+                -shield_pd,
+                f"defender's shield PD ({shield.name}{capped})",
+                table.shield_pd_citation,
+            )
         )
     elif shield is not None:
         mods.append(
@@ -303,7 +309,10 @@ def parry_base(fighter: Fighter, weapon: Weapon) -> BaseScore:
 def unready_after_use(weapon: Weapon) -> bool:
     """1/2 and 1/3 class weapons become unready after an attack or parry,
     except polearms (000 PARRY)."""
-    return weapon.parry in (ParryClass.HALF, ParryClass.THIRD) and weapon.kind is not WeaponKind.POLEARM
+    return (
+        weapon.parry in (ParryClass.HALF, ParryClass.THIRD)
+        and weapon.kind is not WeaponKind.POLEARM
+    )
 
 
 def needs_ready_to_parry(weapon: Weapon) -> bool:
@@ -371,9 +380,7 @@ def attack_cumulative_modifiers(
     """An attack with a weapon that already parried this turn: -4 for each such
     parry (000 CUMULATIVE DEFENSES, "and vice versa")."""
     n = sum(
-        1
-        for a in history
-        if a.counts and a.kind is ActionKind.PARRY and a.weapon_key == weapon_key
+        1 for a in history if a.counts and a.kind is ActionKind.PARRY and a.weapon_key == weapon_key
     )
     if not n:
         return ()
@@ -461,7 +468,9 @@ def plan_defense(
         if shield is None:
             raise IllegalAttackError(f"{defender.name} has no shield to block with")
         if choice.weapon_key not in (None, shield.key):
-            raise IllegalAttackError(f"{defender.name} blocks with the shield, not {choice.weapon_key!r}")
+            raise IllegalAttackError(
+                f"{defender.name} blocks with the shield, not {choice.weapon_key!r}"
+            )
         if shield.key in defender.unready:
             raise IllegalAttackError(f"{defender.name}'s {shield.name} is not ready")
         blocks = sum(1 for a in history if a.kind is ActionKind.BLOCK)
@@ -505,7 +514,9 @@ def plan_defense(
         )
     # Temporary modifiers, after the cap on the score.
     mods.extend(
-        table.modifiers(kind, situation.arc, situation.below, weapon is not None and weapon.two_handed)
+        table.modifiers(
+            kind, situation.arc, situation.below, weapon is not None and weapon.two_handed
+        )
     )
     if kind is not DefenseKind.DODGE and situation.attack_is_swing:
         mods.append(Modifier(1, f"{kind.value} against a swing", PARRYING_SWINGS))
@@ -515,7 +526,9 @@ def plan_defense(
     value = base.value + sum(m.value for m in mods)
     if value > score_cap:
         mods.append(
-            Modifier(score_cap - value, f"{kind.value} may not exceed {score_cap}", kind.cap_citation)
+            Modifier(
+                score_cap - value, f"{kind.value} may not exceed {score_cap}", kind.cap_citation
+            )
         )
         value = score_cap
     return DefensePlan(

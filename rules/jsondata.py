@@ -79,9 +79,7 @@ def get_bool(obj: JSONObject, key: str, where: str, default: bool | None = None)
     return value
 
 
-def get_enum(
-    obj: JSONObject, key: str, enum: type[E], where: str, default: E | None = None
-) -> E:
+def get_enum(obj: JSONObject, key: str, enum: type[E], where: str, default: E | None = None) -> E:
     if key not in obj and default is not None:
         return default
     return as_enum(obj.get(key), enum, f"{where}.{key}")
@@ -106,7 +104,7 @@ def as_fraction(value: object, where: str) -> Fraction:
             return Fraction(value)
         except (ValueError, ZeroDivisionError):
             pass
-    raise DataError(f"{where}: expected an integer or a fraction like \"3/2\", got {_short(value)}")
+    raise DataError(f'{where}: expected an integer or a fraction like "3/2", got {_short(value)}')
 
 
 def get_citation(

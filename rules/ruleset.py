@@ -99,9 +99,7 @@ class Ruleset:
         return self.directional.shield_pd_counts(arc)
 
     def passive_defense(self, fighter: Fighter, arc: Arc) -> PassiveDefense:
-        return passive_defense(
-            fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap
-        )
+        return passive_defense(fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap)
 
     def location(self, key: str | None) -> HitLocation:
         return self.locations.get(key)

@@ -11,11 +11,11 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
-    QPersistentModelIndex,
-    QEvent,
     QObject,
+    QPersistentModelIndex,
     QPoint,
     Qt,
 )
@@ -53,7 +53,7 @@ class CombatantsModel(QAbstractTableModel):
     """Rows are ``BattleState.combatants`` in battle order."""
 
     NAME, HP, STATUS, FACING = range(4)
-    HEADERS = ("Name", "HP", "Status", "Facing")
+    HEADERS = ("Name", "HP", "Status", "Face")
 
     def __init__(self, controller: BattleController) -> None:
         super().__init__()
@@ -86,13 +86,13 @@ class CombatantsModel(QAbstractTableModel):
         return self._rows[row]
 
     # --- Qt model --------------------------------------------------------------------
-    def rowCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: N802, B008
+    def rowCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(  # noqa: N802
+    def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
@@ -166,7 +166,7 @@ class CombatantsPane(QDockWidget):
         header.setHighlightSections(False)
         header.setSectionResizeMode(CombatantsModel.NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(CombatantsModel.HP, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(CombatantsModel.HP, 62)
+        header.resizeSection(CombatantsModel.HP, 56)
         header.setSectionResizeMode(CombatantsModel.STATUS, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(CombatantsModel.FACING, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -176,7 +176,7 @@ class CombatantsPane(QDockWidget):
 
         self.table.viewport().installEventFilter(self)
 
-        self.hint = QLabel("Right-click or Ctrl+click a row: set as target")
+        self.hint = QLabel("Right-click or Ctrl+click: set target")
         self.hint.setObjectName("combatantsHint")
         self.hint.setStyleSheet(f"color:{MUTED.name()}")
         self.hint.setWordWrap(True)
@@ -270,7 +270,7 @@ class CombatantsPane(QDockWidget):
         target.triggered.connect(lambda: self._controller.set_target(combatant.id))
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Ctrl+click on a row sets the target without changing the selection."""
         if (
             watched is self.table.viewport()

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from html import escape
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
     QGridLayout,
     QLabel,
+    QScrollArea,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -129,7 +130,7 @@ class HpBarDelegate(QStyledItemDelegate):
         )
         painter.restore()
 
-    def sizeHint(  # noqa: N802 (Qt override)
+    def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
         hint = super().sizeHint(option, index)
@@ -208,3 +209,22 @@ def configure_dock(dock: QDockWidget, object_name: str, title: str) -> None:
         | QDockWidget.DockWidgetFeature.DockWidgetClosable
     )
     dock.setMinimumWidth(PANE_MIN_WIDTH)
+
+
+class VerticalScrollArea(QScrollArea):
+    """A frameless scroll area that only scrolls vertically: its content is kept
+    exactly as wide as the viewport, so wrapped labels wrap instead of being cut."""
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(content)
+        content.setMinimumWidth(0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        content = self.widget()
+        if content is not None:
+            content.setMaximumWidth(max(self.viewport().width(), content.minimumSizeHint().width()))
+        super().resizeEvent(event)

@@ -1,0 +1,682 @@
+"""The attack pane: set up one attack, see every number before the roll, roll it.
+
+The attacker is the controller's selection and the target its target (changing
+either combo changes them in the controller, so the map agrees). Weapon, mode,
+aimed location, the defender's announced defenses (rolled in the order they are
+ticked), "from below" and a GM's situational modifier make ``AttackOptions``; the
+preview is ``rules.attack.plan_attack`` on those options, redrawn live. A refusal
+(out of reach, no shield ...) is shown in place of the preview and disables Roll.
+Roll (Enter or Ctrl+Return while the pane has focus) executes ``Attack`` through
+the controller; the pane never changes the battle itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.controller import BattleController, Redraw
+from app.event_text import RowKind, Tone, rows_for_events
+from app.panes.widgets import (
+    BAD_TEXT,
+    MUTED,
+    WARN_BACK,
+    VerticalScrollArea,
+    configure_dock,
+    hline,
+    section_label,
+)
+from app.theme import ARC_COLOURS
+from rules.attack import AttackOptions, AttackPlan, plan_attack
+from rules.battle import Attack, BattleChange
+from rules.citation import cite
+from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
+from rules.errors import RulesError
+from rules.model import Combatant, Status
+from rules.modifiers import Modifier
+
+# The GM's situational modifier is one of seed 000's adverse combat conditions.
+SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
+SITUATIONAL_REASON = "GM's situational modifier"
+
+_ORDINALS = ("1st", "2nd", "3rd")
+
+
+class AttackPane(QDockWidget):
+    def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        configure_dock(self, "attackPane", "Attack")
+        self._controller = controller
+        self._updating = 0
+        self._plan: AttackPlan | None = None
+        self._error: str | None = None
+        # Announced defenses in the order they were ticked: the order of rolling.
+        self._announced: list[DefenseKind] = []
+        self._defender_for_announced: str | None = None
+
+        # --- who -------------------------------------------------------------------------------
+        self.attacker_combo = _combo("attackerCombo", "The attacker (the selected combatant)")
+        self.target_combo = _combo("targetCombo", "The defender (the target)")
+        self.weapon_combo = _combo("weaponCombo", "The attacker's weapon")
+        self.mode_combo = _combo("modeCombo", "How the weapon is used")
+        self.location_combo = _combo("locationCombo", "Aim at a hit location (000 HIT LOCATIONS)")
+
+        # --- the defender's announced defenses -------------------------------------------------
+        self.dodge_check = QCheckBox("Do&dge")
+        self.dodge_check.setObjectName("dodgeCheck")
+        self.block_check = QCheckBox("B&lock")
+        self.block_check.setObjectName("blockCheck")
+        self.parry_check = QCheckBox("&Parry")
+        self.parry_check.setObjectName("parryCheck")
+        self.parry_weapon_combo = _combo("parryWeaponCombo", "The weapon the defender parries with")
+        self._checks = {
+            DefenseKind.DODGE: self.dodge_check,
+            DefenseKind.BLOCK: self.block_check,
+            DefenseKind.PARRY: self.parry_check,
+        }
+        self._order_labels: dict[DefenseKind, QLabel] = {}
+        for kind, check in self._checks.items():
+            check.setToolTip(
+                f"The defender announces a {kind.value} ({kind.citation}). "
+                "Defenses are rolled in the order they are ticked."
+            )
+            check.toggled.connect(lambda on, k=kind: self._defense_toggled(k, on))
+            badge = QLabel("")
+            badge.setObjectName(f"{kind.value}Order")
+            badge.setStyleSheet(f"color:{MUTED.name()}")
+            badge.setMinimumWidth(24)
+            self._order_labels[kind] = badge
+
+        self.below_check = QCheckBox("From bel&ow")
+        self.below_check.setObjectName("belowCheck")
+        self.below_check.setToolTip("The blow comes from below (000 BLOCK, 000 PARRY)")
+        self.extra_spin = QSpinBox()
+        self.extra_spin.setObjectName("extraSpin")
+        self.extra_spin.setRange(-20, 20)
+        self.extra_spin.setToolTip(
+            f"The GM's situational modifier to the attack ({SITUATIONAL_CITATION})"
+        )
+        self.extra_spin.setKeyboardTracking(True)
+        self.reason_edit = QLineEdit()
+        self.reason_edit.setObjectName("reasonEdit")
+        self.reason_edit.setPlaceholderText("reason, e.g. bad footing")
+        self.reason_edit.setClearButtonEnabled(True)
+
+        # --- preview, refusal, roll ------------------------------------------------------------
+        self.arc_label = QLabel()
+        self.arc_label.setObjectName("arcLabel")
+        self.arc_label.setWordWrap(True)
+        self.arc_label.setTextFormat(Qt.TextFormat.RichText)
+        self.preview_label = QLabel()
+        self.preview_label.setObjectName("previewLabel")
+        self.preview_label.setWordWrap(True)
+        self.preview_label.setTextFormat(Qt.TextFormat.RichText)
+        self.preview_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("attackError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(
+            f"color:{BAD_TEXT.name()}; background:{WARN_BACK.name()};"
+            "border:1px solid #e6a8a2; border-radius:3px; padding:3px"
+        )
+        self.error_label.hide()
+        self.roll_button = QPushButton("&Roll")
+        self.roll_button.setObjectName("rollButton")
+        self.roll_button.setToolTip("Roll the attack (Enter or Ctrl+Return in this pane)")
+        self.roll_button.setDefault(True)
+        self.roll_button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.roll_button.clicked.connect(self.roll)
+        self.last_label = QLabel()
+        self.last_label.setObjectName("lastRollLabel")
+        self.last_label.setWordWrap(True)
+        self.last_label.setStyleSheet(f"color:{MUTED.name()}")
+
+        # --- layout ----------------------------------------------------------------------------
+        form = QGridLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setHorizontalSpacing(6)
+        form.setVerticalSpacing(3)
+        for row, (caption, widget) in enumerate((
+            ("&Attacker", self.attacker_combo),
+            ("&Target", self.target_combo),
+            ("&Weapon", self.weapon_combo),
+            ("Mod&e", self.mode_combo),
+            ("A&im at", self.location_combo),
+        )):
+            label = QLabel(caption)
+            label.setBuddy(widget)
+            form.addWidget(label, row, 0)
+            form.addWidget(widget, row, 1, 1, 3)
+        form.setColumnStretch(1, 1)
+
+        defenses = QGridLayout()
+        defenses.setContentsMargins(0, 0, 0, 0)
+        defenses.setHorizontalSpacing(4)
+        defenses.setVerticalSpacing(1)
+        self._value_labels: dict[DefenseKind, QLabel] = {}
+        for kind in DefenseKind:
+            value = QLabel("")
+            value.setObjectName(f"{kind.value}Value")
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value.setMinimumWidth(20)
+            value.setToolTip("The final score of this defense (see the preview below)")
+            self._value_labels[kind] = value
+        # Dodge and Block on one line, Parry and its weapon on the next.
+        for col, kind in ((0, DefenseKind.DODGE), (3, DefenseKind.BLOCK)):
+            defenses.addWidget(self._checks[kind], 0, col)
+            defenses.addWidget(self._order_labels[kind], 0, col + 1)
+            defenses.addWidget(self._value_labels[kind], 0, col + 2)
+        defenses.addWidget(self.parry_check, 1, 0)
+        defenses.addWidget(self._order_labels[DefenseKind.PARRY], 1, 1)
+        defenses.addWidget(self.parry_weapon_combo, 1, 2, 1, 3)
+        defenses.addWidget(self._value_labels[DefenseKind.PARRY], 1, 5)
+        defenses.setColumnStretch(2, 1)
+        defenses.setColumnStretch(5, 1)
+        defenses_head = QHBoxLayout()
+        defenses_head.setContentsMargins(0, 0, 0, 0)
+        defenses_head.addWidget(section_label("Defender announces"))
+        defenses_head.addStretch(1)
+        order_hint = QLabel("rolled in tick order")
+        order_hint.setObjectName("defenseOrderHint")
+        order_hint.setToolTip(
+            "Defenses are announced before any roll and rolled in the order they were "
+            "ticked (000 DEFENSES). Untick and tick again to move one to the end."
+        )
+        order_hint.setStyleSheet(f"color:{MUTED.name()}; font-size:small")
+        order_hint.setContentsMargins(0, 6, 0, 0)
+        defenses_head.addWidget(order_hint)
+
+        situation_head = QHBoxLayout()
+        situation_head.setContentsMargins(0, 0, 0, 0)
+        situation_head.addWidget(section_label("Situation"))
+        situation_head.addStretch(1)
+        self.below_check.setContentsMargins(0, 6, 0, 0)
+        situation_head.addWidget(self.below_check, 0, Qt.AlignmentFlag.AlignBottom)
+        situational = QGridLayout()
+        situational.setContentsMargins(0, 0, 0, 0)
+        situational.setHorizontalSpacing(6)
+        mod_label = QLabel("&Modifier")
+        mod_label.setBuddy(self.extra_spin)
+        reason_label = QLabel("Rea&son")
+        reason_label.setBuddy(self.reason_edit)
+        situational.addWidget(mod_label, 0, 0)
+        situational.addWidget(self.extra_spin, 0, 1)
+        situational.addWidget(reason_label, 0, 2)
+        situational.addWidget(self.reason_edit, 0, 3)
+        situational.setColumnStretch(3, 1)
+
+        body = QWidget()
+        body.setObjectName("attackBody")
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(3)
+        layout.addLayout(form)
+        layout.addLayout(defenses_head)
+        layout.addLayout(defenses)
+        layout.addLayout(situation_head)
+        layout.addLayout(situational)
+        layout.addWidget(hline())
+        layout.addWidget(self.arc_label)
+        layout.addWidget(self.preview_label)
+        layout.addStretch(1)
+
+        scroll = VerticalScrollArea(body)
+        self.scroll = scroll
+
+        footer = QVBoxLayout()
+        footer.setContentsMargins(6, 2, 6, 6)
+        footer.setSpacing(3)
+        footer.addWidget(self.error_label)
+        roll_row = QHBoxLayout()
+        roll_row.addWidget(self.roll_button)
+        footer.addLayout(roll_row)
+        footer.addWidget(self.last_label)
+
+        outer = QWidget()
+        outer_layout = QVBoxLayout(outer)
+        outer_layout.setContentsMargins(0, 0, 0, 0)
+        outer_layout.setSpacing(0)
+        outer_layout.addWidget(scroll, 1)
+        outer_layout.addLayout(footer)
+        self.setWidget(outer)
+
+        QWidget.setTabOrder(self.attacker_combo, self.target_combo)
+        QWidget.setTabOrder(self.target_combo, self.weapon_combo)
+        QWidget.setTabOrder(self.weapon_combo, self.mode_combo)
+        QWidget.setTabOrder(self.mode_combo, self.location_combo)
+        QWidget.setTabOrder(self.location_combo, self.dodge_check)
+        QWidget.setTabOrder(self.dodge_check, self.block_check)
+        QWidget.setTabOrder(self.block_check, self.parry_check)
+        QWidget.setTabOrder(self.parry_check, self.parry_weapon_combo)
+        QWidget.setTabOrder(self.parry_weapon_combo, self.below_check)
+        QWidget.setTabOrder(self.below_check, self.extra_spin)
+        QWidget.setTabOrder(self.extra_spin, self.reason_edit)
+        QWidget.setTabOrder(self.reason_edit, self.roll_button)
+
+        # Enter / Ctrl+Return anywhere in the pane rolls (and Ctrl+Return here is
+        # not the window's End Turn): see eventFilter.
+        for w in outer.findChildren(QWidget):
+            w.installEventFilter(self)
+
+        self.attacker_combo.activated.connect(self._attacker_chosen)
+        self.target_combo.activated.connect(self._target_chosen)
+        self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
+        for w in (self.mode_combo, self.location_combo, self.parry_weapon_combo):
+            w.currentIndexChanged.connect(self.update_preview)
+        self.below_check.toggled.connect(self.update_preview)
+        self.extra_spin.valueChanged.connect(self.update_preview)
+        self.reason_edit.textChanged.connect(self.update_preview)
+
+        controller.selection_changed.connect(lambda _id: self.refresh())
+        controller.target_changed.connect(lambda _id: self.refresh())
+        controller.battle_reset.connect(self.refresh)
+        controller.battle_changed.connect(self._on_battle_changed)
+        self.refresh()
+
+    # --- public ----------------------------------------------------------------------------
+    @property
+    def plan(self) -> AttackPlan | None:
+        """The plan now shown (None when the attack is refused or incomplete)."""
+        return self._plan
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    @property
+    def attacker_id(self) -> str | None:
+        return self._controller.selected_id
+
+    @property
+    def defender_id(self) -> str | None:
+        target = self._controller.target_id
+        return target if target != self._controller.selected_id else None
+
+    def announced_defenses(self) -> tuple[DefenseChoice, ...]:
+        """The defenses ticked, in rolling order."""
+        choices = []
+        for kind in self._announced:
+            if kind is DefenseKind.PARRY:
+                choices.append(DefenseChoice(kind, self.parry_weapon_combo.currentData()))
+            else:
+                choices.append(DefenseChoice(kind))
+        return tuple(choices)
+
+    def options(self) -> AttackOptions | None:
+        """The options the widgets describe, or None when no weapon/mode is chosen."""
+        weapon_key = self.weapon_combo.currentData()
+        mode = self.mode_combo.currentData()
+        if weapon_key is None or mode is None:
+            return None
+        extra: tuple[Modifier, ...] = ()
+        if self.extra_spin.value():
+            reason = self.reason_edit.text().strip() or SITUATIONAL_REASON
+            extra = (Modifier(self.extra_spin.value(), reason, SITUATIONAL_CITATION),)
+        return AttackOptions(
+            weapon_key=weapon_key,
+            mode=mode,
+            location=self.location_combo.currentData(),
+            defenses=self.announced_defenses(),
+            from_below=self.below_check.isChecked(),
+            extra_modifiers=extra,
+        )
+
+    def command(self) -> Attack | None:
+        options = self.options()
+        attacker, defender = self.attacker_id, self.defender_id
+        if options is None or attacker is None or defender is None:
+            return None
+        return Attack(attacker, defender, options)
+
+    def roll(self) -> None:
+        """Execute the attack shown (nothing when Roll is disabled)."""
+        self.update_preview()
+        command = self.command()
+        if command is None or self._plan is None:
+            return
+        events = self._controller.execute(command)
+        if events:
+            self._show_last(events)
+
+    # --- refresh ---------------------------------------------------------------------------
+    def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Rebuild the combos from the controller's state, keeping the user's choices."""
+        self._updating += 1
+        try:
+            state = self._controller.state
+            attacker = self._combatant(self.attacker_id)
+            defender = self._combatant(self.defender_id)
+            self._fill_combatants(
+                self.attacker_combo, state.combatants, attacker, "(select a fighter)"
+            )
+            others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
+            self._fill_combatants(self.target_combo, others, defender, "(choose a target)")
+            self._fill_weapons(attacker)
+            self._fill_modes(attacker)
+            self._fill_locations()
+            self._fill_defenses(defender)
+        finally:
+            self._updating -= 1
+        self.update_preview()
+
+    def _combatant(self, combatant_id: str | None) -> Combatant | None:
+        if combatant_id is None:
+            return None
+        try:
+            return self._controller.state.combatant(combatant_id)
+        except RulesError:
+            return None
+
+    def _fill_combatants(
+        self,
+        combo: QComboBox,
+        combatants: Sequence[Combatant],
+        current: Combatant | None,
+        placeholder: str,
+    ) -> None:
+        items: list[tuple[str, object]] = [(placeholder, None)]
+        for c in combatants:
+            note = "" if c.status is Status.ACTIVE else f" ({c.status.value})"
+            items.append((f"{c.name} – {c.side.value}{note}", c.id))
+        _set_items(combo, items, current.id if current is not None else None)
+
+    def _fill_weapons(self, attacker: Combatant | None) -> None:
+        items: list[tuple[str, object]] = []
+        if attacker is not None:
+            for w in attacker.fighter.weapons:
+                note = " (unready)" if w.key in attacker.unready else ""
+                skill = attacker.fighter.skill(w.skill)
+                items.append((f"{w.name} – {w.skill} {skill}{note}", w.key))
+        _set_items(self.weapon_combo, items, self.weapon_combo.currentData())
+
+    def _fill_modes(self, attacker: Combatant | None) -> None:
+        items: list[tuple[str, object]] = []
+        if attacker is not None and self.weapon_combo.currentData() is not None:
+            try:
+                weapon = attacker.fighter.weapon(self.weapon_combo.currentData())
+            except KeyError:
+                weapon = None
+            if weapon is not None:
+                for m in weapon.modes:
+                    mod = f", {m.skill_modifier:+d}" if m.skill_modifier else ""
+                    items.append((f"{m.name} – {m.damage}, reach {m.reach}{mod}", m.name))
+        _set_items(self.mode_combo, items, self.mode_combo.currentData())
+
+    def _fill_locations(self) -> None:
+        table = self._controller.state.ruleset.locations
+        items: list[tuple[str, object]] = []
+        for loc in table.locations:
+            penalty = sum(m.value for m in loc.modifiers(melee=True))
+            if loc.key == table.default_key:
+                items.insert(0, (f"{loc.label} (not aimed)", None))
+            else:
+                items.append((f"{loc.label} ({penalty:+d})", loc.key))
+        _set_items(self.location_combo, items, self.location_combo.currentData())
+
+    def _fill_defenses(self, defender: Combatant | None) -> None:
+        defender_id = defender.id if defender is not None else None
+        if defender_id != self._defender_for_announced:
+            # A new defender announces afresh.
+            self._announced = []
+            self._defender_for_announced = defender_id
+        available = possible_defenses(defender) if defender is not None else ()
+        kinds = {c.kind for c in available}
+        for kind, check in self._checks.items():
+            check.setEnabled(kind in kinds)
+            check.blockSignals(True)
+            check.setChecked(kind in self._announced)
+            check.blockSignals(False)
+        parry_items: list[tuple[str, object]] = []
+        if defender is not None:
+            for choice in available:
+                if choice.kind is DefenseKind.PARRY and choice.weapon_key is not None:
+                    weapon = defender.fighter.weapon(choice.weapon_key)
+                    parry_items.append((f"{weapon.name} ({weapon.parry.value})", weapon.key))
+        _set_items(self.parry_weapon_combo, parry_items, self.parry_weapon_combo.currentData())
+        self.parry_weapon_combo.setEnabled(bool(parry_items))
+        if defender is not None:
+            f = defender.fighter
+            if f.shield is None:
+                self.block_check.setToolTip(f"{defender.name} has no shield")
+            elif DefenseKind.BLOCK not in kinds:
+                self.block_check.setToolTip(f"{defender.name}'s {f.shield.name} is not ready")
+            if not kinds:
+                self.dodge_check.setToolTip(
+                    f"{defender.name} is {defender.status.value}: no active defense"
+                )
+        self._update_order_badges()
+
+    # --- reactions to the widgets ----------------------------------------------------------
+    def _attacker_chosen(self, _index: int) -> None:
+        self._controller.select(self.attacker_combo.currentData())
+
+    def _target_chosen(self, _index: int) -> None:
+        self._controller.set_target(self.target_combo.currentData())
+
+    def _weapon_changed(self) -> None:
+        if self._updating:
+            return
+        self._updating += 1
+        try:
+            self._fill_modes(self._combatant(self.attacker_id))
+        finally:
+            self._updating -= 1
+        self.update_preview()
+
+    def _defense_toggled(self, kind: DefenseKind, on: bool) -> None:
+        if on and kind not in self._announced:
+            self._announced.append(kind)
+        elif not on and kind in self._announced:
+            self._announced.remove(kind)
+        self._update_order_badges()
+        self.update_preview()
+
+    def _update_order_badges(self) -> None:
+        for kind, badge in self._order_labels.items():
+            if kind in self._announced:
+                badge.setText(_ORDINALS[self._announced.index(kind)])
+            else:
+                badge.setText("")
+
+    # --- the preview -----------------------------------------------------------------------
+    def update_preview(self) -> None:
+        if self._updating:
+            return
+        attacker = self._combatant(self.attacker_id)
+        defender = self._combatant(self.defender_id)
+        options = self.options()
+        self._plan, self._error = None, None
+        for label in self._value_labels.values():
+            label.clear()
+        if attacker is None:
+            self._show_hint("Select the attacker on the map or in the combatants list.")
+            return
+        if defender is None:
+            self._show_hint("Choose a target (right-click a token, or the Target box).")
+            return
+        if options is None:
+            self._show_hint(f"{attacker.name} has no weapon to attack with.")
+            return
+        try:
+            plan = plan_attack(attacker, defender, options, self._controller.state.ruleset)
+        except RulesError as refusal:
+            self._show_refusal(str(refusal), attacker, defender)
+            return
+        self._plan = plan
+        for d in plan.defenses:
+            self._value_labels[d.kind].setText(f"<b>{d.value}</b>")
+        self.error_label.hide()
+        self.arc_label.setText(arc_html(plan, defender))
+        self.preview_label.setText(plan_html(plan, defender))
+        self.roll_button.setEnabled(True)
+
+    def _show_hint(self, text: str) -> None:
+        self.error_label.hide()
+        self.arc_label.setText(f'<span style="color:{MUTED.name()}">{escape(text)}</span>')
+        self.preview_label.clear()
+        self.roll_button.setEnabled(False)
+
+    def _show_refusal(self, message: str, attacker: Combatant, defender: Combatant) -> None:
+        self._error = message
+        self.error_label.setText(f"Cannot roll: {message}")
+        self.error_label.show()
+        self.arc_label.setText(
+            f"<b>{escape(attacker.name)}</b> → <b>{escape(defender.name)}</b>"
+        )
+        self.preview_label.clear()
+        self.roll_button.setEnabled(False)
+
+    def _show_last(self, events: Sequence[object]) -> None:
+        rows = rows_for_events(events)  # type: ignore[arg-type]
+        for row in rows:
+            if row.kind is RowKind.ATTACK:
+                outcome = [ln.text for ln in row.lines if ln.tone in (Tone.OUTCOME, Tone.HARM)]
+                self.last_label.setText("Last roll: " + "; ".join(outcome))
+                return
+
+    # --- keyboard --------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if (
+            kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+            and isinstance(event, QKeyEvent)
+            and _is_roll_key(event)
+            and not (isinstance(watched, QComboBox) and watched.view().isVisible())
+        ):
+            if kind is QEvent.Type.ShortcutOverride:
+                event.accept()  # deliver it to us as a key press, not as a shortcut
+            else:
+                self.roll()
+            return True
+        return super().eventFilter(watched, event)
+
+
+def _is_roll_key(event: QKeyEvent) -> bool:
+    if event.key() not in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        return False
+    extra = event.modifiers() & ~(
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier
+    )
+    return extra == Qt.KeyboardModifier.NoModifier
+
+
+# --- rich text of a plan ---------------------------------------------------------------
+
+
+def _mod_row(value: str, reason: str, citation: str, strong: bool = False) -> str:
+    v = f"<b>{escape(value)}</b>" if strong else escape(value)
+    cite_html = (
+        f' <span style="color:{MUTED.name()};font-size:small">· {escape(citation)}</span>'
+        if citation
+        else ""
+    )
+    return (
+        f'<tr><td align="right" style="padding-right:6px">{v}</td>'
+        f"<td>{escape(reason)}{cite_html}</td></tr>"
+    )
+
+
+def arc_html(plan: AttackPlan, defender: Combatant) -> str:
+    colour = ARC_COLOURS[plan.arc].name()
+    below = ", from below" if plan.below else ""
+    hexes = "hex" if plan.distance == 1 else "hexes"
+    return (
+        f'<span style="color:{colour}">■</span> Attack comes from <b>{escape(defender.name)}'
+        f"'s {escape(plan.arc.value)}</b>{below} · {plan.distance} {hexes}"
+    )
+
+
+def plan_html(plan: AttackPlan, defender: Combatant) -> str:
+    """The effective skill and each announced defense, every modifier with its
+    reason and citation, exactly as ``plan_attack`` gives them."""
+    rows = [
+        '<table cellspacing=0 cellpadding=1 width="100%">',
+        _mod_row(str(plan.base_skill), f"{plan.skill_name} skill", ""),
+    ]
+    for m in plan.modifiers:
+        rows.append(_mod_row(_signed(m), m.reason, str(m.citation)))
+    rows.append(
+        f'<tr><td align="right" style="padding-right:6px;border-top:1px solid #999">'
+        f"<b>{plan.effective_skill}</b></td><td><b>effective skill</b> · "
+        f"damage {escape(str(plan.damage_dice))} {escape(plan.damage_spec.type.value)}"
+        f"</td></tr>"
+    )
+    rows.append("</table>")
+    rows.append('<p style="margin-top:6px;margin-bottom:2px"><b>Defenses, in rolling order</b></p>')
+    if not plan.defenses:
+        rows.append(
+            f'<p style="color:{BAD_TEXT.name()};margin:0">{escape(defender.name)} '
+            "announces no active defense.</p>"
+        )
+    else:
+        rows.append('<table cellspacing=0 cellpadding=1 width="100%">')
+        for i, d in enumerate(plan.defenses, start=1):
+            rows.append(_defense_rows(i, d))
+        rows.append("</table>")
+    return "".join(rows)
+
+
+def _defense_rows(number: int, d: DefensePlan) -> str:
+    item = f" ({d.item_name})" if d.item_name and d.kind is not DefenseKind.DODGE else ""
+    head = (
+        f'<tr><td align="right" style="padding-right:6px"><b>{d.value}</b></td>'
+        f"<td><b>{number}. {escape(d.kind.label)}{escape(item)}</b></td></tr>"
+    )
+    rows = [head, _mod_row(str(d.base), d.base_reason, str(d.citation))]
+    rows += [_mod_row(_signed(m), m.reason, str(m.citation)) for m in d.modifiers]
+    return "".join(rows)
+
+
+def _signed(m: Modifier) -> str:
+    return f"{m.value:+d}" if m.value else "±0"
+
+
+# --- combo helpers ---------------------------------------------------------------------
+
+
+def _combo(name: str, tip: str) -> QComboBox:
+    combo = QComboBox()
+    combo.setObjectName(name)
+    combo.setToolTip(tip)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return combo
+
+
+def _set_items(combo: QComboBox, items: Sequence[tuple[str, object]], keep: object) -> None:
+    """Replace a combo's items, keeping the entry whose data is ``keep`` if present
+    (else the first); emits no signals."""
+    combo.blockSignals(True)
+    try:
+        current = [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]
+        if current != list(items):
+            combo.clear()
+            for text, data in items:
+                combo.addItem(text, data)
+        index = next((i for i, (_t, data) in enumerate(items) if data == keep), 0)
+        if items:
+            combo.setCurrentIndex(index)
+    finally:
+        combo.blockSignals(False)

@@ -1,0 +1,431 @@
+"""``hexfray --self-test``: prove that a build works, end to end, without a screen.
+
+The self-test starts Qt offscreen, opens the demo battle in the real main window,
+plays a short script through the controller (the path the GUI's clicks and panes
+use): a move into contact, two attacks with announced defenses, the end of the
+turn, all with a fixed seed. It then checks
+
+* every command was accepted, and the log the panes were sent is the log the
+  battle holds;
+* the log lines and every combatant's HP, status, hex and facing equal the golden
+  file ``assets/selftest/expected.json`` (written once by
+  ``python main.py --self-test --regenerate`` from the source tree, reviewed, and
+  committed: a frozen build is compared with what the source produced);
+* the HP ledger: each combatant's HP is its starting HP less the injuries the log
+  reports for it (independent of the golden file);
+* the window renders: the map is grabbed to a picture, saved in the user cache
+  folder, and the tokens are visible on it;
+* nothing raised an unhandled exception meanwhile.
+
+It prints one line per check, writes the same report to ``self-test.txt`` in the
+cache folder, and returns 0 only if every check passed.
+
+``--measure-startup`` is here too (``install_startup_probe``): it prints
+``FIRST_PAINT <time.monotonic()>`` once the main window's first frame is painted
+and quits, for packaging/measure.py.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.user_dirs import cache_dir, current_log_file, setup_logging
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QImage
+
+    from app.controller import BattleController
+    from rules.battle import BattleState, Command
+    from rules.model import Combatant
+
+log = logging.getLogger(__name__)
+
+SELF_TEST_SEED = 7
+EXPECTED_PARTS = ("selftest", "expected.json")
+REGENERATE_COMMAND = "python main.py --self-test --regenerate"
+PICTURE_NAME = "self-test.png"
+REPORT_NAME = "self-test.txt"
+
+
+# --- the report ---------------------------------------------------------------------
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class Report:
+    checks: list[Check] = field(default_factory=list)
+
+    def add(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.checks.append(Check(name, ok, detail))
+        return ok
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.checks) and all(c.ok for c in self.checks)
+
+    def lines(self) -> Iterator[str]:
+        for c in self.checks:
+            head = f"{'PASS' if c.ok else 'FAIL'}  {c.name}"
+            yield f"{head}: {c.detail}" if c.detail and "\n" not in c.detail else head
+            if "\n" in c.detail:
+                yield from (f"      {line}" for line in c.detail.splitlines())
+        yield "self-test passed" if self.passed else "self-test FAILED"
+
+
+def _say(text: str) -> None:
+    """Print if there is a console (a windowed Windows build has none)."""
+    if sys.stdout is not None:
+        print(text, flush=True)
+
+
+# --- the script ---------------------------------------------------------------------
+def expected_path() -> Path:
+    from rules.assets import asset_path
+
+    return asset_path(*EXPECTED_PARTS)
+
+
+def _nearest_enemy(state: BattleState, who: Combatant, exclude: set[str]) -> Combatant:
+    enemies = [c for c in state.combatants if c.side != who.side and c.id not in exclude]
+    if not enemies:
+        enemies = [c for c in state.combatants if c.side != who.side]
+    return min(enemies, key=lambda c: who.hex.distance(c.hex))  # ties: file order
+
+
+def _attack(state: BattleState, attacker: Combatant, defender: Combatant) -> Command:
+    """The attacker's first weapon, in its first mode that reaches the defender; the
+    defender announces a block if it has a shield, else a parry, else a dodge."""
+    from rules.attack import AttackOptions
+    from rules.battle import Attack
+    from rules.defense import DefenseChoice, DefenseKind
+    from rules.model import ParryClass
+
+    distance = attacker.hex.distance(defender.hex)
+    weapon = attacker.fighter.weapons[0]
+    mode = next((m for m in weapon.modes if distance in m.reach.distances), weapon.modes[0])
+    fighter = defender.fighter
+    parrying = next((w for w in fighter.weapons if w.parry is not ParryClass.NONE), None)
+    if fighter.shield is not None:
+        defense = DefenseChoice(DefenseKind.BLOCK)
+    elif parrying is not None:
+        defense = DefenseChoice(DefenseKind.PARRY, parrying.key)
+    else:
+        defense = DefenseChoice(DefenseKind.DODGE)
+    options = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=(defense,))
+    return Attack(attacker.id, defender.id, options)
+
+
+def play_script(controller: BattleController) -> list[Command]:
+    """Play the scripted turn through the controller, as the GUI would; returns the
+    commands in order. Each step is derived from the state it is played on."""
+    from hexmap import direction_to
+    from rules.battle import EndTurn, MoveCombatant, TurnCombatant
+
+    played: list[Command] = []
+
+    def run(command: Command) -> None:
+        played.append(command)
+        controller.execute(command)
+
+    state = controller.state
+    first = state.combatants[0]
+    target = _nearest_enemy(state, first, set())
+    controller.select(first.id)
+    controller.set_target(target.id)
+    if first.hex.distance(target.hex) > 1:  # one step into contact
+        step = first.hex.neighbor(direction_to(first.hex, target.hex))
+        if step in state.grid and state.occupant(step) is None:
+            run(MoveCombatant(first.id, step))
+    first = controller.state.combatant(first.id)
+    facing = direction_to(first.hex, target.hex)
+    if first.facing != facing:
+        run(TurnCombatant(first.id, facing))
+    run(_attack(controller.state, controller.state.combatant(first.id), target))
+
+    state = controller.state
+    second = next(c for c in state.combatants if c.side == first.side and c.id != first.id)
+    other = _nearest_enemy(state, second, {target.id})
+    controller.select(second.id)
+    controller.set_target(other.id)
+    run(_attack(state, second, state.combatant(other.id)))
+    run(EndTurn())
+    return played
+
+
+def _outcome(state: BattleState) -> dict[str, dict[str, Any]]:
+    return {
+        c.id: {
+            "name": c.name,
+            "hp": c.hp,
+            "status": c.status.value,
+            "hex": [c.hex.q, c.hex.r],
+            "facing": c.facing.name,
+        }
+        for c in state.combatants
+    }
+
+
+# --- checks ---------------------------------------------------------------------------
+def _compare(report: Report, name: str, expected: object, actual: object) -> bool:
+    if expected == actual:
+        return report.add(name, True)
+    import difflib
+
+    def dump(value: object) -> list[str]:
+        return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=True).splitlines()
+
+    diff = "\n".join(
+        difflib.unified_diff(dump(expected), dump(actual), "expected", "this run", lineterm="")
+    )
+    return report.add(name, False, f"differs from the golden file:\n{diff}")
+
+
+def _hp_ledger(report: Report, before: BattleState, after: BattleState, events: list[Any]) -> None:
+    from rules.attack_events import DamageDealt
+
+    injuries: dict[str, int] = {}
+    hp_after: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, DamageDealt):
+            injuries[event.defender_id] = injuries.get(event.defender_id, 0) + (
+                event.damage.hp_before - event.damage.hp_after
+            )
+            hp_after[event.defender_id] = event.damage.hp_after
+    problems = []
+    for c in after.combatants:
+        start = before.combatant(c.id).hp
+        if start - injuries.get(c.id, 0) != c.hp or hp_after.get(c.id, c.hp) != c.hp:
+            problems.append(f"{c.id}: {start} HP - {injuries.get(c.id, 0)} injury != {c.hp} HP")
+    hurt = sum(1 for v in injuries.values() if v)
+    report.add(
+        "HP ledger",
+        not problems,
+        "; ".join(problems) or f"{hurt} combatant(s) hurt, every HP matches the log",
+    )
+
+
+def _mean_colour(image: QImage, x: float, y: float, radius: int = 3) -> tuple[float, ...]:
+    total = [0.0, 0.0, 0.0]
+    n = 0
+    for dx in range(-radius, radius + 1):
+        for dy in range(-radius, radius + 1):
+            px, py = int(x) + dx, int(y) + dy
+            if 0 <= px < image.width() and 0 <= py < image.height():
+                c = image.pixelColor(px, py)
+                total[0] += c.red()
+                total[1] += c.green()
+                total[2] += c.blue()
+                n += 1
+    return tuple(v / max(n, 1) for v in total)
+
+
+def _check_picture(report: Report, window: Any, controller: BattleController) -> None:
+    from PySide6.QtGui import QImage
+
+    view = window.map_view
+    picture = window.grab().toImage()
+    path = cache_dir() / PICTURE_NAME
+    saved = not picture.isNull() and picture.save(str(path), "PNG")
+    if not report.add("window picture", saved and QImage(str(path)).width() == picture.width(),
+                      f"{picture.width()}x{picture.height()} saved to {path}"):
+        return
+    image = view.grab().toImage()
+    state = controller.state
+    occupied = {c.hex for c in state.combatants}
+    empty = [h for h in state.grid.hexes() if all(h.distance(o) > 2 for o in occupied)]
+    if not empty:
+        report.add("tokens on the map", False, "no empty hex to compare with")
+        return
+    ground = _mean_colour(image, *_xy(view.hex_center(empty[0])))
+    unseen = []
+    for c in state.combatants:
+        colour = _mean_colour(image, *_xy(view.hex_center(c.hex)))
+        if sum(abs(a - b) for a, b in zip(colour, ground, strict=True)) < 60:
+            unseen.append(c.id)
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 7)
+               for y in range(0, image.height(), 7)}
+    report.add(
+        "tokens on the map",
+        not unseen and len(colours) >= 16,
+        f"{len(state.combatants)} tokens drawn, {len(colours)} colours sampled"
+        + (f"; not visible: {', '.join(unseen)}" if unseen else ""),
+    )
+
+
+def _xy(point: Any) -> tuple[float, float]:
+    return point.x(), point.y()
+
+
+# --- the run ------------------------------------------------------------------------
+def _ensure_app() -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a self-test needs no screen
+        app = QApplication([sys.argv[0] if sys.argv else "hexfray"])
+    assert isinstance(app, QApplication)
+    return app
+
+
+def _settle(app: QApplication, rounds: int = 3) -> None:
+    for _ in range(rounds):
+        app.processEvents()
+
+
+def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> int:
+    """Run every check; 0 if all passed. ``regenerate`` rewrites the golden file
+    (from the source tree only) and then checks against it."""
+    from PySide6.QtCore import QSettings
+
+    from app.controller import BattleController
+    from app.crash import CrashReporter
+    from app.main_window import MainWindow, load_demo_battle
+
+    started = time.monotonic()
+    report = Report()
+    if current_log_file() is None:
+        setup_logging()
+    app = _ensure_app()
+    golden_path = expected if expected is not None else expected_path()
+    errors: list[str] = []
+    reporter = CrashReporter(None, lambda r, _n, _p: errors.append(r.summary)).install()
+    window = None
+    try:
+        battle = load_demo_battle(SELF_TEST_SEED)
+        initial = battle.state
+        report.add("demo battle", bool(initial.combatants),
+                   f"{len(initial.combatants)} combatants on a {initial.grid.width} x "
+                   f"{initial.grid.height} map, seed {SELF_TEST_SEED}")
+        controller = BattleController(battle)
+        settings = QSettings(str(cache_dir() / "self-test-settings.ini"),
+                             QSettings.Format.IniFormat)
+        window = MainWindow(controller, settings, restore_layout=False, seed=SELF_TEST_SEED)
+        window.show()
+        _settle(app)
+
+        sent: list[Any] = []
+        refused: list[str] = []
+        controller.battle_changed.connect(lambda change, _redraw: sent.extend(change.events))
+        controller.command_refused.connect(refused.append)
+        commands = play_script(controller)
+        _settle(app)
+        report.add("scripted turn", not refused and len(battle.commands) == len(commands),
+                   f"{len(commands)} commands through the controller"
+                   + (f"; refused: {'; '.join(refused)}" if refused else ""))
+        report.add("log sent to the panes", list(battle.events) == sent,
+                   f"{len(sent)} events")
+
+        outcome = {
+            "seed": SELF_TEST_SEED,
+            "script": [repr(c) for c in commands],
+            "log": [e.describe() for e in battle.events],
+            "combatants": _outcome(battle.state),
+        }
+        if regenerate:
+            _write_golden(report, golden_path, outcome)
+        golden = _read_golden(report, golden_path)
+        if golden is not None:
+            same_setup = _compare(report, "seed and script", {
+                "seed": golden.get("seed"), "script": golden.get("script")},
+                {"seed": outcome["seed"], "script": outcome["script"]})
+            if same_setup:
+                _compare(report, "log lines", golden.get("log"), outcome["log"])
+                _compare(report, "hit points and positions",
+                         golden.get("combatants"), outcome["combatants"])
+        _hp_ledger(report, initial, battle.state, list(battle.events))
+        _check_picture(report, window, controller)
+    except Exception:  # a failing step is a failed self-test, with the traceback
+        report.add("no exceptions", False, traceback.format_exc().rstrip())
+    finally:
+        if window is not None:
+            window.close()
+            window.deleteLater()
+        _settle(app)
+        reporter.uninstall()
+    report.add("no unhandled errors", not errors, "; ".join(errors))
+    lines = list(report.lines())
+    lines.insert(-1, f"({time.monotonic() - started:.1f} s; picture and report in {cache_dir()})")
+    text = "\n".join(lines)
+    for line in lines:
+        _say(line)
+    (cache_dir() / REPORT_NAME).write_text(text + "\n", encoding="utf-8")
+    log.log(logging.INFO if report.passed else logging.ERROR, "self-test:\n%s", text)
+    return 0 if report.passed else 1
+
+
+def _write_golden(report: Report, path: Path, outcome: dict[str, Any]) -> None:
+    if getattr(sys, "frozen", False):
+        report.add("regenerate", False, "only from the source tree: the bundle is read-only")
+        return
+    document = {
+        "about": (
+            "Golden results of Hexfray's self-test (app/self_test.py): the demo battle, "
+            f"seed {SELF_TEST_SEED}, the scripted turn. Regenerate with "
+            f"`{REGENERATE_COMMAND}` only after a deliberate change to the rules, the "
+            "demo or the script, and review the diff."
+        ),
+        **outcome,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    report.add("regenerate", True, f"wrote {path}")
+
+
+def _read_golden(report: Report, path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        report.add("golden file", False, f"{path}: {exc} (create it with `{REGENERATE_COMMAND}`)")
+        return None
+    if not isinstance(data, dict):
+        report.add("golden file", False, f"{path}: not a JSON object")
+        return None
+    return data
+
+
+# --- start-up measurement -------------------------------------------------------------
+class _FirstPaintProbe(QObject):
+    def __init__(self, window: QWidget, report: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._report = report
+        self._seen = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            not self._seen
+            and event.type() == QEvent.Type.Paint
+            and isinstance(watched, QWidget)
+            and watched.window() is self._window
+        ):
+            self._seen = True
+            QTimer.singleShot(0, self._report)  # once the whole first frame is painted
+        return False
+
+
+def install_startup_probe(window: QWidget) -> None:
+    """For ``--measure-startup``: print ``FIRST_PAINT <time.monotonic()>`` after the
+    window's first painted frame, then quit. Same probe as packaging/minimal_app.py."""
+
+    def report() -> None:
+        _say(f"FIRST_PAINT {time.monotonic():.6f}")
+        QApplication.quit()
+
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(_FirstPaintProbe(window, report))

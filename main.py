@@ -1,0 +1,108 @@
+"""Hexfray: a game master's hex map for tactical melee battles.
+
+    python main.py                      open the demo battle
+    python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
+    python main.py --benchmark          print map repaint and attack resolution speed
+    python main.py --seed N             the battle's dice seed (default 1)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+APP_NAME = "Hexfray"
+ORGANISATION = "Hexfray"
+DEFAULT_SEED = 1
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="hexfray",
+        description="A game master's hex map for tactical melee battles.",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        type=Path,
+        help="render the main window offscreen at 1366x768 with a selection and a "
+        "target, save it as PNG and exit",
+    )
+    mode.add_argument(
+        "--benchmark",
+        action="store_true",
+        help="print the map's repaint time and the attack resolutions per second",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"battle seed (default {DEFAULT_SEED})"
+    )
+    return parser.parse_args(argv)
+
+
+def _use_offscreen() -> None:
+    """Headless modes draw without a display (must run before the QApplication)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def _application(argv: Sequence[str]) -> object:
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName(ORGANISATION)
+    QCoreApplication.setApplicationName(APP_NAME)
+    app = QApplication.instance()
+    return app if app is not None else QApplication([sys.argv[0], *argv])
+
+
+def run_screenshot(path: Path, seed: int) -> int:
+    _use_offscreen()
+    _application([])
+    from app.screenshot import save_screenshot
+
+    if not save_screenshot(path, seed):
+        print(f"could not write {path}", file=sys.stderr)
+        return 1
+    print(f"saved {path}")
+    return 0
+
+
+def run_benchmark(seed: int) -> int:
+    _use_offscreen()
+    _application([])
+    from app.benchmark import run
+
+    return run(seed)
+
+
+def run_gui(seed: int) -> int:
+    app = _application(sys.argv[1:])
+    from app.controller import BattleController
+    from app.crash import install_crash_handler
+    from app.help import maybe_show_first_run_guide
+    from app.main_window import MainWindow, load_demo_battle
+    from app.user_dirs import setup_logging
+
+    setup_logging()
+    controller = BattleController(load_demo_battle(seed))
+    window = MainWindow(controller, seed=seed)
+    install_crash_handler(window)
+    window.show()
+    maybe_show_first_run_guide(window)
+    return int(app.exec())  # type: ignore[attr-defined]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.screenshot is not None:
+        return run_screenshot(args.screenshot, args.seed)
+    if args.benchmark:
+        return run_benchmark(args.seed)
+    return run_gui(args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

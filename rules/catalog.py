@@ -1,0 +1,408 @@
+"""The gear catalog, fighter templates and battle setups, loaded from ``assets/``.
+
+``load_*`` functions read files through ``rules.assets``; every ``parse_*``
+function is pure (parsed JSON in, frozen objects out) and raises ``DataError`` on
+malformed data, naming the place in the data.
+
+Encumbrance, when a template does not state it, follows the 3rd-edition levels
+(``BASE_ENCUMBRANCE``): carried weight up to 2xST none (0), 4xST light (1), 6xST
+medium (2), 12xST heavy (3), 20xST extra-heavy (4); more cannot be carried.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import TypeVar
+
+from hexmap import Facing, Handedness, Hex, HexGrid, HexmapError, Reach
+from rules.assets import read_json
+from rules.dice import parse_dice
+from rules.errors import DataError
+from rules.jsondata import (
+    as_enum,
+    as_int,
+    as_list,
+    as_object,
+    check_keys,
+    get_bool,
+    get_enum,
+    get_int,
+    get_number,
+    get_str,
+)
+from rules.model import (
+    Armor,
+    Attributes,
+    Combatant,
+    DamageBase,
+    DamageSpec,
+    DamageType,
+    Fighter,
+    ParryClass,
+    Quality,
+    Shield,
+    ShieldSize,
+    Side,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+    WeaponSize,
+)
+
+T = TypeVar("T")
+
+ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
+
+
+@dataclass(frozen=True)
+class Catalog:
+    weapons: Mapping[str, Weapon]
+    shields: Mapping[str, Shield]
+    armor: Mapping[str, Armor]
+
+    def weapon(self, key: str) -> Weapon:
+        return _lookup(self.weapons, key, "weapon")
+
+    def shield(self, key: str) -> Shield:
+        return _lookup(self.shields, key, "shield")
+
+    def armor_suit(self, key: str) -> Armor:
+        return _lookup(self.armor, key, "armor")
+
+
+def _lookup(table: Mapping[str, T], key: str, what: str) -> T:
+    try:
+        return table[key]
+    except KeyError:
+        raise DataError(f"no {what} {key!r} in the catalog") from None
+
+
+# --- gear -------------------------------------------------------------------------
+
+
+def parse_damage_spec(data: object, where: str = "damage") -> DamageSpec:
+    obj = as_object(data, where)
+    check_keys(obj, where, ("base", "type"), ("adds", "dice"))
+    base = get_enum(obj, "base", DamageBase, where)
+    fixed = None
+    if base is DamageBase.FIXED:
+        try:
+            fixed = parse_dice(get_str(obj, "dice", where))
+        except DataError as exc:
+            raise DataError(f"{where}.dice: {exc}") from exc
+    elif "dice" in obj:
+        raise DataError(f"{where}.dice: only a fixed-damage mode has its own dice")
+    return DamageSpec(
+        base=base,
+        adds=get_int(obj, "adds", where, 0),
+        type=get_enum(obj, "type", DamageType, where),
+        fixed=fixed,
+    )
+
+
+def parse_reach(value: object, where: str) -> Reach:
+    if not isinstance(value, str):
+        raise DataError(f'{where}: reach must be text like "1" or "C-1", got {value!r}')
+    try:
+        return Reach.parse(value)
+    except HexmapError as exc:
+        raise DataError(f"{where}: {exc}") from exc
+
+
+def parse_mode(data: object, where: str = "mode") -> WeaponMode:
+    obj = as_object(data, where)
+    check_keys(obj, where, ("name", "damage", "reach"), ("skill_modifier",))
+    return WeaponMode(
+        name=get_str(obj, "name", where),
+        damage=parse_damage_spec(obj["damage"], f"{where}.damage"),
+        reach=parse_reach(obj["reach"], f"{where}.reach"),
+        skill_modifier=get_int(obj, "skill_modifier", where, 0),
+    )
+
+
+def parse_weapon(data: object, where: str = "weapon") -> Weapon:
+    obj = as_object(data, where)
+    check_keys(
+        obj,
+        where,
+        ("key", "name", "kind", "skill", "weight", "parry", "modes"),
+        ("two_handed", "size", "quality", "min_st", "reliable", "wooden_shaft", "metal_faced"),
+    )
+    modes = tuple(
+        parse_mode(m, f"{where}.modes[{i}]")
+        for i, m in enumerate(as_list(obj["modes"], f"{where}.modes"))
+    )
+    if not modes:
+        raise DataError(f"{where}.modes: a weapon needs at least one mode")
+    names = [m.name for m in modes]
+    if len(set(names)) != len(names):
+        raise DataError(f"{where}.modes: duplicate mode names {names}")
+    min_st = get_int(obj, "min_st", where, 0)
+    if min_st < 0:
+        raise DataError(f"{where}.min_st: must not be negative")
+    return Weapon(
+        key=get_str(obj, "key", where),
+        name=get_str(obj, "name", where),
+        kind=get_enum(obj, "kind", WeaponKind, where),
+        skill=get_str(obj, "skill", where),
+        modes=modes,
+        parry=get_enum(obj, "parry", ParryClass, where),
+        weight=get_number(obj, "weight", where),
+        two_handed=get_bool(obj, "two_handed", where, False),
+        size=get_enum(obj, "size", WeaponSize, where, WeaponSize.SMALL),
+        quality=get_enum(obj, "quality", Quality, where, Quality.GOOD),
+        min_st=min_st,
+        reliable=get_bool(obj, "reliable", where, False),
+        wooden_shaft=get_bool(obj, "wooden_shaft", where, False),
+        metal_faced=get_bool(obj, "metal_faced", where, False),
+    )
+
+
+def parse_shield(data: object, where: str = "shield") -> Shield:
+    obj = as_object(data, where)
+    check_keys(obj, where, ("key", "name", "size", "pd", "weight"), ("heavy",))
+    pd = get_int(obj, "pd", where)
+    if pd < 0:
+        raise DataError(f"{where}.pd: must not be negative")
+    return Shield(
+        key=get_str(obj, "key", where),
+        name=get_str(obj, "name", where),
+        size=get_enum(obj, "size", ShieldSize, where),
+        pd=pd,
+        weight=get_number(obj, "weight", where),
+        heavy=get_bool(obj, "heavy", where, False),
+    )
+
+
+def parse_armor(data: object, where: str = "armor") -> Armor:
+    obj = as_object(data, where)
+    check_keys(obj, where, ("key", "name", "pd", "dr"), ("weight",))
+    pd, dr = get_int(obj, "pd", where), get_int(obj, "dr", where)
+    if pd < 0 or dr < 0:
+        raise DataError(f"{where}: PD and DR must not be negative")
+    return Armor(
+        key=get_str(obj, "key", where),
+        name=get_str(obj, "name", where),
+        pd=pd,
+        dr=dr,
+        weight=get_number(obj, "weight", where, 0.0),
+    )
+
+
+def _keyed(data: object, list_key: str, parse: Callable[[object, str], T]) -> Mapping[str, T]:
+    obj = as_object(data, list_key)
+    check_keys(obj, list_key, (list_key,), ("about",))
+    result: dict[str, T] = {}
+    for i, item in enumerate(as_list(obj[list_key], list_key)):
+        where = f"{list_key}[{i}]"
+        value = parse(item, where)
+        key = getattr(value, "key", None)
+        if not isinstance(key, str):  # pragma: no cover - every parser sets a key
+            raise DataError(f"{where}: no key")
+        if key in result:
+            raise DataError(f"{where}: duplicate key {key!r}")
+        result[key] = value
+    return MappingProxyType(result)
+
+
+def parse_catalog(weapons: object, shields: object, armor: object) -> Catalog:
+    """Parse the three gear files: ``{"weapons": [...]}``, ``{"shields": [...]}``,
+    ``{"armor": [...]}``."""
+    return Catalog(
+        weapons=_keyed(weapons, "weapons", parse_weapon),
+        shields=_keyed(shields, "shields", parse_shield),
+        armor=_keyed(armor, "armor", parse_armor),
+    )
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    return parse_catalog(
+        read_json("weapons.json"), read_json("shields.json"), read_json("armor.json")
+    )
+
+
+# --- fighters -----------------------------------------------------------------------
+
+
+def encumbrance_level(weight: float, st: int) -> int:
+    """Encumbrance level 0-4 for ``weight`` lb carried at ``st`` (base rules)."""
+    if st < 1:
+        raise DataError(f"ST must be at least 1, got {st}")
+    for level, factor in enumerate(ENCUMBRANCE_LIMITS):
+        if weight <= factor * st:
+            return level
+    raise DataError(f"{weight:g} lb is more than ST {st} can carry ({20 * st} lb)")
+
+
+def carried_weight(fighter: Fighter) -> float:
+    total = sum(w.weight for w in fighter.weapons)
+    if fighter.shield is not None:
+        total += fighter.shield.weight
+    if fighter.armor is not None:
+        total += fighter.armor.weight
+    return total
+
+
+def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tuple[str, Fighter]:
+    """A template: ``(key, Fighter)``. Gear is named by catalog keys."""
+    obj = as_object(data, where)
+    check_keys(
+        obj,
+        where,
+        ("key", "name", "attributes", "hit_points", "move", "skills", "weapons"),
+        (
+            "shield",
+            "armor",
+            "handedness",
+            "shield_skill",
+            "dodge_skill",
+            "encumbrance",
+            "combat_reflexes",
+            "fencing",
+        ),
+    )
+    attrs = as_object(obj["attributes"], f"{where}.attributes")
+    check_keys(attrs, f"{where}.attributes", ("st", "dx", "iq", "ht"))
+    values = {k: get_int(attrs, k, f"{where}.attributes") for k in ("st", "dx", "iq", "ht")}
+    if any(v < 1 for v in values.values()):
+        raise DataError(f"{where}.attributes: every attribute must be at least 1")
+    skills_obj = as_object(obj["skills"], f"{where}.skills")
+    skills = {name: as_int(v, f"{where}.skills.{name}") for name, v in skills_obj.items()}
+    weapons = tuple(
+        _gear(catalog.weapon, k, f"{where}.weapons[{i}]")
+        for i, k in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
+    )
+    shield = _gear(catalog.shield, obj["shield"], f"{where}.shield") if "shield" in obj else None
+    armor = _gear(catalog.armor_suit, obj["armor"], f"{where}.armor") if "armor" in obj else None
+    hp = get_int(obj, "hit_points", where)
+    move = get_int(obj, "move", where)
+    if hp < 1 or move < 0:
+        raise DataError(f"{where}: hit_points must be >= 1 and move >= 0")
+    dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
+    fighter = Fighter(
+        name=get_str(obj, "name", where),
+        attributes=Attributes(**values),
+        hit_points=hp,
+        move=move,
+        skills=MappingProxyType(skills),
+        weapons=weapons,
+        handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
+        shield=shield,
+        armor=armor,
+        shield_skill=get_str(obj, "shield_skill", where, "Shield"),
+        dodge_skill=dodge,
+        encumbrance=0,
+        combat_reflexes=get_bool(obj, "combat_reflexes", where, False),
+        fencing=get_bool(obj, "fencing", where, False),
+    )
+    if "encumbrance" in obj:
+        level = get_int(obj, "encumbrance", where)
+        if not 0 <= level <= 4:
+            raise DataError(f"{where}.encumbrance: a level 0-4, got {level}")
+    else:
+        try:
+            level = encumbrance_level(carried_weight(fighter), values["st"])
+        except DataError as exc:
+            raise DataError(f"{where}: {exc}") from exc
+    return get_str(obj, "key", where), replace(fighter, encumbrance=level)
+
+
+def _gear(lookup: Callable[[str], T], key: object, where: str) -> T:
+    if not isinstance(key, str):
+        raise DataError(f"{where}: expected a catalog key, got {key!r}")
+    try:
+        return lookup(key)
+    except DataError as exc:
+        raise DataError(f"{where}: {exc}") from exc
+
+
+def parse_fighters(data: object, catalog: Catalog) -> Mapping[str, Fighter]:
+    obj = as_object(data, "fighters")
+    check_keys(obj, "fighters", ("fighters",), ("about",))
+    result: dict[str, Fighter] = {}
+    for i, item in enumerate(as_list(obj["fighters"], "fighters")):
+        key, fighter = parse_fighter(item, catalog, f"fighters[{i}]")
+        if key in result:
+            raise DataError(f"fighters[{i}]: duplicate key {key!r}")
+        result[key] = fighter
+    return MappingProxyType(result)
+
+
+@functools.cache
+def load_fighters() -> Mapping[str, Fighter]:
+    """The fighter templates of ``assets/fighters.json`` by key."""
+    return parse_fighters(read_json("fighters.json"), load_catalog())
+
+
+# --- battle setups ------------------------------------------------------------------
+
+
+def load_battle_setup(
+    data: object,
+    templates: Mapping[str, Fighter] | None = None,
+) -> tuple[HexGrid, tuple[Combatant, ...]]:
+    """A battle file: the map size and the combatants placed on it.
+
+    Combatant ids are "c1", "c2", ... by position unless the file gives them.
+    """
+    templates = load_fighters() if templates is None else templates
+    obj = as_object(data, "battle")
+    check_keys(obj, "battle", ("map", "combatants"), ("name", "about"))
+    size = as_object(obj["map"], "battle.map")
+    check_keys(size, "battle.map", ("cols", "rows"))
+    cols, rows = get_int(size, "cols", "battle.map"), get_int(size, "rows", "battle.map")
+    if cols < 1 or rows < 1:
+        raise DataError(f"battle.map: at least 1 x 1 hexes, got {cols} x {rows}")
+    grid = HexGrid(cols, rows)
+    combatants: list[Combatant] = []
+    seen: set[str] = set()
+    for i, item in enumerate(as_list(obj["combatants"], "battle.combatants")):
+        where = f"battle.combatants[{i}]"
+        c = _parse_combatant(item, where, f"c{i + 1}", templates, grid)
+        if c.id in seen:
+            raise DataError(f"{where}: duplicate id {c.id!r}")
+        if any(o.hex == c.hex for o in combatants):
+            raise DataError(f"{where}: another combatant already stands on {c.hex}")
+        seen.add(c.id)
+        combatants.append(c)
+    return grid, tuple(combatants)
+
+
+def _parse_combatant(
+    data: object,
+    where: str,
+    default_id: str,
+    templates: Mapping[str, Fighter],
+    grid: HexGrid,
+) -> Combatant:
+    obj = as_object(data, where)
+    check_keys(obj, where, ("template", "side", "at", "facing"), ("id", "name"))
+    template = get_str(obj, "template", where)
+    if template not in templates:
+        raise DataError(f"{where}.template: no fighter template {template!r}")
+    fighter = templates[template]
+    if "name" in obj:
+        fighter = replace(fighter, name=get_str(obj, "name", where))
+    at = as_object(obj["at"], f"{where}.at")
+    check_keys(at, f"{where}.at", ("col", "row"))
+    where_hex = Hex.from_offset(
+        get_int(at, "col", f"{where}.at"), get_int(at, "row", f"{where}.at")
+    )
+    if where_hex not in grid:
+        raise DataError(f"{where}.at: {where_hex} is off the {grid.width} x {grid.height} map")
+    return Combatant(
+        id=get_str(obj, "id", where, default_id),
+        fighter=fighter,
+        side=get_enum(obj, "side", Side, where),
+        hex=where_hex,
+        facing=as_enum(obj["facing"], Facing, f"{where}.facing"),
+        hp=fighter.hit_points,
+    )
+
+
+def load_demo_battle() -> tuple[HexGrid, tuple[Combatant, ...]]:
+    return load_battle_setup(read_json("battles", "demo.json"))

@@ -1,0 +1,988 @@
+"""Weapons against weapons: striking at a weapon, defending it, chopping or breaking
+it, and the abstract pieces that fly off when weapons break or are knocked away.
+
+Rules implemented here (each described in our own words in
+``docs/weapons-on-weapons.md``):
+
+* the penalty to hit a weapon, by seed 000 (by kind: very small, polearm, other) or
+  seed 001 (by reach) — ``strike_at_weapon_penalty``, ``disarm_extra_penalty``;
+* whether a weapon may be targeted at all — ``weapon_targetable``;
+* what defenses protect a weapon — ``weapon_defense_options``;
+* 000 CUTTING THROUGH A WEAPON (wooden shafts) — ``shaft_stats``, ``cut_shaft``,
+  ``use_weakened_weapon`` on a frozen ``WeaponDamageState``;
+* 000 BREAKING A BLADE (damage thresholds by blade, quality halves or doubles) —
+  ``blade_break_threshold``, ``strike_blade`` (table in ``blade_breaking.json``);
+* 001 Breaking a Weapon (damage against a DR/HP by weight and material) —
+  ``weapon_integrity``, ``damage_weapon`` (table in ``weapon_integrity.json``);
+* 001 Subduing a Foe — ``pulled_punch``, ``flat_of_blade``, ``blunt_end``.
+
+The map placement of dropped, knocked-away and broken-off pieces is the map layer's
+job. Here a piece only says *how* it leaves the hand (``Placement``) and, once
+resolved, the dice rolled for it (``Landing``): the distance in hexes and a
+direction die 1-6. Direction die ``n`` means ``hexmap.Facing(n - 1)`` (1 = N, then
+clockwise) for a random direction; for a forward-or-back placement 1-3 is the
+wielder's facing and 4-6 the opposite one (``Landing.facing``).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from fractions import Fraction
+from types import MappingProxyType
+
+from hexmap import Facing, Reach
+from rules.assets import read_json
+from rules.citation import Citation, cite
+from rules.defense import DefenseKind
+from rules.dice import distribution, roll
+from rules.errors import DataError, IllegalAttackError, RulesError
+from rules.jsondata import (
+    as_enum,
+    as_fraction,
+    as_list,
+    as_object,
+    check_keys,
+    get_int,
+    get_number,
+    get_str,
+)
+from rules.model import (
+    DamageBase,
+    DamageType,
+    ParryClass,
+    Quality,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+    WeaponSize,
+)
+from rules.modifiers import Modifier
+
+RULESET_DIR = ("rulesets", "000")
+
+STRIKING_000 = cite("000", "STRIKING AT WEAPONS")
+DISARMING_000 = cite("000", "DISARMING AN OPPONENT")
+DEFENSE_000 = cite("000", "DEFENSE AGAINST WEAPON ATTACKS")
+CUTTING_000 = cite("000", "CUTTING THROUGH A WEAPON")
+BLADE_000 = cite("000", "BREAKING A BLADE")
+DROPPED_000 = cite("000", "DROPPED WEAPONS")
+STRIKING_001 = cite("001", "Striking at Weapons")
+TACTICAL_001 = cite("001", "Striking at Weapons in Tactical Combat")
+DEFENDING_001 = cite("001", "Defending Your Weapon")
+KNOCKING_001 = cite("001", "Knocking a Weapon Away")
+BREAKING_001 = cite("001", "Breaking a Weapon")
+SUBDUING_001 = cite("001", "Subduing a Foe")
+
+
+class RulesSource(Enum):
+    """Which seed's version of a weapon-on-weapon rule to use."""
+
+    SEED_000 = "000"
+    SEED_001 = "001"
+
+
+# ---------------------------------------------------------------------------
+# Pieces and where they go
+# ---------------------------------------------------------------------------
+
+
+class PlacementKind(Enum):
+    """How a weapon or piece of one leaves (or stays in) the hand."""
+
+    IN_HAND = "in hand"
+    AT_FEET = "at the wielder's feet"
+    DROPPED_IN_HEX = "dropped in the wielder's hex"
+    DROPPED_NEARBY = "dropped deliberately: a hex passed through or an adjacent hex"
+    ADJACENT_OR_FEET = "at the wielder's feet or in an adjacent hex"
+    KNOCKED_AWAY = "knocked away in a random direction"
+    ONE_HEX_RANDOM = "one hex away in a random direction"
+    FLIES = "flies away"
+
+
+class DirectionRule(Enum):
+    NONE = "none"
+    RANDOM = "random hex side (1d6)"
+    FORWARD_OR_BACK = "straight forward or straight back (1d6: 1-3 forward)"
+
+
+@dataclass(frozen=True, slots=True)
+class DistanceDice:
+    """Dice for a distance in hexes: ``count`` d ``sides`` + ``adds``, never below 0.
+    ``1d3`` is rolled as a three-sided die (a d6 halved, rounding up, at the table)."""
+
+    count: int
+    sides: int = 6
+    adds: int = 0
+
+    def __post_init__(self) -> None:
+        if self.count < 0 or self.sides < 1:
+            raise RulesError(f"bad distance dice {self.count}d{self.sides}")
+
+    def __str__(self) -> str:
+        adds = f"{self.adds:+d}" if self.adds else ""
+        return f"{self.count}d{self.sides}{adds}"
+
+    @classmethod
+    def parse(cls, text: str) -> DistanceDice:
+        """Parse "2d6", "1d6", "1d3-1", "1d2-1". Raises ``DataError``."""
+        cleaned = text.replace(" ", "").lower()
+        count_text, sep, rest = cleaned.partition("d")
+        if not sep or not count_text.isdigit():
+            raise DataError(f"bad distance dice {text!r}")
+        sides_text, adds = rest, 0
+        for sign in "+-":
+            if sign in rest:
+                sides_text, _, adds_text = rest.partition(sign)
+                if not adds_text.isdigit():
+                    raise DataError(f"bad distance dice {text!r}")
+                adds = int(adds_text) if sign == "+" else -int(adds_text)
+        if not sides_text.isdigit() or int(sides_text) < 1:
+            raise DataError(f"bad distance dice {text!r}")
+        return cls(int(count_text), int(sides_text), adds)
+
+    def distribution(self) -> Mapping[int, Fraction]:
+        """Exact distribution of the distance (floored at 0)."""
+        result: dict[int, Fraction] = {}
+        for total, p in distribution(self.count, self.sides).items():
+            value = max(0, total + self.adds)
+            result[value] = result.get(value, Fraction(0)) + p
+        return MappingProxyType(dict(sorted(result.items())))
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a piece goes, in abstract terms. ``distance`` is rolled (``dice``) or
+    fixed; ``direction`` says which direction die, if any, applies."""
+
+    kind: PlacementKind
+    dice: DistanceDice | None = None
+    fixed_distance: int = 0
+    direction: DirectionRule = DirectionRule.NONE
+    citation: Citation | None = None
+
+    def __str__(self) -> str:
+        if self.dice is not None:
+            return f"{self.kind.value} ({self.dice} hexes)"
+        return self.kind.value
+
+    def distance_distribution(self) -> Mapping[int, Fraction]:
+        if self.dice is None:
+            return MappingProxyType({self.fixed_distance: Fraction(1)})
+        return self.dice.distribution()
+
+
+IN_HAND = Placement(PlacementKind.IN_HAND)
+AT_FEET = Placement(PlacementKind.AT_FEET)
+DROPPED_IN_HEX = Placement(PlacementKind.DROPPED_IN_HEX, citation=DISARMING_000)
+DROPPED_NEARBY = Placement(PlacementKind.DROPPED_NEARBY, citation=DROPPED_000)
+# "at the feet or in an adjacent hex": 1d2-1 hexes (0 = at the feet), random side.
+ADJACENT_OR_FEET = Placement(
+    PlacementKind.ADJACENT_OR_FEET, DistanceDice(1, 2, -1), 0, DirectionRule.RANDOM, DROPPED_000
+)
+KNOCKED_AWAY = Placement(
+    PlacementKind.KNOCKED_AWAY, DistanceDice(1, 3, -1), 0, DirectionRule.RANDOM, DROPPED_000
+)
+ONE_HEX_RANDOM = Placement(
+    PlacementKind.ONE_HEX_RANDOM, None, 1, DirectionRule.RANDOM, KNOCKING_001
+)
+
+
+def flies(dice: str | DistanceDice, citation: Citation | None = None) -> Placement:
+    """A piece flying ``dice`` hexes in a random direction (e.g. a flail head, 2d6)."""
+    parsed = DistanceDice.parse(dice) if isinstance(dice, str) else dice
+    return Placement(PlacementKind.FLIES, parsed, 0, DirectionRule.RANDOM, citation)
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """The dice rolled to place a piece: distance faces and total, and the direction
+    die (1-6) when the piece moved at all (None at distance 0 or with no direction)."""
+
+    placement: Placement
+    distance_faces: tuple[int, ...]
+    distance: int
+    direction_roll: int | None
+
+    def facing(self, wielder_facing: Facing | None = None) -> Facing | None:
+        """The map direction the piece went: ``Facing(roll - 1)`` for a random
+        direction; the wielder's facing (1-3) or its opposite (4-6) for
+        forward-or-back, which needs ``wielder_facing``."""
+        if self.direction_roll is None:
+            return None
+        rule = self.placement.direction
+        if rule is DirectionRule.RANDOM:
+            return Facing(self.direction_roll - 1)
+        if rule is DirectionRule.FORWARD_OR_BACK:
+            if wielder_facing is None:
+                raise RulesError("a forward-or-back landing needs the wielder's facing")
+            return wielder_facing if self.direction_roll <= 3 else wielder_facing.opposite()
+        return None
+
+    def __str__(self) -> str:
+        where = f"{self.distance} hex" + ("" if self.distance == 1 else "es")
+        if self.direction_roll is not None:
+            where += f", direction die {self.direction_roll}"
+        return where
+
+
+def land(placement: Placement, rng: random.Random) -> Landing:
+    """Roll where a piece lands: first the distance dice (if any), then — only if it
+    moved — one d6 for the direction."""
+    faces: tuple[int, ...] = ()
+    if placement.dice is not None:
+        faces = roll(placement.dice.count, rng, placement.dice.sides)
+        distance = max(0, sum(faces) + placement.dice.adds)
+    else:
+        distance = placement.fixed_distance
+    direction: int | None = None
+    if distance > 0 and placement.direction is not DirectionRule.NONE:
+        direction = roll(1, rng)[0]
+    return Landing(placement, faces, distance, direction)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A weapon or a piece of one, and where it is or goes.
+
+    ``weapon`` is None for a useless piece. ``damage_factors`` multiply the rolled
+    damage of the named modes (``Weapon`` cannot express "half damage"); a mode not
+    listed does full damage. ``stray_hit_factor`` is set for a flying piece that may
+    hit someone in its path for that fraction of its damage. ``landing`` is filled
+    in once the placement is rolled.
+    """
+
+    name: str
+    weapon: Weapon | None
+    placement: Placement
+    landing: Landing | None = None
+    damage_factors: tuple[tuple[str, Fraction], ...] = ()
+    stray_hit_factor: Fraction | None = None
+    note: str = ""
+
+    def damage_factor(self, mode: str) -> Fraction:
+        for name, factor in self.damage_factors:
+            if name == mode:
+                return factor
+        return Fraction(1)
+
+    @property
+    def usable(self) -> bool:
+        return self.weapon is not None
+
+    def landed(self, rng: random.Random) -> Piece:
+        """This piece with its placement rolled (in-hand pieces stay as they are)."""
+        if self.placement.kind is PlacementKind.IN_HAND:
+            return self
+        return replace(self, landing=land(self.placement, rng))
+
+
+def exact_weight(weight: float) -> Fraction:
+    """A weight in lb as an exact fraction of its decimal text (0.1 -> 1/10)."""
+    return Fraction(str(weight))
+
+
+def knock_away_placement(weapon: Weapon) -> Placement:
+    """000 DROPPED WEAPONS: a knocked-away small weapon goes 1d3-1 hexes in a random
+    direction; a large one falls at its user's feet or in an adjacent hex."""
+    return KNOCKED_AWAY if weapon.size is WeaponSize.SMALL else ADJACENT_OR_FEET
+
+
+# ---------------------------------------------------------------------------
+# Striking at weapons: penalties and targets
+# ---------------------------------------------------------------------------
+
+MISSILE_KINDS = frozenset({WeaponKind.BOW, WeaponKind.CROSSBOW, WeaponKind.SLING, WeaponKind.GUN})
+FENCING_KINDS = frozenset(
+    {WeaponKind.RAPIER, WeaponKind.FOIL, WeaponKind.SABER, WeaponKind.MAIN_GAUCHE}
+)
+FENCING_SKILLS = frozenset({"rapier", "saber", "smallsword", "main-gauche", "fencing"})
+
+
+class StrikePurpose(Enum):
+    BREAK = "break"  # chop, shatter or knock down the weapon
+    DISARM = "disarm"  # knock it out of the hand
+
+
+def is_fencing_weapon(weapon: Weapon) -> bool:
+    """Rapier, foil, saber, main-gauche (by kind) or a weapon used with a fencing skill
+    (Rapier, Saber, Smallsword, Main-Gauche, Fencing). 000 FENCING PARRIES names
+    rapier, saber and the main-gauche; 001 names main-gauche, rapier, saber and
+    smallsword; the foil is the smallsword's practice form."""
+    return weapon.kind in FENCING_KINDS or weapon.skill.casefold() in FENCING_SKILLS
+
+
+def _melee_reach_max(weapon: Weapon) -> int | None:
+    if not weapon.modes:
+        return None
+    return max(max(m.reach.distances) for m in weapon.modes)
+
+
+def _check_target(weapon: Weapon) -> None:
+    if weapon.kind is WeaponKind.UNARMED:
+        raise IllegalAttackError(
+            f"{weapon.name} is a bare hand, not a weapon: aim at the hand as a hit location"
+        )
+
+
+def strike_at_weapon_penalty(
+    target: Weapon, *, rules: RulesSource = RulesSource.SEED_000
+) -> Modifier:
+    """The to-hit penalty for striking at ``target``.
+
+    000: -5 for a very small weapon (knives, the main-gauche, one-handed guns, any
+    melee weapon of reach C only), -3 for a polearm, -4 for anything else.
+    001: melee weapons by reach: -3 if it reaches 2 hexes or more, else -5 if it
+    reaches C (a knife, reach C-1, is the seed's reach "C" example), else -4; missile
+    weapons by size: one-handed (pistol) -5, two-handed small (carbine) -4,
+    two-handed large (rifle, bow) -3.
+    """
+    _check_target(target)
+    if rules is RulesSource.SEED_000:
+        longest = _melee_reach_max(target)
+        very_small = (
+            target.kind in (WeaponKind.KNIFE, WeaponKind.MAIN_GAUCHE)
+            or (target.kind is WeaponKind.GUN and not target.two_handed)
+            or (target.kind not in MISSILE_KINDS and longest == 0)
+        )
+        if very_small:
+            return Modifier(-5, f"striking at a very small weapon ({target.name})", STRIKING_000)
+        if target.kind is WeaponKind.POLEARM:
+            return Modifier(-3, f"striking at a polearm ({target.name})", STRIKING_000)
+        return Modifier(-4, f"striking at a weapon ({target.name})", STRIKING_000)
+    if target.kind in MISSILE_KINDS:
+        if not target.two_handed:
+            return Modifier(-5, f"striking at a pistol-sized {target.name}", STRIKING_001)
+        if target.size is WeaponSize.SMALL:
+            return Modifier(-4, f"striking at a carbine-sized {target.name}", STRIKING_001)
+        return Modifier(-3, f"striking at a rifle-sized {target.name}", STRIKING_001)
+    if not target.modes:
+        raise IllegalAttackError(f"{target.name} has no modes, so no reach")
+    reach: Reach = target.reach
+    if reach.max >= 2:
+        return Modifier(-3, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
+    if 0 in reach:
+        return Modifier(-5, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
+    return Modifier(-4, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
+
+
+def disarm_extra_penalty(
+    attacker_weapon: Weapon, *, rules: RulesSource = RulesSource.SEED_000
+) -> Modifier | None:
+    """The further -2 to disarm with anything but a fencing weapon (both seeds)."""
+    if is_fencing_weapon(attacker_weapon):
+        return None
+    citation = DISARMING_000 if rules is RulesSource.SEED_000 else KNOCKING_001
+    return Modifier(-2, f"disarming with a non-fencing weapon ({attacker_weapon.name})", citation)
+
+
+def strike_at_weapon_modifiers(
+    target: Weapon,
+    attacker_weapon: Weapon,
+    *,
+    purpose: StrikePurpose = StrikePurpose.BREAK,
+    rules: RulesSource = RulesSource.SEED_000,
+) -> tuple[Modifier, ...]:
+    """Every to-hit modifier for an attack on a weapon (size, and -2 to disarm)."""
+    mods = [strike_at_weapon_penalty(target, rules=rules)]
+    if purpose is StrikePurpose.DISARM:
+        extra = disarm_extra_penalty(attacker_weapon, rules=rules)
+        if extra is not None:
+            mods.append(extra)
+    return tuple(mods)
+
+
+@dataclass(frozen=True, slots=True)
+class Targetability:
+    allowed: bool
+    reason: str
+    citation: Citation
+
+
+def weapon_targetable(
+    target: Weapon,
+    *,
+    weapon_in_reach: bool,
+    used_against_attacker_this_turn: bool = False,
+    attacked_or_feinted_last_turn: bool = False,
+    rules: RulesSource = RulesSource.SEED_000,
+) -> Targetability:
+    """May the attacker strike at ``target``?
+
+    ``weapon_in_reach`` is the map layer's answer to "does at least one hex the weapon
+    occupies (``hexmap.weapon_hexes``) lie within the attacker's reach?".
+
+    000: always, if the weapon attacked, defended or feinted against the attacker
+    this turn; otherwise only when in reach.
+    001: when in reach; and a reach 2+ weapon always on the attacker's first turn
+    after it attacked or feinted against him (``attacked_or_feinted_last_turn``).
+    """
+    _check_target(target)
+    if rules is RulesSource.SEED_000:
+        if used_against_attacker_this_turn:
+            return Targetability(True, "it was just used against the attacker", STRIKING_000)
+        if weapon_in_reach:
+            return Targetability(True, "it is within the attacker's reach", STRIKING_000)
+        return Targetability(False, "not used against the attacker and out of reach", STRIKING_000)
+    if weapon_in_reach:
+        return Targetability(True, "a hex of the weapon is within reach", TACTICAL_001)
+    reach = _melee_reach_max(target)
+    if attacked_or_feinted_last_turn and reach is not None and reach >= 2:
+        return Targetability(
+            True,
+            "a reach 2+ weapon on the first turn after it attacked or feinted",
+            TACTICAL_001,
+        )
+    return Targetability(False, "no hex of the weapon is within reach", TACTICAL_001)
+
+
+# ---------------------------------------------------------------------------
+# Defending a weapon
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponDefenseOptions:
+    """What may protect a weapon struck at (000 DEFENSE AGAINST WEAPON ATTACKS,
+    001 Defending Your Weapon): a dodge; a parry only with the weapon attacked and
+    only if it is ready (and can parry); never a block; no PD and no shield DB; a
+    retreat adds its usual bonus."""
+
+    dodge: bool
+    parry_with: str | None  # key of the only weapon that may parry, if any
+    block: bool
+    passive_defense: bool
+    shield_defense_bonus: bool
+    retreat: bool
+    citations: tuple[Citation, ...]
+
+    def allows(self, defense: DefenseKind, weapon_key: str | None = None) -> bool:
+        if defense is DefenseKind.DODGE:
+            return self.dodge
+        if defense is DefenseKind.BLOCK:
+            return self.block
+        return self.parry_with is not None and weapon_key == self.parry_with
+
+
+def weapon_defense_options(target: Weapon, *, target_ready: bool) -> WeaponDefenseOptions:
+    can_parry = target_ready and target.parry is not ParryClass.NONE
+    return WeaponDefenseOptions(
+        dodge=True,
+        parry_with=target.key if can_parry else None,
+        block=False,
+        passive_defense=False,
+        shield_defense_bonus=False,
+        retreat=True,
+        citations=(DEFENSE_000, DEFENDING_001),
+    )
+
+
+def check_weapon_defense(
+    options: WeaponDefenseOptions, defense: DefenseKind, weapon_key: str | None = None
+) -> None:
+    """Raise ``IllegalAttackError`` for a defense the options do not allow."""
+    if not options.allows(defense, weapon_key):
+        if defense is DefenseKind.PARRY:
+            raise IllegalAttackError("only the weapon struck at may parry, and only when ready")
+        raise IllegalAttackError(f"a {defense.value} cannot protect a weapon")
+
+
+# ---------------------------------------------------------------------------
+# Damage to weapons: shafts (000) and weapons in general (001)
+# ---------------------------------------------------------------------------
+
+
+class WeaponCondition(Enum):
+    INTACT = "intact"
+    DAMAGED = "damaged"
+    WEAKENED = "weakened"
+    BROKEN = "broken"
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponDamageState:
+    """Damage a weapon has taken (after its DR), accumulated across blows."""
+
+    damage_taken: int = 0
+    weakened: bool = False
+    broken: bool = False
+
+    @property
+    def condition(self) -> WeaponCondition:
+        if self.broken:
+            return WeaponCondition.BROKEN
+        if self.weakened:
+            return WeaponCondition.WEAKENED
+        if self.damage_taken > 0:
+            return WeaponCondition.DAMAGED
+        return WeaponCondition.INTACT
+
+
+INTACT = WeaponDamageState()
+
+
+@dataclass(frozen=True, slots=True)
+class ShaftStats:
+    dr: int
+    hp: int
+    metal_faced: bool
+
+
+WOODEN_SHAFT = ShaftStats(dr=3, hp=8, metal_faced=False)
+METAL_FACED_SHAFT = ShaftStats(dr=4, hp=12, metal_faced=True)
+WEAKENED_MULTIPLE = 3  # 000: "triple the amount of damage required to break it"
+
+
+def shaft_stats(weapon: Weapon) -> ShaftStats | None:
+    """000 CUTTING THROUGH A WEAPON: a typical 2" wooden haft is DR 3, HP 8; a
+    metal-faced one DR 4, HP 12. None when the weapon has no wooden shaft."""
+    if not weapon.wooden_shaft:
+        return None
+    return METAL_FACED_SHAFT if weapon.metal_faced else WOODEN_SHAFT
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponHit:
+    """One blow against a weapon: the damage, what got through, and the new state."""
+
+    before: WeaponDamageState
+    after: WeaponDamageState
+    basic_damage: int
+    dr: int
+    hp: int
+    penetrating: int
+    citation: Citation
+
+    @property
+    def broke(self) -> bool:
+        return self.after.broken and not self.before.broken
+
+    @property
+    def became_weakened(self) -> bool:
+        return self.after.weakened and not self.before.weakened
+
+
+def cut_shaft(
+    weapon: Weapon,
+    state: WeaponDamageState,
+    basic_damage: int,
+    damage_type: DamageType,
+) -> WeaponHit:
+    """A cutting blow on a wooden shaft (000 CUTTING THROUGH A WEAPON).
+
+    Only cutting blows chop wood, and only basic damage counts (no cutting bonus).
+    Our reading of the seed (see the docs): damage past the DR accumulates; a single
+    blow whose penetrating damage reaches the HP chops the shaft through; once the
+    accumulated damage reaches three times the HP the shaft is weakened and breaks at
+    the next penetrating blow, or at the next solid hit or parry made with it
+    (``use_weakened_weapon``).
+    """
+    stats = shaft_stats(weapon)
+    if stats is None:
+        raise IllegalAttackError(f"{weapon.name} has no wooden shaft to cut through")
+    if damage_type is not DamageType.CUTTING:
+        raise IllegalAttackError("only a cutting blow can chop through a shaft")
+    if basic_damage < 0:
+        raise RulesError(f"damage cannot be negative: {basic_damage}")
+    penetrating = max(0, basic_damage - stats.dr)
+    if state.broken:
+        after = state
+    else:
+        total = state.damage_taken + penetrating
+        broken = penetrating >= stats.hp or (state.weakened and penetrating > 0)
+        weakened = state.weakened or total >= WEAKENED_MULTIPLE * stats.hp
+        after = WeaponDamageState(total, weakened and not broken, broken)
+    return WeaponHit(state, after, basic_damage, stats.dr, stats.hp, penetrating, CUTTING_000)
+
+
+class WeaponUse(Enum):
+    SOLID_HIT = "solid hit"
+    PARRY = "parry"
+
+
+def use_weakened_weapon(state: WeaponDamageState, use: WeaponUse) -> WeaponDamageState:
+    """000: a weakened weapon breaks on the next solid hit or parry made with it."""
+    if state.weakened and not state.broken:
+        return WeaponDamageState(state.damage_taken, False, True)
+    return state
+
+
+# --- 000 BREAKING A BLADE ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BladeClass:
+    key: str
+    label: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class BladeRule:
+    """One assignment rule of blade_breaking.json: the first rule that matches a
+    weapon gives its blade class."""
+
+    kind: WeaponKind
+    blade_class: str
+    skill: str | None = None
+    name_contains: tuple[str, ...] = ()
+    max_weight: float | None = None
+
+    def matches(self, weapon: Weapon) -> bool:
+        if weapon.kind is not self.kind:
+            return False
+        if self.skill is not None and weapon.skill.casefold() != self.skill.casefold():
+            return False
+        if self.name_contains:
+            text = f"{weapon.name} {weapon.key}".casefold()
+            if not any(word.casefold() in text for word in self.name_contains):
+                return False
+        return self.max_weight is None or weapon.weight <= self.max_weight
+
+
+@dataclass(frozen=True, slots=True)
+class BladeTable:
+    classes: Mapping[str, BladeClass]
+    rules: tuple[BladeRule, ...]
+    damage_types: frozenset[DamageType]
+    attacker_better_factor: Fraction
+    defender_better_factor: Fraction
+    parry_weight_ratio: Fraction
+    parry_break_chances: Mapping[Quality, Fraction]
+    citation: Citation
+
+    def blade_class(self, weapon: Weapon) -> BladeClass | None:
+        for rule in self.rules:
+            if rule.matches(weapon):
+                return self.classes[rule.blade_class]
+        return None
+
+
+def _citation(value: object, where: str) -> Citation:
+    obj = as_object(value, where)
+    check_keys(obj, where, ("seed", "heading"))
+    return Citation(get_str(obj, "seed", where), get_str(obj, "heading", where))
+
+
+def load_blade_table(data: object) -> BladeTable:
+    """Pure loader for ``blade_breaking.json``."""
+    where = "blade_breaking"
+    obj = as_object(data, where)
+    check_keys(
+        obj,
+        where,
+        (
+            "citation",
+            "damage_types",
+            "classes",
+            "assign",
+            "attacker_better_factor",
+            "defender_better_factor",
+            "parry_weight_ratio",
+            "parry_break_chances",
+        ),
+        ("about",),
+    )
+    classes: dict[str, BladeClass] = {}
+    for i, raw in enumerate(as_list(obj["classes"], f"{where}.classes")):
+        w = f"{where}.classes[{i}]"
+        entry = as_object(raw, w)
+        check_keys(entry, w, ("key", "label", "damage"))
+        cls = BladeClass(
+            get_str(entry, "key", w), get_str(entry, "label", w), get_int(entry, "damage", w)
+        )
+        if cls.key in classes:
+            raise DataError(f"{w}: duplicate class {cls.key!r}")
+        if cls.damage < 1:
+            raise DataError(f"{w}.damage: must be at least 1")
+        classes[cls.key] = cls
+    rules: list[BladeRule] = []
+    for i, raw in enumerate(as_list(obj["assign"], f"{where}.assign")):
+        w = f"{where}.assign[{i}]"
+        entry = as_object(raw, w)
+        check_keys(entry, w, ("kind", "class"), ("skill", "name_contains", "max_weight"))
+        key = get_str(entry, "class", w)
+        if key not in classes:
+            raise DataError(f"{w}.class: unknown blade class {key!r}")
+        words = tuple(
+            _str(v, f"{w}.name_contains")
+            for v in as_list(entry.get("name_contains", []), f"{w}.name_contains")
+        )
+        rules.append(
+            BladeRule(
+                kind=as_enum(entry["kind"], WeaponKind, f"{w}.kind"),
+                blade_class=key,
+                skill=get_str(entry, "skill", w) if "skill" in entry else None,
+                name_contains=words,
+                max_weight=get_number(entry, "max_weight", w) if "max_weight" in entry else None,
+            )
+        )
+    types = frozenset(
+        as_enum(v, DamageType, f"{where}.damage_types")
+        for v in as_list(obj["damage_types"], f"{where}.damage_types")
+    )
+    chances_obj = as_object(obj["parry_break_chances"], f"{where}.parry_break_chances")
+    chances: dict[Quality, Fraction] = {}
+    for quality in Quality:
+        w = f"{where}.parry_break_chances"
+        if quality.value not in chances_obj:
+            raise DataError(f"{w}: missing {quality.value!r}")
+        chance = as_fraction(chances_obj[quality.value], f"{w}.{quality.value}")
+        if not 0 <= chance <= 1:
+            raise DataError(f"{w}.{quality.value}: a chance must be within 0..1")
+        chances[quality] = chance
+    if set(chances_obj) - {q.value for q in Quality}:
+        raise DataError(f"{where}.parry_break_chances: unknown quality")
+    return BladeTable(
+        classes=MappingProxyType(classes),
+        rules=tuple(rules),
+        damage_types=types,
+        attacker_better_factor=as_fraction(
+            obj["attacker_better_factor"], f"{where}.attacker_better_factor"
+        ),
+        defender_better_factor=as_fraction(
+            obj["defender_better_factor"], f"{where}.defender_better_factor"
+        ),
+        parry_weight_ratio=as_fraction(obj["parry_weight_ratio"], f"{where}.parry_weight_ratio"),
+        parry_break_chances=MappingProxyType(chances),
+        citation=_citation(obj["citation"], f"{where}.citation"),
+    )
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise DataError(f"{where}: expected a non-empty string, got {value!r}")
+    return value
+
+
+@functools.cache
+def blade_table() -> BladeTable:
+    return load_blade_table(read_json(*RULESET_DIR, "blade_breaking.json"))
+
+
+def is_blade(weapon: Weapon, table: BladeTable | None = None) -> bool:
+    return (table or blade_table()).blade_class(weapon) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BladeThreshold:
+    """Damage needed in one blow to break a blade: the class's figure, halved when
+    the attacker's weapon is of better quality, doubled when the blade is."""
+
+    blade: BladeClass
+    base: int
+    factor: Fraction
+    threshold: Fraction
+    reason: str
+    citation: Citation
+
+
+def blade_break_threshold(
+    target: Weapon, attacker_weapon: Weapon, table: BladeTable | None = None
+) -> BladeThreshold:
+    table = table or blade_table()
+    blade = table.blade_class(target)
+    if blade is None:
+        raise IllegalAttackError(f"{target.name} is not a blade (000 BREAKING A BLADE)")
+    mine, theirs = attacker_weapon.quality.rank, target.quality.rank
+    if mine > theirs:
+        factor, reason = table.attacker_better_factor, "attacker's weapon of better quality"
+    elif theirs > mine:
+        factor, reason = table.defender_better_factor, "target blade of better quality"
+    else:
+        factor, reason = Fraction(1), "equal quality"
+    return BladeThreshold(
+        blade, blade.damage, factor, blade.damage * factor, reason, table.citation
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BladeStrike:
+    threshold: BladeThreshold
+    basic_damage: int
+    broke: bool
+    citation: Citation
+
+
+def strike_blade(
+    target: Weapon,
+    attacker_weapon: Weapon,
+    basic_damage: int,
+    damage_type: DamageType,
+    table: BladeTable | None = None,
+) -> BladeStrike:
+    """A cutting or crushing blow on a blade: it breaks when the blow's basic damage
+    reaches the threshold (damage does not accumulate between blows)."""
+    table = table or blade_table()
+    if damage_type not in table.damage_types:
+        raise IllegalAttackError("only a cutting or crushing blow can break a blade")
+    threshold = blade_break_threshold(target, attacker_weapon, table)
+    return BladeStrike(threshold, basic_damage, basic_damage >= threshold.threshold, table.citation)
+
+
+# --- 001 Breaking a Weapon ---------------------------------------------------
+
+
+class Material(Enum):
+    METAL = "metal"
+    WOOD = "wood"
+    METAL_FACED_WOOD = "metal-faced wood"
+    SOFT = "soft"  # cord, leather: slings
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponIntegrity:
+    material: Material
+    dr: int
+    hp: int
+    citation: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class IntegrityTable:
+    dr: Mapping[Material, int]
+    wood_kinds: frozenset[WeaponKind]
+    soft_kinds: frozenset[WeaponKind]
+    hp_bands: tuple[tuple[float | None, int], ...]  # (max weight or None = any, HP)
+    citation: Citation
+
+    def material(self, weapon: Weapon) -> Material:
+        if weapon.metal_faced:
+            return Material.METAL_FACED_WOOD
+        if weapon.wooden_shaft or weapon.kind in self.wood_kinds:
+            return Material.WOOD
+        if weapon.kind in self.soft_kinds:
+            return Material.SOFT
+        return Material.METAL
+
+    def hp(self, weight: float) -> int:
+        for limit, hp in self.hp_bands:
+            if limit is None or weight <= limit:
+                return hp
+        raise DataError("weapon_integrity: the last HP band must have no max_weight")
+
+
+def load_integrity_table(data: object) -> IntegrityTable:
+    """Pure loader for ``weapon_integrity.json``."""
+    where = "weapon_integrity"
+    obj = as_object(data, where)
+    check_keys(
+        obj, where, ("citation", "dr", "wood_kinds", "soft_kinds", "hp_by_weight"), ("about",)
+    )
+    dr_obj = as_object(obj["dr"], f"{where}.dr")
+    dr: dict[Material, int] = {}
+    for material in Material:
+        if material.value not in dr_obj:
+            raise DataError(f"{where}.dr: missing {material.value!r}")
+        dr[material] = get_int(dr_obj, material.value, f"{where}.dr")
+    bands: list[tuple[float | None, int]] = []
+    for i, raw in enumerate(as_list(obj["hp_by_weight"], f"{where}.hp_by_weight")):
+        w = f"{where}.hp_by_weight[{i}]"
+        entry = as_object(raw, w)
+        check_keys(entry, w, ("hp",), ("max_weight",))
+        limit = get_number(entry, "max_weight", w) if "max_weight" in entry else None
+        bands.append((limit, get_int(entry, "hp", w)))
+    if not bands or bands[-1][0] is not None:
+        raise DataError(f"{where}.hp_by_weight: the last band must have no max_weight")
+    return IntegrityTable(
+        dr=MappingProxyType(dr),
+        wood_kinds=frozenset(
+            as_enum(v, WeaponKind, f"{where}.wood_kinds")
+            for v in as_list(obj["wood_kinds"], f"{where}.wood_kinds")
+        ),
+        soft_kinds=frozenset(
+            as_enum(v, WeaponKind, f"{where}.soft_kinds")
+            for v in as_list(obj["soft_kinds"], f"{where}.soft_kinds")
+        ),
+        hp_bands=tuple(bands),
+        citation=_citation(obj["citation"], f"{where}.citation"),
+    )
+
+
+@functools.cache
+def integrity_table() -> IntegrityTable:
+    return load_integrity_table(read_json(*RULESET_DIR, "weapon_integrity.json"))
+
+
+def weapon_integrity(weapon: Weapon, table: IntegrityTable | None = None) -> WeaponIntegrity:
+    """001 Breaking a Weapon: DR by material and HP by weight (Hexfray's table)."""
+    _check_target(weapon)
+    table = table or integrity_table()
+    material = table.material(weapon)
+    return WeaponIntegrity(material, table.dr[material], table.hp(weapon.weight), table.citation)
+
+
+def damage_weapon(
+    weapon: Weapon,
+    state: WeaponDamageState,
+    basic_damage: int,
+    table: IntegrityTable | None = None,
+) -> WeaponHit:
+    """001: a blow that hit a weapon (and was not defended) rolls normal damage
+    against it; damage past its DR accumulates and it breaks at its HP."""
+    if basic_damage < 0:
+        raise RulesError(f"damage cannot be negative: {basic_damage}")
+    integrity = weapon_integrity(weapon, table)
+    penetrating = max(0, basic_damage - integrity.dr)
+    if state.broken:
+        after = state
+    else:
+        total = state.damage_taken + penetrating
+        after = WeaponDamageState(total, state.weakened, total >= integrity.hp)
+    return WeaponHit(
+        state, after, basic_damage, integrity.dr, integrity.hp, penetrating, BREAKING_001
+    )
+
+
+# ---------------------------------------------------------------------------
+# 001 Subduing a Foe
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PulledPunch:
+    st: int
+    full_st: int
+    citation: Citation = SUBDUING_001
+
+
+def pulled_punch(weapon: Weapon | None, full_st: int, chosen_st: int) -> PulledPunch:
+    """Strike at any ST from 1 up to your own (bare hands, melee, thrown weapons, bows,
+    slings — not crossbows or guns). ``weapon`` None is a bare-handed blow."""
+    if weapon is not None and weapon.kind in (WeaponKind.CROSSBOW, WeaponKind.GUN):
+        raise IllegalAttackError(f"a {weapon.kind.value} cannot pull its punch")
+    if not 1 <= chosen_st <= full_st:
+        raise IllegalAttackError(f"a pulled blow uses ST 1..{full_st}, not {chosen_st}")
+    return PulledPunch(chosen_st, full_st)
+
+
+def flat_of_blade(mode: WeaponMode) -> WeaponMode:
+    """Strike with the flat: a swung cutting mode does crushing damage instead."""
+    if not (mode.damage.base is DamageBase.SWING and mode.damage.type is DamageType.CUTTING):
+        raise IllegalAttackError(f"{mode.name} is not a swung cutting attack")
+    return replace(
+        mode, name=f"{mode.name} (flat)", damage=replace(mode.damage, type=DamageType.CRUSHING)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BluntEnd:
+    mode: WeaponMode
+    needs_ready: bool  # reversing a reach 2+ weapon takes a Ready maneuver
+    citation: Citation = SUBDUING_001
+
+
+def blunt_end(mode: WeaponMode) -> BluntEnd:
+    """Poke with the butt of a thrust-impaling weapon: -1 damage, crushing. Reversing
+    a reach 2+ weapon first takes a Ready."""
+    if not (mode.damage.base is DamageBase.THRUST and mode.damage.type is DamageType.IMPALING):
+        raise IllegalAttackError(f"{mode.name} is not a thrust impaling attack")
+    blunt = replace(
+        mode,
+        name=f"{mode.name} (blunt end)",
+        damage=replace(mode.damage, adds=mode.damage.adds - 1, type=DamageType.CRUSHING),
+    )
+    return BluntEnd(blunt, needs_ready=max(mode.reach.distances) >= 2)

@@ -1,0 +1,162 @@
+"""The main window: the demo battle, the docks and their saved layout, the menus
+and shortcuts, the status bar, the 1366x768 fit, and the command-line modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QDockWidget
+
+import main as entry
+from app.controller import BattleController
+from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
+from app.map_view import MapView
+from rules.battle import MoveCombatant
+
+PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane")
+LAPTOP = QSize(1366, 768)
+
+
+def test_window_opens_on_the_demo_battle(main_window: MainWindow) -> None:
+    assert isinstance(main_window.centralWidget(), MapView)
+    demo = load_demo_battle()
+    assert [c.id for c in main_window.controller.state.combatants] == [
+        c.id for c in demo.state.combatants
+    ]
+    assert main_window.windowTitle().startswith("Hexfray")
+
+
+def test_docks_exist_with_stable_names(main_window: MainWindow) -> None:
+    for name in PANE_NAMES:
+        dock = main_window.findChild(QDockWidget, name)
+        assert dock is not None, name
+        assert not dock.isFloating()
+        assert main_window.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea
+    # combatants and inspector share the left side, the attack pane is on the right
+    left = Qt.DockWidgetArea.LeftDockWidgetArea
+    assert main_window.dockWidgetArea(main_window.combatants_pane) == left
+    assert main_window.dockWidgetArea(main_window.inspector_pane) == left
+    right = Qt.DockWidgetArea.RightDockWidgetArea
+    assert main_window.dockWidgetArea(main_window.attack_pane) == right
+
+
+def test_fits_a_1366x768_laptop(main_window: MainWindow) -> None:
+    hint = main_window.minimumSizeHint()
+    assert hint.width() <= LAPTOP.width() and hint.height() <= LAPTOP.height(), hint
+    size = main_window.size()
+    assert size == DEFAULT_SIZE
+    assert size.width() <= LAPTOP.width() and size.height() <= LAPTOP.height()
+    main_window.resize(LAPTOP)
+    assert main_window.size() == LAPTOP
+    # the map keeps a useful share of the screen
+    assert main_window.map_view.width() >= 600
+    assert main_window.map_view.height() >= 450
+
+
+def test_layout_is_saved_and_restored(qtbot, controller: BattleController,
+                                      settings: QSettings) -> None:
+    first = MainWindow(controller, settings)
+    qtbot.addWidget(first)
+    first.show()
+    qtbot.waitExposed(first)
+    first.log_pane.hide()
+    first.resize(760, 560)  # within the offscreen screen (800x600): restoring clamps to it
+    first.close()  # saves
+    second = MainWindow(controller, settings)
+    qtbot.addWidget(second)
+    second.show()
+    qtbot.waitExposed(second)
+    assert second.log_pane.isHidden()
+    assert not second.combatants_pane.isHidden()
+    assert second.size() == QSize(760, 560)
+    second.reset_layout()
+    assert not second.log_pane.isHidden()
+    assert second.size() == DEFAULT_SIZE
+
+
+def test_every_map_action_has_a_shortcut(main_window: MainWindow) -> None:
+    view = main_window.map_view
+    actions = [
+        view.zoom_in_action, view.zoom_out_action, view.fit_action, view.turn_left_action,
+        view.turn_right_action, view.next_action, view.previous_action,
+        view.clear_selection_action, *view.pan_actions, main_window.end_turn_action,
+        main_window.new_demo_action, main_window.quit_action,
+    ]
+    for action in actions:
+        assert not action.shortcut().isEmpty(), action.text()
+
+
+def test_menus_and_toolbar(main_window: MainWindow) -> None:
+    titles = [a.text().replace("&", "") for a in main_window.menuBar().actions()]
+    assert titles == ["File", "View", "Battle", "Help"]
+    toolbar = [a for a in main_window.toolbar.actions() if not a.isSeparator()]
+    view = main_window.map_view
+    for action in (view.turn_left_action, view.turn_right_action, view.fit_action,
+                   main_window.end_turn_action):
+        assert action in toolbar
+    view_menu = main_window.menuBar().actions()[1].menu()
+    toggles = [a for a in view_menu.actions() if a.isCheckable()]
+    assert len(toggles) == len(PANE_NAMES)  # one "Show ..." per pane
+
+
+def test_toolbar_turns_and_ends_turn(main_window: MainWindow) -> None:
+    controller = main_window.controller
+    c = controller.state.combatants[0]
+    controller.select(c.id)
+    main_window.map_view.turn_right_action.trigger()
+    assert controller.state.combatant(c.id).facing is c.facing.turned(1)
+    main_window.map_view.turn_left_action.trigger()
+    assert controller.state.combatant(c.id).facing is c.facing
+    main_window.end_turn_action.trigger()
+    assert controller.state.turn == 2
+    assert "Turn 2" in main_window.selection_label.text()
+
+
+def test_status_bar_shows_selection_hover_and_refusals(qtbot, main_window: MainWindow) -> None:
+    controller = main_window.controller
+    a, b = controller.state.combatants[0], controller.state.combatants[1]
+    controller.select(a.id)
+    assert a.name in main_window.selection_label.text()
+    # moving onto another fighter is refused by the rules: the status bar says why
+    controller.execute(MoveCombatant(a.id, b.hex))
+    assert "Not allowed" in main_window.statusBar().currentMessage()
+    assert b.name in main_window.statusBar().currentMessage()
+    view = main_window.map_view
+    qtbot.mouseMove(view, view.hex_center(b.hex).toPoint())
+    assert f"{b.hex.q},{b.hex.r}" in main_window.hover_label.text()
+
+
+def test_new_demo_battle_starts_afresh(main_window: MainWindow) -> None:
+    controller = main_window.controller
+    c = controller.state.combatants[0]
+    controller.select(c.id)
+    controller.turn_selected(1)
+    main_window.new_demo_action.trigger()
+    assert controller.battle.commands == ()
+    assert controller.state.combatant(c.id).facing is c.facing
+
+
+def test_screenshot_command_writes_a_png(qapp, tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    assert entry.main(["--screenshot", str(out)]) == 0
+    image = QImage(str(out))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (1366, 768)
+
+
+def test_benchmark_prints_its_figures(qapp) -> None:
+    from app import benchmark
+
+    lines: list[str] = []
+    assert benchmark.run(1, lines.append, frames=4, attack_seconds=0.1) == 0
+    text = "\n".join(lines)
+    assert "median" in text and "p95" in text
+    assert "Attack resolutions" in text and "per second" in text
+
+
+def test_arguments() -> None:
+    args = entry.parse_args(["--seed", "7", "--benchmark"])
+    assert args.seed == 7 and args.benchmark and args.screenshot is None
+    assert entry.parse_args([]).seed == entry.DEFAULT_SEED

@@ -1,0 +1,54 @@
+"""Shared fixtures. Qt runs offscreen, and every file the program would write (settings,
+logs) goes to a throw-away ``HEXFRAY_HOME``, never to the user's real folders."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+# Before anything imports Qt: no display needed, and no user files touched.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HEXFRAY_HOME", tempfile.mkdtemp(prefix="hexfray-tests-"))
+
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from rules.battle import Battle  # noqa: E402
+
+DEMO_SEED = 1
+
+
+@pytest.fixture
+def demo_battle() -> Battle:
+    """The shipped demo battle (assets/battles/demo.json), seed 1."""
+    from app.main_window import load_demo_battle
+
+    return load_demo_battle(DEMO_SEED)
+
+
+@pytest.fixture
+def controller(qapp: object, demo_battle: Battle) -> Iterator[object]:
+    from app.controller import BattleController
+
+    yield BattleController(demo_battle)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    """An empty settings file of this test only."""
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def main_window(qtbot: object, controller: object, settings: QSettings) -> Iterator[object]:
+    """The main window on the demo battle at its default size, shown offscreen."""
+    from app.main_window import MainWindow
+
+    window = MainWindow(controller, settings)  # type: ignore[arg-type]
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.show()
+    qtbot.waitExposed(window)  # type: ignore[attr-defined]
+    yield window
