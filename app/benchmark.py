@@ -149,7 +149,7 @@ def measure_map(seed: int, frames: int = 120) -> list[Timing]:
     def zoom(i: int) -> None:
         view.set_zoom(zooms[i])
 
-    zooming = Timing("zooming (tokens re-rendered)", time_repaints(view, frames, zoom))
+    zooming = Timing("zooming (new zoom every frame)", time_repaints(view, frames, zoom))
     view.set_zoom(1.0)
     return [still, panning, zooming]
 

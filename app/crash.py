@@ -74,9 +74,15 @@ _QT_LEVELS = {
 }
 
 
+# Harmless warnings of Qt's offscreen platform (the self-test, the tests): debug only.
+_QT_NOISE = ("This plugin does not support propagateSizeHints()",)
+
+
 def qt_message_handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
     """Send a Qt message to the log. A fatal one is flushed at once: Qt aborts next."""
     level = _QT_LEVELS.get(mode, logging.WARNING)
+    if message in _QT_NOISE:
+        level = logging.DEBUG
     where = ""
     if context is not None and context.file:
         where = f" ({context.file}:{context.line})"

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QTabWidget,
     QToolBar,
+    QToolButton,
 )
 
 from app import user_dirs
@@ -253,11 +254,11 @@ class MainWindow(QMainWindow):
             (self.end_turn_action, "End turn"),
         ):
             button = tools.widgetForAction(action)
-            if button is not None:
+            if isinstance(button, QToolButton):
                 button.setText(text)
         for action in (view.zoom_in_action, view.zoom_out_action):
             button = tools.widgetForAction(action)
-            if button is not None:
+            if isinstance(button, QToolButton):
                 button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
 
     def _make_status_bar(self) -> None:

@@ -79,16 +79,24 @@ def outline_path(hexes: Iterable[Hex]) -> QPainterPath:
     """Closed outline(s) of the union of ``hexes``: only the edges between a member
     and a non-member, chained into loops (holes come out as their own loops)."""
     members = set(hexes)
-    nxt: dict[tuple[int, int], tuple[tuple[int, int], QPointF]] = {}
+    edges: list[tuple[float, float, float, float]] = []
     for h in members:
         x, y = LAYOUT.hex_to_pixel(h)
         for facing in Facing:
             if h.neighbor(facing) in members:
                 continue
             a, b = edge_corners(facing)
-            pa = (x + _CORNERS[a][0], y + _CORNERS[a][1])
-            pb = (x + _CORNERS[b][0], y + _CORNERS[b][1])
-            nxt[_key(*pa)] = (_key(*pb), QPointF(*pb))
+            edges.append(
+                (x + _CORNERS[a][0], y + _CORNERS[a][1], x + _CORNERS[b][0], y + _CORNERS[b][1])
+            )
+    return chain_edges(edges)
+
+
+def chain_edges(edges: Iterable[tuple[float, float, float, float]]) -> QPainterPath:
+    """Join clockwise edges ``(x0, y0, x1, y1)`` end to start into closed loops."""
+    nxt: dict[tuple[int, int], tuple[tuple[int, int], QPointF]] = {}
+    for x0, y0, x1, y1 in edges:
+        nxt[_key(x0, y0)] = (_key(x1, y1), QPointF(x1, y1))
     path = QPainterPath()
     while nxt:
         start, (key, point) = nxt.popitem()
@@ -122,46 +130,87 @@ class GridCache:
 
     Grid lines are kept as lists of ``QLineF`` for ``QPainter.drawLines``: stroking
     the same segments as a ``QPainterPath`` is up to ten times slower at some zooms.
+    Built with numpy over the whole grid at once (a 100x100 map in a few tens of ms).
     """
 
     def __init__(self, grid: HexGrid) -> None:
         self.grid = grid
-        x0, y0, x1, y1 = grid.pixel_bounds(LAYOUT)
-        self.bounds = QRectF(QPointF(x0, y0), QPointF(x1, y1))
-        self.outline = outline_path(grid.hexes())
-        self.chunks = self._build_chunks(grid)
+        cols, rows = np.meshgrid(np.arange(grid.width), np.arange(grid.height), indexing="ij")
+        cols, rows = cols.ravel(), rows.ravel()
+        # odd-q offset -> axial, as Hex.from_offset
+        q = cols
+        r = rows - (cols - (cols & 1)) // 2
+        cx = LAYOUT.size * 1.5 * q
+        cy = LAYOUT.size * (SQRT3 / 2 * q + SQRT3 * r)
+        corners = np.asarray(_CORNERS)  # (6, 2)
+        px = cx[:, None] + corners[None, :, 0]  # (N, 6)
+        py = cy[:, None] + corners[None, :, 1]
+        # as grid.pixel_bounds(LAYOUT), without making a Hex per cell
+        self.bounds = QRectF(
+            QPointF(float(px.min()), float(py.min())), QPointF(float(px.max()), float(py.max()))
+        )
+        outside = {f: ~self._inside(grid, q + f.vector.q, r + f.vector.r) for f in Facing}
+        self.outline = chain_edges(
+            (px[i, a], py[i, a], px[i, b], py[i, b])
+            for f in Facing
+            for a, b in (edge_corners(f),)
+            for i in np.flatnonzero(outside[f]).tolist()
+        )
+        self.chunks = self._build_chunks(grid, cols, rows, px, py, outside)
 
     @staticmethod
-    def _build_chunks(grid: HexGrid) -> list[GridChunk]:
-        c = _CORNERS
-        # Each hex strokes its NW, N and NE edges (corners 3-4-5-0); the S, SE and SW
-        # edges along the bottom of the map are added where no neighbour exists.
-        lower = (
-            (Facing.SE, edge_corners(Facing.SE)),
-            (Facing.S, edge_corners(Facing.S)),
-            (Facing.SW, edge_corners(Facing.SW)),
-        )
+    def _inside(grid: HexGrid, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+        col = q
+        row = r + (q - (q & 1)) // 2
+        inside: np.ndarray = (col >= 0) & (col < grid.width) & (row >= 0) & (row < grid.height)
+        return inside
+
+    @staticmethod
+    def _build_chunks(
+        grid: HexGrid,
+        cols: np.ndarray,
+        rows: np.ndarray,
+        px: np.ndarray,
+        py: np.ndarray,
+        outside: dict[Facing, np.ndarray],
+    ) -> list[GridChunk]:
+        # Each hex strokes its NW, N and NE edges (corners 3-4, 4-5, 5-0); the S, SE
+        # and SW edges along the bottom of the map are added where no neighbour is.
+        segments: list[tuple[np.ndarray, int, int]] = [
+            (np.ones(len(cols), dtype=bool), 3, 4),
+            (np.ones(len(cols), dtype=bool), 4, 5),
+            (np.ones(len(cols), dtype=bool), 5, 0),
+        ]
+        for f in (Facing.SE, Facing.S, Facing.SW):
+            a, b = edge_corners(f)
+            segments.append((outside[f], a, b))
+        chunk_of = (cols // CHUNK) * ((grid.height + CHUNK - 1) // CHUNK) + rows // CHUNK
+        rows_of_lines: list[np.ndarray] = []
+        chunk_ids: list[np.ndarray] = []
+        for mask, a, b in segments:
+            idx = np.flatnonzero(mask)
+            rows_of_lines.append(np.stack([px[idx, a], py[idx, a], px[idx, b], py[idx, b]], 1))
+            chunk_ids.append(chunk_of[idx])
+        lines = np.concatenate(rows_of_lines)
+        ids = np.concatenate(chunk_ids)
+        order = np.argsort(ids, kind="stable")
+        lines, ids = lines[order], ids[order]
+        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+        ends = np.r_[starts[1:], len(ids)]
         chunks: list[GridChunk] = []
-        for col0 in range(0, grid.width, CHUNK):
-            for row0 in range(0, grid.height, CHUNK):
-                lines: list[QLineF] = []
-                for col in range(col0, min(col0 + CHUNK, grid.width)):
-                    for row in range(row0, min(row0 + CHUNK, grid.height)):
-                        h = Hex.from_offset(col, row)
-                        x, y = LAYOUT.hex_to_pixel(h)
-                        p3 = QPointF(x + c[3][0], y + c[3][1])
-                        p4 = QPointF(x + c[4][0], y + c[4][1])
-                        p5 = QPointF(x + c[5][0], y + c[5][1])
-                        p0 = QPointF(x + c[0][0], y + c[0][1])
-                        lines += (QLineF(p3, p4), QLineF(p4, p5), QLineF(p5, p0))
-                        for facing, (a, b) in lower:
-                            if h.neighbor(facing) not in grid:
-                                lines.append(QLineF(x + c[a][0], y + c[a][1],
-                                                    x + c[b][0], y + c[b][1]))
-                xs = [v for ln in lines for v in (ln.x1(), ln.x2())]
-                ys = [v for ln in lines for v in (ln.y1(), ln.y2())]
-                bounds = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
-                chunks.append(GridChunk(bounds.adjusted(-1, -1, 1, 1), lines))
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            block = lines[start:end]
+            xs = np.concatenate([block[:, 0], block[:, 2]])
+            ys = np.concatenate([block[:, 1], block[:, 3]])
+            bounds = QRectF(
+                QPointF(float(xs.min()), float(ys.min())), QPointF(float(xs.max()), float(ys.max()))
+            )
+            chunks.append(
+                GridChunk(
+                    bounds.adjusted(-1, -1, 1, 1),
+                    [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in block.tolist()],
+                )
+            )
         return chunks
 
     def visible_chunks(self, rect: QRectF) -> list[GridChunk]:
@@ -567,15 +616,15 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
 
     reach: list[ReachArea] = []
     for i, weapon in enumerate(c.fighter.weapons):
-        hexes = frozenset(h for h in reach_hexes(origin, facing, weapon.reach) if h in grid)
+        shown = frozenset(h for h in reach_hexes(origin, facing, weapon.reach) if h in grid)
         anchor = origin + facing.vector.scale(weapon.reach.max)
         reach.append(
             ReachArea(
                 key=weapon.key,
                 name=weapon.name,
                 reach_text=str(weapon.reach),
-                hexes=hexes,
-                outline=outline_path(hexes),
+                hexes=shown,
+                outline=outline_path(shown),
                 index=i,
                 anchor=anchor,
                 unready=weapon.key in c.unready,
@@ -674,6 +723,30 @@ def label_font(pixel_size: int, bold: bool = False) -> QFont:
     return font
 
 
+PILL_PAD = (5.0, 2.0)
+
+
+def pill_rect(
+    texts: TextCache,
+    text: str,
+    anchor: QPointF,
+    *,
+    pixel_size: int = 11,
+    bold: bool = False,
+    align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
+) -> QRectF:
+    """Where ``draw_pill`` would draw (to lay labels out before drawing them)."""
+    _st, size = texts.get(text, pixel_size, bold)
+    pad_x, pad_y = PILL_PAD
+    w, h = size.width() + 2 * pad_x, size.height() + 2 * pad_y
+    x = anchor.x() - w / 2
+    if align & Qt.AlignmentFlag.AlignLeft:
+        x = anchor.x()
+    elif align & Qt.AlignmentFlag.AlignRight:
+        x = anchor.x() - w
+    return QRectF(x, anchor.y() - h / 2, w, h)
+
+
 def draw_pill(
     p: QPainter,
     texts: TextCache,
@@ -688,15 +761,10 @@ def draw_pill(
     align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
 ) -> QRectF:
     """A small rounded label (screen coordinates) centred on, or beside, ``anchor``."""
-    st, size = texts.get(text, pixel_size, bold)
-    pad_x, pad_y = 5.0, 2.0
-    w, h = size.width() + 2 * pad_x, size.height() + 2 * pad_y
-    x = anchor.x() - w / 2
-    if align & Qt.AlignmentFlag.AlignLeft:
-        x = anchor.x()
-    elif align & Qt.AlignmentFlag.AlignRight:
-        x = anchor.x() - w
-    rect = QRectF(x, anchor.y() - h / 2, w, h)
+    st, _size = texts.get(text, pixel_size, bold)
+    rect = pill_rect(texts, text, anchor, pixel_size=pixel_size, bold=bold, align=align)
+    h = rect.height()
+    pad_x, pad_y = PILL_PAD
     p.setPen(QPen(edge, 1.2) if edge is not None else Qt.PenStyle.NoPen)
     p.setBrush(bg)
     p.drawRoundedRect(rect, h / 2, h / 2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -67,7 +68,6 @@ class MapView(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents, False)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(200, 150)
-        self.grabGesture(Qt.GestureType.PinchGesture)
 
         self._controller = controller
         self._zoom = 1.0
@@ -257,7 +257,7 @@ class MapView(QWidget):
         area = QRectF()
         for c in state.combatants:
             area = area.united(mp.hex_polygon(c.hex).boundingRect())
-        margin = (theme.ARC_RADIUS + 0.5) * mp.SQRT3 * mp.HEX_SIZE
+        margin = (theme.ARC_RADIUS - 0.5) * mp.SQRT3 * mp.HEX_SIZE
         area = area.adjusted(-margin, -margin, margin, margin).intersected(
             self._grid_cache.bounds
         )
@@ -357,7 +357,9 @@ class MapView(QWidget):
 
     def _on_highlight(self, hexes: object) -> None:
         old = self._highlight_path.boundingRect()
-        self._highlight = tuple(hexes) if hexes else ()  # type: ignore[call-overload]
+        self._highlight = tuple(h for h in hexes if isinstance(h, Hex)) if isinstance(
+            hexes, tuple | list
+        ) else ()
         grid = self._controller.state.grid
         self._highlight_path = mp.outline_path(h for h in self._highlight if h in grid)
         new = self._highlight_path.boundingRect()
@@ -464,12 +466,14 @@ class MapView(QWidget):
 
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        if overlay is not None and size_px >= 16 and overlay.bounds.intersects(visible):
-            self._paint_overlay_text(p, overlay)
+        selected, target = self._controller.selected_id, self._controller.target_id
+        labels = self._layout_labels(overlay)
+        self._paint_labels(p, labels, on_top=False)
+        if selected is not None and target is not None:
+            self._paint_target_line(p, selected, target)
 
         # tokens
         dpr = self.devicePixelRatioF()
-        selected, target = self._controller.selected_id, self._controller.target_id
         half = mp.token_extent(size_px)
         ordered = sorted(
             state.combatants,
@@ -496,8 +500,7 @@ class MapView(QWidget):
                 p.drawPixmap(target_rect.topLeft(), pixmap)
             p.setOpacity(1.0)
 
-        if selected is not None and target is not None:
-            self._paint_target(p, selected, target)
+        self._paint_labels(p, labels, on_top=True)
         if self._dragging_token and self._press_token is not None:
             ghost = self._tokens.get(
                 state.combatant(self._press_token), size_px, dpr, mp.ROLE_PLAIN
@@ -514,92 +517,124 @@ class MapView(QWidget):
         x, y = mp.LAYOUT.hex_to_pixel(h)
         return (x * self._zoom + self._offset.x(), y * self._zoom + self._offset.y())
 
-    def _paint_overlay_text(self, p: QPainter, overlay: mp.Overlay) -> None:
-        """Arc names inside the wedges and weapon names inside their reach, each put
-        on a hex no token stands on."""
+    # --- labels: laid out first (no label hides a token or another label) ----------
+    def _layout_labels(self, overlay: mp.Overlay | None) -> list[_Label]:
+        """Target callout, weapon names and arc names, in drawing order. A label
+        goes where it covers no token and no label placed before it; arc names that
+        find no such place are left out (the legend still names every colour)."""
+        labels: list[_Label] = []
+        if overlay is None or mp.HEX_SIZE * self._zoom < 16:
+            return labels
         state = self._controller.state
-        grid = state.grid
-        taken = {c.hex for c in state.combatants}
-        taken.add(overlay.origin)
+        half = 0.62 * mp.HEX_SIZE * self._zoom
+        obstacles: list[QRectF] = []
+        taken: set[Hex] = set()
+        for c in state.combatants:
+            centre = self.hex_center(c.hex)
+            obstacles.append(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
+            taken.add(c.hex)
+        target = self._target_labels(overlay)
+        labels += target
+        obstacles += [label.rect for label in target]
+
+        def free(rect: QRectF) -> bool:
+            return not any(rect.intersects(o) for o in obstacles)
+
         bg = QColor(theme.HALO)
         bg.setAlpha(215)
-        for arc, direction in overlay.label_directions:
-            for distance in (theme.ARC_RADIUS - 1, theme.ARC_RADIUS, theme.ARC_RADIUS - 2):
-                h = overlay.origin + direction.vector.scale(distance)
-                if h in grid and h not in taken:
-                    taken.add(h)
-                    mp.draw_pill(
-                        p, self._texts, theme.ARC_MAP_TEXT[arc], self.hex_center(h),
-                        pixel_size=10, bold=True, fg=theme.ARC_COLOURS[arc].darker(175), bg=bg,
-                    )
-                    break
         for area in overlay.reach:
             style = theme.reach_style(area.index)
-            spot = _label_hex(area, overlay, taken)
-            text = area.name  # the legend has the reach
-            if area.unready:
-                text += " – unready"
-            if spot is not None:
-                taken.add(spot)
-                at = self.hex_center(spot)
-            else:
-                ux, uy = mp.facing_unit(overlay.facing)
-                base = self.hex_center(area.anchor)
-                reach = mp.HEX_SIZE * self._zoom * 0.95 + 9 + 19 * area.index
-                at = QPointF(base.x() + ux * reach, base.y() + uy * reach)
-            mp.draw_pill(
-                p, self._texts, text, at, pixel_size=10, bold=True, fg=style.colour,
-                bg=bg, edge=style.colour,
-            )
+            text = area.name + (" – unready" if area.unready else "")
+            placed: _Label | None = None
+            for h in _label_hexes(area, overlay, taken):
+                rect = mp.pill_rect(self._texts, text, self.hex_center(h), pixel_size=10,
+                                    bold=True)
+                placed = _Label(text, rect, 10, True, style.colour, bg, style.colour)
+                if free(rect):
+                    break
+            if placed is not None:
+                labels.append(placed)
+                obstacles.append(placed.rect)
+        grid = state.grid
+        for arc, direction in overlay.label_directions:
+            text = theme.ARC_MAP_TEXT[arc]
+            r = theme.ARC_RADIUS
+            for distance in (r - 1, r, r - 2):
+                h = overlay.origin + direction.vector.scale(distance)
+                if h not in grid:
+                    continue
+                rect = mp.pill_rect(self._texts, text, self.hex_center(h), pixel_size=10,
+                                    bold=True)
+                if free(rect):
+                    labels.append(_Label(text, rect, 10, True,
+                                         theme.ARC_COLOURS[arc].darker(175), bg, None))
+                    obstacles.append(rect)
+                    break
+        return labels
 
-    def _paint_target(self, p: QPainter, selected: str, target: str) -> None:
-        """A dashed line from the selection to its target and, beyond the target, the
-        arcs that matter for the attack."""
+    def _target_labels(self, overlay: mp.Overlay) -> list[_Label]:
+        """Beyond the target, away from the attacker: who it is, where it stands in
+        the attacker's arcs and from which of its own arcs it is attacked."""
         state = self._controller.state
-        try:
-            a = state.combatant(selected)
-            t = state.combatant(target)
-        except ValueError:
-            return
+        target = self._controller.target_id
+        if target is None:
+            return []
+        a = state.combatant(overlay.combatant_id)
+        t = state.combatant(target)
         start, end = self.hex_center(a.hex), self.hex_center(t.hex)
-        size_px = mp.HEX_SIZE * self._zoom
         dist = math.hypot(end.x() - start.x(), end.y() - start.y())
-        if dist > 1.0:
-            ux, uy = (end.x() - start.x()) / dist, (end.y() - start.y()) / dist
-        else:
-            ux, uy = 0.0, 1.0
-        trim = 0.8 * size_px
-        if dist > 2 * trim:
-            pen = QPen(theme.TARGET_RING, 2.0, Qt.PenStyle.DashLine)
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-            p.setPen(pen)
-            p.drawLine(
-                QPointF(start.x() + ux * trim, start.y() + uy * trim),
-                QPointF(end.x() - ux * trim, end.y() - uy * trim),
-            )
+        ux, uy = ((end.x() - start.x()) / dist, (end.y() - start.y()) / dist) if dist else (0, 1)
         in_arc = arc_of(t.hex, a.hex, a.facing, a.handedness)
         from_arc = arc_of(a.hex, t.hex, t.facing, t.handedness)
-        first = f"Target: {t.name}"
-        second = f"in {a.name}'s {in_arc.label.lower()}"
-        third = f"attacked from its {from_arc.label.lower()}"
-        # beyond the target, away from the attacker
-        s1 = self._texts.get(first, 11, True)[1]
-        widest = max(
-            s1.width(), self._texts.get(second, 10)[1].width(),
-            self._texts.get(third, 10)[1].width(),
-        ) + 10
-        height = 3 * 17.0
-        gap = 0.95 * size_px
-        cx = end.x() + ux * (gap + widest / 2 * abs(ux))
+        lines = [
+            (f"Target: {t.name}", 11, True, QColor("#ffffff"), QColor(168, 24, 32, 230), None),
+            (f"in {a.name}'s {in_arc.label.lower()}", 10, False, theme.INK, theme.HALO,
+             theme.ARC_COLOURS[in_arc].darker(130)),
+            (f"attacked from its {from_arc.label.lower()}", 10, False, theme.INK, theme.HALO,
+             theme.ARC_COLOURS[from_arc].darker(130)),
+        ]
+        sizes = [mp.pill_rect(self._texts, text, QPointF(), pixel_size=px, bold=b)
+                 for text, px, b, *_ in lines]
+        step = 17.0
+        width = max(r.width() for r in sizes)
+        height = step * (len(lines) - 1) + sizes[0].height()
+        gap = 0.72 * mp.HEX_SIZE * self._zoom + 4
+        # the box's centre: out from the target until the box clears the token
+        cx = end.x() + ux * (gap + width / 2 * abs(ux))
         cy = end.y() + uy * (gap + height / 2 * abs(uy))
-        top = cy - height / 2 + 8
-        red_bg = QColor(168, 24, 32, 230)
-        mp.draw_pill(p, self._texts, first, QPointF(cx, top), pixel_size=11, bold=True,
-                     fg=QColor("#ffffff"), bg=red_bg)
-        mp.draw_pill(p, self._texts, second, QPointF(cx, top + 17), pixel_size=10,
-                     fg=theme.INK, bg=theme.HALO, edge=theme.ARC_COLOURS[in_arc].darker(130))
-        mp.draw_pill(p, self._texts, third, QPointF(cx, top + 34), pixel_size=10,
-                     fg=theme.INK, bg=theme.HALO, edge=theme.ARC_COLOURS[from_arc].darker(130))
+        top = cy - height / 2 + sizes[0].height() / 2
+        labels = []
+        for i, (text, px, b, fg, bgc, edge) in enumerate(lines):
+            rect = mp.pill_rect(self._texts, text, QPointF(cx, top + i * step), pixel_size=px,
+                                bold=b)
+            labels.append(_Label(text, rect, px, b, fg, bgc, edge, on_top=True))
+        return labels
+
+    def _paint_labels(self, p: QPainter, labels: list[_Label], on_top: bool) -> None:
+        for label in labels:
+            if label.on_top is on_top:
+                mp.draw_pill(
+                    p, self._texts, label.text, label.rect.center(), pixel_size=label.pixel_size,
+                    bold=label.bold, fg=label.fg, bg=label.bg, edge=label.edge,
+                )
+
+    def _paint_target_line(self, p: QPainter, selected: str, target: str) -> None:
+        """A dashed line from the selection to its target."""
+        state = self._controller.state
+        a, t = state.combatant(selected), state.combatant(target)
+        start, end = self.hex_center(a.hex), self.hex_center(t.hex)
+        dist = math.hypot(end.x() - start.x(), end.y() - start.y())
+        trim = 0.8 * mp.HEX_SIZE * self._zoom
+        if dist <= 2 * trim:
+            return
+        ux, uy = (end.x() - start.x()) / dist, (end.y() - start.y()) / dist
+        pen = QPen(theme.TARGET_RING, 2.0, Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
+        p.drawLine(
+            QPointF(start.x() + ux * trim, start.y() + uy * trim),
+            QPointF(end.x() - ux * trim, end.y() - uy * trim),
+        )
 
     def _legend_rect(self, pixmap: QPixmap) -> QRectF:
         dpr = pixmap.devicePixelRatio()
@@ -842,18 +877,28 @@ class MapView(QWidget):
 
 
 
-def _label_hex(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> Hex | None:
-    """A free hex of a reach area for its label: far out and straight ahead first."""
+@dataclass(frozen=True)
+class _Label:
+    text: str
+    rect: QRectF
+    pixel_size: int
+    bold: bool
+    fg: QColor
+    bg: QColor
+    edge: QColor | None
+    on_top: bool = False  # drawn over the tokens (the target callout)
+
+
+def _label_hexes(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> list[Hex]:
+    """Free hexes of a reach area for its label: far out and straight ahead first."""
     fx, fy = mp.facing_unit(overlay.facing)
     o = mp.center(overlay.origin)
-    best: tuple[float, Hex] | None = None
+    scored: list[tuple[float, Hex]] = []
     for h in area.hexes:
         if h in taken:
             continue
         c = mp.center(h)
         ahead = ((c.x() - o.x()) * fx + (c.y() - o.y()) * fy) / mp.HEX_SIZE
         across = abs((c.x() - o.x()) * fy - (c.y() - o.y()) * fx) / mp.HEX_SIZE
-        score = ahead - 0.3 * across
-        if best is None or score > best[0] or (score == best[0] and h < best[1]):
-            best = (score, h)
-    return best[1] if best is not None else None
+        scored.append((-(ahead - 0.3 * across), h))
+    return [h for _score, h in sorted(scored)]

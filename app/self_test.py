@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.user_dirs import cache_dir, current_log_file, setup_logging
+from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QImage
@@ -298,7 +298,8 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
 
     started = time.monotonic()
     report = Report()
-    if current_log_file() is None:
+    own_logging = current_log_file() is None
+    if own_logging:
         setup_logging()
     app = _ensure_app()
     golden_path = expected if expected is not None else expected_path()
@@ -365,6 +366,8 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
         _say(line)
     (cache_dir() / REPORT_NAME).write_text(text + "\n", encoding="utf-8")
     log.log(logging.INFO if report.passed else logging.ERROR, "self-test:\n%s", text)
+    if own_logging:
+        stop_logging()
     return 0 if report.passed else 1
 
 

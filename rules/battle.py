@@ -208,6 +208,11 @@ class Battle:
         return tuple(self._commands)
 
     @property
+    def event_batches(self) -> tuple[tuple[Event, ...], ...]:
+        """The events of each command in the log, one batch per command."""
+        return tuple(self._events)
+
+    @property
     def events(self) -> tuple[Event, ...]:
         return tuple(e for batch in self._events for e in batch)
 

@@ -478,7 +478,9 @@ class CriticalMissResult:
         return tuple(sum(r) for r in self.rolls)
 
 
-def _consequence(final: _Final, weapon: Weapon, rng: random.Random) -> Consequence:
+def _consequence(
+    final: _Final, weapon: Weapon, rng: random.Random, citation: Citation
+) -> Consequence:
     effect, params = final.effect, final.params
     if effect is MissEffect.DROP_WEAPON:
         return WeaponDropped(Piece(weapon.name, weapon, AT_FEET))
@@ -490,7 +492,7 @@ def _consequence(final: _Final, weapon: Weapon, rng: random.Random) -> Consequen
             params.dice or DistanceDice(1),
             0,
             DirectionRule.FORWARD_OR_BACK,
-            critical_miss_table().citation,
+            citation,
         )
         piece = Piece(
             weapon.name,
@@ -532,7 +534,7 @@ def roll_critical_miss(
     table = table or critical_miss_table()
     rolls: list[tuple[int, ...]] = [roll(3, rng)]
     final = _resolve_roll(sum(rolls[0]), weapon, context, table, True, rng, rolls)
-    consequence = _consequence(final, weapon, rng)
+    consequence = _consequence(final, weapon, rng, table.citation)
     return CriticalMissResult(
         weapon=weapon,
         context=context,
@@ -657,6 +659,7 @@ def defense_critical_miss(
     weapon: Weapon | None = None,
     attacking_weight: float | None = None,
     dodge_choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE,
+    parry_break_rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
 ) -> DefenseMishap:
     """The disaster after a defense roll of 17 or 18 (a critical failure)."""
     if defense is DefenseKind.DODGE:
@@ -669,4 +672,4 @@ def defense_critical_miss(
         return block_mishap(shield)
     if weapon is None:
         raise IllegalAttackError("a fumbled parry needs the parrying weapon")
-    return parry_mishap(weapon, rng, attacking_weight=attacking_weight)
+    return parry_mishap(weapon, rng, attacking_weight=attacking_weight, rule=parry_break_rule)

@@ -264,9 +264,7 @@ def condition_on_cover(
     open_p = sum((p for k, p in dist.items() if k not in covered), Fraction(0))
     if open_p == 0:
         raise RulesError("every location the dice can reach is under cover")
-    return MappingProxyType(
-        {k: p / open_p for k, p in dist.items() if k not in covered and p != 0}
-    )
+    return MappingProxyType({k: p / open_p for k, p in dist.items() if k not in covered and p != 0})
 
 
 # --------------------------------------------------------------------------- the table
@@ -411,7 +409,9 @@ class HitLocationTable:
                     text += f"; second sub-roll {sub2}"
             where = self.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
             hidden = where in covered
-            text += f": {self.locations[where].label}" + (" (under cover: roll again)" if hidden else "")
+            text += f": {self.locations[where].label}" + (
+                " (under cover: roll again)" if hidden else ""
+            )
             if self._back_substituted(row, from_back):
                 text += " (back-hit breakdown)"
             steps.append(Step(text, TABLE_000 if not hidden else RANDOM_000))
@@ -460,7 +460,7 @@ class HitLocationTable:
             where = self.lookup(
                 self._row(d1 + d2 + d3 + shift), sub, sub2,
                 from_back=from_back, from_side=from_side,
-            )  # fmt: skip
+            )
             counts[where] = counts.get(where, 0) + 1
         total = 6**5
         dist = {k: Fraction(n, total) for k, n in sorted(counts.items())}
@@ -508,11 +508,15 @@ class HitLocationTable:
             mods.append(Modifier(loc.penalty, f"aimed at the {name}", PENALTY_000))
         if shield_side and loc.shield_penalty is not None and loc.shield_penalty != loc.penalty:
             mods.append(
-                Modifier(loc.shield_penalty - loc.penalty, f"{name} on the shield side", note_000(9))
+                Modifier(
+                    loc.shield_penalty - loc.penalty, f"{name} on the shield side", note_000(9)
+                )
             )
         if from_front and loc.front_penalty is not None:
             mods.append(
-                Modifier(loc.front_penalty - loc.penalty, f"{name} aimed at from the front", TABLE_000)
+                Modifier(
+                    loc.front_penalty - loc.penalty, f"{name} aimed at from the front", TABLE_000
+                )
             )
         if not from_front and loc.rear_penalty is not None:
             mods.append(
@@ -535,7 +539,9 @@ class HitLocationTable:
     ) -> tuple[Modifier, ...]:
         """Note 26: the armor on a location is targeted at the location's
         penalty -3."""
-        base = self.penalty(location_key, shield_side=shield_side, melee=melee, from_front=from_front)
+        base = self.penalty(
+            location_key, shield_side=shield_side, melee=melee, from_front=from_front
+        )
         return (
             *base,
             Modifier(self.armor_penalty_delta, "aimed at the armor on it", note_000(26)),
@@ -579,7 +585,9 @@ class HitLocationTable:
         return self.miss_to[self.location(location_key).key]
 
     @staticmethod
-    def missed_only_by_location(attack_roll: int, effective_skill: int, location_penalty: int) -> bool:
+    def missed_only_by_location(
+        attack_roll: int, effective_skill: int, location_penalty: int
+    ) -> bool:
         """True when the roll failed against the aimed skill but would have hit the
         same target unaimed (``location_penalty`` is the total, e.g. -5)."""
         return effective_skill < attack_roll <= effective_skill - location_penalty
@@ -605,16 +613,20 @@ class HitLocationTable:
         from_back: bool = False,
         tight_beam: bool = False,
         chink: bool = False,
+        base_multiplier: Fraction | None = None,
     ) -> WoundAssessment:
         """What the blow does there (``rules.wound_effects.assess_wound_000``).
-        ``tight_beam`` and ``chink`` are seed 001 options; seed 000 refuses a chink."""
+        ``base_multiplier`` overrides the damage type's ordinary multiplier (default:
+        the 000 ruleset's wounding table). ``tight_beam`` and ``chink`` are seed 001
+        options; seed 000 refuses a chink."""
         if chink:
             raise IllegalAttackError("seed 000 has no chinks-in-armor rule (see seed 001)")
         self.location(location_key)
         return assess_wound_000(
             self.wounds, location_key, damage_type, basic_damage, victim,
             armor_dr=armor_dr, side=side, swung=swung, from_back=from_back,
-        )  # fmt: skip
+            base_multiplier=base_multiplier,
+        )
 
 
 # --------------------------------------------------------------------------- loading
@@ -633,7 +645,9 @@ def _range(value: object, where: str) -> tuple[int, int]:
 def _int_list(obj: JSONObject, key: str, where: str) -> tuple[int, ...]:
     if key not in obj:
         return ()
-    return tuple(as_int(v, f"{where}.{key}[{i}]") for i, v in enumerate(as_list(obj[key], f"{where}.{key}")))
+    return tuple(
+        as_int(v, f"{where}.{key}[{i}]") for i, v in enumerate(as_list(obj[key], f"{where}.{key}"))
+    )
 
 
 def _penalty(obj: JSONObject, key: str, where: str) -> int | None:
@@ -656,7 +670,7 @@ def parse_location(key: str, data: object, where: str, citation: Citation) -> Lo
             "printed_notes", "notes", "major_damage", "shield_pd", "near_miss", "miss_to",
             "wound",
         ),
-    )  # fmt: skip
+    )
     area = get_str(obj, "area", where)
     if area not in AREAS:
         raise DataError(f"{where}.area: {area!r} is not one of {', '.join(AREAS)}")
@@ -707,10 +721,12 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         obj, w,
         ("seed", "first_roll", "back_substitution", "random_table", "locations"),
         ("about", "other_targets", "notes"),
-    )  # fmt: skip
+    )
     seed = get_str(obj, "seed", w)
     fr = as_object(obj["first_roll"], f"{w}.first_roll")
-    check_keys(fr, f"{w}.first_roll", ("dice", "from_above", "from_below", "lowest_row", "highest_row"))
+    check_keys(
+        fr, f"{w}.first_roll", ("dice", "from_above", "from_below", "lowest_row", "highest_row")
+    )
     if get_int(fr, "dice", f"{w}.first_roll") != 3:
         raise DataError(f"{w}.first_roll.dice: the table is read on 3d6")
 
@@ -724,7 +740,9 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         loc = parse_location(key, raw, where, PENALTY_000)
         lo = as_object(raw, where)
         locations[key] = loc
-        wounds[key] = LocationInfo(key, loc.label, parse_wound_spec(lo.get("wound", {}), f"{where}.wound"))
+        wounds[key] = LocationInfo(
+            key, loc.label, parse_wound_spec(lo.get("wound", {}), f"{where}.wound")
+        )
         if "shield_pd" in lo:
             sp = as_object(lo["shield_pd"], f"{where}.shield_pd")
             check_keys(sp, f"{where}.shield_pd", ("note",), ("swung", "always"))
@@ -760,7 +778,9 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         rw = f"{w}.back_substitution.results[{i}]"
         ro = as_object(r, rw)
         check_keys(ro, rw, ("sub", "location"))
-        back_results.append(TableRow(0, 0, get_str(ro, "location", rw), _range(ro["sub"], f"{rw}.sub")))
+        back_results.append(
+            TableRow(0, 0, get_str(ro, "location", rw), _range(ro["sub"], f"{rw}.sub"))
+        )
 
     notes: dict[int, str] = {}
     for k, v in as_object(obj.get("notes", {}), f"{w}.notes").items():
@@ -828,6 +848,10 @@ def _validate(t: HitLocationTable) -> None:
                 f"hit_locations.locations.{key}: 'random' is {loc.random} but the location is"
                 f"{'' if key in on_table else ' not'} on the table"
             )
+
+
+def _check_system(t: HitLocationTable) -> HitLocationSystem:
+    return t  # mypy checks that HitLocationTable satisfies the protocol
 
 
 @functools.cache

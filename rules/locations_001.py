@@ -96,7 +96,11 @@ BASE_SHOCK_4E = Citation("base", "shock (-1 per HP of injury, at most -4; pain t
 LOW_PAIN_SHOCK_CAP = 8
 KNOCKDOWN_PAIN = {PainThreshold.HIGH: 3, PainThreshold.LOW: -4}
 
-_LIVING_REDUCTION_ALL = (InjuryTolerance.UNLIVING, InjuryTolerance.HOMOGENOUS, InjuryTolerance.DIFFUSE)
+_LIVING_REDUCTION_ALL = (
+    InjuryTolerance.UNLIVING,
+    InjuryTolerance.HOMOGENOUS,
+    InjuryTolerance.DIFFUSE,
+)
 _BLUNT_LOCATION = (InjuryTolerance.HOMOGENOUS, InjuryTolerance.DIFFUSE)
 _BRAINLESS_KEEPS = frozenset({"eye", "skull", "vitals"})
 
@@ -235,7 +239,9 @@ class Locations001:
             mods.append(Modifier(loc.penalty, f"aimed at the {name}", HIT_LOCATION_001))
         if shield_side and loc.shield_penalty is not None and loc.shield_penalty != loc.penalty:
             mods.append(
-                Modifier(loc.shield_penalty - loc.penalty, f"{name} holding a shield", HIT_LOCATION_001)
+                Modifier(
+                    loc.shield_penalty - loc.penalty, f"{name} holding a shield", HIT_LOCATION_001
+                )
             )
         if grappling:
             total = sum(m.value for m in mods)
@@ -310,7 +316,13 @@ class Locations001:
                 break
         body = side.body_side(left_handed) if side is not None else None
         return LocationRoll(
-            self.system, tuple(attempts), key, self.locations[key].label, body, side_die, tuple(steps)
+            self.system,
+            tuple(attempts),
+            key,
+            self.locations[key].label,
+            body,
+            side_die,
+            tuple(steps),
         )
 
     def exact_distribution(
@@ -334,7 +346,9 @@ class Locations001:
             return condition_on_cover(dist, covered, self.locations)
         return MappingProxyType(dict(sorted(dist.items())))
 
-    def exact_side_distribution(self, from_above: bool = False) -> Mapping[tuple[str, Side], Fraction]:
+    def exact_side_distribution(
+        self, from_above: bool = False
+    ) -> Mapping[tuple[str, Side], Fraction]:
         """Exact chance of each (limb, side) - 3d6 x side die enumerated."""
         dist: dict[tuple[str, Side], Fraction] = {}
         for total, p in distribution(3).items():
@@ -372,7 +386,7 @@ class Locations001:
         return _assess_001(
             self, location_key, damage_type, basic_damage, victim,
             armor_dr=armor_dr, side=side, tight_beam=tight_beam, chink=chink,
-        )  # fmt: skip
+        )
 
 
 def _check_system(t: Locations001) -> HitLocationSystem:
@@ -442,7 +456,11 @@ def _assess_001(
         steps.append(Step("No Vitals: treated as a torso hit", TOLERANCE_001))
     elif InjuryTolerance.NO_BRAIN in tol and w.eye:
         effect_key = "face"
-        steps.append(Step("No Brain: an eye hit is a face hit (the eye can still be crippled)", TOLERANCE_001))
+        steps.append(
+            Step(
+                "No Brain: an eye hit is a face hit (the eye can still be crippled)", TOLERANCE_001
+            )
+        )
     ew = t.wounds[effect_key]
     blunt = any(x in tol for x in _BLUNT_LOCATION)
     brainless = InjuryTolerance.NO_BRAIN in tol and ew.brain
@@ -473,12 +491,10 @@ def _assess_001(
             mult, mult_cite = t.homogenous[dt], BASE_TOLERANCE_4E
         elif piercing_like and InjuryTolerance.UNLIVING in tol:
             mult, mult_cite = t.unliving[dt], BASE_TOLERANCE_4E
-        steps.append(Step("Diffuse/Homogenous: no wounding modifier for the location", TOLERANCE_001))
-    elif (
-        InjuryTolerance.UNLIVING in tol
-        and piercing_like
-        and effect_key not in _BRAINLESS_KEEPS
-    ):
+        steps.append(
+            Step("Diffuse/Homogenous: no wounding modifier for the location", TOLERANCE_001)
+        )
+    elif InjuryTolerance.UNLIVING in tol and piercing_like and effect_key not in _BRAINLESS_KEEPS:
         mult, mult_cite = t.unliving[dt], TOLERANCE_001
     elif not exempt and not brainless:
         if ew.all_multiplier is not None:
@@ -524,7 +540,12 @@ def _assess_001(
                     HIT_LOCATION_001,
                 )
             )
-    if ew.corrosion_blinds and dt is DamageType.CORROSION and not blunt and injury > Fraction(hp, 2):
+    if (
+        ew.corrosion_blinds
+        and dt is DamageType.CORROSION
+        and not blunt
+        and injury > Fraction(hp, 2)
+    ):
         auto.add(Condition.BLINDED_BOTH if injury > hp else Condition.BLINDED_EYE)
         steps.append(Step("a major corrosion wound to the face blinds", HIT_LOCATION_001))
 
@@ -567,7 +588,9 @@ def _assess_001(
             shock_factor = ew.male_crushing_shock
             cap = ew.male_shock_cap
             shock = -min(math.floor(-shock * shock_factor), cap)
-            shock_steps.append(Step(f"groin, crushing: shock doubled (at most -{cap}): {shock}", HIT_LOCATION_001))
+            shock_steps.append(
+                Step(f"groin, crushing: shock doubled (at most -{cap}): {shock}", HIT_LOCATION_001)
+            )
         if victim.pain is PainThreshold.HIGH:
             shock = 0
             shock_steps.append(Step("high pain threshold: no shock", BASE_SHOCK_4E))
@@ -604,7 +627,9 @@ def _assess_001(
 
 
 def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
 
 
 # --------------------------------------------------------------------------- loading
@@ -615,7 +640,9 @@ def _fraction_map(obj: JSONObject, where: str) -> dict[DamageType, Fraction]:
 
 
 def _type_set(value: object, where: str) -> frozenset[DamageType]:
-    return frozenset(as_enum(v, DamageType, f"{where}[{i}]") for i, v in enumerate(as_list(value, where)))
+    return frozenset(
+        as_enum(v, DamageType, f"{where}[{i}]") for i, v in enumerate(as_list(value, where))
+    )
 
 
 def _parse_wound(data: object, where: str) -> Wound001:
@@ -626,7 +653,7 @@ def _parse_wound(data: object, where: str) -> Wound001:
          "tight_beam", "knockdown", "exempt", "brain", "eye", "vitals", "head_or_vitals",
          "corrosion_blinds", "male_crushing_shock", "male_shock_cap", "male_knockdown",
          "limb_reduction", "cripple", "describe"),
-    )  # fmt: skip
+    )
     kw: dict[str, object] = {}
     for key in ("extra_dr", "knockdown", "male_shock_cap", "male_knockdown"):
         if key in obj:
@@ -639,7 +666,9 @@ def _parse_wound(data: object, where: str) -> Wound001:
             kw[key] = as_fraction(obj[key], f"{where}.{key}")
     if "multipliers" in obj:
         kw["multipliers"] = MappingProxyType(
-            _fraction_map(as_object(obj["multipliers"], f"{where}.multipliers"), f"{where}.multipliers")
+            _fraction_map(
+                as_object(obj["multipliers"], f"{where}.multipliers"), f"{where}.multipliers"
+            )
         )
     for key in ("allowed", "exempt", "limb_reduction"):
         if key in obj:
@@ -677,7 +706,7 @@ def parse_locations_001(data: object) -> Locations001:
         ("seed", "random_table", "side_die", "from_above", "locations", "wounding", "bullet_as",
          "unliving", "homogenous", "diffuse", "chinks", "lacking"),
         ("about",),
-    )  # fmt: skip
+    )
     locations: dict[str, Location] = {}
     wounds: dict[str, Wound001] = {}
     for key, raw in as_object(obj["locations"], f"{w}.locations").items():
@@ -695,7 +724,11 @@ def parse_locations_001(data: object) -> Locations001:
         side = ro.get("side")
         if side not in (None, "right", "left", "die"):
             raise DataError(f"{where}.side: expected 'right', 'left' or 'die'")
-        rows.append(RandomRow001(low, high, get_str(ro, "location", where), side if isinstance(side, str) else None))
+        rows.append(
+            RandomRow001(
+                low, high, get_str(ro, "location", where), side if isinstance(side, str) else None
+            )
+        )
     sd = as_object(obj["side_die"], f"{w}.side_die")
     check_keys(sd, f"{w}.side_die", ("right", "left"))
     fa = as_object(obj["from_above"], f"{w}.from_above")
@@ -711,7 +744,9 @@ def parse_locations_001(data: object) -> Locations001:
             raise DataError(f"{w}.lacking.{k}: expected location names")
         lacking[as_enum(k, InjuryTolerance, f"{w}.lacking")] = frozenset(str(n) for n in names)
     wounding = _fraction_map(as_object(obj["wounding"], f"{w}.wounding"), f"{w}.wounding")
-    missing = sorted(t.value for t in DamageType if t is not DamageType.BULLET and t not in wounding)
+    missing = sorted(
+        t.value for t in DamageType if t is not DamageType.BULLET and t not in wounding
+    )
     if missing:
         raise DataError(f"{w}.wounding: no multiplier for {', '.join(missing)}")
     table = Locations001(
@@ -723,7 +758,9 @@ def parse_locations_001(data: object) -> Locations001:
         from_above_map=MappingProxyType({k: get_str(fa, k, f"{w}.from_above") for k in fa}),
         wounding=MappingProxyType(wounding),
         bullet_as=as_enum(obj["bullet_as"], DamageType, f"{w}.bullet_as"),
-        unliving=MappingProxyType(_fraction_map(as_object(obj["unliving"], f"{w}.unliving"), f"{w}.unliving")),
+        unliving=MappingProxyType(
+            _fraction_map(as_object(obj["unliving"], f"{w}.unliving"), f"{w}.unliving")
+        ),
         homogenous=MappingProxyType(
             _fraction_map(as_object(obj["homogenous"], f"{w}.homogenous"), f"{w}.homogenous")
         ),
@@ -753,7 +790,9 @@ def _validate_001(t: Locations001) -> None:
     on_table = {r.location for r in t.rows}
     for key, loc in t.locations.items():
         if loc.random != (key in on_table):
-            raise DataError(f"hit_locations(001).locations.{key}: 'random' does not match the table")
+            raise DataError(
+                f"hit_locations(001).locations.{key}: 'random' does not match the table"
+            )
     if t.chink_dr_divisor < 1:
         raise DataError("hit_locations(001).chinks.dr_divisor: must be at least 1")
 
@@ -764,4 +803,3 @@ def load_locations_001() -> Locations001:
     from rules.assets import read_json
 
     return parse_locations_001(read_json("rulesets", SEED_001, HIT_LOCATIONS_FILE))
-

@@ -383,9 +383,7 @@ class Wound:
 # --------------------------------------------------------------------------- resolution
 
 
-def resolve_rolls(
-    assessment: WoundAssessment, rng: random.Random
-) -> tuple[RollOutcome, ...]:
+def resolve_rolls(assessment: WoundAssessment, rng: random.Random) -> tuple[RollOutcome, ...]:
     """Roll every required roll of ``assessment`` in order (3d6 each, with the
     family's success and critical rules, ``rules.checks``). A roll that depends on
     an earlier failure is skipped (and not listed) when that roll succeeded."""
@@ -403,9 +401,7 @@ def resolve_rolls(
     return tuple(outcomes)
 
 
-def _outcome(
-    req: RequiredRoll, dice: tuple[int, ...], total: int, outcome: Outcome
-) -> RollOutcome:
+def _outcome(req: RequiredRoll, dice: tuple[int, ...], total: int, outcome: Outcome) -> RollOutcome:
     got: set[Condition] = set()
     if not outcome.is_success:
         if not req.critical_only or outcome is Outcome.CRITICAL_FAILURE:
@@ -480,9 +476,7 @@ def shock_000(
     value = -min(hp_loss, SHOCK_CAP)
     if factor != 1:
         value = scale_penalty(value, factor)
-        steps.append(
-            Step(f"stun penalties x{_frac(factor)} here: {value}", factor_citation)
-        )
+        steps.append(Step(f"stun penalties x{_frac(factor)} here: {value}", factor_citation))
     if pain is PainThreshold.HIGH:
         value = scale_penalty(value, Fraction(1, 2))
         steps.append(Step(f"high pain threshold halves it: {value}", PAIN_000))
@@ -493,7 +487,9 @@ def shock_000(
 
 
 def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
 
 
 def kind_000(damage_type: DamageType) -> DamageType:
@@ -525,14 +521,16 @@ class Threshold:
         return injury > limit if self.strict else injury >= limit
 
     def __str__(self) -> str:
-        what = str(self.points) if self.hp_divisor is None else (
-            "HP" if self.hp_divisor == 1 else f"HP/{self.hp_divisor}"
+        what = (
+            str(self.points)
+            if self.hp_divisor is None
+            else ("HP" if self.hp_divisor == 1 else f"HP/{self.hp_divisor}")
         )
         return f"{'over' if self.strict else 'at least'} {what}"
 
 
 def parse_threshold(value: object, strict: bool, where: str) -> Threshold:
-    """"HP/3", "HP" or a whole number of points."""
+    """ "HP/3", "HP" or a whole number of points."""
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 0:
             raise DataError(f"{where}: a threshold cannot be negative")
@@ -697,7 +695,7 @@ _ROLL_KEYS = (
     "kind", "note", "reason", "attribute", "bonus", "minus_injury", "types", "over",
     "at_least", "male_only", "unless_chin_helm", "on_failure", "on_critical_failure",
     "critical_only", "exclude_types",
-)  # fmt: skip
+)
 
 
 def parse_wound_spec(data: object, where: str) -> WoundSpec:
@@ -712,7 +710,7 @@ def parse_wound_spec(data: object, where: str) -> WoundSpec:
             "describe", "armor", "restrict", "cavity", "organs", "spine", "becomes",
             "overflow",
         ),
-    )  # fmt: skip
+    )
     kw: dict[str, object] = {}
     if "natural_dr" in obj:
         nd = as_object(obj["natural_dr"], f"{where}.natural_dr")
@@ -815,7 +813,9 @@ def _non_negative(value: int, where: str) -> int:
 
 def _parse_cripple(data: object, where: str) -> CrippleSpec:
     c = as_object(data, where)
-    check_keys(c, where, ("limb", "divisor", "excess_lost"), ("types", "note", "roll_note", "keep_hold"))
+    check_keys(
+        c, where, ("limb", "divisor", "excess_lost"), ("types", "note", "roll_note", "keep_hold")
+    )
     divisor = get_int(c, "divisor", where)
     if divisor < 1:
         raise DataError(f"{where}.divisor: must be at least 1")
@@ -833,7 +833,10 @@ def _parse_cripple(data: object, where: str) -> CrippleSpec:
 def _parse_auto(data: object, where: str) -> AutoSpec:
     a = as_object(data, where)
     check_keys(
-        a, where, ("condition", "note"), ("over", "at_least", "types", "male_only", "unless_chin_helm")
+        a,
+        where,
+        ("condition", "note"),
+        ("over", "at_least", "types", "male_only", "unless_chin_helm"),
     )
     threshold = _threshold_from(a, where)
     if threshold is None:
@@ -971,8 +974,13 @@ def assess_wound_000(
         eff_armor = 0
         if armor_dr:
             b.step(f"armor DR {armor_dr} does not protect here", note_000(spec.armor_note or 5))
-    elif armor_dr and spec.armor_dr_delta and _type_fits(spec.armor_delta_types, kind, damage_type):
-        if not (spec.armor_delta_thrust_only and swung):
+    elif (
+        armor_dr
+        and spec.armor_dr_delta
+        and _type_fits(spec.armor_delta_types, kind, damage_type)
+        and not (spec.armor_delta_thrust_only and swung)
+    ):
+        if True:
             eff_armor = max(0, armor_dr + spec.armor_dr_delta)
             b.step(
                 f"armor DR {armor_dr} {spec.armor_dr_delta:+d} here: {eff_armor}",
@@ -1004,18 +1012,22 @@ def assess_wound_000(
     assessment = _finish_000(
         locations, info, spec, damage_type, kind, basic_damage, armor_dr, eff_armor,
         location_dr, penetrating, mult, injury, victim, side, from_back, after_armor, b,
-    )  # fmt: skip
+    )
     if overflow_basic:
         assessment = _merge_overflow(
             locations, assessment, spec, damage_type, overflow_basic, victim, side, from_back,
             base_multiplier,
-        )  # fmt: skip
-    if spec.becomes is not None and _type_fits(spec.becomes.types, kind, damage_type):
-        if spec.becomes.threshold.reached(assessment.injury, victim.hp):
+        )
+    if (
+        spec.becomes is not None
+        and _type_fits(spec.becomes.types, kind, damage_type)
+        and spec.becomes.threshold.reached(assessment.injury, victim.hp)
+    ):
+        if True:
             assessment = _merge_becomes(
                 locations, assessment, spec.becomes, damage_type, after_armor, victim, side,
                 from_back, base_multiplier,
-            )  # fmt: skip
+            )
     return assessment
 
 
@@ -1121,13 +1133,18 @@ def _finish_000(
         if spec.hp_cap is not None:
             cap = math.floor(spec.hp_cap.value(hp))
             if hp_loss > cap:
-                b.step(f"injury over {_frac(spec.hp_cap.value(hp))} is lost: {cap} counts", MAJOR_DAMAGE_000)
+                b.step(
+                    f"injury over {_frac(spec.hp_cap.value(hp))} is lost: {cap} counts",
+                    MAJOR_DAMAGE_000,
+                )
                 hp_loss = cap
         # Automatic conditions.
         for a in spec.auto:
             if not _type_fits(a.types, kind, damage_type):
                 continue
-            if (a.male_only and not victim.male) or (a.unless_chin_helm and victim.chin_padded_helm):
+            if (a.male_only and not victim.male) or (
+                a.unless_chin_helm and victim.chin_padded_helm
+            ):
                 continue
             if a.threshold.reached(injury, hp):
                 b.auto.add(a.condition)
@@ -1158,7 +1175,7 @@ def _finish_000(
                     RollKind.PERFORATION,
                     victim.ht + 5 - injury,
                     note_000(18),
-                    f"HT+5-{injury} or perforation of the stomach, gall bladder, intestines or bladder",
+                    f"HT+5-{injury} or perforation of stomach, gall bladder, bowel or bladder",
                     on_failure=frozenset({Condition.PERFORATION}),
                 )
             )
@@ -1248,16 +1265,37 @@ def _organ_rolls(
     """Note 16: a vitals wound risks each organ; one HT+5-injury roll per organ."""
     target = victim.ht + 5 - injury
     c = note_000(16)
-    b.add_roll(RequiredRoll(RollKind.LUNG, target, c, "lung collapse: HT each minute or lose 1 fatigue",
-                            on_failure=frozenset({Condition.LUNG_COLLAPSE})))
-    b.add_roll(RequiredRoll(RollKind.HEART, target, c, "heart: death in HT x 2d6 seconds",
-                            on_failure=frozenset({Condition.HEART_HIT})))
+    b.add_roll(
+        RequiredRoll(
+            RollKind.LUNG,
+            target,
+            c,
+            "lung collapse: HT each minute or lose 1 fatigue",
+            on_failure=frozenset({Condition.LUNG_COLLAPSE}),
+        )
+    )
+    b.add_roll(
+        RequiredRoll(
+            RollKind.HEART,
+            target,
+            c,
+            "heart: death in HT x 2d6 seconds",
+            on_failure=frozenset({Condition.HEART_HIT}),
+        )
+    )
     if kind is not DamageType.IMPALING:
-        b.add_roll(RequiredRoll(RollKind.LIVER, target, c,
-                                "liver shattered on a critical failure (not for impaling blows)",
-                                on_failure=frozenset({Condition.LIVER_SHATTERED}), critical_only=True))
+        b.add_roll(
+            RequiredRoll(
+                RollKind.LIVER,
+                target,
+                c,
+                "liver shattered on a critical failure (not for impaling blows)",
+                on_failure=frozenset({Condition.LIVER_SHATTERED}),
+                critical_only=True,
+            )
+        )
     b.add_roll(RequiredRoll(RollKind.SPLEEN, target, c, "spleen damaged: internal bleeding",
-                            on_failure=frozenset({Condition.SPLEEN_DAMAGE})))  # fmt: skip
+                            on_failure=frozenset({Condition.SPLEEN_DAMAGE})))
 
 
 VERTEBRAE_DR = 2
@@ -1285,7 +1323,9 @@ def _spine(
         return
     spine_damage = past_location_dr - VERTEBRAE_DR
     if spine_damage <= 0:
-        b.effects.append(Effect("the spine is struck but the vertebrae stop it: a missile lodges there", c))
+        b.effects.append(
+            Effect("the spine is struck but the vertebrae stop it: a missile lodges there", c)
+        )
         return
     b.add_roll(
         RequiredRoll(
@@ -1314,11 +1354,11 @@ def _merge_overflow(
     second = assess_wound_000(
         locations, spec.overflow.location, damage_type, overflow_basic, victim,
         side=side, from_back=from_back, base_multiplier=base_multiplier,
-    )  # fmt: skip
+    )
     return _combine(
         first, second, victim, injury=first.injury + second.injury, hp_loss=first.hp_loss + second.hp_loss,
         penetrating=first.penetrating + second.penetrating, multiplier=first.multiplier,
-    )  # fmt: skip
+    )
 
 
 def _merge_becomes(
@@ -1338,17 +1378,17 @@ def _merge_becomes(
     second = assess_wound_000(
         {**locations, target.key: bare}, target.key, damage_type, after_armor, victim,
         side=side, from_back=from_back, base_multiplier=base_multiplier,
-    )  # fmt: skip
+    )
     note = note_000(becomes.note)
     merged = _combine(
         first, second, victim, injury=second.injury, hp_loss=second.hp_loss,
         penetrating=second.penetrating, multiplier=second.multiplier,
-    )  # fmt: skip
+    )
     return _with_step(
         merged,
         Step(f"over {becomes.threshold.points} injury through the eye: a brain hit, "
              "the skull's DR does not protect", note),
-    )  # fmt: skip
+    )
 
 
 def _without_natural_dr(spec: WoundSpec) -> WoundSpec:
@@ -1379,9 +1419,7 @@ def _combine(
         rolls.pop(RollKind.KNOCKOUT, None)
     deeper = second if second.shock_factor >= first.shock_factor else first
     factor = deeper.shock_factor
-    shock, shock_steps = shock_000(
-        hp_loss, factor, victim.pain, deeper.shock_citation or TABLE_000
-    )
+    shock, shock_steps = shock_000(hp_loss, factor, victim.pain, deeper.shock_citation or TABLE_000)
     effects = tuple(dict.fromkeys((*first.effects, *second.effects)))
     return WoundAssessment(
         system=first.system,
@@ -1402,7 +1440,10 @@ def _combine(
         rolls=tuple(rolls.values()),
         shock_penalty=shock,
         effects=effects,
-        steps=(*first.steps, *(Step(f"[{second.label}] {s.text}", s.citation) for s in second.steps)),
+        steps=(
+            *first.steps,
+            *(Step(f"[{second.label}] {s.text}", s.citation) for s in second.steps),
+        ),
         also_location=second.location,
         shock_factor=factor,
         shock_steps=tuple(shock_steps),

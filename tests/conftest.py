@@ -10,13 +10,13 @@ import tempfile
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HEXFRAY_HOME", tempfile.mkdtemp(prefix="hexfray-tests-"))
 
-from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+from collections.abc import Iterator
+from pathlib import Path
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+import pytest
+from PySide6.QtCore import QSettings
 
-from rules.battle import Battle  # noqa: E402
+from rules.battle import Battle
 
 DEMO_SEED = 1
 

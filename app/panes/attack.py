@@ -12,12 +12,14 @@ the controller; the pane never changes the battle itself.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDockWidget,
@@ -33,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
-from app.event_text import RowKind, Tone, rows_for_events
+from app.help import key_sequences
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -45,10 +47,12 @@ from app.panes.widgets import (
 )
 from app.theme import ARC_COLOURS
 from rules.attack import AttackOptions, AttackPlan, plan_attack
+from rules.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.battle import Attack, BattleChange
 from rules.citation import cite
 from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.errors import RulesError
+from rules.events import Event
 from rules.model import Combatant, Status
 from rules.modifiers import Modifier
 
@@ -442,6 +446,9 @@ class AttackPane(QDockWidget):
             self._defender_for_announced = defender_id
         available = possible_defenses(defender) if defender is not None else ()
         kinds = {c.kind for c in available}
+        # A defense that became impossible (a weapon went unready, the defender
+        # fell) is no longer announced.
+        self._announced = [k for k in self._announced if k in kinds]
         for kind, check in self._checks.items():
             check.setEnabled(kind in kinds)
             check.blockSignals(True)
@@ -547,13 +554,17 @@ class AttackPane(QDockWidget):
         self.preview_label.clear()
         self.roll_button.setEnabled(False)
 
-    def _show_last(self, events: Sequence[object]) -> None:
-        rows = rows_for_events(events)  # type: ignore[arg-type]
-        for row in rows:
-            if row.kind is RowKind.ATTACK:
-                outcome = [ln.text for ln in row.lines if ln.tone in (Tone.OUTCOME, Tone.HARM)]
-                self.last_label.setText("Last roll: " + "; ".join(outcome))
-                return
+    def _show_last(self, events: Sequence[Event]) -> None:
+        """One line under Roll: what the attack came to, and the HP it cost."""
+        parts = [e.describe() for e in events if isinstance(e, AttackResolved)]
+        for e in events:
+            if isinstance(e, DamageDealt):
+                d = e.damage
+                parts.append(f"{e.defender_name} HP {d.hp_before} → {d.hp_after}")
+            elif isinstance(e, StatusChanged):
+                parts.append(f"{e.name} {e.after.value}")
+        if parts:
+            self.last_label.setText("Last roll: " + "; ".join(parts))
 
     # --- keyboard --------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -562,7 +573,10 @@ class AttackPane(QDockWidget):
             kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
             and isinstance(event, QKeyEvent)
             and _is_roll_key(event)
-            and not (isinstance(watched, QComboBox) and watched.view().isVisible())
+            # Enter in an open combo list picks an entry (the list is a popup window).
+            and isinstance(watched, QWidget)
+            and watched.window() is self.window()
+            and QApplication.activePopupWidget() is None
         ):
             if kind is QEvent.Type.ShortcutOverride:
                 event.accept()  # deliver it to us as a key press, not as a shortcut
@@ -573,12 +587,16 @@ class AttackPane(QDockWidget):
 
 
 def _is_roll_key(event: QKeyEvent) -> bool:
-    if event.key() not in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-        return False
-    extra = event.modifiers() & ~(
-        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier
-    )
-    return extra == Qt.KeyboardModifier.NoModifier
+    """Is this one of the Roll keys that ``app.help.SHORTCUTS`` lists ("roll_attack")?
+    The keypad's Enter counts as Enter."""
+    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    pressed = QKeyCombination(modifiers, Qt.Key(event.key()))
+    return any(seq.count() == 1 and seq[0] == pressed for seq in _roll_keys())
+
+
+@functools.cache
+def _roll_keys() -> tuple[QKeySequence, ...]:
+    return tuple(key_sequences("roll_attack"))
 
 
 # --- rich text of a plan ---------------------------------------------------------------

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     QSize,
     Qt,
 )
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAction, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.event_text import LogRow, RowKind, Tone, rows_for_events, turn_separator
+from app.help import key_sequences
 from app.panes.widgets import MUTED, configure_dock
 from rules.battle import BattleChange
 
@@ -207,7 +208,7 @@ class CombatLogPane(QDockWidget):
 
         self.copy_action = QAction("&Copy", self)
         self.copy_action.setObjectName("copyLogAction")
-        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcuts(key_sequences("copy_log"))
         self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.copy_action.setToolTip("Copy the selected entries (all entries if none is selected)")
         self.copy_action.triggered.connect(self.copy)

@@ -26,12 +26,10 @@ from PySide6.QtWidgets import (
 from app.theme import HP_BACK, HP_GREY, SIDE_COLOURS, TOKEN_RIM, hp_colour
 from rules.model import Side, Status
 
-# Pane geometry: every dock must fit a 1366x768 laptop next to the map.
+# Pane geometry: every dock must fit a 1366x768 laptop next to the map (<= 300).
 PANE_MIN_WIDTH = 240
-PANE_MAX_MIN_WIDTH = 300
 
 MUTED = QColor("#7a7166")  # citations and secondary text
-GOOD_TEXT = QColor("#2e7d32")
 BAD_TEXT = QColor("#c62828")
 WARN_BACK = QColor("#fdecea")
 
@@ -76,10 +74,6 @@ def status_colour(status: Status) -> QColor | None:
 def muted_html(text: str) -> str:
     """Escaped text in the muted citation style, for rich-text labels."""
     return f'<span style="color:{MUTED.name()}">{escape(text)}</span>'
-
-
-def signed(value: int) -> str:
-    return f"{value:+d}"
 
 
 class HpBarDelegate(QStyledItemDelegate):

@@ -10,7 +10,7 @@ from html import escape
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QMainWindow, QWidget
 
 from app.controller import BattleController
 from app.event_text import RowKind, rows_for_events
@@ -385,3 +385,39 @@ def test_tab_order_runs_through_the_form(pane_and_controller):
         while nxt.focusPolicy() == Qt.FocusPolicy.NoFocus or a.isAncestorOf(nxt):
             nxt = nxt.nextInFocusChain()
         assert nxt is b or b.isAncestorOf(nxt), (a, b, nxt)
+
+
+def test_a_defense_that_becomes_impossible_is_no_longer_announced(qtbot, pane_and_controller):
+    """The flail fighter's morningstar (a 1/3 weapon) is unready after it was announced
+    for a parry (000 PARRY): the next attack cannot keep that parry."""
+    pane, controller = pane_and_controller
+    controller.select("c1")
+    controller.set_target("c3")
+    qtbot.mouseClick(pane.dodge_check, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(pane.parry_check, Qt.MouseButton.LeftButton)
+    assert [d.kind for d in pane.options().defenses] == [DefenseKind.DODGE, DefenseKind.PARRY]
+    qtbot.mouseClick(pane.roll_button, Qt.MouseButton.LeftButton)
+    assert "morningstar" in controller.state.combatant("c3").unready
+    assert not pane.parry_check.isEnabled()
+    assert not pane.parry_check.isChecked()
+    assert [d.kind for d in pane.options().defenses] == [DefenseKind.DODGE]
+    assert pane.plan == expected_plan(controller, "c1", "c3", pane.options())
+    assert pane.roll_button.isEnabled()
+    assert pane.last_label.text().startswith("Last roll: ")
+
+
+def test_enter_in_an_open_combo_list_picks_an_entry_and_does_not_roll(qtbot):
+    pane, controller = make_pane(qtbot)
+    controller.select("c1")
+    controller.set_target("c3")
+    count = len(controller.battle.commands)
+    combo = pane.location_combo
+    combo.showPopup()
+    popup = QApplication.activePopupWidget()
+    assert popup is not None
+    view = combo.view()
+    view.setCurrentIndex(combo.model().index(1, 0))
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert len(controller.battle.commands) == count
+    assert combo.currentIndex() == 1
+    assert QApplication.activePopupWidget() is None

@@ -305,8 +305,9 @@ def test_keys_zoom_fit_and_pan(qtbot, view: MapView) -> None:
     assert view.map_rect_on_screen().top() > before.top()
 
 
-def wheel(view: MapView, pos: QPointF, angle: QPoint, pixel: QPoint = QPoint(),
+def wheel(view: MapView, pos: QPointF, angle: QPoint, pixel: QPoint | None = None,
           modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    pixel = QPoint() if pixel is None else pixel
     event = QWheelEvent(
         pos, view.mapToGlobal(pos), pixel, angle, Qt.MouseButton.NoButton, modifiers,
         Qt.ScrollPhase.NoScrollPhase, False,
@@ -415,3 +416,30 @@ def test_big_map_repaint_stays_fast(qapp) -> None:
         times.append((time.perf_counter() - start) * 1000)
     # The budget is 16 ms; CI machines vary, so this only catches gross regressions.
     assert statistics.median(times[2:]) < 40, times
+
+
+# --- the cached grid ----------------------------------------------------------------------
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (2, 3), (5, 4), (24, 16)])
+def test_grid_lines_are_every_hex_edge_once(width: int, height: int) -> None:
+    from app import map_painter as mp
+    from hexmap import HexGrid
+
+    grid = HexGrid(width, height)
+
+    def key(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[int, int], ...]:
+        a, b = (round(x0 * 8), round(y0 * 8)), (round(x1 * 8), round(y1 * 8))
+        return (min(a, b), max(a, b))
+
+    expected = set()
+    for h in grid.hexes():
+        corners = mp.LAYOUT.corners(h)
+        for i in range(6):
+            (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 6]
+            expected.add(key(x0, y0, x1, y1))
+    cache = mp.GridCache(grid)
+    drawn = [key(ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ch in cache.chunks for ln in ch.lines]
+    assert len(drawn) == len(set(drawn))  # no edge stroked twice
+    assert set(drawn) == expected
+    x0, y0, x1, y1 = grid.pixel_bounds(mp.LAYOUT)
+    assert cache.bounds == QRectF(QPointF(x0, y0), QPointF(x1, y1))
+    assert cache.outline.boundingRect() == mp.outline_path(grid.hexes()).boundingRect()

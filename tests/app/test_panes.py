@@ -388,9 +388,7 @@ def test_hovering_an_entry_highlights_its_hexes(qtbot, log_pane, controller):
     controller.highlight_requested.connect(highlighted.append)
     rect = log_pane.view.visualRect(log_pane.model.index(row, 0))
     qtbot.mouseMove(log_pane.view.viewport(), rect.center())
-    qtbot.wait(10)
-    if not highlighted:  # some platforms need the move event delivered explicitly
-        log_pane.hover_row(row)
+    assert highlighted, "moving the mouse over the entry highlighted nothing"
     assert highlighted[-1] == log_pane.rows[row].hexes
     log_pane.hover_row(-1)
     assert highlighted[-1] == ()
@@ -419,3 +417,16 @@ def test_copy_puts_the_entries_on_the_clipboard(qtbot, log_pane, controller):
     )
     log_pane.copy_action.trigger()
     assert QApplication.clipboard().text() == log_pane.rows[1].plain_text()
+
+
+def test_ctrl_c_in_the_log_copies_the_selected_entry(qtbot, log_pane, controller):
+    _attack_events(controller)
+    view = log_pane.view
+    view.setFocus()
+    view.selectionModel().select(
+        log_pane.model.index(2, 0), view.selectionModel().SelectionFlag.ClearAndSelect
+    )
+    QApplication.clipboard().clear()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == log_pane.rows[2].plain_text()
+    assert "\n" in QApplication.clipboard().text()  # the whole attack, not its title

@@ -110,10 +110,31 @@ MAIN_GAUCHE = mk(WeaponKind.MAIN_GAUCHE, "Main-gauche", 1.25, ("thrust", "thr im
 FIST = mk(WeaponKind.UNARMED, "Fist", 0, ("punch", "thr-2 cr", "C-1"), parry=ParryClass.FULL)
 
 ALL_BREAKABLE = [
-    BROADSWORD, GREATSWORD, RAPIER, FOIL, SABER, KNIFE, SPEAR, PIKE, GREAT_AXE, HALBERD, AXE,
-    MACE, MORNINGSTAR, NUNCHAKU, KUSARI, HEAVY_CHAIN, CLUB, STAFF, CHAIR, BOW, CROSSBOW, SLING,
-    PISTOL, MAIN_GAUCHE,
-]  # fmt: skip
+    BROADSWORD,
+    GREATSWORD,
+    RAPIER,
+    FOIL,
+    SABER,
+    KNIFE,
+    SPEAR,
+    PIKE,
+    GREAT_AXE,
+    HALBERD,
+    AXE,
+    MACE,
+    MORNINGSTAR,
+    NUNCHAKU,
+    KUSARI,
+    HEAVY_CHAIN,
+    CLUB,
+    STAFF,
+    CHAIR,
+    BOW,
+    CROSSBOW,
+    SLING,
+    PISTOL,
+    MAIN_GAUCHE,
+]
 
 EXPECTED = {
     "Broadsword": {"useless": F(1, 2), "broken_blade": F(1, 2)},
@@ -162,9 +183,13 @@ def held(result: BreakResult) -> Weapon:
 
 @pytest.mark.parametrize(
     ("quality", "chance"),
-    [(Quality.CHEAP, F(2, 3)), (Quality.GOOD, F(1, 2)), (Quality.FINE, F(1, 6)),
-     (Quality.VERY_FINE, F(0))],
-)  # fmt: skip
+    [
+        (Quality.CHEAP, F(2, 3)),
+        (Quality.GOOD, F(1, 2)),
+        (Quality.FINE, F(1, 6)),
+        (Quality.VERY_FINE, F(0)),
+    ],
+)
 def test_parry_break_by_quality_at_three_times_the_weight(quality: Quality, chance: F) -> None:
     rapier = mk(WeaponKind.RAPIER, "Rapier", 2.75, ("thrust", "thr imp", "1"), quality=quality)
     at_3x = parry_break_chance(rapier, 8.25)
@@ -182,8 +207,7 @@ def test_flat_third_option_needs_more_than_three_times() -> None:
     assert parry_break_chance(KNIFE, 1.5, rule=third).probability == 0
     chance = parry_break_chance(KNIFE, 1.6, rule=third)
     assert chance.probability == F(1, 3) and str(chance.citation) == "000 BREAKING WEAPONS"
-    fine = mk(WeaponKind.KNIFE, "Fine knife", 0.5, ("thrust", "thr imp", "C"),
-              quality=Quality.FINE)  # fmt: skip
+    fine = mk(WeaponKind.KNIFE, "Fine knife", 0.5, ("thrust", "thr imp", "C"), quality=Quality.FINE)
     assert parry_break_chance(fine, 5, rule=third).probability == F(1, 3)
     assert parry_break_chance(fine, 5, ParryResult.CRITICAL_FAILURE, rule=third).probability == 0
     assert parry_break_chance(FIST, 100).probability == 0
@@ -294,7 +318,10 @@ def test_broken_rapier_or_foil_is_a_dagger_one_point_weaker() -> None:
         assert (dagger.kind, dagger.skill) == (WeaponKind.KNIFE, "Knife")
         (mode,) = dagger.modes
         assert (mode.damage.base, mode.damage.adds, mode.damage.type) == (
-            DamageBase.THRUST, -2, DamageType.IMPALING)  # fmt: skip
+            DamageBase.THRUST,
+            -2,
+            DamageType.IMPALING,
+        )
         assert mode.reach == Reach.of(0)
 
 

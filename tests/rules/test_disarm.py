@@ -28,6 +28,7 @@ from rules.disarm import (
 )
 from rules.errors import IllegalAttackError
 from rules.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponMode, WeaponSize
+from rules.modifiers import Modifier
 from rules.weapon_strikes import PlacementKind, RulesSource
 
 S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
@@ -72,8 +73,16 @@ RAPIER = mk(WeaponKind.RAPIER, "Rapier", 2.75, ("thrust", "thr+1 imp", "1"), "Fe
 KNIFE = mk(WeaponKind.KNIFE, "Knife", 0.5, ("thrust", "thr-1 imp", "C"), "Knife")
 WHIP = mk(WeaponKind.IMPROVISED, "Whip", 2, ("swing", "sw-2 cr", "1-2"), "Whip")
 JITTE = mk(WeaponKind.CLUB, "Jitte", 1, ("swing", "sw cr", "1"), "Jitte/Sai")
-BOW = mk(WeaponKind.BOW, "Bow", 2, ("butt", "thr cr", "1"), "Bow", ParryClass.NONE,
-         two_handed=True, size=WeaponSize.LARGE)  # fmt: skip
+BOW = mk(
+    WeaponKind.BOW,
+    "Bow",
+    2,
+    ("butt", "thr cr", "1"),
+    "Bow",
+    ParryClass.NONE,
+    two_handed=True,
+    size=WeaponSize.LARGE,
+)
 FIST = mk(WeaponKind.UNARMED, "Fist", 0, ("punch", "thr-2 cr", "C-1"), "Brawling", ParryClass.FULL)
 
 
@@ -109,8 +118,8 @@ SKILLED = Fighter(
 )
 
 
-def values(mods: tuple[object, ...]) -> list[int]:
-    return [m.value for m in mods]  # type: ignore[attr-defined]
+def values(mods: tuple[Modifier, ...]) -> list[int]:
+    return [m.value for m in mods]
 
 
 # --- modifiers against the seeds' lists -------------------------------------------------
@@ -130,9 +139,18 @@ def test_000_attacker_size_penalty_and_minus_two_unless_fencing() -> None:
 
 @pytest.mark.parametrize(
     ("defender_weight", "attacker_weight", "bonus"),
-    [(3, 3, 0), (2, 3, 0), (3.5, 3, 1), (5.9, 3, 1), (6, 3, 2), (8.9, 3, 2), (9, 3, 3),
-     (13, 3, 4), (1, 0.5, 2)],
-)  # fmt: skip
+    [
+        (3, 3, 0),
+        (2, 3, 0),
+        (3.5, 3, 1),
+        (5.9, 3, 1),
+        (6, 3, 2),
+        (8.9, 3, 2),
+        (9, 3, 3),
+        (13, 3, 4),
+        (1, 0.5, 2),
+    ],
+)
 def test_000_heavier_weapon_bonus_is_linear(
     defender_weight: float, attacker_weight: float, bonus: int
 ) -> None:
@@ -175,7 +193,10 @@ def test_001_modifiers() -> None:
         mods = disarm_modifiers(SKILLED, tool, SKILLED, BROADSWORD, rules=S001)
         assert values(mods.attacker_contest) == [2]
     # no weight or ST bonus in 001
-    assert disarm_modifiers(fighter(st=8), KNIFE, fighter(st=18), AXE, rules=S001).defender_contest == ()
+    assert (
+        disarm_modifiers(fighter(st=8), KNIFE, fighter(st=18), AXE, rules=S001).defender_contest
+        == ()
+    )
     # bare hands can parry, so they may disarm; a bow cannot
     assert disarm_modifiers(SKILLED, FIST, SKILLED, BROADSWORD, rules=S001).attack_roll
     with pytest.raises(IllegalAttackError):
@@ -247,53 +268,62 @@ def brute_force(a_level: int, d_level: int, rules: RulesSource) -> dict[DisarmOu
 
 @pytest.mark.parametrize("levels", [(8, 13), (12, 12), (16, 9), (4, 20)])
 @pytest.mark.parametrize("rules", list(RulesSource))
-def test_exact_distribution_matches_brute_force(levels: tuple[int, int], rules: RulesSource) -> None:
+def test_exact_distribution_matches_brute_force(
+    levels: tuple[int, int], rules: RulesSource
+) -> None:
     dist = contest_outcome_distribution(*levels, rules)
     assert dict(dist) == brute_force(*levels, rules)
     assert sum(dist.values()) == 1
     assert dist[DisarmOutcome.ATTACKER_DISARMED] == outcome_probabilities(levels[0])[CF]
 
 
-def test_equal_levels_without_criticals_are_even() -> None:
-    dist = contest_outcome_distribution(10, 10, S000)
-    cf = outcome_probabilities(10)[CF]
-    p_tie = sum(p * p for p in _totals_dist().values())  # same total on both dice
-    p_win = dist[DisarmOutcome.DEFENDER_DISARMED]
-    # without the attacker's critical failures the contest is symmetric
-    assert p_win + dist[DisarmOutcome.NO_EFFECT] + cf == 1
-    assert p_win < (1 - p_tie) / 2
-
-
-def _totals_dist() -> dict[int, Fraction]:
+def test_equal_levels_split_the_non_ties_evenly() -> None:
+    """At 10 vs 10 the contest is symmetric: the attacker wins half of the untied
+    contests, less the one case his critical failure overrides (his 17 beats an 18)."""
     from rules.dice import distribution
 
-    return dict(distribution(3))
+    dist = contest_outcome_distribution(10, 10, S000)
+    p_tie = sum(p * p for p in distribution(3).values())  # equal totals
+    override = Fraction(3, 216) * Fraction(1, 216)
+    assert dist[DisarmOutcome.DEFENDER_DISARMED] == (1 - p_tie) / 2 - override
+    assert dist[DisarmOutcome.ATTACKER_DISARMED] == Fraction(4, 216)
 
 
 def test_win_probability_grows_with_skill() -> None:
     probs = [
-        disarm_win_probability(replace(SKILLED, skills={"Broadsword": s}), BROADSWORD, SKILLED,
-                               AXE)  # fmt: skip
+        disarm_win_probability(replace(SKILLED, skills={"Broadsword": s}), BROADSWORD, SKILLED, AXE)
         for s in range(8, 22)
     ]
     assert probs == sorted(probs) and probs[0] < probs[-1]
     dist = disarm_outcome_distribution(SKILLED, BROADSWORD, SKILLED, AXE, rules=S001)
-    assert disarm_win_probability(SKILLED, BROADSWORD, SKILLED, AXE, rules=S001) == dist[
-        DisarmOutcome.DEFENDER_DISARMED
-    ]
+    assert (
+        disarm_win_probability(SKILLED, BROADSWORD, SKILLED, AXE, rules=S001)
+        == dist[DisarmOutcome.DEFENDER_DISARMED]
+    )
 
 
 # --- resolving ------------------------------------------------------------------------
 
 
-def find(outcome: DisarmOutcome, rules: RulesSource, **kw: object) -> DisarmResult:
-    attacker_weapon = kw.pop("attacker_weapon", BROADSWORD)
-    defender_weapon = kw.pop("defender_weapon", AXE)
+def find(
+    outcome: DisarmOutcome,
+    rules: RulesSource,
+    *,
+    defender_weapon: Weapon = AXE,
+    knock_away: bool = False,
+) -> DisarmResult:
+    """The first seed whose disarm attempt (broadsword against ``defender_weapon``)
+    ends in ``outcome``."""
     for seed in range(3000):
         result = resolve_disarm(
-            SKILLED, attacker_weapon, SKILLED, defender_weapon, random.Random(seed),  # type: ignore[arg-type]
-            rules=rules, **kw,  # type: ignore[arg-type]
-        )  # fmt: skip
+            SKILLED,
+            BROADSWORD,
+            SKILLED,
+            defender_weapon,
+            random.Random(seed),
+            rules=rules,
+            knock_away=knock_away,
+        )
         if result.outcome is outcome:
             return result
     raise AssertionError(f"no seed gives {outcome}")
@@ -328,8 +358,7 @@ def test_000_knock_away_option_scatters_by_size() -> None:
     small = find(DisarmOutcome.DEFENDER_DISARMED, S000, knock_away=True)
     assert small.dropped is not None
     assert small.dropped.placement.kind is PlacementKind.KNOCKED_AWAY
-    large = find(DisarmOutcome.DEFENDER_DISARMED, S000, knock_away=True,
-                 defender_weapon=GREATSWORD)  # fmt: skip
+    large = find(DisarmOutcome.DEFENDER_DISARMED, S000, knock_away=True, defender_weapon=GREATSWORD)
     assert large.dropped is not None
     assert large.dropped.placement.kind is PlacementKind.ADJACENT_OR_FEET
 
@@ -347,9 +376,12 @@ def test_001_outcomes() -> None:
     tie = next(
         r
         for s in range(3000)
-        if (r := resolve_disarm(SKILLED, BROADSWORD, SKILLED, AXE, random.Random(s), rules=S001))
-        .winner is ContestWinner.TIE and r.attacker_roll.outcome is not CF
-    )  # fmt: skip
+        if (
+            r := resolve_disarm(SKILLED, BROADSWORD, SKILLED, AXE, random.Random(s), rules=S001)
+        ).winner
+        is ContestWinner.TIE
+        and r.attacker_roll.outcome is not CF
+    )
     assert tie.outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY
     ready = find(DisarmOutcome.DEFENDER_KEEPS_READY, S001)
     consistent(ready)
@@ -357,5 +389,7 @@ def test_001_outcomes() -> None:
     fumble = find(DisarmOutcome.ATTACKER_DISARMED, S001)
     assert fumble.dropped is not None and fumble.dropped.weapon is BROADSWORD
     assert fumble.dropped.placement.kind is PlacementKind.ONE_HEX_RANDOM
-    assert {str(c) for c in fumble.citations} == {"001 Knocking a Weapon Away",
-                                                  "Basic Set: quick contests"}  # fmt: skip
+    assert {str(c) for c in fumble.citations} == {
+        "001 Knocking a Weapon Away",
+        "Basic Set: quick contests",
+    }

@@ -409,8 +409,14 @@ def test_triple_the_breaking_damage_weakens_then_the_next_use_breaks() -> None:
 # --- breaking a blade -----------------------------------------------------------------
 
 
-def blade(kind: WeaponKind, name: str, weight: float, **changes: object) -> Weapon:
-    return mk(kind, name, weight, ("swing", "sw cut", "1"), **changes)
+def blade(
+    kind: WeaponKind,
+    name: str,
+    weight: float,
+    skill: str = "Broadsword",
+    quality: Quality = Quality.GOOD,
+) -> Weapon:
+    return mk(kind, name, weight, ("swing", "sw cut", "1"), skill=skill, quality=quality)
 
 
 @pytest.mark.parametrize(
