@@ -636,33 +636,29 @@ class MapView(QWidget):
             QPointF(end.x() - ux * trim, end.y() - uy * trim),
         )
 
-    def _legend_rect(self, pixmap: QPixmap) -> QRectF:
-        dpr = pixmap.devicePixelRatio()
-        w, h = pixmap.width() / dpr, pixmap.height() / dpr
-        return QRectF(12, self.height() - h - 12, w, h)
-
-    def _paint_legend(self, p: QPainter, overlay: mp.Overlay, exposed: QRectF) -> None:
+    def _legend_pixmap(self, overlay: mp.Overlay) -> QPixmap:
+        """The legend of the current overlay, drawn once per selection."""
         if self._legend is None:
             c = self._controller.state.combatant(overlay.combatant_id)
             weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
             self._legend = mp.render_legend(
                 f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness
             )
-        rect = self._legend_rect(self._legend)
-        if rect.intersects(exposed):
-            p.drawPixmap(rect.topLeft(), self._legend)
+        return self._legend
 
     def legend_rect(self) -> QRectF:
-        """Where the legend sits (empty with no selection)."""
+        """Where the legend sits, bottom left (empty with no selection)."""
         if self._overlay is None:
             return QRectF()
-        if self._legend is None:
-            image = QPixmap(1, 1)
-            painter = QPainter(image)
-            self._paint_legend(painter, self._overlay, QRectF())
-            painter.end()
-        assert self._legend is not None
-        return self._legend_rect(self._legend)
+        pixmap = self._legend_pixmap(self._overlay)
+        dpr = pixmap.devicePixelRatio()
+        w, h = pixmap.width() / dpr, pixmap.height() / dpr
+        return QRectF(12, self.height() - h - 12, w, h)
+
+    def _paint_legend(self, p: QPainter, overlay: mp.Overlay, exposed: QRectF) -> None:
+        rect = self.legend_rect()
+        if rect.intersects(exposed):
+            p.drawPixmap(rect.topLeft(), self._legend_pixmap(overlay))
 
     # --- mouse ---------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -737,6 +733,8 @@ class MapView(QWidget):
             self._right_click(pos)
 
     def _click(self, pos: QPointF) -> None:
+        if self.legend_rect().contains(pos):
+            return  # a click on the legend is not a click on the hex under it
         h = self.hex_at(pos)
         if h is None:
             return

@@ -458,8 +458,11 @@ class HitLocationTable:
         faces = range(1, 7)
         for d1, d2, d3, sub, sub2 in itertools.product(faces, repeat=5):
             where = self.lookup(
-                self._row(d1 + d2 + d3 + shift), sub, sub2,
-                from_back=from_back, from_side=from_side,
+                self._row(d1 + d2 + d3 + shift),
+                sub,
+                sub2,
+                from_back=from_back,
+                from_side=from_side,
             )
             counts[where] = counts.get(where, 0) + 1
         total = 6**5
@@ -623,8 +626,15 @@ class HitLocationTable:
             raise IllegalAttackError("seed 000 has no chinks-in-armor rule (see seed 001)")
         self.location(location_key)
         return assess_wound_000(
-            self.wounds, location_key, damage_type, basic_damage, victim,
-            armor_dr=armor_dr, side=side, swung=swung, from_back=from_back,
+            self.wounds,
+            location_key,
+            damage_type,
+            basic_damage,
+            victim,
+            armor_dr=armor_dr,
+            side=side,
+            swung=swung,
+            from_back=from_back,
             base_multiplier=base_multiplier,
         )
 
@@ -666,8 +676,18 @@ def parse_location(key: str, data: object, where: str, citation: Citation) -> Lo
         where,
         ("label", "area", "penalty"),
         (
-            "side", "random", "shield_penalty", "front_penalty", "rear_penalty", "hand",
-            "printed_notes", "notes", "major_damage", "shield_pd", "near_miss", "miss_to",
+            "side",
+            "random",
+            "shield_penalty",
+            "front_penalty",
+            "rear_penalty",
+            "hand",
+            "printed_notes",
+            "notes",
+            "major_damage",
+            "shield_pd",
+            "near_miss",
+            "miss_to",
             "wound",
         ),
     )
@@ -718,7 +738,8 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
     w = "hit_locations"
     obj = as_object(data, w)
     check_keys(
-        obj, w,
+        obj,
+        w,
         ("seed", "first_roll", "back_substitution", "random_table", "locations"),
         ("about", "other_targets", "notes"),
     )

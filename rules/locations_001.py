@@ -384,8 +384,15 @@ class Locations001:
         ``tight_beam`` marks a burning attack as tight-beam. ``swung`` and
         ``from_back`` have no rule in seed 001."""
         return _assess_001(
-            self, location_key, damage_type, basic_damage, victim,
-            armor_dr=armor_dr, side=side, tight_beam=tight_beam, chink=chink,
+            self,
+            location_key,
+            damage_type,
+            basic_damage,
+            victim,
+            armor_dr=armor_dr,
+            side=side,
+            tight_beam=tight_beam,
+            chink=chink,
         )
 
 
@@ -471,7 +478,8 @@ def _assess_001(
     if chink:
         if not (dt is DamageType.IMPALING or dt in PIERCING_TYPES or tight):
             raise IllegalAttackError(
-                f"only piercing, impaling and tight-beam burning attacks can target chinks ({CHINKS_001})"
+                "only piercing, impaling and tight-beam burning attacks can target chinks "
+                f"({CHINKS_001})"
             )
         eff_armor = armor_dr // t.chink_dr_divisor
         steps.append(Step(f"chink in the armor: DR {armor_dr} halved to {eff_armor}", CHINKS_001))
@@ -648,11 +656,30 @@ def _type_set(value: object, where: str) -> frozenset[DamageType]:
 def _parse_wound(data: object, where: str) -> Wound001:
     obj = as_object(data, where)
     check_keys(
-        obj, where, (),
-        ("extra_dr", "all_multiplier", "multipliers", "tight_beam_multiplier", "allowed",
-         "tight_beam", "knockdown", "exempt", "brain", "eye", "vitals", "head_or_vitals",
-         "corrosion_blinds", "male_crushing_shock", "male_shock_cap", "male_knockdown",
-         "limb_reduction", "cripple", "describe"),
+        obj,
+        where,
+        (),
+        (
+            "extra_dr",
+            "all_multiplier",
+            "multipliers",
+            "tight_beam_multiplier",
+            "allowed",
+            "tight_beam",
+            "knockdown",
+            "exempt",
+            "brain",
+            "eye",
+            "vitals",
+            "head_or_vitals",
+            "corrosion_blinds",
+            "male_crushing_shock",
+            "male_shock_cap",
+            "male_knockdown",
+            "limb_reduction",
+            "cripple",
+            "describe",
+        ),
     )
     kw: dict[str, object] = {}
     for key in ("extra_dr", "knockdown", "male_shock_cap", "male_knockdown"):
@@ -702,9 +729,22 @@ def parse_locations_001(data: object) -> Locations001:
     w = "hit_locations(001)"
     obj = as_object(data, w)
     check_keys(
-        obj, w,
-        ("seed", "random_table", "side_die", "from_above", "locations", "wounding", "bullet_as",
-         "unliving", "homogenous", "diffuse", "chinks", "lacking"),
+        obj,
+        w,
+        (
+            "seed",
+            "random_table",
+            "side_die",
+            "from_above",
+            "locations",
+            "wounding",
+            "bullet_as",
+            "unliving",
+            "homogenous",
+            "diffuse",
+            "chinks",
+            "lacking",
+        ),
         ("about",),
     )
     locations: dict[str, Location] = {}

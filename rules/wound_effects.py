@@ -55,6 +55,7 @@ from rules.jsondata import (
     get_str,
 )
 from rules.model import DamageType, Fighter
+from rules.stances import BodySide, PainThreshold, scale_stun_penalty
 
 SEED_000 = "000"
 TABLE_000 = cite("000", "RANDOM BODY HIT")
@@ -78,23 +79,11 @@ def note_000(number: int) -> Citation:
     return cite("000", f"RANDOM BODY HIT note {number}")
 
 
+def _cited(number: int | None) -> Citation:
+    return TABLE_000 if number is None else note_000(number)
+
+
 # --------------------------------------------------------------------------- enums
-
-
-class BodySide(Enum):
-    """A side of the target's own body: the weapon-hand side or the other one,
-    where a shield is carried (the off-hand side when there is no shield).
-
-    Seed 000's table speaks of the "near" (weapon) and "far" (shield) limbs, seed
-    001's of right and left; both are resolved to this for the battle code, which
-    knows the fighter's handedness."""
-
-    WEAPON = "weapon side"
-    SHIELD = "shield side"
-
-    @property
-    def other(self) -> BodySide:
-        return BodySide.SHIELD if self is BodySide.WEAPON else BodySide.WEAPON
 
 
 class Limb(Enum):
@@ -105,12 +94,6 @@ class Limb(Enum):
     LEG = "leg"
     FOOT = "foot"
     EYE = "eye"
-
-
-class PainThreshold(Enum):
-    NORMAL = "normal"
-    HIGH = "high"
-    LOW = "low"
 
 
 class InjuryTolerance(Enum):
@@ -477,12 +460,10 @@ def shock_000(
     if factor != 1:
         value = scale_penalty(value, factor)
         steps.append(Step(f"stun penalties x{_frac(factor)} here: {value}", factor_citation))
-    if pain is PainThreshold.HIGH:
-        value = scale_penalty(value, Fraction(1, 2))
-        steps.append(Step(f"high pain threshold halves it: {value}", PAIN_000))
-    elif pain is PainThreshold.LOW:
-        value = scale_penalty(value, Fraction(2))
-        steps.append(Step(f"low pain threshold doubles it: {value}", PAIN_000))
+    if pain is not PainThreshold.NORMAL:
+        value = scale_stun_penalty(value, pain)
+        how = "halves" if pain is PainThreshold.HIGH else "doubles"
+        steps.append(Step(f"{pain.value} pain threshold {how} it: {value}", PAIN_000))
     return value, steps
 
 
@@ -692,9 +673,21 @@ class WoundSpec:
 
 
 _ROLL_KEYS = (
-    "kind", "note", "reason", "attribute", "bonus", "minus_injury", "types", "over",
-    "at_least", "male_only", "unless_chin_helm", "on_failure", "on_critical_failure",
-    "critical_only", "exclude_types",
+    "kind",
+    "note",
+    "reason",
+    "attribute",
+    "bonus",
+    "minus_injury",
+    "types",
+    "over",
+    "at_least",
+    "male_only",
+    "unless_chin_helm",
+    "on_failure",
+    "on_critical_failure",
+    "critical_only",
+    "exclude_types",
 )
 
 
@@ -706,8 +699,20 @@ def parse_wound_spec(data: object, where: str) -> WoundSpec:
         where,
         (),
         (
-            "natural_dr", "wounding", "shock", "hp_cap", "cripple", "auto", "rolls",
-            "describe", "armor", "restrict", "cavity", "organs", "spine", "becomes",
+            "natural_dr",
+            "wounding",
+            "shock",
+            "hp_cap",
+            "cripple",
+            "auto",
+            "rolls",
+            "describe",
+            "armor",
+            "restrict",
+            "cavity",
+            "organs",
+            "spine",
+            "becomes",
             "overflow",
         ),
     )
@@ -973,19 +978,18 @@ def assess_wound_000(
     if spec.ignore_armor:
         eff_armor = 0
         if armor_dr:
-            b.step(f"armor DR {armor_dr} does not protect here", note_000(spec.armor_note or 5))
+            b.step(f"armor DR {armor_dr} does not protect here", _cited(spec.armor_note))
     elif (
         armor_dr
         and spec.armor_dr_delta
         and _type_fits(spec.armor_delta_types, kind, damage_type)
         and not (spec.armor_delta_thrust_only and swung)
     ):
-        if True:
-            eff_armor = max(0, armor_dr + spec.armor_dr_delta)
-            b.step(
-                f"armor DR {armor_dr} {spec.armor_dr_delta:+d} here: {eff_armor}",
-                note_000(spec.armor_note or 0),
-            )
+        eff_armor = max(0, armor_dr + spec.armor_dr_delta)
+        b.step(
+            f"armor DR {armor_dr} {spec.armor_dr_delta:+d} here: {eff_armor}",
+            _cited(spec.armor_note),
+        )
     after_armor = max(0, basic_damage - eff_armor)
 
     mult = _multiplier_000(spec, kind, damage_type, base_multiplier, b)
@@ -1004,18 +1008,40 @@ def assess_wound_000(
     location_dr = spec.natural_dr
     penetrating = max(0, after_armor - location_dr)
     if location_dr:
-        b.step(f"{spec.natural_dr_name} DR {location_dr}", note_000(spec.natural_dr_note or 1))
+        b.step(f"{spec.natural_dr_name} DR {location_dr}", _cited(spec.natural_dr_note))
     injury = injury_of(penetrating, mult)
     if penetrating:
         b.step(f"{penetrating} penetrating x{_frac(mult)} = {injury} injury", TABLE_000)
 
     assessment = _finish_000(
-        locations, info, spec, damage_type, kind, basic_damage, armor_dr, eff_armor,
-        location_dr, penetrating, mult, injury, victim, side, from_back, after_armor, b,
+        locations,
+        info,
+        spec,
+        damage_type,
+        kind,
+        basic_damage,
+        armor_dr,
+        eff_armor,
+        location_dr,
+        penetrating,
+        mult,
+        injury,
+        victim,
+        side,
+        from_back,
+        after_armor,
+        b,
     )
     if overflow_basic:
         assessment = _merge_overflow(
-            locations, assessment, spec, damage_type, overflow_basic, victim, side, from_back,
+            locations,
+            assessment,
+            spec,
+            damage_type,
+            overflow_basic,
+            victim,
+            side,
+            from_back,
             base_multiplier,
         )
     if (
@@ -1023,11 +1049,17 @@ def assess_wound_000(
         and _type_fits(spec.becomes.types, kind, damage_type)
         and spec.becomes.threshold.reached(assessment.injury, victim.hp)
     ):
-        if True:
-            assessment = _merge_becomes(
-                locations, assessment, spec.becomes, damage_type, after_armor, victim, side,
-                from_back, base_multiplier,
-            )
+        assessment = _merge_becomes(
+            locations,
+            assessment,
+            spec.becomes,
+            damage_type,
+            after_armor,
+            victim,
+            side,
+            from_back,
+            base_multiplier,
+        )
     return assessment
 
 
@@ -1035,7 +1067,7 @@ def _check_restrictions(
     info: LocationInfo, damage_type: DamageType, kind: DamageType, swung: bool
 ) -> None:
     spec = info.wound
-    note = note_000(spec.restriction_note or 0)
+    note = _cited(spec.restriction_note)
     if spec.allowed_types is not None and not _type_fits(spec.allowed_types, kind, damage_type):
         allowed = ", ".join(sorted(t.value for t in spec.allowed_types))
         raise IllegalAttackError(f"{info.label} can only be hit by {allowed} attacks ({note})")
@@ -1059,7 +1091,7 @@ def _multiplier_000(
             if mult != base:
                 b.step(
                     f"wounding multiplier x{_frac(mult)} here instead of x{_frac(base)}",
-                    note_000(spec.wounding_note or 0),
+                    _cited(spec.wounding_note),
                 )
             return mult
     return base
@@ -1294,8 +1326,15 @@ def _organ_rolls(
                 critical_only=True,
             )
         )
-    b.add_roll(RequiredRoll(RollKind.SPLEEN, target, c, "spleen damaged: internal bleeding",
-                            on_failure=frozenset({Condition.SPLEEN_DAMAGE})))
+    b.add_roll(
+        RequiredRoll(
+            RollKind.SPLEEN,
+            target,
+            c,
+            "spleen damaged: internal bleeding",
+            on_failure=frozenset({Condition.SPLEEN_DAMAGE}),
+        )
+    )
 
 
 VERTEBRAE_DR = 2
@@ -1352,12 +1391,23 @@ def _merge_overflow(
 ) -> WoundAssessment:
     assert spec.overflow is not None
     second = assess_wound_000(
-        locations, spec.overflow.location, damage_type, overflow_basic, victim,
-        side=side, from_back=from_back, base_multiplier=base_multiplier,
+        locations,
+        spec.overflow.location,
+        damage_type,
+        overflow_basic,
+        victim,
+        side=side,
+        from_back=from_back,
+        base_multiplier=base_multiplier,
     )
     return _combine(
-        first, second, victim, injury=first.injury + second.injury, hp_loss=first.hp_loss + second.hp_loss,
-        penetrating=first.penetrating + second.penetrating, multiplier=first.multiplier,
+        first,
+        second,
+        victim,
+        injury=first.injury + second.injury,
+        hp_loss=first.hp_loss + second.hp_loss,
+        penetrating=first.penetrating + second.penetrating,
+        multiplier=first.multiplier,
     )
 
 
@@ -1376,18 +1426,32 @@ def _merge_becomes(
     # The skull's DR does not protect: assess the brain with its DR removed.
     bare = LocationInfo(target.key, target.label, _without_natural_dr(target.wound))
     second = assess_wound_000(
-        {**locations, target.key: bare}, target.key, damage_type, after_armor, victim,
-        side=side, from_back=from_back, base_multiplier=base_multiplier,
+        {**locations, target.key: bare},
+        target.key,
+        damage_type,
+        after_armor,
+        victim,
+        side=side,
+        from_back=from_back,
+        base_multiplier=base_multiplier,
     )
     note = note_000(becomes.note)
     merged = _combine(
-        first, second, victim, injury=second.injury, hp_loss=second.hp_loss,
-        penetrating=second.penetrating, multiplier=second.multiplier,
+        first,
+        second,
+        victim,
+        injury=second.injury,
+        hp_loss=second.hp_loss,
+        penetrating=second.penetrating,
+        multiplier=second.multiplier,
     )
     return _with_step(
         merged,
-        Step(f"over {becomes.threshold.points} injury through the eye: a brain hit, "
-             "the skull's DR does not protect", note),
+        Step(
+            f"over {becomes.threshold.points} injury through the eye: a brain hit, "
+            "the skull's DR does not protect",
+            note,
+        ),
     )
 
 

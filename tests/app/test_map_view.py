@@ -443,3 +443,17 @@ def test_grid_lines_are_every_hex_edge_once(width: int, height: int) -> None:
     x0, y0, x1, y1 = grid.pixel_bounds(mp.LAYOUT)
     assert cache.bounds == QRectF(QPointF(x0, y0), QPointF(x1, y1))
     assert cache.outline.boundingRect() == mp.outline_path(grid.hexes()).boundingRect()
+
+
+def test_a_click_on_the_legend_moves_nobody(qtbot, view: MapView) -> None:
+    controller = view.controller
+    c = controller.state.combatants[0]
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=point(view, c.hex))
+    view.set_zoom(2.0)
+    view.center_on(c.hex)
+    view.grab()  # paints the legend
+    legend = view.legend_rect()
+    assert not legend.isEmpty()
+    assert view.hex_at(legend.center()) is not None  # there is map under it
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=legend.center().toPoint())
+    assert controller.battle.commands == ()

@@ -26,16 +26,38 @@ from rules.wound_effects import BodySide
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000" / "hit_locations.json"
 
 # Ways 3d6 can total n (of 216), written out rather than computed.
-WAYS = {3: 1, 4: 3, 5: 6, 6: 10, 7: 15, 8: 21, 9: 25, 10: 27, 11: 27, 12: 25,
-        13: 21, 14: 15, 15: 10, 16: 6, 17: 3, 18: 1}
+WAYS = {
+    3: 1,
+    4: 3,
+    5: 6,
+    6: 10,
+    7: 15,
+    8: 21,
+    9: 25,
+    10: 27,
+    11: 27,
+    12: 25,
+    13: 21,
+    14: 15,
+    15: 10,
+    16: 6,
+    17: 3,
+    18: 1,
+}
 F = Fraction
 
 # The seed's table restated independently of the JSON: row -> [(location, share)].
 ROWS_FRONT = {
     3: [("neck", F(1))],
     4: [("brain", F(1))],
-    5: [("head", F(1, 2)), ("face", F(1, 2) * F(2, 6)), ("jaw", F(1, 12)), ("eyes", F(1, 12)),
-        ("nose", F(1, 12)), ("ear", F(1, 12))],
+    5: [
+        ("head", F(1, 2)),
+        ("face", F(1, 2) * F(2, 6)),
+        ("jaw", F(1, 12)),
+        ("eyes", F(1, 12)),
+        ("nose", F(1, 12)),
+        ("ear", F(1, 12)),
+    ],
     6: [("far_arm", F(5, 6)), ("far_elbow", F(1, 6))],
     7: [("near_hand", F(4, 6)), ("far_hand", F(2, 6))],
     8: [("near_arm", F(5, 6)), ("near_elbow", F(1, 6))],

@@ -148,10 +148,18 @@ def test_vitals_near_miss_needs_impaling_or_bullet(table: HitLocationTable) -> N
 @pytest.mark.parametrize(
     ("aimed", "hit"),
     [
-        ("eyes", "head"), ("ear", "head"), ("neck", "head"), ("near_hand", "near_arm"),
-        ("far_elbow", "far_arm"), ("shield_hand", "far_arm"), ("far_knee", "far_thigh"),
-        ("near_foot", "near_thigh"), ("instep", "near_thigh"), ("vitals", "shoulder"),
-        ("groin", "shoulder"), ("armpit", "shoulder"),
+        ("eyes", "head"),
+        ("ear", "head"),
+        ("neck", "head"),
+        ("near_hand", "near_arm"),
+        ("far_elbow", "far_arm"),
+        ("shield_hand", "far_arm"),
+        ("far_knee", "far_thigh"),
+        ("near_foot", "near_thigh"),
+        ("instep", "near_thigh"),
+        ("vitals", "shoulder"),
+        ("groin", "shoulder"),
+        ("armpit", "shoulder"),
     ],
 )
 def test_missed_specific_location_hits_the_general_area(

@@ -42,8 +42,24 @@ F = Fraction
 CR, CUT, IMP, PI = DamageType.CRUSHING, DamageType.CUTTING, DamageType.IMPALING, DamageType.PIERCING
 BURN, COR, TOX = DamageType.BURNING, DamageType.CORROSION, DamageType.TOXIC
 V = Victim(hp=12, ht=11)
-WAYS = {3: 1, 4: 3, 5: 6, 6: 10, 7: 15, 8: 21, 9: 25, 10: 27, 11: 27, 12: 25,
-        13: 21, 14: 15, 15: 10, 16: 6, 17: 3, 18: 1}
+WAYS = {
+    3: 1,
+    4: 3,
+    5: 6,
+    6: 10,
+    7: 15,
+    8: 21,
+    9: 25,
+    10: 27,
+    11: 27,
+    12: 25,
+    13: 21,
+    14: 15,
+    15: 10,
+    16: 6,
+    17: 3,
+    18: 1,
+}
 
 
 def p(*totals: int) -> Fraction:
@@ -62,9 +78,17 @@ def t() -> Locations001:
 # --------------------------------------------------------------------------- penalties
 
 PENALTIES = {
-    "skull": (-7, -7), "eye": (-9, -9), "face": (-5, -5), "neck": (-5, -5),
-    "vitals": (-3, -3), "groin": (-3, -3), "arm": (-2, -4), "leg": (-2, -2),
-    "hand": (-4, -8), "foot": (-4, -4), "torso": (0, 0),
+    "skull": (-7, -7),
+    "eye": (-9, -9),
+    "face": (-5, -5),
+    "neck": (-5, -5),
+    "vitals": (-3, -3),
+    "groin": (-3, -3),
+    "arm": (-2, -4),
+    "leg": (-2, -2),
+    "hand": (-4, -8),
+    "foot": (-4, -4),
+    "torso": (0, 0),
 }
 
 
@@ -97,8 +121,15 @@ def test_grappling_halves_rounding_up(t: Locations001) -> None:
 def test_random_distribution_is_exact(t: Locations001) -> None:
     d = t.exact_distribution()
     assert dict(d) == {
-        "skull": p(3, 4), "face": p(5), "leg": p(6, 7, 13, 14), "arm": p(8, 12),
-        "torso": p(9, 10), "groin": p(11), "hand": p(15), "foot": p(16), "neck": p(17, 18),
+        "skull": p(3, 4),
+        "face": p(5),
+        "leg": p(6, 7, 13, 14),
+        "arm": p(8, 12),
+        "torso": p(9, 10),
+        "groin": p(11),
+        "hand": p(15),
+        "foot": p(16),
+        "neck": p(17, 18),
     }
     assert sum(d.values()) == 1
     assert "eye" not in d and "vitals" not in d

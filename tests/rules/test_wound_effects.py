@@ -190,11 +190,20 @@ def test_note_8_ear(t: HitLocationTable) -> None:
 @pytest.mark.parametrize(
     ("key", "limb", "divisor"),
     [
-        ("near_arm", Limb.ARM, 2), ("far_arm", Limb.ARM, 2), ("near_elbow", Limb.ARM, 3),
-        ("far_elbow", Limb.ARM, 3), ("near_hand", Limb.HAND, 3), ("far_hand", Limb.HAND, 3),
-        ("shield_hand", Limb.HAND, 3), ("far_thigh", Limb.LEG, 2), ("near_shin", Limb.LEG, 2),
-        ("near_knee", Limb.LEG, 3), ("far_knee", Limb.LEG, 3), ("near_foot", Limb.FOOT, 3),
-        ("far_foot", Limb.FOOT, 3), ("instep", Limb.FOOT, 3),
+        ("near_arm", Limb.ARM, 2),
+        ("far_arm", Limb.ARM, 2),
+        ("near_elbow", Limb.ARM, 3),
+        ("far_elbow", Limb.ARM, 3),
+        ("near_hand", Limb.HAND, 3),
+        ("far_hand", Limb.HAND, 3),
+        ("shield_hand", Limb.HAND, 3),
+        ("far_thigh", Limb.LEG, 2),
+        ("near_shin", Limb.LEG, 2),
+        ("near_knee", Limb.LEG, 3),
+        ("far_knee", Limb.LEG, 3),
+        ("near_foot", Limb.FOOT, 3),
+        ("far_foot", Limb.FOOT, 3),
+        ("instep", Limb.FOOT, 3),
     ],
 )
 def test_major_damage_cripples_and_the_excess_is_lost(
@@ -317,8 +326,12 @@ def test_notes_15_16_vitals(t: HitLocationTable) -> None:
     a = t.assess_wound("vitals", CR, 3, V)
     assert a.injury == 4 and a.shock_penalty == -8
     assert kinds(a) == [
-        RollKind.SEVERE_BLEEDING, RollKind.KNOCKOUT, RollKind.LUNG, RollKind.HEART,
-        RollKind.LIVER, RollKind.SPLEEN,
+        RollKind.SEVERE_BLEEDING,
+        RollKind.KNOCKOUT,
+        RollKind.LUNG,
+        RollKind.HEART,
+        RollKind.LIVER,
+        RollKind.SPLEEN,
     ]
     assert all(r.target == 11 + 5 - 4 for r in a.rolls)
     liver = a.roll_of(RollKind.LIVER)
