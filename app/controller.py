@@ -106,7 +106,9 @@ class BattleController(QObject):
         self.selection_changed.emit(combatant_id)
 
     def set_target(self, combatant_id: str | None) -> None:
-        if combatant_id == self._target or combatant_id == self._selected:
+        if combatant_id == self._target:
+            return
+        if combatant_id is not None and combatant_id == self._selected:
             return
         self._target = combatant_id
         self.target_changed.emit(combatant_id)

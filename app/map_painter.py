@@ -135,8 +135,10 @@ class GridCache:
 
     def __init__(self, grid: HexGrid) -> None:
         self.grid = grid
-        cols, rows = np.meshgrid(np.arange(grid.width), np.arange(grid.height), indexing="ij")
-        cols, rows = cols.ravel(), rows.ravel()
+        col_grid, row_grid = np.meshgrid(
+            np.arange(grid.width), np.arange(grid.height), indexing="ij"
+        )
+        cols, rows = col_grid.ravel(), row_grid.ravel()
         # odd-q offset -> axial, as Hex.from_offset
         q = cols
         r = rows - (cols - (cols & 1)) // 2

@@ -29,6 +29,9 @@ def as_int(value: object, what: str = "value") -> int:
     float arrays). Rejects bools, non-integral or non-finite floats and everything else
     with a ``HexmapError``.
     """
+    # Fast path: nearly every Hex is built from plain ints (hot in attack resolution).
+    if type(value) is int:
+        return value
     # bool is an int subclass, but True as a coordinate is always a bug.
     if isinstance(value, bool | np.bool_):
         raise HexmapError(f"{what} must be an integer, got {value!r}")

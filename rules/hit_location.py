@@ -227,19 +227,35 @@ class HitLocationSystem(Protocol):
 # --------------------------------------------------------------------------- helpers
 
 
-def resolve_table_side(
-    side: TableSide, *, shield_side_near: bool, shielded: bool, side_die: int | None
-) -> BodySide:
-    """Which side of the target's body a near/far limb is.
+def weapon_side_of(left_handed: bool) -> BodySide:
+    return BodySide.LEFT if left_handed else BodySide.RIGHT
 
-    With a shield (note 9's assumption) the near limbs are the weapon side, unless
-    the attacker stands on the shield side (``shield_side_near``). Without a shield
-    note 9 rolls left or right: ``side_die`` 1-3 weapon side, 4-6 the other."""
+
+def side_from_die(die: int) -> BodySide:
+    """A random left or right (note 9): 1-3 right, 4-6 left."""
+    return BodySide.RIGHT if die <= 3 else BodySide.LEFT
+
+
+def resolve_table_side(
+    side: TableSide,
+    *,
+    shield_side_near: bool,
+    shielded: bool,
+    side_die: int | None,
+    left_handed: bool = False,
+) -> BodySide:
+    """Which side of the target's body (left or right) a near/far limb is.
+
+    With the sides told apart (a shield, or a refused stance: note 9's
+    assumption) the near limbs are on the weapon hand's side, unless the attacker
+    stands on the other side (``shield_side_near``). Otherwise note 9 rolls left
+    or right: ``side_die`` 1-3 right, 4-6 left."""
     if not shielded:
         if side_die is None:
             raise RulesError("an unshielded target's limb side needs a side die")
-        return BodySide.WEAPON if side_die <= 3 else BodySide.SHIELD
-    near = BodySide.SHIELD if shield_side_near else BodySide.WEAPON
+        return side_from_die(side_die)
+    weapon = weapon_side_of(left_handed)
+    near = weapon.other if shield_side_near else weapon
     return near if side is TableSide.NEAR else near.other
 
 
@@ -381,10 +397,14 @@ class HitLocationTable:
         table count as its first or last row); a sub-roll and a second sub-roll
         where the row asks. From the back the head rows (3 and 5) use the back
         breakdown; from the side or back the kidneys replace the groin. A covered
-        result is rolled again from scratch. ``shield_side_near``/``shielded``
-        place near and far limbs on the body (note 9; a side die when unshielded or
-        when a side-less location such as the shoulder can cripple a limb).
-        ``left_handed`` is ignored: the table is by weapon and shield side."""
+        result is rolled again from scratch.
+
+        The near limbs are on the weapon hand's side (right, or left when
+        ``left_handed``), the far ones on the other, unless ``shield_side_near``
+        (the attacker is on the target's shield side). With ``shielded`` False
+        (no shield and an open stance: note 9) a side die picks left or right, as
+        it does for a side-less location that can cripple a limb (the shoulder, the
+        pelvis)."""
         shift = first_roll_shift(from_above, from_below, self.from_above, self.from_below)
         if covered:  # fail early (and never loop) when nothing open can be hit
             self.exact_distribution(from_above, from_below, from_back, covered, from_side=from_side)
@@ -419,7 +439,9 @@ class HitLocationTable:
             if not hidden:
                 break
         loc = self.locations[where]
-        side, side_die = self._side(loc, rng, shield_side_near=shield_side_near, shielded=shielded)
+        side, side_die = self._side(
+            loc, rng, shield_side_near=shield_side_near, shielded=shielded, left_handed=left_handed
+        )
         if side is not None:
             how = f"side die {side_die}: " if side_die is not None else ""
             steps.append(Step(f"{how}{side.value}", note_000(9)))
@@ -428,17 +450,27 @@ class HitLocationTable:
         )
 
     def _side(
-        self, loc: Location, rng: random.Random, *, shield_side_near: bool, shielded: bool
+        self,
+        loc: Location,
+        rng: random.Random,
+        *,
+        shield_side_near: bool,
+        shielded: bool,
+        left_handed: bool,
     ) -> tuple[BodySide | None, int | None]:
         if loc.side is not None:
             die = None if shielded else roll(1, rng)[0]
             side = resolve_table_side(
-                loc.side, shield_side_near=shield_side_near, shielded=shielded, side_die=die
+                loc.side,
+                shield_side_near=shield_side_near,
+                shielded=shielded,
+                side_die=die,
+                left_handed=left_handed,
             )
             return side, die
         if self.wounds[loc.key].wound.cripple is not None:
             die = roll(1, rng)[0]
-            return (BodySide.WEAPON if die <= 3 else BodySide.SHIELD), die
+            return side_from_die(die), die
         return None, None
 
     def exact_distribution(
@@ -496,9 +528,10 @@ class HitLocationTable:
     ) -> tuple[Modifier, ...]:
         """Itemised modifiers to hit a location of an unarmored foe.
 
-        * the table's penalty (000 HIT PENALTY); for a far location with
-          ``shield_side`` (the target bears a shield on that side) the seed's plain
-          figure, else its bracketed one (note 9);
+        * the table's penalty (000 HIT PENALTY). For a far location the seed gives
+          two figures: the plain one applies with ``shield_side`` - the target's
+          sides differ, it carries a shield there or stands refused (note 9, and
+          ``rules.stances.stance_geometry``) - the bracketed one otherwise;
         * aiming at the groin from the side or rear doubles its penalty (note 20);
           the kidneys' bracketed -10 is read as aiming at them from the front;
         * -2 more for a hand in melee (000 HITTING HANDS IN MELEE);

@@ -22,7 +22,6 @@ import math
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -73,7 +72,6 @@ from rules.wound_effects import (
 
 __all__ = [
     "Locations001",
-    "Side",
     "large_area_dr",
     "large_area_location",
     "load_locations_001",
@@ -103,17 +101,6 @@ _LIVING_REDUCTION_ALL = (
 )
 _BLUNT_LOCATION = (InjuryTolerance.HOMOGENOUS, InjuryTolerance.DIFFUSE)
 _BRAINLESS_KEEPS = frozenset({"eye", "skull", "vitals"})
-
-
-class Side(Enum):
-    """Seed 001's table speaks of right and left limbs."""
-
-    RIGHT = "right"
-    LEFT = "left"
-
-    def body_side(self, left_handed: bool) -> BodySide:
-        weapon = Side.LEFT if left_handed else Side.RIGHT
-        return BodySide.WEAPON if self is weapon else BodySide.SHIELD
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +238,7 @@ class Locations001:
         return tuple(mods)
 
     # --- the dice -------------------------------------------------------------------
-    def lookup(self, total: int, side_die: int | None = None) -> tuple[str, Side | None]:
+    def lookup(self, total: int, side_die: int | None = None) -> tuple[str, BodySide | None]:
         """The location and side for a 3d6 total (and the side die for hand/foot)."""
         for r in self.rows:
             if r.low <= total <= r.high:
@@ -259,8 +246,8 @@ class Locations001:
                     if side_die is None:
                         raise RulesError(f"{r.location} needs a side die")
                     lo, hi = self.side_die_right
-                    return r.location, Side.RIGHT if lo <= side_die <= hi else Side.LEFT
-                return r.location, None if r.side is None else Side(r.side)
+                    return r.location, BodySide.RIGHT if lo <= side_die <= hi else BodySide.LEFT
+                return r.location, None if r.side is None else BodySide(r.side)
         raise RulesError(f"no row for a 3d6 total of {total}")
 
     def _above(self, key: str, from_above: bool) -> str:
@@ -281,10 +268,10 @@ class Locations001:
     ) -> LocationRoll:
         """Roll 3d6 on the humanoid table (001 Random Hit Location); hand and foot
         take a side die (1-3 right). From directly above, feet count as hands and
-        legs as arms. A covered (or lacking) result is rolled again. Right/left
-        become weapon/shield side by ``left_handed``. ``from_below``,
-        ``from_back``, ``from_side``, ``shield_side_near`` and ``shielded`` have no
-        rule in seed 001 and are ignored."""
+        legs as arms. A covered (or lacking) result is rolled again. The table's
+        sides are the target's own right and left, so ``left_handed``,
+        ``shield_side_near`` and ``shielded`` do not matter; ``from_below``,
+        ``from_back`` and ``from_side`` have no rule in seed 001. All are ignored."""
         if from_above and from_below:
             raise RulesError("an attack cannot come both from above and from below")
         if covered:
@@ -314,13 +301,12 @@ class Locations001:
             attempts.append(LocationAttempt(dice, 0, total, total, side_die, None, key, hidden))
             if not hidden:
                 break
-        body = side.body_side(left_handed) if side is not None else None
         return LocationRoll(
             self.system,
             tuple(attempts),
             key,
             self.locations[key].label,
-            body,
+            side,
             side_die,
             tuple(steps),
         )
@@ -348,9 +334,9 @@ class Locations001:
 
     def exact_side_distribution(
         self, from_above: bool = False
-    ) -> Mapping[tuple[str, Side], Fraction]:
+    ) -> Mapping[tuple[str, BodySide], Fraction]:
         """Exact chance of each (limb, side) - 3d6 x side die enumerated."""
-        dist: dict[tuple[str, Side], Fraction] = {}
+        dist: dict[tuple[str, BodySide], Fraction] = {}
         for total, p in distribution(3).items():
             for die in range(1, 7):
                 key, side = self.lookup(total, die)

@@ -11,8 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, Reach
+
+if TYPE_CHECKING:  # runtime imports would be circular (these modules import this one)
+    from rules.weapon_strikes import WeaponDamageState
+    from rules.wound_effects import Condition as WoundCondition
+    from rules.wound_effects import InjuryTolerance, Limb, Wound
 
 
 class DamageType(Enum):
@@ -260,6 +266,30 @@ class Status(Enum):
         return self in (Status.ACTIVE, Status.STUNNED)
 
 
+class PainThreshold(Enum):
+    """000 HIGH AND LOW PAIN THRESHOLD (re-exported by ``rules.stances``)."""
+
+    NORMAL = "normal"
+    HIGH = "high"  # halves stun and pain penalties
+    LOW = "low"  # doubles them
+
+
+class BodyArea(Enum):
+    """000 DEFENDING A SPECIFIC BODY AREA (re-exported by ``rules.stances``)."""
+
+    HEAD = "head"
+    LEFT_ARM = "left_arm"
+    RIGHT_ARM = "right_arm"
+    LEFT_LEG = "left_leg"
+    RIGHT_LEG = "right_leg"
+    ABDOMEN = "abdomen"
+    CHEST = "chest"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
 @dataclass(frozen=True, slots=True)
 class Fighter:
     """A character sheet: what a combatant is, independent of where it stands."""
@@ -278,6 +308,11 @@ class Fighter:
     encumbrance: int = 0  # levels, 0 = none
     combat_reflexes: bool = False
     fencing: bool = False  # has the Fencing skill style (000 FENCING PARRIES)
+    # Traits the attack wiring reads (all defaulted; Acrobatics is skills["Acrobatics"],
+    # Jitte/Sai and Whip are the weapon's ``skill``).
+    pain_threshold: PainThreshold = PainThreshold.NORMAL  # 000 HIGH AND LOW PAIN THRESHOLD
+    injury_tolerance: frozenset[InjuryTolerance] = frozenset()  # 001 Injury Tolerance
+    ambidextrous: bool = False  # no off-hand penalty (000 ADVERSE COMBAT CONDITIONS)
 
     def skill(self, name: str) -> int:
         """Skill level, defaulting to DX-5 when the sheet lacks the skill."""
@@ -334,10 +369,36 @@ class Combatant:
     # Attacks and active defenses since the start of this turn, in order
     # (000 CUMULATIVE DEFENSES). Cleared by ``rules.defense.start_new_turn``.
     actions_this_turn: tuple[TurnAction, ...] = ()
+    # Defender-side choices and lasting results the attack wiring reads and writes.
+    defended_area: BodyArea | None = None  # 000 DEFENDING A SPECIFIC BODY AREA
+    shield_ready: bool = True  # False after a fumbled block loses the grip
+    off_balance: bool = False  # this turn: active-defense penalties doubled
+    wounds: tuple[Wound, ...] = ()  # located wounds (rules.wound_effects), oldest first
+    # Damage taken by weapons (rules.weapon_strikes), by weapon key; only non-intact ones.
+    weapon_states: tuple[tuple[str, WeaponDamageState], ...] = ()
 
     @property
     def name(self) -> str:
         return self.fighter.name
+
+    @property
+    def wound_conditions(self) -> frozenset[WoundCondition]:
+        """Every lasting condition of every wound (stunned, bleeding, knocked out ...)."""
+        out: frozenset[WoundCondition] = frozenset()
+        for w in self.wounds:
+            out |= w.conditions
+        return out
+
+    @property
+    def crippled_limbs(self) -> tuple[Limb, ...]:
+        return tuple(w.crippled for w in self.wounds if w.crippled is not None)
+
+    def weapon_state(self, key: str) -> WeaponDamageState | None:
+        """The damage state of a weapon; None while it is intact."""
+        for k, state in self.weapon_states:
+            if k == key:
+                return state
+        return None
 
     @property
     def defenses_this_turn(self) -> tuple[TurnAction, ...]:

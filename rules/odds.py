@@ -277,7 +277,7 @@ def attack_odds(
     reaching = attack[Outcome.SUCCESS]  # the blow is still coming at this defense
     defenses: list[DefenseOdds] = []
     for d in plan.defenses:
-        roll = outcome_probabilities(d.value, RollKind.DEFENSE)
+        roll = outcome_probabilities(d.value, RollKind.STANDARD)
         succeeds = roll[Outcome.CRITICAL_SUCCESS] + roll[Outcome.SUCCESS]
         defenses.append(
             DefenseOdds(

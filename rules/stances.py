@@ -26,7 +26,9 @@ from rules.citation import Citation, cite
 from rules.conditions import ConditionError
 from rules.defense import DefenseKind
 from rules.errors import IllegalAttackError
+from rules.model import BodyArea as BodyArea  # moved to rules.model; re-exported
 from rules.model import Fighter, ShieldSize, Weapon, WeaponKind
+from rules.model import PainThreshold as PainThreshold  # moved to rules.model; re-exported
 from rules.modifiers import Modifier
 
 STANCE_CITATION = cite("000", "REFUSED VS. OPEN STANCES")
@@ -182,12 +184,6 @@ def stance_for(
 # ------------------------------------------------------------ pain threshold
 
 
-class PainThreshold(Enum):
-    NORMAL = "normal"
-    HIGH = "high"  # halves stun and pain penalties
-    LOW = "low"  # doubles them
-
-
 def scale_stun_penalty(penalty: int, threshold: PainThreshold) -> int:
     """A stun or pain penalty after the fighter's pain threshold.
 
@@ -284,19 +280,6 @@ def dodge_probability_with_acrobatics(dodge: int, acrobatics_skill: int) -> Frac
 
 # ------------------------------------------------------- defended body area
 
-
-class BodyArea(Enum):
-    HEAD = "head"
-    LEFT_ARM = "left_arm"
-    RIGHT_ARM = "right_arm"
-    LEFT_LEG = "left_leg"
-    RIGHT_LEG = "right_leg"
-    ABDOMEN = "abdomen"
-    CHEST = "chest"
-
-    @property
-    def label(self) -> str:
-        return self.value.replace("_", " ")
 
 
 DEFENDED_AREA_BONUS = 2

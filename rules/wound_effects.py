@@ -14,6 +14,8 @@ Two layers live here:
 
 Seed 001's engine lives in ``rules.locations_001``; both return the same
 ``WoundAssessment`` so the battle code does not care which system is in use.
+Sides are the target's own left and right and pain thresholds the fighter's, both
+as ``rules.stances`` defines them (``BodySide``, ``PainThreshold``).
 
 Words used throughout (see docs/hit-locations.md):
 

@@ -245,34 +245,37 @@ def test_scripted_cover_rerolls(table: HitLocationTable) -> None:
     assert [a.location for a in r.attempts] == ["near_foot", "shoulder"]
     assert [a.covered for a in r.attempts] == [True, False]
     assert r.location == "shoulder"
-    assert r.side is BodySide.SHIELD and r.side_die == 4  # the shoulder gets a side die
+    assert r.side is BodySide.LEFT and r.side_die == 4  # the shoulder gets a side die
 
 
 def test_scripted_near_and_far_sides(table: HitLocationTable) -> None:
-    assert table.roll_random(ScriptedRandom([2, 2, 2, 1])).side is BodySide.SHIELD  # far arm
-    assert table.roll_random(ScriptedRandom([2, 3, 3, 1])).side is BodySide.WEAPON  # near arm
+    far = table.roll_random(ScriptedRandom([2, 2, 2, 1]))
+    assert far.location == "far_arm" and far.side is BodySide.LEFT  # right-handed
+    assert table.roll_random(ScriptedRandom([2, 3, 3, 1])).side is BodySide.RIGHT  # near arm
+    lefty = table.roll_random(ScriptedRandom([2, 3, 3, 1]), left_handed=True)
+    assert lefty.side is BodySide.LEFT
     flipped = table.roll_random(ScriptedRandom([2, 3, 3, 1]), shield_side_near=True)
-    assert flipped.side is BodySide.SHIELD
+    assert flipped.side is BodySide.LEFT
     unshielded = table.roll_random(ScriptedRandom([2, 2, 2, 1, 2]), shielded=False)
     assert unshielded.location == "far_arm" and unshielded.side_die == 2
-    assert unshielded.side is BodySide.WEAPON
+    assert unshielded.side is BodySide.RIGHT
+    assert table.roll_random(ScriptedRandom([2, 2, 2, 1, 5]), shielded=False).side is BodySide.LEFT
+    assert table.roll_random(ScriptedRandom([1, 1, 1])).side is None  # the neck
 
 
 def test_resolve_table_side() -> None:
-    assert (
-        resolve_table_side(TableSide.NEAR, shield_side_near=False, shielded=True, side_die=None)
-        is BodySide.WEAPON
-    )
-    assert (
-        resolve_table_side(TableSide.FAR, shield_side_near=True, shielded=True, side_die=None)
-        is BodySide.WEAPON
-    )
-    assert (
-        resolve_table_side(TableSide.FAR, shield_side_near=False, shielded=False, side_die=6)
-        is BodySide.SHIELD
-    )
+    def side(s: TableSide, **kw: object) -> BodySide:
+        opts: dict[str, object] = {"shield_side_near": False, "shielded": True, "side_die": None}
+        opts.update(kw)
+        return resolve_table_side(s, **opts)  # type: ignore[arg-type]
+
+    assert side(TableSide.NEAR) is BodySide.RIGHT
+    assert side(TableSide.NEAR, left_handed=True) is BodySide.LEFT
+    assert side(TableSide.FAR, shield_side_near=True) is BodySide.RIGHT
+    assert side(TableSide.FAR, shielded=False, side_die=6) is BodySide.LEFT
+    assert side(TableSide.FAR, shielded=False, side_die=3) is BodySide.RIGHT
     with pytest.raises(RulesError):
-        resolve_table_side(TableSide.FAR, shield_side_near=False, shielded=False, side_die=None)
+        side(TableSide.FAR, shielded=False)
 
 
 @pytest.mark.parametrize("seed", range(300))

@@ -17,7 +17,6 @@ from rules.errors import DataError, IllegalAttackError, RulesError
 from rules.hit_location import HitLocationSystem, load_hit_location_table
 from rules.locations_001 import (
     Locations001,
-    Side,
     large_area_dr,
     large_area_location,
     load_locations_001,
@@ -137,16 +136,16 @@ def test_random_distribution_is_exact(t: Locations001) -> None:
 
 def test_sides_are_exact(t: Locations001) -> None:
     s = t.exact_side_distribution()
-    assert s[("leg", Side.RIGHT)] == p(6, 7) and s[("leg", Side.LEFT)] == p(13, 14)
-    assert s[("arm", Side.RIGHT)] == p(8) and s[("arm", Side.LEFT)] == p(12)
-    assert s[("hand", Side.RIGHT)] == s[("hand", Side.LEFT)] == p(15) / 2
+    assert s[("leg", BodySide.RIGHT)] == p(6, 7) and s[("leg", BodySide.LEFT)] == p(13, 14)
+    assert s[("arm", BodySide.RIGHT)] == p(8) and s[("arm", BodySide.LEFT)] == p(12)
+    assert s[("hand", BodySide.RIGHT)] == s[("hand", BodySide.LEFT)] == p(15) / 2
 
 
 def test_from_directly_above_feet_are_hands_and_legs_arms(t: Locations001) -> None:
     d = t.exact_distribution(from_above=True)
     assert d["arm"] == p(6, 7, 8, 12, 13, 14) and d["hand"] == p(15, 16)
     assert "leg" not in d and "foot" not in d
-    assert t.exact_side_distribution(from_above=True)[("arm", Side.LEFT)] == p(12, 13, 14)
+    assert t.exact_side_distribution(from_above=True)[("arm", BodySide.LEFT)] == p(12, 13, 14)
 
 
 def test_cover_and_lacking_locations_reroll_exactly(t: Locations001) -> None:
@@ -179,13 +178,7 @@ def test_seeded_roll_matches_its_record(t: Locations001, seed: int) -> None:
     assert r.location == r.final.location and r.system == "001"
     _, side = t.lookup(r.final.total, r.final.sub)
     assert (r.side is None) == (side is None)
-    if side is not None:
-        assert r.side is side.body_side(seed % 5 == 0)
-
-
-def test_sides_map_to_the_weapon_hand() -> None:
-    assert Side.RIGHT.body_side(left_handed=False) is BodySide.WEAPON
-    assert Side.RIGHT.body_side(left_handed=True) is BodySide.SHIELD
+    assert r.side is side
 
 
 # --------------------------------------------------------------------------- wounds
@@ -275,8 +268,8 @@ def test_limbs(t: Locations001, key: str, divisor: int) -> None:
     assert t.assess_wound(key, DamageType.SMALL_PIERCING, 4, V).injury == 2
     at = 12 // divisor
     assert t.assess_wound(key, CR, at, V).crippling is None
-    a = t.assess_wound(key, CR, at + 4, V, side=BodySide.WEAPON)
-    assert a.crippling is not None and a.crippling.side is BodySide.WEAPON
+    a = t.assess_wound(key, CR, at + 4, V, side=BodySide.RIGHT)
+    assert a.crippling is not None and a.crippling.side is BodySide.RIGHT
     assert a.injury == at + 4 and a.hp_loss == at + 1 and a.crippling.excess_lost == 3
 
 

@@ -211,11 +211,11 @@ def test_major_damage_cripples_and_the_excess_is_lost(
 ) -> None:
     threshold = Fraction(12, divisor)
     at = int(threshold)  # exactly HP/d: not over it
-    a = t.assess_wound(key, CR, at, V, side=BodySide.SHIELD)
+    a = t.assess_wound(key, CR, at, V, side=BodySide.LEFT)
     assert a.crippling is None and a.hp_loss == at
-    a = t.assess_wound(key, CR, at + 1, V, side=BodySide.SHIELD)
+    a = t.assess_wound(key, CR, at + 1, V, side=BodySide.LEFT)
     assert a.crippling is not None and a.crippling.limb is limb
-    assert a.crippling.side is BodySide.SHIELD and a.crippling.threshold == threshold
+    assert a.crippling.side is BodySide.LEFT and a.crippling.threshold == threshold
     assert Condition.CRIPPLED in a.automatic
     a = t.assess_wound(key, CR, at + 5, V)
     assert a.injury == at + 5 and a.hp_loss == at + 1

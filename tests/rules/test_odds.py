@@ -1,0 +1,693 @@
+"""rules.odds: the exact odds of a planned attack.
+
+* the outcomes sum to exactly 1 over many random plans built from the demo fighters;
+* exactness against a brute force written here, independently of rules.checks:
+  every way the 3d6 of the attack and of each defense can fall (216^(1+k), in
+  numpy for k <= 2; by totals for k = 3), every face of the damage dice, every
+  branch of the HT rolls;
+* agreement with resolve_attack itself over many seeds (a consistency check:
+  the frequencies must sit within a tight binomial bound of the exact odds);
+* values worked out by hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from hexmap import Facing, Hex, Reach, reach_hexes
+from rules.attack import AttackOptions, AttackOutcome, AttackPlan, plan_attack, resolve_attack
+from rules.catalog import load_demo_battle, load_fighters
+from rules.citation import cite
+from rules.damage import roll_damage
+from rules.defense import DefenseChoice, DefenseKind, possible_defenses
+from rules.errors import IllegalAttackError
+from rules.model import (
+    ActionKind,
+    Armor,
+    Combatant,
+    DamageBase,
+    DamageSpec,
+    DamageType,
+    Dice,
+    Fighter,
+    ParryClass,
+    Side,
+    Status,
+    TurnAction,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+)
+from rules.modifiers import Modifier
+from rules.odds import (
+    AttackOdds,
+    attack_odds,
+    injury_distribution,
+    location_weights,
+    mix,
+    status_distribution,
+)
+from rules.ruleset import Ruleset
+
+Make = Callable[..., Combatant]
+GM = cite("000", "ADVERSE COMBAT CONDITIONS")
+DODGE = DefenseChoice(DefenseKind.DODGE)
+BLOCK = DefenseChoice(DefenseKind.BLOCK)
+ONE_DIE = Dice(1)
+
+
+# --- an independent reference -------------------------------------------------------
+#
+# The success roll as docs/rules-core.md states it, written again here so that the
+# brute force does not lean on rules.checks.
+
+CS, S, F, CF = 0, 1, 2, 3  # critical success, success, failure, critical failure
+ALL_3D6 = np.array([sum(faces) for faces in itertools.product(range(1, 7), repeat=3)])
+TOTAL_WAYS = Counter(int(t) for t in ALL_3D6)  # total -> number of the 216 ways
+
+
+def ref_judge(total: int, target: int, defense: bool) -> int:
+    if total <= 4:
+        return CS
+    if not defense and ((total == 5 and target >= 15) or (total == 6 and target >= 16)):
+        return CS
+    if defense and total >= 17:
+        return CF
+    if not defense and (total == 18 or (total == 17 and target <= 15)):
+        return CF
+    if total - target >= 10:
+        return CF
+    if total >= 17 or total > target:
+        return F
+    return S
+
+
+def codes(target: int, defense: bool) -> np.ndarray:
+    """The outcome code of each of the 216 ways 3d6 fall."""
+    return np.array([ref_judge(int(t), target, defense) for t in ALL_3D6], dtype=np.int8)
+
+
+def ref_success(target: int) -> Fraction:
+    ok = sum(n for t, n in TOTAL_WAYS.items() if ref_judge(t, target, False) in (CS, S))
+    return Fraction(ok, 216)
+
+
+@dataclass
+class Brute:
+    """Counts of a brute-force enumeration, as fractions of all the ways."""
+
+    critical_hit: Fraction
+    hit: Fraction
+    stopped_by: list[Fraction]
+    miss: Fraction
+    critical_miss: Fraction
+    rolled: list[Fraction]
+    defense_critical_success: list[Fraction]
+    defense_critical_failure: list[Fraction]
+
+
+def brute_force_dice(skill: int, defense_values: Sequence[int]) -> Brute:
+    """Every way the 3d6 of the attack and of each defense can fall (k <= 2),
+    resolved as resolve_attack does: criticals of the attack end it; on a plain
+    success the defenses are tried in order until one succeeds."""
+    k = len(defense_values)
+    assert k <= 2
+    rolls = [codes(skill, False), *(codes(v, True) for v in defense_values)]
+    grids = np.ix_(*rolls)  # one axis per roll: 216^(1+k) cells
+    attack = np.broadcast_to(grids[0], (216,) * (1 + k))
+    total = 216 ** (1 + k)
+    stopped = np.full(attack.shape, -1, dtype=np.int8)
+    rolled, crit_ok, crit_bad = [], [], []
+    for i in range(k):
+        d = grids[1 + i]
+        this_rolled = (attack == S) & (stopped == -1)
+        rolled.append(Fraction(int(np.count_nonzero(this_rolled)), total))
+        crit_ok.append(Fraction(int(np.count_nonzero(this_rolled & (d == CS))), total))
+        crit_bad.append(Fraction(int(np.count_nonzero(this_rolled & (d == CF))), total))
+        stopped = np.where(this_rolled & (d <= S), np.int8(i), stopped)
+    return Brute(
+        critical_hit=Fraction(int(np.count_nonzero(attack == CS)), total),
+        hit=Fraction(int(np.count_nonzero((attack == S) & (stopped == -1))), total),
+        stopped_by=[Fraction(int(np.count_nonzero(stopped == i)), total) for i in range(k)],
+        miss=Fraction(int(np.count_nonzero(attack == F)), total),
+        critical_miss=Fraction(int(np.count_nonzero(attack == CF)), total),
+        rolled=rolled,
+        defense_critical_success=crit_ok,
+        defense_critical_failure=crit_bad,
+    )
+
+
+def brute_force_totals(skill: int, defense_values: Sequence[int]) -> Brute:
+    """The same, over every combination of 3d6 totals weighted by their ways
+    (16^(1+k) combinations; for k = 3 where 216^4 cells are too many)."""
+    k = len(defense_values)
+    counts = Counter[str]()
+    totals = sorted(TOTAL_WAYS)
+    for combo in itertools.product(totals, repeat=1 + k):
+        ways = math.prod(TOTAL_WAYS[t] for t in combo)
+        a = ref_judge(combo[0], skill, False)
+        if a != S:
+            counts[{CS: "critical_hit", F: "miss", CF: "critical_miss"}[a]] += ways
+            continue
+        for i, (t, v) in enumerate(zip(combo[1:], defense_values, strict=True)):
+            d = ref_judge(t, v, True)
+            counts[f"rolled{i}"] += ways
+            if d == CF:
+                counts[f"crit_bad{i}"] += ways
+            if d in (CS, S):
+                counts[f"stopped{i}"] += ways
+                if d == CS:
+                    counts[f"crit_ok{i}"] += ways
+                break
+        else:
+            counts["hit"] += ways
+    total = 216 ** (1 + k)
+
+    def p(key: str) -> Fraction:
+        return Fraction(counts[key], total)
+
+    return Brute(
+        critical_hit=p("critical_hit"),
+        hit=p("hit"),
+        stopped_by=[p(f"stopped{i}") for i in range(k)],
+        miss=p("miss"),
+        critical_miss=p("critical_miss"),
+        rolled=[p(f"rolled{i}") for i in range(k)],
+        defense_critical_success=[p(f"crit_ok{i}") for i in range(k)],
+        defense_critical_failure=[p(f"crit_bad{i}") for i in range(k)],
+    )
+
+
+def brute_injury(dice: Dice, dr: int, multiplier: Fraction) -> dict[int, Fraction]:
+    """Every face of the damage dice: basic damage at least 0, minus DR at least
+    0, times the multiplier rounded down, at least 1 if anything got through."""
+    counts = Counter[int]()
+    for faces in itertools.product(range(1, 7), repeat=dice.count):
+        basic = max(0, sum(faces) + dice.adds)
+        through = max(0, basic - dr)
+        injury = 0 if through == 0 else max(1, math.floor(through * multiplier))
+        counts[injury] += 1
+    return {i: Fraction(n, 6**dice.count) for i, n in counts.items()}
+
+
+def brute_status(
+    hp: int, injury: int, max_hp: int, ht: int, status: Status
+) -> dict[Status, Fraction]:
+    """The injury states as docs/rules-core.md states them, over the HT rolls."""
+    if status is Status.DEAD or injury <= 0:
+        return {status: Fraction(1)}
+    after = hp - injury
+    if after <= -5 * max_hp:
+        return {Status.DEAD: Fraction(1)}
+    p = ref_success(ht)
+    alive, result = Fraction(1), Counter[Status]()
+    for k in (1, 2, 3, 4):
+        if hp > -k * max_hp >= after:
+            result[Status.DEAD] += alive * (1 - p)
+            alive *= p
+    if after <= 0 and status in (Status.ACTIVE, Status.STUNNED):
+        result[Status.UNCONSCIOUS] += alive * (1 - p)
+        result[status] += alive * p
+    else:
+        result[status] += alive
+    return {s: q for s, q in result.items() if q}
+
+
+# --- scenarios ---------------------------------------------------------------------------
+
+
+def outcome_total(o: AttackOdds) -> Fraction:
+    return o.p_critical_hit + o.p_hit + sum(o.p_stopped_by) + o.p_miss + o.p_critical_miss
+
+
+def combatant(fighter: Fighter, cid: str, where: Hex, facing: Facing, side: Side) -> Combatant:
+    return Combatant(cid, fighter, side, where, facing, hp=fighter.hit_points)
+
+
+def random_scenario(
+    rng: random.Random, ruleset: Ruleset
+) -> tuple[AttackPlan, Combatant, Combatant] | None:
+    """A random legal attack between two demo fighters, or None if the random
+    choices made it illegal."""
+    templates = load_fighters()
+    names = sorted(templates)
+    af, df = templates[rng.choice(names)], templates[rng.choice(names)]
+    weapon = rng.choice(af.weapons)
+    mode = rng.choice(weapon.modes)
+    a = combatant(af, "a", Hex(0, 0), rng.choice(list(Facing)), Side.RED)
+    targets = sorted(reach_hexes(a.hex, a.facing, mode.reach) - {a.hex})
+    if not targets:
+        return None
+    d = combatant(df, "d", rng.choice(targets), rng.choice(list(Facing)), Side.BLUE)
+    earlier = tuple(
+        TurnAction(kind, rng.choice([None, *(w.key for w in df.weapons)]))
+        for kind in rng.sample(list(ActionKind), rng.randint(0, 2))
+    )
+    d = replace(
+        d,
+        hp=rng.randint(-2 * df.hit_points, df.hit_points),
+        status=rng.choice([Status.ACTIVE] * 6 + [Status.STUNNED, Status.UNCONSCIOUS, Status.DEAD]),
+        actions_this_turn=earlier if rng.random() < 0.3 else (),
+    )
+    choices = list(possible_defenses(d))
+    kinds_seen: set[DefenseKind] = set()
+    announced = []
+    for c in rng.sample(choices, rng.randint(0, len(choices))):
+        if c.kind not in kinds_seen:
+            kinds_seen.add(c.kind)
+            announced.append(c)
+    options = AttackOptions(
+        weapon.key,
+        mode.name,
+        location=rng.choice([None, *ruleset.locations.keys]),
+        defenses=tuple(announced),
+        from_below=rng.random() < 0.2,
+        extra_modifiers=(Modifier(rng.randint(-8, 8), "GM", GM),),
+    )
+    try:
+        return plan_attack(a, d, options, ruleset), a, d
+    except IllegalAttackError:
+        return None
+
+
+def scenarios(
+    seed: int, count: int, ruleset: Ruleset
+) -> Iterator[tuple[AttackPlan, Combatant, Combatant]]:
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        s = random_scenario(rng, ruleset)
+        if s is not None:
+            made += 1
+            yield s
+
+
+# --- sums to 1 -----------------------------------------------------------------------------
+
+
+def test_outcomes_sum_to_one_over_many_random_plans(ruleset: Ruleset) -> None:
+    kinds = Counter[int]()
+    for plan, a, d in scenarios(2024, 400, ruleset):
+        o = attack_odds(plan, a, d, ruleset)
+        kinds[len(plan.defenses)] += 1
+        assert outcome_total(o) == 1
+        assert sum(o.outcomes.values()) == 1
+        assert all(p >= 0 for p in o.outcomes.values())
+        assert len(o.p_stopped_by) == len(plan.defenses) == len(o.defenses)
+        assert o.p_damage_lands == o.p_critical_hit + o.p_hit > 0  # 3 and 4 always hit
+        assert sum(o.injury_given_hit.values()) == 1
+        assert sum(o.injury.values()) == 1
+        assert sum(o.blow.status.values()) == 1
+        assert sum(o.status_after.values()) == 1
+        assert o.expected_injury == o.p_damage_lands * o.expected_injury_given_hit
+        assert 0 <= o.p_zero_hp <= o.p_damage_lands
+        for dodds in o.defenses:
+            assert dodds.p_critical_success <= dodds.p_stopped <= dodds.p_rolled
+            assert dodds.p_critical_failure <= dodds.p_rolled - dodds.p_stopped
+        assert o.summary_lines()
+    assert set(kinds) >= {0, 1, 2, 3}, kinds  # every number of defenses was tried
+
+
+# --- exactness against brute force ---------------------------------------------------------
+
+
+def _check_against(o: AttackOdds, b: Brute) -> None:
+    assert o.p_critical_hit == b.critical_hit
+    assert o.p_hit == b.hit
+    assert list(o.p_stopped_by) == b.stopped_by
+    assert o.p_miss == b.miss
+    assert o.p_critical_miss == b.critical_miss
+    assert [d.p_rolled for d in o.defenses] == b.rolled
+    assert [d.p_critical_success for d in o.defenses] == b.defense_critical_success
+    assert [d.p_critical_failure for d in o.defenses] == b.defense_critical_failure
+
+
+def test_the_reference_judge_agrees_with_rules_checks() -> None:
+    from rules.checks import Outcome, RollKind, judge
+
+    code = {
+        Outcome.CRITICAL_SUCCESS: CS,
+        Outcome.SUCCESS: S,
+        Outcome.FAILURE: F,
+        Outcome.CRITICAL_FAILURE: CF,
+    }
+    for total in range(3, 19):
+        for target in range(-12, 26):
+            assert code[judge(total, target, RollKind.STANDARD)] == ref_judge(total, target, False)
+            assert code[judge(total, target, RollKind.DEFENSE)] == ref_judge(total, target, True)
+
+
+def test_exact_against_brute_force_of_every_die_with_up_to_two_defenses(
+    ruleset: Ruleset,
+) -> None:
+    """216^(1+k) ways for random plans with k <= 1, and the first plans with k = 2."""
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    two = 0
+    for plan, a, d in scenarios(7, 250, ruleset):
+        values = tuple(x.value for x in plan.defenses)
+        key = (plan.effective_skill, values)
+        if key in seen or len(values) > 2 or (len(values) == 2 and two >= 6):
+            continue
+        seen.add(key)
+        two += len(values) == 2
+        _check_against(attack_odds(plan, a, d, ruleset), brute_force_dice(*key))
+    assert two == 6 and len(seen) > 30
+
+
+def test_exact_against_brute_force_of_every_total_with_three_defenses(
+    make: Make, ruleset: Ruleset
+) -> None:
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    parry = DefenseChoice(DefenseKind.PARRY, "broadsword")
+    for defenses, gm in [((DODGE, BLOCK, parry), 0), ((parry, DODGE, BLOCK), 3)]:
+        options = AttackOptions(
+            "broadsword", "swing", defenses=defenses, extra_modifiers=(Modifier(gm, "GM", GM),)
+        )
+        plan = plan_attack(a, d, options, ruleset)
+        values = [x.value for x in plan.defenses]
+        o = attack_odds(plan, a, d, ruleset)
+        _check_against(o, brute_force_totals(plan.effective_skill, values))
+        # the k <= 2 prefixes agree between the two brute forces as well
+        assert brute_force_totals(plan.effective_skill, values[:2]) == brute_force_dice(
+            plan.effective_skill, values[:2]
+        )
+
+
+def test_injury_and_state_exact_against_brute_force(ruleset: Ruleset) -> None:
+    for plan, a, d in scenarios(99, 150, ruleset):
+        o = attack_odds(plan, a, d, ruleset)
+        armor = d.fighter.armor
+        dr = armor.dr if armor is not None else 0
+        mult = ruleset.wounding_multiplier(plan.damage_spec.type)
+        injury = brute_injury(plan.damage_dice, dr, mult)
+        assert dict(o.injury_given_hit) == injury
+        status = Counter[Status]()
+        for amount, p in injury.items():
+            ht = d.fighter.attributes.ht
+            for s, q in brute_status(d.hp, amount, d.fighter.hit_points, ht, d.status).items():
+                status[s] += p * q
+        assert dict(o.blow.status) == {s: q for s, q in status.items() if q}
+        down = sum((p for i, p in injury.items() if d.hp - i <= 0), Fraction(0))
+        assert o.p_zero_hp == o.p_damage_lands * down
+
+
+def test_injury_distribution_matches_roll_damage_face_by_face(
+    make: Make, ruleset: Ruleset, scripted: Callable[..., random.Random]
+) -> None:
+    """roll_damage itself, fed every combination of damage faces, gives exactly
+    the injuries (and the weights) injury_distribution reports."""
+    victim = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
+    for dtype in (
+        DamageType.CRUSHING,
+        DamageType.CUTTING,
+        DamageType.IMPALING,
+        DamageType.SMALL_PIERCING,
+    ):
+        for dice in (Dice(1, -3), Dice(2, 1), Dice(3, -1)):
+            counts = Counter[int]()
+            for faces in itertools.product(range(1, 7), repeat=dice.count):
+                rng = scripted([*faces, *(1,) * 30])
+                counts[roll_damage(dice, dtype, victim, rng, ruleset.wounding).injury] += 1
+            expected = {i: Fraction(n, 6**dice.count) for i, n in counts.items()}
+            dr = victim.fighter.armor.dr if victim.fighter.armor else 0
+            assert dict(injury_distribution(dice, dtype, dr, ruleset.wounding)) == expected
+
+
+# --- agreement with resolve_attack ----------------------------------------------------------
+
+
+def _within(count: int, n: int, p: Fraction, z: float = 4.5) -> bool:
+    """``count`` successes in ``n`` trials is within z standard deviations of ``p``."""
+    q = float(p)
+    if q in (0.0, 1.0):
+        return count == n * q
+    return abs(count / n - q) <= z * math.sqrt(q * (1 - q) / n) + 1 / n
+
+
+def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Ruleset, runs: int) -> None:
+    o = attack_odds(plan, a, d, ruleset)
+    outcomes = Counter[AttackOutcome]()
+    stopped = Counter[int]()
+    crit_bad = Counter[int]()
+    crit_ok = Counter[int]()
+    down = 0
+    states = Counter[Status]()
+    injury_sum = 0
+    for seed in range(runs):
+        r = resolve_attack(plan, a, d, random.Random(seed), ruleset)
+        outcomes[r.outcome] += 1
+        for i, roll in enumerate(r.defense_rolls):
+            crit_bad[i] += roll.outcome.name == "CRITICAL_FAILURE"
+            crit_ok[i] += roll.outcome.name == "CRITICAL_SUCCESS"
+        if r.outcome is AttackOutcome.DEFENDED:
+            stopped[len(r.defense_rolls) - 1] += 1
+        if r.damage is not None:
+            injury_sum += r.damage.injury
+            down += r.damage.hp_after <= 0
+        states[r.defender_after.status] += 1
+    for outcome, p in o.outcomes.items():
+        assert _within(outcomes[outcome], runs, p), (outcome, outcomes[outcome], float(p))
+    for i, dodds in enumerate(o.defenses):
+        assert _within(stopped[i], runs, dodds.p_stopped), i
+        assert _within(crit_bad[i], runs, dodds.p_critical_failure), i
+        assert _within(crit_ok[i], runs, dodds.p_critical_success), i
+    assert _within(down, runs, o.p_zero_hp)
+    for s in Status:
+        assert _within(states[s], runs, o.p_status(s)), (s, states[s], float(o.p_status(s)))
+    # the mean injury, within 4.5 standard errors of the exact expectation
+    mean = o.expected_injury
+    var = sum((i - mean) ** 2 * p for i, p in o.injury.items())
+    assert abs(injury_sum / runs - float(mean)) <= 4.5 * math.sqrt(float(var) / runs)
+
+
+def test_agrees_with_resolve_attack_on_the_demo_battle(ruleset: Ruleset) -> None:
+    """The demo's spearman thrusts across at the fencer, who dodges then parries
+    at 4 HP (so the blow often knocks out or worse)."""
+    _grid, fighters = load_demo_battle()
+    by_id = {c.id: c for c in fighters}
+    spear, fencer = by_id["c2"], replace(by_id["c4"], hp=4)
+    options = AttackOptions(
+        "long-spear",
+        "thrust",
+        defenses=(DODGE, DefenseChoice(DefenseKind.PARRY, "rapier")),
+        extra_modifiers=(Modifier(+2, "GM", GM),),
+    )
+    plan = plan_attack(spear, fencer, options, ruleset)
+    _agree(plan, spear, fencer, ruleset, runs=4000)
+
+
+def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Ruleset) -> None:
+    a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE), hp=1)
+    parry = DefenseChoice(DefenseKind.PARRY, "broadsword")
+    options = AttackOptions("morningstar", "swing", defenses=(BLOCK, parry, DODGE))
+    plan = plan_attack(a, d, options, ruleset)
+    _agree(plan, a, d, ruleset, runs=2500)
+
+
+# --- values by hand ---------------------------------------------------------------------------
+
+
+def _gear_test(
+    make: Make,
+    ruleset: Ruleset,
+    skill: int,
+    dice: Dice = ONE_DIE,
+    dtype: DamageType = DamageType.CRUSHING,
+    dr: int = 2,
+    defenses: tuple[DefenseChoice, ...] = (),
+    hp: int | None = None,
+    ht: int | None = None,
+    **defender_changes: object,
+) -> tuple[AttackOdds, AttackPlan, Combatant]:
+    """A fixed-dice club against a defender without shield (PD 0), at an exact
+    effective skill; returns the odds, the plan and the defender."""
+    club = Weapon(
+        "test-club",
+        "Test club",
+        WeaponKind.CLUB,
+        "Club",
+        (WeaponMode("swing", DamageSpec(DamageBase.FIXED, 0, dtype, dice), Reach.of(1)),),
+        ParryClass.NONE,
+        1.0,
+    )
+    a = make("spearman", Hex(0, 0), Facing.S, id="a", weapons=(club,))
+    armor = Armor("test", "Test armor", pd=0, dr=dr)
+    changes: dict[str, object] = {"shield": None, "armor": armor, "encumbrance": 0}
+    if ht is not None:
+        changes["attributes"] = replace(load_fighters()["spearman"].attributes, ht=ht)
+    changes.update(defender_changes)
+    d = make("spearman", Hex(0, 1), Facing.N, id="d", side=Side.BLUE, **changes)
+    if hp is not None:
+        d = replace(d, hp=hp)
+    plan0 = plan_attack(a, d, AttackOptions("test-club", "swing", defenses=defenses), ruleset)
+    gm = Modifier(skill - plan0.effective_skill, "GM", GM)
+    options = AttackOptions("test-club", "swing", defenses=defenses, extra_modifiers=(gm,))
+    plan = plan_attack(a, d, options, ruleset)
+    assert plan.effective_skill == skill
+    return attack_odds(plan, a, d, ruleset), plan, d
+
+
+def test_skill_10_without_defense(make: Make, ruleset: Ruleset) -> None:
+    o, _, _ = _gear_test(make, ruleset, 10)
+    assert o.p_hit + o.p_critical_hit == Fraction(1, 2)  # 108 of the 216 ways
+    assert o.p_critical_hit == Fraction(4, 216)  # 3 or 4
+    assert o.p_critical_miss == Fraction(4, 216)  # 17 or 18
+    assert o.p_miss == Fraction(104, 216)
+    assert o.p_stopped_by == ()
+
+
+def test_criticals_at_high_and_low_skill(make: Make, ruleset: Ruleset) -> None:
+    o, _, _ = _gear_test(make, ruleset, 16)
+    assert o.p_critical_hit == Fraction(1 + 3 + 6 + 10, 216)  # 3..6
+    assert o.p_hit == Fraction(212 - 20, 216)
+    assert (o.p_miss, o.p_critical_miss) == (Fraction(3, 216), Fraction(1, 216))  # 17 plain
+    o, _, _ = _gear_test(make, ruleset, -10)
+    assert o.p_critical_hit == Fraction(4, 216) and o.p_hit == 0
+    assert (o.p_miss, o.p_critical_miss) == (0, Fraction(212, 216))  # fail by 10+
+
+
+def test_one_dodge_at_10(make: Make, ruleset: Ruleset) -> None:
+    o, plan, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=10)
+    assert plan.defenses[0].value == 10
+    # a plain hit (104/216), dodged half the time (108/216 succeed)
+    assert o.p_stopped_by == (Fraction(104, 216) / 2,)
+    assert o.p_hit == Fraction(13, 54)
+    assert o.defenses[0].p_critical_success == Fraction(104, 216) * Fraction(4, 216)
+    assert o.defenses[0].p_critical_failure == Fraction(104, 216) * Fraction(4, 216)
+    assert o.p_damage_lands == Fraction(13, 54) + Fraction(1, 54)
+
+
+def test_a_critical_hit_allows_no_defense(make: Make, ruleset: Ruleset) -> None:
+    """Defenses that always succeed still let the critical hits through."""
+    o, plan, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=40)
+    assert plan.defenses[0].value == 16
+    assert o.p_critical_hit == Fraction(4, 216)
+    assert o.p_stopped_by[0] == Fraction(104, 216) * Fraction(216 - 4, 216)  # 17, 18 fail
+
+
+def test_expected_injury_with_tiny_dice(make: Make, ruleset: Ruleset) -> None:
+    # 1d crushing vs DR 2: 1, 2 -> 0; 3..6 -> 1..4
+    o, _, _ = _gear_test(make, ruleset, 10, Dice(1), DamageType.CRUSHING, dr=2)
+    sixth = Fraction(1, 6)
+    assert dict(o.injury_given_hit) == {0: 2 * sixth, 1: sixth, 2: sixth, 3: sixth, 4: sixth}
+    assert o.expected_injury_given_hit == Fraction(10, 6)
+    assert o.expected_injury == Fraction(1, 2) * Fraction(10, 6)
+    assert o.injury[0] == Fraction(1, 2) + Fraction(1, 2) * 2 * sixth
+    # cutting x1.5 rounded down: 1, 3, 4, 6
+    o, _, _ = _gear_test(make, ruleset, 10, Dice(1), DamageType.CUTTING, dr=2)
+    assert o.expected_injury_given_hit == Fraction(1 + 3 + 4 + 6, 6)
+    # impaling 1d-2 vs DR 0: 0, 0, 2, 4, 6, 8
+    o, _, _ = _gear_test(make, ruleset, 10, Dice(1, -2), DamageType.IMPALING, dr=0)
+    assert dict(o.injury_given_hit) == {0: 2 * sixth, 2: sixth, 4: sixth, 6: sixth, 8: sixth}
+    # pi- x0.5: one point through still does 1 injury
+    o, _, _ = _gear_test(make, ruleset, 10, Dice(1), DamageType.SMALL_PIERCING, dr=5)
+    assert dict(o.injury_given_hit) == {0: 5 * sixth, 1: sixth}
+
+
+def test_zero_hp_and_states_by_hand(make: Make, ruleset: Ruleset) -> None:
+    # 3 HP, 1d cr vs DR 2: injury 3 or 4 (a 5 or 6) takes him to 0 or less
+    o, _, _ = _gear_test(make, ruleset, 10, hp=3, ht=10)
+    assert o.p_zero_hp == Fraction(1, 2) * Fraction(2, 6)
+    # ... and then HT 10 (1/2) keeps him conscious
+    assert o.p_status(Status.UNCONSCIOUS) == Fraction(1, 2) * Fraction(2, 6) / 2
+    # 2 HP of 2, 1d cr vs DR 0: 2, 3 -> 0, -1 (roll to stay conscious); 4, 5 ->
+    # -2, -3 (a death roll at -2, then conscious); 6 -> -4 (death rolls at -2, -4)
+    o, _, _ = _gear_test(make, ruleset, 10, dr=0, hit_points=2, ht=10)
+    assert dict(o.blow.status) == {
+        Status.ACTIVE: Fraction(7, 16),
+        Status.UNCONSCIOUS: Fraction(13, 48),
+        Status.DEAD: Fraction(7, 24),
+    }
+    assert o.p_hp_at_most(-2) == Fraction(1, 2) * Fraction(3, 6)
+    assert o.p_injury_at_least(6) == Fraction(1, 2) * Fraction(1, 6)
+    # at -5 x HP: dead outright, no roll
+    o, _, _ = _gear_test(make, ruleset, 10, Dice(3, 10), dr=0, hit_points=2)
+    assert dict(o.blow.status) == {Status.DEAD: 1}
+
+
+def test_status_distribution_of_an_already_dead_or_unhurt_defender() -> None:
+    assert dict(status_distribution({0: Fraction(1)}, 5, 10, 10, Status.ACTIVE)) == {
+        Status.ACTIVE: 1
+    }
+    assert dict(status_distribution({7: Fraction(1)}, -20, 10, 10, Status.DEAD)) == {Status.DEAD: 1}
+
+
+# --- extension points, the stale plan, the pane, the speed ---------------------------------
+
+
+def test_mix_weights_distributions() -> None:
+    torso = {0: Fraction(1, 2), 3: Fraction(1, 2)}
+    arm = {0: Fraction(1, 4), 1: Fraction(3, 4)}
+    mixed = mix([(Fraction(2, 3), torso), (Fraction(1, 3), arm)])
+    assert dict(mixed) == {0: Fraction(5, 12), 3: Fraction(1, 3), 1: Fraction(1, 4)}
+    assert mix([(Fraction(0), torso), (Fraction(1), arm)]) == arm
+
+
+def test_random_locations_plug_in(
+    make: Make, ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replacing location_weights / location_dr (the hooks for a random hit
+    location and location armor) mixes the per-location injuries."""
+    import rules.odds as odds
+
+    o, plan, d = _gear_test(make, ruleset, 10, dr=2)
+    assert location_weights(plan) == {plan.location.key: 1}
+    half = Fraction(1, 2)
+    monkeypatch.setattr(odds, "location_weights", lambda p: {"torso": half, "head": half})
+    monkeypatch.setattr(odds, "location_dr", lambda p, d, key: 2 if key == "torso" else 0)
+    mixed = odds.blow_odds(plan, d, ruleset).injury
+    sixth = Fraction(1, 6)
+    dr2 = {0: 2 * sixth, 1: sixth, 2: sixth, 3: sixth, 4: sixth}
+    dr0 = dict.fromkeys(range(1, 7), sixth)
+    assert dict(mixed) == dict(mix([(half, dr2), (half, dr0)]))
+    assert list(mixed) == sorted(mixed)
+    assert o.blow.injury == dr2
+
+
+def test_a_stale_plan_is_refused(make: Make, ruleset: Ruleset) -> None:
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    plan = plan_attack(a, d, AttackOptions("broadsword", "swing", defenses=(DODGE,)), ruleset)
+    moved = replace(d, facing=Facing.S)  # now attacked from behind
+    with pytest.raises(IllegalAttackError, match="no longer matches"):
+        attack_odds(plan, a, moved, ruleset)
+    attack_odds(plan, a, moved, ruleset, check=False)  # the caller's responsibility
+
+
+def test_summary_lines(make: Make, ruleset: Ruleset) -> None:
+    o, _, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=10, hp=3)
+    lines = o.summary_lines()
+    assert lines[0] == "Hit 25.9% (critical 1.9%) · miss 50.0% (critical 1.9%)"
+    assert lines[1] == "Stopped by dodge 24.1%"
+    assert lines[2] == "Injury if hit 0–4, mean 1.7 · overall mean 0.4"
+    assert lines[3].startswith("0 HP or less 8.6%")
+    assert all(len(line) <= 70 for line in lines)
+
+
+def test_fast_enough_for_live_updates(ruleset: Ruleset) -> None:
+    """The attack pane recomputes on every change: well under 20 ms a call."""
+    plans = list(scenarios(5, 40, ruleset))
+    for plan, a, d in plans:  # warm the caches as the pane would
+        attack_odds(plan, a, d, ruleset)
+    times = []
+    for plan, a, d in plans:
+        start = time.perf_counter()
+        attack_odds(plan, a, d, ruleset)
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.020
+    cold = random_scenario(random.Random(1), ruleset)
+    assert cold is not None
+    assert isinstance(attack_odds(*cold, ruleset).injury_given_hit, Mapping)
