@@ -28,6 +28,8 @@ class BattleState:
     combatants: tuple[Combatant, ...]
     turn: int = 1
     ruleset_key: str = DEFAULT_RULESET_KEY
+    # Ruleset options of this battle, e.g. ("locations-001",) (rules.ruleset).
+    ruleset_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -36,7 +38,7 @@ class BattleState:
 
     @property
     def ruleset(self) -> Ruleset:
-        return get_ruleset(self.ruleset_key)
+        return get_ruleset(self.ruleset_key, self.ruleset_options)
 
     def combatant(self, combatant_id: str) -> Combatant:
         for c in self.combatants:

@@ -136,7 +136,8 @@ class TableRow:
 class LocationAttempt:
     """One pass at the table. ``dice`` are the 3d6 as rolled, ``total`` their sum
     plus the shift (-3 from above, +3 from below), ``row`` the total brought onto
-    the table's range; ``sub``/``sub2`` the sub-rolls, if the row needed them."""
+    the table's range; ``sub``/``sub2`` the sub-rolls, if the row needed them (in
+    seed 001, ``sub`` is the hand or foot's side die)."""
 
     dice: tuple[int, ...]
     shift: int

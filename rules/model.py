@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from hexmap import Facing, Handedness, Hex, Reach
 
 if TYPE_CHECKING:  # runtime imports would be circular (these modules import this one)
+    from rules.conditions import Posture
     from rules.weapon_strikes import WeaponDamageState
     from rules.wound_effects import Condition as WoundCondition
     from rules.wound_effects import InjuryTolerance, Limb, Wound
@@ -326,16 +327,21 @@ class Fighter:
 
 
 class ActionKind(Enum):
-    """What a combatant did during the current turn (000 CUMULATIVE DEFENSES)."""
+    """What a combatant did during the current turn (000 CUMULATIVE DEFENSES).
+
+    FEINT is recorded only so that 000 STRIKING AT WEAPONS / 001 Striking at
+    Weapons in Tactical Combat can tell a weapon "used to feint against you"; it
+    is neither an attack nor a defense for the cumulative-defense rules."""
 
     ATTACK = "attack"
     DODGE = "dodge"
     BLOCK = "block"
     PARRY = "parry"
+    FEINT = "feint"
 
     @property
     def is_defense(self) -> bool:
-        return self is not ActionKind.ATTACK
+        return self in (ActionKind.DODGE, ActionKind.BLOCK, ActionKind.PARRY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +357,15 @@ class TurnAction:
     kind: ActionKind
     weapon_key: str | None = None
     counts: bool = True
+    # Whom it was aimed at: the defender of an attack or feint, the attacker a
+    # defense was made against. None where unknown (the battle fills it in).
+    target_id: str | None = None
+
+
+def _standing() -> Posture:
+    from rules.conditions import Posture  # deferred: rules.conditions imports this module
+
+    return Posture.STANDING
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +391,18 @@ class Combatant:
     wounds: tuple[Wound, ...] = ()  # located wounds (rules.wound_effects), oldest first
     # Damage taken by weapons (rules.weapon_strikes), by weapon key; only non-intact ones.
     weapon_states: tuple[tuple[str, WeaponDamageState], ...] = ()
+    # --- the battlefield (rules.movement, rules.items; docs/battlefield.md) ---
+    # Standing, kneeling, lying ... (000 ADVERSE COMBAT CONDITIONS postures).
+    posture: Posture = field(default_factory=_standing)
+    # Every hex entered this turn, starting hex first; () until the first move.
+    # Deliberately dropped weapons land on or next to it (000 DROPPED WEAPONS).
+    path_this_turn: tuple[Hex, ...] = ()
+    move_used: int = 0  # movement points spent this turn (rules.movement)
+    free_facing_change: bool = False  # the last step's free one-hex-side turn is unused
+    ready_used: bool = False  # the turn's Ready maneuver is spent (pick up, ready)
+    # Last turn's record, for "the first turn after it attacked or feinted"
+    # (001 Striking at Weapons in Tactical Combat).
+    actions_last_turn: tuple[TurnAction, ...] = ()
 
     @property
     def name(self) -> str:
@@ -415,3 +442,33 @@ class Combatant:
     @property
     def handedness(self) -> Handedness:
         return self.fighter.handedness
+
+    @property
+    def movement_left(self) -> int:
+        """Movement points left this turn (negative when the GM moved it further)."""
+        return self.fighter.move - self.move_used
+
+    def weapons_used_against(self, other_id: str, *, last_turn: bool = False) -> frozenset[str]:
+        """Keys of the weapons this combatant attacked, feinted or parried with
+        against ``other_id`` this turn (or last turn)."""
+        actions = self.actions_last_turn if last_turn else self.actions_this_turn
+        return frozenset(
+            a.weapon_key
+            for a in actions
+            if a.target_id == other_id
+            and a.weapon_key is not None
+            and a.kind in (ActionKind.ATTACK, ActionKind.FEINT, ActionKind.PARRY)
+        )
+
+    def weapons_attacked_or_feinted_with(
+        self, other_id: str, *, last_turn: bool = False
+    ) -> frozenset[str]:
+        """Keys of the weapons that attacked or feinted against ``other_id``."""
+        actions = self.actions_last_turn if last_turn else self.actions_this_turn
+        return frozenset(
+            a.weapon_key
+            for a in actions
+            if a.target_id == other_id
+            and a.weapon_key is not None
+            and a.kind in (ActionKind.ATTACK, ActionKind.FEINT)
+        )

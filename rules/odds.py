@@ -277,7 +277,7 @@ def attack_odds(
     reaching = attack[Outcome.SUCCESS]  # the blow is still coming at this defense
     defenses: list[DefenseOdds] = []
     for d in plan.defenses:
-        roll = outcome_probabilities(d.value, RollKind.STANDARD)
+        roll = outcome_probabilities(d.value, RollKind.DEFENSE)
         succeeds = roll[Outcome.CRITICAL_SUCCESS] + roll[Outcome.SUCCESS]
         defenses.append(
             DefenseOdds(
@@ -346,7 +346,7 @@ def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int
     """The DR a blow meets at ``location_key``: the armor's uniform DR, exactly as
     ``roll_damage`` takes it (location armor would be chosen here)."""
     armor = defender.fighter.armor
-    return armor.dr if armor is not None else 0
+    return 0
 
 
 def injury_distribution(

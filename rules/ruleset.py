@@ -38,7 +38,10 @@ from rules.defense import (
     passive_defense,
 )
 from rules.errors import RulesError
+from rules.hit_location import HitLocationSystem, load_hit_location_table
 from rules.locations import HitLocation, LocationTable, parse_location_table
+from rules.locations_001 import load_locations_001
+from rules.weapon_strikes import RulesSource
 from rules.model import DamageSpec, DamageType, Dice, Fighter
 from rules.modifiers import Modifier
 
@@ -104,6 +107,21 @@ class Ruleset:
     def location(self, key: str | None) -> HitLocation:
         return self.locations.get(key)
 
+    @property
+    def hit_locations(self) -> HitLocationSystem:
+        """The hit location system of this battle: seed 000's table (000 HIT
+        LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
+        selects seed 001's 4th-edition-style locations (001 Hit Location)."""
+        if LOCATIONS_001 in self.options:
+            return load_locations_001()
+        return load_hit_location_table()
+
+    @property
+    def weapon_rules(self) -> RulesSource:
+        """Which seed's striking-at-weapons rules apply: 000 (penalty by size, 000
+        DISARMING) or, with ``locations-001``, 001 (penalty by reach, knocking away)."""
+        return RulesSource.SEED_001 if LOCATIONS_001 in self.options else RulesSource.SEED_000
+
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
         return weapon_damage(spec, st, self.damage_table)
 
@@ -112,6 +130,12 @@ class Ruleset:
 
     def judge(self, total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcome:
         return judge(total, target, kind)
+
+
+LOCATIONS_001 = "locations-001"
+HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
+    {"": "hit locations: 000 table", LOCATIONS_001: "hit locations: 001 4th-edition-style"}
+)
 
 
 class Seed000(Ruleset):
@@ -124,6 +148,14 @@ class Seed000(Ruleset):
         "success roll, damage and injury."
     )
     asset_dir = "000"
+    available_options = MappingProxyType(
+        {
+            LOCATIONS_001: (
+                "hit locations: seed 001's 4th-edition-style locations instead of the "
+                "000 table (also 001's striking at weapons by reach and knocking away)"
+            )
+        }
+    )
 
 
 RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({Seed000.key: Seed000})

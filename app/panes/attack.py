@@ -12,8 +12,11 @@ the controller; the pane never changes the battle itself.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import time
 from collections.abc import Sequence
+from enum import Enum
 from html import escape
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt
@@ -36,6 +39,15 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
+from app.panes.attack_parts import (
+    DOWN_STATUSES,
+    Collapsible,
+    ConditionsPicker,
+    OddsPanel,
+    OddsRow,
+    injury_text,
+    percent,
+)
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -46,15 +58,19 @@ from app.panes.widgets import (
     section_label,
 )
 from app.theme import ARC_COLOURS
+import rules.attack as rules_attack
+import rules.battle as rules_battle
 from rules.attack import AttackOptions, AttackPlan, plan_attack
 from rules.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.battle import Attack, BattleChange
 from rules.citation import cite
+from rules.conditions import ConditionError, load_condition_catalog
 from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.errors import RulesError
 from rules.events import Event
 from rules.model import Combatant, Status
 from rules.modifiers import Modifier
+from rules.odds import AttackOdds, attack_odds
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
 SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -123,6 +139,48 @@ class AttackPane(QDockWidget):
         self.reason_edit.setPlaceholderText("reason, e.g. bad footing")
         self.reason_edit.setClearButtonEnabled(True)
 
+        # --- where the blow goes, the defender's extras, from above -----------------------------
+        self.random_check = QCheckBox("at random")
+        self.random_check.setObjectName("randomLocationCheck")
+        self.random_check.setToolTip(
+            "Swing at random: roll the hit location instead of aiming "
+            "(000 RANDOM HIT LOCATION; the table follows the Hit locations option)"
+        )
+        self.above_check = QCheckBox("From above")
+        self.above_check.setObjectName("aboveCheck")
+        self.above_check.setToolTip("The blow comes from above (000 HIT LOCATIONS)")
+        self.acrobatic_check = QCheckBox("Acrobatic dodge")
+        self.acrobatic_check.setObjectName("acrobaticCheck")
+        self.acrobatic_check.setToolTip(
+            "The defender tries an acrobatic dodge first: Acrobatics roll, +2 or -4 "
+            "to the dodge (000 ACROBATIC DODGE)"
+        )
+        self.all_out_check = QCheckBox("All-out defense")
+        self.all_out_check.setObjectName("allOutCheck")
+        self.all_out_check.setToolTip("The defender is in an all-out defense this turn")
+
+        # --- more options: conditions, striking at a weapon, subduing, chinks --------------------
+        self.conditions = ConditionsPicker()
+        self.conditions.setObjectName("conditionsPicker")
+        self.target_weapon_combo = _combo(
+            "targetWeaponCombo", "Strike at the defender's weapon instead of the body"
+        )
+        self.weapon_attack_combo = _combo(
+            "weaponAttackCombo", "What the strike at the weapon is for: break it or disarm"
+        )
+        self.subdue_combo = _combo("subdueCombo", "Fight to subdue, not to kill")
+        self.pulled_st_spin = QSpinBox()
+        self.pulled_st_spin.setObjectName("pulledStSpin")
+        self.pulled_st_spin.setRange(1, 30)
+        self.pulled_st_spin.setPrefix("ST ")
+        self.pulled_st_spin.setToolTip("The ST the blow is pulled to")
+        self.chink_check = QCheckBox("Chin&k in armor")
+        self.chink_check.setObjectName("chinkCheck")
+        self.chink_check.setToolTip("Aim for a chink in the defender's armor")
+        self.hit_locations_combo = _combo(
+            "hitLocationsCombo", "Which seed's hit locations this battle uses (ruleset option)"
+        )
+
         # --- preview, refusal, roll ------------------------------------------------------------
         self.arc_label = QLabel()
         self.arc_label.setObjectName("arcLabel")
@@ -152,6 +210,10 @@ class AttackPane(QDockWidget):
         self.last_label.setObjectName("lastRollLabel")
         self.last_label.setWordWrap(True)
         self.last_label.setStyleSheet(f"color:{MUTED.name()}")
+        self.odds_panel = OddsPanel()
+        self.odds_panel.setToolTip("Exact odds of this attack (rules.odds), before the roll")
+        self._odds: AttackOdds | None = None
+        self.odds_seconds = 0.0  # how long the last odds took, for the benchmark
 
         # --- layout ----------------------------------------------------------------------------
         form = QGridLayout()
@@ -168,7 +230,11 @@ class AttackPane(QDockWidget):
             label = QLabel(caption)
             label.setBuddy(widget)
             form.addWidget(label, row, 0)
-            form.addWidget(widget, row, 1, 1, 3)
+            if widget is self.location_combo:
+                form.addWidget(widget, row, 1, 1, 2)
+                form.addWidget(self.random_check, row, 3)
+            else:
+                form.addWidget(widget, row, 1, 1, 3)
         form.setColumnStretch(1, 1)
 
         defenses = QGridLayout()
@@ -192,6 +258,12 @@ class AttackPane(QDockWidget):
         defenses.addWidget(self._order_labels[DefenseKind.PARRY], 1, 1)
         defenses.addWidget(self.parry_weapon_combo, 1, 2, 1, 3)
         defenses.addWidget(self._value_labels[DefenseKind.PARRY], 1, 5)
+        extras = QHBoxLayout()
+        extras.setContentsMargins(0, 0, 0, 0)
+        extras.addWidget(self.acrobatic_check)
+        extras.addWidget(self.all_out_check)
+        extras.addStretch(1)
+        defenses.addLayout(extras, 2, 0, 1, 6)
         defenses.setColumnStretch(2, 1)
         defenses.setColumnStretch(5, 1)
         defenses_head = QHBoxLayout()
@@ -214,6 +286,8 @@ class AttackPane(QDockWidget):
         situation_head.addStretch(1)
         self.below_check.setContentsMargins(0, 6, 0, 0)
         situation_head.addWidget(self.below_check, 0, Qt.AlignmentFlag.AlignBottom)
+        self.above_check.setContentsMargins(0, 6, 0, 0)
+        situation_head.addWidget(self.above_check, 0, Qt.AlignmentFlag.AlignBottom)
         situational = QGridLayout()
         situational.setContentsMargins(0, 0, 0, 0)
         situational.setHorizontalSpacing(6)
@@ -227,6 +301,41 @@ class AttackPane(QDockWidget):
         situational.addWidget(self.reason_edit, 0, 3)
         situational.setColumnStretch(3, 1)
 
+        more_body = QWidget()
+        more_body.setObjectName("moreOptionsBody")
+        more = QGridLayout(more_body)
+        more.setContentsMargins(0, 0, 0, 0)
+        more.setHorizontalSpacing(6)
+        more.setVerticalSpacing(3)
+        conditions_label = QLabel("&Conditions")
+        conditions_label.setBuddy(self.conditions.search_edit)
+        more.addWidget(conditions_label, 0, 0, 1, 3)
+        more.addWidget(self.conditions, 1, 0, 1, 3)
+        strike_label = QLabel("Strike at")
+        strike_label.setBuddy(self.target_weapon_combo)
+        more.addWidget(strike_label, 2, 0)
+        more.addWidget(self.target_weapon_combo, 2, 1)
+        more.addWidget(self.weapon_attack_combo, 2, 2)
+        subdue_label = QLabel("Subdue")
+        subdue_label.setBuddy(self.subdue_combo)
+        more.addWidget(subdue_label, 3, 0)
+        more.addWidget(self.subdue_combo, 3, 1)
+        more.addWidget(self.pulled_st_spin, 3, 2)
+        more.addWidget(self.chink_check, 4, 0, 1, 3)
+        locations_label = QLabel("Hit locations")
+        locations_label.setBuddy(self.hit_locations_combo)
+        more.addWidget(locations_label, 5, 0)
+        more.addWidget(self.hit_locations_combo, 5, 1, 1, 2)
+        more.setColumnStretch(1, 2)
+        more.setColumnStretch(2, 1)
+        self.more = Collapsible("More optio&ns", more_body)
+        self.more.setObjectName("moreOptions")
+        self.more.button.setObjectName("moreOptionsButton")
+        self.more.button.setToolTip(
+            "Adverse conditions, striking at a weapon, subduing, chinks in armor, "
+            "the hit location table"
+        )
+
         body = QWidget()
         body.setObjectName("attackBody")
         layout = QVBoxLayout(body)
@@ -237,6 +346,7 @@ class AttackPane(QDockWidget):
         layout.addLayout(defenses)
         layout.addLayout(situation_head)
         layout.addLayout(situational)
+        layout.addWidget(self.more)
         layout.addWidget(hline())
         layout.addWidget(self.arc_label)
         layout.addWidget(self.preview_label)
@@ -249,6 +359,7 @@ class AttackPane(QDockWidget):
         footer.setContentsMargins(6, 2, 6, 6)
         footer.setSpacing(3)
         footer.addWidget(self.error_label)
+        footer.addWidget(self.odds_panel)
         roll_row = QHBoxLayout()
         roll_row.addWidget(self.roll_button)
         footer.addLayout(roll_row)
@@ -262,18 +373,37 @@ class AttackPane(QDockWidget):
         outer_layout.addLayout(footer)
         self.setWidget(outer)
 
-        QWidget.setTabOrder(self.attacker_combo, self.target_combo)
-        QWidget.setTabOrder(self.target_combo, self.weapon_combo)
-        QWidget.setTabOrder(self.weapon_combo, self.mode_combo)
-        QWidget.setTabOrder(self.mode_combo, self.location_combo)
-        QWidget.setTabOrder(self.location_combo, self.dodge_check)
-        QWidget.setTabOrder(self.dodge_check, self.block_check)
-        QWidget.setTabOrder(self.block_check, self.parry_check)
-        QWidget.setTabOrder(self.parry_check, self.parry_weapon_combo)
-        QWidget.setTabOrder(self.parry_weapon_combo, self.below_check)
-        QWidget.setTabOrder(self.below_check, self.extra_spin)
-        QWidget.setTabOrder(self.extra_spin, self.reason_edit)
-        QWidget.setTabOrder(self.reason_edit, self.roll_button)
+        self.tab_order: tuple[QWidget, ...] = (
+            self.attacker_combo,
+            self.target_combo,
+            self.weapon_combo,
+            self.mode_combo,
+            self.location_combo,
+            self.random_check,
+            self.dodge_check,
+            self.block_check,
+            self.parry_check,
+            self.parry_weapon_combo,
+            self.acrobatic_check,
+            self.all_out_check,
+            self.below_check,
+            self.above_check,
+            self.extra_spin,
+            self.reason_edit,
+            self.more.button,
+            self.conditions.search_edit,
+            self.conditions.tree,
+            self.conditions.value_spin,
+            self.target_weapon_combo,
+            self.weapon_attack_combo,
+            self.subdue_combo,
+            self.pulled_st_spin,
+            self.chink_check,
+            self.hit_locations_combo,
+            self.roll_button,
+        )
+        for first, second in zip(self.tab_order, self.tab_order[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
         # Enter / Ctrl+Return anywhere in the pane rolls (and Ctrl+Return here is
         # not the window's End Turn): see eventFilter.
@@ -286,6 +416,20 @@ class AttackPane(QDockWidget):
         for w in (self.mode_combo, self.location_combo, self.parry_weapon_combo):
             w.currentIndexChanged.connect(self.update_preview)
         self.below_check.toggled.connect(self.update_preview)
+        for check in (
+            self.above_check,
+            self.acrobatic_check,
+            self.all_out_check,
+            self.chink_check,
+        ):
+            check.toggled.connect(self.update_preview)
+        self.random_check.toggled.connect(self._random_toggled)
+        self.conditions.changed.connect(self.update_preview)
+        self.target_weapon_combo.currentIndexChanged.connect(self._target_weapon_changed)
+        self.weapon_attack_combo.currentIndexChanged.connect(self.update_preview)
+        self.subdue_combo.currentIndexChanged.connect(self._subdue_changed)
+        self.pulled_st_spin.valueChanged.connect(self.update_preview)
+        self.hit_locations_combo.activated.connect(self._hit_locations_chosen)
         self.extra_spin.valueChanged.connect(self.update_preview)
         self.reason_edit.textChanged.connect(self.update_preview)
 
