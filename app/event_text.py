@@ -9,9 +9,11 @@ sentence, with every modifier, for tooltips and copying) and its citation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from hexmap import Hex
 from rules.attack_events import (
@@ -29,6 +31,8 @@ from rules.attack_events import (
 )
 from rules.checks import Outcome, SuccessRoll
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
+
+log = logging.getLogger(__name__)
 
 
 class RowKind(Enum):
@@ -116,6 +120,15 @@ def rows_for_events(events: Iterable[Event]) -> tuple[LogRow, ...]:
     return tuple(rows)
 
 
+def rows_for_batches(batches: Iterable[Sequence[Event]]) -> tuple[LogRow, ...]:
+    """Rows of several commands' events: an attack's group never runs on into the
+    events of the next command (a posture change, a guarded area ...)."""
+    rows: list[LogRow] = []
+    for batch in batches:
+        rows.extend(rows_for_events(batch))
+    return tuple(rows)
+
+
 def turn_separator(turn: int) -> LogRow:
     """The separator shown at the top of the log for the battle's first turn."""
     event = TurnEnded(turn=turn)
@@ -150,8 +163,14 @@ def _attack_row(events: Sequence[Event]) -> LogRow:
 
 
 def line_for(event: Event) -> LogLine:
-    """The short log line of one event."""
-    text, tone = _text_and_tone(event)
+    """The short log line of one event. An event this module has no short text
+    for (or whose short text fails) shows its ``describe()``; every line keeps
+    the event's citation."""
+    try:
+        text, tone = _text_and_tone(event)
+    except Exception:  # a renamed field must not blank the log
+        log.exception("no short text for %s", type(event).__name__)
+        text, tone = event.describe(), Tone.PLAIN
     return LogLine(text, _cite(event), tone, event, event.describe())
 
 
@@ -175,8 +194,13 @@ def _item(name: str | None) -> str:
 
 
 def _text_and_tone(event: Event) -> tuple[str, Tone]:
+    special = _BY_NAME.get(type(event).__name__)
+    if special is not None:
+        return special(event)
     if isinstance(event, AttackDeclared):
         below = ", from below" if event.below else ""
+        if getattr(event, "above", False) or getattr(event, "from_above", False):
+            below += ", from above"
         return (
             f"{event.attacker_name} → {event.defender_name}: {event.weapon_name} "
             f"{event.mode} at the {event.location_label.lower()}, "
@@ -216,6 +240,87 @@ def _text_and_tone(event: Event) -> tuple[str, Tone]:
     if isinstance(event, TurnEnded):
         return f"Turn {event.turn}", Tone.TITLE
     return event.describe(), Tone.PLAIN
+
+
+# --- the events of the wired seed 000/001 rules (rules.attack_events) ---------------------
+# Matched by class name so that the log still reads (by describe()) if one is renamed.
+
+
+def _faces(dice: Iterable[int]) -> str:
+    return "+".join(str(d) for d in dice)
+
+
+def _hit_location(e: Any) -> tuple[str, Tone]:
+    tries = []
+    for a in e.roll.attempts:
+        shift = f" {a.shift:+d}" if a.shift else ""
+        covered = " covered, again" if a.covered else ""
+        tries.append(f"{_faces(a.dice)}{shift} → {a.location}{covered}")
+    side = f" ({e.roll.side.value})" if e.roll.side is not None else ""
+    return f"Hit location {'; '.join(tries)}: {e.roll.label}{side}", Tone.PLAIN
+
+
+def _wound(e: Any) -> tuple[str, Tone]:
+    a, w = e.assessment, e.wound
+    text = f"Wound at the {a.label.lower()}: {a.injury} injury, {a.hp_loss} HP"
+    if w.crippled is not None:
+        text += f", {w.crippled.value} crippled"
+    conditions = sorted(c.value for c in w.conditions if c.value != "crippled")
+    if conditions:
+        text += "; " + ", ".join(conditions)
+    return text, Tone.HARM
+
+
+def _acrobatic(e: Any) -> tuple[str, Tone]:
+    return (
+        f"Acrobatic dodge {_roll_text(e.result.roll)}: dodge {e.applied.value:+d}",
+        _roll_tone(e.result.roll),
+    )
+
+
+def _parry_break(e: Any) -> tuple[str, Tone]:
+    verdict = "breaks" if e.roll.broke else "holds"
+    die = f" (d6 {e.roll.die})" if e.roll.die is not None else ""
+    return f"{e.weapon_name} parries a heavy blow{die}: it {verdict}", (
+        Tone.HARM if e.roll.broke else Tone.SUCCESS
+    )
+
+
+def _weapon_struck(e: Any) -> tuple[str, Tone]:
+    verdict = "breaks" if e.broke else "holds"
+    return (
+        f"Blow on the {e.weapon_name}: {e.basic_damage} basic, {e.text}; it {verdict}",
+        Tone.HARM if e.broke else Tone.PLAIN,
+    )
+
+
+def _disarm(e: Any) -> tuple[str, Tone]:
+    r = e.result
+    return (
+        f"Disarm contest {r.attacker_roll} vs {r.defender_roll}: {r.outcome.value}",
+        Tone.OUTCOME,
+    )
+
+
+def _described(tone: Tone) -> Callable[[Any], tuple[str, Tone]]:
+    return lambda e: (e.describe(), tone)
+
+
+_BY_NAME: dict[str, Callable[[Any], tuple[str, Tone]]] = {
+    "HitLocationRolled": _hit_location,
+    "LocationShifted": _described(Tone.NOTE),
+    "WoundInflicted": _wound,
+    "AcrobaticDodgeRolled": _acrobatic,
+    "ParryBreakRolled": _parry_break,
+    "WeaponStruck": _weapon_struck,
+    "DisarmContested": _disarm,
+    "WeaponBroke": _described(Tone.HARM),
+    "PiecesLeftHand": _described(Tone.HARM),
+    "CriticalMissChecked": _described(Tone.CRITICAL),
+    "CriticalMissTableRolled": _described(Tone.CRITICAL),
+    "DefenseMishapResolved": _described(Tone.CRITICAL),
+    "AttackAdjusted": _described(Tone.NOTE),
+}
 
 
 def _number(value: object) -> str:

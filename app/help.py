@@ -12,14 +12,13 @@ again" (kept in the settings, see ``app.user_dirs.settings``).
 from __future__ import annotations
 
 import platform
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, qVersion
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
 APP_TITLE = "Hexfray"
 GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
+GUIDE_TEXT_WIDTH = 500
 
 
 # --- the shortcut list: one place ---------------------------------------------------
@@ -81,7 +81,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     # the battle
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
     Shortcut("roll_attack", ("Return", "Enter", "Ctrl+Return"),
-             "Roll the attack shown in the Attack pane", "Battle", scope="Attack pane",
+             "Roll the attack shown", "Battle", scope="Attack pane",
              via_action=False),
     Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",
              scope="Combat log"),
@@ -150,6 +150,8 @@ def rules_reference_path() -> Path:
 
 def app_version() -> str:
     """The version in pyproject.toml's [project] table (bundled beside assets/)."""
+    import tomllib
+
     try:
         with (bundle_root() / "pyproject.toml").open("rb") as f:
             return str(tomllib.load(f)["project"]["version"])
@@ -290,7 +292,7 @@ class ShortcutsDialog(QDialog):
         ]
         rows += [("Mouse", what, does) for what, does in MOUSE_CONTROLS]
         self.table = QTableWidget(len(rows), 3, self)
-        self.table.setHorizontalHeaderLabels(["", "Keys", "Does"])
+        self.table.setHorizontalHeaderLabels(["Group", "Keys", "Does"])
         for row, values in enumerate(rows):
             for col, value in enumerate(values):
                 self.table.setItem(row, col, QTableWidgetItem(value))
@@ -312,7 +314,7 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"About {APP_TITLE}")
-        self.resize(640, 560)
+        self.resize(640, 600)
         self.version = app_version()
         self.components = components()
 
@@ -354,8 +356,8 @@ class AboutDialog(QDialog):
         note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.table, 2)
-        layout.addWidget(self.licence, 3)
+        layout.addWidget(self.table, 3)
+        layout.addWidget(self.licence, 2)
         layout.addWidget(note)
         layout.addWidget(_close_buttons(self))
         self.table.setCurrentCell(0, 0)
@@ -386,6 +388,10 @@ class FirstRunGuide(QDialog):
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setText(guide_html())
+        # A wrapped label reports its height for a width: fix the width so the
+        # dialog opens tall enough for all of the text.
+        text.setFixedWidth(GUIDE_TEXT_WIDTH)
+        text.setMinimumHeight(text.heightForWidth(GUIDE_TEXT_WIDTH))
         self.dont_show = QCheckBox("Don't show this again", self)
         self.dont_show.setChecked(guide_dismissed(self._settings))
         buttons = QDialogButtonBox(self)
@@ -400,7 +406,15 @@ class FirstRunGuide(QDialog):
         layout.addWidget(text)
         layout.addLayout(bottom)
         self.finished.connect(self._remember)
-        self.resize(480, 0)
+        self.adjustSize()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Open over the lower left of the map, clear of the tokens in the middle."""
+        super().showEvent(event)
+        anchor = getattr(self.parentWidget(), "map_view", None)
+        if isinstance(anchor, QWidget) and anchor.isVisible():
+            corner = anchor.mapToGlobal(anchor.rect().bottomLeft())
+            self.move(corner.x() + 16, corner.y() - self.frameGeometry().height() - 16)
 
     def _remember(self, _result: int = 0) -> None:
         self._settings.setValue(GUIDE_DISMISSED_KEY, self.dont_show.isChecked())

@@ -294,8 +294,57 @@ def _token_look(c: Combatant, dpr: float, role: int) -> tuple[object, ...]:
     f = c.fighter
     return (
         c.id, f.name, c.side, c.facing, c.hp, f.hit_points, c.status, f.handedness,
-        f.shield is not None, bool(f.weapons), dpr, role,
+        f.shield is not None, bool(f.weapons), dpr, role, posture_key(c),
     )
+
+
+def posture_key(c: Combatant) -> str:
+    """The posture's value ("standing", "prone" ...), "standing" if the model has none."""
+    posture = getattr(c, "posture", None)
+    return str(getattr(posture, "value", posture or "standing"))
+
+
+def draw_posture_glyph(p: QPainter, key: str, cx: float, cy: float, r: float) -> None:
+    """A stick figure of ``key`` in a disc of radius ``r`` (screen pixels): crouch,
+    kneel, sit, on hands and knees, crawl, prone."""
+    u = r / 5.0
+    pen = QPen(theme.POSTURE_INK, max(1.0, 0.75 * u), Qt.PenStyle.SolidLine,
+               Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    p.setPen(QPen(QColor(30, 26, 20, 200), max(1.0, 0.3 * u)))
+    p.setBrush(theme.POSTURE_BADGE)
+    p.drawEllipse(QPointF(cx, cy), r, r)
+    figures: dict[str, tuple[tuple[float, float], list[list[tuple[float, float]]]]] = {
+        # (head, polylines) in units of u around the centre, y down
+        "defensive_crouch": ((0.4, -2.6), [[(0.2, -1.7), (-0.2, 0.6)], [(-0.2, 0.6), (1.2, 1.3),
+                             (0.4, 3.0)], [(-0.2, 0.6), (-1.3, 1.6), (-1.5, 3.0)],
+                             [(0.1, -1.0), (1.6, -0.2)]]),
+        "deep_crouch": ((0.6, -1.6), [[(0.4, -0.8), (-0.6, 1.0)], [(-0.6, 1.0), (1.4, 1.2),
+                        (0.8, 2.8)], [(-0.6, 1.0), (-1.8, 2.8)], [(0.2, -0.3), (1.8, 0.4)]]),
+        "kneeling": ((0.0, -2.8), [[(0.0, -1.9), (0.0, 0.6)], [(0.0, 0.6), (1.6, 0.6),
+                     (1.6, 2.8)], [(0.0, 0.6), (-1.4, 2.8), (-2.8, 2.8)]]),
+        "sitting": ((-1.2, -2.4), [[(-1.2, -1.5), (-1.2, 1.4)], [(-1.2, 1.4), (2.8, 1.4)],
+                    [(-1.2, -0.6), (0.8, 0.4)], [(-3.0, 2.6), (3.2, 2.6)]]),
+        "sitting_in_chair": ((-0.8, -2.8), [[(-0.8, -1.9), (-0.8, 0.6)], [(-0.8, 0.6),
+                             (1.4, 0.6), (1.4, 2.8)], [(-2.0, -1.4), (-2.0, 2.8)],
+                             [(-2.0, 0.9), (0.4, 0.9)]]),
+        "hands_and_knees": ((2.6, -1.2), [[(1.7, -0.8), (-1.8, -0.8)], [(1.4, -0.8),
+                            (1.4, 2.2)], [(-1.8, -0.8), (-1.6, 2.2), (-3.0, 2.2)]]),
+        "crawling": ((2.8, 0.3), [[(1.9, 0.9), (-3.0, 1.3)], [(1.3, 1.0), (2.0, 2.4),
+                     (3.2, 2.4)], [(-3.0, 1.3), (-3.4, 2.4)]]),
+        "prone": ((2.9, 1.2), [[(2.0, 1.6), (-3.4, 1.6)], [(-3.4, 2.6), (3.4, 2.6)]]),
+    }
+    figure = figures.get(key)
+    if figure is None:
+        return
+    (hx, hy), lines = figure
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    for line in lines:
+        p.drawPolyline(QPolygonF([QPointF(cx + x * u, cy + y * u) for x, y in line]))
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(theme.POSTURE_INK)
+    p.drawEllipse(QPointF(cx + hx * u, cy + hy * u), 0.95 * u, 0.95 * u)
 
 
 class TokenCache:
@@ -523,6 +572,12 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
         d = 0.42 * s
         p.drawLine(QPointF(-d, -d), QPointF(d, d))
         p.drawLine(QPointF(-d, d), QPointF(d, -d))
+
+    posture = posture_key(c)
+    if posture != "standing" and not dead and s >= 12:
+        # a badge at the lower left, upright whichever way the token points
+        br = max(5.0, 0.24 * s)
+        draw_posture_glyph(p, posture, -0.62 * s, 0.5 * s, br)
     p.end()
     return pixmap
 
@@ -871,3 +926,226 @@ def render_legend(
         y += row_h
     p.end()
     return pixmap
+
+
+# --- the battlefield: terrain, items on the ground, paths ------------------------------
+def terrain_map(state: object) -> dict[Hex, object]:
+    """The battle's terrain as ``{hex: Terrain}`` (only hexes that differ from open
+    ground), whatever container ``BattleState.terrain`` is."""
+    terrain = getattr(state, "terrain", None)
+    if terrain is None:
+        return {}
+    for name in ("cells", "by_hex", "hexes"):
+        inner = getattr(terrain, name, None)
+        if inner is not None and not callable(inner):
+            terrain = inner
+            break
+    if hasattr(terrain, "items") and callable(terrain.items):
+        return dict(terrain.items())
+    try:
+        return {h: t for h, t in terrain}  # type: ignore[misc]
+    except (TypeError, ValueError):
+        return {}
+
+
+def _level(value: object) -> int:
+    """A terrain attribute as a small number: 0 is "nothing special"."""
+    if value is None or value is False:
+        return 0
+    if value is True:
+        return 1
+    if isinstance(value, int | float):
+        return int(value)
+    members = list(type(value))  # type: ignore[call-overload]
+    try:
+        return members.index(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+@dataclass(frozen=True)
+class TerrainLook:
+    """What the map shows of one hex's terrain (0 = nothing special)."""
+
+    dark: int  # 1 dim .. 3 dark
+    footing: int  # 1 bad, 2 very bad
+    water: int  # depth steps
+    cover: int  # 1 partial .. 2 full
+    height: int  # levels up (+) or down (-)
+
+    @property
+    def plain(self) -> bool:
+        return not (self.dark or self.footing or self.water or self.cover or self.height)
+
+
+def terrain_look(t: object) -> TerrainLook:
+    def get(*names: str) -> object:
+        for n in names:
+            if hasattr(t, n):
+                return getattr(t, n)
+        return None
+
+    light = get("light", "lighting")
+    dark = _level(get("darkness")) if light is None else _light_to_dark(light)
+    return TerrainLook(
+        dark=max(0, min(3, dark)),
+        footing=max(0, min(2, _level(get("footing")))),
+        water=max(0, _level(get("water_depth", "water", "depth"))),
+        cover=max(0, min(2, _level(get("cover")))),
+        height=_level(get("height", "elevation")),
+    )
+
+
+def _light_to_dark(light: object) -> int:
+    """Light enum (bright first) or a penalty number -> darkness steps 0..3."""
+    if isinstance(light, int | float) and not isinstance(light, bool):
+        penalty = abs(int(light))  # e.g. -3 for dim light
+        return 0 if penalty == 0 else 1 if penalty <= 3 else 2 if penalty <= 6 else 3
+    return _level(light)
+
+
+DARK_ALPHA = (0, 70, 130, 190)
+WATER_SHADES = (QColor(96, 160, 214, 120), QColor(60, 126, 196, 160), QColor(34, 90, 168, 200))
+
+
+class TerrainCache:
+    """Paths of the terrain layers, built once per terrain (immutable state: the
+    terrain object's identity is the cache key) and filled in a handful of calls."""
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._terrain: object = None
+        self.looks: dict[Hex, TerrainLook] = {}
+        self.dark: list[tuple[QColor, QPainterPath]] = []
+        self.water: list[tuple[QColor, QPainterPath]] = []
+        self.footing = QPainterPath()
+        self.cover = QPainterPath()
+        self.cover_walls: list[QLineF] = []
+        self.heights: list[tuple[QColor, QPainterPath]] = []
+        self.height_edges: list[QLineF] = []
+        self.bounds = QRectF()
+
+    def update(self, state: object) -> bool:
+        """Rebuild if the terrain changed; True if it did."""
+        terrain = getattr(state, "terrain", None)
+        if terrain is self._terrain and self._key is not None:
+            return False
+        self._terrain = terrain
+        self._key = object()
+        looks = {h: terrain_look(t) for h, t in terrain_map(state).items()}
+        self.looks = {h: lk for h, lk in looks.items() if not lk.plain}
+        self._build()
+        return True
+
+    def _build(self) -> None:
+        by_dark: dict[int, list[Hex]] = {}
+        by_water: dict[int, list[Hex]] = {}
+        by_height: dict[int, list[Hex]] = {}
+        footing: list[Hex] = []
+        cover: list[Hex] = []
+        for h, lk in self.looks.items():
+            if lk.dark:
+                by_dark.setdefault(lk.dark, []).append(h)
+            if lk.water:
+                by_water.setdefault(min(lk.water, len(WATER_SHADES)), []).append(h)
+            if lk.height:
+                by_height.setdefault(lk.height, []).append(h)
+            if lk.footing:
+                footing.append(h)
+            if lk.cover:
+                cover.append(h)
+        self.dark = [(QColor(12, 10, 30, DARK_ALPHA[d]), hexes_path(hs))
+                     for d, hs in sorted(by_dark.items())]
+        self.water = [(WATER_SHADES[d - 1], hexes_path(hs)) for d, hs in sorted(by_water.items())]
+        self.heights = []
+        for level, hs in sorted(by_height.items()):
+            colour = QColor(255, 255, 255, min(150, 40 * level)) if level > 0 else QColor(
+                70, 50, 20, min(150, 40 * -level))
+            self.heights.append((colour, hexes_path(hs)))
+        # contour lines: edges between hexes of different height
+        heights = {h: lk.height for h, lk in self.looks.items() if lk.height}
+        edges: list[QLineF] = []
+        for h, level in heights.items():
+            x, y = LAYOUT.hex_to_pixel(h)
+            for facing in Facing:
+                other = heights.get(h.neighbor(facing), 0)
+                if other < level:  # each edge once, on the higher side
+                    a, b = edge_corners(facing)
+                    edges.append(QLineF(x + _CORNERS[a][0], y + _CORNERS[a][1],
+                                        x + _CORNERS[b][0], y + _CORNERS[b][1]))
+        self.height_edges = edges
+        self.footing = hexes_path(footing)
+        self.cover = hexes_path(cover)
+        walls: list[QLineF] = []
+        for h in cover:
+            x, y = LAYOUT.hex_to_pixel(h)
+            full = self.looks[h].cover >= 2
+            for k in range(-1, 2) if full else range(0, 1):
+                dx = k * 0.42 * HEX_SIZE
+                walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + 0.42 * HEX_SIZE,
+                                    x + dx + 0.22 * HEX_SIZE, y + 0.42 * HEX_SIZE))
+                walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + 0.30 * HEX_SIZE,
+                                    x + dx + 0.22 * HEX_SIZE, y + 0.30 * HEX_SIZE))
+        self.cover_walls = walls
+        bounds = QRectF()
+        for path in (self.footing, self.cover):
+            bounds = bounds.united(path.boundingRect())
+        for _c, path in (*self.dark, *self.water, *self.heights):
+            bounds = bounds.united(path.boundingRect())
+        self.bounds = bounds
+
+
+def paint_terrain(p: QPainter, cache: TerrainCache, zoom: float) -> None:
+    """Terrain in map coordinates (the view's transform set): height shades and
+    contours, water, bad footing stipple, cover hatching with wall marks, darkness."""
+    if not cache.looks:
+        return
+    p.setPen(Qt.PenStyle.NoPen)
+    for colour, path in cache.heights:
+        p.fillPath(path, colour)
+    for colour, path in cache.water:
+        p.fillPath(path, colour)
+    unscale = QTransform.fromScale(1.0 / zoom, 1.0 / zoom)
+    if not cache.footing.isEmpty():
+        brush = QBrush(theme.FOOTING, Qt.BrushStyle.Dense6Pattern)
+        brush.setTransform(unscale)
+        p.fillPath(cache.footing, brush)
+    if not cache.cover.isEmpty():
+        brush = QBrush(theme.COVER, Qt.BrushStyle.DiagCrossPattern)
+        brush.setTransform(unscale)
+        p.fillPath(cache.cover, brush)
+        pen = QPen(theme.COVER_WALL, max(1.5, 3.2 * zoom))
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.drawLines(cache.cover_walls)
+        p.setPen(Qt.PenStyle.NoPen)
+    if cache.height_edges:
+        pen = QPen(theme.CONTOUR, 1.6)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.drawLines(cache.height_edges)
+        p.setPen(Qt.PenStyle.NoPen)
+    for colour, path in cache.dark:
+        p.fillPath(path, colour)
+
+
+def item_slots(count: int, size_px: float) -> list[tuple[float, float]]:
+    """Screen offsets from a hex centre for ``count`` items: along the hex's lower
+    edge (clear of the token's point and initials), fanning out round the rim."""
+    radius = 0.66 * size_px
+    out: list[tuple[float, float]] = []
+    for i in range(count):
+        # 150 deg (lower right) first, then alternating round the rim
+        step = (i + 1) // 2 * (1 if i % 2 else -1)
+        a = math.radians(150 + 34 * step)
+        out.append((radius * math.sin(a), -radius * math.cos(a)))
+    return out
+
+
+def item_icon_size(size_px: float) -> int:
+    return int(max(12, min(30, 0.44 * size_px)))
+
+
+def path_polyline(path: Sequence[Hex]) -> QPolygonF:
+    return QPolygonF([center(h) for h in path])

@@ -147,3 +147,16 @@ HOVER = QColor(44, 36, 24, 60)
 
 LEGEND_BACK = QColor(250, 245, 232, 235)
 LEGEND_EDGE = QColor(107, 85, 54, 200)
+
+# --- the battlefield: terrain, items, paths, postures -----------------------------------
+FOOTING = QColor(92, 64, 30, 150)  # stipple of bad footing
+COVER = QColor(70, 58, 40, 90)  # hatching of cover
+COVER_WALL = QColor(70, 52, 30, 220)  # the little wall marks
+CONTOUR = QColor(110, 78, 40, 200)  # height contours
+HEIGHT_TEXT = QColor("#4a3620")
+PATH_LINE = QColor(30, 26, 20, 200)
+PATH_DOT = QColor("#ffd23f")
+WEAPON_MARK = QColor("#0b6e79")  # where a weapon is (striking at weapons)
+POSTURE_BADGE = QColor(250, 245, 232, 240)
+POSTURE_INK = QColor("#1e1a14")
+TERRAIN_BRUSH = QColor("#0b6e79")

@@ -7,13 +7,20 @@ from enum import Enum
 from typing import TypedDict
 
 from hexmap import Arc, Hex
+from rules.breakage import BreakResult, ParryBreakRoll
 from rules.checks import SuccessRoll
 from rules.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, cite
+from rules.critical_misses import CriticalMissCheck, CriticalMissResult
 from rules.damage import DamageResult, StatusRoll
 from rules.defense import DefenseKind
+from rules.disarm import DisarmResult
 from rules.events import Event
+from rules.hit_location import LocationRoll
 from rules.model import Status
 from rules.modifiers import Modifier
+from rules.stances import AcrobaticResult
+from rules.weapon_strikes import Piece
+from rules.wound_effects import RollOutcome, Wound, WoundAssessment
 
 
 class AttackOutcome(Enum):
@@ -142,7 +149,7 @@ class DefenseCriticalMiss(_Between):
     def describe(self) -> str:
         return (
             f"{self.defender_name}'s {self.kind.value} fails disastrously: "
-            f"{_DEFENSE_DISASTER[self.kind]} (GM resolves; not automated yet)"
+            f"{_DEFENSE_DISASTER[self.kind]}"
         )
 
 
@@ -156,9 +163,7 @@ class AttackResolved(_Between):
             AttackOutcome.HIT: f"{self.attacker_name} hits {self.defender_name}",
             AttackOutcome.DEFENDED: f"{self.defender_name} defends against {self.attacker_name}",
             AttackOutcome.MISSED: f"{self.attacker_name} misses {self.defender_name}",
-            AttackOutcome.CRITICAL_MISS: (
-                f"{self.attacker_name} critically misses (critical miss table not automated yet)"
-            ),
+            AttackOutcome.CRITICAL_MISS: (f"{self.attacker_name} critically misses"),
         }
         return text[self.outcome]
 
@@ -209,6 +214,253 @@ class WeaponUnreadied(Event):
 
     def involved_combatants(self) -> tuple[str, ...]:
         return (self.combatant_id,)
+
+
+# --- events of the wired seed 000 / 001 rules ------------------------------------------
+
+
+def _piece_text(p: Piece) -> str:
+    where = f", {p.landing}" if p.landing is not None else ""
+    return f"{p.name} ({p.placement}{where})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CriticalMissChecked(_Between):
+    """000 VERIFYING CRITICAL MISSES / 000 AVOIDING CRITICAL MISSES WITH HIGH SKILL."""
+
+    check: CriticalMissCheck
+
+    def describe(self) -> str:
+        parts = []
+        if self.check.verification is not None:
+            parts.append(
+                f"reliable weapon, verified vs {self.check.basic_skill}: {self.check.verification}"
+            )
+        if self.check.avoidance is not None:
+            parts.append(f"high skill, vs {self.check.basic_skill - 13}: {self.check.avoidance}")
+        verdict = "the critical miss stands" if self.check.happens else "only an ordinary miss"
+        return f"{self.attacker_name}'s critical miss checked ({'; '.join(parts)}): {verdict}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CriticalMissTableRolled(Event):
+    """The critical miss table (base) for a fumbled attack or parry, and what it did."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    result: CriticalMissResult
+    applied: str  # what was done to the combatant
+
+    def describe(self) -> str:
+        rolls = ", ".join(str(t) for t in self.result.totals)
+        return (
+            f"{self.name} rolls on the critical miss table ({rolls}) with the "
+            f"{self.result.weapon.name}: {self.result.text} -> {self.applied}"
+        )
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefenseMishapResolved(Event):
+    """000 CRITICAL MISSES ON DEFENSE ROLLS applied to the defender."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    kind: DefenseKind
+    applied: str
+    dx_roll: SuccessRoll | None = None
+
+    def describe(self) -> str:
+        dx = f" (DX roll {self.dx_roll})" if self.dx_roll is not None else ""
+        return f"{self.name}'s fumbled {self.kind.value}{dx}: {self.applied}"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AcrobaticDodgeRolled(_Between):
+    """000 ACROBATIC DODGE: the Acrobatics roll before the dodge."""
+
+    result: AcrobaticResult
+    applied: Modifier
+
+    def describe(self) -> str:
+        return (
+            f"{self.defender_name} tries an acrobatic dodge: Acrobatics {self.result.roll} "
+            f"-> dodge {self.applied.value:+d} ({self.applied.reason})"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HitLocationRolled(_Between):
+    """000 RANDOM HIT LOCATION / 001 Random Hit Location."""
+
+    roll: LocationRoll
+
+    def describe(self) -> str:
+        tries = "; ".join(
+            f"{'+'.join(str(d) for d in a.dice)}"
+            + (f" shifted {a.shift:+d}" if a.shift else "")
+            + f" -> {a.location}"
+            + (" (covered, rolled again)" if a.covered else "")
+            for a in self.roll.attempts
+        )
+        side = f" ({self.roll.side.value})" if self.roll.side is not None else ""
+        return f"random hit location on {self.defender_name}: {tries} = {self.roll.label}{side}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LocationShifted(_Between):
+    """A miss that still lands elsewhere: 000 NEAR MISSES, 000 MISSING A SPECIFIC HIT
+    LOCATION - if the defender then fails to defend."""
+
+    from_label: str
+    to_label: str
+    reason: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.attacker_name} misses the {self.from_label.lower()} ({self.reason}): the "
+            f"blow goes to the {self.to_label.lower()} unless {self.defender_name} defends"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class WoundInflicted(_Between):
+    """What a blow did at its location (rules.wound_effects) and the rolls it forced."""
+
+    assessment: WoundAssessment
+    outcomes: tuple[RollOutcome, ...]
+    wound: Wound
+
+    def describe(self) -> str:
+        a = self.assessment
+        steps = "; ".join(s.text for s in a.steps)
+        rolls = "; ".join(str(o) for o in self.outcomes)
+        conds = ", ".join(sorted(c.value for c in self.wound.conditions)) or "none"
+        crippled = f", {self.wound.crippled.value} crippled" if self.wound.crippled else ""
+        return (
+            f"{self.defender_name} wounded at the {a.label.lower()}: {a.injury} injury, "
+            f"{a.hp_loss} HP lost{crippled} [{steps}]"
+            + (f"; rolls: {rolls}" if rolls else "")
+            + f"; conditions: {conds}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class PiecesLeftHand(Event):
+    """Weapons, shields or pieces that left a hand; the map places them."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    pieces: tuple[Piece, ...]
+    reason: str
+
+    def describe(self) -> str:
+        what = "; ".join(_piece_text(p) for p in self.pieces)
+        return f"{self.name} loses {what} ({self.reason})"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeaponBroke(Event):
+    """000 BROKEN WEAPONS: the broken-weapon table rolled for a weapon."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    result: BreakResult
+    cause: str
+
+    def describe(self) -> str:
+        kept = self.result.in_hand.name if self.result.in_hand is not None else "nothing"
+        return (
+            f"{self.name}'s {self.result.weapon.name} breaks ({self.cause}): "
+            f"{self.result.text}; in hand: {kept}"
+        )
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParryBreakRolled(_Between):
+    """000 BREAKING A BLADE / 000 BREAKING WEAPONS: a parry against a heavy weapon."""
+
+    weapon_name: str
+    roll: ParryBreakRoll
+
+    def describe(self) -> str:
+        die = f", d6 {self.roll.die}" if self.roll.die is not None else ""
+        verdict = "it breaks" if self.roll.broke else "it holds"
+        return (
+            f"{self.defender_name}'s {self.weapon_name} parried a heavy blow "
+            f"({self.roll.chance.reason}, chance {self.roll.chance.probability}{die}): {verdict}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeaponStruck(_Between):
+    """A blow that landed on a weapon: 000 CUTTING THROUGH A WEAPON, 000 BREAKING A
+    BLADE, 001 Breaking a Weapon."""
+
+    weapon_name: str
+    basic_damage: int
+    text: str
+    broke: bool
+
+    def describe(self) -> str:
+        verdict = "it breaks" if self.broke else "it holds"
+        return (
+            f"{self.attacker_name} strikes {self.defender_name}'s {self.weapon_name} for "
+            f"{self.basic_damage} basic damage: {self.text}; {verdict}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisarmContested(_Between):
+    """000 DISARMING AN OPPONENT / 001 Knocking a Weapon Away: the Quick Contest."""
+
+    result: DisarmResult
+
+    def describe(self) -> str:
+        r = self.result
+        return (
+            f"disarm contest: {self.attacker_name} {r.contest.attacker.level} rolled "
+            f"{r.attacker_roll}, {self.defender_name} {r.contest.defender.level} rolled "
+            f"{r.defender_roll}: {r.outcome.value}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttackAdjusted(_Between):
+    """A rule that changes the blow itself (001 Subduing a Foe, 001 Targeting Chinks in
+    Armor, conditions that remove active defenses)."""
+
+    text: str
+
+    def describe(self) -> str:
+        return f"{self.attacker_name} vs {self.defender_name}: {self.text}"
 
 
 # Citations the events carry by default.

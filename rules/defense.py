@@ -60,6 +60,7 @@ CUMULATIVE_DEFENSES = cite("000", "CUMULATIVE DEFENSES")
 PARRYING_SWINGS = cite("000", "PARRYING SWINGS")
 UNARMED_PARRIES = cite("000", "UNARMED PARRIES")
 CRITICAL_HITS_ON_DEFENSE = cite("000", "CRITICAL HITS ON DEFENSE ROLLS")
+CRITICAL_MISSES_ON_DEFENSE = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
 
 DEFAULT_SCORE_CAP = 16
 DEFAULT_SCORE_PLUS_PD_CAP = 16
@@ -441,12 +442,22 @@ def plan_defense(
     table: DirectionalTable,
     score_cap: int = DEFAULT_SCORE_CAP,
     score_plus_pd_cap: int = DEFAULT_SCORE_PLUS_PD_CAP,
+    *,
+    extra_modifiers: Sequence[Modifier] = (),
+    free_parries: int = 0,
+    free_parry_citation: Citation | None = None,
 ) -> DefensePlan:
     """Check that ``choice`` is possible and compute its score with every modifier.
 
     ``history`` is what the defender did earlier this turn, including the
     defenses announced before this one against the same attack. Raises
     ``IllegalAttackError`` for an impossible defense.
+
+    ``extra_modifiers`` are temporary modifiers the attack supplies (a defended
+    body area, ...). ``free_parries``: this many parries a turn without the
+    cumulative penalty (000 FENCING PARRIES: 2, or 4 on all-out defense; the caller
+    checks the fencing conditions). A defender ``off_balance`` has every negative
+    temporary modifier doubled (000 CRITICAL MISSES ON DEFENSE ROLLS, dodge).
     """
     f = defender.fighter
     kind = choice.kind
@@ -471,7 +482,7 @@ def plan_defense(
             raise IllegalAttackError(
                 f"{defender.name} blocks with the shield, not {choice.weapon_key!r}"
             )
-        if shield.key in defender.unready:
+        if shield.key in defender.unready or not defender.shield_ready:
             raise IllegalAttackError(f"{defender.name}'s {shield.name} is not ready")
         blocks = sum(1 for a in history if a.kind is ActionKind.BLOCK)
         if blocks >= 2 * shield.pd:
@@ -513,6 +524,7 @@ def plan_defense(
             )
         )
     # Temporary modifiers, after the cap on the score.
+    base_mods = tuple(mods)
     mods.extend(
         table.modifiers(
             kind, situation.arc, situation.below, weapon is not None and weapon.two_handed
@@ -522,7 +534,30 @@ def plan_defense(
         mods.append(Modifier(1, f"{kind.value} against a swing", PARRYING_SWINGS))
     if weapon is not None and weapon.kind is WeaponKind.UNARMED and not situation.attack_is_unarmed:
         mods.append(Modifier(-2, "bare-handed parry against a weapon", UNARMED_PARRIES))
-    mods.extend(cumulative_defense_modifiers(history, kind, key, item or "weapon"))
+    mods.extend(extra_modifiers)
+    cumulative = cumulative_defense_modifiers(history, kind, key, item or "weapon")
+    mods.extend(cumulative)
+    waived = 0
+    if kind is DefenseKind.PARRY and free_parries > 0:
+        parries = sum(1 for a in history if a.kind is ActionKind.PARRY and a.counts)
+        if parries < free_parries:
+            waived = sum(m.value for m in cumulative)
+        if waived:
+            mods.append(
+                Modifier(
+                    -waived,
+                    f"free parry {parries + 1} of {free_parries} this turn",
+                    free_parry_citation or kind.citation,
+                )
+            )
+    if defender.off_balance:
+        temporary = sum(m.value for m in mods[len(base_mods) :] if m.value < 0) - waived
+        if temporary:
+            mods.append(
+                Modifier(
+                    temporary, "off-balance: defense penalties doubled", CRITICAL_MISSES_ON_DEFENSE
+                )
+            )
     value = base.value + sum(m.value for m in mods)
     if value > score_cap:
         mods.append(
@@ -551,7 +586,7 @@ def possible_defenses(defender: Combatant) -> tuple[DefenseChoice, ...]:
         return ()
     f = defender.fighter
     choices = [DefenseChoice(DefenseKind.DODGE)]
-    if f.shield is not None and f.shield.key not in defender.unready:
+    if f.shield is not None and f.shield.key not in defender.unready and defender.shield_ready:
         choices.append(DefenseChoice(DefenseKind.BLOCK))
     for w in f.weapons:
         if w.parry is ParryClass.NONE:

@@ -346,7 +346,7 @@ def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int
     """The DR a blow meets at ``location_key``: the armor's uniform DR, exactly as
     ``roll_damage`` takes it (location armor would be chosen here)."""
     armor = defender.fighter.armor
-    return 0
+    return armor.dr if armor is not None else 0
 
 
 def injury_distribution(

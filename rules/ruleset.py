@@ -41,9 +41,9 @@ from rules.errors import RulesError
 from rules.hit_location import HitLocationSystem, load_hit_location_table
 from rules.locations import HitLocation, LocationTable, parse_location_table
 from rules.locations_001 import load_locations_001
-from rules.weapon_strikes import RulesSource
 from rules.model import DamageSpec, DamageType, Dice, Fighter
 from rules.modifiers import Modifier
+from rules.weapon_strikes import RulesSource
 
 
 class Ruleset:

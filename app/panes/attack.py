@@ -17,6 +17,7 @@ import functools
 import time
 from collections.abc import Sequence
 from enum import Enum
+from fractions import Fraction
 from html import escape
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import rules.battle as rules_battle
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.panes.attack_parts import (
@@ -58,13 +60,11 @@ from app.panes.widgets import (
     section_label,
 )
 from app.theme import ARC_COLOURS
-import rules.attack as rules_attack
-import rules.battle as rules_battle
-from rules.attack import AttackOptions, AttackPlan, plan_attack
+from rules.attack import AttackOptions, AttackPlan, SubdueMode, WeaponAttack, plan_attack
 from rules.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.battle import Attack, BattleChange
 from rules.citation import cite
-from rules.conditions import ConditionError, load_condition_catalog
+from rules.conditions import load_condition_catalog
 from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.errors import RulesError
 from rules.events import Event
@@ -90,6 +90,7 @@ class AttackPane(QDockWidget):
         # Announced defenses in the order they were ticked: the order of rolling.
         self._announced: list[DefenseKind] = []
         self._defender_for_announced: str | None = None
+        self._pulled_for: str | None = None
 
         # --- who -------------------------------------------------------------------------------
         self.attacker_combo = _combo("attackerCombo", "The attacker (the selected combatant)")
@@ -174,6 +175,11 @@ class AttackPane(QDockWidget):
         self.pulled_st_spin.setRange(1, 30)
         self.pulled_st_spin.setPrefix("ST ")
         self.pulled_st_spin.setToolTip("The ST the blow is pulled to")
+        self.obscured_combo = _combo(
+            "obscuredCombo",
+            "A combatant partly in the way of the aimed location "
+            "(000 MISSING A SPECIFIC HIT LOCATION)",
+        )
         self.chink_check = QCheckBox("Chin&k in armor")
         self.chink_check.setObjectName("chinkCheck")
         self.chink_check.setToolTip("Aim for a chink in the defender's armor")
@@ -321,11 +327,15 @@ class AttackPane(QDockWidget):
         more.addWidget(subdue_label, 3, 0)
         more.addWidget(self.subdue_combo, 3, 1)
         more.addWidget(self.pulled_st_spin, 3, 2)
-        more.addWidget(self.chink_check, 4, 0, 1, 3)
+        obscured_label = QLabel("In the way")
+        obscured_label.setBuddy(self.obscured_combo)
+        more.addWidget(obscured_label, 4, 0)
+        more.addWidget(self.obscured_combo, 4, 1, 1, 2)
+        more.addWidget(self.chink_check, 5, 0, 1, 3)
         locations_label = QLabel("Hit locations")
         locations_label.setBuddy(self.hit_locations_combo)
-        more.addWidget(locations_label, 5, 0)
-        more.addWidget(self.hit_locations_combo, 5, 1, 1, 2)
+        more.addWidget(locations_label, 6, 0)
+        more.addWidget(self.hit_locations_combo, 6, 1, 1, 2)
         more.setColumnStretch(1, 2)
         more.setColumnStretch(2, 1)
         self.more = Collapsible("More optio&ns", more_body)
@@ -398,6 +408,7 @@ class AttackPane(QDockWidget):
             self.weapon_attack_combo,
             self.subdue_combo,
             self.pulled_st_spin,
+            self.obscured_combo,
             self.chink_check,
             self.hit_locations_combo,
             self.roll_button,
@@ -429,6 +440,7 @@ class AttackPane(QDockWidget):
         self.weapon_attack_combo.currentIndexChanged.connect(self.update_preview)
         self.subdue_combo.currentIndexChanged.connect(self._subdue_changed)
         self.pulled_st_spin.valueChanged.connect(self.update_preview)
+        self.obscured_combo.currentIndexChanged.connect(self.update_preview)
         self.hit_locations_combo.activated.connect(self._hit_locations_chosen)
         self.extra_spin.valueChanged.connect(self.update_preview)
         self.reason_edit.textChanged.connect(self.update_preview)
@@ -478,14 +490,43 @@ class AttackPane(QDockWidget):
         if self.extra_spin.value():
             reason = self.reason_edit.text().strip() or SITUATIONAL_REASON
             extra = (Modifier(self.extra_spin.value(), reason, SITUATIONAL_CITATION),)
-        return AttackOptions(
-            weapon_key=weapon_key,
-            mode=mode,
-            location=self.location_combo.currentData(),
-            defenses=self.announced_defenses(),
-            from_below=self.below_check.isChecked(),
-            extra_modifiers=extra,
-        )
+        random_location = self.random_check.isChecked() and self.random_check.isEnabled()
+        kwargs: dict[str, object] = {
+            "weapon_key": weapon_key,
+            "mode": mode,
+            "location": None if random_location else self.location_combo.currentData(),
+            "defenses": self.announced_defenses(),
+            "from_below": self.below_check.isChecked(),
+            "extra_modifiers": extra,
+        }
+        target_weapon = self.target_weapon_combo.currentData()
+        subdue = self.subdue_combo.currentData()
+        optional: dict[str, object] = {
+            "conditions": self.conditions.selected(),
+            "random_location": random_location,
+            "from_above": self.above_check.isChecked(),
+            "target_weapon_key": target_weapon,
+            "weapon_attack": (
+                self.weapon_attack_combo.currentData() if target_weapon is not None else None
+            ),
+            "subdue": subdue,
+            "pulled_st": (
+                self.pulled_st_spin.value()
+                if subdue is SubdueMode.PULLED
+                else None
+            ),
+            "chink": self.chink_check.isChecked(),
+            "obscured_by": self.obscured_combo.currentData(),
+            "acrobatic_dodge": self.acrobatic_check.isChecked(),
+            "all_out_defense": self.all_out_check.isChecked(),
+        }
+        for name, value in optional.items():
+            if name in option_fields():
+                kwargs[name] = value
+        return AttackOptions(**kwargs)  # type: ignore[arg-type]
+
+    # Kept for the tests and the issue's wording.
+    current_options = options
 
     def command(self) -> Attack | None:
         options = self.options()
@@ -524,6 +565,7 @@ class AttackPane(QDockWidget):
             self._fill_modes(attacker)
             self._fill_locations()
             self._fill_defenses(defender)
+            self._fill_more(attacker, defender)
         finally:
             self._updating -= 1
         self.update_preview()
@@ -618,7 +660,108 @@ class AttackPane(QDockWidget):
                 )
         self._update_order_badges()
 
+    def _fill_more(self, attacker: Combatant | None, defender: Combatant | None) -> None:
+        """The "More options" widgets: each one the rules accept (an
+        ``AttackOptions`` field) is enabled; the others say why they are not."""
+        state = self._controller.state
+        self.conditions.set_catalog(load_condition_catalog(state.ruleset_key))
+        fields = option_fields()
+        for widget, name in (
+            (self.conditions, "conditions"),
+            (self.random_check, "random_location"),
+            (self.above_check, "from_above"),
+            (self.target_weapon_combo, "target_weapon_key"),
+            (self.weapon_attack_combo, "weapon_attack"),
+            (self.subdue_combo, "subdue"),
+            (self.pulled_st_spin, "pulled_st"),
+            (self.chink_check, "chink"),
+            (self.obscured_combo, "obscured_by"),
+            (self.acrobatic_check, "acrobatic_dodge"),
+            (self.all_out_check, "all_out_defense"),
+        ):
+            if name not in fields:
+                widget.setEnabled(False)
+                widget.setToolTip("Not available: the rules do not take this option yet")
+        # Striking at the defender's weapon: which one, and what for.
+        targets: list[tuple[str, object]] = [("(the body)", None)]
+        if defender is not None:
+            targets += [(w.name, w.key) for w in defender.fighter.weapons]
+        _set_items(self.target_weapon_combo, targets, self.target_weapon_combo.currentData())
+        purposes = _enum_items(WeaponAttack, _WEAPON_ATTACK_LABELS)
+        _set_items(self.weapon_attack_combo, purposes, self.weapon_attack_combo.currentData())
+        if "target_weapon_key" in fields:
+            self.target_weapon_combo.setEnabled(defender is not None and len(targets) > 1)
+            self.weapon_attack_combo.setEnabled(
+                bool(purposes) and self.target_weapon_combo.currentData() is not None
+            )
+        others: list[tuple[str, object]] = [("(nobody)", None)]
+        others += [
+            (c.name, c.id)
+            for c in state.combatants
+            if c.id not in {attacker.id if attacker else None, defender.id if defender else None}
+        ]
+        _set_items(self.obscured_combo, others, self.obscured_combo.currentData())
+        modes: list[tuple[str, object]] = [("no (a lethal blow)", None)]
+        modes += _enum_items(SubdueMode, _SUBDUE_LABELS)
+        _set_items(self.subdue_combo, modes, self.subdue_combo.currentData())
+        if "subdue" in fields:
+            self.subdue_combo.setEnabled(len(modes) > 1)
+        if attacker is not None:
+            st = attacker.fighter.attributes.st
+            self.pulled_st_spin.blockSignals(True)
+            keep = self.pulled_st_spin.value() if self._pulled_for == attacker.id else st
+            self.pulled_st_spin.setRange(1, max(1, st))
+            self.pulled_st_spin.setValue(min(keep, st))
+            self.pulled_st_spin.blockSignals(False)
+            self._pulled_for = attacker.id
+        self._update_pulled_enabled()
+        if "random_location" in fields:
+            self.location_combo.setEnabled(not self.random_check.isChecked())
+        # The battle's hit location table, changed only by a command.
+        setter = ruleset_options_command()
+        current = tuple(state.ruleset_options) if hasattr(state, "ruleset_options") else ()
+        items = [(text, opts) for text, opts in _hit_location_choices(state.ruleset)]
+        _set_items(self.hit_locations_combo, items, current)
+        self.hit_locations_combo.setEnabled(setter is not None and len(items) > 1)
+        if setter is None:
+            self.hit_locations_combo.setToolTip(
+                "Which seed's hit locations this battle uses (no command to change it yet)"
+            )
+
+    def _update_pulled_enabled(self) -> None:
+        subdue = self.subdue_combo.currentData()
+        self.pulled_st_spin.setEnabled(
+            "pulled_st" in option_fields() and subdue is SubdueMode.PULLED
+        )
+
     # --- reactions to the widgets ----------------------------------------------------------
+    def _random_toggled(self, on: bool) -> None:
+        self.location_combo.setEnabled(not on)
+        self.update_preview()
+
+    def _target_weapon_changed(self) -> None:
+        self.weapon_attack_combo.setEnabled(
+            "weapon_attack" in option_fields()
+            and self.weapon_attack_combo.count() > 0
+            and self.target_weapon_combo.currentData() is not None
+        )
+        self.update_preview()
+
+    def _subdue_changed(self) -> None:
+        self._update_pulled_enabled()
+        self.update_preview()
+
+    def _hit_locations_chosen(self, _index: int) -> None:
+        setter = ruleset_options_command()
+        wanted = self.hit_locations_combo.currentData()
+        state = self._controller.state
+        if setter is None or wanted is None:
+            return
+        if tuple(getattr(state, "ruleset_options", ())) == tuple(wanted):
+            return
+        self._controller.execute(setter(tuple(wanted)))
+        self.refresh()
+
     def _attacker_chosen(self, _index: int) -> None:
         self._controller.select(self.attacker_combo.currentData())
 
@@ -675,6 +818,7 @@ class AttackPane(QDockWidget):
             self._show_refusal(str(refusal), attacker, defender)
             return
         self._plan = plan
+        self._show_odds(plan, attacker, defender)
         for d in plan.defenses:
             self._value_labels[d.kind].setText(f"<b>{d.value}</b>")
         self.error_label.hide()
@@ -682,13 +826,36 @@ class AttackPane(QDockWidget):
         self.preview_label.setText(plan_html(plan, defender))
         self.roll_button.setEnabled(True)
 
+    @property
+    def odds(self) -> AttackOdds | None:
+        """The odds now shown (None when there is no plan)."""
+        return self._odds
+
+    def _show_odds(self, plan: AttackPlan, attacker: Combatant, defender: Combatant) -> None:
+        started = time.perf_counter()
+        try:
+            odds = attack_odds(plan, attacker, defender, self._controller.state.ruleset)
+        except RulesError as refusal:
+            self._odds = None
+            self.odds_panel.show_rows((), f"No odds: {refusal}")
+            return
+        self.odds_seconds = time.perf_counter() - started
+        self._odds = odds
+        self.odds_panel.show_rows(odds_rows(odds))
+
+    def _clear_odds(self) -> None:
+        self._odds = None
+        self.odds_panel.clear()
+
     def _show_hint(self, text: str) -> None:
+        self._clear_odds()
         self.error_label.hide()
         self.arc_label.setText(f'<span style="color:{MUTED.name()}">{escape(text)}</span>')
         self.preview_label.clear()
         self.roll_button.setEnabled(False)
 
     def _show_refusal(self, message: str, attacker: Combatant, defender: Combatant) -> None:
+        self._clear_odds()
         self._error = message
         self.error_label.setText(f"Cannot roll: {message}")
         self.error_label.show()
@@ -741,6 +908,90 @@ def _is_roll_key(event: QKeyEvent) -> bool:
 @functools.cache
 def _roll_keys() -> tuple[QKeySequence, ...]:
     return tuple(key_sequences("roll_attack"))
+
+
+# --- what the rules offer ----------------------------------------------------------------
+
+_WEAPON_ATTACK_LABELS = {"BREAK": "to break it", "DISARM": "to disarm"}
+_SUBDUE_LABELS = {
+    "PULLED": "pulled blow",
+    "FLAT": "flat of the blade",
+    "BLUNT_END": "blunt end",
+}
+
+
+@functools.cache
+def option_fields() -> frozenset[str]:
+    """The fields ``AttackOptions`` has: the pane offers what the rules take."""
+    return frozenset(f.name for f in dataclasses.fields(AttackOptions))
+
+
+def _enum_items(enum: type[Enum], labels: dict[str, str]) -> list[tuple[str, object]]:
+    return [(labels.get(m.name, m.name.lower().replace("_", " ")), m) for m in enum]
+
+
+def ruleset_options_command() -> type | None:
+    """The command that sets the battle's ruleset options, if the rules have one."""
+    return getattr(rules_battle, "SetRulesetOptions", None)
+
+
+def _hit_location_choices(ruleset: object) -> list[tuple[str, tuple[str, ...]]]:
+    choices = [("Seed 000 table", ())]
+    available = getattr(ruleset, "available_options", {})
+    for key in available:
+        if "location" in key:
+            seed = key.rsplit("-", 1)[-1]
+            choices.append((f"Seed {seed} locations", (key,)))
+    return choices
+
+
+# --- the odds ---------------------------------------------------------------------------
+
+
+def odds_rows(odds: AttackOdds) -> tuple[OddsRow, ...]:
+    """The odds panel's rows, each number formatted by ``percent``."""
+    rows = [
+        OddsRow("critical_hit", "Critical hit", percent(odds.p_critical_hit),
+                "A critical hit allows no defense (3rd-edition basics)"),
+        OddsRow("hit", "Hit", percent(odds.p_hit), "Hits and no announced defense stops it"),
+    ]
+    for i, d in enumerate(odds.defenses):
+        item = f" ({d.plan.item_name})" if d.plan.item_name and d.plan.kind is not (
+            DefenseKind.DODGE
+        ) else ""
+        rows.append(
+            OddsRow(
+                f"stopped_{i}",
+                f"{d.plan.kind.label}{item} stops",
+                percent(d.p_stopped),
+                f"Rolled {percent(d.p_rolled)} of the time, at {d.plan.value} "
+                f"({d.plan.citation}); fails critically {percent(d.p_critical_failure)}",
+            )
+        )
+    rows += [
+        OddsRow("miss", "Miss", percent(odds.p_miss)),
+        OddsRow("critical_miss", "Critical miss", percent(odds.p_critical_miss)),
+        OddsRow(
+            "injury",
+            "Injury (mean)",
+            injury_text(odds.expected_injury),
+            f"Mean injury over every outcome; {injury_text(odds.expected_injury_given_hit)} "
+            "when the blow lands",
+        ),
+        OddsRow(
+            "down",
+            "Down",
+            percent(p_down(odds)),
+            "Unconscious or dead after this attack; "
+            f"0 HP or less {percent(odds.p_zero_hp)}",
+        ),
+    ]
+    return tuple(rows)
+
+
+def p_down(odds: AttackOdds) -> Fraction:
+    """The chance the defender is unconscious or dead after the attack."""
+    return sum((odds.p_status(s) for s in DOWN_STATUSES), Fraction(0))
 
 
 # --- rich text of a plan ---------------------------------------------------------------

@@ -40,7 +40,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
-from app.event_text import LogRow, RowKind, Tone, rows_for_events, turn_separator
+from app.event_text import (
+    LogRow,
+    RowKind,
+    Tone,
+    rows_for_batches,
+    rows_for_events,
+    turn_separator,
+)
 from app.help import key_sequences
 from app.panes.widgets import MUTED, configure_dock
 from rules.battle import BattleChange
@@ -247,7 +254,7 @@ class CombatLogPane(QDockWidget):
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""
         battle = self._controller.battle
-        rows = [turn_separator(battle.initial.turn), *rows_for_events(battle.events)]
+        rows = [turn_separator(battle.initial.turn), *rows_for_batches(battle.event_batches)]
         self.delegate.clear_cache()
         self.model.set_rows(rows)
         self._after_change()

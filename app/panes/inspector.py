@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import rules.battle as rules_battle
 from app.controller import BattleController, Redraw
 from app.panes.widgets import (
     BAD_TEXT,
@@ -38,6 +39,7 @@ from app.panes.widgets import (
 )
 from hexmap import Arc
 from rules.battle import BattleChange, EditCombatant, TurnCombatant
+from rules.conditions import Posture
 from rules.defense import (
     DefenseChoice,
     DefenseKind,
@@ -49,7 +51,7 @@ from rules.defense import (
 from rules.errors import RulesError
 from rules.model import Combatant, ParryClass, Status, Weapon
 from rules.ruleset import Ruleset
-from rules.stances import weapon_side
+from rules.stances import BODY_AREA_CITATION, BodyArea, acrobatics_skill_of, weapon_side
 
 STAT_KEYS = (
     ("st", "ST"),
@@ -142,6 +144,42 @@ class InspectorPane(QDockWidget):
         self.shield_label = _rich_label("inspectorShield")
         self.armor_label = _rich_label("inspectorArmor")
 
+        self.traits_label = _rich_label("inspectorTraits")
+        self.wounds_label = _rich_label("inspectorWounds")
+
+        # --- the defender's choices: guarded area, posture ----------------------------
+        self.area_combo = QComboBox()
+        self.area_combo.setObjectName("defendedAreaCombo")
+        self.area_combo.setToolTip(
+            "The body area this fighter guards this turn: +2 to block or parry blows "
+            f"aimed there, -1 elsewhere ({BODY_AREA_CITATION})"
+        )
+        self.area_combo.addItem("(none)", None)
+        for area in BodyArea:
+            self.area_combo.addItem(area.label, area)
+        self.area_combo.activated.connect(self._area_chosen)
+        self.posture_combo = QComboBox()
+        self.posture_combo.setObjectName("postureCombo")
+        self.posture_combo.setToolTip(
+            "Standing, crouching, kneeling, lying (000 ADVERSE COMBAT CONDITIONS)"
+        )
+        for posture in Posture:
+            self.posture_combo.addItem(posture.value.replace("_", " "), posture)
+        self.posture_combo.activated.connect(self._posture_chosen)
+        area_caption = QLabel("Guards")
+        area_caption.setBuddy(self.area_combo)
+        posture_caption = QLabel("Posture")
+        posture_caption.setBuddy(self.posture_combo)
+        stance_row = QGridLayout()
+        stance_row.setContentsMargins(0, 0, 0, 0)
+        stance_row.setHorizontalSpacing(6)
+        stance_row.setVerticalSpacing(3)
+        stance_row.addWidget(area_caption, 0, 0)
+        stance_row.addWidget(self.area_combo, 0, 1)
+        stance_row.addWidget(posture_caption, 1, 0)
+        stance_row.addWidget(self.posture_combo, 1, 1)
+        stance_row.setColumnStretch(1, 1)
+
         # --- the GM's edits ----------------------------------------------------------
         self.hp_spin = QSpinBox()
         self.hp_spin.setObjectName("hpSpin")
@@ -184,6 +222,10 @@ class InspectorPane(QDockWidget):
         layout.addWidget(hline())
         layout.addWidget(self.stats)
         layout.addWidget(self.hands_label)
+        layout.addWidget(self.traits_label)
+        layout.addLayout(stance_row)
+        layout.addWidget(section_label("Wounds and conditions"))
+        layout.addWidget(self.wounds_label)
         layout.addWidget(section_label("Weapons"))
         layout.addWidget(self.weapons_label)
         layout.addWidget(section_label("Shield and armor"))
@@ -195,6 +237,10 @@ class InspectorPane(QDockWidget):
         self._detail_widgets: tuple[QWidget, ...] = (
             self.stats,
             self.hands_label,
+            self.traits_label,
+            self.wounds_label,
+            self.area_combo,
+            self.posture_combo,
             self.weapons_label,
             self.shield_label,
             self.armor_label,
@@ -245,7 +291,14 @@ class InspectorPane(QDockWidget):
         self.name_label.setText("No fighter selected")
         self.place_label.setText("Select a fighter on the map or in the list.")
         self.stats.clear()
-        for label in (self.hands_label, self.weapons_label, self.shield_label, self.armor_label):
+        for label in (
+            self.hands_label,
+            self.traits_label,
+            self.wounds_label,
+            self.weapons_label,
+            self.shield_label,
+            self.armor_label,
+        ):
             label.clear()
         self.apply_button.setEnabled(False)
 
@@ -286,6 +339,9 @@ class InspectorPane(QDockWidget):
         else:
             hands += f"no shield (off hand on the {side.other.value})."
         self.hands_label.setText(hands)
+        self.traits_label.setText(traits_html(c))
+        self.wounds_label.setText(wounds_html(c))
+        self._load_choices(c)
 
         self.weapons_label.setText(self._weapons_html(c, ruleset))
         self.shield_label.setText(self._shield_html(c, ruleset))
@@ -310,6 +366,9 @@ class InspectorPane(QDockWidget):
                 flags.append("two-handed")
             if w.key in c.unready:
                 flags.append(f'<span style="color:{BAD_TEXT.name()}">unready</span>')
+            state = weapon_state_text(c, w.key)
+            if state:
+                flags.append(f'<span style="color:{BAD_TEXT.name()}">{escape(state)}</span>')
             lines = [f"<b>{escape(w.name)}</b> · {escape(w.skill)} {skill}"]
             if flags:
                 lines[0] += " · " + ", ".join(flags)
@@ -343,6 +402,13 @@ class InspectorPane(QDockWidget):
         if shield is None:
             return muted_html("No shield")
         text = f"<b>{escape(shield.name)}</b> · PD {shield.pd}"
+        if not getattr(c, "shield_ready", True) or shield.key in c.unready:
+            text += f' · <span style="color:{BAD_TEXT.name()}">not ready</span>'
+        else:
+            text += " · ready"
+        state = weapon_state_text(c, shield.key)
+        if state:
+            text += f' · <span style="color:{BAD_TEXT.name()}">{escape(state)}</span>'
         try:
             plan = defense_at_rest(c, DefenseChoice(DefenseKind.BLOCK), ruleset)
             text += f" · block <b>{plan.value}</b> " + muted_html(
@@ -393,10 +459,112 @@ class InspectorPane(QDockWidget):
             )
         )
 
+    # --- the defender's choices -------------------------------------------------------
+    def _load_choices(self, c: Combatant) -> None:
+        area = getattr(c, "defended_area", None)
+        self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(area)))
+        self.area_combo.setEnabled(defended_area_command() is not None)
+        if defended_area_command() is None:
+            self.area_combo.setToolTip("The rules have no command to guard an area yet")
+        posture = getattr(c, "posture", Posture.STANDING)
+        self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(posture)))
+        self.posture_combo.setEnabled(posture_command() is not None)
+        if posture_command() is None:
+            self.posture_combo.setToolTip("The rules have no command to change posture yet")
+
+    def _area_chosen(self, _index: int) -> None:
+        c = self._shown
+        command = defended_area_command()
+        area = self.area_combo.currentData()
+        if c is None or command is None or area == getattr(c, "defended_area", None):
+            return
+        self._controller.execute(command(c.id, area))
+
+    def _posture_chosen(self, _index: int) -> None:
+        c = self._shown
+        command = posture_command()
+        posture = self.posture_combo.currentData()
+        if c is None or command is None or posture is getattr(c, "posture", None):
+            return
+        self._controller.execute(command(c.id, posture))
+
     def _turn(self, steps: int) -> None:
         c = self._shown
         if c is not None:
             self._controller.execute(TurnCombatant(c.id, c.facing.turned(steps)))
+
+
+def defended_area_command() -> type | None:
+    """``rules.battle.SetDefendedArea`` when the rules have it."""
+    return getattr(rules_battle, "SetDefendedArea", None)
+
+
+def posture_command() -> type | None:
+    """``rules.battle.SetPosture`` when the rules have it."""
+    return getattr(rules_battle, "SetPosture", None)
+
+
+def weapon_state_text(c: Combatant, weapon_key: str) -> str:
+    """"damaged (3)", "weakened", "broken" or "" for an intact weapon."""
+    for key, state in getattr(c, "weapon_states", ()):
+        if key != weapon_key:
+            continue
+        if state.broken:
+            return "broken"
+        if state.weakened:
+            return f"weakened ({state.damage_taken} damage)"
+        if state.damage_taken:
+            return f"damaged ({state.damage_taken})"
+    return ""
+
+
+def traits_html(c: Combatant) -> str:
+    """Pain threshold and the traits the rules read, one line."""
+    f = c.fighter
+    parts = []
+    pain = getattr(f, "pain_threshold", None)
+    if pain is not None:
+        parts.append(f"pain threshold <b>{escape(pain.value)}</b>")
+    tolerance = getattr(f, "injury_tolerance", frozenset())
+    if tolerance:
+        parts.append("injury tolerance: " + escape(", ".join(sorted(t.value for t in tolerance))))
+    if f.combat_reflexes:
+        parts.append("Combat Reflexes")
+    if f.fencing or "Fencing" in f.skills:
+        parts.append("Fencing")
+    acrobatics = acrobatics_skill_of(f)
+    if acrobatics is not None:
+        parts.append(f"Acrobatics {acrobatics}")
+    if f.encumbrance:
+        parts.append(f"encumbrance {f.encumbrance}")
+    return " · ".join(parts)
+
+
+def wounds_html(c: Combatant) -> str:
+    """Every located wound (with crippled limbs and lasting conditions), then the
+    combatant's own states: off balance, shield lost."""
+    lines = []
+    for w in getattr(c, "wounds", ()):
+        side = f" ({w.side.value})" if getattr(w, "side", None) is not None else ""
+        text = f"<b>{escape(w.label)}</b>{escape(side)}: {w.injury} HP"
+        if w.crippled is not None:
+            crippled = escape(f"{w.crippled.value} crippled")
+            text += f' · <span style="color:{BAD_TEXT.name()}">{crippled}</span>'
+        conditions = sorted(k.value for k in w.conditions if k.value != "crippled")
+        if conditions:
+            text += " · " + escape(", ".join(conditions))
+        cites = ", ".join(str(x) for x in getattr(w, "citations", ()))
+        if cites:
+            text += " " + muted_html(f"· {cites}")
+        lines.append(text)
+    if getattr(c, "off_balance", False):
+        lines.append(
+            f'<span style="color:{BAD_TEXT.name()}">off balance</span> '
+            + muted_html("· defense penalties doubled this turn")
+        )
+    if c.status is not Status.ACTIVE:
+        lines.append(escape(c.status.value.capitalize()))
+    return "<br>".join(lines) if lines else muted_html("None")
 
 
 def _rich_label(name: str) -> QLabel:

@@ -364,7 +364,9 @@ def test_enter_and_ctrl_return_roll_inside_the_pane_only(qtbot):
 
 def test_tab_order_runs_through_the_form(pane_and_controller):
     pane, _controller = pane_and_controller
-    order = [
+    # The original form, in order, inside the pane's full order (which adds the
+    # new options between them).
+    core = [
         pane.attacker_combo,
         pane.target_combo,
         pane.weapon_combo,
@@ -379,6 +381,8 @@ def test_tab_order_runs_through_the_form(pane_and_controller):
         pane.reason_edit,
         pane.roll_button,
     ]
+    order = list(pane.tab_order)
+    assert [w for w in order if w in core] == core
     for a, b in itertools.pairwise(order):
         nxt = a.nextInFocusChain()
         # Skip what cannot take focus and the insides of a (a spin box's line edit).

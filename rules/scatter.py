@@ -1,0 +1,587 @@
+"""Where dropped, knocked-away and broken-off pieces land on the hex map.
+
+The weapons-on-weapons rules (``rules.weapon_strikes``, ``rules.breakage``,
+``rules.disarm``, ``rules.critical_misses``) say *how* a piece leaves a hand: a
+``Placement`` (at the feet, knocked away 1d3-1 hexes, flies 2d6 hexes ...) and,
+once rolled, a ``weapon_strikes.Landing`` with the distance dice and a direction
+die. This module puts that on the map (see docs/battlefield.md):
+
+* **Direction die.** One d6 picks one of the six hex sides: 1 = N, 2 = NE, 3 = SE,
+  4 = S, 5 = SW, 6 = NW (``Facing(die - 1)``, clockwise from north), the same
+  mapping as ``weapon_strikes.Landing.facing``. A forward-or-back placement (the
+  critical miss "weapon flies") takes the wielder's facing on 1-3 and the
+  opposite one on 4-6. The direction is rolled only when the piece moves at all.
+* **Tracing.** A piece travels hex by hex straight along that direction
+  (``hexmap.ray``). What would leave the map stops on the last hex inside it
+  (``HexGrid.last_inside``).
+* **Someone in the way.** A piece that may hit bystanders (``StrayRule``) is
+  checked against every hex with a combatant after the starting hex, in order:
+  IN_PATH (000 BROKEN WEAPONS, flail and chain pieces: "if someone is in the way
+  it might hit them for 1/2 damage and drop in their hex") rolls 3d6 for each one
+  and hits on 9 or less (chance 3/8), the seed's own number for a blow that goes
+  astray and may hit "an adjacent character" (000 MISSING A SPECIFIC HIT
+  LOCATION); a hit stops the piece in that hex. DX_AT_LANDING (the critical miss
+  table's flying weapon) checks only the hex where the piece comes down: whoever
+  stands there rolls DX and is hit on a failure; the piece lands there anyway.
+  A hit yields a ``DamageRequest`` that the battle resolves with rules.damage.
+
+Everything is exact and replayable: dice come from the injected ``random.Random``
+and ``landing_distribution`` enumerates every die face to give exact ``Fraction``
+probabilities of each landing hex.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from types import MappingProxyType
+
+from hexmap import Facing, Hex, HexGrid, ray
+from rules.checks import SuccessRoll, success_probability, success_roll
+from rules.citation import Citation, cite
+from rules.damage import (
+    DamageResult,
+    WoundingTable,
+    injury_from,
+    injury_status,
+    penetrating_damage,
+)
+from rules.dice import roll, roll_dice
+from rules.errors import RulesError
+from rules.events import Event
+from rules.model import Combatant, DamageType, Dice
+from rules.weapon_strikes import (
+    DirectionRule,
+    Landing,
+    Piece,
+    Placement,
+    PlacementKind,
+    land,
+)
+
+DROPPED_000 = cite("000", "DROPPED WEAPONS")
+BROKEN_000 = cite("000", "BROKEN WEAPONS")
+KNOCKING_001 = cite("001", "Knocking a Weapon Away")
+# The "9 or less" of a blow that goes astray and hits an adjacent character.
+ASTRAY_000 = cite("000", "MISSING A SPECIFIC HIT LOCATION")
+
+IN_PATH_HIT_TARGET = 9  # 3d6 <= 9 hits someone in the way
+IN_PATH_HIT_CHANCE = success_probability(IN_PATH_HIT_TARGET)  # 3/8
+
+
+def direction_of_die(die: int) -> Facing:
+    """The hex side of a direction die: 1 = N, 2 = NE, 3 = SE, 4 = S, 5 = SW, 6 = NW."""
+    if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+        raise RulesError(f"a direction die shows 1..6, got {die!r}")
+    return Facing(die - 1)
+
+
+def random_direction(rng: random.Random) -> tuple[int, Facing]:
+    """Roll 1d6 for a random direction: the die and the hex side it names."""
+    die = roll(1, rng)[0]
+    return die, direction_of_die(die)
+
+
+class StrayRule(Enum):
+    """Whether and how a moving piece may hit somebody (module docstring)."""
+
+    NONE = "hits nobody"
+    IN_PATH = "may hit whoever is in its path (3d6 <= 9 each) and drop in their hex"
+    DX_AT_LANDING = "whoever stands where it comes down rolls DX or is hit"
+
+
+def stray_rule_of(piece: Piece) -> StrayRule:
+    """A piece with a ``stray_hit_factor`` may hit people: in its path when it flies
+    in a random direction (000 BROKEN WEAPONS), where it lands when it flies
+    forward or back (the critical miss table). Other pieces hit nobody."""
+    if piece.stray_hit_factor is None or piece.placement.kind is not PlacementKind.FLIES:
+        return StrayRule.NONE
+    if piece.placement.direction is DirectionRule.FORWARD_OR_BACK:
+        return StrayRule.DX_AT_LANDING
+    return StrayRule.IN_PATH
+
+
+@dataclass(frozen=True, slots=True)
+class Occupant:
+    """Somebody standing (or lying) in a hex a piece may pass."""
+
+    combatant_id: str
+    name: str
+    dx: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrayDamage:
+    """What a stray hit by a piece does: ``factor`` times a roll of ``dice``
+    (rounded down) of ``damage_type``. ``source`` says whose weapon and mode."""
+
+    dice: Dice
+    damage_type: DamageType
+    factor: Fraction
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRequest:
+    """A stray hit for the battle to roll and apply (rules.damage)."""
+
+    target_id: str
+    target_name: str
+    piece_name: str
+    damage: StrayDamage
+    citation: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class StrayCheck:
+    """One roll for somebody a piece may hit. IN_PATH: 3d6 vs 9, a success is a
+    hit. DX_AT_LANDING: the occupant's DX roll, a failure is a hit."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    rule: StrayRule
+    roll: SuccessRoll
+
+    @property
+    def hit(self) -> bool:
+        if self.rule is StrayRule.DX_AT_LANDING:
+            return not self.roll.succeeded
+        return self.roll.succeeded
+
+
+@dataclass(frozen=True, slots=True)
+class MapLanding:
+    """A piece's way on the map: where it started, the dice (``dice`` is None for
+    a deliberate drop, which rolls nothing), the direction, the hexes it crossed
+    (``path[0] == start``, ``path[-1] == final``), whether the map edge stopped it,
+    each stray-hit roll and the damage a hit calls for."""
+
+    piece_name: str
+    placement: Placement
+    start: Hex
+    dice: Landing | None
+    direction: Facing | None
+    path: tuple[Hex, ...]
+    final: Hex
+    stopped_at_edge: bool
+    checks: tuple[StrayCheck, ...] = ()
+    damage: DamageRequest | None = None
+
+    @property
+    def direction_die(self) -> int | None:
+        return None if self.dice is None else self.dice.direction_roll
+
+    @property
+    def distance_rolled(self) -> int:
+        return 0 if self.dice is None else self.dice.distance
+
+    @property
+    def distance_dice(self) -> str | None:
+        dice = self.placement.dice
+        return None if dice is None else str(dice)
+
+    @property
+    def hit_id(self) -> str | None:
+        for check in self.checks:
+            if check.hit:
+                return check.combatant_id
+        return None
+
+    @property
+    def citation(self) -> Citation:
+        return self.placement.citation or DROPPED_000
+
+    def describe(self) -> str:
+        if self.dice is None or (self.distance_rolled == 0 and self.direction is None):
+            where = "at the feet" if self.final == self.start else "nearby"
+            return f"{self.piece_name} falls {where} ({_hex_text(self.final)})"
+        dice = self.placement.dice
+        if dice is not None and self.dice.distance_faces:
+            faces = "+".join(str(f) for f in self.dice.distance_faces)
+            rolled = f"{dice}: {faces} = {self.dice.distance}"
+        else:
+            rolled = f"{self.dice.distance}"
+        text = f"{self.piece_name} goes {rolled} hex"
+        if self.direction is not None:
+            die = self.direction_die
+            text += f" {self.direction.label} (direction die {die})"
+        travelled = len(self.path) - 1
+        if self.stopped_at_edge:
+            text += f", stopped by the map edge after {travelled}"
+        elif self.hit_id is not None and travelled < self.distance_rolled:
+            text += f", stopped by a hit after {travelled}"
+        return text + f"; lands at {_hex_text(self.final)}"
+
+
+def _hex_text(h: Hex) -> str:
+    return f"{h.q},{h.r}"
+
+
+# --------------------------------------------------------------------- tracing
+
+
+def trace(
+    start: Hex, direction: Facing, distance: int, grid: HexGrid
+) -> tuple[tuple[Hex, ...], bool]:
+    """The hexes from ``start`` straight along ``direction`` for ``distance`` hexes,
+    cut at the map edge; and whether the edge cut it."""
+    if start not in grid:
+        raise RulesError(f"a piece cannot start off the map at {start}")
+    full = ray(start, direction, distance)
+    last = grid.last_inside(full)
+    kept = full[: full.index(last) + 1]
+    return kept, len(kept) < len(full)
+
+
+def _stop_at_hit(
+    path: tuple[Hex, ...],
+    rule: StrayRule,
+    occupants: Mapping[Hex, Occupant],
+    rng: random.Random,
+) -> tuple[tuple[Hex, ...], tuple[StrayCheck, ...]]:
+    """Roll the stray checks along ``path`` in order; cut the path at a hit."""
+    checks: list[StrayCheck] = []
+    if rule is StrayRule.IN_PATH:
+        for i, h in enumerate(path[1:], start=1):
+            who = occupants.get(h)
+            if who is None:
+                continue
+            check = StrayCheck(
+                who.combatant_id, who.name, h, rule, success_roll(IN_PATH_HIT_TARGET, rng)
+            )
+            checks.append(check)
+            if check.hit:
+                return path[: i + 1], tuple(checks)
+    elif rule is StrayRule.DX_AT_LANDING and len(path) > 1:
+        who = occupants.get(path[-1])
+        if who is not None:
+            checks.append(
+                StrayCheck(who.combatant_id, who.name, path[-1], rule, success_roll(who.dx, rng))
+            )
+    return path, tuple(checks)
+
+
+def scatter_landing(
+    piece_name: str,
+    dice: Landing,
+    start: Hex,
+    grid: HexGrid,
+    rng: random.Random,
+    *,
+    wielder_facing: Facing | None = None,
+    occupants: Mapping[Hex, Occupant] | None = None,
+    stray_rule: StrayRule = StrayRule.NONE,
+    stray_damage: StrayDamage | None = None,
+) -> MapLanding:
+    """Trace already-rolled landing dice from ``start``; roll only the stray checks."""
+    placement = dice.placement
+    if placement.kind is PlacementKind.IN_HAND:
+        raise RulesError(f"{piece_name} stays in the hand; there is nothing to place")
+    direction = dice.facing(wielder_facing)
+    if dice.distance > 0 and direction is None:
+        raise RulesError(f"{piece_name} moves {dice.distance} hexes but has no direction")
+    if direction is None or dice.distance == 0:
+        if start not in grid:
+            raise RulesError(f"a piece cannot start off the map at {start}")
+        path: tuple[Hex, ...] = (start,)
+        edge = False
+    else:
+        path, edge = trace(start, direction, dice.distance, grid)
+    path, checks = _stop_at_hit(path, stray_rule, occupants or {}, rng)
+    damage: DamageRequest | None = None
+    for check in checks:
+        if check.hit and stray_damage is not None:
+            damage = DamageRequest(
+                check.combatant_id,
+                check.name,
+                piece_name,
+                stray_damage,
+                placement.citation or BROKEN_000,
+            )
+    if any(c.hit for c in checks) and stray_rule is StrayRule.IN_PATH:
+        edge = False  # it came down on somebody, not at the edge
+    return MapLanding(
+        piece_name=piece_name,
+        placement=placement,
+        start=start,
+        dice=dice,
+        direction=direction if dice.distance > 0 else None,
+        path=path,
+        final=path[-1],
+        stopped_at_edge=edge,
+        checks=checks,
+        damage=damage,
+    )
+
+
+def scatter_piece(
+    piece: Piece,
+    start: Hex,
+    grid: HexGrid,
+    rng: random.Random,
+    *,
+    wielder_facing: Facing | None = None,
+    occupants: Mapping[Hex, Occupant] | None = None,
+    stray_damage: StrayDamage | None = None,
+) -> MapLanding:
+    """Place one piece leaving a hand at ``start``.
+
+    Dice order: the piece's landing dice if not rolled yet (distance, then the
+    direction die if it moved: ``weapon_strikes.land``), then the stray checks in
+    path order. A deliberate drop (DROPPED_NEARBY) rolls nothing and lands on
+    ``start``: the caller passes the hex chosen (``rules.items.drop_candidates``).
+    """
+    placement = piece.placement
+    if placement.kind is PlacementKind.IN_HAND:
+        raise RulesError(f"{piece.name} stays in the hand; there is nothing to place")
+    if placement.kind is PlacementKind.DROPPED_NEARBY:
+        if start not in grid:
+            raise RulesError(f"{piece.name} cannot be dropped off the map at {start}")
+        return MapLanding(piece.name, placement, start, None, None, (start,), start, False)
+    dice = piece.landing if piece.landing is not None else land(placement, rng)
+    return scatter_landing(
+        piece.name,
+        dice,
+        start,
+        grid,
+        rng,
+        wielder_facing=wielder_facing,
+        occupants=occupants,
+        stray_rule=stray_rule_of(piece),
+        stray_damage=stray_damage,
+    )
+
+
+# ------------------------------------------------------------- exact odds
+
+
+def _directions(placement: Placement, facing: Facing | None) -> tuple[tuple[Facing, Fraction], ...]:
+    rule = placement.direction
+    if rule is DirectionRule.RANDOM:
+        return tuple((Facing(i), Fraction(1, 6)) for i in range(6))
+    if rule is DirectionRule.FORWARD_OR_BACK:
+        if facing is None:
+            raise RulesError("a forward-or-back placement needs the wielder's facing")
+        return ((facing, Fraction(1, 2)), (facing.opposite(), Fraction(1, 2)))
+    return ()
+
+
+def _hit_chances(
+    occupants: Mapping[Hex, Fraction] | Collection[Hex], rule: StrayRule
+) -> Mapping[Hex, Fraction]:
+    if isinstance(occupants, Mapping):
+        return {h: Fraction(p) for h, p in occupants.items()}
+    default = IN_PATH_HIT_CHANCE if rule is StrayRule.IN_PATH else Fraction(0)
+    return dict.fromkeys(occupants, default)
+
+
+def _outcomes(
+    start: Hex,
+    kind: Placement | Piece,
+    grid: HexGrid,
+    occupants: Mapping[Hex, Fraction] | Collection[Hex],
+    facing: Facing | None,
+    stray_rule: StrayRule | None,
+) -> Iterator[tuple[Hex, Hex | None, Fraction]]:
+    """Every (landing hex, hex of the occupant hit or None, probability)."""
+    if isinstance(kind, Piece):
+        placement = kind.placement
+        rule = stray_rule if stray_rule is not None else stray_rule_of(kind)
+    else:
+        placement = kind
+        rule = stray_rule if stray_rule is not None else StrayRule.NONE
+    if placement.kind is PlacementKind.IN_HAND:
+        raise RulesError("a piece in the hand has no landing")
+    if start not in grid:
+        raise RulesError(f"a piece cannot start off the map at {start}")
+    if placement.kind is PlacementKind.DROPPED_NEARBY:
+        yield start, None, Fraction(1)
+        return
+    chances = _hit_chances(occupants, rule)
+    for distance, p_distance in placement.distance_distribution().items():
+        if distance == 0:
+            yield start, None, p_distance
+            continue
+        directions = _directions(placement, facing)
+        if not directions:
+            raise RulesError(f"{placement} moves {distance} hexes but has no direction")
+        for direction, p_direction in directions:
+            path, _ = trace(start, direction, distance, grid)
+            p = p_distance * p_direction
+            if rule is StrayRule.IN_PATH:
+                for h in path[1:]:
+                    c = chances.get(h, Fraction(0))
+                    if c:
+                        yield h, h, p * c
+                        p *= 1 - c
+                        if not p:
+                            break
+                if p:
+                    yield path[-1], None, p
+            elif rule is StrayRule.DX_AT_LANDING and len(path) > 1 and chances.get(path[-1]):
+                c = chances[path[-1]]
+                yield path[-1], path[-1], p * c
+                yield path[-1], None, p * (1 - c)
+            else:
+                yield path[-1], None, p
+
+
+def landing_distribution(
+    start: Hex,
+    kind: Placement | Piece,
+    grid: HexGrid,
+    occupants: Mapping[Hex, Fraction] | Collection[Hex] = (),
+    *,
+    facing: Facing | None = None,
+    stray_rule: StrayRule | None = None,
+) -> Mapping[Hex, Fraction]:
+    """Exact probability of each hex a piece placed from ``start`` comes to rest in.
+
+    ``kind`` is a ``Placement`` (e.g. ``KNOCKED_AWAY``, ``ADJACENT_OR_FEET``,
+    ``ONE_HEX_RANDOM``, ``flies("2d6")``) or a ``Piece``. ``occupants`` are the hexes
+    with somebody in them: a collection (each hit with the rule's own chance, 3/8
+    for IN_PATH) or a mapping hex -> chance of a hit there (for DX_AT_LANDING:
+    the chance the occupant fails the DX roll). ``stray_rule`` defaults to the
+    piece's (``stray_rule_of``), or NONE for a bare placement. ``facing`` is the
+    wielder's, needed for forward-or-back placements. A deliberate drop lands on
+    ``start`` with certainty (the hex the GM chose).
+    """
+    result: dict[Hex, Fraction] = {}
+    for where, _, p in _outcomes(start, kind, grid, occupants, facing, stray_rule):
+        result[where] = result.get(where, Fraction(0)) + p
+    return MappingProxyType(dict(sorted(result.items())))
+
+
+def stray_hit_distribution(
+    start: Hex,
+    kind: Placement | Piece,
+    grid: HexGrid,
+    occupants: Mapping[Hex, Fraction] | Collection[Hex],
+    *,
+    facing: Facing | None = None,
+    stray_rule: StrayRule | None = None,
+) -> Mapping[Hex, Fraction]:
+    """Exact probability that the occupant of each hex is hit (hexes never hit are
+    left out); the chance nobody is hit is one minus the sum."""
+    result: dict[Hex, Fraction] = {}
+    for _, hit, p in _outcomes(start, kind, grid, occupants, facing, stray_rule):
+        if hit is not None and p:
+            result[hit] = result.get(hit, Fraction(0)) + p
+    return MappingProxyType(dict(sorted(result.items())))
+
+
+# --------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, kw_only=True)
+class PieceLanded(Event):
+    """A weapon, shield or piece came to rest on the map (or in somebody's hex)."""
+
+    landing: MapLanding
+    item_id: str
+    origin_id: str | None = None
+
+    def describe(self) -> str:
+        return self.landing.describe()
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return self.landing.path
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return () if self.origin_id is None else (self.origin_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrayHitChecked(Event):
+    """The roll for somebody a flying piece may hit."""
+
+    piece_name: str
+    check: StrayCheck
+
+    def describe(self) -> str:
+        c = self.check
+        if c.rule is StrayRule.DX_AT_LANDING:
+            verdict = "is hit" if c.hit else "gets out of the way"
+            return f"{self.piece_name} comes down on {c.name}: DX roll {c.roll}; {c.name} {verdict}"
+        verdict = "hits" if c.hit else "misses"
+        return f"{self.piece_name} flies at {c.name}: {c.roll} (hits on 9 or less); it {verdict}"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.check.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.check.combatant_id,)
+
+
+# ------------------------------------------------------------- stray damage
+
+
+def roll_stray_damage(
+    request: DamageRequest, target: Combatant, rng: random.Random, wounding: WoundingTable
+) -> DamageResult:
+    """Roll a stray hit on ``target``: the dice, times the factor (rounded down:
+    "1/2 damage" halves the basic damage), then DR, wounding and the injury rolls
+    exactly as for any blow (rules.damage). ``target`` itself is not changed."""
+    if target.id != request.target_id:
+        raise RulesError(f"the damage request is for {request.target_id!r}, not {target.id!r}")
+    spec = request.damage
+    rolled = roll_dice(spec.dice, rng, minimum=0)
+    basic = math.floor(rolled.total * spec.factor)
+    armor = target.fighter.armor
+    dr = armor.dr if armor is not None else 0
+    pen = penetrating_damage(basic, dr)
+    multiplier = wounding.multiplier(spec.damage_type)
+    injury = injury_from(pen, multiplier, wounding.minimum_injury)
+    hp_after = target.hp - injury
+    status, rolls, outright = injury_status(
+        target.hp,
+        hp_after,
+        target.fighter.hit_points,
+        target.fighter.attributes.ht,
+        target.status,
+        rng,
+    )
+    return DamageResult(
+        dice=spec.dice,
+        roll=rolled,
+        damage_type=spec.damage_type,
+        basic=basic,
+        dr=dr,
+        penetrating=pen,
+        multiplier=multiplier,
+        injury=injury,
+        hp_before=target.hp,
+        hp_after=hp_after,
+        max_hp=target.fighter.hit_points,
+        status_before=target.status,
+        status_after=status,
+        status_rolls=rolls,
+        killed_outright=outright,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrayHitDamaged(Event):
+    """A flying piece hit somebody: the damage rolled and applied."""
+
+    combatant_id: str
+    name: str
+    piece_name: str
+    hex: Hex
+    factor: Fraction
+    damage: DamageResult
+
+    def describe(self) -> str:
+        share = "" if self.factor == 1 else f" for {self.factor} damage"
+        return f"{self.piece_name} hits {self.name}{share}: {self.damage}"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return (self.hex,)
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
