@@ -14,6 +14,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from PySide6.QtCore import QEasingCurve, QObject, QPointF, QVariantAnimation, Signal
 
@@ -53,13 +54,14 @@ def point_along(points: Sequence[QPointF], t: float) -> tuple[QPointF, float]:
     if len(points) < 2:
         # a drop in place: a short fall
         return points[0] if points else QPointF(), (1.0 - t) * 0.6
-    lengths = [math.hypot(b.x() - a.x(), b.y() - a.y()) for a, b in zip(points, points[1:])]
+    segments = list(pairwise(points))
+    lengths = [math.hypot(b.x() - a.x(), b.y() - a.y()) for a, b in segments]
     total = sum(lengths) or 1.0
     goal = t * total
-    for (a, b), seg in zip(zip(points, points[1:]), lengths):
-        if goal <= seg or (seg == lengths[-1] and b is points[-1]):
-            f = 0.0 if seg == 0 else min(1.0, goal / seg)
-            hop = math.sin(math.pi * t) * min(1.2, 0.25 + 0.12 * len(points))
+    hop = math.sin(math.pi * t) * min(1.2, 0.25 + 0.12 * len(points))
+    for (a, b), seg in zip(segments, lengths, strict=True):
+        if goal <= seg:
+            f = 0.0 if seg == 0 else goal / seg
             return QPointF(a.x() + (b.x() - a.x()) * f, a.y() + (b.y() - a.y()) * f), hop
         goal -= seg
     return points[-1], 0.0

@@ -78,6 +78,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("pan_right", ("Right",), "Pan right", "Map"),
     Shortcut("pan_up", ("Up",), "Pan up", "Map"),
     Shortcut("pan_down", ("Down",), "Pan down", "Map"),
+    Shortcut("paint_terrain", ("T",), "Paint terrain: click or drag over hexes", "Map"),
     # the battle
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
     Shortcut("roll_attack", ("Return", "Enter", "Ctrl+Return"),

@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 from PySide6.QtWidgets import (
+    QComboBox,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -31,22 +32,72 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from app import user_dirs
+from app import animation, user_dirs
 from app.controller import BattleController, Redraw
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map_view import MapView
-from app.panes import AttackPane, CombatantsPane, CombatLogPane, InspectorPane
+from app.panes import AttackPane, CombatantsPane, CombatLogPane, HexPane, InspectorPane
 from hexmap import Hex
 from rules.assets import read_json
 from rules.battle import Battle, BattleChange, BattleState, EndTurn
 from rules.catalog import load_battle_setup
+from rules.model import Combatant
 
 DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
 STATE_VERSION = 1
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
+
+BRUSH_KINDS: tuple[tuple[str, str], ...] = (
+    ("light", "Light"),
+    ("footing", "Footing"),
+    ("water", "Water"),
+    ("cover", "Cover"),
+    ("height", "Height"),
+    ("open", "Open ground (erase)"),
+)
+_BRUSH_ENUMS = {"light": "Light", "footing": "Footing", "water": "WaterDepth", "cover": "Cover"}
+
+
+def brush_values(kind: str) -> list[tuple[str, object]]:
+    """The values the brush combo offers for a terrain property."""
+    try:
+        from rules import terrain as rt
+    except ImportError:  # pragma: no cover
+        return []
+    if kind == "height":
+        return [(f"{h:+d}" if h else "0", h) for h in range(-3, 6)]
+    if kind == "open":
+        return [("everything", None)]
+    from app.panes.hex_pane import enum_label
+
+    return [(enum_label(m), m) for m in getattr(rt, _BRUSH_ENUMS[kind])]
+
+
+def brush_change(kind: str, value: object) -> object | None:
+    """The ``TerrainChange`` of a brush (kind, value)."""
+    try:
+        from rules import terrain as rt
+    except ImportError:  # pragma: no cover
+        return None
+    if kind == "open":
+        return rt.TerrainChange.open_ground()
+    if value is None:
+        return None
+    return rt.TerrainChange(**{kind: value})
+
+
+def move_text(c: Combatant) -> str:
+    """Movement points used this turn, for the status bar."""
+    used = getattr(c, "move_used", None)
+    if used is None:
+        return ""
+    path = getattr(c, "path_this_turn", ())
+    steps = max(0, len(path) - 1)
+    return f"Move {used}/{c.fighter.move}" + (f" ({steps} hex)" if steps else "")
+
 
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
     """The demo battle shipped in ``assets/battles/demo.json``."""
@@ -84,11 +135,13 @@ class MainWindow(QMainWindow):
         self.inspector_pane = InspectorPane(controller, self)
         self.attack_pane = AttackPane(controller, self)
         self.log_pane = CombatLogPane(controller, self)
+        self.hex_pane = HexPane(controller, self.map_view, self)
         self.panes: tuple[QDockWidget, ...] = (
             self.combatants_pane,
             self.inspector_pane,
             self.attack_pane,
             self.log_pane,
+            self.hex_pane,
         )
         self._arrange_default_docks()
 
@@ -120,6 +173,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(left, self.combatants_pane)
         self.addDockWidget(left, self.inspector_pane)
         self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
+        self.addDockWidget(left, self.hex_pane)
+        self.tabifyDockWidget(self.inspector_pane, self.hex_pane)
         self.combatants_pane.raise_()
         self.addDockWidget(right, self.attack_pane)
         self.addDockWidget(right, self.log_pane)
@@ -193,6 +248,17 @@ class MainWindow(QMainWindow):
         view.zoom_in_action.setIcon(_zoom_icon(plus=True))
         view.zoom_out_action.setIcon(_zoom_icon(plus=False))
         self.end_turn_action.setIcon(_end_turn_icon())
+        view.paint_terrain_action.setIcon(_terrain_icon())
+
+        self.animations_action = QAction("&Animate Flying Pieces", self)
+        self.animations_action.setObjectName("animations")
+        self.animations_action.setCheckable(True)
+        self.animations_action.setStatusTip("Show dropped and knocked-away weapons on their way")
+        wanted = self._settings.value(animation.SETTINGS_KEY, None)
+        if wanted is not None and animation.animations_wanted():
+            view.animations_enabled = str(wanted).lower() in ("true", "1")
+        self.animations_action.setChecked(view.animations_enabled)
+        self.animations_action.toggled.connect(self._set_animations)
 
     def _make_menus(self) -> None:
         view = self.map_view
@@ -206,6 +272,7 @@ class MainWindow(QMainWindow):
         view_menu.addAction(view.zoom_in_action)
         view_menu.addAction(view.zoom_out_action)
         view_menu.addAction(view.fit_action)
+        view_menu.addAction(self.animations_action)
         pan_menu = view_menu.addMenu("&Pan")
         for action in view.pan_actions:
             pan_menu.addAction(action)
@@ -224,6 +291,8 @@ class MainWindow(QMainWindow):
         battle_menu.addAction(view.next_action)
         battle_menu.addAction(view.previous_action)
         battle_menu.addAction(view.clear_selection_action)
+        battle_menu.addSeparator()
+        battle_menu.addAction(view.paint_terrain_action)
         battle_menu.addSeparator()
         battle_menu.addAction(self.end_turn_action)
 
@@ -244,6 +313,9 @@ class MainWindow(QMainWindow):
         tools.addAction(view.fit_action)
         tools.addSeparator()
         tools.addAction(self.end_turn_action)
+        tools.addSeparator()
+        tools.addAction(view.paint_terrain_action)
+        self._make_terrain_brush(tools)
         self.toolbar = tools
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tools)
         # Short labels on the buttons; the menus keep the long ones.
@@ -252,6 +324,7 @@ class MainWindow(QMainWindow):
             (view.turn_right_action, "Turn right"),
             (view.fit_action, "Fit"),
             (self.end_turn_action, "End turn"),
+            (view.paint_terrain_action, "Terrain"),
         ):
             button = tools.widgetForAction(action)
             if isinstance(button, QToolButton):
@@ -268,6 +341,9 @@ class MainWindow(QMainWindow):
         self.hover_label = QLabel()
         self.hover_label.setObjectName("hoverLabel")
         self.hover_label.setMinimumWidth(120)
+        self.move_label = QLabel()
+        self.move_label.setObjectName("moveLabel")
+        status.addPermanentWidget(self.move_label)
         status.addPermanentWidget(self.selection_label)
         status.addPermanentWidget(self.hover_label)
 
@@ -292,6 +368,7 @@ class MainWindow(QMainWindow):
         if tid is not None:
             parts.append(f"Target: {state.combatant(tid).name}")
         self.selection_label.setText("   ·   ".join(parts))
+        self.move_label.setText(move_text(state.combatant(sid)) if sid is not None else "")
 
     def _on_battle_changed(self, _change: BattleChange, redraw: Redraw) -> None:
         if redraw.panes:
@@ -306,6 +383,54 @@ class MainWindow(QMainWindow):
             self.hover_label.setText(text)
         else:
             self.hover_label.setText("")
+
+    # --- the battlefield: terrain brush, animations ---------------------------------------
+    def _make_terrain_brush(self, tools: QToolBar) -> None:
+        """Two combos beside "Terrain": which property a stroke paints and its value."""
+        self.brush_kind = QComboBox(self)
+        self.brush_kind.setObjectName("brushKind")
+        self.brush_kind.setToolTip("What a terrain stroke paints")
+        for key, label in BRUSH_KINDS:
+            self.brush_kind.addItem(label, key)
+        self.brush_value = QComboBox(self)
+        self.brush_value.setObjectName("brushValue")
+        self.brush_value.setToolTip("The value a terrain stroke paints")
+        self.brush_value.setMinimumContentsLength(12)
+        self.brush_kind.currentIndexChanged.connect(self._brush_kind_changed)
+        self.brush_value.currentIndexChanged.connect(self._brush_changed)
+        self.brush_kind_action = tools.addWidget(self.brush_kind)
+        self.brush_value_action = tools.addWidget(self.brush_value)
+        self._brush_kind_changed()
+        self.map_view.terrain_mode_changed.connect(self._terrain_mode_changed)
+        self._terrain_mode_changed(self.map_view.terrain_mode)
+
+    def _brush_kind_changed(self, *_args: object) -> None:
+        self.brush_value.blockSignals(True)
+        self.brush_value.clear()
+        for label, value in brush_values(str(self.brush_kind.currentData())):
+            self.brush_value.addItem(label, value)
+        self.brush_value.setCurrentIndex(min(1, self.brush_value.count() - 1))
+        self.brush_value.blockSignals(False)
+        self._brush_changed()
+
+    def _brush_changed(self, *_args: object) -> None:
+        self.map_view.set_terrain_brush(
+            brush_change(str(self.brush_kind.currentData()), self.brush_value.currentData())
+        )
+
+    def _terrain_mode_changed(self, on: bool) -> None:
+        self.brush_kind_action.setVisible(on)
+        self.brush_value_action.setVisible(on)
+        if on:
+            self.statusBar().showMessage(
+                "Paint terrain: click or drag over hexes; T or Esc to stop", 4000
+            )
+
+    def _set_animations(self, on: bool) -> None:
+        self.map_view.animations_enabled = on
+        if not on:
+            self.map_view.skip_animation()
+        self._settings.setValue(animation.SETTINGS_KEY, on)
 
     def _show_refusal(self, message: str) -> None:
         self.statusBar().showMessage(f"Not allowed: {message}", 6000)
@@ -394,6 +519,25 @@ def _zoom_icon(plus: bool) -> QIcon:
         p.drawLine(QPointF(6.5, 9.5), QPointF(12.5, 9.5))
         if plus:
             p.drawLine(QPointF(9.5, 6.5), QPointF(9.5, 12.5))
+
+    return _icon(draw)
+
+
+def _terrain_icon() -> QIcon:
+    def draw(p: QPainter) -> None:
+        hexagon = QPolygonF([
+            QPointF(11 + 8 * math.cos(math.radians(a)), 12 + 8 * math.sin(math.radians(a)))
+            for a in range(0, 360, 60)
+        ])
+        p.setPen(QPen(_ICON_INK, 1.4))
+        p.setBrush(QColor("#8fb3d9"))
+        p.drawPolygon(hexagon)
+        # a brush
+        p.setPen(QPen(QColor("#8a5a2b"), 2.6, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.drawLine(QPointF(22, 2), QPointF(15, 11))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#0b6e79"))
+        p.drawEllipse(QPointF(14, 12.5), 2.6, 2.6)
 
     return _icon(draw)
 

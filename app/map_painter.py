@@ -997,7 +997,8 @@ def terrain_look(t: object) -> TerrainLook:
 
 
 def _light_to_dark(light: object) -> int:
-    """Light enum (bright first) or a penalty number -> darkness steps 0..3."""
+    """Light (a penalty 0 .. -10) -> darkness steps 0..3."""
+    light = getattr(light, "penalty", light)
     if isinstance(light, int | float) and not isinstance(light, bool):
         penalty = abs(int(light))  # e.g. -3 for dim light
         return 0 if penalty == 0 else 1 if penalty <= 3 else 2 if penalty <= 6 else 3
@@ -1005,6 +1006,11 @@ def _light_to_dark(light: object) -> int:
 
 
 DARK_ALPHA = (0, 70, 130, 190)
+
+
+def water_shade(depth: int) -> int:
+    """Depth steps (ankle 1 .. deep 7) -> one of three blues."""
+    return 1 if depth <= 2 else 2 if depth <= 5 else 3
 WATER_SHADES = (QColor(96, 160, 214, 120), QColor(60, 126, 196, 160), QColor(34, 90, 168, 200))
 
 
@@ -1047,7 +1053,7 @@ class TerrainCache:
             if lk.dark:
                 by_dark.setdefault(lk.dark, []).append(h)
             if lk.water:
-                by_water.setdefault(min(lk.water, len(WATER_SHADES)), []).append(h)
+                by_water.setdefault(water_shade(lk.water), []).append(h)
             if lk.height:
                 by_height.setdefault(lk.height, []).append(h)
             if lk.footing:
@@ -1132,13 +1138,16 @@ def paint_terrain(p: QPainter, cache: TerrainCache, zoom: float) -> None:
 
 def item_slots(count: int, size_px: float) -> list[tuple[float, float]]:
     """Screen offsets from a hex centre for ``count`` items: along the hex's lower
-    edge (clear of the token's point and initials), fanning out round the rim."""
+    edge (clear of the token's point and initials), fanning out round the rim with
+    the icons side by side."""
     radius = 0.66 * size_px
+    icon = item_icon_size(size_px)
+    step = math.degrees(2 * math.asin(min(1.0, (icon + 1.5) / (2 * radius))))
     out: list[tuple[float, float]] = []
     for i in range(count):
-        # 150 deg (lower right) first, then alternating round the rim
-        step = (i + 1) // 2 * (1 if i % 2 else -1)
-        a = math.radians(150 + 34 * step)
+        # 150 deg (lower right) first, then alternating either side round the rim
+        k = (i + 1) // 2 * (1 if i % 2 else -1)
+        a = math.radians(150 + step * k)
         out.append((radius * math.sin(a), -radius * math.cos(a)))
     return out
 

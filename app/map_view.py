@@ -10,7 +10,7 @@ reach) is rebuilt only when the plan or the selection asks for it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
@@ -28,19 +28,21 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPen,
     QPixmap,
+    QPolygonF,
     QResizeEvent,
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QToolTip, QWidget
 
+from app import icons, theme
 from app import map_painter as mp
-from app import theme
+from app.animation import Flight, FlightAnimator, animations_wanted, point_along
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.help import shortcut as help_shortcut
-from hexmap import Arc, Hex, arc_of
-from rules.battle import BattleChange, MoveCombatant
+from hexmap import Arc, Hex, arc_of, weapon_hexes
+from rules.battle import BattleChange, Command, MoveCombatant
 from rules.model import Combatant, Status
 
 MIN_ZOOM = 0.12
@@ -58,6 +60,8 @@ class MapView(QWidget):
 
     hovered_hex_changed = Signal(object)  # Hex | None
     view_changed = Signal()  # zoom or pan
+    hex_clicked = Signal(object)  # Hex: a left click on the map (the hex pane follows it)
+    terrain_mode_changed = Signal(bool)
 
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,7 +93,17 @@ class MapView(QWidget):
         self._legend: QPixmap | None = None
         self._highlight: tuple[Hex, ...] = ()
         self._highlight_path = QPainterPath()
+        self._highlight_line = QPolygonF()
         self._hover: Hex | None = None
+        self._terrain = mp.TerrainCache()
+        self._terrain.update(controller.state)
+        # terrain painting: the brush (a TerrainChange) and the hexes of this stroke
+        self._brush: object | None = None
+        self._stroke: list[Hex] = []
+        # flying and falling pieces
+        self.animations_enabled = animations_wanted()
+        self._animator = FlightAnimator(self)
+        self._animator.frame.connect(self.update)
 
         # mouse state
         self._press_pos: QPointF | None = None
@@ -150,6 +164,10 @@ class MapView(QWidget):
         self.clear_selection_action = self._action(
             "clear_selection", "&Clear Selection", self._clear_selection, widget
         )
+        self.paint_terrain_action = self._action(
+            "paint_terrain", "Paint &Terrain", self._terrain_mode_toggled
+        )
+        self.paint_terrain_action.setCheckable(True)
         self.pan_actions = [
             self._action("pan_left", "Pan &Left", lambda: self.pan_by(PAN_STEP, 0), widget),
             self._action("pan_right", "Pan &Right", lambda: self.pan_by(-PAN_STEP, 0), widget),
@@ -209,6 +227,93 @@ class MapView(QWidget):
 
     def highlighted_hexes(self) -> tuple[Hex, ...]:
         return self._highlight
+
+    # --- the battlefield: items, terrain, paths, weapons -----------------------------
+    def items_by_hex(self) -> dict[Hex, list[object]]:
+        """Ground items lying still in each hex (pieces still in flight are left out)."""
+        out: dict[Hex, list[object]] = {}
+        for item in getattr(self._controller.state, "items", ()):
+            if self._animator.running and self._animator.in_flight(item.id):
+                continue
+            out.setdefault(item.hex, []).append(item)
+        return out
+
+    def items_drawn(self) -> dict[Hex, list[str]]:
+        """Names of the items the map draws in each hex (tests and tooltips)."""
+        return {h: [item.name for item in items] for h, items in self.items_by_hex().items()}
+
+    def terrain_drawn_at(self, h: Hex) -> mp.TerrainLook | None:
+        """What the map shows of ``h``'s terrain (None: open ground)."""
+        self._terrain.update(self._controller.state)
+        return self._terrain.looks.get(h)
+
+    def path_shown(self) -> tuple[Hex, ...]:
+        """The selected combatant's path this turn as drawn (empty if none)."""
+        sid = self._controller.selected_id
+        if sid is None:
+            return ()
+        path = tuple(getattr(self._controller.state.combatant(sid), "path_this_turn", ()))
+        return path if len(path) > 1 else ()
+
+    def weapon_positions_shown(self) -> dict[str, tuple[Hex, ...]]:
+        """Where each of the selected combatant's weapons is (000/001 striking at
+        weapons), by weapon key."""
+        sid = self._controller.selected_id
+        if sid is None:
+            return {}
+        return weapon_positions_of(self._controller.state.combatant(sid))
+
+    @property
+    def animator(self) -> FlightAnimator:
+        return self._animator
+
+    def skip_animation(self) -> bool:
+        return self._animator.skip()
+
+    # --- terrain painting ---------------------------------------------------------------
+    @property
+    def terrain_mode(self) -> bool:
+        return self.paint_terrain_action.isChecked()
+
+    def set_terrain_mode(self, on: bool) -> None:
+        if on != self.paint_terrain_action.isChecked():
+            self.paint_terrain_action.setChecked(on)
+            self._terrain_mode_toggled()
+
+    def _terrain_mode_toggled(self) -> None:
+        on = self.paint_terrain_action.isChecked()
+        self._stroke = []
+        if on:
+            self.setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.unsetCursor()
+        self.terrain_mode_changed.emit(on)
+        self.update()
+
+    @property
+    def terrain_brush(self) -> object | None:
+        return self._brush
+
+    def set_terrain_brush(self, change: object | None) -> None:
+        """What a stroke paints: a ``rules.terrain.TerrainChange``."""
+        self._brush = change
+
+    def stroke_hexes(self) -> tuple[Hex, ...]:
+        return tuple(self._stroke)
+
+    def _stroke_add(self, h: Hex | None) -> None:
+        if h is not None and h not in self._stroke:
+            self._stroke.append(h)
+            self._update_hex(h)
+
+    def _finish_stroke(self) -> None:
+        hexes, self._stroke = tuple(self._stroke), []
+        if not hexes:
+            return
+        command = paint_command(hexes, self._brush)
+        if command is not None:
+            self._controller.execute(command)
+        self.update()
 
     def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Zoom keeping the map point under ``anchor`` (default: view centre) still."""
@@ -325,6 +430,15 @@ class MapView(QWidget):
 
     # --- controller signals ------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        before_items = getattr(change.before, "items", ())
+        after_items = getattr(change.after, "items", ())
+        terrain_changed = self._terrain.update(change.after)
+        if self.animations_enabled:
+            flights = flights_of(change.events, after_items)
+            if flights:
+                self._animator.start(flights)
+        if terrain_changed or before_items != after_items or self._animator.running:
+            self.update()
         relevant = {self._controller.selected_id, self._controller.target_id}
         if redraw.overlays or (self._overlay is not None and self._controller.selected_id is None):
             self._rebuild_overlay()
@@ -341,6 +455,8 @@ class MapView(QWidget):
                     self.update(self._token_rect(c.hex))
 
     def _on_battle_reset(self) -> None:
+        self._animator.skip()
+        self._terrain.update(self._controller.state)
         self._grid_cache = mp.GridCache(self._controller.state.grid)
         self._tokens.clear()
         self._highlight = ()
@@ -362,6 +478,11 @@ class MapView(QWidget):
         ) else ()
         grid = self._controller.state.grid
         self._highlight_path = mp.outline_path(h for h in self._highlight if h in grid)
+        # a piece's flight or a move: the way it went, not only the hexes
+        self._highlight_line = (
+            mp.path_polyline([h for h in self._highlight if h in grid])
+            if len(self._highlight) > 1 else QPolygonF()
+        )
         new = self._highlight_path.boundingRect()
         for r in (old, new):
             if not r.isEmpty():
@@ -419,6 +540,9 @@ class MapView(QWidget):
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(texture)
         p.drawPath(self._grid_cache.outline)
+        terrain = self._terrain
+        if terrain.looks and terrain.bounds.intersects(visible):
+            mp.paint_terrain(p, terrain, zoom)
         overlay = self._overlay
         if overlay is not None and overlay.bounds.intersects(visible):
             mp.paint_overlay_fills(p, overlay)
@@ -448,7 +572,24 @@ class MapView(QWidget):
             pen.setCosmetic(True)
             p.setPen(pen)
             p.drawPath(self._highlight_path)
-        if self._hover is not None and not self._dragging_token:
+            if not self._highlight_line.isEmpty():
+                pen = QPen(theme.HIGHLIGHT.darker(130), 2.5, Qt.PenStyle.DashLine)
+                pen.setCosmetic(True)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawPolyline(self._highlight_line)
+        if self.terrain_mode:
+            pen = QPen(theme.TERRAIN_BRUSH, 2.0)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            brush_fill = QColor(theme.TERRAIN_BRUSH)
+            brush_fill.setAlpha(60)
+            p.setBrush(brush_fill)
+            for h in self._stroke:
+                p.drawPolygon(mp.hex_polygon(h, 0.9))
+            if self._hover is not None:
+                p.drawPolygon(mp.hex_polygon(self._hover, 0.9))
+        elif self._hover is not None and not self._dragging_token:
             pen = QPen(theme.HOVER, 2.0)
             pen.setCosmetic(True)
             p.setPen(pen)
@@ -467,13 +608,19 @@ class MapView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         selected, target = self._controller.selected_id, self._controller.target_id
+        if terrain.looks and size_px >= 18:
+            self._paint_heights(p, exposed)
+        if selected is not None:
+            self._paint_path(p, selected)
         labels = self._layout_labels(overlay)
         self._paint_labels(p, labels, on_top=False)
         if selected is not None and target is not None:
             self._paint_target_line(p, selected, target)
 
-        # tokens
         dpr = self.devicePixelRatioF()
+        if size_px >= 9:
+            self._paint_items(p, exposed, size_px, dpr)
+        # tokens
         half = mp.token_extent(size_px)
         ordered = sorted(
             state.combatants,
@@ -500,6 +647,8 @@ class MapView(QWidget):
                 p.drawPixmap(target_rect.topLeft(), pixmap)
             p.setOpacity(1.0)
 
+        if selected is not None:
+            self._paint_weapon_positions(p, selected, exposed)
         self._paint_labels(p, labels, on_top=True)
         if self._dragging_token and self._press_token is not None:
             ghost = self._tokens.get(
@@ -510,8 +659,104 @@ class MapView(QWidget):
                 QPointF(self._drag_pos.x() - half, self._drag_pos.y() - half), ghost
             )
             p.setOpacity(1.0)
+        if self._animator.running:
+            self._paint_flights(p, size_px, dpr)
         if overlay is not None:
             self._paint_legend(p, overlay, exposed)
+
+    # --- the battlefield layers (screen coordinates) ----------------------------------
+    def _paint_heights(self, p: QPainter, exposed: QRectF) -> None:
+        """A small level number in the upper left of each raised or sunken hex."""
+        size_px = mp.HEX_SIZE * self._zoom
+        for h, look in self._terrain.looks.items():
+            if not look.height:
+                continue
+            cx, cy = self._to_screen_xy(h)
+            anchor = QPointF(cx - 0.5 * size_px, cy - 0.5 * size_px)
+            if not exposed.adjusted(-20, -20, 20, 20).contains(anchor):
+                continue
+            text = f"{look.height:+d}"
+            mp.draw_pill(p, self._texts, text, anchor, pixel_size=9, bold=True,
+                         fg=theme.HEIGHT_TEXT, bg=QColor(250, 245, 232, 190))
+
+    def _paint_path(self, p: QPainter, selected: str) -> None:
+        """The selected combatant's path this turn: a dotted line with a dot per step."""
+        path = self.path_shown()
+        if not path:
+            return
+        points = [self.hex_center(h) for h in path]
+        pen = QPen(theme.PATH_LINE, 2.2, Qt.PenStyle.DotLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPolyline(QPolygonF(points))
+        r = max(2.5, 0.09 * mp.HEX_SIZE * self._zoom)
+        p.setPen(QPen(theme.PATH_LINE, 1.2))
+        p.setBrush(theme.PATH_DOT)
+        for pt in points[:-1]:
+            p.drawEllipse(pt, r, r)
+
+    def _paint_weapon_positions(self, p: QPainter, selected: str, exposed: QRectF) -> None:
+        """Small diamonds where each weapon of the selection is (the hexes a foe can
+        strike at it), one colour per weapon as its reach, offset so they don't stack."""
+        size_px = mp.HEX_SIZE * self._zoom
+        if size_px < 10:
+            return
+        c = self._controller.state.combatant(selected)
+        keys = [w.key for w in c.fighter.weapons]
+        d = max(3.5, 0.11 * size_px)
+        for key, hexes in self.weapon_positions_shown().items():
+            index = keys.index(key) if key in keys else 0
+            colour = theme.reach_style(index).colour
+            for h in hexes:
+                cx, cy = self._to_screen_xy(h)
+                # along the hex's upper left edge, clear of tokens' faces; one per weapon
+                x = cx - 0.5 * size_px + index * 2.4 * d
+                y = cy - 0.62 * size_px
+                if not exposed.contains(QPointF(x, y)):
+                    continue
+                p.setPen(QPen(QColor("#ffffff"), 1.2))
+                p.setBrush(colour)
+                p.drawPolygon(QPolygonF([
+                    QPointF(x, y - d), QPointF(x + d, y), QPointF(x, y + d), QPointF(x - d, y)
+                ]))
+
+    def item_rects(self) -> list[tuple[QRectF, object]]:
+        """Screen rects of the item icons and their items (hover tooltips, tests)."""
+        size_px = mp.HEX_SIZE * self._zoom
+        icon = mp.item_icon_size(size_px)
+        out: list[tuple[QRectF, object]] = []
+        for h, items in self.items_by_hex().items():
+            cx, cy = self._to_screen_xy(h)
+            for (dx, dy), item in zip(mp.item_slots(len(items), size_px), items, strict=False):
+                out.append((QRectF(cx + dx - icon / 2, cy + dy - icon / 2, icon, icon), item))
+        return out
+
+    def _paint_items(self, p: QPainter, exposed: QRectF, size_px: float, dpr: float) -> None:
+        icon = mp.item_icon_size(size_px)
+        for rect, item in self.item_rects():
+            if rect.intersects(exposed):
+                key = icons.icon_key_for(getattr(item, "icon", None), item.name)
+                p.drawPixmap(rect.topLeft(), icons.icon_pixmap(key, icon, dpr, backdrop=True))
+
+    def _paint_flights(self, p: QPainter, size_px: float, dpr: float) -> None:
+        icon = mp.item_icon_size(size_px) + 4
+        t = self._animator.progress
+        for flight in self._animator.flights:
+            points = [self.hex_center(h) for h in flight.path]
+            at, hop = point_along(points, t)
+            y = at.y() - hop * size_px
+            p.setOpacity(0.35)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0))
+            p.drawEllipse(at, icon * 0.35, icon * 0.15)  # the shadow on the ground
+            p.setOpacity(1.0)
+            p.save()
+            p.translate(at.x(), y)
+            p.rotate(360.0 * t * (1 if len(points) > 1 else 0.25))
+            p.drawPixmap(QPointF(-icon / 2, -icon / 2),
+                         icons.icon_pixmap(flight.icon, icon, dpr, backdrop=True))
+            p.restore()
 
     def _to_screen_xy(self, h: Hex) -> tuple[float, float]:
         x, y = mp.LAYOUT.hex_to_pixel(h)
@@ -663,10 +908,18 @@ class MapView(QWidget):
     # --- mouse ---------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
+        if self._animator.skip():
+            event.accept()
+            return  # a click skips the flight
         self._press_pos = pos
         self._last_pos = pos
         self._press_button = event.button()
         self._press_token = None
+        if event.button() == Qt.MouseButton.LeftButton and self.terrain_mode:
+            self._stroke = []
+            self._stroke_add(self.hex_at(pos))
+            event.accept()
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             c = self._combatant_at(self.hex_at(pos))
             self._press_token = c.id if c is not None else None
@@ -679,6 +932,9 @@ class MapView(QWidget):
         pos = event.position()
         self._set_hover(self.hex_at(pos))
         if self._press_pos is None:
+            return
+        if self.terrain_mode and self._press_button == Qt.MouseButton.LeftButton:
+            self._stroke_add(self.hex_at(pos))
             return
         moved = (pos - self._press_pos).manhattanLength() >= QApplication.startDragDistance()
         if self._press_button == Qt.MouseButton.LeftButton and not (
@@ -709,6 +965,12 @@ class MapView(QWidget):
         button = event.button()
         if button != self._press_button:
             return
+        if self.terrain_mode and button == Qt.MouseButton.LeftButton:
+            self._press_pos = None
+            self._press_button = Qt.MouseButton.NoButton
+            self._stroke_add(self.hex_at(pos))
+            self._finish_stroke()  # one command per stroke
+            return
         was_panning, was_dragging = self._panning, self._dragging_token
         token = self._press_token
         self._press_pos = None
@@ -738,6 +1000,7 @@ class MapView(QWidget):
         h = self.hex_at(pos)
         if h is None:
             return
+        self.hex_clicked.emit(h)
         c = self._combatant_at(h)
         if c is not None:
             self._controller.select(c.id)
@@ -745,8 +1008,83 @@ class MapView(QWidget):
             self._controller.move_selected(h)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        # No menu on the map: the right button picks the target (on release, below).
+        """A right-click on a token: it becomes the target (as a plain right-click
+        does) and a menu offers its postures and the items in reach. Elsewhere a
+        right-click clears the target (on release, below)."""
         event.accept()
+        if self.terrain_mode:
+            return
+        h = self.hex_at(QPointF(event.pos()))
+        menu = self.context_menu_for(h)
+        if menu is None:
+            return
+        # the press that opened the menu gets no release here
+        self._press_pos = None
+        self._press_button = Qt.MouseButton.NoButton
+        self._right_click(QPointF(event.pos()))
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    def context_menu_for(self, h: Hex | None) -> QMenu | None:
+        """The map's menu for a hex: for a combatant "Set as target", "Select" and
+        its postures (``SetPosture``); for items in reach of the selection "Pick up"
+        (``PickUpItem``). None where there is nothing to offer."""
+        if h is None:
+            return None
+        state = self._controller.state
+        c = self._combatant_at(h)
+        menu = QMenu(self)
+        menu.setObjectName("mapContextMenu")
+        if c is not None:
+            target = menu.addAction("Set as &Target")
+            target.setObjectName("setTarget")
+            target.setEnabled(c.id != self._controller.selected_id)
+            target.triggered.connect(lambda _=False, cid=c.id: self._controller.set_target(cid))
+            select = menu.addAction(f"&Select {c.name}")
+            select.setObjectName("selectCombatant")
+            select.triggered.connect(lambda _=False, cid=c.id: self._controller.select(cid))
+            postures = posture_choices()
+            if postures:
+                sub = menu.addMenu("&Posture")
+                sub.setObjectName("postureMenu")
+                current = getattr(c, "posture", None)
+                for posture in postures:
+                    action = sub.addAction(posture_label(posture))
+                    action.setObjectName(f"posture:{posture.value}")
+                    action.setCheckable(True)
+                    action.setChecked(posture == current)
+                    action.triggered.connect(
+                        lambda _=False, cid=c.id, po=posture: self.set_posture(cid, po)
+                    )
+        sid = self._controller.selected_id
+        items = [i for i in getattr(state, "items", ()) if i.hex == h]
+        if items and sid is not None:
+            menu.addSeparator()
+            picker = state.combatant(sid)
+            for item in items:
+                action = menu.addAction(
+                    icons.item_icon(icons.icon_key_for(item.icon, item.name)),
+                    f"{picker.name}: pick up {item.name}",
+                )
+                action.setObjectName(f"pickUp:{item.id}")
+                action.setEnabled(picker.hex.distance(item.hex) <= 1)
+                action.triggered.connect(
+                    lambda _=False, cid=sid, iid=item.id: self.pick_up(cid, iid)
+                )
+        if menu.isEmpty():
+            menu.deleteLater()
+            return None
+        return menu
+
+    def set_posture(self, combatant_id: str, posture: object) -> None:
+        command = posture_command(combatant_id, posture)
+        if command is not None:
+            self._controller.execute(command)
+
+    def pick_up(self, combatant_id: str, item_id: str) -> None:
+        command = pick_up_command(combatant_id, item_id)
+        if command is not None:
+            self._controller.execute(command)
 
     def _right_click(self, pos: QPointF) -> None:
         """Right-click: a token becomes the attack target; empty map clears it."""
@@ -826,6 +1164,11 @@ class MapView(QWidget):
         self._controller.turn_selected(steps)
 
     def _clear_selection(self) -> None:
+        if self._animator.skip():
+            return  # Esc first skips a flight
+        if self.terrain_mode:
+            self.set_terrain_mode(False)
+            return
         # target first: the controller ignores set_target(None) once nothing is selected
         self._controller.set_target(None)
         self._controller.select(None)
@@ -843,6 +1186,12 @@ class MapView(QWidget):
                     f"{c.name} — {c.side.value}, HP {c.hp}/{c.fighter.hit_points}, "
                     f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
                 )
+        look = self.terrain_drawn_at(h)
+        if look is not None:
+            lines.append("Terrain: " + mp.terrain_map(state)[h].describe())  # type: ignore[attr-defined]
+        items = [i for i in getattr(state, "items", ()) if i.hex == h]
+        if items:
+            lines.append("On the ground: " + ", ".join(i.name for i in items))
         sid = self._controller.selected_id
         if sid is not None:
             sel = state.combatant(sid)
@@ -856,7 +1205,13 @@ class MapView(QWidget):
         return "\n".join(lines)
 
     def _show_tooltip(self, event: QHelpEvent) -> None:
-        h = self.hex_at(QPointF(event.pos()))
+        pos = QPointF(event.pos())
+        for rect, item in self.item_rects():
+            if rect.contains(pos):  # an item's icon: its name (and what it is)
+                text = item.name + (f" — {item.note}" if getattr(item, "note", "") else "")
+                QToolTip.showText(event.globalPos(), text, self, rect.toAlignedRect())
+                return
+        h = self.hex_at(pos)
         if h is None:
             QToolTip.hideText()
             return
@@ -900,3 +1255,78 @@ def _label_hexes(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> li
         across = abs((c.x() - o.x()) * fy - (c.y() - o.y()) * fx) / mp.HEX_SIZE
         scored.append((-(ahead - 0.3 * across), h))
     return [h for _score, h in sorted(scored)]
+
+
+# --- the rules commands and records the map uses ----------------------------------------
+def posture_choices() -> tuple[object, ...]:
+    try:
+        from rules.conditions import Posture
+    except ImportError:  # pragma: no cover - older rules
+        return ()
+    return tuple(Posture)
+
+
+def posture_label(posture: object) -> str:
+    text = str(getattr(posture, "value", posture)).replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def posture_command(combatant_id: str, posture: object) -> Command | None:
+    try:
+        from rules.battle import SetPosture  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return SetPosture(combatant_id, posture)  # type: ignore[no-any-return]
+
+
+def pick_up_command(combatant_id: str, item_id: str) -> Command | None:
+    try:
+        from rules.battle import PickUpItem  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return PickUpItem(combatant_id, item_id)  # type: ignore[no-any-return]
+
+
+def paint_command(hexes: tuple[Hex, ...], brush: object | None) -> Command | None:
+    """One ``PaintTerrain`` command for a stroke (None without a brush or rules)."""
+    if brush is None:
+        return None
+    try:
+        from rules.battle import PaintTerrain  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return PaintTerrain(hexes, brush)  # type: ignore[no-any-return]
+
+
+def weapon_positions_of(c: Combatant) -> dict[str, tuple[Hex, ...]]:
+    """Where each weapon of ``c`` is: the rules' ``weapon_positions`` if there is
+    one, else ``hexmap.weapon_hexes`` of each weapon's reach."""
+    try:
+        from rules.battle import weapon_positions  # type: ignore[attr-defined]
+    except ImportError:
+        weapon_positions = None
+    if weapon_positions is not None:
+        return {k: tuple(v) for k, v in weapon_positions(c).items()}
+    return {
+        w.key: weapon_hexes(c.hex, c.facing, w.reach)
+        for w in c.fighter.weapons
+        if w.kind.value != "unarmed"
+    }
+
+
+def flights_of(events: Iterable[object], items: Iterable[object]) -> list[Flight]:
+    """Animations for the pieces a command sent flying or falling: every event that
+    carries a ``landing`` with a traced path (``rules.scatter.PieceLanded``)."""
+    by_id = {getattr(i, "id", None): i for i in items}
+    flights: list[Flight] = []
+    for event in events:
+        landing = getattr(event, "landing", None)
+        path = tuple(getattr(landing, "path", ()) or ())
+        if not path:
+            continue
+        iid = getattr(event, "item_id", None)
+        item = by_id.get(iid)
+        name = getattr(item, "name", None) or getattr(landing, "piece_name", "piece")
+        key = icons.icon_key_for(getattr(item, "icon", None), name)
+        flights.append(Flight(key, name, path, iid))
+    return flights

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 
-from hexmap import Arc, Handedness, Hex, arc_of, reach_hexes
+from hexmap import Arc, Handedness, arc_of, reach_hexes
 from rules.attack_events import (
     ATTACK_ROLL_CITATION,
     DAMAGE_CITATION,
@@ -77,10 +77,17 @@ from rules.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
-from rules.breakage import BreakResult, break_weapon, parry_break_chance, roll_parry_break
+from rules.breakage import (
+    BROKEN_WEAPONS_000,
+    BreakResult,
+    break_weapon,
+    parry_break_chance,
+    roll_parry_break,
+)
 from rules.checks import Outcome, RollKind, SuccessRoll, success_roll
 from rules.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
 from rules.conditions import (
+    ConditionError,
     SelectedCondition,
     condition_modifiers,
     large_shield_modifier,
@@ -127,7 +134,6 @@ from rules.hit_location import (
     MISSING_000,
     NEAR_MISSES_000,
     RANDOM_000,
-    RANDOM_001,
     HitLocationSystem,
     HitLocationTable,
     LocationRoll,
@@ -135,7 +141,7 @@ from rules.hit_location import (
     resolve_table_side,
 )
 from rules.locations import HitLocation
-from rules.locations_001 import CHINKS_001, Locations001
+from rules.locations_001 import CHINKS_001, RANDOM_001, Locations001
 from rules.model import (
     ActionKind,
     Combatant,
@@ -161,7 +167,6 @@ from rules.stances import (
     free_parries_per_turn,
     weapon_side,
 )
-from rules.conditions import ConditionError
 from rules.weapon_strikes import (
     AT_FEET,
     INTACT,
@@ -189,9 +194,6 @@ from rules.wound_effects import Victim, resolve_rolls, wound_from
 
 __all__ = [
     "AttackOptions",
-    "SubdueMode",
-    "WeaponAttack",
-    "WeaponInReach",
     "AttackOutcome",
     "AttackPlan",
     "AttackResolution",
@@ -199,6 +201,9 @@ __all__ = [
     "DefenseKind",
     "DefenseRoll",
     "Modifier",
+    "SubdueMode",
+    "WeaponAttack",
+    "WeaponInReach",
     "plan_attack",
     "resolve_attack",
 ]
@@ -398,7 +403,11 @@ def plan_attack(
         if automatic is not None:
             mods.append(automatic)
     # ... and those the GM selected for this attack.
-    mods.extend(condition_modifiers(options.conditions, melee=True, swinging=mode.is_swing))
+    try:
+        mods.extend(condition_modifiers(options.conditions, melee=True, swinging=mode.is_swing))
+        no_defense = removes_active_defenses(options.conditions)
+    except ConditionError as e:
+        raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     if target is None:
         pd = ruleset.passive_defense(defender.fighter, arc)
@@ -409,7 +418,6 @@ def plan_attack(
     base_skill = fighter.skill(weapon.skill)
     effective = base_skill + sum(m.value for m in mods)
 
-    no_defense = removes_active_defenses(options.conditions)
     if no_defense and options.defenses:
         raise IllegalAttackError(
             "a selected condition leaves the defender no active defense "
@@ -508,8 +516,9 @@ def _subdued(
     """001 Subduing a Foe: the mode and ST the blow uses."""
     if options.subdue is SubdueMode.PULLED:
         assert options.pulled_st is not None
-        pulled = pulled_punch(None if weapon.kind is WeaponKind.UNARMED else weapon, st,
-                              options.pulled_st)
+        pulled = pulled_punch(
+            None if weapon.kind is WeaponKind.UNARMED else weapon, st, options.pulled_st
+        )
         return mode, pulled.st, ((f"pulled blow at ST {pulled.st} of {st}", pulled.citation),)
     if options.subdue is SubdueMode.FLAT:
         flat = flat_of_blade(mode)
@@ -615,16 +624,70 @@ def attack_arc(attacker: Combatant, defender: Combatant) -> Arc:
     return arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness)
 
 
+class _Flow:
+    """The combatants and records of one resolution, as the steps change them."""
+
+    def __init__(self, attacker: Combatant, defender: Combatant, between: Between) -> None:
+        self.attacker = attacker
+        self.defender = defender
+        self.between = between
+        self.events: list[Event] = []
+        self.pieces: list[Piece] = []
+        self.origins: list[str] = []
+
+    def get(self, combatant_id: str) -> Combatant:
+        return self.attacker if combatant_id == self.attacker.id else self.defender
+
+    def put(self, c: Combatant) -> None:
+        if c.id == self.attacker.id:
+            self.attacker = c
+        else:
+            self.defender = c
+
+    def lose(
+        self, c: Combatant, pieces: tuple[Piece, ...], reason: str, citation: Citation
+    ) -> None:
+        """Record pieces that left ``c``'s hands (the map places them)."""
+        if not pieces:
+            return
+        self.pieces.extend(pieces)
+        self.origins.extend(c.id for _ in pieces)
+        self.events.append(
+            PiecesLeftHand(
+                citation=pieces[0].placement.citation or citation,
+                combatant_id=c.id,
+                name=c.name,
+                hex=c.hex,
+                pieces=pieces,
+                reason=reason,
+            )
+        )
+
+
 def resolve_attack(
     plan: AttackPlan,
     attacker: Combatant,
     defender: Combatant,
     rng: random.Random,
     ruleset: Ruleset,
+    *,
+    weapon_in_reach: WeaponInReach | None = None,
 ) -> AttackResolution:
     """Roll the attack of ``plan``. The plan must match the combatants as they
-    are now (it is recomputed and compared; a stale plan is refused)."""
-    if plan_attack(attacker, defender, plan.options, ruleset) != plan:
+    are now (it is recomputed and compared; a stale plan is refused).
+
+    The steps, in order: declaration; (000 disarm: the Quick Contest instead of the
+    rest); the attack roll; a critical miss checked (000 VERIFYING / AVOIDING) and
+    rolled on the table; a miss that still lands (000 NEAR MISSES, 000 MISSING A
+    SPECIFIC HIT LOCATION) goes on to the defenses like a hit; on a plain success
+    each announced defense in order (acrobatic dodge roll first; a fumbled defense's
+    mishap; a parry against a 3x heavier weapon may break); the turn records; then
+    the blow: on a weapon (break, 001 disarm) or on the body (random location,
+    located wound, its rolls, a crippled hand's drop)."""
+    if (
+        plan_attack(attacker, defender, plan.options, ruleset, weapon_in_reach=weapon_in_reach)
+        != plan
+    ):
         raise IllegalAttackError("the attack plan no longer matches the combatants")
     between: Between = {
         "attacker_id": attacker.id,
@@ -634,7 +697,9 @@ def resolve_attack(
         "attacker_hex": attacker.hex,
         "defender_hex": defender.hex,
     }
-    events: list[Event] = [
+    flow = _Flow(attacker, defender, between)
+    events = flow.events
+    events.append(
         AttackDeclared(
             citation=DEFENSES_CITATION,
             weapon_name=plan.weapon.name,
@@ -645,7 +710,22 @@ def resolve_attack(
             announced=tuple(_defense_label(d) for d in plan.defenses),
             **between,
         )
-    ]
+    )
+    for text, citation in plan.adjustments:
+        events.append(AttackAdjusted(citation=citation, text=text, **between))
+    if plan.no_active_defense:
+        events.append(
+            AttackAdjusted(
+                citation=cite("000", "ADVERSE COMBAT CONDITIONS"),
+                text=f"{defender.name} can make no active defense",
+                **between,
+            )
+        )
+    if plan.options.weapon_attack is WeaponAttack.DISARM and ruleset.weapon_rules is (
+        RulesSource.SEED_000
+    ):
+        return _disarm_contest_000(plan, flow, rng)
+
     attack_roll = success_roll(plan.effective_skill, rng, RollKind.STANDARD)
     events.append(
         AttackRolled(
@@ -659,40 +739,55 @@ def resolve_attack(
         )
     )
 
+    hit_key = plan.hit_location
     rolls: list[DefenseRoll] = []
+    defend = False
     if attack_roll.outcome is Outcome.CRITICAL_FAILURE:
         outcome, skipped = AttackOutcome.CRITICAL_MISS, "the attack critically missed"
+        if plan.weapon.reliable or plan.base_skill > HIGH_SKILL:
+            check = confirm_critical_miss(plan.base_skill, rng, reliable=plan.weapon.reliable)
+            events.append(CriticalMissChecked(citation=check.citations[0], check=check, **between))
+            if not check.happens:
+                outcome, skipped = AttackOutcome.MISSED, "the attack missed"
     elif attack_roll.outcome is Outcome.FAILURE:
         outcome, skipped = AttackOutcome.MISSED, "the attack missed"
+        shifted = _missed_location(plan, attack_roll, ruleset)
+        if shifted is not None:
+            to_key, reason, citation = shifted
+            to_label = ruleset.hit_locations.locations[to_key].label
+            events.append(
+                LocationShifted(
+                    citation=citation,
+                    from_label=plan.location.label,
+                    to_label=to_label,
+                    reason=reason,
+                    **between,
+                )
+            )
+            hit_key, defend = to_key, True
+            outcome, skipped = AttackOutcome.HIT, "an earlier defense succeeded"
+        elif plan.options.obscured_by is not None and attack_roll.total <= min(
+            9, plan.effective_skill
+        ):
+            events.append(
+                AttackAdjusted(
+                    citation=MISSING_000,
+                    text=(
+                        f"the miss (rolled {attack_roll.total}) hits {plan.options.obscured_by}, "
+                        f"in the way, if {defender.name} fails to parry or block (GM resolves)"
+                    ),
+                    **between,
+                )
+            )
     elif attack_roll.outcome is Outcome.CRITICAL_SUCCESS:
         outcome, skipped = AttackOutcome.CRITICAL_HIT, "no defense against a critical hit"
     else:
         outcome, skipped = AttackOutcome.HIT, "an earlier defense succeeded"
+        defend = True
+    if defend:
         for d in plan.defenses:
-            r = DefenseRoll(d, success_roll(d.value, rng, RollKind.DEFENSE))
+            r = _roll_defense(plan, d, flow, rng)
             rolls.append(r)
-            events.append(
-                DefenseRolled(
-                    citation=d.citation,
-                    kind=d.kind,
-                    item_name=d.item_name,
-                    base=d.base,
-                    base_reason=d.base_reason,
-                    modifiers=d.modifiers,
-                    value=d.value,
-                    roll=r.roll,
-                    **between,
-                )
-            )
-            if r.outcome is Outcome.CRITICAL_FAILURE:
-                events.append(
-                    DefenseCriticalMiss(
-                        citation=DEFENSE_CRITICAL_MISS_CITATION,
-                        kind=d.kind,
-                        item_name=d.item_name,
-                        **between,
-                    )
-                )
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
                 break
@@ -708,8 +803,67 @@ def resolve_attack(
         )
     events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
 
-    # The attacker's turn record and readiness.
-    attacker_after = replace(
+    _record_turn(plan, flow, rolls)
+    if outcome is AttackOutcome.CRITICAL_MISS:
+        _attack_fumble(plan, flow, rng)
+
+    damage: DamageResult | None = None
+    location_roll: LocationRoll | None = None
+    if outcome.is_hit and plan.target_weapon is not None:
+        _hit_weapon(plan, flow, rng, ruleset)
+        hit_key = None
+    elif outcome.is_hit and (hit_key is not None or plan.options.random_location):
+        damage, location_roll, hit_key = _located_blow(plan, flow, hit_key, rng, ruleset)
+    elif outcome.is_hit:
+        damage = roll_damage(
+            plan.damage_dice, plan.damage_spec.type, flow.defender, rng, ruleset.wounding
+        )
+        flow.defender = damage.apply_to(flow.defender)
+        _damage_events(flow, damage)
+
+    return AttackResolution(
+        plan=plan,
+        attack_roll=attack_roll,
+        defense_rolls=tuple(rolls),
+        outcome=outcome,
+        damage=damage,
+        attacker_after=flow.attacker,
+        defender_after=flow.defender,
+        events=tuple(events),
+        pieces=tuple(flow.pieces),
+        piece_origins=tuple(flow.origins),
+        location_roll=location_roll,
+        hit_location=hit_key if outcome.is_hit else None,
+    )
+
+
+# --- resolution steps -------------------------------------------------------------
+
+
+def _damage_events(flow: _Flow, damage: DamageResult) -> None:
+    d = flow.defender
+    flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **flow.between))
+    for sr in damage.status_rolls:
+        flow.events.append(
+            InjuryRolled(citation=INJURY_CITATION, combatant_id=d.id, name=d.name, status_roll=sr)
+        )
+    if damage.status_after is not damage.status_before:
+        flow.events.append(
+            StatusChanged(
+                citation=INJURY_CITATION,
+                combatant_id=d.id,
+                name=d.name,
+                before=damage.status_before,
+                after=damage.status_after,
+            )
+        )
+
+
+def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> None:
+    """The attacker's turn record and readiness; the defender's: every announced
+    defense counts, except critical successes."""
+    attacker = flow.attacker
+    flow.attacker = replace(
         attacker,
         actions_this_turn=(
             *attacker.actions_this_turn,
@@ -717,8 +871,8 @@ def resolve_attack(
         ),
     )
     if plan.attacker_weapon_unready_after:
-        attacker_after = replace(attacker_after, unready=attacker.unready | {plan.weapon.key})
-        events.append(
+        flow.attacker = replace(flow.attacker, unready=attacker.unready | {plan.weapon.key})
+        flow.events.append(
             WeaponUnreadied(
                 citation=READINESS_CITATION,
                 combatant_id=attacker.id,
@@ -726,21 +880,25 @@ def resolve_attack(
                 weapon_name=plan.weapon.name,
             )
         )
-
-    # The defender's: every announced defense counts, except critical successes.
+    defender = flow.defender
     critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
     actions = tuple(
         replace(d.action, counts=i not in critical_wins) for i, d in enumerate(plan.defenses)
     )
-    unready = {d.action.weapon_key for d in plan.defenses if d.becomes_unready}
-    defender_after = replace(
+    held = {w.key for w in defender.fighter.weapons}
+    unready = {
+        d.action.weapon_key
+        for d in plan.defenses
+        if d.becomes_unready and d.action.weapon_key in held
+    }
+    flow.defender = replace(
         defender,
         actions_this_turn=defender.actions_this_turn + actions,
         unready=defender.unready | {k for k in unready if k is not None},
     )
     for d in plan.defenses:
-        if d.becomes_unready and d.item_name is not None:
-            events.append(
+        if d.becomes_unready and d.item_name is not None and d.action.weapon_key in held:
+            flow.events.append(
                 WeaponUnreadied(
                     citation=READINESS_CITATION,
                     combatant_id=defender.id,
@@ -749,42 +907,503 @@ def resolve_attack(
                 )
             )
 
-    damage: DamageResult | None = None
-    if outcome.is_hit:
-        damage = roll_damage(
-            plan.damage_dice, plan.damage_spec.type, defender_after, rng, ruleset.wounding
-        )
-        defender_after = damage.apply_to(defender_after)
-        events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **between))
-        for sr in damage.status_rolls:
-            events.append(
-                InjuryRolled(
-                    citation=INJURY_CITATION,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    status_roll=sr,
-                )
-            )
-        if damage.status_after is not damage.status_before:
-            events.append(
-                StatusChanged(
-                    citation=INJURY_CITATION,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    before=damage.status_before,
-                    after=damage.status_after,
-                )
-            )
 
+def _roll_defense(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random) -> DefenseRoll:
+    """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
+    defense roll, a fumble's mishap, a parry's chance to break."""
+    between = flow.between
+    if d.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge:
+        acro = acrobatic_dodge(acrobatics_skill_of(flow.defender.fighter), rng)
+        applied = acro.dodge_modifier(d.value)
+        flow.events.append(
+            AcrobaticDodgeRolled(
+                citation=ACROBATIC_CITATION, result=acro, applied=applied, **between
+            )
+        )
+        d = replace(d, modifiers=(*d.modifiers, applied), value=d.value + applied.value)
+    r = DefenseRoll(d, success_roll(d.value, rng, RollKind.DEFENSE))
+    flow.events.append(
+        DefenseRolled(
+            citation=d.citation,
+            kind=d.kind,
+            item_name=d.item_name,
+            base=d.base,
+            base_reason=d.base_reason,
+            modifiers=d.modifiers,
+            value=d.value,
+            roll=r.roll,
+            **between,
+        )
+    )
+    if r.outcome is Outcome.CRITICAL_FAILURE:
+        flow.events.append(
+            DefenseCriticalMiss(
+                citation=DEFENSE_CRITICAL_MISS_CITATION,
+                kind=d.kind,
+                item_name=d.item_name,
+                **between,
+            )
+        )
+        _defense_fumble(plan, d, flow, rng)
+    elif r.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
+        _parry_break(plan, d.choice.weapon_key, flow, rng)
+    return r
+
+
+def _parry_break(plan: AttackPlan, weapon_key: str, flow: _Flow, rng: random.Random) -> None:
+    """000 BREAKING A BLADE / BREAKING WEAPONS: parrying a weapon 3x heavier."""
+    try:
+        parrying = flow.defender.fighter.weapon(weapon_key)
+    except KeyError:
+        return
+    if parry_break_chance(parrying, plan.weapon.weight).probability == 0:
+        return
+    pb = roll_parry_break(parrying, plan.weapon.weight, rng)
+    flow.events.append(
+        ParryBreakRolled(
+            citation=pb.chance.citation, weapon_name=parrying.name, roll=pb, **flow.between
+        )
+    )
+    if pb.result is not None:
+        _broken(flow, flow.defender, pb.result, "parried a much heavier weapon")
+
+
+def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
+    """A weapon broke: the remnant (if any) replaces it in hand, pieces leave."""
+    flow.events.append(
+        WeaponBroke(
+            citation=result.citations[0] if result.citations else None,
+            combatant_id=c.id,
+            name=c.name,
+            hex=c.hex,
+            result=result,
+            cause=cause,
+        )
+    )
+    remnant = result.weapon_in_hand
+    flow.put(_swap_weapon(c, result.weapon.key, remnant))
+    flow.lose(c, result.pieces, f"the {result.weapon.name} broke", BROKEN_WEAPONS_000)
+
+
+def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
+    """``c`` with weapon ``key`` replaced by ``new`` (None: gone from hand)."""
+    f = c.fighter
+    weapons = tuple(
+        w2
+        for w in f.weapons
+        for w2 in ((w,) if w.key != key else ((new,) if new is not None else ()))
+    )
+    states = tuple((k, s) for k, s in c.weapon_states if k != key)
+    return replace(
+        c, fighter=replace(f, weapons=weapons), unready=c.unready - {key}, weapon_states=states
+    )
+
+
+def _defense_fumble(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random) -> None:
+    """000 CRITICAL MISSES ON DEFENSE ROLLS, applied."""
+    c = flow.defender
+    f = c.fighter
+    weapon: Weapon | None = None
+    if d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
+        weapon = f.weapon(d.choice.weapon_key)
+        if weapon.kind is WeaponKind.UNARMED:
+            flow.events.append(
+                DefenseMishapResolved(
+                    citation=DEFENSE_CRITICAL_MISS_CITATION,
+                    combatant_id=c.id,
+                    name=c.name,
+                    hex=c.hex,
+                    kind=d.kind,
+                    applied="a bare-handed fumble: the GM rules (no table for bare hands)",
+                )
+            )
+            return
+    mishap = defense_critical_miss(
+        d.kind,
+        rng,
+        dx=f.attributes.dx,
+        shield=f.shield,
+        weapon=weapon,
+        attacking_weight=plan.weapon.weight,
+    )
+    dx_roll = None
+    if isinstance(mishap, DodgeMishap):
+        dx_roll = mishap.dx_roll
+        if mishap.off_balance:
+            flow.defender = replace(c, off_balance=True)
+            applied = "keeps his feet but is off-balance: defense penalties doubled this turn"
+        else:
+            applied = f"ends up {mishap.posture.value} (the GM sets the posture)"
+    elif isinstance(mishap, BlockMishap):
+        if mishap.dropped is not None:
+            flow.defender = replace(c, fighter=replace(f, shield=None), shield_ready=True)
+            flow.lose(
+                c,
+                (mishap.dropped,),
+                "a fumbled block drops a small shield",
+                DEFENSE_CRITICAL_MISS_CITATION,
+            )
+            applied = f"drops the {mishap.shield.name}"
+        else:
+            flow.defender = replace(c, shield_ready=False)
+            applied = f"loses the grip on the {mishap.shield.name}: unready, its PD still counts"
+    else:
+        assert isinstance(mishap, ParryMishap)
+        if mishap.heavy_weapon_break is not None:
+            _broken(flow, c, mishap.heavy_weapon_break, "fumbled a parry of a much heavier weapon")
+            applied = f"the {mishap.weapon.name} breaks"
+        elif mishap.critical_miss is not None:
+            applied = "the critical miss table"
+            flow.events.append(
+                DefenseMishapResolved(
+                    citation=DEFENSE_CRITICAL_MISS_CITATION,
+                    combatant_id=c.id,
+                    name=c.name,
+                    hex=c.hex,
+                    kind=d.kind,
+                    applied=applied,
+                )
+            )
+            _apply_miss_table(flow, c.id, mishap.critical_miss)
+            return
+        else:
+            applied = "no further effect"
+    flow.events.append(
+        DefenseMishapResolved(
+            citation=DEFENSE_CRITICAL_MISS_CITATION,
+            combatant_id=c.id,
+            name=c.name,
+            hex=c.hex,
+            kind=d.kind,
+            applied=applied,
+            dx_roll=dx_roll,
+        )
+    )
+
+
+def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random) -> None:
+    """The critical miss table for a confirmed critical miss (base)."""
+    if plan.weapon.kind is WeaponKind.UNARMED:
+        a = flow.attacker
+        flow.events.append(
+            DefenseMishapResolved(
+                citation=BASE_CRITICALS,
+                combatant_id=a.id,
+                name=a.name,
+                hex=a.hex,
+                kind=DefenseKind.PARRY,
+                applied="a bare-handed critical miss: the GM rules (no table for bare hands)",
+            )
+        )
+        return
+    action = MissAction.SWING if plan.mode.is_swing else MissAction.THRUST
+    result = roll_critical_miss(plan.weapon, MissContext(action, plan.damage_spec.type), rng)
+    _apply_miss_table(flow, flow.attacker.id, result)
+
+
+def _apply_miss_table(flow: _Flow, combatant_id: str, result: CriticalMissResult) -> None:
+    c = flow.get(combatant_id)
+    weapon = result.weapon
+    consequence = result.consequence
+    if isinstance(consequence, WeaponDropped | WeaponFlew):
+        flow.put(_swap_weapon(c, weapon.key, None))
+        verb = "drops" if isinstance(consequence, WeaponDropped) else "loses hold of"
+        applied = f"{verb} the {weapon.name}"
+    elif isinstance(consequence, WeaponBroken):
+        applied = f"the {weapon.name} breaks"
+    elif isinstance(consequence, WeaponUnready):
+        flow.put(replace(c, unready=c.unready | {weapon.key}))
+        applied = f"the {weapon.name} is unready ({consequence.turns} turn(s) to ready)"
+    elif isinstance(consequence, LostBalance):
+        flow.put(replace(c, off_balance=True))
+        applied = (
+            f"loses balance: no action until next turn, defenses "
+            f"{consequence.defense_modifier:+d} (off-balance)"
+        )
+    elif isinstance(consequence, Fell):
+        applied = f"falls {consequence.posture.value} (the GM sets the posture)"
+    elif isinstance(consequence, HitSelf):
+        applied = (
+            f"hits own {consequence.location} (die {consequence.location_die}) for "
+            f"{consequence.damage_factor} of the damage (the GM applies it)"
+        )
+    elif isinstance(consequence, Strained):
+        applied = f"strains the weapon arm: crippled for {consequence.minutes} minutes"
+    else:
+        assert isinstance(consequence, NoMishap)
+        applied = "no further mishap"
+    flow.events.append(
+        CriticalMissTableRolled(
+            citation=result.citations[0],
+            combatant_id=c.id,
+            name=c.name,
+            hex=c.hex,
+            result=result,
+            applied=applied,
+        )
+    )
+    if isinstance(consequence, WeaponBroken):
+        _broken(flow, flow.get(combatant_id), consequence.result, "critical miss")
+    elif isinstance(consequence, WeaponDropped | WeaponFlew):
+        flow.lose(c, (consequence.piece,), "critical miss", result.citations[0])
+
+
+def _missed_location(
+    plan: AttackPlan, attack_roll: SuccessRoll, ruleset: Ruleset
+) -> tuple[str, str, Citation] | None:
+    """Where a failed aimed blow lands anyway, if the defender fails to defend:
+    000 NEAR MISSES (missed by 1 at the head/brain swung, the vitals impaling ->
+    the shoulder) or 000 MISSING A SPECIFIC HIT LOCATION (missed only because of the
+    aim -> roughly the same place). Seed 000's table only."""
+    system = ruleset.hit_locations
+    key = plan.hit_location
+    if key is None or not isinstance(system, HitLocationTable):
+        return None
+    margin = plan.effective_skill - attack_roll.total
+    near = system.near_miss(key, margin, plan.damage_spec.type, plan.mode.is_swing)
+    if near is not None:
+        return near, "a near miss by 1", NEAR_MISSES_000
+    penalty = plan.location.penalty
+    if penalty < 0 and system.missed_only_by_location(
+        attack_roll.total, plan.effective_skill, penalty
+    ):
+        to = system.missed_specific_location(key)
+        if to != key:
+            return to, "missed only because of the aim", MISSING_000
+    return None
+
+
+def _located_blow(
+    plan: AttackPlan,
+    flow: _Flow,
+    hit_key: str | None,
+    rng: random.Random,
+    ruleset: Ruleset,
+) -> tuple[DamageResult, LocationRoll | None, str]:
+    """A blow on the body with the battle's hit location system: the random
+    location if swung randomly, the wound there and its rolls."""
+    system = ruleset.hit_locations
+    d = flow.defender
+    f = d.fighter
+    left = d.handedness is Handedness.LEFT
+    location_roll: LocationRoll | None = None
+    side: BodySide | None
+    if hit_key is None:
+        covered: frozenset[str] = frozenset()
+        if isinstance(system, Locations001):
+            covered = system.lacking_locations(f.injury_tolerance)
+        location_roll = system.roll_random(
+            rng,
+            from_above=plan.options.from_above,
+            from_below=plan.options.from_below,
+            from_back=plan.arc is Arc.REAR,
+            from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+            covered=covered,
+            shield_side_near=plan.arc in (Arc.SHIELD_FRONT, Arc.SHIELD_SIDE),
+            shielded=f.shield is not None,
+            left_handed=left,
+        )
+        flow.events.append(
+            HitLocationRolled(
+                citation=RANDOM_001 if isinstance(system, Locations001) else RANDOM_000,
+                roll=location_roll,
+                **flow.between,
+            )
+        )
+        hit_key, side = location_roll.location, location_roll.side
+    else:
+        table_side = system.locations[hit_key].side
+        side = (
+            None
+            if table_side is None
+            else resolve_table_side(
+                table_side, shield_side_near=False, shielded=True, side_die=None, left_handed=left
+            )
+        )
+    rolled = roll_dice(plan.damage_dice, rng, minimum=0)
+    armor_dr = f.armor.dr if f.armor is not None else 0
+    victim = Victim.of(f, pain=f.pain_threshold, tolerances=f.injury_tolerance)
+    assessment = system.assess_wound(
+        hit_key,
+        plan.damage_spec.type,
+        rolled.total,
+        victim,
+        armor_dr=armor_dr,
+        side=side,
+        swung=plan.mode.is_swing,
+        from_back=plan.arc is Arc.REAR,
+        chink=plan.options.chink,
+    )
+    outcomes = resolve_rolls(assessment, rng)
+    wound = wound_from(assessment, outcomes)
+    hp_after = d.hp - wound.injury
+    status, status_rolls, outright = injury_status(
+        d.hp, hp_after, f.hit_points, f.attributes.ht, d.status, rng
+    )
+    if WoundCondition.DEAD in wound.conditions or WoundCondition.DECAPITATED in wound.conditions:
+        status = Status.DEAD
+    elif WoundCondition.UNCONSCIOUS in wound.conditions and status is not Status.DEAD:
+        status = Status.UNCONSCIOUS
+    elif WoundCondition.STUNNED in wound.conditions and status is Status.ACTIVE:
+        status = Status.STUNNED
+    damage = DamageResult(
+        dice=plan.damage_dice,
+        roll=rolled,
+        damage_type=plan.damage_spec.type,
+        basic=rolled.total,
+        dr=assessment.effective_armor_dr + assessment.location_dr,
+        penetrating=assessment.penetrating,
+        multiplier=assessment.multiplier,
+        injury=wound.injury,
+        hp_before=d.hp,
+        hp_after=hp_after,
+        max_hp=f.hit_points,
+        status_before=d.status,
+        status_after=status,
+        status_rolls=status_rolls,
+        killed_outright=outright,
+        citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
+    )
+    flow.defender = replace(damage.apply_to(d), wounds=(*d.wounds, wound))
+    flow.events.append(
+        WoundInflicted(
+            citation=damage.citation,
+            assessment=assessment,
+            outcomes=outcomes,
+            wound=wound,
+            **flow.between,
+        )
+    )
+    _damage_events(flow, damage)
+    if WoundCondition.DROPPED_ITEM in wound.conditions:
+        _drop_from_hand(flow, wound.side, damage.citation)
+    return damage, location_roll, hit_key
+
+
+def _drop_from_hand(flow: _Flow, side: BodySide | None, citation: Citation) -> None:
+    """A crippled hand drops what it holds, at the feet: the weapon hand its first
+    weapon, the other hand a buckler or small shield."""
+    c = flow.defender
+    f = c.fighter
+    weapon_hand = side is None or side is weapon_side(c.handedness)
+    if weapon_hand:
+        held = next((w for w in f.weapons if w.kind is not WeaponKind.UNARMED), None)
+        if held is None:
+            return
+        flow.defender = _swap_weapon(c, held.key, None)
+        piece = Piece(held.name, held, replace(AT_FEET, citation=citation))
+    elif f.shield is not None and f.shield.dropped_on_critical_miss:
+        flow.defender = replace(c, fighter=replace(f, shield=None))
+        piece = Piece(f.shield.name, None, replace(AT_FEET, citation=citation), note="a shield")
+    else:
+        return
+    flow.lose(c, (piece,), "the crippled hand lets go", citation)
+
+
+def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Ruleset) -> None:
+    """A blow that landed on the defender's weapon: 001 knock-away, or damage to it
+    (000 CUTTING THROUGH A WEAPON, 000 BREAKING A BLADE, 001 Breaking a Weapon)."""
+    target = plan.target_weapon
+    assert target is not None
+    if plan.options.weapon_attack is WeaponAttack.DISARM:
+        _disarm(plan, flow, rng, RulesSource.SEED_001)
+        return
+    d = flow.defender
+    state = d.weapon_state(target.key) or INTACT
+    rolled = roll_dice(plan.damage_dice, rng, minimum=0)
+    basic = rolled.total
+    dtype = plan.damage_spec.type
+    citation: Citation
+    after: WeaponDamageState = state
+    if ruleset.weapon_rules is RulesSource.SEED_001:
+        hit = damage_weapon(target, state, basic)
+        after, broke, citation = hit.after, hit.broke, hit.citation
+        text = f"DR {hit.dr}, {hit.penetrating} through, {after.damage_taken} of {hit.hp} HP"
+    elif shaft_stats(target) is not None and dtype is DamageType.CUTTING:
+        hit = cut_shaft(target, state, basic, dtype)
+        after, broke, citation = hit.after, hit.broke, hit.citation
+        text = (
+            f"shaft DR {hit.dr}, HP {hit.hp}: {hit.penetrating} through ({after.condition.value})"
+        )
+    elif is_blade(target) and dtype in blade_table().damage_types:
+        strike = strike_blade(target, plan.weapon, basic, dtype)
+        broke, citation = strike.broke, strike.citation
+        after = WeaponDamageState(state.damage_taken, state.weakened, broke or state.broken)
+        text = f"the blade breaks at {strike.threshold.threshold} basic damage"
+    else:
+        broke, citation = False, STRIKING_000
+        text = f"a {dtype.value} blow cannot harm the {target.name} (no rule breaks it so)"
+    flow.events.append(
+        WeaponStruck(
+            citation=citation,
+            weapon_name=target.name,
+            basic_damage=basic,
+            text=text,
+            broke=broke,
+            **flow.between,
+        )
+    )
+    states = tuple((k, s) for k, s in d.weapon_states if k != target.key)
+    if after != INTACT:
+        states += ((target.key, after),)
+    flow.defender = replace(d, weapon_states=states)
+    if broke:
+        try:
+            result = break_weapon(target, rng)
+        except IllegalAttackError:
+            flow.defender = _swap_weapon(flow.defender, target.key, None)
+            return
+        _broken(flow, flow.defender, result, "struck by a weapon")
+
+
+def _disarm(plan: AttackPlan, flow: _Flow, rng: random.Random, rules: RulesSource) -> None:
+    target = plan.target_weapon
+    assert target is not None
+    a, d = flow.attacker, flow.defender
+    result = resolve_disarm(a.fighter, plan.weapon, d.fighter, target, rng, rules=rules)
+    flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
+    if result.disarmed is Hand.DEFENDER and result.dropped is not None:
+        flow.defender = _swap_weapon(d, target.key, None)
+        flow.lose(d, (result.dropped,), "disarmed", result.citations[0])
+    elif result.disarmed is Hand.ATTACKER and result.dropped is not None:
+        flow.attacker = _swap_weapon(a, plan.weapon.key, None)
+        flow.lose(a, (result.dropped,), "disarmed by a critical failure", result.citations[0])
+    elif result.outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY:
+        flow.defender = replace(d, unready=d.unready | {target.key})
+
+
+def _disarm_contest_000(plan: AttackPlan, flow: _Flow, rng: random.Random) -> AttackResolution:
+    """000 DISARMING AN OPPONENT: a Quick Contest instead of the attack and defense
+    exchange. The outcome is HIT when the foe lost his weapon, CRITICAL_MISS when
+    the attacker lost his, MISSED otherwise."""
+    flow.attacker = replace(
+        flow.attacker,
+        actions_this_turn=(
+            *flow.attacker.actions_this_turn,
+            TurnAction(ActionKind.ATTACK, plan.weapon.key),
+        ),
+    )
+    _disarm(plan, flow, rng, RulesSource.SEED_000)
+    contest = next(e for e in flow.events if isinstance(e, DisarmContested)).result
+    outcome = {
+        Hand.DEFENDER: AttackOutcome.HIT,
+        Hand.ATTACKER: AttackOutcome.CRITICAL_MISS,
+        None: AttackOutcome.MISSED,
+    }[contest.disarmed]
+    flow.events.append(
+        AttackResolved(citation=contest.citations[0], outcome=outcome, **flow.between)
+    )
     return AttackResolution(
         plan=plan,
-        attack_roll=attack_roll,
-        defense_rolls=tuple(rolls),
+        attack_roll=contest.attacker_roll,
+        defense_rolls=(),
         outcome=outcome,
-        damage=damage,
-        attacker_after=attacker_after,
-        defender_after=defender_after,
-        events=tuple(events),
+        damage=None,
+        attacker_after=flow.attacker,
+        defender_after=flow.defender,
+        events=tuple(flow.events),
+        pieces=tuple(flow.pieces),
+        piece_origins=tuple(flow.origins),
     )
 
 

@@ -16,7 +16,7 @@ from rules.defense import DefenseKind
 from rules.disarm import DisarmResult
 from rules.events import Event
 from rules.hit_location import LocationRoll
-from rules.model import Status
+from rules.model import BodyArea, Status
 from rules.modifiers import Modifier
 from rules.stances import AcrobaticResult
 from rules.weapon_strikes import Piece
@@ -461,6 +461,27 @@ class AttackAdjusted(_Between):
 
     def describe(self) -> str:
         return f"{self.attacker_name} vs {self.defender_name}: {self.text}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefendedAreaSet(Event):
+    """000 DEFENDING A SPECIFIC BODY AREA: the area a combatant guards this turn."""
+
+    combatant_id: str
+    name: str
+    before: BodyArea | None
+    after: BodyArea | None
+
+    def describe(self) -> str:
+        if self.after is None:
+            return f"{self.name} no longer guards a body area"
+        return (
+            f"{self.name} guards the {self.after.label}: +2 to block or parry blows there, "
+            "-1 elsewhere"
+        )
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
 
 
 # Citations the events carry by default.

@@ -13,13 +13,71 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from hexmap import Facing, Hex, HexGrid
+from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.attack_events import INJURY_CITATION, DefendedAreaSet, InjuryRolled, StatusChanged
+from rules.conditions import Posture
 from rules.defense import start_new_turn
 from rules.errors import IllegalCommandError
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
-from rules.model import Combatant, Status
+from rules.items import (
+    BLOCK_MISS_000,
+    DROPPED_000,
+    READY_BASE,
+    Falls,
+    GroundItem,
+    ItemDropped,
+    ItemKind,
+    ItemPickedUp,
+    ItemPlaced,
+    LeftHand,
+    MapEffect,
+    Readied,
+    ShieldLeavesHand,
+    WeaponLeavesHand,
+    drop_candidates,
+    icon_key,
+    item_from_piece,
+    item_from_shield,
+    item_id,
+    piece_kind,
+    put_in_hand,
+    take_from_hand,
+    within_reach,
+)
+from rules.model import BodyArea, Combatant, Shield, Status, Weapon, WeaponKind
+from rules.movement import (
+    BASE_MOVEMENT,
+    apply_fall,
+    check_path,
+    default_path,
+    face,
+    new_turn,
+    set_posture,
+    walk,
+)
 from rules.ruleset import DEFAULT_RULESET_KEY, Ruleset, get_ruleset
+from rules.scatter import (
+    DamageRequest,
+    Occupant,
+    PieceLanded,
+    StrayDamage,
+    StrayHitChecked,
+    StrayHitDamaged,
+    roll_stray_damage,
+    scatter_piece,
+)
+from rules.stances import BODY_AREA_CITATION
+from rules.terrain import TerrainChange, TerrainMap, TerrainPainted
+from rules.weapon_strikes import (
+    AT_FEET,
+    Piece,
+    Placement,
+    PlacementKind,
+    RulesSource,
+    WeaponDamageState,
+    weapon_targetable,
+)
 
 
 @dataclass(frozen=True)
@@ -30,11 +88,19 @@ class BattleState:
     ruleset_key: str = DEFAULT_RULESET_KEY
     # Ruleset options of this battle, e.g. ("locations-001",) (rules.ruleset).
     ruleset_options: tuple[str, ...] = ()
+    # The battlefield (docs/battlefield.md): items lying on the map, the painted
+    # terrain (sparse: open ground elsewhere) and the number of the next item id.
+    items: tuple[GroundItem, ...] = ()
+    terrain: TerrainMap = field(default_factory=TerrainMap)
+    next_item: int = 1
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
         if len(set(ids)) != len(ids):
             raise IllegalCommandError(f"duplicate combatant ids in {ids}")
+        item_ids = [i.id for i in self.items]
+        if len(set(item_ids)) != len(item_ids):
+            raise IllegalCommandError(f"duplicate item ids in {item_ids}")
 
     @property
     def ruleset(self) -> Ruleset:
@@ -55,9 +121,31 @@ class BattleState:
 
     def with_combatants(self, *updated: Combatant) -> BattleState:
         by_id = {c.id: c for c in updated}
-        return replace(
-            self, combatants=tuple(by_id.get(c.id, c) for c in self.combatants)
-        )
+        return replace(self, combatants=tuple(by_id.get(c.id, c) for c in self.combatants))
+
+    def item(self, item_id: str) -> GroundItem:
+        for i in self.items:
+            if i.id == item_id:
+                return i
+        raise IllegalCommandError(f"no item with id {item_id!r} on the map")
+
+    def items_at(self, where: Hex) -> tuple[GroundItem, ...]:
+        return tuple(i for i in self.items if i.hex == where)
+
+    def with_new_item(self, item: GroundItem) -> BattleState:
+        """Add ``item``; its id must be ``item_id(self.next_item)``, which is used up."""
+        if item.id != item_id(self.next_item):
+            raise IllegalCommandError(f"the next item id is {item_id(self.next_item)!r}")
+        return replace(self, items=(*self.items, item), next_item=self.next_item + 1)
+
+    def with_item(self, item: GroundItem) -> BattleState:
+        """Replace the item with ``item.id``."""
+        self.item(item.id)
+        return replace(self, items=tuple(item if i.id == item.id else i for i in self.items))
+
+    def without_item(self, item_id: str) -> BattleState:
+        self.item(item_id)
+        return replace(self, items=tuple(i for i in self.items if i.id != item_id))
 
 
 @dataclass(frozen=True)
@@ -77,8 +165,14 @@ class Command:
 
 @dataclass(frozen=True)
 class MoveCombatant(Command):
+    """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
+    own hex - which may be left out - to the destination), or by default along
+    the straight line (``hexmap.hex_line``). Records the path of the turn and the
+    movement points spent (rules.movement); only the destination must be free."""
+
     combatant_id: str
     destination: Hex
+    path: tuple[Hex, ...] | None = None
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         mover = state.combatant(self.combatant_id)
@@ -87,22 +181,47 @@ class MoveCombatant(Command):
         blocker = state.occupant(self.destination)
         if blocker is not None and blocker.id != mover.id:
             raise IllegalCommandError(f"{blocker.name} stands in that hex")
-        moved = replace(mover, hex=self.destination)
+        if self.path is None:
+            path = default_path(mover.hex, self.destination)
+        elif self.path and self.path[0] == mover.hex:
+            path = self.path
+        else:
+            path = (mover.hex, *self.path)
+        if path[-1] != self.destination:
+            raise IllegalCommandError("the path must end at the destination")
+        walked = walk(mover, check_path(path, state.grid))
+        moved = walked.combatant
         event = Moved(
-            combatant_id=mover.id, name=mover.name, path=(mover.hex, self.destination)
+            citation=BASE_MOVEMENT,
+            combatant_id=mover.id,
+            name=mover.name,
+            path=walked.path,
+            cost=walked.cost,
+            move_used=moved.move_used,
+            move=mover.fighter.move,
         )
         return CommandResult(state.with_combatants(moved), (event,))
 
 
 @dataclass(frozen=True)
 class TurnCombatant(Command):
+    """Face another way: 1 MP per hex side, one side free after a step (rules.movement)."""
+
     combatant_id: str
     facing: Facing
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        turned = replace(who, facing=self.facing)
-        event = Turned(combatant_id=who.id, name=who.name, before=who.facing, after=self.facing)
+        turned, cost, free = face(who, self.facing)
+        event = Turned(
+            citation=BASE_MOVEMENT,
+            combatant_id=who.id,
+            name=who.name,
+            before=who.facing,
+            after=self.facing,
+            cost=cost,
+            free_side=free,
+        )
         return CommandResult(state.with_combatants(turned), (event,))
 
 
@@ -131,6 +250,29 @@ class EditCombatant(Command):
 
 
 @dataclass(frozen=True)
+class SetDefendedArea(Command):
+    """000 DEFENDING A SPECIFIC BODY AREA: the defender's choice of area to guard
+    (None: none). Blocks and parries get +2 there and -1 elsewhere."""
+
+    combatant_id: str
+    area: BodyArea | None
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        if who.defended_area is self.area:
+            return CommandResult(state, ())
+        event = DefendedAreaSet(
+            citation=BODY_AREA_CITATION,
+            combatant_id=who.id,
+            name=who.name,
+            before=who.defended_area,
+            after=self.area,
+        )
+        changed = replace(who, defended_area=self.area)
+        return CommandResult(state.with_combatants(changed), (event,))
+
+
+@dataclass(frozen=True)
 class Attack(Command):
     attacker_id: str
     defender_id: str
@@ -143,12 +285,21 @@ class Attack(Command):
             raise IllegalCommandError("a combatant cannot attack itself")
         ruleset = state.ruleset
         plan = plan_attack(attacker, defender, self.options, ruleset)
-        return resolve_attack(plan, attacker, defender, rng, ruleset)
+        resolution = resolve_attack(plan, attacker, defender, rng, ruleset)
+        # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
+        return replace(
+            resolution,
+            attacker_after=_tag_targets(attacker, resolution.attacker_after, defender.id),
+            defender_after=_tag_targets(defender, resolution.defender_after, attacker.id),
+        )
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         resolution = self.resolve(state, rng)
         after = state.with_combatants(resolution.attacker_after, resolution.defender_after)
-        return CommandResult(after, resolution.events)
+        # Pieces that left a hand go to the map with this command's dice, after the
+        # attack's own rolls (docs/battlefield.md).
+        after, placed = place_resolution_pieces(state, after, resolution, rng)
+        return CommandResult(after, (*resolution.events, *placed))
 
 
 @dataclass(frozen=True)
@@ -156,9 +307,18 @@ class EndTurn(Command):
     """Ends the turn: per-turn defense counts and weapon use start afresh."""
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        fresh = tuple(start_new_turn(c) for c in state.combatants)
+        fresh = tuple(_end_turn(c) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
         return CommandResult(after, (TurnEnded(turn=after.turn),))
+
+
+def _end_turn(c: Combatant) -> Combatant:
+    """A combatant's new turn: this turn's actions become last turn's record;
+    path, movement points, free facing change and the Ready start afresh."""
+    fresh = new_turn(start_new_turn(c))
+    if c.actions_last_turn != c.actions_this_turn or c.ready_used:
+        fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
+    return fresh
 
 
 @dataclass(frozen=True)
@@ -171,6 +331,14 @@ class BattleChange:
     after: BattleState
     events: tuple[Event, ...]
     changed_ids: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def items_changed(self) -> bool:
+        return self.before.items != self.after.items
+
+    @property
+    def terrain_changed(self) -> bool:
+        return self.before.terrain != self.after.terrain
 
 
 Observer = Callable[[BattleChange], None]
@@ -261,3 +429,626 @@ def _changed_ids(before: BattleState, after: BattleState) -> frozenset[str]:
 
 def combatants_by_id(combatants: Sequence[Combatant]) -> dict[str, Combatant]:
     return {c.id: c for c in combatants}
+
+
+# =====================================================================
+# The battlefield: pieces and items on the map, hands, reach to weapons,
+# terrain and posture (docs/battlefield.md). rules.items, rules.scatter,
+# rules.terrain and rules.movement hold the pure parts.
+# =====================================================================
+
+
+def _tag_targets(before: Combatant, after: Combatant, other_id: str) -> Combatant:
+    """Mark the actions an attack added to ``after`` with whom they were aimed at
+    (the defender for the attacker's attack, the attacker for the defenses)."""
+    old = before.actions_this_turn
+    new = after.actions_this_turn
+    if new[: len(old)] != old or len(new) == len(old):
+        return after
+    tagged = tuple(
+        a if a.target_id is not None else replace(a, target_id=other_id) for a in new[len(old) :]
+    )
+    return replace(after, actions_this_turn=old + tagged)
+
+
+def _occupants(state: BattleState, exclude: str | None = None) -> dict[Hex, Occupant]:
+    found: dict[Hex, Occupant] = {}
+    for c in state.combatants:
+        if c.status is Status.DEAD or c.id == exclude:
+            continue
+        found.setdefault(c.hex, Occupant(c.id, c.name, c.fighter.attributes.dx))
+    return found
+
+
+def source_weapon_of(piece: Piece, holder: Combatant) -> Weapon | None:
+    """The weapon a piece came from: its own weapon when whole, else the holder's
+    weapon whose name the piece's name contains ("head of Morningstar"), the
+    longest such name; None if there is none."""
+    if piece.weapon is not None and piece_kind(piece) is ItemKind.WEAPON:
+        return piece.weapon
+    named = [w for w in holder.fighter.weapons if w.name and w.name in piece.name]
+    if named:
+        return max(named, key=lambda w: len(w.name))
+    return piece.weapon
+
+
+def _stray_damage(
+    piece: Piece, source: Weapon | None, holder: Combatant, ruleset: Ruleset
+) -> StrayDamage | None:
+    """What a stray hit by ``piece`` does: ``stray_hit_factor`` of the source
+    weapon's swing (or first) mode with the holder's ST (000 BROKEN WEAPONS: "1/2
+    damage"); None if the piece can hit nobody or has no weapon to go by."""
+    if piece.stray_hit_factor is None:
+        return None
+    weapon = source if source is not None else piece.weapon
+    if weapon is None:
+        return None
+    mode = next((m for m in weapon.modes if m.is_swing), weapon.modes[0])
+    factor = piece.stray_hit_factor
+    if source is None:
+        factor *= piece.damage_factor(mode.name)
+    dice = ruleset.weapon_damage(mode.damage, holder.fighter.attributes.st)
+    return StrayDamage(dice, mode.damage.type, factor, f"{weapon.name} {mode.name}")
+
+
+def resolve_damage_request(
+    state: BattleState, request: DamageRequest, where: Hex, rng: random.Random
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """Roll and apply a stray hit with rules.damage (DR, wounding, injury rolls)."""
+    target = state.combatant(request.target_id)
+    result = roll_stray_damage(request, target, rng, state.ruleset.wounding)
+    events: list[Event] = [
+        StrayHitDamaged(
+            citation=request.citation,
+            combatant_id=target.id,
+            name=target.name,
+            piece_name=request.piece_name,
+            hex=where,
+            factor=request.damage.factor,
+            damage=result,
+        )
+    ]
+    for sr in result.status_rolls:
+        events.append(
+            InjuryRolled(
+                citation=INJURY_CITATION, combatant_id=target.id, name=target.name, status_roll=sr
+            )
+        )
+    if result.status_after is not result.status_before:
+        events.append(
+            StatusChanged(
+                citation=INJURY_CITATION,
+                combatant_id=target.id,
+                name=target.name,
+                before=result.status_before,
+                after=result.status_after,
+            )
+        )
+    return state.with_combatants(result.apply_to(target)), tuple(events)
+
+
+def _place_one(
+    state: BattleState,
+    piece: Piece,
+    holder: Combatant,
+    rng: random.Random,
+    *,
+    source_weapon: Weapon | None,
+    shield: Shield | None,
+    start: Hex,
+    weapon_state: WeaponDamageState | None = None,
+) -> tuple[BattleState, tuple[Event, ...]]:
+    stray = _stray_damage(piece, source_weapon, holder, state.ruleset)
+    landing = scatter_piece(
+        piece,
+        start,
+        state.grid,
+        rng,
+        wielder_facing=holder.facing,
+        occupants=_occupants(state, holder.id),
+        stray_damage=stray,
+    )
+    events: list[Event] = [
+        StrayHitChecked(citation=landing.citation, piece_name=piece.name, check=c)
+        for c in landing.checks
+    ]
+    new_id = item_id(state.next_item)
+    if shield is not None:
+        item = item_from_shield(shield, new_id, landing.final, holder.id)
+    else:
+        item = item_from_piece(piece, new_id, landing.final, holder.id, weapon_state)
+    state = state.with_new_item(item)
+    events.append(
+        PieceLanded(citation=landing.citation, landing=landing, item_id=new_id, origin_id=holder.id)
+    )
+    if landing.damage is not None:
+        state, hurt = resolve_damage_request(state, landing.damage, landing.final, rng)
+        events.extend(hurt)
+    return state, tuple(events)
+
+
+def place_pieces(
+    state: BattleState,
+    pieces: Sequence[Piece],
+    origin_combatant: str | Combatant,
+    rng: random.Random,
+    *,
+    source_weapon: Weapon | None = None,
+    shield: Shield | None = None,
+    start: Hex | None = None,
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """Put pieces that left ``origin_combatant``'s hand on the map as ground items.
+
+    Each ``Piece``'s ``Placement`` (rules.weapon_strikes) is traced by
+    ``rules.scatter.scatter_piece`` from ``start`` (default: the origin's hex):
+    landing dice already rolled are kept, missing ones are rolled now with
+    ``rng``; pieces that may hit somebody roll for everyone in the way, and a hit
+    is damaged at once (rules.damage). IN_HAND pieces are skipped; a deliberate
+    drop (DROPPED_NEARBY) lands on ``start``. Only the map changes here (and a
+    victim's HP): taking the weapon from the hand is the caller's business
+    (``take_from_hand``, ``WeaponLeavesHand``, ``drop_from_hand``).
+
+    ``source_weapon`` is the weapon the pieces came from, for the damage of a
+    stray hit (default: ``source_weapon_of``). A piece with no weapon named like
+    ``shield`` becomes a SHIELD item. Returns the new state and the events, in
+    order: stray-hit rolls, landing, damage.
+    """
+    holder = (
+        state.combatant(origin_combatant)
+        if isinstance(origin_combatant, str)
+        else state.combatant(origin_combatant.id)
+    )
+    where = start if start is not None else holder.hex
+    events: list[Event] = []
+    for piece in pieces:
+        if piece.placement.kind is PlacementKind.IN_HAND:
+            continue
+        is_shield = shield is not None and piece.weapon is None and piece.name == shield.name
+        state, placed = _place_one(
+            state,
+            piece,
+            holder,
+            rng,
+            source_weapon=source_weapon
+            if source_weapon is not None
+            else source_weapon_of(piece, holder),
+            shield=shield if is_shield else None,
+            start=where,
+        )
+        events.extend(placed)
+    return state, tuple(events)
+
+
+def place_resolution_pieces(
+    before: BattleState, after: BattleState, resolution: AttackResolution, rng: random.Random
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """Place ``resolution.pieces`` (each from ``resolution.piece_origins[i]``, the
+    defender where no origin is given). A whole weapon or shield still held by its
+    origin after the attack is taken from the hand first, so that nothing is both
+    in a hand and on the ground."""
+    pieces = getattr(resolution, "pieces", ())
+    origins = getattr(resolution, "piece_origins", ())
+    events: list[Event] = []
+    for i, piece in enumerate(pieces):
+        origin_id = origins[i] if i < len(origins) else resolution.plan.defender_id
+        was = before.combatant(origin_id)
+        now = after.combatant(origin_id)
+        shield = was.fighter.shield
+        if piece.weapon is not None and piece_kind(piece) is ItemKind.WEAPON:
+            if any(w.key == piece.weapon.key for w in now.fighter.weapons):
+                now, _ = take_from_hand(now, piece.weapon.key)
+                after = after.with_combatants(now)
+        elif (
+            shield is not None
+            and piece.weapon is None
+            and piece.name == shield.name
+            and now.fighter.shield == shield
+        ):
+            now, _ = take_from_hand(now, shield.key)
+            after = after.with_combatants(now)
+        after, placed = place_pieces(
+            after,
+            (piece,),
+            origin_id,
+            rng,
+            source_weapon=source_weapon_of(piece, was),
+            shield=shield,
+        )
+        events.extend(placed)
+    return after, tuple(events)
+
+
+def drop_from_hand(
+    state: BattleState,
+    combatant_id: str,
+    key: str,
+    rng: random.Random,
+    *,
+    placement: Placement = AT_FEET,
+    reason: str = "",
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """A weapon (by key) or the shield (by its key) leaves the hand and lands by
+    ``placement`` - at the feet by default: a crippled hand drops what it holds
+    (000 HIT LOCATION note on crippled hands), a fumbled block drops a buckler or
+    small shield (000 CRITICAL MISSES ON DEFENSE ROLLS). Other placements
+    (``KNOCKED_AWAY``, ``ADJACENT_OR_FEET`` ...) roll their dice with ``rng``."""
+    holder = state.combatant(combatant_id)
+    emptied, held = take_from_hand(holder, key)
+    state = state.with_combatants(emptied)
+    citation = placement.citation or (BLOCK_MISS_000 if held.shield is not None else DROPPED_000)
+    events: list[Event] = [
+        LeftHand(
+            citation=citation,
+            combatant_id=holder.id,
+            name=holder.name,
+            item_name=held.name + (f" ({reason})" if reason else ""),
+        )
+    ]
+    piece = Piece(held.name, held.weapon, placement)
+    state, placed = _place_one(
+        state,
+        piece,
+        emptied,
+        rng,
+        source_weapon=held.weapon,
+        shield=held.shield,
+        start=emptied.hex,
+        weapon_state=held.weapon_state,
+    )
+    return state, (*events, *placed)
+
+
+def apply_map_effects(
+    state: BattleState, effects: Sequence[MapEffect], rng: random.Random
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """Resolve map effects in order with the command's dice (rules.items)."""
+    events: list[Event] = []
+    for effect in effects:
+        if isinstance(effect, WeaponLeavesHand):
+            holder = state.combatant(effect.combatant_id)
+            source: Weapon | None = None
+            ws: WeaponDamageState | None = None
+            if any(w.key == effect.weapon_key for w in holder.fighter.weapons):
+                holder, held = take_from_hand(holder, effect.weapon_key)
+                source, ws = held.weapon, held.weapon_state
+            remnant = effect.in_hand
+            if remnant is not None and remnant.weapon is not None:
+                f = holder.fighter
+                holder = replace(holder, fighter=replace(f, weapons=(*f.weapons, remnant.weapon)))
+            state = state.with_combatants(holder)
+            events.append(
+                LeftHand(
+                    citation=DROPPED_000,
+                    combatant_id=holder.id,
+                    name=holder.name,
+                    item_name=source.name if source is not None else effect.weapon_key,
+                    remnant=None if remnant is None else remnant.name,
+                )
+            )
+            for piece in effect.pieces:
+                whole = piece.weapon is not None and source is not None and piece.weapon == source
+                state, placed = _place_one(
+                    state,
+                    piece,
+                    holder,
+                    rng,
+                    source_weapon=source if source is not None else source_weapon_of(piece, holder),
+                    shield=None,
+                    start=holder.hex,
+                    weapon_state=ws if whole else None,
+                )
+                events.extend(placed)
+        elif isinstance(effect, ShieldLeavesHand):
+            holder = state.combatant(effect.combatant_id)
+            if holder.fighter.shield is None:
+                raise IllegalCommandError(f"{holder.name} carries no shield")
+            state, dropped = drop_from_hand(
+                state, holder.id, holder.fighter.shield.key, rng, placement=effect.placement
+            )
+            events.extend(dropped)
+        elif isinstance(effect, Falls):
+            holder = state.combatant(effect.combatant_id)
+            fallen, fell = apply_fall(holder, effect.posture, citation=effect.citation)
+            state = state.with_combatants(fallen)
+            if fell is not None:
+                events.append(fell)
+    return state, tuple(events)
+
+
+# ------------------------------------------------------ reach and weapons
+
+
+def weapon_positions(combatant: Combatant) -> dict[str, tuple[Hex, ...]]:
+    """Where each of a combatant's weapons is on the map, by key, nearest the
+    wielder first (``hexmap.weapon_hexes`` with the weapon's longest reach; 001
+    Striking at Weapons in Tactical Combat). Bare hands are left out: they are a
+    hit location, not a weapon."""
+    return {
+        w.key: weapon_hexes(combatant.hex, combatant.facing, w.reach)
+        for w in combatant.fighter.weapons
+        if w.kind is not WeaponKind.UNARMED
+    }
+
+
+def attacker_reach(combatant: Combatant, weapon_key: str | None = None) -> frozenset[Hex]:
+    """The hexes ``combatant`` can strike: with one weapon, or with any of them."""
+    weapons = combatant.fighter.weapons
+    if weapon_key is not None:
+        weapons = tuple(w for w in weapons if w.key == weapon_key)
+        if not weapons:
+            raise IllegalCommandError(f"{combatant.name} has no weapon {weapon_key!r}")
+    found: frozenset[Hex] = frozenset()
+    for w in weapons:
+        found |= reach_hexes(combatant.hex, combatant.facing, w.reach)
+    return found
+
+
+def can_strike_at_weapon(
+    state: BattleState,
+    attacker_id: str,
+    target_id: str,
+    weapon_key: str,
+    *,
+    used_against_attacker_this_turn: bool | None = None,
+    attacker_weapon_key: str | None = None,
+    rules: RulesSource | None = None,
+) -> tuple[bool, str]:
+    """May ``attacker_id`` strike at ``target_id``'s weapon ``weapon_key``?
+    Returns (allowed, reason with its citation).
+
+    Allowed when a hex of the weapon (``weapon_positions``) lies within the
+    attacker's reach (with ``attacker_weapon_key``, or any weapon), and always -
+    000 STRIKING AT WEAPONS - when the weapon attacked, parried or feinted
+    against the attacker this turn (``used_against_attacker_this_turn``; None:
+    read from the target's turn record), or - 001 Striking at Weapons in Tactical
+    Combat - for a reach 2+ weapon that attacked or feinted against the attacker
+    this turn or last turn (the attacker's first turn after it). ``rules``
+    defaults to the battle's (``Ruleset.weapon_rules``)."""
+    attacker = state.combatant(attacker_id)
+    target = state.combatant(target_id)
+    positions = weapon_positions(target)
+    if weapon_key not in positions:
+        if any(w.key == weapon_key for w in target.fighter.weapons):
+            return False, "bare hands are struck as a hit location, not as a weapon"
+        raise IllegalCommandError(f"{target.name} holds no weapon {weapon_key!r}")
+    weapon = target.fighter.weapon(weapon_key)
+    in_reach = any(
+        h in attacker_reach(attacker, attacker_weapon_key) for h in positions[weapon_key]
+    )
+    used = (
+        used_against_attacker_this_turn
+        if used_against_attacker_this_turn is not None
+        else weapon_key in target.weapons_used_against(attacker.id)
+    )
+    recent = weapon_key in (
+        target.weapons_attacked_or_feinted_with(attacker.id)
+        | target.weapons_attacked_or_feinted_with(attacker.id, last_turn=True)
+    )
+    source = rules if rules is not None else state.ruleset.weapon_rules
+    verdict = weapon_targetable(
+        weapon,
+        weapon_in_reach=in_reach,
+        used_against_attacker_this_turn=used,
+        attacked_or_feinted_last_turn=recent,
+        rules=source,
+    )
+    return verdict.allowed, f"{verdict.reason} ({verdict.citation})"
+
+
+# --------------------------------------------------------------- commands
+
+
+def _ready_check(who: Combatant, gm_override: bool) -> None:
+    if gm_override:
+        return
+    if who.status is not Status.ACTIVE:
+        raise IllegalCommandError(f"{who.name} is {who.status.value} and cannot take a Ready")
+    if who.ready_used:
+        raise IllegalCommandError(f"{who.name} has already taken a Ready maneuver this turn")
+
+
+@dataclass(frozen=True)
+class DropItem(Command):
+    """Drop a weapon or the shield (by key) deliberately (000 DROPPED WEAPONS): into
+    ``to_hex`` if given, else - with ``random_hex`` - a candidate picked by the
+    dice, else the combatant's own hex. The hex must be one of
+    ``rules.items.drop_candidates``. Dropping costs no maneuver."""
+
+    combatant_id: str
+    key: str
+    to_hex: Hex | None = None
+    random_hex: bool = False
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        candidates = drop_candidates(who, state.grid)
+        by_dice = False
+        if self.to_hex is not None:
+            if self.to_hex not in candidates:
+                raise IllegalCommandError(
+                    f"{who.name} can drop it only in a hex passed through this turn or next to one"
+                )
+            where = self.to_hex
+        elif self.random_hex:
+            where = candidates[rng.randint(1, len(candidates)) - 1]
+            by_dice = True
+        else:
+            where = who.hex
+        emptied, held = take_from_hand(who, self.key)
+        state = state.with_combatants(emptied)
+        new_id = item_id(state.next_item)
+        if held.shield is not None:
+            item = item_from_shield(held.shield, new_id, where, who.id)
+        else:
+            assert held.weapon is not None
+            item = item_from_piece(
+                Piece(held.weapon.name, held.weapon, AT_FEET),
+                new_id,
+                where,
+                who.id,
+                held.weapon_state,
+            )
+        event = ItemDropped(
+            citation=DROPPED_000,
+            combatant_id=who.id,
+            name=who.name,
+            item_id=new_id,
+            item_name=held.name,
+            hex=where,
+            picked_by_dice=by_dice,
+        )
+        return CommandResult(state.with_new_item(item), (event,))
+
+
+@dataclass(frozen=True)
+class PickUpItem(Command):
+    """Pick up a weapon, usable piece or shield in the own or an adjacent hex; it
+    comes to hand ready. This is the turn's Ready maneuver (one per turn, unless
+    ``gm_override``)."""
+
+    combatant_id: str
+    item_id: str
+    gm_override: bool = False
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        item = state.item(self.item_id)
+        _ready_check(who, self.gm_override)
+        if not within_reach(who, item):
+            raise IllegalCommandError(f"{item.name} is out of {who.name}'s reach")
+        holding, key = put_in_hand(who, item)
+        holding = replace(holding, ready_used=True)
+        event = ItemPickedUp(
+            citation=READY_BASE,
+            combatant_id=who.id,
+            name=who.name,
+            item_id=item.id,
+            item_name=item.name,
+            hex=item.hex,
+            key=key,
+        )
+        after = state.with_combatants(holding).without_item(item.id)
+        return CommandResult(after, (event,))
+
+
+@dataclass(frozen=True)
+class ReadyWeapon(Command):
+    """Ready an unready weapon (000 PARRY: unready after use) or re-grip the shield
+    (after a fumbled block): the turn's Ready maneuver."""
+
+    combatant_id: str
+    weapon_key: str
+    gm_override: bool = False
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        shield = who.fighter.shield
+        is_shield = shield is not None and shield.key == self.weapon_key
+        if not is_shield and not any(w.key == self.weapon_key for w in who.fighter.weapons):
+            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
+        needs = self.weapon_key in who.unready or (is_shield and not who.shield_ready)
+        if not needs:
+            raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
+        _ready_check(who, self.gm_override)
+        readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
+        if is_shield:
+            readied = replace(readied, shield_ready=True)
+        name = (
+            shield.name
+            if is_shield and shield is not None
+            else who.fighter.weapon(self.weapon_key).name
+        )
+        event = Readied(citation=READY_BASE, combatant_id=who.id, name=who.name, item_name=name)
+        return CommandResult(state.with_combatants(readied), (event,))
+
+
+@dataclass(frozen=True)
+class PlaceItem(Command):
+    """GM edit: move an item to ``hex``, or take it off the map (``hex`` None)."""
+
+    item_id: str
+    hex: Hex | None
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        item = state.item(self.item_id)
+        if self.hex is not None and self.hex not in state.grid:
+            raise IllegalCommandError(f"{self.hex} is off the map")
+        if self.hex == item.hex:
+            return CommandResult(state, ())
+        event = ItemPlaced(item_id=item.id, item_name=item.name, before=item.hex, after=self.hex)
+        if self.hex is None:
+            return CommandResult(state.without_item(item.id), (event,))
+        return CommandResult(state.with_item(replace(item, hex=self.hex)), (event,))
+
+
+@dataclass(frozen=True)
+class AddItem(Command):
+    """GM edit: put a new weapon, shield or piece on the map."""
+
+    hex: Hex
+    name: str
+    kind: ItemKind
+    weapon: Weapon | None = None
+    shield: Shield | None = None
+    note: str = ""
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        if self.hex not in state.grid:
+            raise IllegalCommandError(f"{self.hex} is off the map")
+        item = GroundItem(
+            id=item_id(state.next_item),
+            name=self.name,
+            kind=self.kind,
+            weapon=self.weapon,
+            shield=self.shield,
+            hex=self.hex,
+            icon=icon_key(self.kind, self.weapon, self.shield),
+            note=self.note,
+        )
+        event = ItemPlaced(item_id=item.id, item_name=item.name, before=None, after=self.hex)
+        return CommandResult(state.with_new_item(item), (event,))
+
+
+@dataclass(frozen=True)
+class PaintTerrain(Command):
+    """The terrain brush: apply ``change`` to every hex of ``hexes``."""
+
+    hexes: tuple[Hex, ...]
+    change: TerrainChange
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        for h in self.hexes:
+            if h not in state.grid:
+                raise IllegalCommandError(f"{h} is off the map")
+        terrain = state.terrain.painted(self.hexes, self.change)
+        if terrain == state.terrain:
+            return CommandResult(state, ())
+        event = TerrainPainted(hexes=tuple(dict.fromkeys(self.hexes)), change=self.change)
+        return CommandResult(replace(state, terrain=terrain), (event,))
+
+
+@dataclass(frozen=True)
+class SetPosture(Command):
+    """Stand, crouch, kneel, sit, lie ... (rules.conditions.Posture)."""
+
+    combatant_id: str
+    posture: Posture
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        changed, event = set_posture(who, self.posture)
+        if event is None:
+            return CommandResult(state, ())
+        return CommandResult(state.with_combatants(changed), (event,))
+
+
+@dataclass(frozen=True)
+class ApplyMapEffects(Command):
+    """Resolve map effects (rules.items) with this command's dice - for results
+    computed outside an Attack, e.g. a fumbled block's dropped shield."""
+
+    effects: tuple[MapEffect, ...]
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        after, events = apply_map_effects(state, self.effects, rng)
+        return CommandResult(after, events)

@@ -32,10 +32,20 @@ class Moved(Event):
     combatant_id: str
     name: str
     path: tuple[Hex, ...]
+    # Movement points: this move's cost, and the turn's total against Move
+    # (rules.movement); None where not tracked.
+    cost: int | None = None
+    move_used: int | None = None
+    move: int | None = None
 
     def describe(self) -> str:
         end = self.path[-1]
-        return f"{self.name} moves to {end.q},{end.r} ({len(self.path) - 1} hex)"
+        text = f"{self.name} moves to {end.q},{end.r} ({len(self.path) - 1} hex)"
+        if self.cost is not None:
+            text += f", {self.cost} MP"
+            if self.move_used is not None and self.move is not None:
+                text += f" ({self.move_used}/{self.move} this turn)"
+        return text
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return self.path
@@ -50,9 +60,16 @@ class Turned(Event):
     name: str
     before: Facing
     after: Facing
+    cost: int | None = None  # movement points (rules.movement); None where not tracked
+    free_side: bool = False  # the free one-hex-side change of the last step was used
 
     def describe(self) -> str:
-        return f"{self.name} turns from {self.before.label} to {self.after.label}"
+        text = f"{self.name} turns from {self.before.label} to {self.after.label}"
+        if self.cost is not None:
+            text += f", {self.cost} MP"
+            if self.free_side:
+                text += " (one side free after a step)"
+        return text
 
     def involved_combatants(self) -> tuple[str, ...]:
         return (self.combatant_id,)

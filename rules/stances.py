@@ -281,7 +281,6 @@ def dodge_probability_with_acrobatics(dodge: int, acrobatics_skill: int) -> Frac
 # ------------------------------------------------------- defended body area
 
 
-
 DEFENDED_AREA_BONUS = 2
 DEFENDED_FOOT_BONUS = 1  # "the feet - but at a penalty": +1 instead of +2
 OTHER_AREA_PENALTY = -1

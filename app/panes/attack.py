@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSizePolicy,
     QSpinBox,
@@ -64,7 +66,7 @@ from rules.attack import AttackOptions, AttackPlan, SubdueMode, WeaponAttack, pl
 from rules.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.battle import Attack, BattleChange
 from rules.citation import cite
-from rules.conditions import load_condition_catalog
+from rules.conditions import SelectedCondition, load_condition_catalog
 from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.errors import RulesError
 from rules.events import Event
@@ -159,6 +161,18 @@ class AttackPane(QDockWidget):
         self.all_out_check = QCheckBox("All-out defense")
         self.all_out_check.setObjectName("allOutCheck")
         self.all_out_check.setToolTip("The defender is in an all-out defense this turn")
+
+        # --- from the battlefield: terrain and postures, filled in, each can be unticked ----------
+        self.battlefield_list = QListWidget()
+        self.battlefield_list.setObjectName("battlefieldList")
+        self.battlefield_list.setToolTip(
+            "Modifiers from where the fighters stand (terrain, postures), filled in "
+            "automatically; untick one to leave it out"
+        )
+        self.battlefield_list.setMaximumHeight(64)
+        self.battlefield_list.hide()
+        self._situation: object | None = None
+        self._auto_conditions: tuple[SelectedCondition, ...] = ()
 
         # --- more options: conditions, striking at a weapon, subduing, chinks --------------------
         self.conditions = ConditionsPicker()
@@ -356,6 +370,7 @@ class AttackPane(QDockWidget):
         layout.addLayout(defenses)
         layout.addLayout(situation_head)
         layout.addLayout(situational)
+        layout.addWidget(self.battlefield_list)
         layout.addWidget(self.more)
         layout.addWidget(hline())
         layout.addWidget(self.arc_label)
@@ -400,6 +415,7 @@ class AttackPane(QDockWidget):
             self.above_check,
             self.extra_spin,
             self.reason_edit,
+            self.battlefield_list,
             self.more.button,
             self.conditions.search_edit,
             self.conditions.tree,
@@ -436,6 +452,7 @@ class AttackPane(QDockWidget):
             check.toggled.connect(self.update_preview)
         self.random_check.toggled.connect(self._random_toggled)
         self.conditions.changed.connect(self.update_preview)
+        self.battlefield_list.itemChanged.connect(lambda _item: self.update_preview())
         self.target_weapon_combo.currentIndexChanged.connect(self._target_weapon_changed)
         self.weapon_attack_combo.currentIndexChanged.connect(self.update_preview)
         self.subdue_combo.currentIndexChanged.connect(self._subdue_changed)
@@ -486,10 +503,10 @@ class AttackPane(QDockWidget):
         mode = self.mode_combo.currentData()
         if weapon_key is None or mode is None:
             return None
-        extra: tuple[Modifier, ...] = ()
+        extra: tuple[Modifier, ...] = self.battlefield_modifiers()
         if self.extra_spin.value():
             reason = self.reason_edit.text().strip() or SITUATIONAL_REASON
-            extra = (Modifier(self.extra_spin.value(), reason, SITUATIONAL_CITATION),)
+            extra += (Modifier(self.extra_spin.value(), reason, SITUATIONAL_CITATION),)
         random_location = self.random_check.isChecked() and self.random_check.isEnabled()
         kwargs: dict[str, object] = {
             "weapon_key": weapon_key,
@@ -527,6 +544,49 @@ class AttackPane(QDockWidget):
 
     # Kept for the tests and the issue's wording.
     current_options = options
+
+    def battlefield_modifiers(self) -> tuple[Modifier, ...]:
+        """The ticked modifiers of the "from the battlefield" list."""
+        picked = []
+        for i in range(self.battlefield_list.count()):
+            item = self.battlefield_list.item(i)
+            if item.checkState() == Qt.CheckState.Checked:
+                picked.append(item.data(Qt.ItemDataRole.UserRole))
+        return tuple(picked)
+
+    def _fill_situation(self, attacker: Combatant | None, defender: Combatant | None) -> None:
+        """Fill in what the battlefield says (``rules.terrain.situation_modifiers``):
+        its catalog conditions are ticked in the picker, the posture modifiers
+        listed ticked, the height sets from above/below. Only a change of the
+        situation refills them, so the GM's unticking stays."""
+        situation = None
+        if attacker is not None and defender is not None:
+            situation = battlefield_situation(self._controller.state, attacker.id, defender.id)
+        if situation == self._situation:
+            return
+        self._situation = situation
+        # Conditions: drop the old automatic picks, add the new ones.
+        auto = tuple(getattr(situation, "conditions", ()))
+        old_keys = {c.key for c in self._auto_conditions}
+        kept = [c for c in self.conditions.selected() if c.key not in old_keys]
+        keys = {c.key for c in auto}
+        self.conditions.set_selected((*[c for c in kept if c.key not in keys], *auto))
+        self._auto_conditions = auto
+        self.battlefield_list.blockSignals(True)
+        self.battlefield_list.clear()
+        for m in getattr(situation, "posture_modifiers", ()):
+            item = QListWidgetItem(f"{m.value:+d}  {m.reason}")
+            item.setData(Qt.ItemDataRole.UserRole, m)
+            item.setToolTip(str(m.citation))
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+                          | Qt.ItemFlag.ItemIsSelectable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.battlefield_list.addItem(item)
+        self.battlefield_list.blockSignals(False)
+        self.battlefield_list.setVisible(self.battlefield_list.count() > 0)
+        if situation is not None:
+            self.above_check.setChecked(bool(getattr(situation, "from_above", False)))
+            self.below_check.setChecked(bool(getattr(situation, "from_below", False)))
 
     def command(self) -> Attack | None:
         options = self.options()
@@ -566,6 +626,7 @@ class AttackPane(QDockWidget):
             self._fill_locations()
             self._fill_defenses(defender)
             self._fill_more(attacker, defender)
+            self._fill_situation(attacker, defender)
         finally:
             self._updating -= 1
         self.update_preview()
@@ -928,6 +989,21 @@ def option_fields() -> frozenset[str]:
 
 def _enum_items(enum: type[Enum], labels: dict[str, str]) -> list[tuple[str, object]]:
     return [(labels.get(m.name, m.name.lower().replace("_", " ")), m) for m in enum]
+
+
+def battlefield_situation(state: object, attacker_id: str, defender_id: str) -> object | None:
+    """``rules.terrain.situation_modifiers`` for the pair, None while the battle
+    has no terrain (or the module is not there)."""
+    try:
+        from rules.terrain import situation_modifiers
+    except ImportError:
+        return None
+    if not hasattr(state, "terrain"):
+        return None
+    try:
+        return situation_modifiers(state, attacker_id, defender_id)  # type: ignore[arg-type]
+    except RulesError:
+        return None
 
 
 def ruleset_options_command() -> type | None:

@@ -15,7 +15,7 @@ from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
 from app.map_view import MapView
 from rules.battle import MoveCombatant
 
-PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane")
+PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane")
 LAPTOP = QSize(1366, 768)
 
 
@@ -97,7 +97,7 @@ def test_menus_and_toolbar(main_window: MainWindow) -> None:
                    main_window.end_turn_action):
         assert action in toolbar
     view_menu = main_window.menuBar().actions()[1].menu()
-    toggles = [a for a in view_menu.actions() if a.isCheckable()]
+    toggles = [a for a in view_menu.actions() if a.isCheckable() and a.text().startswith("Show")]
     assert len(toggles) == len(PANE_NAMES)  # one "Show ..." per pane
 
 

@@ -20,13 +20,16 @@ from rules.attack import (
 )
 from rules.attack_events import (
     AttackRolled,
+    CriticalMissChecked,
     DamageDealt,
     DefenseCriticalMiss,
     DefenseNotRolled,
     DefenseRolled,
     InjuryRolled,
+    LocationShifted,
     StatusChanged,
     WeaponUnreadied,
+    WoundInflicted,
 )
 from rules.checks import Outcome, judge
 from rules.citation import cite
@@ -177,6 +180,13 @@ def check_record(res: AttackResolution, attacker: Combatant, defender: Combatant
         Outcome.FAILURE: AttackOutcome.MISSED,
         Outcome.CRITICAL_SUCCESS: AttackOutcome.CRITICAL_HIT,
     }
+    shifted = any(isinstance(e, LocationShifted) for e in res.events)
+    checks = [e for e in res.events if isinstance(e, CriticalMissChecked)]
+    if checks and not checks[0].check.happens:  # 000 VERIFYING / AVOIDING CRITICAL MISSES
+        expected_by_attack[Outcome.CRITICAL_FAILURE] = AttackOutcome.MISSED
+    if shifted:  # 000 NEAR MISSES / MISSING A SPECIFIC HIT LOCATION: defended like a hit
+        assert roll.outcome is Outcome.FAILURE
+        del expected_by_attack[Outcome.FAILURE]
     if roll.outcome in expected_by_attack:
         assert res.outcome is expected_by_attack[roll.outcome]
         assert res.defense_rolls == ()
@@ -198,7 +208,13 @@ def check_record(res: AttackResolution, attacker: Combatant, defender: Combatant
         assert dmg.dice == plan.damage_dice
         assert dmg.hp_before == defender.hp and after.hp == defender.hp - dmg.injury
         assert after.status is dmg.status_after
-        assert dmg.dr == (defender.fighter.armor.dr if defender.fighter.armor else 0)
+        wounds = [e for e in res.events if isinstance(e, WoundInflicted)]
+        if wounds:  # a located blow: the armor's DR there plus the location's own
+            a = wounds[0].assessment
+            assert dmg.dr == a.effective_armor_dr + a.location_dr
+            assert after.wounds[-1] == wounds[0].wound and dmg.injury == a.hp_loss
+        else:
+            assert dmg.dr == (defender.fighter.armor.dr if defender.fighter.armor else 0)
     else:
         assert res.damage is None and after.hp == defender.hp and after.status is defender.status
     # turn records
@@ -249,9 +265,12 @@ def test_critical_miss_is_recorded(
 ) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK,)), ruleset)
-    res = resolve_attack(plan, a, d, scripted((6, 6, 6)), ruleset)
+    # 18, then the critical miss table: 9 = the weapon drops at the wielder's feet
+    res = resolve_attack(plan, a, d, scripted((6, 6, 6, 3, 3, 3)), ruleset)
     assert res.outcome is AttackOutcome.CRITICAL_MISS and res.damage is None
     assert any("critically misses" in e.describe() for e in res.events)
+    assert [p.name for p in res.pieces] == [plan.weapon.name] and res.piece_origins == ("a",)
+    assert W not in {w.key for w in res.attacker_after.fighter.weapons}
     check_record(res, a, d)
 
 

@@ -366,8 +366,9 @@ def test_worked_example_through_real_attacks(make: Make, ruleset: Ruleset, scrip
     d = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     victim = make("spearman", Hex(0, -1), Facing.S, id="v")
     first = plan_attack(d, victim, AttackOptions(W, "thrust"), ruleset)
-    # attack 17: a miss (no defenses announced), so no damage dice are needed
-    d = resolve_attack(first, d, victim, scripted((6, 6, 5)), ruleset).attacker_after
+    # attack 16: a plain miss (no defenses announced), so no damage dice are needed
+    # (a 17 would be a critical miss and roll on the critical miss table)
+    d = resolve_attack(first, d, victim, scripted((6, 6, 4)), ruleset).attacker_after
     assert d.actions_this_turn == (ATTACK,)
 
     a1 = make("sword-and-shield", Hex(0, -1), Facing.S, id="a1")
@@ -375,8 +376,10 @@ def test_worked_example_through_real_attacks(make: Make, ruleset: Ruleset, scrip
         a1, d, AttackOptions(W, "thrust", defenses=(BLOCK, DODGE, parry(W))), ruleset
     )
     assert [_cumulative_part(p) for p in plan.defenses] == [-2, -4, -8]
-    # attack 7 hits (skill 14 - PD 6); block 15, dodge 16, parry 16 fail; 1 damage die.
-    res = resolve_attack(plan, a1, d, scripted((2, 2, 3, 5, 5, 5, 6, 5, 5, 6, 6, 4, 2)), ruleset)
+    # attack 7 hits (skill 14 - PD 6); block 15 (vs 7), dodge 6 (vs 0) and parry 6 (vs 1)
+    # fail - by less than 10, so none is a critical failure with its mishap; 1 damage die.
+    faces = (2, 2, 3, 5, 5, 5, 2, 2, 2, 2, 2, 2, 2)
+    res = resolve_attack(plan, a1, d, scripted(faces), ruleset)
     assert [r.outcome.is_success for r in res.defense_rolls] == [False, False, False]
     d = res.defender_after
 

@@ -1,0 +1,334 @@
+"""The hex pane: one hex of the map up close.
+
+It shows the hex last clicked on the map (or, until a click, the one under the
+cursor): its coordinates, its terrain with an editor per property, who stands
+there and the items lying there. The editors paint that one hex with
+``PaintTerrain``; "Pick up" runs ``PickUpItem`` for the selected combatant (or
+whoever stands in the hex) and "Ready" readies its unready weapon or shield with
+``ReadyWeapon``. Nothing here changes the battle any other way.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import icons
+from app.controller import BattleController, Redraw
+from app.map_view import MapView, pick_up_command
+from app.panes.widgets import configure_dock, hline, section_label
+from hexmap import Hex
+from rules.battle import BattleChange, Command, ReadyWeapon
+from rules.model import Combatant
+
+try:  # the battlefield rules (terrain) may be missing in an older rules package
+    from rules import terrain as rt
+except ImportError:  # pragma: no cover
+    rt = None  # type: ignore[assignment]
+
+# (field of TerrainChange, label, enum name in rules.terrain or None for a number)
+TERRAIN_FIELDS: tuple[tuple[str, str, str | None], ...] = (
+    ("light", "Light", "Light"),
+    ("footing", "Footing", "Footing"),
+    ("water", "Water", "WaterDepth"),
+    ("cover", "Cover", "Cover"),
+    ("height", "Height", None),
+)
+
+
+def enum_label(value: object) -> str:
+    label = getattr(value, "label", None)
+    text = str(label if isinstance(label, str) else getattr(value, "value", value))
+    return text[:1].upper() + text[1:]
+
+
+def terrain_change(field: str, value: object) -> object | None:
+    """A ``TerrainChange`` setting one property (None without the rules)."""
+    if rt is None:
+        return None
+    return rt.TerrainChange(**{field: value})
+
+
+def paint_hexes(hexes: tuple[Hex, ...], change: object) -> Command | None:
+    from app.map_view import paint_command
+
+    return paint_command(hexes, change)
+
+
+def unready_keys(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of what ``c`` holds but has to ready: unready weapons, a shield
+    whose grip a fumbled block lost."""
+    out = [(w.key, w.name) for w in c.fighter.weapons if w.key in c.unready]
+    shield = c.fighter.shield
+    if shield is not None and (shield.key in c.unready or not c.shield_ready):
+        out.append((shield.key, shield.name))
+    return out
+
+
+class HexPane(QDockWidget):
+    """The hex under the cursor or clicked: terrain, occupant and items."""
+
+    def __init__(
+        self, controller: BattleController, map_view: MapView, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        configure_dock(self, "hexPane", "Hex")
+        self._controller = controller
+        self._map = map_view
+        self._hex: Hex | None = None
+        self._pinned = False
+
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(8, 6, 8, 6)
+        self.title = QLabel("Point at a hex on the map")
+        self.title.setObjectName("hexTitle")
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.follow_button = QPushButton("Follow cursor")
+        self.follow_button.setObjectName("followCursor")
+        self.follow_button.setToolTip("Show the hex under the mouse again (a click pins one)")
+        self.follow_button.clicked.connect(self.unpin)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.follow_button)
+        layout.addLayout(head)
+        self.occupant = QLabel()
+        self.occupant.setObjectName("hexOccupant")
+        self.occupant.setWordWrap(True)
+        layout.addWidget(self.occupant)
+        layout.addWidget(hline())
+
+        layout.addWidget(section_label("Terrain"))
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.editors: dict[str, QComboBox | QSpinBox] = {}
+        for field, label, enum_name in TERRAIN_FIELDS:
+            editor: QComboBox | QSpinBox
+            if enum_name is None:
+                spin = QSpinBox()
+                spin.setRange(-9, 9)
+                spin.valueChanged.connect(lambda v, f=field: self._edit(f, int(v)))
+                editor = spin
+            else:
+                combo = QComboBox()
+                enum = getattr(rt, enum_name, None) if rt is not None else None
+                for member in enum or ():
+                    combo.addItem(enum_label(member), member)
+                combo.activated.connect(lambda i, f=field, c=combo: self._edit(f, c.itemData(i)))
+                editor = combo
+            editor.setObjectName(f"terrain_{field}")
+            editor.setEnabled(False)
+            self.editors[field] = editor
+            form.addRow(label, editor)
+        layout.addLayout(form)
+        layout.addWidget(hline())
+
+        layout.addWidget(section_label("On the ground"))
+        self.items = QListWidget()
+        self.items.setObjectName("hexItems")
+        self.items.setIconSize(self.items.iconSize().expandedTo(self.items.iconSize()))
+        self.items.setMinimumHeight(60)
+        self.items.currentRowChanged.connect(lambda _row: self._update_buttons())
+        layout.addWidget(self.items, 1)
+        buttons = QHBoxLayout()
+        self.pick_up_button = QPushButton("Pick up")
+        self.pick_up_button.setObjectName("pickUp")
+        self.pick_up_button.clicked.connect(self.pick_up)
+        self.ready_button = QPushButton("Ready")
+        self.ready_button.setObjectName("readyItem")
+        self.ready_button.clicked.connect(self.ready)
+        buttons.addWidget(self.pick_up_button)
+        buttons.addWidget(self.ready_button)
+        layout.addLayout(buttons)
+        self.who = QLabel()
+        self.who.setObjectName("hexWho")
+        self.who.setWordWrap(True)
+        layout.addWidget(self.who)
+        self.setWidget(body)
+
+        map_view.hovered_hex_changed.connect(self._on_hover)
+        map_view.hex_clicked.connect(self.show_hex)
+        controller.battle_changed.connect(self._on_battle_changed)
+        controller.battle_reset.connect(self.refresh)
+        controller.selection_changed.connect(lambda _sid: self.refresh())
+        self.refresh()
+
+    # --- which hex ---------------------------------------------------------------------
+    @property
+    def hex(self) -> Hex | None:
+        return self._hex
+
+    def show_hex(self, h: object) -> None:
+        """Pin ``h`` (a click on the map): the pane stays on it until the next click."""
+        if isinstance(h, Hex):
+            self._hex = h
+            self._pinned = True
+            self.refresh()
+
+    def unpin(self) -> None:
+        self._pinned = False
+        self.refresh()
+
+    def _on_hover(self, h: object) -> None:
+        if not self._pinned and isinstance(h, Hex) and h != self._hex:
+            self._hex = h
+            self.refresh()
+
+    def _on_battle_changed(self, change: BattleChange, _redraw: Redraw) -> None:
+        h = self._hex
+        if h is None:
+            return
+        before, after = change.before, change.after
+        if (
+            getattr(before, "terrain", None) != getattr(after, "terrain", None)
+            or getattr(before, "items", ()) != getattr(after, "items", ())
+            or any(c.hex == h for c in (*before.combatants, *after.combatants))
+            or change.changed_ids
+        ):
+            self.refresh()
+
+    # --- the actor ---------------------------------------------------------------------
+    def actor(self) -> Combatant | None:
+        """Who picks up: the selected combatant, else whoever stands in the hex."""
+        state = self._controller.state
+        sid = self._controller.selected_id
+        if sid is not None:
+            return state.combatant(sid)
+        return state.occupant(self._hex) if self._hex is not None else None
+
+    def selected_item(self) -> object | None:
+        row = self.items.currentItem()
+        return None if row is None else row.data(Qt.ItemDataRole.UserRole)
+
+    def item_ids(self) -> list[str]:
+        return [
+            self.items.item(i).data(Qt.ItemDataRole.UserRole).id for i in range(self.items.count())
+        ]
+
+    # --- refresh -----------------------------------------------------------------------
+    def refresh(self) -> None:
+        state = self._controller.state
+        h = self._hex
+        self.follow_button.setVisible(self._pinned)
+        if h is None or h not in state.grid:
+            self.title.setText("Point at a hex on the map")
+            self.occupant.setText("")
+            for editor in self.editors.values():
+                editor.setEnabled(False)
+            self.items.clear()
+            self._update_buttons()
+            return
+        col, row = h.to_offset()
+        self.title.setText(f"Hex {h.q},{h.r}  (column {col}, row {row})")
+        here = [c for c in state.combatants if c.hex == h]
+        if here:
+            self.occupant.setText("; ".join(
+                f"{c.name} ({c.status.value}, {_posture_text(c)})" for c in here
+            ))
+        else:
+            self.occupant.setText("Nobody stands here")
+        terrain = _terrain_at(state, h)
+        for field, editor in self.editors.items():
+            editor.setEnabled(terrain is not None)
+            if terrain is None:
+                continue
+            value = getattr(terrain, field)
+            blocker = QSignalBlocker(editor)
+            if isinstance(editor, QSpinBox):
+                editor.setValue(int(value))
+            else:
+                editor.setCurrentIndex(max(0, editor.findData(value)))
+            del blocker
+        current = self.selected_item()
+        keep = getattr(current, "id", None)
+        self.items.clear()
+        for item in getattr(state, "items", ()):
+            if item.hex != h:
+                continue
+            key = icons.icon_key_for(item.icon, item.name)
+            text = item.name + (f" — {item.note}" if item.note else "")
+            if not item.usable:
+                text += " (useless)"
+            row_item = QListWidgetItem(icons.item_icon(key), text)
+            row_item.setData(Qt.ItemDataRole.UserRole, item)
+            row_item.setToolTip(text)
+            self.items.addItem(row_item)
+            if item.id == keep:
+                self.items.setCurrentItem(row_item)
+        if self.items.currentRow() < 0 and self.items.count():
+            self.items.setCurrentRow(0)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        item = self.selected_item()
+        who = self.actor()
+        ok = item is not None and who is not None and who.hex.distance(item.hex) <= 1
+        self.pick_up_button.setEnabled(ok and bool(getattr(item, "usable", True)))
+        unready = unready_keys(who) if who is not None else []
+        self.ready_button.setEnabled(bool(unready))
+        self.ready_button.setText(f"Ready {unready[0][1]}" if unready else "Ready")
+        self.ready_button.setToolTip(
+            f"{who.name} readies the {unready[0][1]} (a Ready maneuver)"
+            if who is not None and unready else "Nothing to ready"
+        )
+        if item is None:
+            self.who.setText("")
+        elif who is None:
+            self.who.setText("Select a combatant to pick it up")
+        elif not ok:
+            self.who.setText(f"{who.name} is too far away to reach it")
+        else:
+            self.who.setText(f"{who.name} can pick it up (a Ready maneuver)")
+
+    # --- commands ----------------------------------------------------------------------
+    def _edit(self, field: str, value: object) -> None:
+        if self._hex is None:
+            return
+        change = terrain_change(field, value)
+        command = paint_hexes((self._hex,), change) if change is not None else None
+        if command is not None:
+            self._controller.execute(command)
+
+    def pick_up(self) -> None:
+        item, who = self.selected_item(), self.actor()
+        if item is None or who is None:
+            return
+        command = pick_up_command(who.id, item.id)  # type: ignore[attr-defined]
+        if command is not None:
+            self._controller.execute(command)
+
+    def ready(self) -> None:
+        """Ready the actor's first unready weapon (or re-grip the shield)."""
+        who = self.actor()
+        unready = unready_keys(who) if who is not None else []
+        if who is not None and unready:
+            self._controller.execute(ReadyWeapon(who.id, unready[0][0]))
+
+
+def _terrain_at(state: object, h: Hex) -> object | None:
+    terrain = getattr(state, "terrain", None)
+    if terrain is not None and hasattr(terrain, "at"):
+        return terrain.at(h)
+    if rt is not None:
+        return rt.Terrain()
+    return None
+
+
+def _posture_text(c: Combatant) -> str:
+    posture = getattr(c, "posture", None)
+    return str(getattr(posture, "value", "standing")).replace("_", " ")

@@ -1,0 +1,195 @@
+"""Movement, facing changes and posture on the hex map.
+
+Seed 000 takes movement for granted, so this follows the published basics of the
+3d6 family (cited ``BASE_MOVEMENT``), read as follows (docs/battlefield.md):
+
+* A combatant has ``Fighter.move`` movement points (MP) a turn. Stepping into one
+  of the three hexes in front (the front arc: ahead and the two front diagonals)
+  costs 1 MP; stepping sideways or backwards (the side and rear hexes) costs 2.
+  Stepping does not change facing.
+* Each step may include a one-hex-side change of facing for free. Hexfray keeps
+  that free change for the next facing change after the move
+  (``Combatant.free_facing_change``); every other hex side turned costs 1 MP,
+  also when turning in place. A turn goes the short way round (3 sides at most).
+* The GM can always move a token further: the battle records what was spent
+  (``Combatant.move_used``, ``movement_left`` may go negative) rather than refuse.
+* The hexes entered this turn are kept (``Combatant.path_this_turn``) so the map
+  can draw the way taken and a deliberate drop can land on it (000 DROPPED
+  WEAPONS). End of turn clears the path, the MP used and the free facing change.
+* Postures are ``rules.conditions.Posture``; a fall (``apply_fall``) or the GM
+  (``rules.battle.SetPosture``) changes them. The posture table gives the hit
+  modifiers (``rules.terrain.situation_modifiers``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
+from rules.citation import Citation, cite
+from rules.conditions import Posture
+from rules.errors import IllegalCommandError
+from rules.events import Event
+from rules.model import Combatant
+
+BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
+POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
+FORWARD_STEP_COST = 1
+SIDE_OR_BACK_STEP_COST = 2
+TURN_COST_PER_SIDE = 1
+
+
+def step_cost(facing: Facing, origin: Hex, destination: Hex) -> int:
+    """MP for one step between adjacent hexes: 1 into the front arc, else 2."""
+    if origin.distance(destination) != 1:
+        raise IllegalCommandError(f"{origin} and {destination} are not adjacent")
+    arc = arc_of(destination, origin, facing, Handedness.RIGHT)
+    return FORWARD_STEP_COST if arc.is_front else SIDE_OR_BACK_STEP_COST
+
+
+def hex_sides_between(before: Facing, after: Facing) -> int:
+    """Hex sides turned the short way round: 0 to 3."""
+    diff = (int(after) - int(before)) % 6
+    return min(diff, 6 - diff)
+
+
+def turn_cost(before: Facing, after: Facing, *, free_side: bool = False) -> int:
+    """MP to turn from ``before`` to ``after``; ``free_side`` waives one hex side
+    (the free change that comes with a step)."""
+    sides = hex_sides_between(before, after)
+    if free_side and sides:
+        sides -= 1
+    return sides * TURN_COST_PER_SIDE
+
+
+def check_path(path: Sequence[Hex], grid: HexGrid) -> tuple[Hex, ...]:
+    """A path of adjacent hexes, all on the map; raises ``IllegalCommandError``."""
+    if not path:
+        raise IllegalCommandError("a path needs at least its starting hex")
+    for h in path:
+        if h not in grid:
+            raise IllegalCommandError(f"the path leaves the map at {h.q},{h.r}")
+    for a, b in pairwise(path):
+        if a.distance(b) != 1:
+            raise IllegalCommandError(f"the path jumps from {a.q},{a.r} to {b.q},{b.r}")
+    return tuple(path)
+
+
+def default_path(origin: Hex, destination: Hex) -> tuple[Hex, ...]:
+    """The straight line of hexes (``hexmap.hex_line``) when no path is given."""
+    return hex_line(origin, destination)
+
+
+def path_cost(facing: Facing, path: Sequence[Hex]) -> int:
+    """MP of walking ``path`` (starting hex first) without turning."""
+    return sum(step_cost(facing, a, b) for a, b in pairwise(path))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    combatant: Combatant
+    path: tuple[Hex, ...]
+    cost: int
+
+
+def walk(combatant: Combatant, path: Sequence[Hex]) -> MoveResult:
+    """The combatant after walking ``path`` (``path[0]`` is its hex): new hex,
+    MP used, the path of the turn extended, and a free facing change if it
+    stepped at all."""
+    full = tuple(path)
+    if not full or full[0] != combatant.hex:
+        raise IllegalCommandError(f"{combatant.name}'s path must start at its own hex")
+    cost = path_cost(combatant.facing, full)
+    so_far = combatant.path_this_turn
+    if not so_far:
+        trail = full
+    elif so_far[-1] == full[0]:
+        trail = so_far + full[1:]
+    else:
+        trail = so_far + full
+    stepped = len(full) > 1
+    moved = replace(
+        combatant,
+        hex=full[-1],
+        path_this_turn=trail if stepped or so_far else (),
+        move_used=combatant.move_used + cost,
+        free_facing_change=True if stepped else combatant.free_facing_change,
+    )
+    return MoveResult(moved, full, cost)
+
+
+def face(combatant: Combatant, facing: Facing) -> tuple[Combatant, int, bool]:
+    """The combatant turned to ``facing``: (combatant, MP cost, free side used)."""
+    sides = hex_sides_between(combatant.facing, facing)
+    free = combatant.free_facing_change and sides > 0
+    cost = turn_cost(combatant.facing, facing, free_side=free)
+    turned = replace(
+        combatant,
+        facing=facing,
+        move_used=combatant.move_used + cost,
+        free_facing_change=combatant.free_facing_change and not free,
+    )
+    return turned, cost, free
+
+
+def new_turn(combatant: Combatant) -> Combatant:
+    """Movement bookkeeping at the end of a turn: path, MP and free turn cleared."""
+    if not (combatant.path_this_turn or combatant.move_used or combatant.free_facing_change):
+        return combatant
+    return replace(combatant, path_this_turn=(), move_used=0, free_facing_change=False)
+
+
+# ---------------------------------------------------------------- posture
+
+
+@dataclass(frozen=True, kw_only=True)
+class PostureChanged(Event):
+    combatant_id: str
+    name: str
+    before: Posture
+    after: Posture
+    fell: bool = False
+
+    def describe(self) -> str:
+        verb = "falls" if self.fell else "goes"
+        after = self.after.value.replace("_", " ")
+        return f"{self.name} {verb} {_posture_phrase(self.after, after)}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+def _posture_phrase(posture: Posture, text: str) -> str:
+    if posture is Posture.STANDING:
+        return "back on their feet (standing)"
+    if posture is Posture.PRONE:
+        return "prone"
+    return f"to {text}"
+
+
+def set_posture(
+    combatant: Combatant, posture: Posture, *, fell: bool = False, citation: Citation | None = None
+) -> tuple[Combatant, PostureChanged | None]:
+    """The combatant in ``posture`` and the event (None when nothing changed)."""
+    if combatant.posture is posture:
+        return combatant, None
+    event = PostureChanged(
+        citation=citation if citation is not None else POSTURES_000,
+        combatant_id=combatant.id,
+        name=combatant.name,
+        before=combatant.posture,
+        after=posture,
+        fell=fell,
+    )
+    return replace(combatant, posture=posture), event
+
+
+def apply_fall(
+    combatant: Combatant, posture: Posture = Posture.PRONE, *, citation: Citation | None = None
+) -> tuple[Combatant, PostureChanged | None]:
+    """A fall (e.g. 000 DODGE on a fumbled dodge: "prone or supine, whichever is
+    worse", or sitting): the combatant ends up in ``posture``. Returns the
+    combatant and the event to log (None if already in that posture)."""
+    return set_posture(combatant, posture, fell=True, citation=citation)

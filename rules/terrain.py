@@ -1,0 +1,467 @@
+"""Terrain of the battle map and the situation of one attack.
+
+Each hex has a ``Terrain``: light, footing, water, cover and height. Most hexes are
+open ground (daylight, good footing, dry, no cover, level 0), so the map stores
+only the others, in a ``TerrainMap`` (sparse, frozen and comparable, so a battle
+state with terrain still compares equal after a replay). The GM paints terrain
+with ``rules.battle.PaintTerrain`` and a ``TerrainChange``.
+
+What terrain does to an attack (000 ADVERSE COMBAT CONDITIONS; the values are the
+condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
+
+* **Light** counts where the DEFENDER stands: the attacker must see the target.
+  Twilight -1 down to nearly dark -9 is the catalog's ``bad_light``, total
+  darkness its ``total_darkness`` -10.
+* **Footing** and **water** count where the ATTACKER stands: it is the attacker's
+  stance that suffers. ``bad_footing`` -1 or worse; ``in_water`` -1 ankle-deep to
+  -6 chest-deep (Hexfray fills the depths between linearly); deeper than the chest
+  the attacker is ``swimming`` (-6).
+* **Cover** of the defender's hex hides body areas from random hit locations: a
+  hit that lands on a covered area is rolled again (000 RANDOM HIT LOCATION).
+  PARTIAL cover (a low wall, a hedge, a table) covers the legs; FULL cover (a
+  battlement, an arrow slit) also covers the torso, leaving head and arms.
+  Against ranged attacks a prone target in cover counts as "behind cover" for
+  the posture table. Cover gives no hit modifier by itself.
+* **Height** in levels: an attacker higher than the defender attacks from above,
+  a lower one from below. Hexfray gives no hit modifier for it; the flags go to
+  the attack (``AttackOptions.from_below``: defenses against attacks from below;
+  random hit locations shift from above or below, 000 RANDOM HIT LOCATION).
+
+``situation_modifiers`` gathers terrain and posture (``rules.conditions``) into a
+``Situation`` the attack pane shows item by item; the GM may still override it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from hexmap import Arc, Hex, arc_of
+from rules.citation import Citation, cite
+from rules.conditions import (
+    ProneCover,
+    SelectedCondition,
+    load_condition_catalog,
+    load_posture_table,
+    posture_modifiers,
+)
+from rules.errors import RulesError
+from rules.events import Event
+from rules.modifiers import Modifier
+
+if TYPE_CHECKING:  # rules.battle imports this module
+    from rules.battle import BattleState
+
+CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
+RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
+
+
+class Light(Enum):
+    """Light in a hex: the seed's bad light penalty, twilight -1 to nearly dark -9,
+    and total darkness -10 (``penalty``)."""
+
+    DAYLIGHT = 0
+    TWILIGHT = -1
+    BAD_2 = -2
+    BAD_3 = -3
+    BAD_4 = -4
+    BAD_5 = -5
+    BAD_6 = -6
+    BAD_7 = -7
+    BAD_8 = -8
+    NEARLY_DARK = -9
+    TOTAL_DARKNESS = -10
+
+    @property
+    def penalty(self) -> int:
+        return int(self.value)
+
+    @classmethod
+    def from_penalty(cls, penalty: int) -> Light:
+        try:
+            return cls(penalty)
+        except ValueError:
+            raise RulesError(f"light penalties run from 0 to -10, got {penalty!r}") from None
+
+    @property
+    def label(self) -> str:
+        if self is Light.DAYLIGHT:
+            return "daylight"
+        if self is Light.TOTAL_DARKNESS:
+            return "total darkness (-10)"
+        if self is Light.TWILIGHT:
+            return "twilight (-1)"
+        if self is Light.NEARLY_DARK:
+            return "nearly dark (-9)"
+        return f"bad light ({self.penalty})"
+
+
+class Footing(Enum):
+    """Footing in a hex: the seed's "bad footing -1 or more"."""
+
+    GOOD = "good"
+    BAD = "bad"
+    VERY_BAD = "very bad"
+    TREACHEROUS = "treacherous"
+
+    @property
+    def penalty(self) -> int:
+        return _FOOTING[self]
+
+    @property
+    def label(self) -> str:
+        if self is Footing.GOOD:
+            return "good footing"
+        return f"{self.value} footing ({self.penalty})"
+
+
+_FOOTING = {Footing.GOOD: 0, Footing.BAD: -1, Footing.VERY_BAD: -2, Footing.TREACHEROUS: -3}
+
+
+class WaterDepth(Enum):
+    """Standing water: the seed gives ankle-deep -1 and chest-deep -6; Hexfray
+    steps linearly between them. DEEP is over the chest: the fighter swims (-6)."""
+
+    NONE = "none"
+    ANKLE = "ankle"
+    KNEE = "knee"
+    THIGH = "thigh"
+    HIP = "hip"
+    WAIST = "waist"
+    CHEST = "chest"
+    DEEP = "deep"
+
+    @property
+    def penalty(self) -> int:
+        return _WATER[self]
+
+    @property
+    def swimming(self) -> bool:
+        return self is WaterDepth.DEEP
+
+    @property
+    def label(self) -> str:
+        if self is WaterDepth.NONE:
+            return "dry"
+        if self is WaterDepth.DEEP:
+            return "deep water, swimming (-6)"
+        return f"{self.value}-deep water ({self.penalty})"
+
+
+_WATER = {
+    WaterDepth.NONE: 0,
+    WaterDepth.ANKLE: -1,
+    WaterDepth.KNEE: -2,
+    WaterDepth.THIGH: -3,
+    WaterDepth.HIP: -4,
+    WaterDepth.WAIST: -5,
+    WaterDepth.CHEST: -6,
+    WaterDepth.DEEP: -6,
+}
+
+
+class Cover(Enum):
+    """Cover in a hex, by the body areas (``rules.hit_location`` areas) it hides
+    from random hit locations."""
+
+    NONE = "none"
+    PARTIAL = "partial"  # low wall, hedge, table: legs hidden
+    FULL = "full"  # battlement, arrow slit: only head and arms show
+
+    @property
+    def covered_areas(self) -> frozenset[str]:
+        return _COVER[self]
+
+    @property
+    def label(self) -> str:
+        if self is Cover.NONE:
+            return "no cover"
+        return f"{self.value} cover ({', '.join(sorted(self.covered_areas))} hidden)"
+
+
+_COVER = {
+    Cover.NONE: frozenset[str](),
+    Cover.PARTIAL: frozenset({"leg"}),
+    Cover.FULL: frozenset({"leg", "torso"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    light: Light = Light.DAYLIGHT
+    footing: Footing = Footing.GOOD
+    water: WaterDepth = WaterDepth.NONE
+    cover: Cover = Cover.NONE
+    height: int = 0  # levels above the map's ground level (may be negative)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.height, bool) or not isinstance(self.height, int):
+            raise RulesError(f"terrain height must be a whole number of levels: {self.height!r}")
+
+    @property
+    def is_open(self) -> bool:
+        return self == OPEN_GROUND
+
+    def describe(self) -> str:
+        parts = [
+            self.light.label if self.light is not Light.DAYLIGHT else "",
+            self.footing.label if self.footing is not Footing.GOOD else "",
+            self.water.label if self.water is not WaterDepth.NONE else "",
+            self.cover.label if self.cover is not Cover.NONE else "",
+            f"height {self.height}" if self.height else "",
+        ]
+        return ", ".join(p for p in parts if p) or "open ground"
+
+
+OPEN_GROUND = Terrain()
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainChange:
+    """What a brush stroke sets; None leaves that property of each hex alone."""
+
+    light: Light | None = None
+    footing: Footing | None = None
+    water: WaterDepth | None = None
+    cover: Cover | None = None
+    height: int | None = None
+
+    @classmethod
+    def open_ground(cls) -> TerrainChange:
+        """Reset every property: the eraser."""
+        t = OPEN_GROUND
+        return cls(t.light, t.footing, t.water, t.cover, t.height)
+
+    def apply(self, t: Terrain) -> Terrain:
+        return Terrain(
+            light=self.light if self.light is not None else t.light,
+            footing=self.footing if self.footing is not None else t.footing,
+            water=self.water if self.water is not None else t.water,
+            cover=self.cover if self.cover is not None else t.cover,
+            height=self.height if self.height is not None else t.height,
+        )
+
+    @property
+    def is_empty(self) -> bool:
+        return self == TerrainChange()
+
+    def describe(self) -> str:
+        if self == TerrainChange.open_ground():
+            return "open ground"
+        parts = []
+        if self.light is not None:
+            parts.append(self.light.label)
+        if self.footing is not None:
+            parts.append(self.footing.label)
+        if self.water is not None:
+            parts.append(self.water.label)
+        if self.cover is not None:
+            parts.append(self.cover.label)
+        if self.height is not None:
+            parts.append(f"height {self.height}")
+        return ", ".join(parts) or "nothing"
+
+
+@dataclass(frozen=True)
+class TerrainMap:
+    """Sparse terrain: ``cells`` holds every hex that is not open ground, sorted by
+    hex, at most once. Built from any pairs (later pairs win, open ground dropped)."""
+
+    cells: tuple[tuple[Hex, Terrain], ...] = ()
+
+    def __post_init__(self) -> None:
+        merged: dict[Hex, Terrain] = {}
+        for h, t in self.cells:
+            if not isinstance(h, Hex) or not isinstance(t, Terrain):
+                raise RulesError(f"terrain cells pair a Hex with a Terrain, got {(h, t)!r}")
+            merged[h] = t
+        cells = tuple(sorted((h, t) for h, t in merged.items() if not t.is_open))
+        object.__setattr__(self, "cells", cells)
+
+    @functools.cached_property
+    def _lookup(self) -> dict[Hex, Terrain]:
+        return dict(self.cells)
+
+    def at(self, where: Hex) -> Terrain:
+        return self._lookup.get(where, OPEN_GROUND)
+
+    def __getitem__(self, where: Hex) -> Terrain:
+        return self.at(where)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __iter__(self) -> Iterator[tuple[Hex, Terrain]]:
+        return iter(self.cells)
+
+    def painted(self, hexes: Iterable[Hex], change: TerrainChange) -> TerrainMap:
+        updates = [(h, change.apply(self.at(h))) for h in hexes]
+        return TerrainMap((*self.cells, *updates))
+
+
+# ---------------------------------------------------------------- modifiers
+
+
+def terrain_conditions(attacker: Terrain, defender: Terrain) -> tuple[SelectedCondition, ...]:
+    """The catalog conditions the terrain calls for: light at the defender's hex,
+    footing and water at the attacker's."""
+    picks: list[SelectedCondition] = []
+    light = defender.light
+    if light is Light.TOTAL_DARKNESS:
+        picks.append(SelectedCondition("total_darkness"))
+    elif light is not Light.DAYLIGHT:
+        picks.append(SelectedCondition("bad_light", light.penalty))
+    if attacker.footing is not Footing.GOOD:
+        picks.append(SelectedCondition("bad_footing", attacker.footing.penalty))
+    if attacker.water.swimming:
+        picks.append(SelectedCondition("swimming"))
+    elif attacker.water is not WaterDepth.NONE:
+        picks.append(SelectedCondition("in_water", attacker.water.penalty))
+    return tuple(picks)
+
+
+_WHERE = {
+    "bad_light": "the target's hex",
+    "total_darkness": "the target's hex",
+    "bad_footing": "the attacker's hex",
+    "in_water": "the attacker's hex",
+    "swimming": "the attacker's hex",
+}
+
+
+def terrain_modifiers_between(
+    attacker: Terrain,
+    defender: Terrain,
+    *,
+    melee: bool = True,
+    ruleset: str = "000",
+) -> tuple[Modifier, ...]:
+    """Itemised hit modifiers of the terrain, with the catalog's values and
+    citations; each reason says whose hex it comes from."""
+    catalog = load_condition_catalog(ruleset)
+    out: list[Modifier] = []
+    for pick in terrain_conditions(attacker, defender):
+        for m in catalog.condition_modifiers([pick], melee=melee, swinging=False):
+            out.append(Modifier(m.value, f"{m.reason} at {_WHERE[pick.key]}", m.citation))
+    return tuple(out)
+
+
+def terrain_modifiers(
+    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
+) -> tuple[Modifier, ...]:
+    """``terrain_modifiers_between`` for two combatants of a battle."""
+    attacker = state.combatant(attacker_id)
+    defender = state.combatant(defender_id)
+    return terrain_modifiers_between(
+        state.terrain.at(attacker.hex),
+        state.terrain.at(defender.hex),
+        melee=melee,
+        ruleset=state.ruleset.asset_dir,
+    )
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything about where two combatants stand that an attack pane fills in.
+
+    ``modifiers`` are the terrain's then the postures' hit modifiers, each with
+    its reason and citation. ``conditions`` are the terrain's picks from the
+    condition catalog (so the pane can tick them; the postures come from the
+    posture table, not from the catalog's posture entries, which the pane must
+    then leave unticked). ``covered_areas`` are the body areas the defender's
+    cover hides from a random hit location; ``prone_cover`` its exposure to
+    ranged attacks when lying down."""
+
+    attacker_id: str
+    defender_id: str
+    arc: Arc
+    distance: int
+    attacker_terrain: Terrain
+    defender_terrain: Terrain
+    conditions: tuple[SelectedCondition, ...]
+    terrain_modifiers: tuple[Modifier, ...]
+    posture_modifiers: tuple[Modifier, ...]
+    height_difference: int  # attacker's level minus defender's
+    covered_areas: frozenset[str] = field(default_factory=frozenset)
+    prone_cover: ProneCover = ProneCover.HEAD_UP_NO_COVER
+
+    @property
+    def from_above(self) -> bool:
+        return self.height_difference > 0
+
+    @property
+    def from_below(self) -> bool:
+        return self.height_difference < 0
+
+    @property
+    def modifiers(self) -> tuple[Modifier, ...]:
+        return self.terrain_modifiers + self.posture_modifiers
+
+    @property
+    def total(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        seen: list[Citation] = []
+        for m in self.modifiers:
+            if m.citation not in seen:
+                seen.append(m.citation)
+        if self.covered_areas and RANDOM_LOCATION_000 not in seen:
+            seen.append(RANDOM_LOCATION_000)
+        return tuple(seen)
+
+
+def situation_modifiers(
+    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
+) -> Situation:
+    """Terrain, postures, height and arc of an attack from ``attacker_id`` on
+    ``defender_id`` as they stand now."""
+    attacker = state.combatant(attacker_id)
+    defender = state.combatant(defender_id)
+    ruleset = state.ruleset.asset_dir
+    at = state.terrain.at(attacker.hex)
+    dt = state.terrain.at(defender.hex)
+    prone_cover = (
+        ProneCover.HEAD_UP_WITH_COVER if dt.cover is not Cover.NONE else ProneCover.HEAD_UP_NO_COVER
+    )
+    postures = posture_modifiers(
+        attacker.posture,
+        defender.posture,
+        melee=melee,
+        prone_cover=prone_cover,
+        table=load_posture_table(ruleset),
+    )
+    return Situation(
+        attacker_id=attacker.id,
+        defender_id=defender.id,
+        arc=arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness),
+        distance=attacker.hex.distance(defender.hex),
+        attacker_terrain=at,
+        defender_terrain=dt,
+        conditions=terrain_conditions(at, dt),
+        terrain_modifiers=terrain_modifiers_between(at, dt, melee=melee, ruleset=ruleset),
+        posture_modifiers=postures,
+        height_difference=at.height - dt.height,
+        covered_areas=dt.cover.covered_areas,
+        prone_cover=prone_cover,
+    )
+
+
+# ------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerrainPainted(Event):
+    hexes: tuple[Hex, ...]
+    change: TerrainChange
+
+    def describe(self) -> str:
+        n = len(self.hexes)
+        return f"GM paints {n} hex{'es' if n != 1 else ''}: {self.change.describe()}"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return self.hexes

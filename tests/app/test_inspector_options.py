@@ -1,0 +1,175 @@
+"""The inspector's defender choices and lasting state (issue 3): the guarded body
+area and the posture go through commands; pain threshold, traits, wounds,
+crippled limbs, weapon damage and the shield's readiness are shown; the combat
+log renders the new events with their citations."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from app.controller import BattleController
+from app.event_text import Tone, line_for, rows_for_batches
+from app.panes import InspectorPane
+from app.panes.inspector import defended_area_command, posture_command
+from rules.battle import Battle, BattleState
+from rules.citation import cite
+from rules.conditions import Posture
+from rules.events import Event
+from rules.stances import BodyArea, PainThreshold
+from rules.weapon_strikes import WeaponDamageState
+from rules.wound_effects import Condition, Limb, Wound
+from tests.app.test_attack_pane import demo_state
+
+
+def make_inspector(qtbot, state: BattleState) -> tuple[InspectorPane, BattleController]:
+    controller = BattleController(Battle(state, 3))
+    pane = InspectorPane(controller)
+    qtbot.addWidget(pane)
+    pane.resize(290, 700)
+    pane.show()
+    controller.select("c1")
+    return pane, controller
+
+
+@pytest.fixture
+def inspector(qtbot) -> tuple[InspectorPane, BattleController]:
+    return make_inspector(qtbot, demo_state())
+
+
+def test_the_defended_area_combo_executes_the_command(inspector):
+    pane, controller = inspector
+    command = defended_area_command()
+    assert command is not None, "rules.battle.SetDefendedArea is missing"
+    assert pane.area_combo.isEnabled()
+    assert pane.area_combo.currentData() is None
+    index = pane.area_combo.findData(BodyArea.HEAD)
+    pane.area_combo.setCurrentIndex(index)
+    pane.area_combo.activated.emit(index)
+    assert isinstance(controller.battle.commands[-1], command)
+    assert controller.state.combatant("c1").defended_area is BodyArea.HEAD
+    assert pane.area_combo.currentData() is BodyArea.HEAD
+    # Back to guarding nothing.
+    pane.area_combo.setCurrentIndex(0)
+    pane.area_combo.activated.emit(0)
+    assert controller.state.combatant("c1").defended_area is None
+
+
+def test_the_posture_combo_executes_the_command(inspector):
+    pane, controller = inspector
+    command = posture_command()
+    if command is None:
+        assert not pane.posture_combo.isEnabled()
+        pytest.skip("rules.battle.SetPosture is not there yet")
+    index = pane.posture_combo.findData(Posture.KNEELING)
+    pane.posture_combo.setCurrentIndex(index)
+    pane.posture_combo.activated.emit(index)
+    assert isinstance(controller.battle.commands[-1], command)
+    assert controller.state.combatant("c1").posture is Posture.KNEELING
+
+
+def test_lasting_state_is_shown(qtbot):
+    state = demo_state()
+    c1 = state.combatant("c1")
+    wound = Wound(
+        system="000",
+        location="weapon_arm",
+        label="Weapon arm",
+        side=None,
+        injury=4,
+        crippled=Limb.ARM,
+        conditions=frozenset({Condition.CRIPPLED, Condition.SEVERE_BLEEDING}),
+        citations=(cite("000", "HIT LOCATIONS"),),
+    )
+    weapon = c1.fighter.weapons[0]
+    shield = c1.fighter.shield
+    assert shield is not None
+    c1 = replace(
+        c1,
+        fighter=replace(c1.fighter, pain_threshold=PainThreshold.HIGH),
+        wounds=(wound,),
+        weapon_states=((weapon.key, WeaponDamageState(damage_taken=5, weakened=True)),),
+        shield_ready=False,
+        off_balance=True,
+    )
+    pane, _controller = make_inspector(qtbot, state.with_combatants(c1))
+    assert "pain threshold <b>high</b>" in pane.traits_label.text()
+    wounds = pane.wounds_label.text()
+    assert "Weapon arm" in wounds and "4 HP" in wounds
+    assert "arm crippled" in wounds and "severe bleeding" in wounds
+    assert "off balance" in wounds
+    assert "weakened (5 damage)" in pane.weapons_label.text()
+    assert "not ready" in pane.shield_label.text()
+
+
+def test_an_unhurt_fighter_has_no_wounds(inspector):
+    pane, _controller = inspector
+    assert "None" in pane.wounds_label.text()
+    assert "ready" in pane.shield_label.text()
+    assert "not ready" not in pane.shield_label.text()
+
+
+# --- the combat log ------------------------------------------------------------------------
+
+
+class SomethingNew(Event):
+    def describe(self) -> str:
+        return "something the log has never seen"
+
+
+def test_an_unknown_event_reads_as_its_description_with_its_citation():
+    event = SomethingNew(citation=cite("000", "DEFENSES"))
+    line = line_for(event)
+    assert line.text == "something the log has never seen"
+    assert line.citation == "000 DEFENSES"
+    assert line.tone is Tone.PLAIN
+
+
+def test_a_broken_short_text_falls_back_to_the_description():
+    """An event whose fields do not match what the log expects is still shown."""
+
+    class HitLocationRolled(Event):  # same name as the rules' event, other fields
+        def describe(self) -> str:
+            return "random hit location: 7 = torso"
+
+    line = line_for(HitLocationRolled(citation=cite("000", "RANDOM HIT LOCATION")))
+    assert line.text == "random hit location: 7 = torso"
+    assert line.citation == "000 RANDOM HIT LOCATION"
+
+
+def test_each_command_batch_is_its_own_group(controller):
+    """An attack's row does not swallow the next command's events."""
+    from rules.attack_events import AttackDeclared
+
+    state = controller.state
+    a, d = state.combatant("c1"), state.combatant("c3")
+    declared = AttackDeclared(
+        citation=cite("000", "DEFENSES"),
+        attacker_id=a.id,
+        attacker_name=a.name,
+        defender_id=d.id,
+        defender_name=d.name,
+        attacker_hex=a.hex,
+        defender_hex=d.hex,
+        weapon_name="Broadsword",
+        mode="swing",
+        location_label="Torso",
+        arc=__import__("hexmap").Arc.FRONT,
+        below=False,
+        announced=(),
+    )
+    other = SomethingNew(citation=None)
+    rows = rows_for_batches([(declared,), (other,)])
+    assert len(rows) == 2
+
+
+def test_guarding_an_area_is_logged_with_its_citation(inspector):
+    from app.event_text import rows_for_events
+
+    pane, controller = inspector
+    index = pane.area_combo.findData(BodyArea.CHEST)
+    pane.area_combo.setCurrentIndex(index)
+    pane.area_combo.activated.emit(index)
+    (row,) = rows_for_events(controller.battle.event_batches[-1])
+    assert row.lines[0].citation == "000 DEFENDING A SPECIFIC BODY AREA"
