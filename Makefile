@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck imports pytest bench screenshot build clean
+.PHONY: run test lint typecheck imports pytest package-test bench screenshot build measure clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,16 @@ imports: $(STAMP)
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-test: lint typecheck imports pytest
+package-test: $(STAMP)
+	PY=$(PY) bash packaging/ci_build_and_selftest.sh
+
+build: $(STAMP)
+	$(PY) packaging/build.py
+
+measure: $(STAMP)
+	$(PY) packaging/measure.py
+
+test: lint typecheck imports pytest package-test
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) main.py --benchmark

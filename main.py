@@ -4,6 +4,7 @@
     python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
     python main.py --benchmark          print map repaint and attack resolution speed
     python main.py --seed N             the battle's dice seed (default 1)
+    python main.py --self-test          check this build end to end offscreen
 """
 
 from __future__ import annotations
@@ -36,6 +37,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--benchmark",
         action="store_true",
         help="print the map's repaint time and the attack resolutions per second",
+    )
+    mode.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this build end to end offscreen (demo battle, a scripted attack "
+        "against assets/selftest/expected.json, a rendered map); exit 0 only if all pass",
+    )
+    mode.add_argument(
+        "--measure-startup",
+        action="store_true",
+        help="print FIRST_PAINT <monotonic seconds> once the window is painted, then quit",
+    )
+    parser.add_argument(
+        "--regenerate",
+        action="store_true",
+        help="with --self-test: rewrite assets/selftest/expected.json (source tree only)",
     )
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"battle seed (default {DEFAULT_SEED})"
@@ -78,7 +95,7 @@ def run_benchmark(seed: int) -> int:
     return run(seed)
 
 
-def run_gui(seed: int) -> int:
+def run_gui(seed: int, measure_startup: bool = False) -> int:
     app = _application(sys.argv[1:])
     from app.controller import BattleController
     from app.crash import install_crash_handler
@@ -90,6 +107,10 @@ def run_gui(seed: int) -> int:
     controller = BattleController(load_demo_battle(seed))
     window = MainWindow(controller, seed=seed)
     install_crash_handler(window)
+    if measure_startup:
+        from app.self_test import install_startup_probe
+
+        install_startup_probe(window)
     window.show()
     maybe_show_first_run_guide(window)
     return int(app.exec())  # type: ignore[attr-defined]
@@ -97,11 +118,16 @@ def run_gui(seed: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.self_test:
+        # The self-test starts its own offscreen application.
+        from app.self_test import run_self_test
+
+        return run_self_test(regenerate=args.regenerate)
     if args.screenshot is not None:
         return run_screenshot(args.screenshot, args.seed)
     if args.benchmark:
         return run_benchmark(args.seed)
-    return run_gui(args.seed)
+    return run_gui(args.seed, measure_startup=args.measure_startup)
 
 
 if __name__ == "__main__":

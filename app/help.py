@@ -17,8 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, qVersion
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap, QShowEvent
+from PySide6.QtCore import QSettings, Qt, QUrl, qVersion
+from PySide6.QtGui import (
+    QAction,
+    QDesktopServices,
+    QIcon,
+    QKeySequence,
+    QPixmap,
+    QShowEvent,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -29,6 +37,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -250,19 +259,29 @@ def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
 
 
 class RulesReferenceDialog(QDialog):
-    """docs/rules.md, rendered; a clear message when the file is missing."""
+    """docs/rules.md, rendered; a clear message when the file is missing.
+
+    Links to the other docs open here (Back returns), web links and bundled files
+    (the rule tables) open outside, and a link to a file this build does not hold
+    (source code) says so below the text instead of showing a blank page.
+    """
 
     def __init__(self, parent: QWidget | None = None, path: Path | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{APP_TITLE} – Rules reference")
-        self.resize(760, 640)
+        self.resize(860, 680)
         self.path = path or rules_reference_path()
         self.browser = QTextBrowser(self)
-        self.browser.setOpenExternalLinks(True)
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except OSError:
-            self.found = False
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self.follow)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.found = self.path.is_file()
+        if self.found:
+            self.browser.setSource(
+                QUrl.fromLocalFile(str(self.path)), QTextDocument.ResourceType.MarkdownResource
+            )
+        else:
             self.browser.setMarkdown(
                 "# Rules reference not found\n\n"
                 f"Hexfray looked for the rules reference at:\n\n`{self.path}`\n\n"
@@ -270,13 +289,36 @@ class RulesReferenceDialog(QDialog):
                 "the battle itself works as usual, and every entry in the combat log "
                 "still names the rule it follows."
             )
-        else:
-            self.found = True
-            self.browser.setSearchPaths([str(self.path.parent)])
-            self.browser.setMarkdown(text)
+        back = QPushButton("Back", self)
+        back.setEnabled(False)
+        back.clicked.connect(self.browser.backward)
+        self.browser.backwardAvailable.connect(back.setEnabled)
+        bottom = QHBoxLayout()
+        bottom.addWidget(back)
+        bottom.addWidget(self.note, 1)
+        bottom.addWidget(_close_buttons(self))
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
-        layout.addWidget(_close_buttons(self))
+        layout.addLayout(bottom)
+
+    def follow(self, url: QUrl) -> None:
+        self.note.clear()
+        if url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)
+            return
+        if not url.path():  # an anchor in this page
+            self.browser.scrollToAnchor(url.fragment())
+            return
+        here = self.browser.source().toLocalFile() or str(self.path)
+        target = (Path(here).parent / url.path()).resolve()
+        if target.suffix == ".md" and target.is_file():
+            link = QUrl.fromLocalFile(str(target))
+            link.setFragment(url.fragment())
+            self.browser.setSource(link, QTextDocument.ResourceType.MarkdownResource)
+        elif target.is_file():
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
+        else:
+            self.note.setText(f"{url.path()} is not part of this build.")
 
 
 class ShortcutsDialog(QDialog):

@@ -7,6 +7,7 @@ silhouettes with a dark rim so they read at 16-32 px on parchment.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -235,7 +236,11 @@ _WORDS: tuple[tuple[str, str], ...] = (
 def icon_key_for(*hints: object) -> str:
     """The icon key for an item from any hints (an icon key, a kind, a name):
     the first hint that is a known key wins, then words in the hints."""
-    texts = [str(getattr(h, "value", h)).lower() for h in hints if h is not None]
+    return _icon_key(tuple(str(getattr(h, "value", h)).lower() for h in hints if h is not None))
+
+
+@functools.lru_cache(maxsize=1024)
+def _icon_key(texts: tuple[str, ...]) -> str:
     for t in texts:
         if t in _DRAW:
             return t

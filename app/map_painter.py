@@ -1014,42 +1014,93 @@ def water_shade(depth: int) -> int:
 WATER_SHADES = (QColor(96, 160, 214, 120), QColor(60, 126, 196, 160), QColor(34, 90, 168, 200))
 
 
+@dataclass
+class TerrainChunk:
+    """The terrain layers of one block of CHUNK x CHUNK hexes, in map coordinates."""
+
+    bounds: QRectF
+    dark: list[tuple[QColor, QPainterPath]]
+    water: list[tuple[QColor, QPainterPath]]
+    heights: list[tuple[QColor, QPainterPath]]
+    footing: QPainterPath
+    cover: QPainterPath
+    cover_walls: list[QLineF]
+    height_edges: list[QLineF]
+    height_labels: list[tuple[QPointF, str]]  # upper left of each raised/sunken hex
+
+
 class TerrainCache:
     """Paths of the terrain layers, built once per terrain (immutable state: the
-    terrain object's identity is the cache key) and filled in a handful of calls."""
+    terrain object's identity is the cache key) and cut into chunks like the grid,
+    so a repaint fills only the visible ones, a handful of calls each."""
 
     def __init__(self) -> None:
-        self._key: object = None
+        self._built = False
         self._terrain: object = None
         self.looks: dict[Hex, TerrainLook] = {}
-        self.dark: list[tuple[QColor, QPainterPath]] = []
-        self.water: list[tuple[QColor, QPainterPath]] = []
-        self.footing = QPainterPath()
-        self.cover = QPainterPath()
-        self.cover_walls: list[QLineF] = []
-        self.heights: list[tuple[QColor, QPainterPath]] = []
-        self.height_edges: list[QLineF] = []
+        self.chunks: list[TerrainChunk] = []
         self.bounds = QRectF()
+        self._overview: QImage | None = None
+
+    # Zoomed out, the whole terrain is one image of the map at this scale (drawn once
+    # per terrain); closer in, the visible chunks' paths are filled.
+    OVERVIEW_SCALE = 0.3
+    OVERVIEW_BELOW_ZOOM = 0.6
+
+    def overview(self) -> QImage:
+        if self._overview is None:
+            scale = self.OVERVIEW_SCALE
+            b = self.bounds
+            image = QImage(max(1, math.ceil(b.width() * scale)),
+                           max(1, math.ceil(b.height() * scale)),
+                           QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.scale(scale, scale)
+            p.translate(-b.left(), -b.top())
+            paint_terrain_base(p, self, b)
+            paint_terrain(p, self, scale, b)
+            p.end()
+            self._overview = image
+        return self._overview
 
     def update(self, state: object) -> bool:
         """Rebuild if the terrain changed; True if it did."""
         terrain = getattr(state, "terrain", None)
-        if terrain is self._terrain and self._key is not None:
+        if self._built and terrain is self._terrain:
             return False
+        changed = self._built and terrain != self._terrain
         self._terrain = terrain
-        self._key = object()
+        self._built = True
         looks = {h: terrain_look(t) for h, t in terrain_map(state).items()}
         self.looks = {h: lk for h, lk in looks.items() if not lk.plain}
-        self._build()
-        return True
+        self.chunks = [self._chunk(hs) for hs in self._blocks().values()]
+        self.bounds = QRectF()
+        for chunk in self.chunks:
+            self.bounds = self.bounds.united(chunk.bounds)
+        self._overview = None
+        return changed
 
-    def _build(self) -> None:
+    def visible_chunks(self, rect: QRectF) -> list[TerrainChunk]:
+        return [ch for ch in self.chunks if ch.bounds.intersects(rect)]
+
+    def _blocks(self) -> dict[tuple[int, int], list[Hex]]:
+        blocks: dict[tuple[int, int], list[Hex]] = {}
+        for h in self.looks:
+            col, row = h.to_offset()
+            blocks.setdefault((col // CHUNK, row // CHUNK), []).append(h)
+        return blocks
+
+    def _chunk(self, hexes: list[Hex]) -> TerrainChunk:
+        looks = self.looks
         by_dark: dict[int, list[Hex]] = {}
         by_water: dict[int, list[Hex]] = {}
         by_height: dict[int, list[Hex]] = {}
         footing: list[Hex] = []
         cover: list[Hex] = []
-        for h, lk in self.looks.items():
+        for h in hexes:
+            lk = looks[h]
             if lk.dark:
                 by_dark.setdefault(lk.dark, []).append(h)
             if lk.water:
@@ -1060,87 +1111,90 @@ class TerrainCache:
                 footing.append(h)
             if lk.cover:
                 cover.append(h)
-        self.dark = [(QColor(12, 10, 30, DARK_ALPHA[d]), hexes_path(hs))
-                     for d, hs in sorted(by_dark.items())]
-        self.water = [(WATER_SHADES[d - 1], hexes_path(hs)) for d, hs in sorted(by_water.items())]
-        self.heights = []
+        dark = [(QColor(12, 10, 30, DARK_ALPHA[d]), hexes_path(hs))
+                for d, hs in sorted(by_dark.items())]
+        water = [(WATER_SHADES[d - 1], hexes_path(hs)) for d, hs in sorted(by_water.items())]
+        heights = []
         for level, hs in sorted(by_height.items()):
             colour = QColor(255, 255, 255, min(150, 40 * level)) if level > 0 else QColor(
                 70, 50, 20, min(150, 40 * -level))
-            self.heights.append((colour, hexes_path(hs)))
-        # contour lines: edges between hexes of different height
-        heights = {h: lk.height for h, lk in self.looks.items() if lk.height}
+            heights.append((colour, hexes_path(hs)))
+        # contour lines: edges between hexes of different height, once, on the higher side
         edges: list[QLineF] = []
-        for h, level in heights.items():
-            x, y = LAYOUT.hex_to_pixel(h)
-            for facing in Facing:
-                other = heights.get(h.neighbor(facing), 0)
-                if other < level:  # each edge once, on the higher side
-                    a, b = edge_corners(facing)
-                    edges.append(QLineF(x + _CORNERS[a][0], y + _CORNERS[a][1],
-                                        x + _CORNERS[b][0], y + _CORNERS[b][1]))
-        self.height_edges = edges
-        self.footing = hexes_path(footing)
-        self.cover = hexes_path(cover)
+        for level, hs in by_height.items():
+            for h in hs:
+                x, y = LAYOUT.hex_to_pixel(h)
+                for facing in Facing:
+                    other = looks.get(h.neighbor(facing))
+                    if (other.height if other is not None else 0) < level:
+                        a, b = edge_corners(facing)
+                        edges.append(QLineF(x + _CORNERS[a][0], y + _CORNERS[a][1],
+                                            x + _CORNERS[b][0], y + _CORNERS[b][1]))
         walls: list[QLineF] = []
         for h in cover:
             x, y = LAYOUT.hex_to_pixel(h)
-            full = self.looks[h].cover >= 2
-            for k in range(-1, 2) if full else range(0, 1):
+            offsets = (-1, 0, 1) if looks[h].cover >= 2 else (0,)
+            for k in offsets:
                 dx = k * 0.42 * HEX_SIZE
-                walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + 0.42 * HEX_SIZE,
-                                    x + dx + 0.22 * HEX_SIZE, y + 0.42 * HEX_SIZE))
-                walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + 0.30 * HEX_SIZE,
-                                    x + dx + 0.22 * HEX_SIZE, y + 0.30 * HEX_SIZE))
-        self.cover_walls = walls
-        bounds = QRectF()
-        for path in (self.footing, self.cover):
-            bounds = bounds.united(path.boundingRect())
-        for _c, path in (*self.dark, *self.water, *self.heights):
-            bounds = bounds.united(path.boundingRect())
-        self.bounds = bounds
+                for dy in (0.42, 0.30):
+                    walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + dy * HEX_SIZE,
+                                        x + dx + 0.22 * HEX_SIZE, y + dy * HEX_SIZE))
+        bounds = hexes_path(hexes).boundingRect().adjusted(-2, -2, 2, 2)
+        labels = [
+            (QPointF(LAYOUT.hex_to_pixel(h)[0] - 0.5 * HEX_SIZE,
+                     LAYOUT.hex_to_pixel(h)[1] - 0.5 * HEX_SIZE), f"{level:+d}")
+            for level, hs in by_height.items()
+            for h in hs
+        ]
+        return TerrainChunk(bounds, dark, water, heights, hexes_path(footing),
+                            hexes_path(cover), walls, edges, labels)
 
 
-def paint_terrain(p: QPainter, cache: TerrainCache, zoom: float) -> None:
-    """Terrain in map coordinates (the view's transform set): height shades and
-    contours, water, bad footing stipple, cover hatching with wall marks, darkness."""
-    if not cache.looks:
+def paint_terrain_base(p: QPainter, cache: TerrainCache, visible: QRectF) -> None:
+    """Under the arc tints (map coordinates): height shades and water."""
+    for chunk in cache.visible_chunks(visible):
+        for colour, path in chunk.heights:
+            p.fillPath(path, colour)
+        for colour, path in chunk.water:
+            p.fillPath(path, colour)
+
+
+def paint_terrain(p: QPainter, cache: TerrainCache, zoom: float, visible: QRectF) -> None:
+    """Over the arc tints (map coordinates): bad footing stipple, cover hatching
+    with wall marks, height contours and darkness."""
+    chunks = cache.visible_chunks(visible)
+    if not chunks:
         return
-    p.setPen(Qt.PenStyle.NoPen)
-    for colour, path in cache.heights:
-        p.fillPath(path, colour)
-    for colour, path in cache.water:
-        p.fillPath(path, colour)
     unscale = QTransform.fromScale(1.0 / zoom, 1.0 / zoom)
-    if not cache.footing.isEmpty():
-        brush = QBrush(theme.FOOTING, Qt.BrushStyle.Dense6Pattern)
-        brush.setTransform(unscale)
-        p.fillPath(cache.footing, brush)
-    if not cache.cover.isEmpty():
-        brush = QBrush(theme.COVER, Qt.BrushStyle.DiagCrossPattern)
-        brush.setTransform(unscale)
-        p.fillPath(cache.cover, brush)
-        pen = QPen(theme.COVER_WALL, max(1.5, 3.2 * zoom))
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.drawLines(cache.cover_walls)
-        p.setPen(Qt.PenStyle.NoPen)
-    if cache.height_edges:
-        pen = QPen(theme.CONTOUR, 1.6)
-        pen.setCosmetic(True)
-        p.setPen(pen)
-        p.drawLines(cache.height_edges)
-        p.setPen(Qt.PenStyle.NoPen)
-    for colour, path in cache.dark:
-        p.fillPath(path, colour)
+    footing = QBrush(theme.FOOTING, Qt.BrushStyle.Dense6Pattern)
+    footing.setTransform(unscale)
+    cover = QBrush(theme.COVER, Qt.BrushStyle.DiagCrossPattern)
+    cover.setTransform(unscale)
+    wall = QPen(theme.COVER_WALL, max(1.5, 3.2 * zoom))
+    wall.setCapStyle(Qt.PenCapStyle.FlatCap)
+    wall.setCosmetic(True)
+    contour = QPen(theme.CONTOUR, 1.6)
+    contour.setCosmetic(True)
+    for chunk in chunks:
+        if not chunk.footing.isEmpty():
+            p.fillPath(chunk.footing, footing)
+        if not chunk.cover.isEmpty():
+            p.fillPath(chunk.cover, cover)
+            p.setPen(wall)
+            p.drawLines(chunk.cover_walls)
+        if chunk.height_edges:
+            p.setPen(contour)
+            p.drawLines(chunk.height_edges)
+        for colour, path in chunk.dark:
+            p.fillPath(path, colour)
+    p.setPen(Qt.PenStyle.NoPen)
 
 
 def item_slots(count: int, size_px: float) -> list[tuple[float, float]]:
     """Screen offsets from a hex centre for ``count`` items: along the hex's lower
     edge (clear of the token's point and initials), fanning out round the rim with
     the icons side by side."""
-    radius = 0.66 * size_px
+    radius = 0.6 * size_px
     icon = item_icon_size(size_px)
     step = math.degrees(2 * math.asin(min(1.0, (icon + 1.5) / (2 * radius))))
     out: list[tuple[float, float]] = []
@@ -1153,8 +1207,30 @@ def item_slots(count: int, size_px: float) -> list[tuple[float, float]]:
 
 
 def item_icon_size(size_px: float) -> int:
-    return int(max(12, min(30, 0.44 * size_px)))
+    return int(max(12, min(32, 0.5 * size_px)))
 
 
 def path_polyline(path: Sequence[Hex]) -> QPolygonF:
     return QPolygonF([center(h) for h in path])
+
+
+_PILLS: dict[tuple[str, float], QPixmap] = {}
+
+
+def height_pill(texts: TextCache, text: str, dpr: float) -> QPixmap:
+    """A cached little label pixmap for a height number."""
+    key = (text, round(dpr, 2))
+    pixmap = _PILLS.get(key)
+    if pixmap is None:
+        rect = pill_rect(texts, text, QPointF(), pixel_size=9, bold=True)
+        pixmap = QPixmap(math.ceil(rect.width() * dpr) + 2, math.ceil(rect.height() * dpr) + 2)
+        pixmap.setDevicePixelRatio(dpr)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        draw_pill(p, texts, text, QPointF(rect.width() / 2 + 1, rect.height() / 2 + 1),
+                  pixel_size=9, bold=True, fg=theme.HEIGHT_TEXT, bg=QColor(250, 245, 232, 190))
+        p.end()
+        _PILLS[key] = pixmap
+    return pixmap

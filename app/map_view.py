@@ -541,11 +541,18 @@ class MapView(QWidget):
         p.setBrush(texture)
         p.drawPath(self._grid_cache.outline)
         terrain = self._terrain
-        if terrain.looks and terrain.bounds.intersects(visible):
-            mp.paint_terrain(p, terrain, zoom)
+        terrain_shown = bool(terrain.looks) and terrain.bounds.intersects(visible)
+        overview = terrain_shown and zoom < terrain.OVERVIEW_BELOW_ZOOM
+        if overview:
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            p.drawImage(terrain.bounds, terrain.overview())
+        elif terrain_shown:
+            mp.paint_terrain_base(p, terrain, visible)
         overlay = self._overlay
         if overlay is not None and overlay.bounds.intersects(visible):
             mp.paint_overlay_fills(p, overlay)
+        if terrain_shown and not overview:
+            mp.paint_terrain(p, terrain, zoom, visible)
         if size_px >= 5.0:
             grid_pen = QPen(theme.GRID_LINE, 1.0)
             grid_pen.setCosmetic(True)
@@ -618,8 +625,6 @@ class MapView(QWidget):
             self._paint_target_line(p, selected, target)
 
         dpr = self.devicePixelRatioF()
-        if size_px >= 9:
-            self._paint_items(p, exposed, size_px, dpr)
         # tokens
         half = mp.token_extent(size_px)
         ordered = sorted(
@@ -647,6 +652,9 @@ class MapView(QWidget):
                 p.drawPixmap(target_rect.topLeft(), pixmap)
             p.setOpacity(1.0)
 
+        if size_px >= 9:
+            # on the hexes' rims, over the tokens' edges but clear of their faces
+            self._paint_items(p, exposed, size_px, dpr)
         if selected is not None:
             self._paint_weapon_positions(p, selected, exposed)
         self._paint_labels(p, labels, on_top=True)
@@ -667,17 +675,14 @@ class MapView(QWidget):
     # --- the battlefield layers (screen coordinates) ----------------------------------
     def _paint_heights(self, p: QPainter, exposed: QRectF) -> None:
         """A small level number in the upper left of each raised or sunken hex."""
-        size_px = mp.HEX_SIZE * self._zoom
-        for h, look in self._terrain.looks.items():
-            if not look.height:
-                continue
-            cx, cy = self._to_screen_xy(h)
-            anchor = QPointF(cx - 0.5 * size_px, cy - 0.5 * size_px)
-            if not exposed.adjusted(-20, -20, 20, 20).contains(anchor):
-                continue
-            text = f"{look.height:+d}"
-            mp.draw_pill(p, self._texts, text, anchor, pixel_size=9, bold=True,
-                         fg=theme.HEIGHT_TEXT, bg=QColor(250, 245, 232, 190))
+        dpr = self.devicePixelRatioF()
+        visible = self.transform().inverted()[0].mapRect(exposed)
+        for chunk in self._terrain.visible_chunks(visible):
+            for at, text in chunk.height_labels:
+                pixmap = mp.height_pill(self._texts, text, dpr)
+                w, h = pixmap.width() / dpr, pixmap.height() / dpr
+                s = self.to_screen(at)
+                p.drawPixmap(QPointF(s.x() - w / 2, s.y() - h / 2), pixmap)
 
     def _paint_path(self, p: QPainter, selected: str) -> None:
         """The selected combatant's path this turn: a dotted line with a dot per step."""

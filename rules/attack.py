@@ -767,7 +767,7 @@ def resolve_attack(
             hit_key, defend = to_key, True
             outcome, skipped = AttackOutcome.HIT, "an earlier defense succeeded"
         elif plan.options.obscured_by is not None and attack_roll.total <= min(
-            9, plan.effective_skill
+            9, plan.effective_skill - plan.location.penalty
         ):
             events.append(
                 AttackAdjusted(

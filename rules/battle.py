@@ -284,8 +284,19 @@ class Attack(Command):
         if attacker.id == defender.id:
             raise IllegalCommandError("a combatant cannot attack itself")
         ruleset = state.ruleset
-        plan = plan_attack(attacker, defender, self.options, ruleset)
-        resolution = resolve_attack(plan, attacker, defender, rng, ruleset)
+
+        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
+            # 000 STRIKING AT WEAPONS: the map's answer (weapon positions, reach).
+            allowed, _ = can_strike_at_weapon(
+                state, att.id, dfn.id, weapon.key, attacker_weapon_key=self.options.weapon_key
+            )
+            return allowed
+
+        reach = in_reach if self.options.target_weapon_key is not None else None
+        plan = plan_attack(attacker, defender, self.options, ruleset, weapon_in_reach=reach)
+        resolution = resolve_attack(
+            plan, attacker, defender, rng, ruleset, weapon_in_reach=reach
+        )
         # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
         return replace(
             resolution,
@@ -646,13 +657,19 @@ def place_resolution_pieces(
         ):
             now, _ = take_from_hand(now, shield.key)
             after = after.with_combatants(now)
-        after, placed = place_pieces(
+        if piece.placement.kind is PlacementKind.IN_HAND:
+            continue
+        whole = piece.weapon if piece_kind(piece) is ItemKind.WEAPON else None
+        is_shield = shield is not None and piece.weapon is None and piece.name == shield.name
+        after, placed = _place_one(
             after,
-            (piece,),
-            origin_id,
+            piece,
+            now,
             rng,
             source_weapon=source_weapon_of(piece, was),
-            shield=shield,
+            shield=shield if is_shield else None,
+            start=now.hex,
+            weapon_state=None if whole is None else was.weapon_state(whole.key),
         )
         events.extend(placed)
     return after, tuple(events)

@@ -395,10 +395,12 @@ def attack_cumulative_modifiers(
 
 
 def start_new_turn(c: Combatant) -> Combatant:
-    """Clear the per-turn record of attacks and defenses (000 CUMULATIVE DEFENSES)."""
-    if not c.actions_this_turn:
+    """Clear the per-turn record of attacks and defenses (000 CUMULATIVE DEFENSES)
+    and the off-balance of a fumbled dodge, which lasts one turn (000 CRITICAL
+    MISSES ON DEFENSE ROLLS)."""
+    if not c.actions_this_turn and not c.off_balance:
         return c
-    return replace(c, actions_this_turn=())
+    return replace(c, actions_this_turn=(), off_balance=False)
 
 
 # --- one planned defense --------------------------------------------------------

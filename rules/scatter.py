@@ -16,13 +16,14 @@ die. This module puts that on the map (see docs/battlefield.md):
   (``HexGrid.last_inside``).
 * **Someone in the way.** A piece that may hit bystanders (``StrayRule``) is
   checked against every hex with a combatant after the starting hex, in order:
-  IN_PATH (000 BROKEN WEAPONS, flail and chain pieces: "if someone is in the way
-  it might hit them for 1/2 damage and drop in their hex") rolls 3d6 for each one
-  and hits on 9 or less (chance 3/8), the seed's own number for a blow that goes
-  astray and may hit "an adjacent character" (000 MISSING A SPECIFIC HIT
-  LOCATION); a hit stops the piece in that hex. DX_AT_LANDING (the critical miss
-  table's flying weapon) checks only the hex where the piece comes down: whoever
-  stands there rolls DX and is hit on a failure; the piece lands there anyway.
+  IN_PATH (000 BROKEN WEAPONS, flail and chain pieces: somebody in the way may
+  be struck for half damage, and the piece then lies in their hex) rolls 3d6
+  for each one and hits on 9 or less (chance 3/8), the seed's own number for a
+  blow that goes astray and catches a character next to the target (000
+  MISSING A SPECIFIC HIT LOCATION); a hit stops the piece in that hex.
+  DX_AT_LANDING (the critical miss table's flying weapon) checks only the hex
+  where the piece comes down: whoever stands there rolls DX and is hit on a
+  failure; the piece lands there anyway.
   A hit yields a ``DamageRequest`` that the battle resolves with rules.damage.
 
 Everything is exact and replayable: dice come from the injected ``random.Random``

@@ -4,8 +4,9 @@ tokens, the path this turn, weapon positions, flying pieces and the hex pane."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QAction, QMouseEvent
+from PySide6.QtWidgets import QApplication
 
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
@@ -52,6 +53,17 @@ def pane(qtbot, view: MapView) -> HexPane:
 
 def point(view: MapView, h: Hex) -> QPoint:
     return view.hex_center(h).toPoint()
+
+
+def hover(view: MapView, h: Hex) -> None:
+    """A plain mouse move over ``h`` (QTest's moves without a button are unreliable
+    offscreen), delivered straight to the view."""
+    pos = view.hex_center(h)
+    event = QMouseEvent(
+        QEvent.Type.MouseMove, pos, view.mapToGlobal(pos), Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(view, event)
 
 
 def disarm(controller: BattleController) -> PieceLanded:
@@ -108,7 +120,7 @@ def test_pick_up_through_the_hex_pane(qtbot, view: MapView, pane: HexPane) -> No
     pane.show_hex(where)
     assert pane.item_ids() == [landed.item_id]
     assert pane.pick_up_button.isEnabled()
-    qtbot.mouseClick(pane.pick_up_button, Qt.MouseButton.LeftButton)
+    pane.pick_up_button.click()
     assert controller.state.items == ()
     assert view.items_drawn() == {}
     assert pane.item_ids() == []
@@ -118,15 +130,15 @@ def test_pick_up_through_the_hex_pane(qtbot, view: MapView, pane: HexPane) -> No
 def test_the_hex_pane_follows_hover_until_a_click_pins_it(qtbot, view: MapView,
                                                           pane: HexPane) -> None:
     a, b = Hex(3, 3), Hex(5, 4)
-    qtbot.mouseMove(view, point(view, a))
-    qtbot.waitUntil(lambda: pane.hex == a)
+    hover(view, a)
+    assert pane.hex == a
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=point(view, b))
     assert pane.hex == b
-    qtbot.mouseMove(view, point(view, a))
+    hover(view, a)
     assert pane.hex == b  # pinned
     pane.unpin()
-    qtbot.mouseMove(view, point(view, Hex(4, 4)))
-    qtbot.waitUntil(lambda: pane.hex == Hex(4, 4))
+    hover(view, Hex(4, 4))
+    assert pane.hex == Hex(4, 4)
 
 
 def test_the_hex_pane_edits_terrain(view: MapView, pane: HexPane) -> None:

@@ -76,6 +76,35 @@ def test_rules_reference_renders_the_markdown(qtbot, tmp_path: Path) -> None:
     assert "Facing" in text and "The front arc." in text
 
 
+def test_rules_reference_follows_links_between_the_docs(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rules.md").write_text(
+        "# Rules\n\nSee [core](rules-core.md), [code](../rules/attack.py), "
+        "[table](../assets/t.json).\n", encoding="utf-8"
+    )
+    (docs / "rules-core.md").write_text("# Core rules\n\nThe core.\n", encoding="utf-8")
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "t.json").write_text("{}", encoding="utf-8")
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.fileName()))
+    dialog = app_help.RulesReferenceDialog(None, docs / "rules.md")
+    qtbot.addWidget(dialog)
+    dialog.follow(QUrl("rules-core.md"))
+    assert "The core." in dialog.browser.toPlainText()
+    dialog.browser.backward()
+    assert "See core" in dialog.browser.toPlainText()
+    dialog.follow(QUrl("../assets/t.json"))
+    assert opened == ["t.json"]
+    dialog.follow(QUrl("../rules/attack.py"))
+    assert "not part of this build" in dialog.note.text()
+
+
 def test_rules_reference_says_clearly_when_the_file_is_missing(qtbot, tmp_path: Path) -> None:
     missing = tmp_path / "docs" / "rules.md"
     dialog = app_help.RulesReferenceDialog(None, missing)

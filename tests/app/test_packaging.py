@@ -66,7 +66,7 @@ def test_spec_is_valid_python_and_reads_the_version_from_pyproject() -> None:
     source = (PACKAGING / "hexfray.spec").read_text()
     compile(source, "hexfray.spec", "exec")
     assert 'tomllib.load(f)["project"]["version"]' in source
-    assert '"assets"' in source and '"docs" / "rules.md"' in source
+    assert '"assets"' in source and '(ROOT / "docs").glob("*.md")' in source
     assert "hexfray.ico" in source and "hexfray.icns" in source
 
 
