@@ -1041,6 +1041,7 @@ class TerrainCache:
         self.chunks: list[TerrainChunk] = []
         self.bounds = QRectF()
         self._overview: QImage | None = None
+        self.generation = 0  # counts rebuilds (the pixmap caches follow it)
 
     # Zoomed out, the whole terrain is one image of the map at this scale (drawn once
     # per terrain); closer in, the visible chunks' paths are filled.
@@ -1080,6 +1081,7 @@ class TerrainCache:
         for chunk in self.chunks:
             self.bounds = self.bounds.united(chunk.bounds)
         self._overview = None
+        self.generation += 1
         return changed
 
     def visible_chunks(self, rect: QRectF) -> list[TerrainChunk]:
@@ -1148,6 +1150,49 @@ class TerrainCache:
         ]
         return TerrainChunk(bounds, dark, water, heights, hexes_path(footing),
                             hexes_path(cover), walls, edges, labels)
+
+
+class TerrainPixmaps:
+    """Each visible terrain chunk's layers as screen pixmaps at the current zoom
+    (and sub-pixel offset), so a repaint while panning is a few blits."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, int, float, float, float, float], QPixmap] = {}
+        self._generation: tuple[int, int] = (0, -1)
+
+    def get(self, cache: TerrainCache, chunk_index: int, layer: int, zoom: float,
+            frac: tuple[float, float], dpr: float) -> QPixmap:
+        generation = (id(cache), cache.generation)
+        if generation != self._generation or len(self._cache) > 240:
+            self._cache.clear()
+            self._generation = generation
+        key = (chunk_index, layer, round(zoom, 5), frac[0], frac[1], round(dpr, 2))
+        pixmap = self._cache.get(key)
+        if pixmap is None:
+            chunk = cache.chunks[chunk_index]
+            b = chunk.bounds
+            w = math.ceil(b.width() * zoom) + 2
+            h = math.ceil(b.height() * zoom) + 2
+            pixmap = QPixmap(max(1, math.ceil(w * dpr)), max(1, math.ceil(h * dpr)))
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pixmap)
+            p.translate(frac[0], frac[1])
+            p.scale(zoom, zoom)
+            p.translate(-b.left(), -b.top())
+            only = TerrainCache.__new__(TerrainCache)
+            only.chunks = [chunk]
+            if layer == 0:
+                paint_terrain_base(p, only, b)
+            else:
+                p.setRenderHint(QPainter.RenderHint.Antialiasing)
+                paint_terrain(p, only, zoom, b)
+            p.end()
+            self._cache[key] = pixmap
+        return pixmap
+
+    def clear(self) -> None:
+        self._cache.clear()
 
 
 def paint_terrain_base(p: QPainter, cache: TerrainCache, visible: QRectF) -> None:

@@ -97,6 +97,7 @@ class MapView(QWidget):
         self._hover: Hex | None = None
         self._terrain = mp.TerrainCache()
         self._terrain.update(controller.state)
+        self._terrain_pixmaps = mp.TerrainPixmaps()
         # terrain painting: the brush (a TerrainChange) and the hexes of this stroke
         self._brush: object | None = None
         self._stroke: list[Hex] = []
@@ -547,12 +548,12 @@ class MapView(QWidget):
             p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
             p.drawImage(terrain.bounds, terrain.overview())
         elif terrain_shown:
-            mp.paint_terrain_base(p, terrain, visible)
+            self._paint_terrain_layer(p, 0, visible)
         overlay = self._overlay
         if overlay is not None and overlay.bounds.intersects(visible):
             mp.paint_overlay_fills(p, overlay)
         if terrain_shown and not overview:
-            mp.paint_terrain(p, terrain, zoom, visible)
+            self._paint_terrain_layer(p, 1, visible)
         if size_px >= 5.0:
             grid_pen = QPen(theme.GRID_LINE, 1.0)
             grid_pen.setCosmetic(True)
@@ -673,6 +674,31 @@ class MapView(QWidget):
             self._paint_legend(p, overlay, exposed)
 
     # --- the battlefield layers (screen coordinates) ----------------------------------
+    def _paint_terrain_layer(self, p: QPainter, layer: int, visible: QRectF) -> None:
+        """Terrain under (layer 0) or over (1) the arc tints: cached chunk pixmaps once
+        the zoom is still, the chunks' paths while it changes."""
+        terrain, zoom = self._terrain, self._zoom
+        if self._zooming:
+            if layer == 0:
+                mp.paint_terrain_base(p, terrain, visible)
+            else:
+                mp.paint_terrain(p, terrain, zoom, visible)
+            return
+        dpr = self.devicePixelRatioF()
+        p.save()
+        p.resetTransform()
+        for index, chunk in enumerate(terrain.chunks):
+            if not chunk.bounds.intersects(visible):
+                continue
+            if layer == 0 and not (chunk.heights or chunk.water):
+                continue
+            top_left = self.to_screen(chunk.bounds.topLeft())
+            x, y = math.floor(top_left.x()), math.floor(top_left.y())
+            frac = (round(top_left.x() - x, 2), round(top_left.y() - y, 2))
+            pixmap = self._terrain_pixmaps.get(terrain, index, layer, zoom, frac, dpr)
+            p.drawPixmap(QPointF(x, y), pixmap)
+        p.restore()
+
     def _paint_heights(self, p: QPainter, exposed: QRectF) -> None:
         """A small level number in the upper left of each raised or sunken hex."""
         dpr = self.devicePixelRatioF()

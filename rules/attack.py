@@ -141,7 +141,7 @@ from rules.hit_location import (
     resolve_table_side,
 )
 from rules.locations import HitLocation
-from rules.locations_001 import CHINKS_001, RANDOM_001, Locations001
+from rules.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
 from rules.model import (
     ActionKind,
     Combatant,
@@ -379,6 +379,17 @@ def plan_attack(
     system = ruleset.hit_locations
     target = _target_weapon(attacker, defender, weapon, options, ruleset, weapon_in_reach)
     location, hit_key, location_mods = _aim(options, system, defender, arc, ruleset, target)
+    if (
+        hit_key is not None
+        and isinstance(system, Locations001)
+        and not system.can_target(
+            hit_key, mode.damage.type, tolerances=defender.fighter.injury_tolerance
+        )
+    ):
+        raise IllegalAttackError(
+            f"a {mode.damage.type.value} attack cannot aim at the {location.label.lower()} "
+            f"of {defender.name} ({HIT_LOCATION_001})"
+        )
     if options.chink:
         adjustments += (("aimed at a chink in the armor: the armor's DR is halved", CHINKS_001),)
 

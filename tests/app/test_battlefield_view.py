@@ -303,3 +303,19 @@ def test_replayed_battle_shows_the_same_items(qtbot) -> None:
     view = MapView(controller)
     qtbot.addWidget(view)
     assert list(view.items_drawn().values()) == [["Rapier"]]
+
+
+def test_repainted_terrain_is_not_stale(view: MapView) -> None:
+    """The cached terrain pixmaps follow a repaint of the terrain."""
+    controller = view.controller
+    h = Hex(4, 4)
+    view._zooming = False  # the cached chunk pixmaps, not the zooming fallback
+    before = view.grab().toImage()
+    controller.execute(PaintTerrain((h,), TerrainChange(water=WaterDepth.DEEP)))
+    wet = view.grab().toImage()
+    at = point(view, h)
+    assert wet.pixelColor(at) != before.pixelColor(at)
+    controller.execute(PaintTerrain((h,), TerrainChange.open_ground()))
+    dry = view.grab().toImage()
+    assert dry.pixelColor(at) == before.pixelColor(at)
+    assert view.terrain_drawn_at(h) is None

@@ -811,3 +811,22 @@ def test_off_balance_ends_with_the_turn(make: Make) -> None:
     battle = Battle(BattleState(HexGrid(10, 10), (d,)), seed=1)
     battle.execute(EndTurn())
     assert battle.state.combatant("d").off_balance is False
+
+
+def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
+    from rules.wound_effects import InjuryTolerance
+
+    a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    with pytest.raises(IllegalAttackError, match="cannot aim"):  # vitals: impaling only
+        plan_attack(a, d, AttackOptions("morningstar", "swing", location="vitals"), R001)
+    headless = make(
+        "sword-and-shield",
+        Hex(5, 6),
+        Facing.N,
+        id="d",
+        injury_tolerance=frozenset({InjuryTolerance.NO_HEAD}),
+    )
+    plan_attack(a, d, AttackOptions("morningstar", "swing", location="skull"), R001)
+    with pytest.raises(IllegalAttackError, match="cannot aim"):
+        plan_attack(a, headless, AttackOptions("morningstar", "swing", location="skull"), R001)
