@@ -38,7 +38,8 @@ build: $(STAMP)
 measure: $(STAMP)
 	$(PY) packaging/measure.py
 
-test: lint typecheck imports pytest package-test
+# The bundle is built first so that the pytest checks of the frozen app run too.
+test: lint typecheck imports package-test pytest
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) main.py --benchmark
