@@ -249,6 +249,7 @@ class MainWindow(QMainWindow):
         view.zoom_out_action.setIcon(_zoom_icon(plus=False))
         self.end_turn_action.setIcon(_end_turn_icon())
         view.paint_terrain_action.setIcon(_terrain_icon())
+        view.paint_terrain_action.setIconText("Terrain")  # the toolbar's short label
 
         self.animations_action = QAction("&Animate Flying Pieces", self)
         self.animations_action.setObjectName("animations")

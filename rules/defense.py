@@ -61,6 +61,11 @@ PARRYING_SWINGS = cite("000", "PARRYING SWINGS")
 UNARMED_PARRIES = cite("000", "UNARMED PARRIES")
 CRITICAL_HITS_ON_DEFENSE = cite("000", "CRITICAL HITS ON DEFENSE ROLLS")
 CRITICAL_MISSES_ON_DEFENSE = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
+BLOCK_000 = cite("000", "BLOCK")
+# 000 BLOCK: "Heavy shields might have to be readied between uses or they will block
+# at a penalty." The seed gives no figure; -2 is its usual step for a defense penalty
+# (the cumulative-defense step, the weapon-arm side). See docs/rules-core.md.
+HEAVY_SHIELD_UNREADY_PENALTY = -2
 
 DEFAULT_SCORE_CAP = 16
 DEFAULT_SCORE_PLUS_PD_CAP = 16
@@ -493,6 +498,7 @@ def plan_defense(
             )
         base = block_base(f)
         item, key = shield.name, shield.key
+        becomes_unready = shield.heavy  # 000 BLOCK: heavy shields need readying
     else:
         if choice.weapon_key is None:
             raise IllegalAttackError("a parry needs a weapon")
@@ -506,6 +512,11 @@ def plan_defense(
             raise IllegalAttackError(f"a {weapon.name} cannot parry")
         if weapon.key in defender.unready and needs_ready_to_parry(weapon):
             raise IllegalAttackError(f"{defender.name}'s {weapon.name} is not ready to parry")
+        if weapon.key in defender.strained_weapons:
+            raise IllegalAttackError(
+                f"{defender.name}'s arm holding the {weapon.name} is strained "
+                "(critical miss table: STRAIN)"
+            )
         base = parry_base(f, weapon)
         item, key = weapon.name, weapon.key
         becomes_unready = unready_after_use(weapon)
@@ -536,6 +547,12 @@ def plan_defense(
         mods.append(Modifier(1, f"{kind.value} against a swing", PARRYING_SWINGS))
     if weapon is not None and weapon.kind is WeaponKind.UNARMED and not situation.attack_is_unarmed:
         mods.append(Modifier(-2, "bare-handed parry against a weapon", UNARMED_PARRIES))
+    if kind is DefenseKind.BLOCK and defender.heavy_shield_unready:
+        mods.append(
+            Modifier(
+                HEAVY_SHIELD_UNREADY_PENALTY, "heavy shield not readied since it blocked", BLOCK_000
+            )
+        )
     mods.extend(extra_modifiers)
     cumulative = cumulative_defense_modifiers(history, kind, key, item or "weapon")
     mods.extend(cumulative)

@@ -360,6 +360,8 @@ class TurnAction:
     # Whom it was aimed at: the defender of an attack or feint, the attacker a
     # defense was made against. None where unknown (the battle fills it in).
     target_id: str | None = None
+    # A dodge made as an acrobatic dodge (000 ACROBATIC DODGE: once per turn).
+    acrobatic: bool = False
 
 
 def _standing() -> Posture:
@@ -387,6 +389,12 @@ class Combatant:
     # Defender-side choices and lasting results the attack wiring reads and writes.
     defended_area: BodyArea | None = None  # 000 DEFENDING A SPECIFIC BODY AREA
     shield_ready: bool = True  # False after a fumbled block loses the grip
+    # 000 BLOCK: a heavy shield that blocked needs readying, else it blocks at a penalty.
+    heavy_shield_unready: bool = False
+    # Weapons (by key) whose arm a critical miss strained (critical miss table,
+    # STRAIN): the arm is crippled for the minutes the table gives - the rest of a
+    # battle - so the weapon neither attacks nor parries until the GM clears it.
+    strained_weapons: frozenset[str] = field(default_factory=frozenset)
     off_balance: bool = False  # this turn: active-defense penalties doubled
     wounds: tuple[Wound, ...] = ()  # located wounds (rules.wound_effects), oldest first
     # Damage taken by weapons (rules.weapon_strikes), by weapon key; only non-intact ones.
