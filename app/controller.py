@@ -30,6 +30,8 @@ class Redraw:
     overlays: bool  # the selection's arcs/reach need recomputing
     panes: bool  # lists and inspector need refreshing
     log_events: tuple[Event, ...]
+    items: bool = False  # items on the ground appeared, moved or went
+    terrain: bool = False  # the terrain map changed (its cached drawing is stale)
 
 
 class BattleController(QObject):
@@ -45,6 +47,9 @@ class BattleController(QObject):
     command_refused = Signal(str)
     # Hexes to highlight briefly (hovered log entry), empty to clear.
     highlight_requested = Signal(object)  # tuple[Hex, ...]
+    # A pane asks the map to let the GM pick where a combatant drops an item:
+    # (combatant id, weapon or shield key). The map highlights the legal hexes.
+    drop_requested = Signal(str, str)
 
     def __init__(self, battle: Battle, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +121,10 @@ class BattleController(QObject):
     def highlight(self, hexes: tuple[Hex, ...]) -> None:
         self.highlight_requested.emit(hexes)
 
+    def request_drop(self, combatant_id: str, key: str) -> None:
+        """Start the map's "where does it fall?" pick for a deliberate drop."""
+        self.drop_requested.emit(combatant_id, key)
+
     # --- shortcuts used by the map and the keyboard ----------------------------
     def move_selected(self, destination: Hex) -> None:
         if self._selected is not None:
@@ -130,10 +139,14 @@ class BattleController(QObject):
 
 def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:
     """Decide what one change needs redrawn. Overlays follow the selected
-    combatant's hex, facing and gear, so they are recomputed only when it changed."""
+    combatant's hex, facing and gear, so they are recomputed only when it changed;
+    ground items and terrain follow ``BattleChange.items_changed`` and
+    ``terrain_changed``."""
     return Redraw(
         tokens=change.changed_ids,
         overlays=selected is not None and selected in change.changed_ids,
         panes=bool(change.changed_ids) or change.before.turn != change.after.turn,
         log_events=change.events,
+        items=bool(getattr(change, "items_changed", False)),
+        terrain=bool(getattr(change, "terrain_changed", False)),
     )

@@ -320,6 +320,14 @@ _BY_NAME: dict[str, Callable[[Any], tuple[str, Tone]]] = {
     "CriticalMissTableRolled": _described(Tone.CRITICAL),
     "DefenseMishapResolved": _described(Tone.CRITICAL),
     "AttackAdjusted": _described(Tone.NOTE),
+    "UnarmedCounterRolled": _described(Tone.OUTCOME),
+    "SideBlowDamaged": _described(Tone.HARM),
+    "HeavyShieldUnreadied": _described(Tone.NOTE),
+    "WeakenedWeaponSnapped": _described(Tone.HARM),
+    "BystanderStruck": _described(Tone.HARM),
+    "StunRecoveryRolled": _described(Tone.NOTE),
+    "BleedingRolled": _described(Tone.HARM),
+    "RulesetOptionsSet": _described(Tone.NOTE),
 }
 
 

@@ -2,8 +2,8 @@
 
 Dock layout and window geometry are saved with ``QSettings`` (``saveState`` /
 ``restoreState``); the panes' stable object names make that work across runs. The
-default layout fits a 1366x768 laptop: combatants and inspector tabbed on the left,
-the attack pane and the combat log on the right.
+default layout fits a 1366x768 laptop: combatants, inspector and hex tabbed on the
+left over the combat log, the attack pane alone on the right (the whole height).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
     QPolygonF,
+    QShowEvent,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,7 +47,15 @@ from rules.model import Combatant
 
 DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
-STATE_VERSION = 1
+# Bumped whenever the default dock layout changes, so an older saved layout does not
+# override the new default (restoreState refuses a state of another version).
+STATE_VERSION = 2
+# The default dock sizes (px): the left column (combatants over the log) and the
+# attack pane on the right, which gets the whole height.
+LEFT_COLUMN_WIDTH = 270
+RIGHT_COLUMN_WIDTH = 330
+COMBATANTS_HEIGHT = 235
+LOG_HEIGHT = 380
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
 
@@ -156,33 +165,46 @@ class MainWindow(QMainWindow):
         controller.battle_reset.connect(self._update_selection_label)
         controller.command_refused.connect(self._show_refusal)
         self.map_view.hovered_hex_changed.connect(self._update_hover_label)
+        self.map_view.drop_prompt_changed.connect(self._show_drop_prompt)
 
         self.resize(DEFAULT_SIZE)
         self._default_state = self.saveState(STATE_VERSION)
-        if restore_layout:
-            self.restore_layout()
+        # The default dock sizes are set again once the window is shown at its size
+        # (before that the dock layout has no geometry to share out).
+        self._size_docks_on_show = not (restore_layout and self.restore_layout())
         self._update_selection_label()
         self.map_view.setFocus()
 
     # --- layout ------------------------------------------------------------------------
     def _arrange_default_docks(self) -> None:
+        """The default layout for a 1366x768 laptop: on the left the combatants
+        (tabbed with the inspector and the hex pane) over the combat log; on the right
+        the attack pane alone, the whole height, so its modifiers, odds and Roll show
+        without scrolling."""
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         for pane in self.panes:
             pane.setVisible(True)
             pane.setFloating(False)
-        self.addDockWidget(left, self.combatants_pane)
-        self.addDockWidget(left, self.inspector_pane)
+        # Split first (combatants over the log), then tab the others onto combatants.
+        self.addDockWidget(left, self.combatants_pane, Qt.Orientation.Vertical)
+        self.addDockWidget(left, self.log_pane, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
-        self.addDockWidget(left, self.hex_pane)
         self.tabifyDockWidget(self.inspector_pane, self.hex_pane)
         self.combatants_pane.raise_()
         self.addDockWidget(right, self.attack_pane)
-        self.addDockWidget(right, self.log_pane)
-        self.splitDockWidget(self.attack_pane, self.log_pane, Qt.Orientation.Vertical)
+        self._resize_default_docks()
+
+    def _resize_default_docks(self) -> None:
         self.resizeDocks(
-            [self.combatants_pane, self.attack_pane], [270, 290], Qt.Orientation.Horizontal
+            [self.combatants_pane, self.attack_pane],
+            [LEFT_COLUMN_WIDTH, RIGHT_COLUMN_WIDTH],
+            Qt.Orientation.Horizontal,
         )
-        self.resizeDocks([self.attack_pane, self.log_pane], [400, 220], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.combatants_pane, self.log_pane],
+            [COMBATANTS_HEIGHT, LOG_HEIGHT],
+            Qt.Orientation.Vertical,
+        )
 
     def reset_layout(self) -> None:
         """Back to the default dock layout (all panes visible) and size."""
@@ -193,11 +215,6 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         # The dock sizes settle once the window has its new size.
         QTimer.singleShot(0, self._resize_default_docks)
-
-    def _resize_default_docks(self) -> None:
-        self.resizeDocks(
-            [self.combatants_pane, self.attack_pane], [270, 290], Qt.Orientation.Horizontal
-        )
 
     def save_layout(self) -> None:
         self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
@@ -214,6 +231,13 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray | bytes) and state:
             restored = self.restoreState(QByteArray(state), STATE_VERSION) and restored
         return restored
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._size_docks_on_show:
+            self._size_docks_on_show = False
+            self._resize_default_docks()
+            QTimer.singleShot(0, self._resize_default_docks)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
@@ -432,6 +456,12 @@ class MainWindow(QMainWindow):
         if not on:
             self.map_view.skip_animation()
         self._settings.setValue(animation.SETTINGS_KEY, on)
+
+    def _show_drop_prompt(self, message: str) -> None:
+        if message:
+            self.statusBar().showMessage(message)
+        else:
+            self.statusBar().clearMessage()
 
     def _show_refusal(self, message: str) -> None:
         self.statusBar().showMessage(f"Not allowed: {message}", 6000)

@@ -42,8 +42,11 @@ from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.help import shortcut as help_shortcut
 from hexmap import Arc, Hex, arc_of, weapon_hexes
-from rules.battle import BattleChange, Command, MoveCombatant
-from rules.model import Combatant, Status
+from rules.battle import AddItem, BattleChange, Command, DropItem, MoveCombatant
+from rules.catalog import load_catalog
+from rules.errors import RulesError
+from rules.items import ItemKind, drop_candidates
+from rules.model import Combatant, Status, WeaponKind
 
 MIN_ZOOM = 0.12
 MAX_ZOOM = 5.0
@@ -62,6 +65,9 @@ class MapView(QWidget):
     view_changed = Signal()  # zoom or pan
     hex_clicked = Signal(object)  # Hex: a left click on the map (the hex pane follows it)
     terrain_mode_changed = Signal(bool)
+    # The "where does it fall?" pick of a deliberate drop: a prompt for the status
+    # bar while it lasts, "" when it ends.
+    drop_prompt_changed = Signal(str)
 
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -105,6 +111,8 @@ class MapView(QWidget):
         self.animations_enabled = animations_wanted()
         self._animator = FlightAnimator(self)
         self._animator.frame.connect(self.update)
+        # a deliberate drop waiting for its hex (DropItem)
+        self._drop: DropPick | None = None
 
         # mouse state
         self._press_pos: QPointF | None = None
@@ -120,6 +128,7 @@ class MapView(QWidget):
         controller.selection_changed.connect(self._on_selection_changed)
         controller.target_changed.connect(self._on_target_changed)
         controller.highlight_requested.connect(self._on_highlight)
+        controller.drop_requested.connect(self.begin_drop)
 
         self._make_actions()
         self._rebuild_overlay()
@@ -270,6 +279,65 @@ class MapView(QWidget):
 
     def skip_animation(self) -> bool:
         return self._animator.skip()
+
+    # --- deliberate drops: the GM picks the hex ----------------------------------------
+    @property
+    def drop_pick(self) -> DropPick | None:
+        """The drop waiting for its hex (None when no drop is being placed)."""
+        return self._drop
+
+    def drop_hexes_shown(self) -> tuple[Hex, ...]:
+        """The hexes highlighted as legal for the pending drop (own hex first)."""
+        return self._drop.candidates if self._drop is not None else ()
+
+    def begin_drop(self, combatant_id: str, key: str) -> bool:
+        """Highlight where ``combatant_id`` may drop ``key`` (``rules.items.
+        drop_candidates``: the hexes passed through this turn and those next to
+        them) and wait for a click on one; Enter drops into the own hex, Esc cancels."""
+        if self.terrain_mode:
+            self.set_terrain_mode(False)
+        pick = make_drop_pick(self._controller.state, combatant_id, key)
+        if pick is None:
+            return False
+        self._drop = pick
+        self.setFocus()
+        self.drop_prompt_changed.emit(
+            f"Drop {pick.item_name}: click a highlighted hex (Enter: {pick.who}'s own hex, "
+            "Esc: cancel)"
+        )
+        self.update()
+        return True
+
+    def cancel_drop(self) -> None:
+        if self._drop is not None:
+            self._drop = None
+            self.drop_prompt_changed.emit("")
+            self.update()
+
+    def drop_at(self, h: Hex | None) -> bool:
+        """Execute the pending ``DropItem`` into ``h`` (a highlighted hex; None: the
+        own hex). False, and the pick goes on, for any other hex."""
+        pick = self._drop
+        if pick is None:
+            return False
+        where = pick.candidates[0] if h is None else h
+        if where not in pick.candidates:
+            return False
+        self.cancel_drop()
+        self._controller.execute(DropItem(pick.combatant_id, pick.key, to_hex=where))
+        return True
+
+    def _refresh_drop(self) -> None:
+        """After a change: the pending drop follows its combatant, or ends when the
+        item is no longer in hand."""
+        pick = self._drop
+        if pick is None:
+            return
+        fresh = make_drop_pick(self._controller.state, pick.combatant_id, pick.key)
+        if fresh is None:
+            self.cancel_drop()
+        else:
+            self._drop = fresh
 
     # --- terrain painting ---------------------------------------------------------------
     @property
@@ -431,14 +499,17 @@ class MapView(QWidget):
 
     # --- controller signals ------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
-        before_items = getattr(change.before, "items", ())
-        after_items = getattr(change.after, "items", ())
-        terrain_changed = self._terrain.update(change.after)
-        if self.animations_enabled:
-            flights = flights_of(change.events, after_items)
+        # The controller's plan decides: terrain and ground items are redrawn only
+        # when it says they changed.
+        if redraw.terrain:
+            self._terrain.update(change.after)
+        if redraw.items and self.animations_enabled:
+            flights = flights_of(change.events, getattr(change.after, "items", ()))
             if flights:
                 self._animator.start(flights)
-        if terrain_changed or before_items != after_items or self._animator.running:
+        if self._drop is not None:
+            self._refresh_drop()
+        if redraw.terrain or redraw.items or self._animator.running:
             self.update()
         relevant = {self._controller.selected_id, self._controller.target_id}
         if redraw.overlays or (self._overlay is not None and self._controller.selected_id is None):
@@ -457,6 +528,7 @@ class MapView(QWidget):
 
     def _on_battle_reset(self) -> None:
         self._animator.skip()
+        self.cancel_drop()
         self._terrain.update(self._controller.state)
         self._grid_cache = mp.GridCache(self._controller.state.grid)
         self._tokens.clear()
@@ -586,6 +658,8 @@ class MapView(QWidget):
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawPolyline(self._highlight_line)
+        if self._drop is not None:
+            self._paint_drop_hexes(p, self._drop)
         if self.terrain_mode:
             pen = QPen(theme.TERRAIN_BRUSH, 2.0)
             pen.setCosmetic(True)
@@ -672,6 +746,27 @@ class MapView(QWidget):
             self._paint_flights(p, size_px, dpr)
         if overlay is not None:
             self._paint_legend(p, overlay, exposed)
+
+    def _paint_drop_hexes(self, p: QPainter, pick: DropPick) -> None:
+        """The legal hexes of a pending drop (map coordinates): green, the own hex
+        (the default) with a strong rim, the hovered one filled stronger."""
+        fill = QColor(theme.DROP_OK)
+        fill.setAlpha(95)
+        pen = QPen(QColor(theme.DROP_OK.darker(160).rgb()), 2.5)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.setBrush(fill)
+        for h in pick.candidates:
+            p.drawPolygon(mp.hex_polygon(h, 0.9))
+        strong = QPen(QColor(theme.DROP_OK.darker(220).rgb()), 4.0)
+        strong.setCosmetic(True)
+        p.setPen(strong)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPolygon(mp.hex_polygon(pick.candidates[0], 0.9))
+        if self._hover in pick.candidates:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(theme.DROP_OK)
+            p.drawPolygon(mp.hex_polygon(self._hover, 0.9))
 
     # --- the battlefield layers (screen coordinates) ----------------------------------
     def _paint_terrain_layer(self, p: QPainter, layer: int, visible: QRectF) -> None:
@@ -953,7 +1048,8 @@ class MapView(QWidget):
             return
         if event.button() == Qt.MouseButton.LeftButton:
             c = self._combatant_at(self.hex_at(pos))
-            self._press_token = c.id if c is not None else None
+            # while a drop waits for its hex, a click on a token picks that hex
+            self._press_token = c.id if c is not None and self._drop is None else None
         elif event.button() == Qt.MouseButton.MiddleButton:
             self._panning = True
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
@@ -1031,6 +1127,9 @@ class MapView(QWidget):
         h = self.hex_at(pos)
         if h is None:
             return
+        if self._drop is not None:
+            self.drop_at(h)  # a hex that is not highlighted leaves the pick open
+            return
         self.hex_clicked.emit(h)
         c = self._combatant_at(h)
         if c is not None:
@@ -1044,6 +1143,11 @@ class MapView(QWidget):
         right-click clears the target (on release, below)."""
         event.accept()
         if self.terrain_mode:
+            return
+        if self._drop is not None:  # a right-click ends a drop pick
+            self._press_pos = None
+            self._press_button = Qt.MouseButton.NoButton
+            self.cancel_drop()
             return
         h = self.hex_at(QPointF(event.pos()))
         menu = self.context_menu_for(h)
@@ -1087,6 +1191,21 @@ class MapView(QWidget):
                     action.triggered.connect(
                         lambda _=False, cid=c.id, po=posture: self.set_posture(cid, po)
                     )
+            droppable = droppable_items(c)
+            if droppable:
+                sub = menu.addMenu("&Drop")
+                sub.setObjectName("dropMenu")
+                for key, name in droppable:
+                    action = sub.addAction(f"{name}…")
+                    action.setObjectName(f"drop:{key}")
+                    action.setStatusTip(
+                        f"{c.name} drops the {name}: pick the hex (000 DROPPED WEAPONS)"
+                    )
+                    action.triggered.connect(
+                        lambda _=False, cid=c.id, k=key: self.begin_drop(cid, k)
+                    )
+        else:
+            self._add_place_item_menu(menu, h)
         sid = self._controller.selected_id
         items = [i for i in getattr(state, "items", ()) if i.hex == h]
         if items and sid is not None:
@@ -1106,6 +1225,27 @@ class MapView(QWidget):
             menu.deleteLater()
             return None
         return menu
+
+    def _add_place_item_menu(self, menu: QMenu, h: Hex) -> None:
+        """The GM's "Place item" submenu on an empty hex: every catalog weapon and
+        shield, each put on the hex by ``AddItem``."""
+        choices = catalog_item_choices()
+        if not choices:
+            return
+        sub = menu.addMenu("&Place item…")
+        sub.setObjectName("placeItemMenu")
+        last_kind: ItemKind | None = None
+        for choice in choices:
+            if last_kind is not None and choice.kind is not last_kind:
+                sub.addSeparator()
+            last_kind = choice.kind
+            action = sub.addAction(
+                icons.item_icon(icons.icon_key_for(choice.icon, choice.name)), choice.name
+            )
+            action.setObjectName(f"place:{choice.kind.value}:{choice.key}")
+            action.triggered.connect(
+                lambda _=False, ch=choice, at=h: self._controller.execute(ch.command(at))
+            )
 
     def set_posture(self, combatant_id: str, posture: object) -> None:
         command = posture_command(combatant_id, posture)
@@ -1184,7 +1324,9 @@ class MapView(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Tab reaches here only if no action took it.
-        if event.key() == Qt.Key.Key_Tab:
+        if self._drop is not None and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.drop_at(None)  # Enter: into the own hex, the default
+        elif event.key() == Qt.Key.Key_Tab:
             self.cycle_selection(1)
         elif event.key() == Qt.Key.Key_Backtab:
             self.cycle_selection(-1)
@@ -1197,6 +1339,9 @@ class MapView(QWidget):
     def _clear_selection(self) -> None:
         if self._animator.skip():
             return  # Esc first skips a flight
+        if self._drop is not None:
+            self.cancel_drop()  # then ends a drop pick
+            return
         if self.terrain_mode:
             self.set_terrain_mode(False)
             return
@@ -1361,3 +1506,75 @@ def flights_of(events: Iterable[object], items: Iterable[object]) -> list[Flight
         key = icons.icon_key_for(getattr(item, "icon", None), name)
         flights.append(Flight(key, name, path, iid))
     return flights
+
+
+# --- deliberate drops and the GM's items -------------------------------------------------
+@dataclass(frozen=True)
+class DropPick:
+    """A deliberate drop waiting for its hex: the legal hexes, own hex first."""
+
+    combatant_id: str
+    who: str
+    key: str
+    item_name: str
+    candidates: tuple[Hex, ...]
+
+
+def droppable_items(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of what ``c`` can drop: weapons (not bare hands) and the shield."""
+    out = [(w.key, w.name) for w in c.fighter.weapons if w.kind is not WeaponKind.UNARMED]
+    if c.fighter.shield is not None:
+        out.append((c.fighter.shield.key, c.fighter.shield.name))
+    return out
+
+
+def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
+    """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
+    try:
+        c = state.combatant(combatant_id)  # type: ignore[attr-defined]
+    except RulesError:
+        return None
+    names = dict(droppable_items(c))
+    if key not in names:
+        return None
+    hexes = drop_candidates(c, state.grid)  # type: ignore[attr-defined]
+    return DropPick(c.id, c.name, key, names[key], tuple(hexes))
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    """A catalog weapon or shield the GM can put on the map."""
+
+    kind: ItemKind
+    key: str
+    name: str
+    weapon: object | None = None
+    shield: object | None = None
+
+    @property
+    def icon(self) -> str:
+        from rules.items import icon_key
+
+        return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
+
+    def command(self, h: Hex) -> Command:
+        return AddItem(  # type: ignore[arg-type]
+            h, self.name, self.kind, weapon=self.weapon, shield=self.shield
+        )
+
+
+def catalog_item_choices() -> tuple[CatalogItem, ...]:
+    """Every catalog weapon (not bare hands), then every shield, by name."""
+    try:
+        catalog = load_catalog()
+    except RulesError:  # pragma: no cover - a broken data file
+        return ()
+    weapons = sorted(
+        (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
+        key=lambda w: w.name.lower(),
+    )
+    shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
+    return (
+        *(CatalogItem(ItemKind.WEAPON, w.key, w.name, weapon=w) for w in weapons),
+        *(CatalogItem(ItemKind.SHIELD, sh.key, sh.name, shield=sh) for sh in shields),
+    )

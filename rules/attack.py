@@ -38,19 +38,26 @@ Interpretations (see docs/rules-core.md):
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
+from fractions import Fraction
 
 from hexmap import Arc, Handedness, arc_of, reach_hexes
 from rules.attack_events import (
     ATTACK_ROLL_CITATION,
+    BLOCK_CITATION,
+    CUTTING_THROUGH_CITATION,
     DAMAGE_CITATION,
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
     INJURY_CITATION,
+    MISSING_LOCATION_CITATION,
+    PARRIES_VS_UNARMED_CITATION,
     READINESS_CITATION,
+    UNARMED_PARRIES_CITATION,
     AcrobaticDodgeRolled,
     AttackAdjusted,
     AttackDeclared,
@@ -58,6 +65,7 @@ from rules.attack_events import (
     AttackResolved,
     AttackRolled,
     Between,
+    BystanderStruck,
     CriticalMissChecked,
     CriticalMissTableRolled,
     DamageDealt,
@@ -66,12 +74,16 @@ from rules.attack_events import (
     DefenseNotRolled,
     DefenseRolled,
     DisarmContested,
+    HeavyShieldUnreadied,
     HitLocationRolled,
     InjuryRolled,
     LocationShifted,
     ParryBreakRolled,
     PiecesLeftHand,
+    SideBlowDamaged,
     StatusChanged,
+    UnarmedCounterRolled,
+    WeakenedWeaponSnapped,
     WeaponBroke,
     WeaponStruck,
     WeaponUnreadied,
@@ -117,6 +129,7 @@ from rules.critical_misses import (
 )
 from rules.damage import DamageResult, injury_status, roll_damage
 from rules.defense import (
+    HEAVY_SHIELD_UNREADY_PENALTY,
     DefenseChoice,
     DefenseKind,
     DefensePlan,
@@ -131,6 +144,7 @@ from rules.disarm import DisarmOutcome, Hand, resolve_disarm
 from rules.errors import IllegalAttackError
 from rules.events import Event
 from rules.hit_location import (
+    AREAS,
     MISSING_000,
     NEAR_MISSES_000,
     RANDOM_000,
@@ -155,6 +169,7 @@ from rules.model import (
     WeaponMode,
 )
 from rules.modifiers import Modifier
+from rules.movement import apply_fall
 from rules.ruleset import Ruleset
 from rules.stances import (
     ACROBATIC_CITATION,
@@ -175,6 +190,7 @@ from rules.weapon_strikes import (
     RulesSource,
     StrikePurpose,
     WeaponDamageState,
+    WeaponUse,
     blade_table,
     blunt_end,
     check_weapon_defense,
@@ -186,6 +202,7 @@ from rules.weapon_strikes import (
     shaft_stats,
     strike_at_weapon_modifiers,
     strike_blade,
+    use_weakened_weapon,
     weapon_defense_options,
     weapon_targetable,
 )
@@ -238,6 +255,7 @@ class SubdueMode(Enum):
 WeaponInReach = Callable[[Combatant, Combatant, Weapon], bool]
 
 STRIKING_000 = cite("000", "STRIKING AT WEAPONS")
+PARRYING_LIMB = "parrying limb"  # HitLocation key of an attack at the parrying limb
 
 
 @dataclass(frozen=True)
@@ -262,6 +280,13 @@ class AttackOptions:
     all_out_defense: bool = False  # the defender's maneuver (fencing: 4 free parries)
     # 000 MISSING A SPECIFIC HIT LOCATION: the combatant partly in the way (id)
     obscured_by: str | None = None
+    # 000 UNARMED PARRIES: aim at the limb the defender parried with bare-handed this
+    # turn, at +2 (the arm; only after such a parry).
+    at_parrying_limb: bool = False
+    # 000 RANDOM HIT LOCATION: body areas (head, arm, leg, torso) under cover; a
+    # random location that lands there is rolled again. The battle adds the
+    # defender's hex cover (rules.terrain).
+    covered: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -330,6 +355,9 @@ class AttackResolution:
     piece_origins: tuple[str, ...] = ()  # the combatant id each piece left, in order
     location_roll: LocationRoll | None = None
     hit_location: str | None = None  # where the blow landed, in the hit location system
+    # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way after a stray blow
+    # (None: nobody was hit, or no bystander was passed to ``resolve_attack``).
+    bystander_after: Combatant | None = None
 
 
 def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapon, WeaponMode]:
@@ -367,12 +395,18 @@ def plan_attack(
     weapon, base_mode = _weapon_and_mode(attacker, options)
     if weapon.key in attacker.unready:
         raise IllegalAttackError(f"{attacker.name}'s {weapon.name} is not ready")
+    if weapon.key in attacker.strained_weapons:
+        raise IllegalAttackError(
+            f"{attacker.name}'s arm holding the {weapon.name} is strained "
+            "(critical miss table: STRAIN)"
+        )
     if defender.hex not in reach_hexes(attacker.hex, attacker.facing, base_mode.reach):
         raise IllegalAttackError(
             f"{defender.name} is not within the {weapon.name}'s reach {base_mode.reach} "
             f"in front of {attacker.name}"
         )
     _check_options(options)
+    _check_parrying_limb(options, defender)
     fighter = attacker.fighter
     mode, st, adjustments = _subdued(weapon, base_mode, fighter.attributes.st, options)
     arc = attack_arc(attacker, defender)
@@ -447,6 +481,11 @@ def plan_attack(
     if options.acrobatic_dodge:
         if DefenseKind.DODGE not in kinds:
             raise IllegalAttackError(f"an acrobatic dodge is a dodge ({ACROBATIC_CITATION})")
+        if any(a.acrobatic for a in defender.actions_this_turn):
+            raise IllegalAttackError(
+                f"{defender.name} already tried an acrobatic dodge this turn "
+                f"(once per turn, {ACROBATIC_CITATION})"
+            )
         if acrobatics_skill_of(defender.fighter) is None:
             raise IllegalAttackError(
                 f"{defender.name} has no Acrobatics skill ({ACROBATIC_CITATION})"
@@ -519,6 +558,72 @@ def _check_options(options: AttackOptions) -> None:
         raise IllegalAttackError(f"a chosen ST is for a pulled blow ({SUBDUING_001})")
     if options.subdue is SubdueMode.PULLED and options.pulled_st is None:
         raise IllegalAttackError(f"a pulled blow needs the ST to strike at ({SUBDUING_001})")
+    unknown = sorted(options.covered - set(AREAS))
+    if unknown:
+        raise IllegalAttackError(
+            f"unknown covered area(s) {', '.join(unknown)}; areas are {', '.join(AREAS)}"
+        )
+    if options.at_parrying_limb and (
+        options.location is not None
+        or options.random_location
+        or options.weapon_attack is not None
+        or options.chink
+    ):
+        raise IllegalAttackError(
+            f"an attack at the parrying limb aims at that limb only ({UNARMED_PARRIES_CITATION})"
+        )
+
+
+def parried_bare_handed(defender: Combatant) -> bool:
+    """Whether the defender parried bare-handed this turn (000 UNARMED PARRIES):
+    a parry in the turn record with an unarmed weapon."""
+    unarmed = {w.key for w in defender.fighter.weapons if w.kind is WeaponKind.UNARMED}
+    return any(
+        a.kind is ActionKind.PARRY and a.weapon_key in unarmed for a in defender.actions_this_turn
+    )
+
+
+def _check_parrying_limb(options: AttackOptions, defender: Combatant) -> None:
+    if options.at_parrying_limb and not parried_bare_handed(defender):
+        raise IllegalAttackError(
+            f"{defender.name} has not parried bare-handed this turn ({UNARMED_PARRIES_CITATION})"
+        )
+
+
+# 000 UNARMED PARRIES: the parrying limb is the arm, +2 to hit it.
+PARRYING_LIMB_BONUS = 2
+# Location keys of the limbs the wiring names, by hit location system: the 000 table
+# sees the weapon arm as the near one; seed 001 has one key per limb.
+_LIMB_KEYS = {
+    "000": {"arm": "near_arm", "hand": "near_hand", "leg": "near_thigh", "foot": "near_foot"},
+    "001": {"arm": "arm", "hand": "hand", "leg": "leg", "foot": "foot"},
+}
+# 001 Hit Location: "shield arm" / "shield hand" aim at the far limb carrying a shield.
+SHIELD_LIMBS_001 = {"shield arm": "arm", "shield hand": "hand"}
+
+
+def limb_key(system: HitLocationSystem, limb: str) -> str:
+    """The location key of a limb (arm, hand, leg, foot) in the system."""
+    return _LIMB_KEYS["001" if isinstance(system, Locations001) else "000"][limb]
+
+
+def covered_keys(system: HitLocationSystem, areas: frozenset[str]) -> frozenset[str]:
+    """The system's location keys inside the covered body areas."""
+    if not areas:
+        return frozenset()
+    if isinstance(system, HitLocationTable):
+        out: frozenset[str] = frozenset()
+        for area in areas:
+            out |= system.area_keys(area)
+        return out
+    by_area = {
+        "head": {"skull", "eye", "face", "neck"},
+        "arm": {"arm", "hand"},
+        "leg": {"leg", "foot"},
+        "torso": {"torso", "vitals", "groin"},
+    }
+    keys = {k for area in areas for k in by_area[area]}
+    return frozenset(k for k in keys if k in system.locations)
 
 
 def _subdued(
@@ -581,6 +686,29 @@ def _aim(
     if options.random_location:
         cited = RANDOM_001 if isinstance(system, Locations001) else RANDOM_000
         return HitLocation("random", "random location", 0, cited), None, ()
+    if options.at_parrying_limb:
+        arm = limb_key(system, "arm")
+        base = system.penalty(arm, shield_side=False, melee=True, from_front=arc.is_front)
+        bonus = Modifier(
+            PARRYING_LIMB_BONUS, "at the bare-handed parrying limb", UNARMED_PARRIES_CITATION
+        )
+        mods = (*base, bonus)
+        penalty = sum(m.value for m in mods)
+        return (
+            HitLocation(PARRYING_LIMB, "parrying arm", penalty, UNARMED_PARRIES_CITATION),
+            arm,
+            mods,
+        )
+    if isinstance(system, Locations001) and options.location in SHIELD_LIMBS_001:
+        if defender.fighter.shield is None:
+            raise IllegalAttackError(f"{defender.name} carries no shield ({HIT_LOCATION_001})")
+        if options.chink:
+            raise IllegalAttackError(f"a chink is aimed at a plain location ({CHINKS_001})")
+        limb = SHIELD_LIMBS_001[options.location]
+        mods = system.penalty(limb, shield_side=True, melee=True)
+        penalty = sum(m.value for m in mods)
+        label = options.location.capitalize()
+        return HitLocation(options.location, label, penalty, HIT_LOCATION_001), limb, mods
     key = options.location
     if key is None and "torso" in system.locations:
         key = "torso"
@@ -645,15 +773,31 @@ class _Flow:
         self.events: list[Event] = []
         self.pieces: list[Piece] = []
         self.origins: list[str] = []
+        self.bystander: Combatant | None = None  # hit by a stray blow
 
     def get(self, combatant_id: str) -> Combatant:
+        if self.bystander is not None and combatant_id == self.bystander.id:
+            return self.bystander
         return self.attacker if combatant_id == self.attacker.id else self.defender
 
     def put(self, c: Combatant) -> None:
         if c.id == self.attacker.id:
             self.attacker = c
+        elif self.bystander is not None and c.id == self.bystander.id:
+            self.bystander = c
         else:
             self.defender = c
+
+    def pair(self, striker: Combatant, struck: Combatant) -> Between:
+        """The shared event fields for a blow of ``striker`` on ``struck``."""
+        return {
+            "attacker_id": striker.id,
+            "attacker_name": striker.name,
+            "defender_id": struck.id,
+            "defender_name": struck.name,
+            "attacker_hex": striker.hex,
+            "defender_hex": struck.hex,
+        }
 
     def lose(
         self, c: Combatant, pieces: tuple[Piece, ...], reason: str, citation: Citation
@@ -683,6 +827,7 @@ def resolve_attack(
     ruleset: Ruleset,
     *,
     weapon_in_reach: WeaponInReach | None = None,
+    bystander: Combatant | None = None,
 ) -> AttackResolution:
     """Roll the attack of ``plan``. The plan must match the combatants as they
     are now (it is recomputed and compared; a stale plan is refused).
@@ -694,12 +839,18 @@ def resolve_attack(
     each announced defense in order (acrobatic dodge roll first; a fumbled defense's
     mishap; a parry against a 3x heavier weapon may break); the turn records; then
     the blow: on a weapon (break, 001 disarm) or on the body (random location,
-    located wound, its rolls, a crippled hand's drop)."""
+    located wound, its rolls, a crippled hand's drop), a weakened weapon snapping on
+    a solid hit; a stray blow on ``bystander`` (the ``obscured_by`` combatant, 000
+    MISSING A SPECIFIC HIT LOCATION) when the miss is 9 or less."""
     if (
         plan_attack(attacker, defender, plan.options, ruleset, weapon_in_reach=weapon_in_reach)
         != plan
     ):
         raise IllegalAttackError("the attack plan no longer matches the combatants")
+    if bystander is not None and (
+        bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
+    ):
+        raise IllegalAttackError("the bystander is not the combatant named as in the way")
     between: Between = {
         "attacker_id": attacker.id,
         "attacker_name": attacker.name,
@@ -780,16 +931,20 @@ def resolve_attack(
         elif plan.options.obscured_by is not None and attack_roll.total <= min(
             9, plan.effective_skill - plan.location.penalty
         ):
-            events.append(
-                AttackAdjusted(
-                    citation=MISSING_000,
-                    text=(
-                        f"the miss (rolled {attack_roll.total}) hits {plan.options.obscured_by}, "
-                        f"in the way, if {defender.name} fails to parry or block (GM resolves)"
-                    ),
-                    **between,
+            if bystander is not None:
+                flow.bystander = bystander
+            else:
+                events.append(
+                    AttackAdjusted(
+                        citation=MISSING_000,
+                        text=(
+                            f"the miss (rolled {attack_roll.total}) hits "
+                            f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
+                            "to parry or block (GM resolves)"
+                        ),
+                        **between,
+                    )
                 )
-            )
     elif attack_roll.outcome is Outcome.CRITICAL_SUCCESS:
         outcome, skipped = AttackOutcome.CRITICAL_HIT, "no defense against a critical hit"
     else:
@@ -797,7 +952,7 @@ def resolve_attack(
         defend = True
     if defend:
         for d in plan.defenses:
-            r = _roll_defense(plan, d, flow, rng)
+            r = _roll_defense(plan, d, flow, rng, ruleset)
             rolls.append(r)
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
@@ -816,7 +971,9 @@ def resolve_attack(
 
     _record_turn(plan, flow, rolls)
     if outcome is AttackOutcome.CRITICAL_MISS:
-        _attack_fumble(plan, flow, rng)
+        _attack_fumble(plan, flow, rng, ruleset)
+    if flow.bystander is not None:
+        _stray_blow(plan, flow, attack_roll, rng, ruleset)
 
     damage: DamageResult | None = None
     location_roll: LocationRoll | None = None
@@ -831,6 +988,8 @@ def resolve_attack(
         )
         flow.defender = damage.apply_to(flow.defender)
         _damage_events(flow, damage)
+    if outcome.is_hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
+        _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng)
 
     return AttackResolution(
         plan=plan,
@@ -845,19 +1004,36 @@ def resolve_attack(
         piece_origins=tuple(flow.origins),
         location_roll=location_roll,
         hit_location=hit_key if outcome.is_hit else None,
+        bystander_after=flow.bystander,
     )
 
 
 # --- resolution steps -------------------------------------------------------------
 
 
-def _damage_events(flow: _Flow, damage: DamageResult) -> None:
-    d = flow.defender
-    flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **flow.between))
-    for sr in damage.status_rolls:
+def _damage_events(
+    flow: _Flow,
+    damage: DamageResult,
+    victim: Combatant | None = None,
+    between: Between | None = None,
+    side_reason: str | None = None,
+) -> None:
+    """The damage record's events; a side blow (``side_reason``) logs one
+    ``SideBlowDamaged`` with its injury rolls inside instead of ``DamageDealt``."""
+    d = flow.defender if victim is None else victim
+    pair = flow.between if between is None else between
+    if side_reason is not None:
         flow.events.append(
-            InjuryRolled(citation=INJURY_CITATION, combatant_id=d.id, name=d.name, status_roll=sr)
+            SideBlowDamaged(citation=DAMAGE_CITATION, damage=damage, reason=side_reason, **pair)
         )
+    else:
+        flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **pair))
+        for sr in damage.status_rolls:
+            flow.events.append(
+                InjuryRolled(
+                    citation=INJURY_CITATION, combatant_id=d.id, name=d.name, status_roll=sr
+                )
+            )
     if damage.status_after is not damage.status_before:
         flow.events.append(
             StatusChanged(
@@ -894,7 +1070,12 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
     defender = flow.defender
     critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
     actions = tuple(
-        replace(d.action, counts=i not in critical_wins) for i, d in enumerate(plan.defenses)
+        replace(
+            d.action,
+            counts=i not in critical_wins,
+            acrobatic=plan.options.acrobatic_dodge and d.kind is DefenseKind.DODGE,
+        )
+        for i, d in enumerate(plan.defenses)
     )
     held = {w.key for w in defender.fighter.weapons}
     unready = {
@@ -917,9 +1098,25 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
                     weapon_name=d.item_name,
                 )
             )
+    shield = flow.defender.fighter.shield
+    heavy_block = any(d.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
+    if heavy_block and shield is not None and shield.heavy:
+        # 000 BLOCK: a heavy shield must be readied between uses or blocks at a penalty.
+        flow.defender = replace(flow.defender, heavy_shield_unready=True)
+        flow.events.append(
+            HeavyShieldUnreadied(
+                citation=BLOCK_CITATION,
+                combatant_id=defender.id,
+                name=defender.name,
+                shield_name=shield.name,
+                penalty=HEAVY_SHIELD_UNREADY_PENALTY,
+            )
+        )
 
 
-def _roll_defense(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random) -> DefenseRoll:
+def _roll_defense(
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random, ruleset: Ruleset
+) -> DefenseRoll:
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
     between = flow.between
@@ -955,10 +1152,100 @@ def _roll_defense(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Ran
                 **between,
             )
         )
-        _defense_fumble(plan, d, flow, rng)
+        _defense_fumble(plan, d, flow, rng, ruleset)
     elif r.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
-        _parry_break(plan, d.choice.weapon_key, flow, rng)
+        key = d.choice.weapon_key
+        if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng):
+            return r
+        _parry_break(plan, key, flow, rng)
+        _unarmed_counter(plan, key, flow, rng, ruleset)
     return r
+
+
+def _unarmed_counter(
+    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: random.Random, ruleset: Ruleset
+) -> None:
+    """000 PARRIES VS. UNARMED ATTACKERS: after a weapon parry of an unarmed attack
+    the defender rolls weapon skill +2; success does the weapon's normal damage to
+    the attacking limb (the hand, the foot for a kick) on the attacker."""
+    if plan.weapon.kind is not WeaponKind.UNARMED:
+        return
+    d = flow.defender
+    try:
+        weapon = d.fighter.weapon(weapon_key)
+    except KeyError:  # broke on the parry
+        return
+    if weapon.kind is WeaponKind.UNARMED or not weapon.modes:
+        return
+    a = flow.attacker
+    system = ruleset.hit_locations
+    limb = "foot" if "kick" in f"{plan.weapon.name} {plan.mode.name}".lower() else "hand"
+    key = limb_key(system, limb)
+    skill = d.fighter.skill(weapon.skill)
+    roll = success_roll(skill + 2, rng, RollKind.STANDARD)
+    flow.events.append(
+        UnarmedCounterRolled(
+            citation=PARRIES_VS_UNARMED_CITATION,
+            weapon_name=weapon.name,
+            skill=skill,
+            value=skill + 2,
+            roll=roll,
+            limb_label=system.locations[key].label,
+            **flow.between,
+        )
+    )
+    if not roll.succeeded:
+        return
+    mode = weapon.modes[0]
+    _body_blow(
+        flow,
+        a.id,
+        flow.pair(d, a),
+        key,
+        ruleset.weapon_damage(mode.damage, d.fighter.attributes.st),
+        mode.damage.type,
+        mode.is_swing,
+        rng,
+        ruleset,
+        arc=attack_arc(d, a),
+        side=weapon_side(a.handedness),
+        side_reason="the parry struck the attacking limb",
+    )
+
+
+def _use_weakened(
+    flow: _Flow, combatant_id: str, weapon_key: str, use: WeaponUse, rng: random.Random
+) -> bool:
+    """000 CUTTING THROUGH A WEAPON: a weakened weapon breaks on its wielder's next
+    solid hit or parry. Returns whether it broke."""
+    c = flow.get(combatant_id)
+    state = c.weapon_state(weapon_key)
+    if state is None or not state.weakened or state.broken:
+        return False
+    try:
+        weapon = c.fighter.weapon(weapon_key)
+    except KeyError:
+        return False
+    after = use_weakened_weapon(state, use)
+    states = tuple((k, st) for k, st in c.weapon_states if k != weapon_key)
+    c = replace(c, weapon_states=(*states, (weapon_key, after)))
+    flow.put(c)
+    flow.events.append(
+        WeakenedWeaponSnapped(
+            citation=CUTTING_THROUGH_CITATION,
+            combatant_id=c.id,
+            name=c.name,
+            weapon_name=weapon.name,
+            use=use.value,
+        )
+    )
+    try:
+        result = break_weapon(weapon, rng)
+    except IllegalAttackError:
+        flow.put(_swap_weapon(c, weapon_key, None))
+        return True
+    _broken(flow, c, result, f"weakened, it snapped on a {use.value}")
+    return True
 
 
 def _parry_break(plan: AttackPlan, weapon_key: str, flow: _Flow, rng: random.Random) -> None:
@@ -1010,7 +1297,9 @@ def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
     )
 
 
-def _defense_fumble(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random) -> None:
+def _defense_fumble(
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random, ruleset: Ruleset
+) -> None:
     """000 CRITICAL MISSES ON DEFENSE ROLLS, applied."""
     c = flow.defender
     f = c.fighter
@@ -1038,13 +1327,18 @@ def _defense_fumble(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.R
         attacking_weight=plan.weapon.weight,
     )
     dx_roll = None
+    posture_events: list[Event] = []
     if isinstance(mishap, DodgeMishap):
         dx_roll = mishap.dx_roll
         if mishap.off_balance:
             flow.defender = replace(c, off_balance=True)
             applied = "keeps his feet but is off-balance: defense penalties doubled this turn"
         else:
-            applied = f"ends up {mishap.posture.value} (the GM sets the posture)"
+            fallen, fell = apply_fall(c, mishap.posture, citation=DEFENSE_CRITICAL_MISS_CITATION)
+            flow.defender = fallen
+            applied = f"falls {mishap.posture.value}"
+            if fell is not None:
+                posture_events.append(fell)
     elif isinstance(mishap, BlockMishap):
         if mishap.dropped is not None:
             flow.defender = replace(c, fighter=replace(f, shield=None), shield_ready=True)
@@ -1075,7 +1369,7 @@ def _defense_fumble(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.R
                     applied=applied,
                 )
             )
-            _apply_miss_table(flow, c.id, mishap.critical_miss)
+            _apply_miss_table(flow, c.id, mishap.critical_miss, rng, ruleset, plan)
             return
         else:
             applied = "no further effect"
@@ -1090,9 +1384,10 @@ def _defense_fumble(plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.R
             dx_roll=dx_roll,
         )
     )
+    flow.events.extend(posture_events)
 
 
-def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random) -> None:
+def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Ruleset) -> None:
     """The critical miss table for a confirmed critical miss (base)."""
     if plan.weapon.kind is WeaponKind.UNARMED:
         a = flow.attacker
@@ -1109,10 +1404,21 @@ def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random) -> None:
         return
     action = MissAction.SWING if plan.mode.is_swing else MissAction.THRUST
     result = roll_critical_miss(plan.weapon, MissContext(action, plan.damage_spec.type), rng)
-    _apply_miss_table(flow, flow.attacker.id, result)
+    _apply_miss_table(flow, flow.attacker.id, result, rng, ruleset, plan)
 
 
-def _apply_miss_table(flow: _Flow, combatant_id: str, result: CriticalMissResult) -> None:
+def _apply_miss_table(
+    flow: _Flow,
+    combatant_id: str,
+    result: CriticalMissResult,
+    rng: random.Random,
+    ruleset: Ruleset,
+    plan: AttackPlan,
+) -> None:
+    """The critical miss table's result, applied: FALL puts the fumbler prone
+    (rules.movement.apply_fall), HIT SELF rolls the weapon's damage against the
+    fumbler's arm or leg, STRAIN cripples the weapon arm (the weapon can neither
+    attack nor parry), the rest as the table says."""
     c = flow.get(combatant_id)
     weapon = result.weapon
     consequence = result.consequence
@@ -1132,14 +1438,20 @@ def _apply_miss_table(flow: _Flow, combatant_id: str, result: CriticalMissResult
             f"{consequence.defense_modifier:+d} (off-balance)"
         )
     elif isinstance(consequence, Fell):
-        applied = f"falls {consequence.posture.value} (the GM sets the posture)"
+        fallen, fell = apply_fall(c, consequence.posture, citation=result.citations[0])
+        flow.put(fallen)
+        applied = f"falls {consequence.posture.value}"
     elif isinstance(consequence, HitSelf):
         applied = (
             f"hits own {consequence.location} (die {consequence.location_die}) for "
-            f"{consequence.damage_factor} of the damage (the GM applies it)"
+            f"{consequence.damage_factor} of the damage"
         )
     elif isinstance(consequence, Strained):
-        applied = f"strains the weapon arm: crippled for {consequence.minutes} minutes"
+        flow.put(replace(c, strained_weapons=c.strained_weapons | {weapon.key}))
+        applied = (
+            f"strains the weapon arm: crippled for {consequence.minutes} minutes, "
+            f"the {weapon.name} unusable"
+        )
     else:
         assert isinstance(consequence, NoMishap)
         applied = "no further mishap"
@@ -1157,6 +1469,47 @@ def _apply_miss_table(flow: _Flow, combatant_id: str, result: CriticalMissResult
         _broken(flow, flow.get(combatant_id), consequence.result, "critical miss")
     elif isinstance(consequence, WeaponDropped | WeaponFlew):
         flow.lose(c, (consequence.piece,), "critical miss", result.citations[0])
+    elif isinstance(consequence, Fell) and fell is not None:
+        flow.events.append(fell)
+    elif isinstance(consequence, HitSelf):
+        _hit_self(flow, c, weapon, consequence, rng, ruleset, plan)
+
+
+def _hit_self(
+    flow: _Flow,
+    c: Combatant,
+    weapon: Weapon,
+    hit: HitSelf,
+    rng: random.Random,
+    ruleset: Ruleset,
+    plan: AttackPlan,
+) -> None:
+    """Critical miss table, HIT SELF: the weapon's damage (times the table's
+    factor) on the fumbler's own weapon-side arm or leg."""
+    if weapon.key == plan.weapon.key and c.id == plan.attacker_id:
+        dice, dtype, swung = plan.damage_dice, plan.damage_spec.type, plan.mode.is_swing
+    elif weapon.modes:
+        mode = weapon.modes[0]
+        dice = ruleset.weapon_damage(mode.damage, c.fighter.attributes.st)
+        dtype, swung = mode.damage.type, mode.is_swing
+    else:
+        return
+    limb = "arm" if hit.location == "arm" else "leg"
+    _body_blow(
+        flow,
+        c.id,
+        flow.pair(c, c),
+        limb_key(ruleset.hit_locations, limb),
+        dice,
+        dtype,
+        swung,
+        rng,
+        ruleset,
+        arc=Arc.FRONT,
+        factor=hit.damage_factor,
+        side=weapon_side(c.handedness),
+        side_reason="a critical miss: hit self",
+    )
 
 
 def _missed_location(
@@ -1184,6 +1537,42 @@ def _missed_location(
     return None
 
 
+def _stray_blow(
+    plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: random.Random, ruleset: Ruleset
+) -> None:
+    """000 MISSING A SPECIFIC HIT LOCATION: the miss hits the combatant in the way,
+    at a random location, with the attack's damage."""
+    b = flow.bystander
+    assert b is not None
+    a = flow.attacker
+    pair = flow.pair(a, b)
+    flow.events.append(
+        BystanderStruck(
+            citation=MISSING_LOCATION_CITATION,
+            target_name=flow.defender.name,
+            rolled=attack_roll.total,
+            needed=min(9, plan.effective_skill - plan.location.penalty),
+            **pair,
+        )
+    )
+    arc = attack_arc(a, b)
+    _body_blow(
+        flow,
+        b.id,
+        pair,
+        None,
+        plan.damage_dice,
+        plan.damage_spec.type,
+        plan.mode.is_swing,
+        rng,
+        ruleset,
+        arc=arc,
+        from_above=plan.options.from_above,
+        from_below=plan.options.from_below,
+        side_reason=f"a stray blow meant for {flow.defender.name}",
+    )
+
+
 def _located_blow(
     plan: AttackPlan,
     flow: _Flow,
@@ -1191,26 +1580,74 @@ def _located_blow(
     rng: random.Random,
     ruleset: Ruleset,
 ) -> tuple[DamageResult, LocationRoll | None, str]:
-    """A blow on the body with the battle's hit location system: the random
-    location if swung randomly, the wound there and its rolls."""
-    system = ruleset.hit_locations
+    """A blow on the defender's body with the battle's hit location system: the
+    random location if swung randomly (covered areas rolled again), the wound there
+    and its rolls."""
     d = flow.defender
+    side: BodySide | None = None
+    if plan.location.key == PARRYING_LIMB:
+        side = weapon_side(d.handedness)
+    elif plan.location.key in SHIELD_LIMBS_001:
+        side = weapon_side(d.handedness).other
+    return _body_blow(
+        flow,
+        d.id,
+        flow.between,
+        hit_key,
+        plan.damage_dice,
+        plan.damage_spec.type,
+        plan.mode.is_swing,
+        rng,
+        ruleset,
+        arc=plan.arc,
+        from_above=plan.options.from_above,
+        from_below=plan.options.from_below,
+        chink=plan.options.chink,
+        covered=covered_keys(ruleset.hit_locations, plan.options.covered),
+        side=side,
+    )
+
+
+def _body_blow(
+    flow: _Flow,
+    target_id: str,
+    between: Between,
+    hit_key: str | None,
+    dice: Dice,
+    dtype: DamageType,
+    swung: bool,
+    rng: random.Random,
+    ruleset: Ruleset,
+    *,
+    arc: Arc,
+    from_above: bool = False,
+    from_below: bool = False,
+    chink: bool = False,
+    covered: frozenset[str] = frozenset(),
+    factor: Fraction = Fraction(1),
+    side: BodySide | None = None,
+    side_reason: str | None = None,
+) -> tuple[DamageResult, LocationRoll | None, str]:
+    """A blow on ``target_id``'s body: the random location (``hit_key`` None), the
+    damage (``factor`` of the rolled dice, rounded down), the located wound and its
+    rolls, a crippled hand's drop. ``between`` names striker and struck for the
+    events; ``side`` overrides the side of an aimed limb."""
+    system = ruleset.hit_locations
+    d = flow.get(target_id)
     f = d.fighter
     left = d.handedness is Handedness.LEFT
     location_roll: LocationRoll | None = None
-    side: BodySide | None
     if hit_key is None:
-        covered: frozenset[str] = frozenset()
         if isinstance(system, Locations001):
-            covered = system.lacking_locations(f.injury_tolerance)
+            covered = covered | system.lacking_locations(f.injury_tolerance)
         location_roll = system.roll_random(
             rng,
-            from_above=plan.options.from_above,
-            from_below=plan.options.from_below,
-            from_back=plan.arc is Arc.REAR,
-            from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+            from_above=from_above,
+            from_below=from_below,
+            from_back=arc is Arc.REAR,
+            from_side=arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
             covered=covered,
-            shield_side_near=plan.arc in (Arc.SHIELD_FRONT, Arc.SHIELD_SIDE),
+            shield_side_near=arc in (Arc.SHIELD_FRONT, Arc.SHIELD_SIDE),
             shielded=f.shield is not None,
             left_handed=left,
         )
@@ -1218,11 +1655,11 @@ def _located_blow(
             HitLocationRolled(
                 citation=RANDOM_001 if isinstance(system, Locations001) else RANDOM_000,
                 roll=location_roll,
-                **flow.between,
+                **between,
             )
         )
         hit_key, side = location_roll.location, location_roll.side
-    else:
+    elif side is None:
         table_side = system.locations[hit_key].side
         side = (
             None
@@ -1231,19 +1668,20 @@ def _located_blow(
                 table_side, shield_side_near=False, shielded=True, side_die=None, left_handed=left
             )
         )
-    rolled = roll_dice(plan.damage_dice, rng, minimum=0)
+    rolled = roll_dice(dice, rng, minimum=0)
+    basic = math.floor(rolled.total * factor)
     armor_dr = f.armor.dr if f.armor is not None else 0
     victim = Victim.of(f, pain=f.pain_threshold, tolerances=f.injury_tolerance)
     assessment = system.assess_wound(
         hit_key,
-        plan.damage_spec.type,
-        rolled.total,
+        dtype,
+        basic,
         victim,
         armor_dr=armor_dr,
         side=side,
-        swung=plan.mode.is_swing,
-        from_back=plan.arc is Arc.REAR,
-        chink=plan.options.chink,
+        swung=swung,
+        from_back=arc is Arc.REAR,
+        chink=chink,
     )
     outcomes = resolve_rolls(assessment, rng)
     wound = wound_from(assessment, outcomes)
@@ -1258,10 +1696,10 @@ def _located_blow(
     elif WoundCondition.STUNNED in wound.conditions and status is Status.ACTIVE:
         status = Status.STUNNED
     damage = DamageResult(
-        dice=plan.damage_dice,
+        dice=dice,
         roll=rolled,
-        damage_type=plan.damage_spec.type,
-        basic=rolled.total,
+        damage_type=dtype,
+        basic=basic,
         dr=assessment.effective_armor_dr + assessment.location_dr,
         penetrating=assessment.penetrating,
         multiplier=assessment.multiplier,
@@ -1275,36 +1713,38 @@ def _located_blow(
         killed_outright=outright,
         citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
     )
-    flow.defender = replace(damage.apply_to(d), wounds=(*d.wounds, wound))
+    flow.put(replace(damage.apply_to(d), wounds=(*d.wounds, wound)))
     flow.events.append(
         WoundInflicted(
             citation=damage.citation,
             assessment=assessment,
             outcomes=outcomes,
             wound=wound,
-            **flow.between,
+            **between,
         )
     )
-    _damage_events(flow, damage)
+    _damage_events(flow, damage, d, between, side_reason)
     if WoundCondition.DROPPED_ITEM in wound.conditions:
-        _drop_from_hand(flow, wound.side, damage.citation)
+        _drop_from_hand(flow, wound.side, damage.citation, target_id)
     return damage, location_roll, hit_key
 
 
-def _drop_from_hand(flow: _Flow, side: BodySide | None, citation: Citation) -> None:
+def _drop_from_hand(
+    flow: _Flow, side: BodySide | None, citation: Citation, combatant_id: str | None = None
+) -> None:
     """A crippled hand drops what it holds, at the feet: the weapon hand its first
     weapon, the other hand a buckler or small shield."""
-    c = flow.defender
+    c = flow.defender if combatant_id is None else flow.get(combatant_id)
     f = c.fighter
     weapon_hand = side is None or side is weapon_side(c.handedness)
     if weapon_hand:
         held = next((w for w in f.weapons if w.kind is not WeaponKind.UNARMED), None)
         if held is None:
             return
-        flow.defender = _swap_weapon(c, held.key, None)
+        flow.put(_swap_weapon(c, held.key, None))
         piece = Piece(held.name, held, replace(AT_FEET, citation=citation))
     elif f.shield is not None and f.shield.dropped_on_critical_miss:
-        flow.defender = replace(c, fighter=replace(f, shield=None))
+        flow.put(replace(c, fighter=replace(f, shield=None)))
         piece = Piece(f.shield.name, None, replace(AT_FEET, citation=citation), note="a shield")
     else:
         return

@@ -9,7 +9,7 @@ from typing import TypedDict
 from hexmap import Arc, Hex
 from rules.breakage import BreakResult, ParryBreakRoll
 from rules.checks import SuccessRoll
-from rules.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, cite
+from rules.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
 from rules.critical_misses import CriticalMissCheck, CriticalMissResult
 from rules.damage import DamageResult, StatusRoll
 from rules.defense import DefenseKind
@@ -491,3 +491,161 @@ INJURY_CITATION = BASE_INJURY
 DEFENSE_CRITICAL_MISS_CITATION = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
 READINESS_CITATION = cite("000", "PARRY")
 DEFENSES_CITATION = cite("000", "DEFENSES")
+
+
+# --- 000 / base rules wired later: counter-blows, strays, per-turn effects --------------
+
+PARRIES_VS_UNARMED_CITATION = cite("000", "PARRIES VS. UNARMED ATTACKERS")
+UNARMED_PARRIES_CITATION = cite("000", "UNARMED PARRIES")
+BLOCK_CITATION = cite("000", "BLOCK")
+CUTTING_THROUGH_CITATION = cite("000", "CUTTING THROUGH A WEAPON")
+MISSING_LOCATION_CITATION = cite("000", "MISSING A SPECIFIC HIT LOCATION")
+# The family's published basics that the per-turn effects use (seed 000 names
+# stunning and severe bleeding but not their turn-by-turn handling).
+BASE_STUN_RECOVERY = Citation("base", "stunning: an HT roll each turn to recover")
+BASE_BLEEDING = Citation("base", "bleeding: 1 HP a turn until an HT roll stops it")
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnarmedCounterRolled(_Between):
+    """000 PARRIES VS. UNARMED ATTACKERS: after a weapon parry of an unarmed attack
+    the defender rolls weapon skill +2; success strikes the attacking limb."""
+
+    weapon_name: str
+    skill: int
+    value: int
+    roll: SuccessRoll
+    limb_label: str
+
+    def describe(self) -> str:
+        result = f"strikes {self.attacker_name}'s {self.limb_label.lower()}"
+        return (
+            f"{self.defender_name}'s parry with the {self.weapon_name} may injure the "
+            f"unarmed attacker: skill {self.skill} +2 = {self.value}; rolled {self.roll}"
+            f" - {result if self.roll.succeeded else 'no harm done'}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeavyShieldUnreadied(Event):
+    """000 BLOCK: a heavy shield that blocked must be readied, or it blocks at -2."""
+
+    combatant_id: str
+    name: str
+    shield_name: str
+    penalty: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.name}'s heavy {self.shield_name} needs readying: until then it blocks "
+            f"at {self.penalty:+d}"
+        )
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeakenedWeaponSnapped(Event):
+    """000 CUTTING THROUGH A WEAPON: a weakened weapon breaks on its wielder's next
+    solid hit or parry."""
+
+    combatant_id: str
+    name: str
+    weapon_name: str
+    use: str  # "solid hit" or "parry"
+
+    def describe(self) -> str:
+        return f"{self.name}'s weakened {self.weapon_name} snaps on a {self.use}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BystanderStruck(_Between):
+    """000 MISSING A SPECIFIC HIT LOCATION: a miss of 9 or less (or the unaimed roll
+    to hit, if lower) against an obscured foe hits the combatant in the way.
+    Here ``defender_*`` is the bystander."""
+
+    target_name: str  # the foe the blow was aimed at
+    rolled: int
+    needed: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.attacker_name} missed {self.target_name} (rolled {self.rolled}, "
+            f"{self.needed} or less hits whoever is in the way): the blow hits "
+            f"{self.defender_name}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class StunRecoveryRolled(Event):
+    """Base rules: a stunned fighter rolls HT each turn; success ends the stun."""
+
+    combatant_id: str
+    name: str
+    ht: int
+    roll: SuccessRoll
+
+    def describe(self) -> str:
+        result = "recovers from the stun" if self.roll.succeeded else "stays stunned"
+        return f"{self.name} rolls HT {self.ht} to recover: rolled {self.roll} - {result}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BleedingRolled(Event):
+    """Base rules: severe bleeding costs 1 HP a turn; an HT roll stops it."""
+
+    combatant_id: str
+    name: str
+    hp_before: int
+    hp_after: int
+    ht: int
+    roll: SuccessRoll
+
+    def describe(self) -> str:
+        result = "the bleeding stops" if self.roll.succeeded else "still bleeding"
+        return (
+            f"{self.name} bleeds: HP {self.hp_before} → {self.hp_after}; HT {self.ht} "
+            f"rolled {self.roll} - {result}"
+        )
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesetOptionsSet(Event):
+    """The battle's ruleset options changed (e.g. 001 hit locations)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    def describe(self) -> str:
+        def text(o: tuple[str, ...]) -> str:
+            return ", ".join(o) if o else "none"
+
+        return f"ruleset options: {text(self.before)} → {text(self.after)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideBlowDamaged(_Between):
+    """Damage from a blow other than the attack's own on its defender: the parry's
+    counter-blow on an unarmed attacker, a critical miss's HIT SELF, a stray blow on
+    the combatant in the way. ``defender_*`` is whoever took it; its injury rolls
+    are in ``damage.status_rolls``."""
+
+    damage: DamageResult
+    reason: str
+
+    def describe(self) -> str:
+        rolls = "".join(f"; {r}" for r in self.damage.status_rolls)
+        return f"{self.defender_name} takes damage ({self.reason}): {self.damage}{rolls}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.defender_id,)

@@ -15,10 +15,22 @@ from dataclasses import dataclass, field, replace
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
-from rules.attack_events import INJURY_CITATION, DefendedAreaSet, InjuryRolled, StatusChanged
+from rules.attack_events import (
+    BASE_BLEEDING,
+    BASE_STUN_RECOVERY,
+    INJURY_CITATION,
+    BleedingRolled,
+    DefendedAreaSet,
+    InjuryRolled,
+    RulesetOptionsSet,
+    StatusChanged,
+    StunRecoveryRolled,
+)
+from rules.checks import RollKind, success_roll
 from rules.conditions import Posture
+from rules.damage import injury_status
 from rules.defense import start_new_turn
-from rules.errors import IllegalCommandError
+from rules.errors import IllegalCommandError, RulesError
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
 from rules.items import (
     BLOCK_MISS_000,
@@ -68,7 +80,7 @@ from rules.scatter import (
     scatter_piece,
 )
 from rules.stances import BODY_AREA_CITATION
-from rules.terrain import TerrainChange, TerrainMap, TerrainPainted
+from rules.terrain import TerrainChange, TerrainMap, TerrainPainted, situation_modifiers
 from rules.weapon_strikes import (
     AT_FEET,
     Piece,
@@ -78,6 +90,7 @@ from rules.weapon_strikes import (
     WeaponDamageState,
     weapon_targetable,
 )
+from rules.wound_effects import Condition as WoundCondition
 
 
 @dataclass(frozen=True)
@@ -293,9 +306,17 @@ class Attack(Command):
             return allowed
 
         reach = in_reach if self.options.target_weapon_key is not None else None
-        plan = plan_attack(attacker, defender, self.options, ruleset, weapon_in_reach=reach)
+        options = self.options
+        # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
+        # random locations (rules.terrain); they join the options' own.
+        covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
+        if not covered <= options.covered:
+            options = replace(options, covered=options.covered | covered)
+        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
+        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
+        plan = plan_attack(attacker, defender, options, ruleset, weapon_in_reach=reach)
         resolution = resolve_attack(
-            plan, attacker, defender, rng, ruleset, weapon_in_reach=reach
+            plan, attacker, defender, rng, ruleset, weapon_in_reach=reach, bystander=bystander
         )
         # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
         return replace(
@@ -307,6 +328,8 @@ class Attack(Command):
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         resolution = self.resolve(state, rng)
         after = state.with_combatants(resolution.attacker_after, resolution.defender_after)
+        if resolution.bystander_after is not None:
+            after = after.with_combatants(resolution.bystander_after)
         # Pieces that left a hand go to the map with this command's dice, after the
         # attack's own rolls (docs/battlefield.md).
         after, placed = place_resolution_pieces(state, after, resolution, rng)
@@ -315,12 +338,85 @@ class Attack(Command):
 
 @dataclass(frozen=True)
 class EndTurn(Command):
-    """Ends the turn: per-turn defense counts and weapon use start afresh."""
+    """Ends the turn: per-turn defense counts and weapon use start afresh. Then, in
+    the order of the combatants, the per-turn effects with this command's dice
+    (base rules): a stunned fighter rolls HT to recover; a severely bleeding one
+    loses 1 HP (with the injury rolls that may call for) and rolls HT to stop it."""
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         fresh = tuple(_end_turn(c) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
-        return CommandResult(after, (TurnEnded(turn=after.turn),))
+        events: list[Event] = [TurnEnded(turn=after.turn)]
+        for c in after.combatants:
+            changed, effects = per_turn_effects(c, rng)
+            if effects:
+                after = after.with_combatants(changed)
+                events.extend(effects)
+        return CommandResult(after, tuple(events))
+
+
+def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple[Event, ...]]:
+    """A combatant's per-turn effects at the end of a turn (base rules): the stun
+    recovery roll (HT; success: active again) and severe bleeding (1 HP lost, then
+    HT; success stops it: the condition leaves its wounds)."""
+    events: list[Event] = []
+    ht = c.fighter.attributes.ht
+    if c.status is Status.STUNNED:
+        roll = success_roll(ht, rng, RollKind.STANDARD)
+        events.append(
+            StunRecoveryRolled(
+                citation=BASE_STUN_RECOVERY, combatant_id=c.id, name=c.name, ht=ht, roll=roll
+            )
+        )
+        if roll.succeeded:
+            events.append(
+                StatusChanged(
+                    citation=BASE_STUN_RECOVERY,
+                    combatant_id=c.id,
+                    name=c.name,
+                    before=c.status,
+                    after=Status.ACTIVE,
+                )
+            )
+            c = replace(c, status=Status.ACTIVE)
+    bleeding = WoundCondition.SEVERE_BLEEDING
+    if bleeding in c.wound_conditions and c.status is not Status.DEAD:
+        hp_after = c.hp - 1
+        status, rolls, _ = injury_status(c.hp, hp_after, c.fighter.hit_points, ht, c.status, rng)
+        roll = success_roll(ht, rng, RollKind.STANDARD)
+        events.append(
+            BleedingRolled(
+                citation=BASE_BLEEDING,
+                combatant_id=c.id,
+                name=c.name,
+                hp_before=c.hp,
+                hp_after=hp_after,
+                ht=ht,
+                roll=roll,
+            )
+        )
+        events.extend(
+            InjuryRolled(citation=INJURY_CITATION, combatant_id=c.id, name=c.name, status_roll=r)
+            for r in rolls
+        )
+        if status is not c.status:
+            events.append(
+                StatusChanged(
+                    citation=INJURY_CITATION,
+                    combatant_id=c.id,
+                    name=c.name,
+                    before=c.status,
+                    after=status,
+                )
+            )
+        wounds = c.wounds
+        if roll.succeeded:
+            wounds = tuple(
+                replace(w, conditions=w.conditions - {bleeding}) if w.bleeding else w
+                for w in wounds
+            )
+        c = replace(c, hp=hp_after, status=status, wounds=wounds)
+    return c, tuple(events)
 
 
 def _end_turn(c: Combatant) -> Combatant:
@@ -963,13 +1059,15 @@ class ReadyWeapon(Command):
         is_shield = shield is not None and shield.key == self.weapon_key
         if not is_shield and not any(w.key == self.weapon_key for w in who.fighter.weapons):
             raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
-        needs = self.weapon_key in who.unready or (is_shield and not who.shield_ready)
+        needs = self.weapon_key in who.unready or (
+            is_shield and (not who.shield_ready or who.heavy_shield_unready)
+        )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
         _ready_check(who, self.gm_override)
         readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
         if is_shield:
-            readied = replace(readied, shield_ready=True)
+            readied = replace(readied, shield_ready=True, heavy_shield_unready=False)
         name = (
             shield.name
             if is_shield and shield is not None
@@ -1069,3 +1167,39 @@ class ApplyMapEffects(Command):
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         after, events = apply_map_effects(state, self.effects, rng)
         return CommandResult(after, events)
+
+
+@dataclass(frozen=True)
+class ReadyShield(Command):
+    """Ready the shield: re-grip it after a fumbled block lost the grip (000
+    CRITICAL MISSES ON DEFENSE ROLLS, BLOCK), or ready a heavy shield after it
+    blocked (000 BLOCK). The turn's Ready maneuver, as ``ReadyWeapon``."""
+
+    combatant_id: str
+    gm_override: bool = False
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        shield = who.fighter.shield
+        if shield is None:
+            raise IllegalCommandError(f"{who.name} carries no shield")
+        return ReadyWeapon(who.id, shield.key, self.gm_override).apply(state, rng)
+
+
+@dataclass(frozen=True)
+class SetRulesetOptions(Command):
+    """Switch the battle's ruleset options (e.g. ``("locations-001",)`` for seed
+    001's hit locations), checked against the ruleset's available options."""
+
+    options: tuple[str, ...]
+
+    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        wanted = tuple(dict.fromkeys(self.options))
+        try:
+            get_ruleset(state.ruleset_key, wanted)
+        except RulesError as e:
+            raise IllegalCommandError(str(e)) from None
+        if wanted == tuple(state.ruleset_options):
+            return CommandResult(state, ())
+        event = RulesetOptionsSet(before=tuple(state.ruleset_options), after=wanted)
+        return CommandResult(replace(state, ruleset_options=wanted), (event,))

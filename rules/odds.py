@@ -47,15 +47,32 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
-from rules.attack import AttackPlan, plan_attack
+from hexmap import Arc, Handedness
+from rules.attack import AttackPlan, WeaponAttack, plan_attack
 from rules.attack_events import AttackOutcome
-from rules.checks import Outcome, RollKind, outcome_probabilities, success_probability
+from rules.checks import Outcome, RollKind, judge, outcome_probabilities, success_probability
+from rules.critical_misses import HIGH_SKILL, critical_miss_happens_probability
 from rules.damage import WoundingTable, injury_from, injury_status, penetrating_damage
 from rules.defense import DefenseKind, DefensePlan
-from rules.dice import dice_distribution
+from rules.dice import dice_distribution, distribution
+from rules.disarm import DisarmOutcome, disarm_outcome_distribution
 from rules.errors import IllegalAttackError
+from rules.hit_location import HitLocationSystem, HitLocationTable, resolve_table_side
+from rules.locations_001 import Locations001
 from rules.model import Combatant, DamageType, Dice, Status
 from rules.ruleset import Ruleset
+from rules.stances import (
+    ACROBATIC_FAILURE_PENALTY,
+    ACROBATIC_SUCCESS_BONUS,
+    DODGE_CAP,
+    BodySide,
+    acrobatics_skill_of,
+)
+from rules.weapon_strikes import RulesSource
+from rules.wound_effects import Condition as WoundCondition
+from rules.wound_effects import RequiredRoll, Victim
+from rules.wound_effects import RollKind as WoundRollKind
+from rules.wound_effects import _outcome as wound_roll_outcome  # resolve_rolls' own grant
 
 __all__ = [
     "AttackOdds",
@@ -63,9 +80,12 @@ __all__ = [
     "DefenseOdds",
     "attack_odds",
     "blow_odds",
+    "defense_roll_odds",
     "injury_distribution",
+    "located_wounds",
     "location_dr",
     "location_weights",
+    "missed_location",
     "mix",
     "status_distribution",
 ]
@@ -86,13 +106,16 @@ class DefenseOdds:
     the one that stopped the blow). ``p_critical_success``: stopped with a 3 or 4
     (no penalty to later defenses, 000 CRITICAL HITS ON DEFENSE ROLLS).
     ``p_critical_failure``: rolled and critically failed (000 CRITICAL MISSES ON
-    DEFENSE ROLLS: the disaster ``resolve_attack`` logs)."""
+    DEFENSE ROLLS: the disaster ``resolve_attack`` logs).
+    ``p_acrobatic_success``: for an acrobatic dodge, the chance its Acrobatics roll
+    succeeds (+2 to the dodge, not above 16; -4 on a failure), else None."""
 
     plan: DefensePlan
     p_rolled: Fraction
     p_stopped: Fraction
     p_critical_success: Fraction
     p_critical_failure: Fraction
+    p_acrobatic_success: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +140,17 @@ class AttackOdds:
     p_critical_miss``. ``p_hit`` is a plain hit that no defense stopped;
     ``p_stopped_by[i]`` that the i-th announced defense (in rolling order) is the
     one that succeeded. ``blow`` is what a landed blow (critical or not) does.
+
+    ``p_shifted``: the attack failed but still goes on to the defenses (000 NEAR
+    MISSES, 000 MISSING A SPECIFIC HIT LOCATION); it ends in ``p_hit`` or
+    ``p_stopped_by``. ``p_critical_miss_avoided``: a critical failure the
+    verification / avoidance roll turned into a plain miss (part of ``p_miss``).
+    ``target``: "body"; "weapon" for a strike at the defender's weapon (a landed
+    blow hurts no one); "contest" for the 000 disarm, whose Quick Contest
+    replaces the rolls (``p_hit``: the foe loses his weapon; ``p_critical_miss``:
+    the attacker loses his; ``p_miss``: neither).
+    ``approximate``: some rule of ``resolve_attack`` is not mirrored exactly
+    (``approximate_reason`` says which); every rule is today, so it is False.
     """
 
     effective_skill: int
@@ -130,11 +164,21 @@ class AttackOdds:
     hp_before: int
     max_hp: int
     status_before: Status
+    p_shifted: Fraction = ZERO
+    p_critical_miss_avoided: Fraction = ZERO
+    target: str = "body"
+    approximate: bool = False
+    approximate_reason: str = ""
 
     # --- outcomes ---------------------------------------------------------------
     @property
     def p_damage_lands(self) -> Fraction:
         return self.p_critical_hit + self.p_hit
+
+    @property
+    def p_body_blow(self) -> Fraction:
+        """A blow lands on the defender's body (not on a weapon, not a contest)."""
+        return self.p_damage_lands if self.target == "body" else ZERO
 
     @property
     def p_defended(self) -> Fraction:
@@ -166,25 +210,21 @@ class AttackOdds:
     @property
     def expected_injury(self) -> Fraction:
         """Over every outcome (a blow that doesn't land does 0)."""
-        return self.p_damage_lands * self.blow.expected_injury
+        return self.p_body_blow * self.blow.expected_injury
 
     @property
     def injury(self) -> Mapping[int, Fraction]:
         """The injury over every outcome, 0 included (sums to 1)."""
-        mixed = mix(
-            [(self.p_damage_lands, self.blow.injury), (ONE - self.p_damage_lands, {0: ONE})]
-        )
+        mixed = mix([(self.p_body_blow, self.blow.injury), (ONE - self.p_body_blow, {0: ONE})])
         return MappingProxyType(dict(sorted(mixed.items())))
 
     def p_injury_at_least(self, amount: int) -> Fraction:
         """The blow lands and does at least ``amount`` injury."""
-        return self.p_damage_lands * sum(
-            (p for i, p in self.blow.injury.items() if i >= amount), ZERO
-        )
+        return self.p_body_blow * sum((p for i, p in self.blow.injury.items() if i >= amount), ZERO)
 
     def p_hp_at_most(self, level: int) -> Fraction:
         """The blow lands and leaves the defender at ``level`` HP or less."""
-        return self.p_damage_lands * sum(
+        return self.p_body_blow * sum(
             (p for i, p in self.blow.injury.items() if self.hp_before - i <= level), ZERO
         )
 
@@ -200,8 +240,8 @@ class AttackOdds:
         """The defender's state after the attack, over every outcome (sums to 1)."""
         return mix(
             [
-                (self.p_damage_lands, self.blow.status),
-                (ONE - self.p_damage_lands, {self.status_before: ONE}),
+                (self.p_body_blow, self.blow.status),
+                (ONE - self.p_body_blow, {self.status_before: ONE}),
             ]
         )
 
@@ -211,6 +251,12 @@ class AttackOdds:
     # --- the attack pane ------------------------------------------------------------
     def summary_lines(self) -> tuple[str, ...]:
         """A few short lines for the attack pane."""
+        if self.target == "contest":
+            lines = [
+                f"Disarms {_pct(self.p_hit)} · no effect {_pct(self.p_miss)}"
+                f" · loses own weapon {_pct(self.p_critical_miss)}"
+            ]
+            return (*lines, *self._approximate_lines())
         lines = [
             f"Hit {_pct(self.p_damage_lands)} (critical {_pct(self.p_critical_hit)})"
             f" · miss {_pct(self.p_miss + self.p_critical_miss)}"
@@ -219,6 +265,9 @@ class AttackOdds:
         if self.defenses:
             stops = ", ".join(f"{_defense_name(d.plan)} {_pct(d.p_stopped)}" for d in self.defenses)
             lines.append(f"Stopped by {stops}")
+        if self.target == "weapon":
+            lines.append("A blow that lands strikes the weapon: no injury")
+            return (*lines, *self._approximate_lines())
         injuries = [i for i, p in self.blow.injury.items() if p]
         lines.append(
             f"Injury if hit {min(injuries)}–{max(injuries)}, "
@@ -232,7 +281,10 @@ class AttackOdds:
             if s is not self.status_before and self.p_status(s)
         ]
         lines.append(" · ".join([down, *changes]))
-        return tuple(lines)
+        return (*lines, *self._approximate_lines())
+
+    def _approximate_lines(self) -> tuple[str, ...]:
+        return (f"Approximate: {self.approximate_reason}",) if self.approximate else ()
 
 
 def _pct(p: Fraction) -> str:
@@ -271,13 +323,43 @@ def attack_odds(
     """
     if check and plan_attack(attacker, defender, plan.options, ruleset) != plan:
         raise IllegalAttackError("the attack plan no longer matches the combatants")
-    attack = outcome_probabilities(plan.effective_skill, RollKind.STANDARD)
+    if plan.options.weapon_attack is WeaponAttack.DISARM and (
+        ruleset.weapon_rules is RulesSource.SEED_000
+    ):
+        return _disarm_odds(plan, attacker, defender)
 
-    # A plain success: the announced defenses in order until one succeeds.
-    reaching = attack[Outcome.SUCCESS]  # the blow is still coming at this defense
+    # The attack roll, total by total: a failure may still land (000 table only).
+    critical_hit = plain = miss = critical_fail = ZERO
+    shifted: dict[str, Fraction] = {}  # a failed roll that goes on to the defenses, by key
+    for total, p in distribution(3).items():
+        outcome = judge(total, plan.effective_skill, RollKind.STANDARD)
+        if outcome is Outcome.CRITICAL_SUCCESS:
+            critical_hit += p
+        elif outcome is Outcome.SUCCESS:
+            plain += p
+        elif outcome is Outcome.CRITICAL_FAILURE:
+            critical_fail += p
+        else:
+            to = missed_location(plan, total, ruleset)
+            if to is None:
+                miss += p
+            else:
+                shifted[to] = shifted.get(to, ZERO) + p
+    # 000 VERIFYING / AVOIDING CRITICAL MISSES: a confirmed miss stays critical.
+    confirmed = ONE
+    if plan.weapon.reliable or plan.base_skill > HIGH_SKILL:
+        confirmed = critical_miss_happens_probability(
+            plan.base_skill, reliable=plan.weapon.reliable
+        )
+    avoided = critical_fail * (ONE - confirmed)
+    p_shifted = sum(shifted.values(), ZERO)
+
+    # A plain success (or a miss that still lands): the defenses in order until one
+    # succeeds. A defense's success does not depend on why the blow is coming.
+    reaching = plain + p_shifted
     defenses: list[DefenseOdds] = []
     for d in plan.defenses:
-        roll = outcome_probabilities(d.value, RollKind.DEFENSE)
+        roll, acrobatic = defense_roll_odds(plan, d, defender)
         succeeds = roll[Outcome.CRITICAL_SUCCESS] + roll[Outcome.SUCCESS]
         defenses.append(
             DefenseOdds(
@@ -286,67 +368,349 @@ def attack_odds(
                 p_stopped=reaching * succeeds,
                 p_critical_success=reaching * roll[Outcome.CRITICAL_SUCCESS],
                 p_critical_failure=reaching * roll[Outcome.CRITICAL_FAILURE],
+                p_acrobatic_success=acrobatic,
             )
         )
         reaching *= ONE - succeeds
+    undefended = ONE if plain + p_shifted == 0 else reaching / (plain + p_shifted)
 
+    # Where the landed blows strike: the plan's aim (or a random location) for a
+    # critical or plain hit, the shifted location for a miss that still landed.
+    target = "body" if plan.target_weapon is None else "weapon"
+    lands: list[tuple[Fraction, str | None]] = [
+        (critical_hit + plain * undefended, plan.hit_location),
+        *((p * undefended, key) for key, p in shifted.items()),
+    ]
+    landed = sum((w for w, _ in lands), ZERO)
+    if target == "weapon":
+        blow = _no_blow(defender)
+    else:
+        blow = _mixed_blow(
+            [(w / landed, key) for w, key in lands if w] if landed else [(ONE, plan.hit_location)],
+            plan,
+            defender,
+            ruleset,
+        )
     return AttackOdds(
         effective_skill=plan.effective_skill,
-        p_critical_hit=attack[Outcome.CRITICAL_SUCCESS],
+        p_critical_hit=critical_hit,
         p_hit=reaching,
         p_stopped_by=tuple(d.p_stopped for d in defenses),
-        p_miss=attack[Outcome.FAILURE],
-        p_critical_miss=attack[Outcome.CRITICAL_FAILURE],
+        p_miss=miss + avoided,
+        p_critical_miss=critical_fail * confirmed,
         defenses=tuple(defenses),
-        blow=blow_odds(plan, defender, ruleset),
+        blow=blow,
         hp_before=defender.hp,
         max_hp=defender.fighter.hit_points,
         status_before=defender.status,
+        p_shifted=p_shifted,
+        p_critical_miss_avoided=avoided,
+        target=target,
+    )
+
+
+def missed_location(plan: AttackPlan, total: int, ruleset: Ruleset) -> str | None:
+    """Where an attack that failed (not critically) with ``total`` still goes on to
+    the defenses, as ``resolve_attack`` decides it: 000 NEAR MISSES (missed by 1
+    at the head/brain swung, the vitals impaling -> the shoulder) or 000 MISSING
+    A SPECIFIC HIT LOCATION (missed only because of the aim). Seed 000's table
+    only; None: a plain miss."""
+    system = ruleset.hit_locations
+    key = plan.hit_location
+    if key is None or not isinstance(system, HitLocationTable):
+        return None
+    margin = plan.effective_skill - total
+    near = system.near_miss(key, margin, plan.damage_spec.type, plan.mode.is_swing)
+    if near is not None:
+        return near
+    penalty = plan.location.penalty
+    if penalty < 0 and system.missed_only_by_location(total, plan.effective_skill, penalty):
+        to = system.missed_specific_location(key)
+        if to != key:
+            return to
+    return None
+
+
+def defense_roll_odds(
+    plan: AttackPlan, d: DefensePlan, defender: Combatant
+) -> tuple[Mapping[Outcome, Fraction], Fraction | None]:
+    """The outcome chances of one announced defense roll and, for an acrobatic
+    dodge, the chance its Acrobatics roll succeeded (000 ACROBATIC DODGE: +2, not
+    above 16, or -4 to the dodge, rolled first)."""
+    if not (d.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge):
+        return outcome_probabilities(d.value, RollKind.DEFENSE), None
+    skill = acrobatics_skill_of(defender.fighter)
+    if skill is None:  # plan_attack refuses it; resolve_attack would raise
+        raise IllegalAttackError(f"{defender.name} has no Acrobatics skill")
+    p = success_probability(skill)
+    bonus = max(0, min(ACROBATIC_SUCCESS_BONUS, DODGE_CAP - d.value))
+    up = outcome_probabilities(d.value + bonus, RollKind.DEFENSE)
+    down = outcome_probabilities(d.value + ACROBATIC_FAILURE_PENALTY, RollKind.DEFENSE)
+    return MappingProxyType({o: p * up[o] + (ONE - p) * down[o] for o in Outcome}), p
+
+
+def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> AttackOdds:
+    """000 DISARMING AN OPPONENT: the Quick Contest replaces the attack and the
+    defenses (both 3d6 enumerated by ``rules.disarm``)."""
+    assert plan.target_weapon is not None
+    dist = disarm_outcome_distribution(
+        attacker.fighter,
+        plan.weapon,
+        defender.fighter,
+        plan.target_weapon,
+        rules=RulesSource.SEED_000,
+    )
+    won = dist.get(DisarmOutcome.DEFENDER_DISARMED, ZERO)
+    lost = dist.get(DisarmOutcome.ATTACKER_DISARMED, ZERO)
+    return AttackOdds(
+        effective_skill=plan.effective_skill,
+        p_critical_hit=ZERO,
+        p_hit=won,
+        p_stopped_by=tuple(ZERO for _ in plan.defenses),
+        p_miss=ONE - won - lost,
+        p_critical_miss=lost,
+        defenses=tuple(DefenseOdds(d, ZERO, ZERO, ZERO, ZERO) for d in plan.defenses),
+        blow=_no_blow(defender),
+        hp_before=defender.hp,
+        max_hp=defender.fighter.hit_points,
+        status_before=defender.status,
+        target="contest",
     )
 
 
 # --- a blow that lands -------------------------------------------------------------
 
 
-def blow_odds(plan: AttackPlan, defender: Combatant, ruleset: Ruleset) -> BlowOdds:
-    """The injury and the defender's state after a blow of ``plan`` that lands.
+def _no_blow(defender: Combatant) -> BlowOdds:
+    return BlowOdds(MappingProxyType({0: ONE}), MappingProxyType({defender.status: ONE}))
+
+
+def blow_odds(
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Ruleset,
+    aimed_key: str | None = None,
+) -> BlowOdds:
+    """The injury and the defender's state after a blow of ``plan`` that lands on
+    the body at ``aimed_key`` (default: the plan's; a shifted miss passes its own).
 
     ``resolve_attack`` damages the defender as it is after its defenses were
-    recorded; that changes only its turn record and readiness, never its HP,
-    state or armor, so ``defender`` itself serves."""
-    damage_type = plan.damage_spec.type
-    weighted = [
-        (
-            p,
-            injury_distribution(
-                plan.damage_dice, damage_type, location_dr(plan, defender, key), ruleset.wounding
-            ),
-        )
-        for key, p in location_weights(plan).items()
-    ]
-    injury = MappingProxyType(dict(sorted(mix(weighted).items())))
-    status = status_distribution(
-        injury,
-        defender.hp,
-        defender.fighter.hit_points,
-        defender.fighter.attributes.ht,
-        defender.status,
-    )
+    recorded; that changes its turn record, readiness and maybe the gear in hand
+    (a fumble), never its HP, state, armor or the traits the wound rules read, so
+    ``defender`` itself serves."""
+    return _mixed_blow([(ONE, aimed_key or plan.hit_location)], plan, defender, ruleset)
+
+
+def _mixed_blow(
+    aims: Iterable[tuple[Fraction, str | None]],
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Ruleset,
+) -> BlowOdds:
+    """Blows landing at each aim with its weight (None: the plan's own way - the
+    uniform torso or a random location)."""
+    f = defender.fighter
+    injury_parts: list[tuple[Fraction, Mapping[int, Fraction]]] = []
+    joint: dict[tuple[int, Status | None], Fraction] = {}  # (injury, wound state) -> p
+    for weight, aim in aims:
+        weights = location_weights(plan, defender, ruleset, aim)
+        if not weights:  # the uniform torso damage (legacy keys, 000 unaimed)
+            dist = injury_distribution(
+                plan.damage_dice,
+                plan.damage_spec.type,
+                location_dr(plan, defender, plan.location.key),
+                ruleset.wounding,
+            )
+            injury_parts.append((weight, dist))
+            for amount, p in dist.items():
+                joint[(amount, None)] = joint.get((amount, None), ZERO) + weight * p
+            continue
+        for key, lp in weights.items():
+            for (amount, forced), p in located_wounds(plan, defender, ruleset, key).items():
+                w = weight * lp * p
+                joint[(amount, forced)] = joint.get((amount, forced), ZERO) + w
+    injury_acc: dict[int, Fraction] = {}
+    for (amount, _forced), p in joint.items():
+        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
+    injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
+    status_acc: dict[Status, Fraction] = {}
+    ht = f.attributes.ht
+    for (amount, forced), p in joint.items():
+        after = _status_after(defender.hp, defender.hp - amount, f.hit_points, ht, defender.status)
+        for s, ps in after.items():
+            final = _wound_state(s, forced)
+            status_acc[final] = status_acc.get(final, ZERO) + p * ps
+    status = MappingProxyType({s: p for s, p in status_acc.items() if p})
     return BlowOdds(injury, status)
 
 
-def location_weights(plan: AttackPlan) -> Mapping[str, Fraction]:
-    """Where a blow that lands strikes, with its chance. ``resolve_attack`` hits
-    the aimed location (the torso when unaimed) for sure; a random hit location
-    would return its ``exact_distribution`` here."""
-    return MappingProxyType({plan.location.key: ONE})
+def location_weights(
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Ruleset,
+    aimed_key: str | None = None,
+) -> Mapping[str, Fraction]:
+    """Where a blow that lands strikes, in the battle's hit location system, with
+    its chance: the aimed key for sure, or for a random swing the system's
+    ``exact_distribution`` as ``resolve_attack`` rolls it (direction, covered
+    locations). Empty: the blow takes the uniform torso damage (an unaimed blow
+    under the 000 table, a legacy location key)."""
+    key = aimed_key or plan.hit_location
+    if key is not None:
+        return MappingProxyType({key: ONE})
+    if not plan.options.random_location:
+        return MappingProxyType({})
+    system = ruleset.hit_locations
+    covered: frozenset[str] = frozenset()
+    if isinstance(system, Locations001):
+        covered = system.lacking_locations(defender.fighter.injury_tolerance)
+    return system.exact_distribution(
+        plan.options.from_above,
+        plan.options.from_below,
+        plan.arc is Arc.REAR,
+        covered,
+        from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+    )
 
 
 def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int:
-    """The DR a blow meets at ``location_key``: the armor's uniform DR, exactly as
-    ``roll_damage`` takes it (location armor would be chosen here)."""
+    """The armor's DR a blow meets at ``location_key``: its uniform DR, exactly as
+    ``roll_damage`` and the located wounds (as ``armor_dr``) take it; a located
+    wound adds the location's own DR itself (``assess_wound``)."""
     armor = defender.fighter.armor
     return armor.dr if armor is not None else 0
+
+
+def located_wounds(
+    plan: AttackPlan, defender: Combatant, ruleset: Ruleset, key: str
+) -> Mapping[tuple[int, Status | None], Fraction]:
+    """A blow landing at ``key`` of the battle's hit location system, as
+    ``resolve_attack`` wounds it: every damage total through the system's
+    ``assess_wound`` (armor DR + the location's DR, crippling caps, excess lost,
+    multipliers: the HP actually lost) and every outcome of the wound's own rolls.
+    Returns (HP lost, the state the wound forces - DEAD, UNCONSCIOUS, STUNNED or
+    None) -> chance."""
+    system = ruleset.hit_locations
+    f = defender.fighter
+    side: BodySide | None = None
+    if not plan.options.random_location:  # a random side changes no HP nor state
+        table_side = system.locations[key].side
+        if table_side is not None:
+            side = resolve_table_side(
+                table_side,
+                shield_side_near=False,
+                shielded=True,
+                side_die=None,
+                left_handed=defender.handedness is Handedness.LEFT,
+            )
+    victim = Victim.of(f, pain=f.pain_threshold, tolerances=f.injury_tolerance)
+    _SYSTEMS[id(system)] = system
+    return _located_wounds(
+        id(system),
+        key,
+        plan.damage_dice,
+        plan.damage_spec.type,
+        victim,
+        location_dr(plan, defender, key),
+        side,
+        plan.mode.is_swing,
+        plan.arc is Arc.REAR,
+        plan.options.chink,
+    )
+
+
+_SYSTEMS: dict[int, HitLocationSystem] = {}  # keeps the cached systems (and ids) alive
+
+
+@functools.cache
+def _located_wounds(
+    system_id: int,
+    key: str,
+    dice: Dice,
+    damage_type: DamageType,
+    victim: Victim,
+    armor_dr: int,
+    side: BodySide | None,
+    swung: bool,
+    from_back: bool,
+    chink: bool,
+) -> Mapping[tuple[int, Status | None], Fraction]:
+    system = _SYSTEMS[system_id]
+    result: dict[tuple[int, Status | None], Fraction] = {}
+    for basic, p in dice_distribution(dice, 0).items():
+        a = system.assess_wound(
+            key,
+            damage_type,
+            basic,
+            victim,
+            armor_dr=armor_dr,
+            side=side,
+            swung=swung,
+            from_back=from_back,
+            chink=chink,
+        )
+        for forced, pf in _forced_states(a.rolls, a.automatic).items():
+            k = (a.hp_loss, forced)
+            result[k] = result.get(k, ZERO) + p * pf
+    return MappingProxyType(result)
+
+
+_DEADLY = frozenset({WoundCondition.DEAD, WoundCondition.DECAPITATED})
+
+
+def _forced(conditions: frozenset[WoundCondition]) -> Status | None:
+    """The state a wound's conditions force, by ``resolve_attack``'s precedence."""
+    if conditions & _DEADLY:
+        return Status.DEAD
+    if WoundCondition.UNCONSCIOUS in conditions:
+        return Status.UNCONSCIOUS
+    if WoundCondition.STUNNED in conditions:
+        return Status.STUNNED
+    return None
+
+
+def _wound_state(status: Status, forced: Status | None) -> Status:
+    """``injury_status``'s result overridden by the wound, as ``resolve_attack``."""
+    if forced is Status.DEAD:
+        return Status.DEAD
+    if forced is Status.UNCONSCIOUS and status is not Status.DEAD:
+        return Status.UNCONSCIOUS
+    if forced is Status.STUNNED and status is Status.ACTIVE:
+        return Status.STUNNED
+    return status
+
+
+@functools.cache
+def _forced_states(
+    rolls: tuple[RequiredRoll, ...], automatic: frozenset[WoundCondition]
+) -> Mapping[Status | None, Fraction]:
+    """``resolve_rolls`` enumerated: every 3d6 total of every roll it makes (a roll
+    needing an earlier failure only after one), each outcome's conditions as
+    ``resolve_rolls`` grants them; reduced to the state they force."""
+    relevant = _DEADLY | {WoundCondition.UNCONSCIOUS, WoundCondition.STUNNED}
+    states: dict[tuple[frozenset[WoundRollKind], frozenset[WoundCondition]], Fraction] = {
+        (frozenset(), frozenset(automatic & relevant)): ONE
+    }
+    for req in rolls:
+        nxt: dict[tuple[frozenset[WoundRollKind], frozenset[WoundCondition]], Fraction] = {}
+        for (failed, conds), p in states.items():
+            if req.requires_failed is not None and req.requires_failed not in failed:
+                nxt[(failed, conds)] = nxt.get((failed, conds), ZERO) + p
+                continue
+            for total, pt in distribution(3).items():
+                outcome = judge(total, req.target)
+                got = wound_roll_outcome(req, (), total, outcome).conditions
+                k = (
+                    failed | {req.kind} if not outcome.is_success else failed,
+                    conds | (got & relevant),
+                )
+                nxt[k] = nxt.get(k, ZERO) + p * pt
+        states = nxt
+    result: dict[Status | None, Fraction] = {}
+    for (_failed, conds), p in states.items():
+        forced = _forced(conds)
+        result[forced] = result.get(forced, ZERO) + p
+    return MappingProxyType(result)
 
 
 def injury_distribution(

@@ -21,7 +21,7 @@ from fractions import Fraction
 from html import escape
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -51,6 +51,7 @@ from app.panes.attack_parts import (
     OddsRow,
     injury_text,
     percent,
+    weapon_targets,
 )
 from app.panes.widgets import (
     BAD_TEXT,
@@ -744,10 +745,7 @@ class AttackPane(QDockWidget):
                 widget.setEnabled(False)
                 widget.setToolTip("Not available: the rules do not take this option yet")
         # Striking at the defender's weapon: which one, and what for.
-        targets: list[tuple[str, object]] = [("(the body)", None)]
-        if defender is not None:
-            targets += [(w.name, w.key) for w in defender.fighter.weapons]
-        _set_items(self.target_weapon_combo, targets, self.target_weapon_combo.currentData())
+        targets = self._fill_weapon_targets(attacker, defender)
         purposes = _enum_items(WeaponAttack, _WEAPON_ATTACK_LABELS)
         _set_items(self.weapon_attack_combo, purposes, self.weapon_attack_combo.currentData())
         if "target_weapon_key" in fields:
@@ -788,6 +786,34 @@ class AttackPane(QDockWidget):
             self.hit_locations_combo.setToolTip(
                 "Which seed's hit locations this battle uses (no command to change it yet)"
             )
+
+    def _fill_weapon_targets(
+        self, attacker: Combatant | None, defender: Combatant | None
+    ) -> list[tuple[str, object]]:
+        """The "Strike at" entries: the body, then each of the defender's weapons,
+        enabled only where ``rules.battle.can_strike_at_weapon`` allows it with the
+        chosen weapon; a disabled entry's tooltip gives the rules' reason."""
+        found = weapon_targets(
+            self._controller.state,
+            attacker.id if attacker is not None else None,
+            defender,
+            self.weapon_combo.currentData(),
+        )
+        targets: list[tuple[str, object]] = [("(the body)", None)]
+        targets += [(t.label, t.key) for t in found]
+        combo = self.target_weapon_combo
+        keep = combo.currentData()
+        if not any(t.key == keep and t.allowed for t in found):
+            keep = None
+        _set_items(combo, targets, keep)
+        model = combo.model()
+        for index, t in enumerate(found, start=1):
+            item = model.item(index) if isinstance(model, QStandardItemModel) else None
+            if item is not None:
+                item.setEnabled(t.allowed)
+            tip = t.reason if t.allowed else f"Not allowed: {t.reason}"
+            combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+        return targets
 
     def _update_pulled_enabled(self) -> None:
         subdue = self.subdue_combo.currentData()
@@ -834,7 +860,14 @@ class AttackPane(QDockWidget):
             return
         self._updating += 1
         try:
-            self._fill_modes(self._combatant(self.attacker_id))
+            attacker = self._combatant(self.attacker_id)
+            self._fill_modes(attacker)
+            # the reach changed with the weapon: which of the defender's weapons it can strike
+            self._fill_weapon_targets(attacker, self._combatant(self.defender_id))
+            self.weapon_attack_combo.setEnabled(
+                "weapon_attack" in option_fields()
+                and self.target_weapon_combo.currentData() is not None
+            )
         finally:
             self._updating -= 1
         self.update_preview()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED
+from rules.battle import can_strike_at_weapon
 from rules.conditions import (
     Condition,
     ConditionCatalog,
@@ -37,7 +38,8 @@ from rules.conditions import (
     ModifierRange,
     SelectedCondition,
 )
-from rules.model import Status
+from rules.errors import RulesError
+from rules.model import Combatant, Status
 
 # --- a collapsible section ------------------------------------------------------------
 
@@ -441,3 +443,45 @@ class OddsPanel(QWidget):
 
     def clear(self) -> None:
         self.show_rows(())
+
+
+# --- striking at the defender's weapon -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class WeaponTarget:
+    """One entry of the "Strike at" combo: a weapon of the defender, whether the
+    attacker may strike at it now (``rules.battle.can_strike_at_weapon``) and why."""
+
+    label: str
+    key: str
+    allowed: bool
+    reason: str
+
+
+def weapon_targets(
+    state: object, attacker_id: str | None, defender: Combatant | None,
+    attacker_weapon_key: str | None,
+) -> tuple[WeaponTarget, ...]:
+    """The defender's weapons as strike-at targets: allowed only where the rules
+    say so (a hex of the weapon in the attacker's reach with the chosen weapon, or
+    the weapon just used against the attacker), each with the rules' reason."""
+    if defender is None:
+        return ()
+    out = []
+    for w in defender.fighter.weapons:
+        if attacker_id is None:
+            allowed, reason = False, "no attacker selected"
+        else:
+            try:
+                allowed, reason = can_strike_at_weapon(
+                    state,  # type: ignore[arg-type]
+                    attacker_id,
+                    defender.id,
+                    w.key,
+                    attacker_weapon_key=attacker_weapon_key,
+                )
+            except RulesError as refusal:
+                allowed, reason = False, str(refusal)
+        out.append(WeaponTarget(w.name, w.key, allowed, reason))
+    return tuple(out)

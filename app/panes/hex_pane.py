@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app import icons
 from app.controller import BattleController, Redraw
 from app.map_view import MapView, pick_up_command
-from app.panes.widgets import configure_dock, hline, section_label
+from app.panes.widgets import VerticalScrollArea, configure_dock, hline, section_label
 from hexmap import Hex
 from rules.battle import BattleChange, Command, ReadyWeapon
 from rules.model import Combatant
@@ -159,7 +159,8 @@ class HexPane(QDockWidget):
         self.who.setObjectName("hexWho")
         self.who.setWordWrap(True)
         layout.addWidget(self.who)
-        self.setWidget(body)
+        # scrollable, so the hex pane does not make its tab group tall (1366x768)
+        self.setWidget(VerticalScrollArea(body))
 
         map_view.hovered_hex_changed.connect(self._on_hover)
         map_view.hex_clicked.connect(self.show_hex)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QGridLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSpinBox,
     QToolButton,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 import rules.battle as rules_battle
 from app.controller import BattleController, Redraw
+from app.map_view import droppable_items
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -141,6 +143,18 @@ class InspectorPane(QDockWidget):
         self.hands_label.setObjectName("inspectorHands")
         self.hands_label.setWordWrap(True)
         self.weapons_label = _rich_label("inspectorWeapons")
+        # A deliberate drop (000 DROPPED WEAPONS): pick the item here, the hex on the map.
+        self.drop_menu = QMenu(self)
+        self.drop_menu.setObjectName("inspectorDropMenu")
+        self.drop_button = QToolButton()
+        self.drop_button.setObjectName("dropButton")
+        self.drop_button.setText("Drop…")
+        self.drop_button.setToolTip(
+            "Drop a weapon or the shield deliberately: pick the hex on the map (a hex "
+            "passed through this turn or next to one; 000 DROPPED WEAPONS)"
+        )
+        self.drop_button.setMenu(self.drop_menu)
+        self.drop_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.shield_label = _rich_label("inspectorShield")
         self.armor_label = _rich_label("inspectorArmor")
 
@@ -226,7 +240,12 @@ class InspectorPane(QDockWidget):
         layout.addLayout(stance_row)
         layout.addWidget(section_label("Wounds and conditions"))
         layout.addWidget(self.wounds_label)
-        layout.addWidget(section_label("Weapons"))
+        weapons_head = QGridLayout()
+        weapons_head.setContentsMargins(0, 0, 0, 0)
+        weapons_head.addWidget(section_label("Weapons"), 0, 0)
+        weapons_head.addWidget(self.drop_button, 0, 1, Qt.AlignmentFlag.AlignBottom)
+        weapons_head.setColumnStretch(0, 1)
+        layout.addLayout(weapons_head)
         layout.addWidget(self.weapons_label)
         layout.addWidget(section_label("Shield and armor"))
         layout.addWidget(self.shield_label)
@@ -249,6 +268,7 @@ class InspectorPane(QDockWidget):
             self.apply_button,
             self.turn_left,
             self.turn_right,
+            self.drop_button,
         )
 
         scroll = VerticalScrollArea(self.body)
@@ -301,6 +321,19 @@ class InspectorPane(QDockWidget):
         ):
             label.clear()
         self.apply_button.setEnabled(False)
+        self.drop_menu.clear()
+
+    def _load_drop_menu(self, c: Combatant) -> None:
+        """One entry per weapon (not bare hands) and the shield; each asks the map
+        for the hex (``BattleController.request_drop``)."""
+        self.drop_menu.clear()
+        for key, name in droppable_items(c):
+            action = self.drop_menu.addAction(f"Drop {name}…")
+            action.setObjectName(f"drop:{key}")
+            action.triggered.connect(
+                lambda _=False, cid=c.id, k=key: self._controller.request_drop(cid, k)
+            )
+        self.drop_button.setEnabled(not self.drop_menu.isEmpty())
 
     def _show(self, c: Combatant) -> None:
         f = c.fighter
@@ -344,6 +377,7 @@ class InspectorPane(QDockWidget):
         self._load_choices(c)
 
         self.weapons_label.setText(self._weapons_html(c, ruleset))
+        self._load_drop_menu(c)
         self.shield_label.setText(self._shield_html(c, ruleset))
         if f.armor is not None:
             self.armor_label.setText(

@@ -34,12 +34,16 @@ def test_docks_exist_with_stable_names(main_window: MainWindow) -> None:
         assert dock is not None, name
         assert not dock.isFloating()
         assert main_window.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea
-    # combatants and inspector share the left side, the attack pane is on the right
+    # combatants, inspector and hex tabbed on the left over the combat log; the
+    # attack pane alone on the right, the whole height
     left = Qt.DockWidgetArea.LeftDockWidgetArea
-    assert main_window.dockWidgetArea(main_window.combatants_pane) == left
-    assert main_window.dockWidgetArea(main_window.inspector_pane) == left
+    w = main_window
+    for pane in (w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
+        assert w.dockWidgetArea(pane) == left, pane.objectName()
+    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
+    assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
     right = Qt.DockWidgetArea.RightDockWidgetArea
-    assert main_window.dockWidgetArea(main_window.attack_pane) == right
+    assert [p for p in w.panes if w.dockWidgetArea(p) == right] == [w.attack_pane]
 
 
 def test_fits_a_1366x768_laptop(main_window: MainWindow) -> None:
@@ -51,8 +55,8 @@ def test_fits_a_1366x768_laptop(main_window: MainWindow) -> None:
     main_window.resize(LAPTOP)
     assert main_window.size() == LAPTOP
     # the map keeps a useful share of the screen
-    assert main_window.map_view.width() >= 600
-    assert main_window.map_view.height() >= 450
+    assert main_window.map_view.width() >= 700
+    assert main_window.map_view.height() >= 500
 
 
 def test_layout_is_saved_and_restored(qtbot, controller: BattleController,
