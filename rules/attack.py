@@ -20,7 +20,11 @@ locations, near misses and misses only because of the aim, located wounds
 body areas, fencing parries, off-balance; critical misses (verifying, avoiding, the
 table) on attacks and on defenses; parries breaking against heavy weapons;
 striking at weapons (cutting shafts, breaking blades, 001 damage), disarming
-(000 contest, 001 knock-away); subduing (001) and chinks in armor (001). Pieces
+(000 contest, 001 knock-away); subduing (001) and chinks in armor (001); the
+counter-blow on an unarmed attacker after a weapon parry, the bare-handed parrying
+limb at +2, heavy shields needing readying, the critical miss table applied (falls,
+hitting oneself, strains), weakened weapons snapping, covered areas re-rolled,
+stray blows on the combatant in the way (000), 001 shield arm / hand. Pieces
 that leave a hand are returned as ``AttackResolution.pieces`` for the map.
 
 Interpretations (see docs/rules-core.md):

@@ -309,7 +309,10 @@ class Attack(Command):
         options = self.options
         # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
         # random locations (rules.terrain); they join the options' own.
-        covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
+        try:
+            covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
+        except RulesError:  # no posture table for this ruleset: no cover from the map
+            covered = frozenset()
         if not covered <= options.covered:
             options = replace(options, covered=options.covered | covered)
         # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
