@@ -1,10 +1,10 @@
 """Hexfray: a game master's hex map for tactical melee battles.
 
-    python main.py                      open the demo battle
-    python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
-    python main.py --benchmark          print map repaint and attack resolution speed
-    python main.py --seed N             the battle's dice seed (default 1)
-    python main.py --self-test          check this build end to end offscreen
+python main.py                      open the demo battle
+python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
+python main.py --benchmark          print map repaint and attack resolution speed
+python main.py --seed N             the battle's dice seed (default 1)
+python main.py --self-test          check this build end to end offscreen
 """
 
 from __future__ import annotations
@@ -105,14 +105,15 @@ def run_gui(seed: int, measure_startup: bool = False) -> int:
 
     setup_logging()
     controller = BattleController(load_demo_battle(seed))
-    window = MainWindow(controller, seed=seed)
+    # The panes and the first-run guide come right after the map's first frame.
+    window = MainWindow(controller, seed=seed, defer_panes=True)
     install_crash_handler(window)
     if measure_startup:
         from app.self_test import install_startup_probe
 
         install_startup_probe(window)
     window.show()
-    maybe_show_first_run_guide(window)
+    window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
     return int(app.exec())  # type: ignore[attr-defined]
 
 

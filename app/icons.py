@@ -14,11 +14,14 @@ from collections.abc import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
+from app.theme import SHIELD_FILL, TOKEN_RIM
+
 STEEL = QColor("#dfe4ea")
 STEEL_DARK = QColor("#8e99a6")
 WOOD = QColor("#8a5a2b")
-RIM = QColor("#1e1a14")
-SHIELD_FACE = QColor("#b8c7d9")
+# Items lying on the map are inked and shield-faced like the tokens beside them.
+RIM = TOKEN_RIM
+SHIELD_FACE = SHIELD_FILL
 SHIELD_BOSS = QColor("#6f7d8f")
 BACKDROP = QColor(250, 245, 232, 215)
 

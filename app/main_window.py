@@ -9,8 +9,20 @@ left over the combat log, the attack pane alone on the right (the whole height).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QPointF, QRectF, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QObject,
+    QPointF,
+    QRectF,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -38,12 +50,18 @@ from app.controller import BattleController, Redraw
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map_view import MapView
-from app.panes import AttackPane, CombatantsPane, CombatLogPane, HexPane, InspectorPane
 from hexmap import Hex
 from rules.assets import read_json
 from rules.battle import Battle, BattleChange, BattleState, EndTurn
 from rules.catalog import load_battle_setup
 from rules.model import Combatant
+
+if TYPE_CHECKING:
+    from app.panes.attack import AttackPane
+    from app.panes.combat_log import CombatLogPane
+    from app.panes.combatants import CombatantsPane
+    from app.panes.hex_pane import HexPane
+    from app.panes.inspector import InspectorPane
 
 DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
@@ -122,7 +140,11 @@ class MainWindow(QMainWindow):
         *,
         restore_layout: bool = True,
         seed: int = DEFAULT_SEED,
+        defer_panes: bool = False,
     ) -> None:
+        """``defer_panes``: build the dock panes (and restore the saved layout) only
+        once the map has been painted, so the window shows sooner at start-up
+        (docs/packaging.md); ``ensure_panes`` builds them at once."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Hexfray")
@@ -139,20 +161,12 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AllowNestedDocks
         )
         self.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
-
-        self.combatants_pane = CombatantsPane(controller, self)
-        self.inspector_pane = InspectorPane(controller, self)
-        self.attack_pane = AttackPane(controller, self)
-        self.log_pane = CombatLogPane(controller, self)
-        self.hex_pane = HexPane(controller, self.map_view, self)
-        self.panes: tuple[QDockWidget, ...] = (
-            self.combatants_pane,
-            self.inspector_pane,
-            self.attack_pane,
-            self.log_pane,
-            self.hex_pane,
-        )
-        self._arrange_default_docks()
+        self.panes: tuple[QDockWidget, ...] = ()
+        self._restore_layout = restore_layout
+        self._geometry_restored: bool | None = None
+        self._size_docks_on_show = False
+        self._after_first_paint: list[Callable[[], object]] = []
+        self._first_paint_seen = False
 
         self._make_actions()
         self._make_menus()
@@ -168,12 +182,83 @@ class MainWindow(QMainWindow):
         self.map_view.drop_prompt_changed.connect(self._show_drop_prompt)
 
         self.resize(DEFAULT_SIZE)
+        if defer_panes:
+            # The saved size and place now, so the window opens there; the docks'
+            # state once they exist.
+            self._geometry_restored = restore_layout and self._restore_geometry()
+            self.call_after_first_paint(self.ensure_panes)
+        else:
+            self.ensure_panes()
+        self._update_selection_label()
+        self.map_view.setFocus()
+
+    # --- the panes -----------------------------------------------------------------------
+    def ensure_panes(self) -> None:
+        """Build the dock panes in the default layout, then restore the saved layout
+        (a no-op once built)."""
+        if self.panes:
+            return
+        # Imported here: the panes pull in the attack rules, which the first frame of
+        # the map does not need (start-up time, docs/packaging.md).
+        from app.panes.attack import AttackPane
+        from app.panes.combat_log import CombatLogPane
+        from app.panes.combatants import CombatantsPane
+        from app.panes.hex_pane import HexPane
+        from app.panes.inspector import InspectorPane
+
+        controller = self._controller
+        self.combatants_pane: CombatantsPane = CombatantsPane(controller, self)
+        self.inspector_pane: InspectorPane = InspectorPane(controller, self)
+        self.attack_pane: AttackPane = AttackPane(controller, self)
+        self.log_pane: CombatLogPane = CombatLogPane(controller, self)
+        self.hex_pane: HexPane = HexPane(controller, self.map_view, self)
+        self.panes = (
+            self.combatants_pane,
+            self.inspector_pane,
+            self.attack_pane,
+            self.log_pane,
+            self.hex_pane,
+        )
+        self._arrange_default_docks()
+        for pane in self.panes:
+            toggle = pane.toggleViewAction()
+            toggle.setText(f"Show {pane.windowTitle()}")
+            self._view_menu.insertAction(self._pane_toggles_end, toggle)
         self._default_state = self.saveState(STATE_VERSION)
         # The default dock sizes are set again once the window is shown at its size
         # (before that the dock layout has no geometry to share out).
-        self._size_docks_on_show = not (restore_layout and self.restore_layout())
-        self._update_selection_label()
-        self.map_view.setFocus()
+        if self._geometry_restored is None:
+            restored = self._restore_layout and self.restore_layout()
+        else:
+            restored = self._geometry_restored and self._restore_state()
+        self._size_docks_on_show = not restored
+        if self._size_docks_on_show and self.isVisible():
+            self._size_docks_on_show = False
+            self._resize_default_docks()
+            QTimer.singleShot(0, self._resize_default_docks)
+
+    def call_after_first_paint(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` once the map's first frame is painted (at once if it was)."""
+        if self._first_paint_seen:
+            callback()
+        else:
+            if not self._after_first_paint:
+                self.map_view.installEventFilter(self)
+            self._after_first_paint.append(callback)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        first_paint = watched is self.map_view and event.type() == QEvent.Type.Paint
+        if first_paint and not self._first_paint_seen:
+            self._first_paint_seen = True
+            self.map_view.removeEventFilter(self)
+            # After the event loop turns: the frame reaches the screen first.
+            QTimer.singleShot(0, self._run_after_first_paint)
+        return super().eventFilter(watched, event)
+
+    def _run_after_first_paint(self) -> None:
+        callbacks, self._after_first_paint = self._after_first_paint, []
+        for callback in callbacks:
+            callback()
 
     # --- layout ------------------------------------------------------------------------
     def _arrange_default_docks(self) -> None:
@@ -208,6 +293,7 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         """Back to the default dock layout (all panes visible) and size."""
+        self.ensure_panes()
         if self.isMaximized() or self.isFullScreen():
             self.showNormal()
         self.restoreState(self._default_state, STATE_VERSION)
@@ -217,20 +303,28 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self._resize_default_docks)
 
     def save_layout(self) -> None:
+        if not self.panes:  # closed before the panes were built: keep the saved layout
+            return
         self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         self._settings.setValue(STATE_KEY, self.saveState(STATE_VERSION))
         self._settings.sync()
 
     def restore_layout(self) -> bool:
         """Geometry and dock state from the settings; False if none were saved."""
+        restored = self._restore_geometry()
+        return self._restore_state() and restored
+
+    def _restore_geometry(self) -> bool:
         geometry = self._settings.value(GEOMETRY_KEY)
-        state = self._settings.value(STATE_KEY)
-        restored = False
         if isinstance(geometry, QByteArray | bytes) and geometry:
-            restored = self.restoreGeometry(QByteArray(geometry))
+            return bool(self.restoreGeometry(QByteArray(geometry)))
+        return False
+
+    def _restore_state(self) -> bool:
+        state = self._settings.value(STATE_KEY)
         if isinstance(state, QByteArray | bytes) and state:
-            restored = self.restoreState(QByteArray(state), STATE_VERSION) and restored
-        return restored
+            return bool(self.restoreState(QByteArray(state), STATE_VERSION))
+        return False
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -302,11 +396,9 @@ class MainWindow(QMainWindow):
         for action in view.pan_actions:
             pan_menu.addAction(action)
         view_menu.addSeparator()
-        for pane in self.panes:
-            toggle = pane.toggleViewAction()
-            toggle.setText(f"Show {pane.windowTitle()}")
-            view_menu.addAction(toggle)
-        view_menu.addSeparator()
+        # The panes' "Show ..." toggles go before this separator (ensure_panes).
+        self._view_menu = view_menu
+        self._pane_toggles_end = view_menu.addSeparator()
         view_menu.addAction(self.reset_layout_action)
 
         battle_menu = bar.addMenu("&Battle")
@@ -503,18 +595,23 @@ def _turn_icon(clockwise: bool) -> QIcon:
         ex = rect.center().x() + 8 * math.cos(end_angle)
         ey = rect.center().y() - 8 * math.sin(end_angle)
         d = 1 if clockwise else -1
-        head = QPolygonF([
-            QPointF(ex + 4.5 * d, ey - 1), QPointF(ex - 1.5 * d, ey - 4.5),
-            QPointF(ex - 1 * d, ey + 3),
-        ])
+        head = QPolygonF(
+            [
+                QPointF(ex + 4.5 * d, ey - 1),
+                QPointF(ex - 1.5 * d, ey - 4.5),
+                QPointF(ex - 1 * d, ey + 3),
+            ]
+        )
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(_ICON_INK)
         p.drawPolygon(head)
         # a little hex in the middle
-        hexagon = QPolygonF([
-            QPointF(12 + 3.5 * math.cos(math.radians(a)), 13 + 3.5 * math.sin(math.radians(a)))
-            for a in range(0, 360, 60)
-        ])
+        hexagon = QPolygonF(
+            [
+                QPointF(12 + 3.5 * math.cos(math.radians(a)), 13 + 3.5 * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)
+            ]
+        )
         p.setBrush(QColor("#4caf50"))
         p.drawPolygon(hexagon)
 
@@ -531,10 +628,12 @@ def _fit_icon() -> QIcon:
             path.lineTo(cx, cy)
             path.lineTo(cx + 5 * sx, cy)
             p.drawPath(path)
-        hexagon = QPolygonF([
-            QPointF(12 + 5 * math.cos(math.radians(a)), 12 + 5 * math.sin(math.radians(a)))
-            for a in range(0, 360, 60)
-        ])
+        hexagon = QPolygonF(
+            [
+                QPointF(12 + 5 * math.cos(math.radians(a)), 12 + 5 * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)
+            ]
+        )
         p.setPen(QPen(_ICON_INK, 1.6))
         p.setBrush(QColor("#efe4c8"))
         p.drawPolygon(hexagon)
@@ -556,10 +655,12 @@ def _zoom_icon(plus: bool) -> QIcon:
 
 def _terrain_icon() -> QIcon:
     def draw(p: QPainter) -> None:
-        hexagon = QPolygonF([
-            QPointF(11 + 8 * math.cos(math.radians(a)), 12 + 8 * math.sin(math.radians(a)))
-            for a in range(0, 360, 60)
-        ])
+        hexagon = QPolygonF(
+            [
+                QPointF(11 + 8 * math.cos(math.radians(a)), 12 + 8 * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)
+            ]
+        )
         p.setPen(QPen(_ICON_INK, 1.4))
         p.setBrush(QColor("#8fb3d9"))
         p.drawPolygon(hexagon)

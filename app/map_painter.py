@@ -16,7 +16,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -38,6 +37,7 @@ from PySide6.QtGui import (
 
 from app import theme
 from hexmap import Arc, Facing, Handedness, Hex, HexGrid, Layout, arc_of, disk, reach_hexes
+from rules.assets import asset_path
 from rules.model import Combatant, Status
 
 HEX_SIZE = 32.0  # hex radius in map coordinates (= screen pixels at zoom 1)
@@ -130,129 +130,137 @@ class GridCache:
 
     Grid lines are kept as lists of ``QLineF`` for ``QPainter.drawLines``: stroking
     the same segments as a ``QPainterPath`` is up to ten times slower at some zooms.
-    Built with numpy over the whole grid at once (a 100x100 map in a few tens of ms).
+    Built in plain Python from offset columns and rows (no ``Hex`` per cell, no
+    numpy: the map's first frame must not wait for numpy to load), a 100x100 map in
+    a few tens of ms.
     """
 
     def __init__(self, grid: HexGrid) -> None:
         self.grid = grid
-        col_grid, row_grid = np.meshgrid(
-            np.arange(grid.width), np.arange(grid.height), indexing="ij"
-        )
-        cols, rows = col_grid.ravel(), row_grid.ravel()
-        # odd-q offset -> axial, as Hex.from_offset
-        q = cols
-        r = rows - (cols - (cols & 1)) // 2
-        cx = LAYOUT.size * 1.5 * q
-        cy = LAYOUT.size * (SQRT3 / 2 * q + SQRT3 * r)
-        corners = np.asarray(_CORNERS)  # (6, 2)
-        px = cx[:, None] + corners[None, :, 0]  # (N, 6)
-        py = cy[:, None] + corners[None, :, 1]
-        # as grid.pixel_bounds(LAYOUT), without making a Hex per cell
-        self.bounds = QRectF(
-            QPointF(float(px.min()), float(py.min())), QPointF(float(px.max()), float(py.max()))
-        )
-        outside = {f: ~self._inside(grid, q + f.vector.q, r + f.vector.r) for f in Facing}
-        self.outline = chain_edges(
-            (px[i, a], py[i, a], px[i, b], py[i, b])
-            for f in Facing
-            for a, b in (edge_corners(f),)
-            for i in np.flatnonzero(outside[f]).tolist()
-        )
-        self.chunks = self._build_chunks(grid, cols, rows, px, py, outside)
-
-    @staticmethod
-    def _inside(grid: HexGrid, q: np.ndarray, r: np.ndarray) -> np.ndarray:
-        col = q
-        row = r + (q - (q & 1)) // 2
-        inside: np.ndarray = (col >= 0) & (col < grid.width) & (row >= 0) & (row < grid.height)
-        return inside
-
-    @staticmethod
-    def _build_chunks(
-        grid: HexGrid,
-        cols: np.ndarray,
-        rows: np.ndarray,
-        px: np.ndarray,
-        py: np.ndarray,
-        outside: dict[Facing, np.ndarray],
-    ) -> list[GridChunk]:
+        width, height = grid.width, grid.height
+        size = LAYOUT.size
+        corner_x = [dx for dx, _ in _CORNERS]
+        corner_y = [dy for _, dy in _CORNERS]
+        chunk_rows = (height + CHUNK - 1) // CHUNK
         # Each hex strokes its NW, N and NE edges (corners 3-4, 4-5, 5-0); the S, SE
         # and SW edges along the bottom of the map are added where no neighbour is.
-        segments: list[tuple[np.ndarray, int, int]] = [
-            (np.ones(len(cols), dtype=bool), 3, 4),
-            (np.ones(len(cols), dtype=bool), 4, 5),
-            (np.ones(len(cols), dtype=bool), 5, 0),
+        # Per chunk, one list per kind of edge, so the lines come in this order.
+        kinds: list[tuple[Facing | None, int, int]] = [(None, 3, 4), (None, 4, 5), (None, 5, 0)]
+        kinds += [(f, *edge_corners(f)) for f in (Facing.SE, Facing.S, Facing.SW)]
+        per_chunk: dict[int, list[list[tuple[float, float, float, float]]]] = {}
+        outline_edges: dict[Facing, list[tuple[float, float, float, float]]] = {
+            f: [] for f in Facing
+        }
+        vectors = [(f, f.vector.q, f.vector.r) for f in Facing]
+        inner_kinds = [(a, b) for facing, a, b in kinds if facing is None]
+        for col in range(width):  # column-major, as grid.hexes()
+            q = col
+            r0 = -((col - (col & 1)) // 2)  # odd-q offset -> axial, as Hex.from_offset
+            cx = size * 1.5 * q
+            chunk_col = (col // CHUNK) * chunk_rows
+            edge_col = col == 0 or col == width - 1
+            px = [cx + dx for dx in corner_x]
+            for row in range(height):
+                r = row + r0
+                cy = size * (SQRT3 / 2 * q + SQRT3 * r)
+                py = [cy + dy for dy in corner_y]
+                chunk = chunk_col + row // CHUNK
+                lists = per_chunk.get(chunk)
+                if lists is None:
+                    lists = per_chunk[chunk] = [[] for _ in kinds]
+                if not (edge_col or row == 0 or row == height - 1):
+                    # Inside the map's border every neighbour is on the map.
+                    for lines, (a, b) in zip(lists, inner_kinds, strict=False):
+                        lines.append((px[a], py[a], px[b], py[b]))
+                    continue
+                outside = {f: not _inside(width, height, q + dq, r + dr) for f, dq, dr in vectors}
+                for f in Facing:
+                    if outside[f]:
+                        a, b = edge_corners(f)
+                        outline_edges[f].append((px[a], py[a], px[b], py[b]))
+                for lines, (facing, a, b) in zip(lists, kinds, strict=True):
+                    if facing is None or outside[facing]:
+                        lines.append((px[a], py[a], px[b], py[b]))
+        # As grid.pixel_bounds(LAYOUT), without making a Hex per cell: the extreme
+        # centres plus the extreme corner offsets (float addition is monotonic).
+        xs = [size * 1.5 * q for q in range(width)]
+        ys = [
+            size * (SQRT3 / 2 * q + SQRT3 * (row - (q - (q & 1)) // 2))
+            for q in range(width)
+            for row in (0, height - 1)
         ]
-        for f in (Facing.SE, Facing.S, Facing.SW):
-            a, b = edge_corners(f)
-            segments.append((outside[f], a, b))
-        chunk_of = (cols // CHUNK) * ((grid.height + CHUNK - 1) // CHUNK) + rows // CHUNK
-        rows_of_lines: list[np.ndarray] = []
-        chunk_ids: list[np.ndarray] = []
-        for mask, a, b in segments:
-            idx = np.flatnonzero(mask)
-            rows_of_lines.append(np.stack([px[idx, a], py[idx, a], px[idx, b], py[idx, b]], 1))
-            chunk_ids.append(chunk_of[idx])
-        lines = np.concatenate(rows_of_lines)
-        ids = np.concatenate(chunk_ids)
-        order = np.argsort(ids, kind="stable")
-        lines, ids = lines[order], ids[order]
-        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-        ends = np.r_[starts[1:], len(ids)]
-        chunks: list[GridChunk] = []
-        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-            block = lines[start:end]
-            xs = np.concatenate([block[:, 0], block[:, 2]])
-            ys = np.concatenate([block[:, 1], block[:, 3]])
-            bounds = QRectF(
-                QPointF(float(xs.min()), float(ys.min())), QPointF(float(xs.max()), float(ys.max()))
-            )
-            chunks.append(
-                GridChunk(
-                    bounds.adjusted(-1, -1, 1, 1),
-                    [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in block.tolist()],
-                )
-            )
-        return chunks
+        min_x, max_x = min(xs) + min(corner_x), max(xs) + max(corner_x)
+        min_y, max_y = min(ys) + min(corner_y), max(ys) + max(corner_y)
+        # as grid.pixel_bounds(LAYOUT), without making a Hex per cell
+        self.bounds = QRectF(QPointF(min_x, min_y), QPointF(max_x, max_y))
+        self.outline = chain_edges(e for f in Facing for e in outline_edges[f])
+        self.chunks = [_grid_chunk(per_chunk[k]) for k in sorted(per_chunk)]
 
     def visible_chunks(self, rect: QRectF) -> list[GridChunk]:
         return [ch for ch in self.chunks if ch.bounds.intersects(rect)]
 
 
+def _inside(width: int, height: int, q: int, r: int) -> bool:
+    row = r + (q - (q & 1)) // 2
+    return 0 <= q < width and 0 <= row < height
+
+
+def _grid_chunk(lists: list[list[tuple[float, float, float, float]]]) -> GridChunk:
+    lines = [line for kind in lists for line in kind]
+    xs = [x for x0, _, x1, _ in lines for x in (x0, x1)]
+    ys = [y for _, y0, _, y1 in lines for y in (y0, y1)]
+    bounds = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
+    return GridChunk(
+        bounds.adjusted(-1, -1, 1, 1), [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in lines]
+    )
+
+
+# The parchment tile ships as a picture (drawn once by packaging/make_texture.py with
+# render_parchment_texture): the FFT would need numpy at start-up.
+TEXTURE_PARTS = ("textures", "parchment.png")
 _TEXTURE: QPixmap | None = None
 
 
-def parchment_texture() -> QPixmap:
+def render_parchment_texture() -> QImage:
     """A seamless, subtly mottled parchment tile (periodic noise made with an FFT)."""
+    import numpy as np  # only to draw the tile afresh (packaging/make_texture.py)
+
+    n = 256
+    rng = np.random.default_rng(7)
+    noise = rng.standard_normal((n, n))
+    fy = np.fft.fftfreq(n)[:, None]
+    fx = np.fft.fftfreq(n)[None, :]
+    f = np.sqrt(fx * fx + fy * fy)
+    f[0, 0] = 1.0
+    spectrum = np.fft.fft2(noise) / f**1.6
+    spectrum[0, 0] = 0.0
+    smooth = np.real(np.fft.ifft2(spectrum))
+    smooth /= np.abs(smooth).max()
+    grain = rng.standard_normal((n, n)) * 0.05
+    shade = smooth * 0.55 + grain  # about -0.6 .. 0.6
+    base = np.array(
+        [theme.PARCHMENT.red(), theme.PARCHMENT.green(), theme.PARCHMENT.blue()],
+        dtype=np.float64,
+    )
+    dark = np.array(
+        [theme.PARCHMENT_DARK.red(), theme.PARCHMENT_DARK.green(), theme.PARCHMENT_DARK.blue()],
+        dtype=np.float64,
+    )
+    t = np.clip(0.35 + shade * 0.5, 0.0, 1.0)[..., None]
+    rgb = base * (1.0 - t) + dark * t
+    rgba = np.empty((n, n, 4), dtype=np.uint8)
+    rgba[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
+    rgba[..., 3] = 255
+    return QImage(rgba.tobytes(), n, n, 4 * n, QImage.Format.Format_RGBA8888).copy()
+
+
+def parchment_texture() -> QPixmap:
+    """The parchment tile: the shipped picture, or drawn afresh if it is missing."""
     global _TEXTURE
     if _TEXTURE is None:
-        n = 256
-        rng = np.random.default_rng(7)
-        noise = rng.standard_normal((n, n))
-        fy = np.fft.fftfreq(n)[:, None]
-        fx = np.fft.fftfreq(n)[None, :]
-        f = np.sqrt(fx * fx + fy * fy)
-        f[0, 0] = 1.0
-        spectrum = np.fft.fft2(noise) / f**1.6
-        spectrum[0, 0] = 0.0
-        smooth = np.real(np.fft.ifft2(spectrum))
-        smooth /= np.abs(smooth).max()
-        grain = rng.standard_normal((n, n)) * 0.05
-        shade = smooth * 0.55 + grain  # about -0.6 .. 0.6
-        base = np.array(
-            [theme.PARCHMENT.red(), theme.PARCHMENT.green(), theme.PARCHMENT.blue()],
-            dtype=np.float64,
-        )
-        dark = np.array(
-            [theme.PARCHMENT_DARK.red(), theme.PARCHMENT_DARK.green(), theme.PARCHMENT_DARK.blue()],
-            dtype=np.float64,
-        )
-        t = np.clip(0.35 + shade * 0.5, 0.0, 1.0)[..., None]
-        rgb = base * (1.0 - t) + dark * t
-        rgba = np.empty((n, n, 4), dtype=np.uint8)
-        rgba[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
-        rgba[..., 3] = 255
-        image = QImage(rgba.tobytes(), n, n, 4 * n, QImage.Format.Format_RGBA8888).copy()
+        image = QImage(str(asset_path(*TEXTURE_PARTS)))
+        if image.isNull():
+            image = render_parchment_texture()
         _TEXTURE = QPixmap.fromImage(image)
     return _TEXTURE
 
@@ -293,8 +301,19 @@ def initials(name: str) -> str:
 def _token_look(c: Combatant, dpr: float, role: int) -> tuple[object, ...]:
     f = c.fighter
     return (
-        c.id, f.name, c.side, c.facing, c.hp, f.hit_points, c.status, f.handedness,
-        f.shield is not None, bool(f.weapons), dpr, role, posture_key(c),
+        c.id,
+        f.name,
+        c.side,
+        c.facing,
+        c.hp,
+        f.hit_points,
+        c.status,
+        f.handedness,
+        f.shield is not None,
+        bool(f.weapons),
+        dpr,
+        role,
+        posture_key(c),
     )
 
 
@@ -308,30 +327,75 @@ def draw_posture_glyph(p: QPainter, key: str, cx: float, cy: float, r: float) ->
     """A stick figure of ``key`` in a disc of radius ``r`` (screen pixels): crouch,
     kneel, sit, on hands and knees, crawl, prone."""
     u = r / 5.0
-    pen = QPen(theme.POSTURE_INK, max(1.0, 0.75 * u), Qt.PenStyle.SolidLine,
-               Qt.PenCapStyle.RoundCap)
+    pen = QPen(
+        theme.POSTURE_INK, max(1.0, 0.75 * u), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+    )
     pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
     p.setPen(QPen(QColor(30, 26, 20, 200), max(1.0, 0.3 * u)))
     p.setBrush(theme.POSTURE_BADGE)
     p.drawEllipse(QPointF(cx, cy), r, r)
     figures: dict[str, tuple[tuple[float, float], list[list[tuple[float, float]]]]] = {
         # (head, polylines) in units of u around the centre, y down
-        "defensive_crouch": ((0.4, -2.6), [[(0.2, -1.7), (-0.2, 0.6)], [(-0.2, 0.6), (1.2, 1.3),
-                             (0.4, 3.0)], [(-0.2, 0.6), (-1.3, 1.6), (-1.5, 3.0)],
-                             [(0.1, -1.0), (1.6, -0.2)]]),
-        "deep_crouch": ((0.6, -1.6), [[(0.4, -0.8), (-0.6, 1.0)], [(-0.6, 1.0), (1.4, 1.2),
-                        (0.8, 2.8)], [(-0.6, 1.0), (-1.8, 2.8)], [(0.2, -0.3), (1.8, 0.4)]]),
-        "kneeling": ((0.0, -2.8), [[(0.0, -1.9), (0.0, 0.6)], [(0.0, 0.6), (1.6, 0.6),
-                     (1.6, 2.8)], [(0.0, 0.6), (-1.4, 2.8), (-2.8, 2.8)]]),
-        "sitting": ((-1.2, -2.4), [[(-1.2, -1.5), (-1.2, 1.4)], [(-1.2, 1.4), (2.8, 1.4)],
-                    [(-1.2, -0.6), (0.8, 0.4)], [(-3.0, 2.6), (3.2, 2.6)]]),
-        "sitting_in_chair": ((-0.8, -2.8), [[(-0.8, -1.9), (-0.8, 0.6)], [(-0.8, 0.6),
-                             (1.4, 0.6), (1.4, 2.8)], [(-2.0, -1.4), (-2.0, 2.8)],
-                             [(-2.0, 0.9), (0.4, 0.9)]]),
-        "hands_and_knees": ((2.6, -1.2), [[(1.7, -0.8), (-1.8, -0.8)], [(1.4, -0.8),
-                            (1.4, 2.2)], [(-1.8, -0.8), (-1.6, 2.2), (-3.0, 2.2)]]),
-        "crawling": ((2.8, 0.3), [[(1.9, 0.9), (-3.0, 1.3)], [(1.3, 1.0), (2.0, 2.4),
-                     (3.2, 2.4)], [(-3.0, 1.3), (-3.4, 2.4)]]),
+        "defensive_crouch": (
+            (0.4, -2.6),
+            [
+                [(0.2, -1.7), (-0.2, 0.6)],
+                [(-0.2, 0.6), (1.2, 1.3), (0.4, 3.0)],
+                [(-0.2, 0.6), (-1.3, 1.6), (-1.5, 3.0)],
+                [(0.1, -1.0), (1.6, -0.2)],
+            ],
+        ),
+        "deep_crouch": (
+            (0.6, -1.6),
+            [
+                [(0.4, -0.8), (-0.6, 1.0)],
+                [(-0.6, 1.0), (1.4, 1.2), (0.8, 2.8)],
+                [(-0.6, 1.0), (-1.8, 2.8)],
+                [(0.2, -0.3), (1.8, 0.4)],
+            ],
+        ),
+        "kneeling": (
+            (0.0, -2.8),
+            [
+                [(0.0, -1.9), (0.0, 0.6)],
+                [(0.0, 0.6), (1.6, 0.6), (1.6, 2.8)],
+                [(0.0, 0.6), (-1.4, 2.8), (-2.8, 2.8)],
+            ],
+        ),
+        "sitting": (
+            (-1.2, -2.4),
+            [
+                [(-1.2, -1.5), (-1.2, 1.4)],
+                [(-1.2, 1.4), (2.8, 1.4)],
+                [(-1.2, -0.6), (0.8, 0.4)],
+                [(-3.0, 2.6), (3.2, 2.6)],
+            ],
+        ),
+        "sitting_in_chair": (
+            (-0.8, -2.8),
+            [
+                [(-0.8, -1.9), (-0.8, 0.6)],
+                [(-0.8, 0.6), (1.4, 0.6), (1.4, 2.8)],
+                [(-2.0, -1.4), (-2.0, 2.8)],
+                [(-2.0, 0.9), (0.4, 0.9)],
+            ],
+        ),
+        "hands_and_knees": (
+            (2.6, -1.2),
+            [
+                [(1.7, -0.8), (-1.8, -0.8)],
+                [(1.4, -0.8), (1.4, 2.2)],
+                [(-1.8, -0.8), (-1.6, 2.2), (-3.0, 2.2)],
+            ],
+        ),
+        "crawling": (
+            (2.8, 0.3),
+            [
+                [(1.9, 0.9), (-3.0, 1.3)],
+                [(1.3, 1.0), (2.0, 2.4), (3.2, 2.4)],
+                [(-3.0, 1.3), (-3.4, 2.4)],
+            ],
+        ),
         "prone": ((2.9, 1.2), [[(2.0, 1.6), (-3.4, 1.6)], [(-3.4, 2.6), (3.4, 2.6)]]),
     }
     figure = figures.get(key)
@@ -363,9 +427,7 @@ class TokenCache:
         self._cache.clear()
         self._count = 0
 
-    def get(
-        self, c: Combatant, size: float, dpr: float, role: int, exact: bool = True
-    ) -> QPixmap:
+    def get(self, c: Combatant, size: float, dpr: float, role: int, exact: bool = True) -> QPixmap:
         look = _token_look(c, dpr, role)
         sizes = self._cache.get(look)
         key = round(size, 2)
@@ -478,13 +540,15 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
         # a sword held forward on the weapon side, under the body
         p.save()
         p.rotate(weapon_sign * 48.0)
-        outline = QPen(theme.TOKEN_RIM, max(1.6, 0.12 * s), Qt.PenStyle.SolidLine,
-                       Qt.PenCapStyle.RoundCap)
+        outline = QPen(
+            theme.TOKEN_RIM, max(1.6, 0.12 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+        )
         p.setPen(outline)
         p.drawLine(QPointF(0, -0.42 * s), QPointF(0, -0.9 * s))
         p.drawLine(QPointF(-0.1 * s, -0.56 * s), QPointF(0.1 * s, -0.56 * s))
-        steel = QPen(QColor("#eef1f4"), max(0.8, 0.055 * s), Qt.PenStyle.SolidLine,
-                     Qt.PenCapStyle.RoundCap)
+        steel = QPen(
+            QColor("#eef1f4"), max(0.8, 0.055 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+        )
         p.setPen(steel)
         p.drawLine(QPointF(0, -0.6 * s), QPointF(0, -0.88 * s))
         p.restore()
@@ -499,14 +563,20 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
     p.setBrush(grad)
     p.drawPath(shape)
     # a light chevron in the point says "this way" even on dark colours
-    chevron = QPen(QColor(255, 255, 255, 200), max(1.0, 0.055 * s), Qt.PenStyle.SolidLine,
-                   Qt.PenCapStyle.RoundCap)
+    chevron = QPen(
+        QColor(255, 255, 255, 200),
+        max(1.0, 0.055 * s),
+        Qt.PenStyle.SolidLine,
+        Qt.PenCapStyle.RoundCap,
+    )
     chevron.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
     p.setPen(chevron)
     p.setBrush(Qt.BrushStyle.NoBrush)
-    p.drawPolyline(QPolygonF([
-        QPointF(-0.13 * s, -0.53 * s), QPointF(0, -0.66 * s), QPointF(0.13 * s, -0.53 * s)
-    ]))
+    p.drawPolyline(
+        QPolygonF(
+            [QPointF(-0.13 * s, -0.53 * s), QPointF(0, -0.66 * s), QPointF(0.13 * s, -0.53 * s)]
+        )
+    )
 
     # the shield on the shield hand's side, over the rim
     if c.fighter.shield is not None and not dead:
@@ -567,8 +637,11 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
         p.drawRoundedRect(inner, bar_h / 3, bar_h / 3)
 
     if dead:
-        p.setPen(QPen(theme.DEAD_CROSS, max(2.0, 0.12 * s), Qt.PenStyle.SolidLine,
-                      Qt.PenCapStyle.RoundCap))
+        p.setPen(
+            QPen(
+                theme.DEAD_CROSS, max(2.0, 0.12 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+            )
+        )
         d = 0.42 * s
         p.drawLine(QPointF(-d, -d), QPointF(d, d))
         p.drawLine(QPointF(-d, d), QPointF(d, -d))
@@ -866,8 +939,9 @@ def render_legend(
     p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 6, 6)
     p.setFont(bold)
     p.setPen(theme.INK)
-    p.drawText(QRectF(pad, pad - 1, width - 2 * pad, fmb.height()),
-               Qt.AlignmentFlag.AlignLeft, title)
+    p.drawText(
+        QRectF(pad, pad - 1, width - 2 * pad, fmb.height()), Qt.AlignmentFlag.AlignLeft, title
+    )
     top = pad + fmb.height() + 4
 
     # the rosette: a flat-top hex cut along the wedge boundaries (through the corners)
@@ -876,11 +950,13 @@ def render_legend(
     for k in range(6):
         arc = arc_of(Hex(0, 0) + facing.turned(k).vector, Hex(0, 0), facing, handedness)
         a0, a1 = math.radians(base + 60 * k - 30), math.radians(base + 60 * k + 30)
-        wedge = QPolygonF([
-            QPointF(cx, cy),
-            QPointF(cx + rad * math.sin(a0), cy - rad * math.cos(a0)),
-            QPointF(cx + rad * math.sin(a1), cy - rad * math.cos(a1)),
-        ])
+        wedge = QPolygonF(
+            [
+                QPointF(cx, cy),
+                QPointF(cx + rad * math.sin(a0), cy - rad * math.cos(a0)),
+                QPointF(cx + rad * math.sin(a1), cy - rad * math.cos(a1)),
+            ]
+        )
         colour = QColor(theme.ARC_COLOURS[arc])
         colour.setAlpha(200)
         p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
@@ -1011,6 +1087,8 @@ DARK_ALPHA = (0, 70, 130, 190)
 def water_shade(depth: int) -> int:
     """Depth steps (ankle 1 .. deep 7) -> one of three blues."""
     return 1 if depth <= 2 else 2 if depth <= 5 else 3
+
+
 WATER_SHADES = (QColor(96, 160, 214, 120), QColor(60, 126, 196, 160), QColor(34, 90, 168, 200))
 
 
@@ -1052,9 +1130,11 @@ class TerrainCache:
         if self._overview is None:
             scale = self.OVERVIEW_SCALE
             b = self.bounds
-            image = QImage(max(1, math.ceil(b.width() * scale)),
-                           max(1, math.ceil(b.height() * scale)),
-                           QImage.Format.Format_ARGB32_Premultiplied)
+            image = QImage(
+                max(1, math.ceil(b.width() * scale)),
+                max(1, math.ceil(b.height() * scale)),
+                QImage.Format.Format_ARGB32_Premultiplied,
+            )
             image.fill(Qt.GlobalColor.transparent)
             p = QPainter(image)
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -1113,13 +1193,17 @@ class TerrainCache:
                 footing.append(h)
             if lk.cover:
                 cover.append(h)
-        dark = [(QColor(12, 10, 30, DARK_ALPHA[d]), hexes_path(hs))
-                for d, hs in sorted(by_dark.items())]
+        dark = [
+            (QColor(12, 10, 30, DARK_ALPHA[d]), hexes_path(hs)) for d, hs in sorted(by_dark.items())
+        ]
         water = [(WATER_SHADES[d - 1], hexes_path(hs)) for d, hs in sorted(by_water.items())]
         heights = []
         for level, hs in sorted(by_height.items()):
-            colour = QColor(255, 255, 255, min(150, 40 * level)) if level > 0 else QColor(
-                70, 50, 20, min(150, 40 * -level))
+            colour = (
+                QColor(255, 255, 255, min(150, 40 * level))
+                if level > 0
+                else QColor(70, 50, 20, min(150, 40 * -level))
+            )
             heights.append((colour, hexes_path(hs)))
         # contour lines: edges between hexes of different height, once, on the higher side
         edges: list[QLineF] = []
@@ -1130,8 +1214,14 @@ class TerrainCache:
                     other = looks.get(h.neighbor(facing))
                     if (other.height if other is not None else 0) < level:
                         a, b = edge_corners(facing)
-                        edges.append(QLineF(x + _CORNERS[a][0], y + _CORNERS[a][1],
-                                            x + _CORNERS[b][0], y + _CORNERS[b][1]))
+                        edges.append(
+                            QLineF(
+                                x + _CORNERS[a][0],
+                                y + _CORNERS[a][1],
+                                x + _CORNERS[b][0],
+                                y + _CORNERS[b][1],
+                            )
+                        )
         walls: list[QLineF] = []
         for h in cover:
             x, y = LAYOUT.hex_to_pixel(h)
@@ -1139,17 +1229,37 @@ class TerrainCache:
             for k in offsets:
                 dx = k * 0.42 * HEX_SIZE
                 for dy in (0.42, 0.30):
-                    walls.append(QLineF(x + dx - 0.22 * HEX_SIZE, y + dy * HEX_SIZE,
-                                        x + dx + 0.22 * HEX_SIZE, y + dy * HEX_SIZE))
+                    walls.append(
+                        QLineF(
+                            x + dx - 0.22 * HEX_SIZE,
+                            y + dy * HEX_SIZE,
+                            x + dx + 0.22 * HEX_SIZE,
+                            y + dy * HEX_SIZE,
+                        )
+                    )
         bounds = hexes_path(hexes).boundingRect().adjusted(-2, -2, 2, 2)
         labels = [
-            (QPointF(LAYOUT.hex_to_pixel(h)[0] - 0.5 * HEX_SIZE,
-                     LAYOUT.hex_to_pixel(h)[1] - 0.5 * HEX_SIZE), f"{level:+d}")
+            (
+                QPointF(
+                    LAYOUT.hex_to_pixel(h)[0] - 0.5 * HEX_SIZE,
+                    LAYOUT.hex_to_pixel(h)[1] - 0.5 * HEX_SIZE,
+                ),
+                f"{level:+d}",
+            )
             for level, hs in by_height.items()
             for h in hs
         ]
-        return TerrainChunk(bounds, dark, water, heights, hexes_path(footing),
-                            hexes_path(cover), walls, edges, labels)
+        return TerrainChunk(
+            bounds,
+            dark,
+            water,
+            heights,
+            hexes_path(footing),
+            hexes_path(cover),
+            walls,
+            edges,
+            labels,
+        )
 
 
 class TerrainPixmaps:
@@ -1160,8 +1270,15 @@ class TerrainPixmaps:
         self._cache: dict[tuple[int, int, float, float, float, float], QPixmap] = {}
         self._generation: tuple[int, int] = (0, -1)
 
-    def get(self, cache: TerrainCache, chunk_index: int, layer: int, zoom: float,
-            frac: tuple[float, float], dpr: float) -> QPixmap:
+    def get(
+        self,
+        cache: TerrainCache,
+        chunk_index: int,
+        layer: int,
+        zoom: float,
+        frac: tuple[float, float],
+        dpr: float,
+    ) -> QPixmap:
         generation = (id(cache), cache.generation)
         if generation != self._generation or len(self._cache) > 240:
             self._cache.clear()
@@ -1274,8 +1391,16 @@ def height_pill(texts: TextCache, text: str, dpr: float) -> QPixmap:
         p = QPainter(pixmap)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        draw_pill(p, texts, text, QPointF(rect.width() / 2 + 1, rect.height() / 2 + 1),
-                  pixel_size=9, bold=True, fg=theme.HEIGHT_TEXT, bg=QColor(250, 245, 232, 190))
+        draw_pill(
+            p,
+            texts,
+            text,
+            QPointF(rect.width() / 2 + 1, rect.height() / 2 + 1),
+            pixel_size=9,
+            bold=True,
+            fg=theme.HEIGHT_TEXT,
+            bg=QColor(250, 245, 232, 190),
+        )
         p.end()
         _PILLS[key] = pixmap
     return pixmap

@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import SupportsIndex
 
-import numpy as np
-
 from hexmap.errors import HexmapError
+
+
+def _is_numpy_bool(value: object) -> bool:
+    cls = type(value)
+    return cls.__module__ == "numpy" and cls.__name__ in ("bool", "bool_")
 
 
 def as_int(value: object, what: str = "value") -> int:
@@ -33,7 +36,9 @@ def as_int(value: object, what: str = "value") -> int:
     if type(value) is int:
         return value
     # bool is an int subclass, but True as a coordinate is always a bug.
-    if isinstance(value, bool | np.bool_):
+    # numpy's bool is not an int subclass: recognised by its type, without importing
+    # numpy here (it is loaded only where vectorised work is done; start-up time).
+    if isinstance(value, bool) or _is_numpy_bool(value):
         raise HexmapError(f"{what} must be an integer, got {value!r}")
     if isinstance(value, SupportsIndex):
         return int(value.__index__())

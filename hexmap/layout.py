@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
 from hexmap import _hexy
 from hexmap.coords import Facing, Hex
 from hexmap.errors import HexmapError
 
+# numpy is imported in the vectorised methods only (start-up time, docs/packaging.md).
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from hexmap.grid import HexGrid
 
 _SQRT3 = math.sqrt(3.0)
@@ -107,6 +108,8 @@ class Layout:
 
     def centers(self, hexes: Sequence[Hex]) -> npt.NDArray[np.float64]:
         """``(N, 2)`` float array of pixel centres, vectorised through hexy."""
+        import numpy as np
+
         axial = _hexy.axial_array(hexes)
         if self.orientation is Orientation.POINTY:
             pixels = _hexy.pointy_pixels(axial, self.size)
@@ -149,6 +152,8 @@ class Layout:
         ``size`` of its centre), which is what painting needs for culling. Corners may
         come in either order. Result is in ``grid.hexes()`` order.
         """
+        import numpy as np
+
         left, right = sorted((float(x0), float(x1)))
         top, bottom = sorted((float(y0), float(y1)))
         centers = self.grid_centers(grid)

@@ -12,24 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
-from rules.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
-from rules.attack_events import (
-    BASE_BLEEDING,
-    BASE_STUN_RECOVERY,
-    INJURY_CITATION,
-    BleedingRolled,
-    DefendedAreaSet,
-    InjuryRolled,
-    RulesetOptionsSet,
-    StatusChanged,
-    StunRecoveryRolled,
-)
-from rules.checks import RollKind, success_roll
 from rules.conditions import Posture
-from rules.damage import injury_status
-from rules.defense import start_new_turn
 from rules.errors import IllegalCommandError, RulesError
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
 from rules.items import (
@@ -69,17 +55,6 @@ from rules.movement import (
     walk,
 )
 from rules.ruleset import DEFAULT_RULESET_KEY, Ruleset, get_ruleset
-from rules.scatter import (
-    DamageRequest,
-    Occupant,
-    PieceLanded,
-    StrayDamage,
-    StrayHitChecked,
-    StrayHitDamaged,
-    roll_stray_damage,
-    scatter_piece,
-)
-from rules.stances import BODY_AREA_CITATION
 from rules.terrain import TerrainChange, TerrainMap, TerrainPainted, situation_modifiers
 from rules.weapon_strikes import (
     AT_FEET,
@@ -90,7 +65,14 @@ from rules.weapon_strikes import (
     WeaponDamageState,
     weapon_targetable,
 )
-from rules.wound_effects import Condition as WoundCondition
+
+if TYPE_CHECKING:
+    from rules.attack import AttackOptions, AttackResolution
+    from rules.scatter import (
+        DamageRequest,
+        Occupant,
+        StrayDamage,
+    )
 
 
 @dataclass(frozen=True)
@@ -271,6 +253,10 @@ class SetDefendedArea(Command):
     area: BodyArea | None
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+        from rules.attack_events import DefendedAreaSet
+        from rules.stances import BODY_AREA_CITATION
+
         who = state.combatant(self.combatant_id)
         if who.defended_area is self.area:
             return CommandResult(state, ())
@@ -292,6 +278,9 @@ class Attack(Command):
     options: AttackOptions
 
     def resolve(self, state: BattleState, rng: random.Random) -> AttackResolution:
+        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+        from rules.attack import plan_attack, resolve_attack
+
         attacker = state.combatant(self.attacker_id)
         defender = state.combatant(self.defender_id)
         if attacker.id == defender.id:
@@ -362,6 +351,20 @@ def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple
     """A combatant's per-turn effects at the end of a turn (base rules): the stun
     recovery roll (HT; success: active again) and severe bleeding (1 HP lost, then
     HT; success stops it: the condition leaves its wounds)."""
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.attack_events import (
+        BASE_BLEEDING,
+        BASE_STUN_RECOVERY,
+        INJURY_CITATION,
+        BleedingRolled,
+        InjuryRolled,
+        StatusChanged,
+        StunRecoveryRolled,
+    )
+    from rules.checks import RollKind, success_roll
+    from rules.damage import injury_status
+    from rules.wound_effects import Condition as WoundCondition
+
     events: list[Event] = []
     ht = c.fighter.attributes.ht
     if c.status is Status.STUNNED:
@@ -425,6 +428,9 @@ def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple
 def _end_turn(c: Combatant) -> Combatant:
     """A combatant's new turn: this turn's actions become last turn's record;
     path, movement points, free facing change and the Ready start afresh."""
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.defense import start_new_turn
+
     fresh = new_turn(start_new_turn(c))
     if c.actions_last_turn != c.actions_this_turn or c.ready_used:
         fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
@@ -562,6 +568,9 @@ def _tag_targets(before: Combatant, after: Combatant, other_id: str) -> Combatan
 
 
 def _occupants(state: BattleState, exclude: str | None = None) -> dict[Hex, Occupant]:
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.scatter import Occupant
+
     found: dict[Hex, Occupant] = {}
     for c in state.combatants:
         if c.status is Status.DEAD or c.id == exclude:
@@ -588,6 +597,9 @@ def _stray_damage(
     """What a stray hit by ``piece`` does: ``stray_hit_factor`` of the source
     weapon's swing (or first) mode with the holder's ST (000 BROKEN WEAPONS: "1/2
     damage"); None if the piece can hit nobody or has no weapon to go by."""
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.scatter import StrayDamage
+
     if piece.stray_hit_factor is None:
         return None
     weapon = source if source is not None else piece.weapon
@@ -605,6 +617,10 @@ def resolve_damage_request(
     state: BattleState, request: DamageRequest, where: Hex, rng: random.Random
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Roll and apply a stray hit with rules.damage (DR, wounding, injury rolls)."""
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.attack_events import INJURY_CITATION, InjuryRolled, StatusChanged
+    from rules.scatter import StrayHitDamaged, roll_stray_damage
+
     target = state.combatant(request.target_id)
     result = roll_stray_damage(request, target, rng, state.ruleset.wounding)
     events: list[Event] = [
@@ -648,6 +664,9 @@ def _place_one(
     start: Hex,
     weapon_state: WeaponDamageState | None = None,
 ) -> tuple[BattleState, tuple[Event, ...]]:
+    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    from rules.scatter import PieceLanded, StrayHitChecked, scatter_piece
+
     stray = _stray_damage(piece, source_weapon, holder, state.ruleset)
     landing = scatter_piece(
         piece,
@@ -1197,6 +1216,9 @@ class SetRulesetOptions(Command):
     options: tuple[str, ...]
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+        from rules.attack_events import RulesetOptionsSet
+
         wanted = tuple(dict.fromkeys(self.options))
         try:
             get_ruleset(state.ruleset_key, wanted)

@@ -313,14 +313,18 @@ def roll_damage(
     target: Combatant,
     rng: random.Random,
     wounding: WoundingTable,
+    *,
+    factor: Fraction = Fraction(1),
 ) -> DamageResult:
     """Roll ``dice`` of ``damage_type`` against ``target``'s armor DR and apply
     the injury and its state rolls (the combatant itself is not changed; use
-    ``DamageResult.apply_to``)."""
+    ``DamageResult.apply_to``). ``factor`` scales the basic damage, rounded down,
+    before DR: "1/2 damage" from a flying piece (``rules.scatter``)."""
     rolled = roll_dice(dice, rng, minimum=0)
+    basic = math.floor(rolled.total * factor)
     armor = target.fighter.armor
     dr = armor.dr if armor is not None else 0
-    pen = penetrating_damage(rolled.total, dr)
+    pen = penetrating_damage(basic, dr)
     mult = wounding.multiplier(damage_type)
     inj = injury_from(pen, mult, wounding.minimum_injury)
     hp_after = target.hp - inj
@@ -336,7 +340,7 @@ def roll_damage(
         dice=dice,
         roll=rolled,
         damage_type=damage_type,
-        basic=rolled.total,
+        basic=basic,
         dr=dr,
         penetrating=pen,
         multiplier=mult,

@@ -37,6 +37,7 @@ from rules.jsondata import (
     JSONObject,
     as_enum,
     as_int,
+    as_int_range,
     as_list,
     as_object,
     check_keys,
@@ -284,6 +285,16 @@ def condition_on_cover(
     return MappingProxyType({k: p / open_p for k, p in dist.items() if k not in covered and p != 0})
 
 
+def known_location(locations: Mapping[str, Location], key: str) -> Location:
+    """The location under ``key``; every system refuses an unknown key the same way,
+    listing the keys it knows so that a typo in a plan is easy to spot."""
+    try:
+        return locations[key]
+    except KeyError:
+        known = ", ".join(locations)
+        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})") from None
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -506,11 +517,7 @@ class HitLocationTable:
 
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:
-        try:
-            return self.locations[key]
-        except KeyError:
-            known = ", ".join(self.locations)
-            raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})") from None
+        return known_location(self.locations, key)
 
     def area_keys(self, area: str) -> frozenset[str]:
         """Every location of an area (head, arm, leg, torso), e.g. for ``covered``."""
@@ -676,16 +683,6 @@ class HitLocationTable:
 # --------------------------------------------------------------------------- loading
 
 
-def _range(value: object, where: str) -> tuple[int, int]:
-    items = as_list(value, where)
-    if len(items) != 2:
-        raise DataError(f"{where}: expected [low, high]")
-    low, high = as_int(items[0], f"{where}[0]"), as_int(items[1], f"{where}[1]")
-    if low > high:
-        raise DataError(f"{where}: low {low} is above high {high}")
-    return low, high
-
-
 def _int_list(obj: JSONObject, key: str, where: str) -> tuple[int, ...]:
     if key not in obj:
         return ()
@@ -752,7 +749,7 @@ def parse_location(key: str, data: object, where: str, citation: Citation) -> Lo
 def _parse_row(data: object, where: str) -> TableRow:
     obj = as_object(data, where)
     check_keys(obj, where, ("roll", "location"), ("sub", "sub2", "direction"))
-    low, high = _range(obj["roll"], f"{where}.roll")
+    low, high = as_int_range(obj["roll"], f"{where}.roll")
     direction = obj.get("direction")
     if direction not in (None, "front", "side_or_back"):
         raise DataError(f"{where}.direction: expected 'front' or 'side_or_back'")
@@ -760,8 +757,8 @@ def _parse_row(data: object, where: str) -> TableRow:
         low,
         high,
         get_str(obj, "location", where),
-        _range(obj["sub"], f"{where}.sub") if "sub" in obj else None,
-        _range(obj["sub2"], f"{where}.sub2") if "sub2" in obj else None,
+        as_int_range(obj["sub"], f"{where}.sub") if "sub" in obj else None,
+        as_int_range(obj["sub2"], f"{where}.sub2") if "sub2" in obj else None,
         direction if isinstance(direction, str) else None,
     )
 
@@ -834,7 +831,7 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         ro = as_object(r, rw)
         check_keys(ro, rw, ("sub", "location"))
         back_results.append(
-            TableRow(0, 0, get_str(ro, "location", rw), _range(ro["sub"], f"{rw}.sub"))
+            TableRow(0, 0, get_str(ro, "location", rw), as_int_range(ro["sub"], f"{rw}.sub"))
         )
 
     notes: dict[int, str] = {}
@@ -849,7 +846,7 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         check_keys(ot, f"{w}.other_targets", ("weapon", "armor"))
         wo = as_object(ot["weapon"], f"{w}.other_targets.weapon")
         check_keys(wo, f"{w}.other_targets.weapon", ("label", "penalty_range", "text"))
-        weapon_range = _range(wo["penalty_range"], f"{w}.other_targets.weapon.penalty_range")
+        weapon_range = as_int_range(wo["penalty_range"], f"{w}.other_targets.weapon.penalty_range")
         ao = as_object(ot["armor"], f"{w}.other_targets.armor")
         check_keys(ao, f"{w}.other_targets.armor", ("label", "penalty_delta", "note", "text"))
         armor_delta = get_int(ao, "penalty_delta", f"{w}.other_targets.armor")

@@ -27,15 +27,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from hexmap import Hex, HexGrid
-from rules.breakage import BROKEN_MARK, BreakResult
 from rules.citation import Citation, cite
 from rules.conditions import Posture
 from rules.errors import IllegalCommandError
 from rules.events import Event
 from rules.model import Combatant, Shield, Weapon, WeaponKind
 from rules.weapon_strikes import AT_FEET, Piece, Placement, WeaponDamageState
+
+if TYPE_CHECKING:
+    from rules.breakage import BreakResult
 
 DROPPED_000 = cite("000", "DROPPED WEAPONS")
 BLOCK_MISS_000 = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
@@ -103,6 +106,9 @@ def icon_key(kind: ItemKind, weapon: Weapon | None, shield: Shield | None) -> st
 def piece_kind(piece: Piece) -> ItemKind:
     """WEAPON for a whole weapon, PIECE for a useless or broken-off part (its
     weapon key carries ``rules.breakage.BROKEN_MARK``)."""
+    # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
+    from rules.breakage import BROKEN_MARK
+
     if piece.weapon is None or BROKEN_MARK in piece.weapon.key:
         return ItemKind.PIECE
     return ItemKind.WEAPON
@@ -151,6 +157,9 @@ def item_from_weapon(
     origin_id: str | None = None,
     weapon_state: WeaponDamageState | None = None,
 ) -> GroundItem:
+    # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
+    from rules.breakage import BROKEN_MARK
+
     kind = ItemKind.PIECE if BROKEN_MARK in weapon.key else ItemKind.WEAPON
     return GroundItem(
         id=id,

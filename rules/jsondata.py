@@ -63,6 +63,17 @@ def as_int(value: object, where: str) -> int:
     return value
 
 
+def as_int_range(value: object, where: str) -> tuple[int, int]:
+    """An inclusive ``[low, high]`` pair of integers, such as a row of dice totals."""
+    items = as_list(value, where)
+    if len(items) != 2:
+        raise DataError(f"{where}: expected [low, high]")
+    low, high = as_int(items[0], f"{where}[0]"), as_int(items[1], f"{where}[1]")
+    if low > high:
+        raise DataError(f"{where}: low {low} is above high {high}")
+    return low, high
+
+
 def get_number(obj: JSONObject, key: str, where: str, default: float | None = None) -> float:
     value = obj.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -35,13 +35,14 @@ from rules.hit_location import (
     LocationAttempt,
     LocationRoll,
     condition_on_cover,
+    known_location,
     parse_location,
 )
 from rules.jsondata import (
     JSONObject,
     as_enum,
     as_fraction,
-    as_int,
+    as_int_range,
     as_list,
     as_object,
     check_keys,
@@ -67,6 +68,7 @@ from rules.wound_effects import (
     Victim,
     WoundAssessment,
     crippling_minimum,
+    fraction_text,
     injury_of,
 )
 
@@ -161,11 +163,7 @@ class Locations001:
 
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:
-        try:
-            return self.locations[key]
-        except KeyError:
-            known = ", ".join(self.locations)
-            raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})") from None
+        return known_location(self.locations, key)
 
     def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
         """Locations a target with these tolerances does not have (No Eyes, No
@@ -508,7 +506,9 @@ def _assess_001(
             steps.append(Step(f"Diffuse: at most {cap} injury", BASE_TOLERANCE_4E))
             injury = cap
     if penetrating:
-        steps.append(Step(f"{penetrating} penetrating x{_frac(mult)} = {injury} injury", mult_cite))
+        steps.append(
+            Step(f"{penetrating} penetrating x{fraction_text(mult)} = {injury} injury", mult_cite)
+        )
 
     # Crippling (eyes and limbs, whatever the tolerance) and excess lost.
     hp = victim.hp
@@ -620,12 +620,6 @@ def _assess_001(
     )
 
 
-def _frac(value: Fraction) -> str:
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
-
-
 # --------------------------------------------------------------------------- loading
 
 
@@ -700,16 +694,6 @@ def _parse_wound(data: object, where: str) -> Wound001:
     return Wound001(**kw)  # type: ignore[arg-type]
 
 
-def _pair(value: object, where: str) -> tuple[int, int]:
-    items = as_list(value, where)
-    if len(items) != 2:
-        raise DataError(f"{where}: expected [low, high]")
-    low, high = as_int(items[0], f"{where}[0]"), as_int(items[1], f"{where}[1]")
-    if low > high:
-        raise DataError(f"{where}: low {low} is above high {high}")
-    return low, high
-
-
 def parse_locations_001(data: object) -> Locations001:
     """Parsed seed 001 ``hit_locations.json`` -> ``Locations001``."""
     w = "hit_locations(001)"
@@ -746,7 +730,7 @@ def parse_locations_001(data: object) -> Locations001:
         where = f"{w}.random_table[{i}]"
         ro = as_object(raw, where)
         check_keys(ro, where, ("roll", "location"), ("side",))
-        low, high = _pair(ro["roll"], f"{where}.roll")
+        low, high = as_int_range(ro["roll"], f"{where}.roll")
         side = ro.get("side")
         if side not in (None, "right", "left", "die"):
             raise DataError(f"{where}.side: expected 'right', 'left' or 'die'")
@@ -780,7 +764,7 @@ def parse_locations_001(data: object) -> Locations001:
         locations=MappingProxyType(locations),
         wounds=MappingProxyType(wounds),
         rows=tuple(rows),
-        side_die_right=_pair(sd["right"], f"{w}.side_die.right"),
+        side_die_right=as_int_range(sd["right"], f"{w}.side_die.right"),
         from_above_map=MappingProxyType({k: get_str(fa, k, f"{w}.from_above") for k in fa}),
         wounding=MappingProxyType(wounding),
         bullet_as=as_enum(obj["bullet_as"], DamageType, f"{w}.bullet_as"),

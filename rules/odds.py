@@ -3,43 +3,36 @@
 ``attack_odds(plan, attacker, defender, ruleset)`` takes an ``AttackPlan`` from
 ``rules.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
 obtained by enumerating the dice, never by sampling. It follows
-``rules.attack.resolve_attack`` step by step:
+``rules.attack.resolve_attack`` step by step (docs/odds.md):
 
-1. The attack is a standard 3d6 success roll against ``plan.effective_skill``
-   (``rules.checks.outcome_probabilities``, which counts the 216 ways 3d6 fall
-   through ``judge``). A critical failure is a critical miss, a failure a miss, a
-   critical success a critical hit that allows no defense.
-2. On a plain success the announced defenses are rolled in the announced order
-   (``RollKind.DEFENSE``: 3-4 critical success, 17-18 critical failure) until one
-   succeeds. Every defense's score is fixed by the plan (announced means made,
-   000 DEFENSES), so the rolls are independent: defense ``i`` is rolled with the
-   chance that the attack plainly hit and every earlier defense failed.
-3. A blow that lands (critical hit or an undefended hit) rolls the damage dice
-   (``rules.dice.dice_distribution`` with the floor of 0, as ``roll_damage``
-   rolls them); each total goes through ``penetrating_damage`` and
-   ``injury_from`` - the very functions ``roll_damage`` uses - with the DR and
-   wounding multiplier ``roll_damage`` takes. A critical hit does normal damage
-   for now, as in ``resolve_attack``.
-4. The defender's state after the blow enumerates ``rules.damage.injury_status``
-   itself: it is run with scripted dice on every branch of its HT rolls (each
-   roll either succeeds or fails), each branch weighted by the exact chance of
-   that roll's outcome at the target the roll itself records.
-
-Hit locations: ``resolve_attack`` hits the aimed location (or the torso) for
-sure and ``roll_damage`` applies one uniform armor DR. The blow is nevertheless
-computed as a mixture over locations (``location_weights`` x
-``injury_distribution`` at ``location_dr``), so that a random hit location
-(``HitLocationSystem.exact_distribution``) or location armor plugs in by
-changing those two functions only.
+1. 000 disarm: the Quick Contest replaces the rest (``rules.disarm``'s exact
+   distribution): HIT, CRITICAL_MISS or MISSED.
+2. The attack roll, total by total (``rules.checks.judge``). A critical failure
+   of a reliable weapon or at base skill over 15 stands only if the confirming
+   rolls fail (``critical_miss_happens_probability``), else it is a plain miss. A
+   plain failure under the 000 table may still land (a near miss, a miss only
+   because of the aim: ``missed_location``) and goes on to the defenses.
+3. The announced defenses in order until one succeeds; their scores are fixed by
+   the plan, so the rolls are independent. An acrobatic dodge mixes the two
+   dodge scores its Acrobatics roll can give.
+4. A blow that lands: on a weapon, no injury; on a key of the battle's hit
+   location system or a random location (mixed by the system's exact
+   distribution), the located wound of every damage total (``assess_wound``: HP
+   actually lost) and every outcome of its rolls; otherwise the uniform torso
+   damage (``penetrating_damage`` / ``injury_from``, as ``roll_damage``).
+5. The defender's state: ``rules.damage.injury_status`` run with scripted dice
+   on every branch of its HT rolls, overridden by the state a located wound
+   forces, as ``resolve_attack`` does.
 
 The module rolls nothing and changes nothing; it is cheap enough to run on every
-change of the attack pane (well under a millisecond once the caches are warm;
+change of the attack pane (about 1 ms warm, 15 ms cold for a random swing;
 docs/odds.md).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -48,7 +41,14 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Arc, Handedness
-from rules.attack import AttackPlan, WeaponAttack, plan_attack
+from rules.attack import (
+    PARRYING_LIMB,
+    SHIELD_LIMBS_001,
+    AttackPlan,
+    WeaponAttack,
+    covered_keys,
+    plan_attack,
+)
 from rules.attack_events import AttackOutcome
 from rules.checks import Outcome, RollKind, judge, outcome_probabilities, success_probability
 from rules.critical_misses import HIGH_SKILL, critical_miss_happens_probability
@@ -57,7 +57,13 @@ from rules.defense import DefenseKind, DefensePlan
 from rules.dice import dice_distribution, distribution
 from rules.disarm import DisarmOutcome, disarm_outcome_distribution
 from rules.errors import IllegalAttackError
-from rules.hit_location import HitLocationSystem, HitLocationTable, resolve_table_side
+from rules.hit_location import (
+    HitLocationSystem,
+    HitLocationTable,
+    condition_on_cover,
+    first_roll_shift,
+    resolve_table_side,
+)
 from rules.locations_001 import Locations001
 from rules.model import Combatant, DamageType, Dice, Status
 from rules.ruleset import Ruleset
@@ -67,6 +73,7 @@ from rules.stances import (
     DODGE_CAP,
     BodySide,
     acrobatics_skill_of,
+    weapon_side,
 )
 from rules.weapon_strikes import RulesSource
 from rules.wound_effects import Condition as WoundCondition
@@ -149,6 +156,8 @@ class AttackOdds:
     blow hurts no one); "contest" for the 000 disarm, whose Quick Contest
     replaces the rolls (``p_hit``: the foe loses his weapon; ``p_critical_miss``:
     the attacker loses his; ``p_miss``: neither).
+    ``p_stray_blow``: the miss strikes the combatant in the way (``obscured_by``;
+    part of ``p_miss``; what it does to him is not computed here).
     ``approximate``: some rule of ``resolve_attack`` is not mirrored exactly
     (``approximate_reason`` says which); every rule is today, so it is False.
     """
@@ -167,6 +176,7 @@ class AttackOdds:
     p_shifted: Fraction = ZERO
     p_critical_miss_avoided: Fraction = ZERO
     target: str = "body"
+    p_stray_blow: Fraction = ZERO
     approximate: bool = False
     approximate_reason: str = ""
 
@@ -265,6 +275,8 @@ class AttackOdds:
         if self.defenses:
             stops = ", ".join(f"{_defense_name(d.plan)} {_pct(d.p_stopped)}" for d in self.defenses)
             lines.append(f"Stopped by {stops}")
+        if self.p_stray_blow:
+            lines.append(f"The miss strikes the one in the way {_pct(self.p_stray_blow)}")
         if self.target == "weapon":
             lines.append("A blow that lands strikes the weapon: no injury")
             return (*lines, *self._approximate_lines())
@@ -329,7 +341,7 @@ def attack_odds(
         return _disarm_odds(plan, attacker, defender)
 
     # The attack roll, total by total: a failure may still land (000 table only).
-    critical_hit = plain = miss = critical_fail = ZERO
+    critical_hit = plain = miss = critical_fail = stray = ZERO
     shifted: dict[str, Fraction] = {}  # a failed roll that goes on to the defenses, by key
     for total, p in distribution(3).items():
         outcome = judge(total, plan.effective_skill, RollKind.STANDARD)
@@ -343,6 +355,10 @@ def attack_odds(
             to = missed_location(plan, total, ruleset)
             if to is None:
                 miss += p
+                if plan.options.obscured_by is not None and total <= min(
+                    9, plan.effective_skill - plan.location.penalty
+                ):
+                    stray += p  # 000 MISSING A SPECIFIC HIT LOCATION: the one in the way
             else:
                 shifted[to] = shifted.get(to, ZERO) + p
     # 000 VERIFYING / AVOIDING CRITICAL MISSES: a confirmed miss stays critical.
@@ -406,6 +422,7 @@ def attack_odds(
         p_shifted=p_shifted,
         p_critical_miss_avoided=avoided,
         target=target,
+        p_stray_blow=stray,
     )
 
 
@@ -561,16 +578,53 @@ def location_weights(
     if not plan.options.random_location:
         return MappingProxyType({})
     system = ruleset.hit_locations
-    covered: frozenset[str] = frozenset()
+    covered = covered_keys(system, plan.options.covered)  # re-rolled when hit
     if isinstance(system, Locations001):
-        covered = system.lacking_locations(defender.fighter.injury_tolerance)
-    return system.exact_distribution(
+        covered |= system.lacking_locations(defender.fighter.injury_tolerance)
+    _SYSTEMS[id(system)] = system
+    return _random_locations(
+        id(system),
         plan.options.from_above,
         plan.options.from_below,
         plan.arc is Arc.REAR,
         covered,
-        from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+        plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
     )
+
+
+@functools.cache
+def _random_locations(
+    system_id: int,
+    from_above: bool,
+    from_below: bool,
+    from_back: bool,
+    covered: frozenset[str],
+    from_side: bool,
+) -> Mapping[str, Fraction]:
+    """The system's ``exact_distribution``, once per direction and cover. The 000
+    table's enumerates 7776 cases of five dice (~28 ms); the same is counted here
+    over the 16 totals of 3d6 (weighted by their ways) x sub-roll x second
+    sub-roll, 576 look-ups of the table's own ``lookup`` (~2 ms; the tests check
+    it equals ``exact_distribution`` for every direction)."""
+    system = _SYSTEMS[system_id]
+    if not isinstance(system, HitLocationTable):
+        return system.exact_distribution(
+            from_above, from_below, from_back, covered, from_side=from_side
+        )
+    shift = first_roll_shift(from_above, from_below, system.from_above, system.from_below)
+    counts: dict[str, int] = {}
+    for total, ways in _WAYS_3D6.items():
+        row = min(max(total + shift, system.lowest_row), system.highest_row)
+        for sub, sub2 in itertools.product(range(1, 7), repeat=2):
+            where = system.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
+            counts[where] = counts.get(where, 0) + ways
+    dist = {k: Fraction(n, 216 * 36) for k, n in sorted(counts.items())}
+    if covered:
+        return condition_on_cover(dist, covered, system.locations)
+    return MappingProxyType(dist)
+
+
+_WAYS_3D6 = {total: int(p * 216) for total, p in distribution(3).items()}
 
 
 def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int:
@@ -592,8 +646,12 @@ def located_wounds(
     None) -> chance."""
     system = ruleset.hit_locations
     f = defender.fighter
-    side: BodySide | None = None
-    if not plan.options.random_location:  # a random side changes no HP nor state
+    side: BodySide | None = None  # a random location's side changes no HP nor state
+    if plan.location.key == PARRYING_LIMB:
+        side = weapon_side(defender.handedness)
+    elif plan.location.key in SHIELD_LIMBS_001:
+        side = weapon_side(defender.handedness).other
+    elif not plan.options.random_location:
         table_side = system.locations[key].side
         if table_side is not None:
             side = resolve_table_side(
@@ -687,29 +745,39 @@ def _forced_states(
     """``resolve_rolls`` enumerated: every 3d6 total of every roll it makes (a roll
     needing an earlier failure only after one), each outcome's conditions as
     ``resolve_rolls`` grants them; reduced to the state they force."""
-    relevant = _DEADLY | {WoundCondition.UNCONSCIOUS, WoundCondition.STUNNED}
-    states: dict[tuple[frozenset[WoundRollKind], frozenset[WoundCondition]], Fraction] = {
-        (frozenset(), frozenset(automatic & relevant)): ONE
-    }
+    State = tuple[frozenset[WoundRollKind], frozenset[WoundCondition]]
+    states: dict[State, Fraction] = {(frozenset(), automatic & _RELEVANT): ONE}
     for req in rolls:
-        nxt: dict[tuple[frozenset[WoundRollKind], frozenset[WoundCondition]], Fraction] = {}
+        branches = _roll_branches(req)
+        nxt: dict[State, Fraction] = {}
         for (failed, conds), p in states.items():
             if req.requires_failed is not None and req.requires_failed not in failed:
                 nxt[(failed, conds)] = nxt.get((failed, conds), ZERO) + p
                 continue
-            for total, pt in distribution(3).items():
-                outcome = judge(total, req.target)
-                got = wound_roll_outcome(req, (), total, outcome).conditions
-                k = (
-                    failed | {req.kind} if not outcome.is_success else failed,
-                    conds | (got & relevant),
-                )
-                nxt[k] = nxt.get(k, ZERO) + p * pt
+            for (fails, got), pb in branches.items():
+                k = (failed | {req.kind} if fails else failed, conds | got)
+                nxt[k] = nxt.get(k, ZERO) + p * pb
         states = nxt
     result: dict[Status | None, Fraction] = {}
     for (_failed, conds), p in states.items():
         forced = _forced(conds)
         result[forced] = result.get(forced, ZERO) + p
+    return MappingProxyType(result)
+
+
+_RELEVANT = _DEADLY | {WoundCondition.UNCONSCIOUS, WoundCondition.STUNNED}
+
+
+@functools.cache
+def _roll_branches(req: RequiredRoll) -> Mapping[tuple[bool, frozenset[WoundCondition]], Fraction]:
+    """One wound roll, its 16 totals grouped by (failed, the conditions that can
+    force a state) - what ``resolve_rolls`` grants each total."""
+    result: dict[tuple[bool, frozenset[WoundCondition]], Fraction] = {}
+    for total, p in distribution(3).items():
+        outcome = judge(total, req.target)
+        got = wound_roll_outcome(req, (), total, outcome).conditions & _RELEVANT
+        k = (not outcome.is_success, got)
+        result[k] = result.get(k, ZERO) + p
     return MappingProxyType(result)
 
 

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexmap import Arc
 from rules.assets import read_json
@@ -38,12 +38,13 @@ from rules.defense import (
     passive_defense,
 )
 from rules.errors import RulesError
-from rules.hit_location import HitLocationSystem, load_hit_location_table
 from rules.locations import HitLocation, LocationTable, parse_location_table
-from rules.locations_001 import load_locations_001
 from rules.model import DamageSpec, DamageType, Dice, Fighter
 from rules.modifiers import Modifier
 from rules.weapon_strikes import RulesSource
+
+if TYPE_CHECKING:
+    from rules.hit_location import HitLocationSystem
 
 
 class Ruleset:
@@ -112,6 +113,10 @@ class Ruleset:
         """The hit location system of this battle: seed 000's table (000 HIT
         LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
         selects seed 001's 4th-edition-style locations (001 Hit Location)."""
+        # Lazy: hit location tables load on first use (start-up time, docs/packaging.md).
+        from rules.hit_location import load_hit_location_table
+        from rules.locations_001 import load_locations_001
+
         if LOCATIONS_001 in self.options:
             return load_locations_001()
         return load_hit_location_table()

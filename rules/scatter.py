@@ -33,7 +33,6 @@ probabilities of each landing hex.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
@@ -44,14 +43,8 @@ from types import MappingProxyType
 from hexmap import Facing, Hex, HexGrid, ray
 from rules.checks import SuccessRoll, success_probability, success_roll
 from rules.citation import Citation, cite
-from rules.damage import (
-    DamageResult,
-    WoundingTable,
-    injury_from,
-    injury_status,
-    penetrating_damage,
-)
-from rules.dice import roll, roll_dice
+from rules.damage import DamageResult, WoundingTable, roll_damage
+from rules.dice import roll
 from rules.errors import RulesError
 from rules.events import Event
 from rules.model import Combatant, DamageType, Dice
@@ -531,39 +524,7 @@ def roll_stray_damage(
     if target.id != request.target_id:
         raise RulesError(f"the damage request is for {request.target_id!r}, not {target.id!r}")
     spec = request.damage
-    rolled = roll_dice(spec.dice, rng, minimum=0)
-    basic = math.floor(rolled.total * spec.factor)
-    armor = target.fighter.armor
-    dr = armor.dr if armor is not None else 0
-    pen = penetrating_damage(basic, dr)
-    multiplier = wounding.multiplier(spec.damage_type)
-    injury = injury_from(pen, multiplier, wounding.minimum_injury)
-    hp_after = target.hp - injury
-    status, rolls, outright = injury_status(
-        target.hp,
-        hp_after,
-        target.fighter.hit_points,
-        target.fighter.attributes.ht,
-        target.status,
-        rng,
-    )
-    return DamageResult(
-        dice=spec.dice,
-        roll=rolled,
-        damage_type=spec.damage_type,
-        basic=basic,
-        dr=dr,
-        penetrating=pen,
-        multiplier=multiplier,
-        injury=injury,
-        hp_before=target.hp,
-        hp_after=hp_after,
-        max_hp=target.fighter.hit_points,
-        status_before=target.status,
-        status_after=status,
-        status_rolls=rolls,
-        killed_outright=outright,
-    )
+    return roll_damage(spec.dice, spec.damage_type, target, rng, wounding, factor=spec.factor)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -461,7 +461,8 @@ def shock_000(
     value = -min(hp_loss, SHOCK_CAP)
     if factor != 1:
         value = scale_penalty(value, factor)
-        steps.append(Step(f"stun penalties x{_frac(factor)} here: {value}", factor_citation))
+        text = f"stun penalties x{fraction_text(factor)} here: {value}"
+        steps.append(Step(text, factor_citation))
     if pain is not PainThreshold.NORMAL:
         value = scale_stun_penalty(value, pain)
         how = "halves" if pain is PainThreshold.HIGH else "doubles"
@@ -469,7 +470,8 @@ def shock_000(
     return value, steps
 
 
-def _frac(value: Fraction) -> str:
+def fraction_text(value: Fraction) -> str:
+    """A multiplier or threshold as the steps print it: "2", "3/2" (never a decimal)."""
     return (
         str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     )
@@ -1013,7 +1015,7 @@ def assess_wound_000(
         b.step(f"{spec.natural_dr_name} DR {location_dr}", _cited(spec.natural_dr_note))
     injury = injury_of(penetrating, mult)
     if penetrating:
-        b.step(f"{penetrating} penetrating x{_frac(mult)} = {injury} injury", TABLE_000)
+        b.step(f"{penetrating} penetrating x{fraction_text(mult)} = {injury} injury", TABLE_000)
 
     assessment = _finish_000(
         locations,
@@ -1092,7 +1094,8 @@ def _multiplier_000(
             mult = spec.wounding[key]
             if mult != base:
                 b.step(
-                    f"wounding multiplier x{_frac(mult)} here instead of x{_frac(base)}",
+                    f"wounding multiplier x{fraction_text(mult)} here"
+                    f" instead of x{fraction_text(base)}",
                     _cited(spec.wounding_note),
                 )
             return mult
@@ -1138,7 +1141,7 @@ def _finish_000(
                 crippling = Crippling(cs.limb, side, limit, lost, cite_c)
                 b.auto.add(Condition.CRIPPLED)
                 b.step(
-                    f"injury {injury} over HP/{cs.divisor} ({_frac(limit)}) cripples the "
+                    f"injury {injury} over HP/{cs.divisor} ({fraction_text(limit)}) cripples the "
                     f"{cs.limb.value}" + (f"; {lost} excess lost" if lost else ""),
                     cite_c,
                 )
@@ -1168,7 +1171,7 @@ def _finish_000(
             cap = math.floor(spec.hp_cap.value(hp))
             if hp_loss > cap:
                 b.step(
-                    f"injury over {_frac(spec.hp_cap.value(hp))} is lost: {cap} counts",
+                    f"injury over {fraction_text(spec.hp_cap.value(hp))} is lost: {cap} counts",
                     MAJOR_DAMAGE_000,
                 )
                 hp_loss = cap

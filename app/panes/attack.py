@@ -1095,6 +1095,11 @@ def odds_rows(odds: AttackOdds) -> tuple[OddsRow, ...]:
             f"0 HP or less {percent(odds.p_zero_hp)}",
         ),
     ]
+    if odds.p_stray_blow:
+        rows.append(OddsRow("stray", "Strikes the one in the way", percent(odds.p_stray_blow),
+                            "000 MISSING A SPECIFIC HIT LOCATION: the miss hits him"))
+    if odds.approximate:
+        rows.append(OddsRow("approximate", "Approximate", "yes", odds.approximate_reason))
     return tuple(rows)
 
 

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDockWidget,
-    QHBoxLayout,
     QLabel,
     QListView,
     QMenu,
@@ -35,7 +34,6 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -49,7 +47,7 @@ from app.event_text import (
     turn_separator,
 )
 from app.help import key_sequences
-from app.panes.widgets import MUTED, configure_dock
+from app.panes.widgets import MUTED, configure_dock, set_view_with_footer
 from rules.battle import BattleChange
 
 _INDEX = QModelIndex | QPersistentModelIndex
@@ -229,18 +227,7 @@ class CombatLogPane(QDockWidget):
         self.copy_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.count_label = QLabel()
         self.count_label.setStyleSheet(f"color:{MUTED.name()}")
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.count_label, 1)
-        bar.addWidget(self.copy_button)
-
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
-        layout.addWidget(self.view, 1)
-        layout.addLayout(bar)
-        self.setWidget(body)
+        set_view_with_footer(self, self.view, self.count_label, self.copy_button, spacing=3)
 
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self.rebuild)

@@ -23,13 +23,11 @@ from PySide6.QtGui import QFont, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
     QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -40,6 +38,7 @@ from app.panes.widgets import (
     MUTED,
     HpBarDelegate,
     configure_dock,
+    set_view_with_footer,
     side_swatch,
     status_colour,
 )
@@ -185,18 +184,7 @@ class CombatantsPane(QDockWidget):
         self.clear_target_button.setToolTip("The attack pane will have no target")
         self.clear_target_button.clicked.connect(lambda: controller.set_target(None))
 
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
-        buttons.addWidget(self.hint, 1)
-        buttons.addWidget(self.clear_target_button)
-
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(4)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(buttons)
-        self.setWidget(body)
+        set_view_with_footer(self, self.table, self.hint, self.clear_target_button, spacing=4)
 
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._reload)

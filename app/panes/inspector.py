@@ -33,6 +33,7 @@ from app.panes.widgets import (
     MUTED,
     StatGrid,
     VerticalScrollArea,
+    caption_grid,
     configure_dock,
     hline,
     muted_html,
@@ -180,19 +181,7 @@ class InspectorPane(QDockWidget):
         for posture in Posture:
             self.posture_combo.addItem(posture.value.replace("_", " "), posture)
         self.posture_combo.activated.connect(self._posture_chosen)
-        area_caption = QLabel("Guards")
-        area_caption.setBuddy(self.area_combo)
-        posture_caption = QLabel("Posture")
-        posture_caption.setBuddy(self.posture_combo)
-        stance_row = QGridLayout()
-        stance_row.setContentsMargins(0, 0, 0, 0)
-        stance_row.setHorizontalSpacing(6)
-        stance_row.setVerticalSpacing(3)
-        stance_row.addWidget(area_caption, 0, 0)
-        stance_row.addWidget(self.area_combo, 0, 1)
-        stance_row.addWidget(posture_caption, 1, 0)
-        stance_row.addWidget(self.posture_combo, 1, 1)
-        stance_row.setColumnStretch(1, 1)
+        stance_row = caption_grid((("Guards", self.area_combo), ("Posture", self.posture_combo)))
 
         # --- the GM's edits ----------------------------------------------------------
         self.hp_spin = QSpinBox()
@@ -211,20 +200,8 @@ class InspectorPane(QDockWidget):
         self.hp_spin.lineEdit().returnPressed.connect(self.apply_edit)
         self.hp_spin.valueChanged.connect(self._edits_changed)
         self.status_combo.currentIndexChanged.connect(self._edits_changed)
-        hp_caption = QLabel("HP")
-        hp_caption.setBuddy(self.hp_spin)
-        status_caption = QLabel("Stat&us")
-        status_caption.setBuddy(self.status_combo)
-        edit_row = QGridLayout()
-        edit_row.setContentsMargins(0, 0, 0, 0)
-        edit_row.setHorizontalSpacing(6)
-        edit_row.setVerticalSpacing(3)
-        edit_row.addWidget(hp_caption, 0, 0)
-        edit_row.addWidget(self.hp_spin, 0, 1)
-        edit_row.addWidget(status_caption, 1, 0)
-        edit_row.addWidget(self.status_combo, 1, 1)
-        edit_row.addWidget(self.apply_button, 0, 2, 2, 1)
-        edit_row.setColumnStretch(1, 1)
+        edit_row = caption_grid((("HP", self.hp_spin), ("Stat&us", self.status_combo)))
+        edit_row.addWidget(self.apply_button, 0, 2, 2, 1)  # beside both rows
 
         # --- assembly ----------------------------------------------------------------
         self.body = QWidget()

@@ -15,11 +15,13 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QScrollArea,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -203,6 +205,40 @@ def configure_dock(dock: QDockWidget, object_name: str, title: str) -> None:
         | QDockWidget.DockWidgetFeature.DockWidgetClosable
     )
     dock.setMinimumWidth(PANE_MIN_WIDTH)
+
+
+def set_view_with_footer(
+    dock: QDockWidget, view: QWidget, note: QLabel, button: QWidget, *, spacing: int
+) -> None:
+    """The body the list panes share: ``view`` filling the dock above a footer of a
+    stretching ``note`` and a ``button`` at its right end."""
+    footer = QHBoxLayout()
+    footer.setContentsMargins(0, 0, 0, 0)
+    footer.addWidget(note, 1)
+    footer.addWidget(button)
+    body = QWidget()
+    layout = QVBoxLayout(body)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.setSpacing(spacing)
+    layout.addWidget(view, 1)
+    layout.addLayout(footer)
+    dock.setWidget(body)
+
+
+def caption_grid(rows: Sequence[tuple[str, QWidget]]) -> QGridLayout:
+    """Input widgets under each other, each with its caption on the left (the
+    caption's mnemonic, "Stat&us", focuses the widget); the widgets take the width."""
+    grid = QGridLayout()
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setHorizontalSpacing(6)
+    grid.setVerticalSpacing(3)
+    for row, (text, widget) in enumerate(rows):
+        caption = QLabel(text)
+        caption.setBuddy(widget)
+        grid.addWidget(caption, row, 0)
+        grid.addWidget(widget, row, 1)
+    grid.setColumnStretch(1, 1)
+    return grid
 
 
 class VerticalScrollArea(QScrollArea):

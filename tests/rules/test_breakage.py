@@ -35,34 +35,15 @@ from rules.model import (
     Quality,
     Weapon,
     WeaponKind,
-    WeaponMode,
     WeaponSize,
 )
 from rules.weapon_strikes import PlacementKind
+from tests.rules.weapon_builder import build_weapon
 
 F = Fraction
 
 
-def mk(
-    kind: WeaponKind,
-    name: str,
-    weight: float,
-    *modes: tuple[str, str, str],
-    skill: str = "Broadsword",
-    parry: ParryClass = ParryClass.TWO_THIRDS,
-    **changes: object,
-) -> Weapon:
-    built = tuple(WeaponMode(n, parse_damage(d), Reach.parse(r)) for n, d, r in modes)
-    return Weapon(
-        key=name.lower().replace(" ", "-"),
-        name=name,
-        kind=kind,
-        skill=skill,
-        modes=built,
-        parry=parry,
-        weight=weight,
-        **changes,  # type: ignore[arg-type]
-    )
+mk = build_weapon  # the shared builder under this module's short name
 
 
 BROADSWORD = mk(

@@ -11,9 +11,9 @@ from fractions import Fraction
 
 import pytest
 
-from hexmap import Facing, Reach
+from hexmap import Facing
 from rules.assets import read_json
-from rules.breakage import ParryBreakRule, parse_damage
+from rules.breakage import ParryBreakRule
 from rules.conditions import Posture
 from rules.critical_misses import (
     BlockMishap,
@@ -53,9 +53,9 @@ from rules.model import (
     ShieldSize,
     Weapon,
     WeaponKind,
-    WeaponMode,
 )
 from rules.weapon_strikes import DirectionRule, PlacementKind
+from tests.rules.weapon_builder import build_weapon
 
 F = Fraction
 FACES = list(itertools.product(range(1, 7), repeat=3))
@@ -78,17 +78,8 @@ def mk(
     parry: ParryClass = ParryClass.TWO_THIRDS,
     **changes: object,
 ) -> Weapon:
-    n, d, r = mode
-    return Weapon(
-        key=name.lower().replace(" ", "-"),
-        name=name,
-        kind=kind,
-        skill="Broadsword",
-        modes=(WeaponMode(n, parse_damage(d), Reach.parse(r)),),
-        parry=parry,
-        weight=3,
-        **changes,  # type: ignore[arg-type]
-    )
+    """A one-mode weapon of 3 lb. on the Broadsword skill."""
+    return build_weapon(kind, name, 3, mode, parry=parry, **changes)
 
 
 SWORD = mk(WeaponKind.SWORD, "Broadsword", ("swing", "sw+1 cut", "1"))

@@ -9,8 +9,6 @@ from fractions import Fraction
 
 import pytest
 
-from hexmap import Reach
-from rules.breakage import parse_damage
 from rules.checks import Outcome, outcome_probabilities
 from rules.disarm import (
     ContestWinner,
@@ -27,9 +25,10 @@ from rules.disarm import (
     weight_bonus,
 )
 from rules.errors import IllegalAttackError
-from rules.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponMode, WeaponSize
+from rules.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
 from rules.modifiers import Modifier
 from rules.weapon_strikes import PlacementKind, RulesSource
+from tests.rules.weapon_builder import build_weapon
 
 S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
 CS, S, F, CF = Outcome.CRITICAL_SUCCESS, Outcome.SUCCESS, Outcome.FAILURE, Outcome.CRITICAL_FAILURE
@@ -44,17 +43,8 @@ def mk(
     parry: ParryClass = ParryClass.TWO_THIRDS,
     **changes: object,
 ) -> Weapon:
-    n, d, r = mode
-    return Weapon(
-        key=name.lower().replace(" ", "-"),
-        name=name,
-        kind=kind,
-        skill=skill,
-        modes=(WeaponMode(n, parse_damage(d), Reach.parse(r)),),
-        parry=parry,
-        weight=weight,
-        **changes,  # type: ignore[arg-type]
-    )
+    """A one-mode weapon, its skill and parry written positionally."""
+    return build_weapon(kind, name, weight, mode, skill=skill, parry=parry, **changes)
 
 
 BROADSWORD = mk(WeaponKind.SWORD, "Broadsword", 3, ("swing", "sw+1 cut", "1"), "Broadsword")

@@ -22,28 +22,11 @@ from rules.hit_location import (
     resolve_table_side,
 )
 from rules.wound_effects import BodySide
+from tests.rules.three_dice import WAYS_3D6
 
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000" / "hit_locations.json"
 
-# Ways 3d6 can total n (of 216), written out rather than computed.
-WAYS = {
-    3: 1,
-    4: 3,
-    5: 6,
-    6: 10,
-    7: 15,
-    8: 21,
-    9: 25,
-    10: 27,
-    11: 27,
-    12: 25,
-    13: 21,
-    14: 15,
-    15: 10,
-    16: 6,
-    17: 3,
-    18: 1,
-}
+WAYS = WAYS_3D6
 F = Fraction
 
 # The seed's table restated independently of the JSON: row -> [(location, share)].

@@ -35,30 +35,14 @@ from rules.wound_effects import (
     resolve_rolls,
     wound_from,
 )
+from tests.rules.three_dice import WAYS_3D6
 
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "001" / "hit_locations.json"
 F = Fraction
 CR, CUT, IMP, PI = DamageType.CRUSHING, DamageType.CUTTING, DamageType.IMPALING, DamageType.PIERCING
 BURN, COR, TOX = DamageType.BURNING, DamageType.CORROSION, DamageType.TOXIC
 V = Victim(hp=12, ht=11)
-WAYS = {
-    3: 1,
-    4: 3,
-    5: 6,
-    6: 10,
-    7: 15,
-    8: 21,
-    9: 25,
-    10: 27,
-    11: 27,
-    12: 25,
-    13: 21,
-    14: 15,
-    15: 10,
-    16: 6,
-    17: 3,
-    18: 1,
-}
+WAYS = WAYS_3D6
 
 
 def p(*totals: int) -> Fraction:

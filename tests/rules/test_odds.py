@@ -26,9 +26,17 @@ import numpy as np
 import pytest
 
 from hexmap import Facing, Hex, Reach, reach_hexes
-from rules.attack import AttackOptions, AttackOutcome, AttackPlan, plan_attack, resolve_attack
+from rules.attack import (
+    AttackOptions,
+    AttackOutcome,
+    AttackPlan,
+    WeaponAttack,
+    plan_attack,
+    resolve_attack,
+)
 from rules.catalog import load_demo_battle, load_fighters
 from rules.citation import cite
+from rules.conditions import SelectedCondition
 from rules.damage import roll_damage
 from rules.defense import DefenseChoice, DefenseKind, possible_defenses
 from rules.errors import IllegalAttackError
@@ -53,12 +61,14 @@ from rules.modifiers import Modifier
 from rules.odds import (
     AttackOdds,
     attack_odds,
+    blow_odds,
     injury_distribution,
+    located_wounds,
     location_weights,
     mix,
     status_distribution,
 )
-from rules.ruleset import Ruleset
+from rules.ruleset import Ruleset, get_ruleset
 
 Make = Callable[..., Combatant]
 GM = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -322,6 +332,17 @@ def test_outcomes_sum_to_one_over_many_random_plans(ruleset: Ruleset) -> None:
 # --- exactness against brute force ---------------------------------------------------------
 
 
+def _classic(plan: AttackPlan) -> bool:
+    """A plan the plain brute force covers: uniform torso damage, no miss that
+    still lands, no critical miss check."""
+    return (
+        plan.hit_location is None
+        and not plan.options.random_location
+        and plan.base_skill <= 15
+        and not plan.weapon.reliable
+    )
+
+
 def _check_against(o: AttackOdds, b: Brute) -> None:
     assert o.p_critical_hit == b.critical_hit
     assert o.p_hit == b.hit
@@ -354,7 +375,9 @@ def test_exact_against_brute_force_of_every_die_with_up_to_two_defenses(
     """216^(1+k) ways for random plans with k <= 1, and the first plans with k = 2."""
     seen: set[tuple[int, tuple[int, ...]]] = set()
     two = 0
-    for plan, a, d in scenarios(7, 250, ruleset):
+    for plan, a, d in scenarios(7, 400, ruleset):
+        if not _classic(plan):
+            continue
         values = tuple(x.value for x in plan.defenses)
         key = (plan.effective_skill, values)
         if key in seen or len(values) > 2 or (len(values) == 2 and two >= 6):
@@ -387,6 +410,8 @@ def test_exact_against_brute_force_of_every_total_with_three_defenses(
 
 def test_injury_and_state_exact_against_brute_force(ruleset: Ruleset) -> None:
     for plan, a, d in scenarios(99, 150, ruleset):
+        if not _classic(plan):
+            continue
         o = attack_odds(plan, a, d, ruleset)
         armor = d.fighter.armor
         dr = armor.dr if armor is not None else 0
@@ -636,25 +661,32 @@ def test_mix_weights_distributions() -> None:
     assert mix([(Fraction(0), torso), (Fraction(1), arm)]) == arm
 
 
-def test_random_locations_plug_in(
-    make: Make, ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Replacing location_weights / location_dr (the hooks for a random hit
-    location and location armor) mixes the per-location injuries."""
-    import rules.odds as odds
-
-    o, plan, d = _gear_test(make, ruleset, 10, dr=2)
-    assert location_weights(plan) == {plan.location.key: 1}
-    half = Fraction(1, 2)
-    monkeypatch.setattr(odds, "location_weights", lambda p: {"torso": half, "head": half})
-    monkeypatch.setattr(odds, "location_dr", lambda p, d, key: 2 if key == "torso" else 0)
-    mixed = odds.blow_odds(plan, d, ruleset).injury
-    sixth = Fraction(1, 6)
-    dr2 = {0: 2 * sixth, 1: sixth, 2: sixth, 3: sixth, 4: sixth}
-    dr0 = dict.fromkeys(range(1, 7), sixth)
-    assert dict(mixed) == dict(mix([(half, dr2), (half, dr0)]))
-    assert list(mixed) == sorted(mixed)
-    assert o.blow.injury == dr2
+def test_location_weights_uniform_aimed_and_random(make: Make, ruleset: Ruleset) -> None:
+    """Unaimed under the 000 table: uniform torso damage (no weights); aimed at a
+    table key: that key; a random swing: the table's exact distribution, and the
+    blow mixes the located wounds by it."""
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    unaimed = plan_attack(a, d, AttackOptions("broadsword", "swing"), ruleset)
+    assert location_weights(unaimed, d, ruleset) == {}
+    aimed = plan_attack(a, d, AttackOptions("broadsword", "swing", location="brain"), ruleset)
+    assert location_weights(aimed, d, ruleset) == {"brain": 1}
+    rnd = plan_attack(a, d, AttackOptions("broadsword", "swing", random_location=True), ruleset)
+    weights = location_weights(rnd, d, ruleset)
+    assert weights == ruleset.hit_locations.exact_distribution()
+    mixed = mix(
+        [
+            (
+                w,
+                {
+                    i: sum(p for (j, _), p in located_wounds(rnd, d, ruleset, k).items() if j == i)
+                    for i in {j for j, _ in located_wounds(rnd, d, ruleset, k)}
+                },
+            )
+            for k, w in weights.items()
+        ]
+    )
+    assert dict(attack_odds(rnd, a, d, ruleset).blow.injury) == dict(mixed)
 
 
 def test_a_stale_plan_is_refused(make: Make, ruleset: Ruleset) -> None:
@@ -691,3 +723,340 @@ def test_fast_enough_for_live_updates(ruleset: Ruleset) -> None:
     cold = random_scenario(random.Random(1), ruleset)
     assert cold is not None
     assert isinstance(attack_odds(*cold, ruleset).injury_given_hit, Mapping)
+
+
+# --- the wired rules: near misses, critical miss checks, acrobatics, disarm, locations ------
+
+
+R000_001 = get_ruleset("000", ("locations-001",))
+STATIONARY = SelectedCondition("stationary")
+
+
+def _new_options(
+    rng: random.Random, ruleset: Ruleset, a: Combatant, d: Combatant
+) -> tuple[Combatant, Combatant, AttackOptions] | None:
+    """A random attack with the wired options: random or table-aimed locations,
+    acrobatic dodges, reliable weapons, skill over 15, disarms, no-defense
+    conditions."""
+    weapon = rng.choice(a.fighter.weapons)
+    mode = rng.choice(weapon.modes)
+    if rng.random() < 0.3:
+        weapon = replace(weapon, reliable=True)
+        a = replace(a, fighter=replace(a.fighter, weapons=(weapon, *a.fighter.weapons[1:])))
+        mode = rng.choice(weapon.modes)
+    if rng.random() < 0.4:
+        skills = dict(a.fighter.skills)
+        skills[weapon.skill] = rng.randint(16, 20)
+        a = replace(a, fighter=replace(a.fighter, skills=skills))
+    if rng.random() < 0.4:
+        skills = dict(d.fighter.skills)
+        skills["Acrobatics"] = rng.randint(8, 16)
+        d = replace(d, fighter=replace(d.fighter, skills=skills))
+    choices = list(possible_defenses(d))
+    kinds: set[DefenseKind] = set()
+    announced = []
+    for c in rng.sample(choices, rng.randint(0, len(choices))):
+        if c.kind not in kinds:
+            kinds.add(c.kind)
+            announced.append(c)
+    roll = rng.random()
+    random_location, location, conditions = False, None, ()
+    weapon_attack, target = None, None
+    if roll < 0.3:
+        random_location = True
+    elif roll < 0.7:
+        location = rng.choice(sorted(ruleset.hit_locations.locations))
+    elif roll < 0.8 and d.fighter.weapons:
+        weapon_attack, target = WeaponAttack.DISARM, rng.choice(d.fighter.weapons).key
+    elif roll < 0.9:
+        conditions, announced = (STATIONARY,), []
+    options = AttackOptions(
+        weapon.key,
+        mode.name,
+        location=location,
+        defenses=tuple(announced),
+        random_location=random_location,
+        conditions=conditions,
+        weapon_attack=weapon_attack,
+        target_weapon_key=target,
+        acrobatic_dodge=DefenseKind.DODGE in kinds and rng.random() < 0.7,
+        from_above=rng.random() < 0.1,
+        extra_modifiers=(Modifier(rng.randint(-6, 6), "GM", GM),),
+    )
+    return a, d, options
+
+
+def new_scenarios(
+    seed: int, count: int, ruleset: Ruleset
+) -> Iterator[tuple[AttackPlan, Combatant, Combatant]]:
+    rng = random.Random(seed)
+    templates = load_fighters()
+    names = sorted(templates)
+    made = 0
+    while made < count:
+        af, df = templates[rng.choice(names)], templates[rng.choice(names)]
+        a = combatant(af, "a", Hex(0, 0), Facing.N, Side.RED)
+        d = combatant(df, "d", Hex(0, -1), rng.choice(list(Facing)), Side.BLUE)
+        d = replace(d, hp=rng.randint(-df.hit_points, df.hit_points))
+        built = _new_options(rng, ruleset, a, d)
+        if built is None:
+            continue
+        a, d, options = built
+        try:
+            plan = plan_attack(a, d, options, ruleset)
+        except IllegalAttackError:
+            continue
+        try:
+            attack_odds(plan, a, d, ruleset)
+        except IllegalAttackError:  # e.g. a crushing blow aimed at the armpit vitals
+            continue
+        made += 1
+        yield plan, a, d
+
+
+@pytest.mark.parametrize("rs", [get_ruleset("000"), R000_001], ids=["000", "001-locations"])
+def test_wired_options_sum_to_one(rs: Ruleset) -> None:
+    seen = Counter[str]()
+    for plan, a, d in new_scenarios(31, 300, rs):
+        o = attack_odds(plan, a, d, rs)
+        assert outcome_total(o) == 1
+        assert all(p >= 0 for p in o.outcomes.values())
+        assert sum(o.injury_given_hit.values()) == 1
+        assert sum(o.injury.values()) == 1
+        assert sum(o.blow.status.values()) == 1
+        assert sum(o.status_after.values()) == 1
+        assert 0 <= o.p_shifted <= o.p_hit + o.p_defended
+        assert o.p_critical_miss_avoided <= o.p_miss
+        assert not o.approximate
+        assert o.summary_lines()
+        seen["random"] += plan.options.random_location
+        seen["aimed"] += plan.hit_location is not None
+        seen["acrobatic"] += plan.options.acrobatic_dodge
+        seen["reliable"] += plan.weapon.reliable
+        seen["skill>15"] += plan.base_skill > 15
+        seen["disarm"] += plan.options.weapon_attack is WeaponAttack.DISARM
+        seen["no defense"] += plan.no_active_defense
+        seen["shifted"] += o.p_shifted > 0
+    assert all(
+        seen[k] >= 3
+        for k in ("random", "aimed", "acrobatic", "reliable", "skill>15", "disarm", "no defense")
+    ), seen
+    if rs is not R000_001:
+        assert seen["shifted"] >= 3, seen
+
+
+def _exact_totals(
+    plan: AttackPlan, d: Combatant, ruleset: Ruleset
+) -> dict[AttackOutcome, Fraction]:
+    """Every 3d6 total of the attack, of the critical miss checks, of the
+    Acrobatics roll and of each defense, with the reference judge and
+    resolve_attack's own shift rule."""
+    from types import SimpleNamespace
+
+    from rules.attack import _missed_location
+
+    eff, base = plan.effective_skill, plan.base_skill
+    def_ok = [{t: ref_judge(t, v, True) for t in TOTAL_WAYS} for v in range(-20, 40)]
+    acro = d.fighter.skills.get("Acrobatics")
+
+    def p_stop_chain() -> Fraction:
+        """P(no announced defense succeeds), acrobatics enumerated."""
+        p_all_fail = Fraction(1)
+        for dp in plan.defenses:
+            if dp.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge:
+                assert acro is not None
+                fail = Fraction(0)
+                for at, aw in TOTAL_WAYS.items():
+                    ok = ref_judge(at, acro, False) <= S
+                    v = dp.value + (max(0, min(2, 16 - dp.value)) if ok else -4)
+                    fail += Fraction(aw, 216) * Fraction(
+                        sum(w for t, w in TOTAL_WAYS.items() if def_ok[v + 20][t] > S), 216
+                    )
+            else:
+                fail = Fraction(
+                    sum(w for t, w in TOTAL_WAYS.items() if def_ok[dp.value + 20][t] > S), 216
+                )
+            p_all_fail *= fail
+        return p_all_fail
+
+    undefended = p_stop_chain()
+    out = defaultdict[AttackOutcome, Fraction](Fraction)
+    for t, w in TOTAL_WAYS.items():
+        p = Fraction(w, 216)
+        code = ref_judge(t, eff, False)
+        if code == CS:
+            out[AttackOutcome.CRITICAL_HIT] += p
+        elif code == S:
+            out[AttackOutcome.HIT] += p * undefended
+            out[AttackOutcome.DEFENDED] += p * (1 - undefended)
+        elif code == CF:
+            stands = Fraction(1)
+            if plan.weapon.reliable:  # the verification roll against basic skill fails
+                stands *= Fraction(
+                    sum(w2 for t2, w2 in TOTAL_WAYS.items() if ref_judge(t2, base, False) > S),
+                    216,
+                )
+            if base > 15:  # the avoidance roll against basic skill - 13 fails
+                stands *= Fraction(
+                    sum(w2 for t2, w2 in TOTAL_WAYS.items() if ref_judge(t2, base - 13, False) > S),
+                    216,
+                )
+            out[AttackOutcome.CRITICAL_MISS] += p * stands
+            out[AttackOutcome.MISSED] += p * (1 - stands)
+        elif _missed_location(plan, SimpleNamespace(total=t), ruleset) is not None:  # type: ignore[arg-type]
+            out[AttackOutcome.HIT] += p * undefended
+            out[AttackOutcome.DEFENDED] += p * (1 - undefended)
+        else:
+            out[AttackOutcome.MISSED] += p
+    return dict(out)
+
+
+def test_wired_outcomes_exact_by_totals(ruleset: Ruleset) -> None:
+    checked = 0
+    for plan, a, d in new_scenarios(77, 200, ruleset):
+        if plan.options.weapon_attack is not None:
+            continue
+        o = attack_odds(plan, a, d, ruleset)
+        ref = _exact_totals(plan, d, ruleset)
+        got = {k: v for k, v in o.outcomes.items() if v}
+        assert got == {k: v for k, v in ref.items() if v}, plan.options
+        checked += 1
+    assert checked > 100
+
+
+def _fencer_and_swordsman(make: Make, **skills: int) -> tuple[Combatant, Combatant]:
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("fencer", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    if skills:
+        a = replace(a, fighter=replace(a.fighter, skills={**a.fighter.skills, **skills}))
+    d = replace(d, fighter=replace(d.fighter, skills={**d.fighter.skills, "Acrobatics": 13}))
+    return a, d
+
+
+@pytest.mark.parametrize(
+    ("rs", "opts"),
+    [
+        (get_ruleset("000"), {"random_location": True, "defenses": (DODGE,)}),
+        (R000_001, {"random_location": True}),
+        (get_ruleset("000"), {"location": "brain", "defenses": (DODGE,), "acrobatic_dodge": True}),
+        (get_ruleset("000"), {"location": "vitals", "mode": "thrust"}),
+        (R000_001, {"location": "skull"}),
+        (get_ruleset("000"), {"conditions": (STATIONARY,)}),
+        (get_ruleset("000"), {"random_location": True, "covered": frozenset({"head", "leg"})}),
+        (get_ruleset("000"), {"weapon_attack": WeaponAttack.DISARM, "target_weapon_key": "rapier"}),
+    ],
+    ids=[
+        "random-000",
+        "random-001",
+        "brain-acrobatic",
+        "vitals-thrust",
+        "skull-001",
+        "stationary",
+        "covered-random",
+        "disarm-000",
+    ],
+)
+def test_wired_agrees_with_resolve_attack(make: Make, rs: Ruleset, opts: dict[str, object]) -> None:
+    a, d = _fencer_and_swordsman(make, Broadsword=17)
+    d = replace(d, hp=4)  # so that blows often knock out or kill
+    weapon = replace(a.fighter.weapon("broadsword"), reliable=True)
+    a = replace(
+        a,
+        fighter=replace(
+            a.fighter,
+            weapons=tuple(weapon if w.key == "broadsword" else w for w in a.fighter.weapons),
+        ),
+    )
+    mode = str(opts.pop("mode", "swing"))
+    plan = plan_attack(a, d, AttackOptions("broadsword", mode, **opts), rs)  # type: ignore[arg-type]
+    _agree(plan, a, d, rs, runs=2500)
+
+
+def test_random_location_speed(make: Make) -> None:
+    """A random swing under the 001 locations, cold and warm (the pane's live
+    update needs well under 50 ms)."""
+    for rs in (get_ruleset("000"), R000_001):
+        a, d = _fencer_and_swordsman(make)
+        plan = plan_attack(a, d, AttackOptions("broadsword", "swing", random_location=True), rs)
+        from rules import odds as odds_module
+
+        odds_module._located_wounds.cache_clear()
+        start = time.perf_counter()
+        attack_odds(plan, a, d, rs)
+        cold = time.perf_counter() - start
+        start = time.perf_counter()
+        attack_odds(plan, a, d, rs)
+        warm = time.perf_counter() - start
+        assert cold < 0.5 and warm < 0.050, (cold, warm)
+
+
+@pytest.mark.parametrize("rs", [get_ruleset("000"), R000_001], ids=["000", "001-locations"])
+def test_located_injury_exact_against_resolve_attack_face_by_face(
+    make: Make, rs: Ruleset, scripted: Callable[..., random.Random]
+) -> None:
+    """resolve_attack itself, a critical hit (1+1+2) at every key of the hit
+    location system it can aim at, fed every combination of damage faces (the
+    wound's and the HT rolls all 1s): exactly the injury the odds report."""
+    a, d = _fencer_and_swordsman(make)
+    d = replace(d, fighter=replace(d.fighter, armor=Armor("test-armor", "Test armor", 1, 2)))
+    checked = 0
+    for key in sorted(rs.hit_locations.locations):
+        for mode in ("swing", "thrust"):
+            try:
+                plan = plan_attack(a, d, AttackOptions("broadsword", mode, location=key), rs)
+                o = attack_odds(plan, a, d, rs)
+            except IllegalAttackError:
+                continue
+            dice = plan.damage_dice
+            counts = Counter[int]()
+            for faces in itertools.product(range(1, 7), repeat=dice.count):
+                r = resolve_attack(plan, a, d, scripted([1, 1, 2, *faces, *(1,) * 60]), rs)
+                assert r.damage is not None and r.hit_location == key
+                counts[r.damage.injury] += 1
+            expected = {i: Fraction(n, 6**dice.count) for i, n in counts.items()}
+            # the blow at the aimed key (o.blow also mixes misses that land elsewhere)
+            assert dict(blow_odds(plan, d, rs).injury) == expected, (key, mode)
+            assert o.blow.injury == blow_odds(plan, d, rs).injury or o.p_shifted
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_table_distribution_by_totals_equals_exact_distribution() -> None:
+    """odds counts the 000 table over 3d6 totals: the same as the table's own
+    enumeration of every die, for every direction and with cover."""
+    from rules.odds import _SYSTEMS, _random_locations
+
+    table = get_ruleset("000").hit_locations
+    _SYSTEMS[id(table)] = table
+    heads = frozenset(k for k, loc in table.locations.items() if loc.area == "head")
+    for above, below, back, side in itertools.product([False, True], repeat=4):
+        if above and below:
+            continue
+        for covered in (frozenset(), heads):
+            assert _random_locations(id(table), above, below, back, covered, side) == (
+                table.exact_distribution(above, below, back, covered, from_side=side)
+            )
+
+
+def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
+    """000 MISSING A SPECIFIC HIT LOCATION: a plain miss of 9 or less (and at most
+    the unaimed skill) strikes the combatant in the way."""
+    from rules.attack_events import BystanderStruck
+
+    a, d = _fencer_and_swordsman(make)
+    b = make("sword-and-shield", Hex(6, 6), Facing.N, id="b", side=Side.BLUE)
+    ruleset = R000_001  # the 000 table moves such misses to the general area instead
+    options = AttackOptions("broadsword", "swing", location="skull", obscured_by="b")
+    plan = plan_attack(a, d, options, ruleset)
+    o = attack_odds(plan, a, d, ruleset)
+    assert 0 < o.p_stray_blow <= o.p_miss
+    runs = 3000
+    struck = sum(
+        any(
+            isinstance(e, BystanderStruck)
+            for e in resolve_attack(plan, a, d, random.Random(s), ruleset, bystander=b).events
+        )
+        for s in range(runs)
+    )
+    assert _within(struck, runs, o.p_stray_blow)
+    assert any("in the way" in line for line in o.summary_lines())

@@ -9,8 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from hexmap import Facing, Reach
-from rules.breakage import parse_damage
+from hexmap import Facing
 from rules.defense import DefenseKind
 from rules.errors import DataError, IllegalAttackError
 from rules.model import (
@@ -19,7 +18,6 @@ from rules.model import (
     Quality,
     Weapon,
     WeaponKind,
-    WeaponMode,
     WeaponSize,
 )
 from rules.weapon_strikes import (
@@ -65,32 +63,12 @@ from rules.weapon_strikes import (
     weapon_integrity,
     weapon_targetable,
 )
+from tests.rules.weapon_builder import build_weapon
 
 S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
 
 
-def mk(
-    kind: WeaponKind,
-    name: str,
-    weight: float,
-    *modes: tuple[str, str, str],
-    skill: str = "Broadsword",
-    parry: ParryClass = ParryClass.TWO_THIRDS,
-    **changes: object,
-) -> Weapon:
-    """A weapon from (mode name, "sw+1 cut", reach text) triples."""
-    built = tuple(WeaponMode(n, parse_damage(d), Reach.parse(r)) for n, d, r in modes)
-    return Weapon(
-        key=name.lower().replace(" ", "-"),
-        name=name,
-        kind=kind,
-        skill=skill,
-        modes=built,
-        parry=parry,
-        weight=weight,
-        **changes,  # type: ignore[arg-type]
-    )
-
+mk = build_weapon  # the shared builder under this module's short name
 
 BROADSWORD = mk(
     WeaponKind.SWORD, "Broadsword", 3, ("swing", "sw+1 cut", "1"), ("thrust", "thr+1 cr", "1")
