@@ -98,7 +98,7 @@ def brush_values(kind: str) -> list[tuple[str, object]]:
         return [(f"{h:+d}" if h else "0", h) for h in range(-3, 6)]
     if kind == "open":
         return [("everything", None)]
-    from app.panes.hex_pane import enum_label
+    from app.panes.labels import enum_label
 
     return [(enum_label(m), m) for m in getattr(rt, _BRUSH_ENUMS[kind])]
 

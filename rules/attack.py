@@ -160,11 +160,21 @@ from rules.hit_location import (
 )
 from rules.locations import HitLocation
 from rules.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
+from rules.missiles import (
+    MISSILE_AND_THROWN_000,
+    RANDOM_LOCATION_000,
+    THROWN_NOTE,
+    forced_random_location,
+    range_problem,
+    ranged_defense_modifiers,
+    thrown_placement,
+)
 from rules.model import (
     ActionKind,
     Combatant,
     DamageSpec,
     DamageType,
+    Delivery,
     Dice,
     Status,
     TurnAction,
@@ -404,7 +414,9 @@ def plan_attack(
             f"{attacker.name}'s arm holding the {weapon.name} is strained "
             "(critical miss table: STRAIN)"
         )
-    if defender.hex not in reach_hexes(attacker.hex, attacker.facing, base_mode.reach):
+    if base_mode.is_ranged:  # 000 MISSILE AND THROWN WEAPONS: range, not reach
+        options = _ranged_options(attacker, defender, weapon, base_mode, options)
+    elif defender.hex not in reach_hexes(attacker.hex, attacker.facing, base_mode.reach):
         raise IllegalAttackError(
             f"{defender.name} is not within the {weapon.name}'s reach {base_mode.reach} "
             f"in front of {attacker.name}"
@@ -453,7 +465,11 @@ def plan_attack(
             mods.append(automatic)
     # ... and those the GM selected for this attack.
     try:
-        mods.extend(condition_modifiers(options.conditions, melee=True, swinging=mode.is_swing))
+        mods.extend(
+            condition_modifiers(
+                options.conditions, melee=not mode.is_ranged, swinging=mode.is_swing
+            )
+        )
         no_defense = removes_active_defenses(options.conditions)
     except ConditionError as e:
         raise IllegalAttackError(str(e)) from None
@@ -513,7 +529,10 @@ def plan_attack(
             ruleset.directional,
             ruleset.defense_cap,
             ruleset.defense_plus_pd_cap,
-            extra_modifiers=_area_modifiers(defender, area_key, choice.kind),
+            extra_modifiers=(
+                *_area_modifiers(defender, area_key, choice.kind),
+                *ranged_defense_modifiers(defender, choice, mode),
+            ),
             free_parries=_free_parries(defender, choice, options),
             free_parry_citation=FENCING_CITATION,
         )
@@ -545,6 +564,36 @@ def plan_attack(
         effective_st=st,
         adjustments=adjustments,
     )
+
+
+def _ranged_options(
+    attacker: Combatant,
+    defender: Combatant,
+    weapon: Weapon,
+    mode: WeaponMode,
+    options: AttackOptions,
+) -> AttackOptions:
+    """Check a thrown or missile attack's range and options; the options as planned
+    (000 RANDOM HIT LOCATION: a random location beyond a missile's 1/2D range)."""
+    problem = range_problem(attacker, defender.hex, mode)
+    if problem is not None:
+        raise IllegalAttackError(
+            f"{defender.name} cannot be hit with the {weapon.name} ({mode.name}): {problem} "
+            f"({MISSILE_AND_THROWN_000})"
+        )
+    if options.weapon_attack is not None or options.subdue is not None:
+        raise IllegalAttackError(
+            f"strikes at weapons, disarms and pulled blows are made in hand, not with a "
+            f"{mode.delivery.value} attack"
+        )
+    if forced_random_location(mode, attacker.hex.distance(defender.hex)):
+        if options.location is not None or options.chink or options.at_parrying_limb:
+            raise IllegalAttackError(
+                f"beyond the {weapon.name}'s 1/2D range ({mode.half_damage_hexes} hexes) a "
+                f"missile hits a random location and cannot aim ({RANDOM_LOCATION_000})"
+            )
+        return replace(options, random_location=True)
+    return options
 
 
 def _check_options(options: AttackOptions) -> None:
@@ -994,6 +1043,8 @@ def resolve_attack(
         _damage_events(flow, damage)
     if outcome.is_hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
         _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng)
+    if plan.mode.delivery is Delivery.THROWN:
+        _throw_leaves_hand(plan, flow, outcome)
 
     return AttackResolution(
         plan=plan,
@@ -1285,6 +1336,21 @@ def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
     remnant = result.weapon_in_hand
     flow.put(_swap_weapon(c, result.weapon.key, remnant))
     flow.lose(c, result.pieces, f"the {result.weapon.name} broke", BROKEN_WEAPONS_000)
+
+
+def _throw_leaves_hand(plan: AttackPlan, flow: _Flow, outcome: AttackOutcome) -> None:
+    """000 MISSILE AND THROWN WEAPONS: a thrown weapon leaves the thrower's hand. It
+    lands in the defender's hex on a hit or a defended throw, else scattered from
+    there like a knocked-away weapon (``rules.missiles.thrown_placement``); the
+    battle places it from the defender's hex (``Piece.note`` THROWN_NOTE)."""
+    c = flow.attacker
+    held = next((w for w in c.fighter.weapons if w.key == plan.weapon.key), None)
+    if held is None:  # already dropped or broken by the attack's own mishaps
+        return
+    on_target = outcome.is_hit or outcome is AttackOutcome.DEFENDED
+    flow.put(_swap_weapon(c, held.key, None))
+    piece = Piece(held.name, held, thrown_placement(held, on_target), note=THROWN_NOTE)
+    flow.lose(flow.attacker, (piece,), f"thrown at {flow.defender.name}", MISSILE_AND_THROWN_000)
 
 
 def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:

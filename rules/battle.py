@@ -786,11 +786,24 @@ def place_resolution_pieces(
             rng,
             source_weapon=source_weapon_of(piece, was),
             shield=shield if is_shield else None,
-            start=now.hex,
+            start=_piece_start(after, resolution, piece, now),
             weapon_state=None if whole is None else was.weapon_state(whole.key),
         )
         events.extend(placed)
     return after, tuple(events)
+
+
+def _piece_start(
+    state: BattleState, resolution: AttackResolution, piece: Piece, origin: Combatant
+) -> Hex:
+    """Where a piece starts from: a thrown weapon from the defender's hex (000
+    MISSILE AND THROWN WEAPONS, rules.missiles), anything else from its holder's."""
+    from rules.missiles import THROWN_NOTE  # lazy, like the attack rules
+
+    plan = resolution.plan
+    if piece.note == THROWN_NOTE and origin.id == plan.attacker_id:
+        return state.combatant(plan.defender_id).hex
+    return origin.hex
 
 
 def drop_from_hand(

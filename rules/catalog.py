@@ -40,8 +40,10 @@ from rules.model import (
     DamageBase,
     DamageSpec,
     DamageType,
+    Delivery,
     Fighter,
     ParryClass,
+    Projectile,
     Quality,
     Shield,
     ShieldSize,
@@ -114,12 +116,37 @@ def parse_reach(value: object, where: str) -> Reach:
 
 def parse_mode(data: object, where: str = "mode") -> WeaponMode:
     obj = as_object(data, where)
-    check_keys(obj, where, ("name", "damage", "reach"), ("skill_modifier",))
+    check_keys(
+        obj,
+        where,
+        ("name", "damage"),
+        ("reach", "skill_modifier", "delivery", "projectile", "range", "half_damage_range"),
+    )
+    # 000 MISSILE AND THROWN WEAPONS: absent delivery is a melee mode (reach needed);
+    # a thrown or missile mode needs a projectile and a range, its reach (where the
+    # weapon is held, default "C") is optional.
+    delivery = get_enum(obj, "delivery", Delivery, where, Delivery.MELEE)
+    ranged = delivery is not Delivery.MELEE
+    if not ranged and "reach" not in obj:
+        raise DataError(f"{where}: a melee mode needs a reach")
+    if not ranged and any(k in obj for k in ("projectile", "range", "half_damage_range")):
+        raise DataError(f"{where}: projectile and range are for thrown or missile modes")
+    projectile = get_enum(obj, "projectile", Projectile, where, Projectile.NONE)
+    range_hexes = get_int(obj, "range", where) if ranged else None
+    half = get_int(obj, "half_damage_range", where, 0) if ranged else 0
+    if ranged and projectile is Projectile.NONE:
+        raise DataError(f"{where}: a {delivery.value} mode needs a projectile")
+    if range_hexes is not None and (range_hexes < 1 or not 0 <= half <= range_hexes):
+        raise DataError(f"{where}: range must be at least 1 and half_damage_range within it")
     return WeaponMode(
         name=get_str(obj, "name", where),
         damage=parse_damage_spec(obj["damage"], f"{where}.damage"),
-        reach=parse_reach(obj["reach"], f"{where}.reach"),
+        reach=parse_reach(obj.get("reach", "C"), f"{where}.reach"),
         skill_modifier=get_int(obj, "skill_modifier", where, 0),
+        delivery=delivery,
+        projectile=projectile,
+        range_hexes=range_hexes,
+        half_damage_hexes=half or None,
     )
 
 
@@ -380,13 +407,27 @@ def _parse_combatant(
     grid: HexGrid,
 ) -> Combatant:
     obj = as_object(data, where)
-    check_keys(obj, where, ("template", "side", "at", "facing"), ("id", "name"))
+    check_keys(
+        obj, where, ("template", "side", "at", "facing"), ("id", "name", "extra_weapons", "skills")
+    )
     template = get_str(obj, "template", where)
     if template not in templates:
         raise DataError(f"{where}.template: no fighter template {template!r}")
     fighter = templates[template]
     if "name" in obj:
         fighter = replace(fighter, name=get_str(obj, "name", where))
+    if "extra_weapons" in obj:  # optional gear beyond the template's (e.g. a throwing knife)
+        catalog = load_catalog()
+        extra = []
+        for j, key in enumerate(as_list(obj["extra_weapons"], f"{where}.extra_weapons")):
+            if not isinstance(key, str) or key not in catalog.weapons:
+                raise DataError(f"{where}.extra_weapons[{j}]: no weapon {key!r} in the catalog")
+            extra.append(catalog.weapons[key])
+        fighter = replace(fighter, weapons=(*fighter.weapons, *extra))
+    if "skills" in obj:  # skill levels added to (or replacing) the template's
+        skills = as_object(obj["skills"], f"{where}.skills")
+        levels = {k: get_int(skills, k, f"{where}.skills") for k in skills}
+        fighter = replace(fighter, skills=MappingProxyType({**fighter.skills, **levels}))
     at = as_object(obj["at"], f"{where}.at")
     check_keys(at, f"{where}.at", ("col", "row"))
     where_hex = Hex.from_offset(

@@ -187,7 +187,8 @@ def disarm_contest(
     elsewhere (e.g. shock, posture)."""
     mods = disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon, rules=rules)
     st_option = rules is RulesSource.SEED_001
-    missile = defender_weapon.kind in MISSILE_KINDS
+    # 000 DISARMING AN OPPONENT: a hand-held missile weapon, by kind or by a missile mode
+    missile = defender_weapon.kind in MISSILE_KINDS or defender_weapon.is_missile_weapon
     a_base, a_basis = _base(attacker, attacker_weapon, use_dx=False, st_option=st_option)
     d_base, d_basis = _base(defender, defender_weapon, use_dx=missile, st_option=st_option)
     return DisarmContest(

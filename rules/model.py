@@ -156,18 +156,51 @@ class DamageSpec:
         return f"{self.base.value}{adds} {self.type.value}"
 
 
+class Delivery(Enum):
+    """How a mode reaches its target: a blow in hand (reach), a weapon thrown from
+    the hand, or a missile shot from it (range). 000 MISSILE AND THROWN WEAPONS."""
+
+    MELEE = "melee"
+    THROWN = "thrown"
+    MISSILE = "missile"
+
+
+class Projectile(Enum):
+    """What flies at the defender, for the defenses allowed against it (000 BLOCK,
+    000 MISSILE AND THROWN WEAPONS). NONE is a hand weapon's blow."""
+
+    NONE = "none"
+    SMALL_THROWN = "small thrown"  # knives, shuriken: parried at -2
+    THROWN = "thrown"  # spears, axes: parried at -1
+    LOW_TECH_MISSILE = "low-tech missile"  # arrows, bolts, sling stones
+    BULLET = "bullet"
+    BEAM = "beam"
+
+
 @dataclass(frozen=True, slots=True)
 class WeaponMode:
-    """One way of using a weapon (swing, thrust ...)."""
+    """One way of using a weapon (swing, thrust, throw, shoot ...).
+
+    A thrown or missile mode strikes at ``range_hexes`` instead of ``reach`` (which
+    then only says where the weapon is held); ``half_damage_hexes`` is its 1/2D range."""
 
     name: str
     damage: DamageSpec
     reach: Reach
     skill_modifier: int = 0
+    delivery: Delivery = Delivery.MELEE
+    projectile: Projectile = Projectile.NONE
+    range_hexes: int | None = None
+    half_damage_hexes: int | None = None
 
     @property
     def is_swing(self) -> bool:
-        return self.damage.base is DamageBase.SWING
+        """A swung blow in hand (a thrown axe is no swing to parry at +1)."""
+        return self.damage.base is DamageBase.SWING and self.delivery is Delivery.MELEE
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.delivery is not Delivery.MELEE
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,11 +232,17 @@ class Weapon:
 
     @property
     def reach(self) -> Reach:
-        """Union of every mode's reach."""
+        """Union of every melee mode's reach (of every mode when none is melee)."""
+        melee = [m for m in self.modes if not m.is_ranged] or list(self.modes)
         distances: frozenset[int] = frozenset()
-        for m in self.modes:
+        for m in melee:
             distances |= m.reach.distances
         return Reach(distances)
+
+    @property
+    def is_missile_weapon(self) -> bool:
+        """A hand-held missile weapon (bow, sling, gun ...): a mode shoots missiles."""
+        return any(m.delivery is Delivery.MISSILE for m in self.modes)
 
 
 class ShieldSize(Enum):

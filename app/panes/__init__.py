@@ -3,7 +3,7 @@ changes the battle only through ``BattleController.execute``.
 
 The panes are imported on first use (``app.panes.AttackPane``...): they pull in the
 attack rules, which the map's first frame does not need, so importing one helper
-(``app.panes.hex_pane.enum_label``) does not load them all (start-up time,
+(``app.panes.labels.enum_label``) does not load them all (start-up time,
 docs/packaging.md)."""
 
 from __future__ import annotations

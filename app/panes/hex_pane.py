@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app import icons
 from app.controller import BattleController, Redraw
 from app.map_view import MapView, pick_up_command
+from app.panes.labels import enum_label
 from app.panes.widgets import VerticalScrollArea, configure_dock, hline, section_label
 from hexmap import Hex
 from rules.battle import BattleChange, Command, ReadyWeapon
@@ -46,12 +47,6 @@ TERRAIN_FIELDS: tuple[tuple[str, str, str | None], ...] = (
     ("cover", "Cover", "Cover"),
     ("height", "Height", None),
 )
-
-
-def enum_label(value: object) -> str:
-    label = getattr(value, "label", None)
-    text = str(label if isinstance(label, str) else getattr(value, "value", value))
-    return text[:1].upper() + text[1:]
 
 
 def terrain_change(field: str, value: object) -> object | None:
@@ -238,9 +233,9 @@ class HexPane(QDockWidget):
         self.title.setText(f"Hex {h.q},{h.r}  (column {col}, row {row})")
         here = [c for c in state.combatants if c.hex == h]
         if here:
-            self.occupant.setText("; ".join(
-                f"{c.name} ({c.status.value}, {_posture_text(c)})" for c in here
-            ))
+            self.occupant.setText(
+                "; ".join(f"{c.name} ({c.status.value}, {_posture_text(c)})" for c in here)
+            )
         else:
             self.occupant.setText("Nobody stands here")
         terrain = _terrain_at(state, h)
@@ -285,7 +280,8 @@ class HexPane(QDockWidget):
         self.ready_button.setText(f"Ready {unready[0][1]}" if unready else "Ready")
         self.ready_button.setToolTip(
             f"{who.name} readies the {unready[0][1]} (a Ready maneuver)"
-            if who is not None and unready else "Nothing to ready"
+            if who is not None and unready
+            else "Nothing to ready"
         )
         if item is None:
             self.who.setText("")

@@ -111,6 +111,17 @@ def test_modes_follow_the_weapon(pane_and_controller):
     assert modes == [m.name for m in weapon.modes]
 
 
+def test_a_thrown_mode_shows_its_range(pane_and_controller):
+    """000 MISSILE AND THROWN WEAPONS: the demo spearman's knife can be thrown."""
+    pane, controller = pane_and_controller
+    controller.select("c2")
+    choose(pane.weapon_combo, "knife")
+    combo = pane.mode_combo
+    texts = {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}
+    assert "range 5" in texts["throw"] and "reach" not in texts["throw"]
+    assert "reach C" in texts["thrust"]
+
+
 def test_locations_come_from_the_ruleset(pane_and_controller):
     pane, controller = pane_and_controller
     table = controller.state.ruleset.locations
