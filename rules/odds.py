@@ -263,20 +263,22 @@ class AttackOdds:
         """A few short lines for the attack pane."""
         if self.target == "contest":
             lines = [
-                f"Disarms {_pct(self.p_hit)} · no effect {_pct(self.p_miss)}"
-                f" · loses own weapon {_pct(self.p_critical_miss)}"
+                f"Disarms {percent(self.p_hit)} · no effect {percent(self.p_miss)}"
+                f" · loses own weapon {percent(self.p_critical_miss)}"
             ]
             return (*lines, *self._approximate_lines())
         lines = [
-            f"Hit {_pct(self.p_damage_lands)} (critical {_pct(self.p_critical_hit)})"
-            f" · miss {_pct(self.p_miss + self.p_critical_miss)}"
-            f" (critical {_pct(self.p_critical_miss)})"
+            f"Hit {percent(self.p_damage_lands)} (critical {percent(self.p_critical_hit)})"
+            f" · miss {percent(self.p_miss + self.p_critical_miss)}"
+            f" (critical {percent(self.p_critical_miss)})"
         ]
         if self.defenses:
-            stops = ", ".join(f"{_defense_name(d.plan)} {_pct(d.p_stopped)}" for d in self.defenses)
+            stops = ", ".join(
+                f"{_defense_name(d.plan)} {percent(d.p_stopped)}" for d in self.defenses
+            )
             lines.append(f"Stopped by {stops}")
         if self.p_stray_blow:
-            lines.append(f"The miss strikes the one in the way {_pct(self.p_stray_blow)}")
+            lines.append(f"The miss strikes the one in the way {percent(self.p_stray_blow)}")
         if self.target == "weapon":
             lines.append("A blow that lands strikes the weapon: no injury")
             return (*lines, *self._approximate_lines())
@@ -286,9 +288,11 @@ class AttackOdds:
             f"mean {float(self.expected_injury_given_hit):.1f}"
             f" · overall mean {float(self.expected_injury):.1f}"
         )
-        down = f"0 HP or less {_pct(self.p_zero_hp)}" if self.hp_before > 0 else "already at 0 HP"
+        down = (
+            f"0 HP or less {percent(self.p_zero_hp)}" if self.hp_before > 0 else "already at 0 HP"
+        )
         changes = [
-            f"{s.value} {_pct(self.p_status(s))}"
+            f"{s.value} {percent(self.p_status(s))}"
             for s in (Status.UNCONSCIOUS, Status.DEAD)
             if s is not self.status_before and self.p_status(s)
         ]
@@ -299,7 +303,9 @@ class AttackOdds:
         return (f"Approximate: {self.approximate_reason}",) if self.approximate else ()
 
 
-def _pct(p: Fraction) -> str:
+def percent(p: Fraction) -> str:
+    """An exact probability as a GM reads it: one decimal, with the ends marked
+    ("<0.1%", ">99.9%") so that a tiny chance never reads as 0 or 100."""
     if p == 0:
         return "0%"
     if p == 1:

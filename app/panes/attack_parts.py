@@ -40,6 +40,7 @@ from rules.conditions import (
 )
 from rules.errors import RulesError
 from rules.model import Combatant, Status
+from rules.odds import percent as percent  # the pane formats odds as the rules do
 
 # --- a collapsible section ------------------------------------------------------------
 
@@ -347,21 +348,6 @@ class ConditionsPicker(QWidget):
 
 
 # --- the odds panel -------------------------------------------------------------------------
-
-
-def percent(p: Fraction) -> str:
-    """An exact probability as the pane shows it: one decimal, with the ends
-    marked ("<0.1%", ">99.9%") so that a tiny chance never reads as 0 or 100."""
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    value = float(p) * 100
-    if value < 0.1:
-        return "<0.1%"
-    if value > 99.9:
-        return ">99.9%"
-    return f"{value:.1f}%"
 
 
 def injury_text(expected: Fraction) -> str:
