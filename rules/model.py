@@ -202,6 +202,11 @@ class WeaponMode:
     def is_ranged(self) -> bool:
         return self.delivery is not Delivery.MELEE
 
+    @property
+    def reach_text(self) -> str:
+        """How far this mode strikes, as the panes show it: a melee reach or a range."""
+        return f"range {self.range_hexes}" if self.is_ranged else f"reach {self.reach}"
+
 
 @dataclass(frozen=True, slots=True)
 class Weapon:

@@ -673,8 +673,7 @@ class AttackPane(QDockWidget):
                 for m in weapon.modes:
                     mod = f", {m.skill_modifier:+d}" if m.skill_modifier else ""
                     # 000 MISSILE AND THROWN WEAPONS: thrown and missile modes strike at range
-                    where = f"range {m.range_hexes}" if m.is_ranged else f"reach {m.reach}"
-                    items.append((f"{m.name} – {m.damage}, {where}{mod}", m.name))
+                    items.append((f"{m.name} – {m.damage}, {m.reach_text}{mod}", m.name))
         _set_items(self.mode_combo, items, self.mode_combo.currentData())
 
     def _fill_locations(self) -> None:

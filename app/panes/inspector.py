@@ -391,7 +391,7 @@ class InspectorPane(QDockWidget):
                 skill_mod = f", {mode.skill_modifier:+d} to hit" if mode.skill_modifier else ""
                 lines.append(
                     f"&nbsp;&nbsp;{escape(mode.name)}: {escape(str(mode.damage))}{escape(dice)}"
-                    f" · reach {escape(str(mode.reach))}{escape(skill_mod)}"
+                    f" · {escape(mode.reach_text)}{escape(skill_mod)}"
                 )
             lines.append(f"&nbsp;&nbsp;{self._parry_text(c, w, ruleset)}")
             blocks.append("<br>".join(lines))
