@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -45,8 +46,10 @@ from hexmap import Arc, Hex, arc_of, weapon_hexes
 from rules.battle import AddItem, BattleChange, Command, DropItem, MoveCombatant
 from rules.catalog import load_catalog
 from rules.errors import RulesError
-from rules.items import ItemKind, drop_candidates
 from rules.model import Combatant, Status, WeaponKind
+
+if TYPE_CHECKING:
+    from rules.items import ItemKind
 
 MIN_ZOOM = 0.12
 MAX_ZOOM = 5.0
@@ -1530,6 +1533,9 @@ def droppable_items(c: Combatant) -> list[tuple[str, str]]:
 
 def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
     """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
+    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import drop_candidates
+
     try:
         c = state.combatant(combatant_id)  # type: ignore[attr-defined]
     except RulesError:
@@ -1565,6 +1571,9 @@ class CatalogItem:
 
 def catalog_item_choices() -> tuple[CatalogItem, ...]:
     """Every catalog weapon (not bare hands), then every shield, by name."""
+    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import ItemKind
+
     try:
         catalog = load_catalog()
     except RulesError:  # pragma: no cover - a broken data file

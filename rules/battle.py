@@ -15,34 +15,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
+from rules.citation import DEFAULT_RULESET_KEY
 from rules.conditions import Posture
 from rules.errors import IllegalCommandError, RulesError
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
-from rules.items import (
-    BLOCK_MISS_000,
-    DROPPED_000,
-    READY_BASE,
-    Falls,
-    GroundItem,
-    ItemDropped,
-    ItemKind,
-    ItemPickedUp,
-    ItemPlaced,
-    LeftHand,
-    MapEffect,
-    Readied,
-    ShieldLeavesHand,
-    WeaponLeavesHand,
-    drop_candidates,
-    icon_key,
-    item_from_piece,
-    item_from_shield,
-    item_id,
-    piece_kind,
-    put_in_hand,
-    take_from_hand,
-    within_reach,
-)
 from rules.model import BodyArea, Combatant, Shield, Status, Weapon, WeaponKind
 from rules.movement import (
     BASE_MOVEMENT,
@@ -54,24 +30,26 @@ from rules.movement import (
     set_posture,
     walk,
 )
-from rules.ruleset import DEFAULT_RULESET_KEY, Ruleset, get_ruleset
 from rules.terrain import TerrainChange, TerrainMap, TerrainPainted, situation_modifiers
-from rules.weapon_strikes import (
-    AT_FEET,
-    Piece,
-    Placement,
-    PlacementKind,
-    RulesSource,
-    WeaponDamageState,
-    weapon_targetable,
-)
 
 if TYPE_CHECKING:
     from rules.attack import AttackOptions, AttackResolution
+    from rules.items import (
+        GroundItem,
+        ItemKind,
+        MapEffect,
+    )
+    from rules.ruleset import Ruleset
     from rules.scatter import (
         DamageRequest,
         Occupant,
         StrayDamage,
+    )
+    from rules.weapon_strikes import (
+        Piece,
+        Placement,
+        RulesSource,
+        WeaponDamageState,
     )
 
 
@@ -99,6 +77,9 @@ class BattleState:
 
     @property
     def ruleset(self) -> Ruleset:
+        # Lazy: the rulesets load on first use (start-up time, docs/packaging.md).
+        from rules.ruleset import get_ruleset
+
         return get_ruleset(self.ruleset_key, self.ruleset_options)
 
     def combatant(self, combatant_id: str) -> Combatant:
@@ -129,6 +110,9 @@ class BattleState:
 
     def with_new_item(self, item: GroundItem) -> BattleState:
         """Add ``item``; its id must be ``item_id(self.next_item)``, which is used up."""
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import item_id
+
         if item.id != item_id(self.next_item):
             raise IllegalCommandError(f"the next item id is {item_id(self.next_item)!r}")
         return replace(self, items=(*self.items, item), next_item=self.next_item + 1)
@@ -583,6 +567,9 @@ def source_weapon_of(piece: Piece, holder: Combatant) -> Weapon | None:
     """The weapon a piece came from: its own weapon when whole, else the holder's
     weapon whose name the piece's name contains ("head of Morningstar"), the
     longest such name; None if there is none."""
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import ItemKind, piece_kind
+
     if piece.weapon is not None and piece_kind(piece) is ItemKind.WEAPON:
         return piece.weapon
     named = [w for w in holder.fighter.weapons if w.name and w.name in piece.name]
@@ -664,7 +651,8 @@ def _place_one(
     start: Hex,
     weapon_state: WeaponDamageState | None = None,
 ) -> tuple[BattleState, tuple[Event, ...]]:
-    # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+    # Lazy: the item and scatter rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import item_from_piece, item_from_shield, item_id
     from rules.scatter import PieceLanded, StrayHitChecked, scatter_piece
 
     stray = _stray_damage(piece, source_weapon, holder, state.ruleset)
@@ -722,6 +710,9 @@ def place_pieces(
     ``shield`` becomes a SHIELD item. Returns the new state and the events, in
     order: stray-hit rolls, landing, damage.
     """
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.weapon_strikes import PlacementKind
+
     holder = (
         state.combatant(origin_combatant)
         if isinstance(origin_combatant, str)
@@ -755,6 +746,10 @@ def place_resolution_pieces(
     defender where no origin is given). A whole weapon or shield still held by its
     origin after the attack is taken from the hand first, so that nothing is both
     in a hand and on the ground."""
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import ItemKind, piece_kind, take_from_hand
+    from rules.weapon_strikes import PlacementKind
+
     pieces = getattr(resolution, "pieces", ())
     origins = getattr(resolution, "piece_origins", ())
     events: list[Event] = []
@@ -812,14 +807,20 @@ def drop_from_hand(
     key: str,
     rng: random.Random,
     *,
-    placement: Placement = AT_FEET,
+    placement: Placement | None = None,
     reason: str = "",
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """A weapon (by key) or the shield (by its key) leaves the hand and lands by
-    ``placement`` - at the feet by default: a crippled hand drops what it holds
+    ``placement`` - at the feet (``AT_FEET``) by default: a crippled hand drops what it holds
     (000 HIT LOCATION note on crippled hands), a fumbled block drops a buckler or
     small shield (000 CRITICAL MISSES ON DEFENSE ROLLS). Other placements
     (``KNOCKED_AWAY``, ``ADJACENT_OR_FEET`` ...) roll their dice with ``rng``."""
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import BLOCK_MISS_000, DROPPED_000, LeftHand, take_from_hand
+    from rules.weapon_strikes import AT_FEET, Piece
+
+    if placement is None:
+        placement = AT_FEET
     holder = state.combatant(combatant_id)
     emptied, held = take_from_hand(holder, key)
     state = state.with_combatants(emptied)
@@ -850,6 +851,16 @@ def apply_map_effects(
     state: BattleState, effects: Sequence[MapEffect], rng: random.Random
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Resolve map effects in order with the command's dice (rules.items)."""
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import (
+        DROPPED_000,
+        Falls,
+        LeftHand,
+        ShieldLeavesHand,
+        WeaponLeavesHand,
+        take_from_hand,
+    )
+
     events: list[Event] = []
     for effect in effects:
         if isinstance(effect, WeaponLeavesHand):
@@ -952,6 +963,9 @@ def can_strike_at_weapon(
     Combat - for a reach 2+ weapon that attacked or feinted against the attacker
     this turn or last turn (the attacker's first turn after it). ``rules``
     defaults to the battle's (``Ruleset.weapon_rules``)."""
+    # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+    from rules.weapon_strikes import weapon_targetable
+
     attacker = state.combatant(attacker_id)
     target = state.combatant(target_id)
     positions = weapon_positions(target)
@@ -1008,6 +1022,18 @@ class DropItem(Command):
     random_hex: bool = False
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import (
+            DROPPED_000,
+            ItemDropped,
+            drop_candidates,
+            item_from_piece,
+            item_from_shield,
+            item_id,
+            take_from_hand,
+        )
+        from rules.weapon_strikes import AT_FEET, Piece
+
         who = state.combatant(self.combatant_id)
         candidates = drop_candidates(who, state.grid)
         by_dice = False
@@ -1059,6 +1085,9 @@ class PickUpItem(Command):
     gm_override: bool = False
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
+
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
         _ready_check(who, self.gm_override)
@@ -1089,6 +1118,9 @@ class ReadyWeapon(Command):
     gm_override: bool = False
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import READY_BASE, Readied
+
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         is_shield = shield is not None and shield.key == self.weapon_key
@@ -1120,6 +1152,9 @@ class PlaceItem(Command):
     hex: Hex | None
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import ItemPlaced
+
         item = state.item(self.item_id)
         if self.hex is not None and self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
@@ -1143,6 +1178,9 @@ class AddItem(Command):
     note: str = ""
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
+        from rules.items import GroundItem, ItemPlaced, icon_key, item_id
+
         if self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
         item = GroundItem(
@@ -1229,8 +1267,9 @@ class SetRulesetOptions(Command):
     options: tuple[str, ...]
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
+        # Lazy: the attack rules and the rulesets load on first use (start-up time).
         from rules.attack_events import RulesetOptionsSet
+        from rules.ruleset import get_ruleset
 
         wanted = tuple(dict.fromkeys(self.options))
         try:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from hexmap import Arc
 from rules.assets import read_json
 from rules.checks import Outcome, RollKind, judge
+from rules.citation import DEFAULT_RULESET_KEY
 from rules.damage import (
     DamageTable,
     WoundingTable,
@@ -41,10 +42,10 @@ from rules.errors import RulesError
 from rules.locations import HitLocation, LocationTable, parse_location_table
 from rules.model import DamageSpec, DamageType, Dice, Fighter
 from rules.modifiers import Modifier
-from rules.weapon_strikes import RulesSource
 
 if TYPE_CHECKING:
     from rules.hit_location import HitLocationSystem
+    from rules.weapon_strikes import RulesSource
 
 
 class Ruleset:
@@ -125,6 +126,9 @@ class Ruleset:
     def weapon_rules(self) -> RulesSource:
         """Which seed's striking-at-weapons rules apply: 000 (penalty by size, 000
         DISARMING) or, with ``locations-001``, 001 (penalty by reach, knocking away)."""
+        # Lazy: weapon strikes load on first use (start-up time, docs/packaging.md).
+        from rules.weapon_strikes import RulesSource
+
         return RulesSource.SEED_001 if LOCATIONS_001 in self.options else RulesSource.SEED_000
 
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
@@ -164,7 +168,6 @@ class Seed000(Ruleset):
 
 
 RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({Seed000.key: Seed000})
-DEFAULT_RULESET_KEY = "000"
 
 
 @functools.cache
