@@ -97,24 +97,31 @@ def run_benchmark(seed: int) -> int:
 
 def run_gui(seed: int, measure_startup: bool = False) -> int:
     app = _application(sys.argv[1:])
-    from app.controller import BattleController
-    from app.crash import install_crash_handler
-    from app.help import maybe_show_first_run_guide
-    from app.main_window import MainWindow, load_demo_battle
-    from app.user_dirs import setup_logging
+    from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 
-    setup_logging()
-    controller = BattleController(load_demo_battle(seed))
-    # The panes and the first-run guide come right after the map's first frame.
-    window = MainWindow(controller, seed=seed, defer_panes=True)
-    install_crash_handler(window)
-    if measure_startup:
-        from app.self_test import install_startup_probe
+    # The log file is set up right after the first frame; until then the records
+    # wait in memory (and reach the file even if start-up fails).
+    buffer_early_logging()
+    try:
+        from app.controller import BattleController
+        from app.crash import install_crash_handler
+        from app.help import maybe_show_first_run_guide
+        from app.main_window import MainWindow, load_demo_battle
 
-        install_startup_probe(window)
-    window.show()
-    window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
-    return int(app.exec())  # type: ignore[attr-defined]
+        controller = BattleController(load_demo_battle(seed))
+        # The panes and the first-run guide come right after the map's first frame.
+        window = MainWindow(controller, seed=seed, defer_panes=True)
+        install_crash_handler(window)
+        if measure_startup:
+            from app.startup_probe import install_startup_probe
+
+            install_startup_probe(window)
+        window.show()
+        window.call_after_first_paint(setup_logging)
+        window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
+        return int(app.exec())  # type: ignore[attr-defined]
+    finally:
+        finish_early_logging()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

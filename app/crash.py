@@ -36,14 +36,12 @@ from PySide6.QtCore import (
     QObject,
     Qt,
     QtMsgType,
-    QUrl,
     Signal,
     qInstallMessageHandler,
 )
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
-from app.user_dirs import current_log_file, log_dir
+from app.user_dirs import current_log_file, finish_early_logging, log_dir
 
 log = logging.getLogger("hexfray.crash")
 qt_log = logging.getLogger("qt")
@@ -148,6 +146,7 @@ class CrashReporter(QObject):
         if issubclass(exc_type, KeyboardInterrupt):
             (self._previous_excepthook or sys.__excepthook__)(exc_type, exc, tb)
             return
+        finish_early_logging()  # an error before the first frame still reaches the file
         details = "".join(traceback.format_exception(exc_type, exc, tb))
         log.critical("Unhandled exception in %s:\n%s", thread, details.rstrip())
         summary = "".join(traceback.format_exception_only(exc_type, exc)).strip()
@@ -188,6 +187,11 @@ class CrashReporter(QObject):
 
 def show_crash_dialog(report: CrashReport, count: int, parent: QWidget | None) -> None:
     """The real dialog: what failed, that Hexfray goes on, where the log is."""
+    # Loaded when a dialog opens, not at start-up (docs/packaging.md).
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle("Hexfray – unexpected error")

@@ -20,9 +20,10 @@ turn, all with a fixed seed. It then checks
 It prints one line per check, writes the same report to ``self-test.txt`` in the
 cache folder, and returns 0 only if every check passed.
 
-``--measure-startup`` is here too (``install_startup_probe``): it prints
+``--measure-startup``'s probe (``install_startup_probe``, which prints
 ``FIRST_PAINT <time.monotonic()>`` once the main window's first frame is painted
-and quits, for packaging/measure.py.
+and quits, for packaging/measure.py) lives in ``app.startup_probe`` and is
+re-exported here.
 """
 
 from __future__ import annotations
@@ -34,15 +35,15 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
+from app.startup_probe import install_startup_probe as install_startup_probe
 from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
 
 if TYPE_CHECKING:
@@ -422,36 +423,3 @@ def _read_golden(report: Report, path: Path) -> dict[str, Any] | None:
         report.add("golden file", False, f"{path}: not a JSON object")
         return None
     return data
-
-
-# --- start-up measurement -------------------------------------------------------------
-class _FirstPaintProbe(QObject):
-    def __init__(self, window: QWidget, report: Callable[[], None]) -> None:
-        super().__init__(window)
-        self._window = window
-        self._report = report
-        self._seen = False
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            not self._seen
-            and event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and watched.window() is self._window
-        ):
-            self._seen = True
-            QTimer.singleShot(0, self._report)  # once the whole first frame is painted
-        return False
-
-
-def install_startup_probe(window: QWidget) -> None:
-    """For ``--measure-startup``: print ``FIRST_PAINT <time.monotonic()>`` after the
-    window's first painted frame, then quit. Same probe as packaging/minimal_app.py."""
-
-    def report() -> None:
-        _say(f"FIRST_PAINT {time.monotonic():.6f}")
-        QApplication.quit()
-
-    app = QApplication.instance()
-    assert app is not None
-    app.installEventFilter(_FirstPaintProbe(window, report))

@@ -7,7 +7,9 @@ never next to the program: the installed or frozen bundle is read-only to us.
   for tests and portable use: ``$HEXFRAY_HOME/config``, ``/data``, ``/logs``, ...
 * Each function creates its folder on demand and returns it as a ``Path``.
 * ``setup_logging()`` sends the ``logging`` records to a rotating file in
-  ``log_dir()`` (and warnings to stderr).
+  ``log_dir()`` (and warnings to stderr). ``buffer_early_logging()`` keeps the
+  records of start-up in memory until then, so the GUI can set up the file after
+  its first frame (issue 5) and still log what happened before it.
 * ``settings()`` is the one ``QSettings`` of the program, an INI file in
   ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too).
 """
@@ -15,13 +17,19 @@ never next to the program: the installed or frozen bundle is read-only to us.
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import platformdirs
 from PySide6.QtCore import QSettings
+
+if TYPE_CHECKING:
+    import platformdirs
+
+# platformdirs and logging.handlers (socket, pickle, queue...) load when first needed:
+# with HEXFRAY_HOME set, or with the log set up after the first frame, start-up needs
+# neither (docs/packaging.md, start-up).
 
 APP_NAME = "Hexfray"
 APP_AUTHOR = "Hexfray"
@@ -44,6 +52,8 @@ def _ensure(path: Path) -> Path:
 
 
 def _platform_dirs() -> platformdirs.PlatformDirs:
+    import platformdirs
+
     # appauthor only matters on Windows (…\AppData\Local\Hexfray\Hexfray).
     return platformdirs.PlatformDirs(APP_NAME, APP_AUTHOR, ensure_exists=False)
 
@@ -94,8 +104,39 @@ def settings() -> QSettings:
     return QSettings(str(config_dir() / "settings.ini"), QSettings.Format.IniFormat)
 
 
-class _HexfrayFileHandler(logging.handlers.RotatingFileHandler):
-    """Marks the handler ``setup_logging`` installed, so a second call replaces it."""
+def _is_file_handler(handler: logging.Handler) -> bool:
+    """Whether ``handler`` is the rotating file handler ``setup_logging`` installed."""
+    return getattr(handler, "_hexfray_file", False) is True
+
+
+class _EarlyBuffer(logging.Handler):
+    """Holds the records logged before ``setup_logging`` (``buffer_early_logging``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def buffer_early_logging(level: int = logging.INFO) -> None:
+    """Keep log records in memory until ``setup_logging`` writes them to the file.
+
+    For start-up: the GUI sets up the log file right after its first frame, without
+    losing what was logged before it. Does nothing once logging is set up.
+    """
+    root = logging.getLogger()
+    if any(_is_file_handler(h) or isinstance(h, _EarlyBuffer) for h in root.handlers):
+        return
+    root.addHandler(_EarlyBuffer())
+    root.setLevel(level)
+
+
+def finish_early_logging() -> None:
+    """If ``buffer_early_logging`` is holding records, set up the log file now."""
+    if any(isinstance(h, _EarlyBuffer) for h in logging.getLogger().handlers):
+        setup_logging()
 
 
 def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
@@ -104,15 +145,22 @@ def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
     Safe to call more than once (e.g. after ``HEXFRAY_HOME`` changed in a test):
     the previous Hexfray file handler is closed and replaced.
     """
+    import logging.handlers
+
     path = log_file()
     root = logging.getLogger()
+    early: list[logging.LogRecord] = []
     for handler in list(root.handlers):
-        if isinstance(handler, _HexfrayFileHandler):
+        if isinstance(handler, _EarlyBuffer):
+            early += handler.records
+            root.removeHandler(handler)
+        elif _is_file_handler(handler):
             root.removeHandler(handler)
             handler.close()
-    file_handler = _HexfrayFileHandler(
+    file_handler = logging.handlers.RotatingFileHandler(
         path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8", delay=True
     )
+    file_handler._hexfray_file = True  # type: ignore[attr-defined]
     file_handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     root.addHandler(file_handler)
     has_console = any(getattr(h, "_hexfray_console", False) for h in root.handlers)
@@ -123,6 +171,15 @@ def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
         stream._hexfray_console = True  # type: ignore[attr-defined]
         root.addHandler(stream)
     root.setLevel(level)
+    # What was logged before (buffer_early_logging) goes where it would have gone.
+    targets = [
+        h for h in root.handlers if h is file_handler or getattr(h, "_hexfray_console", False)
+    ]
+    for record in early:
+        if record.levelno >= level:
+            for handler in targets:
+                if record.levelno >= handler.level:
+                    handler.handle(record)
     return path
 
 
@@ -130,7 +187,11 @@ def stop_logging() -> None:
     """Remove and close the handlers ``setup_logging`` installed (tests, shutdown)."""
     root = logging.getLogger()
     for handler in list(root.handlers):
-        if isinstance(handler, _HexfrayFileHandler) or getattr(handler, "_hexfray_console", False):
+        if (
+            _is_file_handler(handler)
+            or isinstance(handler, _EarlyBuffer)
+            or getattr(handler, "_hexfray_console", False)
+        ):
             root.removeHandler(handler)
             handler.close()
 
@@ -138,6 +199,6 @@ def stop_logging() -> None:
 def current_log_file() -> Path | None:
     """The file the installed Hexfray handler writes to, if logging is set up."""
     for handler in logging.getLogger().handlers:
-        if isinstance(handler, _HexfrayFileHandler):
-            return Path(handler.baseFilename)
+        if _is_file_handler(handler):
+            return Path(handler.baseFilename)  # type: ignore[attr-defined]
     return None

@@ -266,7 +266,9 @@ class AttackPane(QDockWidget):
         for kind in DefenseKind:
             value = QLabel("")
             value.setObjectName(f"{kind.value}Value")
-            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            # left-aligned: the score sits next to its own defense, not against the
+            # next checkbox ("Dodge 1st 4   Block", not "Dodge 1st   4 Block")
+            value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             value.setMinimumWidth(20)
             value.setToolTip("The final score of this defense (see the preview below)")
             self._value_labels[kind] = value
@@ -1066,15 +1068,18 @@ def odds_rows(odds: AttackOdds) -> tuple[OddsRow, ...]:
         OddsRow("hit", "Hit", percent(odds.p_hit), "Hits and no announced defense stops it"),
     ]
     for i, d in enumerate(odds.defenses):
-        item = f" ({d.plan.item_name})" if d.plan.item_name and d.plan.kind is not (
+        # one parry and one block per attack: the caption needs no weapon name (a
+        # long one would crowd the two-column grid); the tooltip names it
+        item = f" with the {d.plan.item_name}" if d.plan.item_name and d.plan.kind is not (
             DefenseKind.DODGE
         ) else ""
         rows.append(
             OddsRow(
                 f"stopped_{i}",
-                f"{d.plan.kind.label}{item} stops",
+                f"{d.plan.kind.label} stops",
                 percent(d.p_stopped),
-                f"Rolled {percent(d.p_rolled)} of the time, at {d.plan.value} "
+                f"{d.plan.kind.label}{item}: rolled {percent(d.p_rolled)} of the time, "
+                f"at {d.plan.value} "
                 f"({d.plan.citation}); fails critically {percent(d.p_critical_failure)}",
             )
         )

@@ -398,6 +398,7 @@ class OddsPanel(QWidget):
         self._rows = tuple(rows)
         for w in self._widgets:
             self._grid.removeWidget(w)
+            w.hide()  # gone now, not at the next event loop pass (no ghost rows)
             w.deleteLater()
         self._grid.removeWidget(self.note)
         self._widgets.clear()
@@ -407,6 +408,9 @@ class OddsPanel(QWidget):
             line, col = divmod(i, 2)
             caption = QLabel(row.caption)
             caption.setStyleSheet(f"color:{MUTED.name()}")
+            # a long caption ("Strikes the one in the way") wraps instead of
+            # widening the whole Attack dock and squeezing the map
+            caption.setWordWrap(True)
             value = QLabel(row.value)
             value.setObjectName(f"odds_{row.key}")
             font = value.font()
