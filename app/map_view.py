@@ -43,7 +43,7 @@ from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.help import shortcut as help_shortcut
 from hexmap import Arc, Hex, arc_of, weapon_hexes
-from rules.battle import AddItem, BattleChange, Command, DropItem, MoveCombatant
+from rules.battle import BattleChange, Command, MoveCombatant
 from rules.catalog import load_catalog
 from rules.errors import RulesError
 from rules.model import Combatant, Status, WeaponKind
@@ -327,6 +327,8 @@ class MapView(QWidget):
         if where not in pick.candidates:
             return False
         self.cancel_drop()
+        from rules.battle import DropItem  # loaded on first use (start-up)
+
         self._controller.execute(DropItem(pick.combatant_id, pick.key, to_hex=where))
         return True
 
@@ -1564,6 +1566,8 @@ class CatalogItem:
         return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
 
     def command(self, h: Hex) -> Command:
+        from rules.battle import AddItem  # loaded on first use (start-up)
+
         return AddItem(  # type: ignore[arg-type]
             h, self.name, self.kind, weapon=self.weapon, shield=self.shield
         )

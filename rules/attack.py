@@ -144,7 +144,7 @@ from rules.defense import (
     unready_after_use,
 )
 from rules.dice import roll_dice
-from rules.disarm import DisarmOutcome, Hand, resolve_disarm
+from rules.disarm import DisarmContest, DisarmOutcome, Hand, disarm_contest, resolve_disarm
 from rules.errors import IllegalAttackError
 from rules.events import Event
 from rules.hit_location import (
@@ -333,6 +333,10 @@ class AttackPlan:
     no_active_defense: bool = False  # a selected condition removes active defenses
     effective_st: int = 0  # the ST behind the damage (pulled blows: the chosen ST)
     adjustments: tuple[tuple[str, Citation], ...] = ()  # subduing, chinks ...
+    # 000 DISARMING AN OPPONENT: the Quick Contest that replaces the attack roll and
+    # the defenses - both levels with every modifier, exactly as ``resolve_attack``
+    # rolls them and ``rules.odds`` counts them (None for any other attack).
+    contest: DisarmContest | None = None
 
     @property
     def below(self) -> bool:
@@ -447,15 +451,18 @@ def plan_attack(
     if mode.skill_modifier:
         mods.append(Modifier(mode.skill_modifier, f"{weapon.name} {mode.name}", BASE_WEAPONS))
     mods.extend(location_mods)
+    strike_at = len(mods)  # where the weapon-strike modifiers sit in ``mods``
+    strike_mods: tuple[Modifier, ...] = ()
     if target is not None and options.weapon_attack is not None:
         purpose = (
             StrikePurpose.DISARM
             if options.weapon_attack is WeaponAttack.DISARM
             else StrikePurpose.BREAK
         )
-        mods.extend(
-            strike_at_weapon_modifiers(target, weapon, purpose=purpose, rules=ruleset.weapon_rules)
+        strike_mods = strike_at_weapon_modifiers(
+            target, weapon, purpose=purpose, rules=ruleset.weapon_rules
         )
+        mods.extend(strike_mods)
     # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.conditions).
     for automatic in (
         minimum_st_modifier(st, weapon.min_st),
@@ -482,6 +489,26 @@ def plan_attack(
     mods.extend(options.extra_modifiers)
     base_skill = fighter.skill(weapon.skill)
     effective = base_skill + sum(m.value for m in mods)
+    contest = None
+    if (
+        target is not None
+        and options.weapon_attack is WeaponAttack.DISARM
+        and ruleset.weapon_rules is RulesSource.SEED_000
+    ):
+        # The attacker's contest roll: the seed's size and non-fencing penalties
+        # (``disarm_contest`` adds them) and every other modifier of this attack -
+        # the GM's, adverse conditions, posture and terrain, off-hand, min-ST,
+        # cumulative attack penalties. No PD (000 DEFENSE AGAINST WEAPON ATTACKS);
+        # the defender rolls with the seed's own bonuses only. docs/rules-core.md.
+        situational = (*mods[:strike_at], *mods[strike_at + len(strike_mods) :])
+        contest = disarm_contest(
+            fighter,
+            weapon,
+            defender.fighter,
+            target,
+            rules=RulesSource.SEED_000,
+            attacker_extra=situational,
+        )
 
     if no_defense and options.defenses:
         raise IllegalAttackError(
@@ -563,6 +590,7 @@ def plan_attack(
         no_active_defense=no_defense,
         effective_st=st,
         adjustments=adjustments,
+        contest=contest,
     )
 
 
@@ -1881,7 +1909,12 @@ def _disarm(plan: AttackPlan, flow: _Flow, rng: random.Random, rules: RulesSourc
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender
-    result = resolve_disarm(a.fighter, plan.weapon, d.fighter, target, rng, rules=rules)
+    # 000: the plan's contest, as previewed; 001: the contest after the hit (the
+    # situational modifiers already went into the attack roll).
+    contest = plan.contest if rules is RulesSource.SEED_000 else None
+    result = resolve_disarm(
+        a.fighter, plan.weapon, d.fighter, target, rng, rules=rules, contest=contest
+    )
     flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
     if result.disarmed is Hand.DEFENDER and result.dropped is not None:
         flow.defender = _swap_weapon(d, target.key, None)

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.citation import DEFAULT_RULESET_KEY
-from rules.conditions import Posture
 from rules.errors import IllegalCommandError, RulesError
 from rules.events import Edited, Event, Moved, Turned, TurnEnded
 from rules.model import BodyArea, Combatant, Shield, Status, Weapon, WeaponKind
@@ -27,16 +26,24 @@ from rules.movement import (
     default_path,
     face,
     new_turn,
-    set_posture,
     walk,
 )
-from rules.terrain import TerrainChange, TerrainMap, TerrainPainted, situation_modifiers
+from rules.terrain import TerrainMap, situation_modifiers
 
 if TYPE_CHECKING:
     from rules.attack import AttackOptions, AttackResolution
+    from rules.battle_commands import AddItem as AddItem
+    from rules.battle_commands import ApplyMapEffects as ApplyMapEffects
+    from rules.battle_commands import DropItem as DropItem
+    from rules.battle_commands import PaintTerrain as PaintTerrain
+    from rules.battle_commands import PickUpItem as PickUpItem
+    from rules.battle_commands import PlaceItem as PlaceItem
+    from rules.battle_commands import ReadyShield as ReadyShield
+    from rules.battle_commands import ReadyWeapon as ReadyWeapon
+    from rules.battle_commands import SetPosture as SetPosture
+    from rules.battle_commands import SetRulesetOptions as SetRulesetOptions
     from rules.items import (
         GroundItem,
-        ItemKind,
         MapEffect,
     )
     from rules.ruleset import Ruleset
@@ -997,286 +1004,20 @@ def can_strike_at_weapon(
     return verdict.allowed, f"{verdict.reason} ({verdict.citation})"
 
 
+
+
 # --------------------------------------------------------------- commands
+# The item, terrain, posture and ruleset commands live in rules.battle_commands and
+# load when one is first asked of this module (start-up, docs/packaging.md).
+_LATER_COMMANDS = frozenset(
+    {"DropItem", "PickUpItem", "ReadyWeapon", "PlaceItem", "AddItem", "PaintTerrain",
+     "SetPosture", "ApplyMapEffects", "ReadyShield", "SetRulesetOptions"}
+)  # fmt: skip
 
 
-def _ready_check(who: Combatant, gm_override: bool) -> None:
-    if gm_override:
-        return
-    if who.status is not Status.ACTIVE:
-        raise IllegalCommandError(f"{who.name} is {who.status.value} and cannot take a Ready")
-    if who.ready_used:
-        raise IllegalCommandError(f"{who.name} has already taken a Ready maneuver this turn")
+def __getattr__(name: str) -> object:
+    if name in _LATER_COMMANDS:
+        import rules.battle_commands
 
-
-@dataclass(frozen=True)
-class DropItem(Command):
-    """Drop a weapon or the shield (by key) deliberately (000 DROPPED WEAPONS): into
-    ``to_hex`` if given, else - with ``random_hex`` - a candidate picked by the
-    dice, else the combatant's own hex. The hex must be one of
-    ``rules.items.drop_candidates``. Dropping costs no maneuver."""
-
-    combatant_id: str
-    key: str
-    to_hex: Hex | None = None
-    random_hex: bool = False
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import (
-            DROPPED_000,
-            ItemDropped,
-            drop_candidates,
-            item_from_piece,
-            item_from_shield,
-            item_id,
-            take_from_hand,
-        )
-        from rules.weapon_strikes import AT_FEET, Piece
-
-        who = state.combatant(self.combatant_id)
-        candidates = drop_candidates(who, state.grid)
-        by_dice = False
-        if self.to_hex is not None:
-            if self.to_hex not in candidates:
-                raise IllegalCommandError(
-                    f"{who.name} can drop it only in a hex passed through this turn or next to one"
-                )
-            where = self.to_hex
-        elif self.random_hex:
-            where = candidates[rng.randint(1, len(candidates)) - 1]
-            by_dice = True
-        else:
-            where = who.hex
-        emptied, held = take_from_hand(who, self.key)
-        state = state.with_combatants(emptied)
-        new_id = item_id(state.next_item)
-        if held.shield is not None:
-            item = item_from_shield(held.shield, new_id, where, who.id)
-        else:
-            assert held.weapon is not None
-            item = item_from_piece(
-                Piece(held.weapon.name, held.weapon, AT_FEET),
-                new_id,
-                where,
-                who.id,
-                held.weapon_state,
-            )
-        event = ItemDropped(
-            citation=DROPPED_000,
-            combatant_id=who.id,
-            name=who.name,
-            item_id=new_id,
-            item_name=held.name,
-            hex=where,
-            picked_by_dice=by_dice,
-        )
-        return CommandResult(state.with_new_item(item), (event,))
-
-
-@dataclass(frozen=True)
-class PickUpItem(Command):
-    """Pick up a weapon, usable piece or shield in the own or an adjacent hex; it
-    comes to hand ready. This is the turn's Ready maneuver (one per turn, unless
-    ``gm_override``)."""
-
-    combatant_id: str
-    item_id: str
-    gm_override: bool = False
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
-
-        who = state.combatant(self.combatant_id)
-        item = state.item(self.item_id)
-        _ready_check(who, self.gm_override)
-        if not within_reach(who, item):
-            raise IllegalCommandError(f"{item.name} is out of {who.name}'s reach")
-        holding, key = put_in_hand(who, item)
-        holding = replace(holding, ready_used=True)
-        event = ItemPickedUp(
-            citation=READY_BASE,
-            combatant_id=who.id,
-            name=who.name,
-            item_id=item.id,
-            item_name=item.name,
-            hex=item.hex,
-            key=key,
-        )
-        after = state.with_combatants(holding).without_item(item.id)
-        return CommandResult(after, (event,))
-
-
-@dataclass(frozen=True)
-class ReadyWeapon(Command):
-    """Ready an unready weapon (000 PARRY: unready after use) or re-grip the shield
-    (after a fumbled block): the turn's Ready maneuver."""
-
-    combatant_id: str
-    weapon_key: str
-    gm_override: bool = False
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import READY_BASE, Readied
-
-        who = state.combatant(self.combatant_id)
-        shield = who.fighter.shield
-        is_shield = shield is not None and shield.key == self.weapon_key
-        if not is_shield and not any(w.key == self.weapon_key for w in who.fighter.weapons):
-            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
-        needs = self.weapon_key in who.unready or (
-            is_shield and (not who.shield_ready or who.heavy_shield_unready)
-        )
-        if not needs:
-            raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
-        _ready_check(who, self.gm_override)
-        readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
-        if is_shield:
-            readied = replace(readied, shield_ready=True, heavy_shield_unready=False)
-        name = (
-            shield.name
-            if is_shield and shield is not None
-            else who.fighter.weapon(self.weapon_key).name
-        )
-        event = Readied(citation=READY_BASE, combatant_id=who.id, name=who.name, item_name=name)
-        return CommandResult(state.with_combatants(readied), (event,))
-
-
-@dataclass(frozen=True)
-class PlaceItem(Command):
-    """GM edit: move an item to ``hex``, or take it off the map (``hex`` None)."""
-
-    item_id: str
-    hex: Hex | None
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import ItemPlaced
-
-        item = state.item(self.item_id)
-        if self.hex is not None and self.hex not in state.grid:
-            raise IllegalCommandError(f"{self.hex} is off the map")
-        if self.hex == item.hex:
-            return CommandResult(state, ())
-        event = ItemPlaced(item_id=item.id, item_name=item.name, before=item.hex, after=self.hex)
-        if self.hex is None:
-            return CommandResult(state.without_item(item.id), (event,))
-        return CommandResult(state.with_item(replace(item, hex=self.hex)), (event,))
-
-
-@dataclass(frozen=True)
-class AddItem(Command):
-    """GM edit: put a new weapon, shield or piece on the map."""
-
-    hex: Hex
-    name: str
-    kind: ItemKind
-    weapon: Weapon | None = None
-    shield: Shield | None = None
-    note: str = ""
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import GroundItem, ItemPlaced, icon_key, item_id
-
-        if self.hex not in state.grid:
-            raise IllegalCommandError(f"{self.hex} is off the map")
-        item = GroundItem(
-            id=item_id(state.next_item),
-            name=self.name,
-            kind=self.kind,
-            weapon=self.weapon,
-            shield=self.shield,
-            hex=self.hex,
-            icon=icon_key(self.kind, self.weapon, self.shield),
-            note=self.note,
-        )
-        event = ItemPlaced(item_id=item.id, item_name=item.name, before=None, after=self.hex)
-        return CommandResult(state.with_new_item(item), (event,))
-
-
-@dataclass(frozen=True)
-class PaintTerrain(Command):
-    """The terrain brush: apply ``change`` to every hex of ``hexes``."""
-
-    hexes: tuple[Hex, ...]
-    change: TerrainChange
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        for h in self.hexes:
-            if h not in state.grid:
-                raise IllegalCommandError(f"{h} is off the map")
-        terrain = state.terrain.painted(self.hexes, self.change)
-        if terrain == state.terrain:
-            return CommandResult(state, ())
-        event = TerrainPainted(hexes=tuple(dict.fromkeys(self.hexes)), change=self.change)
-        return CommandResult(replace(state, terrain=terrain), (event,))
-
-
-@dataclass(frozen=True)
-class SetPosture(Command):
-    """Stand, crouch, kneel, sit, lie ... (rules.conditions.Posture)."""
-
-    combatant_id: str
-    posture: Posture
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        who = state.combatant(self.combatant_id)
-        changed, event = set_posture(who, self.posture)
-        if event is None:
-            return CommandResult(state, ())
-        return CommandResult(state.with_combatants(changed), (event,))
-
-
-@dataclass(frozen=True)
-class ApplyMapEffects(Command):
-    """Resolve map effects (rules.items) with this command's dice - for results
-    computed outside an Attack, e.g. a fumbled block's dropped shield."""
-
-    effects: tuple[MapEffect, ...]
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        after, events = apply_map_effects(state, self.effects, rng)
-        return CommandResult(after, events)
-
-
-@dataclass(frozen=True)
-class ReadyShield(Command):
-    """Ready the shield: re-grip it after a fumbled block lost the grip (000
-    CRITICAL MISSES ON DEFENSE ROLLS, BLOCK), or ready a heavy shield after it
-    blocked (000 BLOCK). The turn's Ready maneuver, as ``ReadyWeapon``."""
-
-    combatant_id: str
-    gm_override: bool = False
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        who = state.combatant(self.combatant_id)
-        shield = who.fighter.shield
-        if shield is None:
-            raise IllegalCommandError(f"{who.name} carries no shield")
-        return ReadyWeapon(who.id, shield.key, self.gm_override).apply(state, rng)
-
-
-@dataclass(frozen=True)
-class SetRulesetOptions(Command):
-    """Switch the battle's ruleset options (e.g. ``("locations-001",)`` for seed
-    001's hit locations), checked against the ruleset's available options."""
-
-    options: tuple[str, ...]
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: the attack rules and the rulesets load on first use (start-up time).
-        from rules.attack_events import RulesetOptionsSet
-        from rules.ruleset import get_ruleset
-
-        wanted = tuple(dict.fromkeys(self.options))
-        try:
-            get_ruleset(state.ruleset_key, wanted)
-        except RulesError as e:
-            raise IllegalCommandError(str(e)) from None
-        if wanted == tuple(state.ruleset_options):
-            return CommandResult(state, ())
-        event = RulesetOptionsSet(before=tuple(state.ruleset_options), after=wanted)
-        return CommandResult(replace(state, ruleset_options=wanted), (event,))
+        return getattr(rules.battle_commands, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

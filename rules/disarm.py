@@ -275,18 +275,25 @@ def resolve_disarm(
     attacker_extra: tuple[Modifier, ...] = (),
     defender_extra: tuple[Modifier, ...] = (),
     knock_away: bool = False,
+    contest: DisarmContest | None = None,
 ) -> DisarmResult:
     """Roll the Quick Contest (attacker's 3d6 first), then the landing of a weapon
-    that leaves a hand."""
-    contest = disarm_contest(
-        attacker,
-        attacker_weapon,
-        defender,
-        defender_weapon,
-        rules=rules,
-        attacker_extra=attacker_extra,
-        defender_extra=defender_extra,
-    )
+    that leaves a hand.
+
+    ``contest``: the levels already worked out (``AttackPlan.contest`` for a 000
+    disarm), rolled exactly as given; the ``*_extra`` are then ignored."""
+    if contest is None:
+        contest = disarm_contest(
+            attacker,
+            attacker_weapon,
+            defender,
+            defender_weapon,
+            rules=rules,
+            attacker_extra=attacker_extra,
+            defender_extra=defender_extra,
+        )
+    elif contest.rules is not rules:
+        raise ValueError(f"a {contest.rules.value} contest resolved under {rules.value}")
     a_roll = success_roll(contest.attacker.level, rng)
     d_roll = success_roll(contest.defender.level, rng)
     outcome, winner, by = _outcome(

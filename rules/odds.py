@@ -6,7 +6,8 @@ obtained by enumerating the dice, never by sampling. It follows
 ``rules.attack.resolve_attack`` step by step (docs/odds.md):
 
 1. 000 disarm: the Quick Contest replaces the rest (``rules.disarm``'s exact
-   distribution): HIT, CRITICAL_MISS or MISSED.
+   distribution at the levels of ``AttackPlan.contest``): HIT, CRITICAL_MISS or
+   MISSED.
 2. The attack roll, total by total (``rules.checks.judge``). A critical failure
    of a reliable weapon or at base skill over 15 stands only if the confirming
    rolls fail (``critical_miss_happens_probability``), else it is a plain miss. A
@@ -55,7 +56,7 @@ from rules.critical_misses import HIGH_SKILL, critical_miss_happens_probability
 from rules.damage import WoundingTable, injury_from, injury_status, penetrating_damage
 from rules.defense import DefenseKind, DefensePlan
 from rules.dice import dice_distribution, distribution
-from rules.disarm import DisarmOutcome, disarm_outcome_distribution
+from rules.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.errors import IllegalAttackError
 from rules.hit_location import (
     HitLocationSystem,
@@ -474,14 +475,12 @@ def defense_roll_odds(
 
 def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> AttackOdds:
     """000 DISARMING AN OPPONENT: the Quick Contest replaces the attack and the
-    defenses (both 3d6 enumerated by ``rules.disarm``)."""
-    assert plan.target_weapon is not None
-    dist = disarm_outcome_distribution(
-        attacker.fighter,
-        plan.weapon,
-        defender.fighter,
-        plan.target_weapon,
-        rules=RulesSource.SEED_000,
+    defenses (both 3d6 enumerated by ``rules.disarm``), at exactly the levels of
+    ``plan.contest`` that ``resolve_attack`` rolls against."""
+    contest = plan.contest
+    assert contest is not None
+    dist = contest_outcome_distribution(
+        contest.attacker.level, contest.defender.level, RulesSource.SEED_000
     )
     won = dist.get(DisarmOutcome.DEFENDER_DISARMED, ZERO)
     lost = dist.get(DisarmOutcome.ATTACKER_DISARMED, ZERO)

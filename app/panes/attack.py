@@ -69,6 +69,7 @@ from rules.battle import Attack, BattleChange
 from rules.citation import cite
 from rules.conditions import SelectedCondition, load_condition_catalog
 from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
+from rules.disarm import DisarmContest
 from rules.errors import RulesError
 from rules.events import Event
 from rules.model import Combatant, Status
@@ -1142,7 +1143,10 @@ def arc_html(plan: AttackPlan, defender: Combatant) -> str:
 
 def plan_html(plan: AttackPlan, defender: Combatant) -> str:
     """The effective skill and each announced defense, every modifier with its
-    reason and citation, exactly as ``plan_attack`` gives them."""
+    reason and citation, exactly as ``plan_attack`` gives them (a 000 disarm: the
+    Quick Contest's two levels instead)."""
+    if plan.contest is not None:
+        return contest_html(plan.contest, defender)
     rows = [
         '<table cellspacing=0 cellpadding=1 width="100%">',
         _mod_row(str(plan.base_skill), f"{plan.skill_name} skill", ""),
@@ -1167,6 +1171,25 @@ def plan_html(plan: AttackPlan, defender: Combatant) -> str:
         for i, d in enumerate(plan.defenses, start=1):
             rows.append(_defense_rows(i, d))
         rows.append("</table>")
+    return "".join(rows)
+
+
+def contest_html(contest: DisarmContest, defender: Combatant) -> str:
+    """000 DISARMING AN OPPONENT: "Disarm contest: A vs D", each side's base and
+    modifiers, exactly the levels ``resolve_attack`` rolls against."""
+    a, d = contest.attacker, contest.defender
+    rows = [
+        f'<p style="margin-top:0;margin-bottom:2px"><b>Disarm contest: {a.level} vs '
+        f"{d.level}</b> (Quick Contest instead of attack and defenses)</p>",
+        '<table cellspacing=0 cellpadding=1 width="100%">',
+        _mod_row(str(a.base), f"attacker: {a.basis}", ""),
+    ]
+    rows += [_mod_row(_signed(m), m.reason, str(m.citation)) for m in a.modifiers]
+    rows.append(_mod_row(str(a.level), "attacker's contest level", "", strong=True))
+    rows.append(_mod_row(str(d.base), f"{defender.name}: {d.basis}", ""))
+    rows += [_mod_row(_signed(m), m.reason, str(m.citation)) for m in d.modifiers]
+    rows.append(_mod_row(str(d.level), f"{defender.name}'s contest level", "", strong=True))
+    rows.append("</table>")
     return "".join(rows)
 
 

@@ -356,3 +356,28 @@ def test_battlefield_modifiers_are_filled_in_and_can_be_unticked(ready):
     pane.battlefield_list.item(0).setCheckState(Qt.CheckState.Unchecked)
     assert pane.current_options().extra_modifiers == ()
     assert modifier not in pane.plan.modifiers
+
+
+def test_a_000_disarm_previews_the_contest(ready):
+    """The preview shows the Quick Contest the roll will make, with the GM's
+    modifier in the attacker's level, not an effective skill and damage."""
+    pane, controller = ready
+    choose(pane.target_weapon_combo, "morningstar")
+    choose(pane.weapon_attack_combo, WeaponAttack.DISARM)
+    pane.extra_spin.setValue(-3)
+    pane.update_preview()
+    state = controller.state
+    plan = plan_attack(
+        state.combatant("c1"), state.combatant("c3"), pane.current_options(), state.ruleset
+    )
+    contest = plan.contest
+    assert contest is not None
+    assert any(m.value == -3 for m in contest.attacker.modifiers)
+    text = pane.preview_label.text()
+    assert f"Disarm contest: {contest.attacker.level} vs {contest.defender.level}" in text
+    assert "effective skill" not in text and "damage" not in text
+    for m in (*contest.attacker.modifiers, *contest.defender.modifiers):
+        assert f"{m.value:+d}" in text
+    odds = pane.odds
+    assert odds is not None and odds.target == "contest"
+    assert odds == attack_odds(plan, state.combatant("c1"), state.combatant("c3"), state.ruleset)
