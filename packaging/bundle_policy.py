@@ -33,6 +33,10 @@ PYTHON_EXCLUDES = frozenset({
     "ssl", "_ssl", "_hashlib", "sqlite3", "_sqlite3", "curses", "_curses", "xmlrpc",
     "ftplib", "smtplib", "imaplib", "poplib", "nntplib", "telnetlib", "http.server",
     "socketserver", "wsgiref", "dbm", "readline",
+    # no worker processes, no asyncio; numpy imports pydoc only in numpy.info(). Left
+    # in, they bring PyInstaller's multiprocessing and pkgutil runtime hooks, which
+    # load multiprocessing, socket, pickle and subprocess before main.py starts (~9 ms)
+    "multiprocessing", "concurrent", "asyncio", "pydoc",
 })  # fmt: skip
 
 
