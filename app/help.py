@@ -85,7 +85,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("paint_terrain", ("T",), "Paint terrain: click or drag over hexes", "Map"),
     # the battle
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
-    Shortcut("roll_attack", ("Return", "Enter", "Ctrl+Return"),
+    Shortcut("roll_attack", ("Return", "Enter"),
              "Roll the attack shown", "Battle", scope="Attack pane",
              via_action=False),
     Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",
@@ -150,7 +150,8 @@ def bundle_root() -> Path:
 
 
 def rules_reference_path() -> Path:
-    return bundle_root() / "docs" / "rules.md"
+    """The GM's rules summary (docs/gm-rules.md); it links to the developer table."""
+    return bundle_root() / "docs" / "gm-rules.md"
 
 
 def app_version() -> str:

@@ -125,7 +125,8 @@ def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
 
 
 class RulesReferenceDialog(QDialog):
-    """docs/rules.md, rendered; a clear message when the file is missing.
+    """docs/gm-rules.md (the GM's rules summary), rendered; a clear message when
+    the file is missing. Its last link opens docs/rules.md, the traceability table.
 
     Links to the other docs open here (Back returns), web links and bundled files
     (the rule tables) open outside, and a link to a file this build does not hold
@@ -151,7 +152,7 @@ class RulesReferenceDialog(QDialog):
             self.browser.setMarkdown(
                 "# Rules reference not found\n\n"
                 f"Hexfray looked for the rules reference at:\n\n`{self.path}`\n\n"
-                "and it is not there. This build was made without `docs/rules.md`; "
+                f"and it is not there. This build was made without `docs/{self.path.name}`; "
                 "the battle itself works as usual, and every entry in the combat log "
                 "still names the rule it follows."
             )

@@ -123,7 +123,8 @@ def move_text(c: Combatant) -> str:
         return ""
     path = getattr(c, "path_this_turn", ())
     steps = max(0, len(path) - 1)
-    return f"Move {used}/{c.fighter.move}" + (f" ({steps} hex)" if steps else "")
+    hexes = f" ({steps} hex{'' if steps == 1 else 'es'})" if steps else ""
+    return f"Move {used}/{c.fighter.move}{hexes}"
 
 
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:

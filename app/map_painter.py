@@ -683,6 +683,8 @@ class Overlay:
     reach: list[ReachArea]
     bounds: QRectF
     disk_outline: QPainterPath = field(default_factory=QPainterPath)
+    # "Unconscious"/"Dead" when the selected fighter is down: no arcs, no reach.
+    down: str | None = None
 
     def arc_at(self, h: Hex) -> Arc | None:
         return self.arcs.get(h)
@@ -712,8 +714,24 @@ class Overlay:
         return out
 
 
+def legend_note(c: Combatant) -> str | None:
+    """The legend's line for a fighter who cannot fight: "Unconscious: no arcs"."""
+    if c.status in (Status.UNCONSCIOUS, Status.DEAD):
+        return f"{c.status.value.capitalize()}: no arcs"
+    return None
+
+
 def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -> Overlay:
     origin, facing, hand = c.hex, c.facing, c.fighter.handedness
+    if c.status in (Status.UNCONSCIOUS, Status.DEAD):
+        # A fighter who is down threatens nothing: no arcs, no reach hatching.
+        outline = outline_path([origin])
+        return Overlay(
+            combatant_id=c.id, origin=origin, facing=facing, handedness=hand, arcs={},
+            fills=[], rays=[], label_directions=[], reach=[],
+            bounds=outline.boundingRect(), disk_outline=outline,
+            down=c.status.value.capitalize(),
+        )
     arcs: dict[Hex, Arc] = {}
     by_colour: dict[tuple[Arc, int], list[Hex]] = {}
     for h in disk(origin, radius):
@@ -911,10 +929,12 @@ def render_legend(
     dpr: float,
     facing: Facing = Facing.N,
     handedness: Handedness = Handedness.RIGHT,
+    note: str | None = None,
 ) -> QPixmap:
     """The key to the overlay: a little hex split into the six arcs as the selected
     combatant has them (pointing its way), the arc names with their colours and one
-    row per weapon's reach."""
+    row per weapon's reach. With a ``note`` ("Unconscious: no arcs") the rosette is
+    grey and the note is the only row."""
     font = label_font(11)
     bold = label_font(11, True)
     fm = QFontMetricsF(font)
@@ -923,7 +943,10 @@ def render_legend(
     sw_w, sw_h = 18.0, row_h - 5
     pad = 8.0
     rose = 64.0
-    rows: list[str] = [theme.ARC_LEGEND_TEXT[a] for a in theme.ARC_ORDER]
+    arc_rows = 0 if note else len(theme.ARC_ORDER)
+    rows: list[str] = [theme.ARC_LEGEND_TEXT[a] for a in theme.ARC_ORDER[:arc_rows]]
+    if note:
+        rows.append(note)
     rows += [f"Reach: {name}" + (" (unready)" if unready else "") for _, name, unready in weapons]
     list_w = max(fm.horizontalAdvance(t) for t in rows) + sw_w + 6
     width = math.ceil(max(fmb.horizontalAdvance(title), rose + pad + list_w) + 2 * pad)
@@ -957,8 +980,8 @@ def render_legend(
                 QPointF(cx + rad * math.sin(a1), cy - rad * math.cos(a1)),
             ]
         )
-        colour = QColor(theme.ARC_COLOURS[arc])
-        colour.setAlpha(200)
+        colour = QColor(theme.ARC_COLOURS[arc]) if not note else QColor(150, 150, 150)
+        colour.setAlpha(200 if not note else 90)
         p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
         p.setBrush(colour)
         p.drawPolygon(wedge)
@@ -975,14 +998,16 @@ def render_legend(
     y = top + max(0.0, (body_h - row_h * len(rows)) / 2)
     for i, text in enumerate(rows):
         swatch = QRectF(x, y + (row_h - sw_h) / 2, sw_w, sw_h)
-        if i < len(theme.ARC_ORDER):
+        if note and i == 0:
+            pass  # the note has no swatch
+        elif i < arc_rows:
             colour = QColor(theme.ARC_COLOURS[theme.ARC_ORDER[i]])
             colour.setAlpha(200)
             p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
             p.setBrush(colour)
             p.drawRect(swatch)
         else:
-            style = theme.reach_style(weapons[i - len(theme.ARC_ORDER)][0])
+            style = theme.reach_style(weapons[i - len(rows) + len(weapons)][0])
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(255, 255, 255, 160))
             p.drawRect(swatch)

@@ -1018,7 +1018,8 @@ class MapView(QWidget):
             c = self._controller.state.combatant(overlay.combatant_id)
             weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
             self._legend = mp.render_legend(
-                f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness
+                f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness,
+                note=mp.legend_note(c),
             )
         return self._legend
 
@@ -1378,7 +1379,8 @@ class MapView(QWidget):
             sel = state.combatant(sid)
             if h != sel.hex:
                 arc = arc_of(h, sel.hex, sel.facing, sel.handedness)
-                lines.append(f"{arc.label} of {sel.name}, {h.distance(sel.hex)} hex away")
+                d = h.distance(sel.hex)
+                lines.append(f"{arc.label} of {sel.name}, {d} hex{'' if d == 1 else 'es'} away")
                 names = [a.name for a in (self._overlay.reach if self._overlay else ())
                          if h in a.hexes]
                 if names:

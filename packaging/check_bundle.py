@@ -75,9 +75,11 @@ def check_contents(bundle: Path) -> list[str]:
                    "assets/icons/hexfray-64.png", "pyproject.toml"):
         if not (inside / needed).is_file():
             problems.append(f"missing {needed}")
-    # docs/rules.md is bundled when the source tree has it (else Help says it is missing)
-    if (ROOT / "docs" / "rules.md").is_file() and not (inside / "docs" / "rules.md").is_file():
-        problems.append("docs/rules.md exists but is not bundled")
+    # Help > Rules reference: docs/gm-rules.md and the traceability table it links to
+    # are bundled when the source tree has them (else Help says the page is missing)
+    for page in ("gm-rules.md", "rules.md"):
+        if (ROOT / "docs" / page).is_file() and not (inside / "docs" / page).is_file():
+            problems.append(f"docs/{page} exists but is not bundled")
     qt = inside / "PySide6" / "Qt"
     if (qt / "translations").exists() and any((qt / "translations").iterdir()):
         problems.append("Qt translations were bundled")

@@ -1528,7 +1528,8 @@ def _apply_miss_table(
         applied = f"the {weapon.name} breaks"
     elif isinstance(consequence, WeaponUnready):
         flow.put(replace(c, unready=c.unready | {weapon.key}))
-        applied = f"the {weapon.name} is unready ({consequence.turns} turn(s) to ready)"
+        turns = consequence.turns
+        applied = f"the {weapon.name} is unready ({turns} turn{'' if turns == 1 else 's'} to ready)"
     elif isinstance(consequence, LostBalance):
         flow.put(replace(c, off_balance=True))
         applied = (

@@ -14,7 +14,7 @@ from rules.critical_misses import CriticalMissCheck, CriticalMissResult
 from rules.damage import DamageResult, StatusRoll
 from rules.defense import DefenseKind
 from rules.disarm import DisarmResult
-from rules.events import Event
+from rules.events import CombatantEvent, Event
 from rules.hit_location import LocationRoll
 from rules.model import BodyArea, Status
 from rules.modifiers import Modifier
@@ -177,43 +177,28 @@ class DamageDealt(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class InjuryRolled(Event):
-    combatant_id: str
-    name: str
+class InjuryRolled(CombatantEvent):
     status_roll: StatusRoll
 
     def describe(self) -> str:
         return f"{self.name}: {self.status_roll}"
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class StatusChanged(Event):
-    combatant_id: str
-    name: str
+class StatusChanged(CombatantEvent):
     before: Status
     after: Status
 
     def describe(self) -> str:
         return f"{self.name} is now {self.after.value} (was {self.before.value})"
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class WeaponUnreadied(Event):
-    combatant_id: str
-    name: str
+class WeaponUnreadied(CombatantEvent):
     weapon_name: str
 
     def describe(self) -> str:
         return f"{self.name}'s {self.weapon_name} is unready and must be readied"
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 # --- events of the wired seed 000 / 001 rules ------------------------------------------
@@ -243,11 +228,9 @@ class CriticalMissChecked(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CriticalMissTableRolled(Event):
+class CriticalMissTableRolled(CombatantEvent):
     """The critical miss table (base) for a fumbled attack or parry, and what it did."""
 
-    combatant_id: str
-    name: str
     hex: Hex
     result: CriticalMissResult
     applied: str  # what was done to the combatant
@@ -262,16 +245,11 @@ class CriticalMissTableRolled(Event):
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.hex,)
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class DefenseMishapResolved(Event):
+class DefenseMishapResolved(CombatantEvent):
     """000 CRITICAL MISSES ON DEFENSE ROLLS applied to the defender."""
 
-    combatant_id: str
-    name: str
     hex: Hex
     kind: DefenseKind
     applied: str
@@ -283,9 +261,6 @@ class DefenseMishapResolved(Event):
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.hex,)
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -359,11 +334,9 @@ class WoundInflicted(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PiecesLeftHand(Event):
+class PiecesLeftHand(CombatantEvent):
     """Weapons, shields or pieces that left a hand; the map places them."""
 
-    combatant_id: str
-    name: str
     hex: Hex
     pieces: tuple[Piece, ...]
     reason: str
@@ -375,16 +348,11 @@ class PiecesLeftHand(Event):
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.hex,)
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class WeaponBroke(Event):
+class WeaponBroke(CombatantEvent):
     """000 BROKEN WEAPONS: the broken-weapon table rolled for a weapon."""
 
-    combatant_id: str
-    name: str
     hex: Hex
     result: BreakResult
     cause: str
@@ -398,9 +366,6 @@ class WeaponBroke(Event):
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.hex,)
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -464,11 +429,9 @@ class AttackAdjusted(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class DefendedAreaSet(Event):
+class DefendedAreaSet(CombatantEvent):
     """000 DEFENDING A SPECIFIC BODY AREA: the area a combatant guards this turn."""
 
-    combatant_id: str
-    name: str
     before: BodyArea | None
     after: BodyArea | None
 
@@ -479,9 +442,6 @@ class DefendedAreaSet(Event):
             f"{self.name} guards the {self.after.label}: +2 to block or parry blows there, "
             "-1 elsewhere"
         )
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 # Citations the events carry by default.
@@ -527,11 +487,9 @@ class UnarmedCounterRolled(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class HeavyShieldUnreadied(Event):
+class HeavyShieldUnreadied(CombatantEvent):
     """000 BLOCK: a heavy shield that blocked must be readied, or it blocks at -2."""
 
-    combatant_id: str
-    name: str
     shield_name: str
     penalty: int
 
@@ -541,25 +499,17 @@ class HeavyShieldUnreadied(Event):
             f"at {self.penalty:+d}"
         )
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class WeakenedWeaponSnapped(Event):
+class WeakenedWeaponSnapped(CombatantEvent):
     """000 CUTTING THROUGH A WEAPON: a weakened weapon breaks on its wielder's next
     solid hit or parry."""
 
-    combatant_id: str
-    name: str
     weapon_name: str
     use: str  # "solid hit" or "parry"
 
     def describe(self) -> str:
         return f"{self.name}'s weakened {self.weapon_name} snaps on a {self.use}"
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -581,11 +531,9 @@ class BystanderStruck(_Between):
 
 
 @dataclass(frozen=True, kw_only=True)
-class StunRecoveryRolled(Event):
+class StunRecoveryRolled(CombatantEvent):
     """Base rules: a stunned fighter rolls HT each turn; success ends the stun."""
 
-    combatant_id: str
-    name: str
     ht: int
     roll: SuccessRoll
 
@@ -593,16 +541,11 @@ class StunRecoveryRolled(Event):
         result = "recovers from the stun" if self.roll.succeeded else "stays stunned"
         return f"{self.name} rolls HT {self.ht} to recover: rolled {self.roll} - {result}"
 
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
 
 @dataclass(frozen=True, kw_only=True)
-class BleedingRolled(Event):
+class BleedingRolled(CombatantEvent):
     """Base rules: severe bleeding costs 1 HP a turn; an HT roll stops it."""
 
-    combatant_id: str
-    name: str
     hp_before: int
     hp_after: int
     ht: int
@@ -614,9 +557,6 @@ class BleedingRolled(Event):
             f"{self.name} bleeds: HP {self.hp_before} → {self.hp_after}; HT {self.ht} "
             f"rolled {self.roll} - {result}"
         )
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)

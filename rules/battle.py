@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.citation import DEFAULT_RULESET_KEY
-from rules.errors import IllegalCommandError, RulesError
-from rules.events import Edited, Event, Moved, Turned, TurnEnded
-from rules.model import BodyArea, Combatant, Shield, Status, Weapon, WeaponKind
+from rules.errors import IllegalCommandError
+from rules.events import Event, Moved, Turned, TurnEnded
+from rules.model import Combatant, Shield, Status, Weapon, WeaponKind
 from rules.movement import (
     BASE_MOVEMENT,
     apply_fall,
@@ -28,18 +28,21 @@ from rules.movement import (
     new_turn,
     walk,
 )
-from rules.terrain import TerrainMap, situation_modifiers
+from rules.terrain import TerrainMap
 
 if TYPE_CHECKING:
-    from rules.attack import AttackOptions, AttackResolution
+    from rules.attack import AttackResolution
     from rules.battle_commands import AddItem as AddItem
     from rules.battle_commands import ApplyMapEffects as ApplyMapEffects
+    from rules.battle_commands import Attack as Attack
     from rules.battle_commands import DropItem as DropItem
+    from rules.battle_commands import EditCombatant as EditCombatant
     from rules.battle_commands import PaintTerrain as PaintTerrain
     from rules.battle_commands import PickUpItem as PickUpItem
     from rules.battle_commands import PlaceItem as PlaceItem
     from rules.battle_commands import ReadyShield as ReadyShield
     from rules.battle_commands import ReadyWeapon as ReadyWeapon
+    from rules.battle_commands import SetDefendedArea as SetDefendedArea
     from rules.battle_commands import SetPosture as SetPosture
     from rules.battle_commands import SetRulesetOptions as SetRulesetOptions
     from rules.items import (
@@ -209,114 +212,6 @@ class TurnCombatant(Command):
             free_side=free,
         )
         return CommandResult(state.with_combatants(turned), (event,))
-
-
-@dataclass(frozen=True)
-class EditCombatant(Command):
-    """The GM's direct edit of a combatant's current values."""
-
-    combatant_id: str
-    hp: int | None = None
-    status: Status | None = None
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        who = state.combatant(self.combatant_id)
-        changes: list[tuple[str, str, str]] = []
-        edited = who
-        if self.hp is not None and self.hp != who.hp:
-            changes.append(("HP", str(who.hp), str(self.hp)))
-            edited = replace(edited, hp=self.hp)
-        if self.status is not None and self.status is not who.status:
-            changes.append(("status", who.status.value, self.status.value))
-            edited = replace(edited, status=self.status)
-        if not changes:
-            return CommandResult(state, ())
-        event = Edited(combatant_id=who.id, name=who.name, changes=tuple(changes))
-        return CommandResult(state.with_combatants(edited), (event,))
-
-
-@dataclass(frozen=True)
-class SetDefendedArea(Command):
-    """000 DEFENDING A SPECIFIC BODY AREA: the defender's choice of area to guard
-    (None: none). Blocks and parries get +2 there and -1 elsewhere."""
-
-    combatant_id: str
-    area: BodyArea | None
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.attack_events import DefendedAreaSet
-        from rules.stances import BODY_AREA_CITATION
-
-        who = state.combatant(self.combatant_id)
-        if who.defended_area is self.area:
-            return CommandResult(state, ())
-        event = DefendedAreaSet(
-            citation=BODY_AREA_CITATION,
-            combatant_id=who.id,
-            name=who.name,
-            before=who.defended_area,
-            after=self.area,
-        )
-        changed = replace(who, defended_area=self.area)
-        return CommandResult(state.with_combatants(changed), (event,))
-
-
-@dataclass(frozen=True)
-class Attack(Command):
-    attacker_id: str
-    defender_id: str
-    options: AttackOptions
-
-    def resolve(self, state: BattleState, rng: random.Random) -> AttackResolution:
-        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.attack import plan_attack, resolve_attack
-
-        attacker = state.combatant(self.attacker_id)
-        defender = state.combatant(self.defender_id)
-        if attacker.id == defender.id:
-            raise IllegalCommandError("a combatant cannot attack itself")
-        ruleset = state.ruleset
-
-        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
-            # 000 STRIKING AT WEAPONS: the map's answer (weapon positions, reach).
-            allowed, _ = can_strike_at_weapon(
-                state, att.id, dfn.id, weapon.key, attacker_weapon_key=self.options.weapon_key
-            )
-            return allowed
-
-        reach = in_reach if self.options.target_weapon_key is not None else None
-        options = self.options
-        # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
-        # random locations (rules.terrain); they join the options' own.
-        try:
-            covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
-        except RulesError:  # no posture table for this ruleset: no cover from the map
-            covered = frozenset()
-        if not covered <= options.covered:
-            options = replace(options, covered=options.covered | covered)
-        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
-        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
-        plan = plan_attack(attacker, defender, options, ruleset, weapon_in_reach=reach)
-        resolution = resolve_attack(
-            plan, attacker, defender, rng, ruleset, weapon_in_reach=reach, bystander=bystander
-        )
-        # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
-        return replace(
-            resolution,
-            attacker_after=_tag_targets(attacker, resolution.attacker_after, defender.id),
-            defender_after=_tag_targets(defender, resolution.defender_after, attacker.id),
-        )
-
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        resolution = self.resolve(state, rng)
-        after = state.with_combatants(resolution.attacker_after, resolution.defender_after)
-        if resolution.bystander_after is not None:
-            after = after.with_combatants(resolution.bystander_after)
-        # Pieces that left a hand go to the map with this command's dice, after the
-        # attack's own rolls (docs/battlefield.md).
-        after, placed = place_resolution_pieces(state, after, resolution, rng)
-        return CommandResult(after, (*resolution.events, *placed))
 
 
 @dataclass(frozen=True)
@@ -1007,11 +902,13 @@ def can_strike_at_weapon(
 
 
 # --------------------------------------------------------------- commands
-# The item, terrain, posture and ruleset commands live in rules.battle_commands and
-# load when one is first asked of this module (start-up, docs/packaging.md).
+# The attack, edit, item, terrain, posture and ruleset commands live in
+# rules.battle_commands and load when one is first asked of this module (start-up,
+# docs/packaging.md).
 _LATER_COMMANDS = frozenset(
-    {"DropItem", "PickUpItem", "ReadyWeapon", "PlaceItem", "AddItem", "PaintTerrain",
-     "SetPosture", "ApplyMapEffects", "ReadyShield", "SetRulesetOptions"}
+    {"Attack", "EditCombatant", "SetDefendedArea", "DropItem", "PickUpItem",
+     "ReadyWeapon", "PlaceItem", "AddItem", "PaintTerrain", "SetPosture",
+     "ApplyMapEffects", "ReadyShield", "SetRulesetOptions"}
 )  # fmt: skip
 
 

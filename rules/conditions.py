@@ -37,6 +37,8 @@ from rules.jsondata import (
     get_citation,
     get_str,
 )
+from rules.model import Posture as Posture  # re-exported: the map needs it at start-up
+from rules.model import ProneCover as ProneCover
 from rules.model import Shield, ShieldSize
 from rules.modifiers import Modifier
 
@@ -428,30 +430,6 @@ def large_shield_modifier(shield: Shield | None, swinging: bool) -> Modifier | N
 
 
 # --------------------------------------------------------------------- postures
-
-
-class Posture(Enum):
-    STANDING = "standing"
-    DEFENSIVE_CROUCH = "defensive_crouch"
-    DEEP_CROUCH = "deep_crouch"
-    KNEELING = "kneeling"
-    SITTING = "sitting"  # on the ground
-    SITTING_IN_CHAIR = "sitting_in_chair"
-    HANDS_AND_KNEES = "hands_and_knees"
-    CRAWLING = "crawling"  # on the belly
-    PRONE = "prone"
-
-
-class ProneCover(Enum):
-    """How exposed a target lying flat is to ranged attacks."""
-
-    HEAD_UP_NO_COVER = "head_up_no_cover"
-    HEAD_UP_WITH_COVER = "head_up_with_cover"
-    HEAD_DOWN_WITH_COVER = "head_down_with_cover"
-
-    @property
-    def label(self) -> str:
-        return self.value.replace("_", " ").replace("with ", "behind ")
 
 
 @dataclass(frozen=True, slots=True)

@@ -365,7 +365,8 @@ def cumulative_defense_modifiers(
         mods.append(
             Modifier(
                 CUMULATIVE_STEP * other,
-                f"{other} earlier attack(s)/defense(s) this turn",
+                f"{other} earlier attack/defense this turn" if other == 1
+                else f"{other} earlier attacks/defenses this turn",
                 CUMULATIVE_DEFENSES,
             )
         )
@@ -373,7 +374,8 @@ def cumulative_defense_modifiers(
         mods.append(
             Modifier(
                 SAME_WEAPON_STEP * len(same),
-                f"{len(same)} earlier use(s) this turn of the {weapon_name}, which attacked",
+                f"{len(same)} earlier use{'' if len(same) == 1 else 's'} this turn "
+                f"of the {weapon_name}, which attacked",
                 CUMULATIVE_DEFENSES,
             )
         )
@@ -393,7 +395,7 @@ def attack_cumulative_modifiers(
     return (
         Modifier(
             SAME_WEAPON_STEP * n,
-            f"the {weapon_name} already parried {n} time(s) this turn",
+            f"the {weapon_name} already parried {'once' if n == 1 else f'{n} times'} this turn",
             CUMULATIVE_DEFENSES,
         ),
     )

@@ -15,11 +15,14 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from rules.errors import DataError, RulesError
 from rules.model import Dice
+
+if TYPE_CHECKING:  # fractions loads on first use: the first frame needs none
+    from fractions import Fraction
 
 SIDES = 6
 MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
@@ -34,6 +37,8 @@ def roll(count: int, rng: random.Random, sides: int = SIDES) -> tuple[int, ...]:
 @functools.cache
 def distribution(count: int, sides: int = SIDES) -> Mapping[int, Fraction]:
     """Exact distribution of the sum of ``count`` dice (read-only mapping, sorted)."""
+    from fractions import Fraction
+
     _check_count(count, sides)
     ways: dict[int, int] = {0: 1}
     for _ in range(count):
@@ -90,6 +95,8 @@ def roll_dice(dice: Dice, rng: random.Random, minimum: int | None = 0) -> DiceRo
 @functools.cache
 def dice_distribution(dice: Dice, minimum: int | None = 0) -> Mapping[int, Fraction]:
     """Exact distribution of ``roll_dice(dice, rng, minimum).total``."""
+    from fractions import Fraction
+
     result: dict[int, Fraction] = {}
     for total, p in distribution(dice.count).items():
         value = apply_minimum(total + dice.adds, minimum)

@@ -28,6 +28,17 @@ class Event:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CombatantEvent(Event):
+    """An event about one combatant: the log names it and hovering selects it."""
+
+    combatant_id: str
+    name: str
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Moved(Event):
     combatant_id: str
     name: str
@@ -40,7 +51,8 @@ class Moved(Event):
 
     def describe(self) -> str:
         end = self.path[-1]
-        text = f"{self.name} moves to {end.q},{end.r} ({len(self.path) - 1} hex)"
+        steps = len(self.path) - 1
+        text = f"{self.name} moves to {end.q},{end.r} ({steps} hex{'' if steps == 1 else 'es'})"
         if self.cost is not None:
             text += f", {self.cost} MP"
             if self.move_used is not None and self.move is not None:

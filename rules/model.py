@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, Reach
 
 if TYPE_CHECKING:  # runtime imports would be circular (these modules import this one)
-    from rules.conditions import Posture
+    from fractions import Fraction
+
     from rules.weapon_strikes import WeaponDamageState
     from rules.wound_effects import Condition as WoundCondition
     from rules.wound_effects import InjuryTolerance, Limb, Wound
@@ -54,15 +54,17 @@ class ParryClass(Enum):
 
     @property
     def fraction(self) -> Fraction:
-        return _PARRY_FRACTIONS[self]
+        from fractions import Fraction  # on first use: the first frame needs none (issue 5)
+
+        return Fraction(*_PARRY_RATIOS[self])
 
 
-_PARRY_FRACTIONS = {
-    ParryClass.FULL: Fraction(1),
-    ParryClass.TWO_THIRDS: Fraction(2, 3),
-    ParryClass.HALF: Fraction(1, 2),
-    ParryClass.THIRD: Fraction(1, 3),
-    ParryClass.NONE: Fraction(0),
+_PARRY_RATIOS = {
+    ParryClass.FULL: (1, 1),
+    ParryClass.TWO_THIRDS: (2, 3),
+    ParryClass.HALF: (1, 2),
+    ParryClass.THIRD: (1, 3),
+    ParryClass.NONE: (0, 1),
 }
 
 
@@ -408,10 +410,30 @@ class TurnAction:
     acrobatic: bool = False
 
 
-def _standing() -> Posture:
-    from rules.conditions import Posture  # deferred: rules.conditions imports this module
+# The postures live here, not in rules.conditions (which re-exports them), so that
+# the start-up path does not load the conditions' catalog types (issue 5).
+class Posture(Enum):
+    STANDING = "standing"
+    DEFENSIVE_CROUCH = "defensive_crouch"
+    DEEP_CROUCH = "deep_crouch"
+    KNEELING = "kneeling"
+    SITTING = "sitting"  # on the ground
+    SITTING_IN_CHAIR = "sitting_in_chair"
+    HANDS_AND_KNEES = "hands_and_knees"
+    CRAWLING = "crawling"  # on the belly
+    PRONE = "prone"
 
-    return Posture.STANDING
+
+class ProneCover(Enum):
+    """How exposed a target lying flat is to ranged attacks."""
+
+    HEAD_UP_NO_COVER = "head_up_no_cover"
+    HEAD_UP_WITH_COVER = "head_up_with_cover"
+    HEAD_DOWN_WITH_COVER = "head_down_with_cover"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ").replace("with ", "behind ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,7 +467,7 @@ class Combatant:
     weapon_states: tuple[tuple[str, WeaponDamageState], ...] = ()
     # --- the battlefield (rules.movement, rules.items; docs/battlefield.md) ---
     # Standing, kneeling, lying ... (000 ADVERSE COMBAT CONDITIONS postures).
-    posture: Posture = field(default_factory=_standing)
+    posture: Posture = Posture.STANDING
     # Every hex entered this turn, starting hex first; () until the first move.
     # Deliberately dropped weapons land on or next to it (000 DROPPED WEAPONS).
     path_this_turn: tuple[Hex, ...] = ()

@@ -16,9 +16,9 @@ Seed 000 takes movement for granted, so this follows the published basics of the
 * The hexes entered this turn are kept (``Combatant.path_this_turn``) so the map
   can draw the way taken and a deliberate drop can land on it (000 DROPPED
   WEAPONS). End of turn clears the path, the MP used and the free facing change.
-* Postures are ``rules.conditions.Posture``; a fall (``apply_fall``) or the GM
-  (``rules.battle.SetPosture``) changes them. The posture table gives the hit
-  modifiers (``rules.terrain.situation_modifiers``).
+* Postures are ``rules.model.Posture`` (re-exported by ``rules.conditions``); a
+  fall (``apply_fall``) or the GM (``rules.battle.SetPosture``) changes them. The posture
+  table gives the hit modifiers (``rules.terrain.situation_modifiers``).
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from itertools import pairwise
 
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
 from rules.citation import Citation, cite
-from rules.conditions import Posture
 from rules.errors import IllegalCommandError
 from rules.events import Event
-from rules.model import Combatant
+from rules.model import Combatant, Posture
 
 BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
 POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")

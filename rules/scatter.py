@@ -200,7 +200,7 @@ class MapLanding:
             rolled = f"{dice}: {faces} = {self.dice.distance}"
         else:
             rolled = f"{self.dice.distance}"
-        text = f"{self.piece_name} goes {rolled} hex"
+        text = f"{self.piece_name} goes {rolled} hex{'' if self.dice.distance == 1 else 'es'}"
         if self.direction is not None:
             die = self.direction_die
             text += f" {self.direction.label} (direction die {die})"

@@ -41,19 +41,14 @@ from typing import TYPE_CHECKING
 
 from hexmap import Arc, Hex, arc_of
 from rules.citation import Citation, cite
-from rules.conditions import (
-    ProneCover,
-    SelectedCondition,
-    load_condition_catalog,
-    load_posture_table,
-    posture_modifiers,
-)
 from rules.errors import RulesError
 from rules.events import Event
+from rules.model import ProneCover
 from rules.modifiers import Modifier
 
 if TYPE_CHECKING:  # rules.battle imports this module
     from rules.battle import BattleState
+    from rules.conditions import SelectedCondition
 
 CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
 RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
@@ -308,6 +303,8 @@ class TerrainMap:
 def terrain_conditions(attacker: Terrain, defender: Terrain) -> tuple[SelectedCondition, ...]:
     """The catalog conditions the terrain calls for: light at the defender's hex,
     footing and water at the attacker's."""
+    from rules.conditions import SelectedCondition  # not needed for the first frame
+
     picks: list[SelectedCondition] = []
     light = defender.light
     if light is Light.TOTAL_DARKNESS:
@@ -341,6 +338,8 @@ def terrain_modifiers_between(
 ) -> tuple[Modifier, ...]:
     """Itemised hit modifiers of the terrain, with the catalog's values and
     citations; each reason says whose hex it comes from."""
+    from rules.conditions import load_condition_catalog  # not needed for the first frame
+
     catalog = load_condition_catalog(ruleset)
     out: list[Modifier] = []
     for pick in terrain_conditions(attacker, defender):
@@ -420,6 +419,8 @@ def situation_modifiers(
 ) -> Situation:
     """Terrain, postures, height and arc of an attack from ``attacker_id`` on
     ``defender_id`` as they stand now."""
+    from rules.conditions import load_posture_table, posture_modifiers  # on first use
+
     attacker = state.combatant(attacker_id)
     defender = state.combatant(defender_id)
     ruleset = state.ruleset.asset_dir

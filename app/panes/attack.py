@@ -6,8 +6,9 @@ aimed location, the defender's announced defenses (rolled in the order they are
 ticked), "from below" and a GM's situational modifier make ``AttackOptions``; the
 preview is ``rules.attack.plan_attack`` on those options, redrawn live. A refusal
 (out of reach, no shield ...) is shown in place of the preview and disables Roll.
-Roll (Enter or Ctrl+Return while the pane has focus) executes ``Attack`` through
-the controller; the pane never changes the battle itself.
+Roll (Enter while the pane has focus) executes ``Attack`` through the controller;
+the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
+pane too, so it can never roll a second attack.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ class AttackPane(QDockWidget):
         self._announced: list[DefenseKind] = []
         self._defender_for_announced: str | None = None
         self._pulled_for: str | None = None
+        # (attacker, defender, turn) the GM's situational modifier was set for.
+        self._situational_for: tuple[str | None, str | None, int] | None = None
+        self._last_roll_by: str | None = None
 
         # --- who -------------------------------------------------------------------------------
         self.attacker_combo = _combo("attackerCombo", "The attacker (the selected combatant)")
@@ -224,7 +228,7 @@ class AttackPane(QDockWidget):
         self.error_label.hide()
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setObjectName("rollButton")
-        self.roll_button.setToolTip("Roll the attack (Enter or Ctrl+Return in this pane)")
+        self.roll_button.setToolTip("Roll the attack (Enter in this pane)")
         self.roll_button.setDefault(True)
         self.roll_button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.roll_button.clicked.connect(self.roll)
@@ -436,8 +440,8 @@ class AttackPane(QDockWidget):
         for first, second in zip(self.tab_order, self.tab_order[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
-        # Enter / Ctrl+Return anywhere in the pane rolls (and Ctrl+Return here is
-        # not the window's End Turn): see eventFilter.
+        # Enter anywhere in the pane rolls: see eventFilter. Ctrl+Return is not a
+        # Roll key, so it reaches the window's End Turn here as everywhere.
         for w in outer.findChildren(QWidget):
             w.installEventFilter(self)
 
@@ -631,9 +635,26 @@ class AttackPane(QDockWidget):
             self._fill_defenses(defender)
             self._fill_more(attacker, defender)
             self._fill_situation(attacker, defender)
+            self._reset_for_new_exchange(attacker, defender, state.turn)
         finally:
             self._updating -= 1
         self.update_preview()
+
+    def _reset_for_new_exchange(
+        self, attacker: Combatant | None, defender: Combatant | None, turn: int
+    ) -> None:
+        """The GM's situational modifier and its reason belong to one attacker, one
+        target and one turn: another of them starts at ±0 with no reason. The
+        "Last roll" line belongs to its attacker."""
+        attacker_id = attacker.id if attacker is not None else None
+        key = (attacker_id, defender.id if defender is not None else None, turn)
+        if key != self._situational_for:
+            self._situational_for = key
+            self.extra_spin.setValue(0)
+            self.reason_edit.clear()
+        if attacker_id != self._last_roll_by:
+            self._last_roll_by = attacker_id
+            self.last_label.clear()
 
     def _combatant(self, combatant_id: str | None) -> Combatant | None:
         if combatant_id is None:

@@ -345,9 +345,10 @@ def test_the_pane_refreshes_after_an_attack(qtbot, pane_and_controller):
     assert pane.plan.defenses[0].value < dodge_before
 
 
-def test_enter_and_ctrl_return_roll_inside_the_pane_only(qtbot):
-    """Enter and Ctrl+Return in the pane roll; Ctrl+Return there does not reach a
-    window-wide Ctrl+Return action (End Turn), which still works elsewhere."""
+def test_enter_rolls_inside_the_pane_and_ctrl_return_always_ends_the_turn(qtbot):
+    """Enter in the pane rolls; Ctrl+Return is End Turn everywhere, the pane
+    included, and never rolls (it used to, so after clicking Roll it made a second
+    attack instead of ending the turn)."""
     pane, controller = make_pane(qtbot, own=False)
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -371,15 +372,18 @@ def test_enter_and_ctrl_return_roll_inside_the_pane_only(qtbot):
     pane.mode_combo.setFocus()
     qtbot.keyClick(pane.mode_combo, Qt.Key.Key_Return)
     assert len(controller.battle.commands) == count + 1
-    qtbot.keyClick(pane.reason_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert len(controller.battle.commands) == count + 2
-    assert all(isinstance(c, Attack) for c in controller.battle.commands[count:])
+    assert isinstance(controller.battle.commands[-1], Attack)
     assert ended == []
+
+    pane.reason_edit.setFocus()
+    qtbot.keyClick(pane.reason_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert len(controller.battle.commands) == count + 1  # no second attack
+    assert ended == [True]
 
     elsewhere.setFocus()
     qtbot.keyClick(elsewhere, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert len(controller.battle.commands) == count + 2
-    assert ended == [True]
+    assert len(controller.battle.commands) == count + 1
+    assert ended == [True, True]
 
 
 def test_tab_order_runs_through_the_form(pane_and_controller):

@@ -115,7 +115,7 @@ def test_rules_reference_says_clearly_when_the_file_is_missing(qtbot, tmp_path: 
 
 
 def test_the_rules_reference_is_looked_for_beside_the_assets() -> None:
-    assert app_help.rules_reference_path() == ROOT / "docs" / "rules.md"
+    assert app_help.rules_reference_path() == ROOT / "docs" / "gm-rules.md"
 
 
 def test_shortcuts_dialog_lists_every_shortcut_and_mouse_control(qtbot) -> None:

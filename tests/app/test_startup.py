@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Loaded after the first frame (or on first use), never for it.
 LATE_MODULES = (
     "numpy", "hexy", "rules.attack", "rules.attack_events", "rules.items",
-    "rules.weapon_strikes", "rules.ruleset", "app.panes.attack",
+    "rules.weapon_strikes", "rules.ruleset", "app.panes.attack", "rules.conditions",
+    "rules.battle_commands", "fractions", "decimal",
 )  # fmt: skip
 
 
