@@ -286,6 +286,12 @@ def _parry_break(e: Any) -> tuple[str, Tone]:
     )
 
 
+def _improvised_parry(e: Any) -> tuple[str, Tone]:
+    outcome = e.roll.outcome.value
+    tone = Tone.SUCCESS if outcome == "unharmed" else Tone.HARM
+    return f"Improvised {e.weapon_name} parried (d6 {e.roll.die}): {outcome}", tone
+
+
 def _weapon_struck(e: Any) -> tuple[str, Tone]:
     verdict = "breaks" if e.broke else "holds"
     return (
@@ -312,6 +318,7 @@ _BY_NAME: dict[str, Callable[[Any], tuple[str, Tone]]] = {
     "WoundInflicted": _wound,
     "AcrobaticDodgeRolled": _acrobatic,
     "ParryBreakRolled": _parry_break,
+    "ImprovisedParryRolled": _improvised_parry,
     "WeaponStruck": _weapon_struck,
     "DisarmContested": _disarm,
     "WeaponBroke": _described(Tone.HARM),

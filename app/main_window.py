@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QEvent,
     QObject,
     QPointF,
+    QRect,
     QRectF,
     QSettings,
     QSize,
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QIcon,
+    QIconEngine,
     QPainter,
     QPainterPath,
     QPen,
@@ -36,10 +38,12 @@ from PySide6.QtGui import (
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDockWidget,
     QLabel,
     QMainWindow,
+    QStyleOption,
     QTabWidget,
     QToolBar,
     QToolButton,
@@ -568,18 +572,52 @@ class MainWindow(QMainWindow):
 
 
 # --- toolbar icons, drawn so they look the same on every platform ---------------------
-def _icon(draw: object) -> QIcon:
-    icon = QIcon()
-    for size in (16, 20, 24, 32, 40):
+class _DrawnIcon(QIconEngine):
+    """A toolbar icon drawn at the size asked for when first asked (issue 5: not
+    every size of every icon before the first frame); disabled and other modes
+    get the style's usual look."""
+
+    def __init__(self, draw: Callable[[QPainter], None]) -> None:
+        super().__init__()
+        self._draw = draw
+        self._pixmaps: dict[tuple[int, float, QIcon.Mode], QPixmap] = {}
+
+    def clone(self) -> QIconEngine:
+        return _DrawnIcon(self._draw)
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        painter.drawPixmap(rect, self.pixmap(rect.size(), mode, state))
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        return self.scaledPixmap(size, mode, state, 1.0)
+
+    def scaledPixmap(
+        self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float
+    ) -> QPixmap:
+        side = min(size.width(), size.height())
+        key = (side, scale, mode)
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            pixmap = self._render(max(1, round(side * scale)))
+            if mode != QIcon.Mode.Normal:
+                pixmap = QApplication.style().generatedIconPixmap(mode, pixmap, QStyleOption())
+            pixmap.setDevicePixelRatio(scale)
+            self._pixmaps[key] = pixmap
+        return pixmap
+
+    def _render(self, size: int) -> QPixmap:
         pixmap = QPixmap(size, size)
         pixmap.fill(Qt.GlobalColor.transparent)
         p = QPainter(pixmap)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.scale(size / 24.0, size / 24.0)
-        draw(p)  # type: ignore[operator]
+        self._draw(p)
         p.end()
-        icon.addPixmap(pixmap)
-    return icon
+        return pixmap
+
+
+def _icon(draw: Callable[[QPainter], None]) -> QIcon:
+    return QIcon(_DrawnIcon(draw))
 
 
 _ICON_INK = QColor("#3a3128")

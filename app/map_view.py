@@ -44,11 +44,14 @@ from app.help import key_sequences
 from app.help import shortcut as help_shortcut
 from hexmap import Arc, Hex, arc_of, weapon_hexes
 from rules.battle import BattleChange, Command, MoveCombatant
-from rules.catalog import load_catalog
-from rules.errors import RulesError
-from rules.model import Combatant, Status, WeaponKind
+from rules.model import Combatant, Status
 
 if TYPE_CHECKING:
+    from app.map_drops import CatalogItem as CatalogItem
+    from app.map_drops import DropPick as DropPick
+    from app.map_drops import catalog_item_choices as catalog_item_choices
+    from app.map_drops import droppable_items as droppable_items
+    from app.map_drops import make_drop_pick as make_drop_pick
     from rules.items import ItemKind
 
 MIN_ZOOM = 0.12
@@ -299,6 +302,8 @@ class MapView(QWidget):
         them) and wait for a click on one; Enter drops into the own hex, Esc cancels."""
         if self.terrain_mode:
             self.set_terrain_mode(False)
+        from app.map_drops import make_drop_pick
+
         pick = make_drop_pick(self._controller.state, combatant_id, key)
         if pick is None:
             return False
@@ -338,6 +343,8 @@ class MapView(QWidget):
         pick = self._drop
         if pick is None:
             return
+        from app.map_drops import make_drop_pick
+
         fresh = make_drop_pick(self._controller.state, pick.combatant_id, pick.key)
         if fresh is None:
             self.cancel_drop()
@@ -1197,6 +1204,8 @@ class MapView(QWidget):
                     action.triggered.connect(
                         lambda _=False, cid=c.id, po=posture: self.set_posture(cid, po)
                     )
+            from app.map_drops import droppable_items
+
             droppable = droppable_items(c)
             if droppable:
                 sub = menu.addMenu("&Drop")
@@ -1235,6 +1244,8 @@ class MapView(QWidget):
     def _add_place_item_menu(self, menu: QMenu, h: Hex) -> None:
         """The GM's "Place item" submenu on an empty hex: every catalog weapon and
         shield, each put on the hex by ``AddItem``."""
+        from app.map_drops import catalog_item_choices
+
         choices = catalog_item_choices()
         if not choices:
             return
@@ -1515,81 +1526,16 @@ def flights_of(events: Iterable[object], items: Iterable[object]) -> list[Flight
     return flights
 
 
-# --- deliberate drops and the GM's items -------------------------------------------------
-@dataclass(frozen=True)
-class DropPick:
-    """A deliberate drop waiting for its hex: the legal hexes, own hex first."""
-
-    combatant_id: str
-    who: str
-    key: str
-    item_name: str
-    candidates: tuple[Hex, ...]
+# The drop and catalog records live in app.map_drops, created on first use (issue 5).
+_DROPS = frozenset({"DropPick", "CatalogItem", "droppable_items", "make_drop_pick",
+                    "catalog_item_choices"})  # fmt: skip
 
 
-def droppable_items(c: Combatant) -> list[tuple[str, str]]:
-    """(key, name) of what ``c`` can drop: weapons (not bare hands) and the shield."""
-    out = [(w.key, w.name) for w in c.fighter.weapons if w.kind is not WeaponKind.UNARMED]
-    if c.fighter.shield is not None:
-        out.append((c.fighter.shield.key, c.fighter.shield.name))
-    return out
+def __getattr__(name: str) -> object:
+    if name in _DROPS:
+        from app import map_drops
 
-
-def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
-    """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
-    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import drop_candidates
-
-    try:
-        c = state.combatant(combatant_id)  # type: ignore[attr-defined]
-    except RulesError:
-        return None
-    names = dict(droppable_items(c))
-    if key not in names:
-        return None
-    hexes = drop_candidates(c, state.grid)  # type: ignore[attr-defined]
-    return DropPick(c.id, c.name, key, names[key], tuple(hexes))
-
-
-@dataclass(frozen=True)
-class CatalogItem:
-    """A catalog weapon or shield the GM can put on the map."""
-
-    kind: ItemKind
-    key: str
-    name: str
-    weapon: object | None = None
-    shield: object | None = None
-
-    @property
-    def icon(self) -> str:
-        from rules.items import icon_key
-
-        return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
-
-    def command(self, h: Hex) -> Command:
-        from rules.battle import AddItem  # loaded on first use (start-up)
-
-        return AddItem(  # type: ignore[arg-type]
-            h, self.name, self.kind, weapon=self.weapon, shield=self.shield
-        )
-
-
-def catalog_item_choices() -> tuple[CatalogItem, ...]:
-    """Every catalog weapon (not bare hands), then every shield, by name."""
-    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import ItemKind
-
-    try:
-        catalog = load_catalog()
-    except RulesError:  # pragma: no cover - a broken data file
-        return ()
-    weapons = sorted(
-        (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
-        key=lambda w: w.name.lower(),
-    )
-    shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
-    return (
-        *(CatalogItem(ItemKind.WEAPON, w.key, w.name, weapon=w) for w in weapons),
-        *(CatalogItem(ItemKind.SHIELD, sh.key, sh.name, shield=sh) for sh in shields),
-    )
+        value = getattr(map_drops, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

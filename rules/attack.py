@@ -80,6 +80,7 @@ from rules.attack_events import (
     DisarmContested,
     HeavyShieldUnreadied,
     HitLocationRolled,
+    ImprovisedParryRolled,
     InjuryRolled,
     LocationShifted,
     ParryBreakRolled,
@@ -157,6 +158,14 @@ from rules.hit_location import (
     LocationRoll,
     TableSide,
     resolve_table_side,
+)
+from rules.improvised import (
+    IMPROVISED_000,
+    ImprovisedParryOutcome,
+    clumsiness_modifier,
+    damaged_improvised,
+    is_improvised,
+    roll_improvised_parry,
 )
 from rules.locations import HitLocation
 from rules.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
@@ -450,6 +459,9 @@ def plan_attack(
     mods: list[Modifier] = []
     if mode.skill_modifier:
         mods.append(Modifier(mode.skill_modifier, f"{weapon.name} {mode.name}", BASE_WEAPONS))
+    clumsy = clumsiness_modifier(weapon)  # 000 IMPROVISED WEAPONS
+    if clumsy is not None:
+        mods.append(clumsy)
     mods.extend(location_mods)
     strike_at = len(mods)  # where the weapon-strike modifiers sit in ``mods``
     strike_mods: tuple[Modifier, ...] = ()
@@ -1241,8 +1253,36 @@ def _roll_defense(
         if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng):
             return r
         _parry_break(plan, key, flow, rng)
+        _improvised_parry(key, flow, rng)
         _unarmed_counter(plan, key, flow, rng, ruleset)
     return r
+
+
+def _improvised_parry(weapon_key: str, flow: _Flow, rng: random.Random) -> None:
+    """000 IMPROVISED WEAPONS: an improvised item that parried may be damaged or
+    ruined - 1d6 (rules.improvised): 1 ruined, useless at the wielder's feet; 2
+    damaged, a further -1 to its skill from then on; 3-6 unharmed."""
+    d = flow.defender
+    try:
+        weapon = d.fighter.weapon(weapon_key)
+    except KeyError:  # already broke on this parry
+        return
+    if not is_improvised(weapon):
+        return
+    pr = roll_improvised_parry(rng)
+    flow.events.append(
+        ImprovisedParryRolled(
+            citation=IMPROVISED_000, weapon_name=weapon.name, roll=pr, **flow.between
+        )
+    )
+    if pr.outcome is ImprovisedParryOutcome.RUINED:
+        flow.put(_swap_weapon(d, weapon_key, None))
+        ruined = Piece(f"ruined {weapon.name}", None, AT_FEET)
+        flow.lose(d, (ruined,), f"the {weapon.name} was ruined parrying", IMPROVISED_000)
+    elif pr.outcome is ImprovisedParryOutcome.DAMAGED:
+        f = d.fighter
+        weapons = tuple(damaged_improvised(w) if w.key == weapon_key else w for w in f.weapons)
+        flow.put(replace(d, fighter=replace(f, weapons=weapons)))
 
 
 def _unarmed_counter(

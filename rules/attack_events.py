@@ -16,6 +16,7 @@ from rules.defense import DefenseKind
 from rules.disarm import DisarmResult
 from rules.events import CombatantEvent, Event
 from rules.hit_location import LocationRoll
+from rules.improvised import ImprovisedParryOutcome, ImprovisedParryRoll
 from rules.model import BodyArea, Status
 from rules.modifiers import Modifier
 from rules.stances import AcrobaticResult
@@ -381,6 +382,26 @@ class ParryBreakRolled(_Between):
         return (
             f"{self.defender_name}'s {self.weapon_name} parried a heavy blow "
             f"({self.roll.chance.reason}, chance {self.roll.chance.probability}{die}): {verdict}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImprovisedParryRolled(_Between):
+    """000 IMPROVISED WEAPONS: an improvised item parried; 1d6 says whether it
+    survived (rules.improvised: 1 ruined, 2 damaged, 3-6 unharmed)."""
+
+    weapon_name: str
+    roll: ImprovisedParryRoll
+
+    def describe(self) -> str:
+        verdict = {
+            ImprovisedParryOutcome.RUINED: "it is ruined and falls useless",
+            ImprovisedParryOutcome.DAMAGED: "it is damaged (another -1 to skill with it)",
+            ImprovisedParryOutcome.UNHARMED: "it is unharmed",
+        }[self.roll.outcome]
+        return (
+            f"{self.defender_name}'s improvised {self.weapon_name} parried "
+            f"(d6 {self.roll.die}: 1 ruined, 2 damaged): {verdict}"
         )
 
 

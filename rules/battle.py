@@ -17,17 +17,8 @@ from typing import TYPE_CHECKING
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.citation import DEFAULT_RULESET_KEY
 from rules.errors import IllegalCommandError
-from rules.events import Event, Moved, Turned, TurnEnded
+from rules.events import Event
 from rules.model import Combatant, Shield, Status, Weapon, WeaponKind
-from rules.movement import (
-    BASE_MOVEMENT,
-    apply_fall,
-    check_path,
-    default_path,
-    face,
-    new_turn,
-    walk,
-)
 from rules.terrain import TerrainMap
 
 if TYPE_CHECKING:
@@ -164,6 +155,10 @@ class MoveCombatant(Command):
     path: tuple[Hex, ...] | None = None
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # On first use: the map's first frame needs neither (issue 5).
+        from rules.command_events import Moved
+        from rules.movement import BASE_MOVEMENT, check_path, default_path, walk
+
         mover = state.combatant(self.combatant_id)
         if self.destination not in state.grid:
             raise IllegalCommandError(f"{self.destination} is off the map")
@@ -200,6 +195,10 @@ class TurnCombatant(Command):
     facing: Facing
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        # On first use: the map's first frame needs neither (issue 5).
+        from rules.command_events import Turned
+        from rules.movement import BASE_MOVEMENT, face
+
         who = state.combatant(self.combatant_id)
         turned, cost, free = face(who, self.facing)
         event = Turned(
@@ -222,6 +221,8 @@ class EndTurn(Command):
     loses 1 HP (with the injury rolls that may call for) and rolls HT to stop it."""
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+        from rules.command_events import TurnEnded  # on first use (issue 5)
+
         fresh = tuple(_end_turn(c) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
         events: list[Event] = [TurnEnded(turn=after.turn)]
@@ -316,6 +317,7 @@ def _end_turn(c: Combatant) -> Combatant:
     path, movement points, free facing change and the Ready start afresh."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
     from rules.defense import start_new_turn
+    from rules.movement import new_turn
 
     fresh = new_turn(start_new_turn(c))
     if c.actions_last_turn != c.actions_this_turn or c.ready_used:
@@ -762,6 +764,7 @@ def apply_map_effects(
         WeaponLeavesHand,
         take_from_hand,
     )
+    from rules.movement import apply_fall
 
     events: list[Event] = []
     for effect in effects:

@@ -150,14 +150,40 @@ def parse_mode(data: object, where: str = "mode") -> WeaponMode:
     )
 
 
-def parse_weapon(data: object, where: str = "weapon") -> Weapon:
+def parse_weapon(
+    data: object, where: str = "weapon", known: Mapping[str, Weapon] | None = None
+) -> Weapon:
+    """One weapon. 000 IMPROVISED WEAPONS: an improvised item (kind "improvised")
+    names in ``like`` the real weapon it is treated as (a key in ``known``); its
+    skill and parry class follow that weapon unless the item states its own, and
+    ``clumsiness`` (0 or less) is its skill modifier."""
     obj = as_object(data, where)
     check_keys(
         obj,
         where,
-        ("key", "name", "kind", "skill", "weight", "parry", "modes"),
-        ("two_handed", "size", "quality", "min_st", "reliable", "wooden_shaft", "metal_faced"),
+        ("key", "name", "kind", "weight", "modes"),
+        (
+            "skill",
+            "parry",
+            "like",
+            "clumsiness",
+            "two_handed",
+            "size",
+            "quality",
+            "min_st",
+            "reliable",
+            "wooden_shaft",
+            "metal_faced",
+        ),
     )
+    kind = get_enum(obj, "kind", WeaponKind, where)
+    like = _like_weapon(obj, kind, where, known or {})
+    clumsiness = get_int(obj, "clumsiness", where, 0)
+    if clumsiness > 0 or (clumsiness and like is None):
+        raise DataError(f"{where}.clumsiness: a skill penalty (0 or less) of an improvised item")
+    for name in ("skill", "parry"):
+        if like is None and name not in obj:
+            raise DataError(f"{where}: missing {name!r} (only an improvised item has 'like')")
     modes = tuple(
         parse_mode(m, f"{where}.modes[{i}]")
         for i, m in enumerate(as_list(obj["modes"], f"{where}.modes"))
@@ -173,10 +199,14 @@ def parse_weapon(data: object, where: str = "weapon") -> Weapon:
     return Weapon(
         key=get_str(obj, "key", where),
         name=get_str(obj, "name", where),
-        kind=get_enum(obj, "kind", WeaponKind, where),
-        skill=get_str(obj, "skill", where),
+        kind=kind,
+        skill=get_str(obj, "skill", where) if "skill" in obj or like is None else like.skill,
         modes=modes,
-        parry=get_enum(obj, "parry", ParryClass, where),
+        parry=(
+            get_enum(obj, "parry", ParryClass, where)
+            if "parry" in obj or like is None
+            else like.parry
+        ),
         weight=get_number(obj, "weight", where),
         two_handed=get_bool(obj, "two_handed", where, False),
         size=get_enum(obj, "size", WeaponSize, where, WeaponSize.SMALL),
@@ -185,7 +215,55 @@ def parse_weapon(data: object, where: str = "weapon") -> Weapon:
         reliable=get_bool(obj, "reliable", where, False),
         wooden_shaft=get_bool(obj, "wooden_shaft", where, False),
         metal_faced=get_bool(obj, "metal_faced", where, False),
+        like=None if like is None else like.key,
+        clumsiness=clumsiness,
     )
+
+
+def _like_weapon(
+    obj: Mapping[str, object], kind: WeaponKind, where: str, known: Mapping[str, Weapon]
+) -> Weapon | None:
+    """000 IMPROVISED WEAPONS: the real weapon an improvised item is treated as."""
+    improvised = kind is WeaponKind.IMPROVISED
+    if "like" not in obj:
+        if improvised:
+            raise DataError(f"{where}.like: an improvised item names the weapon it is like")
+        return None
+    if not improvised:
+        raise DataError(f"{where}.like: only an improvised item is 'like' another weapon")
+    key = get_str(obj, "like", where)
+    like = known.get(key)
+    if like is None:
+        raise DataError(f"{where}.like: no real weapon {key!r} in the catalog")
+    return like
+
+
+def _parse_weapons(data: object) -> Mapping[str, Weapon]:
+    """The weapons file: real weapons first, then the improvised items, each
+    resolved against the real weapons (000 IMPROVISED WEAPONS)."""
+    obj = as_object(data, "weapons")
+    check_keys(obj, "weapons", ("weapons",), ("about",))
+    items = list(enumerate(as_list(obj["weapons"], "weapons")))
+
+    def improvised(item: object) -> bool:
+        return isinstance(item, dict) and item.get("kind") == WeaponKind.IMPROVISED.value
+
+    real: dict[str, Weapon] = {}
+    parsed: dict[int, Weapon] = {}
+    for i, item in items:
+        if not improvised(item):
+            parsed[i] = w = parse_weapon(item, f"weapons[{i}]")
+            real.setdefault(w.key, w)
+    for i, item in items:
+        if improvised(item):
+            parsed[i] = parse_weapon(item, f"weapons[{i}]", real)
+    result: dict[str, Weapon] = {}
+    for i, _ in items:
+        w = parsed[i]
+        if w.key in result:
+            raise DataError(f"weapons[{i}]: duplicate key {w.key!r}")
+        result[w.key] = w
+    return MappingProxyType(result)
 
 
 def parse_shield(data: object, where: str = "shield") -> Shield:
@@ -239,7 +317,7 @@ def parse_catalog(weapons: object, shields: object, armor: object) -> Catalog:
     """Parse the three gear files: ``{"weapons": [...]}``, ``{"shields": [...]}``,
     ``{"armor": [...]}``."""
     return Catalog(
-        weapons=_keyed(weapons, "weapons", parse_weapon),
+        weapons=_parse_weapons(weapons),
         shields=_keyed(shields, "shields", parse_shield),
         armor=_keyed(armor, "armor", parse_armor),
     )

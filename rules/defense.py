@@ -300,11 +300,14 @@ def block_base(fighter: Fighter) -> BaseScore:
 
 
 def parry_base(fighter: Fighter, weapon: Weapon) -> BaseScore:
-    skill = fighter.skill(weapon.skill)
+    """The weapon's share of its skill; an improvised item's clumsiness lowers the
+    skill first (000 IMPROVISED WEAPONS: it parries like the weapon it resembles)."""
+    skill = fighter.skill(weapon.skill) + weapon.clumsiness
     share = "" if weapon.parry is ParryClass.FULL else f"{weapon.parry.value} of "
+    clumsy = f" with {weapon.clumsiness:+d} for the improvised item" if weapon.clumsiness else ""
     return BaseScore(
         _part(weapon.parry.fraction, skill),
-        f"{share}{weapon.skill} {skill} ({weapon.name}, parry class {weapon.parry.value})",
+        f"{share}{weapon.skill} {skill}{clumsy} ({weapon.name}, parry class {weapon.parry.value})",
         DefenseKind.PARRY.citation,
     )
 

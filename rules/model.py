@@ -226,6 +226,10 @@ class Weapon:
     reliable: bool = False  # 000 VERIFYING CRITICAL MISSES
     wooden_shaft: bool = False  # 000 CUTTING THROUGH A WEAPON
     metal_faced: bool = False
+    # 000 IMPROVISED WEAPONS: the catalog key of the real weapon an improvised item
+    # is treated as, and the skill modifier (0 or less) for its clumsiness.
+    like: str | None = None
+    clumsiness: int = 0
 
     def __post_init__(self) -> None:
         if not self.modes:

@@ -26,12 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
 from rules.citation import Citation, cite
 from rules.errors import IllegalCommandError
-from rules.events import Event
 from rules.model import Combatant, Posture
+
+if TYPE_CHECKING:
+    from rules.command_events import PostureChanged as PostureChanged
 
 BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
 POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -143,37 +146,14 @@ def new_turn(combatant: Combatant) -> Combatant:
 # ---------------------------------------------------------------- posture
 
 
-@dataclass(frozen=True, kw_only=True)
-class PostureChanged(Event):
-    combatant_id: str
-    name: str
-    before: Posture
-    after: Posture
-    fell: bool = False
-
-    def describe(self) -> str:
-        verb = "falls" if self.fell else "goes"
-        after = self.after.value.replace("_", " ")
-        return f"{self.name} {verb} {_posture_phrase(self.after, after)}"
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
-
-
-def _posture_phrase(posture: Posture, text: str) -> str:
-    if posture is Posture.STANDING:
-        return "back on their feet (standing)"
-    if posture is Posture.PRONE:
-        return "prone"
-    return f"to {text}"
-
-
 def set_posture(
     combatant: Combatant, posture: Posture, *, fell: bool = False, citation: Citation | None = None
 ) -> tuple[Combatant, PostureChanged | None]:
     """The combatant in ``posture`` and the event (None when nothing changed)."""
     if combatant.posture is posture:
         return combatant, None
+    from rules.command_events import PostureChanged  # on first use (issue 5)
+
     event = PostureChanged(
         citation=citation if citation is not None else POSTURES_000,
         combatant_id=combatant.id,
@@ -192,3 +172,13 @@ def apply_fall(
     worse", or sitting): the combatant ends up in ``posture``. Returns the
     combatant and the event to log (None if already in that posture)."""
     return set_posture(combatant, posture, fell=True, citation=citation)
+
+
+# PostureChanged lives in rules.command_events, created on first use (issue 5).
+def __getattr__(name: str) -> object:
+    if name == "PostureChanged":
+        from rules.command_events import PostureChanged
+
+        globals()[name] = PostureChanged
+        return PostureChanged
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,20 +35,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from hexmap import Arc, Hex, arc_of
-from rules.citation import Citation, cite
+from hexmap import Hex
+from rules.citation import cite
 from rules.errors import RulesError
-from rules.events import Event
-from rules.model import ProneCover
-from rules.modifiers import Modifier
 
 if TYPE_CHECKING:  # rules.battle imports this module
     from rules.battle import BattleState
     from rules.conditions import SelectedCondition
+    from rules.modifiers import Modifier
+    from rules.situation import Situation as Situation
+    from rules.situation import TerrainPainted as TerrainPainted
+    from rules.situation import situation_modifiers as situation_modifiers
 
 CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
 RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
@@ -339,6 +340,7 @@ def terrain_modifiers_between(
     """Itemised hit modifiers of the terrain, with the catalog's values and
     citations; each reason says whose hex it comes from."""
     from rules.conditions import load_condition_catalog  # not needed for the first frame
+    from rules.modifiers import Modifier
 
     catalog = load_condition_catalog(ruleset)
     out: list[Modifier] = []
@@ -362,107 +364,16 @@ def terrain_modifiers(
     )
 
 
-@dataclass(frozen=True)
-class Situation:
-    """Everything about where two combatants stand that an attack pane fills in.
-
-    ``modifiers`` are the terrain's then the postures' hit modifiers, each with
-    its reason and citation. ``conditions`` are the terrain's picks from the
-    condition catalog (so the pane can tick them; the postures come from the
-    posture table, not from the catalog's posture entries, which the pane must
-    then leave unticked). ``covered_areas`` are the body areas the defender's
-    cover hides from a random hit location; ``prone_cover`` its exposure to
-    ranged attacks when lying down."""
-
-    attacker_id: str
-    defender_id: str
-    arc: Arc
-    distance: int
-    attacker_terrain: Terrain
-    defender_terrain: Terrain
-    conditions: tuple[SelectedCondition, ...]
-    terrain_modifiers: tuple[Modifier, ...]
-    posture_modifiers: tuple[Modifier, ...]
-    height_difference: int  # attacker's level minus defender's
-    covered_areas: frozenset[str] = field(default_factory=frozenset)
-    prone_cover: ProneCover = ProneCover.HEAD_UP_NO_COVER
-
-    @property
-    def from_above(self) -> bool:
-        return self.height_difference > 0
-
-    @property
-    def from_below(self) -> bool:
-        return self.height_difference < 0
-
-    @property
-    def modifiers(self) -> tuple[Modifier, ...]:
-        return self.terrain_modifiers + self.posture_modifiers
-
-    @property
-    def total(self) -> int:
-        return sum(m.value for m in self.modifiers)
-
-    @property
-    def citations(self) -> tuple[Citation, ...]:
-        seen: list[Citation] = []
-        for m in self.modifiers:
-            if m.citation not in seen:
-                seen.append(m.citation)
-        if self.covered_areas and RANDOM_LOCATION_000 not in seen:
-            seen.append(RANDOM_LOCATION_000)
-        return tuple(seen)
+# The attack's situation and the painting event live in rules.situation, created
+# on first use (issue 5).
+_SITUATION = frozenset({"Situation", "situation_modifiers", "TerrainPainted"})
 
 
-def situation_modifiers(
-    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
-) -> Situation:
-    """Terrain, postures, height and arc of an attack from ``attacker_id`` on
-    ``defender_id`` as they stand now."""
-    from rules.conditions import load_posture_table, posture_modifiers  # on first use
+def __getattr__(name: str) -> object:
+    if name in _SITUATION:
+        from rules import situation
 
-    attacker = state.combatant(attacker_id)
-    defender = state.combatant(defender_id)
-    ruleset = state.ruleset.asset_dir
-    at = state.terrain.at(attacker.hex)
-    dt = state.terrain.at(defender.hex)
-    prone_cover = (
-        ProneCover.HEAD_UP_WITH_COVER if dt.cover is not Cover.NONE else ProneCover.HEAD_UP_NO_COVER
-    )
-    postures = posture_modifiers(
-        attacker.posture,
-        defender.posture,
-        melee=melee,
-        prone_cover=prone_cover,
-        table=load_posture_table(ruleset),
-    )
-    return Situation(
-        attacker_id=attacker.id,
-        defender_id=defender.id,
-        arc=arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness),
-        distance=attacker.hex.distance(defender.hex),
-        attacker_terrain=at,
-        defender_terrain=dt,
-        conditions=terrain_conditions(at, dt),
-        terrain_modifiers=terrain_modifiers_between(at, dt, melee=melee, ruleset=ruleset),
-        posture_modifiers=postures,
-        height_difference=at.height - dt.height,
-        covered_areas=dt.cover.covered_areas,
-        prone_cover=prone_cover,
-    )
-
-
-# ------------------------------------------------------------------ events
-
-
-@dataclass(frozen=True, kw_only=True)
-class TerrainPainted(Event):
-    hexes: tuple[Hex, ...]
-    change: TerrainChange
-
-    def describe(self) -> str:
-        n = len(self.hexes)
-        return f"GM paints {n} hex{'es' if n != 1 else ''}: {self.change.describe()}"
-
-    def involved_hexes(self) -> tuple[Hex, ...]:
-        return self.hexes
+        value = getattr(situation, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

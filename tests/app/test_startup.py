@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LATE_MODULES = (
     "numpy", "hexy", "rules.attack", "rules.attack_events", "rules.items",
     "rules.weapon_strikes", "rules.ruleset", "app.panes.attack", "rules.conditions",
-    "rules.battle_commands", "fractions", "decimal",
+    "rules.battle_commands", "fractions", "decimal", "rules.command_events",
+    "rules.situation", "app.map_drops", "rules.movement", "rules.modifiers",
 )  # fmt: skip
 
 

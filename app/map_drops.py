@@ -1,0 +1,97 @@
+"""The map view's deliberate drops and the GM's catalog items: ``DropPick``,
+``CatalogItem`` and their helpers. Kept apart from app.map_view so that the map's
+first frame need not create them (issue 5); ``from app.map_view import
+droppable_items`` still works."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hexmap import Hex
+from rules.catalog import load_catalog
+from rules.errors import RulesError
+from rules.model import Combatant, WeaponKind
+
+if TYPE_CHECKING:
+    from rules.battle import Command
+    from rules.items import ItemKind
+
+
+@dataclass(frozen=True)
+class DropPick:
+    """A deliberate drop waiting for its hex: the legal hexes, own hex first."""
+
+    combatant_id: str
+    who: str
+    key: str
+    item_name: str
+    candidates: tuple[Hex, ...]
+
+
+def droppable_items(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of what ``c`` can drop: weapons (not bare hands) and the shield."""
+    out = [(w.key, w.name) for w in c.fighter.weapons if w.kind is not WeaponKind.UNARMED]
+    if c.fighter.shield is not None:
+        out.append((c.fighter.shield.key, c.fighter.shield.name))
+    return out
+
+
+def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
+    """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
+    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import drop_candidates
+
+    try:
+        c = state.combatant(combatant_id)  # type: ignore[attr-defined]
+    except RulesError:
+        return None
+    names = dict(droppable_items(c))
+    if key not in names:
+        return None
+    hexes = drop_candidates(c, state.grid)  # type: ignore[attr-defined]
+    return DropPick(c.id, c.name, key, names[key], tuple(hexes))
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    """A catalog weapon or shield the GM can put on the map."""
+
+    kind: ItemKind
+    key: str
+    name: str
+    weapon: object | None = None
+    shield: object | None = None
+
+    @property
+    def icon(self) -> str:
+        from rules.items import icon_key
+
+        return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
+
+    def command(self, h: Hex) -> Command:
+        from rules.battle import AddItem  # loaded on first use (start-up)
+
+        return AddItem(  # type: ignore[arg-type]
+            h, self.name, self.kind, weapon=self.weapon, shield=self.shield
+        )
+
+
+def catalog_item_choices() -> tuple[CatalogItem, ...]:
+    """Every catalog weapon (not bare hands), then every shield, by name."""
+    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
+    from rules.items import ItemKind
+
+    try:
+        catalog = load_catalog()
+    except RulesError:  # pragma: no cover - a broken data file
+        return ()
+    weapons = sorted(
+        (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
+        key=lambda w: w.name.lower(),
+    )
+    shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
+    return (
+        *(CatalogItem(ItemKind.WEAPON, w.key, w.name, weapon=w) for w in weapons),
+        *(CatalogItem(ItemKind.SHIELD, sh.key, sh.name, shield=sh) for sh in shields),
+    )

@@ -1,0 +1,109 @@
+"""The events of the commands the map's clicks and the GM's edits run: moves,
+turns, edits, the end of a turn and posture changes. Kept apart from rules.events
+and rules.movement so that the map's first frame need not create them (issue 5);
+``from rules.events import Moved`` and ``from rules.movement import
+PostureChanged`` still work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hexmap import Facing, Hex
+from rules.events import Event
+from rules.model import Posture
+
+
+@dataclass(frozen=True, kw_only=True)
+class Moved(Event):
+    combatant_id: str
+    name: str
+    path: tuple[Hex, ...]
+    # Movement points: this move's cost, and the turn's total against Move
+    # (rules.movement); None where not tracked.
+    cost: int | None = None
+    move_used: int | None = None
+    move: int | None = None
+
+    def describe(self) -> str:
+        end = self.path[-1]
+        steps = len(self.path) - 1
+        text = f"{self.name} moves to {end.q},{end.r} ({steps} hex{'' if steps == 1 else 'es'})"
+        if self.cost is not None:
+            text += f", {self.cost} MP"
+            if self.move_used is not None and self.move is not None:
+                text += f" ({self.move_used}/{self.move} this turn)"
+        return text
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return self.path
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Turned(Event):
+    combatant_id: str
+    name: str
+    before: Facing
+    after: Facing
+    cost: int | None = None  # movement points (rules.movement); None where not tracked
+    free_side: bool = False  # the free one-hex-side change of the last step was used
+
+    def describe(self) -> str:
+        text = f"{self.name} turns from {self.before.label} to {self.after.label}"
+        if self.cost is not None:
+            text += f", {self.cost} MP"
+            if self.free_side:
+                text += " (one side free after a step)"
+        return text
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edited(Event):
+    combatant_id: str
+    name: str
+    changes: tuple[tuple[str, str, str], ...]  # (field, before, after)
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{f} {a} → {b}" for f, a, b in self.changes)
+        return f"GM edits {self.name}: {parts}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEnded(Event):
+    turn: int
+
+    def describe(self) -> str:
+        return f"— Turn {self.turn} begins —"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PostureChanged(Event):
+    combatant_id: str
+    name: str
+    before: Posture
+    after: Posture
+    fell: bool = False
+
+    def describe(self) -> str:
+        verb = "falls" if self.fell else "goes"
+        after = self.after.value.replace("_", " ")
+        return f"{self.name} {verb} {_posture_phrase(self.after, after)}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return (self.combatant_id,)
+
+
+def _posture_phrase(posture: Posture, text: str) -> str:
+    if posture is Posture.STANDING:
+        return "back on their feet (standing)"
+    if posture is Posture.PRONE:
+        return "prone"
+    return f"to {text}"
