@@ -1445,16 +1445,7 @@ def _defense_fumble(
     if d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
         weapon = f.weapon(d.choice.weapon_key)
         if weapon.kind is WeaponKind.UNARMED:
-            flow.events.append(
-                DefenseMishapResolved(
-                    citation=DEFENSE_CRITICAL_MISS_CITATION,
-                    combatant_id=c.id,
-                    name=c.name,
-                    hex=c.hex,
-                    kind=d.kind,
-                    applied="a bare-handed fumble: the GM rules (no table for bare hands)",
-                )
-            )
+            _bare_handed_fumble(flow, c, d.kind, DEFENSE_CRITICAL_MISS_CITATION, "fumble")
             return
     mishap = defense_critical_miss(
         d.kind,
@@ -1525,20 +1516,26 @@ def _defense_fumble(
     flow.events.extend(posture_events)
 
 
+def _bare_handed_fumble(
+    flow: _Flow, who: Combatant, kind: DefenseKind, citation: Citation, what: str
+) -> None:
+    """The critical miss table has no row for bare hands: the GM rules, and the log says so."""
+    flow.events.append(
+        DefenseMishapResolved(
+            citation=citation,
+            combatant_id=who.id,
+            name=who.name,
+            hex=who.hex,
+            kind=kind,
+            applied=f"a bare-handed {what}: the GM rules (no table for bare hands)",
+        )
+    )
+
+
 def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Ruleset) -> None:
     """The critical miss table for a confirmed critical miss (base)."""
     if plan.weapon.kind is WeaponKind.UNARMED:
-        a = flow.attacker
-        flow.events.append(
-            DefenseMishapResolved(
-                citation=BASE_CRITICALS,
-                combatant_id=a.id,
-                name=a.name,
-                hex=a.hex,
-                kind=DefenseKind.PARRY,
-                applied="a bare-handed critical miss: the GM rules (no table for bare hands)",
-            )
-        )
+        _bare_handed_fumble(flow, flow.attacker, DefenseKind.PARRY, BASE_CRITICALS, "critical miss")
         return
     action = MissAction.SWING if plan.mode.is_swing else MissAction.THRUST
     result = roll_critical_miss(plan.weapon, MissContext(action, plan.damage_spec.type), rng)
