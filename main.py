@@ -10,6 +10,7 @@ python main.py --self-test          check this build end to end offscreen
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -96,6 +97,10 @@ def run_benchmark(seed: int) -> int:
 
 
 def run_gui(seed: int, measure_startup: bool = False) -> int:
+    # Start-up makes tens of thousands of objects that live as long as the program
+    # and no garbage worth a collection: no cyclic collection until the window and
+    # its panes are up (app/fast_start.py, docs/packaging.md).
+    gc.disable()
     app = _application(sys.argv[1:])
     from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 
@@ -119,12 +124,19 @@ def run_gui(seed: int, measure_startup: bool = False) -> int:
         window.show()
         window.call_after_first_paint(setup_logging)
         window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
+        window.call_after_first_paint(gc.enable)  # after the panes (queued first)
         return int(app.exec())  # type: ignore[attr-defined]
     finally:
+        gc.enable()
         finish_early_logging()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A bundle takes its dataclasses' methods precompiled by the build (a no-op
+    # from source; app/fast_start.py).
+    from app.fast_start import install_bundled_dataclass_code
+
+    install_bundled_dataclass_code()
     args = parse_args(argv)
     if args.self_test:
         # The self-test starts its own offscreen application.

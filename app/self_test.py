@@ -374,6 +374,8 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
                          golden.get("combatants"), outcome["combatants"])
         _hp_ledger(report, initial, battle.state, list(battle.events))
         _check_picture(report, window, controller)
+        if getattr(sys, "frozen", False):
+            _check_dataclass_code(report)
     except Exception:  # a failing step is a failed self-test, with the traceback
         report.add("no exceptions", False, traceback.format_exc().rstrip())
     finally:
@@ -393,6 +395,21 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
     if own_logging:
         stop_logging()
     return 0 if report.passed else 1
+
+
+def _check_dataclass_code(report: Report) -> None:
+    """A bundle runs its dataclasses' methods from the build's tables
+    (app/fast_start.py): every one the self-test created came from them."""
+    from app.fast_start import installed_dataclass_code
+
+    table = installed_dataclass_code()
+    if table is None:
+        report.add("precompiled dataclass methods", False, "the bundle's tables were not installed")
+        return
+    missed = table.missed_in()
+    report.add("precompiled dataclass methods", table.hits > 0 and not missed,
+               f"{table.hits} from the build's tables"
+               + (f"; compiled at run time: {missed}" if missed else ""))
 
 
 def _write_golden(report: Report, path: Path, outcome: dict[str, Any]) -> None:

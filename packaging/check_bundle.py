@@ -72,7 +72,8 @@ def check_contents(bundle: Path) -> list[str]:
     if not (bundle / EXE_NAME).is_file():
         problems.append(f"no executable {bundle / EXE_NAME}")
     for needed in ("assets/battles/demo.json", "assets/selftest/expected.json",
-                   "assets/icons/hexfray-64.png", "pyproject.toml"):
+                   "assets/icons/hexfray-64.png", "pyproject.toml",
+                   "dataclass-code/rules.model.bin"):
         if not (inside / needed).is_file():
             problems.append(f"missing {needed}")
     # Help > Rules reference: docs/gm-rules.md and the traceability table it links to
