@@ -99,7 +99,8 @@ def run_benchmark(seed: int) -> int:
 def run_gui(seed: int, measure_startup: bool = False) -> int:
     # Start-up makes tens of thousands of objects that live as long as the program
     # and no garbage worth a collection: no cyclic collection until the window and
-    # its panes are up (app/fast_start.py, docs/packaging.md).
+    # its panes are up (app/fast_start.py, docs/packaging.md). A bundle paused it
+    # already, before Qt was imported (packaging/rthook_pause_gc.py).
     gc.disable()
     app = _application(sys.argv[1:])
     from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
@@ -138,6 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     install_bundled_dataclass_code()
     args = parse_args(argv)
+    if args.self_test or args.screenshot is not None or args.benchmark:
+        gc.enable()  # paused by the bundle's runtime hook for the window's start
+
     if args.self_test:
         # The self-test starts its own offscreen application.
         from app.self_test import run_self_test

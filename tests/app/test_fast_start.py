@@ -197,3 +197,22 @@ def test_garbage_collection_waits_for_the_window_and_its_panes(tmp_path: Path) -
         "once the panes are up": True,
         "after the event loop": True,
     }.items()))  # fmt: skip
+
+
+def test_the_command_line_modes_collect_garbage_as_usual(tmp_path: Path) -> None:
+    # A bundle's runtime hook pauses the collector before Qt loads
+    # (packaging/rthook_pause_gc.py); only the window's start keeps it paused.
+    hook = (ROOT / "packaging" / "rthook_pause_gc.py").read_text(encoding="utf-8")
+    code = (
+        hook
+        + "\nimport main\n"
+        + f"main.main(['--screenshot', {str(tmp_path / 'shot.png')!r}])\n"
+        + "print('collecting:', gc.isenabled())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "HEXFRAY_HOME": str(tmp_path)},
+        timeout=120,
+    )  # fmt: skip
+    assert done.stdout.strip().splitlines()[-1] == "collecting: True"
+    assert (tmp_path / "shot.png").is_file()
