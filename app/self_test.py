@@ -15,6 +15,8 @@ turn, all with a fixed seed. It then checks
   reports for it (independent of the golden file);
 * the window renders: the map is grabbed to a picture, saved in the user cache
   folder, and the tokens are visible on it;
+* in a bundle, every dataclass method it met ran from the build's precompiled
+  tables (app/fast_start.py);
 * nothing raised an unhandled exception meanwhile.
 
 It prints one line per check, writes the same report to ``self-test.txt`` in the
