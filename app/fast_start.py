@@ -50,7 +50,25 @@ def _version_header() -> bytes:
     return f"hexfray dataclass code {sys.implementation.cache_tag} {sys.version}\n".encode()
 
 
-class DataclassCode:
+class _ExecHook:
+    """What ``dataclasses`` calls as ``exec``: runs the code ``_code`` gives."""
+
+    def exec(
+        self,
+        source: object,
+        globals: dict[str, Any] | None = None,
+        locals: Mapping[str, object] | None = None,
+    ) -> None:
+        # dataclasses passes the namespace of the class's module as the globals.
+        module = (globals or {}).get("__name__")
+        code = self._code(source, module if isinstance(module, str) else "?")
+        _builtin_exec(code, globals, locals)
+
+    def _code(self, source: object, module: str) -> CodeType:
+        raise NotImplementedError
+
+
+class DataclassCode(_ExecHook):
     """Compiled dataclass methods, used as ``dataclasses``'s ``exec``. Each module's
     table is a file of its own in ``folder``, read when that module first creates a
     dataclass (reading all of them up front would cost a third of what they save).
@@ -70,13 +88,12 @@ class DataclassCode:
         """Misses in modules of ``packages``, whose methods the build recorded all of."""
         prefixes = tuple(packages)
         return {
-            module: count for module, count in self.missed.items()
+            module: count
+            for module, count in self.missed.items()
             if module in prefixes or module.startswith(tuple(f"{p}." for p in prefixes))
         }  # fmt: skip
 
-    def _module_codes(self, module: object) -> dict[str, CodeType]:
-        if not isinstance(module, str):
-            return {}
+    def _module_codes(self, module: str) -> dict[str, CodeType]:
         codes = self._codes.get(module)
         if codes is None:
             try:
@@ -86,41 +103,26 @@ class DataclassCode:
             codes = self._codes[module] = loads_dataclass_code(data) or {}
         return codes
 
-    def exec(
-        self,
-        source: object,
-        globals: dict[str, Any] | None = None,
-        locals: Mapping[str, object] | None = None,
-    ) -> None:
-        # dataclasses passes the namespace of the class's module as the globals.
-        module = (globals or {}).get("__name__")
+    def _code(self, source: object, module: str) -> CodeType:
         code = self._module_codes(module).get(source) if isinstance(source, str) else None
         if code is None:
-            name = module if isinstance(module, str) else "?"
-            self.missed[name] = self.missed.get(name, 0) + 1
-            code = _compile(source)
-        else:
-            self.hits += 1
-        _builtin_exec(code, globals, locals)
+            self.missed[module] = self.missed.get(module, 0) + 1
+            return _compile(source)
+        self.hits += 1
+        return code
 
 
-class _Recorder:
+class _Recorder(_ExecHook):
     """``dataclasses``'s ``exec`` while recording: compiles, runs and keeps."""
 
     def __init__(self) -> None:
         self.codes: dict[str, dict[str, CodeType]] = {}
 
-    def exec(
-        self,
-        source: object,
-        globals: dict[str, Any] | None = None,
-        locals: Mapping[str, object] | None = None,
-    ) -> None:
+    def _code(self, source: object, module: str) -> CodeType:
         code = _compile(source)
-        module = (globals or {}).get("__name__")
-        if isinstance(source, str) and isinstance(module, str):
+        if isinstance(source, str):
             self.codes.setdefault(module, {})[source] = code
-        _builtin_exec(code, globals, locals)
+        return code
 
 
 def dumps_dataclass_code(codes: Mapping[str, CodeType]) -> bytes:
