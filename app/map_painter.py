@@ -36,7 +36,18 @@ from PySide6.QtGui import (
 )
 
 from app import theme
-from hexmap import Arc, Facing, Handedness, Hex, HexGrid, Layout, arc_of, disk, reach_hexes
+from hexmap import (
+    Arc,
+    Facing,
+    Handedness,
+    Hex,
+    HexGrid,
+    Layout,
+    arc_of,
+    disk,
+    front_arc_hexes,
+    reach_hexes,
+)
 from rules.assets import asset_path
 from rules.model import Combatant, Status
 
@@ -669,6 +680,31 @@ class ReachArea:
 
 
 @dataclass
+class RangeArea:
+    """Where a weapon's thrown or missile mode can strike (000 MISSILE AND THROWN
+    WEAPONS): the front-arc hexes from 1 to ``range_hexes`` away, outlined only."""
+
+    key: str
+    name: str
+    mode: str
+    range_hexes: int
+    half_damage_hexes: int | None
+    hexes: frozenset[Hex]
+    outline: QPainterPath
+    index: int  # the weapon's, for its colour
+    unready: bool
+
+    @property
+    def text(self) -> str:
+        """The legend's words: "Knife, throw 5" or "Bow, shoot 1/2D 10, max 20"."""
+        if self.half_damage_hexes is not None:
+            span = f"1/2D {self.half_damage_hexes}, max {self.range_hexes}"
+        else:
+            span = str(self.range_hexes)
+        return f"{self.name}, {self.mode} {span}"
+
+
+@dataclass
 class Overlay:
     """Everything drawn around the selected combatant, in map coordinates."""
 
@@ -685,6 +721,7 @@ class Overlay:
     disk_outline: QPainterPath = field(default_factory=QPainterPath)
     # "Unconscious"/"Dead" when the selected fighter is down: no arcs, no reach.
     down: str | None = None
+    ranges: list[RangeArea] = field(default_factory=list)
 
     def arc_at(self, h: Hex) -> Arc | None:
         return self.arcs.get(h)
@@ -778,9 +815,10 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
                 unready=weapon.key in c.unready,
             )
         )
+    ranges = range_areas(c, grid)
     disk_outline = outline_path([*arcs, origin])
     bounds = disk_outline.boundingRect()
-    for area in reach:
+    for area in [*reach, *ranges]:
         bounds = bounds.united(area.outline.boundingRect())
     return Overlay(
         combatant_id=c.id,
@@ -794,7 +832,39 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
         reach=reach,
         bounds=bounds,
         disk_outline=disk_outline,
+        ranges=ranges,
     )
+
+
+def range_areas(c: Combatant, grid: HexGrid) -> list[RangeArea]:
+    """One area per weapon with a thrown or missile mode, for its longest-ranged one:
+    the hexes 1 to range away in the front arc (as ``rules.missiles.range_problem``
+    allows), on the map."""
+    areas: list[RangeArea] = []
+    for i, weapon in enumerate(c.fighter.weapons):
+        ranged = [m for m in weapon.modes if m.is_ranged and m.range_hexes]
+        if not ranged:
+            continue
+        mode = max(ranged, key=lambda m: m.range_hexes or 0)
+        limit = mode.range_hexes or 0
+        hexes: set[Hex] = set()
+        for d in range(1, limit + 1):
+            hexes |= front_arc_hexes(c.hex, c.facing, d)
+        shown = frozenset(h for h in hexes if h in grid)
+        areas.append(
+            RangeArea(
+                key=weapon.key,
+                name=weapon.name,
+                mode=mode.name,
+                range_hexes=limit,
+                half_damage_hexes=mode.half_damage_hexes,
+                hexes=shown,
+                outline=outline_path(shown),
+                index=i,
+                unready=weapon.key in c.unready,
+            )
+        )
+    return areas
 
 
 def paint_overlay_fills(p: QPainter, overlay: Overlay) -> None:
@@ -840,6 +910,24 @@ def paint_overlay_lines(p: QPainter, overlay: Overlay, zoom: float) -> None:
         # Later weapons' outlines sit a few pixels inside, so areas that coincide
         # still show every outline.
         p.drawPath(overlay.inset_outline(area, 3.5 * area.index / zoom))
+
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    for ranged in overlay.ranges:
+        p.setPen(range_pen(ranged.index, ranged.unready))
+        p.drawPath(ranged.outline)
+
+
+def range_pen(index: int, unready: bool = False) -> QPen:
+    """A throwing or shooting range's outline: round dots in the weapon's colour,
+    unlike any reach outline, with no hatching inside."""
+    colour = QColor(theme.reach_style(index).colour)
+    if unready:
+        colour.setAlpha(110)
+    pen = QPen(colour, 3.0)
+    pen.setCosmetic(True)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setDashPattern([0.01, 2.2])
+    return pen
 
 
 # --- text -------------------------------------------------------------------------------
@@ -930,11 +1018,13 @@ def render_legend(
     facing: Facing = Facing.N,
     handedness: Handedness = Handedness.RIGHT,
     note: str | None = None,
+    ranges: Sequence[tuple[int, str, bool]] = (),
 ) -> QPixmap:
     """The key to the overlay: a little hex split into the six arcs as the selected
-    combatant has them (pointing its way), the arc names with their colours and one
-    row per weapon's reach. With a ``note`` ("Unconscious: no arcs") the rosette is
-    grey and the note is the only row."""
+    combatant has them (pointing its way), the arc names with their colours, one
+    row per weapon's reach and one per throwing or shooting range (``ranges``: the
+    weapon's index, the text, unready). With a ``note`` ("Unconscious: no arcs")
+    the rosette is grey and the note is the only row."""
     font = label_font(11)
     bold = label_font(11, True)
     fm = QFontMetricsF(font)
@@ -948,6 +1038,8 @@ def render_legend(
     if note:
         rows.append(note)
     rows += [f"Reach: {name}" + (" (unready)" if unready else "") for _, name, unready in weapons]
+    range_rows = len(rows)
+    rows += [f"Range: {text}" + (" (unready)" if unready else "") for _, text, unready in ranges]
     list_w = max(fm.horizontalAdvance(t) for t in rows) + sw_w + 6
     width = math.ceil(max(fmb.horizontalAdvance(title), rose + pad + list_w) + 2 * pad)
     body_h = max(rose, row_h * len(rows))
@@ -1006,8 +1098,19 @@ def render_legend(
             p.setPen(QPen(theme.ARC_BOUNDARY, 1.0))
             p.setBrush(colour)
             p.drawRect(swatch)
+        elif i >= range_rows:
+            index, _text, unready = ranges[i - range_rows]
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 255, 255, 160))
+            p.drawRect(swatch)
+            pen = range_pen(index, unready)
+            pen.setCosmetic(False)
+            pen.setWidthF(2.4)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(swatch.adjusted(1.5, 1.5, -1.5, -1.5))
         else:
-            style = theme.reach_style(weapons[i - len(rows) + len(weapons)][0])
+            style = theme.reach_style(weapons[i - arc_rows - (1 if note else 0)][0])
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(255, 255, 255, 160))
             p.drawRect(swatch)

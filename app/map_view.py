@@ -1024,9 +1024,10 @@ class MapView(QWidget):
         if self._legend is None:
             c = self._controller.state.combatant(overlay.combatant_id)
             weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
+            ranges = [(a.index, a.text, a.unready) for a in overlay.ranges]
             self._legend = mp.render_legend(
                 f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness,
-                note=mp.legend_note(c),
+                note=mp.legend_note(c), ranges=ranges,
             )
         return self._legend
 
@@ -1396,6 +1397,10 @@ class MapView(QWidget):
                          if h in a.hexes]
                 if names:
                     lines.append("In reach of: " + ", ".join(names))
+                ranged = [f"{a.name} ({a.mode})" for a in (self._overlay.ranges if self._overlay
+                          else ()) if h in a.hexes]
+                if ranged:
+                    lines.append("In range of: " + ", ".join(ranged))
         return "\n".join(lines)
 
     def _show_tooltip(self, event: QHelpEvent) -> None:

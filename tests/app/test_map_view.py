@@ -457,3 +457,78 @@ def test_a_click_on_the_legend_moves_nobody(qtbot, view: MapView) -> None:
     assert view.hex_at(legend.center()) is not None  # there is map under it
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=legend.center().toPoint())
     assert controller.battle.commands == ()
+
+
+# --- throwing and shooting ranges (000 MISSILE AND THROWN WEAPONS) ----------------------
+def _with_weapon(c: Combatant, key: str) -> Combatant:
+    from dataclasses import replace
+
+    from rules.catalog import load_catalog
+
+    weapon = load_catalog().weapon(key)
+    return replace(c, fighter=replace(c.fighter, weapons=(*c.fighter.weapons, weapon)))
+
+
+def test_a_throwing_range_is_where_the_rules_allow_the_throw(controller: BattleController) -> None:
+    import app.map_painter as mp
+    from rules.missiles import range_problem
+
+    state = controller.state
+    spearman = next(c for c in state.combatants if any(
+        m.is_ranged for w in c.fighter.weapons for m in w.modes))  # fmt: skip
+    areas = mp.range_areas(spearman, state.grid)
+    assert areas, "the demo's spearman carries a knife to throw"
+    for area in areas:
+        weapon = next(w for w in spearman.fighter.weapons if w.key == area.key)
+        mode = next(m for m in weapon.modes if m.name == area.mode)
+        assert mode.is_ranged and area.range_hexes == mode.range_hexes
+        near = [h for h in state.grid.hexes() if h.distance(spearman.hex) <= mode.range_hexes + 2]
+        allowed = {h for h in near if range_problem(spearman, h, mode) is None}
+        assert area.hexes == allowed
+        assert spearman.hex not in area.hexes
+
+
+def test_only_ranged_weapons_get_a_range_and_a_bow_shows_its_half_damage_range(
+    controller: BattleController,
+) -> None:
+    import app.map_painter as mp
+
+    state = controller.state
+    swordsman = state.combatants[0]
+    assert not any(m.is_ranged for w in swordsman.fighter.weapons for m in w.modes)
+    assert mp.range_areas(swordsman, state.grid) == []
+    archer = _with_weapon(swordsman, "shortbow")
+    (area,) = mp.range_areas(archer, state.grid)
+    assert (area.name, area.mode, area.range_hexes, area.half_damage_hexes) == (
+        "Short bow", "shoot", 20, 10)  # fmt: skip
+    assert area.text == "Short bow, shoot 1/2D 10, max 20"
+    assert area.index == len(swordsman.fighter.weapons)
+    # cut at the map's edge
+    assert area.hexes and all(h in state.grid for h in area.hexes)
+
+
+def test_the_legend_and_the_tooltip_name_the_range(qtbot, view: MapView) -> None:
+    controller = view.controller
+    state = controller.state
+    spearman = next(c for c in state.combatants if any(
+        m.is_ranged for w in c.fighter.weapons for m in w.modes))  # fmt: skip
+    controller.select(spearman.id)
+    overlay = view._overlay
+    assert overlay is not None and overlay.ranges
+    area = overlay.ranges[0]
+    beyond_reach = next(h for h in area.hexes if h not in view.reach_hexes_shown())
+    text = view.describe_hex(beyond_reach)
+    assert f"In range of: {area.name} ({area.mode})" in text
+    assert "In reach of" not in text
+    outside = next(
+        h for h in state.grid.hexes() if h.distance(spearman.hex) == 2 and h not in area.hexes
+    )
+    assert "In range of" not in view.describe_hex(outside)
+
+    import app.map_painter as mp
+
+    rows = [(0, "Knife (C-1)", False)]
+    without = mp.render_legend("Arcs", rows, 1.0)
+    with_range = mp.render_legend("Arcs", rows, 1.0, ranges=[(1, area.text, False)])
+    assert with_range.height() > without.height()
+    assert view.legend_rect().height() == view._legend_pixmap(overlay).height()
