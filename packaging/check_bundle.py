@@ -76,6 +76,14 @@ def check_contents(bundle: Path) -> list[str]:
                    "dataclass-code/rules.model.bin"):
         if not (inside / needed).is_file():
             problems.append(f"missing {needed}")
+    # Every module of the app, the rules and the map (as .pyc files: the one-folder
+    # build keeps no archive), even those only imported by name (app.panes loads its
+    # panes that way), so no menu or pane fails later for want of one.
+    for package in ("app", "rules", "hexmap"):
+        for source in sorted((ROOT / package).rglob("*.py")):
+            compiled = source.relative_to(ROOT).with_suffix(".pyc")
+            if not (inside / compiled).is_file():
+                problems.append(f"module not bundled: {source.relative_to(ROOT).as_posix()}")
     # Help > Rules reference: docs/gm-rules.md and the traceability table it links to
     # are bundled when the source tree has them (else Help says the page is missing)
     for page in ("gm-rules.md", "rules.md"):

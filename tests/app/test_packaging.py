@@ -208,3 +208,18 @@ def test_frozen_self_test_passes_and_leaves_the_bundle_untouched() -> None:
     check = _load("check_bundle")
     assert check.check_contents(FROZEN.parent) == []
     assert check.run_self_test(FROZEN.parent) == []
+
+
+def test_a_bundle_missing_a_module_or_the_dataclass_tables_is_refused(tmp_path: Path) -> None:
+    check = _load("check_bundle")
+    inside = tmp_path / "_internal"
+    for package in ("app", "rules", "hexmap"):
+        for source in (ROOT / package).rglob("*.py"):
+            compiled = inside / source.relative_to(ROOT).with_suffix(".pyc")
+            compiled.parent.mkdir(parents=True, exist_ok=True)
+            compiled.write_bytes(b"")
+    problems = check.check_contents(tmp_path)
+    assert not any(p.startswith("module not bundled") for p in problems)
+    assert "missing dataclass-code/rules.model.bin" in problems
+    (inside / "app" / "panes" / "attack.pyc").unlink()
+    assert "module not bundled: app/panes/attack.py" in check.check_contents(tmp_path)
