@@ -1,23 +1,22 @@
-"""Two start-up speed-ups for the packaged app (docs/packaging.md, "How Hexfray
-starts quickly"). Neither imports Qt, so ``main.py`` can use them before anything
-else is loaded.
+"""Start-up speed-ups for the packaged app (docs/packaging.md, "How Hexfray starts
+quickly"). Nothing here imports Qt, so ``main.py`` can use it before anything else
+is loaded.
 
 **Precompiled dataclass methods.** ``dataclasses`` writes the source of each
 class's ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` and frozen
 ``__setattr__``/``__delattr__`` and compiles it when the class is created: about
-0.45 ms a class on CPython 3.11, some 17 ms for the 40 dataclasses the first frame
+0.45 ms a class on CPython 3.11, some 17 ms for the 41 dataclasses the first frame
 needs. The build imports every module of ``app``, ``rules`` and ``hexmap`` once
 (``python -m app.fast_start --record FOLDER``) and saves the compiled code of every
-generated method, keyed by its exact source text, in the bundle, a file per module. The packaged app
-installs that table as the ``exec`` that the ``dataclasses`` module calls: a source
-text it holds runs the code ``compile`` would have made from it, any other text is
-compiled as usual. The file carries the Python version that wrote it and is ignored
-by any other version.
+generated method, keyed by its exact source text, a file per module, in the
+bundle. The packaged app installs those tables as the ``exec`` that the
+``dataclasses`` module calls: a source text they hold runs the code ``compile``
+would have made of it, any other text is compiled as usual. The files carry the
+Python version that wrote them and any other version ignores them.
 
-**No cyclic garbage collection until the window is up.** Start-up creates tens of
-thousands of long-lived objects (modules, classes, Qt's enums), and the collector
-would walk them some 80 times, about 11 ms, while finding little to free;
-``main.py`` pauses it until the panes are built after the first frame.
+The other speed-up, no cyclic garbage collection until the window and its panes
+are up, is two lines in ``main.py`` and the bundle's runtime hook
+``packaging/rthook_pause_gc.py``.
 """
 
 from __future__ import annotations
