@@ -99,8 +99,8 @@ def run_benchmark(seed: int) -> int:
 def run_gui(seed: int, measure_startup: bool = False) -> int:
     # Start-up makes tens of thousands of objects that live as long as the program
     # and no garbage worth a collection: no cyclic collection until the window and
-    # its panes are up (app/fast_start.py, docs/packaging.md). A bundle paused it
-    # already, before Qt was imported (packaging/rthook_pause_gc.py).
+    # its panes are up (docs/packaging.md, "How Hexfray starts quickly"). A bundle
+    # paused it already, before Qt was imported (packaging/rthook_pause_gc.py).
     gc.disable()
     app = _application(sys.argv[1:])
     from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
