@@ -97,8 +97,8 @@ def run_benchmark(seed: int) -> int:
 
 
 def run_gui(seed: int, measure_startup: bool = False) -> int:
-    # Start-up makes tens of thousands of objects that live as long as the program
-    # and no garbage worth a collection: no cyclic collection until the window and
+    # Start-up makes tens of thousands of objects that live as long as the program:
+    # no cyclic collection, which would walk them over and over, until the window and
     # its panes are up (docs/packaging.md, "How Hexfray starts quickly"). A bundle
     # paused it already, before Qt was imported (packaging/rthook_pause_gc.py).
     gc.disable()
