@@ -308,6 +308,17 @@ def _disarm(e: Any) -> tuple[str, Tone]:
     )
 
 
+def _pieces_left_hand(e: Any) -> tuple[str, Tone]:
+    """A weapon thrown on purpose is no mishap: said plainly, where it lands."""
+    from rules.missiles import THROWN_NOTE
+
+    if e.pieces and all(p.note == THROWN_NOTE for p in e.pieces):
+        # "Spearman's Knife, thrown at Fencer, lands in the target's hex"
+        text = "; ".join(f"{e.name}'s {p.name}, {e.reason}, {p.placement}" for p in e.pieces)
+        return text, Tone.PLAIN
+    return e.describe(), Tone.HARM
+
+
 def _described(tone: Tone) -> Callable[[Any], tuple[str, Tone]]:
     return lambda e: (e.describe(), tone)
 
@@ -322,7 +333,7 @@ _BY_NAME: dict[str, Callable[[Any], tuple[str, Tone]]] = {
     "WeaponStruck": _weapon_struck,
     "DisarmContested": _disarm,
     "WeaponBroke": _described(Tone.HARM),
-    "PiecesLeftHand": _described(Tone.HARM),
+    "PiecesLeftHand": _pieces_left_hand,
     "CriticalMissChecked": _described(Tone.CRITICAL),
     "CriticalMissTableRolled": _described(Tone.CRITICAL),
     "DefenseMishapResolved": _described(Tone.CRITICAL),

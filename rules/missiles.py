@@ -34,7 +34,12 @@ from rules.defense import DefenseChoice, DefenseKind
 from rules.errors import IllegalAttackError
 from rules.model import Combatant, Delivery, Projectile, Weapon, WeaponKind, WeaponMode
 from rules.modifiers import Modifier
-from rules.weapon_strikes import DROPPED_IN_HEX, Placement, knock_away_placement
+from rules.weapon_strikes import (
+    DROPPED_IN_HEX,
+    Placement,
+    PlacementKind,
+    knock_away_placement,
+)
 
 MISSILE_AND_THROWN_000 = cite("000", "MISSILE AND THROWN WEAPONS")
 BLOCK_000 = cite("000", "BLOCK")
@@ -124,8 +129,14 @@ def thrown_placement(weapon: Weapon, on_target: bool) -> Placement:
     """Where a thrown weapon lands, from the defender's hex: in it when the throw hit
     or was defended, else scattered like a knocked-away weapon (000 DROPPED WEAPONS)."""
     if on_target:
-        return replace(DROPPED_IN_HEX, citation=MISSILE_AND_THROWN_000)
-    return replace(knock_away_placement(weapon), citation=MISSILE_AND_THROWN_000)
+        return replace(
+            DROPPED_IN_HEX, kind=PlacementKind.ON_TARGET, citation=MISSILE_AND_THROWN_000
+        )
+    return replace(
+        knock_away_placement(weapon),
+        kind=PlacementKind.WIDE_OF_TARGET,
+        citation=MISSILE_AND_THROWN_000,
+    )
 
 
 THROWN_NOTE = "thrown"  # Piece.note of a thrown weapon: the battle places it from the target

@@ -192,6 +192,8 @@ class MapLanding:
 
     def describe(self) -> str:
         if self.dice is None or (self.distance_rolled == 0 and self.direction is None):
+            if self.placement.kind is PlacementKind.ON_TARGET:
+                return f"{self.piece_name} lands in the target's hex ({_hex_text(self.final)})"
             where = "at the feet" if self.final == self.start else "nearby"
             return f"{self.piece_name} falls {where} ({_hex_text(self.final)})"
         dice = self.placement.dice

@@ -101,6 +101,9 @@ class PlacementKind(Enum):
     KNOCKED_AWAY = "knocked away in a random direction"
     ONE_HEX_RANDOM = "one hex away in a random direction"
     FLIES = "flies away"
+    # A thrown weapon: it starts from the target's hex (000 MISSILE AND THROWN WEAPONS).
+    ON_TARGET = "lands in the target's hex"
+    WIDE_OF_TARGET = "lands wide of the target"
 
 
 class DirectionRule(Enum):

@@ -430,3 +430,34 @@ def test_ctrl_c_in_the_log_copies_the_selected_entry(qtbot, log_pane, controller
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QApplication.clipboard().text() == log_pane.rows[2].plain_text()
     assert "\n" in QApplication.clipboard().text()  # the whole attack, not its title
+
+
+def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
+    """000 MISSILE AND THROWN WEAPONS: the knife leaves the hand on purpose; the log
+    says where it lands, plainly, not as a mishap."""
+    from app.event_text import Tone, line_for
+    from app.main_window import load_demo_battle
+    from rules.attack import AttackOptions
+    from rules.attack_events import PiecesLeftHand
+    from rules.battle import Attack
+    from rules.scatter import PieceLanded
+
+    lines: dict[str, list[tuple[str, Tone]]] = {"on target": [], "wide": []}
+    for seed in range(60):
+        battle = load_demo_battle(seed)
+        battle.execute(Attack("c2", "c4", AttackOptions("knife", "throw")))
+        events = list(battle.events)
+        (left,) = [e for e in events if isinstance(e, PiecesLeftHand)]
+        landing = [e for e in events if isinstance(e, PieceLanded)]
+        line = line_for(left)
+        kind = "on target" if "lands in the target's hex" in line.text else "wide"
+        lines[kind].append((line.text, line.tone))
+        if kind == "on target":
+            assert landing and "lands in the target's hex" in line_for(landing[0]).text
+    assert lines["on target"] and lines["wide"]
+    text, tone = lines["on target"][0]
+    assert text == "Spearman's Knife, thrown at Fencer, lands in the target's hex"
+    assert tone is Tone.PLAIN
+    text, tone = lines["wide"][0]
+    assert text == "Spearman's Knife, thrown at Fencer, lands wide of the target (1d3-1 hexes)"
+    assert tone is Tone.PLAIN

@@ -8,6 +8,7 @@ import copy
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -37,7 +38,7 @@ from rules.model import (
 )
 from rules.odds import attack_odds
 from rules.ruleset import Ruleset
-from rules.weapon_strikes import PlacementKind
+from rules.weapon_strikes import KNOCKED_AWAY, PlacementKind
 
 Make = Callable[..., Combatant]
 
@@ -335,9 +336,9 @@ def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Ruleset) -> None:
     a, d = duel("knife")
     plan = plan_attack(a, d, AttackOptions("knife", "throw", defenses=(DODGE,)), ruleset)
     landed = {
-        AttackOutcome.HIT: PlacementKind.DROPPED_IN_HEX,
-        AttackOutcome.DEFENDED: PlacementKind.DROPPED_IN_HEX,
-        AttackOutcome.MISSED: PlacementKind.KNOCKED_AWAY,
+        AttackOutcome.HIT: PlacementKind.ON_TARGET,
+        AttackOutcome.DEFENDED: PlacementKind.ON_TARGET,
+        AttackOutcome.MISSED: PlacementKind.WIDE_OF_TARGET,
     }
     for outcome, kind in landed.items():
         r = _first(plan, a, d, ruleset, lambda r, o=outcome: r.outcome is o)
@@ -345,6 +346,11 @@ def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Ruleset) -> None:
         (piece,) = r.pieces
         assert piece.weapon is not None and piece.weapon.key == "knife"
         assert piece.note == THROWN_NOTE and piece.placement.kind is kind
+        # a miss scatters from the target as a knocked-away knife would: 1d3-1 hexes
+        assert piece.placement.distance_distribution() == (
+            {0: Fraction(1)} if kind is PlacementKind.ON_TARGET
+            else KNOCKED_AWAY.distance_distribution()
+        )  # fmt: skip
         assert r.piece_origins == ("a",)
         left = [e for e in r.events if isinstance(e, PiecesLeftHand)]
         assert left and str(left[0].citation) == MISSILE
