@@ -30,6 +30,10 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+# The one resolver of bundled files; it creates no dataclass, so the tables below
+# can still be installed before any module of ours creates one.
+from rules.assets import bundle_root
+
 DATACLASS_CODE_DIR = "dataclass-code"
 RECORDED_PACKAGES = ("hexmap", "rules", "app")
 _builtin_exec = exec
@@ -173,21 +177,11 @@ def installed_dataclass_code() -> DataclassCode | None:
     return owner if isinstance(owner, DataclassCode) else None
 
 
-def bundled_dataclass_code() -> Path | None:
-    """The tables' folder in a PyInstaller bundle; None when run from source."""
-    bundle = getattr(sys, "_MEIPASS", None)
-    if getattr(sys, "frozen", False) and isinstance(bundle, str):
-        return Path(bundle) / DATACLASS_CODE_DIR
-    return None
-
-
 def install_bundled_dataclass_code() -> DataclassCode | None:
-    """In a bundle whose build recorded the tables, install them (None from source,
-    or without the folder: then every class compiles its methods as usual)."""
-    folder = bundled_dataclass_code()
-    if folder is None or not folder.is_dir():
-        return None
-    return install_dataclass_code(folder)
+    """In a bundle whose build recorded the tables, install them (None without the
+    folder, as in the source tree: then every class compiles its methods as usual)."""
+    folder = bundle_root() / DATACLASS_CODE_DIR
+    return install_dataclass_code(folder) if folder.is_dir() else None
 
 
 def record_dataclass_code(modules: Iterable[str]) -> dict[str, dict[str, CodeType]]:

@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from app.user_dirs import settings as user_settings
-from rules.assets import asset_path, asset_root
+from rules.assets import asset_path, bundle_root
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDialog
@@ -143,12 +143,6 @@ def keys_text(entry: Shortcut) -> str:
 
 
 # --- files and versions -------------------------------------------------------------
-def bundle_root() -> Path:
-    """The repo when run from source, ``sys._MEIPASS`` when frozen: the folder that
-    holds ``assets/`` (one resolver, ``rules.assets``, knows which)."""
-    return asset_root().parent
-
-
 def rules_reference_path() -> Path:
     """The GM's rules summary (docs/gm-rules.md); it links to the developer table."""
     return bundle_root() / "docs" / "gm-rules.md"

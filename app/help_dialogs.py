@@ -37,14 +37,13 @@ from app.help import (
     MOUSE_CONTROLS,
     SHORTCUTS,
     app_version,
-    bundle_root,
     guide_dismissed,
     guide_html,
     keys_text,
     rules_reference_path,
 )
 from app.user_dirs import settings as user_settings
-from rules.assets import asset_path
+from rules.assets import asset_path, bundle_root
 
 if TYPE_CHECKING:
     import importlib.metadata

@@ -18,12 +18,18 @@ from rules.errors import DataError
 _REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
-def asset_root() -> Path:
-    """``sys._MEIPASS/assets`` when frozen by PyInstaller, else ``<repo>/assets``."""
+def bundle_root() -> Path:
+    """The folder that holds ``assets/`` and the build's other data files:
+    ``sys._MEIPASS`` when frozen by PyInstaller, else the repo."""
     bundle = getattr(sys, "_MEIPASS", None)
     if getattr(sys, "frozen", False) and isinstance(bundle, str):
-        return Path(bundle) / "assets"
-    return _REPO_ASSETS
+        return Path(bundle)
+    return _REPO_ASSETS.parent
+
+
+def asset_root() -> Path:
+    """``sys._MEIPASS/assets`` when frozen by PyInstaller, else ``<repo>/assets``."""
+    return bundle_root() / "assets"
 
 
 def asset_path(*parts: str) -> Path:
