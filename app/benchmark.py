@@ -23,15 +23,15 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from app.controller import BattleController
-from app.map_view import MapView
+from app.map.view import MapView
 from hexmap import Facing, Hex, HexGrid
-from rules.assets import read_json
-from rules.attack import AttackOptions
-from rules.battle import Attack, Battle, BattleState
-from rules.catalog import load_battle_setup
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import RulesError
-from rules.model import Combatant, Side, Status
+from rules.battle.battle import Attack, Battle, BattleState
+from rules.battle.model import Combatant, Side, Status
+from rules.core.assets import read_json
+from rules.core.errors import RulesError
+from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.catalog import load_battle_setup
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100

@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from hexmap import Hex
-from rules.battle import Battle, BattleChange, BattleState, Command, MoveCombatant, TurnCombatant
-from rules.errors import RulesError
-from rules.events import Event
+from rules.battle.battle import (
+    Battle,
+    BattleChange,
+    BattleState,
+    Command,
+    MoveCombatant,
+    TurnCombatant,
+)
+from rules.core.errors import RulesError
+from rules.core.events import Event
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,8 @@ from enum import Enum
 from typing import Any
 
 from hexmap import Hex
-from rules.attack_events import (
+from rules.core.events import Edited, Event, Moved, Turned, TurnEnded
+from rules.sets.seed000.attack_events import (
     AttackDeclared,
     AttackOutcome,
     AttackResolved,
@@ -29,8 +30,7 @@ from rules.attack_events import (
     StatusChanged,
     WeaponUnreadied,
 )
-from rules.checks import Outcome, SuccessRoll
-from rules.events import Edited, Event, Moved, Turned, TurnEnded
+from rules.sets.seed000.checks import Outcome, SuccessRoll
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +242,7 @@ def _text_and_tone(event: Event) -> tuple[str, Tone]:
     return event.describe(), Tone.PLAIN
 
 
-# --- the events of the wired seed 000/001 rules (rules.attack_events) ---------------------
+# --- the events of the wired seed 000/001 rules (rules.sets.seed000.attack_events) ---
 # Matched by class name so that the log still reads (by describe()) if one is renamed.
 
 
@@ -310,7 +310,7 @@ def _disarm(e: Any) -> tuple[str, Tone]:
 
 def _pieces_left_hand(e: Any) -> tuple[str, Tone]:
     """A weapon thrown on purpose is no mishap: said plainly, where it lands."""
-    from rules.missiles import THROWN_NOTE
+    from rules.sets.seed000.missiles import THROWN_NOTE
 
     if e.pieces and all(p.note == THROWN_NOTE for p in e.pieces):
         # "Spearman's Knife, thrown at Fencer, lands in the target's hex"

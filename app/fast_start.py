@@ -32,7 +32,7 @@ from typing import Any
 
 # The one resolver of bundled files; it creates no dataclass, so the tables below
 # can still be installed before any module of ours creates one.
-from rules.assets import bundle_root
+from rules.core.assets import bundle_root
 
 DATACLASS_CODE_DIR = "dataclass-code"
 RECORDED_PACKAGES = ("hexmap", "rules", "app")

@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from app.user_dirs import settings as user_settings
-from rules.assets import asset_path, bundle_root
+from rules.core.assets import asset_path, bundle_root
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDialog

@@ -43,7 +43,7 @@ from app.help import (
     rules_reference_path,
 )
 from app.user_dirs import settings as user_settings
-from rules.assets import asset_path, bundle_root
+from rules.core.assets import asset_path, bundle_root
 
 if TYPE_CHECKING:
     import importlib.metadata

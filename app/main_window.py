@@ -49,16 +49,17 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from app import animation, user_dirs
+from app import user_dirs
 from app.controller import BattleController, Redraw
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
-from app.map_view import MapView
+from app.map import animation
+from app.map.view import MapView
 from hexmap import Hex
-from rules.assets import read_json
-from rules.battle import Battle, BattleChange, BattleState, EndTurn
-from rules.catalog import load_battle_setup
-from rules.model import Combatant
+from rules.battle.battle import Battle, BattleChange, BattleState, EndTurn
+from rules.battle.model import Combatant
+from rules.core.assets import read_json
+from rules.sets.seed000.catalog import load_battle_setup
 
 if TYPE_CHECKING:
     from app.panes.attack import AttackPane
@@ -95,7 +96,7 @@ _BRUSH_ENUMS = {"light": "Light", "footing": "Footing", "water": "WaterDepth", "
 def brush_values(kind: str) -> list[tuple[str, object]]:
     """The values the brush combo offers for a terrain property."""
     try:
-        from rules import terrain as rt
+        from rules.battle import terrain as rt
     except ImportError:  # pragma: no cover
         return []
     if kind == "height":
@@ -110,7 +111,7 @@ def brush_values(kind: str) -> list[tuple[str, object]]:
 def brush_change(kind: str, value: object) -> object | None:
     """The ``TerrainChange`` of a brush (kind, value)."""
     try:
-        from rules import terrain as rt
+        from rules.battle import terrain as rt
     except ImportError:  # pragma: no cover
         return None
     if kind == "open":

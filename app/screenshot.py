@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from hexmap import hex_line, reach_hexes
-from rules.battle import MoveCombatant
-from rules.model import Combatant
+from rules.battle.battle import MoveCombatant
+from rules.battle.model import Combatant
 
 SCREEN_WIDTH, SCREEN_HEIGHT = 1366, 768
 

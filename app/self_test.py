@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QImage
 
     from app.controller import BattleController
-    from rules.battle import BattleState, Command
-    from rules.model import Combatant
+    from rules.battle.battle import BattleState, Command
+    from rules.battle.model import Combatant
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def _say(text: str) -> None:
 
 # --- the script ---------------------------------------------------------------------
 def expected_path() -> Path:
-    from rules.assets import asset_path
+    from rules.core.assets import asset_path
 
     return asset_path(*EXPECTED_PARTS)
 
@@ -116,10 +116,10 @@ def _nearest_enemy(state: BattleState, who: Combatant, exclude: set[str]) -> Com
 def _attack(state: BattleState, attacker: Combatant, defender: Combatant) -> Command:
     """The attacker's first weapon, in its first mode that reaches the defender; the
     defender announces a block if it has a shield, else a parry, else a dodge."""
-    from rules.attack import AttackOptions
-    from rules.battle import Attack
-    from rules.defense import DefenseChoice, DefenseKind
-    from rules.model import ParryClass
+    from rules.battle.battle import Attack
+    from rules.battle.model import ParryClass
+    from rules.sets.seed000.attack import AttackOptions
+    from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
     distance = attacker.hex.distance(defender.hex)
     weapon = attacker.fighter.weapons[0]
@@ -140,7 +140,7 @@ def play_script(controller: BattleController) -> list[Command]:
     """Play the scripted turn through the controller, as the GUI would; returns the
     commands in order. Each step is derived from the state it is played on."""
     from hexmap import direction_to
-    from rules.battle import EndTurn, MoveCombatant, TurnCombatant
+    from rules.battle.battle import EndTurn, MoveCombatant, TurnCombatant
 
     played: list[Command] = []
 
@@ -223,7 +223,7 @@ def _compare(report: Report, name: str, expected: object, actual: object) -> boo
 
 
 def _hp_ledger(report: Report, before: BattleState, after: BattleState, events: list[Any]) -> None:
-    from rules.attack_events import DamageDealt
+    from rules.sets.seed000.attack_events import DamageDealt
 
     injuries: dict[str, int] = {}
     hp_after: dict[str, int] = {}

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from hexmap import Arc
-from rules.model import Side
+from rules.battle.model import Side
 
 # --- the table and the map ---------------------------------------------------------
 TABLE = QColor("#3b3833")  # around the map: a dark table top

@@ -73,7 +73,7 @@ def check_contents(bundle: Path) -> list[str]:
         problems.append(f"no executable {bundle / EXE_NAME}")
     for needed in ("assets/battles/demo.json", "assets/selftest/expected.json",
                    "assets/icons/hexfray-64.png", "pyproject.toml",
-                   "dataclass-code/rules.model.bin"):
+                   "dataclass-code/rules.battle.model.bin"):
         if not (inside / needed).is_file():
             problems.append(f"missing {needed}")
     # Every module of the app, the rules and the map (as .pyc files: the one-folder

@@ -3,7 +3,7 @@
     python packaging/make_texture.py            # rewrite assets/textures/parchment.png
     python packaging/make_texture.py --out F    # write somewhere else
 
-The tile is periodic noise made with numpy's FFT (``app.map_painter.
+The tile is periodic noise made with numpy's FFT (``app.map.painter.
 render_parchment_texture``, fixed seed, the theme's parchment colours). It ships as a
 picture so that the map's first frame does not wait for numpy to load; run this
 again after changing the parchment colours (tests/app/test_startup.py checks that
@@ -23,7 +23,7 @@ OUT = ROOT / "assets" / "textures" / "parchment.png"
 
 def write_texture(out: Path = OUT) -> Path:
     sys.path.insert(0, str(ROOT))
-    from app.map_painter import render_parchment_texture
+    from app.map.painter import render_parchment_texture
 
     out.parent.mkdir(parents=True, exist_ok=True)
     if not render_parchment_texture().save(str(out), "PNG"):

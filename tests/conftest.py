@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from rules.battle import Battle
+from rules.battle.battle import Battle
 
 DEMO_SEED = 1
 

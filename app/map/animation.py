@@ -1,5 +1,5 @@
 """Short animations on the map: weapons and pieces flying or falling along the path
-the rules traced for them (``rules.scatter.MapLanding.path``).
+the rules traced for them (``rules.battle.scatter.MapLanding.path``).
 
 One ``QVariantAnimation`` (about 400 ms) drives every flight of a command at once;
 the map view paints the icons where ``FlightAnimator.positions`` says and repaints

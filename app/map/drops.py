@@ -1,6 +1,6 @@
 """The map view's deliberate drops and the GM's catalog items: ``DropPick``,
-``CatalogItem`` and their helpers. Kept apart from app.map_view so that the map's
-first frame need not create them (issue 5); ``from app.map_view import
+``CatalogItem`` and their helpers. Kept apart from app.map.view so that the map's
+first frame need not create them (issue 5); ``from app.map.view import
 droppable_items`` still works."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.catalog import load_catalog
-from rules.errors import RulesError
-from rules.model import Combatant, WeaponKind
+from rules.battle.model import Combatant, WeaponKind
+from rules.core.errors import RulesError
+from rules.sets.seed000.catalog import load_catalog
 
 if TYPE_CHECKING:
-    from rules.battle import Command
-    from rules.items import ItemKind
+    from rules.battle.battle import Command
+    from rules.battle.items import ItemKind
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def droppable_items(c: Combatant) -> list[tuple[str, str]]:
 def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
     """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
     # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import drop_candidates
+    from rules.battle.items import drop_candidates
 
     try:
         c = state.combatant(combatant_id)  # type: ignore[attr-defined]
@@ -65,12 +65,12 @@ class CatalogItem:
 
     @property
     def icon(self) -> str:
-        from rules.items import icon_key
+        from rules.battle.items import icon_key
 
         return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
 
     def command(self, h: Hex) -> Command:
-        from rules.battle import AddItem  # loaded on first use (start-up)
+        from rules.battle.battle import AddItem  # loaded on first use (start-up)
 
         return AddItem(  # type: ignore[arg-type]
             h, self.name, self.kind, weapon=self.weapon, shield=self.shield
@@ -80,7 +80,7 @@ class CatalogItem:
 def catalog_item_choices() -> tuple[CatalogItem, ...]:
     """Every catalog weapon (not bare hands), then every shield, by name."""
     # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import ItemKind
+    from rules.battle.items import ItemKind
 
     try:
         catalog = load_catalog()

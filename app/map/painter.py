@@ -48,8 +48,8 @@ from hexmap import (
     front_arc_hexes,
     reach_hexes,
 )
-from rules.assets import asset_path
-from rules.model import Combatant, Status
+from rules.battle.model import Combatant, Status
+from rules.core.assets import asset_path
 
 HEX_SIZE = 32.0  # hex radius in map coordinates (= screen pixels at zoom 1)
 LAYOUT = Layout(size=HEX_SIZE)
@@ -838,7 +838,7 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
 
 def range_areas(c: Combatant, grid: HexGrid) -> list[RangeArea]:
     """One area per weapon with a thrown or missile mode, for its longest-ranged one:
-    the hexes 1 to range away in the front arc (as ``rules.missiles.range_problem``
+    the hexes 1 to range away in the front arc (as ``rules.sets.seed000.missiles.range_problem``
     allows), on the map."""
     areas: list[RangeArea] = []
     for i, weapon in enumerate(c.fighter.weapons):

@@ -37,22 +37,22 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QMenu, QSizePolicy, QToolTip, QWidget
 
 from app import icons, theme
-from app import map_painter as mp
-from app.animation import Flight, FlightAnimator, animations_wanted, point_along
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.help import shortcut as help_shortcut
+from app.map import painter as mp
+from app.map.animation import Flight, FlightAnimator, animations_wanted, point_along
 from hexmap import Arc, Hex, arc_of, weapon_hexes
-from rules.battle import BattleChange, Command, MoveCombatant
-from rules.model import Combatant, Status
+from rules.battle.battle import BattleChange, Command, MoveCombatant
+from rules.battle.model import Combatant, Status
 
 if TYPE_CHECKING:
-    from app.map_drops import CatalogItem as CatalogItem
-    from app.map_drops import DropPick as DropPick
-    from app.map_drops import catalog_item_choices as catalog_item_choices
-    from app.map_drops import droppable_items as droppable_items
-    from app.map_drops import make_drop_pick as make_drop_pick
-    from rules.items import ItemKind
+    from app.map.drops import CatalogItem as CatalogItem
+    from app.map.drops import DropPick as DropPick
+    from app.map.drops import catalog_item_choices as catalog_item_choices
+    from app.map.drops import droppable_items as droppable_items
+    from app.map.drops import make_drop_pick as make_drop_pick
+    from rules.battle.items import ItemKind
 
 MIN_ZOOM = 0.12
 MAX_ZOOM = 5.0
@@ -297,12 +297,12 @@ class MapView(QWidget):
         return self._drop.candidates if self._drop is not None else ()
 
     def begin_drop(self, combatant_id: str, key: str) -> bool:
-        """Highlight where ``combatant_id`` may drop ``key`` (``rules.items.
+        """Highlight where ``combatant_id`` may drop ``key`` (``rules.battle.items.
         drop_candidates``: the hexes passed through this turn and those next to
         them) and wait for a click on one; Enter drops into the own hex, Esc cancels."""
         if self.terrain_mode:
             self.set_terrain_mode(False)
-        from app.map_drops import make_drop_pick
+        from app.map.drops import make_drop_pick
 
         pick = make_drop_pick(self._controller.state, combatant_id, key)
         if pick is None:
@@ -332,7 +332,7 @@ class MapView(QWidget):
         if where not in pick.candidates:
             return False
         self.cancel_drop()
-        from rules.battle import DropItem  # loaded on first use (start-up)
+        from rules.battle.battle import DropItem  # loaded on first use (start-up)
 
         self._controller.execute(DropItem(pick.combatant_id, pick.key, to_hex=where))
         return True
@@ -343,7 +343,7 @@ class MapView(QWidget):
         pick = self._drop
         if pick is None:
             return
-        from app.map_drops import make_drop_pick
+        from app.map.drops import make_drop_pick
 
         fresh = make_drop_pick(self._controller.state, pick.combatant_id, pick.key)
         if fresh is None:
@@ -376,7 +376,7 @@ class MapView(QWidget):
         return self._brush
 
     def set_terrain_brush(self, change: object | None) -> None:
-        """What a stroke paints: a ``rules.terrain.TerrainChange``."""
+        """What a stroke paints: a ``rules.battle.terrain.TerrainChange``."""
         self._brush = change
 
     def stroke_hexes(self) -> tuple[Hex, ...]:
@@ -1205,7 +1205,7 @@ class MapView(QWidget):
                     action.triggered.connect(
                         lambda _=False, cid=c.id, po=posture: self.set_posture(cid, po)
                     )
-            from app.map_drops import droppable_items
+            from app.map.drops import droppable_items
 
             droppable = droppable_items(c)
             if droppable:
@@ -1245,7 +1245,7 @@ class MapView(QWidget):
     def _add_place_item_menu(self, menu: QMenu, h: Hex) -> None:
         """The GM's "Place item" submenu on an empty hex: every catalog weapon and
         shield, each put on the hex by ``AddItem``."""
-        from app.map_drops import catalog_item_choices
+        from app.map.drops import catalog_item_choices
 
         choices = catalog_item_choices()
         if not choices:
@@ -1459,7 +1459,7 @@ def _label_hexes(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> li
 # --- the rules commands and records the map uses ----------------------------------------
 def posture_choices() -> tuple[object, ...]:
     try:
-        from rules.conditions import Posture
+        from rules.sets.seed000.conditions import Posture
     except ImportError:  # pragma: no cover - older rules
         return ()
     return tuple(Posture)
@@ -1472,7 +1472,7 @@ def posture_label(posture: object) -> str:
 
 def posture_command(combatant_id: str, posture: object) -> Command | None:
     try:
-        from rules.battle import SetPosture  # type: ignore[attr-defined]
+        from rules.battle.battle import SetPosture  # type: ignore[attr-defined]
     except ImportError:
         return None
     return SetPosture(combatant_id, posture)  # type: ignore[no-any-return]
@@ -1480,7 +1480,7 @@ def posture_command(combatant_id: str, posture: object) -> Command | None:
 
 def pick_up_command(combatant_id: str, item_id: str) -> Command | None:
     try:
-        from rules.battle import PickUpItem  # type: ignore[attr-defined]
+        from rules.battle.battle import PickUpItem  # type: ignore[attr-defined]
     except ImportError:
         return None
     return PickUpItem(combatant_id, item_id)  # type: ignore[no-any-return]
@@ -1491,7 +1491,7 @@ def paint_command(hexes: tuple[Hex, ...], brush: object | None) -> Command | Non
     if brush is None:
         return None
     try:
-        from rules.battle import PaintTerrain  # type: ignore[attr-defined]
+        from rules.battle.battle import PaintTerrain  # type: ignore[attr-defined]
     except ImportError:
         return None
     return PaintTerrain(hexes, brush)  # type: ignore[no-any-return]
@@ -1501,7 +1501,7 @@ def weapon_positions_of(c: Combatant) -> dict[str, tuple[Hex, ...]]:
     """Where each weapon of ``c`` is: the rules' ``weapon_positions`` if there is
     one, else ``hexmap.weapon_hexes`` of each weapon's reach."""
     try:
-        from rules.battle import weapon_positions  # type: ignore[attr-defined]
+        from rules.battle.battle import weapon_positions  # type: ignore[attr-defined]
     except ImportError:
         weapon_positions = None
     if weapon_positions is not None:
@@ -1515,7 +1515,7 @@ def weapon_positions_of(c: Combatant) -> dict[str, tuple[Hex, ...]]:
 
 def flights_of(events: Iterable[object], items: Iterable[object]) -> list[Flight]:
     """Animations for the pieces a command sent flying or falling: every event that
-    carries a ``landing`` with a traced path (``rules.scatter.PieceLanded``)."""
+    carries a ``landing`` with a traced path (``rules.battle.scatter.PieceLanded``)."""
     by_id = {getattr(i, "id", None): i for i in items}
     flights: list[Flight] = []
     for event in events:
@@ -1531,14 +1531,14 @@ def flights_of(events: Iterable[object], items: Iterable[object]) -> list[Flight
     return flights
 
 
-# The drop and catalog records live in app.map_drops, created on first use (issue 5).
+# The drop and catalog records live in app.map.drops, created on first use (issue 5).
 _DROPS = frozenset({"DropPick", "CatalogItem", "droppable_items", "make_drop_pick",
                     "catalog_item_choices"})  # fmt: skip
 
 
 def __getattr__(name: str) -> object:
     if name in _DROPS:
-        from app import map_drops
+        from app.map import drops as map_drops
 
         value = getattr(map_drops, name)
         globals()[name] = value

@@ -4,7 +4,7 @@ The attacker is the controller's selection and the target its target (changing
 either combo changes them in the controller, so the map agrees). Weapon, mode,
 aimed location, the defender's announced defenses (rolled in the order they are
 ticked), "from below" and a GM's situational modifier make ``AttackOptions``; the
-preview is ``rules.attack.plan_attack`` on those options, redrawn live. A refusal
+preview is ``rules.sets.seed000.attack.plan_attack`` on those options, redrawn live. A refusal
 (out of reach, no shield ...) is shown in place of the preview and disables Roll.
 Roll (Enter while the pane has focus) executes ``Attack`` through the controller;
 the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import rules.battle as rules_battle
+import rules.battle.battle as rules_battle
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.panes.attack_parts import (
@@ -64,18 +64,24 @@ from app.panes.widgets import (
     section_label,
 )
 from app.theme import ARC_COLOURS
-from rules.attack import AttackOptions, AttackPlan, SubdueMode, WeaponAttack, plan_attack
-from rules.attack_events import AttackResolved, DamageDealt, StatusChanged
-from rules.battle import Attack, BattleChange
-from rules.citation import cite
-from rules.conditions import SelectedCondition, load_condition_catalog
-from rules.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
-from rules.disarm import DisarmContest
-from rules.errors import RulesError
-from rules.events import Event
-from rules.model import Combatant, Status
-from rules.modifiers import Modifier
-from rules.odds import AttackOdds, attack_odds
+from rules.battle.battle import Attack, BattleChange
+from rules.battle.model import Combatant, Status
+from rules.core.citation import cite
+from rules.core.errors import RulesError
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import (
+    AttackOptions,
+    AttackPlan,
+    SubdueMode,
+    WeaponAttack,
+    plan_attack,
+)
+from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
+from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
+from rules.sets.seed000.disarm import DisarmContest
+from rules.sets.seed000.odds import AttackOdds, attack_odds
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
 SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -237,7 +243,7 @@ class AttackPane(QDockWidget):
         self.last_label.setWordWrap(True)
         self.last_label.setStyleSheet(f"color:{MUTED.name()}")
         self.odds_panel = OddsPanel()
-        self.odds_panel.setToolTip("Exact odds of this attack (rules.odds), before the roll")
+        self.odds_panel.setToolTip("Exact odds of this attack, before the roll")
         self._odds: AttackOdds | None = None
         self.odds_seconds = 0.0  # how long the last odds took, for the benchmark
 
@@ -563,7 +569,7 @@ class AttackPane(QDockWidget):
         return tuple(picked)
 
     def _fill_situation(self, attacker: Combatant | None, defender: Combatant | None) -> None:
-        """Fill in what the battlefield says (``rules.terrain.situation_modifiers``):
+        """Fill in what the battlefield says (``rules.battle.terrain.situation_modifiers``):
         its catalog conditions are ticked in the picker, the posture modifiers
         listed ticked, the height sets from above/below. Only a change of the
         situation refills them, so the GM's unticking stays."""
@@ -816,7 +822,7 @@ class AttackPane(QDockWidget):
         self, attacker: Combatant | None, defender: Combatant | None
     ) -> list[tuple[str, object]]:
         """The "Strike at" entries: the body, then each of the defender's weapons,
-        enabled only where ``rules.battle.can_strike_at_weapon`` allows it with the
+        enabled only where ``rules.battle.battle.can_strike_at_weapon`` allows it with the
         chosen weapon; a disabled entry's tooltip gives the rules' reason."""
         found = weapon_targets(
             self._controller.state,
@@ -1050,10 +1056,10 @@ def _enum_items(enum: type[Enum], labels: dict[str, str]) -> list[tuple[str, obj
 
 
 def battlefield_situation(state: object, attacker_id: str, defender_id: str) -> object | None:
-    """``rules.terrain.situation_modifiers`` for the pair, None while the battle
+    """``rules.battle.terrain.situation_modifiers`` for the pair, None while the battle
     has no terrain (or the module is not there)."""
     try:
-        from rules.terrain import situation_modifiers
+        from rules.battle.terrain import situation_modifiers
     except ImportError:
         return None
     if not hasattr(state, "terrain"):

@@ -2,8 +2,8 @@
 and the odds panel.
 
 Nothing here knows how an attack is resolved: the picker turns ticks into
-``rules.conditions.SelectedCondition`` values from the ruleset's catalog, and the
-odds panel lays out the exact probabilities ``rules.odds.attack_odds`` computed.
+``rules.sets.seed000.conditions.SelectedCondition`` values from the ruleset's catalog, and the
+odds panel lays out the exact probabilities ``rules.sets.seed000.odds.attack_odds`` computed.
 """
 
 from __future__ import annotations
@@ -30,17 +30,17 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED
-from rules.battle import can_strike_at_weapon
-from rules.conditions import (
+from rules.battle.battle import can_strike_at_weapon
+from rules.battle.model import Combatant, Status
+from rules.core.errors import RulesError
+from rules.sets.seed000.conditions import (
     Condition,
     ConditionCatalog,
     ConditionSide,
     ModifierRange,
     SelectedCondition,
 )
-from rules.errors import RulesError
-from rules.model import Combatant, Status
-from rules.odds import percent as percent  # the pane formats odds as the rules do
+from rules.sets.seed000.odds import percent as percent  # the pane formats odds as the rules do
 
 # --- a collapsible section ------------------------------------------------------------
 
@@ -441,7 +441,7 @@ class OddsPanel(QWidget):
 @dataclass(frozen=True)
 class WeaponTarget:
     """One entry of the "Strike at" combo: a weapon of the defender, whether the
-    attacker may strike at it now (``rules.battle.can_strike_at_weapon``) and why."""
+    attacker may strike at it now (``rules.battle.battle.can_strike_at_weapon``) and why."""
 
     label: str
     key: str

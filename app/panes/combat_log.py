@@ -48,7 +48,7 @@ from app.event_text import (
 )
 from app.help import key_sequences
 from app.panes.widgets import MUTED, configure_dock, set_view_with_footer
-from rules.battle import BattleChange
+from rules.battle.battle import BattleChange
 
 _INDEX = QModelIndex | QPersistentModelIndex
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 10

@@ -42,8 +42,8 @@ from app.panes.widgets import (
     side_swatch,
     status_colour,
 )
-from rules.battle import BattleChange
-from rules.model import Combatant, Status
+from rules.battle.battle import BattleChange
+from rules.battle.model import Combatant, Status
 
 _INDEX = QModelIndex | QPersistentModelIndex
 

@@ -27,19 +27,19 @@ from PySide6.QtWidgets import (
 
 from app import icons
 from app.controller import BattleController, Redraw
-from app.map_view import MapView, pick_up_command
+from app.map.view import MapView, pick_up_command
 from app.panes.labels import enum_label
 from app.panes.widgets import VerticalScrollArea, configure_dock, hline, section_label
 from hexmap import Hex
-from rules.battle import BattleChange, Command, ReadyWeapon
-from rules.model import Combatant
+from rules.battle.battle import BattleChange, Command, ReadyWeapon
+from rules.battle.model import Combatant
 
 try:  # the battlefield rules (terrain) may be missing in an older rules package
-    from rules import terrain as rt
+    from rules.battle import terrain as rt
 except ImportError:  # pragma: no cover
     rt = None  # type: ignore[assignment]
 
-# (field of TerrainChange, label, enum name in rules.terrain or None for a number)
+# (field of TerrainChange, label, enum name in rules.battle.terrain or None for a number)
 TERRAIN_FIELDS: tuple[tuple[str, str, str | None], ...] = (
     ("light", "Light", "Light"),
     ("footing", "Footing", "Footing"),
@@ -57,7 +57,7 @@ def terrain_change(field: str, value: object) -> object | None:
 
 
 def paint_hexes(hexes: tuple[Hex, ...], change: object) -> Command | None:
-    from app.map_view import paint_command
+    from app.map.view import paint_command
 
     return paint_command(hexes, change)
 

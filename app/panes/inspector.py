@@ -1,6 +1,6 @@
 """The inspector pane: the selected combatant's sheet and current state.
 
-Every number shown comes from the rules package (``rules.defense`` for dodge,
+Every number shown comes from the rules package (``rules.sets.seed000.defense`` for dodge,
 block and parry, the ruleset for damage dice); the pane only lays them out. The
 GM edits HP and status through ``EditCombatant`` and turns the fighter with
 ``TurnCombatant``; nothing here changes the battle any other way.
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import rules.battle as rules_battle
+import rules.battle.battle as rules_battle
 from app.controller import BattleController, Redraw
-from app.map_view import droppable_items
+from app.map.view import droppable_items
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -41,9 +41,11 @@ from app.panes.widgets import (
     side_swatch,
 )
 from hexmap import Arc
-from rules.battle import BattleChange, EditCombatant, TurnCombatant
-from rules.conditions import Posture
-from rules.defense import (
+from rules.battle.battle import BattleChange, EditCombatant, TurnCombatant
+from rules.battle.model import Combatant, ParryClass, Status, Weapon
+from rules.core.errors import RulesError
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.defense import (
     DefenseChoice,
     DefenseKind,
     DefensePlan,
@@ -51,10 +53,13 @@ from rules.defense import (
     dodge_base,
     plan_defense,
 )
-from rules.errors import RulesError
-from rules.model import Combatant, ParryClass, Status, Weapon
-from rules.ruleset import Ruleset
-from rules.stances import BODY_AREA_CITATION, BodyArea, acrobatics_skill_of, weapon_side
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.stances import (
+    BODY_AREA_CITATION,
+    BodyArea,
+    acrobatics_skill_of,
+    weapon_side,
+)
 
 STAT_KEYS = (
     ("st", "ST"),
@@ -70,7 +75,7 @@ STAT_KEYS = (
 
 def defense_at_rest(combatant: Combatant, choice: DefenseChoice, ruleset: Ruleset) -> DefensePlan:
     """The defense score against a thrust from the front with nothing else done
-    this turn: what a character sheet shows. Computed entirely by ``rules.defense``."""
+    this turn: what a character sheet shows. Computed entirely by ``rules.sets.seed000.defense``."""
     pd = ruleset.passive_defense(combatant.fighter, Arc.FRONT).total
     situation = DefenseSituation(arc=Arc.FRONT, pd_total=pd)
     return plan_defense(
@@ -506,12 +511,12 @@ class InspectorPane(QDockWidget):
 
 
 def defended_area_command() -> type | None:
-    """``rules.battle.SetDefendedArea`` when the rules have it."""
+    """``rules.battle.battle.SetDefendedArea`` when the rules have it."""
     return getattr(rules_battle, "SetDefendedArea", None)
 
 
 def posture_command() -> type | None:
-    """``rules.battle.SetPosture`` when the rules have it."""
+    """``rules.battle.battle.SetPosture`` when the rules have it."""
     return getattr(rules_battle, "SetPosture", None)
 
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import HP_BACK, HP_GREY, SIDE_COLOURS, TOKEN_RIM, hp_colour
-from rules.model import Side, Status
+from rules.battle.model import Side, Status
 
 # Pane geometry: every dock must fit a 1366x768 laptop next to the map (<= 300).
 PANE_MIN_WIDTH = 240

@@ -15,38 +15,38 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
-from rules.citation import DEFAULT_RULESET_KEY
-from rules.errors import IllegalCommandError
-from rules.events import Event
-from rules.model import Combatant, Shield, Status, Weapon, WeaponKind
-from rules.terrain import TerrainMap
+from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponKind
+from rules.battle.terrain import TerrainMap
+from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.errors import IllegalCommandError
+from rules.core.events import Event
 
 if TYPE_CHECKING:
-    from rules.attack import AttackResolution
-    from rules.battle_commands import AddItem as AddItem
-    from rules.battle_commands import ApplyMapEffects as ApplyMapEffects
-    from rules.battle_commands import Attack as Attack
-    from rules.battle_commands import DropItem as DropItem
-    from rules.battle_commands import EditCombatant as EditCombatant
-    from rules.battle_commands import PaintTerrain as PaintTerrain
-    from rules.battle_commands import PickUpItem as PickUpItem
-    from rules.battle_commands import PlaceItem as PlaceItem
-    from rules.battle_commands import ReadyShield as ReadyShield
-    from rules.battle_commands import ReadyWeapon as ReadyWeapon
-    from rules.battle_commands import SetDefendedArea as SetDefendedArea
-    from rules.battle_commands import SetPosture as SetPosture
-    from rules.battle_commands import SetRulesetOptions as SetRulesetOptions
-    from rules.items import (
+    from rules.battle.commands import AddItem as AddItem
+    from rules.battle.commands import ApplyMapEffects as ApplyMapEffects
+    from rules.battle.commands import Attack as Attack
+    from rules.battle.commands import DropItem as DropItem
+    from rules.battle.commands import EditCombatant as EditCombatant
+    from rules.battle.commands import PaintTerrain as PaintTerrain
+    from rules.battle.commands import PickUpItem as PickUpItem
+    from rules.battle.commands import PlaceItem as PlaceItem
+    from rules.battle.commands import ReadyShield as ReadyShield
+    from rules.battle.commands import ReadyWeapon as ReadyWeapon
+    from rules.battle.commands import SetDefendedArea as SetDefendedArea
+    from rules.battle.commands import SetPosture as SetPosture
+    from rules.battle.commands import SetRulesetOptions as SetRulesetOptions
+    from rules.battle.items import (
         GroundItem,
         MapEffect,
     )
-    from rules.ruleset import Ruleset
-    from rules.scatter import (
+    from rules.battle.scatter import (
         DamageRequest,
         Occupant,
         StrayDamage,
     )
-    from rules.weapon_strikes import (
+    from rules.sets.seed000.attack import AttackResolution
+    from rules.sets.seed000.ruleset import Ruleset
+    from rules.sets.seed000.weapon_strikes import (
         Piece,
         Placement,
         RulesSource,
@@ -60,7 +60,7 @@ class BattleState:
     combatants: tuple[Combatant, ...]
     turn: int = 1
     ruleset_key: str = DEFAULT_RULESET_KEY
-    # Ruleset options of this battle, e.g. ("locations-001",) (rules.ruleset).
+    # Ruleset options of this battle, e.g. ("locations-001",) (rules.sets.seed000.ruleset).
     ruleset_options: tuple[str, ...] = ()
     # The battlefield (docs/battlefield.md): items lying on the map, the painted
     # terrain (sparse: open ground elsewhere) and the number of the next item id.
@@ -79,7 +79,7 @@ class BattleState:
     @property
     def ruleset(self) -> Ruleset:
         # Lazy: the rulesets load on first use (start-up time, docs/packaging.md).
-        from rules.ruleset import get_ruleset
+        from rules.sets.seed000.ruleset import get_ruleset
 
         return get_ruleset(self.ruleset_key, self.ruleset_options)
 
@@ -112,7 +112,7 @@ class BattleState:
     def with_new_item(self, item: GroundItem) -> BattleState:
         """Add ``item``; its id must be ``item_id(self.next_item)``, which is used up."""
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import item_id
+        from rules.battle.items import item_id
 
         if item.id != item_id(self.next_item):
             raise IllegalCommandError(f"the next item id is {item_id(self.next_item)!r}")
@@ -148,7 +148,7 @@ class MoveCombatant(Command):
     """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
     own hex - which may be left out - to the destination), or by default along
     the straight line (``hexmap.hex_line``). Records the path of the turn and the
-    movement points spent (rules.movement); only the destination must be free."""
+    movement points spent (rules.battle.movement); only the destination must be free."""
 
     combatant_id: str
     destination: Hex
@@ -156,8 +156,8 @@ class MoveCombatant(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # On first use: the map's first frame needs neither (issue 5).
-        from rules.command_events import Moved
-        from rules.movement import BASE_MOVEMENT, check_path, default_path, walk
+        from rules.battle.command_events import Moved
+        from rules.battle.movement import BASE_MOVEMENT, check_path, default_path, walk
 
         mover = state.combatant(self.combatant_id)
         if self.destination not in state.grid:
@@ -189,15 +189,15 @@ class MoveCombatant(Command):
 
 @dataclass(frozen=True)
 class TurnCombatant(Command):
-    """Face another way: 1 MP per hex side, one side free after a step (rules.movement)."""
+    """Face another way: 1 MP per hex side, one side free after a step (rules.battle.movement)."""
 
     combatant_id: str
     facing: Facing
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # On first use: the map's first frame needs neither (issue 5).
-        from rules.command_events import Turned
-        from rules.movement import BASE_MOVEMENT, face
+        from rules.battle.command_events import Turned
+        from rules.battle.movement import BASE_MOVEMENT, face
 
         who = state.combatant(self.combatant_id)
         turned, cost, free = face(who, self.facing)
@@ -221,7 +221,7 @@ class EndTurn(Command):
     loses 1 HP (with the injury rolls that may call for) and rolls HT to stop it."""
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
-        from rules.command_events import TurnEnded  # on first use (issue 5)
+        from rules.battle.command_events import TurnEnded  # on first use (issue 5)
 
         fresh = tuple(_end_turn(c) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
@@ -239,7 +239,7 @@ def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple
     recovery roll (HT; success: active again) and severe bleeding (1 HP lost, then
     HT; success stops it: the condition leaves its wounds)."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-    from rules.attack_events import (
+    from rules.sets.seed000.attack_events import (
         BASE_BLEEDING,
         BASE_STUN_RECOVERY,
         INJURY_CITATION,
@@ -248,9 +248,9 @@ def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple
         StatusChanged,
         StunRecoveryRolled,
     )
-    from rules.checks import RollKind, success_roll
-    from rules.damage import injury_status
-    from rules.wound_effects import Condition as WoundCondition
+    from rules.sets.seed000.checks import RollKind, success_roll
+    from rules.sets.seed000.damage import injury_status
+    from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
     events: list[Event] = []
     ht = c.fighter.attributes.ht
@@ -316,8 +316,8 @@ def _end_turn(c: Combatant) -> Combatant:
     """A combatant's new turn: this turn's actions become last turn's record;
     path, movement points, free facing change and the Ready start afresh."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-    from rules.defense import start_new_turn
-    from rules.movement import new_turn
+    from rules.battle.movement import new_turn
+    from rules.sets.seed000.defense import start_new_turn
 
     fresh = new_turn(start_new_turn(c))
     if c.actions_last_turn != c.actions_this_turn or c.ready_used:
@@ -437,8 +437,8 @@ def combatants_by_id(combatants: Sequence[Combatant]) -> dict[str, Combatant]:
 
 # =====================================================================
 # The battlefield: pieces and items on the map, hands, reach to weapons,
-# terrain and posture (docs/battlefield.md). rules.items, rules.scatter,
-# rules.terrain and rules.movement hold the pure parts.
+# terrain and posture (docs/battlefield.md). rules.battle.items, rules.battle.scatter,
+# rules.battle.terrain and rules.battle.movement hold the pure parts.
 # =====================================================================
 
 
@@ -457,7 +457,7 @@ def _tag_targets(before: Combatant, after: Combatant, other_id: str) -> Combatan
 
 def _occupants(state: BattleState, exclude: str | None = None) -> dict[Hex, Occupant]:
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-    from rules.scatter import Occupant
+    from rules.battle.scatter import Occupant
 
     found: dict[Hex, Occupant] = {}
     for c in state.combatants:
@@ -472,7 +472,7 @@ def source_weapon_of(piece: Piece, holder: Combatant) -> Weapon | None:
     weapon whose name the piece's name contains ("head of Morningstar"), the
     longest such name; None if there is none."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import ItemKind, piece_kind
+    from rules.battle.items import ItemKind, piece_kind
 
     if piece.weapon is not None and piece_kind(piece) is ItemKind.WEAPON:
         return piece.weapon
@@ -489,7 +489,7 @@ def _stray_damage(
     weapon's swing (or first) mode with the holder's ST (000 BROKEN WEAPONS: "1/2
     damage"); None if the piece can hit nobody or has no weapon to go by."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-    from rules.scatter import StrayDamage
+    from rules.battle.scatter import StrayDamage
 
     if piece.stray_hit_factor is None:
         return None
@@ -507,10 +507,10 @@ def _stray_damage(
 def resolve_damage_request(
     state: BattleState, request: DamageRequest, where: Hex, rng: random.Random
 ) -> tuple[BattleState, tuple[Event, ...]]:
-    """Roll and apply a stray hit with rules.damage (DR, wounding, injury rolls)."""
+    """Roll and apply a stray hit with rules.sets.seed000.damage (DR, wounding, injury rolls)."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-    from rules.attack_events import INJURY_CITATION, InjuryRolled, StatusChanged
-    from rules.scatter import StrayHitDamaged, roll_stray_damage
+    from rules.battle.scatter import StrayHitDamaged, roll_stray_damage
+    from rules.sets.seed000.attack_events import INJURY_CITATION, InjuryRolled, StatusChanged
 
     target = state.combatant(request.target_id)
     result = roll_stray_damage(request, target, rng, state.ruleset.wounding)
@@ -556,8 +556,8 @@ def _place_one(
     weapon_state: WeaponDamageState | None = None,
 ) -> tuple[BattleState, tuple[Event, ...]]:
     # Lazy: the item and scatter rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import item_from_piece, item_from_shield, item_id
-    from rules.scatter import PieceLanded, StrayHitChecked, scatter_piece
+    from rules.battle.items import item_from_piece, item_from_shield, item_id
+    from rules.battle.scatter import PieceLanded, StrayHitChecked, scatter_piece
 
     stray = _stray_damage(piece, source_weapon, holder, state.ruleset)
     landing = scatter_piece(
@@ -600,11 +600,11 @@ def place_pieces(
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Put pieces that left ``origin_combatant``'s hand on the map as ground items.
 
-    Each ``Piece``'s ``Placement`` (rules.weapon_strikes) is traced by
-    ``rules.scatter.scatter_piece`` from ``start`` (default: the origin's hex):
+    Each ``Piece``'s ``Placement`` (rules.sets.seed000.weapon_strikes) is traced by
+    ``rules.battle.scatter.scatter_piece`` from ``start`` (default: the origin's hex):
     landing dice already rolled are kept, missing ones are rolled now with
     ``rng``; pieces that may hit somebody roll for everyone in the way, and a hit
-    is damaged at once (rules.damage). IN_HAND pieces are skipped; a deliberate
+    is damaged at once (rules.sets.seed000.damage). IN_HAND pieces are skipped; a deliberate
     drop (DROPPED_NEARBY) lands on ``start``. Only the map changes here (and a
     victim's HP): taking the weapon from the hand is the caller's business
     (``take_from_hand``, ``WeaponLeavesHand``, ``drop_from_hand``).
@@ -615,7 +615,7 @@ def place_pieces(
     order: stray-hit rolls, landing, damage.
     """
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.weapon_strikes import PlacementKind
+    from rules.sets.seed000.weapon_strikes import PlacementKind
 
     holder = (
         state.combatant(origin_combatant)
@@ -651,8 +651,8 @@ def place_resolution_pieces(
     origin after the attack is taken from the hand first, so that nothing is both
     in a hand and on the ground."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import ItemKind, piece_kind, take_from_hand
-    from rules.weapon_strikes import PlacementKind
+    from rules.battle.items import ItemKind, piece_kind, take_from_hand
+    from rules.sets.seed000.weapon_strikes import PlacementKind
 
     pieces = getattr(resolution, "pieces", ())
     origins = getattr(resolution, "piece_origins", ())
@@ -696,8 +696,8 @@ def _piece_start(
     state: BattleState, resolution: AttackResolution, piece: Piece, origin: Combatant
 ) -> Hex:
     """Where a piece starts from: a thrown weapon from the defender's hex (000
-    MISSILE AND THROWN WEAPONS, rules.missiles), anything else from its holder's."""
-    from rules.missiles import THROWN_NOTE  # lazy, like the attack rules
+    MISSILE AND THROWN WEAPONS, rules.sets.seed000.missiles), anything else from its holder's."""
+    from rules.sets.seed000.missiles import THROWN_NOTE  # lazy, like the attack rules
 
     plan = resolution.plan
     if piece.note == THROWN_NOTE and origin.id == plan.attacker_id:
@@ -720,8 +720,8 @@ def drop_from_hand(
     small shield (000 CRITICAL MISSES ON DEFENSE ROLLS). Other placements
     (``KNOCKED_AWAY``, ``ADJACENT_OR_FEET`` ...) roll their dice with ``rng``."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import BLOCK_MISS_000, DROPPED_000, LeftHand, take_from_hand
-    from rules.weapon_strikes import AT_FEET, Piece
+    from rules.battle.items import BLOCK_MISS_000, DROPPED_000, LeftHand, take_from_hand
+    from rules.sets.seed000.weapon_strikes import AT_FEET, Piece
 
     if placement is None:
         placement = AT_FEET
@@ -754,9 +754,9 @@ def drop_from_hand(
 def apply_map_effects(
     state: BattleState, effects: Sequence[MapEffect], rng: random.Random
 ) -> tuple[BattleState, tuple[Event, ...]]:
-    """Resolve map effects in order with the command's dice (rules.items)."""
+    """Resolve map effects in order with the command's dice (rules.battle.items)."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.items import (
+    from rules.battle.items import (
         DROPPED_000,
         Falls,
         LeftHand,
@@ -764,7 +764,7 @@ def apply_map_effects(
         WeaponLeavesHand,
         take_from_hand,
     )
-    from rules.movement import apply_fall
+    from rules.battle.movement import apply_fall
 
     events: list[Event] = []
     for effect in effects:
@@ -869,7 +869,7 @@ def can_strike_at_weapon(
     this turn or last turn (the attacker's first turn after it). ``rules``
     defaults to the battle's (``Ruleset.weapon_rules``)."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.weapon_strikes import weapon_targetable
+    from rules.sets.seed000.weapon_strikes import weapon_targetable
 
     attacker = state.combatant(attacker_id)
     target = state.combatant(target_id)
@@ -906,7 +906,7 @@ def can_strike_at_weapon(
 
 # --------------------------------------------------------------- commands
 # The attack, edit, item, terrain, posture and ruleset commands live in
-# rules.battle_commands and load when one is first asked of this module (start-up,
+# rules.battle.commands and load when one is first asked of this module (start-up,
 # docs/packaging.md).
 _LATER_COMMANDS = frozenset(
     {"Attack", "EditCombatant", "SetDefendedArea", "DropItem", "PickUpItem",
@@ -917,7 +917,7 @@ _LATER_COMMANDS = frozenset(
 
 def __getattr__(name: str) -> object:
     if name in _LATER_COMMANDS:
-        import rules.battle_commands
+        import rules.battle.commands
 
-        return getattr(rules.battle_commands, name)
+        return getattr(rules.battle.commands, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The events of the commands the map's clicks and the GM's edits run: moves,
-turns, edits, the end of a turn and posture changes. Kept apart from rules.events
-and rules.movement so that the map's first frame need not create them (issue 5);
-``from rules.events import Moved`` and ``from rules.movement import
+turns, edits, the end of a turn and posture changes. Kept apart from rules.core.events
+and rules.battle.movement so that the map's first frame need not create them (issue 5);
+``from rules.core.events import Moved`` and ``from rules.battle.movement import
 PostureChanged`` still work."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexmap import Facing, Hex
-from rules.events import Event
-from rules.model import Posture
+from rules.battle.model import Posture
+from rules.core.events import Event
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -19,7 +19,7 @@ class Moved(Event):
     name: str
     path: tuple[Hex, ...]
     # Movement points: this move's cost, and the turn's total against Move
-    # (rules.movement); None where not tracked.
+    # (rules.battle.movement); None where not tracked.
     cost: int | None = None
     move_used: int | None = None
     move: int | None = None
@@ -47,7 +47,7 @@ class Turned(Event):
     name: str
     before: Facing
     after: Facing
-    cost: int | None = None  # movement points (rules.movement); None where not tracked
+    cost: int | None = None  # movement points (rules.battle.movement); None where not tracked
     free_side: bool = False  # the free one-hex-side change of the last step was used
 
     def describe(self) -> str:

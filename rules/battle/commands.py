@@ -1,7 +1,7 @@
-"""The attack, edit, item, terrain, posture and ruleset commands of ``rules.battle``.
+"""The attack, edit, item, terrain, posture and ruleset commands of ``rules.battle.battle``.
 
-Split from ``rules.battle`` so that the map's first frame does not create their
-classes (issue 5, docs/packaging.md): ``rules.battle`` re-exports every name here
+Split from ``rules.battle.battle`` so that the map's first frame does not create their
+classes (issue 5, docs/packaging.md): ``rules.battle.battle`` re-exports every name here
 and loads this module when one is first asked for.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.battle import (
+from rules.battle.battle import (
     BattleState,
     Command,
     CommandResult,
@@ -21,16 +21,16 @@ from rules.battle import (
     can_strike_at_weapon,
     place_resolution_pieces,
 )
-from rules.conditions import Posture
-from rules.errors import IllegalCommandError, RulesError
-from rules.events import Edited
-from rules.model import BodyArea, Combatant, Shield, Status, Weapon
-from rules.movement import set_posture
-from rules.terrain import TerrainChange, TerrainPainted, situation_modifiers
+from rules.battle.model import BodyArea, Combatant, Shield, Status, Weapon
+from rules.battle.movement import set_posture
+from rules.battle.terrain import TerrainChange, TerrainPainted, situation_modifiers
+from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.events import Edited
+from rules.sets.seed000.conditions import Posture
 
 if TYPE_CHECKING:
-    from rules.attack import AttackOptions, AttackResolution
-    from rules.items import ItemKind, MapEffect
+    from rules.battle.items import ItemKind, MapEffect
+    from rules.sets.seed000.attack import AttackOptions, AttackResolution
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,8 @@ class SetDefendedArea(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.attack_events import DefendedAreaSet
-        from rules.stances import BODY_AREA_CITATION
+        from rules.sets.seed000.attack_events import DefendedAreaSet
+        from rules.sets.seed000.stances import BODY_AREA_CITATION
 
         who = state.combatant(self.combatant_id)
         if who.defended_area is self.area:
@@ -92,7 +92,7 @@ class Attack(Command):
 
     def resolve(self, state: BattleState, rng: random.Random) -> AttackResolution:
         # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.attack import plan_attack, resolve_attack
+        from rules.sets.seed000.attack import plan_attack, resolve_attack
 
         attacker = state.combatant(self.attacker_id)
         defender = state.combatant(self.defender_id)
@@ -110,7 +110,7 @@ class Attack(Command):
         reach = in_reach if self.options.target_weapon_key is not None else None
         options = self.options
         # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
-        # random locations (rules.terrain); they join the options' own.
+        # random locations (rules.battle.terrain); they join the options' own.
         try:
             covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
         except RulesError:  # no posture table for this ruleset: no cover from the map
@@ -155,7 +155,7 @@ class DropItem(Command):
     """Drop a weapon or the shield (by key) deliberately (000 DROPPED WEAPONS): into
     ``to_hex`` if given, else - with ``random_hex`` - a candidate picked by the
     dice, else the combatant's own hex. The hex must be one of
-    ``rules.items.drop_candidates``. Dropping costs no maneuver."""
+    ``rules.battle.items.drop_candidates``. Dropping costs no maneuver."""
 
     combatant_id: str
     key: str
@@ -164,7 +164,7 @@ class DropItem(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import (
+        from rules.battle.items import (
             DROPPED_000,
             ItemDropped,
             drop_candidates,
@@ -173,7 +173,7 @@ class DropItem(Command):
             item_id,
             take_from_hand,
         )
-        from rules.weapon_strikes import AT_FEET, Piece
+        from rules.sets.seed000.weapon_strikes import AT_FEET, Piece
 
         who = state.combatant(self.combatant_id)
         candidates = drop_candidates(who, state.grid)
@@ -227,7 +227,7 @@ class PickUpItem(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
+        from rules.battle.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
 
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
@@ -260,7 +260,7 @@ class ReadyWeapon(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import READY_BASE, Readied
+        from rules.battle.items import READY_BASE, Readied
 
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
@@ -294,7 +294,7 @@ class PlaceItem(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import ItemPlaced
+        from rules.battle.items import ItemPlaced
 
         item = state.item(self.item_id)
         if self.hex is not None and self.hex not in state.grid:
@@ -320,7 +320,7 @@ class AddItem(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.items import GroundItem, ItemPlaced, icon_key, item_id
+        from rules.battle.items import GroundItem, ItemPlaced, icon_key, item_id
 
         if self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
@@ -358,7 +358,7 @@ class PaintTerrain(Command):
 
 @dataclass(frozen=True)
 class SetPosture(Command):
-    """Stand, crouch, kneel, sit, lie ... (rules.conditions.Posture)."""
+    """Stand, crouch, kneel, sit, lie ... (rules.sets.seed000.conditions.Posture)."""
 
     combatant_id: str
     posture: Posture
@@ -373,7 +373,7 @@ class SetPosture(Command):
 
 @dataclass(frozen=True)
 class ApplyMapEffects(Command):
-    """Resolve map effects (rules.items) with this command's dice - for results
+    """Resolve map effects (rules.battle.items) with this command's dice - for results
     computed outside an Attack, e.g. a fumbled block's dropped shield."""
 
     effects: tuple[MapEffect, ...]
@@ -409,8 +409,8 @@ class SetRulesetOptions(Command):
 
     def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
         # Lazy: the attack rules and the rulesets load on first use (start-up time).
-        from rules.attack_events import RulesetOptionsSet
-        from rules.ruleset import get_ruleset
+        from rules.sets.seed000.attack_events import RulesetOptionsSet
+        from rules.sets.seed000.ruleset import get_ruleset
 
         wanted = tuple(dict.fromkeys(self.options))
         try:

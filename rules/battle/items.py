@@ -18,8 +18,8 @@ Decisions (docs/battlefield.md):
   by default the carrier's own hex, or lets the dice pick one of the candidates
   (uniformly, one ``randint(1, n)`` on the sorted candidates).
 * Attack resolutions hand pieces to the battle as ``MapEffect`` values
-  (``WeaponLeavesHand``, ``ShieldLeavesHand``, ``Falls``); ``rules.battle``
-  resolves them to ground items with ``rules.scatter`` and the command's dice.
+  (``WeaponLeavesHand``, ``ShieldLeavesHand``, ``Falls``); ``rules.battle.battle``
+  resolves them to ground items with ``rules.battle.scatter`` and the command's dice.
 """
 
 from __future__ import annotations
@@ -30,15 +30,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from hexmap import Hex, HexGrid
-from rules.citation import Citation, cite
-from rules.conditions import Posture
-from rules.errors import IllegalCommandError
-from rules.events import Event
-from rules.model import Combatant, Shield, Weapon, WeaponKind
-from rules.weapon_strikes import AT_FEET, Piece, Placement, WeaponDamageState
+from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
+from rules.core.citation import Citation, cite
+from rules.core.errors import IllegalCommandError
+from rules.core.events import Event
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.weapon_strikes import AT_FEET, Piece, Placement, WeaponDamageState
 
 if TYPE_CHECKING:
-    from rules.breakage import BreakResult
+    from rules.sets.seed000.breakage import BreakResult
 
 DROPPED_000 = cite("000", "DROPPED WEAPONS")
 BLOCK_MISS_000 = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
@@ -59,7 +59,7 @@ class GroundItem:
     ``weapon:sword``), ``shield:<size>`` or ``piece`` / ``piece:<kind>``.
     ``origin_id`` is whoever held it last. ``damage_factors`` and ``note`` carry
     what a broken piece's ``weapon_strikes.Piece`` says beyond its ``Weapon``;
-    ``weapon_state`` the damage the weapon had taken (rules.weapon_strikes).
+    ``weapon_state`` the damage the weapon had taken (rules.sets.seed000.weapon_strikes).
     """
 
     id: str
@@ -105,9 +105,9 @@ def icon_key(kind: ItemKind, weapon: Weapon | None, shield: Shield | None) -> st
 
 def piece_kind(piece: Piece) -> ItemKind:
     """WEAPON for a whole weapon, PIECE for a useless or broken-off part (its
-    weapon key carries ``rules.breakage.BROKEN_MARK``)."""
+    weapon key carries ``rules.sets.seed000.breakage.BROKEN_MARK``)."""
     # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
-    from rules.breakage import BROKEN_MARK
+    from rules.sets.seed000.breakage import BROKEN_MARK
 
     if piece.weapon is None or BROKEN_MARK in piece.weapon.key:
         return ItemKind.PIECE
@@ -158,7 +158,7 @@ def item_from_weapon(
     weapon_state: WeaponDamageState | None = None,
 ) -> GroundItem:
     # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
-    from rules.breakage import BROKEN_MARK
+    from rules.sets.seed000.breakage import BROKEN_MARK
 
     kind = ItemKind.PIECE if BROKEN_MARK in weapon.key else ItemKind.WEAPON
     return GroundItem(
@@ -319,7 +319,7 @@ MapEffect = WeaponLeavesHand | ShieldLeavesHand | Falls
 def weapon_broke(
     combatant_id: str, result: BreakResult, weapon_key: str | None = None
 ) -> WeaponLeavesHand:
-    """The map effect of ``rules.breakage.break_weapon``: remnant in hand, pieces
+    """The map effect of ``rules.sets.seed000.breakage.break_weapon``: remnant in hand, pieces
     to the map."""
     return WeaponLeavesHand(
         combatant_id,

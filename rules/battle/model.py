@@ -13,13 +13,14 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, Reach
+from rules.core.dice import Dice
 
 if TYPE_CHECKING:  # runtime imports would be circular (these modules import this one)
     from fractions import Fraction
 
-    from rules.weapon_strikes import WeaponDamageState
-    from rules.wound_effects import Condition as WoundCondition
-    from rules.wound_effects import InjuryTolerance, Limb, Wound
+    from rules.sets.seed000.weapon_strikes import WeaponDamageState
+    from rules.sets.seed000.wound_effects import Condition as WoundCondition
+    from rules.sets.seed000.wound_effects import InjuryTolerance, Limb, Wound
 
 
 class DamageType(Enum):
@@ -123,22 +124,6 @@ class DamageBase(Enum):
     THRUST = "thr"
     SWING = "sw"
     FIXED = "fixed"
-
-
-@dataclass(frozen=True, slots=True)
-class Dice:
-    """A dice expression such as 2d+1 or 1d-2."""
-
-    count: int
-    adds: int = 0
-
-    def __str__(self) -> str:
-        if self.adds == 0:
-            return f"{self.count}d"
-        return f"{self.count}d{self.adds:+d}"
-
-    def plus(self, adds: int) -> Dice:
-        return Dice(self.count, self.adds + adds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +303,7 @@ class Status(Enum):
 
 
 class PainThreshold(Enum):
-    """000 HIGH AND LOW PAIN THRESHOLD (re-exported by ``rules.stances``)."""
+    """000 HIGH AND LOW PAIN THRESHOLD (re-exported by ``rules.sets.seed000.stances``)."""
 
     NORMAL = "normal"
     HIGH = "high"  # halves stun and pain penalties
@@ -326,7 +311,7 @@ class PainThreshold(Enum):
 
 
 class BodyArea(Enum):
-    """000 DEFENDING A SPECIFIC BODY AREA (re-exported by ``rules.stances``)."""
+    """000 DEFENDING A SPECIFIC BODY AREA (re-exported by ``rules.sets.seed000.stances``)."""
 
     HEAD = "head"
     LEFT_ARM = "left_arm"
@@ -414,7 +399,7 @@ class TurnAction:
     acrobatic: bool = False
 
 
-# The postures live here, not in rules.conditions (which re-exports them), so that
+# The postures live here, not in rules.sets.seed000.conditions (which re-exports them), so that
 # the start-up path does not load the conditions' catalog types (issue 5).
 class Posture(Enum):
     STANDING = "standing"
@@ -454,7 +439,7 @@ class Combatant:
     # Weapons (by key) that are unready after attacking or parrying (000 PARRY).
     unready: frozenset[str] = field(default_factory=frozenset)
     # Attacks and active defenses since the start of this turn, in order
-    # (000 CUMULATIVE DEFENSES). Cleared by ``rules.defense.start_new_turn``.
+    # (000 CUMULATIVE DEFENSES). Cleared by ``rules.sets.seed000.defense.start_new_turn``.
     actions_this_turn: tuple[TurnAction, ...] = ()
     # Defender-side choices and lasting results the attack wiring reads and writes.
     defended_area: BodyArea | None = None  # 000 DEFENDING A SPECIFIC BODY AREA
@@ -466,16 +451,18 @@ class Combatant:
     # battle - so the weapon neither attacks nor parries until the GM clears it.
     strained_weapons: frozenset[str] = field(default_factory=frozenset)
     off_balance: bool = False  # this turn: active-defense penalties doubled
-    wounds: tuple[Wound, ...] = ()  # located wounds (rules.wound_effects), oldest first
-    # Damage taken by weapons (rules.weapon_strikes), by weapon key; only non-intact ones.
+    # Located wounds (rules.sets.seed000.wound_effects), oldest first.
+    wounds: tuple[Wound, ...] = ()
+    # Damage taken by weapons (rules.sets.seed000.weapon_strikes), by weapon key;
+    # only non-intact ones.
     weapon_states: tuple[tuple[str, WeaponDamageState], ...] = ()
-    # --- the battlefield (rules.movement, rules.items; docs/battlefield.md) ---
+    # --- the battlefield (rules.battle.movement, rules.battle.items; docs/battlefield.md) ---
     # Standing, kneeling, lying ... (000 ADVERSE COMBAT CONDITIONS postures).
     posture: Posture = Posture.STANDING
     # Every hex entered this turn, starting hex first; () until the first move.
     # Deliberately dropped weapons land on or next to it (000 DROPPED WEAPONS).
     path_this_turn: tuple[Hex, ...] = ()
-    move_used: int = 0  # movement points spent this turn (rules.movement)
+    move_used: int = 0  # movement points spent this turn (rules.battle.movement)
     free_facing_change: bool = False  # the last step's free one-hex-side turn is unused
     ready_used: bool = False  # the turn's Ready maneuver is spent (pick up, ready)
     # Last turn's record, for "the first turn after it attacked or feinted"

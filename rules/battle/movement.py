@@ -16,9 +16,9 @@ Seed 000 takes movement for granted, so this follows the published basics of the
 * The hexes entered this turn are kept (``Combatant.path_this_turn``) so the map
   can draw the way taken and a deliberate drop can land on it (000 DROPPED
   WEAPONS). End of turn clears the path, the MP used and the free facing change.
-* Postures are ``rules.model.Posture`` (re-exported by ``rules.conditions``); a
-  fall (``apply_fall``) or the GM (``rules.battle.SetPosture``) changes them. The posture
-  table gives the hit modifiers (``rules.terrain.situation_modifiers``).
+* Postures are ``rules.battle.model.Posture`` (re-exported by ``rules.sets.seed000.conditions``); a
+  fall (``apply_fall``) or the GM (``rules.battle.battle.SetPosture``) changes them. The posture
+  table gives the hit modifiers (``rules.battle.terrain.situation_modifiers``).
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
-from rules.citation import Citation, cite
-from rules.errors import IllegalCommandError
-from rules.model import Combatant, Posture
+from rules.battle.model import Combatant, Posture
+from rules.core.citation import Citation, cite
+from rules.core.errors import IllegalCommandError
 
 if TYPE_CHECKING:
-    from rules.command_events import PostureChanged as PostureChanged
+    from rules.battle.command_events import PostureChanged as PostureChanged
 
 BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
 POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -152,7 +152,7 @@ def set_posture(
     """The combatant in ``posture`` and the event (None when nothing changed)."""
     if combatant.posture is posture:
         return combatant, None
-    from rules.command_events import PostureChanged  # on first use (issue 5)
+    from rules.battle.command_events import PostureChanged  # on first use (issue 5)
 
     event = PostureChanged(
         citation=citation if citation is not None else POSTURES_000,
@@ -174,10 +174,10 @@ def apply_fall(
     return set_posture(combatant, posture, fell=True, citation=citation)
 
 
-# PostureChanged lives in rules.command_events, created on first use (issue 5).
+# PostureChanged lives in rules.battle.command_events, created on first use (issue 5).
 def __getattr__(name: str) -> object:
     if name == "PostureChanged":
-        from rules.command_events import PostureChanged
+        from rules.battle.command_events import PostureChanged
 
         globals()[name] = PostureChanged
         return PostureChanged

@@ -1,7 +1,7 @@
 """Where dropped, knocked-away and broken-off pieces land on the hex map.
 
-The weapons-on-weapons rules (``rules.weapon_strikes``, ``rules.breakage``,
-``rules.disarm``, ``rules.critical_misses``) say *how* a piece leaves a hand: a
+The weapons-on-weapons rules of seed 000 (``weapon_strikes``, ``breakage``,
+``disarm``, ``critical_misses`` in ``rules.sets.seed000``) say *how* a piece leaves a hand: a
 ``Placement`` (at the feet, knocked away 1d3-1 hexes, flies 2d6 hexes ...) and,
 once rolled, a ``weapon_strikes.Landing`` with the distance dice and a direction
 die. This module puts that on the map (see docs/battlefield.md):
@@ -24,7 +24,7 @@ die. This module puts that on the map (see docs/battlefield.md):
   DX_AT_LANDING (the critical miss table's flying weapon) checks only the hex
   where the piece comes down: whoever stands there rolls DX and is hit on a
   failure; the piece lands there anyway.
-  A hit yields a ``DamageRequest`` that the battle resolves with rules.damage.
+  A hit yields a ``DamageRequest`` that the battle resolves with rules.sets.seed000.damage.
 
 Everything is exact and replayable: dice come from the injected ``random.Random``
 and ``landing_distribution`` enumerates every die face to give exact ``Fraction``
@@ -41,14 +41,14 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Facing, Hex, HexGrid, ray
-from rules.checks import SuccessRoll, success_probability, success_roll
-from rules.citation import Citation, cite
-from rules.damage import DamageResult, WoundingTable, roll_damage
-from rules.dice import roll
-from rules.errors import RulesError
-from rules.events import Event
-from rules.model import Combatant, DamageType, Dice
-from rules.weapon_strikes import (
+from rules.battle.model import Combatant, DamageType
+from rules.core.citation import Citation, cite
+from rules.core.dice import Dice, roll
+from rules.core.errors import RulesError
+from rules.core.events import Event
+from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
+from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
+from rules.sets.seed000.weapon_strikes import (
     DirectionRule,
     Landing,
     Piece,
@@ -121,7 +121,7 @@ class StrayDamage:
 
 @dataclass(frozen=True, slots=True)
 class DamageRequest:
-    """A stray hit for the battle to roll and apply (rules.damage)."""
+    """A stray hit for the battle to roll and apply (rules.sets.seed000.damage)."""
 
     target_id: str
     target_name: str
@@ -330,7 +330,7 @@ def scatter_piece(
     Dice order: the piece's landing dice if not rolled yet (distance, then the
     direction die if it moved: ``weapon_strikes.land``), then the stray checks in
     path order. A deliberate drop (DROPPED_NEARBY) rolls nothing and lands on
-    ``start``: the caller passes the hex chosen (``rules.items.drop_candidates``).
+    ``start``: the caller passes the hex chosen (``rules.battle.items.drop_candidates``).
     """
     placement = piece.placement
     if placement.kind is PlacementKind.IN_HAND:
@@ -522,7 +522,7 @@ def roll_stray_damage(
 ) -> DamageResult:
     """Roll a stray hit on ``target``: the dice, times the factor (rounded down:
     "1/2 damage" halves the basic damage), then DR, wounding and the injury rolls
-    exactly as for any blow (rules.damage). ``target`` itself is not changed."""
+    exactly as for any blow (rules.sets.seed000.damage). ``target`` itself is not changed."""
     if target.id != request.target_id:
         raise RulesError(f"the damage request is for {request.target_id!r}, not {target.id!r}")
     spec = request.damage

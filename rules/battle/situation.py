@@ -1,7 +1,7 @@
 """The situation of one attack (``Situation``, from ``situation_modifiers``) and
 the GM's terrain-painting event (``TerrainPainted``). Kept apart from
-rules.terrain so that the map's first frame need not create them (issue 5);
-``from rules.terrain import Situation`` still works."""
+rules.battle.terrain so that the map's first frame need not create them (issue 5);
+``from rules.battle.terrain import Situation`` still works."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hexmap import Arc, Hex, arc_of
-from rules.citation import Citation
-from rules.events import Event
-from rules.model import ProneCover
-from rules.modifiers import Modifier
-from rules.terrain import (
+from rules.battle.model import ProneCover
+from rules.battle.terrain import (
     RANDOM_LOCATION_000,
     Cover,
     Terrain,
@@ -21,10 +18,13 @@ from rules.terrain import (
     terrain_conditions,
     terrain_modifiers_between,
 )
+from rules.core.citation import Citation
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
 
 if TYPE_CHECKING:
-    from rules.battle import BattleState
-    from rules.conditions import SelectedCondition
+    from rules.battle.battle import BattleState
+    from rules.sets.seed000.conditions import SelectedCondition
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def situation_modifiers(
 ) -> Situation:
     """Terrain, postures, height and arc of an attack from ``attacker_id`` on
     ``defender_id`` as they stand now."""
-    from rules.conditions import load_posture_table, posture_modifiers  # on first use
+    from rules.sets.seed000.conditions import load_posture_table, posture_modifiers  # on first use
 
     attacker = state.combatant(attacker_id)
     defender = state.combatant(defender_id)

@@ -4,7 +4,7 @@ Each hex has a ``Terrain``: light, footing, water, cover and height. Most hexes 
 open ground (daylight, good footing, dry, no cover, level 0), so the map stores
 only the others, in a ``TerrainMap`` (sparse, frozen and comparable, so a battle
 state with terrain still compares equal after a replay). The GM paints terrain
-with ``rules.battle.PaintTerrain`` and a ``TerrainChange``.
+with ``rules.battle.battle.PaintTerrain`` and a ``TerrainChange``.
 
 What terrain does to an attack (000 ADVERSE COMBAT CONDITIONS; the values are the
 condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
@@ -27,7 +27,7 @@ condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
   the attack (``AttackOptions.from_below``: defenses against attacks from below;
   random hit locations shift from above or below, 000 RANDOM HIT LOCATION).
 
-``situation_modifiers`` gathers terrain and posture (``rules.conditions``) into a
+``situation_modifiers`` gathers terrain and posture (``rules.sets.seed000.conditions``) into a
 ``Situation`` the attack pane shows item by item; the GM may still override it.
 """
 
@@ -40,16 +40,16 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.citation import cite
-from rules.errors import RulesError
+from rules.core.citation import cite
+from rules.core.errors import RulesError
 
-if TYPE_CHECKING:  # rules.battle imports this module
-    from rules.battle import BattleState
-    from rules.conditions import SelectedCondition
-    from rules.modifiers import Modifier
-    from rules.situation import Situation as Situation
-    from rules.situation import TerrainPainted as TerrainPainted
-    from rules.situation import situation_modifiers as situation_modifiers
+if TYPE_CHECKING:  # rules.battle.battle imports this module
+    from rules.battle.battle import BattleState
+    from rules.battle.situation import Situation as Situation
+    from rules.battle.situation import TerrainPainted as TerrainPainted
+    from rules.battle.situation import situation_modifiers as situation_modifiers
+    from rules.core.modifiers import Modifier
+    from rules.sets.seed000.conditions import SelectedCondition
 
 CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
 RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
@@ -160,7 +160,7 @@ _WATER = {
 
 
 class Cover(Enum):
-    """Cover in a hex, by the body areas (``rules.hit_location`` areas) it hides
+    """Cover in a hex, by the body areas (``rules.sets.seed000.hit_location`` areas) it hides
     from random hit locations."""
 
     NONE = "none"
@@ -304,7 +304,7 @@ class TerrainMap:
 def terrain_conditions(attacker: Terrain, defender: Terrain) -> tuple[SelectedCondition, ...]:
     """The catalog conditions the terrain calls for: light at the defender's hex,
     footing and water at the attacker's."""
-    from rules.conditions import SelectedCondition  # not needed for the first frame
+    from rules.sets.seed000.conditions import SelectedCondition  # not needed for the first frame
 
     picks: list[SelectedCondition] = []
     light = defender.light
@@ -339,8 +339,10 @@ def terrain_modifiers_between(
 ) -> tuple[Modifier, ...]:
     """Itemised hit modifiers of the terrain, with the catalog's values and
     citations; each reason says whose hex it comes from."""
-    from rules.conditions import load_condition_catalog  # not needed for the first frame
-    from rules.modifiers import Modifier
+    from rules.core.modifiers import Modifier
+    from rules.sets.seed000.conditions import (
+        load_condition_catalog,  # not needed for the first frame
+    )
 
     catalog = load_condition_catalog(ruleset)
     out: list[Modifier] = []
@@ -364,14 +366,14 @@ def terrain_modifiers(
     )
 
 
-# The attack's situation and the painting event live in rules.situation, created
+# The attack's situation and the painting event live in rules.battle.situation, created
 # on first use (issue 5).
 _SITUATION = frozenset({"Situation", "situation_modifiers", "TerrainPainted"})
 
 
 def __getattr__(name: str) -> object:
     if name in _SITUATION:
-        from rules import situation
+        from rules.battle import situation
 
         value = getattr(situation, name)
         globals()[name] = value

@@ -13,9 +13,9 @@ import json
 import sys
 from pathlib import Path
 
-from rules.errors import DataError
+from rules.core.errors import DataError
 
-_REPO_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+_REPO_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def bundle_root() -> Path:

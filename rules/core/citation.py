@@ -23,8 +23,8 @@ def cite(seed: str, heading: str) -> Citation:
 
 
 # The seed whose rules a battle follows unless told otherwise, as the key of its
-# ruleset (re-exported by rules.ruleset). Kept here, in a module without tables, so
-# that rules.battle need not load the rulesets at start-up (docs/packaging.md).
+# ruleset (re-exported by rules.sets.seed000.ruleset). Kept here, in a module without tables, so
+# that rules.battle.battle need not load the rulesets at start-up (docs/packaging.md).
 DEFAULT_RULESET_KEY = "000"
 
 

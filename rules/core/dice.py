@@ -18,11 +18,26 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from rules.errors import DataError, RulesError
-from rules.model import Dice
+from rules.core.errors import DataError, RulesError
 
 if TYPE_CHECKING:  # fractions loads on first use: the first frame needs none
     from fractions import Fraction
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A dice expression such as 2d+1 or 1d-2."""
+
+    count: int
+    adds: int = 0
+
+    def __str__(self) -> str:
+        if self.adds == 0:
+            return f"{self.count}d"
+        return f"{self.count}d{self.adds:+d}"
+
+    def plus(self, adds: int) -> Dice:
+        return Dice(self.count, self.adds + adds)
+
 
 SIDES = 6
 MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
@@ -85,7 +100,7 @@ def roll_dice(dice: Dice, rng: random.Random, minimum: int | None = 0) -> DiceRo
 
     ``minimum`` floors the result; the default 0 is the family's rule for a damage
     roll whose minus would make it negative (basic damage is never below 0, see
-    ``rules.damage``). Pass None for no floor.
+    ``rules.sets.seed000.damage``). Pass None for no floor.
     """
     faces = roll(dice.count, rng)
     raw = sum(faces) + dice.adds

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.citation import Citation
+from rules.core.citation import Citation
 
 if TYPE_CHECKING:
-    from rules.command_events import Edited as Edited
-    from rules.command_events import Moved as Moved
-    from rules.command_events import Turned as Turned
-    from rules.command_events import TurnEnded as TurnEnded
+    from rules.battle.command_events import Edited as Edited
+    from rules.battle.command_events import Moved as Moved
+    from rules.battle.command_events import Turned as Turned
+    from rules.battle.command_events import TurnEnded as TurnEnded
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,13 +45,13 @@ class CombatantEvent(Event):
         return (self.combatant_id,)
 
 
-# The commands' events live in rules.command_events, created on first use (issue 5).
+# The commands' events live in rules.battle.command_events, created on first use (issue 5).
 _COMMAND_EVENTS = frozenset({"Moved", "Turned", "Edited", "TurnEnded"})
 
 
 def __getattr__(name: str) -> object:
     if name in _COMMAND_EVENTS:
-        from rules import command_events
+        from rules.battle import command_events
 
         value = getattr(command_events, name)
         globals()[name] = value

@@ -11,8 +11,8 @@ from collections.abc import Collection, Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, TypeVar
 
-from rules.citation import Citation
-from rules.errors import DataError
+from rules.core.citation import Citation
+from rules.core.errors import DataError
 
 if TYPE_CHECKING:
     from fractions import Fraction  # (with decimal) loaded by the tables that use it

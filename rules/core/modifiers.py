@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rules.citation import Citation
+from rules.core.citation import Citation
 
 
 @dataclass(frozen=True, slots=True)

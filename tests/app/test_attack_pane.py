@@ -18,14 +18,21 @@ from app.event_text import RowKind, rows_for_events
 from app.panes import AttackPane, CombatLogPane
 from app.panes.attack import SITUATIONAL_CITATION, SITUATIONAL_REASON
 from hexmap import Hex
-from rules.assets import read_json
-from rules.attack import AttackOptions, plan_attack
-from rules.attack_events import DamageDealt, DefenseRolled
-from rules.battle import Attack, Battle, BattleState, MoveCombatant, TurnCombatant, command_rng
-from rules.catalog import load_battle_setup
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import RulesError
-from rules.modifiers import Modifier
+from rules.battle.battle import (
+    Attack,
+    Battle,
+    BattleState,
+    MoveCombatant,
+    TurnCombatant,
+    command_rng,
+)
+from rules.core.assets import read_json
+from rules.core.errors import RulesError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import AttackOptions, plan_attack
+from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
+from rules.sets.seed000.catalog import load_battle_setup
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
 
 def demo_state() -> BattleState:

@@ -1,5 +1,5 @@
 """The attack pane's further options (issue 3): each widget sets its
-``AttackOptions`` field, the odds shown are ``rules.odds`` to the digit, a whole
+``AttackOptions`` field, the odds shown are ``rules.sets.seed000.odds`` to the digit, a whole
 exchange runs from the keyboard, mnemonics don't clash, and the pane renders."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from app.event_text import RowKind
 from app.panes import AttackPane, CombatLogPane
 from app.panes.attack import odds_rows, option_fields, p_down, ruleset_options_command
 from app.panes.attack_parts import injury_text, percent
-from rules.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
-from rules.battle import Attack
-from rules.conditions import SelectedCondition
-from rules.defense import DefenseChoice, DefenseKind
-from rules.odds import attack_odds
+from rules.battle.battle import Attack
+from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.odds import attack_odds
 from tests.app.test_attack_pane import choose, make_pane
 
 
@@ -342,8 +342,8 @@ def test_the_pane_renders(qtbot, ready, tmp_path: Path):
 
 
 def test_battlefield_modifiers_are_filled_in_and_can_be_unticked(ready):
-    from rules.battle import SetPosture
-    from rules.conditions import Posture
+    from rules.battle.battle import SetPosture
+    from rules.sets.seed000.conditions import Posture
 
     pane, controller = ready
     assert not pane.battlefield_list.isVisibleTo(pane)

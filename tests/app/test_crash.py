@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton, QVBoxLayout
 
 from app import crash, user_dirs
 from app.controller import BattleController
-from rules.battle import BattleState, Command, CommandResult, TurnCombatant
+from rules.battle.battle import BattleState, Command, CommandResult, TurnCombatant
 
 
 @dataclass(frozen=True)

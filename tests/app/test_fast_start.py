@@ -140,7 +140,7 @@ def test_only_a_bundle_installs_the_tables(tmp_path: Path, monkeypatch: pytest.M
 
 def test_the_build_records_every_dataclass_of_the_app(tmp_path: Path) -> None:
     modules = fast_start.app_modules()
-    assert {"hexmap.coords", "rules.model", "app.panes.attack_parts", "rules"} <= set(modules)
+    assert {"hexmap.coords", "rules.battle.model", "app.panes.attack_parts", "rules"} <= set(modules)
     assert not any(name.endswith("__init__") for name in modules)
     done = subprocess.run(
         [sys.executable, "-m", "app.fast_start", "--record", str(tmp_path / "tables")],
@@ -148,9 +148,9 @@ def test_the_build_records_every_dataclass_of_the_app(tmp_path: Path) -> None:
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
     )  # fmt: skip
     assert "dataclass methods" in done.stdout
-    model = fast_start.loads_dataclass_code((tmp_path / "tables" / "rules.model.bin").read_bytes())
+    model = fast_start.loads_dataclass_code((tmp_path / "tables" / "rules.battle.model.bin").read_bytes())
     assert model is not None
-    # rules.model's Combatant: its generated __init__ names its fields.
+    # rules.battle.model's Combatant: its generated __init__ names its fields.
     assert any("def __init__(self,id:_type_id,fighter:_type_fighter," in text for text in model)
 
 

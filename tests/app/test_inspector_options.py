@@ -13,13 +13,13 @@ from app.controller import BattleController
 from app.event_text import Tone, line_for, rows_for_batches
 from app.panes import InspectorPane
 from app.panes.inspector import defended_area_command, posture_command
-from rules.battle import Battle, BattleState
-from rules.citation import cite
-from rules.conditions import Posture
-from rules.events import Event
-from rules.stances import BodyArea, PainThreshold
-from rules.weapon_strikes import WeaponDamageState
-from rules.wound_effects import Condition, Limb, Wound
+from rules.battle.battle import Battle, BattleState
+from rules.core.citation import cite
+from rules.core.events import Event
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.stances import BodyArea, PainThreshold
+from rules.sets.seed000.weapon_strikes import WeaponDamageState
+from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 from tests.app.test_attack_pane import demo_state
 
 
@@ -41,7 +41,7 @@ def inspector(qtbot) -> tuple[InspectorPane, BattleController]:
 def test_the_defended_area_combo_executes_the_command(inspector):
     pane, controller = inspector
     command = defended_area_command()
-    assert command is not None, "rules.battle.SetDefendedArea is missing"
+    assert command is not None, "rules.battle.battle.SetDefendedArea is missing"
     assert pane.area_combo.isEnabled()
     assert pane.area_combo.currentData() is None
     index = pane.area_combo.findData(BodyArea.HEAD)
@@ -61,7 +61,7 @@ def test_the_posture_combo_executes_the_command(inspector):
     command = posture_command()
     if command is None:
         assert not pane.posture_combo.isEnabled()
-        pytest.skip("rules.battle.SetPosture is not there yet")
+        pytest.skip("rules.battle.battle.SetPosture is not there yet")
     index = pane.posture_combo.findData(Posture.KNEELING)
     pane.posture_combo.setCurrentIndex(index)
     pane.posture_combo.activated.emit(index)
@@ -140,7 +140,7 @@ def test_a_broken_short_text_falls_back_to_the_description():
 
 def test_each_command_batch_is_its_own_group(controller):
     """An attack's row does not swallow the next command's events."""
-    from rules.attack_events import AttackDeclared
+    from rules.sets.seed000.attack_events import AttackDeclared
 
     state = controller.state
     a, d = state.combatant("c1"), state.combatant("c3")

@@ -15,18 +15,18 @@ from PySide6.QtWidgets import QMenu
 
 from app.controller import BattleController, plan_redraw
 from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
-from app.map_view import catalog_item_choices
+from app.map.view import catalog_item_choices
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
-from rules.battle import (
+from rules.battle.battle import (
     AddItem,
     BattleChange,
     DropItem,
     PaintTerrain,
     can_strike_at_weapon,
 )
-from rules.items import ItemKind, drop_candidates
-from rules.terrain import TerrainChange
+from rules.battle.items import ItemKind, drop_candidates
+from rules.battle.terrain import TerrainChange
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea

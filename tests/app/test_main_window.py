@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QDockWidget
 import main as entry
 from app.controller import BattleController
 from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
-from app.map_view import MapView
-from rules.battle import MoveCombatant
+from app.map.view import MapView
+from rules.battle.battle import MoveCombatant
 
 PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane")
 LAPTOP = QSize(1366, 768)

@@ -11,10 +11,10 @@ from PySide6.QtGui import QImage, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from app.controller import BattleController
-from app.map_view import MapView
+from app.map.view import MapView
 from hexmap import Arc, Facing, Handedness, Hex, reach_hexes
-from rules.battle import MoveCombatant, TurnCombatant
-from rules.model import Combatant
+from rules.battle.battle import MoveCombatant, TurnCombatant
+from rules.battle.model import Combatant
 
 # Arc of the neighbour k hex sides clockwise of the facing, for a right-handed
 # fighter (shield on the left); written out here, not taken from the code under test.
@@ -421,7 +421,7 @@ def test_big_map_repaint_stays_fast(qapp) -> None:
 # --- the cached grid ----------------------------------------------------------------------
 @pytest.mark.parametrize(("width", "height"), [(1, 1), (2, 3), (5, 4), (24, 16)])
 def test_grid_lines_are_every_hex_edge_once(width: int, height: int) -> None:
-    from app import map_painter as mp
+    from app.map import painter as mp
     from hexmap import HexGrid
 
     grid = HexGrid(width, height)
@@ -463,15 +463,15 @@ def test_a_click_on_the_legend_moves_nobody(qtbot, view: MapView) -> None:
 def _with_weapon(c: Combatant, key: str) -> Combatant:
     from dataclasses import replace
 
-    from rules.catalog import load_catalog
+    from rules.sets.seed000.catalog import load_catalog
 
     weapon = load_catalog().weapon(key)
     return replace(c, fighter=replace(c.fighter, weapons=(*c.fighter.weapons, weapon)))
 
 
 def test_a_throwing_range_is_where_the_rules_allow_the_throw(controller: BattleController) -> None:
-    import app.map_painter as mp
-    from rules.missiles import range_problem
+    import app.map.painter as mp
+    from rules.sets.seed000.missiles import range_problem
 
     state = controller.state
     spearman = next(c for c in state.combatants if any(
@@ -491,7 +491,7 @@ def test_a_throwing_range_is_where_the_rules_allow_the_throw(controller: BattleC
 def test_only_ranged_weapons_get_a_range_and_a_bow_shows_its_half_damage_range(
     controller: BattleController,
 ) -> None:
-    import app.map_painter as mp
+    import app.map.painter as mp
 
     state = controller.state
     swordsman = state.combatants[0]
@@ -525,7 +525,7 @@ def test_the_legend_and_the_tooltip_name_the_range(qtbot, view: MapView) -> None
     )
     assert "In range of" not in view.describe_hex(outside)
 
-    import app.map_painter as mp
+    import app.map.painter as mp
 
     rows = [(0, "Knife (C-1)", False)]
     without = mp.render_legend("Arcs", rows, 1.0)

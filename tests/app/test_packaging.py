@@ -220,6 +220,6 @@ def test_a_bundle_missing_a_module_or_the_dataclass_tables_is_refused(tmp_path: 
             compiled.write_bytes(b"")
     problems = check.check_contents(tmp_path)
     assert not any(p.startswith("module not bundled") for p in problems)
-    assert "missing dataclass-code/rules.model.bin" in problems
+    assert "missing dataclass-code/rules.battle.model.bin" in problems
     (inside / "app" / "panes" / "attack.pyc").unlink()
     assert "module not bundled: app/panes/attack.py" in check.check_contents(tmp_path)

@@ -19,10 +19,7 @@ from app.panes.combatants import CombatantsModel
 from app.panes.inspector import defense_at_rest
 from app.panes.widgets import HP_ROLE, ID_ROLE
 from hexmap import Arc, Hex
-from rules.assets import read_json
-from rules.attack import AttackOptions
-from rules.attack_events import AttackDeclared, AttackResolved
-from rules.battle import (
+from rules.battle.battle import (
     Attack,
     Battle,
     BattleState,
@@ -31,10 +28,13 @@ from rules.battle import (
     MoveCombatant,
     TurnCombatant,
 )
-from rules.catalog import load_battle_setup
-from rules.defense import DefenseChoice, DefenseKind, block_base
-from rules.events import Edited, Moved, TurnEnded
-from rules.model import Status
+from rules.battle.model import Status
+from rules.core.assets import read_json
+from rules.core.events import Edited, Moved, TurnEnded
+from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved
+from rules.sets.seed000.catalog import load_battle_setup
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind, block_base
 
 SEED = 11
 
@@ -227,7 +227,7 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     assert stats.value("dodge") == str(dodge.value)
     assert stats.value("pd") == str(ruleset.passive_defense(f, Arc.FRONT).total)
 
-    # Block: 2/3 of the shield skill, as rules.defense computes it.
+    # Block: 2/3 of the shield skill, as rules.sets.seed000.defense computes it.
     assert f.shield is not None
     assert not f.combat_reflexes
     block = defense_at_rest(c, DefenseChoice(DefenseKind.BLOCK), ruleset)
@@ -437,10 +437,10 @@ def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
     says where it lands, plainly, not as a mishap."""
     from app.event_text import Tone, line_for
     from app.main_window import load_demo_battle
-    from rules.attack import AttackOptions
-    from rules.attack_events import PiecesLeftHand
-    from rules.battle import Attack
-    from rules.scatter import PieceLanded
+    from rules.battle.battle import Attack
+    from rules.battle.scatter import PieceLanded
+    from rules.sets.seed000.attack import AttackOptions
+    from rules.sets.seed000.attack_events import PiecesLeftHand
 
     lines: dict[str, list[tuple[str, Tone]]] = {"on target": [], "wide": []}
     for seed in range(60):

@@ -6,8 +6,8 @@ from PySide6.QtCore import QSize, Qt, QUrl
 
 from app.main_window import MainWindow
 from hexmap import Hex
-from rules.battle import MoveCombatant
-from rules.defense import DefenseKind
+from rules.battle.battle import MoveCombatant
+from rules.sets.seed000.defense import DefenseKind
 
 
 def _sword_against_flail(window: MainWindow) -> None:
@@ -92,7 +92,7 @@ def test_ctrl_return_after_rolling_ends_the_turn_not_a_second_attack(
     from PySide6.QtWidgets import QApplication
 
     from app import help as app_help
-    from rules.battle import EndTurn
+    from rules.battle.battle import EndTurn
 
     assert "Ctrl+Return" not in app_help.shortcut("roll_attack").keys
     assert "Ctrl+Return" in app_help.shortcut("end_turn").keys
@@ -119,7 +119,7 @@ def test_ctrl_return_after_rolling_ends_the_turn_not_a_second_attack(
 def test_situational_modifier_does_not_carry_over(main_window: MainWindow) -> None:
     """The GM's +/- modifier and its reason stayed for other attackers, targets and
     later turns."""
-    from rules.battle import EndTurn
+    from rules.battle.battle import EndTurn
 
     _sword_against_flail(main_window)
     c = main_window.controller
@@ -204,9 +204,9 @@ def test_rules_reference_is_the_gms_summary(qtbot: object) -> None:
 def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) -> None:
     """An unconscious or dead fighter, selected, still showed arcs and reach hatching
     as if it could fight."""
-    from app import map_painter as mp
-    from rules.battle_commands import EditCombatant
-    from rules.model import Status
+    from app.map import painter as mp
+    from rules.battle.commands import EditCombatant
+    from rules.battle.model import Status
 
     c = main_window.controller
     view = main_window.map_view
@@ -230,9 +230,9 @@ def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) ->
 def test_counts_are_singular_or_plural() -> None:
     """"(2 hex)", "1 earlier attack(s)/defense(s)": say 1 hex, 2 hexes, 1 attack."""
     from app.main_window import move_text
-    from rules.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
-    from rules.events import Moved
-    from rules.model import ActionKind, TurnAction
+    from rules.battle.model import ActionKind, TurnAction
+    from rules.core.events import Moved
+    from rules.sets.seed000.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
 
     def moved(steps: int) -> str:
         path = tuple(Hex(q, 0) for q in range(steps + 1))

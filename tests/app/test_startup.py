@@ -12,17 +12,17 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDockWidget
 
-import app.map_painter as mp
-from rules.assets import asset_path
+import app.map.painter as mp
+from rules.core.assets import asset_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Loaded after the first frame (or on first use), never for it.
 LATE_MODULES = (
-    "numpy", "hexy", "rules.attack", "rules.attack_events", "rules.items",
-    "rules.weapon_strikes", "rules.ruleset", "app.panes.attack", "rules.conditions",
-    "rules.battle_commands", "fractions", "decimal", "rules.command_events",
-    "rules.situation", "app.map_drops", "rules.movement", "rules.modifiers",
+    "numpy", "hexy", "rules.sets.seed000.attack", "rules.sets.seed000.attack_events", "rules.battle.items",
+    "rules.sets.seed000.weapon_strikes", "rules.sets.seed000.ruleset", "app.panes.attack", "rules.sets.seed000.conditions",
+    "rules.battle.commands", "fractions", "decimal", "rules.battle.command_events",
+    "rules.battle.situation", "app.map.drops", "rules.battle.movement", "rules.core.modifiers",
 )  # fmt: skip
 
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Handedness, Hex
-from rules.catalog import Catalog, load_catalog, load_fighters
-from rules.model import Combatant, Fighter, Side
-from rules.ruleset import Ruleset, get_ruleset
+from rules.battle.model import Combatant, Fighter, Side
+from rules.sets.seed000.catalog import Catalog, load_catalog, load_fighters
+from rules.sets.seed000.ruleset import Ruleset, get_ruleset
 
 
 class ScriptedDice(random.Random):

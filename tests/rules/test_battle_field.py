@@ -10,8 +10,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, Reach, weapon_hexes
-from rules.attack import AttackOptions
-from rules.battle import (
+from rules.battle.battle import (
     AddItem,
     ApplyMapEffects,
     Attack,
@@ -34,12 +33,7 @@ from rules.battle import (
     source_weapon_of,
     weapon_positions,
 )
-from rules.breakage import break_weapon
-from rules.catalog import load_catalog
-from rules.conditions import Posture
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import IllegalCommandError
-from rules.items import (
+from rules.battle.items import (
     Falls,
     ItemDropped,
     ItemKind,
@@ -50,11 +44,17 @@ from rules.items import (
     WeaponLeavesHand,
     item_from_weapon,
 )
-from rules.model import ActionKind, TurnAction, WeaponMode
-from rules.movement import PostureChanged
-from rules.scatter import PieceLanded, StrayHitChecked, StrayHitDamaged
-from rules.terrain import Footing, TerrainChange
-from rules.weapon_strikes import (
+from rules.battle.model import ActionKind, TurnAction, WeaponMode
+from rules.battle.movement import PostureChanged
+from rules.battle.scatter import PieceLanded, StrayHitChecked, StrayHitDamaged
+from rules.battle.terrain import Footing, TerrainChange
+from rules.core.errors import IllegalCommandError
+from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.breakage import break_weapon
+from rules.sets.seed000.catalog import load_catalog
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.weapon_strikes import (
     AT_FEET,
     KNOCKED_AWAY,
     ONE_HEX_RANDOM,
@@ -317,7 +317,7 @@ class _Plan:
 
 @dataclass
 class _Resolution:
-    """What rules.attack.AttackResolution hands the battle about pieces."""
+    """What rules.sets.seed000.attack.AttackResolution hands the battle about pieces."""
 
     plan: _Plan
     pieces: tuple[Piece, ...]
@@ -528,9 +528,9 @@ def test_weapon_mode_reach_union_is_used(make):
 
 
 def test_a_disarm_through_the_attack_command_puts_the_weapon_on_the_map(make):
-    """End to end: rules.attack's resolution hands the disarmed weapon over as a
+    """End to end: rules.sets.seed000.attack's resolution hands the disarmed weapon over as a
     piece; the Attack command places it with the same dice; a replay agrees."""
-    from rules.attack import WeaponAttack
+    from rules.sets.seed000.attack import WeaponAttack
 
     state = two(make, d_template="fencer")
     options = AttackOptions(

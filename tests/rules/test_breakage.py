@@ -1,4 +1,4 @@
-"""rules.breakage: parry breakage and the 000 BROKEN WEAPONS table."""
+"""rules.sets.seed000.breakage: parry breakage and the 000 BROKEN WEAPONS table."""
 
 from __future__ import annotations
 
@@ -11,8 +11,18 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Reach
-from rules.assets import read_json
-from rules.breakage import (
+from rules.battle.model import (
+    DamageBase,
+    DamageType,
+    ParryClass,
+    Quality,
+    Weapon,
+    WeaponKind,
+    WeaponSize,
+)
+from rules.core.assets import read_json
+from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.seed000.breakage import (
     BreakResult,
     ParryBreakRule,
     ParryResult,
@@ -26,18 +36,8 @@ from rules.breakage import (
     roll_parry_break,
     times_broken,
 )
-from rules.catalog import Catalog
-from rules.errors import DataError, IllegalAttackError
-from rules.model import (
-    DamageBase,
-    DamageType,
-    ParryClass,
-    Quality,
-    Weapon,
-    WeaponKind,
-    WeaponSize,
-)
-from rules.weapon_strikes import PlacementKind
+from rules.sets.seed000.catalog import Catalog
+from rules.sets.seed000.weapon_strikes import PlacementKind
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

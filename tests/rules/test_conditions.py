@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from rules.citation import Citation, cite
-from rules.conditions import (
+from rules.battle.model import Shield, ShieldSize
+from rules.core.citation import Citation, cite
+from rules.core.errors import DataError, RulesError
+from rules.core.modifiers import total
+from rules.sets.seed000.conditions import (
     LARGE_SHIELD_SWING_PENALTY,
     MINIMUM_ST_PENALTY_PER_POINT,
     OFF_HAND_PENALTY,
@@ -34,9 +37,6 @@ from rules.conditions import (
     posture_modifiers,
     removes_active_defenses,
 )
-from rules.errors import DataError, RulesError
-from rules.model import Shield, ShieldSize
-from rules.modifiers import total
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000"
 ADVERSE = cite("000", "ADVERSE COMBAT CONDITIONS")

@@ -1,4 +1,4 @@
-"""rules.critical_misses: verifying and avoiding critical misses, the critical
+"""rules.sets.seed000.critical_misses: verifying and avoiding critical misses, the critical
 miss table, and fumbled defenses."""
 
 from __future__ import annotations
@@ -12,10 +12,20 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing
-from rules.assets import read_json
-from rules.breakage import ParryBreakRule
-from rules.conditions import Posture
-from rules.critical_misses import (
+from rules.battle.model import (
+    DamageType,
+    ParryClass,
+    Quality,
+    Shield,
+    ShieldSize,
+    Weapon,
+    WeaponKind,
+)
+from rules.core.assets import read_json
+from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.seed000.breakage import ParryBreakRule
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.critical_misses import (
     BlockMishap,
     CriticalMissCheck,
     CriticalMissResult,
@@ -43,18 +53,8 @@ from rules.critical_misses import (
     parry_mishap,
     roll_critical_miss,
 )
-from rules.defense import DefenseKind
-from rules.errors import DataError, IllegalAttackError
-from rules.model import (
-    DamageType,
-    ParryClass,
-    Quality,
-    Shield,
-    ShieldSize,
-    Weapon,
-    WeaponKind,
-)
-from rules.weapon_strikes import DirectionRule, PlacementKind
+from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.weapon_strikes import DirectionRule, PlacementKind
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

@@ -1,4 +1,4 @@
-"""rules.disarm: 000 DISARMING AN OPPONENT and 001 Knocking a Weapon Away."""
+"""rules.sets.seed000.disarm: 000 DISARMING AN OPPONENT and 001 Knocking a Weapon Away."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from rules.checks import Outcome, outcome_probabilities
-from rules.disarm import (
+from rules.battle.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.checks import Outcome, outcome_probabilities
+from rules.sets.seed000.disarm import (
     ContestWinner,
     DisarmOutcome,
     DisarmResult,
@@ -24,10 +27,7 @@ from rules.disarm import (
     resolve_disarm,
     weight_bonus,
 )
-from rules.errors import IllegalAttackError
-from rules.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
-from rules.modifiers import Modifier
-from rules.weapon_strikes import PlacementKind, RulesSource
+from rules.sets.seed000.weapon_strikes import PlacementKind, RulesSource
 from tests.rules.weapon_builder import build_weapon
 
 S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
@@ -231,7 +231,7 @@ def test_quick_contest_winner(
 
 def brute_force(a_level: int, d_level: int, rules: RulesSource) -> dict[DisarmOutcome, Fraction]:
     """Independent enumeration of every face of both 3d6 (216 x 216 ways)."""
-    from rules.checks import judge
+    from rules.sets.seed000.checks import judge
 
     counts: dict[DisarmOutcome, int] = {}
     faces = list(itertools.product(range(1, 7), repeat=3))
@@ -270,7 +270,7 @@ def test_exact_distribution_matches_brute_force(
 def test_equal_levels_split_the_non_ties_evenly() -> None:
     """At 10 vs 10 the contest is symmetric: the attacker wins half of the untied
     contests, less the one case his critical failure overrides (his 17 beats an 18)."""
-    from rules.dice import distribution
+    from rules.core.dice import distribution
 
     dist = contest_outcome_distribution(10, 10, S000)
     p_tie = sum(p * p for p in distribution(3).values())  # equal totals

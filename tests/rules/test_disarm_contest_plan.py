@@ -1,6 +1,6 @@
 """000 DISARMING AN OPPONENT through the attack flow: ``plan_attack`` works out the
 Quick Contest (``AttackPlan.contest``), ``resolve_attack`` rolls exactly those two
-levels and ``rules.odds`` counts exactly them (docs/rules-core.md, "Disarming")."""
+levels and ``rules.sets.seed000.odds`` counts exactly them (docs/rules-core.md, "Disarming")."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex
-from rules.attack import AttackOptions, WeaponAttack, plan_attack, resolve_attack
-from rules.attack_events import AttackOutcome, DisarmContested
-from rules.checks import judge
-from rules.citation import cite
-from rules.conditions import SelectedCondition
-from rules.disarm import DisarmOutcome, contest_outcome_distribution
-from rules.model import ActionKind, Combatant, TurnAction
-from rules.modifiers import Modifier
-from rules.odds import attack_odds
-from rules.ruleset import Ruleset
-from rules.weapon_strikes import RulesSource
+from rules.battle.model import ActionKind, Combatant, TurnAction
+from rules.core.citation import cite
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import AttackOptions, WeaponAttack, plan_attack, resolve_attack
+from rules.sets.seed000.attack_events import AttackOutcome, DisarmContested
+from rules.sets.seed000.checks import judge
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
+from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.weapon_strikes import RulesSource
 
 Make = Callable[..., Combatant]
 GM = Modifier(-3, "GM's situational modifier", cite("000", "ADVERSE COMBAT CONDITIONS"))
@@ -90,7 +90,7 @@ def test_cumulative_attack_penalties_count_in_the_contest(
 def test_other_attacks_and_001_have_no_plan_contest(
     pair: tuple[Combatant, Combatant], ruleset: Ruleset
 ) -> None:
-    from rules.ruleset import LOCATIONS_001, get_ruleset
+    from rules.sets.seed000.ruleset import LOCATIONS_001, get_ruleset
 
     a, d = pair
     assert plan_attack(a, d, AttackOptions("broadsword", "swing"), ruleset).contest is None

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from rules.errors import DataError, RulesError
-from rules.hit_location import (
+from rules.core.errors import DataError, RulesError
+from rules.sets.seed000.hit_location import (
     HitLocationTable,
     TableSide,
     load_hit_location_table,
     parse_hit_location_table,
     resolve_table_side,
 )
-from rules.wound_effects import BodySide
+from rules.sets.seed000.wound_effects import BodySide
 from tests.rules.three_dice import WAYS_3D6
 
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000" / "hit_locations.json"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules.citation import cite
-from rules.errors import IllegalAttackError
-from rules.hit_location import HitLocationTable, load_hit_location_table
-from rules.model import DamageType
-from rules.modifiers import total
+from rules.battle.model import DamageType
+from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import total
+from rules.sets.seed000.hit_location import HitLocationTable, load_hit_location_table
 
 # key -> (penalty with no shield on that side, penalty with a shield there), melee off.
 PENALTIES = {

@@ -13,13 +13,14 @@ from fractions import Fraction as F
 import pytest
 
 from hexmap import Facing, Hex
-from rules.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
-from rules.attack_events import ImprovisedParryRolled, PiecesLeftHand
-from rules.catalog import Catalog, parse_catalog
-from rules.citation import cite
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import DataError
-from rules.improvised import (
+from rules.battle.model import Combatant, ParryClass, Side, WeaponKind
+from rules.core.citation import cite
+from rules.core.errors import DataError
+from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.sets.seed000.attack_events import ImprovisedParryRolled, PiecesLeftHand
+from rules.sets.seed000.catalog import Catalog, parse_catalog
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.improvised import (
     IMPROVISED_000,
     ImprovisedParryOutcome,
     damaged_improvised,
@@ -27,9 +28,8 @@ from rules.improvised import (
     improvised_parry_outcome,
     roll_improvised_parry,
 )
-from rules.model import Combatant, ParryClass, Side, WeaponKind
-from rules.ruleset import Ruleset
-from rules.weapon_strikes import AT_FEET
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.weapon_strikes import AT_FEET
 
 Make = Callable[..., Combatant]
 IMPROVISED = ("chair-leg", "wooden-pole", "bow-as-club", "bottle", "length-of-chain")

@@ -16,7 +16,11 @@ from typing import Any, TypeVar
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.attack import (
+from rules.battle.battle import Attack, Battle, BattleState, SetDefendedArea
+from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold
+from rules.core.citation import Citation, cite
+from rules.core.errors import IllegalAttackError, RulesError
+from rules.sets.seed000.attack import (
     AttackOptions,
     AttackResolution,
     SubdueMode,
@@ -24,7 +28,7 @@ from rules.attack import (
     plan_attack,
     resolve_attack,
 )
-from rules.attack_events import (
+from rules.sets.seed000.attack_events import (
     AcrobaticDodgeRolled,
     AttackAdjusted,
     AttackOutcome,
@@ -43,17 +47,13 @@ from rules.attack_events import (
     WeaponStruck,
     WoundInflicted,
 )
-from rules.battle import Attack, Battle, BattleState, SetDefendedArea
-from rules.checks import Outcome
-from rules.citation import Citation, cite
-from rules.conditions import SelectedCondition
-from rules.defense import DefenseChoice, DefenseKind
-from rules.disarm import Hand
-from rules.errors import IllegalAttackError, RulesError
-from rules.model import BodyArea, Combatant, DamageType, PainThreshold
-from rules.ruleset import LOCATIONS_001, Ruleset, get_ruleset
-from rules.weapon_strikes import PlacementKind, WeaponDamageState
-from rules.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.disarm import Hand
+from rules.sets.seed000.ruleset import LOCATIONS_001, Ruleset, get_ruleset
+from rules.sets.seed000.weapon_strikes import PlacementKind, WeaponDamageState
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
 Make = Callable[..., Combatant]
 R = TypeVar("R")
@@ -409,7 +409,7 @@ def test_fencing_parries_are_free_two_a_turn_four_all_out(make: Make, ruleset: R
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d")
     parry = DefenseChoice(DefenseKind.PARRY, "rapier")
-    from rules.model import ActionKind, TurnAction
+    from rules.battle.model import ActionKind, TurnAction
 
     def value(parries: int, all_out: bool = False) -> tuple[int, set[Citation]]:
         done = replace(d, actions_this_turn=(TurnAction(ActionKind.PARRY, "rapier"),) * parries)
@@ -429,7 +429,7 @@ def test_off_balance_doubles_defense_penalties(
     flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
 ) -> None:
     a, d = flail_vs_sword
-    from rules.model import ActionKind, TurnAction
+    from rules.battle.model import ActionKind, TurnAction
 
     # the defender attacked earlier this turn: -2 to the dodge (000 CUMULATIVE DEFENSES)
     d = replace(d, actions_this_turn=(TurnAction(ActionKind.ATTACK, "broadsword"),))
@@ -767,7 +767,7 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
 
 
 def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> None:
-    from rules.battle import attacker_reach, can_strike_at_weapon, weapon_positions
+    from rules.battle.battle import attacker_reach, can_strike_at_weapon, weapon_positions
 
     d = make("spearman", Hex(5, 6), Facing.N, id="d")
     spear_hexes = set(weapon_positions(d)["long-spear"])
@@ -805,7 +805,7 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
 
 
 def test_off_balance_ends_with_the_turn(make: Make) -> None:
-    from rules.battle import EndTurn
+    from rules.battle.battle import EndTurn
 
     d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d"), off_balance=True)
     battle = Battle(BattleState(HexGrid(10, 10), (d,)), seed=1)
@@ -814,7 +814,7 @@ def test_off_balance_ends_with_the_turn(make: Make) -> None:
 
 
 def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
-    from rules.wound_effects import InjuryTolerance
+    from rules.sets.seed000.wound_effects import InjuryTolerance
 
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")

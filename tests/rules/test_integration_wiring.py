@@ -16,14 +16,29 @@ from typing import TypeVar
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.attack import (
+from rules.battle.battle import (
+    Attack,
+    Battle,
+    BattleState,
+    EndTurn,
+    PaintTerrain,
+    ReadyShield,
+    SetRulesetOptions,
+)
+from rules.battle.model import Combatant, Status, WeaponKind
+from rules.battle.movement import PostureChanged
+from rules.battle.terrain import Cover, TerrainChange
+from rules.core.citation import Citation, cite
+from rules.core.errors import IllegalAttackError, IllegalCommandError
+from rules.core.events import Event
+from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     AttackOptions,
     AttackResolution,
     plan_attack,
     resolve_attack,
 )
-from rules.attack_events import (
+from rules.sets.seed000.attack_events import (
     AttackOutcome,
     BleedingRolled,
     BystanderStruck,
@@ -40,31 +55,16 @@ from rules.attack_events import (
     WeaponBroke,
     WoundInflicted,
 )
-from rules.battle import (
-    Attack,
-    Battle,
-    BattleState,
-    EndTurn,
-    PaintTerrain,
-    ReadyShield,
-    SetRulesetOptions,
-)
-from rules.catalog import Catalog
-from rules.citation import Citation, cite
-from rules.conditions import Posture
-from rules.critical_misses import Fell, HitSelf, Strained
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import IllegalAttackError, IllegalCommandError
-from rules.events import Event
-from rules.hit_location import HitLocationTable
-from rules.model import Combatant, Status, WeaponKind
-from rules.movement import PostureChanged
-from rules.ruleset import LOCATIONS_001, Ruleset, get_ruleset
-from rules.stances import weapon_side
-from rules.terrain import Cover, TerrainChange
-from rules.weapon_strikes import WeaponDamageState
-from rules.wound_effects import Condition as WoundCondition
-from rules.wound_effects import Wound
+from rules.sets.seed000.catalog import Catalog
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.hit_location import HitLocationTable
+from rules.sets.seed000.ruleset import LOCATIONS_001, Ruleset, get_ruleset
+from rules.sets.seed000.stances import weapon_side
+from rules.sets.seed000.weapon_strikes import WeaponDamageState
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.wound_effects import Wound
 
 Make = Callable[..., Combatant]
 R = TypeVar("R")

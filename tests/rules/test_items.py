@@ -1,4 +1,4 @@
-"""rules.items: ground items, hands, reach to items and where deliberate drops go."""
+"""rules.battle.items: ground items, hands, reach to items and where deliberate drops go."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.breakage import BROKEN_MARK
-from rules.catalog import load_catalog
-from rules.errors import IllegalCommandError
-from rules.items import (
+from rules.battle.items import (
     GroundItem,
     ItemDropped,
     ItemKind,
@@ -28,7 +25,10 @@ from rules.items import (
     take_from_hand,
     within_reach,
 )
-from rules.weapon_strikes import AT_FEET, KNOCKED_AWAY, Piece, WeaponDamageState
+from rules.core.errors import IllegalCommandError
+from rules.sets.seed000.breakage import BROKEN_MARK
+from rules.sets.seed000.catalog import load_catalog
+from rules.sets.seed000.weapon_strikes import AT_FEET, KNOCKED_AWAY, Piece, WeaponDamageState
 
 CATALOG = load_catalog()
 SWORD = CATALOG.weapon("broadsword")

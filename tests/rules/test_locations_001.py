@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from rules.citation import cite
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.hit_location import HitLocationSystem, load_hit_location_table
-from rules.locations_001 import (
+from rules.battle.model import DamageType
+from rules.core.citation import cite
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.modifiers import total
+from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
+from rules.sets.seed000.locations_001 import (
     Locations001,
     large_area_dr,
     large_area_location,
     load_locations_001,
     parse_locations_001,
 )
-from rules.model import DamageType
-from rules.modifiers import total
-from rules.wound_effects import (
+from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
     InjuryTolerance,

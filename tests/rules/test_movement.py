@@ -1,4 +1,4 @@
-"""rules.movement and the movement commands: paths, movement points, facing
+"""rules.battle.movement and the movement commands: paths, movement points, facing
 changes, the path of the turn, postures and falls."""
 
 from __future__ import annotations
@@ -8,11 +8,15 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, hex_line
-from rules.battle import Battle, BattleState, EndTurn, MoveCombatant, SetPosture, TurnCombatant
-from rules.conditions import Posture
-from rules.errors import IllegalCommandError
-from rules.events import Moved, Turned
-from rules.movement import (
+from rules.battle.battle import (
+    Battle,
+    BattleState,
+    EndTurn,
+    MoveCombatant,
+    SetPosture,
+    TurnCombatant,
+)
+from rules.battle.movement import (
     PostureChanged,
     apply_fall,
     check_path,
@@ -24,6 +28,9 @@ from rules.movement import (
     turn_cost,
     walk,
 )
+from rules.core.errors import IllegalCommandError
+from rules.core.events import Moved, Turned
+from rules.sets.seed000.conditions import Posture
 
 GRID = HexGrid(12, 12)
 HOME = Hex.from_offset(6, 6)

@@ -1,7 +1,7 @@
-"""rules.odds: the exact odds of a planned attack.
+"""rules.sets.seed000.odds: the exact odds of a planned attack.
 
 * the outcomes sum to exactly 1 over many random plans built from the demo fighters;
-* exactness against a brute force written here, independently of rules.checks:
+* exactness against a brute force written here, independently of rules.sets.seed000.checks:
   every way the 3d6 of the attack and of each defense can fall (216^(1+k), in
   numpy for k <= 2; by totals for k = 3), every face of the damage dice, every
   branch of the HT rolls;
@@ -26,28 +26,13 @@ import numpy as np
 import pytest
 
 from hexmap import Facing, Hex, Reach, reach_hexes
-from rules.attack import (
-    AttackOptions,
-    AttackOutcome,
-    AttackPlan,
-    WeaponAttack,
-    plan_attack,
-    resolve_attack,
-)
-from rules.catalog import load_demo_battle, load_fighters
-from rules.citation import cite
-from rules.conditions import SelectedCondition
-from rules.damage import roll_damage
-from rules.defense import DefenseChoice, DefenseKind, possible_defenses
-from rules.errors import IllegalAttackError
-from rules.model import (
+from rules.battle.model import (
     ActionKind,
     Armor,
     Combatant,
     DamageBase,
     DamageSpec,
     DamageType,
-    Dice,
     Fighter,
     ParryClass,
     Side,
@@ -57,8 +42,23 @@ from rules.model import (
     WeaponKind,
     WeaponMode,
 )
-from rules.modifiers import Modifier
-from rules.odds import (
+from rules.core.citation import cite
+from rules.core.dice import Dice
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import (
+    AttackOptions,
+    AttackOutcome,
+    AttackPlan,
+    WeaponAttack,
+    plan_attack,
+    resolve_attack,
+)
+from rules.sets.seed000.catalog import load_demo_battle, load_fighters
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.damage import roll_damage
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind, possible_defenses
+from rules.sets.seed000.odds import (
     AttackOdds,
     attack_odds,
     blow_odds,
@@ -68,7 +68,7 @@ from rules.odds import (
     mix,
     status_distribution,
 )
-from rules.ruleset import Ruleset, get_ruleset
+from rules.sets.seed000.ruleset import Ruleset, get_ruleset
 
 Make = Callable[..., Combatant]
 GM = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -80,7 +80,7 @@ ONE_DIE = Dice(1)
 # --- an independent reference -------------------------------------------------------
 #
 # The success roll as docs/rules-core.md states it, written again here so that the
-# brute force does not lean on rules.checks.
+# brute force does not lean on rules.sets.seed000.checks.
 
 CS, S, F, CF = 0, 1, 2, 3  # critical success, success, failure, critical failure
 ALL_3D6 = np.array([sum(faces) for faces in itertools.product(range(1, 7), repeat=3)])
@@ -355,7 +355,7 @@ def _check_against(o: AttackOdds, b: Brute) -> None:
 
 
 def test_the_reference_judge_agrees_with_rules_checks() -> None:
-    from rules.checks import Outcome, RollKind, judge
+    from rules.sets.seed000.checks import Outcome, RollKind, judge
 
     code = {
         Outcome.CRITICAL_SUCCESS: CS,
@@ -853,7 +853,7 @@ def _exact_totals(
     resolve_attack's own shift rule."""
     from types import SimpleNamespace
 
-    from rules.attack import _missed_location
+    from rules.sets.seed000.attack import _missed_location
 
     eff, base = plan.effective_skill, plan.base_skill
     def_ok = [{t: ref_judge(t, v, True) for t in TOTAL_WAYS} for v in range(-20, 40)]
@@ -978,7 +978,7 @@ def test_random_location_speed(make: Make) -> None:
     for rs in (get_ruleset("000"), R000_001):
         a, d = _fencer_and_swordsman(make)
         plan = plan_attack(a, d, AttackOptions("broadsword", "swing", random_location=True), rs)
-        from rules import odds as odds_module
+        from rules.sets.seed000 import odds as odds_module
 
         odds_module._located_wounds.cache_clear()
         start = time.perf_counter()
@@ -1024,7 +1024,7 @@ def test_located_injury_exact_against_resolve_attack_face_by_face(
 def test_the_table_distribution_by_totals_equals_exact_distribution() -> None:
     """odds counts the 000 table over 3d6 totals: the same as the table's own
     enumeration of every die, for every direction and with cover."""
-    from rules.odds import _SYSTEMS, _random_locations
+    from rules.sets.seed000.odds import _SYSTEMS, _random_locations
 
     table = get_ruleset("000").hit_locations
     _SYSTEMS[id(table)] = table
@@ -1041,7 +1041,7 @@ def test_the_table_distribution_by_totals_equals_exact_distribution() -> None:
 def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
     """000 MISSING A SPECIFIC HIT LOCATION: a plain miss of 9 or less (and at most
     the unaimed skill) strikes the combatant in the way."""
-    from rules.attack_events import BystanderStruck
+    from rules.sets.seed000.attack_events import BystanderStruck
 
     a, d = _fencer_and_swordsman(make)
     b = make("sword-and-shield", Hex(6, 6), Facing.N, id="b", side=Side.BLUE)

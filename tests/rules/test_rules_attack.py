@@ -11,14 +11,18 @@ from typing import Any
 import pytest
 
 from hexmap import Facing, Hex
-from rules.attack import (
+from rules.battle.model import ActionKind, Combatant, Shield, ShieldSize, Side, Status, TurnAction
+from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import (
     AttackOptions,
     AttackOutcome,
     AttackResolution,
     plan_attack,
     resolve_attack,
 )
-from rules.attack_events import (
+from rules.sets.seed000.attack_events import (
     AttackRolled,
     CriticalMissChecked,
     DamageDealt,
@@ -31,13 +35,9 @@ from rules.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
-from rules.checks import Outcome, judge
-from rules.citation import cite
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import IllegalAttackError
-from rules.model import ActionKind, Combatant, Shield, ShieldSize, Side, Status, TurnAction
-from rules.modifiers import Modifier
-from rules.ruleset import Ruleset
+from rules.sets.seed000.checks import Outcome, judge
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.ruleset import Ruleset
 
 Make = Callable[..., Combatant]
 DODGE = DefenseChoice(DefenseKind.DODGE)
@@ -333,7 +333,7 @@ def test_a_killing_blow_changes_status(make: Make, ruleset: Ruleset, scripted: A
 
 def test_the_battle_command_uses_this_api(make: Make) -> None:
     from hexmap import HexGrid
-    from rules.battle import Attack, Battle, BattleState, EndTurn
+    from rules.battle.battle import Attack, Battle, BattleState, EndTurn
 
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from hexmap import Handedness, HexGrid, arc_of, reach_hexes
-from rules.assets import asset_path, asset_root, read_json
-from rules.catalog import (
+from rules.battle.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
+from rules.core.assets import asset_path, asset_root, read_json
+from rules.core.errors import DataError, RulesError
+from rules.sets.seed000.catalog import (
     Catalog,
     encumbrance_level,
     load_battle_setup,
@@ -24,9 +26,7 @@ from rules.catalog import (
     parse_fighters,
     parse_weapon,
 )
-from rules.errors import DataError, RulesError
-from rules.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
-from rules.ruleset import DEFAULT_RULESET_KEY, RULESETS, Ruleset, get_ruleset
+from rules.sets.seed000.ruleset import DEFAULT_RULESET_KEY, RULESETS, Ruleset, get_ruleset
 
 WEAPONS = [
     "broadsword",

@@ -1,4 +1,4 @@
-"""rules.checks: the 3d6 success roll, its criticals and exact odds."""
+"""rules.sets.seed000.checks: the 3d6 success roll, its criticals and exact odds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.checks import (
+from rules.sets.seed000.checks import (
     Outcome,
     RollKind,
     judge,

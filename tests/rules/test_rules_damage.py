@@ -1,4 +1,4 @@
-"""rules.damage: damage by ST, DR, wounding, injury and the injury states."""
+"""rules.sets.seed000.damage: damage by ST, DR, wounding, injury and the injury states."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 
 from hexmap import Facing, Hex
-from rules.damage import (
+from rules.battle.model import Armor, Combatant, DamageBase, DamageSpec, DamageType, Status
+from rules.core.dice import Dice
+from rules.core.errors import DataError, RulesError
+from rules.sets.seed000.damage import (
     StatusCheck,
     injury_from,
     injury_status,
@@ -22,9 +25,7 @@ from rules.damage import (
     turn_start_consciousness,
     weapon_damage,
 )
-from rules.errors import DataError, RulesError
-from rules.model import Armor, Combatant, DamageBase, DamageSpec, DamageType, Dice, Status
-from rules.ruleset import Ruleset
+from rules.sets.seed000.ruleset import Ruleset
 
 
 def test_damage_by_st_sample_rows(ruleset: Ruleset) -> None:

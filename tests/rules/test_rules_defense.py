@@ -10,9 +10,21 @@ from typing import Any
 import pytest
 
 from hexmap import Arc, Facing, Handedness, Hex, arc_direction, arc_of
-from rules.attack import AttackOptions, plan_attack, resolve_attack
-from rules.citation import cite
-from rules.defense import (
+from rules.battle.model import (
+    ActionKind,
+    Armor,
+    Combatant,
+    ParryClass,
+    Shield,
+    ShieldSize,
+    Side,
+    Status,
+    TurnAction,
+)
+from rules.core.citation import cite
+from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
+from rules.sets.seed000.defense import (
     DefenseChoice,
     DefenseKind,
     DefensePlan,
@@ -25,19 +37,7 @@ from rules.defense import (
     possible_defenses,
     start_new_turn,
 )
-from rules.errors import DataError, IllegalAttackError
-from rules.model import (
-    ActionKind,
-    Armor,
-    Combatant,
-    ParryClass,
-    Shield,
-    ShieldSize,
-    Side,
-    Status,
-    TurnAction,
-)
-from rules.ruleset import Ruleset
+from rules.sets.seed000.ruleset import Ruleset
 
 Make = Callable[..., Combatant]
 RIGHT, LEFT = Handedness.RIGHT, Handedness.LEFT
@@ -515,7 +515,7 @@ def test_malformed_directional_tables(mutate: Callable[[dict[str, Any]], object]
     import copy
     import json
 
-    from rules.assets import asset_path
+    from rules.core.assets import asset_path
 
     data = json.loads(asset_path("rulesets", "000", "directional.json").read_text())
     parse_directional_table(copy.deepcopy(data))  # the shipped one parses

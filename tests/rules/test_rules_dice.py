@@ -1,4 +1,4 @@
-"""rules.dice: rolling with an injected generator and exact distributions."""
+"""rules.core.dice: rolling with an injected generator and exact distributions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from rules.dice import (
+from rules.core.dice import (
+    Dice,
     DiceRoll,
     dice_distribution,
     distribution,
@@ -17,8 +18,7 @@ from rules.dice import (
     roll,
     roll_dice,
 )
-from rules.errors import DataError, RulesError
-from rules.model import Dice
+from rules.core.errors import DataError, RulesError
 
 
 def brute_force(count: int) -> dict[int, Fraction]:

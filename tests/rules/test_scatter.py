@@ -1,4 +1,4 @@
-"""rules.scatter: direction die, tracing, stray hits and exact landing odds."""
+"""rules.battle.scatter: direction die, tracing, stray hits and exact landing odds."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, ray, ring
-from rules.dice import distribution
-from rules.errors import RulesError
-from rules.model import DamageType, Dice
-from rules.scatter import (
+from rules.battle.model import DamageType
+from rules.battle.scatter import (
     IN_PATH_HIT_CHANCE,
     MapLanding,
     Occupant,
@@ -28,7 +26,9 @@ from rules.scatter import (
     stray_rule_of,
     trace,
 )
-from rules.weapon_strikes import (
+from rules.core.dice import Dice, distribution
+from rules.core.errors import RulesError
+from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
     AT_FEET,
     DROPPED_NEARBY,
@@ -319,7 +319,7 @@ def test_scatter_piece_with_scripted_dice(scripted):
 
 
 def test_a_rolled_landing_is_kept(scripted):
-    """Pieces from rules.breakage / rules.disarm arrive with their dice rolled."""
+    """Pieces from seed 000's breakage and disarm rules arrive with their dice rolled."""
     rolled = Piece("Broadsword", None, KNOCKED_AWAY).landed(scripted([3, 5]))  # 2 hexes, SW
     dice = scripted([])
     landing = scatter_piece(rolled, MIDDLE, BIG, dice)

@@ -13,12 +13,7 @@ from pathlib import Path
 import pytest
 
 from hexmap import Handedness, Reach
-from rules.checks import RollKind, success_probability
-from rules.citation import cite
-from rules.conditions import ConditionError
-from rules.defense import DefenseKind
-from rules.errors import IllegalAttackError
-from rules.model import (
+from rules.battle.model import (
     Attributes,
     DamageBase,
     DamageSpec,
@@ -31,7 +26,12 @@ from rules.model import (
     WeaponKind,
     WeaponMode,
 )
-from rules.stances import (
+from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
+from rules.sets.seed000.checks import RollKind, success_probability
+from rules.sets.seed000.conditions import ConditionError
+from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.stances import (
     LOCATION_KEYS,
     BodyArea,
     BodySide,

@@ -1,4 +1,4 @@
-"""rules.terrain: the sparse terrain map, the brush, and terrain and posture
+"""rules.battle.terrain: the sparse terrain map, the brush, and terrain and posture
 modifiers of an attack."""
 
 from __future__ import annotations
@@ -8,12 +8,8 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Arc, Facing, Hex, HexGrid
-from rules.battle import Battle, BattleState, PaintTerrain, SetPosture
-from rules.citation import cite
-from rules.conditions import Posture, ProneCover, SelectedCondition, load_condition_catalog
-from rules.errors import IllegalCommandError, RulesError
-from rules.modifiers import Modifier
-from rules.terrain import (
+from rules.battle.battle import Battle, BattleState, PaintTerrain, SetPosture
+from rules.battle.terrain import (
     OPEN_GROUND,
     Cover,
     Footing,
@@ -27,6 +23,15 @@ from rules.terrain import (
     terrain_conditions,
     terrain_modifiers,
     terrain_modifiers_between,
+)
+from rules.core.citation import cite
+from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.conditions import (
+    Posture,
+    ProneCover,
+    SelectedCondition,
+    load_condition_catalog,
 )
 
 CONDITIONS = cite("000", "ADVERSE COMBAT CONDITIONS")

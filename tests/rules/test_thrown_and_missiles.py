@@ -1,5 +1,5 @@
 """Thrown and missile attacks (seed 000 BLOCK, MISSILE AND THROWN WEAPONS, DODGE,
-RANDOM HIT LOCATION, DISARMING AN OPPONENT): rules/missiles.py wired through
+RANDOM HIT LOCATION, DISARMING AN OPPONENT): rules/sets/seed000/missiles.py wired through
 plan_attack, resolve_attack and the Battle."""
 
 from __future__ import annotations
@@ -14,31 +14,31 @@ from typing import Any
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, Reach
-from rules.assets import read_json
-from rules.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
-from rules.attack_events import HitLocationRolled, PiecesLeftHand
-from rules.battle import Attack, Battle, BattleState
-from rules.catalog import Catalog, load_demo_battle, parse_mode, parse_weapon
-from rules.defense import DefenseChoice, DefenseKind
-from rules.disarm import disarm_contest
-from rules.errors import DataError, IllegalAttackError
-from rules.missiles import MISSILE_PARRYING, THROWN_NOTE
-from rules.model import (
+from rules.battle.battle import Attack, Battle, BattleState
+from rules.battle.model import (
     Combatant,
     DamageBase,
     DamageSpec,
     DamageType,
     Delivery,
-    Dice,
     ParryClass,
     Projectile,
     Weapon,
     WeaponKind,
     WeaponMode,
 )
-from rules.odds import attack_odds
-from rules.ruleset import Ruleset
-from rules.weapon_strikes import KNOCKED_AWAY, PlacementKind
+from rules.core.assets import read_json
+from rules.core.dice import Dice
+from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
+from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
+from rules.sets.seed000.catalog import Catalog, load_demo_battle, parse_mode, parse_weapon
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.disarm import disarm_contest
+from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
+from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, PlacementKind
 
 Make = Callable[..., Combatant]
 
@@ -177,7 +177,7 @@ def test_a_throw_reaches_any_front_hex_within_range(duel: Any, ruleset: Ruleset)
 
 
 def _any_subdue() -> Any:
-    from rules.attack import SubdueMode
+    from rules.sets.seed000.attack import SubdueMode
 
     return SubdueMode.FLAT
 
@@ -260,7 +260,7 @@ def test_fast_missiles_are_parried_only_with_missile_parrying(
 
 
 def _unarmed() -> Weapon:
-    from rules.catalog import load_catalog
+    from rules.sets.seed000.catalog import load_catalog
 
     return next(w for w in load_catalog().weapons.values() if w.kind is WeaponKind.UNARMED)
 

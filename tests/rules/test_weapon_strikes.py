@@ -1,4 +1,4 @@
-"""rules.weapon_strikes: striking at weapons, defending them, chopping shafts,
+"""rules.sets.seed000.weapon_strikes: striking at weapons, defending them, chopping shafts,
 breaking blades, 001 weapon DR/HP, subduing, and abstract piece placement."""
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing
-from rules.defense import DefenseKind
-from rules.errors import DataError, IllegalAttackError
-from rules.model import (
+from rules.battle.model import (
     DamageType,
     ParryClass,
     Quality,
@@ -20,7 +18,9 @@ from rules.model import (
     WeaponKind,
     WeaponSize,
 )
-from rules.weapon_strikes import (
+from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
     AT_FEET,
     INTACT,

@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from rules.citation import cite
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.hit_location import HitLocationTable, load_hit_location_table
-from rules.model import Attributes, DamageType, Fighter
-from rules.wound_effects import (
+from rules.battle.model import Attributes, DamageType, Fighter
+from rules.core.citation import cite
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.sets.seed000.hit_location import HitLocationTable, load_hit_location_table
+from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
     Limb,

@@ -1,7 +1,7 @@
 """The ways 3d6 can total each sum, for tests that check tables by enumeration."""
 
 # Ways 3d6 can total n (of 216), written out rather than computed, so that the
-# tests do not lean on rules.dice to check the tables built on it.
+# tests do not lean on rules.core.dice to check the tables built on it.
 WAYS_3D6 = {
     3: 1,
     4: 3,

@@ -7,8 +7,8 @@ checks); only the way of writing one down is shared here.
 from __future__ import annotations
 
 from hexmap import Reach
-from rules.breakage import parse_damage
-from rules.model import ParryClass, Weapon, WeaponKind, WeaponMode
+from rules.battle.model import ParryClass, Weapon, WeaponKind, WeaponMode
+from rules.sets.seed000.breakage import parse_damage
 
 
 def build_weapon(

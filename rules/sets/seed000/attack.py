@@ -16,7 +16,7 @@ Seed 000 / 001 rules wired in (docs/rules-core.md, "The attack, wired"): hit
 locations from the battle's hit location system (``Ruleset.hit_locations``: 000's
 table, or 001's with the ``locations-001`` option) with aimed penalties, random
 locations, near misses and misses only because of the aim, located wounds
-(``rules.wound_effects``); adverse combat conditions; acrobatic dodges, defended
+(``rules.sets.seed000.wound_effects``); adverse combat conditions; acrobatic dodges, defended
 body areas, fencing parries, off-balance; critical misses (verifying, avoiding, the
 table) on attacks and on defenses; parries breaking against heavy weapons;
 striking at weapons (cutting shafts, breaking blades, 001 damage), disarming
@@ -50,7 +50,25 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import Arc, Handedness, arc_of, reach_hexes
-from rules.attack_events import (
+from rules.battle.model import (
+    ActionKind,
+    Combatant,
+    DamageSpec,
+    DamageType,
+    Delivery,
+    Status,
+    TurnAction,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+)
+from rules.battle.movement import apply_fall
+from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
+from rules.core.dice import Dice, roll_dice
+from rules.core.errors import IllegalAttackError
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack_events import (
     ATTACK_ROLL_CITATION,
     BLOCK_CITATION,
     CUTTING_THROUGH_CITATION,
@@ -94,16 +112,15 @@ from rules.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
-from rules.breakage import (
+from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
     BreakResult,
     break_weapon,
     parry_break_chance,
     roll_parry_break,
 )
-from rules.checks import Outcome, RollKind, SuccessRoll, success_roll
-from rules.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
-from rules.conditions import (
+from rules.sets.seed000.checks import Outcome, RollKind, SuccessRoll, success_roll
+from rules.sets.seed000.conditions import (
     ConditionError,
     SelectedCondition,
     condition_modifiers,
@@ -111,7 +128,7 @@ from rules.conditions import (
     minimum_st_modifier,
     removes_active_defenses,
 )
-from rules.critical_misses import (
+from rules.sets.seed000.critical_misses import (
     HIGH_SKILL,
     BlockMishap,
     CriticalMissResult,
@@ -132,8 +149,8 @@ from rules.critical_misses import (
     defense_critical_miss,
     roll_critical_miss,
 )
-from rules.damage import DamageResult, injury_status, roll_damage
-from rules.defense import (
+from rules.sets.seed000.damage import DamageResult, injury_status, roll_damage
+from rules.sets.seed000.defense import (
     HEAVY_SHIELD_UNREADY_PENALTY,
     DefenseChoice,
     DefenseKind,
@@ -144,11 +161,14 @@ from rules.defense import (
     plan_defense,
     unready_after_use,
 )
-from rules.dice import roll_dice
-from rules.disarm import DisarmContest, DisarmOutcome, Hand, disarm_contest, resolve_disarm
-from rules.errors import IllegalAttackError
-from rules.events import Event
-from rules.hit_location import (
+from rules.sets.seed000.disarm import (
+    DisarmContest,
+    DisarmOutcome,
+    Hand,
+    disarm_contest,
+    resolve_disarm,
+)
+from rules.sets.seed000.hit_location import (
     AREAS,
     MISSING_000,
     NEAR_MISSES_000,
@@ -159,7 +179,7 @@ from rules.hit_location import (
     TableSide,
     resolve_table_side,
 )
-from rules.improvised import (
+from rules.sets.seed000.improvised import (
     IMPROVISED_000,
     ImprovisedParryOutcome,
     clumsiness_modifier,
@@ -167,9 +187,9 @@ from rules.improvised import (
     is_improvised,
     roll_improvised_parry,
 )
-from rules.locations import HitLocation
-from rules.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
-from rules.missiles import (
+from rules.sets.seed000.locations import HitLocation
+from rules.sets.seed000.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
+from rules.sets.seed000.missiles import (
     MISSILE_AND_THROWN_000,
     RANDOM_LOCATION_000,
     THROWN_NOTE,
@@ -178,23 +198,8 @@ from rules.missiles import (
     ranged_defense_modifiers,
     thrown_placement,
 )
-from rules.model import (
-    ActionKind,
-    Combatant,
-    DamageSpec,
-    DamageType,
-    Delivery,
-    Dice,
-    Status,
-    TurnAction,
-    Weapon,
-    WeaponKind,
-    WeaponMode,
-)
-from rules.modifiers import Modifier
-from rules.movement import apply_fall
-from rules.ruleset import Ruleset
-from rules.stances import (
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.stances import (
     ACROBATIC_CITATION,
     FENCING_CITATION,
     BodySide,
@@ -205,7 +210,7 @@ from rules.stances import (
     free_parries_per_turn,
     weapon_side,
 )
-from rules.weapon_strikes import (
+from rules.sets.seed000.weapon_strikes import (
     AT_FEET,
     INTACT,
     SUBDUING_001,
@@ -229,8 +234,8 @@ from rules.weapon_strikes import (
     weapon_defense_options,
     weapon_targetable,
 )
-from rules.wound_effects import Condition as WoundCondition
-from rules.wound_effects import Victim, resolve_rolls, wound_from
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.wound_effects import Victim, resolve_rolls, wound_from
 
 __all__ = [
     "AttackOptions",
@@ -289,7 +294,7 @@ class AttackOptions:
     defenses: tuple[DefenseChoice, ...] = ()  # announced before any roll, rolled in order
     from_below: bool = False
     extra_modifiers: tuple[Modifier, ...] = ()  # the GM's situational modifiers
-    # rules.conditions: adverse combat conditions, the attacker's and the defender's
+    # rules.sets.seed000.conditions: adverse combat conditions, the attacker's and the defender's
     conditions: tuple[SelectedCondition, ...] = ()
     # swing randomly: roll the hit location table (000 / 001 RANDOM HIT LOCATION)
     random_location: bool = False
@@ -308,7 +313,7 @@ class AttackOptions:
     at_parrying_limb: bool = False
     # 000 RANDOM HIT LOCATION: body areas (head, arm, leg, torso) under cover; a
     # random location that lands there is rolled again. The battle adds the
-    # defender's hex cover (rules.terrain).
+    # defender's hex cover (rules.battle.terrain).
     covered: frozenset[str] = frozenset()
 
 
@@ -344,7 +349,7 @@ class AttackPlan:
     adjustments: tuple[tuple[str, Citation], ...] = ()  # subduing, chinks ...
     # 000 DISARMING AN OPPONENT: the Quick Contest that replaces the attack roll and
     # the defenses - both levels with every modifier, exactly as ``resolve_attack``
-    # rolls them and ``rules.odds`` counts them (None for any other attack).
+    # rolls them and ``rules.sets.seed000.odds`` counts them (None for any other attack).
     contest: DisarmContest | None = None
 
     @property
@@ -475,7 +480,7 @@ def plan_attack(
             target, weapon, purpose=purpose, rules=ruleset.weapon_rules
         )
         mods.extend(strike_mods)
-    # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.conditions).
+    # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.sets.seed000.conditions).
     for automatic in (
         minimum_st_modifier(st, weapon.min_st),
         large_shield_modifier(fighter.shield, mode.is_swing),
@@ -1260,7 +1265,7 @@ def _roll_defense(
 
 def _improvised_parry(weapon_key: str, flow: _Flow, rng: random.Random) -> None:
     """000 IMPROVISED WEAPONS: an improvised item that parried may be damaged or
-    ruined - 1d6 (rules.improvised): 1 ruined, useless at the wielder's feet; 2
+    ruined - 1d6 (rules.sets.seed000.improvised): 1 ruined, useless at the wielder's feet; 2
     damaged, a further -1 to its skill from then on; 3-6 unharmed."""
     d = flow.defender
     try:
@@ -1409,7 +1414,7 @@ def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
 def _throw_leaves_hand(plan: AttackPlan, flow: _Flow, outcome: AttackOutcome) -> None:
     """000 MISSILE AND THROWN WEAPONS: a thrown weapon leaves the thrower's hand. It
     lands in the defender's hex on a hit or a defended throw, else scattered from
-    there like a knocked-away weapon (``rules.missiles.thrown_placement``); the
+    there like a knocked-away weapon (``rules.sets.seed000.missiles.thrown_placement``); the
     battle places it from the defender's hex (``Piece.note`` THROWN_NOTE)."""
     c = flow.attacker
     held = next((w for w in c.fighter.weapons if w.key == plan.weapon.key), None)
@@ -1551,7 +1556,7 @@ def _apply_miss_table(
     plan: AttackPlan,
 ) -> None:
     """The critical miss table's result, applied: FALL puts the fumbler prone
-    (rules.movement.apply_fall), HIT SELF rolls the weapon's damage against the
+    (rules.battle.movement.apply_fall), HIT SELF rolls the weapon's damage against the
     fumbler's arm or leg, STRAIN cripples the weapon arm (the weapon can neither
     attack nor parry), the rest as the table says."""
     c = flow.get(combatant_id)

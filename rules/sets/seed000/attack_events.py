@@ -7,21 +7,21 @@ from enum import Enum
 from typing import TypedDict
 
 from hexmap import Arc, Hex
-from rules.breakage import BreakResult, ParryBreakRoll
-from rules.checks import SuccessRoll
-from rules.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
-from rules.critical_misses import CriticalMissCheck, CriticalMissResult
-from rules.damage import DamageResult, StatusRoll
-from rules.defense import DefenseKind
-from rules.disarm import DisarmResult
-from rules.events import CombatantEvent, Event
-from rules.hit_location import LocationRoll
-from rules.improvised import ImprovisedParryOutcome, ImprovisedParryRoll
-from rules.model import BodyArea, Status
-from rules.modifiers import Modifier
-from rules.stances import AcrobaticResult
-from rules.weapon_strikes import Piece
-from rules.wound_effects import RollOutcome, Wound, WoundAssessment
+from rules.battle.model import BodyArea, Status
+from rules.core.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
+from rules.core.events import CombatantEvent, Event
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
+from rules.sets.seed000.checks import SuccessRoll
+from rules.sets.seed000.critical_misses import CriticalMissCheck, CriticalMissResult
+from rules.sets.seed000.damage import DamageResult, StatusRoll
+from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.disarm import DisarmResult
+from rules.sets.seed000.hit_location import LocationRoll
+from rules.sets.seed000.improvised import ImprovisedParryOutcome, ImprovisedParryRoll
+from rules.sets.seed000.stances import AcrobaticResult
+from rules.sets.seed000.weapon_strikes import Piece
+from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
 
 
 class AttackOutcome(Enum):
@@ -314,7 +314,7 @@ class LocationShifted(_Between):
 
 @dataclass(frozen=True, kw_only=True)
 class WoundInflicted(_Between):
-    """What a blow did at its location (rules.wound_effects) and the rolls it forced."""
+    """What a blow did at its location (``wound_effects``) and the rolls it forced."""
 
     assessment: WoundAssessment
     outcomes: tuple[RollOutcome, ...]
@@ -388,7 +388,7 @@ class ParryBreakRolled(_Between):
 @dataclass(frozen=True, kw_only=True)
 class ImprovisedParryRolled(_Between):
     """000 IMPROVISED WEAPONS: an improvised item parried; 1d6 says whether it
-    survived (rules.improvised: 1 ruined, 2 damaged, 3-6 unharmed)."""
+    survived (rules.sets.seed000.improvised: 1 ruined, 2 damaged, 3-6 unharmed)."""
 
     weapon_name: str
     roll: ImprovisedParryRoll

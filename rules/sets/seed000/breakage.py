@@ -29,11 +29,21 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Reach
-from rules.assets import read_json
-from rules.citation import Citation, cite
-from rules.dice import roll
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.jsondata import (
+from rules.battle.model import (
+    DamageBase,
+    DamageSpec,
+    DamageType,
+    ParryClass,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+    WeaponSize,
+)
+from rules.core.assets import read_json
+from rules.core.citation import Citation, cite
+from rules.core.dice import roll
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_enum,
     as_fraction,
@@ -45,17 +55,7 @@ from rules.jsondata import (
     get_number,
     get_str,
 )
-from rules.model import (
-    DamageBase,
-    DamageSpec,
-    DamageType,
-    ParryClass,
-    Weapon,
-    WeaponKind,
-    WeaponMode,
-    WeaponSize,
-)
-from rules.weapon_strikes import (
+from rules.sets.seed000.weapon_strikes import (
     AT_FEET,
     IN_HAND,
     RULESET_DIR,
@@ -118,7 +118,7 @@ def parry_break_chance(
     ``BY_QUALITY`` breaks the weapon outright when the weight rule applies (the seed
     lets even a very fine weapon break then, so every lesser one does too); that
     break then stands in for the critical miss table roll of 000 CRITICAL MISSES ON
-    DEFENSE ROLLS (see ``rules.critical_misses.defense_critical_miss``). Under
+    DEFENSE ROLLS (see ``rules.sets.seed000.critical_misses.defense_critical_miss``). Under
     ``FLAT_THIRD`` a critical failure is left to the table alone.
     """
     table = table or blade_table()

@@ -1,6 +1,6 @@
 """The gear catalog, fighter templates and battle setups, loaded from ``assets/``.
 
-``load_*`` functions read files through ``rules.assets``; every ``parse_*``
+``load_*`` functions read files through ``rules.core.assets``; every ``parse_*``
 function is pure (parsed JSON in, frozen objects out) and raises ``DataError`` on
 malformed data, naming the place in the data.
 
@@ -18,22 +18,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Facing, Handedness, Hex, HexGrid, HexmapError, Reach
-from rules.assets import read_json
-from rules.dice import parse_dice
-from rules.errors import DataError
-from rules.jsondata import (
-    as_enum,
-    as_int,
-    as_list,
-    as_object,
-    check_keys,
-    get_bool,
-    get_enum,
-    get_int,
-    get_number,
-    get_str,
-)
-from rules.model import (
+from rules.battle.model import (
     Armor,
     Attributes,
     Combatant,
@@ -52,6 +37,21 @@ from rules.model import (
     WeaponKind,
     WeaponMode,
     WeaponSize,
+)
+from rules.core.assets import read_json
+from rules.core.dice import parse_dice
+from rules.core.errors import DataError
+from rules.core.jsondata import (
+    as_enum,
+    as_int,
+    as_list,
+    as_object,
+    check_keys,
+    get_bool,
+    get_enum,
+    get_int,
+    get_number,
+    get_str,
 )
 
 T = TypeVar("T")

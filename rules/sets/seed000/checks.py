@@ -28,8 +28,8 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, Citation, cite
-from rules.dice import distribution, roll
+from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, Citation, cite
+from rules.core.dice import distribution, roll
 
 
 class Outcome(Enum):

@@ -15,7 +15,7 @@ a ranged entry (bad light -1..-9) needs the value the GM chose.
 
 Loaders are pure (parsed JSON in, frozen objects out: ``parse_condition_catalog``,
 ``parse_posture_table``); ``load_condition_catalog``/``load_posture_table`` read
-the asset through ``rules.assets.read_json`` on first use and cache the result.
+the asset through ``rules.core.assets.read_json`` on first use and cache the result.
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.citation import Citation, cite
-from rules.errors import DataError, RulesError
-from rules.jsondata import (
+from rules.battle.model import Posture as Posture  # re-exported: the map needs it at start-up
+from rules.battle.model import ProneCover as ProneCover
+from rules.battle.model import Shield, ShieldSize
+from rules.core.citation import Citation, cite
+from rules.core.errors import DataError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_int,
     as_list,
@@ -37,10 +40,7 @@ from rules.jsondata import (
     get_citation,
     get_str,
 )
-from rules.model import Posture as Posture  # re-exported: the map needs it at start-up
-from rules.model import ProneCover as ProneCover
-from rules.model import Shield, ShieldSize
-from rules.modifiers import Modifier
+from rules.core.modifiers import Modifier
 
 CONDITIONS_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
 DEFAULT_RULESET = "000"
@@ -353,7 +353,7 @@ def _parse_range(value: object, where: str) -> ModifierRange:
 @functools.cache
 def load_condition_catalog(ruleset: str = DEFAULT_RULESET) -> ConditionCatalog:
     """The ruleset's catalog, read from its asset on first use."""
-    from rules.assets import read_json
+    from rules.core.assets import read_json
 
     return parse_condition_catalog(read_json("rulesets", ruleset, CONDITIONS_FILE))
 
@@ -559,7 +559,7 @@ def _parse_effect(value: object, citation: Citation, where: str) -> PostureEffec
 @functools.cache
 def load_posture_table(ruleset: str = DEFAULT_RULESET) -> PostureTable:
     """The ruleset's posture table, read from its asset on first use."""
-    from rules.assets import read_json
+    from rules.core.assets import read_json
 
     return parse_posture_table(read_json("rulesets", ruleset, POSTURES_FILE))
 

@@ -13,7 +13,7 @@ and the consequences of a fumbled defense (000 CRITICAL MISSES ON DEFENSE ROLLS)
 * ``defense_critical_miss``: dodge -> DX roll (fail: fall prone; success: the GM's
   choice of sitting or off-balance, default off-balance), block -> shield grip lost
   or a small shield dropped, parry -> the critical miss table (or, when the parried
-  weapon weighed 3x yours, the weapon simply breaks: see ``rules.breakage``).
+  weapon weighed 3x yours, the weapon simply breaks: see ``rules.sets.seed000.breakage``).
 """
 
 from __future__ import annotations
@@ -26,21 +26,12 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.assets import read_json
-from rules.breakage import (
-    BreakResult,
-    ParryBreakRule,
-    ParryResult,
-    break_weapon,
-    parry_break_chance,
-)
-from rules.checks import SuccessRoll, success_probability, success_roll
-from rules.citation import Citation, cite
-from rules.conditions import Posture
-from rules.defense import DefenseKind
-from rules.dice import distribution, roll
-from rules.errors import DataError, IllegalAttackError
-from rules.jsondata import (
+from rules.battle.model import DamageType, Quality, Shield, Weapon, WeaponKind
+from rules.core.assets import read_json
+from rules.core.citation import Citation, cite
+from rules.core.dice import distribution, roll
+from rules.core.errors import DataError, IllegalAttackError
+from rules.core.jsondata import (
     as_enum,
     as_fraction,
     as_int,
@@ -49,8 +40,17 @@ from rules.jsondata import (
     check_keys,
     get_str,
 )
-from rules.model import DamageType, Quality, Shield, Weapon, WeaponKind
-from rules.weapon_strikes import (
+from rules.sets.seed000.breakage import (
+    BreakResult,
+    ParryBreakRule,
+    ParryResult,
+    break_weapon,
+    parry_break_chance,
+)
+from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
+from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.weapon_strikes import (
     AT_FEET,
     RULESET_DIR,
     DirectionRule,

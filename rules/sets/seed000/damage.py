@@ -31,11 +31,11 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.checks import SuccessRoll, success_roll
-from rules.citation import BASE_DAMAGE, BASE_INJURY, Citation
-from rules.dice import DiceRoll, parse_dice, roll_dice
-from rules.errors import DataError, RulesError
-from rules.jsondata import (
+from rules.battle.model import Combatant, DamageBase, DamageSpec, DamageType, Status
+from rules.core.citation import BASE_DAMAGE, BASE_INJURY, Citation
+from rules.core.dice import Dice, DiceRoll, parse_dice, roll_dice
+from rules.core.errors import DataError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_enum,
     as_fraction,
@@ -46,7 +46,7 @@ from rules.jsondata import (
     get_int,
     get_str,
 )
-from rules.model import Combatant, DamageBase, DamageSpec, DamageType, Dice, Status
+from rules.sets.seed000.checks import SuccessRoll, success_roll
 
 DEATH_THRESHOLD_MULTIPLES = (1, 2, 3, 4)  # HT roll or die at -1x .. -4x HP
 DEAD_OUTRIGHT_MULTIPLE = 5  # dead at -5x HP
@@ -319,7 +319,7 @@ def roll_damage(
     """Roll ``dice`` of ``damage_type`` against ``target``'s armor DR and apply
     the injury and its state rolls (the combatant itself is not changed; use
     ``DamageResult.apply_to``). ``factor`` scales the basic damage, rounded down,
-    before DR: "1/2 damage" from a flying piece (``rules.scatter``)."""
+    before DR: "1/2 damage" from a flying piece (``rules.battle.scatter``)."""
     rolled = roll_dice(dice, rng, minimum=0)
     basic = math.floor(rolled.total * factor)
     armor = target.fighter.armor

@@ -39,10 +39,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Arc
-from rules.citation import Citation, cite
-from rules.errors import DataError, IllegalAttackError
-from rules.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
-from rules.model import (
+from rules.battle.model import (
     ActionKind,
     Combatant,
     Fighter,
@@ -51,7 +48,10 @@ from rules.model import (
     Weapon,
     WeaponKind,
 )
-from rules.modifiers import Modifier
+from rules.core.citation import Citation, cite
+from rules.core.errors import DataError, IllegalAttackError
+from rules.core.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
+from rules.core.modifiers import Modifier
 
 DEFENSES = cite("000", "DEFENSES")
 ACTIVE_DEFENSES = cite("000", "ACTIVE DEFENSES")

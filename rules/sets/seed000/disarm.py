@@ -39,13 +39,13 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.checks import Outcome, SuccessRoll, judge, success_roll
-from rules.citation import Citation
-from rules.dice import distribution
-from rules.errors import IllegalAttackError
-from rules.model import Fighter, ParryClass, Weapon
-from rules.modifiers import Modifier, total
-from rules.weapon_strikes import (
+from rules.battle.model import Fighter, ParryClass, Weapon
+from rules.core.citation import Citation
+from rules.core.dice import distribution
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier, total
+from rules.sets.seed000.checks import Outcome, SuccessRoll, judge, success_roll
+from rules.sets.seed000.weapon_strikes import (
     DISARMING_000,
     DROPPED_IN_HEX,
     KNOCKING_001,

@@ -4,10 +4,10 @@ aimed-location penalties and the location-specific wound rules.
 The numbers are data, ``assets/rulesets/000/hit_locations.json``;
 ``parse_hit_location_table`` turns the parsed JSON into a frozen
 ``HitLocationTable`` and ``load_hit_location_table`` reads the asset (through
-``rules.assets.read_json``) on first use. docs/hit-locations.md restates the table
+``rules.core.assets.read_json``) on first use. docs/hit-locations.md restates the table
 and lists every reading of the seed's typos.
 
-The table and seed 001's (``rules.locations_001``) both satisfy the
+The table and seed 001's (``rules.sets.seed000.locations_001``) both satisfy the
 ``HitLocationSystem`` protocol, so a ruleset can offer either:
 
 * ``locations``: every location that can be aimed at, with its penalty;
@@ -15,7 +15,7 @@ The table and seed 001's (``rules.locations_001``) both satisfy the
 * ``roll_random``: a random location, with every die rolled recorded;
 * ``exact_distribution``: the exact chance of each location, by enumerating every
   way the dice can fall (3d6 x sub-roll x second sub-roll) - no sampling;
-* ``assess_wound``: what a blow does there (``rules.wound_effects``).
+* ``assess_wound``: what a blow does there (``rules.sets.seed000.wound_effects``).
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Protocol
 
-from rules.citation import Citation, cite
-from rules.dice import roll
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.jsondata import (
+from rules.battle.model import DamageType
+from rules.core.citation import Citation, cite
+from rules.core.dice import roll
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_enum,
     as_int,
@@ -45,9 +46,8 @@ from rules.jsondata import (
     get_int,
     get_str,
 )
-from rules.model import DamageType
-from rules.modifiers import Modifier
-from rules.wound_effects import (
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.wound_effects import (
     BodySide,
     LocationInfo,
     Step,
@@ -539,7 +539,7 @@ class HitLocationTable:
         * the table's penalty (000 HIT PENALTY). For a far location the seed gives
           two figures: the plain one applies with ``shield_side`` - the target's
           sides differ, it carries a shield there or stands refused (note 9, and
-          ``rules.stances.stance_geometry``) - the bracketed one otherwise;
+          ``rules.sets.seed000.stances.stance_geometry``) - the bracketed one otherwise;
         * aiming at the groin from the side or rear doubles its penalty (note 20);
           the kidneys' bracketed -10 is read as aiming at them from the front;
         * -2 more for a hand in melee (000 HITTING HANDS IN MELEE);
@@ -659,7 +659,7 @@ class HitLocationTable:
         chink: bool = False,
         base_multiplier: Fraction | None = None,
     ) -> WoundAssessment:
-        """What the blow does there (``rules.wound_effects.assess_wound_000``).
+        """What the blow does there (``rules.sets.seed000.wound_effects.assess_wound_000``).
         ``base_multiplier`` overrides the damage type's ordinary multiplier (default:
         the 000 ruleset's wounding table). ``tight_beam`` and ``chink`` are seed 001
         options; seed 000 refuses a chink."""
@@ -909,6 +909,6 @@ def _check_system(t: HitLocationTable) -> HitLocationSystem:
 @functools.cache
 def load_hit_location_table(seed: str = "000") -> HitLocationTable:
     """Read and parse ``assets/rulesets/<seed>/hit_locations.json`` (cached)."""
-    from rules.assets import read_json
+    from rules.core.assets import read_json
 
     return parse_hit_location_table(read_json("rulesets", seed, HIT_LOCATIONS_FILE))

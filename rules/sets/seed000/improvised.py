@@ -2,7 +2,7 @@
 
 The catalog treats an improvised item (``WeaponKind.IMPROVISED``) as the real
 weapon named by its ``like``: it uses that weapon's skill and parry class (see
-``rules.catalog.parse_weapon``), its own (usually lighter, edgeless) damage, and its
+``rules.sets.seed000.catalog.parse_weapon``), its own (usually lighter, edgeless) damage, and its
 ``clumsiness`` as a skill modifier on every attack and on the skill its parry is
 taken from.
 
@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
-from rules.citation import cite
-from rules.dice import roll
-from rules.model import Weapon, WeaponKind
-from rules.modifiers import Modifier
+from rules.battle.model import Weapon, WeaponKind
+from rules.core.citation import cite
+from rules.core.dice import roll
+from rules.core.modifiers import Modifier
 
 IMPROVISED_000 = cite("000", "IMPROVISED WEAPONS")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.citation import BASE_HIT_LOCATION, Citation
-from rules.errors import DataError, IllegalAttackError
-from rules.jsondata import as_list, as_object, check_keys, get_citation, get_int, get_str
-from rules.modifiers import Modifier
+from rules.core.citation import BASE_HIT_LOCATION, Citation
+from rules.core.errors import DataError, IllegalAttackError
+from rules.core.jsondata import as_list, as_object, check_keys, get_citation, get_int, get_str
+from rules.core.modifiers import Modifier
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ rules of its family (4th edition) and said so in the data and in
 docs/hit-locations.md: the 3d6 random location table, the ordinary wounding
 multipliers, the Unliving/Homogenous/Diffuse modifiers, shock and knockdown.
 
-``Locations001`` satisfies ``rules.hit_location.HitLocationSystem``.
+``Locations001`` satisfies ``rules.sets.seed000.hit_location.HitLocationSystem``.
 """
 
 from __future__ import annotations
@@ -25,20 +25,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.citation import Citation, cite
-from rules.dice import distribution, roll
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.hit_location import (
-    HIT_LOCATIONS_FILE,
-    HitLocationSystem,
-    Location,
-    LocationAttempt,
-    LocationRoll,
-    condition_on_cover,
-    known_location,
-    parse_location,
-)
-from rules.jsondata import (
+from rules.battle.model import DamageType
+from rules.core.citation import Citation, cite
+from rules.core.dice import distribution, roll
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_enum,
     as_fraction,
@@ -50,9 +41,18 @@ from rules.jsondata import (
     get_int,
     get_str,
 )
-from rules.model import DamageType
-from rules.modifiers import Modifier
-from rules.wound_effects import (
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.hit_location import (
+    HIT_LOCATIONS_FILE,
+    HitLocationSystem,
+    Location,
+    LocationAttempt,
+    LocationRoll,
+    condition_on_cover,
+    known_location,
+    parse_location,
+)
+from rules.sets.seed000.wound_effects import (
     PIERCING_TYPES,
     SHOCK_CAP,
     BodySide,
@@ -810,6 +810,6 @@ def _validate_001(t: Locations001) -> None:
 @functools.cache
 def load_locations_001() -> Locations001:
     """Read and parse ``assets/rulesets/001/hit_locations.json`` (cached)."""
-    from rules.assets import read_json
+    from rules.core.assets import read_json
 
     return parse_locations_001(read_json("rulesets", SEED_001, HIT_LOCATIONS_FILE))

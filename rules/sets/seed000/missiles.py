@@ -29,12 +29,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hexmap import Hex, arc_of
-from rules.citation import cite
-from rules.defense import DefenseChoice, DefenseKind
-from rules.errors import IllegalAttackError
-from rules.model import Combatant, Delivery, Projectile, Weapon, WeaponKind, WeaponMode
-from rules.modifiers import Modifier
-from rules.weapon_strikes import (
+from rules.battle.model import Combatant, Delivery, Projectile, Weapon, WeaponKind, WeaponMode
+from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.weapon_strikes import (
     DROPPED_IN_HEX,
     Placement,
     PlacementKind,

@@ -1,14 +1,14 @@
 """Odds before the roll: the exact chance of every way an attack can go.
 
 ``attack_odds(plan, attacker, defender, ruleset)`` takes an ``AttackPlan`` from
-``rules.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
+``rules.sets.seed000.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
 obtained by enumerating the dice, never by sampling. It follows
-``rules.attack.resolve_attack`` step by step (docs/odds.md):
+``rules.sets.seed000.attack.resolve_attack`` step by step (docs/odds.md):
 
-1. 000 disarm: the Quick Contest replaces the rest (``rules.disarm``'s exact
+1. 000 disarm: the Quick Contest replaces the rest (``rules.sets.seed000.disarm``'s exact
    distribution at the levels of ``AttackPlan.contest``): HIT, CRITICAL_MISS or
    MISSED.
-2. The attack roll, total by total (``rules.checks.judge``). A critical failure
+2. The attack roll, total by total (``rules.sets.seed000.checks.judge``). A critical failure
    of a reliable weapon or at base skill over 15 stands only if the confirming
    rolls fail (``critical_miss_happens_probability``), else it is a plain miss. A
    plain failure under the 000 table may still land (a near miss, a miss only
@@ -21,7 +21,7 @@ obtained by enumerating the dice, never by sampling. It follows
    distribution), the located wound of every damage total (``assess_wound``: HP
    actually lost) and every outcome of its rolls; otherwise the uniform torso
    damage (``penetrating_damage`` / ``injury_from``, as ``roll_damage``).
-5. The defender's state: ``rules.damage.injury_status`` run with scripted dice
+5. The defender's state: ``rules.sets.seed000.damage.injury_status`` run with scripted dice
    on every branch of its HT rolls, overridden by the state a located wound
    forces, as ``resolve_attack`` does.
 
@@ -42,7 +42,10 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Arc, Handedness
-from rules.attack import (
+from rules.battle.model import Combatant, DamageType, Status
+from rules.core.dice import Dice, dice_distribution, distribution
+from rules.core.errors import IllegalAttackError
+from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     SHIELD_LIMBS_001,
     AttackPlan,
@@ -50,25 +53,28 @@ from rules.attack import (
     covered_keys,
     plan_attack,
 )
-from rules.attack_events import AttackOutcome
-from rules.checks import Outcome, RollKind, judge, outcome_probabilities, success_probability
-from rules.critical_misses import HIGH_SKILL, critical_miss_happens_probability
-from rules.damage import WoundingTable, injury_from, injury_status, penetrating_damage
-from rules.defense import DefenseKind, DefensePlan
-from rules.dice import dice_distribution, distribution
-from rules.disarm import DisarmOutcome, contest_outcome_distribution
-from rules.errors import IllegalAttackError
-from rules.hit_location import (
+from rules.sets.seed000.attack_events import AttackOutcome
+from rules.sets.seed000.checks import (
+    Outcome,
+    RollKind,
+    judge,
+    outcome_probabilities,
+    success_probability,
+)
+from rules.sets.seed000.critical_misses import HIGH_SKILL, critical_miss_happens_probability
+from rules.sets.seed000.damage import WoundingTable, injury_from, injury_status, penetrating_damage
+from rules.sets.seed000.defense import DefenseKind, DefensePlan
+from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
+from rules.sets.seed000.hit_location import (
     HitLocationSystem,
     HitLocationTable,
     condition_on_cover,
     first_roll_shift,
     resolve_table_side,
 )
-from rules.locations_001 import Locations001
-from rules.model import Combatant, DamageType, Dice, Status
-from rules.ruleset import Ruleset
-from rules.stances import (
+from rules.sets.seed000.locations_001 import Locations001
+from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.stances import (
     ACROBATIC_FAILURE_PENALTY,
     ACROBATIC_SUCCESS_BONUS,
     DODGE_CAP,
@@ -76,11 +82,13 @@ from rules.stances import (
     acrobatics_skill_of,
     weapon_side,
 )
-from rules.weapon_strikes import RulesSource
-from rules.wound_effects import Condition as WoundCondition
-from rules.wound_effects import RequiredRoll, Victim
-from rules.wound_effects import RollKind as WoundRollKind
-from rules.wound_effects import _outcome as wound_roll_outcome  # resolve_rolls' own grant
+from rules.sets.seed000.weapon_strikes import RulesSource
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.wound_effects import RequiredRoll, Victim
+from rules.sets.seed000.wound_effects import RollKind as WoundRollKind
+from rules.sets.seed000.wound_effects import (
+    _outcome as wound_roll_outcome,  # resolve_rolls' own grant
+)
 
 __all__ = [
     "AttackOdds",
@@ -475,7 +483,7 @@ def defense_roll_odds(
 
 def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> AttackOdds:
     """000 DISARMING AN OPPONENT: the Quick Contest replaces the attack and the
-    defenses (both 3d6 enumerated by ``rules.disarm``), at exactly the levels of
+    defenses (both 3d6 enumerated by ``rules.sets.seed000.disarm``), at exactly the levels of
     ``plan.contest`` that ``resolve_attack`` rolls against."""
     contest = plan.contest
     assert contest is not None

@@ -17,17 +17,21 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from hexmap import Arc
-from rules.assets import read_json
-from rules.checks import Outcome, RollKind, judge
-from rules.citation import DEFAULT_RULESET_KEY
-from rules.damage import (
+from rules.battle.model import DamageSpec, DamageType, Fighter
+from rules.core.assets import read_json
+from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.dice import Dice
+from rules.core.errors import RulesError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.checks import Outcome, RollKind, judge
+from rules.sets.seed000.damage import (
     DamageTable,
     WoundingTable,
     parse_damage_table,
     parse_wounding_table,
     weapon_damage,
 )
-from rules.defense import (
+from rules.sets.seed000.defense import (
     DEFAULT_ARMOR_PD_CAP,
     DEFAULT_SCORE_CAP,
     DEFAULT_SCORE_PLUS_PD_CAP,
@@ -38,14 +42,11 @@ from rules.defense import (
     parse_directional_table,
     passive_defense,
 )
-from rules.errors import RulesError
-from rules.locations import HitLocation, LocationTable, parse_location_table
-from rules.model import DamageSpec, DamageType, Dice, Fighter
-from rules.modifiers import Modifier
+from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
 
 if TYPE_CHECKING:
-    from rules.hit_location import HitLocationSystem
-    from rules.weapon_strikes import RulesSource
+    from rules.sets.seed000.hit_location import HitLocationSystem
+    from rules.sets.seed000.weapon_strikes import RulesSource
 
 
 class Ruleset:
@@ -115,8 +116,8 @@ class Ruleset:
         LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
         selects seed 001's 4th-edition-style locations (001 Hit Location)."""
         # Lazy: hit location tables load on first use (start-up time, docs/packaging.md).
-        from rules.hit_location import load_hit_location_table
-        from rules.locations_001 import load_locations_001
+        from rules.sets.seed000.hit_location import load_hit_location_table
+        from rules.sets.seed000.locations_001 import load_locations_001
 
         if LOCATIONS_001 in self.options:
             return load_locations_001()
@@ -127,7 +128,7 @@ class Ruleset:
         """Which seed's striking-at-weapons rules apply: 000 (penalty by size, 000
         DISARMING) or, with ``locations-001``, 001 (penalty by reach, knocking away)."""
         # Lazy: weapon strikes load on first use (start-up time, docs/packaging.md).
-        from rules.weapon_strikes import RulesSource
+        from rules.sets.seed000.weapon_strikes import RulesSource
 
         return RulesSource.SEED_001 if LOCATIONS_001 in self.options else RulesSource.SEED_000
 

@@ -21,15 +21,17 @@ from fractions import Fraction
 from typing import Literal
 
 from hexmap import Handedness
-from rules.checks import RollKind, SuccessRoll, success_probability, success_roll
-from rules.citation import Citation, cite
-from rules.conditions import ConditionError
-from rules.defense import DefenseKind
-from rules.errors import IllegalAttackError
-from rules.model import BodyArea as BodyArea  # moved to rules.model; re-exported
-from rules.model import Fighter, ShieldSize, Weapon, WeaponKind
-from rules.model import PainThreshold as PainThreshold  # moved to rules.model; re-exported
-from rules.modifiers import Modifier
+from rules.battle.model import BodyArea as BodyArea  # moved to rules.battle.model; re-exported
+from rules.battle.model import Fighter, ShieldSize, Weapon, WeaponKind
+from rules.battle.model import (
+    PainThreshold as PainThreshold,  # moved to rules.battle.model; re-exported
+)
+from rules.core.citation import Citation, cite
+from rules.core.errors import IllegalAttackError
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.checks import RollKind, SuccessRoll, success_probability, success_roll
+from rules.sets.seed000.conditions import ConditionError
+from rules.sets.seed000.defense import DefenseKind
 
 STANCE_CITATION = cite("000", "REFUSED VS. OPEN STANCES")
 PAIN_CITATION = cite("000", "HIGH AND LOW PAIN THRESHOLD")
@@ -270,7 +272,7 @@ def acrobatic_expected_modifier(acrobatics_skill: int) -> Fraction:
 def dodge_probability_with_acrobatics(dodge: int, acrobatics_skill: int) -> Fraction:
     """Exact chance that a dodge roll against ``dodge`` succeeds when an acrobatic
     dodge is tried first, the +2 capped at 16. Compare with
-    ``rules.checks.success_probability(dodge, RollKind.DEFENSE)`` for no attempt."""
+    ``rules.sets.seed000.checks.success_probability(dodge, RollKind.DEFENSE)`` for no attempt."""
     p = acrobatic_success_probability(acrobatics_skill)
     bonus = max(0, min(ACROBATIC_SUCCESS_BONUS, DODGE_CAP - dodge))
     up = success_probability(dodge + bonus, RollKind.DEFENSE)
@@ -284,7 +286,7 @@ def dodge_probability_with_acrobatics(dodge: int, acrobatics_skill: int) -> Frac
 DEFENDED_AREA_BONUS = 2
 DEFENDED_FOOT_BONUS = 1  # "the feet - but at a penalty": +1 instead of +2
 OTHER_AREA_PENALTY = -1
-UNAIMED_LOCATION = "torso"  # rules.locations: an unaimed blow goes to the torso
+UNAIMED_LOCATION = "torso"  # rules.sets.seed000.locations: an unaimed blow goes to the torso
 
 # Hit location keys: snake_case names of seed 000's hit location rows, plus the
 # base rules' "torso" (the unaimed target, which is the seed's chest and abdomen).
@@ -389,7 +391,7 @@ def _resolve(location_key: str, handedness: Handedness) -> _Resolved:
         return _Resolved(frozenset({area}), part in _FOOT_PARTS, True)
     raise ConditionError(
         f"unknown hit location {location_key!r}; limbs are written like 'near_arm' or "
-        "'left_knee', see rules.stances.LOCATION_KEYS"
+        "'left_knee', see rules.sets.seed000.stances.LOCATION_KEYS"
     )
 
 
@@ -423,7 +425,7 @@ def defended_area_modifier(
     +2 when the blow is aimed at a location of the guarded area (+1 for the foot or
     instep of a guarded leg: the seed allows the feet "at a penalty"), -1 for any
     other body location, the kidneys included. ``location_key`` None is an unaimed
-    blow, which goes to the torso (as in ``rules.locations``): guarding the chest or
+    blow, which goes to the torso (as in ``rules.sets.seed000.locations``): guarding the chest or
     the abdomen covers it. Returns None when no area is guarded, for a dodge (the
     rule is for block and parry only) and for a strike at a weapon.
     ``handedness`` is the defender's, to place near/far limbs.

@@ -35,22 +35,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Facing, Reach
-from rules.assets import read_json
-from rules.citation import Citation, cite
-from rules.defense import DefenseKind
-from rules.dice import distribution, roll
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.jsondata import (
-    as_enum,
-    as_fraction,
-    as_list,
-    as_object,
-    check_keys,
-    get_int,
-    get_number,
-    get_str,
-)
-from rules.model import (
+from rules.battle.model import (
     DamageBase,
     DamageType,
     ParryClass,
@@ -60,7 +45,22 @@ from rules.model import (
     WeaponMode,
     WeaponSize,
 )
-from rules.modifiers import Modifier
+from rules.core.assets import read_json
+from rules.core.citation import Citation, cite
+from rules.core.dice import distribution, roll
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.jsondata import (
+    as_enum,
+    as_fraction,
+    as_list,
+    as_object,
+    check_keys,
+    get_int,
+    get_number,
+    get_str,
+)
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.defense import DefenseKind
 
 RULESET_DIR = ("rulesets", "000")
 

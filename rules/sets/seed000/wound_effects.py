@@ -12,10 +12,10 @@ Two layers live here:
   specification parsed from ``assets/rulesets/000/hit_locations.json`` (the
   ``WoundSpec`` records below) and applies the 26 notes of "000 RANDOM BODY HIT".
 
-Seed 001's engine lives in ``rules.locations_001``; both return the same
+Seed 001's engine lives in ``rules.sets.seed000.locations_001``; both return the same
 ``WoundAssessment`` so the battle code does not care which system is in use.
 Sides are the target's own left and right and pain thresholds the fighter's, both
-as ``rules.stances`` defines them (``BodySide``, ``PainThreshold``).
+as ``rules.sets.seed000.stances`` defines them (``BodySide``, ``PainThreshold``).
 
 Words used throughout (see docs/hit-locations.md):
 
@@ -24,7 +24,7 @@ Words used throughout (see docs/hit-locations.md):
 * **penetrating**: basic damage past the armor *and* the location's own DR (skull,
   rib cage ...);
 * **injury**: penetrating damage times the wounding multiplier, rounded down, at
-  least 1 when anything penetrates (the family's rule, as ``rules.damage``). Every
+  least 1 when anything penetrates (the family's rule, as ``rules.sets.seed000.damage``). Every
   threshold of the seed ("damage over HP/2", "HT+5 - Damage") is read on injury;
 * **HP loss**: injury after "excess damage lost" caps; what the victim's HP drop by.
 """
@@ -40,11 +40,11 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.checks import Outcome, judge
-from rules.citation import Citation, cite
-from rules.dice import roll
-from rules.errors import DataError, IllegalAttackError, RulesError
-from rules.jsondata import (
+from rules.battle.model import DamageType, Fighter
+from rules.core.citation import Citation, cite
+from rules.core.dice import roll
+from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.jsondata import (
     JSONObject,
     as_enum,
     as_fraction,
@@ -56,8 +56,8 @@ from rules.jsondata import (
     get_int,
     get_str,
 )
-from rules.model import DamageType, Fighter
-from rules.stances import BodySide, PainThreshold, scale_stun_penalty
+from rules.sets.seed000.checks import Outcome, judge
+from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
 
 SEED_000 = "000"
 TABLE_000 = cite("000", "RANDOM BODY HIT")
@@ -370,7 +370,7 @@ class Wound:
 
 def resolve_rolls(assessment: WoundAssessment, rng: random.Random) -> tuple[RollOutcome, ...]:
     """Roll every required roll of ``assessment`` in order (3d6 each, with the
-    family's success and critical rules, ``rules.checks``). A roll that depends on
+    family's success and critical rules, ``rules.sets.seed000.checks``). A roll that depends on
     an earlier failure is skipped (and not listed) when that roll succeeded."""
     failed: set[RollKind] = set()
     outcomes: list[RollOutcome] = []
@@ -433,7 +433,7 @@ def standing_roll_target(dx: int, *, acting: bool) -> int:
 
 def injury_of(penetrating: int, multiplier: Fraction) -> int:
     """Penetrating damage times the multiplier, rounded down, at least 1 when
-    anything penetrates (the family's rule, as ``rules.damage.injury_from``)."""
+    anything penetrates (the family's rule, as ``rules.sets.seed000.damage.injury_from``)."""
     if penetrating <= 0:
         return 0
     return max(1, math.floor(penetrating * multiplier))
@@ -912,8 +912,8 @@ class LocationInfo:
 @functools.cache
 def _wounding_000() -> Mapping[DamageType, Fraction]:
     # Lazy: the ruleset's own wounding table is the default for the base multiplier.
-    from rules.assets import read_json
-    from rules.damage import parse_wounding_table
+    from rules.core.assets import read_json
+    from rules.sets.seed000.damage import parse_wounding_table
 
     return parse_wounding_table(read_json("rulesets", SEED_000, "wounding.json")).multipliers
 

@@ -1,0 +1,1 @@
+"""The map: its view, painters, drops and animations."""

@@ -1,0 +1,1 @@
+"""The rulesets: one package per ruleset behind the ``Ruleset`` protocol."""
