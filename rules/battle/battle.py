@@ -1,7 +1,7 @@
 """The battle model: one immutable state that changes only through commands.
 
 A ``Battle`` keeps the initial state, the seed and the log of commands applied.
-Command *i* draws its dice from its own ``random.Random`` seeded from
+Command *i* draws its dice from its own ``SeededDice`` seeded from
 ``(seed, i)``, so replaying the log on the initial state reproduces the battle
 exactly — the base for undo, saves, autosave and bug reports (as MeleeWizard keeps
 its input log and seed).
@@ -9,7 +9,6 @@ its input log and seed).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from hexmap import Facing, Hex, HexGrid, reach_hexes, weapon_hexes
 from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponKind
 from rules.battle.terrain import TerrainMap
 from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
 
@@ -139,7 +139,7 @@ class Command:
     """Base of battle commands. ``apply`` is pure: state and dice in, state and
     events out."""
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         raise NotImplementedError
 
 
@@ -154,7 +154,7 @@ class MoveCombatant(Command):
     destination: Hex
     path: tuple[Hex, ...] | None = None
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # On first use: the map's first frame needs neither (issue 5).
         from rules.battle.command_events import Moved
         from rules.battle.movement import BASE_MOVEMENT, check_path, default_path, walk
@@ -194,7 +194,7 @@ class TurnCombatant(Command):
     combatant_id: str
     facing: Facing
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # On first use: the map's first frame needs neither (issue 5).
         from rules.battle.command_events import Turned
         from rules.battle.movement import BASE_MOVEMENT, face
@@ -220,7 +220,7 @@ class EndTurn(Command):
     (base rules): a stunned fighter rolls HT to recover; a severely bleeding one
     loses 1 HP (with the injury rolls that may call for) and rolls HT to stop it."""
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         from rules.battle.command_events import TurnEnded  # on first use (issue 5)
 
         fresh = tuple(_end_turn(c) for c in state.combatants)
@@ -234,7 +234,7 @@ class EndTurn(Command):
         return CommandResult(after, tuple(events))
 
 
-def per_turn_effects(c: Combatant, rng: random.Random) -> tuple[Combatant, tuple[Event, ...]]:
+def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event, ...]]:
     """A combatant's per-turn effects at the end of a turn (base rules): the stun
     recovery roll (HT; success: active again) and severe bleeding (1 HP lost, then
     HT; success stops it: the condition leaves its wounds)."""
@@ -335,6 +335,7 @@ class BattleChange:
     after: BattleState
     events: tuple[Event, ...]
     changed_ids: frozenset[str] = field(default_factory=frozenset)
+    dice: tuple[int, ...] = ()  # the faces the command rolled, in order
 
     @property
     def items_changed(self) -> bool:
@@ -348,10 +349,11 @@ class BattleChange:
 Observer = Callable[[BattleChange], None]
 
 
-def command_rng(seed: int, index: int) -> random.Random:
+def command_rng(seed: int, index: int) -> SeededDice:
     """The dice of command ``index``: independent of how many numbers earlier
-    commands drew, so a log replays exactly and a bug report needs only seed+log."""
-    return random.Random(f"hexfray/{seed}/{index}")
+    commands drew, so a log replays exactly and a bug report needs only seed+log.
+    The source records the faces it gives (``SeededDice.faces``)."""
+    return SeededDice(f"hexfray/{seed}/{index}")
 
 
 class Battle:
@@ -363,6 +365,9 @@ class Battle:
         self._state = initial
         self._commands: list[Command] = []
         self._events: list[tuple[Event, ...]] = []
+        # The faces each command rolled, in order (rules.core.dice): a replay or a
+        # redo runs the command again on exactly these.
+        self._dice: list[tuple[int, ...]] = []
         self._observers: list[Observer] = []
 
     @property
@@ -387,6 +392,11 @@ class Battle:
         return tuple(self._events)
 
     @property
+    def dice_log(self) -> tuple[tuple[int, ...], ...]:
+        """The faces each command of the log rolled, one tuple per command."""
+        return tuple(self._dice)
+
+    @property
     def events(self) -> tuple[Event, ...]:
         return tuple(e for batch in self._events for e in batch)
 
@@ -399,13 +409,18 @@ class Battle:
         would roll. Nothing changes."""
         return command.apply(self._state, command_rng(self._seed, len(self._commands)))
 
-    def execute(self, command: Command) -> tuple[Event, ...]:
+    def execute(self, command: Command, dice: RecordingDice | None = None) -> tuple[Event, ...]:
+        """Apply ``command`` and log it with the faces it rolled. ``dice`` replaces
+        the command's seeded dice: the recorded faces of a redo or replay
+        (``ScriptedDice``, which never rolls), or dice entered at the table."""
         index = len(self._commands)
         before = self._state
-        result = command.apply(before, command_rng(self._seed, index))
+        source = command_rng(self._seed, index) if dice is None else dice
+        result = command.apply(before, source)
         self._state = result.state
         self._commands.append(command)
         self._events.append(result.events)
+        self._dice.append(source.faces)
         change = BattleChange(
             index=index,
             command=command,
@@ -413,16 +428,35 @@ class Battle:
             after=result.state,
             events=result.events,
             changed_ids=_changed_ids(before, result.state),
+            dice=source.faces,
         )
         for observer in list(self._observers):
             observer(change)
         return result.events
 
     @classmethod
-    def replay(cls, initial: BattleState, seed: int, commands: Iterable[Command]) -> Battle:
+    def replay(
+        cls,
+        initial: BattleState,
+        seed: int,
+        commands: Iterable[Command],
+        dice_log: Iterable[tuple[int, ...]] | None = None,
+    ) -> Battle:
+        """The battle after ``commands``: rolled again from the seed, or, with
+        ``dice_log``, on exactly the recorded faces (too few is an error)."""
         battle = cls(initial, seed)
-        for command in commands:
-            battle.execute(command)
+        if dice_log is None:
+            for command in commands:
+                battle.execute(command)
+            return battle
+        commands = tuple(commands)
+        recorded = tuple(dice_log)
+        if len(recorded) != len(commands):
+            raise IllegalCommandError(
+                f"{len(commands)} commands but dice for {len(recorded)}"
+            )
+        for command, faces in zip(commands, recorded, strict=True):
+            battle.execute(command, ScriptedDice(faces))
         return battle
 
 
@@ -505,7 +539,7 @@ def _stray_damage(
 
 
 def resolve_damage_request(
-    state: BattleState, request: DamageRequest, where: Hex, rng: random.Random
+    state: BattleState, request: DamageRequest, where: Hex, rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Roll and apply a stray hit with rules.sets.seed000.damage (DR, wounding, injury rolls)."""
     # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
@@ -548,7 +582,7 @@ def _place_one(
     state: BattleState,
     piece: Piece,
     holder: Combatant,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     source_weapon: Weapon | None,
     shield: Shield | None,
@@ -592,7 +626,7 @@ def place_pieces(
     state: BattleState,
     pieces: Sequence[Piece],
     origin_combatant: str | Combatant,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     source_weapon: Weapon | None = None,
     shield: Shield | None = None,
@@ -644,7 +678,7 @@ def place_pieces(
 
 
 def place_resolution_pieces(
-    before: BattleState, after: BattleState, resolution: AttackResolution, rng: random.Random
+    before: BattleState, after: BattleState, resolution: AttackResolution, rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Place ``resolution.pieces`` (each from ``resolution.piece_origins[i]``, the
     defender where no origin is given). A whole weapon or shield still held by its
@@ -709,7 +743,7 @@ def drop_from_hand(
     state: BattleState,
     combatant_id: str,
     key: str,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     placement: Placement | None = None,
     reason: str = "",
@@ -752,7 +786,7 @@ def drop_from_hand(
 
 
 def apply_map_effects(
-    state: BattleState, effects: Sequence[MapEffect], rng: random.Random
+    state: BattleState, effects: Sequence[MapEffect], rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Resolve map effects in order with the command's dice (rules.battle.items)."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).

@@ -7,7 +7,6 @@ and loads this module when one is first asked for.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from rules.battle.battle import (
 from rules.battle.model import BodyArea, Combatant, Shield, Status, Weapon
 from rules.battle.movement import set_posture
 from rules.battle.terrain import TerrainChange, TerrainPainted, situation_modifiers
+from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Edited
 from rules.sets.seed000.conditions import Posture
@@ -41,7 +41,7 @@ class EditCombatant(Command):
     hp: int | None = None
     status: Status | None = None
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         who = state.combatant(self.combatant_id)
         changes: list[tuple[str, str, str]] = []
         edited = who
@@ -65,7 +65,7 @@ class SetDefendedArea(Command):
     combatant_id: str
     area: BodyArea | None
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
         from rules.sets.seed000.attack_events import DefendedAreaSet
         from rules.sets.seed000.stances import BODY_AREA_CITATION
@@ -90,7 +90,7 @@ class Attack(Command):
     defender_id: str
     options: AttackOptions
 
-    def resolve(self, state: BattleState, rng: random.Random) -> AttackResolution:
+    def resolve(self, state: BattleState, rng: DiceSource) -> AttackResolution:
         # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
         from rules.sets.seed000.attack import plan_attack, resolve_attack
 
@@ -130,7 +130,7 @@ class Attack(Command):
             defender_after=_tag_targets(defender, resolution.defender_after, attacker.id),
         )
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         resolution = self.resolve(state, rng)
         after = state.with_combatants(resolution.attacker_after, resolution.defender_after)
         if resolution.bystander_after is not None:
@@ -162,7 +162,7 @@ class DropItem(Command):
     to_hex: Hex | None = None
     random_hex: bool = False
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
         from rules.battle.items import (
             DROPPED_000,
@@ -225,7 +225,7 @@ class PickUpItem(Command):
     item_id: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
         from rules.battle.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
 
@@ -258,7 +258,7 @@ class ReadyWeapon(Command):
     weapon_key: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
         from rules.battle.items import READY_BASE, Readied
 
@@ -292,7 +292,7 @@ class PlaceItem(Command):
     item_id: str
     hex: Hex | None
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
         from rules.battle.items import ItemPlaced
 
@@ -318,7 +318,7 @@ class AddItem(Command):
     shield: Shield | None = None
     note: str = ""
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: item rules load on first use (start-up time, docs/packaging.md).
         from rules.battle.items import GroundItem, ItemPlaced, icon_key, item_id
 
@@ -345,7 +345,7 @@ class PaintTerrain(Command):
     hexes: tuple[Hex, ...]
     change: TerrainChange
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         for h in self.hexes:
             if h not in state.grid:
                 raise IllegalCommandError(f"{h} is off the map")
@@ -363,7 +363,7 @@ class SetPosture(Command):
     combatant_id: str
     posture: Posture
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         who = state.combatant(self.combatant_id)
         changed, event = set_posture(who, self.posture)
         if event is None:
@@ -378,7 +378,7 @@ class ApplyMapEffects(Command):
 
     effects: tuple[MapEffect, ...]
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         after, events = apply_map_effects(state, self.effects, rng)
         return CommandResult(after, events)
 
@@ -392,7 +392,7 @@ class ReadyShield(Command):
     combatant_id: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         if shield is None:
@@ -407,7 +407,7 @@ class SetRulesetOptions(Command):
 
     options: tuple[str, ...]
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
         # Lazy: the attack rules and the rulesets load on first use (start-up time).
         from rules.sets.seed000.attack_events import RulesetOptionsSet
         from rules.sets.seed000.ruleset import get_ruleset

@@ -26,14 +26,13 @@ die. This module puts that on the map (see docs/battlefield.md):
   failure; the piece lands there anyway.
   A hit yields a ``DamageRequest`` that the battle resolves with rules.sets.seed000.damage.
 
-Everything is exact and replayable: dice come from the injected ``random.Random``
+Everything is exact and replayable: dice come from the injected ``DiceSource``
 and ``landing_distribution`` enumerates every die face to give exact ``Fraction``
 probabilities of each landing hex.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -43,7 +42,7 @@ from types import MappingProxyType
 from hexmap import Facing, Hex, HexGrid, ray
 from rules.battle.model import Combatant, DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import Dice, roll
+from rules.core.dice import Dice, DiceSource, roll
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
@@ -74,7 +73,7 @@ def direction_of_die(die: int) -> Facing:
     return Facing(die - 1)
 
 
-def random_direction(rng: random.Random) -> tuple[int, Facing]:
+def random_direction(rng: DiceSource) -> tuple[int, Facing]:
     """Roll 1d6 for a random direction: the die and the hex side it names."""
     die = roll(1, rng)[0]
     return die, direction_of_die(die)
@@ -238,7 +237,7 @@ def _stop_at_hit(
     path: tuple[Hex, ...],
     rule: StrayRule,
     occupants: Mapping[Hex, Occupant],
-    rng: random.Random,
+    rng: DiceSource,
 ) -> tuple[tuple[Hex, ...], tuple[StrayCheck, ...]]:
     """Roll the stray checks along ``path`` in order; cut the path at a hit."""
     checks: list[StrayCheck] = []
@@ -267,7 +266,7 @@ def scatter_landing(
     dice: Landing,
     start: Hex,
     grid: HexGrid,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     wielder_facing: Facing | None = None,
     occupants: Mapping[Hex, Occupant] | None = None,
@@ -319,7 +318,7 @@ def scatter_piece(
     piece: Piece,
     start: Hex,
     grid: HexGrid,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     wielder_facing: Facing | None = None,
     occupants: Mapping[Hex, Occupant] | None = None,
@@ -518,7 +517,7 @@ class StrayHitChecked(Event):
 
 
 def roll_stray_damage(
-    request: DamageRequest, target: Combatant, rng: random.Random, wounding: WoundingTable
+    request: DamageRequest, target: Combatant, rng: DiceSource, wounding: WoundingTable
 ) -> DamageResult:
     """Roll a stray hit on ``target``: the dice, times the factor (rounded down:
     "1/2 damage" halves the basic damage), then DR, wounding and the injury rolls

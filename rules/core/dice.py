@@ -1,11 +1,14 @@
-"""Six-sided dice: rolling with an injected ``random.Random`` and exact
+"""Dice: the one dice source every die goes through, dice expressions, and exact
 distributions.
 
-Nothing here touches the global random state: every rolling function takes the
-generator to use (as python-chess's ``weighted_choice(random=...)`` does), so a
-battle seed replays exactly. Distributions are exact ``Fraction``s obtained by
-enumerating every face combination (by repeated convolution, which counts the
-same combinations as ``itertools.product`` without building 6**n tuples).
+Nothing here touches the global random state. Every rolling function takes a
+``DiceSource``: the seeded source of a battle command (the default, reproducible
+per command), a scripted source for tests, a replay of recorded faces for a redo
+or a replay, or dice entered by hand at the table. Each source records the faces it
+gave, in order, so a command's result carries its dice and can be run again from
+them. Distributions are exact ``Fraction``s obtained by enumerating every face
+combination (by repeated convolution, which counts the same combinations as
+``itertools.product`` without building 6**n tuples).
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rules.core.errors import DataError, RulesError
 
@@ -39,11 +42,92 @@ class Dice:
         return Dice(self.count, self.adds + adds)
 
 
+class DiceSource(Protocol):
+    """Where dice come from. ``randint(1, sides)`` is one die; every roll of the
+    rules asks for its dice one at a time through this, and nothing else.
+
+    ``random.Random`` satisfies it, so any generator may stand in; the battle uses
+    the recording sources below."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class RecordingDice:
+    """Base of the recording sources: ``trace`` holds every face given, in order."""
+
+    def __init__(self) -> None:
+        self.trace: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        face = self._next(a, b)
+        if isinstance(face, bool) or not isinstance(face, int) or not a <= face <= b:
+            raise RulesError(f"a die must show {a}..{b}, got {face!r}")
+        self.trace.append(face)
+        return face
+
+    def _next(self, a: int, b: int) -> int:
+        raise NotImplementedError
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(self.trace)
+
+
+class SeededDice(RecordingDice):
+    """Dice from a ``random.Random`` seeded with ``seed`` (text or number): the
+    same seed gives the same faces, whatever rolled before elsewhere."""
+
+    def __init__(self, seed: str | int) -> None:
+        super().__init__()
+        self._random = random.Random(seed)
+
+    def _next(self, a: int, b: int) -> int:
+        return self._random.randint(a, b)
+
+
+class DiceExhaustedError(RulesError):
+    """A replayed or scripted source was asked for more dice than it holds."""
+
+
+class ScriptedDice(RecordingDice):
+    """Dice that show the given faces in order; asking for one more is an error,
+    never a silent roll. Replays a command's recorded dice (redo, replay) and
+    scripts exact scenarios in tests."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__()
+        self._faces = tuple(faces)
+
+    def _next(self, a: int, b: int) -> int:
+        used = len(self.trace)
+        if used >= len(self._faces):
+            raise DiceExhaustedError(
+                f"the recorded dice ran out after {len(self._faces)} face(s)"
+            )
+        return self._faces[used]
+
+    @property
+    def unused(self) -> int:
+        return len(self._faces) - len(self.trace)
+
+
+class EnteredDice(RecordingDice):
+    """Dice read off the table: ``ask(a, b)`` returns the face a person entered
+    (physical-dice mode); a face outside ``a..b`` is refused."""
+
+    def __init__(self, ask: Callable[[int, int], int]) -> None:
+        super().__init__()
+        self._ask = ask
+
+    def _next(self, a: int, b: int) -> int:
+        return self._ask(a, b)
+
+
 SIDES = 6
 MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
 
 
-def roll(count: int, rng: random.Random, sides: int = SIDES) -> tuple[int, ...]:
+def roll(count: int, rng: DiceSource, sides: int = SIDES) -> tuple[int, ...]:
     """Roll ``count`` dice; the faces in the order rolled."""
     _check_count(count, sides)
     return tuple(rng.randint(1, sides) for _ in range(count))
@@ -95,7 +179,7 @@ def apply_minimum(raw: int, minimum: int | None) -> int:
     return raw if minimum is None else max(minimum, raw)
 
 
-def roll_dice(dice: Dice, rng: random.Random, minimum: int | None = 0) -> DiceRoll:
+def roll_dice(dice: Dice, rng: DiceSource, minimum: int | None = 0) -> DiceRoll:
     """Roll a dice expression such as 2d+1.
 
     ``minimum`` floors the result; the default 0 is the family's rule for a damage

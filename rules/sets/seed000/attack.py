@@ -43,7 +43,6 @@ Interpretations (see docs/rules-core.md):
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -64,7 +63,7 @@ from rules.battle.model import (
 )
 from rules.battle.movement import apply_fall
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
-from rules.core.dice import Dice, roll_dice
+from rules.core.dice import Dice, DiceSource, roll_dice
 from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
@@ -921,7 +920,7 @@ def resolve_attack(
     plan: AttackPlan,
     attacker: Combatant,
     defender: Combatant,
-    rng: random.Random,
+    rng: DiceSource,
     ruleset: Ruleset,
     *,
     weapon_in_reach: WeaponInReach | None = None,
@@ -1215,7 +1214,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
 
 
 def _roll_defense(
-    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random, ruleset: Ruleset
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset
 ) -> DefenseRoll:
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
@@ -1263,7 +1262,7 @@ def _roll_defense(
     return r
 
 
-def _improvised_parry(weapon_key: str, flow: _Flow, rng: random.Random) -> None:
+def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     """000 IMPROVISED WEAPONS: an improvised item that parried may be damaged or
     ruined - 1d6 (rules.sets.seed000.improvised): 1 ruined, useless at the wielder's feet; 2
     damaged, a further -1 to its skill from then on; 3-6 unharmed."""
@@ -1291,7 +1290,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: random.Random) -> None:
 
 
 def _unarmed_counter(
-    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: random.Random, ruleset: Ruleset
+    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource, ruleset: Ruleset
 ) -> None:
     """000 PARRIES VS. UNARMED ATTACKERS: after a weapon parry of an unarmed attack
     the defender rolls weapon skill +2; success does the weapon's normal damage to
@@ -1342,7 +1341,7 @@ def _unarmed_counter(
 
 
 def _use_weakened(
-    flow: _Flow, combatant_id: str, weapon_key: str, use: WeaponUse, rng: random.Random
+    flow: _Flow, combatant_id: str, weapon_key: str, use: WeaponUse, rng: DiceSource
 ) -> bool:
     """000 CUTTING THROUGH A WEAPON: a weakened weapon breaks on its wielder's next
     solid hit or parry. Returns whether it broke."""
@@ -1376,7 +1375,7 @@ def _use_weakened(
     return True
 
 
-def _parry_break(plan: AttackPlan, weapon_key: str, flow: _Flow, rng: random.Random) -> None:
+def _parry_break(plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     """000 BREAKING A BLADE / BREAKING WEAPONS: parrying a weapon 3x heavier."""
     try:
         parrying = flow.defender.fighter.weapon(weapon_key)
@@ -1441,7 +1440,7 @@ def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
 
 
 def _defense_fumble(
-    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: random.Random, ruleset: Ruleset
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset
 ) -> None:
     """000 CRITICAL MISSES ON DEFENSE ROLLS, applied."""
     c = flow.defender
@@ -1537,7 +1536,7 @@ def _bare_handed_fumble(
     )
 
 
-def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Ruleset) -> None:
+def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset) -> None:
     """The critical miss table for a confirmed critical miss (base)."""
     if plan.weapon.kind is WeaponKind.UNARMED:
         _bare_handed_fumble(flow, flow.attacker, DefenseKind.PARRY, BASE_CRITICALS, "critical miss")
@@ -1551,7 +1550,7 @@ def _apply_miss_table(
     flow: _Flow,
     combatant_id: str,
     result: CriticalMissResult,
-    rng: random.Random,
+    rng: DiceSource,
     ruleset: Ruleset,
     plan: AttackPlan,
 ) -> None:
@@ -1621,7 +1620,7 @@ def _hit_self(
     c: Combatant,
     weapon: Weapon,
     hit: HitSelf,
-    rng: random.Random,
+    rng: DiceSource,
     ruleset: Ruleset,
     plan: AttackPlan,
 ) -> None:
@@ -1679,7 +1678,7 @@ def _missed_location(
 
 
 def _stray_blow(
-    plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: random.Random, ruleset: Ruleset
+    plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: DiceSource, ruleset: Ruleset
 ) -> None:
     """000 MISSING A SPECIFIC HIT LOCATION: the miss hits the combatant in the way,
     at a random location, with the attack's damage."""
@@ -1718,7 +1717,7 @@ def _located_blow(
     plan: AttackPlan,
     flow: _Flow,
     hit_key: str | None,
-    rng: random.Random,
+    rng: DiceSource,
     ruleset: Ruleset,
 ) -> tuple[DamageResult, LocationRoll | None, str]:
     """A blow on the defender's body with the battle's hit location system: the
@@ -1757,7 +1756,7 @@ def _body_blow(
     dice: Dice,
     dtype: DamageType,
     swung: bool,
-    rng: random.Random,
+    rng: DiceSource,
     ruleset: Ruleset,
     *,
     arc: Arc,
@@ -1892,7 +1891,7 @@ def _drop_from_hand(
     flow.lose(c, (piece,), "the crippled hand lets go", citation)
 
 
-def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Ruleset) -> None:
+def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset) -> None:
     """A blow that landed on the defender's weapon: 001 knock-away, or damage to it
     (000 CUTTING THROUGH A WEAPON, 000 BREAKING A BLADE, 001 Breaking a Weapon)."""
     target = plan.target_weapon
@@ -1948,7 +1947,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: random.Random, ruleset: Rule
         _broken(flow, flow.defender, result, "struck by a weapon")
 
 
-def _disarm(plan: AttackPlan, flow: _Flow, rng: random.Random, rules: RulesSource) -> None:
+def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, rules: RulesSource) -> None:
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender
@@ -1969,7 +1968,7 @@ def _disarm(plan: AttackPlan, flow: _Flow, rng: random.Random, rules: RulesSourc
         flow.defender = replace(d, unready=d.unready | {target.key})
 
 
-def _disarm_contest_000(plan: AttackPlan, flow: _Flow, rng: random.Random) -> AttackResolution:
+def _disarm_contest_000(plan: AttackPlan, flow: _Flow, rng: DiceSource) -> AttackResolution:
     """000 DISARMING AN OPPONENT: a Quick Contest instead of the attack and defense
     exchange. The outcome is HIT when the foe lost his weapon, CRITICAL_MISS when
     the attacker lost his, MISSED otherwise."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -41,7 +40,7 @@ from rules.battle.model import (
 )
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
-from rules.core.dice import roll
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -172,7 +171,7 @@ class ParryBreakRoll:
 def roll_parry_break(
     parrying: Weapon,
     attacking_weight: float,
-    rng: random.Random,
+    rng: DiceSource,
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
@@ -777,7 +776,7 @@ def _pick(section: BreakSection, face: int) -> BreakOutcome:
 
 def break_weapon(
     weapon: Weapon,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     table: BrokenWeaponTable | None = None,
 ) -> BreakResult:

@@ -21,7 +21,6 @@ the seed adds disasters, it does not say it removes any.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -29,7 +28,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, Citation, cite
-from rules.core.dice import distribution, roll
+from rules.core.dice import DiceSource, distribution, roll
 
 
 class Outcome(Enum):
@@ -104,7 +103,7 @@ class SuccessRoll:
 
 
 def success_roll(
-    target: int, rng: random.Random, kind: RollKind = RollKind.STANDARD
+    target: int, rng: DiceSource, kind: RollKind = RollKind.STANDARD
 ) -> SuccessRoll:
     """Roll 3d6 against ``target`` (any integer; 3 and 4 succeed even below 3)."""
     dice = roll(3, rng)

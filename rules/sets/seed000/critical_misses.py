@@ -19,7 +19,6 @@ and the consequences of a fumbled defense (000 CRITICAL MISSES ON DEFENSE ROLLS)
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -29,7 +28,7 @@ from types import MappingProxyType
 from rules.battle.model import DamageType, Quality, Shield, Weapon, WeaponKind
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
-from rules.core.dice import distribution, roll
+from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError
 from rules.core.jsondata import (
     as_enum,
@@ -85,7 +84,7 @@ class CriticalMissCheck:
 
 
 def confirm_critical_miss(
-    basic_skill: int, rng: random.Random, *, reliable: bool = False
+    basic_skill: int, rng: DiceSource, *, reliable: bool = False
 ) -> CriticalMissCheck:
     """Does a rolled critical miss really happen? Rolls as described above; a roll
     is made only when its rule applies and the miss still stands."""
@@ -377,7 +376,7 @@ def _resolve_roll(
     context: MissContext,
     table: CriticalMissTable,
     allow_reroll: bool,
-    rng: random.Random,
+    rng: DiceSource,
     rolls: list[tuple[int, ...]],
 ) -> _Final:
     row = table.row(total)
@@ -479,7 +478,7 @@ class CriticalMissResult:
 
 
 def _consequence(
-    final: _Final, weapon: Weapon, rng: random.Random, citation: Citation
+    final: _Final, weapon: Weapon, rng: DiceSource, citation: Citation
 ) -> Consequence:
     effect, params = final.effect, final.params
     if effect is MissEffect.DROP_WEAPON:
@@ -524,7 +523,7 @@ def _check_weapon(weapon: Weapon) -> None:
 def roll_critical_miss(
     weapon: Weapon,
     context: MissContext,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     table: CriticalMissTable | None = None,
 ) -> CriticalMissResult:
@@ -604,7 +603,7 @@ DefenseMishap = DodgeMishap | BlockMishap | ParryMishap
 
 
 def dodge_mishap(
-    dx: int, rng: random.Random, *, choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE
+    dx: int, rng: DiceSource, *, choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE
 ) -> DodgeMishap:
     dx_roll = success_roll(dx, rng)
     if not dx_roll.succeeded:
@@ -632,7 +631,7 @@ def block_mishap(shield: Shield) -> BlockMishap:
 
 def parry_mishap(
     weapon: Weapon,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     attacking_weight: float | None = None,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
@@ -652,7 +651,7 @@ def parry_mishap(
 
 def defense_critical_miss(
     defense: DefenseKind,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     dx: int | None = None,
     shield: Shield | None = None,

@@ -24,7 +24,6 @@ of the family (cited ``BASE_DAMAGE`` and ``BASE_INJURY``):
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -33,7 +32,7 @@ from types import MappingProxyType
 
 from rules.battle.model import Combatant, DamageBase, DamageSpec, DamageType, Status
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, Citation
-from rules.core.dice import Dice, DiceRoll, parse_dice, roll_dice
+from rules.core.dice import Dice, DiceRoll, DiceSource, parse_dice, roll_dice
 from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -227,7 +226,7 @@ def injury_status(
     max_hp: int,
     ht: int,
     status: Status,
-    rng: random.Random,
+    rng: DiceSource,
 ) -> tuple[Status, tuple[StatusRoll, ...], bool]:
     """The state after a wound took HP from ``hp_before`` to ``hp_after``.
 
@@ -257,7 +256,7 @@ def injury_status(
 
 
 def turn_start_consciousness(
-    c: Combatant, rng: random.Random
+    c: Combatant, rng: DiceSource
 ) -> tuple[Combatant, StatusRoll | None]:
     """The every-turn HT roll of a conscious combatant at 0 HP or less."""
     if c.hp > 0 or c.status not in (Status.ACTIVE, Status.STUNNED):
@@ -311,7 +310,7 @@ def roll_damage(
     dice: Dice,
     damage_type: DamageType,
     target: Combatant,
-    rng: random.Random,
+    rng: DiceSource,
     wounding: WoundingTable,
     *,
     factor: Fraction = Fraction(1),

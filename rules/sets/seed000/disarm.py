@@ -32,7 +32,6 @@ An attacker's critical failure disarms him whatever the margins say.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -41,7 +40,7 @@ from types import MappingProxyType
 
 from rules.battle.model import Fighter, ParryClass, Weapon
 from rules.core.citation import Citation
-from rules.core.dice import distribution
+from rules.core.dice import DiceSource, distribution
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier, total
 from rules.sets.seed000.checks import Outcome, SuccessRoll, judge, success_roll
@@ -269,7 +268,7 @@ def resolve_disarm(
     attacker_weapon: Weapon,
     defender: Fighter,
     defender_weapon: Weapon,
-    rng: random.Random,
+    rng: DiceSource,
     *,
     rules: RulesSource = RulesSource.SEED_000,
     attacker_extra: tuple[Modifier, ...] = (),

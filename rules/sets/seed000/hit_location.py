@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +31,7 @@ from typing import Protocol
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import roll
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -188,7 +187,7 @@ class HitLocationSystem(Protocol):
 
     def roll_random(
         self,
-        rng: random.Random,
+        rng: DiceSource,
         *,
         from_above: bool = False,
         from_below: bool = False,
@@ -392,7 +391,7 @@ class HitLocationTable:
 
     def roll_random(
         self,
-        rng: random.Random,
+        rng: DiceSource,
         *,
         from_above: bool = False,
         from_below: bool = False,
@@ -464,7 +463,7 @@ class HitLocationTable:
     def _side(
         self,
         loc: Location,
-        rng: random.Random,
+        rng: DiceSource,
         *,
         shield_side_near: bool,
         shielded: bool,

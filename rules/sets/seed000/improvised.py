@@ -14,14 +14,13 @@ skill from then on), 3-6: unharmed.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
 from rules.battle.model import Weapon, WeaponKind
 from rules.core.citation import cite
-from rules.core.dice import roll
+from rules.core.dice import DiceSource, roll
 from rules.core.modifiers import Modifier
 
 IMPROVISED_000 = cite("000", "IMPROVISED WEAPONS")
@@ -76,7 +75,7 @@ def improvised_parry_distribution() -> dict[ImprovisedParryOutcome, Fraction]:
     return out
 
 
-def roll_improvised_parry(rng: random.Random) -> ImprovisedParryRoll:
+def roll_improvised_parry(rng: DiceSource) -> ImprovisedParryRoll:
     die = roll(1, rng, PARRY_DIE_SIDES)[0]
     return ImprovisedParryRoll(die, improvised_parry_outcome(die))
 

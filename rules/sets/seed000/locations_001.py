@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -27,7 +26,7 @@ from types import MappingProxyType
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import distribution, roll
+from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -253,7 +252,7 @@ class Locations001:
 
     def roll_random(
         self,
-        rng: random.Random,
+        rng: DiceSource,
         *,
         from_above: bool = False,
         from_below: bool = False,

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -834,12 +833,11 @@ class _OutOfDice(Exception):
     pass
 
 
-class _Branch(random.Random):
+class _Branch:
     """Dice that make each success roll come out as scripted: 1+1+1 (a success
     at any target) or 6+6+6 (a failure at any target)."""
 
     def __init__(self, successes: tuple[bool, ...]) -> None:
-        super().__init__(0)
         self._faces = [f for ok in successes for f in ((1, 1, 1) if ok else (6, 6, 6))]
         self.used = 0
 

@@ -9,12 +9,11 @@ parries: the smaller fighter-level rules of seed 000.
   ``defended_area_modifier``.
 * 000 FENCING PARRIES: ``fencing_parry_allowed`` and ``free_parries_per_turn``.
 
-Everything is pure; dice come from the ``random.Random`` passed in.
+Everything is pure; dice come from the ``DiceSource`` passed in.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -27,6 +26,7 @@ from rules.battle.model import (
     PainThreshold as PainThreshold,  # moved to rules.battle.model; re-exported
 )
 from rules.core.citation import Citation, cite
+from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_probability, success_roll
@@ -241,7 +241,7 @@ def acrobatics_skill_of(fighter: Fighter) -> int | None:
 
 
 def acrobatic_dodge(
-    acrobatics_skill: int | None, rng: random.Random, *, used_this_turn: bool = False
+    acrobatics_skill: int | None, rng: DiceSource, *, used_this_turn: bool = False
 ) -> AcrobaticResult:
     """Roll an acrobatic dodge (at most once per turn; no default skill)."""
     if acrobatics_skill is None:

@@ -27,7 +27,6 @@ wielder's facing and 4-6 the opposite one (``Landing.facing``).
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -47,7 +46,7 @@ from rules.battle.model import (
 )
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
-from rules.core.dice import distribution, roll
+from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     as_enum,
@@ -232,7 +231,7 @@ class Landing:
         return where
 
 
-def land(placement: Placement, rng: random.Random) -> Landing:
+def land(placement: Placement, rng: DiceSource) -> Landing:
     """Roll where a piece lands: first the distance dice (if any), then — only if it
     moved — one d6 for the direction."""
     faces: tuple[int, ...] = ()
@@ -276,7 +275,7 @@ class Piece:
     def usable(self) -> bool:
         return self.weapon is not None
 
-    def landed(self, rng: random.Random) -> Piece:
+    def landed(self, rng: DiceSource) -> Piece:
         """This piece with its placement rolled (in-hand pieces stay as they are)."""
         if self.placement.kind is PlacementKind.IN_HAND:
             return self

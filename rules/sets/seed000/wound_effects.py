@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -42,7 +41,7 @@ from types import MappingProxyType
 
 from rules.battle.model import DamageType, Fighter
 from rules.core.citation import Citation, cite
-from rules.core.dice import roll
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -368,7 +367,7 @@ class Wound:
 # --------------------------------------------------------------------------- resolution
 
 
-def resolve_rolls(assessment: WoundAssessment, rng: random.Random) -> tuple[RollOutcome, ...]:
+def resolve_rolls(assessment: WoundAssessment, rng: DiceSource) -> tuple[RollOutcome, ...]:
     """Roll every required roll of ``assessment`` in order (3d6 each, with the
     family's success and critical rules, ``rules.sets.seed000.checks``). A roll that depends on
     an earlier failure is skipped (and not listed) when that roll succeeded."""
