@@ -12,6 +12,7 @@ from hexmap.arcs import (
     arc_of,
     direction_to,
     front_arc_hexes,
+    in_front_arc,
     wedges_of,
 )
 from hexmap.coords import Facing, Hex
@@ -19,7 +20,7 @@ from hexmap.diagram import arc_diagram
 from hexmap.errors import HexmapError
 from hexmap.grid import HexGrid
 from hexmap.layout import Layout, Orientation
-from hexmap.reach import MAX_REACH, Reach, reach_hexes, weapon_hexes
+from hexmap.reach import MAX_REACH, Reach, in_reach, reach_hexes, reaches_any, weapon_hexes
 from hexmap.shapes import disk, hex_line, ray, ring
 
 __all__ = [
@@ -41,8 +42,11 @@ __all__ = [
     "disk",
     "front_arc_hexes",
     "hex_line",
+    "in_front_arc",
+    "in_reach",
     "ray",
     "reach_hexes",
+    "reaches_any",
     "ring",
     "weapon_hexes",
     "wedges_of",

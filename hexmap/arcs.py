@@ -173,6 +173,25 @@ def arc_of(target: Hex, origin: Hex, facing: Facing, handedness: Handedness) -> 
     return min(arcs, key=lambda arc: arc.frontality)
 
 
+# The front half-plane of each facing as one comparison of two cube coordinates
+# (indices into (q, r, s)): ``target - origin`` is in the front arcs exactly when
+# cube[lo] <= cube[hi]. For N that is r <= s, i.e. the centre is not below the
+# origin's on screen; the other facings are the same test rotated (one clockwise
+# step maps (q, r, s) to (-r, -s, -q)). Equality is the line exactly abeam, the
+# front-diagonal/side boundary that counts as front (see ``arc_of``).
+_FRONT_HALF_PLANE = ((1, 2), (1, 0), (2, 0), (2, 1), (0, 1), (0, 2))
+
+
+def in_front_arc(origin: Hex, facing: Facing, target: Hex) -> bool:
+    """Is ``target`` in a front arc (FRONT or a front diagonal) of a combatant on
+    ``origin`` facing ``facing``? The same answer as ``arc_of(...).is_front`` for any
+    handedness, from one integer comparison; the own hex counts as front."""
+    lo, hi = _FRONT_HALF_PLANE[facing]
+    dq, dr = target.q - origin.q, target.r - origin.r
+    cube = (dq, dr, -dq - dr)
+    return cube[lo] <= cube[hi]
+
+
 def front_arc_hexes(origin: Hex, facing: Facing, distance: int) -> frozenset[Hex]:
     """Hexes at exactly ``distance`` from ``origin`` whose arc is a front arc.
 

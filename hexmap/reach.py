@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from hexmap.arcs import front_arc_hexes
+from hexmap.arcs import front_arc_hexes, in_front_arc
 from hexmap.coords import Facing, Hex, as_int
 from hexmap.errors import HexmapError
 
@@ -116,6 +116,24 @@ def reach_hexes(origin: Hex, facing: Facing, reach: Reach) -> frozenset[Hex]:
     for d in reach.distances:
         result |= front_arc_hexes(origin, facing, d)
     return frozenset(result)
+
+
+def in_reach(origin: Hex, facing: Facing, reach: Reach, target: Hex) -> bool:
+    """Can a weapon of ``reach`` strike ``target`` from ``origin`` facing ``facing``?
+
+    ``target in reach_hexes(origin, facing, reach)``, decided from the cube distance
+    and one comparison for the front half-plane, without building any hexes (the
+    attack path asks this for one hex at a time).
+    """
+    dq, dr = target.q - origin.q, target.r - origin.r
+    distance = max(abs(dq), abs(dr), abs(dq + dr))
+    return distance in reach.distances and in_front_arc(origin, facing, target)
+
+
+def reaches_any(origin: Hex, facing: Facing, reach: Reach, targets: Iterable[Hex]) -> bool:
+    """Is any of ``targets`` within ``reach`` (``in_reach``)? For "is a hex of that
+    weapon (``weapon_hexes``) within my reach?" (001 Striking at Weapons)."""
+    return any(in_reach(origin, facing, reach, t) for t in targets)
 
 
 def weapon_hexes(origin: Hex, facing: Facing, reach: Reach) -> tuple[Hex, ...]:

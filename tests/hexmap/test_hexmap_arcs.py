@@ -16,6 +16,7 @@ from hexmap import (
     arc_of,
     direction_to,
     front_arc_hexes,
+    in_front_arc,
     ring,
     wedges_of,
 )
@@ -252,3 +253,24 @@ def test_direction_to_turns_with_the_map() -> None:
         assert d in wedges_of(v)
         for k in range(6):
             assert direction_to(o, o + v.rotated(k)) is d.turned(k)
+
+
+def test_in_front_arc_agrees_with_arc_of_on_random_hexes() -> None:
+    rng = random.Random(31)
+    for _ in range(3000):
+        origin = Hex(rng.randint(-50, 50), rng.randint(-50, 50))
+        target = origin + Hex(rng.randint(-12, 12), rng.randint(-12, 12))
+        facing = Facing(rng.randrange(6))
+        for hand in (RIGHT, LEFT):
+            assert in_front_arc(origin, facing, target) == arc_of(
+                target, origin, facing, hand
+            ).is_front
+
+
+def test_in_front_arc_by_hand() -> None:
+    assert in_front_arc(ORIGIN, Facing.N, ORIGIN)  # the own hex counts as front
+    assert in_front_arc(ORIGIN, Facing.N, Hex(2, -1))  # exactly abeam: front
+    assert in_front_arc(ORIGIN, Facing.N, Hex(-2, 1))
+    assert not in_front_arc(ORIGIN, Facing.N, Hex(1, 0))  # SE neighbour: side
+    assert not in_front_arc(ORIGIN, Facing.N, Hex(0, 3))  # behind
+    assert in_front_arc(ORIGIN, Facing.S, Hex(0, 3))

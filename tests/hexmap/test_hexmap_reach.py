@@ -12,7 +12,9 @@ from hexmap import (
     HexmapError,
     Reach,
     arc_of,
+    in_reach,
     reach_hexes,
+    reaches_any,
     weapon_hexes,
 )
 
@@ -152,3 +154,47 @@ def test_weapon_hexes() -> None:
         assert weapon_hexes(o, f, Reach.parse("1-2")) == (o + v, o + v.scale(2))
         assert weapon_hexes(o, f, Reach.parse("2-3")) == weapon_hexes(o, f, Reach.parse("3"))
     assert weapon_hexes(Hex(0, 0), Facing.SE, Reach.parse("2")) == (Hex(1, 0), Hex(2, 0))
+
+
+def _random_reach(rng: random.Random) -> Reach:
+    return Reach(frozenset(rng.sample(range(0, 9), rng.randint(1, 4))))
+
+
+def test_in_reach_agrees_with_reach_hexes_on_random_cases() -> None:
+    rng = random.Random(2026)
+    for _ in range(400):
+        origin = Hex(rng.randint(-30, 30), rng.randint(-30, 30))
+        facing = Facing(rng.randrange(6))
+        reach = _random_reach(rng)
+        shown = reach_hexes(origin, facing, reach)
+        # every hex around the origin out to one beyond the reach, so the misses count too
+        for dq in range(-reach.max - 1, reach.max + 2):
+            for dr in range(-reach.max - 1, reach.max + 2):
+                target = origin + Hex(dq, dr)
+                assert in_reach(origin, facing, reach, target) == (target in shown), (
+                    origin, facing, reach, target,
+                )
+
+
+def test_in_reach_by_hand() -> None:
+    one_two = Reach.parse("1-2")
+    assert in_reach(ORIGIN, Facing.N, one_two, Hex(0, -1))
+    assert in_reach(ORIGIN, Facing.N, one_two, Hex(2, -1))  # abeam at 2: front
+    assert not in_reach(ORIGIN, Facing.N, one_two, Hex(1, 0))  # beside at 1
+    assert not in_reach(ORIGIN, Facing.N, one_two, Hex(0, -3))  # too far
+    assert not in_reach(ORIGIN, Facing.N, one_two, ORIGIN)  # no reach C
+    assert in_reach(ORIGIN, Facing.S, Reach.parse("C"), ORIGIN)
+    assert not in_reach(ORIGIN, Facing.S, Reach.parse("1"), Hex(0, -1))  # behind
+
+
+def test_reaches_any_agrees_with_reach_hexes() -> None:
+    rng = random.Random(9)
+    for _ in range(300):
+        origin = Hex(rng.randint(-9, 9), rng.randint(-9, 9))
+        facing = Facing(rng.randrange(6))
+        reach = _random_reach(rng)
+        other = Hex(rng.randint(-12, 12), rng.randint(-12, 12))
+        weapon_at = weapon_hexes(other, Facing(rng.randrange(6)), _random_reach(rng))
+        expected = bool(set(weapon_at) & reach_hexes(origin, facing, reach))
+        assert reaches_any(origin, facing, reach, weapon_at) == expected
+    assert not reaches_any(ORIGIN, Facing.N, Reach.parse("1"), ())
