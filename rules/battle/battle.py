@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         GroundItem,
         MapEffect,
     )
+    from rules.battle.pieces import Piece, Placement
     from rules.battle.scatter import (
         DamageRequest,
         Occupant,
@@ -46,12 +47,7 @@ if TYPE_CHECKING:
     )
     from rules.sets.seed000.attack import AttackResolution
     from rules.sets.seed000.ruleset import Ruleset
-    from rules.sets.seed000.weapon_strikes import (
-        Piece,
-        Placement,
-        RulesSource,
-        WeaponDamageState,
-    )
+    from rules.sets.seed000.weapon_strikes import RulesSource, WeaponDamageState
 
 
 @dataclass(frozen=True)
@@ -649,7 +645,7 @@ def place_pieces(
     order: stray-hit rolls, landing, damage.
     """
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-    from rules.sets.seed000.weapon_strikes import PlacementKind
+    from rules.battle.pieces import PlacementKind
 
     holder = (
         state.combatant(origin_combatant)
@@ -686,7 +682,7 @@ def place_resolution_pieces(
     in a hand and on the ground."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
     from rules.battle.items import ItemKind, piece_kind, take_from_hand
-    from rules.sets.seed000.weapon_strikes import PlacementKind
+    from rules.battle.pieces import PlacementKind
 
     pieces = getattr(resolution, "pieces", ())
     origins = getattr(resolution, "piece_origins", ())
@@ -755,7 +751,7 @@ def drop_from_hand(
     (``KNOCKED_AWAY``, ``ADJACENT_OR_FEET`` ...) roll their dice with ``rng``."""
     # Lazy: item rules load on first use (start-up time, docs/packaging.md).
     from rules.battle.items import BLOCK_MISS_000, DROPPED_000, LeftHand, take_from_hand
-    from rules.sets.seed000.weapon_strikes import AT_FEET, Piece
+    from rules.battle.pieces import AT_FEET, Piece
 
     if placement is None:
         placement = AT_FEET

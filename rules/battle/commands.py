@@ -173,7 +173,7 @@ class DropItem(Command):
             item_id,
             take_from_hand,
         )
-        from rules.sets.seed000.weapon_strikes import AT_FEET, Piece
+        from rules.battle.pieces import AT_FEET, Piece
 
         who = state.combatant(self.combatant_id)
         candidates = drop_candidates(who, state.grid)

@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING
 
 from hexmap import Hex, HexGrid
 from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
+from rules.battle.pieces import AT_FEET, Piece, Placement
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
 from rules.sets.seed000.conditions import Posture
-from rules.sets.seed000.weapon_strikes import AT_FEET, Piece, Placement, WeaponDamageState
+from rules.sets.seed000.weapon_strikes import WeaponDamageState
 
 if TYPE_CHECKING:
     from rules.sets.seed000.breakage import BreakResult

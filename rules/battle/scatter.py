@@ -41,20 +41,13 @@ from types import MappingProxyType
 
 from hexmap import Facing, Hex, HexGrid, ray
 from rules.battle.model import Combatant, DamageType
+from rules.battle.pieces import DirectionRule, Landing, Piece, Placement, PlacementKind, land
 from rules.core.citation import Citation, cite
 from rules.core.dice import Dice, DiceSource, roll
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
-from rules.sets.seed000.weapon_strikes import (
-    DirectionRule,
-    Landing,
-    Piece,
-    Placement,
-    PlacementKind,
-    land,
-)
 
 DROPPED_000 = cite("000", "DROPPED WEAPONS")
 BROKEN_000 = cite("000", "BROKEN WEAPONS")

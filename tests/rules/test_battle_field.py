@@ -46,6 +46,7 @@ from rules.battle.items import (
 )
 from rules.battle.model import ActionKind, TurnAction, WeaponMode
 from rules.battle.movement import PostureChanged
+from rules.battle.pieces import AT_FEET, Piece, flies
 from rules.battle.scatter import PieceLanded, StrayHitChecked, StrayHitDamaged
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.errors import IllegalCommandError
@@ -54,14 +55,7 @@ from rules.sets.seed000.breakage import break_weapon
 from rules.sets.seed000.catalog import load_catalog
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
-from rules.sets.seed000.weapon_strikes import (
-    AT_FEET,
-    KNOCKED_AWAY,
-    ONE_HEX_RANDOM,
-    Piece,
-    RulesSource,
-    flies,
-)
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, ONE_HEX_RANDOM, RulesSource
 
 CATALOG = load_catalog()
 GRID = HexGrid(16, 16)

@@ -20,6 +20,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponSize,
 )
+from rules.battle.pieces import PlacementKind
 from rules.core.assets import read_json
 from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.breakage import (
@@ -37,7 +38,6 @@ from rules.sets.seed000.breakage import (
     times_broken,
 )
 from rules.sets.seed000.catalog import Catalog
-from rules.sets.seed000.weapon_strikes import PlacementKind
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

@@ -21,6 +21,7 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
 )
+from rules.battle.pieces import DirectionRule, PlacementKind
 from rules.core.assets import read_json
 from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.breakage import ParryBreakRule
@@ -54,7 +55,6 @@ from rules.sets.seed000.critical_misses import (
     roll_critical_miss,
 )
 from rules.sets.seed000.defense import DefenseKind
-from rules.sets.seed000.weapon_strikes import DirectionRule, PlacementKind
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from rules.battle.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
+from rules.battle.pieces import PlacementKind
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.checks import Outcome, outcome_probabilities
@@ -27,7 +28,7 @@ from rules.sets.seed000.disarm import (
     resolve_disarm,
     weight_bonus,
 )
-from rules.sets.seed000.weapon_strikes import PlacementKind, RulesSource
+from rules.sets.seed000.weapon_strikes import RulesSource
 from tests.rules.weapon_builder import build_weapon
 
 S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001

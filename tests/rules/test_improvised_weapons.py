@@ -14,6 +14,7 @@ import pytest
 
 from hexmap import Facing, Hex
 from rules.battle.model import Combatant, ParryClass, Side, WeaponKind
+from rules.battle.pieces import AT_FEET
 from rules.core.citation import cite
 from rules.core.errors import DataError
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
@@ -29,7 +30,6 @@ from rules.sets.seed000.improvised import (
     roll_improvised_parry,
 )
 from rules.sets.seed000.ruleset import Ruleset
-from rules.sets.seed000.weapon_strikes import AT_FEET
 
 Make = Callable[..., Combatant]
 IMPROVISED = ("chair-leg", "wooden-pole", "bow-as-club", "bottle", "length-of-chain")

@@ -18,6 +18,7 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Attack, Battle, BattleState, SetDefendedArea
 from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold
+from rules.battle.pieces import PlacementKind
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalAttackError, RulesError
 from rules.sets.seed000.attack import (
@@ -52,7 +53,7 @@ from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.disarm import Hand
 from rules.sets.seed000.ruleset import LOCATIONS_001, Ruleset, get_ruleset
-from rules.sets.seed000.weapon_strikes import PlacementKind, WeaponDamageState
+from rules.sets.seed000.weapon_strikes import WeaponDamageState
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
 Make = Callable[..., Combatant]

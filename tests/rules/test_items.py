@@ -25,10 +25,11 @@ from rules.battle.items import (
     take_from_hand,
     within_reach,
 )
+from rules.battle.pieces import AT_FEET, Piece
 from rules.core.errors import IllegalCommandError
 from rules.sets.seed000.breakage import BROKEN_MARK
 from rules.sets.seed000.catalog import load_catalog
-from rules.sets.seed000.weapon_strikes import AT_FEET, KNOCKED_AWAY, Piece, WeaponDamageState
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, WeaponDamageState
 
 CATALOG = load_catalog()
 SWORD = CATALOG.weapon("broadsword")

@@ -9,6 +9,17 @@ import pytest
 
 from hexmap import Facing, Hex, HexGrid, ray, ring
 from rules.battle.model import DamageType
+from rules.battle.pieces import (
+    AT_FEET,
+    IN_HAND,
+    DirectionRule,
+    DistanceDice,
+    Piece,
+    Placement,
+    PlacementKind,
+    flies,
+    land,
+)
 from rules.battle.scatter import (
     IN_PATH_HIT_CHANCE,
     MapLanding,
@@ -30,18 +41,9 @@ from rules.core.dice import Dice, distribution
 from rules.core.errors import RulesError
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
-    AT_FEET,
     DROPPED_NEARBY,
-    IN_HAND,
     KNOCKED_AWAY,
     ONE_HEX_RANDOM,
-    DirectionRule,
-    DistanceDice,
-    Piece,
-    Placement,
-    PlacementKind,
-    flies,
-    land,
 )
 
 BIG = HexGrid(40, 40)

@@ -27,6 +27,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
+from rules.battle.pieces import PlacementKind
 from rules.core.assets import read_json
 from rules.core.dice import Dice
 from rules.core.errors import DataError, IllegalAttackError
@@ -38,7 +39,7 @@ from rules.sets.seed000.disarm import disarm_contest
 from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.ruleset import Ruleset
-from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, PlacementKind
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY
 
 Make = Callable[..., Combatant]
 

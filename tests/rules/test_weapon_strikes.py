@@ -18,21 +18,25 @@ from rules.battle.model import (
     WeaponKind,
     WeaponSize,
 )
+from rules.battle.pieces import (
+    AT_FEET,
+    DirectionRule,
+    DistanceDice,
+    Placement,
+    PlacementKind,
+    flies,
+    land,
+)
 from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.defense import DefenseKind
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
-    AT_FEET,
     INTACT,
     KNOCKED_AWAY,
     METAL_FACED_SHAFT,
     ONE_HEX_RANDOM,
     WOODEN_SHAFT,
-    DirectionRule,
-    DistanceDice,
     Material,
-    Placement,
-    PlacementKind,
     RulesSource,
     StrikePurpose,
     WeaponCondition,
@@ -46,11 +50,9 @@ from rules.sets.seed000.weapon_strikes import (
     damage_weapon,
     disarm_extra_penalty,
     flat_of_blade,
-    flies,
     integrity_table,
     is_blade,
     knock_away_placement,
-    land,
     load_blade_table,
     load_integrity_table,
     pulled_punch,

@@ -62,6 +62,7 @@ from rules.battle.model import (
     WeaponMode,
 )
 from rules.battle.movement import apply_fall
+from rules.battle.pieces import AT_FEET, Piece
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
 from rules.core.dice import Dice, DiceSource, roll_dice
 from rules.core.errors import IllegalAttackError
@@ -210,10 +211,8 @@ from rules.sets.seed000.stances import (
     weapon_side,
 )
 from rules.sets.seed000.weapon_strikes import (
-    AT_FEET,
     INTACT,
     SUBDUING_001,
-    Piece,
     RulesSource,
     StrikePurpose,
     WeaponDamageState,

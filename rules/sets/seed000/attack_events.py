@@ -8,6 +8,7 @@ from typing import TypedDict
 
 from hexmap import Arc, Hex
 from rules.battle.model import BodyArea, Status
+from rules.battle.pieces import Piece
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
@@ -20,7 +21,6 @@ from rules.sets.seed000.disarm import DisarmResult
 from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import ImprovisedParryOutcome, ImprovisedParryRoll
 from rules.sets.seed000.stances import AcrobaticResult
-from rules.sets.seed000.weapon_strikes import Piece
 from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
 
 

@@ -38,6 +38,7 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.pieces import AT_FEET, IN_HAND, DistanceDice, Piece, Placement, flies
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
@@ -54,18 +55,7 @@ from rules.core.jsondata import (
     get_number,
     get_str,
 )
-from rules.sets.seed000.weapon_strikes import (
-    AT_FEET,
-    IN_HAND,
-    RULESET_DIR,
-    BladeTable,
-    DistanceDice,
-    Piece,
-    Placement,
-    blade_table,
-    exact_weight,
-    flies,
-)
+from rules.sets.seed000.weapon_strikes import RULESET_DIR, BladeTable, blade_table, exact_weight
 
 BREAKING_WEAPONS_000 = cite("000", "BREAKING WEAPONS")
 BREAKING_A_BLADE_000 = cite("000", "BREAKING A BLADE")

@@ -26,6 +26,14 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import DamageType, Quality, Shield, Weapon, WeaponKind
+from rules.battle.pieces import (
+    AT_FEET,
+    DirectionRule,
+    DistanceDice,
+    Piece,
+    Placement,
+    PlacementKind,
+)
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
@@ -49,15 +57,7 @@ from rules.sets.seed000.breakage import (
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseKind
-from rules.sets.seed000.weapon_strikes import (
-    AT_FEET,
-    RULESET_DIR,
-    DirectionRule,
-    DistanceDice,
-    Piece,
-    Placement,
-    PlacementKind,
-)
+from rules.sets.seed000.weapon_strikes import RULESET_DIR
 
 VERIFYING_000 = cite("000", "VERIFYING CRITICAL MISSES")
 AVOIDING_000 = cite("000", "AVOIDING CRITICAL MISSES WITH HIGH SKILL")

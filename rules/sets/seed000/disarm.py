@@ -39,6 +39,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import Fighter, ParryClass, Weapon
+from rules.battle.pieces import Piece, Placement
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, distribution
 from rules.core.errors import IllegalAttackError
@@ -50,8 +51,6 @@ from rules.sets.seed000.weapon_strikes import (
     KNOCKING_001,
     MISSILE_KINDS,
     ONE_HEX_RANDOM,
-    Piece,
-    Placement,
     RulesSource,
     disarm_extra_penalty,
     exact_weight,

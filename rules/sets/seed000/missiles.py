@@ -30,16 +30,12 @@ from dataclasses import replace
 
 from hexmap import Hex, arc_of
 from rules.battle.model import Combatant, Delivery, Projectile, Weapon, WeaponKind, WeaponMode
+from rules.battle.pieces import Placement, PlacementKind
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
-from rules.sets.seed000.weapon_strikes import (
-    DROPPED_IN_HEX,
-    Placement,
-    PlacementKind,
-    knock_away_placement,
-)
+from rules.sets.seed000.weapon_strikes import DROPPED_IN_HEX, knock_away_placement
 
 MISSILE_AND_THROWN_000 = cite("000", "MISSILE AND THROWN WEAPONS")
 BLOCK_000 = cite("000", "BLOCK")

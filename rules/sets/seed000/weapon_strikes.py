@@ -33,7 +33,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from hexmap import Facing, Reach
+from hexmap import Reach
 from rules.battle.model import (
     DamageBase,
     DamageType,
@@ -44,9 +44,14 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.pieces import (
+    DirectionRule,
+    DistanceDice,
+    Placement,
+    PlacementKind,
+)
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     as_enum,
@@ -89,96 +94,6 @@ class RulesSource(Enum):
 # ---------------------------------------------------------------------------
 
 
-class PlacementKind(Enum):
-    """How a weapon or piece of one leaves (or stays in) the hand."""
-
-    IN_HAND = "in hand"
-    AT_FEET = "at the wielder's feet"
-    DROPPED_IN_HEX = "dropped in the wielder's hex"
-    DROPPED_NEARBY = "dropped deliberately: a hex passed through or an adjacent hex"
-    ADJACENT_OR_FEET = "at the wielder's feet or in an adjacent hex"
-    KNOCKED_AWAY = "knocked away in a random direction"
-    ONE_HEX_RANDOM = "one hex away in a random direction"
-    FLIES = "flies away"
-    # A thrown weapon: it starts from the target's hex (000 MISSILE AND THROWN WEAPONS).
-    ON_TARGET = "lands in the target's hex"
-    WIDE_OF_TARGET = "lands wide of the target"
-
-
-class DirectionRule(Enum):
-    NONE = "none"
-    RANDOM = "random hex side (1d6)"
-    FORWARD_OR_BACK = "straight forward or straight back (1d6: 1-3 forward)"
-
-
-@dataclass(frozen=True, slots=True)
-class DistanceDice:
-    """Dice for a distance in hexes: ``count`` d ``sides`` + ``adds``, never below 0.
-    ``1d3`` is rolled as a three-sided die (a d6 halved, rounding up, at the table)."""
-
-    count: int
-    sides: int = 6
-    adds: int = 0
-
-    def __post_init__(self) -> None:
-        if self.count < 0 or self.sides < 1:
-            raise RulesError(f"bad distance dice {self.count}d{self.sides}")
-
-    def __str__(self) -> str:
-        adds = f"{self.adds:+d}" if self.adds else ""
-        return f"{self.count}d{self.sides}{adds}"
-
-    @classmethod
-    def parse(cls, text: str) -> DistanceDice:
-        """Parse "2d6", "1d6", "1d3-1", "1d2-1". Raises ``DataError``."""
-        cleaned = text.replace(" ", "").lower()
-        count_text, sep, rest = cleaned.partition("d")
-        if not sep or not count_text.isdigit():
-            raise DataError(f"bad distance dice {text!r}")
-        sides_text, adds = rest, 0
-        for sign in "+-":
-            if sign in rest:
-                sides_text, _, adds_text = rest.partition(sign)
-                if not adds_text.isdigit():
-                    raise DataError(f"bad distance dice {text!r}")
-                adds = int(adds_text) if sign == "+" else -int(adds_text)
-        if not sides_text.isdigit() or int(sides_text) < 1:
-            raise DataError(f"bad distance dice {text!r}")
-        return cls(int(count_text), int(sides_text), adds)
-
-    def distribution(self) -> Mapping[int, Fraction]:
-        """Exact distribution of the distance (floored at 0)."""
-        result: dict[int, Fraction] = {}
-        for total, p in distribution(self.count, self.sides).items():
-            value = max(0, total + self.adds)
-            result[value] = result.get(value, Fraction(0)) + p
-        return MappingProxyType(dict(sorted(result.items())))
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Where a piece goes, in abstract terms. ``distance`` is rolled (``dice``) or
-    fixed; ``direction`` says which direction die, if any, applies."""
-
-    kind: PlacementKind
-    dice: DistanceDice | None = None
-    fixed_distance: int = 0
-    direction: DirectionRule = DirectionRule.NONE
-    citation: Citation | None = None
-
-    def __str__(self) -> str:
-        if self.dice is not None:
-            return f"{self.kind.value} ({self.dice} hexes)"
-        return self.kind.value
-
-    def distance_distribution(self) -> Mapping[int, Fraction]:
-        if self.dice is None:
-            return MappingProxyType({self.fixed_distance: Fraction(1)})
-        return self.dice.distribution()
-
-
-IN_HAND = Placement(PlacementKind.IN_HAND)
-AT_FEET = Placement(PlacementKind.AT_FEET)
 DROPPED_IN_HEX = Placement(PlacementKind.DROPPED_IN_HEX, citation=DISARMING_000)
 DROPPED_NEARBY = Placement(PlacementKind.DROPPED_NEARBY, citation=DROPPED_000)
 # "at the feet or in an adjacent hex": 1d2-1 hexes (0 = at the feet), random side.
@@ -191,95 +106,6 @@ KNOCKED_AWAY = Placement(
 ONE_HEX_RANDOM = Placement(
     PlacementKind.ONE_HEX_RANDOM, None, 1, DirectionRule.RANDOM, KNOCKING_001
 )
-
-
-def flies(dice: str | DistanceDice, citation: Citation | None = None) -> Placement:
-    """A piece flying ``dice`` hexes in a random direction (e.g. a flail head, 2d6)."""
-    parsed = DistanceDice.parse(dice) if isinstance(dice, str) else dice
-    return Placement(PlacementKind.FLIES, parsed, 0, DirectionRule.RANDOM, citation)
-
-
-@dataclass(frozen=True, slots=True)
-class Landing:
-    """The dice rolled to place a piece: distance faces and total, and the direction
-    die (1-6) when the piece moved at all (None at distance 0 or with no direction)."""
-
-    placement: Placement
-    distance_faces: tuple[int, ...]
-    distance: int
-    direction_roll: int | None
-
-    def facing(self, wielder_facing: Facing | None = None) -> Facing | None:
-        """The map direction the piece went: ``Facing(roll - 1)`` for a random
-        direction; the wielder's facing (1-3) or its opposite (4-6) for
-        forward-or-back, which needs ``wielder_facing``."""
-        if self.direction_roll is None:
-            return None
-        rule = self.placement.direction
-        if rule is DirectionRule.RANDOM:
-            return Facing(self.direction_roll - 1)
-        if rule is DirectionRule.FORWARD_OR_BACK:
-            if wielder_facing is None:
-                raise RulesError("a forward-or-back landing needs the wielder's facing")
-            return wielder_facing if self.direction_roll <= 3 else wielder_facing.opposite()
-        return None
-
-    def __str__(self) -> str:
-        where = f"{self.distance} hex" + ("" if self.distance == 1 else "es")
-        if self.direction_roll is not None:
-            where += f", direction die {self.direction_roll}"
-        return where
-
-
-def land(placement: Placement, rng: DiceSource) -> Landing:
-    """Roll where a piece lands: first the distance dice (if any), then — only if it
-    moved — one d6 for the direction."""
-    faces: tuple[int, ...] = ()
-    if placement.dice is not None:
-        faces = roll(placement.dice.count, rng, placement.dice.sides)
-        distance = max(0, sum(faces) + placement.dice.adds)
-    else:
-        distance = placement.fixed_distance
-    direction: int | None = None
-    if distance > 0 and placement.direction is not DirectionRule.NONE:
-        direction = roll(1, rng)[0]
-    return Landing(placement, faces, distance, direction)
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A weapon or a piece of one, and where it is or goes.
-
-    ``weapon`` is None for a useless piece. ``damage_factors`` multiply the rolled
-    damage of the named modes (``Weapon`` cannot express "half damage"); a mode not
-    listed does full damage. ``stray_hit_factor`` is set for a flying piece that may
-    hit someone in its path for that fraction of its damage. ``landing`` is filled
-    in once the placement is rolled.
-    """
-
-    name: str
-    weapon: Weapon | None
-    placement: Placement
-    landing: Landing | None = None
-    damage_factors: tuple[tuple[str, Fraction], ...] = ()
-    stray_hit_factor: Fraction | None = None
-    note: str = ""
-
-    def damage_factor(self, mode: str) -> Fraction:
-        for name, factor in self.damage_factors:
-            if name == mode:
-                return factor
-        return Fraction(1)
-
-    @property
-    def usable(self) -> bool:
-        return self.weapon is not None
-
-    def landed(self, rng: DiceSource) -> Piece:
-        """This piece with its placement rolled (in-hand pieces stay as they are)."""
-        if self.placement.kind is PlacementKind.IN_HAND:
-            return self
-        return replace(self, landing=land(self.placement, rng))
 
 
 def exact_weight(weight: float) -> Fraction:
