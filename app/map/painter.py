@@ -55,6 +55,8 @@ HEX_SIZE = 32.0  # hex radius in map coordinates (= screen pixels at zoom 1)
 LAYOUT = Layout(size=HEX_SIZE)
 SQRT3 = math.sqrt(3.0)
 CHUNK = 8  # grid chunks are CHUNK x CHUNK offset columns/rows
+GRID_MIN_PIXELS = 5.0  # grid lines are drawn for hexes of at least this radius on screen
+GRID_FADE_PIXELS = 14.0  # ... and fade out below this one
 
 _CORNERS = LAYOUT.corner_offsets()  # flat-top, clockwise from the east corner
 
@@ -142,56 +144,20 @@ class GridCache:
     Grid lines are kept as lists of ``QLineF`` for ``QPainter.drawLines``: stroking
     the same segments as a ``QPainterPath`` is up to ten times slower at some zooms.
     Built in plain Python from offset columns and rows (no ``Hex`` per cell, no
-    numpy: the map's first frame must not wait for numpy to load), a 100x100 map in
-    a few tens of ms.
+    numpy: the map's first frame must not wait for numpy to load). The bounds and
+    the outline come from the border alone; a chunk's lines are made the first time
+    the chunk is asked for, so a 400x400 map costs nothing until it is drawn.
     """
 
     def __init__(self, grid: HexGrid) -> None:
         self.grid = grid
         width, height = grid.width, grid.height
         size = LAYOUT.size
+        self._chunk_rows = (height + CHUNK - 1) // CHUNK
+        self._chunk_cols = (width + CHUNK - 1) // CHUNK
+        self._chunks: dict[tuple[int, int], GridChunk] = {}
         corner_x = [dx for dx, _ in _CORNERS]
         corner_y = [dy for _, dy in _CORNERS]
-        chunk_rows = (height + CHUNK - 1) // CHUNK
-        # Each hex strokes its NW, N and NE edges (corners 3-4, 4-5, 5-0); the S, SE
-        # and SW edges along the bottom of the map are added where no neighbour is.
-        # Per chunk, one list per kind of edge, so the lines come in this order.
-        kinds: list[tuple[Facing | None, int, int]] = [(None, 3, 4), (None, 4, 5), (None, 5, 0)]
-        kinds += [(f, *edge_corners(f)) for f in (Facing.SE, Facing.S, Facing.SW)]
-        per_chunk: dict[int, list[list[tuple[float, float, float, float]]]] = {}
-        outline_edges: dict[Facing, list[tuple[float, float, float, float]]] = {
-            f: [] for f in Facing
-        }
-        vectors = [(f, f.vector.q, f.vector.r) for f in Facing]
-        inner_kinds = [(a, b) for facing, a, b in kinds if facing is None]
-        for col in range(width):  # column-major, as grid.hexes()
-            q = col
-            r0 = -((col - (col & 1)) // 2)  # odd-q offset -> axial, as Hex.from_offset
-            cx = size * 1.5 * q
-            chunk_col = (col // CHUNK) * chunk_rows
-            edge_col = col == 0 or col == width - 1
-            px = [cx + dx for dx in corner_x]
-            for row in range(height):
-                r = row + r0
-                cy = size * (SQRT3 / 2 * q + SQRT3 * r)
-                py = [cy + dy for dy in corner_y]
-                chunk = chunk_col + row // CHUNK
-                lists = per_chunk.get(chunk)
-                if lists is None:
-                    lists = per_chunk[chunk] = [[] for _ in kinds]
-                if not (edge_col or row == 0 or row == height - 1):
-                    # Inside the map's border every neighbour is on the map.
-                    for lines, (a, b) in zip(lists, inner_kinds, strict=False):
-                        lines.append((px[a], py[a], px[b], py[b]))
-                    continue
-                outside = {f: not _inside(width, height, q + dq, r + dr) for f, dq, dr in vectors}
-                for f in Facing:
-                    if outside[f]:
-                        a, b = edge_corners(f)
-                        outline_edges[f].append((px[a], py[a], px[b], py[b]))
-                for lines, (facing, a, b) in zip(lists, kinds, strict=True):
-                    if facing is None or outside[facing]:
-                        lines.append((px[a], py[a], px[b], py[b]))
         # As grid.pixel_bounds(LAYOUT), without making a Hex per cell: the extreme
         # centres plus the extreme corner offsets (float addition is monotonic).
         xs = [size * 1.5 * q for q in range(width)]
@@ -202,13 +168,104 @@ class GridCache:
         ]
         min_x, max_x = min(xs) + min(corner_x), max(xs) + max(corner_x)
         min_y, max_y = min(ys) + min(corner_y), max(ys) + max(corner_y)
-        # as grid.pixel_bounds(LAYOUT), without making a Hex per cell
         self.bounds = QRectF(QPointF(min_x, min_y), QPointF(max_x, max_y))
+        outline_edges: dict[Facing, list[tuple[float, float, float, float]]] = {
+            f: [] for f in Facing
+        }
+        for col, row in _border_cells(width, height):
+            px, py = _cell_corners(col, row)
+            for f in _outside_facings(width, height, col, row):
+                a, b = edge_corners(f)
+                outline_edges[f].append((px[a], py[a], px[b], py[b]))
         self.outline = chain_edges(e for f in Facing for e in outline_edges[f])
-        self.chunks = [_grid_chunk(per_chunk[k]) for k in sorted(per_chunk)]
+
+    @property
+    def chunks(self) -> list[GridChunk]:
+        """Every chunk, column-major (builds the ones not made yet)."""
+        return [
+            self._chunk(cc, cr)
+            for cc in range(self._chunk_cols)
+            for cr in range(self._chunk_rows)
+        ]
 
     def visible_chunks(self, rect: QRectF) -> list[GridChunk]:
-        return [ch for ch in self.chunks if ch.bounds.intersects(rect)]
+        """The chunks whose lines may cross ``rect`` (map coordinates)."""
+        size = LAYOUT.size
+        # A column's hexes span x in [1.5 s col - s, 1.5 s col + s]; a row's span
+        # y in [sqrt3 s row - sqrt3/2 s, sqrt3 s (row + 1/2) + sqrt3/2 s].
+        col0 = max(0, math.floor((rect.left() - size - 1) / (1.5 * size)))
+        col1 = min(self.grid.width - 1, math.ceil((rect.right() + size + 1) / (1.5 * size)))
+        row0 = max(0, math.floor((rect.top() - SQRT3 * size - 1) / (SQRT3 * size)))
+        row1 = min(self.grid.height - 1, math.ceil((rect.bottom() + 1) / (SQRT3 * size)))
+        out: list[GridChunk] = []
+        for cc in range(col0 // CHUNK, col1 // CHUNK + 1):
+            for cr in range(row0 // CHUNK, row1 // CHUNK + 1):
+                chunk = self._chunk(cc, cr)
+                if chunk.bounds.intersects(rect):
+                    out.append(chunk)
+        return out
+
+    def _chunk(self, chunk_col: int, chunk_row: int) -> GridChunk:
+        chunk = self._chunks.get((chunk_col, chunk_row))
+        if chunk is None:
+            chunk = self._chunks[(chunk_col, chunk_row)] = self._build_chunk(chunk_col, chunk_row)
+        return chunk
+
+    def _build_chunk(self, chunk_col: int, chunk_row: int) -> GridChunk:
+        width, height = self.grid.width, self.grid.height
+        # Each hex strokes its NW, N and NE edges (corners 3-4, 4-5, 5-0); the S, SE
+        # and SW edges along the bottom of the map are added where no neighbour is.
+        # One list per kind of edge, so the lines come in this order.
+        kinds: list[tuple[Facing | None, int, int]] = [(None, 3, 4), (None, 4, 5), (None, 5, 0)]
+        kinds += [(f, *edge_corners(f)) for f in (Facing.SE, Facing.S, Facing.SW)]
+        inner_kinds = [(a, b) for facing, a, b in kinds if facing is None]
+        lists: list[list[tuple[float, float, float, float]]] = [[] for _ in kinds]
+        cols = range(chunk_col * CHUNK, min(width, (chunk_col + 1) * CHUNK))
+        rows = range(chunk_row * CHUNK, min(height, (chunk_row + 1) * CHUNK))
+        for col in cols:  # column-major, as grid.hexes()
+            edge_col = col == 0 or col == width - 1
+            for row in rows:
+                px, py = _cell_corners(col, row)
+                if not (edge_col or row == 0 or row == height - 1):
+                    # Inside the map's border every neighbour is on the map.
+                    for lines, (a, b) in zip(lists, inner_kinds, strict=False):
+                        lines.append((px[a], py[a], px[b], py[b]))
+                    continue
+                outside = _outside_facings(width, height, col, row)
+                for lines, (facing, a, b) in zip(lists, kinds, strict=True):
+                    if facing is None or facing in outside:
+                        lines.append((px[a], py[a], px[b], py[b]))
+        return _grid_chunk(lists)
+
+
+def _cell_corners(col: int, row: int) -> tuple[list[float], list[float]]:
+    """The six corners' x and y of the hex at offset ``(col, row)``, map coordinates."""
+    size = LAYOUT.size
+    q = col
+    r = row - (col - (col & 1)) // 2  # odd-q offset -> axial, as Hex.from_offset
+    cx = size * 1.5 * q
+    cy = size * (SQRT3 / 2 * q + SQRT3 * r)
+    return [cx + dx for dx, _ in _CORNERS], [cy + dy for _, dy in _CORNERS]
+
+
+def _border_cells(width: int, height: int) -> list[tuple[int, int]]:
+    """Offset ``(col, row)`` of every cell on the map's edge, column-major."""
+    cells: list[tuple[int, int]] = []
+    for col in range(width):
+        if col == 0 or col == width - 1:
+            cells.extend((col, row) for row in range(height))
+        else:
+            cells.extend((col, row) for row in sorted({0, height - 1}))
+    return cells
+
+
+def _outside_facings(width: int, height: int, col: int, row: int) -> set[Facing]:
+    """The facings whose neighbour of the cell at ``(col, row)`` is off the map."""
+    q = col
+    r = row - (col - (col & 1)) // 2
+    return {
+        f for f in Facing if not _inside(width, height, q + f.vector.q, r + f.vector.r)
+    }
 
 
 def _inside(width: int, height: int, q: int, r: int) -> bool:

@@ -398,7 +398,7 @@ class MapView(QWidget):
 
     def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
         """Zoom keeping the map point under ``anchor`` (default: view centre) still."""
-        zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        zoom = max(self.min_zoom(), min(MAX_ZOOM, zoom))
         if anchor is None:
             anchor = QPointF(self.width() / 2, self.height() / 2)
         fixed = self.to_map(anchor)
@@ -414,6 +414,12 @@ class MapView(QWidget):
     def _zoom_settled(self) -> None:
         self._zooming = False
         self.update()
+
+    def settle_zoom(self) -> None:
+        """End the zoom gesture now, as the settle timer does a moment after the last
+        step: tokens and terrain are drawn crisp at the new zoom."""
+        self._settle_timer.stop()
+        self._zoom_settled()
 
     def zoom_in(self) -> None:
         self.set_zoom(self._zoom * ZOOM_STEP)
@@ -450,13 +456,24 @@ class MapView(QWidget):
         self._frame(area, FRAME_MAX_ZOOM)
         self._auto_fit = FIT_BATTLE
 
-    def _frame(self, b: QRectF, max_zoom: float) -> None:
+    def _fit_whole_zoom(self) -> float:
+        """The zoom at which the whole map fits the view inside its margins."""
         w = max(1.0, self.width() - 2 * MARGIN)
         h = max(1.0, self.height() - 2 * MARGIN)
         whole = self._grid_cache.bounds
-        fit_whole = min(w / whole.width(), h / whole.height())
+        return min(w / whole.width(), h / whole.height())
+
+    def min_zoom(self) -> float:
+        """How far out one may zoom: ``MIN_ZOOM``, or further if that is what it
+        takes to see the whole map (big maps)."""
+        return min(MIN_ZOOM, self._fit_whole_zoom())
+
+    def _frame(self, b: QRectF, max_zoom: float) -> None:
+        w = max(1.0, self.width() - 2 * MARGIN)
+        h = max(1.0, self.height() - 2 * MARGIN)
+        fit_whole = self._fit_whole_zoom()
         zoom = min(w / max(1.0, b.width()), h / max(1.0, b.height()), max_zoom)
-        self._zoom = max(MIN_ZOOM, min(MAX_ZOOM, max(zoom, min(fit_whole, max_zoom))))
+        self._zoom = max(self.min_zoom(), min(MAX_ZOOM, max(zoom, min(fit_whole, max_zoom))))
         self._offset = QPointF(
             self.width() / 2 - b.center().x() * self._zoom,
             self.height() / 2 - b.center().y() * self._zoom,
@@ -638,12 +655,13 @@ class MapView(QWidget):
             mp.paint_overlay_fills(p, overlay)
         if terrain_shown and not overview:
             self._paint_terrain_layer(p, 1, visible)
-        if size_px >= 5.0:
+        if size_px >= mp.GRID_MIN_PIXELS:
             grid_pen = QPen(theme.GRID_LINE, 1.0)
             grid_pen.setCosmetic(True)
-            if size_px < 14.0:
+            if size_px < mp.GRID_FADE_PIXELS:
                 faded = QColor(theme.GRID_LINE)
-                faded.setAlpha(round(theme.GRID_LINE.alpha() * (size_px - 5.0) / 9.0))
+                fade = (size_px - mp.GRID_MIN_PIXELS) / (mp.GRID_FADE_PIXELS - mp.GRID_MIN_PIXELS)
+                faded.setAlpha(round(theme.GRID_LINE.alpha() * fade))
                 grid_pen.setColor(faded)
             p.setPen(grid_pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
