@@ -22,7 +22,8 @@ from rules.battle.battle import (
 )
 from rules.battle.model import BodyArea, Combatant, Shield, Status, Weapon
 from rules.battle.movement import set_posture
-from rules.battle.terrain import TerrainChange, TerrainPainted, situation_modifiers
+from rules.battle.situation import covered_areas_of
+from rules.battle.terrain import TerrainChange, TerrainPainted
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Edited
@@ -111,17 +112,14 @@ class Attack(Command):
         options = self.options
         # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
         # random locations (rules.battle.terrain); they join the options' own.
-        try:
-            covered = situation_modifiers(state, attacker.id, defender.id).covered_areas
-        except RulesError:  # no posture table for this ruleset: no cover from the map
-            covered = frozenset()
+        covered = covered_areas_of(state, defender.id)
         if not covered <= options.covered:
             options = replace(options, covered=options.covered | covered)
         # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
         bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
         plan = plan_attack(attacker, defender, options, ruleset, weapon_in_reach=reach)
         resolution = resolve_attack(
-            plan, attacker, defender, rng, ruleset, weapon_in_reach=reach, bystander=bystander
+            plan, attacker, defender, rng, ruleset, bystander=bystander, check=False
         )
         # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
         return replace(

@@ -117,6 +117,13 @@ def situation_modifiers(
     )
 
 
+def covered_areas_of(state: BattleState, defender_id: str) -> frozenset[str]:
+    """The body areas the cover in ``defender_id``'s hex hides from a random hit
+    location (000 RANDOM HIT LOCATION): ``situation_modifiers(...).covered_areas``
+    without the postures, terrain modifiers and arc the rest of it computes."""
+    return state.terrain.at(state.combatant(defender_id).hex).cover.covered_areas
+
+
 # ------------------------------------------------------------------ events
 
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
-from hexmap import Arc, Handedness, arc_of, reach_hexes
+from hexmap import Arc, Handedness, arc_of, in_reach
 from rules.battle.model import (
     ActionKind,
     Combatant,
@@ -432,7 +432,7 @@ def plan_attack(
         )
     if base_mode.is_ranged:  # 000 MISSILE AND THROWN WEAPONS: range, not reach
         options = _ranged_options(attacker, defender, weapon, base_mode, options)
-    elif defender.hex not in reach_hexes(attacker.hex, attacker.facing, base_mode.reach):
+    elif not in_reach(attacker.hex, attacker.facing, base_mode.reach, defender.hex):
         raise IllegalAttackError(
             f"{defender.name} is not within the {weapon.name}'s reach {base_mode.reach} "
             f"in front of {attacker.name}"
@@ -924,9 +924,12 @@ def resolve_attack(
     *,
     weapon_in_reach: WeaponInReach | None = None,
     bystander: Combatant | None = None,
+    check: bool = True,
 ) -> AttackResolution:
     """Roll the attack of ``plan``. The plan must match the combatants as they
-    are now (it is recomputed and compared; a stale plan is refused).
+    are now: with ``check`` (the default) it is recomputed and compared, and a
+    stale plan is refused; a caller that has just planned it (the ``Attack``
+    command) passes ``check=False`` and the attack is planned once.
 
     The steps, in order: declaration; (000 disarm: the Quick Contest instead of the
     rest); the attack roll; a critical miss checked (000 VERIFYING / AVOIDING) and
@@ -938,7 +941,7 @@ def resolve_attack(
     located wound, its rolls, a crippled hand's drop), a weakened weapon snapping on
     a solid hit; a stray blow on ``bystander`` (the ``obscured_by`` combatant, 000
     MISSING A SPECIFIC HIT LOCATION) when the miss is 9 or less."""
-    if (
+    if check and (
         plan_attack(attacker, defender, plan.options, ruleset, weapon_in_reach=weapon_in_reach)
         != plan
     ):
@@ -1003,9 +1006,11 @@ def resolve_attack(
     if attack_roll.outcome is Outcome.CRITICAL_FAILURE:
         outcome, skipped = AttackOutcome.CRITICAL_MISS, "the attack critically missed"
         if plan.weapon.reliable or plan.base_skill > HIGH_SKILL:
-            check = confirm_critical_miss(plan.base_skill, rng, reliable=plan.weapon.reliable)
-            events.append(CriticalMissChecked(citation=check.citations[0], check=check, **between))
-            if not check.happens:
+            confirming = confirm_critical_miss(plan.base_skill, rng, reliable=plan.weapon.reliable)
+            events.append(
+                CriticalMissChecked(citation=confirming.citations[0], check=confirming, **between)
+            )
+            if not confirming.happens:
                 outcome, skipped = AttackOutcome.MISSED, "the attack missed"
     elif attack_roll.outcome is Outcome.FAILURE:
         outcome, skipped = AttackOutcome.MISSED, "the attack missed"
@@ -1148,15 +1153,11 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
     """The attacker's turn record and readiness; the defender's: every announced
     defense counts, except critical successes."""
     attacker = flow.attacker
-    flow.attacker = replace(
-        attacker,
-        actions_this_turn=(
-            *attacker.actions_this_turn,
-            TurnAction(ActionKind.ATTACK, plan.weapon.key),
-        ),
-    )
-    if plan.attacker_weapon_unready_after:
-        flow.attacker = replace(flow.attacker, unready=attacker.unready | {plan.weapon.key})
+    acted = (*attacker.actions_this_turn, TurnAction(ActionKind.ATTACK, plan.weapon.key))
+    if plan.attacker_weapon_unready_after:  # one ``replace``: it is the costly step here
+        flow.attacker = replace(
+            attacker, actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
+        )
         flow.events.append(
             WeaponUnreadied(
                 citation=READINESS_CITATION,
@@ -1165,6 +1166,8 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
                 weapon_name=plan.weapon.name,
             )
         )
+    else:
+        flow.attacker = replace(attacker, actions_this_turn=acted)
     defender = flow.defender
     critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
     actions = tuple(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
@@ -31,7 +31,7 @@ from typing import Protocol
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, roll
+from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -296,6 +296,10 @@ def known_location(locations: Mapping[str, Location], key: str) -> Location:
 
 # --------------------------------------------------------------------------- the table
 
+# The number of the 216 ways 3d6 fall that give each total.
+_WAYS_3D6 = {total: int(p * 216) for total, p in distribution(3).items()}
+
+
 
 @dataclass(frozen=True, slots=True)
 class NearMiss:
@@ -332,13 +336,27 @@ class HitLocationTable:
     notes: Mapping[int, str]
     weapon_penalty_range: tuple[int, int]
     armor_penalty_delta: int
+    # ``exact_distribution`` by its arguments: a random location under cover checks
+    # its odds on every roll, so each direction and cover is counted once. Not an
+    # init field, so ``dataclasses.replace`` starts a new table with an empty one.
+    _distributions: dict[
+        tuple[bool, bool, bool, frozenset[str], bool], Mapping[str, Fraction]
+    ] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # ``_candidates`` by (row, direction).
+    _rows_at: dict[tuple[int, str], list[TableRow]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # --- the dice ---------------------------------------------------------------
     def _row(self, total: int) -> int:
         return min(max(total, self.lowest_row), self.highest_row)
 
     def _candidates(self, row: int, direction: str) -> list[TableRow]:
-        return [r for r in self.rows if r.matches_first(row, direction)]
+        known = self._rows_at.get((row, direction))
+        if known is None:  # each roll asks three times: read the rows once
+            known = [r for r in self.rows if r.matches_first(row, direction)]
+            self._rows_at[(row, direction)] = known
+        return known
 
     def _back_substituted(self, row: int, from_back: bool) -> bool:
         return from_back and row in self.back_rows
@@ -495,24 +513,31 @@ class HitLocationTable:
     ) -> Mapping[str, Fraction]:
         """The exact chance of each location, by enumerating 3d6 x sub-roll x
         second sub-roll (7776 equally likely cases; sub-rolls a row does not use
-        simply repeat its case). Covered locations are conditioned away."""
+        simply repeat its case). Covered locations are conditioned away.
+
+        Counted over the 16 totals of 3d6 weighted by their ways (the table reads
+        only the total) x sub-roll x second sub-roll: 576 look-ups; once per
+        direction and cover for each table."""
+        args = (from_above, from_below, from_back, covered, from_side)
+        known = self._distributions.get(args)
+        if known is not None:
+            return known
         shift = first_roll_shift(from_above, from_below, self.from_above, self.from_below)
         counts: dict[str, int] = {}
-        faces = range(1, 7)
-        for d1, d2, d3, sub, sub2 in itertools.product(faces, repeat=5):
-            where = self.lookup(
-                self._row(d1 + d2 + d3 + shift),
-                sub,
-                sub2,
-                from_back=from_back,
-                from_side=from_side,
-            )
-            counts[where] = counts.get(where, 0) + 1
-        total = 6**5
-        dist = {k: Fraction(n, total) for k, n in sorted(counts.items())}
-        if covered:
-            return condition_on_cover(dist, covered, self.locations)
-        return MappingProxyType(dist)
+        for total, ways in _WAYS_3D6.items():
+            row = self._row(total + shift)
+            for sub, sub2 in itertools.product(range(1, 7), repeat=2):
+                where = self.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
+                counts[where] = counts.get(where, 0) + ways
+        total_ways = 6**5
+        dist = {k: Fraction(n, total_ways) for k, n in sorted(counts.items())}
+        result = (
+            condition_on_cover(dist, covered, self.locations)
+            if covered
+            else MappingProxyType(dist)
+        )
+        self._distributions[args] = result
+        return result
 
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:

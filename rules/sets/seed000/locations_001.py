@@ -159,6 +159,11 @@ class Locations001:
     chink_other: int
     chink_dr_divisor: int
     lacking: Mapping[InjuryTolerance, frozenset[str]]
+    # ``exact_distribution`` by (from above, covered): a random location under cover
+    # checks its odds on every roll. Not an init field (``replace`` starts afresh).
+    _distributions: dict[tuple[bool, frozenset[str]], Mapping[str, Fraction]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:
@@ -318,16 +323,24 @@ class Locations001:
         from_side: bool = False,
     ) -> Mapping[str, Fraction]:
         """Exact chance of each location by enumerating 3d6 (the side die does
-        not change the location)."""
+        not change the location); once per direction and cover."""
         if from_above and from_below:
             raise RulesError("an attack cannot come both from above and from below")
+        args = (from_above, covered)
+        known = self._distributions.get(args)
+        if known is not None:
+            return known
         dist: dict[str, Fraction] = {}
         for total, p in distribution(3).items():
             key = self._above(self.lookup(total, 1)[0], from_above)
             dist[key] = dist.get(key, Fraction(0)) + p
-        if covered:
-            return condition_on_cover(dist, covered, self.locations)
-        return MappingProxyType(dict(sorted(dist.items())))
+        result = (
+            condition_on_cover(dist, covered, self.locations)
+            if covered
+            else MappingProxyType(dict(sorted(dist.items())))
+        )
+        self._distributions[args] = result
+        return result
 
     def exact_side_distribution(
         self, from_above: bool = False
