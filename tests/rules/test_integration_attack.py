@@ -19,7 +19,9 @@ from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Attack, Battle, BattleState, SetDefendedArea
 from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold
 from rules.battle.pieces import PlacementKind
+from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
+from rules.core.dice import DiceExhaustedError, ScriptedDice, SeededDice
 from rules.core.errors import IllegalAttackError, RulesError
 from rules.sets.seed000.attack import (
     AttackOptions,
@@ -48,6 +50,7 @@ from rules.sets.seed000.attack_events import (
     WeaponStruck,
     WoundInflicted,
 )
+from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
@@ -831,3 +834,36 @@ def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
     plan_attack(a, d, AttackOptions("morningstar", "swing", location="skull"), R001)
     with pytest.raises(IllegalAttackError, match="cannot aim"):
         plan_attack(a, headless, AttackOptions("morningstar", "swing", location="skull"), R001)
+
+
+# --- re-running a resolution from its dice (solo play-testing, issue 9) -------------
+
+
+def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
+    """The demo's spearman attacks the fencer through ``Battle.execute``; replayed
+    on the recorded dice alone (``ScriptedDice``, which never rolls - the seed is
+    another one), every resolution comes out identical: state, events and faces."""
+    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    battle = Battle(BattleState(grid, tuple(combatants)), 7)
+    parry = DefenseChoice(DefenseKind.PARRY, "rapier")
+    dodge = DefenseChoice(DefenseKind.DODGE)
+    for options in (
+        AttackOptions("long-spear", "thrust", defenses=(dodge, parry)),
+        AttackOptions("long-spear", "thrust", random_location=True, defenses=(parry,)),
+        AttackOptions("long-spear", "thrust", location="vitals"),
+        AttackOptions("long-spear", "thrust", location="brain", defenses=(dodge,)),
+    ):
+        battle.execute(Attack("c2", "c4", options))
+    assert all(battle.dice_log)  # every attack rolled
+    replayed = Battle.replay(battle.initial, 8, battle.commands, dice_log=battle.dice_log)
+    assert replayed.state == battle.state
+    assert replayed.event_batches == battle.event_batches
+    assert replayed.dice_log == battle.dice_log
+    # one resolution alone, re-run from its trace
+    first = battle.commands[0]
+    assert isinstance(first, Attack)
+    rolled = SeededDice("trace")
+    resolution = first.resolve(battle.initial, rolled)
+    assert first.resolve(battle.initial, ScriptedDice(rolled.faces)) == resolution
+    with pytest.raises(DiceExhaustedError):
+        first.resolve(battle.initial, ScriptedDice(rolled.faces[:-1]))
