@@ -154,6 +154,6 @@ def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:
         overlays=selected is not None and selected in change.changed_ids,
         panes=bool(change.changed_ids) or change.before.turn != change.after.turn,
         log_events=change.events,
-        items=bool(getattr(change, "items_changed", False)),
-        terrain=bool(getattr(change, "terrain_changed", False)),
+        items=change.items_changed,
+        terrain=change.terrain_changed,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QByteArray,
@@ -55,18 +54,18 @@ from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
 from app.map.view import MapView
+from app.panes.attack import AttackPane
+from app.panes.combat_log import CombatLogPane
+from app.panes.combatants import CombatantsPane
+from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_change
+from app.panes.inspector import InspectorPane
+from app.panes.labels import enum_label
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, BattleState, EndTurn
 from rules.battle.model import Combatant
+from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.core.assets import read_json
 from rules.sets.seed000.catalog import load_battle_setup
-
-if TYPE_CHECKING:
-    from app.panes.attack import AttackPane
-    from app.panes.combat_log import CombatLogPane
-    from app.panes.combatants import CombatantsPane
-    from app.panes.hex_pane import HexPane
-    from app.panes.inspector import InspectorPane
 
 DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
@@ -90,44 +89,31 @@ BRUSH_KINDS: tuple[tuple[str, str], ...] = (
     ("height", "Height"),
     ("open", "Open ground (erase)"),
 )
-_BRUSH_ENUMS = {"light": "Light", "footing": "Footing", "water": "WaterDepth", "cover": "Cover"}
+_BRUSH_FIELDS = {field.name: field for field in TERRAIN_FIELDS}
 
 
-def brush_values(kind: str) -> list[tuple[str, object]]:
+def brush_values(kind: str) -> list[tuple[str, TerrainValue | None]]:
     """The values the brush combo offers for a terrain property."""
-    try:
-        from rules.battle import terrain as rt
-    except ImportError:  # pragma: no cover
-        return []
     if kind == "height":
         return [(f"{h:+d}" if h else "0", h) for h in range(-3, 6)]
     if kind == "open":
         return [("everything", None)]
-    from app.panes.labels import enum_label
-
-    return [(enum_label(m), m) for m in getattr(rt, _BRUSH_ENUMS[kind])]
+    return [(enum_label(m), m) for m in _BRUSH_FIELDS[kind].choices]
 
 
-def brush_change(kind: str, value: object) -> object | None:
-    """The ``TerrainChange`` of a brush (kind, value)."""
-    try:
-        from rules.battle import terrain as rt
-    except ImportError:  # pragma: no cover
-        return None
+def brush_change(kind: str, value: object) -> TerrainChange | None:
+    """The ``TerrainChange`` of a brush (kind, value); None without a value."""
     if kind == "open":
-        return rt.TerrainChange.open_ground()
-    if value is None:
-        return None
-    return rt.TerrainChange(**{kind: value})
+        return TerrainChange.open_ground()
+    if isinstance(value, Light | Footing | WaterDepth | Cover | int):
+        return terrain_change(value)
+    return None
 
 
 def move_text(c: Combatant) -> str:
     """Movement points used this turn, for the status bar."""
-    used = getattr(c, "move_used", None)
-    if used is None:
-        return ""
-    path = getattr(c, "path_this_turn", ())
-    steps = max(0, len(path) - 1)
+    used = c.move_used
+    steps = max(0, len(c.path_this_turn) - 1)
     hexes = f" ({steps} hex{'' if steps == 1 else 'es'})" if steps else ""
     return f"Move {used}/{c.fighter.move}{hexes}"
 
@@ -204,14 +190,6 @@ class MainWindow(QMainWindow):
         (a no-op once built)."""
         if self.panes:
             return
-        # Imported here: the panes pull in the attack rules, which the first frame of
-        # the map does not need (start-up time, docs/packaging.md).
-        from app.panes.attack import AttackPane
-        from app.panes.combat_log import CombatLogPane
-        from app.panes.combatants import CombatantsPane
-        from app.panes.hex_pane import HexPane
-        from app.panes.inspector import InspectorPane
-
         controller = self._controller
         self.combatants_pane: CombatantsPane = CombatantsPane(controller, self)
         self.inspector_pane: InspectorPane = InspectorPane(controller, self)

@@ -10,6 +10,9 @@ whoever stands in the hex) and "Ready" readies its unready weapon or shield with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -27,39 +30,50 @@ from PySide6.QtWidgets import (
 
 from app import icons
 from app.controller import BattleController, Redraw
-from app.map.view import MapView, pick_up_command
-from app.panes.labels import enum_label
+from app.map.view import MapView
+from app.panes.labels import TerrainChoice, enum_label
 from app.panes.widgets import VerticalScrollArea, configure_dock, hline, section_label
 from hexmap import Hex
-from rules.battle.battle import BattleChange, Command, ReadyWeapon
+from rules.battle.battle import BattleChange
+from rules.battle.commands import PaintTerrain, PickUpItem, ReadyWeapon
+from rules.battle.items import GroundItem
 from rules.battle.model import Combatant
+from rules.battle.terrain import Cover, Footing, Light, Terrain, TerrainChange, WaterDepth
 
-try:  # the battlefield rules (terrain) may be missing in an older rules package
-    from rules.battle import terrain as rt
-except ImportError:  # pragma: no cover
-    rt = None  # type: ignore[assignment]
+# A value one terrain property takes: an enum member, or the height as a number.
+TerrainValue = TerrainChoice | int
 
-# (field of TerrainChange, label, enum name in rules.battle.terrain or None for a number)
-TERRAIN_FIELDS: tuple[tuple[str, str, str | None], ...] = (
-    ("light", "Light", "Light"),
-    ("footing", "Footing", "Footing"),
-    ("water", "Water", "WaterDepth"),
-    ("cover", "Cover", "Cover"),
-    ("height", "Height", None),
+
+@dataclass(frozen=True)
+class TerrainField:
+    """One property of ``Terrain`` that the pane edits and the brush paints."""
+
+    name: str  # the editor's object name is "terrain_<name>"
+    label: str
+    choices: tuple[TerrainChoice, ...]  # the combo's entries; () for the height's number
+    read: Callable[[Terrain], TerrainValue]
+
+
+TERRAIN_FIELDS: tuple[TerrainField, ...] = (
+    TerrainField("light", "Light", tuple(Light), lambda t: t.light),
+    TerrainField("footing", "Footing", tuple(Footing), lambda t: t.footing),
+    TerrainField("water", "Water", tuple(WaterDepth), lambda t: t.water),
+    TerrainField("cover", "Cover", tuple(Cover), lambda t: t.cover),
+    TerrainField("height", "Height", (), lambda t: t.height),
 )
 
 
-def terrain_change(field: str, value: object) -> object | None:
-    """A ``TerrainChange`` setting one property (None without the rules)."""
-    if rt is None:
-        return None
-    return rt.TerrainChange(**{field: value})
-
-
-def paint_hexes(hexes: tuple[Hex, ...], change: object) -> Command | None:
-    from app.map.view import paint_command
-
-    return paint_command(hexes, change)
+def terrain_change(value: TerrainValue) -> TerrainChange:
+    """The ``TerrainChange`` that sets one property to ``value`` (its type says which)."""
+    if isinstance(value, Light):
+        return TerrainChange(light=value)
+    if isinstance(value, Footing):
+        return TerrainChange(footing=value)
+    if isinstance(value, WaterDepth):
+        return TerrainChange(water=value)
+    if isinstance(value, Cover):
+        return TerrainChange(cover=value)
+    return TerrainChange(height=value)
 
 
 def unready_keys(c: Combatant) -> list[tuple[str, str]]:
@@ -112,24 +126,23 @@ class HexPane(QDockWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.editors: dict[str, QComboBox | QSpinBox] = {}
-        for field, label, enum_name in TERRAIN_FIELDS:
+        for field in TERRAIN_FIELDS:
             editor: QComboBox | QSpinBox
-            if enum_name is None:
+            if not field.choices:
                 spin = QSpinBox()
                 spin.setRange(-9, 9)
-                spin.valueChanged.connect(lambda v, f=field: self._edit(f, int(v)))
+                spin.valueChanged.connect(lambda v: self._edit(int(v)))
                 editor = spin
             else:
                 combo = QComboBox()
-                enum = getattr(rt, enum_name, None) if rt is not None else None
-                for member in enum or ():
+                for member in field.choices:
                     combo.addItem(enum_label(member), member)
-                combo.activated.connect(lambda i, f=field, c=combo: self._edit(f, c.itemData(i)))
+                combo.activated.connect(lambda i, c=combo: self._edit(c.itemData(i)))
                 editor = combo
-            editor.setObjectName(f"terrain_{field}")
+            editor.setObjectName(f"terrain_{field.name}")
             editor.setEnabled(False)
-            self.editors[field] = editor
-            form.addRow(label, editor)
+            self.editors[field.name] = editor
+            form.addRow(field.label, editor)
         layout.addLayout(form)
         layout.addWidget(hline())
 
@@ -191,8 +204,8 @@ class HexPane(QDockWidget):
             return
         before, after = change.before, change.after
         if (
-            getattr(before, "terrain", None) != getattr(after, "terrain", None)
-            or getattr(before, "items", ()) != getattr(after, "items", ())
+            change.terrain_changed
+            or change.items_changed
             or any(c.hex == h for c in (*before.combatants, *after.combatants))
             or change.changed_ids
         ):
@@ -207,14 +220,12 @@ class HexPane(QDockWidget):
             return state.combatant(sid)
         return state.occupant(self._hex) if self._hex is not None else None
 
-    def selected_item(self) -> object | None:
+    def selected_item(self) -> GroundItem | None:
         row = self.items.currentItem()
-        return None if row is None else row.data(Qt.ItemDataRole.UserRole)
+        return None if row is None else _ground_item(row)
 
     def item_ids(self) -> list[str]:
-        return [
-            self.items.item(i).data(Qt.ItemDataRole.UserRole).id for i in range(self.items.count())
-        ]
+        return [_ground_item(self.items.item(i)).id for i in range(self.items.count())]
 
     # --- refresh -----------------------------------------------------------------------
     def refresh(self) -> None:
@@ -238,22 +249,21 @@ class HexPane(QDockWidget):
             )
         else:
             self.occupant.setText("Nobody stands here")
-        terrain = _terrain_at(state, h)
-        for field, editor in self.editors.items():
-            editor.setEnabled(terrain is not None)
-            if terrain is None:
-                continue
-            value = getattr(terrain, field)
+        terrain = state.terrain.at(h)
+        for field in TERRAIN_FIELDS:
+            editor = self.editors[field.name]
+            editor.setEnabled(True)
+            value = field.read(terrain)
             blocker = QSignalBlocker(editor)
             if isinstance(editor, QSpinBox):
-                editor.setValue(int(value))
+                editor.setValue(value if isinstance(value, int) else 0)
             else:
                 editor.setCurrentIndex(max(0, editor.findData(value)))
             del blocker
         current = self.selected_item()
-        keep = getattr(current, "id", None)
+        keep = current.id if current is not None else None
         self.items.clear()
-        for item in getattr(state, "items", ()):
+        for item in state.items:
             if item.hex != h:
                 continue
             key = icons.icon_key_for(item.icon, item.name)
@@ -274,7 +284,7 @@ class HexPane(QDockWidget):
         item = self.selected_item()
         who = self.actor()
         ok = item is not None and who is not None and who.hex.distance(item.hex) <= 1
-        self.pick_up_button.setEnabled(ok and bool(getattr(item, "usable", True)))
+        self.pick_up_button.setEnabled(ok and item is not None and item.usable)
         unready = unready_keys(who) if who is not None else []
         self.ready_button.setEnabled(bool(unready))
         self.ready_button.setText(f"Ready {unready[0][1]}" if unready else "Ready")
@@ -293,21 +303,16 @@ class HexPane(QDockWidget):
             self.who.setText(f"{who.name} can pick it up (a Ready maneuver)")
 
     # --- commands ----------------------------------------------------------------------
-    def _edit(self, field: str, value: object) -> None:
+    def _edit(self, value: TerrainValue) -> None:
         if self._hex is None:
             return
-        change = terrain_change(field, value)
-        command = paint_hexes((self._hex,), change) if change is not None else None
-        if command is not None:
-            self._controller.execute(command)
+        self._controller.execute(PaintTerrain((self._hex,), terrain_change(value)))
 
     def pick_up(self) -> None:
         item, who = self.selected_item(), self.actor()
         if item is None or who is None:
             return
-        command = pick_up_command(who.id, item.id)  # type: ignore[attr-defined]
-        if command is not None:
-            self._controller.execute(command)
+        self._controller.execute(PickUpItem(who.id, item.id))
 
     def ready(self) -> None:
         """Ready the actor's first unready weapon (or re-grip the shield)."""
@@ -317,15 +322,11 @@ class HexPane(QDockWidget):
             self._controller.execute(ReadyWeapon(who.id, unready[0][0]))
 
 
-def _terrain_at(state: object, h: Hex) -> object | None:
-    terrain = getattr(state, "terrain", None)
-    if terrain is not None and hasattr(terrain, "at"):
-        return terrain.at(h)
-    if rt is not None:
-        return rt.Terrain()
-    return None
+def _ground_item(row: QListWidgetItem) -> GroundItem:
+    item = row.data(Qt.ItemDataRole.UserRole)
+    assert isinstance(item, GroundItem), "every row of the list holds its GroundItem"
+    return item
 
 
 def _posture_text(c: Combatant) -> str:
-    posture = getattr(c, "posture", None)
-    return str(getattr(posture, "value", "standing")).replace("_", " ")
+    return c.posture.value.replace("_", " ")

@@ -1,10 +1,13 @@
-"""Display text shared by the panes and the main window's terrain brush (kept apart
-from the pane modules so the toolbar can use it before the panes are imported)."""
+"""Display text shared by the panes and the main window's terrain brush."""
 
 from __future__ import annotations
 
+from rules.battle.terrain import Cover, Footing, Light, WaterDepth
 
-def enum_label(value: object) -> str:
-    label = getattr(value, "label", None)
-    text = str(label if isinstance(label, str) else getattr(value, "value", value))
-    return text[:1].upper() + text[1:]
+# A terrain property's value that a combo offers (the height is a plain number).
+TerrainChoice = Light | Footing | WaterDepth | Cover
+
+
+def enum_label(value: TerrainChoice) -> str:
+    """The terrain value's own label, capitalised for a combo entry."""
+    return value.label[:1].upper() + value.label[1:]

@@ -15,17 +15,17 @@ from PySide6.QtWidgets import QApplication, QComboBox, QMainWindow, QWidget
 
 from app.controller import BattleController
 from app.event_text import RowKind, rows_for_events
-from app.panes import AttackPane, CombatLogPane
-from app.panes.attack import SITUATIONAL_CITATION, SITUATIONAL_REASON
+from app.panes.attack import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
+from app.panes.combat_log import CombatLogPane
 from hexmap import Hex
 from rules.battle.battle import (
-    Attack,
     Battle,
     BattleState,
     MoveCombatant,
     TurnCombatant,
     command_rng,
 )
+from rules.battle.commands import Attack
 from rules.core.assets import read_json
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier

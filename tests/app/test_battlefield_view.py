@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from app.map.view import MapView
-from app.panes import HexPane
+from app.panes.hex_pane import HexPane
 from hexmap import Hex
 from rules.battle.battle import Attack, DropItem, PaintTerrain, SetPosture, weapon_positions
 from rules.battle.scatter import PieceLanded

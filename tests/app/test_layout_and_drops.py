@@ -18,13 +18,8 @@ from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
 from app.map.view import catalog_item_choices
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
-from rules.battle.battle import (
-    AddItem,
-    BattleChange,
-    DropItem,
-    PaintTerrain,
-    can_strike_at_weapon,
-)
+from rules.battle.battle import BattleChange, can_strike_at_weapon
+from rules.battle.commands import AddItem, DropItem, PaintTerrain
 from rules.battle.items import ItemKind, drop_candidates
 from rules.battle.terrain import TerrainChange
 
@@ -76,7 +71,7 @@ def test_attack_pane_needs_no_scrolling_with_more_options_collapsed(laptop: Main
     settle()
     pane = laptop.attack_pane
     assert not pane.more.button.isChecked()
-    assert pane.scroll.verticalScrollBar().maximum() == 0
+    assert pane.scroll_area.verticalScrollBar().maximum() == 0
     for widget in (pane.weapon_combo, pane.mode_combo, pane.location_combo, pane.dodge_check,
                    pane.preview_label, pane.odds_panel, pane.roll_button):
         assert widget.isVisible() and not widget.visibleRegion().isEmpty(), widget.objectName()

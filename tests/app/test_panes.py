@@ -14,23 +14,23 @@ from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.controller import BattleController
 from app.event_text import RowKind, Tone, rows_for_events, turn_separator
-from app.panes import AttackPane, CombatantsPane, CombatLogPane, InspectorPane
-from app.panes.combatants import CombatantsModel
-from app.panes.inspector import defense_at_rest
+from app.panes.attack import AttackPane
+from app.panes.combat_log import CombatLogPane
+from app.panes.combatants import CombatantsModel, CombatantsPane
+from app.panes.inspector import InspectorPane, defense_at_rest
 from app.panes.widgets import HP_ROLE, ID_ROLE
 from hexmap import Arc, Hex
 from rules.battle.battle import (
-    Attack,
     Battle,
     BattleState,
-    EditCombatant,
     EndTurn,
     MoveCombatant,
     TurnCombatant,
 )
+from rules.battle.command_events import Edited, Moved, TurnEnded
+from rules.battle.commands import Attack, EditCombatant
 from rules.battle.model import Status
 from rules.core.assets import read_json
-from rules.core.events import Edited, Moved, TurnEnded
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved
 from rules.sets.seed000.catalog import load_battle_setup
@@ -437,7 +437,6 @@ def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
     says where it lands, plainly, not as a mishap."""
     from app.event_text import Tone, line_for
     from app.main_window import load_demo_battle
-    from rules.battle.battle import Attack
     from rules.battle.scatter import PieceLanded
     from rules.sets.seed000.attack import AttackOptions
     from rules.sets.seed000.attack_events import PiecesLeftHand
