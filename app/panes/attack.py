@@ -13,7 +13,6 @@ pane too, so it can never roll a second attack.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import time
 from collections.abc import Sequence
@@ -41,7 +40,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import rules.battle.battle as rules_battle
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.panes.attack_parts import (
@@ -64,8 +62,10 @@ from app.panes.widgets import (
     section_label,
 )
 from app.theme import ARC_COLOURS
-from rules.battle.battle import Attack, BattleChange
+from rules.battle.battle import BattleChange, BattleState
+from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Combatant, Status
+from rules.battle.situation import Situation, situation_modifiers
 from rules.core.citation import cite
 from rules.core.errors import RulesError
 from rules.core.events import Event
@@ -82,6 +82,7 @@ from rules.sets.seed000.conditions import SelectedCondition, load_condition_cata
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.sets.seed000.disarm import DisarmContest
 from rules.sets.seed000.odds import AttackOdds, attack_odds
+from rules.sets.seed000.tables import Tables
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
 SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -183,7 +184,7 @@ class AttackPane(QDockWidget):
         )
         self.battlefield_list.setMaximumHeight(64)
         self.battlefield_list.hide()
-        self._situation: object | None = None
+        self._situation: Situation | None = None
         self._auto_conditions: tuple[SelectedCondition, ...] = ()
 
         # --- more options: conditions, striking at a weapon, subduing, chinks --------------------
@@ -392,7 +393,7 @@ class AttackPane(QDockWidget):
         layout.addStretch(1)
 
         scroll = VerticalScrollArea(body)
-        self.scroll = scroll
+        self.scroll_area = scroll  # not "scroll": QWidget.scroll is a method
 
         footer = QVBoxLayout()
         footer.setContentsMargins(6, 2, 6, 6)
@@ -522,46 +523,36 @@ class AttackPane(QDockWidget):
             reason = self.reason_edit.text().strip() or SITUATIONAL_REASON
             extra += (Modifier(self.extra_spin.value(), reason, SITUATIONAL_CITATION),)
         random_location = self.random_check.isChecked() and self.random_check.isEnabled()
-        kwargs: dict[str, object] = {
-            "weapon_key": weapon_key,
-            "mode": mode,
-            "location": None if random_location else self.location_combo.currentData(),
-            "defenses": self.announced_defenses(),
-            "from_below": self.below_check.isChecked(),
-            "extra_modifiers": extra,
-        }
         target_weapon = self.target_weapon_combo.currentData()
         subdue = self.subdue_combo.currentData()
-        optional: dict[str, object] = {
-            "conditions": self.conditions.selected(),
-            "random_location": random_location,
-            "from_above": self.above_check.isChecked(),
-            "target_weapon_key": target_weapon,
-            "weapon_attack": (
+        return AttackOptions(
+            weapon_key=weapon_key,
+            mode=mode,
+            location=None if random_location else self.location_combo.currentData(),
+            defenses=self.announced_defenses(),
+            from_below=self.below_check.isChecked(),
+            extra_modifiers=extra,
+            conditions=self.conditions.selected(),
+            random_location=random_location,
+            from_above=self.above_check.isChecked(),
+            target_weapon_key=target_weapon,
+            weapon_attack=(
                 self.weapon_attack_combo.currentData() if target_weapon is not None else None
             ),
-            "subdue": subdue,
-            "pulled_st": (
-                self.pulled_st_spin.value()
-                if subdue is SubdueMode.PULLED
-                else None
-            ),
-            "chink": self.chink_check.isChecked(),
-            "obscured_by": self.obscured_combo.currentData(),
-            "acrobatic_dodge": self.acrobatic_check.isChecked(),
-            "all_out_defense": self.all_out_check.isChecked(),
-        }
-        for name, value in optional.items():
-            if name in option_fields():
-                kwargs[name] = value
-        return AttackOptions(**kwargs)  # type: ignore[arg-type]
+            subdue=subdue,
+            pulled_st=self.pulled_st_spin.value() if subdue is SubdueMode.PULLED else None,
+            chink=self.chink_check.isChecked(),
+            obscured_by=self.obscured_combo.currentData(),
+            acrobatic_dodge=self.acrobatic_check.isChecked(),
+            all_out_defense=self.all_out_check.isChecked(),
+        )
 
     # Kept for the tests and the issue's wording.
     current_options = options
 
     def battlefield_modifiers(self) -> tuple[Modifier, ...]:
         """The ticked modifiers of the "from the battlefield" list."""
-        picked = []
+        picked: list[Modifier] = []
         for i in range(self.battlefield_list.count()):
             item = self.battlefield_list.item(i)
             if item.checkState() == Qt.CheckState.Checked:
@@ -569,7 +560,7 @@ class AttackPane(QDockWidget):
         return tuple(picked)
 
     def _fill_situation(self, attacker: Combatant | None, defender: Combatant | None) -> None:
-        """Fill in what the battlefield says (``rules.battle.terrain.situation_modifiers``):
+        """Fill in what the battlefield says (``rules.battle.situation.situation_modifiers``):
         its catalog conditions are ticked in the picker, the posture modifiers
         listed ticked, the height sets from above/below. Only a change of the
         situation refills them, so the GM's unticking stays."""
@@ -580,7 +571,7 @@ class AttackPane(QDockWidget):
             return
         self._situation = situation
         # Conditions: drop the old automatic picks, add the new ones.
-        auto = tuple(getattr(situation, "conditions", ()))
+        auto = situation.conditions if situation is not None else ()
         old_keys = {c.key for c in self._auto_conditions}
         kept = [c for c in self.conditions.selected() if c.key not in old_keys]
         keys = {c.key for c in auto}
@@ -588,7 +579,7 @@ class AttackPane(QDockWidget):
         self._auto_conditions = auto
         self.battlefield_list.blockSignals(True)
         self.battlefield_list.clear()
-        for m in getattr(situation, "posture_modifiers", ()):
+        for m in situation.posture_modifiers if situation is not None else ():
             item = QListWidgetItem(f"{m.value:+d}  {m.reason}")
             item.setData(Qt.ItemDataRole.UserRole, m)
             item.setToolTip(str(m.citation))
@@ -599,8 +590,8 @@ class AttackPane(QDockWidget):
         self.battlefield_list.blockSignals(False)
         self.battlefield_list.setVisible(self.battlefield_list.count() > 0)
         if situation is not None:
-            self.above_check.setChecked(bool(getattr(situation, "from_above", False)))
-            self.below_check.setChecked(bool(getattr(situation, "from_below", False)))
+            self.above_check.setChecked(situation.from_above)
+            self.below_check.setChecked(situation.from_below)
 
     def command(self) -> Attack | None:
         options = self.options()
@@ -754,36 +745,17 @@ class AttackPane(QDockWidget):
         self._update_order_badges()
 
     def _fill_more(self, attacker: Combatant | None, defender: Combatant | None) -> None:
-        """The "More options" widgets: each one the rules accept (an
-        ``AttackOptions`` field) is enabled; the others say why they are not."""
+        """The "More options" widgets, each one an ``AttackOptions`` field."""
         state = self._controller.state
         self.conditions.set_catalog(load_condition_catalog(state.ruleset_key))
-        fields = option_fields()
-        for widget, name in (
-            (self.conditions, "conditions"),
-            (self.random_check, "random_location"),
-            (self.above_check, "from_above"),
-            (self.target_weapon_combo, "target_weapon_key"),
-            (self.weapon_attack_combo, "weapon_attack"),
-            (self.subdue_combo, "subdue"),
-            (self.pulled_st_spin, "pulled_st"),
-            (self.chink_check, "chink"),
-            (self.obscured_combo, "obscured_by"),
-            (self.acrobatic_check, "acrobatic_dodge"),
-            (self.all_out_check, "all_out_defense"),
-        ):
-            if name not in fields:
-                widget.setEnabled(False)
-                widget.setToolTip("Not available: the rules do not take this option yet")
         # Striking at the defender's weapon: which one, and what for.
         targets = self._fill_weapon_targets(attacker, defender)
         purposes = _enum_items(WeaponAttack, _WEAPON_ATTACK_LABELS)
         _set_items(self.weapon_attack_combo, purposes, self.weapon_attack_combo.currentData())
-        if "target_weapon_key" in fields:
-            self.target_weapon_combo.setEnabled(defender is not None and len(targets) > 1)
-            self.weapon_attack_combo.setEnabled(
-                bool(purposes) and self.target_weapon_combo.currentData() is not None
-            )
+        self.target_weapon_combo.setEnabled(defender is not None and len(targets) > 1)
+        self.weapon_attack_combo.setEnabled(
+            bool(purposes) and self.target_weapon_combo.currentData() is not None
+        )
         others: list[tuple[str, object]] = [("(nobody)", None)]
         others += [
             (c.name, c.id)
@@ -794,8 +766,7 @@ class AttackPane(QDockWidget):
         modes: list[tuple[str, object]] = [("no (a lethal blow)", None)]
         modes += _enum_items(SubdueMode, _SUBDUE_LABELS)
         _set_items(self.subdue_combo, modes, self.subdue_combo.currentData())
-        if "subdue" in fields:
-            self.subdue_combo.setEnabled(len(modes) > 1)
+        self.subdue_combo.setEnabled(len(modes) > 1)
         if attacker is not None:
             st = attacker.fighter.attributes.st
             self.pulled_st_spin.blockSignals(True)
@@ -805,18 +776,11 @@ class AttackPane(QDockWidget):
             self.pulled_st_spin.blockSignals(False)
             self._pulled_for = attacker.id
         self._update_pulled_enabled()
-        if "random_location" in fields:
-            self.location_combo.setEnabled(not self.random_check.isChecked())
+        self.location_combo.setEnabled(not self.random_check.isChecked())
         # The battle's hit location table, changed only by a command.
-        setter = ruleset_options_command()
-        current = tuple(state.ruleset_options) if hasattr(state, "ruleset_options") else ()
-        items = [(text, opts) for text, opts in _hit_location_choices(state.ruleset)]
-        _set_items(self.hit_locations_combo, items, current)
-        self.hit_locations_combo.setEnabled(setter is not None and len(items) > 1)
-        if setter is None:
-            self.hit_locations_combo.setToolTip(
-                "Which seed's hit locations this battle uses (no command to change it yet)"
-            )
+        items = _hit_location_choices(state.ruleset)
+        _set_items(self.hit_locations_combo, items, state.ruleset_options)
+        self.hit_locations_combo.setEnabled(len(items) > 1)
 
     def _fill_weapon_targets(
         self, attacker: Combatant | None, defender: Combatant | None
@@ -848,9 +812,7 @@ class AttackPane(QDockWidget):
 
     def _update_pulled_enabled(self) -> None:
         subdue = self.subdue_combo.currentData()
-        self.pulled_st_spin.setEnabled(
-            "pulled_st" in option_fields() and subdue is SubdueMode.PULLED
-        )
+        self.pulled_st_spin.setEnabled(subdue is SubdueMode.PULLED)
 
     # --- reactions to the widgets ----------------------------------------------------------
     def _random_toggled(self, on: bool) -> None:
@@ -859,8 +821,7 @@ class AttackPane(QDockWidget):
 
     def _target_weapon_changed(self) -> None:
         self.weapon_attack_combo.setEnabled(
-            "weapon_attack" in option_fields()
-            and self.weapon_attack_combo.count() > 0
+            self.weapon_attack_combo.count() > 0
             and self.target_weapon_combo.currentData() is not None
         )
         self.update_preview()
@@ -870,14 +831,10 @@ class AttackPane(QDockWidget):
         self.update_preview()
 
     def _hit_locations_chosen(self, _index: int) -> None:
-        setter = ruleset_options_command()
         wanted = self.hit_locations_combo.currentData()
-        state = self._controller.state
-        if setter is None or wanted is None:
+        if wanted is None or self._controller.state.ruleset_options == tuple(wanted):
             return
-        if tuple(getattr(state, "ruleset_options", ())) == tuple(wanted):
-            return
-        self._controller.execute(setter(tuple(wanted)))
+        self._controller.execute(SetRulesetOptions(tuple(wanted)))
         self.refresh()
 
     def _attacker_chosen(self, _index: int) -> None:
@@ -895,10 +852,7 @@ class AttackPane(QDockWidget):
             self._fill_modes(attacker)
             # the reach changed with the weapon: which of the defender's weapons it can strike
             self._fill_weapon_targets(attacker, self._combatant(self.defender_id))
-            self.weapon_attack_combo.setEnabled(
-                "weapon_attack" in option_fields()
-                and self.target_weapon_combo.currentData() is not None
-            )
+            self.weapon_attack_combo.setEnabled(self.target_weapon_combo.currentData() is not None)
         finally:
             self._updating -= 1
         self.update_preview()
@@ -1026,8 +980,8 @@ def _is_roll_key(event: QKeyEvent) -> bool:
     """Is this one of the Roll keys that ``app.help.SHORTCUTS`` lists ("roll_attack")?
     The keypad's Enter counts as Enter."""
     modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-    pressed = QKeyCombination(modifiers, Qt.Key(event.key()))
-    return any(seq.count() == 1 and seq[0] == pressed for seq in _roll_keys())
+    pressed = QKeySequence(QKeyCombination(modifiers, Qt.Key(event.key())))
+    return pressed in _roll_keys()
 
 
 @functools.cache
@@ -1045,40 +999,25 @@ _SUBDUE_LABELS = {
 }
 
 
-@functools.cache
-def option_fields() -> frozenset[str]:
-    """The fields ``AttackOptions`` has: the pane offers what the rules take."""
-    return frozenset(f.name for f in dataclasses.fields(AttackOptions))
-
-
 def _enum_items(enum: type[Enum], labels: dict[str, str]) -> list[tuple[str, object]]:
     return [(labels.get(m.name, m.name.lower().replace("_", " ")), m) for m in enum]
 
 
-def battlefield_situation(state: object, attacker_id: str, defender_id: str) -> object | None:
-    """``rules.battle.terrain.situation_modifiers`` for the pair, None while the battle
-    has no terrain (or the module is not there)."""
+def battlefield_situation(
+    state: BattleState, attacker_id: str, defender_id: str
+) -> Situation | None:
+    """``rules.battle.situation.situation_modifiers`` for the pair, None when the
+    rules refuse it."""
     try:
-        from rules.battle.terrain import situation_modifiers
-    except ImportError:
-        return None
-    if not hasattr(state, "terrain"):
-        return None
-    try:
-        return situation_modifiers(state, attacker_id, defender_id)  # type: ignore[arg-type]
+        return situation_modifiers(state, attacker_id, defender_id)
     except RulesError:
         return None
 
 
-def ruleset_options_command() -> type | None:
-    """The command that sets the battle's ruleset options, if the rules have one."""
-    return getattr(rules_battle, "SetRulesetOptions", None)
-
-
-def _hit_location_choices(ruleset: object) -> list[tuple[str, tuple[str, ...]]]:
-    choices = [("Seed 000 table", ())]
-    available = getattr(ruleset, "available_options", {})
-    for key in available:
+def _hit_location_choices(ruleset: Tables) -> list[tuple[str, tuple[str, ...]]]:
+    """The "Hit locations" entries: seed 000's table, then each location option."""
+    choices: list[tuple[str, tuple[str, ...]]] = [("Seed 000 table", ())]
+    for key in ruleset.available_options:
         if "location" in key:
             seed = key.rsplit("-", 1)[-1]
             choices.append((f"Seed {seed} locations", (key,)))

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED
-from rules.battle.battle import can_strike_at_weapon
+from rules.battle.battle import BattleState, can_strike_at_weapon
 from rules.battle.model import Combatant, Status
 from rules.core.errors import RulesError
 from rules.sets.seed000.conditions import (
@@ -304,7 +304,7 @@ class ConditionsPicker(QWidget):
     def _show_current(self) -> None:
         item = self.tree.currentItem()
         key = item.data(0, _KEY_ROLE) if item is not None else None
-        if key is None or self._catalog is None:
+        if item is None or key is None or self._catalog is None:
             self.value_spin.setEnabled(False)
             self.value_hint.setText("")
             return
@@ -336,15 +336,19 @@ class ConditionsPicker(QWidget):
 
     def _filter(self, text: str) -> None:
         needle = text.strip().lower()
-        for i in range(self.tree.topLevelItemCount()):
-            branch = self.tree.topLevelItem(i)
+        for branch in _children(self.tree.invisibleRootItem()):
             shown = 0
-            for j in range(branch.childCount()):
-                child = branch.child(j)
+            for child in _children(branch):
                 hide = bool(needle) and needle not in child.text(0).lower()
                 child.setHidden(hide)
                 shown += not hide
             branch.setHidden(shown == 0)
+
+
+def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    """The item's children (Qt's stubs type ``child(i)`` as possibly None)."""
+    children = (item.child(i) for i in range(item.childCount()))
+    return [child for child in children if child is not None]
 
 
 # --- the odds panel -------------------------------------------------------------------------
@@ -450,7 +454,7 @@ class WeaponTarget:
 
 
 def weapon_targets(
-    state: object, attacker_id: str | None, defender: Combatant | None,
+    state: BattleState, attacker_id: str | None, defender: Combatant | None,
     attacker_weapon_key: str | None,
 ) -> tuple[WeaponTarget, ...]:
     """The defender's weapons as strike-at targets: allowed only where the rules
@@ -465,7 +469,7 @@ def weapon_targets(
         else:
             try:
                 allowed, reason = can_strike_at_weapon(
-                    state,  # type: ignore[arg-type]
+                    state,
                     attacker_id,
                     defender.id,
                     w.key,
