@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     QSize,
     Qt,
 )
-from PySide6.QtGui import QAction, QColor, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAction, QColor, QMouseEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -277,7 +277,7 @@ class CombatLogPane(QDockWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport():
             kind = event.type()
-            if kind is QEvent.Type.MouseMove:
+            if kind is QEvent.Type.MouseMove and isinstance(event, QMouseEvent):
                 self.hover_row(self.view.indexAt(event.position().toPoint()).row())
             elif kind is QEvent.Type.Leave:
                 self.hover_row(-1)

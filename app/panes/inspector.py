@@ -25,9 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import rules.battle.battle as rules_battle
 from app.controller import BattleController, Redraw
-from app.map.view import droppable_items
+from app.map.drops import droppable_items
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -41,10 +40,10 @@ from app.panes.widgets import (
     side_swatch,
 )
 from hexmap import Arc
-from rules.battle.battle import BattleChange, EditCombatant, TurnCombatant
-from rules.battle.model import Combatant, ParryClass, Status, Weapon
+from rules.battle.battle import BattleChange, TurnCombatant
+from rules.battle.commands import EditCombatant, SetDefendedArea, SetPosture
+from rules.battle.model import BodyArea, Combatant, ParryClass, Posture, Status, Weapon
 from rules.core.errors import RulesError
-from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import (
     DefenseChoice,
     DefenseKind,
@@ -53,13 +52,9 @@ from rules.sets.seed000.defense import (
     dodge_base,
     plan_defense,
 )
-from rules.sets.seed000.ruleset import Ruleset
-from rules.sets.seed000.stances import (
-    BODY_AREA_CITATION,
-    BodyArea,
-    acrobatics_skill_of,
-    weapon_side,
-)
+from rules.sets.seed000.stances import BODY_AREA_CITATION, acrobatics_skill_of, weapon_side
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.tracks import wounds_of
 
 STAT_KEYS = (
     ("st", "ST"),
@@ -73,7 +68,7 @@ STAT_KEYS = (
 )
 
 
-def defense_at_rest(combatant: Combatant, choice: DefenseChoice, ruleset: Ruleset) -> DefensePlan:
+def defense_at_rest(combatant: Combatant, choice: DefenseChoice, ruleset: Tables) -> DefensePlan:
     """The defense score against a thrust from the front with nothing else done
     this turn: what a character sheet shows. Computed entirely by ``rules.sets.seed000.defense``."""
     pd = ruleset.passive_defense(combatant.fighter, Arc.FRONT).total
@@ -370,7 +365,7 @@ class InspectorPane(QDockWidget):
 
         self._load_edits(c)
 
-    def _weapons_html(self, c: Combatant, ruleset: Ruleset) -> str:
+    def _weapons_html(self, c: Combatant, ruleset: Tables) -> str:
         f = c.fighter
         if not f.weapons:
             return muted_html("No weapons")
@@ -404,7 +399,7 @@ class InspectorPane(QDockWidget):
             blocks
         ) + "</div>"
 
-    def _parry_text(self, c: Combatant, w: Weapon, ruleset: Ruleset) -> str:
+    def _parry_text(self, c: Combatant, w: Weapon, ruleset: Tables) -> str:
         if w.parry is ParryClass.NONE:
             return muted_html("cannot parry")
         try:
@@ -413,12 +408,12 @@ class InspectorPane(QDockWidget):
             return f"parry ({w.parry.value}): " + muted_html(str(refusal))
         return f"parry ({w.parry.value}) <b>{plan.value}</b> " + muted_html(f"· {plan.citation}")
 
-    def _shield_html(self, c: Combatant, ruleset: Ruleset) -> str:
+    def _shield_html(self, c: Combatant, ruleset: Tables) -> str:
         shield = c.fighter.shield
         if shield is None:
             return muted_html("No shield")
         text = f"<b>{escape(shield.name)}</b> · PD {shield.pd}"
-        if not getattr(c, "shield_ready", True) or shield.key in c.unready:
+        if not c.shield_ready or shield.key in c.unready:
             text += f' · <span style="color:{BAD_TEXT.name()}">not ready</span>'
         else:
             text += " · ready"
@@ -477,32 +472,22 @@ class InspectorPane(QDockWidget):
 
     # --- the defender's choices -------------------------------------------------------
     def _load_choices(self, c: Combatant) -> None:
-        area = getattr(c, "defended_area", None)
-        self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(area)))
-        self.area_combo.setEnabled(defended_area_command() is not None)
-        if defended_area_command() is None:
-            self.area_combo.setToolTip("The rules have no command to guard an area yet")
-        posture = getattr(c, "posture", Posture.STANDING)
-        self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(posture)))
-        self.posture_combo.setEnabled(posture_command() is not None)
-        if posture_command() is None:
-            self.posture_combo.setToolTip("The rules have no command to change posture yet")
+        self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(c.defended_area)))
+        self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(c.posture)))
 
     def _area_chosen(self, _index: int) -> None:
         c = self._shown
-        command = defended_area_command()
         area = self.area_combo.currentData()
-        if c is None or command is None or area == getattr(c, "defended_area", None):
+        if c is None or area == c.defended_area:
             return
-        self._controller.execute(command(c.id, area))
+        self._controller.execute(SetDefendedArea(c.id, area))
 
     def _posture_chosen(self, _index: int) -> None:
         c = self._shown
-        command = posture_command()
         posture = self.posture_combo.currentData()
-        if c is None or command is None or posture is getattr(c, "posture", None):
+        if c is None or posture is c.posture:
             return
-        self._controller.execute(command(c.id, posture))
+        self._controller.execute(SetPosture(c.id, posture))
 
     def _turn(self, steps: int) -> None:
         c = self._shown
@@ -510,19 +495,9 @@ class InspectorPane(QDockWidget):
             self._controller.execute(TurnCombatant(c.id, c.facing.turned(steps)))
 
 
-def defended_area_command() -> type | None:
-    """``rules.battle.battle.SetDefendedArea`` when the rules have it."""
-    return getattr(rules_battle, "SetDefendedArea", None)
-
-
-def posture_command() -> type | None:
-    """``rules.battle.battle.SetPosture`` when the rules have it."""
-    return getattr(rules_battle, "SetPosture", None)
-
-
 def weapon_state_text(c: Combatant, weapon_key: str) -> str:
     """"damaged (3)", "weakened", "broken" or "" for an intact weapon."""
-    for key, state in getattr(c, "weapon_states", ()):
+    for key, state in c.weapon_states:
         if key != weapon_key:
             continue
         if state.broken:
@@ -538,12 +513,10 @@ def traits_html(c: Combatant) -> str:
     """Pain threshold and the traits the rules read, one line."""
     f = c.fighter
     parts = []
-    pain = getattr(f, "pain_threshold", None)
-    if pain is not None:
-        parts.append(f"pain threshold <b>{escape(pain.value)}</b>")
-    tolerance = getattr(f, "injury_tolerance", frozenset())
-    if tolerance:
-        parts.append("injury tolerance: " + escape(", ".join(sorted(t.value for t in tolerance))))
+    parts.append(f"pain threshold <b>{escape(f.pain_threshold.value)}</b>")
+    if f.injury_tolerance:
+        tolerance = sorted(t.value for t in f.injury_tolerance)
+        parts.append("injury tolerance: " + escape(", ".join(tolerance)))
     if f.combat_reflexes:
         parts.append("Combat Reflexes")
     if f.fencing or "Fencing" in f.skills:
@@ -560,8 +533,8 @@ def wounds_html(c: Combatant) -> str:
     """Every located wound (with crippled limbs and lasting conditions), then the
     combatant's own states: off balance, shield lost."""
     lines = []
-    for w in getattr(c, "wounds", ()):
-        side = f" ({w.side.value})" if getattr(w, "side", None) is not None else ""
+    for w in wounds_of(c):
+        side = f" ({w.side.value})" if w.side is not None else ""
         text = f"<b>{escape(w.label)}</b>{escape(side)}: {w.injury} HP"
         if w.crippled is not None:
             crippled = escape(f"{w.crippled.value} crippled")
@@ -569,11 +542,11 @@ def wounds_html(c: Combatant) -> str:
         conditions = sorted(k.value for k in w.conditions if k.value != "crippled")
         if conditions:
             text += " · " + escape(", ".join(conditions))
-        cites = ", ".join(str(x) for x in getattr(w, "citations", ()))
+        cites = ", ".join(str(x) for x in w.citations)
         if cites:
             text += " " + muted_html(f"· {cites}")
         lines.append(text)
-    if getattr(c, "off_balance", False):
+    if c.off_balance:
         lines.append(
             f'<span style="color:{BAD_TEXT.name()}">off balance</span> '
             + muted_html("· defense penalties doubled this turn")

@@ -11,14 +11,15 @@ import pytest
 
 from app.controller import BattleController
 from app.event_text import Tone, line_for, rows_for_batches
-from app.panes import InspectorPane
-from app.panes.inspector import defended_area_command, posture_command
+from app.panes.inspector import InspectorPane
 from rules.battle.battle import Battle, BattleState
+from rules.battle.commands import SetDefendedArea, SetPosture
+from rules.battle.model import WeaponDamageState
 from rules.core.citation import cite
 from rules.core.events import Event
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.stances import BodyArea, PainThreshold
-from rules.sets.seed000.weapon_strikes import WeaponDamageState
+from rules.sets.seed000.tracks import with_wounds
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 from tests.app.test_attack_pane import demo_state
 
@@ -40,14 +41,12 @@ def inspector(qtbot) -> tuple[InspectorPane, BattleController]:
 
 def test_the_defended_area_combo_executes_the_command(inspector):
     pane, controller = inspector
-    command = defended_area_command()
-    assert command is not None, "rules.battle.battle.SetDefendedArea is missing"
     assert pane.area_combo.isEnabled()
     assert pane.area_combo.currentData() is None
     index = pane.area_combo.findData(BodyArea.HEAD)
     pane.area_combo.setCurrentIndex(index)
     pane.area_combo.activated.emit(index)
-    assert isinstance(controller.battle.commands[-1], command)
+    assert isinstance(controller.battle.commands[-1], SetDefendedArea)
     assert controller.state.combatant("c1").defended_area is BodyArea.HEAD
     assert pane.area_combo.currentData() is BodyArea.HEAD
     # Back to guarding nothing.
@@ -58,14 +57,11 @@ def test_the_defended_area_combo_executes_the_command(inspector):
 
 def test_the_posture_combo_executes_the_command(inspector):
     pane, controller = inspector
-    command = posture_command()
-    if command is None:
-        assert not pane.posture_combo.isEnabled()
-        pytest.skip("rules.battle.battle.SetPosture is not there yet")
+    assert pane.posture_combo.isEnabled()
     index = pane.posture_combo.findData(Posture.KNEELING)
     pane.posture_combo.setCurrentIndex(index)
     pane.posture_combo.activated.emit(index)
-    assert isinstance(controller.battle.commands[-1], command)
+    assert isinstance(controller.battle.commands[-1], SetPosture)
     assert controller.state.combatant("c1").posture is Posture.KNEELING
 
 
@@ -88,11 +84,11 @@ def test_lasting_state_is_shown(qtbot):
     c1 = replace(
         c1,
         fighter=replace(c1.fighter, pain_threshold=PainThreshold.HIGH),
-        wounds=(wound,),
         weapon_states=((weapon.key, WeaponDamageState(damage_taken=5, weakened=True)),),
         shield_ready=False,
         off_balance=True,
     )
+    c1 = with_wounds(c1, (wound,))
     pane, _controller = make_inspector(qtbot, state.with_combatants(c1))
     assert "pain threshold <b>high</b>" in pane.traits_label.text()
     wounds = pane.wounds_label.text()
