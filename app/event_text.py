@@ -10,27 +10,50 @@ sentence, with every modifier, for tooltips and copying) and its citation.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from fractions import Fraction
 
 from hexmap import Hex
-from rules.core.events import Edited, Event, Moved, Turned, TurnEnded
+from rules.battle.command_events import Edited, Moved, RulesetOptionsSet, Turned, TurnEnded
+from rules.core.events import Event
 from rules.sets.seed000.attack_events import (
+    AcrobaticDodgeRolled,
+    AttackAdjusted,
     AttackDeclared,
     AttackOutcome,
     AttackResolved,
     AttackRolled,
+    BleedingRolled,
+    BystanderStruck,
+    CriticalMissChecked,
+    CriticalMissTableRolled,
     DamageDealt,
     DefenseCriticalMiss,
+    DefenseMishapResolved,
     DefenseNotRolled,
     DefenseRolled,
+    DisarmContested,
+    HeavyShieldUnreadied,
+    HitLocationRolled,
+    ImprovisedParryRolled,
     InjuryRolled,
+    LocationShifted,
+    ParryBreakRolled,
+    PiecesLeftHand,
+    SideBlowDamaged,
     StatusChanged,
+    StunRecoveryRolled,
+    UnarmedCounterRolled,
+    WeakenedWeaponSnapped,
+    WeaponBroke,
+    WeaponStruck,
     WeaponUnreadied,
+    WoundInflicted,
 )
 from rules.sets.seed000.checks import Outcome, SuccessRoll
+from rules.sets.seed000.missiles import THROWN_NOTE
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +191,7 @@ def line_for(event: Event) -> LogLine:
     the event's citation."""
     try:
         text, tone = _text_and_tone(event)
-    except Exception:  # a renamed field must not blank the log
+    except Exception:  # a bug in one line's text must not blank the log
         log.exception("no short text for %s", type(event).__name__)
         text, tone = event.describe(), Tone.PLAIN
     return LogLine(text, _cite(event), tone, event, event.describe())
@@ -194,13 +217,14 @@ def _item(name: str | None) -> str:
 
 
 def _text_and_tone(event: Event) -> tuple[str, Tone]:
-    special = _BY_NAME.get(type(event).__name__)
+    special = _special_text_and_tone(event)
     if special is not None:
-        return special(event)
+        return special
+    for kinds, tone in _DESCRIBED:
+        if isinstance(event, kinds):
+            return event.describe(), tone
     if isinstance(event, AttackDeclared):
         below = ", from below" if event.below else ""
-        if getattr(event, "above", False) or getattr(event, "from_above", False):
-            below += ", from above"
         return (
             f"{event.attacker_name} → {event.defender_name}: {event.weapon_name} "
             f"{event.mode} at the {event.location_label.lower()}, "
@@ -243,14 +267,13 @@ def _text_and_tone(event: Event) -> tuple[str, Tone]:
 
 
 # --- the events of the wired seed 000/001 rules (rules.sets.seed000.attack_events) ---
-# Matched by class name so that the log still reads (by describe()) if one is renamed.
 
 
 def _faces(dice: Iterable[int]) -> str:
     return "+".join(str(d) for d in dice)
 
 
-def _hit_location(e: Any) -> tuple[str, Tone]:
+def _hit_location(e: HitLocationRolled) -> tuple[str, Tone]:
     tries = []
     for a in e.roll.attempts:
         shift = f" {a.shift:+d}" if a.shift else ""
@@ -260,7 +283,7 @@ def _hit_location(e: Any) -> tuple[str, Tone]:
     return f"Hit location {'; '.join(tries)}: {e.roll.label}{side}", Tone.PLAIN
 
 
-def _wound(e: Any) -> tuple[str, Tone]:
+def _wound(e: WoundInflicted) -> tuple[str, Tone]:
     a, w = e.assessment, e.wound
     text = f"Wound at the {a.label.lower()}: {a.injury} injury, {a.hp_loss} HP"
     if w.crippled is not None:
@@ -271,14 +294,14 @@ def _wound(e: Any) -> tuple[str, Tone]:
     return text, Tone.HARM
 
 
-def _acrobatic(e: Any) -> tuple[str, Tone]:
+def _acrobatic(e: AcrobaticDodgeRolled) -> tuple[str, Tone]:
     return (
         f"Acrobatic dodge {_roll_text(e.result.roll)}: dodge {e.applied.value:+d}",
         _roll_tone(e.result.roll),
     )
 
 
-def _parry_break(e: Any) -> tuple[str, Tone]:
+def _parry_break(e: ParryBreakRolled) -> tuple[str, Tone]:
     verdict = "breaks" if e.roll.broke else "holds"
     die = f" (d6 {e.roll.die})" if e.roll.die is not None else ""
     return f"{e.weapon_name} parries a heavy blow{die}: it {verdict}", (
@@ -286,13 +309,13 @@ def _parry_break(e: Any) -> tuple[str, Tone]:
     )
 
 
-def _improvised_parry(e: Any) -> tuple[str, Tone]:
+def _improvised_parry(e: ImprovisedParryRolled) -> tuple[str, Tone]:
     outcome = e.roll.outcome.value
     tone = Tone.SUCCESS if outcome == "unharmed" else Tone.HARM
     return f"Improvised {e.weapon_name} parried (d6 {e.roll.die}): {outcome}", tone
 
 
-def _weapon_struck(e: Any) -> tuple[str, Tone]:
+def _weapon_struck(e: WeaponStruck) -> tuple[str, Tone]:
     verdict = "breaks" if e.broke else "holds"
     return (
         f"Blow on the {e.weapon_name}: {e.basic_damage} basic, {e.text}; it {verdict}",
@@ -300,7 +323,7 @@ def _weapon_struck(e: Any) -> tuple[str, Tone]:
     )
 
 
-def _disarm(e: Any) -> tuple[str, Tone]:
+def _disarm(e: DisarmContested) -> tuple[str, Tone]:
     r = e.result
     return (
         f"Disarm contest {r.attacker_roll} vs {r.defender_roll}: {r.outcome.value}",
@@ -308,10 +331,8 @@ def _disarm(e: Any) -> tuple[str, Tone]:
     )
 
 
-def _pieces_left_hand(e: Any) -> tuple[str, Tone]:
+def _pieces_left_hand(e: PiecesLeftHand) -> tuple[str, Tone]:
     """A weapon thrown on purpose is no mishap: said plainly, where it lands."""
-    from rules.sets.seed000.missiles import THROWN_NOTE
-
     if e.pieces and all(p.note == THROWN_NOTE for p in e.pieces):
         # "Spearman's Knife, thrown at Fencer, lands in the target's hex"
         text = "; ".join(f"{e.name}'s {p.name}, {e.reason}, {p.placement}" for p in e.pieces)
@@ -319,43 +340,41 @@ def _pieces_left_hand(e: Any) -> tuple[str, Tone]:
     return e.describe(), Tone.HARM
 
 
-def _described(tone: Tone) -> Callable[[Any], tuple[str, Tone]]:
-    return lambda e: (e.describe(), tone)
+def _special_text_and_tone(event: Event) -> tuple[str, Tone] | None:
+    """The lines with a short text of their own; None for the others."""
+    if isinstance(event, HitLocationRolled):
+        return _hit_location(event)
+    if isinstance(event, WoundInflicted):
+        return _wound(event)
+    if isinstance(event, AcrobaticDodgeRolled):
+        return _acrobatic(event)
+    if isinstance(event, ParryBreakRolled):
+        return _parry_break(event)
+    if isinstance(event, ImprovisedParryRolled):
+        return _improvised_parry(event)
+    if isinstance(event, WeaponStruck):
+        return _weapon_struck(event)
+    if isinstance(event, DisarmContested):
+        return _disarm(event)
+    if isinstance(event, PiecesLeftHand):
+        return _pieces_left_hand(event)
+    return None
 
 
-_BY_NAME: dict[str, Callable[[Any], tuple[str, Tone]]] = {
-    "HitLocationRolled": _hit_location,
-    "LocationShifted": _described(Tone.NOTE),
-    "WoundInflicted": _wound,
-    "AcrobaticDodgeRolled": _acrobatic,
-    "ParryBreakRolled": _parry_break,
-    "ImprovisedParryRolled": _improvised_parry,
-    "WeaponStruck": _weapon_struck,
-    "DisarmContested": _disarm,
-    "WeaponBroke": _described(Tone.HARM),
-    "PiecesLeftHand": _pieces_left_hand,
-    "CriticalMissChecked": _described(Tone.CRITICAL),
-    "CriticalMissTableRolled": _described(Tone.CRITICAL),
-    "DefenseMishapResolved": _described(Tone.CRITICAL),
-    "AttackAdjusted": _described(Tone.NOTE),
-    "UnarmedCounterRolled": _described(Tone.OUTCOME),
-    "SideBlowDamaged": _described(Tone.HARM),
-    "HeavyShieldUnreadied": _described(Tone.NOTE),
-    "WeakenedWeaponSnapped": _described(Tone.HARM),
-    "BystanderStruck": _described(Tone.HARM),
-    "StunRecoveryRolled": _described(Tone.NOTE),
-    "BleedingRolled": _described(Tone.HARM),
-    "RulesetOptionsSet": _described(Tone.NOTE),
-}
+# The events whose line is their describe(), and how it reads.
+_DESCRIBED: tuple[tuple[tuple[type[Event], ...], Tone], ...] = (
+    ((LocationShifted, AttackAdjusted, HeavyShieldUnreadied, StunRecoveryRolled,
+      RulesetOptionsSet), Tone.NOTE),
+    ((WeaponBroke, SideBlowDamaged, WeakenedWeaponSnapped, BystanderStruck, BleedingRolled),
+     Tone.HARM),
+    ((CriticalMissChecked, CriticalMissTableRolled, DefenseMishapResolved), Tone.CRITICAL),
+    ((UnarmedCounterRolled,), Tone.OUTCOME),
+)  # fmt: skip
 
 
-def _number(value: object) -> str:
+def _number(value: Fraction) -> str:
     """A multiplier such as Fraction(3, 2) as "1.5"."""
-    try:
-        as_float = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return str(value)
-    return f"{as_float:g}"
+    return f"{float(value):g}"
 
 
 def outcome_of(row: LogRow) -> AttackOutcome | None:
