@@ -11,40 +11,44 @@ again" (kept in the settings, see ``app.user_dirs.settings``).
 
 from __future__ import annotations
 
+import importlib.metadata
+import platform
+import sysconfig
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QIcon, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
+from PySide6.QtCore import QSettings, Qt, QUrl, qVersion
+from PySide6.QtGui import (
+    QAction,
+    QDesktopServices,
+    QIcon,
+    QKeySequence,
+    QPixmap,
+    QShowEvent,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.user_dirs import settings as user_settings
 from rules.core.assets import asset_path, bundle_root
-
-if TYPE_CHECKING:
-    from PySide6.QtWidgets import QDialog
-
-    from app.help_dialogs import (
-        FirstRunGuide,
-    )
-
-# The dialogs (and their Qt classes) live in app.help_dialogs, loaded when one opens
-# or when one of these names is first asked of this module (docs/packaging.md).
-_DIALOG_NAMES = frozenset(
-    {"AboutDialog", "Component", "FirstRunGuide", "RulesReferenceDialog", "ShortcutsDialog",
-     "components"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DIALOG_NAMES:
-        import app.help_dialogs
-
-        return getattr(app.help_dialogs, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 APP_TITLE = "Hexfray"
 GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
@@ -150,14 +154,10 @@ def rules_reference_path() -> Path:
 
 def app_version() -> str:
     """The version in pyproject.toml's [project] table (bundled beside assets/)."""
-    import tomllib
-
     try:
         with (bundle_root() / "pyproject.toml").open("rb") as f:
             return str(tomllib.load(f)["project"]["version"])
     except (OSError, KeyError, tomllib.TOMLDecodeError):
-        import importlib.metadata  # slow to import: only here and in the About dialog
-
         try:
             return importlib.metadata.version("hexfray")
         except importlib.metadata.PackageNotFoundError:
@@ -197,6 +197,284 @@ def guide_dismissed(store: QSettings | None = None) -> bool:
     return value in (True, "true", "1", 1)
 
 
+# --- About: the bundled components ---------------------------------------------
+@dataclass(frozen=True)
+class Component:
+    name: str
+    version: str
+    licence: str
+    url: str
+    licence_text: str | None  # the full text when it is bundled
+
+
+# (shown name, distribution, licence we use it under, where its licence is)
+_COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
+    ("Qt for Python (PySide6-Essentials)", "PySide6_Essentials", "LGPL-3.0",
+     "https://www.gnu.org/licenses/lgpl-3.0.html"),
+    ("shiboken6", "shiboken6", "LGPL-3.0", "https://www.gnu.org/licenses/lgpl-3.0.html"),
+    ("Hexy", "Hexy", "MIT", "https://github.com/RedFT/Hexy"),
+    ("NumPy", "numpy", "BSD-3-Clause (and bundled parts: see its text)",
+     "https://numpy.org/doc/stable/license.html"),
+    ("platformdirs", "platformdirs", "MIT", "https://github.com/tox-dev/platformdirs"),
+)
+
+
+def _licence_text(dist: importlib.metadata.Distribution) -> str | None:
+    files = [f for f in dist.files or () if f.name.upper().startswith(("LICEN", "COPYING"))]
+    # the top-level licence first (numpy also lists its vendored parts' licences)
+    files.sort(key=lambda f: len(f.parts))
+    for f in files[:1]:
+        try:
+            return f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    return None
+
+
+def _python_licence_text() -> str | None:
+    candidates = [
+        bundle_root() / "licences" / "Python-LICENSE.txt",  # bundled by the spec
+        Path(sysconfig.get_path("stdlib")) / "LICENSE.txt",
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path.read_text(encoding="utf-8", errors="replace")
+    return None
+
+
+def components() -> list[Component]:
+    """The bundled components with their versions, read at run time."""
+    found = [
+        Component("Qt", qVersion(), "LGPL-3.0", "https://www.qt.io/licensing/open-source-lgpl-obligations",
+                  None),
+    ]
+    for name, dist_name, licence, url in _COMPONENTS:
+        try:
+            dist = importlib.metadata.distribution(dist_name)
+            found.append(Component(name, dist.version, licence, url, _licence_text(dist)))
+        except importlib.metadata.PackageNotFoundError:
+            found.append(Component(name, "not found", licence, url, None))
+    found.append(
+        Component("Python", platform.python_version(), "PSF-2.0",
+                  "https://docs.python.org/3/license.html", _python_licence_text())
+    )
+    return found
+
+
+# --- dialogs ------------------------------------------------------------------------
+def _close_buttons(dialog: QDialog) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
+class RulesReferenceDialog(QDialog):
+    """docs/gm-rules.md (the GM's rules summary), rendered; a clear message when
+    the file is missing. Its last link opens docs/rules.md, the traceability table.
+
+    Links to the other docs open here (Back returns), web links and bundled files
+    (the rule tables) open outside, and a link to a file this build does not hold
+    (source code) says so below the text instead of showing a blank page.
+    """
+
+    def __init__(self, parent: QWidget | None = None, path: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{APP_TITLE} – Rules reference")
+        self.resize(860, 680)
+        self.path = path or rules_reference_path()
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self.follow)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.found = self.path.is_file()
+        if self.found:
+            self.browser.setSource(
+                QUrl.fromLocalFile(str(self.path)), QTextDocument.ResourceType.MarkdownResource
+            )
+        else:
+            self.browser.setMarkdown(
+                "# Rules reference not found\n\n"
+                f"Hexfray looked for the rules reference at:\n\n`{self.path}`\n\n"
+                f"and it is not there. This build was made without `docs/{self.path.name}`; "
+                "the battle itself works as usual, and every entry in the combat log "
+                "still names the rule it follows."
+            )
+        back = QPushButton("Back", self)
+        back.setEnabled(False)
+        back.clicked.connect(self.browser.backward)
+        self.browser.backwardAvailable.connect(back.setEnabled)
+        bottom = QHBoxLayout()
+        bottom.addWidget(back)
+        bottom.addWidget(self.note, 1)
+        bottom.addWidget(_close_buttons(self))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser)
+        layout.addLayout(bottom)
+
+    def follow(self, url: QUrl) -> None:
+        self.note.clear()
+        if url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)
+            return
+        if not url.path():  # an anchor in this page
+            self.browser.scrollToAnchor(url.fragment())
+            return
+        here = self.browser.source().toLocalFile() or str(self.path)
+        target = (Path(here).parent / url.path()).resolve()
+        if target.suffix == ".md" and target.is_file():
+            link = QUrl.fromLocalFile(str(target))
+            link.setFragment(url.fragment())
+            self.browser.setSource(link, QTextDocument.ResourceType.MarkdownResource)
+        elif target.is_file():
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
+        else:
+            self.note.setText(f"{url.path()} is not part of this build.")
+
+
+class ShortcutsDialog(QDialog):
+    """Every keyboard shortcut (from ``SHORTCUTS``) and the mouse controls."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{APP_TITLE} – Keyboard shortcuts")
+        self.resize(560, 520)
+        rows = [
+            (s.group, keys_text(s), f"{s.description} (in the {s.scope})" if s.scope
+             else s.description)
+            for s in SHORTCUTS
+        ]
+        rows += [("Mouse", what, does) for what, does in MOUSE_CONTROLS]
+        self.table = QTableWidget(len(rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["Group", "Keys", "Does"])
+        for row, values in enumerate(rows):
+            for col, value in enumerate(values):
+                self.table.setItem(row, col, QTableWidgetItem(value))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(_close_buttons(self))
+
+
+class AboutDialog(QDialog):
+    """Name, version, and the bundled components with their licences."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"About {APP_TITLE}")
+        self.resize(640, 600)
+        self.version = app_version()
+        self.components = components()
+
+        icon = QLabel(self)
+        icon.setPixmap(QPixmap(str(asset_path("icons", "hexfray-64.png"))))
+        title = QLabel(
+            f"<h2>{APP_TITLE} {self.version}</h2>"
+            "<p>A game master's hex map for tactical melee battles.</p>",
+            self,
+        )
+        title.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(title, 1)
+
+        self.table = QTableWidget(len(self.components), 3, self)
+        self.table.setHorizontalHeaderLabels(["Component", "Version", "Licence"])
+        for row, c in enumerate(self.components):
+            for col, value in enumerate((c.name, c.version, c.licence)):
+                self.table.setItem(row, col, QTableWidgetItem(value))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.licence = QTextBrowser(self)
+        self.licence.setOpenExternalLinks(True)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_licence(row))
+
+        note = QLabel(
+            "Qt and Qt for Python are used under the GNU LGPL v3: this build keeps "
+            "them as separate shared libraries in its folder, which you may replace "
+            "with your own builds. Their source is at qt.io.",
+            self,
+        )
+        note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 3)
+        layout.addWidget(self.licence, 2)
+        layout.addWidget(note)
+        layout.addWidget(_close_buttons(self))
+        self.table.setCurrentCell(0, 0)
+
+    def _show_licence(self, row: int) -> None:
+        if not 0 <= row < len(self.components):
+            return
+        c = self.components[row]
+        if c.licence_text:
+            self.licence.setPlainText(c.licence_text)
+        else:
+            self.licence.setHtml(
+                f"<p>{c.name} {c.version} is used under the <b>{c.licence}</b> licence.</p>"
+                f'<p>Its terms: <a href="{c.url}">{c.url}</a></p>'
+            )
+
+
+class FirstRunGuide(QDialog):
+    """A short, non-modal guide to the controls, shown over the demo battle."""
+
+    def __init__(self, parent: QWidget | None = None, store: QSettings | None = None) -> None:
+        super().__init__(parent)
+        self._settings = store if store is not None else user_settings()
+        self.setWindowTitle(f"Welcome to {APP_TITLE}")
+        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        text = QLabel(self)
+        text.setWordWrap(True)
+        text.setTextFormat(Qt.TextFormat.RichText)
+        text.setText(guide_html())
+        # A wrapped label reports its height for a width: fix the width so the
+        # dialog opens tall enough for all of the text.
+        text.setFixedWidth(GUIDE_TEXT_WIDTH)
+        text.setMinimumHeight(text.heightForWidth(GUIDE_TEXT_WIDTH))
+        self.dont_show = QCheckBox("Don't show this again", self)
+        self.dont_show.setChecked(guide_dismissed(self._settings))
+        buttons = QDialogButtonBox(self)
+        buttons.addButton("Start", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.dont_show)
+        bottom.addStretch(1)
+        bottom.addWidget(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addLayout(bottom)
+        self.finished.connect(self._remember)
+        self.adjustSize()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Open over the lower left of the map, clear of the tokens in the middle."""
+        super().showEvent(event)
+        anchor = getattr(self.parentWidget(), "map_view", None)
+        if isinstance(anchor, QWidget) and anchor.isVisible():
+            corner = anchor.mapToGlobal(anchor.rect().bottomLeft())
+            self.move(corner.x() + 16, corner.y() - self.frameGeometry().height() - 16)
+
+    def _remember(self, _result: int = 0) -> None:
+        self._settings.setValue(GUIDE_DISMISSED_KEY, self.dont_show.isChecked())
+        self._settings.sync()
+
+
 def maybe_show_first_run_guide(
     parent: QWidget | None = None, store: QSettings | None = None
 ) -> FirstRunGuide | None:
@@ -204,8 +482,6 @@ def maybe_show_first_run_guide(
     store = store if store is not None else user_settings()
     if guide_dismissed(store):
         return None
-    from app.help_dialogs import FirstRunGuide
-
     guide = FirstRunGuide(parent, store)
     guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     guide.show()
@@ -227,11 +503,6 @@ def populate_help_menu(menu: QMenu, window: QWidget) -> HelpActions:
     Each dialog is non-modal and opens once: asking again raises the open one.
     """
     open_dialogs: dict[str, QDialog] = {}
-
-    def dialogs() -> Any:  # loaded when the first dialog opens
-        import app.help_dialogs
-
-        return app.help_dialogs
 
     def opener(name: str, factory: Callable[[], QDialog]) -> Callable[[], None]:
         def open_it() -> None:
@@ -256,13 +527,13 @@ def populate_help_menu(menu: QMenu, window: QWidget) -> HelpActions:
         return action
 
     guide = add("help_guide", "Controls &guide",
-                opener("guide", lambda: dialogs().FirstRunGuide(window)))
+                opener("guide", lambda: FirstRunGuide(window)))
     rules = add("help_rules", "&Rules reference",
-                opener("rules", lambda: dialogs().RulesReferenceDialog(window)))
+                opener("rules", lambda: RulesReferenceDialog(window)))
     keys = add("help_shortcuts", "&Keyboard shortcuts",
-               opener("keys", lambda: dialogs().ShortcutsDialog(window)))
+               opener("keys", lambda: ShortcutsDialog(window)))
     menu.addSeparator()
-    about = add(None, f"&About {APP_TITLE}", opener("about", lambda: dialogs().AboutDialog(window)))
+    about = add(None, f"&About {APP_TITLE}", opener("about", lambda: AboutDialog(window)))
     about.setMenuRole(QAction.MenuRole.AboutRole)
     return HelpActions(guide, rules, keys, about)
 
