@@ -36,10 +36,12 @@ from PySide6.QtCore import (
     QObject,
     Qt,
     QtMsgType,
+    QUrl,
     Signal,
     qInstallMessageHandler,
 )
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.user_dirs import current_log_file, finish_early_logging, log_dir
 
@@ -187,11 +189,6 @@ class CrashReporter(QObject):
 
 def show_crash_dialog(report: CrashReport, count: int, parent: QWidget | None) -> None:
     """The real dialog: what failed, that Hexfray goes on, where the log is."""
-    # Loaded when a dialog opens, not at start-up (docs/packaging.md).
-    from PySide6.QtCore import QUrl
-    from PySide6.QtGui import QDesktopServices
-    from PySide6.QtWidgets import QMessageBox
-
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle("Hexfray – unexpected error")

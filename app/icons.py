@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from enum import Enum
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
@@ -239,7 +240,12 @@ _WORDS: tuple[tuple[str, str], ...] = (
 def icon_key_for(*hints: object) -> str:
     """The icon key for an item from any hints (an icon key, a kind, a name):
     the first hint that is a known key wins, then words in the hints."""
-    return _icon_key(tuple(str(getattr(h, "value", h)).lower() for h in hints if h is not None))
+    return _icon_key(tuple(_hint_text(h) for h in hints if h is not None))
+
+
+def _hint_text(hint: object) -> str:
+    """An enum hint (an item kind) by its value, anything else as text."""
+    return str(hint.value if isinstance(hint, Enum) else hint).lower()
 
 
 @functools.lru_cache(maxsize=1024)

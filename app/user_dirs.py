@@ -17,19 +17,13 @@ never next to the program: the installed or frozen bundle is read-only to us.
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import platformdirs
 from PySide6.QtCore import QSettings
-
-if TYPE_CHECKING:
-    import platformdirs
-
-# platformdirs and logging.handlers (socket, pickle, queue...) load when first needed:
-# with HEXFRAY_HOME set, or with the log set up after the first frame, start-up needs
-# neither (docs/packaging.md, start-up).
 
 APP_NAME = "Hexfray"
 APP_AUTHOR = "Hexfray"
@@ -52,8 +46,6 @@ def _ensure(path: Path) -> Path:
 
 
 def _platform_dirs() -> platformdirs.PlatformDirs:
-    import platformdirs
-
     # appauthor only matters on Windows (…\AppData\Local\Hexfray\Hexfray).
     return platformdirs.PlatformDirs(APP_NAME, APP_AUTHOR, ensure_exists=False)
 
@@ -104,9 +96,13 @@ def settings() -> QSettings:
     return QSettings(str(config_dir() / "settings.ini"), QSettings.Format.IniFormat)
 
 
-def _is_file_handler(handler: logging.Handler) -> bool:
-    """Whether ``handler`` is the rotating file handler ``setup_logging`` installed."""
-    return getattr(handler, "_hexfray_file", False) is True
+class _FileHandler(logging.handlers.RotatingFileHandler):
+    """The rotating log file ``setup_logging`` installs (its own class, so it is
+    found again among the root logger's handlers)."""
+
+
+class _ConsoleHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The warnings to stderr that ``setup_logging`` installs."""
 
 
 class _EarlyBuffer(logging.Handler):
@@ -127,7 +123,7 @@ def buffer_early_logging(level: int = logging.INFO) -> None:
     losing what was logged before it. Does nothing once logging is set up.
     """
     root = logging.getLogger()
-    if any(_is_file_handler(h) or isinstance(h, _EarlyBuffer) for h in root.handlers):
+    if any(isinstance(h, _FileHandler | _EarlyBuffer) for h in root.handlers):
         return
     root.addHandler(_EarlyBuffer())
     root.setLevel(level)
@@ -145,8 +141,6 @@ def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
     Safe to call more than once (e.g. after ``HEXFRAY_HOME`` changed in a test):
     the previous Hexfray file handler is closed and replaced.
     """
-    import logging.handlers
-
     path = log_file()
     root = logging.getLogger()
     early: list[logging.LogRecord] = []
@@ -154,26 +148,24 @@ def setup_logging(level: int = logging.INFO, *, console: bool = True) -> Path:
         if isinstance(handler, _EarlyBuffer):
             early += handler.records
             root.removeHandler(handler)
-        elif _is_file_handler(handler):
+        elif isinstance(handler, _FileHandler):
             root.removeHandler(handler)
             handler.close()
-    file_handler = logging.handlers.RotatingFileHandler(
+    file_handler = _FileHandler(
         path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8", delay=True
     )
-    file_handler._hexfray_file = True  # type: ignore[attr-defined]
     file_handler.setFormatter(logging.Formatter(_LOG_FORMAT))
     root.addHandler(file_handler)
-    has_console = any(getattr(h, "_hexfray_console", False) for h in root.handlers)
+    has_console = any(isinstance(h, _ConsoleHandler) for h in root.handlers)
     if console and not has_console and sys.stderr is not None:
-        stream = logging.StreamHandler()
+        stream = _ConsoleHandler()
         stream.setLevel(logging.WARNING)
         stream.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-        stream._hexfray_console = True  # type: ignore[attr-defined]
         root.addHandler(stream)
     root.setLevel(level)
     # What was logged before (buffer_early_logging) goes where it would have gone.
     targets = [
-        h for h in root.handlers if h is file_handler or getattr(h, "_hexfray_console", False)
+        h for h in root.handlers if h is file_handler or isinstance(h, _ConsoleHandler)
     ]
     for record in early:
         if record.levelno >= level:
@@ -187,11 +179,7 @@ def stop_logging() -> None:
     """Remove and close the handlers ``setup_logging`` installed (tests, shutdown)."""
     root = logging.getLogger()
     for handler in list(root.handlers):
-        if (
-            _is_file_handler(handler)
-            or isinstance(handler, _EarlyBuffer)
-            or getattr(handler, "_hexfray_console", False)
-        ):
+        if isinstance(handler, _FileHandler | _EarlyBuffer | _ConsoleHandler):
             root.removeHandler(handler)
             handler.close()
 
@@ -199,6 +187,6 @@ def stop_logging() -> None:
 def current_log_file() -> Path | None:
     """The file the installed Hexfray handler writes to, if logging is set up."""
     for handler in logging.getLogger().handlers:
-        if _is_file_handler(handler):
-            return Path(handler.baseFilename)  # type: ignore[attr-defined]
+        if isinstance(handler, _FileHandler):
+            return Path(handler.baseFilename)
     return None
