@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -42,9 +42,9 @@ class Flight:
     item_id: str | None = None
 
 
-def flight_points(flight: Flight, centre: object) -> list[QPointF]:
+def flight_points(flight: Flight, centre: Callable[[Hex], QPointF]) -> list[QPointF]:
     """Map points of a flight's path (``centre`` maps a hex to its map point)."""
-    return [centre(h) for h in flight.path]  # type: ignore[operator]
+    return [centre(h) for h in flight.path]
 
 
 def point_along(points: Sequence[QPointF], t: float) -> tuple[QPointF, float]:
@@ -118,8 +118,8 @@ class FlightAnimator(QObject):
     def in_flight(self, item_id: str) -> bool:
         return any(f.item_id == item_id for f in self._flights)
 
-    def _on_value(self, value: object) -> None:
-        self._t = float(value)  # type: ignore[arg-type]
+    def _on_value(self, value: float) -> None:
+        self._t = float(value)
         self.frame.emit()
 
     def _on_finished(self) -> None:

@@ -1,21 +1,17 @@
 """The map view's deliberate drops and the GM's catalog items: ``DropPick``,
-``CatalogItem`` and their helpers. Kept apart from app.map.view so that the map's
-first frame need not create them (issue 5); ``from app.map.view import
-droppable_items`` still works."""
+``CatalogItem`` and their helpers (the tools and the context menu use them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.battle.model import Combatant, WeaponKind
+from rules.battle.battle import BattleState, Command
+from rules.battle.commands import AddItem
+from rules.battle.items import ItemKind, drop_candidates, icon_key
+from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
 from rules.core.errors import RulesError
 from rules.sets.seed000.catalog import load_catalog
-
-if TYPE_CHECKING:
-    from rules.battle.battle import Command
-    from rules.battle.items import ItemKind
 
 
 @dataclass(frozen=True)
@@ -37,19 +33,16 @@ def droppable_items(c: Combatant) -> list[tuple[str, str]]:
     return out
 
 
-def make_drop_pick(state: object, combatant_id: str, key: str) -> DropPick | None:
+def make_drop_pick(state: BattleState, combatant_id: str, key: str) -> DropPick | None:
     """The pick for ``combatant_id`` dropping ``key``; None if it is not in hand."""
-    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.battle.items import drop_candidates
-
     try:
-        c = state.combatant(combatant_id)  # type: ignore[attr-defined]
+        c = state.combatant(combatant_id)
     except RulesError:
         return None
     names = dict(droppable_items(c))
     if key not in names:
         return None
-    hexes = drop_candidates(c, state.grid)  # type: ignore[attr-defined]
+    hexes = drop_candidates(c, state.grid)
     return DropPick(c.id, c.name, key, names[key], tuple(hexes))
 
 
@@ -60,28 +53,19 @@ class CatalogItem:
     kind: ItemKind
     key: str
     name: str
-    weapon: object | None = None
-    shield: object | None = None
+    weapon: Weapon | None = None
+    shield: Shield | None = None
 
     @property
     def icon(self) -> str:
-        from rules.battle.items import icon_key
-
-        return icon_key(self.kind, self.weapon, self.shield)  # type: ignore[arg-type]
+        return icon_key(self.kind, self.weapon, self.shield)
 
     def command(self, h: Hex) -> Command:
-        from rules.battle.battle import AddItem  # loaded on first use (start-up)
-
-        return AddItem(  # type: ignore[arg-type]
-            h, self.name, self.kind, weapon=self.weapon, shield=self.shield
-        )
+        return AddItem(h, self.name, self.kind, weapon=self.weapon, shield=self.shield)
 
 
 def catalog_item_choices() -> tuple[CatalogItem, ...]:
     """Every catalog weapon (not bare hands), then every shield, by name."""
-    # Lazy: the item rules load on first use (start-up time, docs/packaging.md).
-    from rules.battle.items import ItemKind
-
     try:
         catalog = load_catalog()
     except RulesError:  # pragma: no cover - a broken data file

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
@@ -48,7 +49,9 @@ from hexmap import (
     front_arc_hexes,
     reach_hexes,
 )
+from rules.battle.battle import BattleState
 from rules.battle.model import Combatant, Status
+from rules.battle.terrain import Light, Terrain, TerrainMap
 from rules.core.assets import asset_path
 
 HEX_SIZE = 32.0  # hex radius in map coordinates (= screen pixels at zoom 1)
@@ -386,9 +389,8 @@ def _token_look(c: Combatant, dpr: float, role: int) -> tuple[object, ...]:
 
 
 def posture_key(c: Combatant) -> str:
-    """The posture's value ("standing", "prone" ...), "standing" if the model has none."""
-    posture = getattr(c, "posture", None)
-    return str(getattr(posture, "value", posture or "standing"))
+    """The posture's value ("standing", "prone" ...)."""
+    return c.posture.value
 
 
 def draw_posture_glyph(p: QPainter, key: str, cx: float, cy: float, r: float) -> None:
@@ -875,8 +877,8 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
     ranges = range_areas(c, grid)
     disk_outline = outline_path([*arcs, origin])
     bounds = disk_outline.boundingRect()
-    for area in [*reach, *ranges]:
-        bounds = bounds.united(area.outline.boundingRect())
+    for outline in [*(a.outline for a in reach), *(a.outline for a in ranges)]:
+        bounds = bounds.united(outline.boundingRect())
     return Overlay(
         combatant_id=c.id,
         origin=origin,
@@ -1190,38 +1192,10 @@ def render_legend(
 
 
 # --- the battlefield: terrain, items on the ground, paths ------------------------------
-def terrain_map(state: object) -> dict[Hex, object]:
-    """The battle's terrain as ``{hex: Terrain}`` (only hexes that differ from open
-    ground), whatever container ``BattleState.terrain`` is."""
-    terrain = getattr(state, "terrain", None)
-    if terrain is None:
-        return {}
-    for name in ("cells", "by_hex", "hexes"):
-        inner = getattr(terrain, name, None)
-        if inner is not None and not callable(inner):
-            terrain = inner
-            break
-    if hasattr(terrain, "items") and callable(terrain.items):
-        return dict(terrain.items())
-    try:
-        return {h: t for h, t in terrain}  # type: ignore[misc]
-    except (TypeError, ValueError):
-        return {}
-
-
-def _level(value: object) -> int:
-    """A terrain attribute as a small number: 0 is "nothing special"."""
-    if value is None or value is False:
-        return 0
-    if value is True:
-        return 1
-    if isinstance(value, int | float):
-        return int(value)
-    members = list(type(value))  # type: ignore[call-overload]
-    try:
-        return members.index(value)
-    except (TypeError, ValueError):
-        return 0
+def _step(member: Enum) -> int:
+    """A terrain grade as a small number: its place in its enum (0 is "nothing
+    special": good footing, no water, no cover)."""
+    return list(type(member)).index(member)
 
 
 @dataclass(frozen=True)
@@ -1239,31 +1213,20 @@ class TerrainLook:
         return not (self.dark or self.footing or self.water or self.cover or self.height)
 
 
-def terrain_look(t: object) -> TerrainLook:
-    def get(*names: str) -> object:
-        for n in names:
-            if hasattr(t, n):
-                return getattr(t, n)
-        return None
-
-    light = get("light", "lighting")
-    dark = _level(get("darkness")) if light is None else _light_to_dark(light)
+def terrain_look(t: Terrain) -> TerrainLook:
     return TerrainLook(
-        dark=max(0, min(3, dark)),
-        footing=max(0, min(2, _level(get("footing")))),
-        water=max(0, _level(get("water_depth", "water", "depth"))),
-        cover=max(0, min(2, _level(get("cover")))),
-        height=_level(get("height", "elevation")),
+        dark=max(0, min(3, _light_to_dark(t.light))),
+        footing=max(0, min(2, _step(t.footing))),
+        water=max(0, _step(t.water)),
+        cover=max(0, min(2, _step(t.cover))),
+        height=t.height,
     )
 
 
-def _light_to_dark(light: object) -> int:
+def _light_to_dark(light: Light) -> int:
     """Light (a penalty 0 .. -10) -> darkness steps 0..3."""
-    light = getattr(light, "penalty", light)
-    if isinstance(light, int | float) and not isinstance(light, bool):
-        penalty = abs(int(light))  # e.g. -3 for dim light
-        return 0 if penalty == 0 else 1 if penalty <= 3 else 2 if penalty <= 6 else 3
-    return _level(light)
+    penalty = abs(light.penalty)  # e.g. 3 for dim light
+    return 0 if penalty == 0 else 1 if penalty <= 3 else 2 if penalty <= 6 else 3
 
 
 DARK_ALPHA = (0, 70, 130, 190)
@@ -1299,7 +1262,7 @@ class TerrainCache:
 
     def __init__(self) -> None:
         self._built = False
-        self._terrain: object = None
+        self._terrain: TerrainMap | None = None
         self.looks: dict[Hex, TerrainLook] = {}
         self.chunks: list[TerrainChunk] = []
         self.bounds = QRectF()
@@ -1331,15 +1294,15 @@ class TerrainCache:
             self._overview = image
         return self._overview
 
-    def update(self, state: object) -> bool:
+    def update(self, state: BattleState) -> bool:
         """Rebuild if the terrain changed; True if it did."""
-        terrain = getattr(state, "terrain", None)
+        terrain = state.terrain
         if self._built and terrain is self._terrain:
             return False
         changed = self._built and terrain != self._terrain
         self._terrain = terrain
         self._built = True
-        looks = {h: terrain_look(t) for h, t in terrain_map(state).items()}
+        looks = {h: terrain_look(t) for h, t in terrain}
         self.looks = {h: lk for h, lk in looks.items() if not lk.plain}
         self.chunks = [self._chunk(hs) for hs in self._blocks().values()]
         self.bounds = QRectF()

@@ -13,7 +13,8 @@ from app.main_window import MainWindow, load_demo_battle
 from app.map.view import MapView
 from app.panes.hex_pane import HexPane
 from hexmap import Hex
-from rules.battle.battle import Attack, DropItem, PaintTerrain, SetPosture, weapon_positions
+from rules.battle.battle import weapon_positions
+from rules.battle.commands import Attack, DropItem, PaintTerrain, SetPosture
 from rules.battle.scatter import PieceLanded
 from rules.battle.terrain import Cover, Footing, TerrainChange, WaterDepth
 from rules.sets.seed000.attack import AttackOptions, WeaponAttack

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.controller import BattleController, plan_redraw
 from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
-from app.map.view import catalog_item_choices
+from app.map.drops import catalog_item_choices
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
 from rules.battle.battle import BattleChange, can_strike_at_weapon

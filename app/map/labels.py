@@ -1,0 +1,200 @@
+"""Words on the map: the target callout, weapon and arc names laid out so that no
+label hides a token or another label, and the hex tooltip's text."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainter
+
+from app import theme
+from app.map import painter as mp
+from app.map.camera import Camera
+from hexmap import Hex, arc_of
+from rules.battle.battle import BattleState
+from rules.battle.items import GroundItem
+
+LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    rect: QRectF
+    pixel_size: int
+    bold: bool
+    fg: QColor
+    bg: QColor
+    edge: QColor | None
+    on_top: bool = False  # drawn over the tokens (the target callout)
+
+
+def layout_labels(
+    camera: Camera,
+    state: BattleState,
+    overlay: mp.Overlay | None,
+    target_id: str | None,
+    texts: mp.TextCache,
+) -> list[Label]:
+    """Target callout, weapon names and arc names, in drawing order. A label
+    goes where it covers no token and no label placed before it; arc names that
+    find no such place are left out (the legend still names every colour)."""
+    labels: list[Label] = []
+    if overlay is None or camera.hex_pixels < LABELS_MIN_PIXELS:
+        return labels
+    half = 0.62 * camera.hex_pixels
+    obstacles: list[QRectF] = []
+    taken: set[Hex] = set()
+    for c in state.combatants:
+        centre = camera.hex_center(c.hex)
+        obstacles.append(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
+        taken.add(c.hex)
+    target = target_labels(camera, state, overlay, target_id, texts)
+    labels += target
+    obstacles += [label.rect for label in target]
+
+    def free(rect: QRectF) -> bool:
+        return not any(rect.intersects(o) for o in obstacles)
+
+    bg = QColor(theme.HALO)
+    bg.setAlpha(215)
+    for area in overlay.reach:
+        style = theme.reach_style(area.index)
+        text = area.name + (" – unready" if area.unready else "")
+        placed: Label | None = None
+        for h in label_hexes(area, overlay, taken):
+            rect = mp.pill_rect(texts, text, camera.hex_center(h), pixel_size=10, bold=True)
+            placed = Label(text, rect, 10, True, style.colour, bg, style.colour)
+            if free(rect):
+                break
+        if placed is not None:
+            labels.append(placed)
+            obstacles.append(placed.rect)
+    grid = state.grid
+    for arc, direction in overlay.label_directions:
+        text = theme.ARC_MAP_TEXT[arc]
+        r = theme.ARC_RADIUS
+        for distance in (r - 1, r, r - 2):
+            h = overlay.origin + direction.vector.scale(distance)
+            if h not in grid:
+                continue
+            rect = mp.pill_rect(texts, text, camera.hex_center(h), pixel_size=10, bold=True)
+            if free(rect):
+                labels.append(
+                    Label(text, rect, 10, True, theme.ARC_COLOURS[arc].darker(175), bg, None)
+                )
+                obstacles.append(rect)
+                break
+    return labels
+
+
+def target_labels(
+    camera: Camera,
+    state: BattleState,
+    overlay: mp.Overlay,
+    target_id: str | None,
+    texts: mp.TextCache,
+) -> list[Label]:
+    """Beyond the target, away from the attacker: who it is, where it stands in
+    the attacker's arcs and from which of its own arcs it is attacked."""
+    if target_id is None:
+        return []
+    a = state.combatant(overlay.combatant_id)
+    t = state.combatant(target_id)
+    start, end = camera.hex_center(a.hex), camera.hex_center(t.hex)
+    dist = math.hypot(end.x() - start.x(), end.y() - start.y())
+    ux, uy = ((end.x() - start.x()) / dist, (end.y() - start.y()) / dist) if dist else (0, 1)
+    in_arc = arc_of(t.hex, a.hex, a.facing, a.handedness)
+    from_arc = arc_of(a.hex, t.hex, t.facing, t.handedness)
+    lines: list[tuple[str, int, bool, QColor, QColor, QColor | None]] = [
+        (f"Target: {t.name}", 11, True, QColor("#ffffff"), QColor(168, 24, 32, 230), None),
+        (f"in {a.name}'s {in_arc.label.lower()}", 10, False, theme.INK, theme.HALO,
+         theme.ARC_COLOURS[in_arc].darker(130)),
+        (f"attacked from its {from_arc.label.lower()}", 10, False, theme.INK, theme.HALO,
+         theme.ARC_COLOURS[from_arc].darker(130)),
+    ]  # fmt: skip
+    sizes = [
+        mp.pill_rect(texts, text, QPointF(), pixel_size=px, bold=b) for text, px, b, *_ in lines
+    ]
+    step = 17.0
+    width = max(r.width() for r in sizes)
+    height = step * (len(lines) - 1) + sizes[0].height()
+    gap = 0.72 * camera.hex_pixels + 4
+    # the box's centre: out from the target until the box clears the token
+    cx = end.x() + ux * (gap + width / 2 * abs(ux))
+    cy = end.y() + uy * (gap + height / 2 * abs(uy))
+    top = cy - height / 2 + sizes[0].height() / 2
+    labels = []
+    for i, (text, px, b, fg, bgc, edge) in enumerate(lines):
+        rect = mp.pill_rect(texts, text, QPointF(cx, top + i * step), pixel_size=px, bold=b)
+        labels.append(Label(text, rect, px, b, fg, bgc, edge, on_top=True))
+    return labels
+
+
+def paint_labels(p: QPainter, texts: mp.TextCache, labels: list[Label], on_top: bool) -> None:
+    for label in labels:
+        if label.on_top is on_top:
+            mp.draw_pill(
+                p, texts, label.text, label.rect.center(), pixel_size=label.pixel_size,
+                bold=label.bold, fg=label.fg, bg=label.bg, edge=label.edge,
+            )  # fmt: skip
+
+
+def label_hexes(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> list[Hex]:
+    """Free hexes of a reach area for its label: far out and straight ahead first."""
+    fx, fy = mp.facing_unit(overlay.facing)
+    o = mp.center(overlay.origin)
+    scored: list[tuple[float, Hex]] = []
+    for h in area.hexes:
+        if h in taken:
+            continue
+        c = mp.center(h)
+        ahead = ((c.x() - o.x()) * fx + (c.y() - o.y()) * fy) / mp.HEX_SIZE
+        across = abs((c.x() - o.x()) * fy - (c.y() - o.y()) * fx) / mp.HEX_SIZE
+        scored.append((-(ahead - 0.3 * across), h))
+    return [h for _score, h in sorted(scored)]
+
+
+# --- tooltips ------------------------------------------------------------------------
+def describe_hex(
+    state: BattleState, h: Hex, selected_id: str | None, overlay: mp.Overlay | None
+) -> str:
+    """Tooltip text: coordinates, occupant, terrain, items, arc relative to the
+    selection and the weapons that reach the hex."""
+    col, row = h.to_offset()
+    lines = [f"Hex {h.q},{h.r}  (column {col}, row {row})"]
+    for c in state.combatants:
+        if c.hex == h:
+            hand = c.fighter.handedness.value
+            lines.append(
+                f"{c.name} — {c.side.value}, HP {c.hp}/{c.fighter.hit_points}, "
+                f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
+            )
+    terrain = state.terrain.at(h)
+    if not mp.terrain_look(terrain).plain:
+        lines.append("Terrain: " + terrain.describe())
+    items = state.items_at(h)
+    if items:
+        lines.append("On the ground: " + ", ".join(i.name for i in items))
+    if selected_id is not None:
+        sel = state.combatant(selected_id)
+        if h != sel.hex:
+            arc = arc_of(h, sel.hex, sel.facing, sel.handedness)
+            d = h.distance(sel.hex)
+            lines.append(f"{arc.label} of {sel.name}, {d} hex{'' if d == 1 else 'es'} away")
+            reach = overlay.reach if overlay is not None else []
+            names = [a.name for a in reach if h in a.hexes]
+            if names:
+                lines.append("In reach of: " + ", ".join(names))
+            ranges = overlay.ranges if overlay is not None else []
+            ranged = [f"{a.name} ({a.mode})" for a in ranges if h in a.hexes]
+            if ranged:
+                lines.append("In range of: " + ", ".join(ranged))
+    return "\n".join(lines)
+
+
+def item_tooltip(item: GroundItem) -> str:
+    """An item icon's tooltip: its name, and what it is if the rules noted it."""
+    return item.name + (f" — {item.note}" if item.note else "")

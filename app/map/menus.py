@@ -1,0 +1,110 @@
+"""The map's context menu: for a combatant "Set as target", "Select", its postures
+(``SetPosture``) and what it may drop; on an empty hex the GM's "Place item"; for
+items on the hex, "Pick up" by the selection (``PickUpItem``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QMenu, QWidget
+
+from app import icons
+from app.controller import BattleController
+from app.map.drops import catalog_item_choices, droppable_items
+from app.map.tools import (
+    combatant_at,
+    pick_up_command,
+    posture_choices,
+    posture_command,
+    posture_label,
+)
+from hexmap import Hex
+from rules.battle.items import ItemKind
+
+
+def context_menu_for(
+    parent: QWidget,
+    controller: BattleController,
+    h: Hex | None,
+    begin_drop: Callable[[str, str], bool],
+) -> QMenu | None:
+    """The map's menu for a hex (None where there is nothing to offer); the drop
+    entries start the pick of the hex with ``begin_drop(combatant_id, key)``."""
+    if h is None:
+        return None
+    state = controller.state
+    c = combatant_at(state, h)
+    menu = QMenu(parent)
+    menu.setObjectName("mapContextMenu")
+    if c is not None:
+        target = menu.addAction("Set as &Target")
+        target.setObjectName("setTarget")
+        target.setEnabled(c.id != controller.selected_id)
+        target.triggered.connect(lambda _=False, cid=c.id: controller.set_target(cid))
+        select = menu.addAction(f"&Select {c.name}")
+        select.setObjectName("selectCombatant")
+        select.triggered.connect(lambda _=False, cid=c.id: controller.select(cid))
+        sub = menu.addMenu("&Posture")
+        sub.setObjectName("postureMenu")
+        for posture in posture_choices():
+            action = sub.addAction(posture_label(posture))
+            action.setObjectName(f"posture:{posture.value}")
+            action.setCheckable(True)
+            action.setChecked(posture == c.posture)
+            action.triggered.connect(
+                lambda _=False, cid=c.id, po=posture: controller.execute(posture_command(cid, po))
+            )
+        droppable = droppable_items(c)
+        if droppable:
+            sub = menu.addMenu("&Drop")
+            sub.setObjectName("dropMenu")
+            for key, name in droppable:
+                action = sub.addAction(f"{name}…")
+                action.setObjectName(f"drop:{key}")
+                action.setStatusTip(
+                    f"{c.name} drops the {name}: pick the hex (000 DROPPED WEAPONS)"
+                )
+                action.triggered.connect(lambda _=False, cid=c.id, k=key: begin_drop(cid, k))
+    else:
+        add_place_item_menu(menu, controller, h)
+    sid = controller.selected_id
+    items = state.items_at(h)
+    if items and sid is not None:
+        menu.addSeparator()
+        picker = state.combatant(sid)
+        for item in items:
+            action = menu.addAction(
+                icons.item_icon(icons.icon_key_for(item.icon, item.name)),
+                f"{picker.name}: pick up {item.name}",
+            )
+            action.setObjectName(f"pickUp:{item.id}")
+            action.setEnabled(picker.hex.distance(item.hex) <= 1)
+            action.triggered.connect(
+                lambda _=False, cid=sid, iid=item.id: controller.execute(pick_up_command(cid, iid))
+            )
+    if menu.isEmpty():
+        menu.deleteLater()
+        return None
+    return menu
+
+
+def add_place_item_menu(menu: QMenu, controller: BattleController, h: Hex) -> None:
+    """The GM's "Place item" submenu on an empty hex: every catalog weapon and
+    shield, each put on the hex by ``AddItem``."""
+    choices = catalog_item_choices()
+    if not choices:
+        return
+    sub = menu.addMenu("&Place item…")
+    sub.setObjectName("placeItemMenu")
+    last_kind: ItemKind | None = None
+    for choice in choices:
+        if last_kind is not None and choice.kind is not last_kind:
+            sub.addSeparator()
+        last_kind = choice.kind
+        action = sub.addAction(
+            icons.item_icon(icons.icon_key_for(choice.icon, choice.name)), choice.name
+        )
+        action.setObjectName(f"place:{choice.kind.value}:{choice.key}")
+        action.triggered.connect(
+            lambda _=False, ch=choice, at=h: controller.execute(ch.command(at))
+        )
