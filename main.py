@@ -2,7 +2,7 @@
 
 python main.py                      open the demo battle
 python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
-python main.py --benchmark          print map repaint and attack resolution speed
+python main.py --benchmark [--json] print map repaint, attack, odds and replay speed
 python main.py --seed N             the battle's dice seed (default 1)
 python main.py --self-test          check this build end to end offscreen
 """
@@ -15,6 +15,17 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+
+from app.controller import BattleController
+from app.crash import install_crash_handler
+from app.help import maybe_show_first_run_guide
+from app.main_window import MainWindow, load_demo_battle
+from app.screenshot import save_screenshot
+from app.startup_probe import install_startup_probe
+from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
@@ -37,7 +48,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument(
         "--benchmark",
         action="store_true",
-        help="print the map's repaint time and the attack resolutions per second",
+        help="print the map's repaint times, the attack commands per second, the "
+        "exact odds' times and the replay time",
     )
     mode.add_argument(
         "--self-test",
@@ -51,6 +63,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="print FIRST_PAINT <monotonic seconds> once the window is painted, then quit",
     )
     parser.add_argument(
+        "--json",
+        action="store_true",
+        help="with --benchmark: print the figures as one JSON object",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="with --benchmark: a small run (smaller maps, fewer frames and commands) "
+        "that only shows the benchmark works; its figures mean nothing",
+    )
+    parser.add_argument(
         "--regenerate",
         action="store_true",
         help="with --self-test: rewrite assets/selftest/expected.json (source tree only)",
@@ -58,7 +81,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"battle seed (default {DEFAULT_SEED})"
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if (args.json or args.quick) and not args.benchmark:
+        parser.error("--json and --quick go with --benchmark")
+    return args
 
 
 def _use_offscreen() -> None:
@@ -66,10 +92,7 @@ def _use_offscreen() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def _application(argv: Sequence[str]) -> object:
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtWidgets import QApplication
-
+def _application(argv: Sequence[str]) -> QCoreApplication:
     QCoreApplication.setOrganizationName(ORGANISATION)
     QCoreApplication.setApplicationName(APP_NAME)
     app = QApplication.instance()
@@ -79,8 +102,6 @@ def _application(argv: Sequence[str]) -> object:
 def run_screenshot(path: Path, seed: int) -> int:
     _use_offscreen()
     _application([])
-    from app.screenshot import save_screenshot
-
     if not save_screenshot(path, seed):
         print(f"could not write {path}", file=sys.stderr)
         return 1
@@ -88,12 +109,38 @@ def run_screenshot(path: Path, seed: int) -> int:
     return 0
 
 
-def run_benchmark(seed: int) -> int:
+def run_benchmark(seed: int, *, as_json: bool, quick: bool) -> int:
     _use_offscreen()
     _application([])
+    # The benchmark and the self-test drive seed 000's attack options themselves;
+    # the window reaches a ruleset only through the registry, so their modules
+    # load only when their mode runs (tests/app/test_startup.py).
     from app.benchmark import run
 
-    return run(seed)
+    return run(seed, as_json=as_json, quick=quick)
+
+
+def run_self_test(regenerate: bool) -> int:
+    # The self-test starts its own offscreen application (see run_benchmark for
+    # why its module loads here).
+    from app.self_test import run_self_test as self_test
+
+    return self_test(regenerate=regenerate)
+
+
+def open_window(seed: int, *, measure_startup: bool = False) -> MainWindow:
+    """The main window on the demo battle, shown as the GUI starts it: the map and
+    its first frame come first; the panes, the log file and the first-run guide
+    right after that frame (``MainWindow.call_after_first_paint``)."""
+    controller = BattleController(load_demo_battle(seed))
+    window = MainWindow(controller, seed=seed, defer_panes=True)
+    install_crash_handler(window)
+    if measure_startup:
+        install_startup_probe(window)
+    window.show()
+    window.call_after_first_paint(setup_logging)
+    window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
+    return window
 
 
 def run_gui(seed: int, measure_startup: bool = False) -> int:
@@ -103,54 +150,29 @@ def run_gui(seed: int, measure_startup: bool = False) -> int:
     # paused it already, before Qt was imported (packaging/rthook_pause_gc.py).
     gc.disable()
     app = _application(sys.argv[1:])
-    from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
-
     # The log file is set up right after the first frame; until then the records
     # wait in memory (and reach the file even if start-up fails).
     buffer_early_logging()
     try:
-        from app.controller import BattleController
-        from app.crash import install_crash_handler
-        from app.help import maybe_show_first_run_guide
-        from app.main_window import MainWindow, load_demo_battle
-
-        controller = BattleController(load_demo_battle(seed))
-        # The panes and the first-run guide come right after the map's first frame.
-        window = MainWindow(controller, seed=seed, defer_panes=True)
-        install_crash_handler(window)
-        if measure_startup:
-            from app.startup_probe import install_startup_probe
-
-            install_startup_probe(window)
-        window.show()
-        window.call_after_first_paint(setup_logging)
-        window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
+        window = open_window(seed, measure_startup=measure_startup)
         window.call_after_first_paint(gc.enable)  # after the panes (queued first)
-        return int(app.exec())  # type: ignore[attr-defined]
+        return app.exec()
     finally:
         gc.enable()
         finish_early_logging()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # A bundle takes its dataclasses' methods precompiled by the build (a no-op
-    # from source; app/fast_start.py).
-    from app.fast_start import install_bundled_dataclass_code
-
-    install_bundled_dataclass_code()
     args = parse_args(argv)
     if args.self_test or args.screenshot is not None or args.benchmark:
         gc.enable()  # paused by the bundle's runtime hook for the window's start
 
     if args.self_test:
-        # The self-test starts its own offscreen application.
-        from app.self_test import run_self_test
-
-        return run_self_test(regenerate=args.regenerate)
+        return run_self_test(args.regenerate)
     if args.screenshot is not None:
         return run_screenshot(args.screenshot, args.seed)
     if args.benchmark:
-        return run_benchmark(args.seed)
+        return run_benchmark(args.seed, as_json=args.json, quick=args.quick)
     return run_gui(args.seed, measure_startup=args.measure_startup)
 
 

@@ -1,42 +1,103 @@
-"""``main.py --benchmark``: how fast the map repaints and the rules resolve attacks.
+"""``main.py --benchmark [--json] [--quick]``: how fast the map repaints, attacks
+resolve, the exact odds come and a battle replays.
 
-Repaint: a 100x100 map with 40 combatants, one selected (arcs and reach shown), a
-target set and a few highlighted hexes, in a 1600x1000 view at normal zoom (1.0),
-rendered into a QImage through the widget's own paint path. Reported as the median
-and 95th percentile of the steady state (view still), while panning (the view moves
-a few pixels each frame, as during a drag) and while zooming (every frame a new
-zoom: token pixmaps are redrawn).
+Repaint (``repaint_*_ms``, medians of whole-view repaints into a QImage through the
+widget's own paint path, ``app.map.measure``): a 100x100 map with 40 combatants,
+one selected (arcs and reach shown), a target set and a few highlighted hexes, in
+a 1600x1000 view. At normal zoom (1.0): the view still, while panning (a few pixels
+each frame, as during a drag) and while zooming (a new zoom every frame: token
+pixmaps are redrawn). At the densest zoom where the grid is still drawn (hexes of
+``GRID_MIN_PIXELS``). And "fit to window" on a 200x200 map.
 
-Attacks: ``Attack.resolve`` (plan + resolve, dice from one seeded RNG) in a loop for
-at least two seconds, between pairs of the demo's fighters.
+Attacks (``attack_commands_per_s``): full ``Attack`` commands through
+``Battle.execute``, every event included, over the demo's matchups (every fighter
+against every other, each weapon mode at its shortest reach, the defender facing
+three ways) with each option the attack pane offers in turn, under the seed 000
+rules and with the seed 001 hit-location option. Each command runs on a fresh
+battle of its set-up; ``attack_commands_per_s_at_10000`` runs the same commands on
+battles whose log already holds 10,000 commands.
+
+Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``attack_odds`` for those set-ups
+(the defender facing the attacker), as the attack pane asks for them: the median
+with warm caches, and the slowest with every cache of the rules cleared first.
+
+Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
+commands on the demo map (moves, turns, attacks with announced defenses, ends of
+turn, the fallen raised again by the GM), rolled again from the seed.
+
+``--quick`` makes every part small, only to show that the benchmark runs.
 """
 
 from __future__ import annotations
 
-import random
+import functools
+import json
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
-
 from app.controller import BattleController
+from app.main_window import load_demo_battle
+from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
-from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Attack, Battle, BattleState
-from rules.battle.model import Combatant, Side, Status
-from rules.core.assets import read_json
+from hexmap import Facing, Hex, HexGrid, direction_to
+from rules.battle.battle import (
+    Battle,
+    BattleState,
+    Command,
+    EndTurn,
+    MoveCombatant,
+    TurnCombatant,
+)
+from rules.battle.commands import (
+    Attack,
+    EditCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    SetRulesetOptions,
+)
+from rules.battle.model import Combatant, ParryClass, Side, Status, Weapon, WeaponMode
+from rules.core.citation import cite
 from rules.core.errors import RulesError
-from rules.sets.seed000.attack import AttackOptions
-from rules.sets.seed000.catalog import load_battle_setup
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
+from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.tables import LOCATIONS_001, Tables
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100
+FIT_MAP_SIZE = 200
 COMBATANTS = 40
 BUDGET_MS = 16.0
+LONG_LOG = 10_000
+REPLAY_COMMANDS = 1_000
+# Seed 000 as it is, and with seed 001's hit locations (the pane's ruleset option).
+RULESET_OPTIONS: tuple[tuple[str, ...], ...] = ((), (LOCATIONS_001,))
+SITUATIONAL = Modifier(-2, "GM's situational modifier", cite("000", "ADVERSE COMBAT CONDITIONS"))
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much the benchmark does: the full run, or ``QUICK`` to show it works."""
+
+    map_size: int = MAP_SIZE
+    fit_map_size: int = FIT_MAP_SIZE
+    frames: int = 120
+    attack_seconds: float = 2.0
+    odds_every: int = 1  # the odds of every n-th set-up
+    long_log: int = LONG_LOG
+    long_log_battles: int = 120  # battles with a long log, one measured attack each
+    replay_commands: int = REPLAY_COMMANDS
+
+
+QUICK = Sizes(
+    map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
+    long_log=200, long_log_battles=4, replay_commands=60,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -56,22 +117,51 @@ class Timing:
 
 @dataclass(frozen=True)
 class AttackRate:
-    resolutions: int
+    commands: int
     seconds: float
 
     @property
     def per_second(self) -> float:
-        return self.resolutions / self.seconds
+        return self.commands / self.seconds
 
 
-def demo_combatants() -> tuple[HexGrid, tuple[Combatant, ...]]:
-    return load_battle_setup(read_json("battles", "demo.json"))
+@dataclass(frozen=True)
+class AttackCase:
+    """One attack set-up: two combatants on a small map and the command."""
+
+    state: BattleState
+    command: Attack
+    facing_attacker: bool  # the defender faces the attacker (the odds use these)
+
+
+@dataclass(frozen=True)
+class OddsTimes:
+    warm_ms: tuple[float, ...]
+    cold_ms: tuple[float, ...]
+
+
+# --- the map --------------------------------------------------------------------------
+def demo_state() -> BattleState:
+    return load_demo_battle().initial
+
+
+def demo_combatants() -> tuple[Combatant, ...]:
+    return demo_state().combatants
+
+
+def with_ruleset_options(state: BattleState, options: tuple[str, ...]) -> BattleState:
+    """``state`` with the battle's ruleset options switched, as the pane does it."""
+    if not options:
+        return state
+    battle = Battle(state, 0)
+    battle.execute(SetRulesetOptions(options))
+    return battle.state
 
 
 def big_battle(seed: int, size: int = MAP_SIZE, count: int = COMBATANTS) -> Battle:
     """A ``size`` x ``size`` map with ``count`` combatants made from the demo's fighters,
     crowded around the middle so that all of them are in a 1600x1000 view."""
-    _grid, templates = demo_combatants()
+    templates = demo_combatants()
     grid = HexGrid(size, size)
     sides = (Side.RED, Side.BLUE, Side.GREEN, Side.GOLD)
     combatants: list[Combatant] = []
@@ -96,31 +186,11 @@ def big_battle(seed: int, size: int = MAP_SIZE, count: int = COMBATANTS) -> Batt
                 status=status,
             )
         )
-    return Battle(BattleState(grid, tuple(combatants)), seed)
+    return Battle(replace(demo_state(), grid=grid, combatants=tuple(combatants)), seed)
 
 
-def time_repaints(
-    view: MapView, frames: int, step: Callable[[int], None] | None = None
-) -> tuple[float, ...]:
-    """Milliseconds per repaint of the whole view into a QImage."""
-    image = QImage(view.width(), view.height(), QImage.Format.Format_ARGB32_Premultiplied)
-    rect = QRectF(0, 0, view.width(), view.height())
-    samples: list[float] = []
-    for i in range(frames + 3):
-        if step is not None:
-            step(i)
-        t0 = time.perf_counter()
-        painter = QPainter(image)
-        view.paint(painter, rect)
-        painter.end()
-        elapsed = (time.perf_counter() - t0) * 1000.0
-        if i >= 3:  # the first frames fill the caches
-            samples.append(elapsed)
-    return tuple(samples)
-
-
-def prepare_view(seed: int) -> tuple[BattleController, MapView]:
-    controller = BattleController(big_battle(seed))
+def prepare_view(seed: int, size: int = MAP_SIZE) -> tuple[BattleController, MapView]:
+    controller = BattleController(big_battle(seed, size))
     view = MapView(controller)
     view.resize(VIEW_WIDTH, VIEW_HEIGHT)
     selected = controller.state.combatants[14]
@@ -132,9 +202,11 @@ def prepare_view(seed: int) -> tuple[BattleController, MapView]:
     return controller, view
 
 
-def measure_map(seed: int, frames: int = 120) -> list[Timing]:
-    _controller, view = prepare_view(seed)
-    still = Timing("still view", time_repaints(view, frames))
+def measure_map(seed: int, sizes: Sizes = Sizes()) -> dict[str, Timing]:
+    """Repaint timings by figure key (``still``, ``pan``, ``zoom``, ``dense``, ``fit``)."""
+    frames = sizes.frames
+    _controller, view = prepare_view(seed, sizes.map_size)
+    timings = {"still": Timing("still view", repaint_samples_ms(view, frames))}
     direction = [1.0]
 
     def pan(i: int) -> None:
@@ -142,102 +214,335 @@ def measure_map(seed: int, frames: int = 120) -> list[Timing]:
             direction[0] = -direction[0]
         view.pan_by(3.0 * direction[0], 2.0 * direction[0])
 
-    panning = Timing("panning", time_repaints(view, frames, pan))
+    timings["pan"] = Timing("panning", repaint_samples_ms(view, frames, pan))
     view.set_zoom(1.0)
     zooms = [1.0 + 0.01 * k for k in range(1, frames + 4)]
 
     def zoom(i: int) -> None:
         view.set_zoom(zooms[i])
 
-    zooming = Timing("zooming (new zoom every frame)", time_repaints(view, frames, zoom))
-    view.set_zoom(1.0)
-    return [still, panning, zooming]
+    zooming = repaint_samples_ms(view, frames, zoom)
+    timings["zoom"] = Timing("zooming (new zoom every frame)", zooming)
+    timings["dense"] = Timing(
+        f"densest zoom with the grid ({DENSE_ZOOM:.3f})", repaint_dense_ms(view, frames)
+    )
+    _fit_controller, fit_view = prepare_view(seed, sizes.fit_map_size)
+    fit = repaint_fit_ms(fit_view, frames)
+    size = sizes.fit_map_size
+    timings["fit"] = Timing(f"fit to window, {size}x{size} (zoom {fit_view.zoom:.3f})", fit)
+    return timings
 
 
-def attack_cases() -> list[tuple[Attack, BattleState]]:
-    """Every demo fighter attacking every other with each weapon mode, the defender
-    placed at the mode's shortest reach straight ahead, facing three ways in turn,
-    and dodging: the whole plan + resolve path, the defense roll included."""
-    _grid, templates = demo_combatants()
+# --- the attacks ------------------------------------------------------------------------
+def _parrying_weapon(defender: Combatant) -> Weapon | None:
+    return next((w for w in defender.fighter.weapons if w.parry is not ParryClass.NONE), None)
+
+
+def pane_options(
+    weapon: Weapon, mode: WeaponMode, attacker: Combatant, defender: Combatant, ruleset: Tables
+) -> Iterator[AttackOptions]:
+    """The attack pane's options one at a time, each on the plain attack (a dodge):
+    each defense it offers, an aimed blow, a random location, from below and from
+    above, a situational modifier, an adverse condition, striking at the defender's
+    weapon to break or disarm it, each way of subduing, a chink in armour, an
+    acrobatic dodge and an all-out defense."""
+    dodge = (DefenseChoice(DefenseKind.DODGE),)
+    plain = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=dodge)
+    yield plain
+    yield replace(plain, defenses=())
+    if defender.fighter.shield is not None:
+        yield replace(plain, defenses=(DefenseChoice(DefenseKind.BLOCK),))
+    parrying = _parrying_weapon(defender)
+    if parrying is not None:
+        yield replace(plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),))
+        yield replace(
+            plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),), all_out_defense=True
+        )
+    table = ruleset.locations
+    aimed = next((loc.key for loc in table.locations if loc.key != table.default_key), None)
+    if aimed is not None:
+        yield replace(plain, location=aimed)
+        yield replace(plain, location=aimed, chink=True)
+    yield replace(plain, random_location=True)
+    yield replace(plain, from_below=True)
+    yield replace(plain, from_above=True)
+    yield replace(plain, extra_modifiers=(SITUATIONAL,))
+    conditions = load_condition_catalog().conditions
+    if conditions:
+        yield replace(plain, conditions=(SelectedCondition(conditions[0].key),))
+    if defender.fighter.weapons:
+        struck = defender.fighter.weapons[0].key
+        for weapon_attack in WeaponAttack:
+            yield replace(plain, target_weapon_key=struck, weapon_attack=weapon_attack)
+    for subdue in SubdueMode:
+        pulled = max(1, attacker.fighter.attributes.st - 3) if subdue is SubdueMode.PULLED else None
+        yield replace(plain, subdue=subdue, pulled_st=pulled)
+    yield replace(plain, acrobatic_dodge=True)
+
+
+def attack_cases() -> list[AttackCase]:
+    """Every demo fighter against every other with each weapon mode, the defender at
+    the mode's shortest reach straight ahead, facing three ways in turn, with each of
+    the pane's options, under both rulesets: the set-ups the rules accept."""
+    demo = demo_state()
+    templates = demo.combatants
     grid = HexGrid(12, 12)
     origin = Hex.from_offset(6, 6)
-    probe = random.Random(0)
-    cases: list[tuple[Attack, BattleState]] = []
-    for a_template in templates:
-        for d_template in templates:
-            if a_template.id == d_template.id:
-                continue
-            for weapon in a_template.fighter.weapons:
-                for mode in weapon.modes:
-                    distance = min((d for d in mode.reach.distances if d > 0), default=None)
-                    if distance is None:
-                        continue
-                    for facing in (Facing.S, Facing.SE, Facing.N):
-                        attacker = replace(
-                            a_template, id="attacker", hex=origin, facing=Facing.N,
-                            hp=a_template.fighter.hit_points, status=Status.ACTIVE,
-                        )
-                        defender = replace(
-                            d_template, id="defender",
-                            hex=origin + Facing.N.vector.scale(distance), facing=facing,
-                            hp=d_template.fighter.hit_points, status=Status.ACTIVE,
-                        )
-                        options = AttackOptions(
-                            weapon_key=weapon.key, mode=mode.name,
-                            defenses=(DefenseChoice(DefenseKind.DODGE),),
-                        )
-                        command = Attack(attacker.id, defender.id, options)
-                        state = BattleState(grid, (attacker, defender))
-                        try:
-                            command.resolve(state, probe)
-                        except RulesError:
+    cases: list[AttackCase] = []
+    for ruleset_options in RULESET_OPTIONS:
+        ruled = with_ruleset_options(demo, ruleset_options)
+        for a_template in templates:
+            for d_template in templates:
+                if a_template.id == d_template.id:
+                    continue
+                for weapon in a_template.fighter.weapons:
+                    for mode in weapon.modes:
+                        distance = min((d for d in mode.reach.distances if d > 0), default=None)
+                        if distance is None:
                             continue
-                        cases.append((command, state))
+                        for facing in (Facing.S, Facing.SE, Facing.N):
+                            attacker = replace(
+                                a_template, id="attacker", hex=origin, facing=Facing.N,
+                                hp=a_template.fighter.hit_points, status=Status.ACTIVE,
+                            )  # fmt: skip
+                            defender = replace(
+                                d_template, id="defender",
+                                hex=origin + Facing.N.vector.scale(distance), facing=facing,
+                                hp=d_template.fighter.hit_points, status=Status.ACTIVE,
+                            )  # fmt: skip
+                            state = replace(ruled, grid=grid, combatants=(attacker, defender))
+                            for options in pane_options(
+                                weapon, mode, attacker, defender, state.ruleset
+                            ):
+                                command = Attack(attacker.id, defender.id, options)
+                                try:
+                                    Battle(state, 0).execute(command)
+                                except RulesError:
+                                    continue
+                                cases.append(AttackCase(state, command, facing is Facing.S))
     return cases
 
 
-def measure_attacks(seed: int, seconds: float = 2.0) -> AttackRate:
+def measure_attacks(cases: Sequence[AttackCase], seed: int, seconds: float) -> AttackRate:
+    """``Battle.execute`` of each case's command on a fresh battle of its set-up, over
+    and over for at least ``seconds``."""
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        battles = [Battle(case.state, seed + done) for case in cases]
+        start = time.perf_counter()
+        for battle, case in zip(battles, cases, strict=True):
+            battle.execute(case.command)
+        spent += time.perf_counter() - start
+        done += len(cases)
+    return AttackRate(done, spent)
+
+
+def measure_attacks_after_long_log(
+    cases: Sequence[AttackCase], seed: int, sizes: Sizes = Sizes()
+) -> AttackRate:
+    """The cases' commands, each on a battle of its set-up whose log already holds
+    ``sizes.long_log`` commands (ends of turn, which change nothing else there)."""
+    filler = [EndTurn()] * sizes.long_log
+    step = max(1, len(cases) // sizes.long_log_battles)
+    chosen = list(cases[::step])[: sizes.long_log_battles]
+    spent = 0.0
+    for i, case in enumerate(chosen):
+        battle = Battle.replay(case.state, seed + i, filler)
+        start = time.perf_counter()
+        battle.execute(case.command)
+        spent += time.perf_counter() - start
+    return AttackRate(len(chosen), spent)
+
+
+# --- the odds ---------------------------------------------------------------------------
+_CACHED_FUNCTION = type(functools.cache(len))
+
+
+def clear_rules_caches() -> int:
+    """Empty every ``functools`` cache of the rules' modules (tables, distributions,
+    the odds' own); returns how many there were."""
+    cleared = 0
+    for name, module in list(sys.modules.items()):
+        if name == "rules" or name.startswith("rules."):
+            for value in list(vars(module).values()):
+                if isinstance(value, _CACHED_FUNCTION):
+                    value.cache_clear()
+                    cleared += 1
+    return cleared
+
+
+def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
+    """``attack_odds`` as the pane calls it (with its plan check) for the set-ups
+    where the defender faces the attacker: warm (a second call), and cold (every
+    cache of the rules cleared, then the plan made untimed, as the pane would have
+    it, before the odds are timed)."""
+    warm: list[float] = []
+    cold: list[float] = []
+    facing = [case for case in cases if case.facing_attacker][::every]
+    for case in facing:
+        state = case.state
+        attacker = state.combatant(case.command.attacker_id)
+        defender = state.combatant(case.command.defender_id)
+        clear_rules_caches()
+        ruleset = state.ruleset
+        try:
+            plan = plan_attack(attacker, defender, case.command.options, ruleset)
+        except RulesError:
+            continue  # the pane refuses this one before it asks for odds
+        start = time.perf_counter()
+        attack_odds(plan, attacker, defender, ruleset)
+        cold.append((time.perf_counter() - start) * 1000.0)
+        start = time.perf_counter()
+        attack_odds(plan, attacker, defender, ruleset)
+        warm.append((time.perf_counter() - start) * 1000.0)
+    return OddsTimes(tuple(warm), tuple(cold))
+
+
+# --- the replay -------------------------------------------------------------------------
+def _defense_for(defender: Combatant) -> DefenseChoice:
+    parrying = _parrying_weapon(defender)
+    if defender.fighter.shield is not None:
+        return DefenseChoice(DefenseKind.BLOCK)
+    if parrying is not None:
+        return DefenseChoice(DefenseKind.PARRY, parrying.key)
+    return DefenseChoice(DefenseKind.DODGE)
+
+
+def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
+    """What ``who`` does now: without a weapon, pick one up from the ground within
+    reach; else attack the nearest standing enemy in reach with its first weapon
+    mode that reaches (readying that weapon first if it must), else step towards it
+    and face it."""
+    if not who.fighter.weapons:  # disarmed or dropped: pick a weapon up within reach
+        near = [i for i in state.items if i.weapon is not None and who.hex.distance(i.hex) <= 1]
+        return [PickUpItem(who.id, near[0].id)] if near else []
+    enemies = [c for c in state.combatants if c.side != who.side and c.status is Status.ACTIVE]
+    if not enemies:
+        return []
+    target = min(enemies, key=lambda c: (who.hex.distance(c.hex), c.id))
+    distance = who.hex.distance(target.hex)
+    facing = direction_to(who.hex, target.hex)
+    commands: list[Command] = []
+    if who.facing is not facing:
+        commands.append(TurnCombatant(who.id, facing))
+    for weapon in who.fighter.weapons:
+        for mode in weapon.modes:
+            if distance in mode.reach.distances:
+                if weapon.key in who.unready:  # 000 PARRY: ready it again first
+                    return [*commands, ReadyWeapon(who.id, weapon.key)]
+                options = AttackOptions(
+                    weapon_key=weapon.key, mode=mode.name, defenses=(_defense_for(target),)
+                )
+                return [*commands, Attack(who.id, target.id, options)]
+    step = who.hex.neighbor(facing)
+    if step in state.grid and state.occupant(step) is None:
+        commands.append(MoveCombatant(who.id, step))
+    return commands
+
+
+def scripted_battle(seed: int, length: int) -> Battle:
+    """The demo battle played for ``length`` accepted commands: each standing
+    combatant in turn closes with the nearest enemy and attacks it, each round ends
+    the turn, and once a side has nobody standing the GM raises everyone again."""
+    battle = load_demo_battle(seed)
+    while len(battle.commands) < length:
+        before = len(battle.commands)
+        for who_id in [c.id for c in battle.state.combatants]:
+            who = battle.state.combatant(who_id)
+            if who.status is not Status.ACTIVE:
+                continue
+            for command in _next_commands(battle.state, who):
+                if len(battle.commands) >= length:
+                    return battle
+                try:
+                    battle.execute(command)
+                except RulesError:
+                    break  # refused: this combatant waits for the next round
+        sides_standing = {c.side for c in battle.state.combatants if c.status is Status.ACTIVE}
+        raise_all = len(sides_standing) < 2 or len(battle.commands) == before
+        for c in battle.state.combatants if raise_all else ():
+            if len(battle.commands) < length and (c.status is not Status.ACTIVE or c.hp < 1):
+                battle.execute(EditCombatant(c.id, hp=c.fighter.hit_points, status=Status.ACTIVE))
+        if len(battle.commands) < length:
+            battle.execute(EndTurn())
+    return battle
+
+
+def measure_replay(seed: int, length: int) -> float:
+    """Seconds that ``Battle.replay`` takes for the scripted battle of ``length``
+    commands (rolled again from the seed; it must end as the battle did)."""
+    played = scripted_battle(seed, length)
+    start = time.perf_counter()
+    replayed = Battle.replay(played.initial, played.seed, played.commands)
+    seconds = time.perf_counter() - start
+    if replayed.state != played.state:
+        raise RuntimeError("the replay did not end as the scripted battle did")
+    return seconds
+
+
+# --- the report -------------------------------------------------------------------------
+def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[str]]:
+    """Every figure by its JSON key, and the same as readable lines."""
+    lines = [
+        f"Hexfray benchmark (seed {seed})",
+        f"Map repaint: {sizes.map_size}x{sizes.map_size} hexes, {COMBATANTS} combatants, "
+        f"arcs + reach + target + highlight, {VIEW_WIDTH}x{VIEW_HEIGHT} view, zoom 1.0",
+    ]
+    figures: dict[str, float] = {}
+    for key, timing in measure_map(seed, sizes).items():
+        figures[f"repaint_{key}_ms"] = timing.median
+        lines.append(
+            f"  {timing.label:<38} median {timing.median:6.2f} ms   p95 {timing.p95:6.2f} ms"
+            f"   ({len(timing.samples_ms)} repaints)"
+        )
     cases = attack_cases()
     if not cases:
         raise RuntimeError("the demo fighters offer no attack to resolve")
-    rng = random.Random(seed)
-    done = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for command, state in cases:
-            command.resolve(state, rng)
-        done += len(cases)
-        now = time.perf_counter()
-        if now >= deadline:
-            return AttackRate(done, now - start)
+    rate = measure_attacks(cases, seed, sizes.attack_seconds)
+    figures["attack_commands_per_s"] = rate.per_second
+    lines.append(
+        f"Attack commands through Battle.execute: {rate.per_second:,.0f} per second "
+        f"({rate.commands:,} in {rate.seconds:.2f} s; {len(cases)} set-ups: demo matchups "
+        "x pane options x both rulesets)"
+    )
+    late = measure_attacks_after_long_log(cases, seed, sizes)
+    figures[f"attack_commands_per_s_at_{LONG_LOG}"] = late.per_second
+    lines.append(
+        f"  with {sizes.long_log:,} commands in the log: {late.per_second:,.0f} per second "
+        f"({late.commands} commands)"
+    )
+    odds = measure_odds(cases, sizes.odds_every)
+    figures["odds_ms_median"] = statistics.median(odds.warm_ms)
+    figures["odds_ms_max_cold"] = max(odds.cold_ms)
+    lines.append(
+        f"Exact odds ({len(odds.warm_ms)} set-ups): median {figures['odds_ms_median']:.2f} ms"
+        f" warm, max {max(odds.warm_ms):.2f} ms warm; cold median "
+        f"{statistics.median(odds.cold_ms):.2f} ms, max {figures['odds_ms_max_cold']:.2f} ms"
+    )
+    figures[f"replay_{REPLAY_COMMANDS}_s"] = measure_replay(seed, sizes.replay_commands)
+    lines.append(
+        f"Replay of a scripted battle of {sizes.replay_commands:,} commands: "
+        f"{figures[f'replay_{REPLAY_COMMANDS}_s']:.3f} s"
+    )
+    still = figures["repaint_still_ms"]
+    verdict = "within" if still <= BUDGET_MS else "OVER"
+    lines.append(f"Repaint budget {BUDGET_MS:.0f} ms: {verdict} (median {still:.2f} ms)")
+    return figures, lines
 
 
 def run(
     seed: int,
     out: Callable[[str], None] = print,
     *,
-    frames: int = 120,
-    attack_seconds: float = 2.0,
+    as_json: bool = False,
+    quick: bool = False,
 ) -> int:
-    """Print the figures (exit status 0)."""
-    out(f"Hexfray benchmark (seed {seed})")
-    out(
-        f"Map repaint: {MAP_SIZE}x{MAP_SIZE} hexes, {COMBATANTS} combatants, arcs + reach + "
-        f"target + highlight, {VIEW_WIDTH}x{VIEW_HEIGHT} view, zoom 1.0"
-    )
-    timings = measure_map(seed, frames)
-    for t in timings:
-        out(
-            f"  {t.label:<30} median {t.median:6.2f} ms   p95 {t.p95:6.2f} ms   "
-            f"({len(t.samples_ms)} repaints)"
-        )
-    rate = measure_attacks(seed, attack_seconds)
-    out(
-        f"Attack resolutions: {rate.per_second:,.0f} per second "
-        f"({rate.resolutions:,} in {rate.seconds:.2f} s, plan + resolve, seeded dice)"
-    )
-    still = timings[0]
-    verdict = "within" if still.median <= BUDGET_MS else "OVER"
-    out(f"Repaint budget {BUDGET_MS:.0f} ms: {verdict} (median {still.median:.2f} ms)")
+    """Print the figures, readable or as one JSON object (exit status 0)."""
+    figures, lines = measure(seed, QUICK if quick else Sizes())
+    if as_json:
+        out(json.dumps(figures, indent=2))
+    else:
+        for line in lines:
+            out(line)
     return 0

@@ -15,22 +15,16 @@ turn, all with a fixed seed. It then checks
   reports for it (independent of the golden file);
 * the window renders: the map is grabbed to a picture, saved in the user cache
   folder, and the tokens are visible on it;
-* in a bundle, every dataclass method it met ran from the build's precompiled
-  tables (app/fast_start.py);
 * nothing raised an unhandled exception meanwhile.
 
 It prints one line per check, writes the same report to ``self-test.txt`` in the
 cache folder, and returns 0 only if every check passed.
-
-``--measure-startup``'s probe (``install_startup_probe``, which prints
-``FIRST_PAINT <time.monotonic()>`` once the main window's first frame is painted
-and quits, for packaging/measure.py) lives in ``app.startup_probe`` and is
-re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import logging
 import os
@@ -41,19 +35,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from PySide6.QtCore import QPointF, QSettings
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from app.startup_probe import install_startup_probe as install_startup_probe
+from app.controller import BattleController
+from app.crash import CrashReporter
+from app.main_window import MainWindow, load_demo_battle
 from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
-
-if TYPE_CHECKING:
-    from PySide6.QtGui import QImage
-
-    from app.controller import BattleController
-    from rules.battle.battle import BattleState, Command
-    from rules.battle.model import Combatant
+from hexmap import direction_to
+from rules.battle.battle import BattleState, Command, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.commands import Attack
+from rules.battle.model import Combatant, ParryClass
+from rules.core.assets import asset_path
+from rules.core.events import Event
+from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack_events import DamageDealt
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +101,6 @@ def _say(text: str) -> None:
 
 # --- the script ---------------------------------------------------------------------
 def expected_path() -> Path:
-    from rules.core.assets import asset_path
-
     return asset_path(*EXPECTED_PARTS)
 
 
@@ -116,11 +114,6 @@ def _nearest_enemy(state: BattleState, who: Combatant, exclude: set[str]) -> Com
 def _attack(state: BattleState, attacker: Combatant, defender: Combatant) -> Command:
     """The attacker's first weapon, in its first mode that reaches the defender; the
     defender announces a block if it has a shield, else a parry, else a dodge."""
-    from rules.battle.battle import Attack
-    from rules.battle.model import ParryClass
-    from rules.sets.seed000.attack import AttackOptions
-    from rules.sets.seed000.defense import DefenseChoice, DefenseKind
-
     distance = attacker.hex.distance(defender.hex)
     weapon = attacker.fighter.weapons[0]
     mode = next((m for m in weapon.modes if distance in m.reach.distances), weapon.modes[0])
@@ -139,9 +132,6 @@ def _attack(state: BattleState, attacker: Combatant, defender: Combatant) -> Com
 def play_script(controller: BattleController) -> list[Command]:
     """Play the scripted turn through the controller, as the GUI would; returns the
     commands in order. Each step is derived from the state it is played on."""
-    from hexmap import direction_to
-    from rules.battle.battle import EndTurn, MoveCombatant, TurnCombatant
-
     played: list[Command] = []
 
     def run(command: Command) -> None:
@@ -211,8 +201,6 @@ def _outcome(state: BattleState) -> dict[str, dict[str, Any]]:
 def _compare(report: Report, name: str, expected: object, actual: object) -> bool:
     if expected == actual:
         return report.add(name, True)
-    import difflib
-
     def dump(value: object) -> list[str]:
         return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=True).splitlines()
 
@@ -222,9 +210,9 @@ def _compare(report: Report, name: str, expected: object, actual: object) -> boo
     return report.add(name, False, f"differs from the golden file:\n{diff}")
 
 
-def _hp_ledger(report: Report, before: BattleState, after: BattleState, events: list[Any]) -> None:
-    from rules.sets.seed000.attack_events import DamageDealt
-
+def _hp_ledger(
+    report: Report, before: BattleState, after: BattleState, events: list[Event]
+) -> None:
     injuries: dict[str, int] = {}
     hp_after: dict[str, int] = {}
     for event in events:
@@ -261,13 +249,11 @@ def _mean_colour(image: QImage, x: float, y: float, radius: int = 3) -> tuple[fl
     return tuple(v / max(n, 1) for v in total)
 
 
-def _check_picture(report: Report, window: Any, controller: BattleController) -> None:
-    from PySide6.QtGui import QImage
-
+def _check_picture(report: Report, window: MainWindow, controller: BattleController) -> None:
     view = window.map_view
     picture = window.grab().toImage()
     path = cache_dir() / PICTURE_NAME
-    saved = not picture.isNull() and picture.save(str(path), "PNG")
+    saved = not picture.isNull() and picture.save(str(path))  # PNG, by the suffix
     if not report.add("window picture", saved and QImage(str(path)).width() == picture.width(),
                       f"{picture.width()}x{picture.height()} saved to {path}"):
         return
@@ -294,7 +280,7 @@ def _check_picture(report: Report, window: Any, controller: BattleController) ->
     )
 
 
-def _xy(point: Any) -> tuple[float, float]:
+def _xy(point: QPointF) -> tuple[float, float]:
     return point.x(), point.y()
 
 
@@ -316,12 +302,6 @@ def _settle(app: QApplication, rounds: int = 3) -> None:
 def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> int:
     """Run every check; 0 if all passed. ``regenerate`` rewrites the golden file
     (from the source tree only) and then checks against it."""
-    from PySide6.QtCore import QSettings
-
-    from app.controller import BattleController
-    from app.crash import CrashReporter
-    from app.main_window import MainWindow, load_demo_battle
-
     started = time.monotonic()
     report = Report()
     own_logging = current_log_file() is None
@@ -345,7 +325,7 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
         window.show()
         _settle(app)
 
-        sent: list[Any] = []
+        sent: list[Event] = []
         refused: list[str] = []
         controller.battle_changed.connect(lambda change, _redraw: sent.extend(change.events))
         controller.command_refused.connect(refused.append)
@@ -376,8 +356,6 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
                          golden.get("combatants"), outcome["combatants"])
         _hp_ledger(report, initial, battle.state, list(battle.events))
         _check_picture(report, window, controller)
-        if getattr(sys, "frozen", False):
-            _check_dataclass_code(report)
     except Exception:  # a failing step is a failed self-test, with the traceback
         report.add("no exceptions", False, traceback.format_exc().rstrip())
     finally:
@@ -397,21 +375,6 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
     if own_logging:
         stop_logging()
     return 0 if report.passed else 1
-
-
-def _check_dataclass_code(report: Report) -> None:
-    """A bundle runs its dataclasses' methods from the build's tables
-    (app/fast_start.py): every one the self-test created came from them."""
-    from app.fast_start import installed_dataclass_code
-
-    table = installed_dataclass_code()
-    if table is None:
-        report.add("precompiled dataclass methods", False, "the bundle's tables were not installed")
-        return
-    missed = table.missed_in()
-    report.add("precompiled dataclass methods", table.hits > 0 and not missed,
-               f"{table.hits} from the build's tables"
-               + (f"; compiled at run time: {missed}" if missed else ""))
 
 
 def _write_golden(report: Report, path: Path, outcome: dict[str, Any]) -> None:

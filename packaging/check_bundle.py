@@ -72,8 +72,7 @@ def check_contents(bundle: Path) -> list[str]:
     if not (bundle / EXE_NAME).is_file():
         problems.append(f"no executable {bundle / EXE_NAME}")
     for needed in ("assets/battles/demo.json", "assets/selftest/expected.json",
-                   "assets/icons/hexfray-64.png", "pyproject.toml",
-                   "dataclass-code/rules.battle.model.bin"):
+                   "assets/icons/hexfray-64.png", "pyproject.toml"):
         if not (inside / needed).is_file():
             problems.append(f"missing {needed}")
     # Every module of the app, the rules and the map (as .pyc files: the one-folder

@@ -1,12 +1,13 @@
 """The yardstick for packaging/measure.py: the smallest PySide6 QtWidgets window.
 
 A QMainWindow with a label, built by measure.py as a *plain* PyInstaller one-folder
-build with default options (no spec, no excludes). Hexfray's size and start-up
-budgets are ratios against this build, measured in the same run.
+build with default options (no spec, no excludes), and run from source with the
+same Python as ``main.py``. Hexfray's size and start-up budgets are ratios against
+these two, measured in the same run.
 
 ``--measure-startup`` prints ``FIRST_PAINT <time.monotonic()>`` once the window's
 first paint is done and quits: the same probe as ``hexfray --measure-startup``
-(app/self_test.py ``install_startup_probe``), copied here so this stays minimal.
+(app/startup_probe.py), copied here so this stays minimal.
 """
 
 from __future__ import annotations

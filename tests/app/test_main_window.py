@@ -3,6 +3,10 @@ and shortcuts, the status bar, the 1366x768 fit, and the command-line modes."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt
@@ -150,14 +154,36 @@ def test_screenshot_command_writes_a_png(qapp, tmp_path: Path) -> None:
     assert (image.width(), image.height()) == (1366, 768)
 
 
-def test_benchmark_prints_its_figures(qapp) -> None:
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARK_KEYS = (
+    "repaint_still_ms", "repaint_pan_ms", "repaint_zoom_ms", "repaint_dense_ms",
+    "repaint_fit_ms", "attack_commands_per_s", "odds_ms_median", "odds_ms_max_cold",
+    "replay_1000_s", "attack_commands_per_s_at_10000",
+)  # fmt: skip
+
+
+def test_benchmark_prints_one_json_object_of_positive_figures(tmp_path) -> None:
+    done = subprocess.run(
+        [sys.executable, "main.py", "--benchmark", "--json", "--quick"],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=300,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "HEXFRAY_HOME": str(tmp_path)},
+    )  # fmt: skip
+    figures = json.loads(done.stdout)
+    assert isinstance(figures, dict)
+    for key in BENCHMARK_KEYS:
+        value = figures[key]
+        assert isinstance(value, int | float) and value > 0, (key, value)
+
+
+def test_benchmark_prints_readable_figures(qapp) -> None:
     from app import benchmark
 
     lines: list[str] = []
-    assert benchmark.run(1, lines.append, frames=4, attack_seconds=0.1) == 0
+    assert benchmark.run(1, lines.append, quick=True) == 0
     text = "\n".join(lines)
     assert "median" in text and "p95" in text
-    assert "Attack resolutions" in text and "per second" in text
+    assert "Attack commands" in text and "per second" in text
+    assert "Exact odds" in text and "Replay" in text
 
 
 def test_arguments() -> None:

@@ -46,7 +46,7 @@ def test_packaging_is_not_a_python_package() -> None:
 @pytest.mark.parametrize(
     "name",
     ["hexfray.spec", "build.py", "bundle_policy.py", "check_bundle.py", "measure.py",
-     "minimal_app.py", "make_icon.py", "ci_build_and_selftest.sh"],
+     "minimal_app.py", "make_icon.py", "ci_build_and_selftest.sh", "rthook_pause_gc.py"],
 )  # fmt: skip
 def test_packaging_files_exist(name: str) -> None:
     assert (PACKAGING / name).is_file()
@@ -68,6 +68,16 @@ def test_spec_is_valid_python_and_reads_the_version_from_pyproject() -> None:
     assert 'tomllib.load(f)["project"]["version"]' in source
     assert '"assets"' in source and '(ROOT / "docs").glob("*.md")' in source
     assert "hexfray.ico" in source and "hexfray.icns" in source
+
+
+def test_measure_starts_both_from_source_with_this_python() -> None:
+    measure = _load("measure")
+    commands = measure.source_commands()
+    assert commands == {
+        "minimal (source)": [sys.executable, str(PACKAGING / "minimal_app.py")],
+        "hexfray (source)": [sys.executable, str(ROOT / "main.py")],
+    }
+    assert measure.START_BUDGET == measure.SOURCE_START_BUDGET == 2.0
 
 
 def test_build_paths() -> None:
@@ -210,7 +220,7 @@ def test_frozen_self_test_passes_and_leaves_the_bundle_untouched() -> None:
     assert check.run_self_test(FROZEN.parent) == []
 
 
-def test_a_bundle_missing_a_module_or_the_dataclass_tables_is_refused(tmp_path: Path) -> None:
+def test_a_bundle_missing_a_module_is_refused(tmp_path: Path) -> None:
     check = _load("check_bundle")
     inside = tmp_path / "_internal"
     for package in ("app", "rules", "hexmap"):
@@ -220,6 +230,6 @@ def test_a_bundle_missing_a_module_or_the_dataclass_tables_is_refused(tmp_path: 
             compiled.write_bytes(b"")
     problems = check.check_contents(tmp_path)
     assert not any(p.startswith("module not bundled") for p in problems)
-    assert "missing dataclass-code/rules.battle.model.bin" in problems
+    assert "missing assets/battles/demo.json" in problems
     (inside / "app" / "panes" / "attack.pyc").unlink()
     assert "module not bundled: app/panes/attack.py" in check.check_contents(tmp_path)
