@@ -49,8 +49,8 @@ from hexmap import (
     front_arc_hexes,
     reach_hexes,
 )
-from rules.battle.battle import BattleState
 from rules.battle.model import Combatant, Status
+from rules.battle.battle import BattleState
 from rules.battle.terrain import Light, Terrain, TerrainMap
 from rules.core.assets import asset_path
 
@@ -239,6 +239,66 @@ class GridCache:
                     if facing is None or facing in outside:
                         lines.append((px[a], py[a], px[b], py[b]))
         return _grid_chunk(lists)
+
+
+class EdgePixmap:
+    """The map's edge, stroked into a pixmap once per zoom while the whole map is
+    small on screen (fit on a big map: antialiasing the thousands of zigzag
+    segments of a 400x400 map's edge costs about 8 ms a frame); a blit after that.
+    While the zoom changes the last pixmap is scaled, as the tokens are."""
+
+    MAX_PIXELS = 4_000_000  # bigger maps on screen are stroked directly (clipped)
+    PAD = 3  # pixels around the map for the pen's width and antialiasing
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._pixmap: QPixmap | None = None
+
+    def paint(
+        self,
+        p: QPainter,
+        grid: GridCache,
+        transform: QTransform,
+        pen: QPen,
+        dpr: float,
+        *,
+        exact: bool,
+    ) -> bool:
+        """Draw the edge (``p`` in screen coordinates); False when the map is too
+        big on screen for a pixmap and the caller should stroke the path itself."""
+        on_screen = transform.mapRect(grid.bounds)
+        pad = self.PAD
+        width, height = on_screen.width() + 2 * pad, on_screen.height() + 2 * pad
+        if width * height * dpr * dpr > self.MAX_PIXELS:
+            return False
+        x, y = math.floor(on_screen.left()) - pad, math.floor(on_screen.top()) - pad
+        frac = (round(on_screen.left() - pad - x, 2), round(on_screen.top() - pad - y, 2))
+        zoom = transform.m11()
+        key = (id(grid), round(zoom, 6), frac, round(dpr, 2))
+        if self._pixmap is not None and key != self._key and not exact:
+            # another zoom's pixmap, scaled until the zoom settles
+            old = self._pixmap
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            p.drawPixmap(
+                on_screen.adjusted(-pad, -pad, pad, pad), old, QRectF(old.rect())
+            )
+            return True
+        if key != self._key or self._pixmap is None:
+            pixmap = QPixmap(math.ceil((width + 1) * dpr), math.ceil((height + 1) * dpr))
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            q = QPainter(pixmap)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.translate(pad + frac[0], pad + frac[1])
+            q.scale(zoom, zoom)
+            q.translate(-grid.bounds.left(), -grid.bounds.top())
+            q.setPen(pen)
+            q.setBrush(Qt.BrushStyle.NoBrush)
+            q.drawPath(grid.outline)
+            q.end()
+            self._pixmap, self._key = pixmap, key
+        p.drawPixmap(QPointF(x, y), self._pixmap)
+        return True
 
 
 def _cell_corners(col: int, row: int) -> tuple[list[float], list[float]]:

@@ -92,6 +92,7 @@ class MapView(QWidget):
 
         self._controller = controller
         self._grid_cache = mp.GridCache(controller.state.grid)
+        self._edge = mp.EdgePixmap()
         self.camera = Camera(lambda: (self.width(), self.height()), self._grid_cache.bounds)
         # Refit on resize until the user zooms or pans: the battle at first, the
         # whole map after "Fit".
@@ -604,8 +605,15 @@ class MapView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         edge = QPen(theme.MAP_EDGE, 2.0)
         edge.setCosmetic(True)
-        p.setPen(edge)
-        p.drawPath(self._grid_cache.outline)
+        p.save()
+        p.resetTransform()
+        blitted = self._edge.paint(
+            p, self._grid_cache, camera.transform(), edge, dpr, exact=not self._zooming
+        )
+        p.restore()
+        if not blitted:
+            p.setPen(edge)
+            p.drawPath(self._grid_cache.outline)
         if overlay is not None and overlay.bounds.intersects(visible):
             mp.paint_overlay_lines(p, overlay, zoom)
         if self._highlight:

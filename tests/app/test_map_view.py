@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtGui import QImage, QPainter, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from app.controller import BattleController
@@ -555,3 +555,47 @@ def test_the_legend_and_the_tooltip_name_the_range(qtbot, view: MapView) -> None
     with_range = mp.render_legend("Arcs", rows, 1.0, ranges=[(1, area.text, False)])
     assert with_range.height() > without.height()
     assert view.legend_rect().height() == view._legend_pixmap(overlay).height()
+
+
+# --- the cached map edge and the benchmark's measurements ------------------------------
+def _render(widget: MapView) -> QImage:
+    image = QImage(widget.width(), widget.height(), QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    widget.paint(painter, QRectF(widget.rect()))
+    painter.end()
+    return image
+
+
+def test_the_cached_map_edge_looks_like_the_stroked_one(qtbot, monkeypatch) -> None:
+    import app.map.painter as mp
+    from app.benchmark import big_battle
+
+    small = MapView(BattleController(big_battle(seed=1, size=30)))
+    qtbot.addWidget(small)
+    small.resize(400, 300)
+    small.fit_to_window()
+    small.settle_zoom()
+    small.pan_by(0.37, 0.61)  # a sub-pixel offset
+    cached = _render(small)
+    monkeypatch.setattr(mp.EdgePixmap, "MAX_PIXELS", 0)  # always stroke the path
+    stroked = _render(small)
+    worst = 0
+    for y in range(0, small.height()):
+        for x in range(0, small.width()):
+            a, b = cached.pixelColor(x, y), stroked.pixelColor(x, y)
+            worst = max(worst, abs(a.red() - b.red()), abs(a.green() - b.green()),
+                        abs(a.blue() - b.blue()))  # fmt: skip
+    assert worst <= 8
+
+
+def test_the_benchmark_measures_dense_and_fitted_repaints(qtbot) -> None:
+    from app.map import measure
+
+    big = _big_view(qtbot, 60)
+    dense = measure.repaint_dense_ms(big, frames=4)
+    assert len(dense) == 4 and all(ms > 0 for ms in dense)
+    assert big.zoom == pytest.approx(measure.DENSE_ZOOM)
+    assert big.zoom * 32 > 5.0  # the grid is still drawn there
+    fitted = measure.repaint_fit_ms(big, frames=3)
+    assert len(fitted) == 3
+    assert QRectF(big.rect()).contains(big.map_rect_on_screen())
