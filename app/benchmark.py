@@ -43,14 +43,7 @@ from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
 from hexmap import Facing, Hex, HexGrid, direction_to
-from rules.battle.battle import (
-    Battle,
-    BattleState,
-    Command,
-    EndTurn,
-    MoveCombatant,
-    TurnCombatant,
-)
+from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.commands import (
     Attack,
     EditCombatant,
@@ -59,6 +52,7 @@ from rules.battle.commands import (
     SetRulesetOptions,
 )
 from rules.battle.model import Combatant, ParryClass, Side, Status, Weapon, WeaponMode
+from rules.battle.state import BattleState, Command
 from rules.core.citation import cite
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
@@ -131,6 +125,7 @@ class AttackCase:
 
     state: BattleState
     command: Attack
+    options: AttackOptions  # the command's, as the pane made them
     facing_attacker: bool  # the defender faces the attacker (the odds use these)
 
 
@@ -319,7 +314,8 @@ def attack_cases() -> list[AttackCase]:
                                     Battle(state, 0).execute(command)
                                 except RulesError:
                                     continue
-                                cases.append(AttackCase(state, command, facing is Facing.S))
+                                facing_attacker = facing is Facing.S
+                                cases.append(AttackCase(state, command, options, facing_attacker))
     return cases
 
 
@@ -387,7 +383,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
         clear_rules_caches()
         ruleset = state.ruleset
         try:
-            plan = plan_attack(attacker, defender, case.command.options, ruleset)
+            plan = plan_attack(attacker, defender, case.options, ruleset)
         except RulesError:
             continue  # the pane refuses this one before it asks for odds
         start = time.perf_counter()
