@@ -61,10 +61,12 @@ from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_ch
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
 from hexmap import Hex
-from rules.battle.battle import Battle, BattleChange, BattleState, EndTurn
+from rules.battle.battle import Battle, BattleChange, EndTurn
 from rules.battle.model import Combatant
+from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.core.assets import read_json
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.catalog import load_battle_setup
 
 DEFAULT_SIZE = QSize(1280, 720)
@@ -121,7 +123,7 @@ def move_text(c: Combatant) -> str:
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
     """The demo battle shipped in ``assets/battles/demo.json``."""
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return Battle(BattleState(grid, tuple(combatants)), seed)
+    return Battle(BattleState(grid, tuple(combatants), get_ruleset()), seed)
 
 
 class MainWindow(QMainWindow):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexmap import Hex
-from rules.battle.battle import BattleState, Command
 from rules.battle.commands import AddItem
 from rules.battle.items import ItemKind, drop_candidates, icon_key
 from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
+from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.sets.seed000.catalog import load_catalog
 

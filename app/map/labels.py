@@ -13,8 +13,8 @@ from app import theme
 from app.map import painter as mp
 from app.map.camera import Camera
 from hexmap import Hex, arc_of
-from rules.battle.battle import BattleState
 from rules.battle.items import GroundItem
+from rules.battle.state import BattleState
 
 LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
 

@@ -49,8 +49,8 @@ from hexmap import (
     front_arc_hexes,
     reach_hexes,
 )
-from rules.battle.battle import BattleState
 from rules.battle.model import Combatant, Status
+from rules.battle.state import BattleState
 from rules.battle.terrain import Light, Terrain, TerrainMap
 from rules.core.assets import asset_path
 

@@ -15,11 +15,12 @@ from app.map import painter as mp
 from app.map.animation import Flight
 from app.map.drops import DropPick, make_drop_pick
 from hexmap import Hex
-from rules.battle.battle import BattleState, Command, MoveCombatant, weapon_positions
+from rules.battle.battle import MoveCombatant, weapon_positions
 from rules.battle.commands import DropItem, PaintTerrain, PickUpItem, SetPosture
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant, Posture
 from rules.battle.scatter import PieceLanded
+from rules.battle.state import BattleState, Command
 from rules.battle.terrain import TerrainChange
 from rules.core.events import Event
 

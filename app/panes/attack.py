@@ -52,6 +52,7 @@ from app.panes.attack_parts import (
     percent,
     weapon_targets,
 )
+from app.panes.tables import seed000_tables
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -62,10 +63,10 @@ from app.panes.widgets import (
     section_label,
 )
 from app.theme import ARC_COLOURS
-from rules.battle.battle import BattleChange, BattleState
+from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Combatant, Status
-from rules.battle.situation import Situation, situation_modifiers
+from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.errors import RulesError
 from rules.core.events import Event
@@ -82,6 +83,7 @@ from rules.sets.seed000.conditions import SelectedCondition, load_condition_cata
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
 from rules.sets.seed000.disarm import DisarmContest
 from rules.sets.seed000.odds import AttackOdds, attack_odds
+from rules.sets.seed000.situation import Situation, situation_modifiers
 from rules.sets.seed000.tables import Tables
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
@@ -698,7 +700,7 @@ class AttackPane(QDockWidget):
         _set_items(self.mode_combo, items, self.mode_combo.currentData())
 
     def _fill_locations(self) -> None:
-        table = self._controller.state.ruleset.locations
+        table = seed000_tables(self._controller.state).locations
         items: list[tuple[str, object]] = []
         for loc in table.locations:
             penalty = sum(m.value for m in loc.modifiers(melee=True))
@@ -778,7 +780,7 @@ class AttackPane(QDockWidget):
         self._update_pulled_enabled()
         self.location_combo.setEnabled(not self.random_check.isChecked())
         # The battle's hit location table, changed only by a command.
-        items = _hit_location_choices(state.ruleset)
+        items = _hit_location_choices(seed000_tables(state))
         _set_items(self.hit_locations_combo, items, state.ruleset_options)
         self.hit_locations_combo.setEnabled(len(items) > 1)
 
@@ -786,8 +788,8 @@ class AttackPane(QDockWidget):
         self, attacker: Combatant | None, defender: Combatant | None
     ) -> list[tuple[str, object]]:
         """The "Strike at" entries: the body, then each of the defender's weapons,
-        enabled only where ``rules.battle.battle.can_strike_at_weapon`` allows it with the
-        chosen weapon; a disabled entry's tooltip gives the rules' reason."""
+        enabled only where ``weapon_targets.can_strike_at_weapon`` allows it with
+        the chosen weapon; a disabled entry's tooltip gives the rules' reason."""
         found = weapon_targets(
             self._controller.state,
             attacker.id if attacker is not None else None,
@@ -892,7 +894,8 @@ class AttackPane(QDockWidget):
             self._show_hint(f"{attacker.name} has no weapon to attack with.")
             return
         try:
-            plan = plan_attack(attacker, defender, options, self._controller.state.ruleset)
+            tables = seed000_tables(self._controller.state)
+            plan = plan_attack(attacker, defender, options, tables)
         except RulesError as refusal:
             self._show_refusal(str(refusal), attacker, defender)
             return
@@ -913,7 +916,8 @@ class AttackPane(QDockWidget):
     def _show_odds(self, plan: AttackPlan, attacker: Combatant, defender: Combatant) -> None:
         started = time.perf_counter()
         try:
-            odds = attack_odds(plan, attacker, defender, self._controller.state.ruleset)
+            tables = seed000_tables(self._controller.state)
+            odds = attack_odds(plan, attacker, defender, tables)
         except RulesError as refusal:
             self._odds = None
             self.odds_panel.show_rows((), f"No odds: {refusal}")

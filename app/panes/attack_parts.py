@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED
-from rules.battle.battle import BattleState, can_strike_at_weapon
 from rules.battle.model import Combatant, Status
+from rules.battle.state import BattleState
 from rules.core.errors import RulesError
 from rules.sets.seed000.conditions import (
     Condition,
@@ -41,6 +41,7 @@ from rules.sets.seed000.conditions import (
     SelectedCondition,
 )
 from rules.sets.seed000.odds import percent as percent  # the pane formats odds as the rules do
+from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 # --- a collapsible section ------------------------------------------------------------
 
@@ -445,7 +446,8 @@ class OddsPanel(QWidget):
 @dataclass(frozen=True)
 class WeaponTarget:
     """One entry of the "Strike at" combo: a weapon of the defender, whether the
-    attacker may strike at it now (``rules.battle.battle.can_strike_at_weapon``) and why."""
+    attacker may strike at it now (``weapon_targets.can_strike_at_weapon``) and
+    why."""
 
     label: str
     key: str

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.map.drops import droppable_items
+from app.panes.tables import seed000_tables
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -41,9 +42,10 @@ from app.panes.widgets import (
 )
 from hexmap import Arc
 from rules.battle.battle import BattleChange, TurnCombatant
-from rules.battle.commands import EditCombatant, SetDefendedArea, SetPosture
+from rules.battle.commands import EditCombatant, SetPosture
 from rules.battle.model import BodyArea, Combatant, ParryClass, Posture, Status, Weapon
 from rules.core.errors import RulesError
+from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.defense import (
     DefenseChoice,
     DefenseKind,
@@ -314,7 +316,7 @@ class InspectorPane(QDockWidget):
 
     def _show(self, c: Combatant) -> None:
         f = c.fighter
-        ruleset = self._controller.state.ruleset
+        ruleset = seed000_tables(self._controller.state)
         self.swatch.setPixmap(side_swatch(c.side, 14, c.status is Status.DEAD).pixmap(14, 14))
         self.name_label.setText(c.name)
         self.place_label.setText(

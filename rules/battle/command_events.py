@@ -1,8 +1,5 @@
-"""The events of the commands the map's clicks and the GM's edits run: moves,
-turns, edits, the end of a turn and posture changes. Kept apart from rules.core.events
-and rules.battle.movement so that the map's first frame need not create them (issue 5);
-``from rules.core.events import Moved`` and ``from rules.battle.movement import
-PostureChanged`` still work."""
+"""The events of the neutral battle's commands: moves, turns, edits, the end of a
+turn, posture changes and a change of the ruleset's options."""
 
 from __future__ import annotations
 
@@ -10,6 +7,7 @@ from dataclasses import dataclass
 
 from hexmap import Facing, Hex
 from rules.battle.model import Posture
+from rules.battle.terrain import TerrainChange
 from rules.core.events import Event
 
 
@@ -107,3 +105,30 @@ def _posture_phrase(posture: Posture, text: str) -> str:
     if posture is Posture.PRONE:
         return "prone"
     return f"to {text}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesetOptionsSet(Event):
+    """The battle's ruleset options changed (e.g. 001 hit locations)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    def describe(self) -> str:
+        def text(o: tuple[str, ...]) -> str:
+            return ", ".join(o) if o else "none"
+
+        return f"ruleset options: {text(self.before)} → {text(self.after)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerrainPainted(Event):
+    hexes: tuple[Hex, ...]
+    change: TerrainChange
+
+    def describe(self) -> str:
+        n = len(self.hexes)
+        return f"GM paints {n} hex{'es' if n != 1 else ''}: {self.change.describe()}"
+
+    def involved_hexes(self) -> tuple[Hex, ...]:
+        return self.hexes

@@ -1,37 +1,39 @@
-"""The attack, edit, item, terrain, posture and ruleset commands of ``rules.battle.battle``.
-
-Split from ``rules.battle.battle`` so that the map's first frame does not create their
-classes (issue 5, docs/packaging.md): ``rules.battle.battle`` re-exports every name here
-and loads this module when one is first asked for.
-"""
+"""The battle's commands beyond moving and turning (``rules.battle.battle``): the
+attack, the GM's edits, items, terrain, posture and the ruleset's options."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from hexmap import Hex
-from rules.battle.battle import (
-    BattleState,
-    Command,
-    CommandResult,
-    _tag_targets,
-    apply_map_effects,
-    can_strike_at_weapon,
-    place_resolution_pieces,
+from rules.battle.battle import apply_map_effects, place_launched_pieces
+from rules.battle.command_events import Edited, RulesetOptionsSet, TerrainPainted
+from rules.battle.items import (
+    DROPPED_000,
+    READY_BASE,
+    GroundItem,
+    ItemDropped,
+    ItemKind,
+    ItemPickedUp,
+    ItemPlaced,
+    MapEffect,
+    Readied,
+    drop_candidates,
+    icon_key,
+    item_from_piece,
+    item_from_shield,
+    item_id,
+    put_in_hand,
+    take_from_hand,
+    within_reach,
 )
-from rules.battle.model import BodyArea, Combatant, Shield, Status, Weapon
+from rules.battle.model import Combatant, Posture, Shield, Status, Weapon
 from rules.battle.movement import set_posture
-from rules.battle.situation import covered_areas_of
-from rules.battle.terrain import TerrainChange, TerrainPainted
+from rules.battle.pieces import AT_FEET, Piece
+from rules.battle.state import BattleState, Command, CommandResult
+from rules.battle.terrain import TerrainChange
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
-from rules.core.events import Edited
-from rules.sets.seed000.conditions import Posture
-
-if TYPE_CHECKING:
-    from rules.battle.items import ItemKind, MapEffect
-    from rules.sets.seed000.attack import AttackOptions, AttackResolution
 
 
 @dataclass(frozen=True)
@@ -59,84 +61,24 @@ class EditCombatant(Command):
 
 
 @dataclass(frozen=True)
-class SetDefendedArea(Command):
-    """000 DEFENDING A SPECIFIC BODY AREA: the defender's choice of area to guard
-    (None: none). Blocks and parries get +2 there and -1 elsewhere."""
-
-    combatant_id: str
-    area: BodyArea | None
-
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.sets.seed000.attack_events import DefendedAreaSet
-        from rules.sets.seed000.stances import BODY_AREA_CITATION
-
-        who = state.combatant(self.combatant_id)
-        if who.defended_area is self.area:
-            return CommandResult(state, ())
-        event = DefendedAreaSet(
-            citation=BODY_AREA_CITATION,
-            combatant_id=who.id,
-            name=who.name,
-            before=who.defended_area,
-            after=self.area,
-        )
-        changed = replace(who, defended_area=self.area)
-        return CommandResult(state.with_combatants(changed), (event,))
-
-
-@dataclass(frozen=True)
 class Attack(Command):
+    """One attack of ``attacker_id`` on ``defender_id``. ``options`` are the
+    attacker's choices in the ruleset's own terms (seed 000: ``AttackOptions``);
+    the ruleset plans and resolves the attack, and the battle puts whatever left
+    a hand on the map with the same dice, after the attack's own rolls
+    (docs/battlefield.md)."""
+
     attacker_id: str
     defender_id: str
-    options: AttackOptions
-
-    def resolve(self, state: BattleState, rng: DiceSource) -> AttackResolution:
-        # Lazy: the attack rules load on first use, not at start-up (docs/packaging.md).
-        from rules.sets.seed000.attack import plan_attack, resolve_attack
-
-        attacker = state.combatant(self.attacker_id)
-        defender = state.combatant(self.defender_id)
-        if attacker.id == defender.id:
-            raise IllegalCommandError("a combatant cannot attack itself")
-        ruleset = state.ruleset
-
-        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
-            # 000 STRIKING AT WEAPONS: the map's answer (weapon positions, reach).
-            allowed, _ = can_strike_at_weapon(
-                state, att.id, dfn.id, weapon.key, attacker_weapon_key=self.options.weapon_key
-            )
-            return allowed
-
-        reach = in_reach if self.options.target_weapon_key is not None else None
-        options = self.options
-        # 000 RANDOM HIT LOCATION: the defender's hex cover hides body areas from
-        # random locations (rules.battle.terrain); they join the options' own.
-        covered = covered_areas_of(state, defender.id)
-        if not covered <= options.covered:
-            options = replace(options, covered=options.covered | covered)
-        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
-        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
-        plan = plan_attack(attacker, defender, options, ruleset, weapon_in_reach=reach)
-        resolution = resolve_attack(
-            plan, attacker, defender, rng, ruleset, bystander=bystander, check=False
-        )
-        # Record whom the new turn actions were aimed at (000 STRIKING AT WEAPONS).
-        return replace(
-            resolution,
-            attacker_after=_tag_targets(attacker, resolution.attacker_after, defender.id),
-            defender_after=_tag_targets(defender, resolution.defender_after, attacker.id),
-        )
+    options: object
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        resolution = self.resolve(state, rng)
-        after = state.with_combatants(resolution.attacker_after, resolution.defender_after)
-        if resolution.bystander_after is not None:
-            after = after.with_combatants(resolution.bystander_after)
-        # Pieces that left a hand go to the map with this command's dice, after the
-        # attack's own rolls (docs/battlefield.md).
-        after, placed = place_resolution_pieces(state, after, resolution, rng)
-        return CommandResult(after, (*resolution.events, *placed))
+        if self.attacker_id == self.defender_id:
+            raise IllegalCommandError("a combatant cannot attack itself")
+        result = state.ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
+        after = state.with_combatants(*result.combatants)
+        after, placed = place_launched_pieces(state, after, result.pieces, rng)
+        return CommandResult(after, (*result.events, *placed))
 
 
 def _ready_check(who: Combatant, gm_override: bool) -> None:
@@ -161,18 +103,6 @@ class DropItem(Command):
     random_hex: bool = False
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.battle.items import (
-            DROPPED_000,
-            ItemDropped,
-            drop_candidates,
-            item_from_piece,
-            item_from_shield,
-            item_id,
-            take_from_hand,
-        )
-        from rules.battle.pieces import AT_FEET, Piece
-
         who = state.combatant(self.combatant_id)
         candidates = drop_candidates(who, state.grid)
         by_dice = False
@@ -224,9 +154,6 @@ class PickUpItem(Command):
     gm_override: bool = False
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.battle.items import READY_BASE, ItemPickedUp, put_in_hand, within_reach
-
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
         _ready_check(who, self.gm_override)
@@ -257,9 +184,6 @@ class ReadyWeapon(Command):
     gm_override: bool = False
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.battle.items import READY_BASE, Readied
-
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         is_shield = shield is not None and shield.key == self.weapon_key
@@ -291,9 +215,6 @@ class PlaceItem(Command):
     hex: Hex | None
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.battle.items import ItemPlaced
-
         item = state.item(self.item_id)
         if self.hex is not None and self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
@@ -317,9 +238,6 @@ class AddItem(Command):
     note: str = ""
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: item rules load on first use (start-up time, docs/packaging.md).
-        from rules.battle.items import GroundItem, ItemPlaced, icon_key, item_id
-
         if self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
         item = GroundItem(
@@ -356,7 +274,7 @@ class PaintTerrain(Command):
 
 @dataclass(frozen=True)
 class SetPosture(Command):
-    """Stand, crouch, kneel, sit, lie ... (rules.sets.seed000.conditions.Posture)."""
+    """Stand, crouch, kneel, sit, lie ... (``rules.battle.model.Posture``)."""
 
     combatant_id: str
     posture: Posture
@@ -406,16 +324,13 @@ class SetRulesetOptions(Command):
     options: tuple[str, ...]
 
     def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        # Lazy: the attack rules and the rulesets load on first use (start-up time).
-        from rules.sets.seed000.attack_events import RulesetOptionsSet
-        from rules.sets.seed000.ruleset import get_ruleset
-
-        wanted = tuple(dict.fromkeys(self.options))
         try:
-            get_ruleset(state.ruleset_key, wanted)
+            ruleset = state.ruleset.with_options(self.options)
         except RulesError as e:
             raise IllegalCommandError(str(e)) from None
-        if wanted == tuple(state.ruleset_options):
+        if ruleset.options == state.ruleset.options:
             return CommandResult(state, ())
-        event = RulesetOptionsSet(before=tuple(state.ruleset_options), after=wanted)
-        return CommandResult(replace(state, ruleset_options=wanted), (event,))
+        event = RulesetOptionsSet(
+            before=state.ruleset_options, after=tuple(sorted(ruleset.options))
+        )
+        return CommandResult(replace(state, ruleset=ruleset), (event,))

@@ -27,19 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from hexmap import Hex, HexGrid
-from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
-from rules.battle.pieces import AT_FEET, Piece, Placement
+from rules.battle.model import Combatant, Posture, Shield, Weapon, WeaponDamageState, WeaponKind
+from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece, Placement
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
-from rules.sets.seed000.conditions import Posture
-from rules.sets.seed000.weapon_strikes import WeaponDamageState
-
-if TYPE_CHECKING:
-    from rules.sets.seed000.breakage import BreakResult
 
 DROPPED_000 = cite("000", "DROPPED WEAPONS")
 BLOCK_MISS_000 = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
@@ -106,10 +100,7 @@ def icon_key(kind: ItemKind, weapon: Weapon | None, shield: Shield | None) -> st
 
 def piece_kind(piece: Piece) -> ItemKind:
     """WEAPON for a whole weapon, PIECE for a useless or broken-off part (its
-    weapon key carries ``rules.sets.seed000.breakage.BROKEN_MARK``)."""
-    # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
-    from rules.sets.seed000.breakage import BROKEN_MARK
-
+    weapon key carries ``rules.battle.pieces.BROKEN_MARK``)."""
     if piece.weapon is None or BROKEN_MARK in piece.weapon.key:
         return ItemKind.PIECE
     return ItemKind.WEAPON
@@ -158,9 +149,6 @@ def item_from_weapon(
     origin_id: str | None = None,
     weapon_state: WeaponDamageState | None = None,
 ) -> GroundItem:
-    # Lazy: breakage rules load on first use (start-up time, docs/packaging.md).
-    from rules.sets.seed000.breakage import BROKEN_MARK
-
     kind = ItemKind.PIECE if BROKEN_MARK in weapon.key else ItemKind.WEAPON
     return GroundItem(
         id=id,
@@ -315,19 +303,6 @@ class Falls:
 
 
 MapEffect = WeaponLeavesHand | ShieldLeavesHand | Falls
-
-
-def weapon_broke(
-    combatant_id: str, result: BreakResult, weapon_key: str | None = None
-) -> WeaponLeavesHand:
-    """The map effect of ``rules.sets.seed000.breakage.break_weapon``: remnant in hand, pieces
-    to the map."""
-    return WeaponLeavesHand(
-        combatant_id,
-        weapon_key if weapon_key is not None else result.weapon.key,
-        result.pieces,
-        result.in_hand,
-    )
 
 
 # ------------------------------------------------------------------ events

@@ -10,17 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from fractions import Fraction
 
 from hexmap import Facing, Handedness, Hex, Reach
 from rules.core.dice import Dice
-
-if TYPE_CHECKING:  # runtime imports would be circular (these modules import this one)
-    from fractions import Fraction
-
-    from rules.sets.seed000.weapon_strikes import WeaponDamageState
-    from rules.sets.seed000.wound_effects import Condition as WoundCondition
-    from rules.sets.seed000.wound_effects import InjuryTolerance, Limb, Wound
 
 
 class DamageType(Enum):
@@ -55,8 +48,6 @@ class ParryClass(Enum):
 
     @property
     def fraction(self) -> Fraction:
-        from fractions import Fraction  # on first use: the first frame needs none (issue 5)
-
         return Fraction(*_PARRY_RATIOS[self])
 
 
@@ -274,6 +265,49 @@ class Armor:
     weight: float = 0.0  # pounds, for encumbrance
 
 
+class WeaponCondition(Enum):
+    INTACT = "intact"
+    DAMAGED = "damaged"
+    WEAKENED = "weakened"
+    BROKEN = "broken"
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponDamageState:
+    """Damage a weapon has taken (after its DR), accumulated across blows."""
+
+    damage_taken: int = 0
+    weakened: bool = False
+    broken: bool = False
+
+    @property
+    def condition(self) -> WeaponCondition:
+        if self.broken:
+            return WeaponCondition.BROKEN
+        if self.weakened:
+            return WeaponCondition.WEAKENED
+        if self.damage_taken > 0:
+            return WeaponCondition.DAMAGED
+        return WeaponCondition.INTACT
+
+
+INTACT = WeaponDamageState()
+
+
+class InjuryTolerance(Enum):
+    """Seed 001 "Injury Tolerance and Hit Location". Seed 000 has no such rule and
+    ignores these."""
+
+    DIFFUSE = "diffuse"
+    HOMOGENOUS = "homogenous"
+    NO_BRAIN = "no brain"
+    NO_EYES = "no eyes"
+    NO_HEAD = "no head"
+    NO_NECK = "no neck"
+    NO_VITALS = "no vitals"
+    UNLIVING = "unliving"
+
+
 @dataclass(frozen=True, slots=True)
 class Attributes:
     st: int = 10
@@ -426,6 +460,13 @@ class ProneCover(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class RulesetTracks:
+    """Base of a ruleset's per-combatant state: what its rules track for one
+    fighter beyond the neutral fields (seed 000: located wounds). Each ruleset
+    subclasses it; the battle never looks inside."""
+
+
+@dataclass(frozen=True, slots=True)
 class Combatant:
     """A fighter on the map: its sheet plus everything the battle changes."""
 
@@ -451,8 +492,9 @@ class Combatant:
     # battle - so the weapon neither attacks nor parries until the GM clears it.
     strained_weapons: frozenset[str] = field(default_factory=frozenset)
     off_balance: bool = False  # this turn: active-defense penalties doubled
-    # Located wounds (rules.sets.seed000.wound_effects), oldest first.
-    wounds: tuple[Wound, ...] = ()
+    # The ruleset's own per-combatant state (located wounds, wound tracks ...):
+    # carried and copied by the battle, read only by the ruleset.
+    tracks: RulesetTracks = field(default_factory=RulesetTracks)
     # Damage taken by weapons (rules.sets.seed000.weapon_strikes), by weapon key;
     # only non-intact ones.
     weapon_states: tuple[tuple[str, WeaponDamageState], ...] = ()
@@ -472,18 +514,6 @@ class Combatant:
     @property
     def name(self) -> str:
         return self.fighter.name
-
-    @property
-    def wound_conditions(self) -> frozenset[WoundCondition]:
-        """Every lasting condition of every wound (stunned, bleeding, knocked out ...)."""
-        out: frozenset[WoundCondition] = frozenset()
-        for w in self.wounds:
-            out |= w.conditions
-        return out
-
-    @property
-    def crippled_limbs(self) -> tuple[Limb, ...]:
-        return tuple(w.crippled for w in self.wounds if w.crippled is not None)
 
     def weapon_state(self, key: str) -> WeaponDamageState | None:
         """The damage state of a weapon; None while it is intact."""

@@ -17,7 +17,7 @@ Seed 000 takes movement for granted, so this follows the published basics of the
   can draw the way taken and a deliberate drop can land on it (000 DROPPED
   WEAPONS). End of turn clears the path, the MP used and the free facing change.
 * Postures are ``rules.battle.model.Posture`` (re-exported by ``rules.sets.seed000.conditions``); a
-  fall (``apply_fall``) or the GM (``rules.battle.battle.SetPosture``) changes them. The posture
+  fall (``apply_fall``) or the GM (``rules.battle.commands.SetPosture``) changes them. The posture
   table gives the hit modifiers (``rules.battle.terrain.situation_modifiers``).
 """
 
@@ -26,15 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
+from rules.battle.command_events import PostureChanged
 from rules.battle.model import Combatant, Posture
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalCommandError
-
-if TYPE_CHECKING:
-    from rules.battle.command_events import PostureChanged as PostureChanged
 
 BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
 POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -152,8 +149,6 @@ def set_posture(
     """The combatant in ``posture`` and the event (None when nothing changed)."""
     if combatant.posture is posture:
         return combatant, None
-    from rules.battle.command_events import PostureChanged  # on first use (issue 5)
-
     event = PostureChanged(
         citation=citation if citation is not None else POSTURES_000,
         combatant_id=combatant.id,
@@ -172,13 +167,3 @@ def apply_fall(
     worse", or sitting): the combatant ends up in ``posture``. Returns the
     combatant and the event to log (None if already in that posture)."""
     return set_posture(combatant, posture, fell=True, citation=citation)
-
-
-# PostureChanged lives in rules.battle.command_events, created on first use (issue 5).
-def __getattr__(name: str) -> object:
-    if name == "PostureChanged":
-        from rules.battle.command_events import PostureChanged
-
-        globals()[name] = PostureChanged
-        return PostureChanged
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

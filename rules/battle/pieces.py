@@ -112,6 +112,10 @@ class Placement:
         return self.dice.distribution()
 
 
+# The key of a broken-off part is its weapon's key with this mark (one per break):
+# such a part lies on the map as a piece, not as a weapon.
+BROKEN_MARK = ":broken"
+
 IN_HAND = Placement(PlacementKind.IN_HAND)
 AT_FEET = Placement(PlacementKind.AT_FEET)
 

@@ -16,15 +16,10 @@ die. This module puts that on the map (see docs/battlefield.md):
   (``HexGrid.last_inside``).
 * **Someone in the way.** A piece that may hit bystanders (``StrayRule``) is
   checked against every hex with a combatant after the starting hex, in order:
-  IN_PATH (000 BROKEN WEAPONS, flail and chain pieces: somebody in the way may
-  be struck for half damage, and the piece then lies in their hex) rolls 3d6
-  for each one and hits on 9 or less (chance 3/8), the seed's own number for a
-  blow that goes astray and catches a character next to the target (000
-  MISSING A SPECIFIC HIT LOCATION); a hit stops the piece in that hex.
-  DX_AT_LANDING (the critical miss table's flying weapon) checks only the hex
-  where the piece comes down: whoever stands there rolls DX and is hit on a
-  failure; the piece lands there anyway.
-  A hit yields a ``DamageRequest`` that the battle resolves with rules.sets.seed000.damage.
+  IN_PATH checks each one in the path and a hit stops the piece in that hex;
+  DX_AT_LANDING checks only the hex where the piece comes down, and the piece
+  lands there anyway. Whether a check hits, and what the hit does, is the
+  ruleset's (``StrayHitRules``; seed 000: ``rules.sets.seed000.stray_hits``).
 
 Everything is exact and replayable: dice come from the injected ``DiceSource``
 and ``landing_distribution`` enumerates every die face to give exact ``Fraction``
@@ -33,30 +28,20 @@ probabilities of each landing hex.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Protocol
 
 from hexmap import Facing, Hex, HexGrid, ray
-from rules.battle.model import Combatant, DamageType
+from rules.battle.model import Combatant
 from rules.battle.pieces import DirectionRule, Landing, Piece, Placement, PlacementKind, land
-from rules.core.citation import Citation, cite
-from rules.core.dice import Dice, DiceSource, roll
+from rules.core.citation import Citation
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import RulesError
 from rules.core.events import Event
-from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
-from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
-
-DROPPED_000 = cite("000", "DROPPED WEAPONS")
-BROKEN_000 = cite("000", "BROKEN WEAPONS")
-KNOCKING_001 = cite("001", "Knocking a Weapon Away")
-# The "9 or less" of a blow that goes astray and hits an adjacent character.
-ASTRAY_000 = cite("000", "MISSING A SPECIFIC HIT LOCATION")
-
-IN_PATH_HIT_TARGET = 9  # 3d6 <= 9 hits someone in the way
-IN_PATH_HIT_CHANCE = success_probability(IN_PATH_HIT_TARGET)  # 3/8
 
 
 def direction_of_die(die: int) -> Facing:
@@ -76,8 +61,8 @@ class StrayRule(Enum):
     """Whether and how a moving piece may hit somebody (module docstring)."""
 
     NONE = "hits nobody"
-    IN_PATH = "may hit whoever is in its path (3d6 <= 9 each) and drop in their hex"
-    DX_AT_LANDING = "whoever stands where it comes down rolls DX or is hit"
+    IN_PATH = "may hit whoever is in its path and drop in their hex"
+    DX_AT_LANDING = "whoever stands where it comes down dodges it or is hit"
 
 
 def stray_rule_of(piece: Piece) -> StrayRule:
@@ -95,49 +80,45 @@ def stray_rule_of(piece: Piece) -> StrayRule:
 class Occupant:
     """Somebody standing (or lying) in a hex a piece may pass."""
 
-    combatant_id: str
-    name: str
-    dx: int
+    combatant: Combatant
+
+    @property
+    def combatant_id(self) -> str:
+        return self.combatant.id
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
 
 
-@dataclass(frozen=True, slots=True)
-class StrayDamage:
-    """What a stray hit by a piece does: ``factor`` times a roll of ``dice``
-    (rounded down) of ``damage_type``. ``source`` says whose weapon and mode."""
-
-    dice: Dice
-    damage_type: DamageType
-    factor: Fraction
-    source: str
-
-
-@dataclass(frozen=True, slots=True)
-class DamageRequest:
-    """A stray hit for the battle to roll and apply (rules.sets.seed000.damage)."""
-
-    target_id: str
-    target_name: str
-    piece_name: str
-    damage: StrayDamage
-    citation: Citation
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True)
 class StrayCheck:
-    """One roll for somebody a piece may hit. IN_PATH: 3d6 vs 9, a success is a
-    hit. DX_AT_LANDING: the occupant's DX roll, a failure is a hit."""
+    """One check for somebody a piece may hit: whether it hit, and the ruleset's
+    event that shows the roll in the log."""
 
     combatant_id: str
     name: str
     hex: Hex
     rule: StrayRule
-    roll: SuccessRoll
+    hit: bool
+    event: Event
 
-    @property
-    def hit(self) -> bool:
-        if self.rule is StrayRule.DX_AT_LANDING:
-            return not self.roll.succeeded
-        return self.roll.succeeded
+
+class StrayHitRules(Protocol):
+    """The ruleset's part in a flying piece: the check for somebody in its way
+    (dice through ``dice``) and, for exact odds, the chance that check hits."""
+
+    def check(
+        self,
+        piece_name: str,
+        placement: Placement,
+        occupant: Occupant,
+        where: Hex,
+        rule: StrayRule,
+        dice: DiceSource,
+    ) -> StrayCheck: ...
+
+    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +137,6 @@ class MapLanding:
     final: Hex
     stopped_at_edge: bool
     checks: tuple[StrayCheck, ...] = ()
-    damage: DamageRequest | None = None
 
     @property
     def direction_die(self) -> int | None:
@@ -179,8 +159,8 @@ class MapLanding:
         return None
 
     @property
-    def citation(self) -> Citation:
-        return self.placement.citation or DROPPED_000
+    def citation(self) -> Citation | None:
+        return self.placement.citation
 
     def describe(self) -> str:
         if self.dice is None or (self.distance_rolled == 0 and self.direction is None):
@@ -227,30 +207,31 @@ def trace(
 
 
 def _stop_at_hit(
+    piece_name: str,
+    placement: Placement,
     path: tuple[Hex, ...],
     rule: StrayRule,
     occupants: Mapping[Hex, Occupant],
+    hits: StrayHitRules | None,
     rng: DiceSource,
 ) -> tuple[tuple[Hex, ...], tuple[StrayCheck, ...]]:
     """Roll the stray checks along ``path`` in order; cut the path at a hit."""
+    if hits is None or rule is StrayRule.NONE:
+        return path, ()
     checks: list[StrayCheck] = []
     if rule is StrayRule.IN_PATH:
         for i, h in enumerate(path[1:], start=1):
             who = occupants.get(h)
             if who is None:
                 continue
-            check = StrayCheck(
-                who.combatant_id, who.name, h, rule, success_roll(IN_PATH_HIT_TARGET, rng)
-            )
+            check = hits.check(piece_name, placement, who, h, rule, rng)
             checks.append(check)
             if check.hit:
                 return path[: i + 1], tuple(checks)
     elif rule is StrayRule.DX_AT_LANDING and len(path) > 1:
         who = occupants.get(path[-1])
         if who is not None:
-            checks.append(
-                StrayCheck(who.combatant_id, who.name, path[-1], rule, success_roll(who.dx, rng))
-            )
+            checks.append(hits.check(piece_name, placement, who, path[-1], rule, rng))
     return path, tuple(checks)
 
 
@@ -264,7 +245,7 @@ def scatter_landing(
     wielder_facing: Facing | None = None,
     occupants: Mapping[Hex, Occupant] | None = None,
     stray_rule: StrayRule = StrayRule.NONE,
-    stray_damage: StrayDamage | None = None,
+    hits: StrayHitRules | None = None,
 ) -> MapLanding:
     """Trace already-rolled landing dice from ``start``; roll only the stray checks."""
     placement = dice.placement
@@ -280,17 +261,9 @@ def scatter_landing(
         edge = False
     else:
         path, edge = trace(start, direction, dice.distance, grid)
-    path, checks = _stop_at_hit(path, stray_rule, occupants or {}, rng)
-    damage: DamageRequest | None = None
-    for check in checks:
-        if check.hit and stray_damage is not None:
-            damage = DamageRequest(
-                check.combatant_id,
-                check.name,
-                piece_name,
-                stray_damage,
-                placement.citation or BROKEN_000,
-            )
+    path, checks = _stop_at_hit(
+        piece_name, placement, path, stray_rule, occupants or {}, hits, rng
+    )
     if any(c.hit for c in checks) and stray_rule is StrayRule.IN_PATH:
         edge = False  # it came down on somebody, not at the edge
     return MapLanding(
@@ -303,7 +276,6 @@ def scatter_landing(
         final=path[-1],
         stopped_at_edge=edge,
         checks=checks,
-        damage=damage,
     )
 
 
@@ -315,7 +287,7 @@ def scatter_piece(
     *,
     wielder_facing: Facing | None = None,
     occupants: Mapping[Hex, Occupant] | None = None,
-    stray_damage: StrayDamage | None = None,
+    hits: StrayHitRules | None = None,
 ) -> MapLanding:
     """Place one piece leaving a hand at ``start``.
 
@@ -341,7 +313,7 @@ def scatter_piece(
         wielder_facing=wielder_facing,
         occupants=occupants,
         stray_rule=stray_rule_of(piece),
-        stray_damage=stray_damage,
+        hits=hits,
     )
 
 
@@ -359,20 +331,11 @@ def _directions(placement: Placement, facing: Facing | None) -> tuple[tuple[Faci
     return ()
 
 
-def _hit_chances(
-    occupants: Mapping[Hex, Fraction] | Collection[Hex], rule: StrayRule
-) -> Mapping[Hex, Fraction]:
-    if isinstance(occupants, Mapping):
-        return {h: Fraction(p) for h, p in occupants.items()}
-    default = IN_PATH_HIT_CHANCE if rule is StrayRule.IN_PATH else Fraction(0)
-    return dict.fromkeys(occupants, default)
-
-
 def _outcomes(
     start: Hex,
     kind: Placement | Piece,
     grid: HexGrid,
-    occupants: Mapping[Hex, Fraction] | Collection[Hex],
+    occupants: Mapping[Hex, Fraction],
     facing: Facing | None,
     stray_rule: StrayRule | None,
 ) -> Iterator[tuple[Hex, Hex | None, Fraction]]:
@@ -390,7 +353,7 @@ def _outcomes(
     if placement.kind is PlacementKind.DROPPED_NEARBY:
         yield start, None, Fraction(1)
         return
-    chances = _hit_chances(occupants, rule)
+    chances = {h: Fraction(p) for h, p in occupants.items()}
     for distance, p_distance in placement.distance_distribution().items():
         if distance == 0:
             yield start, None, p_distance
@@ -423,7 +386,7 @@ def landing_distribution(
     start: Hex,
     kind: Placement | Piece,
     grid: HexGrid,
-    occupants: Mapping[Hex, Fraction] | Collection[Hex] = (),
+    occupants: Mapping[Hex, Fraction] | None = None,
     *,
     facing: Facing | None = None,
     stray_rule: StrayRule | None = None,
@@ -432,15 +395,14 @@ def landing_distribution(
 
     ``kind`` is a ``Placement`` (e.g. ``KNOCKED_AWAY``, ``ADJACENT_OR_FEET``,
     ``ONE_HEX_RANDOM``, ``flies("2d6")``) or a ``Piece``. ``occupants`` are the hexes
-    with somebody in them: a collection (each hit with the rule's own chance, 3/8
-    for IN_PATH) or a mapping hex -> chance of a hit there (for DX_AT_LANDING:
-    the chance the occupant fails the DX roll). ``stray_rule`` defaults to the
+    with somebody in them, each with the chance its check hits
+    (``StrayHitRules.hit_chance``). ``stray_rule`` defaults to the
     piece's (``stray_rule_of``), or NONE for a bare placement. ``facing`` is the
     wielder's, needed for forward-or-back placements. A deliberate drop lands on
     ``start`` with certainty (the hex the GM chose).
     """
     result: dict[Hex, Fraction] = {}
-    for where, _, p in _outcomes(start, kind, grid, occupants, facing, stray_rule):
+    for where, _, p in _outcomes(start, kind, grid, occupants or {}, facing, stray_rule):
         result[where] = result.get(where, Fraction(0)) + p
     return MappingProxyType(dict(sorted(result.items())))
 
@@ -449,7 +411,7 @@ def stray_hit_distribution(
     start: Hex,
     kind: Placement | Piece,
     grid: HexGrid,
-    occupants: Mapping[Hex, Fraction] | Collection[Hex],
+    occupants: Mapping[Hex, Fraction],
     *,
     facing: Facing | None = None,
     stray_rule: StrayRule | None = None,
@@ -482,62 +444,3 @@ class PieceLanded(Event):
 
     def involved_combatants(self) -> tuple[str, ...]:
         return () if self.origin_id is None else (self.origin_id,)
-
-
-@dataclass(frozen=True, kw_only=True)
-class StrayHitChecked(Event):
-    """The roll for somebody a flying piece may hit."""
-
-    piece_name: str
-    check: StrayCheck
-
-    def describe(self) -> str:
-        c = self.check
-        if c.rule is StrayRule.DX_AT_LANDING:
-            verdict = "is hit" if c.hit else "gets out of the way"
-            return f"{self.piece_name} comes down on {c.name}: DX roll {c.roll}; {c.name} {verdict}"
-        verdict = "hits" if c.hit else "misses"
-        return f"{self.piece_name} flies at {c.name}: {c.roll} (hits on 9 or less); it {verdict}"
-
-    def involved_hexes(self) -> tuple[Hex, ...]:
-        return (self.check.hex,)
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.check.combatant_id,)
-
-
-# ------------------------------------------------------------- stray damage
-
-
-def roll_stray_damage(
-    request: DamageRequest, target: Combatant, rng: DiceSource, wounding: WoundingTable
-) -> DamageResult:
-    """Roll a stray hit on ``target``: the dice, times the factor (rounded down:
-    "1/2 damage" halves the basic damage), then DR, wounding and the injury rolls
-    exactly as for any blow (rules.sets.seed000.damage). ``target`` itself is not changed."""
-    if target.id != request.target_id:
-        raise RulesError(f"the damage request is for {request.target_id!r}, not {target.id!r}")
-    spec = request.damage
-    return roll_damage(spec.dice, spec.damage_type, target, rng, wounding, factor=spec.factor)
-
-
-@dataclass(frozen=True, kw_only=True)
-class StrayHitDamaged(Event):
-    """A flying piece hit somebody: the damage rolled and applied."""
-
-    combatant_id: str
-    name: str
-    piece_name: str
-    hex: Hex
-    factor: Fraction
-    damage: DamageResult
-
-    def describe(self) -> str:
-        share = "" if self.factor == 1 else f" for {self.factor} damage"
-        return f"{self.piece_name} hits {self.name}{share}: {self.damage}"
-
-    def involved_hexes(self) -> tuple[Hex, ...]:
-        return (self.hex,)
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)

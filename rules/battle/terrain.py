@@ -4,7 +4,7 @@ Each hex has a ``Terrain``: light, footing, water, cover and height. Most hexes 
 open ground (daylight, good footing, dry, no cover, level 0), so the map stores
 only the others, in a ``TerrainMap`` (sparse, frozen and comparable, so a battle
 state with terrain still compares equal after a replay). The GM paints terrain
-with ``rules.battle.battle.PaintTerrain`` and a ``TerrainChange``.
+with ``rules.battle.commands.PaintTerrain`` and a ``TerrainChange``.
 
 What terrain does to an attack (000 ADVERSE COMBAT CONDITIONS; the values are the
 condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
@@ -27,8 +27,9 @@ condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
   the attack (``AttackOptions.from_below``: defenses against attacks from below;
   random hit locations shift from above or below, 000 RANDOM HIT LOCATION).
 
-``situation_modifiers`` gathers terrain and posture (``rules.sets.seed000.conditions``) into a
-``Situation`` the attack pane shows item by item; the GM may still override it.
+What the terrain means for an attack is the ruleset's: seed 000 gathers terrain
+and posture into a ``Situation`` (``rules.sets.seed000.situation``) that the attack
+pane shows item by item; the GM may still override it.
 """
 
 from __future__ import annotations
@@ -37,22 +38,12 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from hexmap import Hex
 from rules.core.citation import cite
 from rules.core.errors import RulesError
 
-if TYPE_CHECKING:  # rules.battle.battle imports this module
-    from rules.battle.battle import BattleState
-    from rules.battle.situation import Situation as Situation
-    from rules.battle.situation import TerrainPainted as TerrainPainted
-    from rules.battle.situation import situation_modifiers as situation_modifiers
-    from rules.core.modifiers import Modifier
-    from rules.sets.seed000.conditions import SelectedCondition
-
 CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
-RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
 
 
 class Light(Enum):
@@ -296,86 +287,3 @@ class TerrainMap:
     def painted(self, hexes: Iterable[Hex], change: TerrainChange) -> TerrainMap:
         updates = [(h, change.apply(self.at(h))) for h in hexes]
         return TerrainMap((*self.cells, *updates))
-
-
-# ---------------------------------------------------------------- modifiers
-
-
-def terrain_conditions(attacker: Terrain, defender: Terrain) -> tuple[SelectedCondition, ...]:
-    """The catalog conditions the terrain calls for: light at the defender's hex,
-    footing and water at the attacker's."""
-    from rules.sets.seed000.conditions import SelectedCondition  # not needed for the first frame
-
-    picks: list[SelectedCondition] = []
-    light = defender.light
-    if light is Light.TOTAL_DARKNESS:
-        picks.append(SelectedCondition("total_darkness"))
-    elif light is not Light.DAYLIGHT:
-        picks.append(SelectedCondition("bad_light", light.penalty))
-    if attacker.footing is not Footing.GOOD:
-        picks.append(SelectedCondition("bad_footing", attacker.footing.penalty))
-    if attacker.water.swimming:
-        picks.append(SelectedCondition("swimming"))
-    elif attacker.water is not WaterDepth.NONE:
-        picks.append(SelectedCondition("in_water", attacker.water.penalty))
-    return tuple(picks)
-
-
-_WHERE = {
-    "bad_light": "the target's hex",
-    "total_darkness": "the target's hex",
-    "bad_footing": "the attacker's hex",
-    "in_water": "the attacker's hex",
-    "swimming": "the attacker's hex",
-}
-
-
-def terrain_modifiers_between(
-    attacker: Terrain,
-    defender: Terrain,
-    *,
-    melee: bool = True,
-    ruleset: str = "000",
-) -> tuple[Modifier, ...]:
-    """Itemised hit modifiers of the terrain, with the catalog's values and
-    citations; each reason says whose hex it comes from."""
-    from rules.core.modifiers import Modifier
-    from rules.sets.seed000.conditions import (
-        load_condition_catalog,  # not needed for the first frame
-    )
-
-    catalog = load_condition_catalog(ruleset)
-    out: list[Modifier] = []
-    for pick in terrain_conditions(attacker, defender):
-        for m in catalog.condition_modifiers([pick], melee=melee, swinging=False):
-            out.append(Modifier(m.value, f"{m.reason} at {_WHERE[pick.key]}", m.citation))
-    return tuple(out)
-
-
-def terrain_modifiers(
-    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
-) -> tuple[Modifier, ...]:
-    """``terrain_modifiers_between`` for two combatants of a battle."""
-    attacker = state.combatant(attacker_id)
-    defender = state.combatant(defender_id)
-    return terrain_modifiers_between(
-        state.terrain.at(attacker.hex),
-        state.terrain.at(defender.hex),
-        melee=melee,
-        ruleset=state.ruleset.asset_dir,
-    )
-
-
-# The attack's situation and the painting event live in rules.battle.situation, created
-# on first use (issue 5).
-_SITUATION = frozenset({"Situation", "situation_modifiers", "TerrainPainted"})
-
-
-def __getattr__(name: str) -> object:
-    if name in _SITUATION:
-        from rules.battle import situation
-
-        value = getattr(situation, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -68,6 +68,12 @@ class RecordingDice:
     def _next(self, a: int, b: int) -> int:
         raise NotImplementedError
 
+    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        """The faces of one roll of ``count`` dice (``roll``), one die at a time.
+        The enumerating source (``rules.core.enumerate``) gives a roll's dice at
+        once, branching on their total."""
+        return tuple(self.randint(1, sides) for _ in range(count))
+
     @property
     def faces(self) -> tuple[int, ...]:
         return tuple(self.trace)
@@ -130,6 +136,8 @@ MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
 def roll(count: int, rng: DiceSource, sides: int = SIDES) -> tuple[int, ...]:
     """Roll ``count`` dice; the faces in the order rolled."""
     _check_count(count, sides)
+    if isinstance(rng, RecordingDice):
+        return rng.roll(count, sides)
     return tuple(rng.randint(1, sides) for _ in range(count))
 
 

@@ -18,17 +18,13 @@ from app.event_text import RowKind, rows_for_events
 from app.panes.attack import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from app.panes.combat_log import CombatLogPane
 from hexmap import Hex
-from rules.battle.battle import (
-    Battle,
-    BattleState,
-    MoveCombatant,
-    TurnCombatant,
-    command_rng,
-)
+from rules.battle.battle import Battle, MoveCombatant, TurnCombatant, command_rng
 from rules.battle.commands import Attack
+from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
 from rules.sets.seed000.catalog import load_battle_setup
@@ -37,7 +33,7 @@ from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
 def demo_state() -> BattleState:
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants))
+    return BattleState(grid, tuple(combatants), get_ruleset())
 
 
 def setup_commands(state: BattleState) -> list[MoveCombatant]:
@@ -312,7 +308,7 @@ def test_end_to_end_attack_through_the_pane(qtbot, defenses):
     assert controller.battle.commands[-1] == command
     replay = Battle.replay(demo_state(), seed, controller.battle.commands)
     before = Battle.replay(demo_state(), seed, controller.battle.commands[:-1]).state
-    resolution = command.resolve(before, command_rng(seed, index))
+    resolution = before.ruleset.resolution(before, "c1", "c3", wanted, command_rng(seed, index))
 
     # The defender's HP changed exactly as the resolution record says.
     after = controller.state.combatant("c3")

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton, QVBoxLayout
 
 from app import crash, user_dirs
 from app.controller import BattleController
-from rules.battle.battle import BattleState, Command, CommandResult, TurnCombatant
+from rules.battle.battle import TurnCombatant
+from rules.battle.state import BattleState, Command, CommandResult
 
 
 @dataclass(frozen=True)

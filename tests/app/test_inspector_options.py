@@ -12,11 +12,13 @@ import pytest
 from app.controller import BattleController
 from app.event_text import Tone, line_for, rows_for_batches
 from app.panes.inspector import InspectorPane
-from rules.battle.battle import Battle, BattleState
-from rules.battle.commands import SetDefendedArea, SetPosture
+from rules.battle.battle import Battle
+from rules.battle.commands import SetPosture
 from rules.battle.model import WeaponDamageState
+from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.events import Event
+from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.stances import BodyArea, PainThreshold
 from rules.sets.seed000.tracks import with_wounds

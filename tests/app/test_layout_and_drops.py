@@ -18,10 +18,11 @@ from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
 from app.map.drops import catalog_item_choices
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
-from rules.battle.battle import BattleChange, can_strike_at_weapon
+from rules.battle.battle import BattleChange
 from rules.battle.commands import AddItem, DropItem, PaintTerrain
 from rules.battle.items import ItemKind, drop_candidates
 from rules.battle.terrain import TerrainChange
+from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea

@@ -20,17 +20,13 @@ from app.panes.combatants import CombatantsModel, CombatantsPane
 from app.panes.inspector import InspectorPane, defense_at_rest
 from app.panes.widgets import HP_ROLE, ID_ROLE
 from hexmap import Arc, Hex
-from rules.battle.battle import (
-    Battle,
-    BattleState,
-    EndTurn,
-    MoveCombatant,
-    TurnCombatant,
-)
+from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.command_events import Edited, Moved, TurnEnded
 from rules.battle.commands import Attack, EditCombatant
 from rules.battle.model import Status
+from rules.battle.state import BattleState
 from rules.core.assets import read_json
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved
 from rules.sets.seed000.catalog import load_battle_setup
@@ -41,7 +37,7 @@ SEED = 11
 
 def demo_state() -> BattleState:
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants))
+    return BattleState(grid, tuple(combatants), get_ruleset())
 
 
 @pytest.fixture

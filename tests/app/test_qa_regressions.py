@@ -230,8 +230,8 @@ def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) ->
 def test_counts_are_singular_or_plural() -> None:
     """"(2 hex)", "1 earlier attack(s)/defense(s)": say 1 hex, 2 hexes, 1 attack."""
     from app.main_window import move_text
+    from rules.battle.command_events import Moved
     from rules.battle.model import ActionKind, TurnAction
-    from rules.core.events import Moved
     from rules.sets.seed000.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
 
     def moved(steps: int) -> str:

@@ -11,8 +11,9 @@ import pytest
 
 from hexmap import Facing, Handedness, Hex
 from rules.battle.model import Combatant, Fighter, Side
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.catalog import Catalog, load_catalog, load_fighters
-from rules.sets.seed000.ruleset import Ruleset, get_ruleset
+from rules.sets.seed000.tables import Tables
 
 
 class ScriptedDice(random.Random):
@@ -46,7 +47,7 @@ def scripted() -> type[ScriptedDice]:
 
 
 @pytest.fixture(scope="session")
-def ruleset() -> Ruleset:
+def ruleset() -> Tables:
     return get_ruleset("000")
 
 

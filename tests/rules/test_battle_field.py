@@ -4,34 +4,35 @@ GM edits), pieces placed from attack results, replay, and striking at weapons.""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, Reach, weapon_hexes
 from rules.battle.battle import (
+    Battle,
+    EndTurn,
+    MoveCombatant,
+    TurnCombatant,
+    command_rng,
+    drop_from_hand,
+    place_launched_pieces,
+    place_pieces,
+    source_weapon_of,
+    weapon_positions,
+)
+from rules.battle.command_events import PostureChanged
+from rules.battle.commands import (
     AddItem,
     ApplyMapEffects,
     Attack,
-    Battle,
-    BattleState,
     DropItem,
-    EndTurn,
-    MoveCombatant,
     PaintTerrain,
     PickUpItem,
     PlaceItem,
     ReadyWeapon,
     SetPosture,
-    TurnCombatant,
-    can_strike_at_weapon,
-    command_rng,
-    drop_from_hand,
-    place_pieces,
-    place_resolution_pieces,
-    source_weapon_of,
-    weapon_positions,
 )
 from rules.battle.items import (
     Falls,
@@ -45,17 +46,20 @@ from rules.battle.items import (
     item_from_weapon,
 )
 from rules.battle.model import ActionKind, TurnAction, WeaponMode
-from rules.battle.movement import PostureChanged
 from rules.battle.pieces import AT_FEET, Piece, flies
-from rules.battle.scatter import PieceLanded, StrayHitChecked, StrayHitDamaged
+from rules.battle.scatter import PieceLanded
+from rules.battle.state import BattleState, LaunchedPiece
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.errors import IllegalCommandError
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.breakage import break_weapon
 from rules.sets.seed000.catalog import load_catalog
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.stray_hits import StrayHitChecked, StrayHitDamaged
 from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, ONE_HEX_RANDOM, RulesSource
+from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 CATALOG = load_catalog()
 GRID = HexGrid(16, 16)
@@ -66,7 +70,7 @@ def two(make, a_template="sword-and-shield", d_template="flail-fighter", gap=1) 
     """``a`` at HOME facing N; ``d`` ``gap`` hexes north of it, facing S."""
     a = make(a_template, HOME, Facing.N, id="a")
     d = make(d_template, HOME + Facing.N.vector.scale(gap), Facing.S, id="d")
-    return BattleState(GRID, (a, d))
+    return BattleState(GRID, (a, d), get_ruleset())
 
 
 # ------------------------------------------------------------ drop & pick up
@@ -304,28 +308,14 @@ def test_a_remnant_stays_in_hand(make):
     assert "baton stays in hand" in events[0].describe()
 
 
-@dataclass
-class _Plan:
-    defender_id: str
-
-
-@dataclass
-class _Resolution:
-    """What rules.sets.seed000.attack.AttackResolution hands the battle about pieces."""
-
-    plan: _Plan
-    pieces: tuple[Piece, ...]
-    piece_origins: tuple[str, ...]
-
-
 def test_attack_pieces_are_placed_and_leave_the_hand(make, scripted):
     state = two(make, gap=3)
     sword = CATALOG.weapon("broadsword")
     knocked = Piece(sword.name, sword, ONE_HEX_RANDOM)
     shield = state.combatant("a").fighter.shield
     dropped = Piece(shield.name, None, AT_FEET, note="a dropped shield")
-    resolution = _Resolution(_Plan("d"), (knocked, dropped), ("a", "a"))
-    after, events = place_resolution_pieces(state, state, resolution, scripted([2]))  # NE
+    launched = (LaunchedPiece(knocked, "a"), LaunchedPiece(dropped, "a"))
+    after, events = place_launched_pieces(state, state, launched, scripted([2]))  # NE
     a = after.combatant("a")
     assert not any(w.key == "broadsword" for w in a.fighter.weapons) and a.fighter.shield is None
     assert after.item("item-1").hex == HOME + Facing.NE.vector
@@ -383,7 +373,7 @@ def test_attacks_record_whom_they_were_aimed_at(make):
     assert a.actions_this_turn[-1] == TurnAction(ActionKind.ATTACK, "broadsword", target_id="d")
     assert all(x.target_id == "a" for x in d.actions_this_turn)
     assert a.weapons_used_against("d") == {"broadsword"}
-    resolution = Attack("a", "d", options).resolve(state, command_rng(7, 0))
+    resolution = state.ruleset.resolution(state, "a", "d", options, command_rng(7, 0))
     assert resolution.attacker_after == a  # the battle applies the resolution as it is
     battle.execute(EndTurn())
     a = battle.state.combatant("a")

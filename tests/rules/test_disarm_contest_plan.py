@@ -20,7 +20,7 @@ from rules.sets.seed000.checks import judge
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.sets.seed000.odds import attack_odds
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import RulesSource
 
 Make = Callable[..., Combatant]
@@ -47,7 +47,7 @@ def pair(make: Make) -> tuple[Combatant, Combatant]:
 
 
 def test_the_contest_carries_the_gm_modifier_and_conditions(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset
+    pair: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = pair
     plain = plan_attack(a, d, disarm(), ruleset)
@@ -76,7 +76,7 @@ def test_the_contest_carries_the_gm_modifier_and_conditions(
 
 
 def test_cumulative_attack_penalties_count_in_the_contest(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset
+    pair: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = pair
     fresh = plan_attack(a, d, disarm(), ruleset)
@@ -88,9 +88,10 @@ def test_cumulative_attack_penalties_count_in_the_contest(
 
 
 def test_other_attacks_and_001_have_no_plan_contest(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset
+    pair: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
-    from rules.sets.seed000.ruleset import LOCATIONS_001, get_ruleset
+    from rules.sets.registry import get_ruleset
+    from rules.sets.seed000.tables import LOCATIONS_001
 
     a, d = pair
     assert plan_attack(a, d, AttackOptions("broadsword", "swing"), ruleset).contest is None
@@ -101,7 +102,7 @@ def test_other_attacks_and_001_have_no_plan_contest(
 
 @pytest.mark.parametrize("seed", range(20))
 def test_resolve_rolls_exactly_the_plan_contest(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset, seed: int
+    pair: tuple[Combatant, Combatant], ruleset: Tables, seed: int
 ) -> None:
     a, d = pair
     plan = plan_attack(a, d, disarm(extra_modifiers=(GM,), conditions=(FOOTING,)), ruleset)
@@ -126,7 +127,7 @@ def faces(total: int) -> list[int]:
 
 
 def test_scripted_dice_meet_the_contest_at_the_plan_levels(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset, scripted: type[random.Random]
+    pair: tuple[Combatant, Combatant], ruleset: Tables, scripted: type[random.Random]
 ) -> None:
     """The attacker's success ends exactly at his planned level, the GM's modifier
     and the footing included: a roll of the level wins against a failing defender, one
@@ -146,7 +147,7 @@ def test_scripted_dice_meet_the_contest_at_the_plan_levels(
 
 
 def test_odds_are_the_exact_contest_at_the_plan_levels(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset
+    pair: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = pair
     plan = plan_attack(a, d, disarm(extra_modifiers=(GM,), conditions=(FOOTING,)), ruleset)
@@ -165,7 +166,7 @@ def test_odds_are_the_exact_contest_at_the_plan_levels(
 
 
 def test_seeded_frequencies_follow_the_odds(
-    pair: tuple[Combatant, Combatant], ruleset: Ruleset
+    pair: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = pair
     plan = plan_attack(a, d, disarm(extra_modifiers=(GM,)), ruleset)

@@ -29,7 +29,7 @@ from rules.sets.seed000.improvised import (
     improvised_parry_outcome,
     roll_improvised_parry,
 )
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
 
 Make = Callable[..., Combatant]
 IMPROVISED = ("chair-leg", "wooden-pole", "bow-as-club", "bottle", "length-of-chain")
@@ -161,7 +161,7 @@ def _pair(
 
 
 def test_attacking_with_an_improvised_item_is_at_its_clumsiness(
-    make: Make, catalog: Catalog, ruleset: Ruleset
+    make: Make, catalog: Catalog, ruleset: Tables
 ) -> None:
     a, d = _pair(make, catalog, "bow-as-club", "broadsword")
     plan = plan_attack(a, d, AttackOptions("bow-as-club", "swing"), ruleset)
@@ -177,7 +177,7 @@ def test_attacking_with_an_improvised_item_is_at_its_clumsiness(
     assert not [m for m in plan_real.modifiers if m.citation == IMPROVISED_000]
 
 
-def test_an_improvised_attack_resolves(make: Make, catalog: Catalog, ruleset: Ruleset) -> None:
+def test_an_improvised_attack_resolves(make: Make, catalog: Catalog, ruleset: Tables) -> None:
     a, d = _pair(make, catalog, "length-of-chain", "broadsword")
     plan = plan_attack(a, d, AttackOptions("length-of-chain", "swing"), ruleset)
     res = resolve_attack(plan, a, d, random.Random(3), ruleset)
@@ -188,7 +188,7 @@ def test_an_improvised_attack_resolves(make: Make, catalog: Catalog, ruleset: Ru
 
 
 def test_parry_uses_the_like_weapons_class_and_the_clumsy_skill(
-    make: Make, catalog: Catalog, ruleset: Ruleset
+    make: Make, catalog: Catalog, ruleset: Tables
 ) -> None:
     a, d = _pair(make, catalog, "broadsword", "wooden-pole")
     d = replace(d, fighter=replace(d.fighter, skills={"Spear": 14}))
@@ -232,7 +232,7 @@ def _parry(key: str) -> DefenseChoice:
 
 
 def _parried(
-    make: Make, catalog: Catalog, ruleset: Ruleset, seed: int
+    make: Make, catalog: Catalog, ruleset: Tables, seed: int
 ) -> tuple[AttackResolution, list[ImprovisedParryRolled]]:
     a, d = _pair(make, catalog, "broadsword", "chair-leg")
     opts = AttackOptions("broadsword", "swing", defenses=(_parry("chair-leg"),))
@@ -242,7 +242,7 @@ def _parried(
 
 
 def _seed_for(
-    make: Make, catalog: Catalog, ruleset: Ruleset, outcome: ImprovisedParryOutcome
+    make: Make, catalog: Catalog, ruleset: Tables, outcome: ImprovisedParryOutcome
 ) -> int:
     for seed in range(2000):
         _, rolled = _parried(make, catalog, ruleset, seed)
@@ -253,7 +253,7 @@ def _seed_for(
 
 @pytest.mark.parametrize("outcome", list(ImprovisedParryOutcome))
 def test_a_seeded_parry_shows_each_outcome(
-    make: Make, catalog: Catalog, ruleset: Ruleset, outcome: ImprovisedParryOutcome
+    make: Make, catalog: Catalog, ruleset: Tables, outcome: ImprovisedParryOutcome
 ) -> None:
     seed = _seed_for(make, catalog, ruleset, outcome)
     res, rolled = _parried(make, catalog, ruleset, seed)
@@ -274,7 +274,7 @@ def test_a_seeded_parry_shows_each_outcome(
         assert held["chair-leg"] == catalog.weapon("chair-leg") and not res.pieces
 
 
-def test_a_failed_parry_rolls_nothing(make: Make, catalog: Catalog, ruleset: Ruleset) -> None:
+def test_a_failed_parry_rolls_nothing(make: Make, catalog: Catalog, ruleset: Tables) -> None:
     for seed in range(200):
         res, rolled = _parried(make, catalog, ruleset, seed)
         if res.defense_rolls and not res.defense_rolls[0].succeeded:

@@ -16,13 +16,16 @@ from typing import Any, TypeVar
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Attack, Battle, BattleState, SetDefendedArea
-from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold
+from rules.battle.battle import Battle
+from rules.battle.commands import Attack
+from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold, WeaponDamageState
 from rules.battle.pieces import PlacementKind
+from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceExhaustedError, ScriptedDice, SeededDice
+from rules.core.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
 from rules.core.errors import IllegalAttackError, RulesError
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
     AttackOptions,
     AttackResolution,
@@ -52,11 +55,12 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.disarm import Hand
-from rules.sets.seed000.ruleset import LOCATIONS_001, Ruleset, get_ruleset
-from rules.sets.seed000.weapon_strikes import WeaponDamageState
+from rules.sets.seed000.tables import LOCATIONS_001, Tables
+from rules.sets.seed000.tracks import wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
 Make = Callable[..., Combatant]
@@ -98,7 +102,7 @@ def consistent(res: AttackResolution, attacker: Combatant, defender: Combatant) 
     elif res.plan.target_weapon is None:
         assert after.hp == defender.hp
     wounds = of(res, WoundInflicted)
-    assert after.wounds == defender.wounds + tuple(w.wound for w in wounds)
+    assert wounds_of(after) == wounds_of(defender) + tuple(w.wound for w in wounds)
     assert len(res.pieces) == len(res.piece_origins)
     left = [p for e in of(res, PiecesLeftHand) for p in e.pieces]
     assert list(res.pieces) == left
@@ -106,7 +110,7 @@ def consistent(res: AttackResolution, attacker: Combatant, defender: Combatant) 
 
 
 def attack(
-    a: Combatant, d: Combatant, options: AttackOptions, ruleset: Ruleset
+    a: Combatant, d: Combatant, options: AttackOptions, ruleset: Tables
 ) -> Callable[[random.Random], AttackResolution]:
     plan = plan_attack(a, d, options, ruleset)
     return lambda rng: resolve_attack(plan, a, d, rng, ruleset)
@@ -130,7 +134,7 @@ def test_hit_locations_are_a_ruleset_option_carried_by_the_battle_state(make: Ma
     with pytest.raises(RulesError):
         get_ruleset("000", ("no-such-option",))
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
-    state = BattleState(HexGrid(8, 8), (a,), ruleset_options=(LOCATIONS_001,))
+    state = BattleState(HexGrid(8, 8), (a,), get_ruleset(options=(LOCATIONS_001,)))
     assert state.ruleset is R001
 
 
@@ -138,7 +142,7 @@ def test_hit_locations_are_a_ruleset_option_carried_by_the_battle_state(make: Ma
 
 
 def test_aimed_penalties_come_from_the_000_table(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     torso = plan_attack(a, d, AttackOptions("morningstar", "swing"), ruleset).effective_skill
@@ -166,7 +170,7 @@ def test_aimed_penalties_come_from_the_000_table(
     assert cite("000", "RANDOM BODY HIT note 20") in {m.citation for m in groin_back.modifiers}
 
 
-def test_001_locations_and_chinks_in_armor(make: Make, ruleset: Ruleset) -> None:
+def test_001_locations_and_chinks_in_armor(make: Make, ruleset: Tables) -> None:
     a = make("spearman", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     base = plan_attack(a, d, AttackOptions("long-spear", "thrust"), R001)
@@ -197,7 +201,7 @@ def test_001_locations_and_chinks_in_armor(make: Make, ruleset: Ruleset) -> None
 
 @pytest.mark.parametrize("rules", [get_ruleset("000"), R001], ids=["000", "001"])
 def test_a_random_swing_rolls_the_location_and_wounds_there(
-    flail_vs_sword: tuple[Combatant, Combatant], rules: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], rules: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", random_location=True)
@@ -213,7 +217,8 @@ def test_a_random_swing_rolls_the_location_and_wounds_there(
     assert len(rolled) == 1 and res.location_roll == rolled[0].roll
     assert res.location_roll is not None and res.hit_location == res.location_roll.location
     wound = of(res, WoundInflicted)[0]
-    assert wound.assessment.location == res.hit_location == res.defender_after.wounds[-1].location
+    located = wounds_of(res.defender_after)[-1].location
+    assert wound.assessment.location == res.hit_location == located
     random_cite = (
         cite("000", "RANDOM HIT LOCATION")
         if rules.hit_locations.system == "000"
@@ -223,7 +228,7 @@ def test_a_random_swing_rolls_the_location_and_wounds_there(
 
 
 def test_from_above_shifts_the_first_roll(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", random_location=True, from_above=True)
@@ -235,7 +240,7 @@ def test_from_above_shifts_the_first_roll(
         plan_attack(a, d, replace(opts, from_below=True), ruleset)
 
 
-def test_a_crippled_hand_drops_its_weapon_at_the_feet(make: Make, ruleset: Ruleset) -> None:
+def test_a_crippled_hand_drops_its_weapon_at_the_feet(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", armor=None)
     opts = AttackOptions("morningstar", "swing", location="near_hand")
@@ -246,14 +251,14 @@ def test_a_crippled_hand_drops_its_weapon_at_the_feet(make: Make, ruleset: Rules
         ),
     )
     consistent(res, a, d)
-    wound = res.defender_after.wounds[-1]
+    wound = wounds_of(res.defender_after)[-1]
     assert wound.location == "near_hand"
     assert [p.weapon for p in res.pieces] == [d.fighter.weapon("broadsword")]
     assert res.pieces[0].placement.kind is PlacementKind.AT_FEET and res.piece_origins == ("d",)
     assert "broadsword" not in {w.key for w in res.defender_after.fighter.weapons}
 
 
-def test_location_dr_and_multiplier_apply(make: Make, ruleset: Ruleset) -> None:
+def test_location_dr_and_multiplier_apply(make: Make, ruleset: Tables) -> None:
     a = make("spearman", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions("long-spear", "thrust", location="vitals")
@@ -267,7 +272,7 @@ def test_location_dr_and_multiplier_apply(make: Make, ruleset: Ruleset) -> None:
     assert a_.multiplier > 2  # impaling the vitals is worse than the torso's x2
 
 
-def test_pain_threshold_scales_the_shock(make: Make, ruleset: Ruleset) -> None:
+def test_pain_threshold_scales_the_shock(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     opts = AttackOptions("morningstar", "swing", location="chest")
 
@@ -285,7 +290,7 @@ def test_pain_threshold_scales_the_shock(make: Make, ruleset: Ruleset) -> None:
 # --- misses that still land ------------------------------------------------------------
 
 
-def test_near_miss_at_the_head_hits_the_shoulder(make: Make, ruleset: Ruleset) -> None:
+def test_near_miss_at_the_head_hits_the_shoulder(make: Make, ruleset: Tables) -> None:
     # skilled enough that missing by 1 is no critical success
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", skills={"Flail": 18})
     d = make("spearman", Hex(5, 6), Facing.N, id="d")
@@ -296,11 +301,11 @@ def test_near_miss_at_the_head_hits_the_shoulder(make: Make, ruleset: Ruleset) -
     assert res.attack_roll.total == res.plan.effective_skill + 1
     assert shifted.citation == cite("000", "NEAR MISSES") and shifted.to_label == "Shoulder"
     assert res.outcome is AttackOutcome.HIT and res.hit_location == "shoulder"
-    assert res.defender_after.wounds[-1].location == "shoulder"
+    assert wounds_of(res.defender_after)[-1].location == "shoulder"
 
 
 def test_missing_only_because_of_the_aim_hits_the_general_area(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", location="near_hand", defenses=(BLOCK,))
@@ -318,7 +323,7 @@ def test_missing_only_because_of_the_aim_hits_the_general_area(
 
 
 def test_a_miss_may_hit_whoever_is_in_the_way(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", location="head", obscured_by="x")
@@ -333,7 +338,7 @@ def test_a_miss_may_hit_whoever_is_in_the_way(
 
 
 def test_conditions_modify_the_attack_and_may_remove_defenses(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     plain = plan_attack(a, d, AttackOptions("morningstar", "swing"), ruleset).effective_skill
@@ -363,7 +368,7 @@ def test_conditions_modify_the_attack_and_may_remove_defenses(
     assert any("no active defense" in e.describe() for e in of(res, AttackAdjusted))
 
 
-def test_acrobatic_dodge_rolls_first_and_moves_the_dodge(make: Make, ruleset: Ruleset) -> None:
+def test_acrobatic_dodge_rolls_first_and_moves_the_dodge(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d", skills={"Fencing": 15, "Acrobatics": 14})
     opts = AttackOptions("morningstar", "swing", defenses=(DODGE,), acrobatic_dodge=True)
@@ -387,10 +392,10 @@ def test_acrobatic_dodge_rolls_first_and_moves_the_dodge(make: Make, ruleset: Ru
         plan_attack(a, no_skill, opts, ruleset)
 
 
-def test_defended_area_through_the_battle(make: Make, ruleset: Ruleset) -> None:
+def test_defended_area_through_the_battle(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    battle = Battle(BattleState(HexGrid(10, 10), (a, d)), seed=1)
+    battle = Battle(BattleState(HexGrid(10, 10), (a, d), get_ruleset()), seed=1)
     events = battle.execute(SetDefendedArea("d", BodyArea.HEAD))
     assert isinstance(events[0], DefendedAreaSet)
     assert events[0].citation == cite("000", "DEFENDING A SPECIFIC BODY AREA")
@@ -409,7 +414,7 @@ def test_defended_area_through_the_battle(make: Make, ruleset: Ruleset) -> None:
     assert battle.state.combatant("d").defended_area is BodyArea.HEAD
 
 
-def test_fencing_parries_are_free_two_a_turn_four_all_out(make: Make, ruleset: Ruleset) -> None:
+def test_fencing_parries_are_free_two_a_turn_four_all_out(make: Make, ruleset: Tables) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d")
     parry = DefenseChoice(DefenseKind.PARRY, "rapier")
@@ -430,7 +435,7 @@ def test_fencing_parries_are_free_two_a_turn_four_all_out(make: Make, ruleset: R
 
 
 def test_off_balance_doubles_defense_penalties(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     from rules.battle.model import ActionKind, TurnAction
@@ -448,7 +453,7 @@ def test_off_balance_doubles_defense_penalties(
 
 
 def test_a_critical_miss_rolls_the_table_and_applies_it(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing")
@@ -465,7 +470,7 @@ def test_a_critical_miss_rolls_the_table_and_applies_it(
         assert "morningstar" not in {w.key for w in res.attacker_after.fighter.weapons}
 
 
-def test_reliable_weapons_verify_and_high_skill_avoids(make: Make, ruleset: Ruleset) -> None:
+def test_reliable_weapons_verify_and_high_skill_avoids(make: Make, ruleset: Tables) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     reliable = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     star = replace(reliable.fighter.weapon("morningstar"), reliable=True)
@@ -495,7 +500,7 @@ def test_reliable_weapons_verify_and_high_skill_avoids(make: Make, ruleset: Rule
 
 
 def test_fumbled_block_loses_the_shield_grip(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", defenses=(BLOCK,))
@@ -512,7 +517,7 @@ def test_fumbled_block_loses_the_shield_grip(
 
 
 def test_fumbled_dodge_falls_or_goes_off_balance(
-    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Ruleset
+    flail_vs_sword: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = flail_vs_sword
     opts = AttackOptions("morningstar", "swing", defenses=(DODGE,))
@@ -544,7 +549,7 @@ def test_fumbled_dodge_falls_or_goes_off_balance(
     )
 
 
-def test_fumbled_parry_goes_to_the_critical_miss_table(make: Make, ruleset: Ruleset) -> None:
+def test_fumbled_parry_goes_to_the_critical_miss_table(make: Make, ruleset: Tables) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions(
@@ -562,7 +567,7 @@ def test_fumbled_parry_goes_to_the_critical_miss_table(make: Make, ruleset: Rule
 # --- parries breaking, striking at weapons, disarming --------------------------------------
 
 
-def test_parrying_a_much_heavier_weapon_may_break(make: Make, ruleset: Ruleset) -> None:
+def test_parrying_a_much_heavier_weapon_may_break(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions(
@@ -582,7 +587,7 @@ def test_parrying_a_much_heavier_weapon_may_break(make: Make, ruleset: Ruleset) 
     assert res.outcome is AttackOutcome.DEFENDED
 
 
-def test_cutting_through_a_spear_shaft(make: Make, ruleset: Ruleset) -> None:
+def test_cutting_through_a_spear_shaft(make: Make, ruleset: Tables) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("spearman", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions(
@@ -618,7 +623,7 @@ def test_cutting_through_a_spear_shaft(make: Make, ruleset: Ruleset) -> None:
     assert of(broken, WeaponBroke)[0].citation == cite("000", "BROKEN WEAPONS")
 
 
-def test_breaking_a_blade_and_001_weapon_damage(make: Make, ruleset: Ruleset) -> None:
+def test_breaking_a_blade_and_001_weapon_damage(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions(
@@ -637,7 +642,7 @@ def test_breaking_a_blade_and_001_weapon_damage(make: Make, ruleset: Ruleset) ->
     assert cite("000", "STRIKING AT WEAPONS") in {m.citation for m in p000}
 
 
-def test_000_disarm_is_a_quick_contest(make: Make, ruleset: Ruleset) -> None:
+def test_000_disarm_is_a_quick_contest(make: Make, ruleset: Tables) -> None:
     a = make("fencer", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions(
@@ -680,7 +685,7 @@ def test_001_knock_away_needs_a_hit_then_flies_one_hex(make: Make) -> None:
 # --- subduing ------------------------------------------------------------------------
 
 
-def test_subduing_flat_blunt_end_and_pulled_blows(make: Make, ruleset: Ruleset) -> None:
+def test_subduing_flat_blunt_end_and_pulled_blows(make: Make, ruleset: Tables) -> None:
     sword = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     spear = make("spearman", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
@@ -722,7 +727,7 @@ def test_subduing_flat_blunt_end_and_pulled_blows(make: Make, ruleset: Ruleset) 
 def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d), ruleset_options=(LOCATIONS_001,))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset(options=(LOCATIONS_001,)))
     opts = AttackOptions("morningstar", "swing", random_location=True, defenses=(BLOCK,))
 
     def run(rng: random.Random) -> Battle:
@@ -734,7 +739,7 @@ def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
     after = battle.state.combatant("d")
     wound = next(e for e in battle.events if isinstance(e, WoundInflicted))
     dealt = next(e for e in battle.events if isinstance(e, DamageDealt))
-    assert after.wounds == (wound.wound,) and after.hp == d.hp - dealt.damage.injury
+    assert wounds_of(after) == (wound.wound,) and after.hp == d.hp - dealt.damage.injury
     assert wound.assessment.system == "001"
     assert any(e.citation == cite("001", "Random Hit Location") for e in battle.events)
     replayed = Battle.replay(state, battle.seed, battle.commands)
@@ -744,7 +749,7 @@ def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
 def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
     a = make("fencer", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
     command = Attack(
         "a",
         "d",
@@ -755,7 +760,9 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
 
     def run(rng: random.Random) -> tuple[Battle, Any]:
         battle = Battle(state, seed=rng.randrange(10**6))
-        resolution = command.resolve(state, random.Random(0))  # shape check only
+        resolution = state.ruleset.resolution(  # shape check only
+            state, command.attacker_id, command.defender_id, command.options, random.Random(0)
+        )
         battle.execute(command)
         return battle, resolution
 
@@ -771,13 +778,14 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
 
 
 def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> None:
-    from rules.battle.battle import attacker_reach, can_strike_at_weapon, weapon_positions
+    from rules.battle.battle import attacker_reach, weapon_positions
+    from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
     d = make("spearman", Hex(5, 6), Facing.N, id="d")
     spear_hexes = set(weapon_positions(d)["long-spear"])
     # head-on, the spear's hexes are not in the sword's reach: the map says no
     head_on = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
-    refused = BattleState(HexGrid(10, 10), (head_on, d))
+    refused = BattleState(HexGrid(10, 10), (head_on, d), get_ruleset())
     assert not can_strike_at_weapon(refused, "a", "d", "long-spear")[0]
     opts = AttackOptions(
         "broadsword", "swing", target_weapon_key="long-spear", weapon_attack=WeaponAttack.BREAK
@@ -794,7 +802,7 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
         and d.hex in attacker_reach(c, "broadsword")
         and spear_hexes & attacker_reach(c, "broadsword")
     )
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, seed=rng.randrange(10**6))
@@ -812,13 +820,13 @@ def test_off_balance_ends_with_the_turn(make: Make) -> None:
     from rules.battle.battle import EndTurn
 
     d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d"), off_balance=True)
-    battle = Battle(BattleState(HexGrid(10, 10), (d,)), seed=1)
+    battle = Battle(BattleState(HexGrid(10, 10), (d,), get_ruleset()), seed=1)
     battle.execute(EndTurn())
     assert battle.state.combatant("d").off_balance is False
 
 
 def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
-    from rules.sets.seed000.wound_effects import InjuryTolerance
+    from rules.battle.model import InjuryTolerance
 
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
@@ -844,7 +852,7 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
     on the recorded dice alone (``ScriptedDice``, which never rolls - the seed is
     another one), every resolution comes out identical: state, events and faces."""
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    battle = Battle(BattleState(grid, tuple(combatants)), 7)
+    battle = Battle(BattleState(grid, tuple(combatants), get_ruleset()), 7)
     parry = DefenseChoice(DefenseKind.PARRY, "rapier")
     dodge = DefenseChoice(DefenseKind.DODGE)
     for options in (
@@ -862,8 +870,16 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
     # one resolution alone, re-run from its trace
     first = battle.commands[0]
     assert isinstance(first, Attack)
+    rules = battle.initial.ruleset
+
+    def resolve(dice: DiceSource) -> object:
+        assert isinstance(first, Attack)
+        return rules.resolution(  # type: ignore[attr-defined]
+            battle.initial, first.attacker_id, first.defender_id, first.options, dice
+        )
+
     rolled = SeededDice("trace")
-    resolution = first.resolve(battle.initial, rolled)
-    assert first.resolve(battle.initial, ScriptedDice(rolled.faces)) == resolution
+    resolution = resolve(rolled)
+    assert resolve(ScriptedDice(rolled.faces)) == resolution
     with pytest.raises(DiceExhaustedError):
-        first.resolve(battle.initial, ScriptedDice(rolled.faces[:-1]))
+        resolve(ScriptedDice(rolled.faces[:-1]))

@@ -16,21 +16,16 @@ from typing import TypeVar
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import (
-    Attack,
-    Battle,
-    BattleState,
-    EndTurn,
-    PaintTerrain,
-    ReadyShield,
-    SetRulesetOptions,
-)
-from rules.battle.model import Combatant, Status, WeaponKind
-from rules.battle.movement import PostureChanged
+from rules.battle.battle import Battle, EndTurn
+from rules.battle.command_events import PostureChanged, RulesetOptionsSet
+from rules.battle.commands import Attack, PaintTerrain, ReadyShield, SetRulesetOptions
+from rules.battle.model import Combatant, Status, WeaponDamageState, WeaponKind
+from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, TerrainChange
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.core.events import Event
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     AttackOptions,
@@ -47,7 +42,6 @@ from rules.sets.seed000.attack_events import (
     DefenseMishapResolved,
     HeavyShieldUnreadied,
     HitLocationRolled,
-    RulesetOptionsSet,
     SideBlowDamaged,
     StunRecoveryRolled,
     UnarmedCounterRolled,
@@ -60,9 +54,9 @@ from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable
-from rules.sets.seed000.ruleset import LOCATIONS_001, Ruleset, get_ruleset
 from rules.sets.seed000.stances import weapon_side
-from rules.sets.seed000.weapon_strikes import WeaponDamageState
+from rules.sets.seed000.tables import LOCATIONS_001, Tables
+from rules.sets.seed000.tracks import with_wounds, wound_conditions, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Wound
 
@@ -98,7 +92,7 @@ def attack(
     a: Combatant,
     d: Combatant,
     options: AttackOptions,
-    ruleset: Ruleset,
+    ruleset: Tables,
     bystander: Combatant | None = None,
 ) -> Callable[[random.Random], AttackResolution]:
     plan = plan_attack(a, d, options, ruleset)
@@ -128,7 +122,7 @@ def brawler(make: Make, catalog: Catalog) -> Combatant:
 
 
 def test_parrying_an_unarmed_attack_may_strike_the_attacking_hand(
-    make: Make, brawler: Combatant, ruleset: Ruleset
+    make: Make, brawler: Combatant, ruleset: Tables
 ) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     opts = AttackOptions("fist", "punch", defenses=(PARRY_SWORD,))
@@ -145,7 +139,7 @@ def test_parrying_an_unarmed_attack_may_strike_the_attacking_hand(
     assert isinstance(ruleset.hit_locations, HitLocationTable)
     assert wound.location == "near_hand" and wound.side is weapon_side(brawler.handedness)
     assert res.attacker_after.hp == brawler.hp - hurt.damage.injury
-    assert res.attacker_after.wounds == (wound,)
+    assert wounds_of(res.attacker_after) == (wound,)
     assert res.defender_after.hp == d.hp and res.damage is None
     # a failed counter roll does no harm
     miss = find(run, lambda r: any(not e.roll.succeeded for e in of(r, UnarmedCounterRolled)))
@@ -160,10 +154,10 @@ def test_parrying_an_unarmed_attack_may_strike_the_attacking_hand(
 
 
 def test_the_counter_blow_through_the_battle(
-    make: Make, brawler: Combatant, ruleset: Ruleset
+    make: Make, brawler: Combatant, ruleset: Tables
 ) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (brawler, d))
+    state = BattleState(HexGrid(10, 10), (brawler, d), get_ruleset())
     opts = AttackOptions("fist", "punch", defenses=(PARRY_SWORD,))
 
     def run(rng: random.Random) -> Battle:
@@ -181,7 +175,7 @@ def test_the_counter_blow_through_the_battle(
 
 
 def test_the_bare_handed_parrying_limb_is_a_target_at_plus_2(
-    make: Make, catalog: Catalog, ruleset: Ruleset
+    make: Make, catalog: Catalog, ruleset: Tables
 ) -> None:
     fist = catalog.weapon("fist")
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
@@ -223,7 +217,7 @@ def test_the_bare_handed_parrying_limb_is_a_target_at_plus_2(
 
 
 def test_a_heavy_shield_blocks_at_minus_2_until_readied(
-    make: Make, catalog: Catalog, ruleset: Ruleset
+    make: Make, catalog: Catalog, ruleset: Tables
 ) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     large = catalog.shield("large-shield")
@@ -231,7 +225,7 @@ def test_a_heavy_shield_blocks_at_minus_2_until_readied(
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", shield=large)
     opts = AttackOptions("broadsword", "swing", defenses=(BLOCK,))
     fresh = plan_attack(a, d, opts, ruleset).defenses[0]
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
     battle = Battle(state, seed=1)
     events = battle.execute(Attack("a", "d", opts))
     unready = of(events, HeavyShieldUnreadied)
@@ -254,7 +248,7 @@ def test_a_heavy_shield_blocks_at_minus_2_until_readied(
 
 def test_ready_shield_regrips_after_a_fumbled_block(make: Make) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (replace(d, shield_ready=False),))
+    state = BattleState(HexGrid(10, 10), (replace(d, shield_ready=False),), get_ruleset())
     battle = Battle(state, seed=3)
     battle.execute(ReadyShield("d"))
     assert battle.state.combatant("d").shield_ready
@@ -269,7 +263,7 @@ def _table(res: AttackResolution) -> list[CriticalMissTableRolled]:
 
 @pytest.mark.parametrize("kind", [Fell, HitSelf, Strained])
 def test_critical_miss_table_results_change_the_fumbler(
-    make: Make, ruleset: Ruleset, kind: type
+    make: Make, ruleset: Tables, kind: type
 ) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", skills={"Flail": 4, "Shield": 13})
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
@@ -285,7 +279,7 @@ def test_critical_miss_table_results_change_the_fumbler(
     elif kind is HitSelf:
         hurt = of(res, SideBlowDamaged)[0]
         assert hurt.defender_id == hurt.attacker_id == "a"
-        assert after.hp == a.hp - hurt.damage.injury and after.wounds
+        assert after.hp == a.hp - hurt.damage.injury and wounds_of(after)
         consequence = _table(res)[0].result.consequence
         assert isinstance(consequence, HitSelf)
         assert hurt.damage.basic == int(hurt.damage.roll.total * consequence.damage_factor)
@@ -300,7 +294,7 @@ def test_critical_miss_table_results_change_the_fumbler(
             )
 
 
-def test_a_fumbled_dodge_that_fails_dx_falls_prone(make: Make, ruleset: Ruleset) -> None:
+def test_a_fumbled_dodge_that_fails_dx_falls_prone(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     res = find(
@@ -316,7 +310,7 @@ def test_a_fumbled_dodge_that_fails_dx_falls_prone(make: Make, ruleset: Ruleset)
 # --- 5. weakened weapons ------------------------------------------------------------------
 
 
-def test_a_weakened_weapon_snaps_on_a_solid_hit_or_a_parry(make: Make, ruleset: Ruleset) -> None:
+def test_a_weakened_weapon_snaps_on_a_solid_hit_or_a_parry(make: Make, ruleset: Tables) -> None:
     weak = (("morningstar", WeaponDamageState(9, True, False)),)
     a = replace(make("flail-fighter", Hex(5, 5), Facing.S, id="a"), weapon_states=weak)
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
@@ -352,7 +346,7 @@ def test_a_weakened_weapon_snaps_on_a_solid_hit_or_a_parry(make: Make, ruleset: 
 # --- 6. cover re-rolls random locations -----------------------------------------------------
 
 
-def test_covered_areas_are_rolled_again(make: Make, ruleset: Ruleset) -> None:
+def test_covered_areas_are_rolled_again(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     table = ruleset.hit_locations
@@ -372,7 +366,7 @@ def test_covered_areas_are_rolled_again(make: Make, ruleset: Ruleset) -> None:
 def test_the_battle_takes_cover_from_the_terrain(make: Make) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
     table = state.ruleset.hit_locations
     assert isinstance(table, HitLocationTable)
     legs = table.area_keys("leg")
@@ -389,7 +383,7 @@ def test_the_battle_takes_cover_from_the_terrain(make: Make) -> None:
 # --- 7. a miss hits the combatant in the way ------------------------------------------------
 
 
-def test_a_stray_blow_hits_the_obscuring_combatant(make: Make, ruleset: Ruleset) -> None:
+def test_a_stray_blow_hits_the_obscuring_combatant(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     c = make("spearman", Hex(6, 5), Facing.N, id="c")
@@ -408,7 +402,7 @@ def test_a_stray_blow_hits_the_obscuring_combatant(make: Make, ruleset: Ruleset)
     with pytest.raises(IllegalAttackError):
         attack(a, d, opts, ruleset, bystander=replace(c, id="z"))(random.Random(0))
     # through the battle the combatant in the way is updated
-    state = BattleState(HexGrid(10, 10), (a, d, c))
+    state = BattleState(HexGrid(10, 10), (a, d, c), get_ruleset())
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, seed=rng.randrange(10**6))
@@ -449,7 +443,7 @@ def test_001_shield_arm_and_hand_are_aimable(make: Make) -> None:
 def test_one_acrobatic_dodge_a_turn(make: Make) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d", skills={"Fencing": 15, "Acrobatics": 14})
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
     opts = AttackOptions("broadsword", "swing", defenses=(DODGE,), acrobatic_dodge=True)
     battle = Battle(state, seed=5)
     battle.execute(Attack("a", "d", opts))
@@ -468,8 +462,8 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
     stunned = replace(make("sword-and-shield", Hex(1, 1), Facing.N, id="s"), status=Status.STUNNED)
     wound = Wound("000", "neck", "Neck", None, 3, None, frozenset({WoundCondition.SEVERE_BLEEDING}))
     bleeder = make("spearman", Hex(3, 3), Facing.N, id="b")
-    bleeder = replace(bleeder, hp=bleeder.hp - 3, wounds=(wound,))
-    state = BattleState(HexGrid(8, 8), (stunned, bleeder))
+    bleeder = with_wounds(replace(bleeder, hp=bleeder.hp - 3), (wound,))
+    state = BattleState(HexGrid(8, 8), (stunned, bleeder), get_ruleset())
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, seed=rng.randrange(10**6))
@@ -491,9 +485,10 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
         s, b = battle.state.combatant("s"), battle.state.combatant("b")
         assert s.status is (Status.ACTIVE if ok else Status.STUNNED)
         assert b.hp == bleeder.hp - 1 == bleed.hp_after
-        assert (WoundCondition.SEVERE_BLEEDING in b.wound_conditions) is (not ok)
+        assert (WoundCondition.SEVERE_BLEEDING in wound_conditions(b)) is (not ok)
         assert Battle.replay(state, battle.seed, battle.commands).state == battle.state
-    quiet = Battle(BattleState(HexGrid(8, 8), (make("spearman", Hex(3, 3), Facing.N),)), 1)
+    lone = (make("spearman", Hex(3, 3), Facing.N),)
+    quiet = Battle(BattleState(HexGrid(8, 8), lone, get_ruleset()), 1)
     assert len(quiet.execute(EndTurn())) == 1
 
 
@@ -502,7 +497,7 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
 
 def test_set_ruleset_options_switches_hit_locations(make: Make) -> None:
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
-    battle = Battle(BattleState(HexGrid(8, 8), (a,)), seed=2)
+    battle = Battle(BattleState(HexGrid(8, 8), (a,), get_ruleset()), seed=2)
     events = battle.execute(SetRulesetOptions((LOCATIONS_001,)))
     assert battle.state.ruleset is R001
     assert of(events, RulesetOptionsSet)[0].after == (LOCATIONS_001,)
@@ -514,7 +509,7 @@ def test_set_ruleset_options_switches_hit_locations(make: Make) -> None:
 
 
 def test_counter_blow_and_stray_damage_are_not_the_attack_damage(
-    make: Make, brawler: Combatant, ruleset: Ruleset
+    make: Make, brawler: Combatant, ruleset: Tables
 ) -> None:
     """Side blows log ``SideBlowDamaged``: ``DamageDealt`` stays the attack's own."""
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")

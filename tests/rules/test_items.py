@@ -25,11 +25,11 @@ from rules.battle.items import (
     take_from_hand,
     within_reach,
 )
-from rules.battle.pieces import AT_FEET, Piece
+from rules.battle.model import WeaponDamageState
+from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece
 from rules.core.errors import IllegalCommandError
-from rules.sets.seed000.breakage import BROKEN_MARK
 from rules.sets.seed000.catalog import load_catalog
-from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, WeaponDamageState
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY
 
 CATALOG = load_catalog()
 SWORD = CATALOG.weapon("broadsword")

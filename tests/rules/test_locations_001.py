@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.battle.model import DamageType
+from rules.battle.model import DamageType, InjuryTolerance
 from rules.core.citation import cite
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.modifiers import total
@@ -27,7 +27,6 @@ from rules.sets.seed000.locations_001 import (
 from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
-    InjuryTolerance,
     Limb,
     PainThreshold,
     RollKind,

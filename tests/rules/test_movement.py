@@ -8,16 +8,10 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, hex_line
-from rules.battle.battle import (
-    Battle,
-    BattleState,
-    EndTurn,
-    MoveCombatant,
-    SetPosture,
-    TurnCombatant,
-)
+from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.command_events import Moved, PostureChanged, Turned
+from rules.battle.commands import SetPosture
 from rules.battle.movement import (
-    PostureChanged,
     apply_fall,
     check_path,
     face,
@@ -28,8 +22,9 @@ from rules.battle.movement import (
     turn_cost,
     walk,
 )
+from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
-from rules.core.events import Moved, Turned
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.conditions import Posture
 
 GRID = HexGrid(12, 12)
@@ -40,7 +35,7 @@ HOME = Hex.from_offset(6, 6)
 def battle(make) -> Battle:
     a = make("sword-and-shield", HOME, Facing.N, id="a")
     b = make("spearman", Hex.from_offset(1, 1), Facing.S, id="b")
-    return Battle(BattleState(GRID, (a, b)), seed=11)
+    return Battle(BattleState(GRID, (a, b), get_ruleset()), seed=11)
 
 
 def test_front_steps_cost_one_side_and_back_steps_two():

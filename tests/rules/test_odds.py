@@ -46,6 +46,7 @@ from rules.core.citation import cite
 from rules.core.dice import Dice
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
     AttackOptions,
     AttackOutcome,
@@ -68,7 +69,7 @@ from rules.sets.seed000.odds import (
     mix,
     status_distribution,
 )
-from rules.sets.seed000.ruleset import Ruleset, get_ruleset
+from rules.sets.seed000.tables import Tables
 
 Make = Callable[..., Combatant]
 GM = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -246,7 +247,7 @@ def combatant(fighter: Fighter, cid: str, where: Hex, facing: Facing, side: Side
 
 
 def random_scenario(
-    rng: random.Random, ruleset: Ruleset
+    rng: random.Random, ruleset: Tables
 ) -> tuple[AttackPlan, Combatant, Combatant] | None:
     """A random legal attack between two demo fighters, or None if the random
     choices made it illegal."""
@@ -292,7 +293,7 @@ def random_scenario(
 
 
 def scenarios(
-    seed: int, count: int, ruleset: Ruleset
+    seed: int, count: int, ruleset: Tables
 ) -> Iterator[tuple[AttackPlan, Combatant, Combatant]]:
     rng = random.Random(seed)
     made = 0
@@ -306,7 +307,7 @@ def scenarios(
 # --- sums to 1 -----------------------------------------------------------------------------
 
 
-def test_outcomes_sum_to_one_over_many_random_plans(ruleset: Ruleset) -> None:
+def test_outcomes_sum_to_one_over_many_random_plans(ruleset: Tables) -> None:
     kinds = Counter[int]()
     for plan, a, d in scenarios(2024, 400, ruleset):
         o = attack_odds(plan, a, d, ruleset)
@@ -370,7 +371,7 @@ def test_the_reference_judge_agrees_with_rules_checks() -> None:
 
 
 def test_exact_against_brute_force_of_every_die_with_up_to_two_defenses(
-    ruleset: Ruleset,
+    ruleset: Tables,
 ) -> None:
     """216^(1+k) ways for random plans with k <= 1, and the first plans with k = 2."""
     seen: set[tuple[int, tuple[int, ...]]] = set()
@@ -389,7 +390,7 @@ def test_exact_against_brute_force_of_every_die_with_up_to_two_defenses(
 
 
 def test_exact_against_brute_force_of_every_total_with_three_defenses(
-    make: Make, ruleset: Ruleset
+    make: Make, ruleset: Tables
 ) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
@@ -408,7 +409,7 @@ def test_exact_against_brute_force_of_every_total_with_three_defenses(
         )
 
 
-def test_injury_and_state_exact_against_brute_force(ruleset: Ruleset) -> None:
+def test_injury_and_state_exact_against_brute_force(ruleset: Tables) -> None:
     for plan, a, d in scenarios(99, 150, ruleset):
         if not _classic(plan):
             continue
@@ -429,7 +430,7 @@ def test_injury_and_state_exact_against_brute_force(ruleset: Ruleset) -> None:
 
 
 def test_injury_distribution_matches_roll_damage_face_by_face(
-    make: Make, ruleset: Ruleset, scripted: Callable[..., random.Random]
+    make: Make, ruleset: Tables, scripted: Callable[..., random.Random]
 ) -> None:
     """roll_damage itself, fed every combination of damage faces, gives exactly
     the injuries (and the weights) injury_distribution reports."""
@@ -461,7 +462,7 @@ def _within(count: int, n: int, p: Fraction, z: float = 4.5) -> bool:
     return abs(count / n - q) <= z * math.sqrt(q * (1 - q) / n) + 1 / n
 
 
-def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Ruleset, runs: int) -> None:
+def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, runs: int) -> None:
     o = attack_odds(plan, a, d, ruleset)
     outcomes = Counter[AttackOutcome]()
     stopped = Counter[int]()
@@ -497,7 +498,7 @@ def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Ruleset, runs:
     assert abs(injury_sum / runs - float(mean)) <= 4.5 * math.sqrt(float(var) / runs)
 
 
-def test_agrees_with_resolve_attack_on_the_demo_battle(ruleset: Ruleset) -> None:
+def test_agrees_with_resolve_attack_on_the_demo_battle(ruleset: Tables) -> None:
     """The demo's spearman thrusts across at the fencer, who dodges then parries
     at 4 HP (so the blow often knocks out or worse)."""
     _grid, fighters = load_demo_battle()
@@ -513,7 +514,7 @@ def test_agrees_with_resolve_attack_on_the_demo_battle(ruleset: Ruleset) -> None
     _agree(plan, spear, fencer, ruleset, runs=4000)
 
 
-def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Ruleset) -> None:
+def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", side=Side.RED)
     d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE), hp=1)
     parry = DefenseChoice(DefenseKind.PARRY, "broadsword")
@@ -527,7 +528,7 @@ def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Rul
 
 def _gear_test(
     make: Make,
-    ruleset: Ruleset,
+    ruleset: Tables,
     skill: int,
     dice: Dice = ONE_DIE,
     dtype: DamageType = DamageType.CRUSHING,
@@ -565,7 +566,7 @@ def _gear_test(
     return attack_odds(plan, a, d, ruleset), plan, d
 
 
-def test_skill_10_without_defense(make: Make, ruleset: Ruleset) -> None:
+def test_skill_10_without_defense(make: Make, ruleset: Tables) -> None:
     o, _, _ = _gear_test(make, ruleset, 10)
     assert o.p_hit + o.p_critical_hit == Fraction(1, 2)  # 108 of the 216 ways
     assert o.p_critical_hit == Fraction(4, 216)  # 3 or 4
@@ -574,7 +575,7 @@ def test_skill_10_without_defense(make: Make, ruleset: Ruleset) -> None:
     assert o.p_stopped_by == ()
 
 
-def test_criticals_at_high_and_low_skill(make: Make, ruleset: Ruleset) -> None:
+def test_criticals_at_high_and_low_skill(make: Make, ruleset: Tables) -> None:
     o, _, _ = _gear_test(make, ruleset, 16)
     assert o.p_critical_hit == Fraction(1 + 3 + 6 + 10, 216)  # 3..6
     assert o.p_hit == Fraction(212 - 20, 216)
@@ -584,7 +585,7 @@ def test_criticals_at_high_and_low_skill(make: Make, ruleset: Ruleset) -> None:
     assert (o.p_miss, o.p_critical_miss) == (Fraction(0), Fraction(212, 216))  # fail by 10+
 
 
-def test_one_dodge_at_10(make: Make, ruleset: Ruleset) -> None:
+def test_one_dodge_at_10(make: Make, ruleset: Tables) -> None:
     o, plan, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=10)
     assert plan.defenses[0].value == 10
     # a plain hit (104/216), dodged half the time (108/216 succeed)
@@ -595,7 +596,7 @@ def test_one_dodge_at_10(make: Make, ruleset: Ruleset) -> None:
     assert o.p_damage_lands == Fraction(13, 54) + Fraction(1, 54)
 
 
-def test_a_critical_hit_allows_no_defense(make: Make, ruleset: Ruleset) -> None:
+def test_a_critical_hit_allows_no_defense(make: Make, ruleset: Tables) -> None:
     """Defenses that always succeed still let the critical hits through."""
     o, plan, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=40)
     assert plan.defenses[0].value == 16
@@ -603,7 +604,7 @@ def test_a_critical_hit_allows_no_defense(make: Make, ruleset: Ruleset) -> None:
     assert o.p_stopped_by[0] == Fraction(104, 216) * Fraction(216 - 4, 216)  # 17, 18 fail
 
 
-def test_expected_injury_with_tiny_dice(make: Make, ruleset: Ruleset) -> None:
+def test_expected_injury_with_tiny_dice(make: Make, ruleset: Tables) -> None:
     # 1d crushing vs DR 2: 1, 2 -> 0; 3..6 -> 1..4
     o, _, _ = _gear_test(make, ruleset, 10, Dice(1), DamageType.CRUSHING, dr=2)
     sixth = Fraction(1, 6)
@@ -622,7 +623,7 @@ def test_expected_injury_with_tiny_dice(make: Make, ruleset: Ruleset) -> None:
     assert dict(o.injury_given_hit) == {0: 5 * sixth, 1: sixth}
 
 
-def test_zero_hp_and_states_by_hand(make: Make, ruleset: Ruleset) -> None:
+def test_zero_hp_and_states_by_hand(make: Make, ruleset: Tables) -> None:
     # 3 HP, 1d cr vs DR 2: injury 3 or 4 (a 5 or 6) takes him to 0 or less
     o, _, _ = _gear_test(make, ruleset, 10, hp=3, ht=10)
     assert o.p_zero_hp == Fraction(1, 2) * Fraction(2, 6)
@@ -661,7 +662,7 @@ def test_mix_weights_distributions() -> None:
     assert mix([(Fraction(0), torso), (Fraction(1), arm)]) == arm
 
 
-def test_location_weights_uniform_aimed_and_random(make: Make, ruleset: Ruleset) -> None:
+def test_location_weights_uniform_aimed_and_random(make: Make, ruleset: Tables) -> None:
     """Unaimed under the 000 table: uniform torso damage (no weights); aimed at a
     table key: that key; a random swing: the table's exact distribution, and the
     blow mixes the located wounds by it."""
@@ -689,7 +690,7 @@ def test_location_weights_uniform_aimed_and_random(make: Make, ruleset: Ruleset)
     assert dict(attack_odds(rnd, a, d, ruleset).blow.injury) == dict(mixed)
 
 
-def test_a_stale_plan_is_refused(make: Make, ruleset: Ruleset) -> None:
+def test_a_stale_plan_is_refused(make: Make, ruleset: Tables) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
     plan = plan_attack(a, d, AttackOptions("broadsword", "swing", defenses=(DODGE,)), ruleset)
@@ -699,7 +700,7 @@ def test_a_stale_plan_is_refused(make: Make, ruleset: Ruleset) -> None:
     attack_odds(plan, a, moved, ruleset, check=False)  # the caller's responsibility
 
 
-def test_summary_lines(make: Make, ruleset: Ruleset) -> None:
+def test_summary_lines(make: Make, ruleset: Tables) -> None:
     o, _, _ = _gear_test(make, ruleset, 10, defenses=(DODGE,), move=10, hp=3)
     lines = o.summary_lines()
     assert lines[0] == "Hit 25.9% (critical 1.9%) · miss 50.0% (critical 1.9%)"
@@ -709,7 +710,7 @@ def test_summary_lines(make: Make, ruleset: Ruleset) -> None:
     assert all(len(line) <= 70 for line in lines)
 
 
-def test_fast_enough_for_live_updates(ruleset: Ruleset) -> None:
+def test_fast_enough_for_live_updates(ruleset: Tables) -> None:
     """The attack pane recomputes on every change: well under 20 ms a call."""
     plans = list(scenarios(5, 40, ruleset))
     for plan, a, d in plans:  # warm the caches as the pane would
@@ -733,7 +734,7 @@ STATIONARY = SelectedCondition("stationary")
 
 
 def _new_options(
-    rng: random.Random, ruleset: Ruleset, a: Combatant, d: Combatant
+    rng: random.Random, ruleset: Tables, a: Combatant, d: Combatant
 ) -> tuple[Combatant, Combatant, AttackOptions] | None:
     """A random attack with the wired options: random or table-aimed locations,
     acrobatic dodges, reliable weapons, skill over 15, disarms, no-defense
@@ -787,7 +788,7 @@ def _new_options(
 
 
 def new_scenarios(
-    seed: int, count: int, ruleset: Ruleset
+    seed: int, count: int, ruleset: Tables
 ) -> Iterator[tuple[AttackPlan, Combatant, Combatant]]:
     rng = random.Random(seed)
     templates = load_fighters()
@@ -815,7 +816,7 @@ def new_scenarios(
 
 
 @pytest.mark.parametrize("rs", [get_ruleset("000"), R000_001], ids=["000", "001-locations"])
-def test_wired_options_sum_to_one(rs: Ruleset) -> None:
+def test_wired_options_sum_to_one(rs: Tables) -> None:
     seen = Counter[str]()
     for plan, a, d in new_scenarios(31, 300, rs):
         o = attack_odds(plan, a, d, rs)
@@ -846,7 +847,7 @@ def test_wired_options_sum_to_one(rs: Ruleset) -> None:
 
 
 def _exact_totals(
-    plan: AttackPlan, d: Combatant, ruleset: Ruleset
+    plan: AttackPlan, d: Combatant, ruleset: Tables
 ) -> dict[AttackOutcome, Fraction]:
     """Every 3d6 total of the attack, of the critical miss checks, of the
     Acrobatics roll and of each defense, with the reference judge and
@@ -911,7 +912,7 @@ def _exact_totals(
     return dict(out)
 
 
-def test_wired_outcomes_exact_by_totals(ruleset: Ruleset) -> None:
+def test_wired_outcomes_exact_by_totals(ruleset: Tables) -> None:
     checked = 0
     for plan, a, d in new_scenarios(77, 200, ruleset):
         if plan.options.weapon_attack is not None:
@@ -956,7 +957,7 @@ def _fencer_and_swordsman(make: Make, **skills: int) -> tuple[Combatant, Combata
         "disarm-000",
     ],
 )
-def test_wired_agrees_with_resolve_attack(make: Make, rs: Ruleset, opts: dict[str, object]) -> None:
+def test_wired_agrees_with_resolve_attack(make: Make, rs: Tables, opts: dict[str, object]) -> None:
     a, d = _fencer_and_swordsman(make, Broadsword=17)
     d = replace(d, hp=4)  # so that blows often knock out or kill
     weapon = replace(a.fighter.weapon("broadsword"), reliable=True)
@@ -992,7 +993,7 @@ def test_random_location_speed(make: Make) -> None:
 
 @pytest.mark.parametrize("rs", [get_ruleset("000"), R000_001], ids=["000", "001-locations"])
 def test_located_injury_exact_against_resolve_attack_face_by_face(
-    make: Make, rs: Ruleset, scripted: Callable[..., random.Random]
+    make: Make, rs: Tables, scripted: Callable[..., random.Random]
 ) -> None:
     """resolve_attack itself, a critical hit (1+1+2) at every key of the hit
     location system it can aim at, fed every combination of damage faces (the

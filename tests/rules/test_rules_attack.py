@@ -15,6 +15,7 @@ from rules.battle.model import ActionKind, Combatant, Shield, ShieldSize, Side, 
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
     AttackOptions,
     AttackOutcome,
@@ -37,7 +38,8 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.tracks import wounds_of
 
 Make = Callable[..., Combatant]
 DODGE = DefenseChoice(DefenseKind.DODGE)
@@ -57,7 +59,7 @@ def duel(make: Make) -> tuple[Combatant, Combatant]:
 # --- legality --------------------------------------------------------------------------
 
 
-def test_reach_is_checked_on_the_map(make: Make, ruleset: Ruleset) -> None:
+def test_reach_is_checked_on_the_map(make: Make, ruleset: Tables) -> None:
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
     far = make("fencer", Hex(0, 2), Facing.N, id="d")
     with pytest.raises(IllegalAttackError, match="reach"):
@@ -69,7 +71,7 @@ def test_reach_is_checked_on_the_map(make: Make, ruleset: Ruleset) -> None:
     assert plan_attack(spear, far, AttackOptions("long-spear", "thrust"), ruleset).distance == 2
 
 
-def test_impossible_attacks(duel: tuple[Combatant, Combatant], ruleset: Ruleset) -> None:
+def test_impossible_attacks(duel: tuple[Combatant, Combatant], ruleset: Tables) -> None:
     a, d = duel
     with pytest.raises(IllegalAttackError):
         plan_attack(a, a, AttackOptions(W, "swing"), ruleset)
@@ -90,7 +92,7 @@ def test_impossible_attacks(duel: tuple[Combatant, Combatant], ruleset: Ruleset)
 # --- skill modifiers -----------------------------------------------------------------------
 
 
-def test_pd_and_location_modifiers(duel: tuple[Combatant, Combatant], ruleset: Ruleset) -> None:
+def test_pd_and_location_modifiers(duel: tuple[Combatant, Combatant], ruleset: Tables) -> None:
     a, d = duel
     torso = plan_attack(a, d, AttackOptions(W, "swing"), ruleset)
     assert torso.base_skill == 14
@@ -115,7 +117,7 @@ def test_pd_and_location_modifiers(duel: tuple[Combatant, Combatant], ruleset: R
 
 
 def test_gm_modifiers_min_st_and_large_shield(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset, make: Make, catalog: Any
+    duel: tuple[Combatant, Combatant], ruleset: Tables, make: Make, catalog: Any
 ) -> None:
     a, d = duel
     base = plan_attack(a, d, AttackOptions(W, "swing"), ruleset).effective_skill
@@ -135,7 +137,7 @@ def test_gm_modifiers_min_st_and_large_shield(
 
 
 def test_damage_dice_come_from_st_and_the_mode(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset
+    duel: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = duel
     swing = plan_attack(a, d, AttackOptions(W, "swing"), ruleset)
@@ -145,7 +147,7 @@ def test_damage_dice_come_from_st_and_the_mode(
 
 
 def test_attack_with_a_weapon_that_parried_this_turn(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset
+    duel: tuple[Combatant, Combatant], ruleset: Tables
 ) -> None:
     a, d = duel
     parried = replace(a, actions_this_turn=(TurnAction(ActionKind.PARRY, W),))
@@ -153,13 +155,13 @@ def test_attack_with_a_weapon_that_parried_this_turn(
     assert plan_attack(parried, d, AttackOptions(W, "swing"), ruleset).effective_skill == fresh - 4
 
 
-def test_planning_is_pure(duel: tuple[Combatant, Combatant], ruleset: Ruleset) -> None:
+def test_planning_is_pure(duel: tuple[Combatant, Combatant], ruleset: Tables) -> None:
     a, d = duel
     opts = AttackOptions(W, "swing", defenses=(BLOCK, DODGE))
     assert plan_attack(a, d, opts, ruleset) == plan_attack(a, d, opts, ruleset)
 
 
-def test_a_stale_plan_is_refused(duel: tuple[Combatant, Combatant], ruleset: Ruleset) -> None:
+def test_a_stale_plan_is_refused(duel: tuple[Combatant, Combatant], ruleset: Tables) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK,)), ruleset)
     moved = replace(d, facing=Facing.NE)
@@ -212,7 +214,7 @@ def check_record(res: AttackResolution, attacker: Combatant, defender: Combatant
         if wounds:  # a located blow: the armor's DR there plus the location's own
             a = wounds[0].assessment
             assert dmg.dr == a.effective_armor_dr + a.location_dr
-            assert after.wounds[-1] == wounds[0].wound and dmg.injury == a.hp_loss
+            assert wounds_of(after)[-1] == wounds[0].wound and dmg.injury == a.hp_loss
         else:
             assert dmg.dr == (defender.fighter.armor.dr if defender.fighter.armor else 0)
     else:
@@ -237,7 +239,7 @@ def check_record(res: AttackResolution, attacker: Combatant, defender: Combatant
 
 
 @pytest.mark.parametrize("seed", range(120))
-def test_resolution_record_is_consistent(seed: int, make: Make, ruleset: Ruleset) -> None:
+def test_resolution_record_is_consistent(seed: int, make: Make, ruleset: Tables) -> None:
     rng = random.Random(seed)
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
@@ -250,7 +252,7 @@ def test_resolution_record_is_consistent(seed: int, make: Make, ruleset: Ruleset
 
 
 def test_critical_hit_allows_no_defense(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset, scripted: Any
+    duel: tuple[Combatant, Combatant], ruleset: Tables, scripted: Any
 ) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK, DODGE)), ruleset)
@@ -261,7 +263,7 @@ def test_critical_hit_allows_no_defense(
 
 
 def test_critical_miss_is_recorded(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset, scripted: Any
+    duel: tuple[Combatant, Combatant], ruleset: Tables, scripted: Any
 ) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK,)), ruleset)
@@ -275,7 +277,7 @@ def test_critical_miss_is_recorded(
 
 
 def test_defense_critical_failure_is_visible(
-    duel: tuple[Combatant, Combatant], ruleset: Ruleset, scripted: Any
+    duel: tuple[Combatant, Combatant], ruleset: Tables, scripted: Any
 ) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK, DODGE)), ruleset)
@@ -290,7 +292,7 @@ def test_defense_critical_failure_is_visible(
 
 
 def test_heavy_weapons_go_unready(
-    make: Make, ruleset: Ruleset, catalog: Any, scripted: Any
+    make: Make, ruleset: Tables, catalog: Any, scripted: Any
 ) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make(
@@ -317,7 +319,7 @@ def test_heavy_weapons_go_unready(
     assert res2.attacker_after.unready == frozenset()
 
 
-def test_a_killing_blow_changes_status(make: Make, ruleset: Ruleset, scripted: Any) -> None:
+def test_a_killing_blow_changes_status(make: Make, ruleset: Tables, scripted: Any) -> None:
     a = make("spearman", Hex(0, 0), Facing.S, id="a")
     d = replace(make("fencer", Hex(0, 1), Facing.N, id="d"), hp=1)
     plan = plan_attack(a, d, AttackOptions("long-spear", "thrust"), ruleset)
@@ -333,11 +335,13 @@ def test_a_killing_blow_changes_status(make: Make, ruleset: Ruleset, scripted: A
 
 def test_the_battle_command_uses_this_api(make: Make) -> None:
     from hexmap import HexGrid
-    from rules.battle.battle import Attack, Battle, BattleState, EndTurn
+    from rules.battle.battle import Battle, EndTurn
+    from rules.battle.commands import Attack
+    from rules.battle.state import BattleState
 
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
-    battle = Battle(BattleState(HexGrid(12, 12), (a, d)), seed=7)
+    battle = Battle(BattleState(HexGrid(12, 12), (a, d), get_ruleset()), seed=7)
     events = battle.execute(Attack("a", "d", AttackOptions(W, "swing", defenses=(BLOCK,))))
     assert events and battle.state.combatant("a").actions_this_turn
     battle.execute(EndTurn())

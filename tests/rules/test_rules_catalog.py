@@ -15,7 +15,9 @@ import pytest
 from hexmap import Handedness, HexGrid, arc_of, reach_hexes
 from rules.battle.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
 from rules.core.assets import asset_path, asset_root, read_json
+from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import DataError, RulesError
+from rules.sets.registry import RULESETS, get_ruleset
 from rules.sets.seed000.catalog import (
     Catalog,
     encumbrance_level,
@@ -26,7 +28,7 @@ from rules.sets.seed000.catalog import (
     parse_fighters,
     parse_weapon,
 )
-from rules.sets.seed000.ruleset import DEFAULT_RULESET_KEY, RULESETS, Ruleset, get_ruleset
+from rules.sets.seed000.ruleset import Seed000
 
 WEAPONS = [
     "broadsword",
@@ -315,7 +317,7 @@ def test_asset_path_when_frozen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 def test_registry() -> None:
     assert DEFAULT_RULESET_KEY == "000" and DEFAULT_RULESET_KEY in RULESETS
     r = get_ruleset()
-    assert isinstance(r, Ruleset) and r.key == "000" and r.seed == "000"
+    assert isinstance(r, Seed000) and r.key == "000" and r.seed == "000"
     assert get_ruleset("000") is r  # shared instance
     assert r.name and r.description
     with pytest.raises(RulesError):
@@ -325,7 +327,7 @@ def test_registry() -> None:
 
 
 def test_a_new_ruleset_is_a_subclass_with_its_own_tables(tmp_path: Path) -> None:
-    class Variant(RULESETS["000"]):  # type: ignore[misc, valid-type]
+    class Variant(Seed000):
         key = "000-test"
         armor_pd_cap = 6
         available_options = MappingProxyType({"x": "an option"})

@@ -25,10 +25,10 @@ from rules.sets.seed000.damage import (
     turn_start_consciousness,
     weapon_damage,
 )
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
 
 
-def test_damage_by_st_sample_rows(ruleset: Ruleset) -> None:
+def test_damage_by_st_sample_rows(ruleset: Tables) -> None:
     t = ruleset.damage_table
     # Published 3rd-edition rows.
     assert (t.thrust(10), t.swing(10)) == (Dice(1, -2), Dice(1))
@@ -38,7 +38,7 @@ def test_damage_by_st_sample_rows(ruleset: Ruleset) -> None:
     assert (t.thrust(100), t.swing(100)) == (Dice(11), Dice(13))
 
 
-def test_damage_table_covers_st_1_to_40_and_never_decreases(ruleset: Ruleset) -> None:
+def test_damage_table_covers_st_1_to_40_and_never_decreases(ruleset: Tables) -> None:
     t = ruleset.damage_table
 
     def mean(d: Dice) -> Fraction:
@@ -51,7 +51,7 @@ def test_damage_table_covers_st_1_to_40_and_never_decreases(ruleset: Ruleset) ->
             assert mean(t.swing(st)) >= mean(t.swing(st - 1))
 
 
-def test_between_and_beyond_listed_rows(ruleset: Ruleset) -> None:
+def test_between_and_beyond_listed_rows(ruleset: Tables) -> None:
     t = ruleset.damage_table
     assert t.thrust(44) == t.thrust(40)  # the lower listed row applies
     assert t.swing(110) == Dice(14) and t.thrust(110) == Dice(12)  # +1d per 10 ST past 100
@@ -59,7 +59,7 @@ def test_between_and_beyond_listed_rows(ruleset: Ruleset) -> None:
         t.thrust(0)
 
 
-def test_weapon_damage_adds_to_thrust_or_swing(ruleset: Ruleset) -> None:
+def test_weapon_damage_adds_to_thrust_or_swing(ruleset: Tables) -> None:
     sw_plus_1 = DamageSpec(DamageBase.SWING, 1, DamageType.CUTTING)
     thr_minus_2 = DamageSpec(DamageBase.THRUST, -2, DamageType.CRUSHING)
     assert weapon_damage(sw_plus_1, 12, ruleset.damage_table) == ruleset.damage_table.swing(
@@ -72,7 +72,7 @@ def test_weapon_damage_adds_to_thrust_or_swing(ruleset: Ruleset) -> None:
         ruleset.weapon_damage(DamageSpec(DamageBase.FIXED, 0, DamageType.CRUSHING), 10)
 
 
-def test_penetration_and_wounding(ruleset: Ruleset) -> None:
+def test_penetration_and_wounding(ruleset: Tables) -> None:
     assert penetrating_damage(7, 4) == 3
     assert penetrating_damage(3, 4) == 0
     with pytest.raises(RulesError):
@@ -152,7 +152,7 @@ def test_turn_start_consciousness(make: Callable[..., Combatant], scripted: Any)
 
 @pytest.mark.parametrize("seed", range(60))
 def test_roll_damage_record_is_consistent(
-    seed: int, make: Callable[..., Combatant], ruleset: Ruleset
+    seed: int, make: Callable[..., Combatant], ruleset: Tables
 ) -> None:
     target = make("sword-and-shield", Hex(0, 0), Facing.N, armor=Armor("t", "Test", 2, 3))
     target = replace(target, hp=4)

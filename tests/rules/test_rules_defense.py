@@ -37,7 +37,7 @@ from rules.sets.seed000.defense import (
     possible_defenses,
     start_new_turn,
 )
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
 
 Make = Callable[..., Combatant]
 RIGHT, LEFT = Handedness.RIGHT, Handedness.LEFT
@@ -74,7 +74,7 @@ def attacker_from(make: Make, defender: Combatant, arc: Arc, template: str = "sw
 
 def defense_value(
     make: Make,
-    ruleset: Ruleset,
+    ruleset: Tables,
     defender: Combatant,
     arc: Arc,
     choice: DefenseChoice,
@@ -93,7 +93,7 @@ def defense_value(
 @pytest.mark.parametrize("facing", [Facing.N, Facing.SE, Facing.SW])
 @pytest.mark.parametrize("arc", list(Arc))
 def test_block_and_one_handed_parry_by_arc(
-    make: Make, ruleset: Ruleset, arc: Arc, facing: Facing, handedness: Handedness
+    make: Make, ruleset: Tables, arc: Arc, facing: Facing, handedness: Handedness
 ) -> None:
     d = make("sword-and-shield", Hex(2, 3), facing, id="d", handedness=handedness)
     block, one_handed, _, _ = TABLE[arc]
@@ -109,7 +109,7 @@ def test_block_and_one_handed_parry_by_arc(
 @pytest.mark.parametrize("handedness", [RIGHT, LEFT])
 @pytest.mark.parametrize("arc", list(Arc))
 def test_two_handed_parry_by_arc(
-    make: Make, ruleset: Ruleset, arc: Arc, handedness: Handedness
+    make: Make, ruleset: Tables, arc: Arc, handedness: Handedness
 ) -> None:
     d = make("spearman", Hex(0, 0), Facing.NE, id="d", handedness=handedness)
     assert d.fighter.weapon("long-spear").two_handed
@@ -120,7 +120,7 @@ def test_two_handed_parry_by_arc(
 @pytest.mark.parametrize("handedness", [RIGHT, LEFT])
 @pytest.mark.parametrize("arc", list(Arc))
 def test_shield_pd_counts_by_arc(
-    make: Make, ruleset: Ruleset, arc: Arc, handedness: Handedness
+    make: Make, ruleset: Tables, arc: Arc, handedness: Handedness
 ) -> None:
     d = make("sword-and-shield", Hex(0, 0), Facing.S, id="d", handedness=handedness)
     opts = AttackOptions("broadsword", "thrust")
@@ -136,7 +136,7 @@ def test_shield_pd_counts_by_arc(
 
 
 def test_handedness_mirrors_the_front_diagonals_on_written_out_hexes(
-    make: Make, ruleset: Ruleset
+    make: Make, ruleset: Tables
 ) -> None:
     # Defender on (0,0) facing N, attacker on the NW neighbour (-1,0), facing SE.
     def plans(handedness: Handedness) -> tuple[int, int, bool]:
@@ -155,7 +155,7 @@ def test_handedness_mirrors_the_front_diagonals_on_written_out_hexes(
 
 
 @pytest.mark.parametrize("arc", list(Arc))
-def test_below_takes_the_worse_of_arc_and_below(make: Make, ruleset: Ruleset, arc: Arc) -> None:
+def test_below_takes_the_worse_of_arc_and_below(make: Make, ruleset: Tables, arc: Arc) -> None:
     d = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     s = make("spearman", Hex(0, 0), Facing.N, id="d")
     for defender, choice, column in (
@@ -171,7 +171,7 @@ def test_below_takes_the_worse_of_arc_and_below(make: Make, ruleset: Ruleset, ar
     assert plan.passive_defense.shield_counts is TABLE[arc][3]  # shield PD as its arc
 
 
-def test_below_is_not_added_to_the_arc_penalty(make: Make, ruleset: Ruleset) -> None:
+def test_below_is_not_added_to_the_arc_penalty(make: Make, ruleset: Tables) -> None:
     d = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     front = defense_value(make, ruleset, d, Arc.FRONT, BLOCK).value
     assert defense_value(make, ruleset, d, Arc.SHIELD_SIDE, BLOCK, below=True).value == front - 4
@@ -184,7 +184,7 @@ def test_below_is_not_added_to_the_arc_penalty(make: Make, ruleset: Ruleset) -> 
 
 
 @pytest.mark.parametrize("arc", list(Arc))
-def test_dodge_has_no_directional_penalty(make: Make, ruleset: Ruleset, arc: Arc) -> None:
+def test_dodge_has_no_directional_penalty(make: Make, ruleset: Tables, arc: Arc) -> None:
     d = make("spearman", Hex(0, 0), Facing.N, id="d")
     assert defense_value(make, ruleset, d, arc, DODGE).value == dodge_base(d.fighter).value - 1
     assert defense_value(make, ruleset, d, arc, DODGE, below=True).value == (
@@ -192,7 +192,7 @@ def test_dodge_has_no_directional_penalty(make: Make, ruleset: Ruleset, arc: Arc
     )
 
 
-def test_directional_json_matches_the_seed_table(ruleset: Ruleset) -> None:
+def test_directional_json_matches_the_seed_table(ruleset: Tables) -> None:
     t = ruleset.directional
     for arc, (block, one, two, shield) in TABLE.items():
         row = t.arcs[arc]
@@ -232,7 +232,7 @@ def test_dodge_is_the_best_of_move_dx_and_dodge_skill(templates: dict[str, Any])
     assert dodge_base(replace(f, move=4, dodge_skill=17)).value == 8
 
 
-def test_dodge_subtracts_encumbrance_and_combat_reflexes_adds(make: Make, ruleset: Ruleset) -> None:
+def test_dodge_subtracts_encumbrance_and_combat_reflexes_adds(make: Make, ruleset: Tables) -> None:
     d = make("spearman", Hex(0, 0), Facing.N, id="d", move=6, encumbrance=2)
     v = defense_value(make, ruleset, d, Arc.FRONT, DODGE).value
     assert v == 6 - 2
@@ -246,7 +246,7 @@ def test_dodge_subtracts_encumbrance_and_combat_reflexes_adds(make: Make, rulese
 # --- caps --------------------------------------------------------------------------------
 
 
-def test_armor_pd_is_capped_at_8(make: Make, ruleset: Ruleset) -> None:
+def test_armor_pd_is_capped_at_8(make: Make, ruleset: Tables) -> None:
     d = make("spearman", Hex(0, 0), Facing.N, id="d", armor=Armor("x", "Dragon scale", 10, 10))
     plan = plan_attack(
         attacker_from(make, d, Arc.FRONT), d, AttackOptions("broadsword", "thrust"), ruleset
@@ -255,7 +255,7 @@ def test_armor_pd_is_capped_at_8(make: Make, ruleset: Ruleset) -> None:
     assert plan.effective_skill == plan.base_skill - 8
 
 
-def test_armor_and_shield_pd_capped_at_10(make: Make, ruleset: Ruleset) -> None:
+def test_armor_and_shield_pd_capped_at_10(make: Make, ruleset: Tables) -> None:
     big = Shield("big", "Large shield", ShieldSize.LARGE, 4, 25, heavy=True)
     d = make(
         "sword-and-shield", Hex(0, 0), Facing.N, id="d", armor=Armor("p", "Plate", 8, 8), shield=big
@@ -267,7 +267,7 @@ def test_armor_and_shield_pd_capped_at_10(make: Make, ruleset: Ruleset) -> None:
     assert plan.effective_skill == plan.base_skill - 10
 
 
-def test_active_defense_plus_pd_is_at_most_16(make: Make, ruleset: Ruleset) -> None:
+def test_active_defense_plus_pd_is_at_most_16(make: Make, ruleset: Tables) -> None:
     # The fencer: Fencing 15 + Combat Reflexes = 16 with leather PD 2 -> 14.
     d = make("fencer", Hex(0, 0), Facing.N, id="d")
     p = defense_value(make, ruleset, d, Arc.FRONT, parry("rapier"))
@@ -276,7 +276,7 @@ def test_active_defense_plus_pd_is_at_most_16(make: Make, ruleset: Ruleset) -> N
     assert [m.value for m in capped] == [-2]
 
 
-def test_temporary_modifiers_come_after_the_pd_cap(make: Make, ruleset: Ruleset) -> None:
+def test_temporary_modifiers_come_after_the_pd_cap(make: Make, ruleset: Tables) -> None:
     d = make("fencer", Hex(0, 0), Facing.N, id="d")
     a = attacker_from(make, d, Arc.FRONT)
     swing = plan_attack(
@@ -285,7 +285,7 @@ def test_temporary_modifiers_come_after_the_pd_cap(make: Make, ruleset: Ruleset)
     assert swing.defenses[0].value == 14 + 1  # +1 parrying a swing, on top of the cap
 
 
-def test_every_score_at_most_16(make: Make, ruleset: Ruleset) -> None:
+def test_every_score_at_most_16(make: Make, ruleset: Tables) -> None:
     d = make(
         "fencer", Hex(0, 0), Facing.N, id="d", armor=None, skills={"Fencing": 22, "Main-Gauche": 14}
     )
@@ -360,7 +360,7 @@ def _cumulative_part(plan: DefensePlan) -> int:
     return sum(m.value for m in plan.modifiers if m.citation == CUMULATIVE)
 
 
-def test_worked_example_through_real_attacks(make: Make, ruleset: Ruleset, scripted: Any) -> None:
+def test_worked_example_through_real_attacks(make: Make, ruleset: Tables, scripted: Any) -> None:
     """The seed's example played out: D attacks, then is attacked and blocks, dodges
     and parries (all failing), then faces a second attack."""
     d = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
@@ -391,7 +391,7 @@ def test_worked_example_through_real_attacks(make: Make, ruleset: Ruleset, scrip
 
 
 def test_critical_success_on_a_defense_wins_and_is_not_counted(
-    make: Make, ruleset: Ruleset, scripted: Any
+    make: Make, ruleset: Tables, scripted: Any
 ) -> None:
     d = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     a = make("sword-and-shield", Hex(0, -1), Facing.S, id="a")
@@ -410,12 +410,12 @@ def test_critical_success_on_a_defense_wins_and_is_not_counted(
 # --- what may be announced ----------------------------------------------------------------
 
 
-def _plan(make: Make, ruleset: Ruleset, d: Combatant, *defenses: DefenseChoice):
+def _plan(make: Make, ruleset: Tables, d: Combatant, *defenses: DefenseChoice):
     a = attacker_from(make, d, Arc.FRONT)
     return plan_attack(a, d, AttackOptions(W, "thrust", defenses=defenses), ruleset)
 
 
-def test_illegal_defenses(make: Make, ruleset: Ruleset, catalog: Any) -> None:
+def test_illegal_defenses(make: Make, ruleset: Tables, catalog: Any) -> None:
     fencer = make("fencer", Hex(0, 0), Facing.N, id="d")
     knight = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     with pytest.raises(IllegalAttackError, match="no shield"):
@@ -447,7 +447,7 @@ def test_illegal_defenses(make: Make, ruleset: Ruleset, catalog: Any) -> None:
 
 
 def test_full_class_and_polearms_parry_even_when_unready(
-    make: Make, ruleset: Ruleset, catalog: Any
+    make: Make, ruleset: Tables, catalog: Any
 ) -> None:
     fencer = replace(make("fencer", Hex(0, 0), Facing.N, id="d"), unready=frozenset({"rapier"}))
     assert _plan(make, ruleset, fencer, parry("rapier")).defenses[0].value > 0
@@ -464,7 +464,7 @@ def test_full_class_and_polearms_parry_even_when_unready(
     assert p.base == 7 and not p.becomes_unready  # 1/2 class, but polearms stay ready
 
 
-def test_a_shield_blocks_at_most_twice_its_pd_per_turn(make: Make, ruleset: Ruleset) -> None:
+def test_a_shield_blocks_at_most_twice_its_pd_per_turn(make: Make, ruleset: Tables) -> None:
     knight = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
     pd = knight.fighter.shield.pd if knight.fighter.shield else 0
     full = replace(knight, actions_this_turn=(BLOCKED,) * (2 * pd - 1))
@@ -482,7 +482,7 @@ def test_possible_defenses(make: Make) -> None:
 
 
 def test_unarmed_parry_against_a_weapon_is_at_minus_2(
-    make: Make, ruleset: Ruleset, catalog: Any
+    make: Make, ruleset: Tables, catalog: Any
 ) -> None:
     boxer = make(
         "spearman",

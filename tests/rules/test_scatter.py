@@ -1,4 +1,5 @@
-"""rules.battle.scatter: direction die, tracing, stray hits and exact landing odds."""
+"""rules.battle.scatter: direction die, tracing, stray hits (with seed 000's
+checks, rules.sets.seed000.stray_hits) and exact landing odds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, ray, ring
-from rules.battle.model import DamageType
+from rules.battle.model import Attributes, Combatant, Fighter, Side
 from rules.battle.pieces import (
     AT_FEET,
     IN_HAND,
@@ -21,12 +22,9 @@ from rules.battle.pieces import (
     land,
 )
 from rules.battle.scatter import (
-    IN_PATH_HIT_CHANCE,
     MapLanding,
     Occupant,
     PieceLanded,
-    StrayDamage,
-    StrayHitChecked,
     StrayRule,
     direction_of_die,
     landing_distribution,
@@ -37,8 +35,9 @@ from rules.battle.scatter import (
     stray_rule_of,
     trace,
 )
-from rules.core.dice import Dice, distribution
+from rules.core.dice import distribution
 from rules.core.errors import RulesError
+from rules.sets.seed000.stray_hits import IN_PATH_HIT_CHANCE, Seed000StrayHits
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
     DROPPED_NEARBY,
@@ -53,6 +52,14 @@ HIT = Fraction(3, 8)
 FORWARD_OR_BACK_1D6 = Placement(
     PlacementKind.FLIES, DistanceDice(1), 0, DirectionRule.FORWARD_OR_BACK
 )
+
+
+STRAY = Seed000StrayHits()
+
+
+def _occupant(combatant_id: str, name: str, dx: int) -> Occupant:
+    fighter = Fighter(name, Attributes(dx=dx), 10, 5, {}, ())
+    return Occupant(Combatant(combatant_id, fighter, Side.RED, MIDDLE, Facing.N, 10))
 
 
 def starts() -> list[Hex]:
@@ -170,7 +177,8 @@ def test_flight_with_a_combatant_in_the_path():
     """Somebody 3 hexes north: a piece flying north that gets that far is stopped
     there on 3d6 <= 9 (3/8); past them the odds shrink by 5/8."""
     target = MIDDLE + Facing.N.vector.scale(3)
-    dist = landing_distribution(MIDDLE, flies("2d6"), BIG, {target}, stray_rule=StrayRule.IN_PATH)
+    occupants = {target: HIT}
+    dist = landing_distribution(MIDDLE, flies("2d6"), BIG, occupants, stray_rule=StrayRule.IN_PATH)
     north = Fraction(1, 6)
     reach_3 = sum(p for d, p in TWO_D6.items() if d >= 3)
     assert IN_PATH_HIT_CHANCE == HIT
@@ -181,7 +189,9 @@ def test_flight_with_a_combatant_in_the_path():
     for d in range(2, 13):  # other directions are untouched
         assert dist[MIDDLE + Facing.S.vector.scale(d)] == north * TWO_D6[d]
     assert sum(dist.values()) == 1
-    hits = stray_hit_distribution(MIDDLE, flies("2d6"), BIG, {target}, stray_rule=StrayRule.IN_PATH)
+    hits = stray_hit_distribution(
+        MIDDLE, flies("2d6"), BIG, occupants, stray_rule=StrayRule.IN_PATH
+    )
     assert dict(hits) == {target: north * reach_3 * HIT}
 
 
@@ -189,7 +199,7 @@ def test_two_combatants_in_line_the_nearer_is_checked_first():
     near = MIDDLE + Facing.SE.vector
     far = MIDDLE + Facing.SE.vector.scale(2)
     hits = stray_hit_distribution(
-        MIDDLE, flies("2d6"), BIG, {near, far}, stray_rule=StrayRule.IN_PATH
+        MIDDLE, flies("2d6"), BIG, {near: HIT, far: HIT}, stray_rule=StrayRule.IN_PATH
     )
     se = Fraction(1, 6)
     assert hits[near] == se * HIT  # every 2d6 flight passes the first hex
@@ -208,12 +218,12 @@ def test_a_flail_piece_carries_its_own_stray_rule():
     piece = Piece("head of Morningstar", None, flies("2d6"), stray_hit_factor=Fraction(1, 2))
     assert stray_rule_of(piece) is StrayRule.IN_PATH
     target = MIDDLE + Facing.NW.vector.scale(2)
-    with_piece = landing_distribution(MIDDLE, piece, BIG, {target})
+    with_piece = landing_distribution(MIDDLE, piece, BIG, {target: HIT})
     with_rule = landing_distribution(
-        MIDDLE, flies("2d6"), BIG, {target}, stray_rule=StrayRule.IN_PATH
+        MIDDLE, flies("2d6"), BIG, {target: HIT}, stray_rule=StrayRule.IN_PATH
     )
     assert with_piece == with_rule
-    assert landing_distribution(MIDDLE, flies("2d6"), BIG, {target}) == landing_distribution(
+    assert landing_distribution(MIDDLE, flies("2d6"), BIG, {target: HIT}) == landing_distribution(
         MIDDLE, flies("2d6"), BIG
     )  # a bare placement hits nobody unless told
 
@@ -346,56 +356,53 @@ def test_edge_stops_a_rolled_flight(scripted):
     assert "map edge" in landing.describe()
 
 
-WHACK = StrayDamage(Dice(2, 1), DamageType.CRUSHING, Fraction(1, 2), "Morningstar swing")
-
-
 def _flail_head() -> Piece:
     return Piece("head of Morningstar", None, flies("2d6"), stray_hit_factor=Fraction(1, 2))
 
 
 def test_a_flying_piece_hits_someone_in_its_path(scripted):
     bob_hex = MIDDLE + Facing.N.vector.scale(2)
-    occupants = {bob_hex: Occupant("bob", "Bob", 12)}
+    occupants = {bob_hex: _occupant("bob", "Bob", 12)}
     dice = scripted([3, 3, 1, 2, 3, 3])  # 6 hexes north; 3d6 = 8 <= 9: hit
     landing = scatter_piece(
-        _flail_head(), MIDDLE, BIG, dice, occupants=occupants, stray_damage=WHACK
+        _flail_head(), MIDDLE, BIG, dice, occupants=occupants, hits=STRAY
     )
     assert dice.unused == 0
     assert landing.final == bob_hex and landing.path == ray(MIDDLE, Facing.N, 2)
     assert len(landing.checks) == 1 and landing.checks[0].hit
     assert landing.hit_id == "bob"
-    assert landing.damage is not None and landing.damage.target_id == "bob"
-    assert landing.damage.damage == WHACK
     assert "stopped by a hit after 2" in landing.describe()
 
 
 def test_a_flying_piece_misses_and_flies_on(scripted):
     bob_hex = MIDDLE + Facing.N.vector.scale(2)
-    occupants = {bob_hex: Occupant("bob", "Bob", 12)}
+    occupants = {bob_hex: _occupant("bob", "Bob", 12)}
     dice = scripted([3, 3, 1, 4, 4, 4])  # 3d6 = 12: miss
     landing = scatter_piece(
-        _flail_head(), MIDDLE, BIG, dice, occupants=occupants, stray_damage=WHACK
+        _flail_head(), MIDDLE, BIG, dice, occupants=occupants, hits=STRAY
     )
     assert landing.final == MIDDLE + Facing.N.vector.scale(6)
-    assert not landing.checks[0].hit and landing.damage is None and landing.hit_id is None
+    assert not landing.checks[0].hit and landing.hit_id is None
 
 
 def test_the_thrower_in_the_start_hex_is_never_checked(scripted):
-    occupants = {MIDDLE: Occupant("me", "Me", 10)}
-    landing = scatter_piece(_flail_head(), MIDDLE, BIG, scripted([1, 1, 2]), occupants=occupants)
+    occupants = {MIDDLE: _occupant("me", "Me", 10)}
+    landing = scatter_piece(
+        _flail_head(), MIDDLE, BIG, scripted([1, 1, 2]), occupants=occupants, hits=STRAY
+    )
     assert landing.checks == () and landing.final == MIDDLE + Facing.NE.vector.scale(2)
 
 
 def test_dx_at_landing_in_play(scripted):
     piece = Piece("Axe", None, FORWARD_OR_BACK_1D6, stray_hit_factor=Fraction(1, 2))
     spot = MIDDLE + Facing.S.vector.scale(2)  # facing N, die 5: back = S
-    occupants = {spot: Occupant("bob", "Bob", 10)}
+    occupants = {spot: _occupant("bob", "Bob", 10)}
     dice = scripted([2, 5, 6, 6, 1])  # 1d6 = 2, back; DX roll 13 vs 10: fails -> hit
     landing = scatter_piece(
-        piece, MIDDLE, BIG, dice, wielder_facing=Facing.N, occupants=occupants, stray_damage=WHACK
+        piece, MIDDLE, BIG, dice, wielder_facing=Facing.N, occupants=occupants, hits=STRAY
     )
     assert landing.final == spot and landing.checks[0].rule is StrayRule.DX_AT_LANDING
-    assert landing.checks[0].hit and landing.damage is not None
+    assert landing.checks[0].hit and landing.hit_id == "bob"
 
 
 def test_scatter_landing_refuses_in_hand_and_moves_without_direction(scripted):
@@ -411,12 +418,14 @@ def test_rolled_landings_match_the_exact_support():
     grid = HexGrid(7, 7)
     start = Hex.from_offset(1, 5)
     target = Hex.from_offset(1, 3)
-    occupants = {target: Occupant("bob", "Bob", 10)}
+    occupants = {target: _occupant("bob", "Bob", 10)}
     for placement in (KNOCKED_AWAY, ADJACENT_OR_FEET, ONE_HEX_RANDOM, flies("2d6")):
         piece = Piece("p", None, placement, stray_hit_factor=Fraction(1, 2))
-        support = landing_distribution(start, piece, grid, {target})
+        support = landing_distribution(start, piece, grid, {target: HIT})
         for seed in range(60):
-            landing = scatter_piece(piece, start, grid, random.Random(seed), occupants=occupants)
+            landing = scatter_piece(
+                piece, start, grid, random.Random(seed), occupants=occupants, hits=STRAY
+            )
             assert support[landing.final] > 0
 
 
@@ -436,8 +445,9 @@ def test_stray_check_event_text(scripted):
         MIDDLE,
         BIG,
         scripted([1, 1, 1, 1, 1, 1]),
-        occupants={bob_hex: Occupant("bob", "Bob", 12)},
+        occupants={bob_hex: _occupant("bob", "Bob", 12)},
+        hits=STRAY,
     )
-    event = StrayHitChecked(piece_name="head", check=landing.checks[0])
+    event = landing.checks[0].event
     assert "Bob" in event.describe() and "hits" in event.describe()
     assert event.involved_hexes() == (bob_hex,)

@@ -8,7 +8,10 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Arc, Facing, Hex, HexGrid
-from rules.battle.battle import Battle, BattleState, PaintTerrain, SetPosture
+from rules.battle.battle import Battle
+from rules.battle.command_events import TerrainPainted
+from rules.battle.commands import PaintTerrain, SetPosture
+from rules.battle.state import BattleState
 from rules.battle.terrain import (
     OPEN_GROUND,
     Cover,
@@ -17,21 +20,23 @@ from rules.battle.terrain import (
     Terrain,
     TerrainChange,
     TerrainMap,
-    TerrainPainted,
     WaterDepth,
-    situation_modifiers,
-    terrain_conditions,
-    terrain_modifiers,
-    terrain_modifiers_between,
 )
 from rules.core.citation import cite
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.modifiers import Modifier
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.conditions import (
     Posture,
     ProneCover,
     SelectedCondition,
     load_condition_catalog,
+)
+from rules.sets.seed000.situation import (
+    situation_modifiers,
+    terrain_conditions,
+    terrain_modifiers,
+    terrain_modifiers_between,
 )
 
 CONDITIONS = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -44,7 +49,7 @@ def duel(make) -> BattleState:
     """Attacker ``a`` facing N at A_HEX, defender ``d`` facing S just north of it."""
     a = make("sword-and-shield", A_HEX, Facing.N, id="a")
     d = make("sword-and-shield", D_HEX, Facing.S, id="d")
-    return BattleState(HexGrid(10, 10), (a, d))
+    return BattleState(HexGrid(10, 10), (a, d), get_ruleset())
 
 
 # ------------------------------------------------------------------- values

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, Reach
-from rules.battle.battle import Attack, Battle, BattleState
+from rules.battle.battle import Battle
+from rules.battle.commands import Attack
 from rules.battle.model import (
     Combatant,
     DamageBase,
@@ -28,9 +29,11 @@ from rules.battle.model import (
     WeaponMode,
 )
 from rules.battle.pieces import PlacementKind
+from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.core.dice import Dice
 from rules.core.errors import DataError, IllegalAttackError
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
 from rules.sets.seed000.catalog import Catalog, load_demo_battle, parse_mode, parse_weapon
@@ -38,7 +41,7 @@ from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.disarm import disarm_contest
 from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
-from rules.sets.seed000.ruleset import Ruleset
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY
 
 Make = Callable[..., Combatant]
@@ -161,7 +164,7 @@ def test_the_demo_spearman_carries_a_knife_to_throw() -> None:
 # --- range instead of reach -----------------------------------------------------------------
 
 
-def test_a_throw_reaches_any_front_hex_within_range(duel: Any, ruleset: Ruleset) -> None:
+def test_a_throw_reaches_any_front_hex_within_range(duel: Any, ruleset: Tables) -> None:
     a, d = duel("knife", row=5)  # 3 hexes
     plan = plan_attack(a, d, AttackOptions("knife", "throw"), ruleset)
     assert plan.distance == 3 and plan.mode.delivery is Delivery.THROWN
@@ -191,7 +194,7 @@ def _defense(plan: Any, kind: DefenseKind) -> Any:
 
 
 def test_parry_minus_1_against_thrown_minus_2_against_small_thrown(
-    duel: Any, ruleset: Ruleset
+    duel: Any, ruleset: Tables
 ) -> None:
     a, d = duel("knife", "spear", "throwing-axe", row=3)  # adjacent: melee to compare
     melee = plan_attack(a, d, AttackOptions("broadsword", "thrust", defenses=(PARRY,)), ruleset)
@@ -205,7 +208,7 @@ def test_parry_minus_1_against_thrown_minus_2_against_small_thrown(
 
 
 def test_block_stops_thrown_and_low_tech_missiles_not_bullets_or_beams(
-    duel: Any, ruleset: Ruleset
+    duel: Any, ruleset: Tables
 ) -> None:
     bullet, beam = _ranged("Pistol", Projectile.BULLET), _ranged("Blaster", Projectile.BEAM)
     a, d = duel("knife", "shortbow", "sling", bullet, beam)
@@ -218,7 +221,7 @@ def test_block_stops_thrown_and_low_tech_missiles_not_bullets_or_beams(
 
 
 def test_fast_missiles_are_parried_only_with_missile_parrying(
-    duel: Any, ruleset: Ruleset, make: Make
+    duel: Any, ruleset: Tables, make: Make
 ) -> None:
     a, d = duel("shortbow", "sling")
     for key in ("shortbow", "sling"):
@@ -266,7 +269,7 @@ def _unarmed() -> Weapon:
     return next(w for w in load_catalog().weapons.values() if w.kind is WeaponKind.UNARMED)
 
 
-def test_bullets_and_beams_are_never_parried(duel: Any, ruleset: Ruleset) -> None:
+def test_bullets_and_beams_are_never_parried(duel: Any, ruleset: Tables) -> None:
     bullet, beam = _ranged("Pistol", Projectile.BULLET), _ranged("Blaster", Projectile.BEAM)
     a, d = duel(bullet, beam, skills={MISSILE_PARRYING: 16})
     for weapon in (bullet, beam):
@@ -274,7 +277,7 @@ def test_bullets_and_beams_are_never_parried(duel: Any, ruleset: Ruleset) -> Non
             plan_attack(a, d, AttackOptions(weapon.key, "shoot", defenses=(PARRY,)), ruleset)
 
 
-def test_a_dodge_is_always_allowed(duel: Any, ruleset: Ruleset) -> None:
+def test_a_dodge_is_always_allowed(duel: Any, ruleset: Tables) -> None:
     bullet, beam = _ranged("Pistol", Projectile.BULLET), _ranged("Blaster", Projectile.BEAM)
     a, d = duel("knife", "spear", "shortbow", bullet, beam)
     adjacent = replace(d, hex=_at(3))
@@ -296,7 +299,7 @@ def test_a_dodge_is_always_allowed(duel: Any, ruleset: Ruleset) -> None:
 
 
 def test_a_missile_beyond_half_damage_range_hits_a_random_location(
-    duel: Any, ruleset: Ruleset
+    duel: Any, ruleset: Tables
 ) -> None:
     a, d = duel("shortbow")
     near = plan_attack(a, d, AttackOptions("shortbow", "shoot"), ruleset)  # 3 <= 1/2D 10
@@ -324,7 +327,7 @@ def test_a_missile_beyond_half_damage_range_hits_a_random_location(
 
 
 def _first(
-    plan: Any, a: Combatant, d: Combatant, ruleset: Ruleset, want: Callable[[Any], bool]
+    plan: Any, a: Combatant, d: Combatant, ruleset: Tables, want: Callable[[Any], bool]
 ) -> Any:
     for seed in range(500):
         r = resolve_attack(plan, a, d, random.Random(seed), ruleset)
@@ -333,7 +336,7 @@ def _first(
     raise AssertionError("no seed found")
 
 
-def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Ruleset) -> None:
+def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Tables) -> None:
     a, d = duel("knife")
     plan = plan_attack(a, d, AttackOptions("knife", "throw", defenses=(DODGE,)), ruleset)
     landed = {
@@ -357,7 +360,7 @@ def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Ruleset) -> None:
         assert left and str(left[0].citation) == MISSILE
 
 
-def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Ruleset) -> None:
+def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Tables) -> None:
     a, d = duel("shortbow")
     plan = plan_attack(a, d, AttackOptions("shortbow", "shoot"), ruleset)
     for outcome in (AttackOutcome.HIT, AttackOutcome.MISSED):
@@ -368,7 +371,7 @@ def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Ruleset) -> None
 
 def test_the_battle_puts_a_thrown_knife_on_the_map(duel: Any) -> None:
     a, d = duel("knife")
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
     seen: set[AttackOutcome] = set()
     for seed in range(60):
         battle = Battle(state, seed=seed)
@@ -408,7 +411,7 @@ def test_a_foe_with_a_missile_weapon_rolls_dx_against_a_disarm(
 # --- odds ---------------------------------------------------------------------------------
 
 
-def test_odds_of_a_throw_sum_to_one_and_match_resolve(duel: Any, ruleset: Ruleset) -> None:
+def test_odds_of_a_throw_sum_to_one_and_match_resolve(duel: Any, ruleset: Tables) -> None:
     a, d = duel("spear")
     plan = plan_attack(
         a, d, AttackOptions("spear", "throw", defenses=(BLOCK, PARRY, DODGE)), ruleset

@@ -11,10 +11,13 @@ import pytest
 
 from hexmap import Facing
 from rules.battle.model import (
+    INTACT,
     DamageType,
     ParryClass,
     Quality,
     Weapon,
+    WeaponCondition,
+    WeaponDamageState,
     WeaponKind,
     WeaponSize,
 )
@@ -31,7 +34,6 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.defense import DefenseKind
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
-    INTACT,
     KNOCKED_AWAY,
     METAL_FACED_SHAFT,
     ONE_HEX_RANDOM,
@@ -39,8 +41,6 @@ from rules.sets.seed000.weapon_strikes import (
     Material,
     RulesSource,
     StrikePurpose,
-    WeaponCondition,
-    WeaponDamageState,
     WeaponUse,
     blade_break_threshold,
     blade_table,

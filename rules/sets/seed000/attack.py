@@ -13,7 +13,7 @@ ones fail); a critical hit allows no defense (base rules). It returns a frozen
 record of every roll with the updated combatants and the log's events.
 
 Seed 000 / 001 rules wired in (docs/rules-core.md, "The attack, wired"): hit
-locations from the battle's hit location system (``Ruleset.hit_locations``: 000's
+locations from the battle's hit location system (``Tables.hit_locations``: 000's
 table, or 001's with the ``locations-001`` option) with aimed penalties, random
 locations, near misses and misses only because of the aim, located wounds
 (``rules.sets.seed000.wound_effects``); adverse combat conditions; acrobatic dodges, defended
@@ -50,6 +50,7 @@ from fractions import Fraction
 
 from hexmap import Arc, Handedness, arc_of, in_reach
 from rules.battle.model import (
+    INTACT,
     ActionKind,
     Combatant,
     DamageSpec,
@@ -58,6 +59,7 @@ from rules.battle.model import (
     Status,
     TurnAction,
     Weapon,
+    WeaponDamageState,
     WeaponKind,
     WeaponMode,
 )
@@ -198,7 +200,6 @@ from rules.sets.seed000.missiles import (
     ranged_defense_modifiers,
     thrown_placement,
 )
-from rules.sets.seed000.ruleset import Ruleset
 from rules.sets.seed000.stances import (
     ACROBATIC_CITATION,
     FENCING_CITATION,
@@ -210,12 +211,12 @@ from rules.sets.seed000.stances import (
     free_parries_per_turn,
     weapon_side,
 )
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.tracks import with_wounds, wounds_of
 from rules.sets.seed000.weapon_strikes import (
-    INTACT,
     SUBDUING_001,
     RulesSource,
     StrikePurpose,
-    WeaponDamageState,
     WeaponUse,
     blade_table,
     blunt_end,
@@ -337,7 +338,7 @@ class AttackPlan:
     damage_spec: DamageSpec
     damage_dice: Dice
     attacker_weapon_unready_after: bool  # 000 PARRY: 1/2 and 1/3 weapons
-    # The key in ``Ruleset.hit_locations`` the blow is aimed at (None: the legacy
+    # The key in ``Tables.hit_locations`` the blow is aimed at (None: the legacy
     # uniform torso/location table, a random location or a weapon).
     hit_location: str | None = None
     location_system: str = ""  # "000" or "001": the system placing the blow
@@ -409,7 +410,7 @@ def plan_attack(
     attacker: Combatant,
     defender: Combatant,
     options: AttackOptions,
-    ruleset: Ruleset,
+    ruleset: Tables,
     *,
     weapon_in_reach: WeaponInReach | None = None,
 ) -> AttackPlan:
@@ -746,7 +747,7 @@ def _target_weapon(
     defender: Combatant,
     weapon: Weapon,
     options: AttackOptions,
-    ruleset: Ruleset,
+    ruleset: Tables,
     weapon_in_reach: WeaponInReach | None,
 ) -> Weapon | None:
     if options.target_weapon_key is None:
@@ -772,7 +773,7 @@ def _aim(
     system: HitLocationSystem,
     defender: Combatant,
     arc: Arc,
-    ruleset: Ruleset,
+    ruleset: Tables,
     target: Weapon | None,
 ) -> tuple[HitLocation, str | None, tuple[Modifier, ...]]:
     """The aimed location, its key in the hit location system (if it has one) and
@@ -920,7 +921,7 @@ def resolve_attack(
     attacker: Combatant,
     defender: Combatant,
     rng: DiceSource,
-    ruleset: Ruleset,
+    ruleset: Tables,
     *,
     weapon_in_reach: WeaponInReach | None = None,
     bystander: Combatant | None = None,
@@ -1216,7 +1217,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
 
 
 def _roll_defense(
-    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Tables
 ) -> DefenseRoll:
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
@@ -1292,7 +1293,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
 
 
 def _unarmed_counter(
-    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource, ruleset: Ruleset
+    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource, ruleset: Tables
 ) -> None:
     """000 PARRIES VS. UNARMED ATTACKERS: after a weapon parry of an unarmed attack
     the defender rolls weapon skill +2; success does the weapon's normal damage to
@@ -1442,7 +1443,7 @@ def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
 
 
 def _defense_fumble(
-    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset
+    plan: AttackPlan, d: DefensePlan, flow: _Flow, rng: DiceSource, ruleset: Tables
 ) -> None:
     """000 CRITICAL MISSES ON DEFENSE ROLLS, applied."""
     c = flow.defender
@@ -1538,7 +1539,7 @@ def _bare_handed_fumble(
     )
 
 
-def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset) -> None:
+def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables) -> None:
     """The critical miss table for a confirmed critical miss (base)."""
     if plan.weapon.kind is WeaponKind.UNARMED:
         _bare_handed_fumble(flow, flow.attacker, DefenseKind.PARRY, BASE_CRITICALS, "critical miss")
@@ -1553,7 +1554,7 @@ def _apply_miss_table(
     combatant_id: str,
     result: CriticalMissResult,
     rng: DiceSource,
-    ruleset: Ruleset,
+    ruleset: Tables,
     plan: AttackPlan,
 ) -> None:
     """The critical miss table's result, applied: FALL puts the fumbler prone
@@ -1623,7 +1624,7 @@ def _hit_self(
     weapon: Weapon,
     hit: HitSelf,
     rng: DiceSource,
-    ruleset: Ruleset,
+    ruleset: Tables,
     plan: AttackPlan,
 ) -> None:
     """Critical miss table, HIT SELF: the weapon's damage (times the table's
@@ -1655,7 +1656,7 @@ def _hit_self(
 
 
 def _missed_location(
-    plan: AttackPlan, attack_roll: SuccessRoll, ruleset: Ruleset
+    plan: AttackPlan, attack_roll: SuccessRoll, ruleset: Tables
 ) -> tuple[str, str, Citation] | None:
     """Where a failed aimed blow lands anyway, if the defender fails to defend:
     000 NEAR MISSES (missed by 1 at the head/brain swung, the vitals impaling ->
@@ -1680,7 +1681,7 @@ def _missed_location(
 
 
 def _stray_blow(
-    plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: DiceSource, ruleset: Ruleset
+    plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: DiceSource, ruleset: Tables
 ) -> None:
     """000 MISSING A SPECIFIC HIT LOCATION: the miss hits the combatant in the way,
     at a random location, with the attack's damage."""
@@ -1720,7 +1721,7 @@ def _located_blow(
     flow: _Flow,
     hit_key: str | None,
     rng: DiceSource,
-    ruleset: Ruleset,
+    ruleset: Tables,
 ) -> tuple[DamageResult, LocationRoll | None, str]:
     """A blow on the defender's body with the battle's hit location system: the
     random location if swung randomly (covered areas rolled again), the wound there
@@ -1759,7 +1760,7 @@ def _body_blow(
     dtype: DamageType,
     swung: bool,
     rng: DiceSource,
-    ruleset: Ruleset,
+    ruleset: Tables,
     *,
     arc: Arc,
     from_above: bool = False,
@@ -1855,7 +1856,7 @@ def _body_blow(
         killed_outright=outright,
         citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
     )
-    flow.put(replace(damage.apply_to(d), wounds=(*d.wounds, wound)))
+    flow.put(with_wounds(damage.apply_to(d), (*wounds_of(d), wound)))
     flow.events.append(
         WoundInflicted(
             citation=damage.citation,
@@ -1893,7 +1894,7 @@ def _drop_from_hand(
     flow.lose(c, (piece,), "the crippled hand lets go", citation)
 
 
-def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Ruleset) -> None:
+def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables) -> None:
     """A blow that landed on the defender's weapon: 001 knock-away, or damage to it
     (000 CUTTING THROUGH A WEAPON, 000 BREAKING A BLADE, 001 Breaking a Weapon)."""
     target = plan.target_weapon

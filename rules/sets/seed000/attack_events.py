@@ -581,20 +581,6 @@ class BleedingRolled(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RulesetOptionsSet(Event):
-    """The battle's ruleset options changed (e.g. 001 hit locations)."""
-
-    before: tuple[str, ...]
-    after: tuple[str, ...]
-
-    def describe(self) -> str:
-        def text(o: tuple[str, ...]) -> str:
-            return ", ".join(o) if o else "none"
-
-        return f"ruleset options: {text(self.before)} → {text(self.after)}"
-
-
-@dataclass(frozen=True, kw_only=True)
 class SideBlowDamaged(_Between):
     """Damage from a blow other than the attack's own on its defender: the parry's
     counter-blow on an unarmed attacker, a critical miss's HIT SELF, a stray blow on

@@ -38,7 +38,15 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
-from rules.battle.pieces import AT_FEET, IN_HAND, DistanceDice, Piece, Placement, flies
+from rules.battle.pieces import (
+    AT_FEET,
+    BROKEN_MARK,
+    IN_HAND,
+    DistanceDice,
+    Piece,
+    Placement,
+    flies,
+)
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
@@ -60,7 +68,6 @@ from rules.sets.seed000.weapon_strikes import RULESET_DIR, BladeTable, blade_tab
 BREAKING_WEAPONS_000 = cite("000", "BREAKING WEAPONS")
 BREAKING_A_BLADE_000 = cite("000", "BREAKING A BLADE")
 BROKEN_WEAPONS_000 = cite("000", "BROKEN WEAPONS")
-BROKEN_MARK = ":broken"
 
 
 # ---------------------------------------------------------------------------

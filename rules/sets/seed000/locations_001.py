@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.battle.model import DamageType
+from rules.battle.model import DamageType, InjuryTolerance
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -58,7 +58,6 @@ from rules.sets.seed000.wound_effects import (
     Condition,
     Crippling,
     Effect,
-    InjuryTolerance,
     Limb,
     PainThreshold,
     RequiredRoll,

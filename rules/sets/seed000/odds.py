@@ -72,7 +72,6 @@ from rules.sets.seed000.hit_location import (
     resolve_table_side,
 )
 from rules.sets.seed000.locations_001 import Locations001
-from rules.sets.seed000.ruleset import Ruleset
 from rules.sets.seed000.stances import (
     ACROBATIC_FAILURE_PENALTY,
     ACROBATIC_SUCCESS_BONUS,
@@ -81,6 +80,7 @@ from rules.sets.seed000.stances import (
     acrobatics_skill_of,
     weapon_side,
 )
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import RulesSource
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import RequiredRoll, Victim
@@ -338,7 +338,7 @@ def attack_odds(
     plan: AttackPlan,
     attacker: Combatant,
     defender: Combatant,
-    ruleset: Ruleset,
+    ruleset: Tables,
     *,
     check: bool = True,
 ) -> AttackOdds:
@@ -440,7 +440,7 @@ def attack_odds(
     )
 
 
-def missed_location(plan: AttackPlan, total: int, ruleset: Ruleset) -> str | None:
+def missed_location(plan: AttackPlan, total: int, ruleset: Tables) -> str | None:
     """Where an attack that failed (not critically) with ``total`` still goes on to
     the defenses, as ``resolve_attack`` decides it: 000 NEAR MISSES (missed by 1
     at the head/brain swung, the vitals impaling -> the shoulder) or 000 MISSING
@@ -517,7 +517,7 @@ def _no_blow(defender: Combatant) -> BlowOdds:
 def blow_odds(
     plan: AttackPlan,
     defender: Combatant,
-    ruleset: Ruleset,
+    ruleset: Tables,
     aimed_key: str | None = None,
 ) -> BlowOdds:
     """The injury and the defender's state after a blow of ``plan`` that lands on
@@ -534,7 +534,7 @@ def _mixed_blow(
     aims: Iterable[tuple[Fraction, str | None]],
     plan: AttackPlan,
     defender: Combatant,
-    ruleset: Ruleset,
+    ruleset: Tables,
 ) -> BlowOdds:
     """Blows landing at each aim with its weight (None: the plan's own way - the
     uniform torso or a random location)."""
@@ -576,7 +576,7 @@ def _mixed_blow(
 def location_weights(
     plan: AttackPlan,
     defender: Combatant,
-    ruleset: Ruleset,
+    ruleset: Tables,
     aimed_key: str | None = None,
 ) -> Mapping[str, Fraction]:
     """Where a blow that lands strikes, in the battle's hit location system, with
@@ -648,7 +648,7 @@ def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int
 
 
 def located_wounds(
-    plan: AttackPlan, defender: Combatant, ruleset: Ruleset, key: str
+    plan: AttackPlan, defender: Combatant, ruleset: Tables, key: str
 ) -> Mapping[tuple[int, Status | None], Fraction]:
     """A blow landing at ``key`` of the battle's hit location system, as
     ``resolve_attack`` wounds it: every damage total through the system's

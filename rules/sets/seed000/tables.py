@@ -1,11 +1,11 @@
-"""The registry of rulesets, after python-chess's ``variant.py``.
+"""Seed 000's tables and the look-ups its rules make in them.
 
-A ``Ruleset`` answers the questions the attack code asks - directional penalties,
-where shield PD counts, PD caps, hit location penalties, damage by ST, wounding
-multipliers, success-roll criticals - from its tables under
-``assets/rulesets/<key>/``. ``RULESETS`` maps a key to its class; further seeds
-are further subclasses here (e.g. seed 001's hit locations as an option of "000",
-seeds 002-004 as their own entries), with no change to ``app/`` or ``hexmap/``.
+``Tables`` answers the questions the seed 000 attack code asks - directional
+penalties, where shield PD counts, PD caps, hit location penalties, damage by
+ST, wounding multipliers, success-roll criticals - from the tables under
+``assets/rulesets/000/``. Its options choose components once: with
+``locations-001`` the hit locations and the striking-at-weapons rules are seed
+001's. ``rules.sets.seed000.ruleset.Seed000`` is the battle's ruleset built on it.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import functools
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from hexmap import Arc
 from rules.battle.model import DamageSpec, DamageType, Fighter
 from rules.core.assets import read_json
-from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.dice import Dice
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
@@ -42,24 +41,39 @@ from rules.sets.seed000.defense import (
     parse_directional_table,
     passive_defense,
 )
+from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
 from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
+from rules.sets.seed000.locations_001 import load_locations_001
+from rules.sets.seed000.weapon_strikes import RulesSource
 
-if TYPE_CHECKING:
-    from rules.sets.seed000.hit_location import HitLocationSystem
-    from rules.sets.seed000.weapon_strikes import RulesSource
+LOCATIONS_001 = "locations-001"
+HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
+    {"": "hit locations: 000 table", LOCATIONS_001: "hit locations: 001 4th-edition-style"}
+)
 
 
-class Ruleset:
-    """Base of every ruleset. Subclasses set the class attributes and may
-    override any method; tables load lazily from ``assets/rulesets/<asset_dir>``."""
+class Tables:
+    """Seed 000's tables, loaded on first use from ``assets/rulesets/<asset_dir>``,
+    with the options of the battle."""
 
-    key: ClassVar[str] = ""
-    name: ClassVar[str] = ""
-    seed: ClassVar[str] = ""
-    description: ClassVar[str] = ""
-    asset_dir: ClassVar[str] = ""
+    key: ClassVar[str] = "000"
+    name: ClassVar[str] = "Seed 000: melee house rules (3d6, 3rd-edition family)"
+    seed: ClassVar[str] = "000"
+    description: ClassVar[str] = (
+        "Passive defense subtracted from the attack, dodge/block/parry with directional "
+        "penalties and parry classes, cumulative defenses; 3rd-edition basics for the "
+        "success roll, damage and injury."
+    )
+    asset_dir: ClassVar[str] = "000"
     # Options this ruleset accepts: key -> one line of explanation.
-    available_options: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    available_options: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            LOCATIONS_001: (
+                "hit locations: seed 001's 4th-edition-style locations instead of the "
+                "000 table (also 001's striking at weapons by reach and knocking away)"
+            )
+        }
+    )
 
     # Caps of seed 000 (000 ACTIVE DEFENSES, 000 BLOCK, 000 PARRY, 000 PASSIVE DEFENSE).
     defense_cap: ClassVar[int] = DEFAULT_SCORE_CAP
@@ -115,10 +129,6 @@ class Ruleset:
         """The hit location system of this battle: seed 000's table (000 HIT
         LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
         selects seed 001's 4th-edition-style locations (001 Hit Location)."""
-        # Lazy: hit location tables load on first use (start-up time, docs/packaging.md).
-        from rules.sets.seed000.hit_location import load_hit_location_table
-        from rules.sets.seed000.locations_001 import load_locations_001
-
         if LOCATIONS_001 in self.options:
             return load_locations_001()
         return load_hit_location_table()
@@ -127,9 +137,6 @@ class Ruleset:
     def weapon_rules(self) -> RulesSource:
         """Which seed's striking-at-weapons rules apply: 000 (penalty by size, 000
         DISARMING) or, with ``locations-001``, 001 (penalty by reach, knocking away)."""
-        # Lazy: weapon strikes load on first use (start-up time, docs/packaging.md).
-        from rules.sets.seed000.weapon_strikes import RulesSource
-
         return RulesSource.SEED_001 if LOCATIONS_001 in self.options else RulesSource.SEED_000
 
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
@@ -140,48 +147,3 @@ class Ruleset:
 
     def judge(self, total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcome:
         return judge(total, target, kind)
-
-
-LOCATIONS_001 = "locations-001"
-HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"": "hit locations: 000 table", LOCATIONS_001: "hit locations: 001 4th-edition-style"}
-)
-
-
-class Seed000(Ruleset):
-    key = "000"
-    name = "Seed 000: melee house rules (3d6, 3rd-edition family)"
-    seed = "000"
-    description = (
-        "Passive defense subtracted from the attack, dodge/block/parry with directional "
-        "penalties and parry classes, cumulative defenses; 3rd-edition basics for the "
-        "success roll, damage and injury."
-    )
-    asset_dir = "000"
-    available_options = MappingProxyType(
-        {
-            LOCATIONS_001: (
-                "hit locations: seed 001's 4th-edition-style locations instead of the "
-                "000 table (also 001's striking at weapons by reach and knocking away)"
-            )
-        }
-    )
-
-
-RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({Seed000.key: Seed000})
-
-
-@functools.cache
-def _instance(key: str, options: frozenset[str]) -> Ruleset:
-    try:
-        cls = RULESETS[key]
-    except KeyError:
-        raise RulesError(
-            f"unknown ruleset {key!r} (known: {', '.join(sorted(RULESETS))})"
-        ) from None
-    return cls(options)
-
-
-def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> Ruleset:
-    """The (shared, cached) ruleset for a key and set of options."""
-    return _instance(key, frozenset(options))

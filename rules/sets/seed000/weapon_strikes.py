@@ -40,6 +40,7 @@ from rules.battle.model import (
     ParryClass,
     Quality,
     Weapon,
+    WeaponDamageState,
     WeaponKind,
     WeaponMode,
     WeaponSize,
@@ -321,35 +322,6 @@ def check_weapon_defense(
 # ---------------------------------------------------------------------------
 # Damage to weapons: shafts (000) and weapons in general (001)
 # ---------------------------------------------------------------------------
-
-
-class WeaponCondition(Enum):
-    INTACT = "intact"
-    DAMAGED = "damaged"
-    WEAKENED = "weakened"
-    BROKEN = "broken"
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponDamageState:
-    """Damage a weapon has taken (after its DR), accumulated across blows."""
-
-    damage_taken: int = 0
-    weakened: bool = False
-    broken: bool = False
-
-    @property
-    def condition(self) -> WeaponCondition:
-        if self.broken:
-            return WeaponCondition.BROKEN
-        if self.weakened:
-            return WeaponCondition.WEAKENED
-        if self.damage_taken > 0:
-            return WeaponCondition.DAMAGED
-        return WeaponCondition.INTACT
-
-
-INTACT = WeaponDamageState()
 
 
 @dataclass(frozen=True, slots=True)

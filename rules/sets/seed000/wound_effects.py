@@ -39,7 +39,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.battle.model import DamageType, Fighter
+from rules.battle.model import DamageType, Fighter, InjuryTolerance
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -95,20 +95,6 @@ class Limb(Enum):
     LEG = "leg"
     FOOT = "foot"
     EYE = "eye"
-
-
-class InjuryTolerance(Enum):
-    """Seed 001 "Injury Tolerance and Hit Location". Seed 000 has no such rule and
-    ignores these."""
-
-    DIFFUSE = "diffuse"
-    HOMOGENOUS = "homogenous"
-    NO_BRAIN = "no brain"
-    NO_EYES = "no eyes"
-    NO_HEAD = "no head"
-    NO_NECK = "no neck"
-    NO_VITALS = "no vitals"
-    UNLIVING = "unliving"
 
 
 class Condition(Enum):
@@ -1524,7 +1510,6 @@ __all__ = [
     "Condition",
     "Crippling",
     "Effect",
-    "InjuryTolerance",
     "Limb",
     "PainThreshold",
     "RequiredRoll",

@@ -1,0 +1,196 @@
+"""The battle's state, the base of its commands, and what the battle asks of its
+ruleset (``BattleRuleset``).
+
+The state is immutable: a command returns a new one. It carries its ruleset as
+an object, not a name: the battle calls it for everything in which game systems
+differ (an attack, the end of a turn, a flying piece that hits somebody) and
+never asks which ruleset it is. ``rules.sets.protocol.Ruleset`` extends
+``BattleRuleset`` with what the panes and solo play need; ``rules.sets.registry``
+finds a ruleset by key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from hexmap import Hex, HexGrid
+from rules.battle.items import GroundItem, item_id
+from rules.battle.model import Combatant, Status, Weapon
+from rules.battle.pieces import Piece
+from rules.battle.scatter import StrayHitRules
+from rules.battle.terrain import TerrainMap
+from rules.core.dice import DiceSource
+from rules.core.errors import IllegalCommandError
+from rules.core.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchedPiece:
+    """A weapon, shield or piece that an attack sent out of a hand: from whose
+    hand, and the hex it starts from (None: its holder's hex; a thrown weapon
+    starts from its target's)."""
+
+    piece: Piece
+    origin_id: str
+    start: Hex | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResult:
+    """What a ruleset's attack did: every combatant it changed, as they are after
+    it, the events in order, and the pieces that left a hand (the battle puts
+    them on the map with the same dice, after the attack's own rolls)."""
+
+    combatants: tuple[Combatant, ...]
+    events: tuple[Event, ...]
+    pieces: tuple[LaunchedPiece, ...] = ()
+
+
+class BattleRuleset(Protocol):
+    """The questions the ruleset-neutral battle asks of its ruleset. Every die
+    goes through ``dice``; every answer is a new state or frozen records."""
+
+    @property
+    def key(self) -> str:
+        """The registry key, e.g. ``"000"``."""
+        ...
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The options this battle plays with, e.g. ``{"locations-001"}``."""
+        ...
+
+    def with_options(self, options: Iterable[str]) -> BattleRuleset:
+        """The same ruleset with other options; ``RulesError`` for unknown ones."""
+        ...
+
+    def attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        dice: DiceSource,
+    ) -> AttackResult:
+        """Plan and resolve one attack with the attacker's ``choices`` (the
+        ruleset's own attack-choices type); ``IllegalAttackError`` if it cannot be
+        made."""
+        ...
+
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        """The combatant as a new turn finds it, after the battle's own reset of
+        movement and this turn's record: the ruleset's per-turn counts start over."""
+        ...
+
+    def end_of_turn(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """The effects that come with the end of a turn (recovery rolls,
+        bleeding ...), once every combatant has its new turn."""
+        ...
+
+    @property
+    def stray_hits(self) -> StrayHitRules:
+        """Whether a flying piece hits somebody in its way (rules.battle.scatter)."""
+        ...
+
+    def piece_hit(
+        self,
+        state: BattleState,
+        piece: Piece,
+        source_weapon: Weapon | None,
+        holder: Combatant,
+        victim_id: str,
+        where: Hex,
+        dice: DiceSource,
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """What a flying ``piece`` from ``holder``'s hand does to ``victim_id``,
+        who stood in its way at ``where``."""
+        ...
+
+
+@dataclass(frozen=True)
+class BattleState:
+    grid: HexGrid
+    combatants: tuple[Combatant, ...]
+    ruleset: BattleRuleset
+    turn: int = 1
+    # The battlefield (docs/battlefield.md): items lying on the map, the painted
+    # terrain (sparse: open ground elsewhere) and the number of the next item id.
+    items: tuple[GroundItem, ...] = ()
+    terrain: TerrainMap = field(default_factory=TerrainMap)
+    next_item: int = 1
+
+    def __post_init__(self) -> None:
+        ids = [c.id for c in self.combatants]
+        if len(set(ids)) != len(ids):
+            raise IllegalCommandError(f"duplicate combatant ids in {ids}")
+        item_ids = [i.id for i in self.items]
+        if len(set(item_ids)) != len(item_ids):
+            raise IllegalCommandError(f"duplicate item ids in {item_ids}")
+
+    @property
+    def ruleset_key(self) -> str:
+        return self.ruleset.key
+
+    @property
+    def ruleset_options(self) -> tuple[str, ...]:
+        return tuple(sorted(self.ruleset.options))
+
+    def combatant(self, combatant_id: str) -> Combatant:
+        for c in self.combatants:
+            if c.id == combatant_id:
+                return c
+        raise IllegalCommandError(f"no combatant with id {combatant_id!r}")
+
+    def occupant(self, where: Hex) -> Combatant | None:
+        """The standing combatant in a hex; the fallen don't block it."""
+        for c in self.combatants:
+            if c.hex == where and c.status is not Status.DEAD:
+                return c
+        return None
+
+    def with_combatants(self, *updated: Combatant) -> BattleState:
+        by_id = {c.id: c for c in updated}
+        return replace(self, combatants=tuple(by_id.get(c.id, c) for c in self.combatants))
+
+    def item(self, item_id: str) -> GroundItem:
+        for i in self.items:
+            if i.id == item_id:
+                return i
+        raise IllegalCommandError(f"no item with id {item_id!r} on the map")
+
+    def items_at(self, where: Hex) -> tuple[GroundItem, ...]:
+        return tuple(i for i in self.items if i.hex == where)
+
+    def with_new_item(self, item: GroundItem) -> BattleState:
+        """Add ``item``; its id must be ``item_id(self.next_item)``, which is used up."""
+        if item.id != item_id(self.next_item):
+            raise IllegalCommandError(f"the next item id is {item_id(self.next_item)!r}")
+        return replace(self, items=(*self.items, item), next_item=self.next_item + 1)
+
+    def with_item(self, item: GroundItem) -> BattleState:
+        """Replace the item with ``item.id``."""
+        self.item(item.id)
+        return replace(self, items=tuple(item if i.id == item.id else i for i in self.items))
+
+    def without_item(self, item_id: str) -> BattleState:
+        self.item(item_id)
+        return replace(self, items=tuple(i for i in self.items if i.id != item_id))
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    state: BattleState
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of battle commands. ``apply`` is pure: state and dice in, state and
+    events out."""
+
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+        raise NotImplementedError

@@ -1,0 +1,130 @@
+"""Exact distributions of whatever the dice decide, by running the deciding code
+itself on every way the dice can fall.
+
+``exact_outcomes(run)`` calls ``run(dice)`` with an enumerating ``DiceSource``
+again and again, depth first: each run follows a path of choices already made,
+and the first die asked for beyond the path ends that run and opens one branch
+per face. Every run that finishes is one way the dice can fall; its result is
+weighed by the chance of the faces on its path. The result is a read-only
+mapping result -> ``Fraction`` summing to exactly 1.
+
+So the odds of a step of the rules and its resolution are one piece of code: the
+resolver rolls the step on seeded or recorded dice, the odds run the same step
+here. A caller memoises each step on its inputs (they are small and hashable),
+which keeps whole attacks cheap: the steps of an attack are independent given
+their inputs.
+
+With ``by_totals`` (the default) a roll of several dice through
+``rules.core.dice.roll`` branches once per total, weighed by its number of ways,
+with one representative set of faces: exact whenever the step reads a roll only
+through its total, as every roll of the rules does (3d6 against a target, damage
+dice, table rolls). ``by_totals=False`` branches on every face of every die; the
+tests use it to confirm that the totals suffice.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import TypeVar
+
+from rules.core.dice import RecordingDice, distribution
+from rules.core.errors import RulesError
+
+__all__ = ["EnumeratingDice", "exact_outcomes", "representative_faces"]
+
+K = TypeVar("K", bound=Hashable)
+
+ONE = Fraction(1)
+
+
+class _MoreDice(BaseException):
+    """The run asked for a die beyond its path: branch ``width`` ways here.
+
+    A ``BaseException`` so that no ``except Exception`` in the rules can swallow it."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__(width)
+        self.width = width
+
+
+def representative_faces(count: int, sides: int, total: int) -> tuple[int, ...]:
+    """One set of ``count`` faces of ``sides``-sided dice showing ``total``
+    (the lowest dice first, each as small as the rest allows)."""
+    faces: list[int] = []
+    left = total
+    for i in range(count):
+        rest = count - i - 1
+        face = max(1, left - rest * sides)
+        faces.append(face)
+        left -= face
+    return tuple(faces)
+
+
+@functools.cache
+def _totals(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """The branches of one roll by totals: representative faces and chance."""
+    return tuple(
+        (representative_faces(count, sides, total), p)
+        for total, p in distribution(count, sides).items()
+    )
+
+
+class EnumeratingDice(RecordingDice):
+    """Follows ``path``, one branch index per choice; the first choice beyond it
+    stops the run (``exact_outcomes`` then tries every branch). ``weight`` is the
+    chance of the faces given so far."""
+
+    def __init__(self, path: tuple[int, ...], *, by_totals: bool = True) -> None:
+        super().__init__()
+        self._path = path
+        self._by_totals = by_totals
+        self.used = 0
+        self.weight = ONE
+
+    def _choose(self, width: int) -> int:
+        if self.used >= len(self._path):
+            raise _MoreDice(width)
+        index = self._path[self.used]
+        self.used += 1
+        return index
+
+    def _next(self, a: int, b: int) -> int:
+        width = b - a + 1
+        index = self._choose(width)
+        self.weight /= width
+        return a + index
+
+    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+        if not self._by_totals or count <= 1:
+            return super().roll(count, sides)
+        branches = _totals(count, sides)
+        faces, p = branches[self._choose(len(branches))]
+        self.weight *= p
+        self.trace.extend(faces)
+        return faces
+
+
+def exact_outcomes(
+    run: Callable[[EnumeratingDice], K], *, by_totals: bool = True
+) -> Mapping[K, Fraction]:
+    """The exact distribution of ``run(dice)`` over every way the dice can fall
+    (see the module docstring). ``run`` must be deterministic given its dice and
+    roll finitely many (a step that re-rolls until something comes up must be
+    enumerated without the re-roll and conditioned by the caller)."""
+    result: dict[K, Fraction] = {}
+    pending: list[tuple[int, ...]] = [()]
+    while pending:
+        path = pending.pop()
+        dice = EnumeratingDice(path, by_totals=by_totals)
+        try:
+            key = run(dice)
+        except _MoreDice as more:
+            pending.extend((*path, i) for i in range(more.width - 1, -1, -1))
+            continue
+        if dice.used != len(path):
+            raise RulesError("the enumerated step rolled differently on the same dice")
+        result[key] = result.get(key, Fraction(0)) + dice.weight
+    return MappingProxyType(result)

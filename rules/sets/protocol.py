@@ -1,0 +1,131 @@
+"""The ``Ruleset`` protocol: everything in which game systems differ.
+
+The battle core (``rules.battle``) hands a ruleset map facts and dice and takes
+back a new state and events (``BattleRuleset``). This protocol adds what the panes,
+the saves and, later, computer-controlled sides ask: the character sheet, the
+attack as choices and odds, the situation the map implies, and the legal actions.
+It is written for the four systems of the seeds: 3d6 roll-under with passive
+defense and directional defenses (000/001), d100 percentiles with success levels
+and a result matrix (002), the FUDGE ladder with opposed 4dF and a wound track per
+body part (003), and 2d6 against a difficulty with hit zones (004). Nothing in it
+names a stat, a die or a defense: those are the sheet's rows and the choices'
+fields, described as data that a generic form can show.
+
+A ruleset's own variants are components it chooses once from its options (seed
+000's ``locations-001`` picks seed 001's hit locations and weapon strikes), never
+branches that shared code tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
+
+from rules.battle.model import Combatant
+from rules.battle.state import BattleRuleset, BattleState, Command
+from rules.core.modifiers import Modifier
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of a character sheet as a pane shows it: ``label`` and ``value``
+    ("ST", "12"; "Broadsword", "14"; "Left arm", "2/5 hurt"), with a tooltip that
+    says what it means and where the rule comes from."""
+
+    label: str
+    value: str
+    tooltip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSection:
+    """A titled group of sheet rows ("Attributes", "Skills", "Wounds")."""
+
+    title: str
+    rows: tuple[SheetRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OddsLine:
+    """One outcome of a planned action and its exact probability."""
+
+    label: str
+    probability: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPreview:
+    """An attack as planned, before any die: the final number the roll is made
+    against (its meaning is the ruleset's: a 3d6 target, a percentage, a ladder
+    level ...), the itemised and cited modifiers that made it, and the exact odds
+    of each outcome, which sum to 1."""
+
+    summary: str
+    modifiers: tuple[Modifier, ...]
+    odds: tuple[OddsLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """Something a combatant may do now, as the command that does it."""
+
+    label: str
+    command: Command
+
+
+class Ruleset(BattleRuleset, Protocol):
+    """A ruleset as the whole program sees it."""
+
+    @property
+    def name(self) -> str:
+        """The name the New Battle dialog and the title bar show."""
+        ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        """Each option this ruleset accepts, with one line that explains it."""
+        ...
+
+    # --- the character sheet ------------------------------------------------------
+    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+        """The combatant's sheet and its ruleset state (wounds, tracks) as rows."""
+        ...
+
+    # --- the attack -----------------------------------------------------------------
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> object | None:
+        """The attack choices a plain attack makes (the first weapon that can
+        reach, its first mode, no defenses announced); None when none can."""
+        ...
+
+    def preview_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+    ) -> AttackPreview:
+        """The plan of an attack with ``choices`` and its exact odds;
+        ``IllegalAttackError`` if it cannot be made."""
+        ...
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        """The modifiers the map implies for this attack (terrain, postures,
+        height, light), itemised and cited."""
+        ...
+
+    # --- what a combatant may do ----------------------------------------------------
+    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
+        """The actions ``combatant_id`` may take now, as commands: what a
+        computer-controlled side chooses among."""
+        ...
+
+
+class RulesetFactory(Protocol):
+    """Builds a package's ruleset with a set of options (``rules.sets.registry``)."""
+
+    def __call__(self, options: Iterable[str] = ..., /) -> Ruleset: ...

@@ -1,0 +1,40 @@
+"""Find a ruleset by its key, as python-chess's ``find_variant`` finds a variant.
+
+Each ruleset lives in its own package under ``rules.sets``; the registry names
+the function that builds it and imports that package only when a battle asks
+for the ruleset, so nothing outside the registry names a ruleset package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import cast
+
+from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.errors import RulesError
+from rules.sets.protocol import Ruleset, RulesetFactory
+
+# key -> "module:function" building the ruleset with its options.
+RULESETS: Mapping[str, str] = MappingProxyType(
+    {"000": "rules.sets.seed000.ruleset:seed000_ruleset"}
+)
+
+
+def ruleset_keys() -> tuple[str, ...]:
+    return tuple(RULESETS)
+
+
+def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> Ruleset:
+    """The (shared, cached) ruleset for ``key`` with ``options``; ``RulesError``
+    for an unknown key or option."""
+    try:
+        target = RULESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown ruleset {key!r} (known: {', '.join(sorted(RULESETS))})"
+        ) from None
+    module_name, _, factory_name = target.partition(":")
+    factory = cast(RulesetFactory, getattr(importlib.import_module(module_name), factory_name))
+    return factory(options)

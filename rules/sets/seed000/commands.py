@@ -1,0 +1,34 @@
+"""Seed 000's own commands: choices that only its rules know."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.battle.model import BodyArea
+from rules.battle.state import BattleState, Command, CommandResult
+from rules.core.dice import DiceSource
+from rules.sets.seed000.attack_events import DefendedAreaSet
+from rules.sets.seed000.stances import BODY_AREA_CITATION
+
+
+@dataclass(frozen=True)
+class SetDefendedArea(Command):
+    """000 DEFENDING A SPECIFIC BODY AREA: the defender's choice of area to guard
+    (None: none). Blocks and parries get +2 there and -1 elsewhere."""
+
+    combatant_id: str
+    area: BodyArea | None
+
+    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        if who.defended_area is self.area:
+            return CommandResult(state, ())
+        event = DefendedAreaSet(
+            citation=BODY_AREA_CITATION,
+            combatant_id=who.id,
+            name=who.name,
+            before=who.defended_area,
+            after=self.area,
+        )
+        changed = replace(who, defended_area=self.area)
+        return CommandResult(state.with_combatants(changed), (event,))

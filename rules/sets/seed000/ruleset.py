@@ -1,0 +1,302 @@
+"""Seed 000 as the battle's ruleset: ``Seed000`` answers every question of the
+``rules.sets.protocol.Ruleset`` protocol from seed 000's rules, with seed 001's
+hit locations and striking at weapons as its ``locations-001`` option.
+
+After python-chess's variants: the class overrides the algorithms (the attack,
+the turn, a flying piece) rather than setting flags that shared code tests.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from hexmap import Facing, Hex, in_front_arc, in_reach
+from rules.battle.battle import MoveCombatant, TurnCombatant
+from rules.battle.commands import Attack, PickUpItem, ReadyWeapon
+from rules.battle.items import within_reach
+from rules.battle.model import Combatant, Status, Weapon, WeaponMode
+from rules.battle.pieces import Piece
+from rules.battle.scatter import StrayHitRules
+from rules.battle.situation import covered_areas_of
+from rules.battle.state import AttackResult, BattleState, LaunchedPiece
+from rules.core.dice import DiceSource
+from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
+from rules.sets.protocol import (
+    AttackPreview,
+    LegalAction,
+    OddsLine,
+    Ruleset,
+    SheetRow,
+    SheetSection,
+)
+from rules.sets.seed000 import stray_hits, turn
+from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.sets.seed000.missiles import THROWN_NOTE
+from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.situation import situation_modifiers
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.tracks import wounds_of
+from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
+
+
+class Seed000(Tables):
+    """The seed 000 ruleset of one battle (its options fixed at creation)."""
+
+    def __init__(self, options: Iterable[str] = ()) -> None:
+        super().__init__(options)
+        self._stray_hits = stray_hits.Seed000StrayHits()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Seed000):
+            return NotImplemented
+        return self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.options))
+
+    def with_options(self, options: Iterable[str]) -> Seed000:
+        return seed000_ruleset(options)
+
+    # --- the attack -------------------------------------------------------------
+    def resolution(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        options: AttackOptions,
+        dice: DiceSource,
+    ) -> AttackResolution:
+        """The full seed 000 resolution of one attack, planned once: the map's
+        answers (reach to a weapon, the defender's cover, the combatant in the
+        way) go into the plan, and the new turn actions are tagged with whom they
+        were aimed at (000 STRIKING AT WEAPONS)."""
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        if attacker.id == defender.id:
+            raise IllegalCommandError("a combatant cannot attack itself")
+
+        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
+            allowed, _ = can_strike_at_weapon(
+                state, att.id, dfn.id, weapon.key, attacker_weapon_key=options.weapon_key
+            )
+            return allowed
+
+        reach = in_reach if options.target_weapon_key is not None else None
+        # 000 RANDOM HIT LOCATION: the cover in the defender's hex hides body areas
+        # from random locations; they join the options' own.
+        covered = covered_areas_of(state, defender.id)
+        if not covered <= options.covered:
+            options = replace(options, covered=options.covered | covered)
+        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
+        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
+        plan = plan_attack(attacker, defender, options, self, weapon_in_reach=reach)
+        resolution = resolve_attack(
+            plan, attacker, defender, dice, self, weapon_in_reach=reach, bystander=bystander
+        )
+        return replace(
+            resolution,
+            attacker_after=tag_targets(attacker, resolution.attacker_after, defender.id),
+            defender_after=tag_targets(defender, resolution.defender_after, attacker.id),
+        )
+
+    def attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        dice: DiceSource,
+    ) -> AttackResult:
+        if not isinstance(choices, AttackOptions):
+            raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
+        resolution = self.resolution(state, attacker_id, defender_id, choices, dice)
+        changed = [resolution.attacker_after, resolution.defender_after]
+        if resolution.bystander_after is not None:
+            changed.append(resolution.bystander_after)
+        target_hex = resolution.defender_after.hex
+        launched = []
+        for i, piece in enumerate(resolution.pieces):
+            origin = (
+                resolution.piece_origins[i]
+                if i < len(resolution.piece_origins)
+                else resolution.plan.defender_id
+            )
+            # 000 MISSILE AND THROWN WEAPONS: a thrown weapon starts from its target.
+            thrown = piece.note == THROWN_NOTE and origin == resolution.plan.attacker_id
+            launched.append(LaunchedPiece(piece, origin, target_hex if thrown else None))
+        return AttackResult(tuple(changed), resolution.events, tuple(launched))
+
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> AttackOptions | None:
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        for weapon in attacker.fighter.weapons:
+            if weapon.key in attacker.unready or weapon.key in attacker.strained_weapons:
+                continue
+            for mode in weapon.modes:
+                if _reaches(attacker, mode, defender.hex):
+                    return AttackOptions(weapon_key=weapon.key, mode=mode.name)
+        return None
+
+    def preview_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+    ) -> AttackPreview:
+        if not isinstance(choices, AttackOptions):
+            raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        options = choices
+        covered = covered_areas_of(state, defender.id)
+        if not covered <= options.covered:
+            options = replace(options, covered=options.covered | covered)
+        plan = plan_attack(attacker, defender, options, self)
+        odds = attack_odds(plan, attacker, defender, self)
+        lines = [
+            OddsLine("critical hit", odds.p_critical_hit),
+            OddsLine("hit", odds.p_hit),
+            *(
+                OddsLine(f"stopped by {d.plan.kind.value}", p)
+                for d, p in zip(odds.defenses, odds.p_stopped_by, strict=True)
+            ),
+            OddsLine("miss", odds.p_miss),
+            OddsLine("critical miss", odds.p_critical_miss),
+        ]
+        summary = f"{plan.skill_name} {plan.effective_skill} ({plan.weapon.name}, {plan.mode.name})"
+        return AttackPreview(summary, plan.modifiers, tuple(lines))
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        return situation_modifiers(state, attacker_id, defender_id).modifiers
+
+    # --- the sheet ----------------------------------------------------------------
+    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+        f = combatant.fighter
+        a = f.attributes
+        attributes = SheetRow("ST / DX / IQ / HT", f"{a.st} / {a.dx} / {a.iq} / {a.ht}")
+        vitals = (
+            attributes,
+            SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
+            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+            SheetRow("Status", combatant.status.value),
+        )
+        skills = tuple(SheetRow(name, str(level)) for name, level in sorted(f.skills.items()))
+        gear = tuple(
+            SheetRow(w.name, ", ".join(f"{m.name} {m.damage} {m.reach_text}" for m in w.modes))
+            for w in f.weapons
+        )
+        protection = []
+        if f.shield is not None:
+            protection.append(SheetRow("Shield", f"{f.shield.name}, PD {f.shield.pd}"))
+        if f.armor is not None:
+            protection.append(
+                SheetRow("Armor", f"{f.armor.name}, PD {f.armor.pd}, DR {f.armor.dr}")
+            )
+        wounds = tuple(
+            SheetRow(w.label, f"{w.injury} HP" + (", crippled" if w.crippled else ""))
+            for w in wounds_of(combatant)
+        )
+        sections = [
+            SheetSection("Attributes", vitals),
+            SheetSection("Skills", skills),
+            SheetSection("Weapons", gear),
+            SheetSection("Protection", tuple(protection)),
+        ]
+        if wounds:
+            sections.append(SheetSection("Wounds", wounds))
+        return tuple(sections)
+
+    # --- legal actions ----------------------------------------------------------------
+    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
+        """Attacks on every foe in reach, readying an unready weapon, picking up
+        an item in reach, a step to each free adjacent hex within the movement
+        left, and a turn to each other facing. The fallen may do nothing."""
+        me = state.combatant(combatant_id)
+        if me.status is not Status.ACTIVE:
+            return ()
+        actions: list[LegalAction] = []
+        for foe in state.combatants:
+            if foe.side is me.side or not foe.status.can_defend:
+                continue
+            choices = self.default_attack(state, me.id, foe.id)
+            if choices is not None:
+                actions.append(
+                    LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
+                )
+        if not me.ready_used:
+            for key in sorted(me.unready):
+                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
+            for item in state.items:
+                if within_reach(me, item):
+                    actions.append(
+                        LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id))
+                    )
+        if me.movement_left > 0:
+            for step in me.hex.neighbors():
+                if step in state.grid and state.occupant(step) is None:
+                    actions.append(
+                        LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
+                    )
+        for facing in Facing:
+            if facing is not me.facing:
+                actions.append(
+                    LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing))
+                )
+        return tuple(actions)
+
+    # --- the turn ---------------------------------------------------------------
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        return turn.new_turn(combatant)
+
+    def end_of_turn(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.end_of_turn(state, dice)
+
+    # --- pieces -----------------------------------------------------------------
+    @property
+    def stray_hits(self) -> StrayHitRules:
+        return self._stray_hits
+
+    def piece_hit(
+        self,
+        state: BattleState,
+        piece: Piece,
+        source_weapon: Weapon | None,
+        holder: Combatant,
+        victim_id: str,
+        where: Hex,
+        dice: DiceSource,
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return stray_hits.piece_hit(
+            state, self, piece, source_weapon, holder, victim_id, where, dice
+        )
+
+
+@functools.cache
+def _instance(options: frozenset[str]) -> Seed000:
+    return Seed000(options)
+
+
+def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
+    """The (shared, cached) seed 000 ruleset with ``options``."""
+    return _instance(frozenset(options))
+
+
+def _reaches(attacker: Combatant, mode: WeaponMode, target: Hex) -> bool:
+    """Can ``mode`` strike ``target`` from where the attacker stands: melee by
+    reach, a thrown or missile mode within its range in the front arc."""
+    if mode.is_ranged:
+        distance = attacker.hex.distance(target)
+        in_range = mode.range_hexes is not None and 0 < distance <= mode.range_hexes
+        return in_range and in_front_arc(attacker.hex, attacker.facing, target)
+    return in_reach(attacker.hex, attacker.facing, mode.reach, target)
+
+
+# The protocol check: mypy proves that Seed000 is a whole Ruleset.
+_FACTORY: Callable[[Iterable[str]], Ruleset] = seed000_ruleset

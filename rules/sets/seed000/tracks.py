@@ -1,0 +1,40 @@
+"""Seed 000's own per-combatant state, carried by the battle in ``Combatant.tracks``:
+the located wounds (``rules.sets.seed000.wound_effects``), oldest first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.battle.model import Combatant, RulesetTracks
+from rules.sets.seed000.wound_effects import Condition, Limb, Wound
+
+
+@dataclass(frozen=True, slots=True)
+class Seed000Tracks(RulesetTracks):
+    wounds: tuple[Wound, ...] = ()
+
+
+def tracks_of(combatant: Combatant) -> Seed000Tracks:
+    """The combatant's seed 000 state; a combatant new to the ruleset has none yet."""
+    tracks = combatant.tracks
+    return tracks if isinstance(tracks, Seed000Tracks) else Seed000Tracks()
+
+
+def wounds_of(combatant: Combatant) -> tuple[Wound, ...]:
+    return tracks_of(combatant).wounds
+
+
+def with_wounds(combatant: Combatant, wounds: tuple[Wound, ...]) -> Combatant:
+    return replace(combatant, tracks=replace(tracks_of(combatant), wounds=wounds))
+
+
+def wound_conditions(combatant: Combatant) -> frozenset[Condition]:
+    """Every lasting condition of every wound (stunned, bleeding, knocked out ...)."""
+    out: frozenset[Condition] = frozenset()
+    for w in wounds_of(combatant):
+        out |= w.conditions
+    return out
+
+
+def crippled_limbs(combatant: Combatant) -> tuple[Limb, ...]:
+    return tuple(w.crippled for w in wounds_of(combatant) if w.crippled is not None)
