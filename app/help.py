@@ -465,8 +465,10 @@ class FirstRunGuide(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Open over the lower left of the map, clear of the tokens in the middle."""
         super().showEvent(event)
-        anchor = getattr(self.parentWidget(), "map_view", None)
-        if isinstance(anchor, QWidget) and anchor.isVisible():
+        parent = self.parentWidget()
+        # The main window's map, found by its object name (app.map.view imports this module).
+        anchor = parent.findChild(QWidget, "mapView") if parent is not None else None
+        if anchor is not None and anchor.isVisible():
             corner = anchor.mapToGlobal(anchor.rect().bottomLeft())
             self.move(corner.x() + 16, corner.y() - self.frameGeometry().height() - 16)
 

@@ -21,6 +21,7 @@ import logging.handlers
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import platformdirs
 from PySide6.QtCore import QSettings
@@ -101,7 +102,7 @@ class _FileHandler(logging.handlers.RotatingFileHandler):
     found again among the root logger's handlers)."""
 
 
-class _ConsoleHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _ConsoleHandler(logging.StreamHandler[TextIO]):
     """The warnings to stderr that ``setup_logging`` installs."""
 
 
