@@ -19,6 +19,8 @@ from rules.battle.battle import Battle, BattleChange, MoveCombatant, TurnCombata
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.core.events import Event
+from rules.sets.protocol import Ruleset
+from rules.sets.registry import get_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,11 @@ class BattleController(QObject):
     @property
     def state(self) -> BattleState:
         return self._battle.state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The battle's ruleset as the panes see it: the whole protocol."""
+        return get_ruleset(self.state.ruleset_key, self.state.ruleset_options)
 
     def replace_battle(self, battle: Battle) -> None:
         self._unsubscribe()

@@ -67,7 +67,6 @@ from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.catalog import load_battle_setup
 
 DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
@@ -122,8 +121,9 @@ def move_text(c: Combatant) -> str:
 
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
     """The demo battle shipped in ``assets/battles/demo.json``."""
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return Battle(BattleState(grid, tuple(combatants), get_ruleset()), seed)
+    ruleset = get_ruleset()
+    grid, combatants = ruleset.battle_setup(read_json("battles", "demo.json"))
+    return Battle(BattleState(grid, combatants, ruleset), seed)
 
 
 class MainWindow(QMainWindow):

@@ -11,7 +11,7 @@ from rules.battle.items import ItemKind, drop_candidates, icon_key
 from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
-from rules.sets.seed000.catalog import load_catalog
+from rules.sets.protocol import Ruleset
 
 
 @dataclass(frozen=True)
@@ -64,18 +64,11 @@ class CatalogItem:
         return AddItem(h, self.name, self.kind, weapon=self.weapon, shield=self.shield)
 
 
-def catalog_item_choices() -> tuple[CatalogItem, ...]:
-    """Every catalog weapon (not bare hands), then every shield, by name."""
-    try:
-        catalog = load_catalog()
-    except RulesError:  # pragma: no cover - a broken data file
-        return ()
-    weapons = sorted(
-        (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
-        key=lambda w: w.name.lower(),
-    )
-    shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
-    return (
-        *(CatalogItem(ItemKind.WEAPON, w.key, w.name, weapon=w) for w in weapons),
-        *(CatalogItem(ItemKind.SHIELD, sh.key, sh.name, shield=sh) for sh in shields),
+def catalog_item_choices(ruleset: Ruleset) -> tuple[CatalogItem, ...]:
+    """What the GM can put on the map: the ruleset's weapons, then its shields."""
+    return tuple(
+        CatalogItem(ItemKind.WEAPON, item.key, item.name, weapon=item)
+        if isinstance(item, Weapon)
+        else CatalogItem(ItemKind.SHIELD, item.key, item.name, shield=item)
+        for item in ruleset.placeable_items()
     )

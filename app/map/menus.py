@@ -91,7 +91,7 @@ def context_menu_for(
 def add_place_item_menu(menu: QMenu, controller: BattleController, h: Hex) -> None:
     """The GM's "Place item" submenu on an empty hex: every catalog weapon and
     shield, each put on the hex by ``AddItem``."""
-    choices = catalog_item_choices()
+    choices = catalog_item_choices(controller.ruleset)
     if not choices:
         return
     sub = menu.addMenu("&Place item…")

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from rules.battle.model import Combatant
+from hexmap import HexGrid
+from rules.battle.model import Combatant, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.core.modifiers import Modifier
 
@@ -89,6 +90,17 @@ class Ruleset(BattleRuleset, Protocol):
     @property
     def available_options(self) -> Mapping[str, str]:
         """Each option this ruleset accepts, with one line that explains it."""
+        ...
+
+    # --- the gear and the fighters ------------------------------------------------
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        """The weapons and shields of the ruleset's catalog that a GM may put on
+        the map."""
+        ...
+
+    def battle_setup(self, data: object) -> tuple[HexGrid, tuple[Combatant, ...]]:
+        """A battle set-up read from its JSON (the map's size and the fighters,
+        from the ruleset's templates); ``DataError`` names what is wrong."""
         ...
 
     # --- the character sheet ------------------------------------------------------

@@ -116,7 +116,7 @@ def _changes(controller: BattleController) -> list[BattleChange]:
 def test_plan_redraw_items_and_terrain(controller: BattleController) -> None:
     seen = _changes(controller)
     c = controller.state.combatants[0]
-    sword = catalog_item_choices()[0]
+    sword = catalog_item_choices(controller.ruleset)[0]
     controller.execute(sword.command(c.hex))
     controller.execute(PaintTerrain((c.hex,), TerrainChange.open_ground()))  # already open
     controller.execute(PaintTerrain((c.hex,), TerrainChange(height=2)))
@@ -147,7 +147,7 @@ def test_map_follows_the_plan_for_terrain_and_items(laptop: MainWindow) -> None:
     assert h not in view._terrain.looks  # not redrawn: the plan said no
     controller.battle_changed.emit(change, plan)
     assert h in view._terrain.looks
-    controller.execute(catalog_item_choices()[0].command(h))
+    controller.execute(catalog_item_choices(controller.ruleset)[0].command(h))
     assert h in view.items_drawn()
 
 
@@ -232,7 +232,7 @@ def test_place_item_on_an_empty_hex(laptop: MainWindow) -> None:
     place = menu.findChild(QMenu, "placeItemMenu")
     assert place is not None
     entries = {a.objectName(): a for a in place.actions() if not a.isSeparator()}
-    choices = catalog_item_choices()
+    choices = catalog_item_choices(controller.ruleset)
     assert {f"place:{ch.kind.value}:{ch.key}" for ch in choices} == set(entries)
     assert any(ch.kind is ItemKind.SHIELD for ch in choices)
     shield = next(ch for ch in choices if ch.kind is ItemKind.SHIELD)

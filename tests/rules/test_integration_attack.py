@@ -135,7 +135,7 @@ def test_hit_locations_are_a_ruleset_option_carried_by_the_battle_state(make: Ma
         get_ruleset("000", ("no-such-option",))
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
     state = BattleState(HexGrid(8, 8), (a,), get_ruleset(options=(LOCATIONS_001,)))
-    assert state.ruleset is R001
+    assert state.ruleset == R001
 
 
 # --- aimed locations -----------------------------------------------------------------

@@ -499,7 +499,7 @@ def test_set_ruleset_options_switches_hit_locations(make: Make) -> None:
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
     battle = Battle(BattleState(HexGrid(8, 8), (a,), get_ruleset()), seed=2)
     events = battle.execute(SetRulesetOptions((LOCATIONS_001,)))
-    assert battle.state.ruleset is R001
+    assert battle.state.ruleset == R001
     assert of(events, RulesetOptionsSet)[0].after == (LOCATIONS_001,)
     assert battle.execute(SetRulesetOptions((LOCATIONS_001,))) == ()
     with pytest.raises(IllegalCommandError):

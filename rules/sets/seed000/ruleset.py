@@ -12,11 +12,11 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from hexmap import Facing, Hex, in_front_arc, in_reach
+from hexmap import Facing, Hex, HexGrid, in_front_arc, in_reach
 from rules.battle.battle import MoveCombatant, TurnCombatant
 from rules.battle.commands import Attack, PickUpItem, ReadyWeapon
 from rules.battle.items import within_reach
-from rules.battle.model import Combatant, Status, Weapon, WeaponMode
+from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponKind, WeaponMode
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -35,6 +35,7 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed000 import stray_hits, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.sets.seed000.catalog import load_battle_setup, load_catalog
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.situation import situation_modifiers
@@ -173,6 +174,20 @@ class Seed000(Tables):
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Modifier, ...]:
         return situation_modifiers(state, attacker_id, defender_id).modifiers
+
+    # --- the gear and the fighters ----------------------------------------------------
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        """Every catalog weapon (not bare hands), then every shield, by name."""
+        catalog = load_catalog()
+        weapons = sorted(
+            (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
+            key=lambda w: w.name.lower(),
+        )
+        shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
+        return (*weapons, *shields)
+
+    def battle_setup(self, data: object) -> tuple[HexGrid, tuple[Combatant, ...]]:
+        return load_battle_setup(data)
 
     # --- the sheet ----------------------------------------------------------------
     def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
