@@ -14,8 +14,9 @@ Attacks (``attack_commands_per_s``): full ``Attack`` commands through
 against every other, each weapon mode at its shortest reach, the defender facing
 three ways) with each option the attack pane offers in turn, under the seed 000
 rules and with the seed 001 hit-location option. Each command runs on a fresh
-battle of its set-up; ``attack_commands_per_s_at_10000`` runs the same commands on
-battles whose log already holds 10,000 commands.
+battle of its set-up; ``attack_commands_per_s_at_10000`` runs a sample of the same
+commands, one on each battle of its set-up whose log already holds 10,000
+commands (the readable output adds that sample's rate with an empty log).
 
 Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``attack_odds`` for those set-ups
 (the defender facing the attacker), as the attack pane asks for them: the median
@@ -49,7 +50,6 @@ from rules.battle.commands import (
     EditCombatant,
     PickUpItem,
     ReadyWeapon,
-    SetRulesetOptions,
 )
 from rules.battle.model import Combatant, ParryClass, Side, Status, Weapon, WeaponMode
 from rules.battle.state import BattleState, Command
@@ -60,6 +60,7 @@ from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, p
 from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.ruleset import Seed000, seed000_ruleset
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
@@ -84,7 +85,7 @@ class Sizes:
     attack_seconds: float = 2.0
     odds_every: int = 1  # the odds of every n-th set-up
     long_log: int = LONG_LOG
-    long_log_battles: int = 120  # battles with a long log, one measured attack each
+    long_log_battles: int = 120  # battles measured with one attack each (log long or empty)
     replay_commands: int = REPLAY_COMMANDS
 
 
@@ -124,6 +125,7 @@ class AttackCase:
     """One attack set-up: two combatants on a small map and the command."""
 
     state: BattleState
+    ruleset: Seed000  # the state's
     command: Attack
     options: AttackOptions  # the command's, as the pane made them
     facing_attacker: bool  # the defender faces the attacker (the odds use these)
@@ -142,15 +144,6 @@ def demo_state() -> BattleState:
 
 def demo_combatants() -> tuple[Combatant, ...]:
     return demo_state().combatants
-
-
-def with_ruleset_options(state: BattleState, options: tuple[str, ...]) -> BattleState:
-    """``state`` with the battle's ruleset options switched, as the pane does it."""
-    if not options:
-        return state
-    battle = Battle(state, 0)
-    battle.execute(SetRulesetOptions(options))
-    return battle.state
 
 
 def big_battle(seed: int, size: int = MAP_SIZE, count: int = COMBATANTS) -> Battle:
@@ -285,7 +278,8 @@ def attack_cases() -> list[AttackCase]:
     origin = Hex.from_offset(6, 6)
     cases: list[AttackCase] = []
     for ruleset_options in RULESET_OPTIONS:
-        ruled = with_ruleset_options(demo, ruleset_options)
+        ruleset = seed000_ruleset(ruleset_options)
+        ruled = replace(demo, ruleset=ruleset)
         for a_template in templates:
             for d_template in templates:
                 if a_template.id == d_template.id:
@@ -307,7 +301,7 @@ def attack_cases() -> list[AttackCase]:
                             )  # fmt: skip
                             state = replace(ruled, grid=grid, combatants=(attacker, defender))
                             for options in pane_options(
-                                weapon, mode, attacker, defender, state.ruleset
+                                weapon, mode, attacker, defender, ruleset
                             ):
                                 command = Attack(attacker.id, defender.id, options)
                                 try:
@@ -315,7 +309,9 @@ def attack_cases() -> list[AttackCase]:
                                 except RulesError:
                                     continue
                                 facing_attacker = facing is Facing.S
-                                cases.append(AttackCase(state, command, options, facing_attacker))
+                                cases.append(
+                                    AttackCase(state, ruleset, command, options, facing_attacker)
+                                )
     return cases
 
 
@@ -334,17 +330,20 @@ def measure_attacks(cases: Sequence[AttackCase], seed: int, seconds: float) -> A
     return AttackRate(done, spent)
 
 
-def measure_attacks_after_long_log(
-    cases: Sequence[AttackCase], seed: int, sizes: Sizes = Sizes()
+def measure_attacks_one_each(
+    cases: Sequence[AttackCase], seed: int, log_length: int, sizes: Sizes = Sizes()
 ) -> AttackRate:
-    """The cases' commands, each on a battle of its set-up whose log already holds
-    ``sizes.long_log`` commands (ends of turn, which change nothing else there)."""
-    filler = [EndTurn()] * sizes.long_log
+    """A sample of the cases' commands, each once, on a battle of its set-up whose
+    log already holds ``log_length`` commands (ends of turn, which change nothing
+    else there). Each command is previewed first, untimed, so that its code and
+    data are as warm as in ``measure_attacks``' loop."""
+    filler = [EndTurn()] * log_length
     step = max(1, len(cases) // sizes.long_log_battles)
     chosen = list(cases[::step])[: sizes.long_log_battles]
     spent = 0.0
     for i, case in enumerate(chosen):
         battle = Battle.replay(case.state, seed + i, filler)
+        battle.preview(case.command)
         start = time.perf_counter()
         battle.execute(case.command)
         spent += time.perf_counter() - start
@@ -381,7 +380,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
         attacker = state.combatant(case.command.attacker_id)
         defender = state.combatant(case.command.defender_id)
         clear_rules_caches()
-        ruleset = state.ruleset
+        ruleset = seed000_ruleset(case.ruleset.options)  # a new one: its tables cold too
         try:
             plan = plan_attack(attacker, defender, case.options, ruleset)
         except RulesError:
@@ -502,11 +501,13 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"({rate.commands:,} in {rate.seconds:.2f} s; {len(cases)} set-ups: demo matchups "
         "x pane options x both rulesets)"
     )
-    late = measure_attacks_after_long_log(cases, seed, sizes)
+    late = measure_attacks_one_each(cases, seed, sizes.long_log, sizes)
+    early = measure_attacks_one_each(cases, seed, 0, sizes)
     figures[f"attack_commands_per_s_at_{LONG_LOG}"] = late.per_second
     lines.append(
         f"  with {sizes.long_log:,} commands in the log: {late.per_second:,.0f} per second "
-        f"({late.commands} commands)"
+        f"({late.commands} commands, one on each battle; {early.per_second:,.0f} per second "
+        "measured the same way with an empty log)"
     )
     odds = measure_odds(cases, sizes.odds_every)
     figures["odds_ms_median"] = statistics.median(odds.warm_ms)

@@ -38,8 +38,9 @@ def _run(code: str, home: Path) -> str:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="app/main_window.py imports rules.sets.seed000.catalog (load_battle_setup) "
-    "until the demo battle loads through the registry",
+    reason="rules.sets.seed000 still loads for the first frame: app.main_window imports "
+    "the panes (app.panes.attack, attack_parts, inspector, tables) and app.event_text, which "
+    "import it, and load_demo_battle builds the demo's ruleset through the registry",
 )
 def test_the_first_frame_loads_no_ruleset_package(tmp_path: Path) -> None:
     # main.py's own start-up path up to the map's first frame; grab() paints it
