@@ -68,6 +68,8 @@ def test_spec_is_valid_python_and_reads_the_version_from_pyproject() -> None:
     assert 'tomllib.load(f)["project"]["version"]' in source
     assert '"assets"' in source and '(ROOT / "docs").glob("*.md")' in source
     assert "hexfray.ico" in source and "hexfray.icns" in source
+    # the registry imports ruleset packages by name: every module is bundled explicitly
+    assert "hiddenimports=OWN_MODULES" in source and "collect_submodules(package)" in source
 
 
 def test_measure_starts_both_from_source_with_this_python() -> None:
