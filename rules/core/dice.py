@@ -18,13 +18,12 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rules.core.errors import DataError, RulesError
 
-if TYPE_CHECKING:  # fractions loads on first use: the first frame needs none
-    from fractions import Fraction
 
 @dataclass(frozen=True, slots=True)
 class Dice:
@@ -144,8 +143,6 @@ def roll(count: int, rng: DiceSource, sides: int = SIDES) -> tuple[int, ...]:
 @functools.cache
 def distribution(count: int, sides: int = SIDES) -> Mapping[int, Fraction]:
     """Exact distribution of the sum of ``count`` dice (read-only mapping, sorted)."""
-    from fractions import Fraction
-
     _check_count(count, sides)
     ways: dict[int, int] = {0: 1}
     for _ in range(count):
@@ -202,8 +199,6 @@ def roll_dice(dice: Dice, rng: DiceSource, minimum: int | None = 0) -> DiceRoll:
 @functools.cache
 def dice_distribution(dice: Dice, minimum: int | None = 0) -> Mapping[int, Fraction]:
     """Exact distribution of ``roll_dice(dice, rng, minimum).total``."""
-    from fractions import Fraction
-
     result: dict[int, Fraction] = {}
     for total, p in distribution(dice.count).items():
         value = apply_minimum(total + dice.adds, minimum)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar
+from fractions import Fraction
+from typing import TypeVar
 
 from rules.core.citation import Citation
 from rules.core.errors import DataError
-
-if TYPE_CHECKING:
-    from fractions import Fraction  # (with decimal) loaded by the tables that use it
 
 E = TypeVar("E", bound=Enum)
 
@@ -108,7 +106,6 @@ def as_enum(value: object, enum: type[E], where: str) -> E:
 
 def as_fraction(value: object, where: str) -> Fraction:
     """An exact number: an integer or a string such as "3/2"."""
-    from fractions import Fraction
 
     if isinstance(value, bool):
         raise DataError(f"{where}: expected a number or fraction, got {value!r}")

@@ -28,6 +28,7 @@ from enum import Enum
 from rules.battle.model import Posture as Posture  # re-exported: the map needs it at start-up
 from rules.battle.model import ProneCover as ProneCover
 from rules.battle.model import Shield, ShieldSize
+from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
@@ -353,7 +354,6 @@ def _parse_range(value: object, where: str) -> ModifierRange:
 @functools.cache
 def load_condition_catalog(ruleset: str = DEFAULT_RULESET) -> ConditionCatalog:
     """The ruleset's catalog, read from its asset on first use."""
-    from rules.core.assets import read_json
 
     return parse_condition_catalog(read_json("rulesets", ruleset, CONDITIONS_FILE))
 
@@ -559,7 +559,6 @@ def _parse_effect(value: object, citation: Citation, where: str) -> PostureEffec
 @functools.cache
 def load_posture_table(ruleset: str = DEFAULT_RULESET) -> PostureTable:
     """The ruleset's posture table, read from its asset on first use."""
-    from rules.core.assets import read_json
 
     return parse_posture_table(read_json("rulesets", ruleset, POSTURES_FILE))
 

@@ -40,6 +40,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import DamageType, Fighter, InjuryTolerance
+from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -56,6 +57,7 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.sets.seed000.checks import Outcome, judge
+from rules.sets.seed000.damage import parse_wounding_table
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
 
 SEED_000 = "000"
@@ -897,8 +899,6 @@ class LocationInfo:
 @functools.cache
 def _wounding_000() -> Mapping[DamageType, Fraction]:
     # Lazy: the ruleset's own wounding table is the default for the base multiplier.
-    from rules.core.assets import read_json
-    from rules.sets.seed000.damage import parse_wounding_table
 
     return parse_wounding_table(read_json("rulesets", SEED_000, "wounding.json")).multipliers
 
