@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from hexmap import HexGrid
-from rules.battle.model import Combatant, Shield, Weapon
+from rules.battle.model import Combatant, Fighter, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.core.modifiers import Modifier
 
@@ -106,6 +106,15 @@ class Ruleset(BattleRuleset, Protocol):
     # --- the character sheet ------------------------------------------------------
     def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
         """The combatant's sheet and its ruleset state (wounds, tracks) as rows."""
+        ...
+
+    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+        """The whole sheet as JSON-ready data, tagged with its format and version."""
+        ...
+
+    def decode_sheet(self, data: object) -> Fighter:
+        """A sheet that ``encode_sheet`` wrote (this version or an older one);
+        ``DataError`` names the first field that is wrong."""
         ...
 
     # --- the attack -----------------------------------------------------------------

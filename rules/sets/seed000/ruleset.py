@@ -16,7 +16,7 @@ from hexmap import Facing, Hex, HexGrid, in_front_arc, in_reach
 from rules.battle.battle import MoveCombatant, TurnCombatant
 from rules.battle.commands import Attack, PickUpItem, ReadyWeapon
 from rules.battle.items import within_reach
-from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponKind, WeaponMode
+from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -38,6 +38,7 @@ from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_atta
 from rules.sets.seed000.catalog import load_battle_setup, load_catalog
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import wounds_of
@@ -225,6 +226,12 @@ class Seed000(Tables):
         if wounds:
             sections.append(SheetSection("Wounds", wounds))
         return tuple(sections)
+
+    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+        return encode_fighter(fighter)
+
+    def decode_sheet(self, data: object) -> Fighter:
+        return decode_fighter(data)
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:

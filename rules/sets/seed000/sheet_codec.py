@@ -1,0 +1,222 @@
+"""Seed 000's character sheet as versioned JSON: every field of a ``Fighter`` with
+its gear written out in full, so that a sheet edited during a battle, or one
+that no template holds, saves and loads as it is.
+
+The gear uses the catalog's own formats (``rules.sets.seed000.catalog``), so a
+weapon, shield or armor reads back through the same checks as the asset files.
+An improvised weapon names the real catalog weapon it is like
+(000 IMPROVISED WEAPONS), which must exist when the sheet is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from hexmap import Handedness
+from rules.battle.model import (
+    Armor,
+    Attributes,
+    DamageBase,
+    DamageSpec,
+    Delivery,
+    Fighter,
+    InjuryTolerance,
+    PainThreshold,
+    Projectile,
+    Shield,
+    Weapon,
+    WeaponMode,
+)
+from rules.core.errors import DataError
+from rules.core.jsondata import (
+    as_enum,
+    as_int,
+    as_list,
+    as_object,
+    check_keys,
+    get_bool,
+    get_enum,
+    get_int,
+    get_str,
+)
+from rules.sets.seed000.catalog import load_catalog, parse_armor, parse_shield, parse_weapon
+
+SHEET_FORMAT = "hexfray-sheet-000"
+SHEET_VERSION = 1
+
+_REQUIRED = ("format", "version", "name", "attributes", "hit_points", "move", "skills", "weapons")
+_OPTIONAL = (
+    "shield",
+    "armor",
+    "handedness",
+    "shield_skill",
+    "dodge_skill",
+    "encumbrance",
+    "combat_reflexes",
+    "fencing",
+    "pain_threshold",
+    "injury_tolerance",
+    "ambidextrous",
+)
+
+
+def _damage(spec: DamageSpec) -> dict[str, object]:
+    out: dict[str, object] = {"base": spec.base.value, "type": spec.type.value}
+    if spec.adds:
+        out["adds"] = spec.adds
+    if spec.base is DamageBase.FIXED and spec.fixed is not None:
+        out["dice"] = str(spec.fixed)
+    return out
+
+
+def _mode(mode: WeaponMode) -> dict[str, object]:
+    out: dict[str, object] = {"name": mode.name, "damage": _damage(mode.damage)}
+    out["reach"] = str(mode.reach)
+    if mode.skill_modifier:
+        out["skill_modifier"] = mode.skill_modifier
+    if mode.delivery is not Delivery.MELEE:
+        out["delivery"] = mode.delivery.value
+    if mode.projectile is not Projectile.NONE:
+        out["projectile"] = mode.projectile.value
+    if mode.range_hexes is not None:
+        out["range"] = mode.range_hexes
+    if mode.half_damage_hexes is not None:
+        out["half_damage_range"] = mode.half_damage_hexes
+    return out
+
+
+def encode_weapon(weapon: Weapon) -> dict[str, object]:
+    """A weapon in the format of ``assets/weapons.json``."""
+    out: dict[str, object] = {
+        "key": weapon.key,
+        "name": weapon.name,
+        "kind": weapon.kind.value,
+        "skill": weapon.skill,
+        "parry": weapon.parry.value,
+        "weight": weapon.weight,
+        "modes": [_mode(m) for m in weapon.modes],
+        "two_handed": weapon.two_handed,
+        "size": weapon.size.value,
+        "quality": weapon.quality.value,
+        "min_st": weapon.min_st,
+        "reliable": weapon.reliable,
+        "wooden_shaft": weapon.wooden_shaft,
+        "metal_faced": weapon.metal_faced,
+    }
+    if weapon.like is not None:
+        out["like"] = weapon.like
+        out["clumsiness"] = weapon.clumsiness
+    return out
+
+
+def encode_shield(shield: Shield) -> dict[str, object]:
+    return {
+        "key": shield.key,
+        "name": shield.name,
+        "size": shield.size.value,
+        "pd": shield.pd,
+        "weight": shield.weight,
+        "heavy": shield.heavy,
+    }
+
+
+def encode_armor(armor: Armor) -> dict[str, object]:
+    return {
+        "key": armor.key,
+        "name": armor.name,
+        "pd": armor.pd,
+        "dr": armor.dr,
+        "weight": armor.weight,
+    }
+
+
+def encode_fighter(fighter: Fighter) -> dict[str, object]:
+    """The whole sheet as JSON-ready data, tagged with its format and version."""
+    a = fighter.attributes
+    out: dict[str, object] = {
+        "format": SHEET_FORMAT,
+        "version": SHEET_VERSION,
+        "name": fighter.name,
+        "attributes": {"st": a.st, "dx": a.dx, "iq": a.iq, "ht": a.ht},
+        "hit_points": fighter.hit_points,
+        "move": fighter.move,
+        "skills": dict(sorted(fighter.skills.items())),
+        "weapons": [encode_weapon(w) for w in fighter.weapons],
+        "handedness": fighter.handedness.value,
+        "shield_skill": fighter.shield_skill,
+        "encumbrance": fighter.encumbrance,
+        "combat_reflexes": fighter.combat_reflexes,
+        "fencing": fighter.fencing,
+        "pain_threshold": fighter.pain_threshold.value,
+        "injury_tolerance": sorted(t.value for t in fighter.injury_tolerance),
+        "ambidextrous": fighter.ambidextrous,
+    }
+    if fighter.shield is not None:
+        out["shield"] = encode_shield(fighter.shield)
+    if fighter.armor is not None:
+        out["armor"] = encode_armor(fighter.armor)
+    if fighter.dodge_skill is not None:
+        out["dodge_skill"] = fighter.dodge_skill
+    return out
+
+
+def decode_fighter(data: object, where: str = "sheet") -> Fighter:
+    """A sheet written by ``encode_fighter``; ``DataError`` names the first field
+    that is wrong, and a sheet of another format or a newer version is refused."""
+    obj = as_object(data, where)
+    check_keys(obj, where, _REQUIRED, _OPTIONAL)
+    fmt = get_str(obj, "format", where)
+    if fmt != SHEET_FORMAT:
+        raise DataError(f"{where}.format: a {SHEET_FORMAT!r} sheet, not {fmt!r}")
+    version = get_int(obj, "version", where)
+    if not 1 <= version <= SHEET_VERSION:
+        raise DataError(
+            f"{where}.version: this Hexfray reads sheet versions 1 to {SHEET_VERSION}, "
+            f"not {version}"
+        )
+    attrs = as_object(obj["attributes"], f"{where}.attributes")
+    check_keys(attrs, f"{where}.attributes", ("st", "dx", "iq", "ht"))
+    values = {k: get_int(attrs, k, f"{where}.attributes") for k in ("st", "dx", "iq", "ht")}
+    if any(v < 1 for v in values.values()):
+        raise DataError(f"{where}.attributes: every attribute must be at least 1")
+    hp, move = get_int(obj, "hit_points", where), get_int(obj, "move", where)
+    if hp < 1 or move < 0:
+        raise DataError(f"{where}: hit_points must be >= 1 and move >= 0")
+    skills_obj = as_object(obj["skills"], f"{where}.skills")
+    skills = {name: as_int(v, f"{where}.skills.{name}") for name, v in skills_obj.items()}
+    known: Mapping[str, Weapon] = load_catalog().weapons
+    weapons = tuple(
+        parse_weapon(w, f"{where}.weapons[{i}]", known)
+        for i, w in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
+    )
+    keys = [w.key for w in weapons]
+    if len(set(keys)) != len(keys):
+        raise DataError(f"{where}.weapons: duplicate keys {keys}")
+    encumbrance = get_int(obj, "encumbrance", where, 0)
+    if not 0 <= encumbrance <= 4:
+        raise DataError(f"{where}.encumbrance: a level 0-4, got {encumbrance}")
+    dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
+    tolerances = frozenset(
+        as_enum(t, InjuryTolerance, f"{where}.injury_tolerance[{i}]")
+        for i, t in enumerate(as_list(obj.get("injury_tolerance", []), f"{where}.injury_tolerance"))
+    )
+    return Fighter(
+        name=get_str(obj, "name", where),
+        attributes=Attributes(**values),
+        hit_points=hp,
+        move=move,
+        skills=MappingProxyType(skills),
+        weapons=weapons,
+        handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
+        shield=parse_shield(obj["shield"], f"{where}.shield") if "shield" in obj else None,
+        armor=parse_armor(obj["armor"], f"{where}.armor") if "armor" in obj else None,
+        shield_skill=get_str(obj, "shield_skill", where, "Shield"),
+        dodge_skill=dodge,
+        encumbrance=encumbrance,
+        combat_reflexes=get_bool(obj, "combat_reflexes", where, False),
+        fencing=get_bool(obj, "fencing", where, False),
+        pain_threshold=get_enum(obj, "pain_threshold", PainThreshold, where, PainThreshold.NORMAL),
+        injury_tolerance=tolerances,
+        ambidextrous=get_bool(obj, "ambidextrous", where, False),
+    )

@@ -1,0 +1,283 @@
+"""The Ruleset protocol at the battle level: the registry, the battle asking its
+ruleset, the sheet and its codec, attack previews with exact odds, the legal
+actions, and every kind of dice source driving the same commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rules.battle.battle import Battle, EndTurn, command_rng
+from rules.battle.commands import Attack, PaintTerrain, SetRulesetOptions
+from rules.battle.model import InjuryTolerance, PainThreshold
+from rules.battle.state import BattleState
+from rules.battle.terrain import Footing, TerrainChange
+from rules.core.assets import read_json
+from rules.core.dice import EnteredDice, ScriptedDice
+from rules.core.errors import DataError, IllegalCommandError, RulesError
+from rules.sets.protocol import Ruleset
+from rules.sets.registry import get_ruleset, ruleset_keys
+from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
+from rules.sets.seed000.catalog import load_catalog, load_fighters
+from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.ruleset import Seed000
+from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION
+from rules.sets.seed000.tables import LOCATIONS_001
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def demo() -> BattleState:
+    ruleset = get_ruleset()
+    grid, combatants = ruleset.battle_setup(read_json("battles", "demo.json"))
+    return BattleState(grid, combatants, ruleset)
+
+
+# --- the registry ----------------------------------------------------------------------
+
+
+def test_the_registry_finds_seed_000_and_nothing_else_by_guess() -> None:
+    assert ruleset_keys() == ("000",)
+    ruleset = get_ruleset("000", (LOCATIONS_001,))
+    assert isinstance(ruleset, Seed000) and ruleset.options == {LOCATIONS_001}
+    assert ruleset.with_options(()) == get_ruleset("000")
+    with pytest.raises(RulesError):
+        get_ruleset("002")
+
+
+def test_the_battle_core_loads_no_ruleset_until_the_registry_is_asked() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        import rules.battle.battle, rules.battle.commands, rules.sets.registry
+        before = sorted(m for m in sys.modules if m.startswith("rules.sets.seed"))
+        rules.sets.registry.get_ruleset("000")
+        after = any(m.startswith("rules.sets.seed000") for m in sys.modules)
+        print(before, after)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[]", "True"]
+
+
+# --- the battle asks its ruleset -----------------------------------------------------------
+
+
+def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
+    state = demo()
+    ruleset = get_ruleset()
+    choices = ruleset.default_attack(state, "c2", "c4")  # the long spear reaches across
+    assert choices == AttackOptions(weapon_key="long-spear", mode="thrust")
+    thrown = ruleset.default_attack(state, "c2", "c3")  # out of the spear's front reach
+    assert thrown == AttackOptions(weapon_key="knife", mode="throw")
+    battle = Battle(state, seed=3)
+    events = battle.execute(Attack("c2", "c4", choices))
+    assert events and all(e.citation is not None for e in events)
+    seed000 = get_ruleset()
+    assert isinstance(seed000, Seed000)
+    resolution = seed000.resolution(state, "c2", "c4", choices, command_rng(3, 0))
+    assert battle.state.combatant("c4") == resolution.defender_after
+    assert battle.dice_log[0]  # the faces it rolled are kept with the command
+
+
+def test_an_attack_out_of_reach_has_no_default() -> None:
+    state = demo()
+    assert get_ruleset().default_attack(state, "c1", "c4") is None  # two hexes, a sword
+
+
+def test_the_ruleset_options_command_swaps_the_ruleset_object() -> None:
+    battle = Battle(demo(), seed=1)
+    battle.execute(SetRulesetOptions((LOCATIONS_001,)))
+    assert battle.state.ruleset == get_ruleset("000", (LOCATIONS_001,))
+    assert battle.state.ruleset_options == (LOCATIONS_001,)
+    with pytest.raises(IllegalCommandError):
+        battle.execute(SetRulesetOptions(("no-such-option",)))
+
+
+# --- dice sources -------------------------------------------------------------------------
+
+
+def test_entered_dice_and_recorded_dice_give_the_battle_the_same_result() -> None:
+    """The table's physical dice (EnteredDice) and a redo (ScriptedDice) run an
+    attack on exactly the faces the seeded dice rolled."""
+    state = demo()
+    choices = AttackOptions(weapon_key="long-spear", mode="thrust")
+    seeded = Battle(state, seed=11)
+    seeded.execute(Attack("c2", "c4", choices))
+    faces = iter(seeded.dice_log[0])
+    asked: list[tuple[int, int]] = []
+
+    def at_the_table(a: int, b: int) -> int:
+        asked.append((a, b))
+        return next(faces)
+
+    by_hand = Battle(state, seed=999)
+    by_hand.execute(Attack("c2", "c4", choices), EnteredDice(at_the_table))
+    assert by_hand.state == seeded.state and by_hand.events == seeded.events
+    assert len(asked) == len(seeded.dice_log[0]) and all(x == (1, 6) for x in asked)
+    redo = Battle(state, seed=999)
+    redo.execute(Attack("c2", "c4", choices), ScriptedDice(seeded.dice_log[0]))
+    assert redo.state == seeded.state
+
+
+def test_entered_dice_refuse_an_impossible_face() -> None:
+    battle = Battle(demo(), seed=1)
+    with pytest.raises(RulesError):
+        battle.execute(
+            Attack("c2", "c4", AttackOptions("long-spear", "thrust")), EnteredDice(lambda a, b: 7)
+        )
+    assert battle.commands == ()  # nothing changed
+
+
+def test_a_whole_evening_replays_on_its_recorded_dice() -> None:
+    battle = Battle(demo(), seed=5)
+    for _ in range(3):
+        battle.execute(Attack("c2", "c4", AttackOptions("long-spear", "thrust")))
+        battle.execute(EndTurn())
+    again = Battle.replay(battle.initial, 12345, battle.commands, battle.dice_log)
+    assert again.state == battle.state and again.events == battle.events
+    with pytest.raises(IllegalCommandError):
+        Battle.replay(battle.initial, 5, battle.commands, battle.dice_log[:-1])
+
+
+# --- the attack preview ------------------------------------------------------------------
+
+
+def test_the_preview_gives_exact_odds_that_sum_to_one() -> None:
+    state = demo()
+    ruleset = get_ruleset()
+    choices = AttackOptions(weapon_key="long-spear", mode="thrust")
+    preview = ruleset.preview_attack(state, "c2", "c4", choices)
+    assert sum(line.probability for line in preview.odds) == 1
+    assert all(isinstance(line.probability, Fraction) for line in preview.odds)
+    assert isinstance(ruleset, Seed000)
+    from_odds = attack_odds(
+        _plan(ruleset, state, choices), state.combatant("c2"), state.combatant("c4"), ruleset
+    )
+    hit = next(line.probability for line in preview.odds if line.label == "hit")
+    assert hit == from_odds.p_hit
+    assert "Spear" in preview.summary and preview.modifiers
+
+
+def _plan(ruleset: Seed000, state: BattleState, choices: AttackOptions) -> AttackPlan:
+    return plan_attack(state.combatant("c2"), state.combatant("c4"), choices, ruleset)
+
+
+def test_the_situation_comes_from_the_map() -> None:
+    state = demo()
+    ruleset = get_ruleset()
+    assert ruleset.situation(state, "c2", "c3") == ()
+    attacker_hex = state.combatant("c2").hex
+    battle = Battle(state, seed=1)
+    battle.execute(PaintTerrain((attacker_hex,), TerrainChange(footing=Footing.BAD)))
+    modifiers = ruleset.situation(battle.state, "c2", "c3")
+    assert [m.value for m in modifiers] == [Footing.BAD.penalty] and Footing.BAD.penalty < 0
+    assert "attacker's hex" in modifiers[0].reason
+
+
+# --- legal actions --------------------------------------------------------------------------
+
+
+def test_every_legal_action_is_a_command_the_battle_accepts() -> None:
+    state = demo()
+    ruleset = get_ruleset()
+    for combatant in state.combatants:
+        actions = ruleset.legal_actions(state, combatant.id)
+        assert actions, combatant.name
+        for action in actions:
+            Battle(state, seed=1).execute(action.command)  # raises if illegal
+    labels = [a.label for a in ruleset.legal_actions(state, "c2")]
+    assert {"attack Fencer", "attack Flail fighter"} <= set(labels)
+    assert "attack Sword-and-shield fighter" not in labels  # the same side
+
+
+def test_the_fallen_have_no_legal_actions() -> None:
+    state = demo()
+    fallen = replace(state.combatant("c3"), hp=-20, status=state.combatant("c3").status.DEAD)
+    state = state.with_combatants(fallen)
+    ruleset: Ruleset = get_ruleset()
+    assert ruleset.legal_actions(state, "c3") == ()
+    assert not any("Flail" in a.label for a in ruleset.legal_actions(state, "c2"))
+    assert any("Fencer" in a.label for a in ruleset.legal_actions(state, "c2"))
+
+
+# --- the sheet and its codec -----------------------------------------------------------
+
+
+def test_the_sheet_shows_the_fighter_and_its_wounds() -> None:
+    state = demo()
+    ruleset = get_ruleset()
+    c3 = state.combatant("c3")
+    sections = {s.title: s for s in ruleset.sheet(c3)}
+    assert {"Attributes", "Skills", "Weapons", "Protection"} <= set(sections)
+    hp = next(r for r in sections["Attributes"].rows if r.label == "HP")
+    assert hp.value == f"{c3.hp} of {c3.fighter.hit_points}"
+    assert "Wounds" not in sections
+
+
+@pytest.mark.parametrize("key", sorted(load_fighters()))
+def test_every_template_round_trips_through_json(key: str) -> None:
+    ruleset = get_ruleset()
+    fighter = load_fighters()[key]
+    text = json.dumps(ruleset.encode_sheet(fighter))
+    assert ruleset.decode_sheet(json.loads(text)) == fighter
+
+
+def test_every_field_round_trips() -> None:
+    ruleset = get_ruleset()
+    catalog = load_catalog()
+    fighter = replace(
+        load_fighters()["fencer"],
+        pain_threshold=PainThreshold.HIGH,
+        injury_tolerance=frozenset({InjuryTolerance.NO_BRAIN, InjuryTolerance.UNLIVING}),
+        ambidextrous=True,
+        dodge_skill=14,
+        combat_reflexes=True,
+        weapons=(catalog.weapon("chair-leg"), catalog.weapon("knife")),
+        armor=next(iter(catalog.armor.values())),
+    )
+    data = ruleset.encode_sheet(fighter)
+    assert data["format"] == SHEET_FORMAT and data["version"] == SHEET_VERSION
+    assert ruleset.decode_sheet(json.loads(json.dumps(data))) == fighter
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "gcs"}, "format"),
+        ({"version": SHEET_VERSION + 1}, "version"),
+        ({"hit_points": 0}, "hit_points"),
+        ({"attributes": {"st": 0, "dx": 10, "iq": 10, "ht": 10}}, "attributes"),
+        ({"encumbrance": 7}, "encumbrance"),
+        ({"pain_threshold": "numb"}, "pain_threshold"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_a_broken_sheet_is_refused_with_the_field_named(
+    change: dict[str, object], message: str
+) -> None:
+    ruleset = get_ruleset()
+    data = {**ruleset.encode_sheet(load_fighters()["spearman"]), **change}
+    with pytest.raises(DataError, match=message):
+        ruleset.decode_sheet(data)
+
+
+def test_a_turn_passes_through_the_ruleset() -> None:
+    """EndTurn: the battle's reset, then the ruleset's new turn and end-of-turn
+    effects; a stunned fighter rolls to recover (base rules), logged."""
+    state = demo()
+    stunned = replace(state.combatant("c1"), status=state.combatant("c1").status.STUNNED)
+    battle = Battle(state.with_combatants(stunned), seed=4)
+    events = battle.execute(EndTurn())
+    names = [type(e).__name__ for e in events]
+    assert names[0] == "TurnEnded" and "StunRecoveryRolled" in names
+    assert battle.state.turn == state.turn + 1
