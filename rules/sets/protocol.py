@@ -121,8 +121,18 @@ class Ruleset(BattleRuleset, Protocol):
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> object | None:
-        """The attack choices a plain attack makes (the first weapon that can
-        reach, its first mode, no defenses announced); None when none can."""
+        """The attack choices of a plain attack: the first weapon and mode that
+        reach, with the defense the defender would most likely make; None when
+        nothing reaches."""
+        ...
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[object, ...]:
+        """Every distinct set of attack choices the ruleset's attack form offers
+        between the two as they stand (each weapon mode that reaches, each
+        defense, each option in turn): what scripted play, benchmarks and
+        computer-controlled sides choose among."""
         ...
 
     def preview_attack(

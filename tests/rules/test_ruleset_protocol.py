@@ -21,11 +21,12 @@ from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.assets import read_json
 from rules.core.dice import EnteredDice, ScriptedDice
-from rules.core.errors import DataError, IllegalCommandError, RulesError
+from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError, RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys
 from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
 from rules.sets.seed000.catalog import load_catalog, load_fighters
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION
@@ -76,9 +77,13 @@ def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
     state = demo()
     ruleset = get_ruleset()
     choices = ruleset.default_attack(state, "c2", "c4")  # the long spear reaches across
-    assert choices == AttackOptions(weapon_key="long-spear", mode="thrust")
+    fencer_parries = (DefenseChoice(DefenseKind.PARRY, "rapier"),)
+    assert choices == AttackOptions("long-spear", "thrust", defenses=fencer_parries)
     thrown = ruleset.default_attack(state, "c2", "c3")  # out of the spear's front reach
-    assert thrown == AttackOptions(weapon_key="knife", mode="throw")
+    assert isinstance(thrown, AttackOptions) and (thrown.weapon_key, thrown.mode) == (
+        "knife",
+        "throw",
+    )
     battle = Battle(state, seed=3)
     events = battle.execute(Attack("c2", "c4", choices))
     assert events and all(e.citation is not None for e in events)
@@ -87,6 +92,25 @@ def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
     resolution = seed000.resolution(state, "c2", "c4", choices, command_rng(3, 0))
     assert battle.state.combatant("c4") == resolution.defender_after
     assert battle.dice_log[0]  # the faces it rolled are kept with the command
+
+
+def test_the_attack_form_offers_every_option_once_and_the_rules_decide() -> None:
+    """Each variant of the attack form is a distinct choice; the rules either plan
+    it, with exact odds, or refuse it with a reason, never anything else."""
+    state = demo()
+    ruleset = get_ruleset()
+    variants = ruleset.attack_variants(state, "c2", "c4")
+    assert len(set(variants)) == len(variants) > 20
+    planned = 0
+    for choices in variants:
+        try:
+            preview = ruleset.preview_attack(state, "c2", "c4", choices)
+        except IllegalAttackError:
+            continue
+        planned += 1
+        assert sum(line.probability for line in preview.odds) == 1
+    assert planned > len(variants) // 2
+    assert ruleset.attack_variants(state, "c1", "c4") == ()  # nothing reaches
 
 
 def test_an_attack_out_of_reach_has_no_default() -> None:

@@ -9,7 +9,7 @@ the turn, a flying piece) rather than setting flags that shared code tests.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from hexmap import Facing, Hex, HexGrid, in_front_arc, in_reach
@@ -35,6 +35,7 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed000 import stray_hits, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.catalog import load_battle_setup, load_catalog
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
@@ -137,13 +138,22 @@ class Seed000(Tables):
     ) -> AttackOptions | None:
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        for weapon in attacker.fighter.weapons:
-            if weapon.key in attacker.unready or weapon.key in attacker.strained_weapons:
-                continue
-            for mode in weapon.modes:
-                if _reaches(attacker, mode, defender.hex):
-                    return AttackOptions(weapon_key=weapon.key, mode=mode.name)
+        for weapon, mode in _reaching_modes(attacker, defender.hex):
+            return AttackOptions(
+                weapon_key=weapon.key, mode=mode.name, defenses=(likely_defense(defender),)
+            )
         return None
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[AttackOptions, ...]:
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        return tuple(
+            options
+            for weapon, mode in _reaching_modes(attacker, defender.hex)
+            for options in attack_form_options(weapon, mode, attacker, defender, self)
+        )
 
     def preview_attack(
         self, state: BattleState, attacker_id: str, defender_id: str, choices: object
@@ -308,6 +318,16 @@ def _instance(options: frozenset[str]) -> Seed000:
 def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
     """The (shared, cached) seed 000 ruleset with ``options``."""
     return _instance(frozenset(options))
+
+
+def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, WeaponMode]]:
+    """The attacker's ready weapon modes that strike ``target``, in sheet order."""
+    for weapon in attacker.fighter.weapons:
+        if weapon.key in attacker.unready or weapon.key in attacker.strained_weapons:
+            continue
+        for mode in weapon.modes:
+            if _reaches(attacker, mode, target):
+                yield weapon, mode
 
 
 def _reaches(attacker: Combatant, mode: WeaponMode, target: Hex) -> bool:

@@ -1,0 +1,78 @@
+"""The choices of seed 000's attack form, as data: the defense a defender most
+likely announces, and every option the attack pane offers, one at a time on a
+plain attack. Scripted play, the benchmark and (later) computer-controlled sides
+choose among these through the ``Ruleset`` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from rules.battle.model import Combatant, ParryClass, Weapon, WeaponMode
+from rules.core.citation import cite
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
+from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
+from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.tables import Tables
+
+# The GM's situational modifier the form offers (000 ADVERSE COMBAT CONDITIONS).
+SITUATIONAL = Modifier(-2, "GM's situational modifier", cite("000", "ADVERSE COMBAT CONDITIONS"))
+
+
+def parrying_weapon(defender: Combatant) -> Weapon | None:
+    """The defender's first weapon that can parry (000 PARRY), if any."""
+    return next((w for w in defender.fighter.weapons if w.parry is not ParryClass.NONE), None)
+
+
+def likely_defense(defender: Combatant) -> DefenseChoice:
+    """A block with a shield, else a parry with the first weapon that can, else a
+    dodge."""
+    if defender.fighter.shield is not None:
+        return DefenseChoice(DefenseKind.BLOCK)
+    parrying = parrying_weapon(defender)
+    if parrying is not None:
+        return DefenseChoice(DefenseKind.PARRY, parrying.key)
+    return DefenseChoice(DefenseKind.DODGE)
+
+
+def attack_form_options(
+    weapon: Weapon, mode: WeaponMode, attacker: Combatant, defender: Combatant, tables: Tables
+) -> Iterator[AttackOptions]:
+    """The attack pane's options one at a time, each on the plain attack (a dodge):
+    each defense it offers, an aimed blow, a random location, from below and from
+    above, a situational modifier, an adverse condition, striking at the defender's
+    weapon to break or disarm it, each way of subduing, a chink in armour, an
+    acrobatic dodge and an all-out defense."""
+    dodge = (DefenseChoice(DefenseKind.DODGE),)
+    plain = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=dodge)
+    yield plain
+    yield replace(plain, defenses=())
+    if defender.fighter.shield is not None:
+        yield replace(plain, defenses=(DefenseChoice(DefenseKind.BLOCK),))
+    parrying = parrying_weapon(defender)
+    if parrying is not None:
+        yield replace(plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),))
+        yield replace(
+            plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),), all_out_defense=True
+        )
+    table = tables.locations
+    aimed = next((loc.key for loc in table.locations if loc.key != table.default_key), None)
+    if aimed is not None:
+        yield replace(plain, location=aimed)
+        yield replace(plain, location=aimed, chink=True)
+    yield replace(plain, random_location=True)
+    yield replace(plain, from_below=True)
+    yield replace(plain, from_above=True)
+    yield replace(plain, extra_modifiers=(SITUATIONAL,))
+    conditions = load_condition_catalog().conditions
+    if conditions:
+        yield replace(plain, conditions=(SelectedCondition(conditions[0].key),))
+    if defender.fighter.weapons:
+        struck = defender.fighter.weapons[0].key
+        for weapon_attack in WeaponAttack:
+            yield replace(plain, target_weapon_key=struck, weapon_attack=weapon_attack)
+    for subdue in SubdueMode:
+        pulled = max(1, attacker.fighter.attributes.st - 3) if subdue is SubdueMode.PULLED else None
+        yield replace(plain, subdue=subdue, pulled_st=pulled)
+    yield replace(plain, acrobatic_dodge=True)
