@@ -54,12 +54,12 @@ from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
 from app.map.view import MapView
-from app.panes.attack import AttackPane
 from app.panes.combat_log import CombatLogPane
 from app.panes.combatants import CombatantsPane
 from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_change
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
+from app.rulesets import ruleset_ui
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, EndTurn
 from rules.battle.model import Combatant
@@ -195,7 +195,10 @@ class MainWindow(QMainWindow):
         controller = self._controller
         self.combatants_pane: CombatantsPane = CombatantsPane(controller, self)
         self.inspector_pane: InspectorPane = InspectorPane(controller, self)
-        self.attack_pane: AttackPane = AttackPane(controller, self)
+        # The attack pane is the battle's ruleset's own ("attackPane" in every ruleset).
+        self.attack_pane: QDockWidget = ruleset_ui(controller.state.ruleset_key).attack_pane(
+            controller, self
+        )
         self.log_pane: CombatLogPane = CombatLogPane(controller, self)
         self.hex_pane: HexPane = HexPane(controller, self.map_view, self)
         self.panes = (

@@ -1,6 +1,7 @@
 """The combat log pane: renders the battle's events, never computes rules.
 
-Rows come from ``app.event_text``; this module only draws them (rich text, one
+Rows come from ``app.event_text``, with the battle's ruleset's log formatter
+(``app.rulesets``) for its own events; this module only draws them (rich text, one
 ``QTextDocument`` per visible row), highlights a hovered row's hexes on the map
 through ``BattleController.highlight``, follows the newest entry and copies rows
 as plain text.
@@ -39,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.event_text import (
+    LogFormatter,
     LogRow,
     RowKind,
     Tone,
@@ -48,6 +50,7 @@ from app.event_text import (
 )
 from app.help import key_sequences
 from app.panes.widgets import MUTED, configure_dock, set_view_with_footer
+from app.rulesets import ruleset_ui
 from rules.battle.battle import BattleChange
 
 _INDEX = QModelIndex | QPersistentModelIndex
@@ -241,14 +244,21 @@ class CombatLogPane(QDockWidget):
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""
         battle = self._controller.battle
-        rows = [turn_separator(battle.initial.turn), *rows_for_batches(battle.event_batches)]
+        rows = [
+            turn_separator(battle.initial.turn),
+            *rows_for_batches(battle.event_batches, self._formatter()),
+        ]
         self.delegate.clear_cache()
         self.model.set_rows(rows)
         self._after_change()
 
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
-        self.model.append_rows(rows_for_events(redraw.log_events))
+        self.model.append_rows(rows_for_events(redraw.log_events, self._formatter()))
         self._after_change()
+
+    def _formatter(self) -> LogFormatter:
+        """The formatter of the battle shown now (a new battle may be another ruleset's)."""
+        return ruleset_ui(self._controller.state.ruleset_key).log_formatter
 
     def _after_change(self) -> None:
         n = sum(1 for r in self.model.rows if r.kind is not RowKind.TURN)

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QApplication, QComboBox, QMainWindow, QWidget
 
 from app.controller import BattleController
 from app.event_text import RowKind, rows_for_events
-from app.panes.attack import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from app.panes.combat_log import CombatLogPane
+from app.rulesets import ruleset_ui
+from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from hexmap import Hex
 from rules.battle.battle import Battle, MoveCombatant, TurnCombatant, command_rng
 from rules.battle.commands import Attack
@@ -329,7 +330,7 @@ def test_end_to_end_attack_through_the_pane(qtbot, defenses):
     row = log.rows[-1]
     assert row.kind is RowKind.ATTACK
     assert row.events == resolution.events == replay.events[-len(resolution.events):]
-    assert rows_for_events(resolution.events) == (row,)
+    assert rows_for_events(resolution.events, ruleset_ui("000").log_formatter) == (row,)
     rolled = [e for e in row.events if isinstance(e, DefenseRolled)]
     assert [e.kind for e in rolled] == [k for k in defenses][: len(rolled)]
     assert pane.last_label.text().startswith("Last roll: ")

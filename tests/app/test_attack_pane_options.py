@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QMainWindow
 
 from app.controller import BattleController
 from app.event_text import RowKind
-from app.panes.attack import AttackPane, odds_rows, p_down
-from app.panes.attack_parts import injury_text, percent
 from app.panes.combat_log import CombatLogPane
+from app.rulesets.seed000.attack_pane import AttackPane, odds_rows, p_down
+from app.rulesets.seed000.attack_parts import injury_text, percent
 from rules.battle.commands import Attack, SetPosture, SetRulesetOptions
 from rules.battle.model import Posture
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack

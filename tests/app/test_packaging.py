@@ -233,5 +233,7 @@ def test_a_bundle_missing_a_module_is_refused(tmp_path: Path) -> None:
     problems = check.check_contents(tmp_path)
     assert not any(p.startswith("module not bundled") for p in problems)
     assert "missing assets/battles/demo.json" in problems
-    (inside / "app" / "panes" / "attack.pyc").unlink()
-    assert "module not bundled: app/panes/attack.py" in check.check_contents(tmp_path)
+    (inside / "app" / "rulesets" / "seed000" / "attack_pane.pyc").unlink()
+    assert "module not bundled: app/rulesets/seed000/attack_pane.py" in check.check_contents(
+        tmp_path
+    )

@@ -13,26 +13,31 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.controller import BattleController
-from app.event_text import RowKind, Tone, rows_for_events, turn_separator
-from app.panes.attack import AttackPane
+from app.event_text import RowKind, Tone, line_for, rows_for_events, turn_separator
+from app.main_window import load_demo_battle
 from app.panes.combat_log import CombatLogPane
 from app.panes.combatants import CombatantsModel, CombatantsPane
-from app.panes.inspector import InspectorPane, defense_at_rest
+from app.panes.inspector import InspectorPane
 from app.panes.widgets import HP_ROLE, ID_ROLE
+from app.rulesets import ruleset_ui
+from app.rulesets.seed000.attack_pane import AttackPane
+from app.rulesets.seed000.inspector_section import Seed000InspectorSection, defense_at_rest
 from hexmap import Arc, Hex
 from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.command_events import Edited, Moved, TurnEnded
 from rules.battle.commands import Attack, EditCombatant
 from rules.battle.model import Status
+from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
-from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved
+from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
 from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, block_base
 
 SEED = 11
+LOG = ruleset_ui("000").log_formatter
 
 
 def demo_state() -> BattleState:
@@ -62,6 +67,12 @@ def inspector(qtbot, controller) -> InspectorPane:
     pane.resize(290, 560)
     pane.show()
     return pane
+
+
+def sheet(pane: InspectorPane) -> Seed000InspectorSection:
+    """The inspector's seed 000 section (the demo battle is seed 000's)."""
+    assert isinstance(pane.section, Seed000InspectorSection)
+    return pane.section
 
 
 @pytest.fixture
@@ -211,7 +222,7 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     c = controller.state.combatant("c1")
     f = c.fighter
     ruleset = controller.state.ruleset
-    stats = inspector.stats
+    stats = sheet(inspector).stats
     assert inspector.name_label.text() == c.name
     assert stats.value("st") == str(f.attributes.st)
     assert stats.value("dx") == str(f.attributes.dx)
@@ -228,15 +239,15 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     assert not f.combat_reflexes
     block = defense_at_rest(c, DefenseChoice(DefenseKind.BLOCK), ruleset)
     assert block.value == block_base(f).value == math.floor(2 * f.skill(f.shield_skill) / 3)
-    shield_text = inspector.shield_label.text()
+    shield_text = sheet(inspector).shield_label.text()
     assert f.shield.name in shield_text
     assert f"PD {f.shield.pd}" in shield_text
     assert f"block <b>{block.value}</b>" in shield_text
 
     assert f.armor is not None
-    assert f"PD {f.armor.pd} · DR {f.armor.dr}" in inspector.armor_label.text()
+    assert f"PD {f.armor.pd} · DR {f.armor.dr}" in sheet(inspector).armor_label.text()
 
-    weapons = inspector.weapons_label.text()
+    weapons = sheet(inspector).weapons_label.text()
     for w in f.weapons:
         assert w.name in weapons
         assert f"{w.skill} {f.skill(w.skill)}" in weapons
@@ -245,7 +256,7 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
         for mode in w.modes:
             dice = ruleset.weapon_damage(mode.damage, f.attributes.st)
             assert f"{mode.name}: {mode.damage} ({dice}) · reach {mode.reach}" in weapons
-    hands = inspector.hands_label.text()
+    hands = sheet(inspector).hands_label.text()
     assert "Right-handed" in hands
     assert "shield on the left" in hands
 
@@ -255,7 +266,7 @@ def test_inspector_shows_handedness_of_a_left_handed_fighter(inspector, controll
     f = controller.state.combatant("c3").fighter
     assert f.handedness.value == "left"
     assert "Left-handed: weapon in the left hand, shield on the right" in (
-        inspector.hands_label.text()
+        sheet(inspector).hands_label.text()
     )
 
 
@@ -268,7 +279,7 @@ def test_editing_hp_executes_edit_combatant(qtbot, inspector, controller):
     qtbot.mouseClick(inspector.apply_button, Qt.MouseButton.LeftButton)
     assert controller.battle.commands[-1] == EditCombatant("c2", hp=before.hp - 4)
     assert controller.state.combatant("c2").hp == before.hp - 4
-    assert inspector.stats.value("hp") == f"{before.hp - 4}/{before.fighter.hit_points}"
+    assert sheet(inspector).stats.value("hp") == f"{before.hp - 4}/{before.fighter.hit_points}"
     assert not inspector.apply_button.isEnabled()
 
 
@@ -313,7 +324,7 @@ def _attack_events(controller: BattleController):
 def test_event_text_groups_an_attack_into_one_row(controller):
     events = _attack_events(controller)
     assert events
-    rows = rows_for_events(events)
+    rows = rows_for_events(events, LOG)
     assert len(rows) == 1
     row = rows[0]
     assert row.kind is RowKind.ATTACK
@@ -337,7 +348,7 @@ def test_event_text_single_events_and_turn_separators(controller):
     moved = controller.execute(MoveCombatant("c2", start + Hex(0, 1)))
     ended = controller.execute(EndTurn())
     edited = controller.execute(EditCombatant("c2", hp=1))
-    rows = rows_for_events((*moved, *ended, *edited))
+    rows = rows_for_events((*moved, *ended, *edited), LOG)
     assert [r.kind for r in rows] == [RowKind.EVENT, RowKind.TURN, RowKind.EVENT]
     assert isinstance(rows[0].events[0], Moved)
     assert rows[0].hexes == moved[0].involved_hexes()
@@ -351,7 +362,7 @@ def test_event_text_single_events_and_turn_separators(controller):
 def test_a_stand_alone_event_ends_an_attack_group(controller):
     attack = _attack_events(controller)
     ended = controller.execute(EndTurn())
-    rows = rows_for_events((*attack, *ended))
+    rows = rows_for_events((*attack, *ended), LOG)
     assert [r.kind for r in rows] == [RowKind.ATTACK, RowKind.TURN]
 
 
@@ -365,14 +376,14 @@ def test_log_renders_each_command_as_it_happens(log_pane, controller):
     kinds = [r.kind for r in log_pane.rows]
     assert kinds == [RowKind.TURN, RowKind.EVENT, RowKind.ATTACK, RowKind.TURN]
     assert log_pane.rows[2].events == events
-    assert log_pane.rows == (turn_separator(1), *rows_for_events(controller.battle.events))
+    assert log_pane.rows == (turn_separator(1), *rows_for_events(controller.battle.events, LOG))
 
 
 def test_log_rebuilds_on_reset(qtbot, controller):
     _attack_events(controller)
     pane = CombatLogPane(controller)
     qtbot.addWidget(pane)
-    assert pane.rows == (turn_separator(1), *rows_for_events(controller.battle.events))
+    assert pane.rows == (turn_separator(1), *rows_for_events(controller.battle.events, LOG))
     assert any(r.kind is RowKind.ATTACK for r in pane.rows)
 
 
@@ -431,12 +442,6 @@ def test_ctrl_c_in_the_log_copies_the_selected_entry(qtbot, log_pane, controller
 def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
     """000 MISSILE AND THROWN WEAPONS: the knife leaves the hand on purpose; the log
     says where it lands, plainly, not as a mishap."""
-    from app.event_text import Tone, line_for
-    from app.main_window import load_demo_battle
-    from rules.battle.scatter import PieceLanded
-    from rules.sets.seed000.attack import AttackOptions
-    from rules.sets.seed000.attack_events import PiecesLeftHand
-
     lines: dict[str, list[tuple[str, Tone]]] = {"on target": [], "wide": []}
     for seed in range(60):
         battle = load_demo_battle(seed)
@@ -444,11 +449,11 @@ def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
         events = list(battle.events)
         (left,) = [e for e in events if isinstance(e, PiecesLeftHand)]
         landing = [e for e in events if isinstance(e, PieceLanded)]
-        line = line_for(left)
+        line = line_for(left, LOG)
         kind = "on target" if "lands in the target's hex" in line.text else "wide"
         lines[kind].append((line.text, line.tone))
         if kind == "on target":
-            assert landing and "lands in the target's hex" in line_for(landing[0]).text
+            assert landing and "lands in the target's hex" in line_for(landing[0], LOG).text
     assert lines["on target"] and lines["wide"]
     text, tone = lines["on target"][0]
     assert text == "Spearman's Knife, thrown at Fencer, lands in the target's hex"

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QUrl
+import re
+from pathlib import Path
+from types import SimpleNamespace
 
-from app.main_window import MainWindow
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtWidgets import QApplication, QLabel
+
+from app import help as app_help
+from app.main_window import MainWindow, move_text
+from app.map import painter as mp
+from app.rulesets.seed000.attack_parts import OddsPanel, OddsRow
 from hexmap import Hex
-from rules.battle.battle import MoveCombatant
-from rules.sets.seed000.defense import DefenseKind
+from rules.battle.battle import EndTurn, MoveCombatant
+from rules.battle.command_events import Moved
+from rules.battle.commands import EditCombatant
+from rules.battle.model import ActionKind, Status, TurnAction
+from rules.sets.seed000.defense import (
+    DefenseKind,
+    attack_cumulative_modifiers,
+    cumulative_defense_modifiers,
+)
 
 
 def _sword_against_flail(window: MainWindow) -> None:
@@ -66,10 +81,6 @@ def test_defense_scores_sit_next_to_their_own_defense(main_window: MainWindow) -
 def test_odds_rows_are_replaced_without_ghosts(qtbot: object) -> None:
     """Replaced odds rows were only deleteLater'd, so until the next event-loop pass
     (and in any grab before it) the old captions were drawn over the new ones."""
-    from PySide6.QtWidgets import QApplication, QLabel
-
-    from app.panes.attack_parts import OddsPanel, OddsRow
-
     panel = OddsPanel()
     qtbot.addWidget(panel)  # type: ignore[attr-defined]
     panel.show()
@@ -89,10 +100,6 @@ def test_ctrl_return_after_rolling_ends_the_turn_not_a_second_attack(
     """Ctrl+Return is End Turn (guide, shortcut list), but inside the Attack pane it
     rolled: after clicking Roll the focus stayed in the pane, so the GM's Ctrl+Return
     made a second attack."""
-    from PySide6.QtWidgets import QApplication
-
-    from app import help as app_help
-    from rules.battle.battle import EndTurn
 
     assert "Ctrl+Return" not in app_help.shortcut("roll_attack").keys
     assert "Ctrl+Return" in app_help.shortcut("end_turn").keys
@@ -119,7 +126,6 @@ def test_ctrl_return_after_rolling_ends_the_turn_not_a_second_attack(
 def test_situational_modifier_does_not_carry_over(main_window: MainWindow) -> None:
     """The GM's +/- modifier and its reason stayed for other attackers, targets and
     later turns."""
-    from rules.battle.battle import EndTurn
 
     _sword_against_flail(main_window)
     c = main_window.controller
@@ -169,10 +175,6 @@ def test_last_roll_line_clears_when_the_attacker_changes(main_window: MainWindow
 def test_rules_reference_is_the_gms_summary(qtbot: object) -> None:
     """Help > Rules reference showed the developers' traceability table (module::name,
     test names); the GM gets a plain summary that links to the table at the end."""
-    import re
-    from pathlib import Path
-
-    from app import help as app_help
 
     root = Path(__file__).resolve().parents[2]
     assert app_help.rules_reference_path() == root / "docs" / "gm-rules.md"
@@ -204,9 +206,6 @@ def test_rules_reference_is_the_gms_summary(qtbot: object) -> None:
 def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) -> None:
     """An unconscious or dead fighter, selected, still showed arcs and reach hatching
     as if it could fight."""
-    from app.map import painter as mp
-    from rules.battle.commands import EditCombatant
-    from rules.battle.model import Status
 
     c = main_window.controller
     view = main_window.map_view
@@ -229,10 +228,6 @@ def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) ->
 
 def test_counts_are_singular_or_plural() -> None:
     """"(2 hex)", "1 earlier attack(s)/defense(s)": say 1 hex, 2 hexes, 1 attack."""
-    from app.main_window import move_text
-    from rules.battle.command_events import Moved
-    from rules.battle.model import ActionKind, TurnAction
-    from rules.sets.seed000.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
 
     def moved(steps: int) -> str:
         path = tuple(Hex(q, 0) for q in range(steps + 1))
@@ -253,7 +248,6 @@ def test_counts_are_singular_or_plural() -> None:
     assert attack_cumulative_modifiers(parried, "sword", "Sword")[0].reason == (
         "the Sword already parried 2 times this turn")
 
-    from types import SimpleNamespace
 
     walker = SimpleNamespace(move_used=2, path_this_turn=(Hex(0, 0), Hex(1, 0), Hex(2, 0)),
                              fighter=SimpleNamespace(move=6))

@@ -42,17 +42,6 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
-from app.panes.attack_parts import (
-    DOWN_STATUSES,
-    Collapsible,
-    ConditionsPicker,
-    OddsPanel,
-    OddsRow,
-    injury_text,
-    percent,
-    weapon_targets,
-)
-from app.panes.tables import seed000_tables
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -62,6 +51,17 @@ from app.panes.widgets import (
     hline,
     section_label,
 )
+from app.rulesets.seed000.attack_parts import (
+    DOWN_STATUSES,
+    Collapsible,
+    ConditionsPicker,
+    OddsPanel,
+    OddsRow,
+    injury_text,
+    percent,
+    weapon_targets,
+)
+from app.rulesets.seed000.tables import seed000_tables
 from app.theme import ARC_COLOURS
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions

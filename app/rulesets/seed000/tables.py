@@ -1,7 +1,7 @@
 """Seed 000's tables for the panes that show seed 000's numbers.
 
-The attack pane and the inspector lay out seed 000's plans, odds and defenses
-(they move under ``app/rulesets/seed000`` with the ruleset protocol). The battle
+Seed 000's attack pane and inspector section lay out its plans, odds and
+defenses. The battle
 state carries its ruleset as a ``BattleRuleset``; this is the one place that
 narrows it to seed 000's ``Tables``, so another ruleset gets a clear refusal
 instead of a missing attribute."""
