@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 
 typecheck: $(STAMP)
-	$(PY) -m mypy rules hexmap
+	$(PY) -m mypy
 
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports

@@ -11,16 +11,17 @@ pixmaps are redrawn). At the densest zoom where the grid is still drawn (hexes o
 
 Attacks (``attack_commands_per_s``): full ``Attack`` commands through
 ``Battle.execute``, every event included, over the demo's matchups (every fighter
-against every other, each weapon mode at its shortest reach, the defender facing
-three ways) with each option the attack pane offers in turn, under the seed 000
-rules and with the seed 001 hit-location option. Each command runs on a fresh
-battle of its set-up; ``attack_commands_per_s_at_10000`` runs a sample of the same
-commands, one on each battle of its set-up whose log already holds 10,000
-commands (the readable output adds that sample's rate with an empty log).
+against every other, at each weapon mode's shortest reach, the defender facing
+three ways) with each set of choices the ruleset's attack form offers
+(``Ruleset.attack_variants``), under the ruleset and with each of its options.
+Each command runs on a fresh battle of its set-up;
+``attack_commands_per_s_at_10000`` runs a sample of the same commands, one on each
+battle of its set-up whose log already holds 10,000 commands (the readable output
+adds that sample's rate with an empty log).
 
-Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``attack_odds`` for those set-ups
-(the defender facing the attacker), as the attack pane asks for them: the median
-with warm caches, and the slowest with every cache of the rules cleared first.
+Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Ruleset.preview_attack`` (the
+plan and its exact odds) for those set-ups (the defender facing the attacker): the
+median with warm caches, and the slowest with every cache of the rules cleared first.
 
 Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
@@ -36,7 +37,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from app.controller import BattleController
@@ -51,17 +52,11 @@ from rules.battle.commands import (
     PickUpItem,
     ReadyWeapon,
 )
-from rules.battle.model import Combatant, ParryClass, Side, Status, Weapon, WeaponMode
+from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
-from rules.core.citation import cite
 from rules.core.errors import RulesError
-from rules.core.modifiers import Modifier
-from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
-from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
-from rules.sets.seed000.odds import attack_odds
-from rules.sets.seed000.ruleset import Seed000, seed000_ruleset
-from rules.sets.seed000.tables import LOCATIONS_001, Tables
+from rules.sets.protocol import Ruleset
+from rules.sets.registry import get_ruleset
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100
@@ -70,9 +65,6 @@ COMBATANTS = 40
 BUDGET_MS = 16.0
 LONG_LOG = 10_000
 REPLAY_COMMANDS = 1_000
-# Seed 000 as it is, and with seed 001's hit locations (the pane's ruleset option).
-RULESET_OPTIONS: tuple[tuple[str, ...], ...] = ((), (LOCATIONS_001,))
-SITUATIONAL = Modifier(-2, "GM's situational modifier", cite("000", "ADVERSE COMBAT CONDITIONS"))
 
 
 @dataclass(frozen=True)
@@ -125,9 +117,8 @@ class AttackCase:
     """One attack set-up: two combatants on a small map and the command."""
 
     state: BattleState
-    ruleset: Seed000  # the state's
+    ruleset: Ruleset  # the state's
     command: Attack
-    options: AttackOptions  # the command's, as the pane made them
     facing_attacker: bool  # the defender faces the attacker (the odds use these)
 
 
@@ -222,96 +213,60 @@ def measure_map(seed: int, sizes: Sizes = Sizes()) -> dict[str, Timing]:
 
 
 # --- the attacks ------------------------------------------------------------------------
-def _parrying_weapon(defender: Combatant) -> Weapon | None:
-    return next((w for w in defender.fighter.weapons if w.parry is not ParryClass.NONE), None)
-
-
-def pane_options(
-    weapon: Weapon, mode: WeaponMode, attacker: Combatant, defender: Combatant, ruleset: Tables
-) -> Iterator[AttackOptions]:
-    """The attack pane's options one at a time, each on the plain attack (a dodge):
-    each defense it offers, an aimed blow, a random location, from below and from
-    above, a situational modifier, an adverse condition, striking at the defender's
-    weapon to break or disarm it, each way of subduing, a chink in armour, an
-    acrobatic dodge and an all-out defense."""
-    dodge = (DefenseChoice(DefenseKind.DODGE),)
-    plain = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=dodge)
-    yield plain
-    yield replace(plain, defenses=())
-    if defender.fighter.shield is not None:
-        yield replace(plain, defenses=(DefenseChoice(DefenseKind.BLOCK),))
-    parrying = _parrying_weapon(defender)
-    if parrying is not None:
-        yield replace(plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),))
-        yield replace(
-            plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),), all_out_defense=True
-        )
-    table = ruleset.locations
-    aimed = next((loc.key for loc in table.locations if loc.key != table.default_key), None)
-    if aimed is not None:
-        yield replace(plain, location=aimed)
-        yield replace(plain, location=aimed, chink=True)
-    yield replace(plain, random_location=True)
-    yield replace(plain, from_below=True)
-    yield replace(plain, from_above=True)
-    yield replace(plain, extra_modifiers=(SITUATIONAL,))
-    conditions = load_condition_catalog().conditions
-    if conditions:
-        yield replace(plain, conditions=(SelectedCondition(conditions[0].key),))
-    if defender.fighter.weapons:
-        struck = defender.fighter.weapons[0].key
-        for weapon_attack in WeaponAttack:
-            yield replace(plain, target_weapon_key=struck, weapon_attack=weapon_attack)
-    for subdue in SubdueMode:
-        pulled = max(1, attacker.fighter.attributes.st - 3) if subdue is SubdueMode.PULLED else None
-        yield replace(plain, subdue=subdue, pulled_st=pulled)
-    yield replace(plain, acrobatic_dodge=True)
+def rulesets() -> tuple[Ruleset, ...]:
+    """The demo's ruleset as it is and with each of its options (seed 000: the seed
+    001 hit locations)."""
+    key = demo_state().ruleset_key
+    base = get_ruleset(key)
+    return (base, *(get_ruleset(key, (option,)) for option in base.available_options))
 
 
 def attack_cases() -> list[AttackCase]:
-    """Every demo fighter against every other with each weapon mode, the defender at
-    the mode's shortest reach straight ahead, facing three ways in turn, with each of
-    the pane's options, under both rulesets: the set-ups the rules accept."""
+    """Every demo fighter against every other, the defender at each distance one
+    of the attacker's weapon modes reaches first, straight ahead, facing three ways
+    in turn, with each set of choices the ruleset's attack form offers there
+    (``Ruleset.attack_variants``), under the ruleset and each of its options: the
+    set-ups the rules accept."""
     demo = demo_state()
     templates = demo.combatants
     grid = HexGrid(12, 12)
     origin = Hex.from_offset(6, 6)
     cases: list[AttackCase] = []
-    for ruleset_options in RULESET_OPTIONS:
-        ruleset = seed000_ruleset(ruleset_options)
+    for ruleset in rulesets():
         ruled = replace(demo, ruleset=ruleset)
         for a_template in templates:
+            distances = sorted(
+                {
+                    min(d for d in mode.reach.distances if d > 0)
+                    for weapon in a_template.fighter.weapons
+                    for mode in weapon.modes
+                    if any(d > 0 for d in mode.reach.distances)
+                }
+            )
             for d_template in templates:
                 if a_template.id == d_template.id:
                     continue
-                for weapon in a_template.fighter.weapons:
-                    for mode in weapon.modes:
-                        distance = min((d for d in mode.reach.distances if d > 0), default=None)
-                        if distance is None:
-                            continue
-                        for facing in (Facing.S, Facing.SE, Facing.N):
-                            attacker = replace(
-                                a_template, id="attacker", hex=origin, facing=Facing.N,
-                                hp=a_template.fighter.hit_points, status=Status.ACTIVE,
-                            )  # fmt: skip
-                            defender = replace(
-                                d_template, id="defender",
-                                hex=origin + Facing.N.vector.scale(distance), facing=facing,
-                                hp=d_template.fighter.hit_points, status=Status.ACTIVE,
-                            )  # fmt: skip
-                            state = replace(ruled, grid=grid, combatants=(attacker, defender))
-                            for options in pane_options(
-                                weapon, mode, attacker, defender, ruleset
-                            ):
-                                command = Attack(attacker.id, defender.id, options)
-                                try:
-                                    Battle(state, 0).execute(command)
-                                except RulesError:
-                                    continue
-                                facing_attacker = facing is Facing.S
-                                cases.append(
-                                    AttackCase(state, ruleset, command, options, facing_attacker)
-                                )
+                for distance in distances:
+                    for facing in (Facing.S, Facing.SE, Facing.N):
+                        attacker = replace(
+                            a_template, id="attacker", hex=origin, facing=Facing.N,
+                            hp=a_template.fighter.hit_points, status=Status.ACTIVE,
+                        )  # fmt: skip
+                        defender = replace(
+                            d_template, id="defender",
+                            hex=origin + Facing.N.vector.scale(distance), facing=facing,
+                            hp=d_template.fighter.hit_points, status=Status.ACTIVE,
+                        )  # fmt: skip
+                        state = replace(ruled, grid=grid, combatants=(attacker, defender))
+                        for choices in ruleset.attack_variants(state, attacker.id, defender.id):
+                            command = Attack(attacker.id, defender.id, choices)
+                            try:
+                                Battle(state, 0).execute(command)
+                            except RulesError:
+                                continue
+                            cases.append(
+                                AttackCase(state, ruleset, command, facing is Facing.S)
+                            )
     return cases
 
 
@@ -368,47 +323,39 @@ def clear_rules_caches() -> int:
 
 
 def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
-    """``attack_odds`` as the pane calls it (with its plan check) for the set-ups
-    where the defender faces the attacker: warm (a second call), and cold (every
-    cache of the rules cleared, then the plan made untimed, as the pane would have
-    it, before the odds are timed)."""
+    """``Ruleset.preview_attack`` (the plan and its exact odds, as a pane asks for
+    them) for the set-ups where the defender faces the attacker: warm (a second
+    call), and cold (every cache of the rules cleared and a new ruleset object
+    first)."""
     warm: list[float] = []
     cold: list[float] = []
     facing = [case for case in cases if case.facing_attacker][::every]
     for case in facing:
-        state = case.state
-        attacker = state.combatant(case.command.attacker_id)
-        defender = state.combatant(case.command.defender_id)
+        command = case.command
         clear_rules_caches()
-        ruleset = seed000_ruleset(case.ruleset.options)  # a new one: its tables cold too
+        ruleset = get_ruleset(case.ruleset.key, case.ruleset.options)  # a new one: tables cold
         try:
-            plan = plan_attack(attacker, defender, case.options, ruleset)
+            start = time.perf_counter()
+            ruleset.preview_attack(
+                case.state, command.attacker_id, command.defender_id, command.options
+            )
         except RulesError:
-            continue  # the pane refuses this one before it asks for odds
-        start = time.perf_counter()
-        attack_odds(plan, attacker, defender, ruleset)
+            continue  # the pane refuses this one before it shows odds
         cold.append((time.perf_counter() - start) * 1000.0)
         start = time.perf_counter()
-        attack_odds(plan, attacker, defender, ruleset)
+        ruleset.preview_attack(
+            case.state, command.attacker_id, command.defender_id, command.options
+        )
         warm.append((time.perf_counter() - start) * 1000.0)
     return OddsTimes(tuple(warm), tuple(cold))
 
 
 # --- the replay -------------------------------------------------------------------------
-def _defense_for(defender: Combatant) -> DefenseChoice:
-    parrying = _parrying_weapon(defender)
-    if defender.fighter.shield is not None:
-        return DefenseChoice(DefenseKind.BLOCK)
-    if parrying is not None:
-        return DefenseChoice(DefenseKind.PARRY, parrying.key)
-    return DefenseChoice(DefenseKind.DODGE)
-
-
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
-    reach; else attack the nearest standing enemy in reach with its first weapon
-    mode that reaches (readying that weapon first if it must), else step towards it
-    and face it."""
+    reach; else face the nearest standing enemy and attack it with the ruleset's
+    plain attack (``Ruleset.default_attack``), readying an unready weapon first if
+    nothing ready reaches, else step towards it."""
     if not who.fighter.weapons:  # disarmed or dropped: pick a weapon up within reach
         near = [i for i in state.items if i.weapon is not None and who.hex.distance(i.hex) <= 1]
         return [PickUpItem(who.id, near[0].id)] if near else []
@@ -416,20 +363,18 @@ def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     if not enemies:
         return []
     target = min(enemies, key=lambda c: (who.hex.distance(c.hex), c.id))
-    distance = who.hex.distance(target.hex)
     facing = direction_to(who.hex, target.hex)
     commands: list[Command] = []
     if who.facing is not facing:
         commands.append(TurnCombatant(who.id, facing))
-    for weapon in who.fighter.weapons:
-        for mode in weapon.modes:
-            if distance in mode.reach.distances:
-                if weapon.key in who.unready:  # 000 PARRY: ready it again first
-                    return [*commands, ReadyWeapon(who.id, weapon.key)]
-                options = AttackOptions(
-                    weapon_key=weapon.key, mode=mode.name, defenses=(_defense_for(target),)
-                )
-                return [*commands, Attack(who.id, target.id, options)]
+    faced = state.with_combatants(replace(who, facing=facing))
+    choices = get_ruleset(state.ruleset_key, state.ruleset_options).default_attack(
+        faced, who.id, target.id
+    )
+    if choices is not None:
+        return [*commands, Attack(who.id, target.id, choices)]
+    if who.unready:  # a weapon used last: ready it again first
+        return [*commands, ReadyWeapon(who.id, sorted(who.unready)[0])]
     step = who.hex.neighbor(facing)
     if step in state.grid and state.occupant(step) is None:
         commands.append(MoveCombatant(who.id, step))
@@ -499,7 +444,7 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     lines.append(
         f"Attack commands through Battle.execute: {rate.per_second:,.0f} per second "
         f"({rate.commands:,} in {rate.seconds:.2f} s; {len(cases)} set-ups: demo matchups "
-        "x pane options x both rulesets)"
+        "x the attack form's choices x the ruleset and its options)"
     )
     late = measure_attacks_one_each(cases, seed, sizes.long_log, sizes)
     early = measure_attacks_one_each(cases, seed, 0, sizes)

@@ -48,13 +48,11 @@ from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_loggi
 from hexmap import direction_to
 from rules.battle.battle import EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.commands import Attack
-from rules.battle.model import Combatant, ParryClass
+from rules.battle.model import Combatant
 from rules.battle.state import BattleState, Command
 from rules.core.assets import asset_path
 from rules.core.events import Event
-from rules.sets.seed000.attack import AttackOptions
-from rules.sets.seed000.attack_events import DamageDealt
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.protocol import Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -112,22 +110,15 @@ def _nearest_enemy(state: BattleState, who: Combatant, exclude: set[str]) -> Com
     return min(enemies, key=lambda c: who.hex.distance(c.hex))  # ties: file order
 
 
-def _attack(state: BattleState, attacker: Combatant, defender: Combatant) -> Command:
-    """The attacker's first weapon, in its first mode that reaches the defender; the
-    defender announces a block if it has a shield, else a parry, else a dodge."""
-    distance = attacker.hex.distance(defender.hex)
-    weapon = attacker.fighter.weapons[0]
-    mode = next((m for m in weapon.modes if distance in m.reach.distances), weapon.modes[0])
-    fighter = defender.fighter
-    parrying = next((w for w in fighter.weapons if w.parry is not ParryClass.NONE), None)
-    if fighter.shield is not None:
-        defense = DefenseChoice(DefenseKind.BLOCK)
-    elif parrying is not None:
-        defense = DefenseChoice(DefenseKind.PARRY, parrying.key)
-    else:
-        defense = DefenseChoice(DefenseKind.DODGE)
-    options = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=(defense,))
-    return Attack(attacker.id, defender.id, options)
+def _attack(
+    ruleset: Ruleset, state: BattleState, attacker: Combatant, defender: Combatant
+) -> Command:
+    """The ruleset's plain attack (``Ruleset.default_attack``): its first weapon
+    mode that reaches, the defender announcing its likeliest defense."""
+    choices = ruleset.default_attack(state, attacker.id, defender.id)
+    if choices is None:
+        raise RuntimeError(f"{attacker.name} cannot reach {defender.name}")
+    return Attack(attacker.id, defender.id, choices)
 
 
 def play_script(controller: BattleController) -> list[Command]:
@@ -152,14 +143,14 @@ def play_script(controller: BattleController) -> list[Command]:
     facing = direction_to(first.hex, target.hex)
     if first.facing != facing:
         run(TurnCombatant(first.id, facing))
-    run(_attack(controller.state, controller.state.combatant(first.id), target))
+    run(_attack(controller.ruleset, controller.state, controller.state.combatant(first.id), target))
 
     state = controller.state
     second = next(c for c in state.combatants if c.side == first.side and c.id != first.id)
     other = _nearest_enemy(state, second, {target.id})
     controller.select(second.id)
     controller.set_target(other.id)
-    run(_attack(state, second, state.combatant(other.id)))
+    run(_attack(controller.ruleset, state, second, state.combatant(other.id)))
     run(EndTurn())
     return played
 
@@ -214,24 +205,17 @@ def _compare(report: Report, name: str, expected: object, actual: object) -> boo
 def _hp_ledger(
     report: Report, before: BattleState, after: BattleState, events: list[Event]
 ) -> None:
-    injuries: dict[str, int] = {}
-    hp_after: dict[str, int] = {}
-    for event in events:
-        if isinstance(event, DamageDealt):
-            injuries[event.defender_id] = injuries.get(event.defender_id, 0) + (
-                event.damage.hp_before - event.damage.hp_after
-            )
-            hp_after[event.defender_id] = event.damage.hp_after
-    problems = []
-    for c in after.combatants:
-        start = before.combatant(c.id).hp
-        if start - injuries.get(c.id, 0) != c.hp or hp_after.get(c.id, c.hp) != c.hp:
-            problems.append(f"{c.id}: {start} HP - {injuries.get(c.id, 0)} injury != {c.hp} HP")
-    hurt = sum(1 for v in injuries.values() if v)
+    """Every combatant whose HP changed is named by an event of the log, and no
+    event names somebody that is not on the map."""
+    involved = {cid for event in events for cid in event.involved_combatants()}
+    known = {c.id for c in after.combatants}
+    hurt = [c.id for c in after.combatants if before.combatant(c.id).hp != c.hp]
+    problems = [f"{cid}: HP changed with no event about it" for cid in hurt if cid not in involved]
+    problems += [f"{cid}: named by the log but not on the map" for cid in involved - known]
     report.add(
         "HP ledger",
         not problems,
-        "; ".join(problems) or f"{hurt} combatant(s) hurt, every HP matches the log",
+        "; ".join(problems) or f"{len(hurt)} combatant(s) hurt, every change is in the log",
     )
 
 

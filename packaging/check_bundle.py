@@ -19,6 +19,7 @@ Exit code 0 only if every check passed.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import subprocess
@@ -48,7 +49,7 @@ def snapshot(folder: Path) -> dict[str, str]:
                 continue
             digest = hashlib.sha256()
             with path.open("rb") as f:
-                for block in iter(lambda f=f: f.read(1 << 20), b""):
+                for block in iter(functools.partial(f.read, 1 << 20), b""):
                     digest.update(block)
             found[key] = digest.hexdigest()
     return found

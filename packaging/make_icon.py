@@ -23,6 +23,19 @@ import struct
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QGuiApplication,
+    QImage,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assets" / "icons"
 
@@ -54,19 +67,7 @@ HILT = "#c49a1c"
 GRIP = "#5a3a1e"
 
 
-def draw_icon(size: int):  # -> QImage (Qt imported lazily: see main)
-    from PySide6.QtCore import QPointF, Qt
-    from PySide6.QtGui import (
-        QBrush,
-        QColor,
-        QImage,
-        QLinearGradient,
-        QPainter,
-        QPainterPath,
-        QPen,
-        QPolygonF,
-    )
-
+def draw_icon(size: int) -> QImage:
     image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
     p = QPainter(image)
@@ -196,13 +197,13 @@ def draw_icon(size: int):  # -> QImage (Qt imported lazily: see main)
     return image
 
 
-def _png_bytes(image) -> bytes:
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+def _png_bytes(image: QImage) -> bytes:
 
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6's stub wants bytes for the format; the call itself takes str.
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise RuntimeError("could not encode a PNG")
     buffer.close()
     return bytes(data.data())
@@ -255,7 +256,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT, help=f"folder (default {OUT})")
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
 
     _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     for path in write_icons(args.out):

@@ -26,7 +26,8 @@ def write_texture(out: Path = OUT) -> Path:
     from app.map.painter import render_parchment_texture
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    if not render_parchment_texture().save(str(out), "PNG"):
+    # PySide6's stub wants bytes for the format; the call itself takes str.
+    if not render_parchment_texture().save(str(out), "PNG"):  # type: ignore[call-overload]
         raise OSError(f"could not write {out}")
     return out
 
