@@ -38,9 +38,9 @@ def _run(code: str, home: Path) -> str:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="rules.sets.seed000 still loads for the first frame: app.main_window imports "
-    "the panes (app.panes.attack, attack_parts, inspector, tables) and app.event_text, which "
-    "import it, and load_demo_battle builds the demo's ruleset through the registry",
+    reason="the demo battle's ruleset is built before the first frame: BattleState holds "
+    "its ruleset object, so load_demo_battle asks the registry for seed 000 "
+    "(docs/packaging.md, How Hexfray starts quickly)",
 )
 def test_the_first_frame_loads_no_ruleset_package(tmp_path: Path) -> None:
     # main.py's own start-up path up to the map's first frame; grab() paints it
