@@ -5,8 +5,11 @@
   every way the 3d6 of the attack and of each defense can fall (216^(1+k), in
   numpy for k <= 2; by totals for k = 3), every face of the damage dice, every
   branch of the HT rolls;
-* agreement with resolve_attack itself over many seeds (a consistency check:
-  the frequencies must sit within a tight binomial bound of the exact odds);
+* exact agreement with resolve_attack itself, enumerated on every way the dice
+  can fall (rules.core.enumerate), on every demo matchup and weapon mode;
+* agreement with resolve_attack over many seeds for the wired options whose
+  enumeration is too slow for the suite (a consistency check: the frequencies
+  must sit within a tight binomial bound of the exact odds);
 * values worked out by hand.
 """
 
@@ -43,8 +46,10 @@ from rules.battle.model import (
     WeaponMode,
 )
 from rules.core.citation import cite
-from rules.core.dice import Dice
-from rules.core.errors import IllegalAttackError
+from rules.core.dice import Dice, distribution
+from rules.core.dice import roll as roll_dice_faces
+from rules.core.enumerate import EnumeratingDice, exact_outcomes, representative_faces
+from rules.core.errors import IllegalAttackError, RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
@@ -496,22 +501,6 @@ def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, runs: 
     mean = o.expected_injury
     var = sum((i - mean) ** 2 * p for i, p in o.injury.items())
     assert abs(injury_sum / runs - float(mean)) <= 4.5 * math.sqrt(float(var) / runs)
-
-
-def test_agrees_with_resolve_attack_on_the_demo_battle(ruleset: Tables) -> None:
-    """The demo's spearman thrusts across at the fencer, who dodges then parries
-    at 4 HP (so the blow often knocks out or worse)."""
-    _grid, fighters = load_demo_battle()
-    by_id = {c.id: c for c in fighters}
-    spear, fencer = by_id["c2"], replace(by_id["c4"], hp=4)
-    options = AttackOptions(
-        "long-spear",
-        "thrust",
-        defenses=(DODGE, DefenseChoice(DefenseKind.PARRY, "rapier")),
-        extra_modifiers=(Modifier(+2, "GM", GM),),
-    )
-    plan = plan_attack(spear, fencer, options, ruleset)
-    _agree(plan, spear, fencer, ruleset, runs=4000)
 
 
 def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Tables) -> None:
@@ -1061,3 +1050,144 @@ def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
     )
     assert _within(struck, runs, o.p_stray_blow)
     assert any("in the way" in line for line in o.summary_lines())
+
+
+# --- exact agreement with resolve_attack itself -------------------------------------------
+#
+# ``resolve_attack`` run on every way the dice can fall (rules.core.enumerate, by the
+# totals of each roll), its results counted as exact Fractions, must give exactly
+# the odds: no sampling, no tolerance.
+
+Seen = tuple[AttackOutcome, int, tuple[str, ...], int, Status]
+
+
+def _enumerated(
+    plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables
+) -> dict[Seen, Fraction]:
+    """Every resolution of ``plan``: (outcome, index of the defense that stopped it
+    or -1, each rolled defense's outcome, injury, the defender's state after) ->
+    exact chance."""
+
+    def run(dice: EnumeratingDice) -> Seen:
+        r = resolve_attack(plan, a, d, dice, ruleset, check=False)
+        stopped = len(r.defense_rolls) - 1 if r.outcome is AttackOutcome.DEFENDED else -1
+        return (
+            r.outcome,
+            stopped,
+            tuple(x.outcome.name for x in r.defense_rolls),
+            r.damage.injury if r.damage is not None else 0,
+            r.defender_after.status,
+        )
+
+    return dict(exact_outcomes(run))
+
+
+def _marginal(
+    seen: Mapping[Seen, Fraction], pick: Callable[[Seen], object]
+) -> dict[object, Fraction]:
+    out = defaultdict[object, Fraction](Fraction)
+    for key, p in seen.items():
+        out[pick(key)] += p
+    return {k: p for k, p in out.items() if p}
+
+
+def _agree_exactly(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables) -> None:
+    o = attack_odds(plan, a, d, ruleset)
+    seen = _enumerated(plan, a, d, ruleset)
+    assert sum(seen.values()) == 1
+    assert _marginal(seen, lambda k: k[0]) == {k: p for k, p in o.outcomes.items() if p}
+    for i, dodds in enumerate(o.defenses):
+        assert _marginal(seen, lambda k, i=i: k[1] == i).get(True, Fraction(0)) == dodds.p_stopped
+        rolled = _marginal(seen, lambda k, i=i: k[2][i] if len(k[2]) > i else None)
+        assert sum((p for k, p in rolled.items() if k is not None), Fraction(0)) == dodds.p_rolled
+        assert rolled.get("CRITICAL_SUCCESS", Fraction(0)) == dodds.p_critical_success
+        assert rolled.get("CRITICAL_FAILURE", Fraction(0)) == dodds.p_critical_failure
+    if o.target == "body":
+        assert _marginal(seen, lambda k: k[3]) == dict(o.injury)
+        assert _marginal(seen, lambda k: k[4]) == {s: p for s, p in o.status_after.items() if p}
+        down = _marginal(seen, lambda k: k[0].is_hit and d.hp - k[3] <= 0).get(True, Fraction(0))
+        assert down == o.p_zero_hp
+
+
+def _demo_matchups() -> Iterator[tuple[Combatant, Combatant, Weapon, WeaponMode]]:
+    """Every demo fighter against every other, with each weapon mode, the defender
+    at the mode's shortest reach straight ahead, facing the attacker."""
+    _grid, fighters = load_demo_battle()
+    for af in fighters:
+        for df in fighters:
+            if af.id == df.id:
+                continue
+            for weapon in af.fighter.weapons:
+                for mode in weapon.modes:
+                    distance = min((n for n in mode.reach.distances if n > 0), default=None)
+                    if distance is None:
+                        continue
+                    a = replace(af, id="a", hex=Hex(0, 0), facing=Facing.N)
+                    d = replace(df, id="d", hex=Facing.N.vector.scale(distance), facing=Facing.S)
+                    yield a, d, weapon, mode
+
+
+def test_demo_matchups_agree_exactly_with_resolve_attack(ruleset: Tables) -> None:
+    """Each demo matchup and weapon mode, without a defense and with the
+    defender's first one: the odds equal resolve_attack enumerated, Fraction for
+    Fraction (the outcomes, each defense, the injury, the state after)."""
+    checked = 0
+    for a, d, weapon, mode in _demo_matchups():
+        first = next(iter(possible_defenses(d)), None)
+        variants = [AttackOptions(weapon.key, mode.name)]
+        if first is not None:
+            variants.append(AttackOptions(weapon.key, mode.name, defenses=(first,)))
+        for options in variants:
+            _agree_exactly(plan_attack(a, d, options, ruleset), a, d, ruleset)
+            checked += 1
+    assert checked == 42, checked
+
+
+# --- the enumerating dice source (rules.core.enumerate) ------------------------------------
+
+
+def test_enumeration_by_totals_and_by_faces_gives_the_dice_distributions() -> None:
+    for count in (1, 2, 3, 4):
+        by_totals = exact_outcomes(lambda dice, n=count: sum(roll_dice_faces(n, dice)))
+        by_faces = exact_outcomes(
+            lambda dice, n=count: sum(roll_dice_faces(n, dice)), by_totals=False
+        )
+        assert dict(by_totals) == dict(by_faces) == dict(distribution(count))
+    assert representative_faces(3, 6, 10) == (1, 3, 6)
+    assert all(
+        sum(representative_faces(3, 6, t)) == t and max(representative_faces(3, 6, t)) <= 6
+        for t in range(3, 19)
+    )
+
+
+def test_enumeration_follows_rolls_that_depend_on_earlier_ones() -> None:
+    """A die decides how many more dice are rolled (as a critical miss decides the
+    table roll): every path is weighed by its own faces, the total is exactly 1."""
+
+    def step(dice: EnumeratingDice) -> int:
+        first = roll_dice_faces(1, dice)[0]
+        return first if first <= 3 else first + sum(roll_dice_faces(first - 3, dice))
+
+    got = exact_outcomes(step)
+    assert sum(got.values()) == 1
+    assert got == exact_outcomes(step, by_totals=False)
+    assert got[1] == Fraction(1, 6) and got[6] == Fraction(1, 36)  # only 4, then a 2
+
+
+def test_enumerated_success_rolls_equal_the_rules_outcome_probabilities() -> None:
+    from rules.sets.seed000.checks import RollKind, outcome_probabilities, success_roll
+
+    for target in range(-2, 22):
+        for kind in (RollKind.STANDARD, RollKind.DEFENSE):
+            got = exact_outcomes(lambda dice, t=target, k=kind: success_roll(t, dice, k).outcome)
+            assert {o: p for o, p in outcome_probabilities(target, kind).items() if p} == dict(got)
+
+
+def test_enumeration_refuses_a_step_that_rolls_differently_on_the_same_dice() -> None:
+    calls = itertools.count()
+
+    def fickle(dice: EnumeratingDice) -> int:
+        return sum(roll_dice_faces(1, dice)[0] for _ in range(1 + next(calls) % 2))
+
+    with pytest.raises(RulesError, match="differently"):
+        exact_outcomes(fickle)
