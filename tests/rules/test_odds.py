@@ -64,6 +64,7 @@ from rules.sets.seed000.catalog import load_demo_battle, load_fighters
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.damage import roll_damage
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, possible_defenses
+from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
 from rules.sets.seed000.odds import (
     AttackOdds,
     attack_odds,
@@ -1011,21 +1012,33 @@ def test_located_injury_exact_against_resolve_attack_face_by_face(
     assert checked >= 10
 
 
-def test_the_table_distribution_by_totals_equals_exact_distribution() -> None:
-    """odds counts the 000 table over 3d6 totals: the same as the table's own
-    enumeration of every die, for every direction and with cover."""
-    from rules.sets.seed000.odds import _SYSTEMS, _random_locations
-
+def test_the_table_distribution_equals_every_die_and_roll_random_enumerated() -> None:
+    """The 000 table's ``exact_distribution`` (counted over 3d6 totals, kept per
+    direction and cover) equals the count of all 7776 cases of five dice, and
+    ``roll_random`` itself run on every way the dice fall, for every direction."""
     table = get_ruleset("000").hit_locations
-    _SYSTEMS[id(table)] = table
-    heads = frozenset(k for k, loc in table.locations.items() if loc.area == "head")
+    assert isinstance(table, HitLocationTable)
     for above, below, back, side in itertools.product([False, True], repeat=4):
         if above and below:
             continue
-        for covered in (frozenset(), heads):
-            assert _random_locations(id(table), above, below, back, covered, side) == (
-                table.exact_distribution(above, below, back, covered, from_side=side)
-            )
+        shift = -3 if above else 3 if below else 0
+        counts = Counter[str]()
+        for d1, d2, d3, sub, sub2 in itertools.product(range(1, 7), repeat=5):
+            row = min(max(d1 + d2 + d3 + shift, table.lowest_row), table.highest_row)
+            counts[table.lookup(row, sub, sub2, from_back=back, from_side=side)] += 1
+        every_die = {k: Fraction(n, 6**5) for k, n in counts.items()}
+        exact = table.exact_distribution(above, below, back, from_side=side)
+        assert dict(exact) == every_die
+        rolled = exact_outcomes(
+            lambda dice, a=above, b=below, k=back, s=side: table.roll_random(
+                dice, from_above=a, from_below=b, from_back=k, from_side=s
+            ).location
+        )
+        assert dict(rolled) == every_die
+        heads = frozenset(k for k, loc in table.locations.items() if loc.area == "head")
+        assert table.exact_distribution(above, below, back, heads, from_side=side) == (
+            condition_on_cover(exact, heads, table.locations)
+        )
 
 
 def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:

@@ -33,7 +33,6 @@ docs/odds.md).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,8 +66,6 @@ from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distributio
 from rules.sets.seed000.hit_location import (
     HitLocationSystem,
     HitLocationTable,
-    condition_on_cover,
-    first_roll_shift,
     resolve_table_side,
 )
 from rules.sets.seed000.locations_001 import Locations001
@@ -593,50 +590,15 @@ def location_weights(
     covered = covered_keys(system, plan.options.covered)  # re-rolled when hit
     if isinstance(system, Locations001):
         covered |= system.lacking_locations(defender.fighter.injury_tolerance)
-    _SYSTEMS[id(system)] = system
-    return _random_locations(
-        id(system),
+    # The system's own count, the one ``roll_random`` checks its cover against
+    # (kept per table for each direction and cover).
+    return system.exact_distribution(
         plan.options.from_above,
         plan.options.from_below,
         plan.arc is Arc.REAR,
         covered,
-        plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+        from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
     )
-
-
-@functools.cache
-def _random_locations(
-    system_id: int,
-    from_above: bool,
-    from_below: bool,
-    from_back: bool,
-    covered: frozenset[str],
-    from_side: bool,
-) -> Mapping[str, Fraction]:
-    """The system's ``exact_distribution``, once per direction and cover. The 000
-    table's enumerates 7776 cases of five dice (~28 ms); the same is counted here
-    over the 16 totals of 3d6 (weighted by their ways) x sub-roll x second
-    sub-roll, 576 look-ups of the table's own ``lookup`` (~2 ms; the tests check
-    it equals ``exact_distribution`` for every direction)."""
-    system = _SYSTEMS[system_id]
-    if not isinstance(system, HitLocationTable):
-        return system.exact_distribution(
-            from_above, from_below, from_back, covered, from_side=from_side
-        )
-    shift = first_roll_shift(from_above, from_below, system.from_above, system.from_below)
-    counts: dict[str, int] = {}
-    for total, ways in _WAYS_3D6.items():
-        row = min(max(total + shift, system.lowest_row), system.highest_row)
-        for sub, sub2 in itertools.product(range(1, 7), repeat=2):
-            where = system.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
-            counts[where] = counts.get(where, 0) + ways
-    dist = {k: Fraction(n, 216 * 36) for k, n in sorted(counts.items())}
-    if covered:
-        return condition_on_cover(dist, covered, system.locations)
-    return MappingProxyType(dist)
-
-
-_WAYS_3D6 = {total: int(p * 216) for total, p in distribution(3).items()}
 
 
 def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int:
