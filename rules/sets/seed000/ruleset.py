@@ -98,7 +98,7 @@ class Seed000(Tables):
         bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
         plan = plan_attack(attacker, defender, options, self, weapon_in_reach=reach)
         resolution = resolve_attack(
-            plan, attacker, defender, dice, self, weapon_in_reach=reach, bystander=bystander
+            plan, attacker, defender, dice, self, bystander=bystander, check=False
         )
         return replace(
             resolution,
