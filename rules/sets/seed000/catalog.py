@@ -352,6 +352,30 @@ def carried_weight(fighter: Fighter) -> float:
     return total
 
 
+def parse_attributes(data: object, where: str) -> Attributes:
+    """ST, DX, IQ and HT, each at least 1."""
+    attrs = as_object(data, where)
+    check_keys(attrs, where, ("st", "dx", "iq", "ht"))
+    values = {k: get_int(attrs, k, where) for k in ("st", "dx", "iq", "ht")}
+    if any(v < 1 for v in values.values()):
+        raise DataError(f"{where}: every attribute must be at least 1")
+    return Attributes(**values)
+
+
+def parse_skills(data: object, where: str) -> Mapping[str, int]:
+    """Skill name -> level."""
+    skills = as_object(data, where)
+    return MappingProxyType({name: as_int(v, f"{where}.{name}") for name, v in skills.items()})
+
+
+def parse_vitals(obj: Mapping[str, object], where: str) -> tuple[int, int]:
+    """Hit points (at least 1) and Move (at least 0)."""
+    hp, move = get_int(obj, "hit_points", where), get_int(obj, "move", where)
+    if hp < 1 or move < 0:
+        raise DataError(f"{where}: hit_points must be >= 1 and move >= 0")
+    return hp, move
+
+
 def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tuple[str, Fighter]:
     """A template: ``(key, Fighter)``. Gear is named by catalog keys."""
     obj = as_object(data, where)
@@ -370,30 +394,22 @@ def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tup
             "fencing",
         ),
     )
-    attrs = as_object(obj["attributes"], f"{where}.attributes")
-    check_keys(attrs, f"{where}.attributes", ("st", "dx", "iq", "ht"))
-    values = {k: get_int(attrs, k, f"{where}.attributes") for k in ("st", "dx", "iq", "ht")}
-    if any(v < 1 for v in values.values()):
-        raise DataError(f"{where}.attributes: every attribute must be at least 1")
-    skills_obj = as_object(obj["skills"], f"{where}.skills")
-    skills = {name: as_int(v, f"{where}.skills.{name}") for name, v in skills_obj.items()}
+    attributes = parse_attributes(obj["attributes"], f"{where}.attributes")
+    skills = parse_skills(obj["skills"], f"{where}.skills")
     weapons = tuple(
         _gear(catalog.weapon, k, f"{where}.weapons[{i}]")
         for i, k in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
     )
     shield = _gear(catalog.shield, obj["shield"], f"{where}.shield") if "shield" in obj else None
     armor = _gear(catalog.armor_suit, obj["armor"], f"{where}.armor") if "armor" in obj else None
-    hp = get_int(obj, "hit_points", where)
-    move = get_int(obj, "move", where)
-    if hp < 1 or move < 0:
-        raise DataError(f"{where}: hit_points must be >= 1 and move >= 0")
+    hp, move = parse_vitals(obj, where)
     dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
     fighter = Fighter(
         name=get_str(obj, "name", where),
-        attributes=Attributes(**values),
+        attributes=attributes,
         hit_points=hp,
         move=move,
-        skills=MappingProxyType(skills),
+        skills=skills,
         weapons=weapons,
         handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
         shield=shield,
@@ -410,7 +426,7 @@ def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tup
             raise DataError(f"{where}.encumbrance: a level 0-4, got {level}")
     else:
         try:
-            level = encumbrance_level(carried_weight(fighter), values["st"])
+            level = encumbrance_level(carried_weight(fighter), attributes.st)
         except DataError as exc:
             raise DataError(f"{where}: {exc}") from exc
     return get_str(obj, "key", where), replace(fighter, encumbrance=level)

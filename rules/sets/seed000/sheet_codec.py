@@ -11,12 +11,10 @@ An improvised weapon names the real catalog weapon it is like
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 
 from hexmap import Handedness
 from rules.battle.model import (
     Armor,
-    Attributes,
     DamageBase,
     DamageSpec,
     Delivery,
@@ -40,7 +38,15 @@ from rules.core.jsondata import (
     get_int,
     get_str,
 )
-from rules.sets.seed000.catalog import load_catalog, parse_armor, parse_shield, parse_weapon
+from rules.sets.seed000.catalog import (
+    load_catalog,
+    parse_armor,
+    parse_attributes,
+    parse_shield,
+    parse_skills,
+    parse_vitals,
+    parse_weapon,
+)
 
 SHEET_FORMAT = "hexfray-sheet-000"
 SHEET_VERSION = 1
@@ -175,16 +181,9 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
             f"{where}.version: this Hexfray reads sheet versions 1 to {SHEET_VERSION}, "
             f"not {version}"
         )
-    attrs = as_object(obj["attributes"], f"{where}.attributes")
-    check_keys(attrs, f"{where}.attributes", ("st", "dx", "iq", "ht"))
-    values = {k: get_int(attrs, k, f"{where}.attributes") for k in ("st", "dx", "iq", "ht")}
-    if any(v < 1 for v in values.values()):
-        raise DataError(f"{where}.attributes: every attribute must be at least 1")
-    hp, move = get_int(obj, "hit_points", where), get_int(obj, "move", where)
-    if hp < 1 or move < 0:
-        raise DataError(f"{where}: hit_points must be >= 1 and move >= 0")
-    skills_obj = as_object(obj["skills"], f"{where}.skills")
-    skills = {name: as_int(v, f"{where}.skills.{name}") for name, v in skills_obj.items()}
+    attributes = parse_attributes(obj["attributes"], f"{where}.attributes")
+    hp, move = parse_vitals(obj, where)
+    skills = parse_skills(obj["skills"], f"{where}.skills")
     known: Mapping[str, Weapon] = load_catalog().weapons
     weapons = tuple(
         parse_weapon(w, f"{where}.weapons[{i}]", known)
@@ -203,10 +202,10 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
     )
     return Fighter(
         name=get_str(obj, "name", where),
-        attributes=Attributes(**values),
+        attributes=attributes,
         hit_points=hp,
         move=move,
-        skills=MappingProxyType(skills),
+        skills=skills,
         weapons=weapons,
         handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
         shield=parse_shield(obj["shield"], f"{where}.shield") if "shield" in obj else None,
