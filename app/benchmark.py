@@ -56,7 +56,7 @@ from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100
@@ -165,7 +165,7 @@ def big_battle(seed: int, size: int = MAP_SIZE, count: int = COMBATANTS) -> Batt
                 status=status,
             )
         )
-    return Battle(replace(demo_state(), grid=grid, combatants=tuple(combatants)), seed)
+    return Battle(replace(demo_state(), grid=grid, combatants=tuple(combatants)), seed, get_ruleset)
 
 
 def prepare_view(seed: int, size: int = MAP_SIZE) -> tuple[BattleController, MapView]:
@@ -233,7 +233,7 @@ def attack_cases() -> list[AttackCase]:
     origin = Hex.from_offset(6, 6)
     cases: list[AttackCase] = []
     for ruleset in rulesets():
-        ruled = replace(demo, ruleset=ruleset)
+        ruled = replace(demo, ruleset_options=tuple(sorted(ruleset.options)))
         for a_template in templates:
             distances = sorted(
                 {
@@ -261,7 +261,7 @@ def attack_cases() -> list[AttackCase]:
                         for choices in ruleset.attack_variants(state, attacker.id, defender.id):
                             command = Attack(attacker.id, defender.id, choices)
                             try:
-                                Battle(state, 0).execute(command)
+                                Battle(state, 0, get_ruleset).execute(command)
                             except RulesError:
                                 continue
                             cases.append(
@@ -276,7 +276,7 @@ def measure_attacks(cases: Sequence[AttackCase], seed: int, seconds: float) -> A
     done = 0
     spent = 0.0
     while spent < seconds:
-        battles = [Battle(case.state, seed + done) for case in cases]
+        battles = [Battle(case.state, seed + done, get_ruleset) for case in cases]
         start = time.perf_counter()
         for battle, case in zip(battles, cases, strict=True):
             battle.execute(case.command)
@@ -297,7 +297,7 @@ def measure_attacks_one_each(
     chosen = list(cases[::step])[: sizes.long_log_battles]
     spent = 0.0
     for i, case in enumerate(chosen):
-        battle = Battle.replay(case.state, seed + i, filler)
+        battle = Battle.replay(case.state, seed + i, filler, rulesets=get_ruleset)
         battle.preview(case.command)
         start = time.perf_counter()
         battle.execute(case.command)
@@ -368,7 +368,7 @@ def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     if who.facing is not facing:
         commands.append(TurnCombatant(who.id, facing))
     faced = state.with_combatants(replace(who, facing=facing))
-    choices = get_ruleset(state.ruleset_key, state.ruleset_options).default_attack(
+    choices = ruleset_of(state).default_attack(
         faced, who.id, target.id
     )
     if choices is not None:
@@ -414,7 +414,7 @@ def measure_replay(seed: int, length: int) -> float:
     commands (rolled again from the seed; it must end as the battle did)."""
     played = scripted_battle(seed, length)
     start = time.perf_counter()
-    replayed = Battle.replay(played.initial, played.seed, played.commands)
+    replayed = Battle.replay(played.initial, played.seed, played.commands, rulesets=get_ruleset)
     seconds = time.perf_counter() - start
     if replayed.state != played.state:
         raise RuntimeError("the replay did not end as the scripted battle did")

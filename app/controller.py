@@ -20,7 +20,7 @@ from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.sets.protocol import Ruleset
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import ruleset_of
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class BattleController(QObject):
     @property
     def ruleset(self) -> Ruleset:
         """The battle's ruleset as the panes see it: the whole protocol."""
-        return get_ruleset(self.state.ruleset_key, self.state.ruleset_options)
+        return ruleset_of(self.state)
 
     def replace_battle(self, battle: Battle) -> None:
         self._unsubscribe()

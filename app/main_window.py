@@ -62,6 +62,7 @@ from app.panes.labels import enum_label
 from app.rulesets import ruleset_ui
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, EndTurn
+from rules.battle.catalog import load_battle_setup
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
@@ -121,9 +122,8 @@ def move_text(c: Combatant) -> str:
 
 def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
     """The demo battle shipped in ``assets/battles/demo.json``."""
-    ruleset = get_ruleset()
-    grid, combatants = ruleset.battle_setup(read_json("battles", "demo.json"))
-    return Battle(BattleState(grid, combatants, ruleset), seed)
+    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    return Battle(BattleState(grid, combatants), seed, get_ruleset)
 
 
 class MainWindow(QMainWindow):

@@ -41,7 +41,14 @@ from rules.battle.movement import (
 )
 from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
 from rules.battle.scatter import Occupant, PieceLanded, scatter_piece
-from rules.battle.state import BattleState, Command, CommandResult, LaunchedPiece
+from rules.battle.state import (
+    BattleRuleset,
+    BattleState,
+    Command,
+    CommandResult,
+    LaunchedPiece,
+    RulesetFinder,
+)
 from rules.core.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
@@ -58,7 +65,9 @@ class MoveCombatant(Command):
     destination: Hex
     path: tuple[Hex, ...] | None = None
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         mover = state.combatant(self.combatant_id)
         if self.destination not in state.grid:
             raise IllegalCommandError(f"{self.destination} is off the map")
@@ -94,7 +103,9 @@ class TurnCombatant(Command):
     combatant_id: str
     facing: Facing
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         turned, cost, free = face(who, self.facing)
         event = Turned(
@@ -115,11 +126,12 @@ class EndTurn(Command):
     start afresh, then the ruleset's own new turn (defenses counted anew ...) and,
     with this command's dice, its end-of-turn effects (``BattleRuleset``)."""
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        rules = state.ruleset
-        fresh = tuple(rules.new_turn(_end_turn(c)) for c in state.combatants)
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        fresh = tuple(ruleset.new_turn(_end_turn(c)) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
-        after, effects = rules.end_of_turn(after, rng)
+        after, effects = ruleset.end_of_turn(after, rng)
         return CommandResult(after, (TurnEnded(turn=after.turn), *effects))
 
 
@@ -167,11 +179,15 @@ def command_rng(seed: int, index: int) -> SeededDice:
 
 
 class Battle:
-    """The one battle model. Changes only through ``execute``."""
+    """The one battle model. Changes only through ``execute``.
 
-    def __init__(self, initial: BattleState, seed: int) -> None:
+    ``rulesets`` finds the ruleset the state names (``rules.sets.registry``); it is
+    asked when a command needs it, so a battle can be loaded and drawn first."""
+
+    def __init__(self, initial: BattleState, seed: int, rulesets: RulesetFinder) -> None:
         self._initial = initial
         self._seed = seed
+        self._rulesets = rulesets
         self._state = initial
         self._commands: list[Command] = []
         self._events: list[tuple[Event, ...]] = []
@@ -191,6 +207,14 @@ class Battle:
     @property
     def state(self) -> BattleState:
         return self._state
+
+    @property
+    def rulesets(self) -> RulesetFinder:
+        return self._rulesets
+
+    def ruleset_of(self, state: BattleState) -> BattleRuleset:
+        """The ruleset ``state`` names."""
+        return self._rulesets(state.ruleset_key, state.ruleset_options)
 
     @property
     def commands(self) -> tuple[Command, ...]:
@@ -217,7 +241,9 @@ class Battle:
     def preview(self, command: Command) -> CommandResult:
         """Apply a command to a copy: the result it would have, with the dice it
         would roll. Nothing changes."""
-        return command.apply(self._state, command_rng(self._seed, len(self._commands)))
+        state = self._state
+        dice = command_rng(self._seed, len(self._commands))
+        return command.apply(state, dice, self.ruleset_of(state))
 
     def execute(self, command: Command, dice: RecordingDice | None = None) -> tuple[Event, ...]:
         """Apply ``command`` and log it with the faces it rolled. ``dice`` replaces
@@ -226,7 +252,7 @@ class Battle:
         index = len(self._commands)
         before = self._state
         source = command_rng(self._seed, index) if dice is None else dice
-        result = command.apply(before, source)
+        result = command.apply(before, source, self.ruleset_of(before))
         self._state = result.state
         self._commands.append(command)
         self._events.append(result.events)
@@ -251,10 +277,12 @@ class Battle:
         seed: int,
         commands: Iterable[Command],
         dice_log: Iterable[tuple[int, ...]] | None = None,
+        *,
+        rulesets: RulesetFinder,
     ) -> Battle:
         """The battle after ``commands``: rolled again from the seed, or, with
         ``dice_log``, on exactly the recorded faces (too few is an error)."""
-        battle = cls(initial, seed)
+        battle = cls(initial, seed, rulesets)
         if dice_log is None:
             for command in commands:
                 battle.execute(command)
@@ -312,6 +340,7 @@ def _place_one(
     piece: Piece,
     holder: Combatant,
     rng: DiceSource,
+    ruleset: BattleRuleset,
     *,
     source_weapon: Weapon | None,
     shield: Shield | None,
@@ -327,7 +356,7 @@ def _place_one(
         rng,
         wielder_facing=holder.facing,
         occupants=_occupants(state, holder.id),
-        hits=state.ruleset.stray_hits,
+        hits=ruleset.stray_hits,
     )
     events: list[Event] = [c.event for c in landing.checks]
     new_id = item_id(state.next_item)
@@ -340,7 +369,7 @@ def _place_one(
         PieceLanded(citation=landing.citation, landing=landing, item_id=new_id, origin_id=holder.id)
     )
     if landing.hit_id is not None:
-        state, hurt = state.ruleset.piece_hit(
+        state, hurt = ruleset.piece_hit(
             state, piece, source_weapon, holder, landing.hit_id, landing.final, rng
         )
         events.extend(hurt)
@@ -352,6 +381,7 @@ def place_pieces(
     pieces: Sequence[Piece],
     origin_combatant: str | Combatant,
     rng: DiceSource,
+    ruleset: BattleRuleset,
     *,
     source_weapon: Weapon | None = None,
     shield: Shield | None = None,
@@ -390,6 +420,7 @@ def place_pieces(
             piece,
             holder,
             rng,
+            ruleset,
             source_weapon=source_weapon
             if source_weapon is not None
             else source_weapon_of(piece, holder),
@@ -401,7 +432,11 @@ def place_pieces(
 
 
 def place_launched_pieces(
-    before: BattleState, after: BattleState, launched: Sequence[LaunchedPiece], rng: DiceSource
+    before: BattleState,
+    after: BattleState,
+    launched: Sequence[LaunchedPiece],
+    rng: DiceSource,
+    ruleset: BattleRuleset,
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Put the pieces an attack sent flying on the map, in order, from ``after``
     (``before`` is the state the attack began in: what each holder held). A whole
@@ -434,6 +469,7 @@ def place_launched_pieces(
             piece,
             now,
             rng,
+            ruleset,
             source_weapon=source_weapon_of(piece, was),
             shield=shield if is_shield else None,
             start=launch.start if launch.start is not None else now.hex,
@@ -448,6 +484,7 @@ def drop_from_hand(
     combatant_id: str,
     key: str,
     rng: DiceSource,
+    ruleset: BattleRuleset,
     *,
     placement: Placement | None = None,
     reason: str = "",
@@ -477,6 +514,7 @@ def drop_from_hand(
         piece,
         emptied,
         rng,
+        ruleset,
         source_weapon=held.weapon,
         shield=held.shield,
         start=emptied.hex,
@@ -486,7 +524,7 @@ def drop_from_hand(
 
 
 def apply_map_effects(
-    state: BattleState, effects: Sequence[MapEffect], rng: DiceSource
+    state: BattleState, effects: Sequence[MapEffect], rng: DiceSource, ruleset: BattleRuleset
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """Resolve map effects in order with the command's dice (rules.battle.items)."""
     events: list[Event] = []
@@ -519,6 +557,7 @@ def apply_map_effects(
                     piece,
                     holder,
                     rng,
+                    ruleset,
                     source_weapon=source if source is not None else source_weapon_of(piece, holder),
                     shield=None,
                     start=holder.hex,
@@ -530,7 +569,12 @@ def apply_map_effects(
             if holder.fighter.shield is None:
                 raise IllegalCommandError(f"{holder.name} carries no shield")
             state, dropped = drop_from_hand(
-                state, holder.id, holder.fighter.shield.key, rng, placement=effect.placement
+                state,
+                holder.id,
+                holder.fighter.shield.key,
+                rng,
+                ruleset,
+                placement=effect.placement,
             )
             events.extend(dropped)
         elif isinstance(effect, Falls):

@@ -30,7 +30,7 @@ from rules.battle.items import (
 from rules.battle.model import Combatant, Posture, Shield, Status, Weapon
 from rules.battle.movement import set_posture
 from rules.battle.pieces import AT_FEET, Piece
-from rules.battle.state import BattleState, Command, CommandResult
+from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.terrain import TerrainChange
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
@@ -44,7 +44,9 @@ class EditCombatant(Command):
     hp: int | None = None
     status: Status | None = None
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         changes: list[tuple[str, str, str]] = []
         edited = who
@@ -72,12 +74,14 @@ class Attack(Command):
     defender_id: str
     options: object
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         if self.attacker_id == self.defender_id:
             raise IllegalCommandError("a combatant cannot attack itself")
-        result = state.ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
+        result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
         after = state.with_combatants(*result.combatants)
-        after, placed = place_launched_pieces(state, after, result.pieces, rng)
+        after, placed = place_launched_pieces(state, after, result.pieces, rng, ruleset)
         return CommandResult(after, (*result.events, *placed))
 
 
@@ -102,7 +106,9 @@ class DropItem(Command):
     to_hex: Hex | None = None
     random_hex: bool = False
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         candidates = drop_candidates(who, state.grid)
         by_dice = False
@@ -153,7 +159,9 @@ class PickUpItem(Command):
     item_id: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
         _ready_check(who, self.gm_override)
@@ -183,7 +191,9 @@ class ReadyWeapon(Command):
     weapon_key: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         is_shield = shield is not None and shield.key == self.weapon_key
@@ -214,7 +224,9 @@ class PlaceItem(Command):
     item_id: str
     hex: Hex | None
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         item = state.item(self.item_id)
         if self.hex is not None and self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
@@ -237,7 +249,9 @@ class AddItem(Command):
     shield: Shield | None = None
     note: str = ""
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         if self.hex not in state.grid:
             raise IllegalCommandError(f"{self.hex} is off the map")
         item = GroundItem(
@@ -261,7 +275,9 @@ class PaintTerrain(Command):
     hexes: tuple[Hex, ...]
     change: TerrainChange
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         for h in self.hexes:
             if h not in state.grid:
                 raise IllegalCommandError(f"{h} is off the map")
@@ -279,7 +295,9 @@ class SetPosture(Command):
     combatant_id: str
     posture: Posture
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         changed, event = set_posture(who, self.posture)
         if event is None:
@@ -294,8 +312,10 @@ class ApplyMapEffects(Command):
 
     effects: tuple[MapEffect, ...]
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
-        after, events = apply_map_effects(state, self.effects, rng)
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        after, events = apply_map_effects(state, self.effects, rng, ruleset)
         return CommandResult(after, events)
 
 
@@ -308,12 +328,14 @@ class ReadyShield(Command):
     combatant_id: str
     gm_override: bool = False
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         if shield is None:
             raise IllegalCommandError(f"{who.name} carries no shield")
-        return ReadyWeapon(who.id, shield.key, self.gm_override).apply(state, rng)
+        return ReadyWeapon(who.id, shield.key, self.gm_override).apply(state, rng, ruleset)
 
 
 @dataclass(frozen=True)
@@ -323,14 +345,15 @@ class SetRulesetOptions(Command):
 
     options: tuple[str, ...]
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         try:
-            ruleset = state.ruleset.with_options(self.options)
+            chosen = ruleset.with_options(self.options)
         except RulesError as e:
             raise IllegalCommandError(str(e)) from None
-        if ruleset.options == state.ruleset.options:
+        wanted = tuple(sorted(chosen.options))
+        if wanted == tuple(sorted(state.ruleset_options)):
             return CommandResult(state, ())
-        event = RulesetOptionsSet(
-            before=state.ruleset_options, after=tuple(sorted(ruleset.options))
-        )
-        return CommandResult(replace(state, ruleset=ruleset), (event,))
+        event = RulesetOptionsSet(before=state.ruleset_options, after=wanted)
+        return CommandResult(replace(state, ruleset_options=wanted), (event,))

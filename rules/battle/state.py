@@ -1,17 +1,19 @@
 """The battle's state, the base of its commands, and what the battle asks of its
 ruleset (``BattleRuleset``).
 
-The state is immutable: a command returns a new one. It carries its ruleset as
-an object, not a name: the battle calls it for everything in which game systems
-differ (an attack, the end of a turn, a flying piece that hits somebody) and
-never asks which ruleset it is. ``rules.sets.protocol.Ruleset`` extends
-``BattleRuleset`` with what the panes and solo play need; ``rules.sets.registry``
-finds a ruleset by key.
+The state is immutable data: a command returns a new one. It names its ruleset
+by key and options; the ``Battle`` finds the ruleset object through the finder it
+is given (``rules.sets.registry.get_ruleset``) and hands it to every command, so
+a battle can be read, drawn and saved before any ruleset is loaded. The battle
+calls the ruleset for everything in which game systems differ (an attack, the
+end of a turn, a flying piece that hits somebody) and never asks which ruleset
+it is. ``rules.sets.protocol.Ruleset`` extends ``BattleRuleset`` with what the
+panes and solo play need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -21,6 +23,7 @@ from rules.battle.model import Combatant, Status, Weapon
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.terrain import TerrainMap
+from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
@@ -115,8 +118,10 @@ class BattleRuleset(Protocol):
 class BattleState:
     grid: HexGrid
     combatants: tuple[Combatant, ...]
-    ruleset: BattleRuleset
     turn: int = 1
+    # The battle's ruleset by registry key, with its options (e.g. ("locations-001",)).
+    ruleset_key: str = DEFAULT_RULESET_KEY
+    ruleset_options: tuple[str, ...] = ()
     # The battlefield (docs/battlefield.md): items lying on the map, the painted
     # terrain (sparse: open ground elsewhere) and the number of the next item id.
     items: tuple[GroundItem, ...] = ()
@@ -130,14 +135,6 @@ class BattleState:
         item_ids = [i.id for i in self.items]
         if len(set(item_ids)) != len(item_ids):
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
-
-    @property
-    def ruleset_key(self) -> str:
-        return self.ruleset.key
-
-    @property
-    def ruleset_options(self) -> tuple[str, ...]:
-        return tuple(sorted(self.ruleset.options))
 
     def combatant(self, combatant_id: str) -> Combatant:
         for c in self.combatants:
@@ -192,5 +189,13 @@ class Command:
     """Base of battle commands. ``apply`` is pure: state and dice in, state and
     events out."""
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        """``ruleset`` is the battle's (the one ``state`` names)."""
         raise NotImplementedError
+
+
+# How a battle finds the ruleset a state names: key and options in, the ruleset
+# out (``rules.sets.registry.get_ruleset``); ``RulesError`` for an unknown one.
+RulesetFinder = Callable[[str, Sequence[str]], BattleRuleset]

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from hexmap import HexGrid
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.core.modifiers import Modifier
@@ -96,11 +95,6 @@ class Ruleset(BattleRuleset, Protocol):
     def placeable_items(self) -> tuple[Weapon | Shield, ...]:
         """The weapons and shields of the ruleset's catalog that a GM may put on
         the map."""
-        ...
-
-    def battle_setup(self, data: object) -> tuple[HexGrid, tuple[Combatant, ...]]:
-        """A battle set-up read from its JSON (the map's size and the fighters,
-        from the ruleset's templates); ``DataError`` names what is wrong."""
         ...
 
     # --- the character sheet ------------------------------------------------------

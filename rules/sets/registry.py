@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import cast
 
+from rules.battle.state import BattleState
 from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset, RulesetFactory
@@ -38,3 +39,8 @@ def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> 
     module_name, _, factory_name = target.partition(":")
     factory = cast(RulesetFactory, getattr(importlib.import_module(module_name), factory_name))
     return factory(options)
+
+
+def ruleset_of(state: BattleState) -> Ruleset:
+    """The ruleset a battle state names, with its options."""
+    return get_ruleset(state.ruleset_key, state.ruleset_options)

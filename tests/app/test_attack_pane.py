@@ -20,21 +20,21 @@ from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from hexmap import Hex
 from rules.battle.battle import Battle, MoveCombatant, TurnCombatant, command_rng
+from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import Attack
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
-from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 
 
 def demo_state() -> BattleState:
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants), get_ruleset())
+    return BattleState(grid, tuple(combatants))
 
 
 def setup_commands(state: BattleState) -> list[MoveCombatant]:
@@ -46,7 +46,7 @@ def make_pane(
     qtbot, seed: int = 5, own: bool = True
 ) -> tuple[AttackPane, BattleController]:
     state = demo_state()
-    controller = BattleController(Battle(state, seed))
+    controller = BattleController(Battle(state, seed, get_ruleset))
     for command in setup_commands(state):
         controller.execute(command)
     pane = AttackPane(controller)
@@ -73,7 +73,7 @@ def choose(combo: QComboBox, data: object) -> None:
 def expected_plan(controller: BattleController, attacker: str, defender: str, options):
     state = controller.state
     return plan_attack(
-        state.combatant(attacker), state.combatant(defender), options, state.ruleset
+        state.combatant(attacker), state.combatant(defender), options, ruleset_of(state)
     )
 
 
@@ -128,7 +128,7 @@ def test_a_thrown_mode_shows_its_range(pane_and_controller):
 
 def test_locations_come_from_the_ruleset(pane_and_controller):
     pane, controller = pane_and_controller
-    table = controller.state.ruleset.locations
+    table = ruleset_of(controller.state).locations
     keys = [pane.location_combo.itemData(i) for i in range(pane.location_combo.count())]
     assert keys[0] is None  # the unaimed default
     assert sorted(k for k in keys if k is not None) == sorted(
@@ -275,7 +275,9 @@ def test_defenses_the_defender_lacks_are_disabled(pane_and_controller):
 def first_seed_that_draws_blood(options: AttackOptions) -> int:
     """A fixed seed (the first that fits) for which this attack wounds c3."""
     for seed in range(1, 500):
-        battle = Battle.replay(demo_state(), seed, setup_commands(demo_state()))
+        battle = Battle.replay(
+            demo_state(), seed, setup_commands(demo_state()), rulesets=get_ruleset
+        )
         result = battle.preview(Attack("c1", "c3", options))
         if any(isinstance(e, DamageDealt) and e.damage.injury > 0 for e in result.events):
             return seed
@@ -307,9 +309,11 @@ def test_end_to_end_attack_through_the_pane(qtbot, defenses):
 
     command = Attack("c1", "c3", wanted)
     assert controller.battle.commands[-1] == command
-    replay = Battle.replay(demo_state(), seed, controller.battle.commands)
-    before = Battle.replay(demo_state(), seed, controller.battle.commands[:-1]).state
-    resolution = before.ruleset.resolution(before, "c1", "c3", wanted, command_rng(seed, index))
+    replay = Battle.replay(demo_state(), seed, controller.battle.commands, rulesets=get_ruleset)
+    before = Battle.replay(
+        demo_state(), seed, controller.battle.commands[:-1], rulesets=get_ruleset
+    ).state
+    resolution = ruleset_of(before).resolution(before, "c1", "c3", wanted, command_rng(seed, index))
 
     # The defender's HP changed exactly as the resolution record says.
     after = controller.state.combatant("c3")

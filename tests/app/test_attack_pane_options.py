@@ -18,6 +18,7 @@ from app.rulesets.seed000.attack_pane import AttackPane, odds_rows, p_down
 from app.rulesets.seed000.attack_parts import injury_text, percent
 from rules.battle.commands import Attack, SetPosture, SetRulesetOptions
 from rules.battle.model import Posture
+from rules.sets.registry import ruleset_of
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
@@ -151,7 +152,7 @@ def test_the_pane_plans_what_it_shows(ready):
     options = pane.current_options()
     if pane.plan is not None:
         assert pane.plan == plan_attack(
-            state.combatant("c1"), state.combatant("c3"), options, state.ruleset
+            state.combatant("c1"), state.combatant("c3"), options, ruleset_of(state)
         )
     else:
         assert pane.error
@@ -167,8 +168,8 @@ def shown_odds(pane: AttackPane) -> dict[str, str]:
 def expected_odds(controller: BattleController, options: AttackOptions) -> dict[str, str]:
     state = controller.state
     attacker, defender = state.combatant("c1"), state.combatant("c3")
-    plan = plan_attack(attacker, defender, options, state.ruleset)
-    odds = attack_odds(plan, attacker, defender, state.ruleset)
+    plan = plan_attack(attacker, defender, options, ruleset_of(state))
+    odds = attack_odds(plan, attacker, defender, ruleset_of(state))
     expected = {
         "critical_hit": percent(odds.p_critical_hit),
         "hit": percent(odds.p_hit),
@@ -355,7 +356,7 @@ def test_a_000_disarm_previews_the_contest(ready):
     pane.update_preview()
     state = controller.state
     plan = plan_attack(
-        state.combatant("c1"), state.combatant("c3"), pane.current_options(), state.ruleset
+        state.combatant("c1"), state.combatant("c3"), pane.current_options(), ruleset_of(state)
     )
     contest = plan.contest
     assert contest is not None
@@ -367,4 +368,5 @@ def test_a_000_disarm_previews_the_contest(ready):
         assert f"{m.value:+d}" in text
     odds = pane.odds
     assert odds is not None and odds.target == "contest"
-    assert odds == attack_odds(plan, state.combatant("c1"), state.combatant("c3"), state.ruleset)
+    attacker, defender = state.combatant("c1"), state.combatant("c3")
+    assert odds == attack_odds(plan, attacker, defender, ruleset_of(state))

@@ -16,14 +16,16 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton, QVBoxLayout
 from app import crash, user_dirs
 from app.controller import BattleController
 from rules.battle.battle import TurnCombatant
-from rules.battle.state import BattleState, Command, CommandResult
+from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 
 
 @dataclass(frozen=True)
 class ExplodingCommand(Command):
     """A command with a bug in it (not a rules refusal)."""
 
-    def apply(self, state: BattleState, rng: random.Random) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: random.Random, ruleset: BattleRuleset
+    ) -> CommandResult:
         raise ZeroDivisionError("a bug in a command")
 
 

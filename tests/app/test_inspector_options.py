@@ -21,6 +21,7 @@ from rules.battle.model import WeaponDamageState
 from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.events import Event
+from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack_events import AttackDeclared
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import Posture
@@ -42,7 +43,7 @@ class Shown:
 
 
 def make_inspector(qtbot, state: BattleState) -> tuple[Shown, BattleController]:
-    controller = BattleController(Battle(state, 3))
+    controller = BattleController(Battle(state, 3, get_ruleset))
     pane = InspectorPane(controller)
     qtbot.addWidget(pane)
     pane.resize(290, 700)

@@ -486,7 +486,7 @@ def test_a_click_on_the_legend_moves_nobody(qtbot, view: MapView) -> None:
 def _with_weapon(c: Combatant, key: str) -> Combatant:
     from dataclasses import replace
 
-    from rules.sets.seed000.catalog import load_catalog
+    from rules.battle.catalog import load_catalog
 
     weapon = load_catalog().weapon(key)
     return replace(c, fighter=replace(c.fighter, weapons=(*c.fighter.weapons, weapon)))

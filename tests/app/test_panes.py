@@ -24,16 +24,16 @@ from app.rulesets.seed000.attack_pane import AttackPane
 from app.rulesets.seed000.inspector_section import Seed000InspectorSection, defense_at_rest
 from hexmap import Arc, Hex
 from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.catalog import load_battle_setup
 from rules.battle.command_events import Edited, Moved, TurnEnded
 from rules.battle.commands import Attack, EditCombatant
 from rules.battle.model import Status
 from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
-from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, block_base
 
 SEED = 11
@@ -42,12 +42,12 @@ LOG = ruleset_ui("000").log_formatter
 
 def demo_state() -> BattleState:
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants), get_ruleset())
+    return BattleState(grid, tuple(combatants))
 
 
 @pytest.fixture
 def controller(qtbot) -> BattleController:  # qtbot: the QApplication exists
-    return BattleController(Battle(demo_state(), SEED))
+    return BattleController(Battle(demo_state(), SEED, get_ruleset))
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_panes_follow_a_replaced_battle(qtbot, controller):
         qtbot.addWidget(pane)
     controller.select("c1")
     controller.execute(EditCombatant("c1", hp=3))
-    controller.replace_battle(Battle(demo_state(), SEED))
+    controller.replace_battle(Battle(demo_state(), SEED, get_ruleset))
     combatants, inspector, _attack, log = panes
     assert combatants.model.index(0, CombatantsModel.HP).data() == "12/12"
     assert [r.kind for r in log.rows] == [RowKind.TURN]
@@ -221,7 +221,7 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     controller.select("c1")
     c = controller.state.combatant("c1")
     f = c.fighter
-    ruleset = controller.state.ruleset
+    ruleset = ruleset_of(controller.state)
     stats = sheet(inspector).stats
     assert inspector.name_label.text() == c.name
     assert stats.value("st") == str(f.attributes.st)

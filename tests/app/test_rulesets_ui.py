@@ -27,7 +27,7 @@ from rules.battle.commands import SetPosture
 from rules.battle.model import Posture
 from rules.core.errors import RulesError
 from rules.core.events import Event
-from rules.sets.registry import ruleset_keys
+from rules.sets.registry import get_ruleset, ruleset_keys
 from tests.app.test_attack_pane import demo_state
 
 
@@ -74,7 +74,7 @@ def test_an_unknown_ruleset_has_no_ui() -> None:
 
 
 def test_seed000s_panes_keep_their_object_names(qtbot: QtBot) -> None:
-    controller = BattleController(Battle(demo_state(), 1))
+    controller = BattleController(Battle(demo_state(), 1, get_ruleset))
     ui = ruleset_ui(controller.state.ruleset_key)
     pane = ui.attack_pane(controller, None)
     qtbot.addWidget(pane)
@@ -88,7 +88,7 @@ def test_the_inspector_without_a_ruleset_section_shows_the_shared_parts(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(inspector_module, "ruleset_ui", lambda _key: BARE)
-    controller = BattleController(Battle(demo_state(), 1))
+    controller = BattleController(Battle(demo_state(), 1, get_ruleset))
     pane = InspectorPane(controller)
     qtbot.addWidget(pane)
     pane.show()

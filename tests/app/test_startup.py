@@ -11,7 +11,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDockWidget
@@ -36,12 +35,6 @@ def _run(code: str, home: Path) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the demo battle's ruleset is built before the first frame: BattleState holds "
-    "its ruleset object, so load_demo_battle asks the registry for seed 000 "
-    "(docs/packaging.md, How Hexfray starts quickly)",
-)
 def test_the_first_frame_loads_no_ruleset_package(tmp_path: Path) -> None:
     # main.py's own start-up path up to the map's first frame; grab() paints it
     # without running the event loop, so the deferred panes stay unbuilt.

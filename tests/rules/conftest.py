@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Handedness, Hex
+from rules.battle.catalog import Catalog, load_catalog, load_fighters
 from rules.battle.model import Combatant, Fighter, Side
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.catalog import Catalog, load_catalog, load_fighters
 from rules.sets.seed000.tables import Tables
 
 

@@ -22,6 +22,7 @@ from rules.battle.battle import (
     source_weapon_of,
     weapon_positions,
 )
+from rules.battle.catalog import load_catalog
 from rules.battle.command_events import PostureChanged
 from rules.battle.commands import (
     AddItem,
@@ -51,10 +52,9 @@ from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState, LaunchedPiece
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.errors import IllegalCommandError
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.breakage import break_weapon
-from rules.sets.seed000.catalog import load_catalog
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.stray_hits import StrayHitChecked, StrayHitDamaged
@@ -63,6 +63,7 @@ from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 CATALOG = load_catalog()
 GRID = HexGrid(16, 16)
+RULES = get_ruleset()  # the battles' ruleset: seed 000
 HOME = Hex.from_offset(8, 8)
 
 
@@ -70,14 +71,14 @@ def two(make, a_template="sword-and-shield", d_template="flail-fighter", gap=1) 
     """``a`` at HOME facing N; ``d`` ``gap`` hexes north of it, facing S."""
     a = make(a_template, HOME, Facing.N, id="a")
     d = make(d_template, HOME + Facing.N.vector.scale(gap), Facing.S, id="d")
-    return BattleState(GRID, (a, d), get_ruleset())
+    return BattleState(GRID, (a, d))
 
 
 # ------------------------------------------------------------ drop & pick up
 
 
 def test_drop_in_the_own_hex_by_default(make):
-    battle = Battle(two(make), seed=1)
+    battle = Battle(two(make), 1, get_ruleset)
     events = battle.execute(DropItem("a", "broadsword"))
     state = battle.state
     assert [i.id for i in state.items] == ["item-1"] and state.next_item == 2
@@ -93,7 +94,7 @@ def test_drop_in_the_own_hex_by_default(make):
 
 
 def test_drop_into_a_hex_passed_through(make):
-    battle = Battle(two(make, gap=3), seed=1)
+    battle = Battle(two(make, gap=3), 1, get_ruleset)
     battle.execute(MoveCombatant("a", HOME + Facing.SE.vector.scale(2)))
     battle.execute(DropItem("a", "broadsword", to_hex=HOME + Facing.N.vector))  # next to start
     assert battle.state.item("item-1").hex == HOME + Facing.N.vector
@@ -104,18 +105,18 @@ def test_drop_into_a_hex_passed_through(make):
 def test_drop_picked_by_the_dice_is_one_of_the_candidates_and_replays(make, scripted):
     state = two(make)
     cmd = DropItem("a", "medium-shield", random_hex=True)
-    result = cmd.apply(state, scripted([1]))
+    result = cmd.apply(state, scripted([1]), get_ruleset())
     assert result.state.item("item-1").hex == HOME  # candidate 1 is the own hex
     assert result.state.item("item-1").kind is ItemKind.SHIELD
     assert result.state.combatant("a").fighter.shield is None
     assert result.events[0].picked_by_dice
-    battle = Battle(state, seed=5)
+    battle = Battle(state, 5, get_ruleset)
     battle.execute(cmd)
-    assert Battle.replay(state, 5, battle.commands).state == battle.state
+    assert Battle.replay(state, 5, battle.commands, rulesets=get_ruleset).state == battle.state
 
 
 def test_pick_up_is_a_ready_maneuver(make):
-    battle = Battle(two(make), seed=1)
+    battle = Battle(two(make), 1, get_ruleset)
     battle.execute(DropItem("a", "broadsword"))
     battle.execute(DropItem("a", "medium-shield"))
     events = battle.execute(PickUpItem("a", "item-1"))
@@ -136,7 +137,7 @@ def test_pick_up_reach_and_usefulness(make):
     junk_far = AddItem(HOME + Facing.S.vector.scale(2), "rest of a flail", ItemKind.PIECE)
     sword_near = AddItem(HOME + Facing.SW.vector, "Knife", ItemKind.WEAPON, CATALOG.weapon("knife"))
     junk_here = AddItem(HOME, "stump", ItemKind.PIECE)
-    battle = Battle(state, seed=1)
+    battle = Battle(state, 1, get_ruleset)
     for cmd in (junk_far, sword_near, junk_here):
         battle.execute(cmd)
     with pytest.raises(IllegalCommandError):
@@ -153,7 +154,7 @@ def test_the_unconscious_cannot_pick_up(make):
     state = two(make)
     a = replace(state.combatant("a"), status=state.combatant("a").status.UNCONSCIOUS)
     state = state.with_combatants(a)
-    battle = Battle(state, seed=1)
+    battle = Battle(state, 1, get_ruleset)
     battle.execute(AddItem(HOME, "Knife", ItemKind.WEAPON, CATALOG.weapon("knife")))
     with pytest.raises(IllegalCommandError):
         battle.execute(PickUpItem("a", "item-1"))
@@ -163,7 +164,7 @@ def test_ready_weapon_and_shield(make):
     state = two(make)
     a = state.combatant("a")
     state = state.with_combatants(replace(a, unready=frozenset({"broadsword"}), shield_ready=False))
-    battle = Battle(state, seed=1)
+    battle = Battle(state, 1, get_ruleset)
     events = battle.execute(ReadyWeapon("a", "broadsword"))
     assert isinstance(events[0], Readied) and "Broadsword" in events[0].describe()
     assert "broadsword" not in battle.state.combatant("a").unready
@@ -179,7 +180,7 @@ def test_ready_weapon_and_shield(make):
 
 
 def test_gm_places_moves_and_removes_items(make):
-    battle = Battle(two(make), seed=1)
+    battle = Battle(two(make), 1, get_ruleset)
     battle.execute(AddItem(HOME, "Knife", ItemKind.WEAPON, CATALOG.weapon("knife"), note="x"))
     assert battle.state.item("item-1").icon == "weapon:knife"
     battle.execute(PlaceItem("item-1", Hex(1, 1)))
@@ -215,7 +216,7 @@ def test_a_flail_head_flies_and_hits_someone(make, scripted):
     state = two(make)
     a_before = state.combatant("a")
     dice = scripted([2, 4, 4, 1, 2, 3, 5, 5])  # 2d6=6, die 4 = S, 3d6=6 hit, 2d+2 = 12
-    after, events = place_pieces(state, (flail_head(),), "d", dice)
+    after, events = place_pieces(state, (flail_head(),), "d", dice, RULES)
     assert dice.unused == 0
     item = after.item("item-1")
     assert item.hex == HOME and item.kind is ItemKind.PIECE and item.origin_id == "d"
@@ -242,7 +243,7 @@ def test_real_broken_flails_land_on_the_map(make):
         state = two(make)
         rng = random.Random(seed)
         result = break_weapon(CATALOG.weapon("morningstar"), rng)
-        after, events = place_pieces(state, result.pieces, "d", rng)
+        after, events = place_pieces(state, result.pieces, "d", rng, RULES)
         assert len(after.items) == len(result.pieces)
         assert all(i.hex in GRID for i in after.items)
         assert sum(isinstance(e, PieceLanded) for e in events) == len(result.pieces)
@@ -252,25 +253,27 @@ def test_in_hand_pieces_are_not_placed(make):
     state = two(make)
     result = break_weapon(CATALOG.weapon("broadsword"), random.Random(3))
     pieces = (*result.pieces, *(() if result.in_hand is None else (result.in_hand,)))
-    after, _ = place_pieces(state, pieces, "a", random.Random(1))
+    after, _ = place_pieces(state, pieces, "a", random.Random(1), RULES)
     assert len(after.items) == len(result.pieces)
 
 
 def test_drop_from_hand_at_the_feet(make):
     state = two(make)
-    after, events = drop_from_hand(state, "a", "medium-shield", random.Random(1))
+    after, events = drop_from_hand(state, "a", "medium-shield", random.Random(1), RULES)
     assert isinstance(events[0], LeftHand)
     item = after.item("item-1")
     assert item.kind is ItemKind.SHIELD and item.hex == HOME and item.icon == "shield:medium"
     assert after.combatant("a").fighter.shield is None
-    after, _ = drop_from_hand(after, "a", "broadsword", random.Random(1), reason="crippled hand")
+    after, _ = drop_from_hand(
+        after, "a", "broadsword", random.Random(1), RULES, reason="crippled hand"
+    )
     assert after.item("item-2").hex == HOME
 
 
 def test_drop_from_hand_knocked_away(make, scripted):
     state = two(make, gap=3)
     after, events = drop_from_hand(
-        state, "a", "broadsword", scripted([3, 2]), placement=KNOCKED_AWAY
+        state, "a", "broadsword", scripted([3, 2]), RULES, placement=KNOCKED_AWAY
     )
     assert after.item("item-1").hex == HOME + Facing.NE.vector.scale(2)
     landed = [e for e in events if isinstance(e, PieceLanded)]
@@ -284,7 +287,7 @@ def test_map_effects(make, scripted):
         ShieldLeavesHand("a"),
         Falls("a", Posture.SITTING),
     )
-    battle = Battle(state, seed=2)
+    battle = Battle(state, 2, get_ruleset)
     events = battle.execute(ApplyMapEffects(effects))
     after = battle.state
     assert not after.combatant("d").fighter.weapons
@@ -293,7 +296,7 @@ def test_map_effects(make, scripted):
     kinds = {i.kind for i in after.items}
     assert kinds == {ItemKind.PIECE, ItemKind.SHIELD}
     assert any(isinstance(e, PostureChanged) and e.fell for e in events)
-    assert Battle.replay(state, 2, battle.commands).state == after
+    assert Battle.replay(state, 2, battle.commands, rulesets=get_ruleset).state == after
 
 
 def test_a_remnant_stays_in_hand(make):
@@ -302,7 +305,7 @@ def test_a_remnant_stays_in_hand(make):
     effect = WeaponLeavesHand(
         "d", "morningstar", (flail_head(),), in_hand=Piece("baton", remnant, AT_FEET)
     )
-    battle = Battle(state, seed=4)
+    battle = Battle(state, 4, get_ruleset)
     events = battle.execute(ApplyMapEffects((effect,)))
     assert [w.key for w in battle.state.combatant("d").fighter.weapons] == ["morningstar:broken"]
     assert "baton stays in hand" in events[0].describe()
@@ -315,7 +318,7 @@ def test_attack_pieces_are_placed_and_leave_the_hand(make, scripted):
     shield = state.combatant("a").fighter.shield
     dropped = Piece(shield.name, None, AT_FEET, note="a dropped shield")
     launched = (LaunchedPiece(knocked, "a"), LaunchedPiece(dropped, "a"))
-    after, events = place_launched_pieces(state, state, launched, scripted([2]))  # NE
+    after, events = place_launched_pieces(state, state, launched, scripted([2]), RULES)  # NE
     a = after.combatant("a")
     assert not any(w.key == "broadsword" for w in a.fighter.weapons) and a.fighter.shield is None
     assert after.item("item-1").hex == HOME + Facing.NE.vector
@@ -339,11 +342,11 @@ def test_replay_puts_every_item_back(make):
         TurnCombatant("a", Facing.S),
         ApplyMapEffects((ShieldLeavesHand("d", KNOCKED_AWAY),)),
     ]
-    battle = Battle(state, seed=99)
+    battle = Battle(state, 99, get_ruleset)
     for c in commands:
         battle.execute(c)
     assert len(battle.state.items) == 3
-    replay = Battle.replay(state, 99, battle.commands)
+    replay = Battle.replay(state, 99, battle.commands, rulesets=get_ruleset)
     assert replay.state == battle.state
     assert [(i.id, i.hex) for i in replay.state.items] == [
         (i.id, i.hex) for i in battle.state.items
@@ -352,7 +355,7 @@ def test_replay_puts_every_item_back(make):
 
 
 def test_battle_change_flags(make):
-    battle = Battle(two(make), seed=1)
+    battle = Battle(two(make), 1, get_ruleset)
     seen = []
     battle.subscribe(seen.append)
     battle.execute(DropItem("a", "broadsword"))
@@ -367,13 +370,13 @@ def test_battle_change_flags(make):
 def test_attacks_record_whom_they_were_aimed_at(make):
     state = two(make)
     options = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.BLOCK),))
-    battle = Battle(state, seed=7)
+    battle = Battle(state, 7, get_ruleset)
     battle.execute(Attack("a", "d", options))
     a, d = battle.state.combatant("a"), battle.state.combatant("d")
     assert a.actions_this_turn[-1] == TurnAction(ActionKind.ATTACK, "broadsword", target_id="d")
     assert all(x.target_id == "a" for x in d.actions_this_turn)
     assert a.weapons_used_against("d") == {"broadsword"}
-    resolution = state.ruleset.resolution(state, "a", "d", options, command_rng(7, 0))
+    resolution = ruleset_of(state).resolution(state, "a", "d", options, command_rng(7, 0))
     assert resolution.attacker_after == a  # the battle applies the resolution as it is
     battle.execute(EndTurn())
     a = battle.state.combatant("a")
@@ -522,7 +525,7 @@ def test_a_disarm_through_the_attack_command_puts_the_weapon_on_the_map(make):
     )
     placed = 0
     for seed in range(80):
-        battle = Battle(state, seed)
+        battle = Battle(state, seed, get_ruleset)
         battle.execute(Attack("a", "d", options))
         after = battle.state
         for item in after.items:
@@ -531,5 +534,5 @@ def test_a_disarm_through_the_attack_command_puts_the_weapon_on_the_map(make):
             holder = after.combatant(item.origin_id)
             if item.weapon is not None and item.kind is ItemKind.WEAPON:
                 assert all(w.key != item.weapon.key for w in holder.fighter.weapons)
-        assert Battle.replay(state, seed, battle.commands).state == after
+        assert Battle.replay(state, seed, battle.commands, rulesets=get_ruleset).state == after
     assert placed > 0

@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Reach
+from rules.battle.catalog import Catalog
 from rules.battle.model import (
     DamageBase,
     DamageType,
@@ -37,7 +38,6 @@ from rules.sets.seed000.breakage import (
     roll_parry_break,
     times_broken,
 )
-from rules.sets.seed000.catalog import Catalog
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

@@ -13,13 +13,13 @@ from fractions import Fraction as F
 import pytest
 
 from hexmap import Facing, Hex
+from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.model import Combatant, ParryClass, Side, WeaponKind
 from rules.battle.pieces import AT_FEET
 from rules.core.citation import cite
 from rules.core.errors import DataError
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_events import ImprovisedParryRolled, PiecesLeftHand
-from rules.sets.seed000.catalog import Catalog, parse_catalog
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.improvised import (
     IMPROVISED_000,

@@ -17,6 +17,7 @@ import pytest
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
+from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import Attack
 from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold, WeaponDamageState
 from rules.battle.pieces import PlacementKind
@@ -25,7 +26,7 @@ from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
 from rules.core.errors import IllegalAttackError, RulesError
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import (
     AttackOptions,
     AttackResolution,
@@ -53,7 +54,6 @@ from rules.sets.seed000.attack_events import (
     WeaponStruck,
     WoundInflicted,
 )
-from rules.sets.seed000.catalog import load_battle_setup
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import SelectedCondition
@@ -134,8 +134,8 @@ def test_hit_locations_are_a_ruleset_option_carried_by_the_battle_state(make: Ma
     with pytest.raises(RulesError):
         get_ruleset("000", ("no-such-option",))
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
-    state = BattleState(HexGrid(8, 8), (a,), get_ruleset(options=(LOCATIONS_001,)))
-    assert state.ruleset == R001
+    state = BattleState(HexGrid(8, 8), (a,), ruleset_options=(LOCATIONS_001,))
+    assert ruleset_of(state) == R001
 
 
 # --- aimed locations -----------------------------------------------------------------
@@ -395,7 +395,7 @@ def test_acrobatic_dodge_rolls_first_and_moves_the_dodge(make: Make, ruleset: Ta
 def test_defended_area_through_the_battle(make: Make, ruleset: Tables) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    battle = Battle(BattleState(HexGrid(10, 10), (a, d), get_ruleset()), seed=1)
+    battle = Battle(BattleState(HexGrid(10, 10), (a, d)), 1, get_ruleset)
     events = battle.execute(SetDefendedArea("d", BodyArea.HEAD))
     assert isinstance(events[0], DefendedAreaSet)
     assert events[0].citation == cite("000", "DEFENDING A SPECIFIC BODY AREA")
@@ -727,11 +727,11 @@ def test_subduing_flat_blunt_end_and_pulled_blows(make: Make, ruleset: Tables) -
 def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset(options=(LOCATIONS_001,)))
+    state = BattleState(HexGrid(10, 10), (a, d), ruleset_options=(LOCATIONS_001,))
     opts = AttackOptions("morningstar", "swing", random_location=True, defenses=(BLOCK,))
 
     def run(rng: random.Random) -> Battle:
-        battle = Battle(state, seed=rng.randrange(10**6))
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
         battle.execute(Attack("a", "d", opts))
         return battle
 
@@ -742,14 +742,14 @@ def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
     assert wounds_of(after) == (wound.wound,) and after.hp == d.hp - dealt.damage.injury
     assert wound.assessment.system == "001"
     assert any(e.citation == cite("001", "Random Hit Location") for e in battle.events)
-    replayed = Battle.replay(state, battle.seed, battle.commands)
+    replayed = Battle.replay(state, battle.seed, battle.commands, rulesets=get_ruleset)
     assert replayed.state == battle.state
 
 
 def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
     a = make("fencer", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (a, d))
     command = Attack(
         "a",
         "d",
@@ -759,8 +759,8 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
     )
 
     def run(rng: random.Random) -> tuple[Battle, Any]:
-        battle = Battle(state, seed=rng.randrange(10**6))
-        resolution = state.ruleset.resolution(  # shape check only
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
+        resolution = ruleset_of(state).resolution(  # shape check only
             state, command.attacker_id, command.defender_id, command.options, random.Random(0)
         )
         battle.execute(command)
@@ -785,13 +785,13 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
     spear_hexes = set(weapon_positions(d)["long-spear"])
     # head-on, the spear's hexes are not in the sword's reach: the map says no
     head_on = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
-    refused = BattleState(HexGrid(10, 10), (head_on, d), get_ruleset())
+    refused = BattleState(HexGrid(10, 10), (head_on, d))
     assert not can_strike_at_weapon(refused, "a", "d", "long-spear")[0]
     opts = AttackOptions(
         "broadsword", "swing", target_weapon_key="long-spear", weapon_attack=WeaponAttack.BREAK
     )
     with pytest.raises(IllegalAttackError, match="out of reach"):
-        Battle(refused, seed=1).execute(Attack("a", "d", opts))
+        Battle(refused, 1, get_ruleset).execute(Attack("a", "d", opts))
     # from the side, both the spearman and his spear are within reach
     a = next(
         c
@@ -802,10 +802,10 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
         and d.hex in attacker_reach(c, "broadsword")
         and spear_hexes & attacker_reach(c, "broadsword")
     )
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (a, d))
 
     def run(rng: random.Random) -> Battle:
-        battle = Battle(state, seed=rng.randrange(10**6))
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
         battle.execute(Attack("a", "d", opts))
         return battle
 
@@ -820,7 +820,7 @@ def test_off_balance_ends_with_the_turn(make: Make) -> None:
     from rules.battle.battle import EndTurn
 
     d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d"), off_balance=True)
-    battle = Battle(BattleState(HexGrid(10, 10), (d,), get_ruleset()), seed=1)
+    battle = Battle(BattleState(HexGrid(10, 10), (d,)), 1, get_ruleset)
     battle.execute(EndTurn())
     assert battle.state.combatant("d").off_balance is False
 
@@ -852,7 +852,7 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
     on the recorded dice alone (``ScriptedDice``, which never rolls - the seed is
     another one), every resolution comes out identical: state, events and faces."""
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    battle = Battle(BattleState(grid, tuple(combatants), get_ruleset()), 7)
+    battle = Battle(BattleState(grid, tuple(combatants)), 7, get_ruleset)
     parry = DefenseChoice(DefenseKind.PARRY, "rapier")
     dodge = DefenseChoice(DefenseKind.DODGE)
     for options in (
@@ -863,14 +863,16 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
     ):
         battle.execute(Attack("c2", "c4", options))
     assert all(battle.dice_log)  # every attack rolled
-    replayed = Battle.replay(battle.initial, 8, battle.commands, dice_log=battle.dice_log)
+    replayed = Battle.replay(
+        battle.initial, 8, battle.commands, dice_log=battle.dice_log, rulesets=get_ruleset
+    )
     assert replayed.state == battle.state
     assert replayed.event_batches == battle.event_batches
     assert replayed.dice_log == battle.dice_log
     # one resolution alone, re-run from its trace
     first = battle.commands[0]
     assert isinstance(first, Attack)
-    rules = battle.initial.ruleset
+    rules = ruleset_of(battle.initial)
 
     def resolve(dice: DiceSource) -> object:
         assert isinstance(first, Attack)

@@ -17,6 +17,7 @@ import pytest
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle, EndTurn
+from rules.battle.catalog import Catalog
 from rules.battle.command_events import PostureChanged, RulesetOptionsSet
 from rules.battle.commands import Attack, PaintTerrain, ReadyShield, SetRulesetOptions
 from rules.battle.model import Combatant, Status, WeaponDamageState, WeaponKind
@@ -25,7 +26,7 @@ from rules.battle.terrain import Cover, TerrainChange
 from rules.core.citation import Citation, cite
 from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.core.events import Event
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     AttackOptions,
@@ -49,7 +50,6 @@ from rules.sets.seed000.attack_events import (
     WeaponBroke,
     WoundInflicted,
 )
-from rules.sets.seed000.catalog import Catalog
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
@@ -157,18 +157,20 @@ def test_the_counter_blow_through_the_battle(
     make: Make, brawler: Combatant, ruleset: Tables
 ) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (brawler, d), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (brawler, d))
     opts = AttackOptions("fist", "punch", defenses=(PARRY_SWORD,))
 
     def run(rng: random.Random) -> Battle:
-        battle = Battle(state, seed=rng.randrange(10**6))
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
         battle.execute(Attack("a", "d", opts))
         return battle
 
     battle = find(run, lambda b: bool(of(b.events, SideBlowDamaged)))
     hurt = of(battle.events, SideBlowDamaged)[0]
     assert battle.state.combatant("a").hp == brawler.hp - hurt.damage.injury
-    assert Battle.replay(state, battle.seed, battle.commands).state == battle.state
+    assert Battle.replay(
+        state, battle.seed, battle.commands, rulesets=get_ruleset
+    ).state == battle.state
 
 
 # --- 2. 000 UNARMED PARRIES: the parrying limb at +2 --------------------------------------
@@ -225,8 +227,8 @@ def test_a_heavy_shield_blocks_at_minus_2_until_readied(
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", shield=large)
     opts = AttackOptions("broadsword", "swing", defenses=(BLOCK,))
     fresh = plan_attack(a, d, opts, ruleset).defenses[0]
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
-    battle = Battle(state, seed=1)
+    state = BattleState(HexGrid(10, 10), (a, d))
+    battle = Battle(state, 1, get_ruleset)
     events = battle.execute(Attack("a", "d", opts))
     unready = of(events, HeavyShieldUnreadied)
     assert unready and unready[0].citation == cite("000", "BLOCK")
@@ -248,8 +250,8 @@ def test_a_heavy_shield_blocks_at_minus_2_until_readied(
 
 def test_ready_shield_regrips_after_a_fumbled_block(make: Make) -> None:
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (replace(d, shield_ready=False),), get_ruleset())
-    battle = Battle(state, seed=3)
+    state = BattleState(HexGrid(10, 10), (replace(d, shield_ready=False),))
+    battle = Battle(state, 3, get_ruleset)
     battle.execute(ReadyShield("d"))
     assert battle.state.combatant("d").shield_ready
 
@@ -366,14 +368,14 @@ def test_covered_areas_are_rolled_again(make: Make, ruleset: Tables) -> None:
 def test_the_battle_takes_cover_from_the_terrain(make: Make) -> None:
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
-    table = state.ruleset.hit_locations
+    state = BattleState(HexGrid(10, 10), (a, d))
+    table = ruleset_of(state).hit_locations
     assert isinstance(table, HitLocationTable)
     legs = table.area_keys("leg")
     opts = AttackOptions("morningstar", "swing", random_location=True)
     seen: set[str] = set()
     for seed in range(120):
-        battle = Battle(state, seed=seed)
+        battle = Battle(state, seed, get_ruleset)
         battle.execute(PaintTerrain((Hex(5, 6),), TerrainChange(cover=Cover.PARTIAL)))
         battle.execute(Attack("a", "d", opts))
         seen |= {e.roll.location for e in of(battle.events, HitLocationRolled)}
@@ -402,10 +404,10 @@ def test_a_stray_blow_hits_the_obscuring_combatant(make: Make, ruleset: Tables) 
     with pytest.raises(IllegalAttackError):
         attack(a, d, opts, ruleset, bystander=replace(c, id="z"))(random.Random(0))
     # through the battle the combatant in the way is updated
-    state = BattleState(HexGrid(10, 10), (a, d, c), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (a, d, c))
 
     def run(rng: random.Random) -> Battle:
-        battle = Battle(state, seed=rng.randrange(10**6))
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
         battle.execute(Attack("a", "d", opts))
         return battle
 
@@ -443,9 +445,9 @@ def test_001_shield_arm_and_hand_are_aimable(make: Make) -> None:
 def test_one_acrobatic_dodge_a_turn(make: Make) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("fencer", Hex(5, 6), Facing.N, id="d", skills={"Fencing": 15, "Acrobatics": 14})
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (a, d))
     opts = AttackOptions("broadsword", "swing", defenses=(DODGE,), acrobatic_dodge=True)
-    battle = Battle(state, seed=5)
+    battle = Battle(state, 5, get_ruleset)
     battle.execute(Attack("a", "d", opts))
     assert any(x.acrobatic for x in battle.state.combatant("d").actions_this_turn)
     with pytest.raises(IllegalAttackError, match="once per turn"):
@@ -463,10 +465,10 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
     wound = Wound("000", "neck", "Neck", None, 3, None, frozenset({WoundCondition.SEVERE_BLEEDING}))
     bleeder = make("spearman", Hex(3, 3), Facing.N, id="b")
     bleeder = with_wounds(replace(bleeder, hp=bleeder.hp - 3), (wound,))
-    state = BattleState(HexGrid(8, 8), (stunned, bleeder), get_ruleset())
+    state = BattleState(HexGrid(8, 8), (stunned, bleeder))
 
     def run(rng: random.Random) -> Battle:
-        battle = Battle(state, seed=rng.randrange(10**6))
+        battle = Battle(state, rng.randrange(10**6), get_ruleset)
         battle.execute(EndTurn())
         return battle
 
@@ -486,9 +488,11 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
         assert s.status is (Status.ACTIVE if ok else Status.STUNNED)
         assert b.hp == bleeder.hp - 1 == bleed.hp_after
         assert (WoundCondition.SEVERE_BLEEDING in wound_conditions(b)) is (not ok)
-        assert Battle.replay(state, battle.seed, battle.commands).state == battle.state
+        assert Battle.replay(
+            state, battle.seed, battle.commands, rulesets=get_ruleset
+        ).state == battle.state
     lone = (make("spearman", Hex(3, 3), Facing.N),)
-    quiet = Battle(BattleState(HexGrid(8, 8), lone, get_ruleset()), 1)
+    quiet = Battle(BattleState(HexGrid(8, 8), lone), 1, get_ruleset)
     assert len(quiet.execute(EndTurn())) == 1
 
 
@@ -497,15 +501,15 @@ def test_end_turn_rolls_stun_recovery_and_bleeding(make: Make) -> None:
 
 def test_set_ruleset_options_switches_hit_locations(make: Make) -> None:
     a = make("sword-and-shield", Hex(0, 0), Facing.S, id="a")
-    battle = Battle(BattleState(HexGrid(8, 8), (a,), get_ruleset()), seed=2)
+    battle = Battle(BattleState(HexGrid(8, 8), (a,)), 2, get_ruleset)
     events = battle.execute(SetRulesetOptions((LOCATIONS_001,)))
-    assert battle.state.ruleset == R001
+    assert ruleset_of(battle.state) == R001
     assert of(events, RulesetOptionsSet)[0].after == (LOCATIONS_001,)
     assert battle.execute(SetRulesetOptions((LOCATIONS_001,))) == ()
     with pytest.raises(IllegalCommandError):
         battle.execute(SetRulesetOptions(("no-such-option",)))
     battle.execute(SetRulesetOptions(()))
-    assert battle.state.ruleset.hit_locations.system == "000"
+    assert ruleset_of(battle.state).hit_locations.system == "000"
 
 
 def test_counter_blow_and_stray_damage_are_not_the_attack_damage(

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
+from rules.battle.catalog import load_catalog
 from rules.battle.items import (
     GroundItem,
     ItemDropped,
@@ -28,7 +29,6 @@ from rules.battle.items import (
 from rules.battle.model import WeaponDamageState
 from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece
 from rules.core.errors import IllegalCommandError
-from rules.sets.seed000.catalog import load_catalog
 from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY
 
 CATALOG = load_catalog()

@@ -35,7 +35,7 @@ HOME = Hex.from_offset(6, 6)
 def battle(make) -> Battle:
     a = make("sword-and-shield", HOME, Facing.N, id="a")
     b = make("spearman", Hex.from_offset(1, 1), Facing.S, id="b")
-    return Battle(BattleState(GRID, (a, b), get_ruleset()), seed=11)
+    return Battle(BattleState(GRID, (a, b)), 11, get_ruleset)
 
 
 def test_front_steps_cost_one_side_and_back_steps_two():
@@ -146,7 +146,7 @@ def test_replay_reproduces_movement(battle):
     battle.execute(MoveCombatant("a", HOME + Facing.N.vector.scale(2)))
     battle.execute(TurnCombatant("a", Facing.NE))
     battle.execute(SetPosture("a", Posture.KNEELING))
-    replay = Battle.replay(battle.initial, battle.seed, battle.commands)
+    replay = Battle.replay(battle.initial, battle.seed, battle.commands, rulesets=get_ruleset)
     assert replay.state == battle.state
 
 

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 from hexmap import Facing, Hex, Reach, reach_hexes
+from rules.battle.catalog import load_demo_battle, load_fighters
 from rules.battle.model import (
     ActionKind,
     Armor,
@@ -60,7 +61,6 @@ from rules.sets.seed000.attack import (
     plan_attack,
     resolve_attack,
 )
-from rules.sets.seed000.catalog import load_demo_battle, load_fighters
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.damage import roll_damage
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind, possible_defenses

@@ -341,7 +341,7 @@ def test_the_battle_command_uses_this_api(make: Make) -> None:
 
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
-    battle = Battle(BattleState(HexGrid(12, 12), (a, d), get_ruleset()), seed=7)
+    battle = Battle(BattleState(HexGrid(12, 12), (a, d)), 7, get_ruleset)
     events = battle.execute(Attack("a", "d", AttackOptions(W, "swing", defenses=(BLOCK,))))
     assert events and battle.state.combatant("a").actions_this_turn
     battle.execute(EndTurn())

@@ -13,12 +13,7 @@ from typing import Any
 import pytest
 
 from hexmap import Handedness, HexGrid, arc_of, reach_hexes
-from rules.battle.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
-from rules.core.assets import asset_path, asset_root, read_json
-from rules.core.citation import DEFAULT_RULESET_KEY
-from rules.core.errors import DataError, RulesError
-from rules.sets.registry import RULESETS, get_ruleset
-from rules.sets.seed000.catalog import (
+from rules.battle.catalog import (
     Catalog,
     encumbrance_level,
     load_battle_setup,
@@ -28,6 +23,11 @@ from rules.sets.seed000.catalog import (
     parse_fighters,
     parse_weapon,
 )
+from rules.battle.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
+from rules.core.assets import asset_path, asset_root, read_json
+from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.errors import DataError, RulesError
+from rules.sets.registry import RULESETS, get_ruleset
 from rules.sets.seed000.ruleset import Seed000
 
 WEAPONS = [

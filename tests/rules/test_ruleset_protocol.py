@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules.battle.battle import Battle, EndTurn, command_rng
+from rules.battle.catalog import load_battle_setup, load_catalog, load_fighters
 from rules.battle.commands import Attack, PaintTerrain, SetRulesetOptions
 from rules.battle.model import InjuryTolerance, PainThreshold
 from rules.battle.state import BattleState
@@ -23,9 +24,8 @@ from rules.core.assets import read_json
 from rules.core.dice import EnteredDice, ScriptedDice
 from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError, RulesError
 from rules.sets.protocol import Ruleset
-from rules.sets.registry import get_ruleset, ruleset_keys
+from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
-from rules.sets.seed000.catalog import load_catalog, load_fighters
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.ruleset import Seed000
@@ -36,9 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def demo() -> BattleState:
-    ruleset = get_ruleset()
-    grid, combatants = ruleset.battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, combatants, ruleset)
+    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    return BattleState(grid, combatants)
 
 
 # --- the registry ----------------------------------------------------------------------
@@ -84,7 +83,7 @@ def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
         "knife",
         "throw",
     )
-    battle = Battle(state, seed=3)
+    battle = Battle(state, 3, get_ruleset)
     events = battle.execute(Attack("c2", "c4", choices))
     assert events and all(e.citation is not None for e in events)
     seed000 = get_ruleset()
@@ -119,9 +118,9 @@ def test_an_attack_out_of_reach_has_no_default() -> None:
 
 
 def test_the_ruleset_options_command_swaps_the_ruleset_object() -> None:
-    battle = Battle(demo(), seed=1)
+    battle = Battle(demo(), 1, get_ruleset)
     battle.execute(SetRulesetOptions((LOCATIONS_001,)))
-    assert battle.state.ruleset == get_ruleset("000", (LOCATIONS_001,))
+    assert ruleset_of(battle.state) == get_ruleset("000", (LOCATIONS_001,))
     assert battle.state.ruleset_options == (LOCATIONS_001,)
     with pytest.raises(IllegalCommandError):
         battle.execute(SetRulesetOptions(("no-such-option",)))
@@ -135,7 +134,7 @@ def test_entered_dice_and_recorded_dice_give_the_battle_the_same_result() -> Non
     attack on exactly the faces the seeded dice rolled."""
     state = demo()
     choices = AttackOptions(weapon_key="long-spear", mode="thrust")
-    seeded = Battle(state, seed=11)
+    seeded = Battle(state, 11, get_ruleset)
     seeded.execute(Attack("c2", "c4", choices))
     faces = iter(seeded.dice_log[0])
     asked: list[tuple[int, int]] = []
@@ -144,17 +143,17 @@ def test_entered_dice_and_recorded_dice_give_the_battle_the_same_result() -> Non
         asked.append((a, b))
         return next(faces)
 
-    by_hand = Battle(state, seed=999)
+    by_hand = Battle(state, 999, get_ruleset)
     by_hand.execute(Attack("c2", "c4", choices), EnteredDice(at_the_table))
     assert by_hand.state == seeded.state and by_hand.events == seeded.events
     assert len(asked) == len(seeded.dice_log[0]) and all(x == (1, 6) for x in asked)
-    redo = Battle(state, seed=999)
+    redo = Battle(state, 999, get_ruleset)
     redo.execute(Attack("c2", "c4", choices), ScriptedDice(seeded.dice_log[0]))
     assert redo.state == seeded.state
 
 
 def test_entered_dice_refuse_an_impossible_face() -> None:
-    battle = Battle(demo(), seed=1)
+    battle = Battle(demo(), 1, get_ruleset)
     with pytest.raises(RulesError):
         battle.execute(
             Attack("c2", "c4", AttackOptions("long-spear", "thrust")), EnteredDice(lambda a, b: 7)
@@ -163,14 +162,18 @@ def test_entered_dice_refuse_an_impossible_face() -> None:
 
 
 def test_a_whole_evening_replays_on_its_recorded_dice() -> None:
-    battle = Battle(demo(), seed=5)
+    battle = Battle(demo(), 5, get_ruleset)
     for _ in range(3):
         battle.execute(Attack("c2", "c4", AttackOptions("long-spear", "thrust")))
         battle.execute(EndTurn())
-    again = Battle.replay(battle.initial, 12345, battle.commands, battle.dice_log)
+    again = Battle.replay(
+        battle.initial, 12345, battle.commands, battle.dice_log, rulesets=get_ruleset
+    )
     assert again.state == battle.state and again.events == battle.events
     with pytest.raises(IllegalCommandError):
-        Battle.replay(battle.initial, 5, battle.commands, battle.dice_log[:-1])
+        Battle.replay(
+            battle.initial, 5, battle.commands, battle.dice_log[:-1], rulesets=get_ruleset
+        )
 
 
 # --- the attack preview ------------------------------------------------------------------
@@ -201,7 +204,7 @@ def test_the_situation_comes_from_the_map() -> None:
     ruleset = get_ruleset()
     assert ruleset.situation(state, "c2", "c3") == ()
     attacker_hex = state.combatant("c2").hex
-    battle = Battle(state, seed=1)
+    battle = Battle(state, 1, get_ruleset)
     battle.execute(PaintTerrain((attacker_hex,), TerrainChange(footing=Footing.BAD)))
     modifiers = ruleset.situation(battle.state, "c2", "c3")
     assert [m.value for m in modifiers] == [Footing.BAD.penalty] and Footing.BAD.penalty < 0
@@ -218,7 +221,7 @@ def test_every_legal_action_is_a_command_the_battle_accepts() -> None:
         actions = ruleset.legal_actions(state, combatant.id)
         assert actions, combatant.name
         for action in actions:
-            Battle(state, seed=1).execute(action.command)  # raises if illegal
+            Battle(state, 1, get_ruleset).execute(action.command)  # raises if illegal
     labels = [a.label for a in ruleset.legal_actions(state, "c2")]
     assert {"attack Fencer", "attack Flail fighter"} <= set(labels)
     assert "attack Sword-and-shield fighter" not in labels  # the same side
@@ -300,7 +303,7 @@ def test_a_turn_passes_through_the_ruleset() -> None:
     effects; a stunned fighter rolls to recover (base rules), logged."""
     state = demo()
     stunned = replace(state.combatant("c1"), status=state.combatant("c1").status.STUNNED)
-    battle = Battle(state.with_combatants(stunned), seed=4)
+    battle = Battle(state.with_combatants(stunned), 4, get_ruleset)
     events = battle.execute(EndTurn())
     names = [type(e).__name__ for e in events]
     assert names[0] == "TurnEnded" and "StunRecoveryRolled" in names

@@ -49,7 +49,7 @@ def duel(make) -> BattleState:
     """Attacker ``a`` facing N at A_HEX, defender ``d`` facing S just north of it."""
     a = make("sword-and-shield", A_HEX, Facing.N, id="a")
     d = make("sword-and-shield", D_HEX, Facing.S, id="d")
-    return BattleState(HexGrid(10, 10), (a, d), get_ruleset())
+    return BattleState(HexGrid(10, 10), (a, d))
 
 
 # ------------------------------------------------------------------- values
@@ -115,13 +115,13 @@ def test_painting_changes_only_what_the_brush_sets():
 def test_paint_terrain_command_and_replay(duel):
     hexes = (A_HEX, A_HEX + Facing.S.vector)
     change = TerrainChange(footing=Footing.VERY_BAD, height=1)
-    battle = Battle(duel, seed=3)
+    battle = Battle(duel, 3, get_ruleset)
     events = battle.execute(PaintTerrain(hexes, change))
     assert isinstance(events[0], TerrainPainted)
     assert events[0].involved_hexes() == hexes and "2 hexes" in events[0].describe()
     assert battle.state.terrain.at(A_HEX) == Terrain(footing=Footing.VERY_BAD, height=1)
     assert battle.execute(PaintTerrain(hexes, change)) == ()  # nothing new
-    replay = Battle.replay(duel, 3, battle.commands)
+    replay = Battle.replay(duel, 3, battle.commands, rulesets=get_ruleset)
     assert replay.state == battle.state
     with pytest.raises(IllegalCommandError):
         battle.execute(PaintTerrain((Hex(50, 50),), change))
@@ -186,7 +186,7 @@ def test_situation_collects_terrain_posture_height_and_arc(duel):
             (D_HEX, Terrain(light=Light.BAD_2, cover=Cover.PARTIAL)),
         )
     )
-    battle = Battle(replace(duel, terrain=terrain), seed=1)
+    battle = Battle(replace(duel, terrain=terrain), 1, get_ruleset)
     battle.execute(SetPosture("a", Posture.KNEELING))
     battle.execute(SetPosture("d", Posture.DEFENSIVE_CROUCH))
     s = situation_modifiers(battle.state, "a", "d")
@@ -218,7 +218,7 @@ def test_an_unpainted_map_gives_a_plain_situation(duel):
 
 
 def test_ranged_situation_uses_the_ranged_posture_values(duel):
-    battle = Battle(duel, seed=1)
+    battle = Battle(duel, 1, get_ruleset)
     battle.execute(SetPosture("d", Posture.KNEELING))
     melee = situation_modifiers(battle.state, "a", "d")
     ranged = situation_modifiers(battle.state, "a", "d", melee=False)

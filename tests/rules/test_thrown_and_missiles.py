@@ -15,6 +15,7 @@ import pytest
 
 from hexmap import Facing, Hex, HexGrid, Reach
 from rules.battle.battle import Battle
+from rules.battle.catalog import Catalog, load_demo_battle, parse_mode, parse_weapon
 from rules.battle.commands import Attack
 from rules.battle.model import (
     Combatant,
@@ -36,7 +37,6 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
-from rules.sets.seed000.catalog import Catalog, load_demo_battle, parse_mode, parse_weapon
 from rules.sets.seed000.defense import DefenseChoice, DefenseKind
 from rules.sets.seed000.disarm import disarm_contest
 from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
@@ -264,7 +264,7 @@ def test_fast_missiles_are_parried_only_with_missile_parrying(
 
 
 def _unarmed() -> Weapon:
-    from rules.sets.seed000.catalog import load_catalog
+    from rules.battle.catalog import load_catalog
 
     return next(w for w in load_catalog().weapons.values() if w.kind is WeaponKind.UNARMED)
 
@@ -371,10 +371,10 @@ def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Tables) -> None:
 
 def test_the_battle_puts_a_thrown_knife_on_the_map(duel: Any) -> None:
     a, d = duel("knife")
-    state = BattleState(HexGrid(10, 10), (a, d), get_ruleset())
+    state = BattleState(HexGrid(10, 10), (a, d))
     seen: set[AttackOutcome] = set()
     for seed in range(60):
-        battle = Battle(state, seed=seed)
+        battle = Battle(state, seed, get_ruleset)
         events = battle.execute(Attack("a", "d", AttackOptions("knife", "throw")))
         outcome = next(e.outcome for e in events if type(e).__name__ == "AttackResolved")
         after = battle.state
@@ -386,7 +386,9 @@ def test_the_battle_puts_a_thrown_knife_on_the_map(duel: Any) -> None:
         else:
             assert item.hex.distance(d.hex) <= 2  # scattered 1d3-1 hexes from it
         seen.add(outcome)
-        assert Battle.replay(state, battle.seed, battle.commands).state == after
+        assert Battle.replay(
+            state, battle.seed, battle.commands, rulesets=get_ruleset
+        ).state == after
     assert AttackOutcome.HIT in seen and AttackOutcome.MISSED in seen
 
 

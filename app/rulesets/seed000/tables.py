@@ -1,21 +1,21 @@
 """Seed 000's tables for the panes that show seed 000's numbers.
 
 Seed 000's attack pane and inspector section lay out its plans, odds and
-defenses. The battle
-state carries its ruleset as a ``BattleRuleset``; this is the one place that
-narrows it to seed 000's ``Tables``, so another ruleset gets a clear refusal
-instead of a missing attribute."""
+defenses. The battle state names its ruleset; the registry gives it as a
+``Ruleset``, and this is the one place that narrows it to seed 000's ``Tables``,
+so another ruleset gets a clear refusal instead of a missing attribute."""
 
 from __future__ import annotations
 
 from rules.battle.state import BattleState
 from rules.core.errors import RulesError
+from rules.sets.registry import ruleset_of
 from rules.sets.seed000.tables import Tables
 
 
 def seed000_tables(state: BattleState) -> Tables:
     """The battle's ruleset as seed 000's tables; ``RulesError`` for another ruleset."""
-    ruleset = state.ruleset
+    ruleset = ruleset_of(state)
     if not isinstance(ruleset, Tables):
         raise RulesError(f"ruleset {ruleset.key!r} has no seed 000 tables to show")
     return ruleset

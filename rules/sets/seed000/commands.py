@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.battle.model import BodyArea
-from rules.battle.state import BattleState, Command, CommandResult
+from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.dice import DiceSource
 from rules.sets.seed000.attack_events import DefendedAreaSet
 from rules.sets.seed000.stances import BODY_AREA_CITATION
@@ -19,7 +19,9 @@ class SetDefendedArea(Command):
     combatant_id: str
     area: BodyArea | None
 
-    def apply(self, state: BattleState, rng: DiceSource) -> CommandResult:
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         if who.defended_area is self.area:
             return CommandResult(state, ())

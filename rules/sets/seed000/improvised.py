@@ -2,7 +2,7 @@
 
 The catalog treats an improvised item (``WeaponKind.IMPROVISED``) as the real
 weapon named by its ``like``: it uses that weapon's skill and parry class (see
-``rules.sets.seed000.catalog.parse_weapon``), its own (usually lighter, edgeless) damage, and its
+``rules.battle.catalog.parse_weapon``), its own (usually lighter, edgeless) damage, and its
 ``clumsiness`` as a skill modifier on every attack and on the skill its parry is
 taken from.
 

@@ -12,8 +12,9 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from hexmap import Facing, Hex, HexGrid, in_front_arc, in_reach
+from hexmap import Facing, Hex, in_front_arc, in_reach
 from rules.battle.battle import MoveCombatant, TurnCombatant
+from rules.battle.catalog import load_catalog
 from rules.battle.commands import Attack, PickUpItem, ReadyWeapon
 from rules.battle.items import within_reach
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
@@ -36,7 +37,6 @@ from rules.sets.protocol import (
 from rules.sets.seed000 import stray_hits, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
-from rules.sets.seed000.catalog import load_battle_setup, load_catalog
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
@@ -84,7 +84,12 @@ class Seed000(Tables):
 
         def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
             allowed, _ = can_strike_at_weapon(
-                state, att.id, dfn.id, weapon.key, attacker_weapon_key=options.weapon_key
+                state,
+                att.id,
+                dfn.id,
+                weapon.key,
+                attacker_weapon_key=options.weapon_key,
+                rules=self.weapon_rules,
             )
             return allowed
 
@@ -196,9 +201,6 @@ class Seed000(Tables):
         )
         shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
         return (*weapons, *shields)
-
-    def battle_setup(self, data: object) -> tuple[HexGrid, tuple[Combatant, ...]]:
-        return load_battle_setup(data)
 
     # --- the sheet ----------------------------------------------------------------
     def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:

@@ -2,7 +2,7 @@
 its gear written out in full, so that a sheet edited during a battle, or one
 that no template holds, saves and loads as it is.
 
-The gear uses the catalog's own formats (``rules.sets.seed000.catalog``), so a
+The gear uses the catalog's own formats (``rules.battle.catalog``), so a
 weapon, shield or armor reads back through the same checks as the asset files.
 An improvised weapon names the real catalog weapon it is like
 (000 IMPROVISED WEAPONS), which must exist when the sheet is read.
@@ -13,6 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hexmap import Handedness
+from rules.battle.catalog import (
+    load_catalog,
+    parse_armor,
+    parse_attributes,
+    parse_shield,
+    parse_skills,
+    parse_vitals,
+    parse_weapon,
+)
 from rules.battle.model import (
     Armor,
     DamageBase,
@@ -37,15 +46,6 @@ from rules.core.jsondata import (
     get_enum,
     get_int,
     get_str,
-)
-from rules.sets.seed000.catalog import (
-    load_catalog,
-    parse_armor,
-    parse_attributes,
-    parse_shield,
-    parse_skills,
-    parse_vitals,
-    parse_weapon,
 )
 
 SHEET_FORMAT = "hexfray-sheet-000"

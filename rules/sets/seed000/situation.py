@@ -13,7 +13,6 @@ from rules.battle.model import ProneCover
 from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, Footing, Light, Terrain, WaterDepth
 from rules.core.citation import Citation, cite
-from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.conditions import (
     SelectedCondition,
@@ -24,13 +23,6 @@ from rules.sets.seed000.conditions import (
 from rules.sets.seed000.tables import Tables
 
 RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
-
-
-def _asset_dir(state: BattleState) -> str:
-    """The folder of the battle's seed 000 tables."""
-    if not isinstance(state.ruleset, Tables):
-        raise RulesError(f"ruleset {state.ruleset.key!r} has no seed 000 situation tables")
-    return state.ruleset.asset_dir
 
 
 @dataclass(frozen=True)
@@ -92,7 +84,7 @@ def situation_modifiers(
     ``defender_id`` as they stand now."""
     attacker = state.combatant(attacker_id)
     defender = state.combatant(defender_id)
-    ruleset = _asset_dir(state)
+    ruleset = Tables.asset_dir
     at = state.terrain.at(attacker.hex)
     dt = state.terrain.at(defender.hex)
     prone_cover = (
@@ -175,5 +167,5 @@ def terrain_modifiers(
         state.terrain.at(attacker.hex),
         state.terrain.at(defender.hex),
         melee=melee,
-        ruleset=_asset_dir(state),
+        ruleset=Tables.asset_dir,
     )
