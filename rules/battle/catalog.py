@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from hexmap import Facing, Handedness, Hex, HexGrid, HexmapError, Reach
 from rules.battle.model import (
@@ -55,6 +55,14 @@ from rules.core.jsondata import (
 )
 
 T = TypeVar("T")
+
+
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+K = TypeVar("K", bound=_Keyed)
 
 ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
 
@@ -297,16 +305,14 @@ def parse_armor(data: object, where: str = "armor") -> Armor:
     )
 
 
-def _keyed(data: object, list_key: str, parse: Callable[[object, str], T]) -> Mapping[str, T]:
+def _keyed(data: object, list_key: str, parse: Callable[[object, str], K]) -> Mapping[str, K]:
     obj = as_object(data, list_key)
     check_keys(obj, list_key, (list_key,), ("about",))
-    result: dict[str, T] = {}
+    result: dict[str, K] = {}
     for i, item in enumerate(as_list(obj[list_key], list_key)):
         where = f"{list_key}[{i}]"
         value = parse(item, where)
-        key = getattr(value, "key", None)
-        if not isinstance(key, str):  # pragma: no cover - every parser sets a key
-            raise DataError(f"{where}: no key")
+        key = value.key
         if key in result:
             raise DataError(f"{where}: duplicate key {key!r}")
         result[key] = value

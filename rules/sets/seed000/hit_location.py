@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 from rules.battle.model import DamageType
+from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -933,6 +934,5 @@ def _check_system(t: HitLocationTable) -> HitLocationSystem:
 @functools.cache
 def load_hit_location_table(seed: str = "000") -> HitLocationTable:
     """Read and parse ``assets/rulesets/<seed>/hit_locations.json`` (cached)."""
-    from rules.core.assets import read_json
 
     return parse_hit_location_table(read_json("rulesets", seed, HIT_LOCATIONS_FILE))

@@ -25,6 +25,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import DamageType, InjuryTolerance
+from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -821,6 +822,5 @@ def _validate_001(t: Locations001) -> None:
 @functools.cache
 def load_locations_001() -> Locations001:
     """Read and parse ``assets/rulesets/001/hit_locations.json`` (cached)."""
-    from rules.core.assets import read_json
 
     return parse_locations_001(read_json("rulesets", SEED_001, HIT_LOCATIONS_FILE))
