@@ -483,15 +483,9 @@ class Combatant:
     # (000 CUMULATIVE DEFENSES). Cleared by ``rules.sets.seed000.defense.start_new_turn``.
     actions_this_turn: tuple[TurnAction, ...] = ()
     # Defender-side choices and lasting results the attack wiring reads and writes.
-    defended_area: BodyArea | None = None  # 000 DEFENDING A SPECIFIC BODY AREA
     shield_ready: bool = True  # False after a fumbled block loses the grip
     # 000 BLOCK: a heavy shield that blocked needs readying, else it blocks at a penalty.
     heavy_shield_unready: bool = False
-    # Weapons (by key) whose arm a critical miss strained (critical miss table,
-    # STRAIN): the arm is crippled for the minutes the table gives - the rest of a
-    # battle - so the weapon neither attacks nor parries until the GM clears it.
-    strained_weapons: frozenset[str] = field(default_factory=frozenset)
-    off_balance: bool = False  # this turn: active-defense penalties doubled
     # The ruleset's own per-combatant state (located wounds, wound tracks ...):
     # carried and copied by the battle, read only by the ruleset.
     tracks: RulesetTracks = field(default_factory=RulesetTracks)

@@ -29,7 +29,8 @@ from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 
 
 def demo_state() -> BattleState:

@@ -21,7 +21,8 @@ from rules.battle.model import Posture
 from rules.sets.registry import ruleset_of
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
 from rules.sets.seed000.conditions import SelectedCondition
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from tests.app.test_attack_pane import choose, make_pane
 

@@ -26,7 +26,7 @@ from rules.sets.seed000.attack_events import AttackDeclared
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.stances import BodyArea, PainThreshold
-from rules.sets.seed000.tracks import with_wounds
+from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 from tests.app.test_attack_pane import demo_state
 
@@ -65,12 +65,12 @@ def test_the_defended_area_combo_executes_the_command(inspector):
     pane.sheet.area_combo.setCurrentIndex(index)
     pane.sheet.area_combo.activated.emit(index)
     assert isinstance(controller.battle.commands[-1], SetDefendedArea)
-    assert controller.state.combatant("c1").defended_area is BodyArea.HEAD
+    assert tracks_of(controller.state.combatant("c1")).defended_area is BodyArea.HEAD
     assert pane.sheet.area_combo.currentData() is BodyArea.HEAD
     # Back to guarding nothing.
     pane.sheet.area_combo.setCurrentIndex(0)
     pane.sheet.area_combo.activated.emit(0)
-    assert controller.state.combatant("c1").defended_area is None
+    assert tracks_of(controller.state.combatant("c1")).defended_area is None
 
 
 def test_the_posture_combo_executes_the_command(inspector):
@@ -104,9 +104,9 @@ def test_lasting_state_is_shown(qtbot):
         fighter=replace(c1.fighter, pain_threshold=PainThreshold.HIGH),
         weapon_states=((weapon.key, WeaponDamageState(damage_taken=5, weakened=True)),),
         shield_ready=False,
-        off_balance=True,
     )
     c1 = with_wounds(c1, (wound,))
+    c1 = with_tracks(c1, replace(tracks_of(c1), off_balance=True))
     pane, _controller = make_inspector(qtbot, state.with_combatants(c1))
     assert "pain threshold <b>high</b>" in pane.sheet.traits_label.text()
     wounds = pane.sheet.wounds_label.text()

@@ -34,7 +34,8 @@ from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind, block_base
+from rules.sets.seed000.defense import DefenseChoice, block_base
+from rules.sets.seed000.defense_kinds import DefenseKind
 
 SEED = 11
 LOG = ruleset_ui("000").log_formatter

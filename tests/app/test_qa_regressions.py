@@ -18,11 +18,8 @@ from rules.battle.battle import EndTurn, MoveCombatant
 from rules.battle.command_events import Moved
 from rules.battle.commands import EditCombatant
 from rules.battle.model import ActionKind, Status, TurnAction
-from rules.sets.seed000.defense import (
-    DefenseKind,
-    attack_cumulative_modifiers,
-    cumulative_defense_modifiers,
-)
+from rules.sets.seed000.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
+from rules.sets.seed000.defense_kinds import DefenseKind
 
 
 def _sword_against_flail(window: MainWindow) -> None:

@@ -56,7 +56,8 @@ from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.breakage import break_weapon
 from rules.sets.seed000.conditions import Posture
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stray_hits import StrayHitChecked, StrayHitDamaged
 from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, ONE_HEX_RANDOM, RulesSource
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon

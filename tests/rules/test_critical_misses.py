@@ -54,7 +54,7 @@ from rules.sets.seed000.critical_misses import (
     parry_mishap,
     roll_critical_miss,
 )
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction

@@ -20,7 +20,8 @@ from rules.core.citation import cite
 from rules.core.errors import DataError
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_events import ImprovisedParryRolled, PiecesLeftHand
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.improvised import (
     IMPROVISED_000,
     ImprovisedParryOutcome,

@@ -57,10 +57,11 @@ from rules.sets.seed000.attack_events import (
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import SelectedCondition
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
-from rules.sets.seed000.tracks import wounds_of
+from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
 Make = Callable[..., Combatant]
@@ -400,7 +401,7 @@ def test_defended_area_through_the_battle(make: Make, ruleset: Tables) -> None:
     assert isinstance(events[0], DefendedAreaSet)
     assert events[0].citation == cite("000", "DEFENDING A SPECIFIC BODY AREA")
     guarded = battle.state.combatant("d")
-    assert guarded.defended_area is BodyArea.HEAD
+    assert tracks_of(guarded).defended_area is BodyArea.HEAD
 
     def block(key: str | None, c: Combatant) -> int:
         opts = AttackOptions("morningstar", "swing", location=key, defenses=(BLOCK,))
@@ -411,7 +412,7 @@ def test_defended_area_through_the_battle(make: Make, ruleset: Tables) -> None:
     battle.execute(
         Attack("a", "d", AttackOptions("morningstar", "swing", location="head", defenses=(BLOCK,)))
     )
-    assert battle.state.combatant("d").defended_area is BodyArea.HEAD
+    assert tracks_of(battle.state.combatant("d")).defended_area is BodyArea.HEAD
 
 
 def test_fencing_parries_are_free_two_a_turn_four_all_out(make: Make, ruleset: Tables) -> None:
@@ -444,7 +445,8 @@ def test_off_balance_doubles_defense_penalties(
     d = replace(d, actions_this_turn=(TurnAction(ActionKind.ATTACK, "broadsword"),))
     opts = AttackOptions("morningstar", "swing", defenses=(DODGE,))
     steady = plan_attack(a, d, opts, ruleset).defenses[0]
-    wobbly = plan_attack(a, replace(d, off_balance=True), opts, ruleset).defenses[0]
+    off_balance = with_tracks(d, replace(tracks_of(d), off_balance=True))
+    wobbly = plan_attack(a, off_balance, opts, ruleset).defenses[0]
     assert wobbly.value == steady.value - 2  # the -2 counted twice
     assert cite("000", "CRITICAL MISSES ON DEFENSE ROLLS") in {m.citation for m in wobbly.modifiers}
 
@@ -535,7 +537,7 @@ def test_fumbled_dodge_falls_or_goes_off_balance(
         ),
     )
     consistent(res, a, d)
-    assert res.defender_after.off_balance
+    assert tracks_of(res.defender_after).off_balance
     res = find(
         attack(a, d, opts, ruleset),
         lambda r: (
@@ -544,9 +546,8 @@ def test_fumbled_dodge_falls_or_goes_off_balance(
             and not of(r, DefenseMishapResolved)[0].dx_roll.succeeded
         ),
     )
-    assert (
-        not res.defender_after.off_balance and "prone" in of(res, DefenseMishapResolved)[0].applied
-    )
+    assert not tracks_of(res.defender_after).off_balance
+    assert "prone" in of(res, DefenseMishapResolved)[0].applied
 
 
 def test_fumbled_parry_goes_to_the_critical_miss_table(make: Make, ruleset: Tables) -> None:
@@ -819,10 +820,11 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
 def test_off_balance_ends_with_the_turn(make: Make) -> None:
     from rules.battle.battle import EndTurn
 
-    d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d"), off_balance=True)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    d = with_tracks(d, replace(tracks_of(d), off_balance=True))
     battle = Battle(BattleState(HexGrid(10, 10), (d,)), 1, get_ruleset)
     battle.execute(EndTurn())
-    assert battle.state.combatant("d").off_balance is False
+    assert tracks_of(battle.state.combatant("d")).off_balance is False
 
 
 def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:

@@ -52,11 +52,12 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable
 from rules.sets.seed000.stances import weapon_side
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
-from rules.sets.seed000.tracks import with_wounds, wound_conditions, wounds_of
+from rules.sets.seed000.tracks import tracks_of, with_wounds, wound_conditions, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Wound
 
@@ -286,7 +287,7 @@ def test_critical_miss_table_results_change_the_fumbler(
         assert isinstance(consequence, HitSelf)
         assert hurt.damage.basic == int(hurt.damage.roll.total * consequence.damage_factor)
     else:
-        assert after.strained_weapons == {"morningstar"}
+        assert tracks_of(after).strained_weapons == {"morningstar"}
         with pytest.raises(IllegalAttackError, match="strained"):
             plan_attack(
                 replace(after, unready=frozenset()),

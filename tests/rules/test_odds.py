@@ -63,7 +63,8 @@ from rules.sets.seed000.attack import (
 )
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.damage import roll_damage
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind, possible_defenses
+from rules.sets.seed000.defense import DefenseChoice, possible_defenses
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
 from rules.sets.seed000.odds import (
     AttackOdds,

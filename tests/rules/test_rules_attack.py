@@ -37,7 +37,8 @@ from rules.sets.seed000.attack_events import (
     WoundInflicted,
 )
 from rules.sets.seed000.checks import Outcome, judge
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import wounds_of
 

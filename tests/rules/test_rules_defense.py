@@ -26,7 +26,6 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
 from rules.sets.seed000.defense import (
     DefenseChoice,
-    DefenseKind,
     DefensePlan,
     attack_cumulative_modifiers,
     block_base,
@@ -37,6 +36,7 @@ from rules.sets.seed000.defense import (
     possible_defenses,
     start_new_turn,
 )
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.tables import Tables
 
 Make = Callable[..., Combatant]

@@ -26,7 +26,8 @@ from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION

@@ -30,7 +30,7 @@ from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.checks import RollKind, success_probability
 from rules.sets.seed000.conditions import ConditionError
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stances import (
     LOCATION_KEYS,
     BodyArea,

@@ -37,7 +37,8 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import disarm_contest
 from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds

@@ -31,7 +31,7 @@ from rules.battle.pieces import (
     land,
 )
 from rules.core.errors import DataError, IllegalAttackError
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
     KNOCKED_AWAY,

@@ -80,7 +80,8 @@ from rules.sets.seed000.attack import (
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind, DefensePlan, possible_defenses
+from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
 from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.situation import Situation, situation_modifiers

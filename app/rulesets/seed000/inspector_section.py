@@ -32,15 +32,15 @@ from rules.core.errors import RulesError
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.defense import (
     DefenseChoice,
-    DefenseKind,
     DefensePlan,
     DefenseSituation,
     dodge_base,
     plan_defense,
 )
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stances import BODY_AREA_CITATION, acrobatics_skill_of, weapon_side
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import wounds_of
+from rules.sets.seed000.tracks import tracks_of, wounds_of
 
 STAT_KEYS = (
     ("st", "ST"),
@@ -201,7 +201,8 @@ class Seed000InspectorSection(QWidget):
         self.hands_label.setText(hands)
         self.traits_label.setText(traits_html(c))
         self.wounds_label.setText(wounds_html(c))
-        self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(c.defended_area)))
+        guarded = tracks_of(c).defended_area
+        self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(guarded)))
 
         self.weapons_label.setText(self._weapons_html(c, ruleset))
         self.shield_label.setText(self._shield_html(c, ruleset))
@@ -280,7 +281,7 @@ class Seed000InspectorSection(QWidget):
     def _area_chosen(self, _index: int) -> None:
         c = self._shown
         area = self.area_combo.currentData()
-        if c is None or area == c.defended_area:
+        if c is None or area == tracks_of(c).defended_area:
             return
         self._controller.execute(SetDefendedArea(c.id, area))
 
@@ -336,7 +337,7 @@ def wounds_html(c: Combatant) -> str:
         if cites:
             text += " " + muted_html(f"· {cites}")
         lines.append(text)
-    if c.off_balance:
+    if tracks_of(c).off_balance:
         lines.append(
             f'<span style="color:{BAD_TEXT.name()}">off balance</span> '
             + muted_html("· defense penalties doubled this turn")

@@ -155,7 +155,6 @@ from rules.sets.seed000.damage import DamageResult, injury_status, roll_damage
 from rules.sets.seed000.defense import (
     HEAVY_SHIELD_UNREADY_PENALTY,
     DefenseChoice,
-    DefenseKind,
     DefensePlan,
     DefenseSituation,
     PassiveDefense,
@@ -163,6 +162,7 @@ from rules.sets.seed000.defense import (
     plan_defense,
     unready_after_use,
 )
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
@@ -212,7 +212,7 @@ from rules.sets.seed000.stances import (
     weapon_side,
 )
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import with_wounds, wounds_of
+from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds, wounds_of
 from rules.sets.seed000.weapon_strikes import (
     SUBDUING_001,
     RulesSource,
@@ -426,7 +426,7 @@ def plan_attack(
     weapon, base_mode = _weapon_and_mode(attacker, options)
     if weapon.key in attacker.unready:
         raise IllegalAttackError(f"{attacker.name}'s {weapon.name} is not ready")
-    if weapon.key in attacker.strained_weapons:
+    if weapon.key in tracks_of(attacker).strained_weapons:
         raise IllegalAttackError(
             f"{attacker.name}'s arm holding the {weapon.name} is strained "
             "(critical miss table: STRAIN)"
@@ -831,11 +831,12 @@ def _area_modifiers(
     defender: Combatant, location_key: str | None, kind: DefenseKind
 ) -> tuple[Modifier, ...]:
     """000 DEFENDING A SPECIFIC BODY AREA (block and parry only)."""
-    if defender.defended_area is None or location_key == "random":
+    guarded = tracks_of(defender).defended_area
+    if guarded is None or location_key == "random":
         return ()
     try:
         mod = defended_area_modifier(
-            defender.defended_area, location_key, kind, handedness=defender.handedness
+            guarded, location_key, kind, handedness=defender.handedness
         )
     except ConditionError:  # a location the rule does not place (001's bare limbs)
         return ()
@@ -1467,7 +1468,7 @@ def _defense_fumble(
     if isinstance(mishap, DodgeMishap):
         dx_roll = mishap.dx_roll
         if mishap.off_balance:
-            flow.defender = replace(c, off_balance=True)
+            flow.defender = with_tracks(c, replace(tracks_of(c), off_balance=True))
             applied = "keeps his feet but is off-balance: defense penalties doubled this turn"
         else:
             fallen, fell = apply_fall(c, mishap.posture, citation=DEFENSE_CRITICAL_MISS_CITATION)
@@ -1575,7 +1576,7 @@ def _apply_miss_table(
         turns = consequence.turns
         applied = f"the {weapon.name} is unready ({turns} turn{'' if turns == 1 else 's'} to ready)"
     elif isinstance(consequence, LostBalance):
-        flow.put(replace(c, off_balance=True))
+        flow.put(with_tracks(c, replace(tracks_of(c), off_balance=True)))
         applied = (
             f"loses balance: no action until next turn, defenses "
             f"{consequence.defense_modifier:+d} (off-balance)"
@@ -1590,7 +1591,8 @@ def _apply_miss_table(
             f"{consequence.damage_factor} of the damage"
         )
     elif isinstance(consequence, Strained):
-        flow.put(replace(c, strained_weapons=c.strained_weapons | {weapon.key}))
+        strained = tracks_of(c).strained_weapons | {weapon.key}
+        flow.put(with_tracks(c, replace(tracks_of(c), strained_weapons=strained)))
         applied = (
             f"strains the weapon arm: crippled for {consequence.minutes} minutes, "
             f"the {weapon.name} unusable"

@@ -16,7 +16,7 @@ from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.checks import SuccessRoll
 from rules.sets.seed000.critical_misses import CriticalMissCheck, CriticalMissResult
 from rules.sets.seed000.damage import DamageResult, StatusRoll
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmResult
 from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import ImprovisedParryOutcome, ImprovisedParryRoll

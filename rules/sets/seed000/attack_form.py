@@ -13,7 +13,8 @@ from rules.core.citation import cite
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
 from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.tables import Tables
 
 # The GM's situational modifier the form offers (000 ADVERSE COMBAT CONDITIONS).

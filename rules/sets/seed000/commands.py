@@ -9,6 +9,7 @@ from rules.battle.state import BattleRuleset, BattleState, Command, CommandResul
 from rules.core.dice import DiceSource
 from rules.sets.seed000.attack_events import DefendedAreaSet
 from rules.sets.seed000.stances import BODY_AREA_CITATION
+from rules.sets.seed000.tracks import tracks_of, with_tracks
 
 
 @dataclass(frozen=True)
@@ -23,14 +24,15 @@ class SetDefendedArea(Command):
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        if who.defended_area is self.area:
+        tracks = tracks_of(who)
+        if tracks.defended_area is self.area:
             return CommandResult(state, ())
         event = DefendedAreaSet(
             citation=BODY_AREA_CITATION,
             combatant_id=who.id,
             name=who.name,
-            before=who.defended_area,
+            before=tracks.defended_area,
             after=self.area,
         )
-        changed = replace(who, defended_area=self.area)
+        changed = with_tracks(who, replace(tracks, defended_area=self.area))
         return CommandResult(state.with_combatants(changed), (event,))

@@ -56,7 +56,7 @@ from rules.sets.seed000.breakage import (
 )
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import Posture
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.weapon_strikes import RULESET_DIR
 
 VERIFYING_000 = cite("000", "VERIFYING CRITICAL MISSES")

@@ -52,6 +52,8 @@ from rules.core.citation import Citation, cite
 from rules.core.errors import DataError, IllegalAttackError
 from rules.core.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
 from rules.core.modifiers import Modifier
+from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.tracks import tracks_of, with_tracks
 
 DEFENSES = cite("000", "DEFENSES")
 ACTIVE_DEFENSES = cite("000", "ACTIVE DEFENSES")
@@ -74,29 +76,6 @@ DEFAULT_TOTAL_PD_CAP = 10
 
 CUMULATIVE_STEP = -2  # each earlier defense (or attack) this turn
 SAME_WEAPON_STEP = -4  # each earlier use of a weapon that attacked this turn
-
-
-class DefenseKind(Enum):
-    DODGE = "dodge"
-    BLOCK = "block"
-    PARRY = "parry"
-
-    @property
-    def action_kind(self) -> ActionKind:
-        return ActionKind(self.value)
-
-    @property
-    def citation(self) -> Citation:
-        return cite("000", self.name)
-
-    @property
-    def cap_citation(self) -> Citation:
-        """Where the seed says this score can't exceed 16."""
-        return cite("000", "ACROBATIC DODGE") if self is DefenseKind.DODGE else self.citation
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
 
 
 @dataclass(frozen=True)
@@ -408,9 +387,10 @@ def start_new_turn(c: Combatant) -> Combatant:
     """Clear the per-turn record of attacks and defenses (000 CUMULATIVE DEFENSES)
     and the off-balance of a fumbled dodge, which lasts one turn (000 CRITICAL
     MISSES ON DEFENSE ROLLS)."""
-    if not c.actions_this_turn and not c.off_balance:
+    tracks = tracks_of(c)
+    if not c.actions_this_turn and not tracks.off_balance:
         return c
-    return replace(c, actions_this_turn=(), off_balance=False)
+    return with_tracks(replace(c, actions_this_turn=()), replace(tracks, off_balance=False))
 
 
 # --- one planned defense --------------------------------------------------------
@@ -517,7 +497,7 @@ def plan_defense(
             raise IllegalAttackError(f"a {weapon.name} cannot parry")
         if weapon.key in defender.unready and needs_ready_to_parry(weapon):
             raise IllegalAttackError(f"{defender.name}'s {weapon.name} is not ready to parry")
-        if weapon.key in defender.strained_weapons:
+        if weapon.key in tracks_of(defender).strained_weapons:
             raise IllegalAttackError(
                 f"{defender.name}'s arm holding the {weapon.name} is strained "
                 "(critical miss table: STRAIN)"
@@ -574,7 +554,7 @@ def plan_defense(
                     free_parry_citation or kind.citation,
                 )
             )
-    if defender.off_balance:
+    if tracks_of(defender).off_balance:
         temporary = sum(m.value for m in mods[len(base_mods) :] if m.value < 0) - waived
         if temporary:
             mods.append(

@@ -34,7 +34,8 @@ from rules.battle.pieces import Placement, PlacementKind
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.defense import DefenseChoice, DefenseKind
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.weapon_strikes import DROPPED_IN_HEX, knock_away_placement
 
 MISSILE_AND_THROWN_000 = cite("000", "MISSILE AND THROWN WEAPONS")

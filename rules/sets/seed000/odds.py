@@ -61,7 +61,8 @@ from rules.sets.seed000.checks import (
 )
 from rules.sets.seed000.critical_misses import HIGH_SKILL, critical_miss_happens_probability
 from rules.sets.seed000.damage import WoundingTable, injury_from, injury_status, penetrating_damage
-from rules.sets.seed000.defense import DefenseKind, DefensePlan
+from rules.sets.seed000.defense import DefensePlan
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.sets.seed000.hit_location import (
     HitLocationSystem,

@@ -42,7 +42,7 @@ from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import wounds_of
+from rules.sets.seed000.tracks import tracks_of, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 
 
@@ -325,7 +325,7 @@ def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
 def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, WeaponMode]]:
     """The attacker's ready weapon modes that strike ``target``, in sheet order."""
     for weapon in attacker.fighter.weapons:
-        if weapon.key in attacker.unready or weapon.key in attacker.strained_weapons:
+        if weapon.key in attacker.unready or weapon.key in tracks_of(attacker).strained_weapons:
             continue
         for mode in weapon.modes:
             if _reaches(attacker, mode, target):

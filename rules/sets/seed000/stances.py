@@ -31,7 +31,7 @@ from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import ConditionError
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 
 STANCE_CITATION = cite("000", "REFUSED VS. OPEN STANCES")
 PAIN_CITATION = cite("000", "HIGH AND LOW PAIN THRESHOLD")

@@ -35,12 +35,12 @@ from rules.sets.seed000.defense import (
     DEFAULT_SCORE_CAP,
     DEFAULT_SCORE_PLUS_PD_CAP,
     DEFAULT_TOTAL_PD_CAP,
-    DefenseKind,
     DirectionalTable,
     PassiveDefense,
     parse_directional_table,
     passive_defense,
 )
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
 from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
 from rules.sets.seed000.locations_001 import load_locations_001

@@ -1,17 +1,25 @@
 """Seed 000's own per-combatant state, carried by the battle in ``Combatant.tracks``:
-the located wounds (``rules.sets.seed000.wound_effects``), oldest first."""
+the located wounds (``rules.sets.seed000.wound_effects``), oldest first; the body
+area the fighter guards; the weapons whose arm a critical miss strained; and a
+fumbled dodge's off-balance."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from rules.battle.model import Combatant, RulesetTracks
+from rules.battle.model import BodyArea, Combatant, RulesetTracks
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 
 
 @dataclass(frozen=True, slots=True)
 class Seed000Tracks(RulesetTracks):
     wounds: tuple[Wound, ...] = ()
+    defended_area: BodyArea | None = None  # 000 DEFENDING A SPECIFIC BODY AREA
+    # Weapons (by key) whose arm a critical miss strained (critical miss table,
+    # STRAIN): the arm is crippled for the minutes the table gives - the rest of a
+    # battle - so the weapon neither attacks nor parries until the GM clears it.
+    strained_weapons: frozenset[str] = field(default_factory=frozenset)
+    off_balance: bool = False  # this turn: active-defense penalties doubled
 
 
 def tracks_of(combatant: Combatant) -> Seed000Tracks:
@@ -26,6 +34,12 @@ def wounds_of(combatant: Combatant) -> tuple[Wound, ...]:
 
 def with_wounds(combatant: Combatant, wounds: tuple[Wound, ...]) -> Combatant:
     return replace(combatant, tracks=replace(tracks_of(combatant), wounds=wounds))
+
+
+def with_tracks(combatant: Combatant, tracks: Seed000Tracks) -> Combatant:
+    """The combatant with its seed 000 state replaced:
+    ``with_tracks(c, replace(tracks_of(c), off_balance=True))``."""
+    return replace(combatant, tracks=tracks)
 
 
 def wound_conditions(combatant: Combatant) -> frozenset[Condition]:

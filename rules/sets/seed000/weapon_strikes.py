@@ -65,7 +65,7 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.defense import DefenseKind
+from rules.sets.seed000.defense_kinds import DefenseKind
 
 RULESET_DIR = ("rulesets", "000")
 
