@@ -19,11 +19,13 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
+from app.benchmark import run as run_benchmark_figures
 from app.controller import BattleController
 from app.crash import install_crash_handler
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
 from app.screenshot import save_screenshot
+from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
 from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 
@@ -112,19 +114,11 @@ def run_screenshot(path: Path, seed: int) -> int:
 def run_benchmark(seed: int, *, as_json: bool, quick: bool) -> int:
     _use_offscreen()
     _application([])
-    # The benchmark and the self-test drive seed 000's attack options themselves;
-    # the window reaches a ruleset only through the registry, so their modules
-    # load only when their mode runs (tests/app/test_startup.py).
-    from app.benchmark import run
-
-    return run(seed, as_json=as_json, quick=quick)
+    return run_benchmark_figures(seed, as_json=as_json, quick=quick)
 
 
 def run_self_test(regenerate: bool) -> int:
-    # The self-test starts its own offscreen application (see run_benchmark for
-    # why its module loads here).
-    from app.self_test import run_self_test as self_test
-
+    # The self-test starts its own offscreen application.
     return self_test(regenerate=regenerate)
 
 
