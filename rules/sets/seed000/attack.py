@@ -173,10 +173,7 @@ from rules.sets.seed000.disarm import (
 from rules.sets.seed000.hit_location import (
     AREAS,
     MISSING_000,
-    NEAR_MISSES_000,
-    RANDOM_000,
     HitLocationSystem,
-    HitLocationTable,
     LocationRoll,
     TableSide,
     resolve_table_side,
@@ -190,7 +187,7 @@ from rules.sets.seed000.improvised import (
     roll_improvised_parry,
 )
 from rules.sets.seed000.locations import HitLocation
-from rules.sets.seed000.locations_001 import CHINKS_001, HIT_LOCATION_001, RANDOM_001, Locations001
+from rules.sets.seed000.locations_001 import CHINKS_001, HIT_LOCATION_001
 from rules.sets.seed000.missiles import (
     MISSILE_AND_THROWN_000,
     RANDOM_LOCATION_000,
@@ -448,7 +445,6 @@ def plan_attack(
     location, hit_key, location_mods = _aim(options, system, defender, arc, ruleset, target)
     if (
         hit_key is not None
-        and isinstance(system, Locations001)
         and not system.can_target(
             hit_key, mode.damage.type, tolerances=defender.fighter.injury_tolerance
         )
@@ -689,38 +685,16 @@ def _check_parrying_limb(options: AttackOptions, defender: Combatant) -> None:
 
 # 000 UNARMED PARRIES: the parrying limb is the arm, +2 to hit it.
 PARRYING_LIMB_BONUS = 2
-# Location keys of the limbs the wiring names, by hit location system: the 000 table
-# sees the weapon arm as the near one; seed 001 has one key per limb.
-_LIMB_KEYS = {
-    "000": {"arm": "near_arm", "hand": "near_hand", "leg": "near_thigh", "foot": "near_foot"},
-    "001": {"arm": "arm", "hand": "hand", "leg": "leg", "foot": "foot"},
-}
-# 001 Hit Location: "shield arm" / "shield hand" aim at the far limb carrying a shield.
-SHIELD_LIMBS_001 = {"shield arm": "arm", "shield hand": "hand"}
 
 
 def limb_key(system: HitLocationSystem, limb: str) -> str:
     """The location key of a limb (arm, hand, leg, foot) in the system."""
-    return _LIMB_KEYS["001" if isinstance(system, Locations001) else "000"][limb]
+    return system.limb_key(limb)
 
 
 def covered_keys(system: HitLocationSystem, areas: frozenset[str]) -> frozenset[str]:
     """The system's location keys inside the covered body areas."""
-    if not areas:
-        return frozenset()
-    if isinstance(system, HitLocationTable):
-        out: frozenset[str] = frozenset()
-        for area in areas:
-            out |= system.area_keys(area)
-        return out
-    by_area = {
-        "head": {"skull", "eye", "face", "neck"},
-        "arm": {"arm", "hand"},
-        "leg": {"leg", "foot"},
-        "torso": {"torso", "vitals", "groin"},
-    }
-    keys = {k for area in areas for k in by_area[area]}
-    return frozenset(k for k in keys if k in system.locations)
+    return system.covered_keys(areas) if areas else frozenset()
 
 
 def _subdued(
@@ -781,8 +755,7 @@ def _aim(
     if target is not None:
         return HitLocation("weapon", target.name, 0, STRIKING_000), None, ()
     if options.random_location:
-        cited = RANDOM_001 if isinstance(system, Locations001) else RANDOM_000
-        return HitLocation("random", "random location", 0, cited), None, ()
+        return HitLocation("random", "random location", 0, system.random_citation), None, ()
     if options.at_parrying_limb:
         arm = limb_key(system, "arm")
         base = system.penalty(arm, shield_side=False, melee=True, from_front=arc.is_front)
@@ -796,12 +769,12 @@ def _aim(
             arm,
             mods,
         )
-    if isinstance(system, Locations001) and options.location in SHIELD_LIMBS_001:
+    limb = system.shield_limb(options.location)
+    if limb is not None and options.location is not None:
         if defender.fighter.shield is None:
             raise IllegalAttackError(f"{defender.name} carries no shield ({HIT_LOCATION_001})")
         if options.chink:
             raise IllegalAttackError(f"a chink is aimed at a plain location ({CHINKS_001})")
-        limb = SHIELD_LIMBS_001[options.location]
         mods = system.penalty(limb, shield_side=True, melee=True)
         penalty = sum(m.value for m in mods)
         label = options.location.capitalize()
@@ -812,12 +785,9 @@ def _aim(
     if key is not None and key in system.locations:
         loc = system.locations[key]
         shield_side = defender.fighter.shield is not None and loc.side is TableSide.FAR
-        if isinstance(system, Locations001):
-            mods = system.penalty(key, shield_side=shield_side, melee=True, chink=options.chink)
-        elif options.chink:
-            raise IllegalAttackError(f"chinks in armor need the 001 hit locations ({CHINKS_001})")
-        else:
-            mods = system.penalty(key, shield_side=shield_side, melee=True, from_front=arc.is_front)
+        mods = system.aimed_penalty(
+            key, shield_side=shield_side, from_front=arc.is_front, chink=options.chink
+        )
         penalty = sum(m.value for m in mods)
         cited = mods[0].citation if mods else ruleset.location(None).citation
         return HitLocation(key, loc.label, penalty, cited), key, mods
@@ -1663,23 +1633,18 @@ def _missed_location(
     """Where a failed aimed blow lands anyway, if the defender fails to defend:
     000 NEAR MISSES (missed by 1 at the head/brain swung, the vitals impaling ->
     the shoulder) or 000 MISSING A SPECIFIC HIT LOCATION (missed only because of the
-    aim -> roughly the same place). Seed 000's table only."""
-    system = ruleset.hit_locations
+    aim -> roughly the same place); the hit location system decides."""
     key = plan.hit_location
-    if key is None or not isinstance(system, HitLocationTable):
+    if key is None:
         return None
-    margin = plan.effective_skill - attack_roll.total
-    near = system.near_miss(key, margin, plan.damage_spec.type, plan.mode.is_swing)
-    if near is not None:
-        return near, "a near miss by 1", NEAR_MISSES_000
-    penalty = plan.location.penalty
-    if penalty < 0 and system.missed_only_by_location(
-        attack_roll.total, plan.effective_skill, penalty
-    ):
-        to = system.missed_specific_location(key)
-        if to != key:
-            return to, "missed only because of the aim", MISSING_000
-    return None
+    return ruleset.hit_locations.missed_aim(
+        key,
+        attack_roll.total,
+        plan.effective_skill,
+        plan.location.penalty,
+        plan.damage_spec.type,
+        plan.mode.is_swing,
+    )
 
 
 def _stray_blow(
@@ -1732,7 +1697,7 @@ def _located_blow(
     side: BodySide | None = None
     if plan.location.key == PARRYING_LIMB:
         side = weapon_side(d.handedness)
-    elif plan.location.key in SHIELD_LIMBS_001:
+    elif ruleset.hit_locations.shield_limb(plan.location.key) is not None:
         side = weapon_side(d.handedness).other
     return _body_blow(
         flow,
@@ -1783,8 +1748,7 @@ def _body_blow(
     left = d.handedness is Handedness.LEFT
     location_roll: LocationRoll | None = None
     if hit_key is None:
-        if isinstance(system, Locations001):
-            covered = covered | system.lacking_locations(f.injury_tolerance)
+        covered = covered | system.lacking_locations(f.injury_tolerance)
         location_roll = system.roll_random(
             rng,
             from_above=from_above,
@@ -1798,7 +1762,7 @@ def _body_blow(
         )
         flow.events.append(
             HitLocationRolled(
-                citation=RANDOM_001 if isinstance(system, Locations001) else RANDOM_000,
+                citation=system.random_citation,
                 roll=location_roll,
                 **between,
             )

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Protocol
 
-from rules.battle.model import DamageType
+from rules.battle.model import DamageType, InjuryTolerance
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
@@ -75,6 +75,10 @@ __all__ = [
 
 HIT_LOCATIONS_FILE = "hit_locations.json"
 RANDOM_000 = cite("000", "RANDOM HIT LOCATION")
+# Seed 001's rule that the 000 table lacks (an aimed chink is refused under 000).
+CHINKS_CITATION = cite("001", "Targeting Chinks in Armor")
+# The keys of the limbs an aim at "the arm" or "the leg" means (the near ones).
+_LIMB_KEYS_000 = {"arm": "near_arm", "hand": "near_hand", "leg": "near_thigh", "foot": "near_foot"}
 PENALTY_000 = cite("000", "HIT PENALTY")
 TABLE_000 = cite("000", "RANDOM BODY HIT")
 MISSING_000 = cite("000", "MISSING A SPECIFIC HIT LOCATION")
@@ -182,9 +186,63 @@ class HitLocationSystem(Protocol):
     @property
     def locations(self) -> Mapping[str, Location]: ...
 
+    @property
+    def random_citation(self) -> Citation:
+        """The rule of a random hit location in this system."""
+        ...
+
     def penalty(
         self, location_key: str, *, shield_side: bool, melee: bool, from_front: bool = True
     ) -> tuple[Modifier, ...]: ...
+
+    def aimed_penalty(
+        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+    ) -> tuple[Modifier, ...]:
+        """The modifiers of a melee blow aimed at the location (or at a chink in
+        its armor, where the system has that rule: else ``IllegalAttackError``)."""
+        ...
+
+    def limb_key(self, limb: str) -> str:
+        """The location key of a limb (arm, hand, leg, foot)."""
+        ...
+
+    def shield_limb(self, aimed: str | None) -> str | None:
+        """The limb an aim such as "shield arm" names, where the system has such
+        aims; else None."""
+        ...
+
+    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
+        """The location keys inside the covered body areas (head, arm, leg, torso)."""
+        ...
+
+    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
+        """Locations a target with these injury tolerances does not have."""
+        ...
+
+    def can_target(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> bool:
+        """Whether an attack of ``damage_type`` may aim at the location."""
+        ...
+
+    def missed_aim(
+        self,
+        location_key: str,
+        total: int,
+        effective_skill: int,
+        aim_penalty: int,
+        damage_type: DamageType,
+        swung: bool,
+    ) -> tuple[str, str, Citation] | None:
+        """Where a failed (not critical) blow aimed at ``location_key`` lands
+        anyway, if the defender fails to defend: the location, why, and the rule;
+        None for a plain miss (or a system without such rules)."""
+        ...
 
     def roll_random(
         self,
@@ -543,6 +601,70 @@ class HitLocationTable:
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:
         return known_location(self.locations, key)
+
+    @property
+    def random_citation(self) -> Citation:
+        return RANDOM_000
+
+    def aimed_penalty(
+        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+    ) -> tuple[Modifier, ...]:
+        if chink:
+            raise IllegalAttackError(
+                f"chinks in armor need the 001 hit locations ({CHINKS_CITATION})"
+            )
+        return self.penalty(
+            location_key, shield_side=shield_side, melee=True, from_front=from_front
+        )
+
+    def limb_key(self, limb: str) -> str:
+        return _LIMB_KEYS_000[limb]
+
+    def shield_limb(self, aimed: str | None) -> str | None:
+        return None  # seed 000 aims at the near or far limb, not at "the shield arm"
+
+    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
+        out: frozenset[str] = frozenset()
+        for area in areas:
+            out |= self.area_keys(area)
+        return out
+
+    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
+        return frozenset()  # injury tolerance is seed 001's rule
+
+    def can_target(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> bool:
+        self.location(location_key)
+        return True  # seed 000 limits no location by damage type
+
+    def missed_aim(
+        self,
+        location_key: str,
+        total: int,
+        effective_skill: int,
+        aim_penalty: int,
+        damage_type: DamageType,
+        swung: bool,
+    ) -> tuple[str, str, Citation] | None:
+        """000 NEAR MISSES (missed by 1 at the head or brain swung, the vitals
+        impaling: the shoulder) or 000 MISSING A SPECIFIC HIT LOCATION (missed only
+        because of the aim: roughly the same place)."""
+        if location_key not in self.locations:
+            return None
+        near = self.near_miss(location_key, effective_skill - total, damage_type, swung)
+        if near is not None:
+            return near, "a near miss by 1", NEAR_MISSES_000
+        if aim_penalty < 0 and self.missed_only_by_location(total, effective_skill, aim_penalty):
+            to = self.missed_specific_location(location_key)
+            if to != location_key:
+                return to, "missed only because of the aim", MISSING_000
+        return None
 
     def area_keys(self, area: str) -> frozenset[str]:
         """Every location of an area (head, arm, leg, torso), e.g. for ``covered``."""

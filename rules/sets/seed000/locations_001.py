@@ -82,6 +82,16 @@ __all__ = [
 SEED_001 = "001"
 HIT_LOCATION_001 = cite("001", "Hit Location")
 RANDOM_001 = cite("001", "Random Hit Location")
+LIMBS_001 = ("arm", "hand", "leg", "foot")
+# 001 Hit Location: "shield arm" / "shield hand" aim at the far limb carrying a shield.
+SHIELD_LIMBS_001 = {"shield arm": "arm", "shield hand": "hand"}
+# The locations inside each body area that cover can hide (000 RANDOM HIT LOCATION).
+_KEYS_BY_AREA_001 = {
+    "head": ("skull", "eye", "face", "neck"),
+    "arm": ("arm", "hand"),
+    "leg": ("leg", "foot"),
+    "torso": ("torso", "vitals", "groin"),
+}
 CHINKS_001 = cite("001", "Targeting Chinks in Armor")
 TOLERANCE_001 = cite("001", "Injury Tolerance and Hit Location")
 LARGE_AREA_001 = cite("001", "Large-Area Injury")
@@ -168,6 +178,38 @@ class Locations001:
     # --- aiming -------------------------------------------------------------------
     def location(self, key: str) -> Location:
         return known_location(self.locations, key)
+
+    @property
+    def random_citation(self) -> Citation:
+        return RANDOM_001
+
+    def aimed_penalty(
+        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+    ) -> tuple[Modifier, ...]:
+        return self.penalty(location_key, shield_side=shield_side, melee=True, chink=chink)
+
+    def limb_key(self, limb: str) -> str:
+        if limb not in LIMBS_001:
+            raise RulesError(f"no limb {limb!r} (limbs: {', '.join(LIMBS_001)})")
+        return limb
+
+    def shield_limb(self, aimed: str | None) -> str | None:
+        return None if aimed is None else SHIELD_LIMBS_001.get(aimed)
+
+    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
+        keys = {k for area in areas for k in _KEYS_BY_AREA_001[area]}
+        return frozenset(k for k in keys if k in self.locations)
+
+    def missed_aim(
+        self,
+        location_key: str,
+        total: int,
+        effective_skill: int,
+        aim_penalty: int,
+        damage_type: DamageType,
+        swung: bool,
+    ) -> tuple[str, str, Citation] | None:
+        return None  # near misses and shifted aims are seed 000's rules
 
     def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
         """Locations a target with these tolerances does not have (No Eyes, No

@@ -45,7 +45,6 @@ from rules.core.dice import Dice, dice_distribution, distribution
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
     PARRYING_LIMB,
-    SHIELD_LIMBS_001,
     AttackPlan,
     WeaponAttack,
     covered_keys,
@@ -66,10 +65,8 @@ from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.sets.seed000.hit_location import (
     HitLocationSystem,
-    HitLocationTable,
     resolve_table_side,
 )
-from rules.sets.seed000.locations_001 import Locations001
 from rules.sets.seed000.stances import (
     ACROBATIC_FAILURE_PENALTY,
     ACROBATIC_SUCCESS_BONUS,
@@ -442,22 +439,17 @@ def missed_location(plan: AttackPlan, total: int, ruleset: Tables) -> str | None
     """Where an attack that failed (not critically) with ``total`` still goes on to
     the defenses, as ``resolve_attack`` decides it: 000 NEAR MISSES (missed by 1
     at the head/brain swung, the vitals impaling -> the shoulder) or 000 MISSING
-    A SPECIFIC HIT LOCATION (missed only because of the aim). Seed 000's table
-    only; None: a plain miss."""
-    system = ruleset.hit_locations
+    A SPECIFIC HIT LOCATION (missed only because of the aim), as the hit location
+    system decides (``missed_aim``, shared with the resolution); None: a plain
+    miss."""
     key = plan.hit_location
-    if key is None or not isinstance(system, HitLocationTable):
+    if key is None:
         return None
-    margin = plan.effective_skill - total
-    near = system.near_miss(key, margin, plan.damage_spec.type, plan.mode.is_swing)
-    if near is not None:
-        return near
-    penalty = plan.location.penalty
-    if penalty < 0 and system.missed_only_by_location(total, plan.effective_skill, penalty):
-        to = system.missed_specific_location(key)
-        if to != key:
-            return to
-    return None
+    shifted = ruleset.hit_locations.missed_aim(
+        key, total, plan.effective_skill, plan.location.penalty, plan.damage_spec.type,
+        plan.mode.is_swing,
+    )  # fmt: skip
+    return None if shifted is None else shifted[0]
 
 
 def defense_roll_odds(
@@ -589,8 +581,7 @@ def location_weights(
         return MappingProxyType({})
     system = ruleset.hit_locations
     covered = covered_keys(system, plan.options.covered)  # re-rolled when hit
-    if isinstance(system, Locations001):
-        covered |= system.lacking_locations(defender.fighter.injury_tolerance)
+    covered |= system.lacking_locations(defender.fighter.injury_tolerance)
     # The system's own count, the one ``roll_random`` checks its cover against
     # (kept per table for each direction and cover).
     return system.exact_distribution(
@@ -624,7 +615,7 @@ def located_wounds(
     side: BodySide | None = None  # a random location's side changes no HP nor state
     if plan.location.key == PARRYING_LIMB:
         side = weapon_side(defender.handedness)
-    elif plan.location.key in SHIELD_LIMBS_001:
+    elif system.shield_limb(plan.location.key) is not None:
         side = weapon_side(defender.handedness).other
     elif not plan.options.random_location:
         table_side = system.locations[key].side
