@@ -687,11 +687,6 @@ def _check_parrying_limb(options: AttackOptions, defender: Combatant) -> None:
 PARRYING_LIMB_BONUS = 2
 
 
-def limb_key(system: HitLocationSystem, limb: str) -> str:
-    """The location key of a limb (arm, hand, leg, foot) in the system."""
-    return system.limb_key(limb)
-
-
 def covered_keys(system: HitLocationSystem, areas: frozenset[str]) -> frozenset[str]:
     """The system's location keys inside the covered body areas."""
     return system.covered_keys(areas) if areas else frozenset()
@@ -757,7 +752,7 @@ def _aim(
     if options.random_location:
         return HitLocation("random", "random location", 0, system.random_citation), None, ()
     if options.at_parrying_limb:
-        arm = limb_key(system, "arm")
+        arm = system.limb_key("arm")
         base = system.penalty(arm, shield_side=False, melee=True, from_front=arc.is_front)
         bonus = Modifier(
             PARRYING_LIMB_BONUS, "at the bare-handed parrying limb", UNARMED_PARRIES_CITATION
@@ -1281,7 +1276,7 @@ def _unarmed_counter(
     a = flow.attacker
     system = ruleset.hit_locations
     limb = "foot" if "kick" in f"{plan.weapon.name} {plan.mode.name}".lower() else "hand"
-    key = limb_key(system, limb)
+    key = system.limb_key(limb)
     skill = d.fighter.skill(weapon.skill)
     roll = success_roll(skill + 2, rng, RollKind.STANDARD)
     flow.events.append(
@@ -1614,7 +1609,7 @@ def _hit_self(
         flow,
         c.id,
         flow.pair(c, c),
-        limb_key(ruleset.hit_locations, limb),
+        ruleset.hit_locations.limb_key(limb),
         dice,
         dtype,
         swung,
