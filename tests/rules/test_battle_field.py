@@ -59,7 +59,12 @@ from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stray_hits import StrayHitChecked, StrayHitDamaged
-from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, ONE_HEX_RANDOM, RulesSource
+from rules.sets.seed000.weapon_strikes import (
+    KNOCKED_AWAY,
+    ONE_HEX_RANDOM,
+    WEAPON_STRIKES_000,
+    WEAPON_STRIKES_001,
+)
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 CATALOG = load_catalog()
@@ -483,16 +488,16 @@ def test_reach_2_weapons_after_attacking_001(make):
         d, actions_last_turn=(TurnAction(ActionKind.FEINT, "halberd", target_id="a"),)
     )
     state = state.with_combatants(feinted)
-    ok, reason = can_strike_at_weapon(state, "a", "d", "halberd", rules=RulesSource.SEED_001)
+    ok, reason = can_strike_at_weapon(state, "a", "d", "halberd", strikes=WEAPON_STRIKES_001)
     assert ok and "001" in reason
     # 000 knows no such rule; a reach 1 weapon gets no such pass under 001 either
-    assert not can_strike_at_weapon(state, "a", "d", "halberd", rules=RulesSource.SEED_000)[0]
+    assert not can_strike_at_weapon(state, "a", "d", "halberd", strikes=WEAPON_STRIKES_000)[0]
     sword = with_weapon(state, "d", CATALOG.weapon("broadsword"))
     d = sword.combatant("d")
     sword = sword.with_combatants(
         replace(d, actions_last_turn=(TurnAction(ActionKind.ATTACK, "broadsword", target_id="a"),))
     )
-    assert not can_strike_at_weapon(sword, "a", "d", "broadsword", rules=RulesSource.SEED_001)[0]
+    assert not can_strike_at_weapon(sword, "a", "d", "broadsword", strikes=WEAPON_STRIKES_001)[0]
 
 
 def test_strike_at_weapon_with_a_chosen_weapon_and_bare_hands(make):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -21,17 +20,20 @@ from rules.sets.seed000.disarm import (
     Hand,
     contest_outcome_distribution,
     contest_winner,
-    disarm_contest,
-    disarm_modifiers,
     disarm_outcome_distribution,
     disarm_win_probability,
     resolve_disarm,
+)
+from rules.sets.seed000.weapon_strikes import (
+    WEAPON_STRIKES_000,
+    WEAPON_STRIKES_001,
+    WeaponStrikeRules,
     weight_bonus,
 )
-from rules.sets.seed000.weapon_strikes import RulesSource
+from tests.rules.sheets import amend, seed000_fighter
 from tests.rules.weapon_builder import build_weapon
 
-S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
+S000, S001 = WEAPON_STRIKES_000, WEAPON_STRIKES_001
 CS, S, F, CF = Outcome.CRITICAL_SUCCESS, Outcome.SUCCESS, Outcome.FAILURE, Outcome.CRITICAL_FAILURE
 
 
@@ -78,7 +80,7 @@ FIST = mk(WeaponKind.UNARMED, "Fist", 0, ("punch", "thr-2 cr", "C-1"), "Brawling
 
 
 def fighter(st: int = 10, dx: int = 10, **skills: int) -> Fighter:
-    return Fighter(
+    return seed000_fighter(
         name="F",
         attributes=Attributes(st=st, dx=dx),
         hit_points=10,
@@ -88,7 +90,7 @@ def fighter(st: int = 10, dx: int = 10, **skills: int) -> Fighter:
     )
 
 
-SKILLED = Fighter(
+SKILLED = seed000_fighter(
     name="Skilled",
     attributes=Attributes(st=10, dx=12),
     hit_points=10,
@@ -117,11 +119,11 @@ def values(mods: tuple[Modifier, ...]) -> list[int]:
 
 
 def test_000_attacker_size_penalty_and_minus_two_unless_fencing() -> None:
-    mods = disarm_modifiers(SKILLED, BROADSWORD, SKILLED, BROADSWORD)
+    mods = S000.disarm_modifiers(SKILLED, BROADSWORD, SKILLED, BROADSWORD)
     assert mods.attack_roll == ()  # the contest replaces the attack
     assert values(mods.attacker_contest) == [-4, -2]
     assert mods.defender_contest == ()
-    assert values(disarm_modifiers(SKILLED, RAPIER, SKILLED, KNIFE).attacker_contest) == [-5]
+    assert values(S000.disarm_modifiers(SKILLED, RAPIER, SKILLED, KNIFE).attacker_contest) == [-5]
     assert {str(m.citation) for m in mods.attacker_contest} == {
         "000 STRIKING AT WEAPONS",
         "000 DISARMING AN OPPONENT",
@@ -150,61 +152,59 @@ def test_000_heavier_weapon_bonus_is_linear(
 
 def test_000_defender_bonuses_heavier_stronger_two_handed() -> None:
     weak, strong = fighter(st=10), fighter(st=13)
-    mods = disarm_modifiers(weak, BROADSWORD, strong, AXE)
+    mods = S000.disarm_modifiers(weak, BROADSWORD, strong, AXE)
     assert values(mods.defender_contest) == [1, 1]  # heavier (4 vs 3), stronger
-    mods = disarm_modifiers(weak, BROADSWORD, weak, GREATSWORD)
+    mods = S000.disarm_modifiers(weak, BROADSWORD, weak, GREATSWORD)
     assert values(mods.defender_contest) == [2, 2]  # 7/3 -> +2, two-handed +2
-    assert values(disarm_modifiers(weak, BROADSWORD, strong, PIKE).defender_contest) == [4, 1, 2]
-    assert disarm_modifiers(strong, AXE, weak, BROADSWORD).defender_contest == ()
+    pike = S000.disarm_modifiers(weak, BROADSWORD, strong, PIKE)
+    assert values(pike.defender_contest) == [4, 1, 2]
+    assert S000.disarm_modifiers(strong, AXE, weak, BROADSWORD).defender_contest == ()
 
 
 def test_000_missile_weapon_defender_rolls_dx() -> None:
-    contest = disarm_contest(SKILLED, BROADSWORD, SKILLED, BOW)
+    contest = S000.disarm_contest(SKILLED, BROADSWORD, SKILLED, BOW)
     assert (contest.defender.base, contest.defender.basis) == (12, "DX")
-    contest = disarm_contest(SKILLED, BROADSWORD, SKILLED, AXE)
+    contest = S000.disarm_contest(SKILLED, BROADSWORD, SKILLED, AXE)
     assert (contest.defender.base, contest.defender.basis) == (13, "Axe/Mace skill")
     assert contest.attacker.level == 14 - 4 - 2
 
 
 def test_000_needs_a_weapon_with_weight() -> None:
     with pytest.raises(IllegalAttackError):
-        disarm_modifiers(SKILLED, FIST, SKILLED, BROADSWORD)
+        S000.disarm_modifiers(SKILLED, FIST, SKILLED, BROADSWORD)
     with pytest.raises(IllegalAttackError):
-        disarm_modifiers(SKILLED, BROADSWORD, SKILLED, FIST)
+        S000.disarm_modifiers(SKILLED, BROADSWORD, SKILLED, FIST)
 
 
 def test_001_modifiers() -> None:
-    mods = disarm_modifiers(SKILLED, BROADSWORD, SKILLED, GREATSWORD, rules=S001)
+    mods = S001.disarm_modifiers(SKILLED, BROADSWORD, SKILLED, GREATSWORD)
     assert values(mods.attack_roll) == [-3, -2]
     assert mods.attacker_contest == ()
     assert values(mods.defender_contest) == [2]
     assert str(mods.defender_contest[0].citation) == "001 Knocking a Weapon Away"
-    assert values(disarm_modifiers(SKILLED, RAPIER, SKILLED, KNIFE, rules=S001).attack_roll) == [-5]
+    assert values(S001.disarm_modifiers(SKILLED, RAPIER, SKILLED, KNIFE).attack_roll) == [-5]
     for tool in (WHIP, JITTE):
-        mods = disarm_modifiers(SKILLED, tool, SKILLED, BROADSWORD, rules=S001)
+        mods = S001.disarm_modifiers(SKILLED, tool, SKILLED, BROADSWORD)
         assert values(mods.attacker_contest) == [2]
     # no weight or ST bonus in 001
-    assert (
-        disarm_modifiers(fighter(st=8), KNIFE, fighter(st=18), AXE, rules=S001).defender_contest
-        == ()
-    )
+    assert S001.disarm_modifiers(fighter(st=8), KNIFE, fighter(st=18), AXE).defender_contest == ()
     # bare hands can parry, so they may disarm; a bow cannot
-    assert disarm_modifiers(SKILLED, FIST, SKILLED, BROADSWORD, rules=S001).attack_roll
+    assert S001.disarm_modifiers(SKILLED, FIST, SKILLED, BROADSWORD).attack_roll
     with pytest.raises(IllegalAttackError):
-        disarm_modifiers(SKILLED, BOW, SKILLED, BROADSWORD, rules=S001)
+        S001.disarm_modifiers(SKILLED, BOW, SKILLED, BROADSWORD)
 
 
 def test_001_either_side_may_use_a_st_based_level() -> None:
     brute = fighter(st=15, dx=10, Broadsword=12)
     deft = fighter(st=9, dx=14, Axe_Mace=13)
-    deft = replace(deft, skills={"Axe/Mace": 13})
-    contest = disarm_contest(brute, BROADSWORD, deft, AXE, rules=S001)
+    deft = amend(deft, skills={"Axe/Mace": 13})
+    contest = S001.disarm_contest(brute, BROADSWORD, deft, AXE)
     assert (contest.attacker.base, contest.attacker.basis) == (17, "ST-based Broadsword skill")
     assert (contest.defender.base, contest.defender.basis) == (13, "Axe/Mace skill")
     assert contest.attacker.level == 17
-    vs_bow = disarm_contest(deft, AXE, brute, BOW, rules=S001)
+    vs_bow = S001.disarm_contest(deft, AXE, brute, BOW)
     assert (vs_bow.defender.base, vs_bow.defender.basis) == (15, "ST-based DX")
-    in_000 = disarm_contest(brute, BROADSWORD, deft, AXE)
+    in_000 = S000.disarm_contest(brute, BROADSWORD, deft, AXE)
     assert in_000.attacker.base == 12  # no ST option in 000
 
 
@@ -230,7 +230,9 @@ def test_quick_contest_winner(
     assert contest_winner(attacker, defender) == (winner, by)
 
 
-def brute_force(a_level: int, d_level: int, rules: RulesSource) -> dict[DisarmOutcome, Fraction]:
+def brute_force(
+    a_level: int, d_level: int, rules: WeaponStrikeRules
+) -> dict[DisarmOutcome, Fraction]:
     """Independent enumeration of every face of both 3d6 (216 x 216 ways)."""
     from rules.sets.seed000.checks import judge
 
@@ -258,9 +260,9 @@ def brute_force(a_level: int, d_level: int, rules: RulesSource) -> dict[DisarmOu
 
 
 @pytest.mark.parametrize("levels", [(8, 13), (12, 12), (16, 9), (4, 20)])
-@pytest.mark.parametrize("rules", list(RulesSource))
+@pytest.mark.parametrize("rules", [S000, S001])
 def test_exact_distribution_matches_brute_force(
-    levels: tuple[int, int], rules: RulesSource
+    levels: tuple[int, int], rules: WeaponStrikeRules
 ) -> None:
     dist = contest_outcome_distribution(*levels, rules)
     assert dict(dist) == brute_force(*levels, rules)
@@ -282,7 +284,9 @@ def test_equal_levels_split_the_non_ties_evenly() -> None:
 
 def test_win_probability_grows_with_skill() -> None:
     probs = [
-        disarm_win_probability(replace(SKILLED, skills={"Broadsword": s}), BROADSWORD, SKILLED, AXE)
+        disarm_win_probability(
+            amend(SKILLED, skills={"Broadsword": s}), BROADSWORD, SKILLED, AXE, rules=S000
+        )
         for s in range(8, 22)
     ]
     assert probs == sorted(probs) and probs[0] < probs[-1]
@@ -298,7 +302,7 @@ def test_win_probability_grows_with_skill() -> None:
 
 def find(
     outcome: DisarmOutcome,
-    rules: RulesSource,
+    rules: WeaponStrikeRules,
     *,
     defender_weapon: Weapon = AXE,
     knock_away: bool = False,

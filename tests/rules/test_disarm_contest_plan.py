@@ -20,8 +20,9 @@ from rules.sets.seed000.checks import judge
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.weapon_strikes import RulesSource
+from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000
 
 Make = Callable[..., Combatant]
 GM = Modifier(-3, "GM's situational modifier", cite("000", "ADVERSE COMBAT CONDITIONS"))
@@ -54,7 +55,7 @@ def test_the_contest_carries_the_gm_modifier_and_conditions(
     plan = plan_attack(a, d, disarm(extra_modifiers=(GM,), conditions=(FOOTING,)), ruleset)
     assert plain.contest is not None and plan.contest is not None
     attacker = plan.contest.attacker
-    assert attacker.base == a.fighter.skill("Broadsword")
+    assert attacker.base == sheet_of(a).skill("Broadsword")
     # The seed's own penalties first: size, then -2 for a non-fencing weapon.
     assert attacker.modifiers[0].citation == STRIKING
     assert attacker.modifiers[1] == Modifier(
@@ -70,7 +71,7 @@ def test_the_contest_carries_the_gm_modifier_and_conditions(
     assert sorted(map(str, attacker.modifiers)) == sorted(map(str, plan.modifiers))
     # The defender's side: the seed's bonuses only, untouched by the attacker's.
     assert plan.contest.defender == plain.contest.defender
-    assert plan.contest.defender.base == d.fighter.skill("Fencing")
+    assert plan.contest.defender.base == sheet_of(d).skill("Fencing")
     assert all(m.citation == DISARMING for m in plan.contest.defender.modifiers)
     assert not any("PD" in m.reason or "passive" in m.reason for m in attacker.modifiers)
 
@@ -154,7 +155,7 @@ def test_odds_are_the_exact_contest_at_the_plan_levels(
     assert plan.contest is not None
     odds = attack_odds(plan, a, d, ruleset)
     dist = contest_outcome_distribution(
-        plan.contest.attacker.level, plan.contest.defender.level, RulesSource.SEED_000
+        plan.contest.attacker.level, plan.contest.defender.level, WEAPON_STRIKES_000
     )
     assert odds.target == "contest"
     assert odds.p_hit == dist[DisarmOutcome.DEFENDER_DISARMED]

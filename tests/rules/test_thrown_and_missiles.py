@@ -39,11 +39,12 @@ from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack,
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.disarm import disarm_contest
 from rules.sets.seed000.missiles import MISSILE_PARRYING, THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY
+from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, WEAPON_STRIKES_000
+from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
 
@@ -83,14 +84,14 @@ def duel(make: Make, catalog: Catalog) -> Callable[..., tuple[Combatant, Combata
     ) -> tuple[Combatant, Combatant]:
         extra = tuple(catalog.weapon(g) if isinstance(g, str) else g for g in gear)
         a = make("sword-and-shield", A_AT, Facing.S, id="a")
-        sheet = {**a.fighter.skills, "Knife": 13, "Spear": 13, "Bow": 13, "Sling": 13}
+        sheet = {**sheet_of(a).skills, "Knife": 13, "Spear": 13, "Bow": 13, "Sling": 13}
         sheet |= {"Axe/Mace": 13, "Guns": 13}
         a = replace(
-            a, fighter=replace(a.fighter, weapons=(*a.fighter.weapons, *extra), skills=sheet)
+            a, fighter=amend(a.fighter, weapons=(*a.fighter.weapons, *extra), skills=sheet)
         )
         d = make("sword-and-shield", _at(row), Facing.N, id="d")
         if skills:
-            d = replace(d, fighter=replace(d.fighter, skills={**d.fighter.skills, **skills}))
+            d = replace(d, fighter=amend(d.fighter, skills={**sheet_of(d).skills, **skills}))
         return a, d
 
     return build
@@ -159,7 +160,7 @@ def test_the_demo_spearman_carries_a_knife_to_throw() -> None:
     _grid, fighters = load_demo_battle()
     spearman = next(c for c in fighters if c.id == "c2")
     assert [w.key for w in spearman.fighter.weapons] == ["long-spear", "knife"]
-    assert spearman.fighter.skill("Knife") == 13
+    assert sheet_of(spearman).skill("Knife") == 13
 
 
 # --- range instead of reach -----------------------------------------------------------------
@@ -247,10 +248,10 @@ def test_fast_missiles_are_parried_only_with_missile_parrying(
     fists = _unarmed()
     brawler = replace(
         brawler,
-        fighter=replace(
+        fighter=amend(
             brawler.fighter,
             weapons=(fists,),
-            skills={**brawler.fighter.skills, MISSILE_PARRYING: 12, "Brawling": 12},
+            skills={**sheet_of(brawler).skills, MISSILE_PARRYING: 12, "Brawling": 12},
         ),
     )
     with pytest.raises(IllegalAttackError, match="bare-handed"):
@@ -400,14 +401,15 @@ def test_a_foe_with_a_missile_weapon_rolls_dx_against_a_disarm(
     catalog: Catalog, make: Make
 ) -> None:
     knight = make("sword-and-shield", A_AT, Facing.S).fighter
-    archer = replace(knight, skills={**knight.skills, "Sling": 16})
+    archer = amend(knight, skills={**sheet_of(knight).skills, "Sling": 16})
     sling = catalog.weapon("sling")
     assert sling.is_missile_weapon
-    contest = disarm_contest(knight, catalog.weapon("broadsword"), archer, sling)
-    assert (contest.defender.base, contest.defender.basis) == (archer.attributes.dx, "DX")
+    contest = WEAPON_STRIKES_000.disarm_contest(knight, catalog.weapon("broadsword"), archer, sling)
+    assert (contest.defender.base, contest.defender.basis) == (sheet_of(archer).attributes.dx, "DX")
     # a mode-only missile weapon (its kind says nothing) counts too
     oddity = replace(sling, kind=WeaponKind.IMPROVISED)
-    contest = disarm_contest(knight, catalog.weapon("broadsword"), archer, oddity)
+    broadsword = catalog.weapon("broadsword")
+    contest = WEAPON_STRIKES_000.disarm_contest(knight, broadsword, archer, oddity)
     assert contest.defender.basis == "DX"
 
 

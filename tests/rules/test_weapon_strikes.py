@@ -37,9 +37,10 @@ from rules.sets.seed000.weapon_strikes import (
     KNOCKED_AWAY,
     METAL_FACED_SHAFT,
     ONE_HEX_RANDOM,
+    WEAPON_STRIKES_000,
+    WEAPON_STRIKES_001,
     WOODEN_SHAFT,
     Material,
-    RulesSource,
     StrikePurpose,
     WeaponUse,
     blade_break_threshold,
@@ -48,7 +49,6 @@ from rules.sets.seed000.weapon_strikes import (
     check_weapon_defense,
     cut_shaft,
     damage_weapon,
-    disarm_extra_penalty,
     flat_of_blade,
     integrity_table,
     is_blade,
@@ -57,17 +57,14 @@ from rules.sets.seed000.weapon_strikes import (
     load_integrity_table,
     pulled_punch,
     shaft_stats,
-    strike_at_weapon_modifiers,
-    strike_at_weapon_penalty,
     strike_blade,
     use_weakened_weapon,
     weapon_defense_options,
     weapon_integrity,
-    weapon_targetable,
 )
 from tests.rules.weapon_builder import build_weapon
 
-S000, S001 = RulesSource.SEED_000, RulesSource.SEED_001
+S000, S001 = WEAPON_STRIKES_000, WEAPON_STRIKES_001
 
 
 mk = build_weapon  # the shared builder under this module's short name
@@ -258,7 +255,7 @@ def test_knock_away_placement_by_size() -> None:
     ],
 )
 def test_000_penalty_very_small_polearm_other(target: Weapon, value: int) -> None:
-    mod = strike_at_weapon_penalty(target, rules=S000)
+    mod = S000.strike_penalty(target)
     assert mod.value == value and str(mod.citation) == "000 STRIKING AT WEAPONS"
 
 
@@ -279,36 +276,36 @@ def test_000_penalty_very_small_polearm_other(target: Weapon, value: int) -> Non
     ],
 )
 def test_001_penalty_by_reach_and_firearm_size(target: Weapon, value: int) -> None:
-    mod = strike_at_weapon_penalty(target, rules=S001)
+    mod = S001.strike_penalty(target)
     assert mod.value == value and str(mod.citation) == "001 Striking at Weapons"
 
 
 def test_bare_hands_are_no_weapon_target() -> None:
-    for rules in RulesSource:
+    for rules in (S000, S001):
         with pytest.raises(IllegalAttackError):
-            strike_at_weapon_penalty(FIST, rules=rules)
+            rules.strike_penalty(FIST)
 
 
 def test_disarm_extra_minus_two_unless_fencing() -> None:
-    for rules in RulesSource:
-        assert disarm_extra_penalty(RAPIER, rules=rules) is None
-        assert disarm_extra_penalty(MAIN_GAUCHE, rules=rules) is None
+    for rules in (S000, S001):
+        assert rules.disarm_penalty(RAPIER) is None
+        assert rules.disarm_penalty(MAIN_GAUCHE) is None
         smallsword = mk(
             WeaponKind.SWORD, "Smallsword", 1.5, ("thrust", "thr+1 imp", "1"), skill="Smallsword"
         )
-        assert disarm_extra_penalty(smallsword, rules=rules) is None
-        extra = disarm_extra_penalty(BROADSWORD, rules=rules)
+        assert rules.disarm_penalty(smallsword) is None
+        extra = rules.disarm_penalty(BROADSWORD)
         assert extra is not None and extra.value == -2
-    mods = strike_at_weapon_modifiers(KNIFE, BROADSWORD, purpose=StrikePurpose.DISARM, rules=S001)
+    mods = S001.strike_modifiers(KNIFE, BROADSWORD, StrikePurpose.DISARM)
     assert [m.value for m in mods] == [-5, -2]
-    assert [m.value for m in strike_at_weapon_modifiers(KNIFE, BROADSWORD)] == [-5]
+    assert [m.value for m in S000.strike_modifiers(KNIFE, BROADSWORD)] == [-5]
 
 
 def test_000_targets_used_weapons_always_and_others_in_reach() -> None:
     cases = itertools.product([False, True], repeat=2)
     for used, in_reach in cases:
-        t = weapon_targetable(
-            BROADSWORD, weapon_in_reach=in_reach, used_against_attacker_this_turn=used, rules=S000
+        t = S000.targetable(
+            BROADSWORD, weapon_in_reach=in_reach, used_against_attacker_this_turn=used
         )
         assert t.allowed is (used or in_reach)
 
@@ -316,11 +313,8 @@ def test_000_targets_used_weapons_always_and_others_in_reach() -> None:
 def test_001_targets_reach_two_weapons_the_turn_after_they_attacked() -> None:
     for weapon in (BROADSWORD, LONG_SPEAR, HALBERD):
         for last_turn, in_reach in itertools.product([False, True], repeat=2):
-            t = weapon_targetable(
-                weapon,
-                weapon_in_reach=in_reach,
-                attacked_or_feinted_last_turn=last_turn,
-                rules=S001,
+            t = S001.targetable(
+                weapon, weapon_in_reach=in_reach, attacked_or_feinted_last_turn=last_turn
             )
             long = weapon.reach.max >= 2
             assert t.allowed is (in_reach or (last_turn and long))

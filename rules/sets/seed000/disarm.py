@@ -1,4 +1,5 @@
-"""Disarming: 000 DISARMING AN OPPONENT and 001 Knocking a Weapon Away.
+"""Disarming: the Quick Contest of 000 DISARMING AN OPPONENT and 001 Knocking a
+Weapon Away.
 
 Both end in a Quick Contest of weapon skills. The family's basics (3rd-edition
 Quick Contest): both roll; if exactly one succeeds he wins; if both succeed or both
@@ -6,7 +7,13 @@ fail, the larger margin wins (success by more, or failure by less); equal margin
 tie. A roll's success or failure includes the automatic results (3-4 always
 succeed, 17-18 always fail), so for comparing we use an *effective* margin: at
 least 0 for a success, at most -1 for a failure. "Won by N" is the difference of
-effective margins.
+effective margins. An attacker's critical failure disarms him whatever the margins
+say; an attacker who wins disarms the foe.
+
+What the seeds make of the rest is a seed's ``DisarmRules``, part of its
+weapon-strike component (``rules.sets.seed000.weapon_strikes.WeaponStrikeRules``):
+the modifiers and contest levels, what the foe keeps when the attacker does not
+win, where a weapon that leaves a hand lands, and when the contest is rolled.
 
 000: the contest replaces the usual attack and defense ("instead of the normal
 contest of skills"). The attacker's contest roll carries the size penalty of 000
@@ -25,8 +32,6 @@ foe with a two-handed weapon; DX (or ST) against a missile weapon. Attacker wins
 the weapon flies one hex in a random direction. Foe wins or ties: he keeps it,
 unready unless he won by 3 or more. Attacker critical failure: the attacker's own
 weapon flies one hex.
-
-An attacker's critical failure disarms him whatever the margins say.
 """
 
 from __future__ import annotations
@@ -37,28 +42,16 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Protocol
 
-from rules.battle.model import Fighter, ParryClass, Weapon
+from rules.battle.model import Fighter, Weapon
 from rules.battle.pieces import Piece, Placement
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, distribution
-from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier, total
 from rules.sets.seed000.checks import Outcome, SuccessRoll, judge, success_roll
-from rules.sets.seed000.weapon_strikes import (
-    DISARMING_000,
-    DROPPED_IN_HEX,
-    KNOCKING_001,
-    MISSILE_KINDS,
-    ONE_HEX_RANDOM,
-    RulesSource,
-    disarm_extra_penalty,
-    exact_weight,
-    knock_away_placement,
-    strike_at_weapon_penalty,
-)
+from rules.sets.seed000.sheet import sheet_of
 
-JITTE_WHIP_SKILLS = frozenset({"jitte/sai", "whip"})
 QUICK_CONTEST = Citation("base", "quick contests")
 
 
@@ -86,57 +79,41 @@ class DisarmModifiers:
     defender_contest: tuple[Modifier, ...]
 
 
-def _check_disarm(attacker_weapon: Weapon, defender_weapon: Weapon, rules: RulesSource) -> None:
-    if rules is RulesSource.SEED_001 and attacker_weapon.parry is ParryClass.NONE:
-        raise IllegalAttackError(f"{attacker_weapon.name} cannot parry, so it cannot disarm (001)")
-    if rules is RulesSource.SEED_000 and exact_weight(attacker_weapon.weight) <= 0:
-        raise IllegalAttackError("000 disarming is done with a weapon that has weight")
-    strike_at_weapon_penalty(defender_weapon, rules=rules)  # rejects bare hands
+class DisarmRules(Protocol):
+    """What the Quick Contest asks of a seed's disarming rules."""
 
+    def __hash__(self) -> int:
+        # By identity, as an object's: the exact contest odds are cached by rules.
+        return object.__hash__(self)
 
-def weight_bonus(defender_weight: float, attacker_weight: float) -> int:
-    """000: +1 if the defender's weapon is heavier, +2 at twice the weight, +3 at
-    three times and so on (linear reading of "and so on")."""
-    ratio = exact_weight(defender_weight) / exact_weight(attacker_weight)
-    if ratio <= 1:
-        return 0
-    return max(1, int(ratio))  # floor
+    @property
+    def disarm_citation(self) -> Citation:
+        """The seed's disarming rule (000 DISARMING AN OPPONENT, 001 Knocking a
+        Weapon Away)."""
+        ...
 
+    def disarm_contest(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+        defender_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest:
+        """The two contest levels. ``*_extra`` carry situational modifiers decided
+        elsewhere (e.g. shock, posture)."""
+        ...
 
-def disarm_modifiers(
-    attacker: Fighter,
-    attacker_weapon: Weapon,
-    defender: Fighter,
-    defender_weapon: Weapon,
-    *,
-    rules: RulesSource = RulesSource.SEED_000,
-) -> DisarmModifiers:
-    _check_disarm(attacker_weapon, defender_weapon, rules)
-    size = strike_at_weapon_penalty(defender_weapon, rules=rules)
-    extra = disarm_extra_penalty(attacker_weapon, rules=rules)
-    hit_mods = (size,) if extra is None else (size, extra)
-    defender_mods: list[Modifier] = []
-    if rules is RulesSource.SEED_000:
-        bonus = weight_bonus(defender_weapon.weight, attacker_weapon.weight)
-        if bonus:
-            defender_mods.append(
-                Modifier(
-                    bonus,
-                    f"{defender_weapon.name} heavier than {attacker_weapon.name}",
-                    DISARMING_000,
-                )
-            )
-        if defender.attributes.st > attacker.attributes.st:
-            defender_mods.append(Modifier(1, "stronger than the attacker", DISARMING_000))
-        if defender_weapon.two_handed:
-            defender_mods.append(Modifier(2, "two-handed weapon", DISARMING_000))
-        return DisarmModifiers((), hit_mods, tuple(defender_mods))
-    attacker_mods: list[Modifier] = []
-    if attacker_weapon.skill.casefold() in JITTE_WHIP_SKILLS:
-        attacker_mods.append(Modifier(2, f"using {attacker_weapon.skill} skill", KNOCKING_001))
-    if defender_weapon.two_handed:
-        defender_mods.append(Modifier(2, "two-handed weapon", KNOCKING_001))
-    return DisarmModifiers(hit_mods, tuple(attacker_mods), tuple(defender_mods))
+    def foe_keeps_weapon(self, winner: ContestWinner, won_by: int) -> DisarmOutcome:
+        """The outcome when the attacker neither wins nor critically fails."""
+        ...
+
+    def disarmed_placement(self, weapon: Weapon, *, knock_away: bool) -> Placement:
+        """How a weapon that leaves a hand goes (``knock_away``: the GM's option to
+        scatter it, where the seed has one)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,47 +131,20 @@ class ContestSide:
 
 @dataclass(frozen=True, slots=True)
 class DisarmContest:
-    rules: RulesSource
+    """The contest as a seed sets it up; ``rules`` resolves it."""
+
+    rules: DisarmRules
     modifiers: DisarmModifiers
     attacker: ContestSide
     defender: ContestSide
 
 
-def _base(fighter: Fighter, weapon: Weapon, *, use_dx: bool, st_option: bool) -> tuple[int, str]:
-    dx, st = fighter.attributes.dx, fighter.attributes.st
+def skill_or_dx(fighter: Fighter, weapon: Weapon, *, use_dx: bool) -> tuple[int, str]:
+    """A side's contest base: DX (against a hand-held missile weapon) or the weapon's
+    skill, and what it is."""
     if use_dx:
-        level, basis = dx, "DX"
-    else:
-        level, basis = fighter.skill(weapon.skill), f"{weapon.skill} skill"
-    if st_option and level - dx + st > level:
-        return level - dx + st, f"ST-based {basis}"
-    return level, basis
-
-
-def disarm_contest(
-    attacker: Fighter,
-    attacker_weapon: Weapon,
-    defender: Fighter,
-    defender_weapon: Weapon,
-    *,
-    rules: RulesSource = RulesSource.SEED_000,
-    attacker_extra: tuple[Modifier, ...] = (),
-    defender_extra: tuple[Modifier, ...] = (),
-) -> DisarmContest:
-    """The two contest levels. ``*_extra`` carry situational modifiers decided
-    elsewhere (e.g. shock, posture)."""
-    mods = disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon, rules=rules)
-    st_option = rules is RulesSource.SEED_001
-    # 000 DISARMING AN OPPONENT: a hand-held missile weapon, by kind or by a missile mode
-    missile = defender_weapon.kind in MISSILE_KINDS or defender_weapon.is_missile_weapon
-    a_base, a_basis = _base(attacker, attacker_weapon, use_dx=False, st_option=st_option)
-    d_base, d_basis = _base(defender, defender_weapon, use_dx=missile, st_option=st_option)
-    return DisarmContest(
-        rules,
-        mods,
-        ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
-        ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
-    )
+        return sheet_of(fighter).attributes.dx, "DX"
+    return sheet_of(fighter).skill(weapon.skill), f"{weapon.skill} skill"
 
 
 # ---------------------------------------------------------------------------
@@ -221,18 +171,14 @@ def contest_winner(
 
 
 def _outcome(
-    rules: RulesSource, a_outcome: Outcome, a_margin: int, d_outcome: Outcome, d_margin: int
+    rules: DisarmRules, a_outcome: Outcome, a_margin: int, d_outcome: Outcome, d_margin: int
 ) -> tuple[DisarmOutcome, ContestWinner, int]:
     winner, by = contest_winner((a_outcome, a_margin), (d_outcome, d_margin))
     if a_outcome is Outcome.CRITICAL_FAILURE:
         return DisarmOutcome.ATTACKER_DISARMED, winner, by
     if winner is ContestWinner.ATTACKER:
         return DisarmOutcome.DEFENDER_DISARMED, winner, by
-    if rules is RulesSource.SEED_000:
-        return DisarmOutcome.NO_EFFECT, winner, by
-    if winner is ContestWinner.DEFENDER and by >= 3:
-        return DisarmOutcome.DEFENDER_KEEPS_READY, winner, by
-    return DisarmOutcome.DEFENDER_KEEPS_UNREADY, winner, by
+    return rules.foe_keeps_weapon(winner, by), winner, by
 
 
 class Hand(Enum):
@@ -254,14 +200,6 @@ class DisarmResult:
     citations: tuple[Citation, ...]
 
 
-def disarmed_placement(weapon: Weapon, rules: RulesSource, *, knock_away: bool) -> Placement:
-    """000: in the wielder's hex (or, GM option ``knock_away``, scattered per 000
-    DROPPED WEAPONS); 001: one hex in a random direction."""
-    if rules is RulesSource.SEED_001:
-        return ONE_HEX_RANDOM
-    return knock_away_placement(weapon) if knock_away else DROPPED_IN_HEX
-
-
 def resolve_disarm(
     attacker: Fighter,
     attacker_weapon: Weapon,
@@ -269,7 +207,7 @@ def resolve_disarm(
     defender_weapon: Weapon,
     rng: DiceSource,
     *,
-    rules: RulesSource = RulesSource.SEED_000,
+    rules: DisarmRules,
     attacker_extra: tuple[Modifier, ...] = (),
     defender_extra: tuple[Modifier, ...] = (),
     knock_away: bool = False,
@@ -281,17 +219,18 @@ def resolve_disarm(
     ``contest``: the levels already worked out (``AttackPlan.contest`` for a 000
     disarm), rolled exactly as given; the ``*_extra`` are then ignored."""
     if contest is None:
-        contest = disarm_contest(
+        contest = rules.disarm_contest(
             attacker,
             attacker_weapon,
             defender,
             defender_weapon,
-            rules=rules,
             attacker_extra=attacker_extra,
             defender_extra=defender_extra,
         )
     elif contest.rules is not rules:
-        raise ValueError(f"a {contest.rules.value} contest resolved under {rules.value}")
+        raise ValueError(
+            f"a contest of {contest.rules.disarm_citation} resolved under {rules.disarm_citation}"
+        )
     a_roll = success_roll(contest.attacker.level, rng)
     d_roll = success_roll(contest.defender.level, rng)
     outcome, winner, by = _outcome(
@@ -301,13 +240,12 @@ def resolve_disarm(
     dropped: Piece | None = None
     if outcome is DisarmOutcome.DEFENDER_DISARMED:
         disarmed = Hand.DEFENDER
-        placement = disarmed_placement(defender_weapon, rules, knock_away=knock_away)
+        placement = rules.disarmed_placement(defender_weapon, knock_away=knock_away)
         dropped = Piece(defender_weapon.name, defender_weapon, placement).landed(rng)
     elif outcome is DisarmOutcome.ATTACKER_DISARMED:
         disarmed = Hand.ATTACKER
-        placement = disarmed_placement(attacker_weapon, rules, knock_away=knock_away)
+        placement = rules.disarmed_placement(attacker_weapon, knock_away=knock_away)
         dropped = Piece(attacker_weapon.name, attacker_weapon, placement).landed(rng)
-    rule_cite = DISARMING_000 if rules is RulesSource.SEED_000 else KNOCKING_001
     return DisarmResult(
         contest=contest,
         attacker_roll=a_roll,
@@ -318,13 +256,13 @@ def resolve_disarm(
         disarmed=disarmed,
         dropped=dropped,
         defender_weapon_unready=outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY,
-        citations=(rule_cite, QUICK_CONTEST),
+        citations=(rules.disarm_citation, QUICK_CONTEST),
     )
 
 
 @functools.cache
 def contest_outcome_distribution(
-    attacker_level: int, defender_level: int, rules: RulesSource = RulesSource.SEED_000
+    attacker_level: int, defender_level: int, rules: DisarmRules
 ) -> Mapping[DisarmOutcome, Fraction]:
     """Exact outcome chances by enumerating both 3d6 (16 x 16 totals, 216^2 ways)."""
     result: dict[DisarmOutcome, Fraction] = {}
@@ -346,9 +284,9 @@ def disarm_outcome_distribution(
     defender: Fighter,
     defender_weapon: Weapon,
     *,
-    rules: RulesSource = RulesSource.SEED_000,
+    rules: DisarmRules,
 ) -> Mapping[DisarmOutcome, Fraction]:
-    contest = disarm_contest(attacker, attacker_weapon, defender, defender_weapon, rules=rules)
+    contest = rules.disarm_contest(attacker, attacker_weapon, defender, defender_weapon)
     return contest_outcome_distribution(contest.attacker.level, contest.defender.level, rules)
 
 
@@ -358,7 +296,7 @@ def disarm_win_probability(
     defender: Fighter,
     defender_weapon: Weapon,
     *,
-    rules: RulesSource = RulesSource.SEED_000,
+    rules: DisarmRules,
 ) -> Fraction:
     """Exact chance the defender is disarmed (the contest only: for 001 the attack
     roll and the foe's defense come first)."""
@@ -366,3 +304,25 @@ def disarm_win_probability(
         attacker, attacker_weapon, defender, defender_weapon, rules=rules
     )
     return dist.get(DisarmOutcome.DEFENDER_DISARMED, Fraction(0))
+
+
+# Bridge for rules.sets.seed000.attack until it asks ``Tables.weapon_strikes``
+# (``contest_before_attack``); removed then.
+def disarm_contest(
+    attacker: Fighter,
+    attacker_weapon: Weapon,
+    defender: Fighter,
+    defender_weapon: Weapon,
+    *,
+    rules: DisarmRules,
+    attacker_extra: tuple[Modifier, ...] = (),
+    defender_extra: tuple[Modifier, ...] = (),
+) -> DisarmContest:
+    return rules.disarm_contest(
+        attacker,
+        attacker_weapon,
+        defender,
+        defender_weapon,
+        attacker_extra=attacker_extra,
+        defender_extra=defender_extra,
+    )

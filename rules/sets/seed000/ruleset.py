@@ -39,6 +39,7 @@ from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_atta
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
@@ -89,7 +90,7 @@ class Seed000(Tables):
                 dfn.id,
                 weapon.key,
                 attacker_weapon_key=options.weapon_key,
-                rules=self.weapon_rules,
+                strikes=self.weapon_strikes,
             )
             return allowed
 
@@ -205,7 +206,7 @@ class Seed000(Tables):
     # --- the sheet ----------------------------------------------------------------
     def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
         f = combatant.fighter
-        a = f.attributes
+        a = sheet_of(f).attributes
         attributes = SheetRow("ST / DX / IQ / HT", f"{a.st} / {a.dx} / {a.iq} / {a.ht}")
         vitals = (
             attributes,
@@ -213,7 +214,7 @@ class Seed000(Tables):
             SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
             SheetRow("Status", combatant.status.value),
         )
-        skills = tuple(SheetRow(name, str(level)) for name, level in sorted(f.skills.items()))
+        skills = tuple(SheetRow(k, str(level)) for k, level in sorted(sheet_of(f).skills.items()))
         gear = tuple(
             SheetRow(w.name, ", ".join(f"{m.name} {m.damage} {m.reach_text}" for m in w.modes))
             for w in f.weapons

@@ -44,7 +44,12 @@ from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
 from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
 from rules.sets.seed000.locations_001 import load_locations_001
-from rules.sets.seed000.weapon_strikes import RulesSource
+from rules.sets.seed000.weapon_strikes import (
+    WEAPON_STRIKES_000,
+    WEAPON_STRIKES_001,
+    RulesSource,
+    WeaponStrikeRules,
+)
 
 LOCATIONS_001 = "locations-001"
 HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
@@ -87,6 +92,11 @@ class Tables:
         if unknown:
             raise RulesError(f"ruleset {self.key!r} has no option(s) {', '.join(unknown)}")
         self.options: frozenset[str] = chosen
+        # 000 STRIKING AT WEAPONS, or with the option 001 Striking at Weapons in
+        # Tactical Combat: chosen once, asked by the attack and the odds.
+        self._weapon_strikes: RulesSource = (
+            WEAPON_STRIKES_001 if LOCATIONS_001 in chosen else WEAPON_STRIKES_000
+        )
 
     def __repr__(self) -> str:
         opts = f", options={sorted(self.options)}" if self.options else ""
@@ -134,10 +144,18 @@ class Tables:
         return load_hit_location_table()
 
     @property
+    def weapon_strikes(self) -> WeaponStrikeRules:
+        """The striking-at-weapons rules of this battle: seed 000's (a penalty by size,
+        000 DISARMING AN OPPONENT by a Quick Contest instead of the attack, shafts and
+        blades) or, with ``locations-001``, seed 001's (a penalty by reach, knocking a
+        weapon away after a hit, weapons with DR and HP)."""
+        return self._weapon_strikes
+
+    @property
     def weapon_rules(self) -> RulesSource:
-        """Which seed's striking-at-weapons rules apply: 000 (penalty by size, 000
-        DISARMING) or, with ``locations-001``, 001 (penalty by reach, knocking away)."""
-        return RulesSource.SEED_001 if LOCATIONS_001 in self.options else RulesSource.SEED_000
+        """Bridge: ``weapon_strikes`` under its old name, for rules.sets.seed000.attack
+        and odds until they ask ``weapon_strikes``; removed then."""
+        return self._weapon_strikes
 
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
         return weapon_damage(spec, st, self.damage_table)

@@ -1,20 +1,32 @@
 """Weapons against weapons: striking at a weapon, defending it, chopping or breaking
 it, and the abstract pieces that fly off when weapons break or are knocked away.
 
-Rules implemented here (each described in our own words in
-``docs/weapons-on-weapons.md``):
+The rules that differ between the seeds are a component of the ruleset, chosen
+once by its options (``Tables.weapon_strikes``): a ``WeaponStrikeRules``, either
+``WeaponStrikes000`` or ``WeaponStrikes001``. Each answers:
 
 * the penalty to hit a weapon, by seed 000 (by kind: very small, polearm, other) or
-  seed 001 (by reach) — ``strike_at_weapon_penalty``, ``disarm_extra_penalty``;
-* whether a weapon may be targeted at all — ``weapon_targetable``;
-* what defenses protect a weapon — ``weapon_defense_options``;
-* 000 CUTTING THROUGH A WEAPON (wooden shafts) — ``shaft_stats``, ``cut_shaft``,
+  seed 001 (by reach) and the -2 to disarm unless fencing - ``strike_penalty``,
+  ``disarm_penalty``, ``strike_modifiers``;
+* whether a weapon may be targeted at all - ``targetable``;
+* the disarm (000 DISARMING AN OPPONENT: a Quick Contest instead of the attack;
+  001 Knocking a Weapon Away: the contest after a hit) - ``contest_before_attack``,
+  ``disarm_modifiers``, ``disarm_contest``, ``foe_keeps_weapon``,
+  ``disarmed_placement``, ``resolve_disarm`` (the contest itself is
+  ``rules.sets.seed000.disarm``'s);
+* what a blow does to the weapon it lands on - ``damage_struck_weapon``: 000 CUTTING
+  THROUGH A WEAPON and 000 BREAKING A BLADE, or 001 Breaking a Weapon.
+
+Shared by both (each described in our own words in ``docs/weapons-on-weapons.md``):
+
+* what defenses protect a weapon - ``weapon_defense_options``;
+* 000 CUTTING THROUGH A WEAPON (wooden shafts) - ``shaft_stats``, ``cut_shaft``,
   ``use_weakened_weapon`` on a frozen ``WeaponDamageState``;
-* 000 BREAKING A BLADE (damage thresholds by blade, quality halves or doubles) —
+* 000 BREAKING A BLADE (damage thresholds by blade, quality halves or doubles) -
   ``blade_break_threshold``, ``strike_blade`` (table in ``blade_breaking.json``);
-* 001 Breaking a Weapon (damage against a DR/HP by weight and material) —
+* 001 Breaking a Weapon (damage against a DR/HP by weight and material) -
   ``weapon_integrity``, ``damage_weapon`` (table in ``weapon_integrity.json``);
-* 001 Subduing a Foe — ``pulled_punch``, ``flat_of_blade``, ``blunt_end``.
+* 001 Subduing a Foe - ``pulled_punch``, ``flat_of_blade``, ``blunt_end``.
 
 The map placement of dropped, knocked-away and broken-off pieces is the map layer's
 job. Here a piece only says *how* it leaves the hand (``Placement``) and, once
@@ -32,11 +44,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar, Protocol
 
 from hexmap import Reach
 from rules.battle.model import (
     DamageBase,
     DamageType,
+    Fighter,
     ParryClass,
     Quality,
     Weapon,
@@ -53,6 +67,7 @@ from rules.battle.pieces import (
 )
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
+from rules.core.dice import DiceSource
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     as_enum,
@@ -66,6 +81,18 @@ from rules.core.jsondata import (
 )
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.disarm import (
+    ContestSide,
+    ContestWinner,
+    DisarmContest,
+    DisarmModifiers,
+    DisarmOutcome,
+    DisarmResult,
+    DisarmRules,
+    resolve_disarm,
+    skill_or_dx,
+)
+from rules.sets.seed000.sheet import sheet_of
 
 RULESET_DIR = ("rulesets", "000")
 
@@ -81,13 +108,6 @@ DEFENDING_001 = cite("001", "Defending Your Weapon")
 KNOCKING_001 = cite("001", "Knocking a Weapon Away")
 BREAKING_001 = cite("001", "Breaking a Weapon")
 SUBDUING_001 = cite("001", "Subduing a Foe")
-
-
-class RulesSource(Enum):
-    """Which seed's version of a weapon-on-weapon rule to use."""
-
-    SEED_000 = "000"
-    SEED_001 = "001"
 
 
 # ---------------------------------------------------------------------------
@@ -129,6 +149,7 @@ FENCING_KINDS = frozenset(
     {WeaponKind.RAPIER, WeaponKind.FOIL, WeaponKind.SABER, WeaponKind.MAIN_GAUCHE}
 )
 FENCING_SKILLS = frozenset({"rapier", "saber", "smallsword", "main-gauche", "fencing"})
+JITTE_WHIP_SKILLS = frozenset({"jitte/sai", "whip"})  # 001 Knocking a Weapon Away: +2
 
 
 class StrikePurpose(Enum):
@@ -157,115 +178,11 @@ def _check_target(weapon: Weapon) -> None:
         )
 
 
-def strike_at_weapon_penalty(
-    target: Weapon, *, rules: RulesSource = RulesSource.SEED_000
-) -> Modifier:
-    """The to-hit penalty for striking at ``target``.
-
-    000: -5 for a very small weapon (knives, the main-gauche, one-handed guns, any
-    melee weapon of reach C only), -3 for a polearm, -4 for anything else.
-    001: melee weapons by reach: -3 if it reaches 2 hexes or more, else -5 if it
-    reaches C (a knife, reach C-1, is the seed's reach "C" example), else -4; missile
-    weapons by size: one-handed (pistol) -5, two-handed small (carbine) -4,
-    two-handed large (rifle, bow) -3.
-    """
-    _check_target(target)
-    if rules is RulesSource.SEED_000:
-        longest = _melee_reach_max(target)
-        very_small = (
-            target.kind in (WeaponKind.KNIFE, WeaponKind.MAIN_GAUCHE)
-            or (target.kind is WeaponKind.GUN and not target.two_handed)
-            or (target.kind not in MISSILE_KINDS and longest == 0)
-        )
-        if very_small:
-            return Modifier(-5, f"striking at a very small weapon ({target.name})", STRIKING_000)
-        if target.kind is WeaponKind.POLEARM:
-            return Modifier(-3, f"striking at a polearm ({target.name})", STRIKING_000)
-        return Modifier(-4, f"striking at a weapon ({target.name})", STRIKING_000)
-    if target.kind in MISSILE_KINDS:
-        if not target.two_handed:
-            return Modifier(-5, f"striking at a pistol-sized {target.name}", STRIKING_001)
-        if target.size is WeaponSize.SMALL:
-            return Modifier(-4, f"striking at a carbine-sized {target.name}", STRIKING_001)
-        return Modifier(-3, f"striking at a rifle-sized {target.name}", STRIKING_001)
-    if not target.modes:
-        raise IllegalAttackError(f"{target.name} has no modes, so no reach")
-    reach: Reach = target.reach
-    if reach.max >= 2:
-        return Modifier(-3, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
-    if 0 in reach:
-        return Modifier(-5, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
-    return Modifier(-4, f"striking at a reach {reach} weapon ({target.name})", STRIKING_001)
-
-
-def disarm_extra_penalty(
-    attacker_weapon: Weapon, *, rules: RulesSource = RulesSource.SEED_000
-) -> Modifier | None:
-    """The further -2 to disarm with anything but a fencing weapon (both seeds)."""
-    if is_fencing_weapon(attacker_weapon):
-        return None
-    citation = DISARMING_000 if rules is RulesSource.SEED_000 else KNOCKING_001
-    return Modifier(-2, f"disarming with a non-fencing weapon ({attacker_weapon.name})", citation)
-
-
-def strike_at_weapon_modifiers(
-    target: Weapon,
-    attacker_weapon: Weapon,
-    *,
-    purpose: StrikePurpose = StrikePurpose.BREAK,
-    rules: RulesSource = RulesSource.SEED_000,
-) -> tuple[Modifier, ...]:
-    """Every to-hit modifier for an attack on a weapon (size, and -2 to disarm)."""
-    mods = [strike_at_weapon_penalty(target, rules=rules)]
-    if purpose is StrikePurpose.DISARM:
-        extra = disarm_extra_penalty(attacker_weapon, rules=rules)
-        if extra is not None:
-            mods.append(extra)
-    return tuple(mods)
-
-
 @dataclass(frozen=True, slots=True)
 class Targetability:
     allowed: bool
     reason: str
     citation: Citation
-
-
-def weapon_targetable(
-    target: Weapon,
-    *,
-    weapon_in_reach: bool,
-    used_against_attacker_this_turn: bool = False,
-    attacked_or_feinted_last_turn: bool = False,
-    rules: RulesSource = RulesSource.SEED_000,
-) -> Targetability:
-    """May the attacker strike at ``target``?
-
-    ``weapon_in_reach`` is the map layer's answer to "does at least one hex the weapon
-    occupies (``hexmap.weapon_hexes``) lie within the attacker's reach?".
-
-    000: always, if the weapon attacked, defended or feinted against the attacker
-    this turn; otherwise only when in reach.
-    001: when in reach; and a reach 2+ weapon always on the attacker's first turn
-    after it attacked or feinted against him (``attacked_or_feinted_last_turn``).
-    """
-    _check_target(target)
-    if rules is RulesSource.SEED_000:
-        if used_against_attacker_this_turn:
-            return Targetability(True, "it was just used against the attacker", STRIKING_000)
-        if weapon_in_reach:
-            return Targetability(True, "it is within the attacker's reach", STRIKING_000)
-        return Targetability(False, "not used against the attacker and out of reach", STRIKING_000)
-    if weapon_in_reach:
-        return Targetability(True, "a hex of the weapon is within reach", TACTICAL_001)
-    reach = _melee_reach_max(target)
-    if attacked_or_feinted_last_turn and reach is not None and reach >= 2:
-        return Targetability(
-            True,
-            "a reach 2+ weapon on the first turn after it attacked or feinted",
-            TACTICAL_001,
-        )
-    return Targetability(False, "no hex of the weapon is within reach", TACTICAL_001)
 
 
 # ---------------------------------------------------------------------------
@@ -786,3 +703,494 @@ def blunt_end(mode: WeaponMode) -> BluntEnd:
         damage=replace(mode.damage, adds=mode.damage.adds - 1, type=DamageType.CRUSHING),
     )
     return BluntEnd(blunt, needs_ready=max(mode.reach.distances) >= 2)
+
+
+# ---------------------------------------------------------------------------
+# The two seeds' rules of striking at weapons, as components of the ruleset
+# ---------------------------------------------------------------------------
+
+
+def is_hand_held_missile(weapon: Weapon) -> bool:
+    """A hand-held missile weapon, by kind or by a missile mode: its holder resists a
+    disarm with DX (000 DISARMING AN OPPONENT, 001 Knocking a Weapon Away)."""
+    return weapon.kind in MISSILE_KINDS or weapon.is_missile_weapon
+
+
+def weight_bonus(defender_weight: float, attacker_weight: float) -> int:
+    """000: +1 if the defender's weapon is heavier, +2 at twice the weight, +3 at
+    three times and so on (linear reading of "and so on")."""
+    ratio = exact_weight(defender_weight) / exact_weight(attacker_weight)
+    if ratio <= 1:
+        return 0
+    return max(1, int(ratio))  # floor
+
+
+def _non_fencing_penalty(attacker_weapon: Weapon, citation: Citation) -> Modifier | None:
+    """The further -2 to disarm with anything but a fencing weapon (both seeds)."""
+    if is_fencing_weapon(attacker_weapon):
+        return None
+    return Modifier(-2, f"disarming with a non-fencing weapon ({attacker_weapon.name})", citation)
+
+
+def _st_based(fighter: Fighter, level: int, basis: str) -> tuple[int, str]:
+    """001: a ST-based level (level - DX + ST) when it is better."""
+    attributes = sheet_of(fighter).attributes
+    st_level = level - attributes.dx + attributes.st
+    return (st_level, f"ST-based {basis}") if st_level > level else (level, basis)
+
+
+class WeaponTables(Protocol):
+    """The tables a blow on a weapon is judged by, read through the ruleset
+    (``rules.sets.seed000.tables.Tables``)."""
+
+    @property
+    def blade_breaking(self) -> BladeTable: ...
+
+    @property
+    def weapon_integrity(self) -> IntegrityTable: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StruckWeapon:
+    """What one blow did to the weapon it landed on: the weapon's new state, whether
+    it broke just now, by which rule, and the log's account of it."""
+
+    after: WeaponDamageState
+    broke: bool
+    citation: Citation
+    text: str
+
+
+class WeaponStrikeRules(DisarmRules, Protocol):
+    """One seed's rules of striking at weapons, chosen once by the ruleset's options
+    (``Tables.weapon_strikes``): whether a weapon may be struck at, the penalties, the
+    disarm (when its Quick Contest is rolled, its levels and what it ends in) and what
+    a blow does to the weapon it lands on. ``WeaponStrikes000`` and
+    ``WeaponStrikes001`` are the two."""
+
+    @property
+    def citation(self) -> Citation:
+        """The seed's rule for striking at weapons."""
+        ...
+
+    def strike_penalty(self, target: Weapon) -> Modifier:
+        """The to-hit penalty for striking at ``target`` (bare hands are refused)."""
+        ...
+
+    def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
+        """The further penalty to disarm with ``attacker_weapon``, if any."""
+        ...
+
+    def targetable(
+        self,
+        target: Weapon,
+        *,
+        weapon_in_reach: bool,
+        used_against_attacker_this_turn: bool = False,
+        attacked_or_feinted_last_turn: bool = False,
+    ) -> Targetability:
+        """May the attacker strike at ``target``? ``weapon_in_reach`` is the map
+        layer's answer to "does a hex the weapon occupies lie within the attacker's
+        reach?"."""
+        ...
+
+    def contest_before_attack(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest | None:
+        """The Quick Contest that replaces the attack roll and the defenses of a
+        disarm (000), with the attack's other modifiers as ``attacker_extra``; None
+        when the contest follows a hit instead (001)."""
+        ...
+
+    def damage_struck_weapon(
+        self,
+        target: Weapon,
+        attacker_weapon: Weapon,
+        state: WeaponDamageState,
+        basic_damage: int,
+        damage_type: DamageType,
+        tables: WeaponTables,
+    ) -> StruckWeapon:
+        """A blow that landed on ``target`` (in ``state``) and was not defended."""
+        ...
+
+    # --- the same in both seeds ---------------------------------------------------
+    def strike_modifiers(
+        self,
+        target: Weapon,
+        attacker_weapon: Weapon,
+        purpose: StrikePurpose = StrikePurpose.BREAK,
+    ) -> tuple[Modifier, ...]:
+        """Every to-hit modifier for an attack on a weapon (size or reach, and the
+        non-fencing penalty to disarm)."""
+        mods = [self.strike_penalty(target)]
+        if purpose is StrikePurpose.DISARM:
+            extra = self.disarm_penalty(attacker_weapon)
+            if extra is not None:
+                mods.append(extra)
+        return tuple(mods)
+
+    def resolve_disarm(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        rng: DiceSource,
+        *,
+        contest: DisarmContest | None = None,
+        knock_away: bool = False,
+    ) -> DisarmResult:
+        """Roll the disarm's Quick Contest (``contest``: the levels planned with the
+        attack, else this seed's own) and the landing of a weapon that leaves a hand."""
+        return resolve_disarm(
+            attacker,
+            attacker_weapon,
+            defender,
+            defender_weapon,
+            rng,
+            rules=self,
+            contest=contest,
+            knock_away=knock_away,
+        )
+
+
+class RulesSource(WeaponStrikeRules):
+    """Bridge: the two components under their old flag names, for
+    ``rules.sets.seed000.attack`` and ``odds`` until they ask ``Tables.weapon_strikes``.
+    Removed then (the two components then subclass ``WeaponStrikeRules``)."""
+
+    SEED_000: ClassVar[RulesSource]
+    SEED_001: ClassVar[RulesSource]
+
+
+class WeaponStrikes000(RulesSource):
+    """Seed 000: 000 STRIKING AT WEAPONS (a penalty by size), 000 DISARMING AN
+    OPPONENT (a Quick Contest instead of the attack), 000 CUTTING THROUGH A WEAPON
+    and 000 BREAKING A BLADE."""
+
+    @property
+    def citation(self) -> Citation:
+        return STRIKING_000
+
+    @property
+    def disarm_citation(self) -> Citation:
+        return DISARMING_000
+
+    def strike_penalty(self, target: Weapon) -> Modifier:
+        """-5 for a very small weapon (knives, the main-gauche, one-handed guns, any
+        melee weapon of reach C only), -3 for a polearm, -4 for anything else."""
+        _check_target(target)
+        longest = _melee_reach_max(target)
+        very_small = (
+            target.kind in (WeaponKind.KNIFE, WeaponKind.MAIN_GAUCHE)
+            or (target.kind is WeaponKind.GUN and not target.two_handed)
+            or (target.kind not in MISSILE_KINDS and longest == 0)
+        )
+        if very_small:
+            return Modifier(-5, f"striking at a very small weapon ({target.name})", STRIKING_000)
+        if target.kind is WeaponKind.POLEARM:
+            return Modifier(-3, f"striking at a polearm ({target.name})", STRIKING_000)
+        return Modifier(-4, f"striking at a weapon ({target.name})", STRIKING_000)
+
+    def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
+        return _non_fencing_penalty(attacker_weapon, DISARMING_000)
+
+    def targetable(
+        self,
+        target: Weapon,
+        *,
+        weapon_in_reach: bool,
+        used_against_attacker_this_turn: bool = False,
+        attacked_or_feinted_last_turn: bool = False,
+    ) -> Targetability:
+        """Always, if the weapon attacked, defended or feinted against the attacker
+        this turn; otherwise only when in reach."""
+        _check_target(target)
+        if used_against_attacker_this_turn:
+            return Targetability(True, "it was just used against the attacker", STRIKING_000)
+        if weapon_in_reach:
+            return Targetability(True, "it is within the attacker's reach", STRIKING_000)
+        return Targetability(False, "not used against the attacker and out of reach", STRIKING_000)
+
+    def disarm_modifiers(
+        self, attacker: Fighter, attacker_weapon: Weapon, defender: Fighter, defender_weapon: Weapon
+    ) -> DisarmModifiers:
+        """The size and non-fencing penalties go to the attacker's contest roll; the
+        defender rolls at +1 for a heavier weapon (+N at N times the weight), +1 if
+        stronger, +2 with a two-handed weapon."""
+        if exact_weight(attacker_weapon.weight) <= 0:
+            raise IllegalAttackError("000 disarming is done with a weapon that has weight")
+        size = self.strike_penalty(defender_weapon)  # rejects bare hands
+        extra = self.disarm_penalty(attacker_weapon)
+        contest_mods = (size,) if extra is None else (size, extra)
+        defender_mods: list[Modifier] = []
+        bonus = weight_bonus(defender_weapon.weight, attacker_weapon.weight)
+        if bonus:
+            defender_mods.append(
+                Modifier(
+                    bonus,
+                    f"{defender_weapon.name} heavier than {attacker_weapon.name}",
+                    DISARMING_000,
+                )
+            )
+        if sheet_of(defender).attributes.st > sheet_of(attacker).attributes.st:
+            defender_mods.append(Modifier(1, "stronger than the attacker", DISARMING_000))
+        if defender_weapon.two_handed:
+            defender_mods.append(Modifier(2, "two-handed weapon", DISARMING_000))
+        return DisarmModifiers((), contest_mods, tuple(defender_mods))
+
+    def disarm_contest(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+        defender_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest:
+        """Weapon skill against weapon skill, or DX against a hand-held missile weapon."""
+        mods = self.disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon)
+        a_base, a_basis = skill_or_dx(attacker, attacker_weapon, use_dx=False)
+        d_base, d_basis = skill_or_dx(
+            defender, defender_weapon, use_dx=is_hand_held_missile(defender_weapon)
+        )
+        return DisarmContest(
+            self,
+            mods,
+            ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
+            ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
+        )
+
+    def contest_before_attack(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest | None:
+        """The contest is rolled "instead of the normal contest of skills"."""
+        return self.disarm_contest(
+            attacker, attacker_weapon, defender, defender_weapon, attacker_extra=attacker_extra
+        )
+
+    def foe_keeps_weapon(self, winner: ContestWinner, won_by: int) -> DisarmOutcome:
+        return DisarmOutcome.NO_EFFECT
+
+    def disarmed_placement(self, weapon: Weapon, *, knock_away: bool) -> Placement:
+        """In the wielder's hex, or (the GM's option ``knock_away``) scattered per 000
+        DROPPED WEAPONS."""
+        return knock_away_placement(weapon) if knock_away else DROPPED_IN_HEX
+
+    def damage_struck_weapon(
+        self,
+        target: Weapon,
+        attacker_weapon: Weapon,
+        state: WeaponDamageState,
+        basic_damage: int,
+        damage_type: DamageType,
+        tables: WeaponTables,
+    ) -> StruckWeapon:
+        """A cutting blow chops a wooden shaft (000 CUTTING THROUGH A WEAPON); a cutting
+        or crushing blow may break a blade (000 BREAKING A BLADE); nothing else harms
+        a weapon."""
+        blades = tables.blade_breaking
+        if shaft_stats(target) is not None and damage_type is DamageType.CUTTING:
+            hit = cut_shaft(target, state, basic_damage, damage_type)
+            text = (
+                f"shaft DR {hit.dr}, HP {hit.hp}: {hit.penetrating} through "
+                f"({hit.after.condition.value})"
+            )
+            return StruckWeapon(hit.after, hit.broke, hit.citation, text)
+        if is_blade(target, blades) and damage_type in blades.damage_types:
+            strike = strike_blade(target, attacker_weapon, basic_damage, damage_type, blades)
+            after = WeaponDamageState(
+                state.damage_taken, state.weakened, strike.broke or state.broken
+            )
+            text = f"the blade breaks at {strike.threshold.threshold} basic damage"
+            return StruckWeapon(after, strike.broke, strike.citation, text)
+        text = f"a {damage_type.value} blow cannot harm the {target.name} (no rule breaks it so)"
+        return StruckWeapon(state, False, STRIKING_000, text)
+
+
+class WeaponStrikes001(RulesSource):
+    """Seed 001: 001 Striking at Weapons in Tactical Combat (a penalty by reach),
+    001 Knocking a Weapon Away (a Quick Contest after a hit) and 001 Breaking a
+    Weapon (damage against the weapon's DR and HP)."""
+
+    @property
+    def citation(self) -> Citation:
+        return TACTICAL_001
+
+    @property
+    def disarm_citation(self) -> Citation:
+        return KNOCKING_001
+
+    def strike_penalty(self, target: Weapon) -> Modifier:
+        """Melee weapons by reach: -3 if it reaches 2 hexes or more, else -5 if it
+        reaches C (a knife, reach C-1, is the seed's reach "C" example), else -4;
+        missile weapons by size: one-handed (pistol) -5, two-handed small (carbine)
+        -4, two-handed large (rifle, bow) -3."""
+        _check_target(target)
+        if target.kind in MISSILE_KINDS:
+            if not target.two_handed:
+                return Modifier(-5, f"striking at a pistol-sized {target.name}", STRIKING_001)
+            if target.size is WeaponSize.SMALL:
+                return Modifier(-4, f"striking at a carbine-sized {target.name}", STRIKING_001)
+            return Modifier(-3, f"striking at a rifle-sized {target.name}", STRIKING_001)
+        if not target.modes:
+            raise IllegalAttackError(f"{target.name} has no modes, so no reach")
+        reach: Reach = target.reach
+        words = f"striking at a reach {reach} weapon ({target.name})"
+        if reach.max >= 2:
+            return Modifier(-3, words, STRIKING_001)
+        if 0 in reach:
+            return Modifier(-5, words, STRIKING_001)
+        return Modifier(-4, words, STRIKING_001)
+
+    def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
+        return _non_fencing_penalty(attacker_weapon, KNOCKING_001)
+
+    def targetable(
+        self,
+        target: Weapon,
+        *,
+        weapon_in_reach: bool,
+        used_against_attacker_this_turn: bool = False,
+        attacked_or_feinted_last_turn: bool = False,
+    ) -> Targetability:
+        """When in reach; and a reach 2+ weapon always on the attacker's first turn
+        after it attacked or feinted against him."""
+        _check_target(target)
+        if weapon_in_reach:
+            return Targetability(True, "a hex of the weapon is within reach", TACTICAL_001)
+        reach = _melee_reach_max(target)
+        if attacked_or_feinted_last_turn and reach is not None and reach >= 2:
+            return Targetability(
+                True,
+                "a reach 2+ weapon on the first turn after it attacked or feinted",
+                TACTICAL_001,
+            )
+        return Targetability(False, "no hex of the weapon is within reach", TACTICAL_001)
+
+    def disarm_modifiers(
+        self, attacker: Fighter, attacker_weapon: Weapon, defender: Fighter, defender_weapon: Weapon
+    ) -> DisarmModifiers:
+        """The reach and non-fencing penalties go to the attack roll; +2 to the
+        attacker's contest with Jitte/Sai or Whip skill, +2 to the foe's with a
+        two-handed weapon. Only a weapon that can parry disarms."""
+        if attacker_weapon.parry is ParryClass.NONE:
+            raise IllegalAttackError(
+                f"{attacker_weapon.name} cannot parry, so it cannot disarm (001)"
+            )
+        size = self.strike_penalty(defender_weapon)  # rejects bare hands
+        extra = self.disarm_penalty(attacker_weapon)
+        hit_mods = (size,) if extra is None else (size, extra)
+        attacker_mods: list[Modifier] = []
+        defender_mods: list[Modifier] = []
+        if attacker_weapon.skill.casefold() in JITTE_WHIP_SKILLS:
+            attacker_mods.append(Modifier(2, f"using {attacker_weapon.skill} skill", KNOCKING_001))
+        if defender_weapon.two_handed:
+            defender_mods.append(Modifier(2, "two-handed weapon", KNOCKING_001))
+        return DisarmModifiers(hit_mods, tuple(attacker_mods), tuple(defender_mods))
+
+    def disarm_contest(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+        defender_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest:
+        """Either side may use a ST-based level if better; DX (or ST) against a
+        hand-held missile weapon."""
+        mods = self.disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon)
+        a_base, a_basis = _st_based(
+            attacker, *skill_or_dx(attacker, attacker_weapon, use_dx=False)
+        )
+        d_base, d_basis = _st_based(
+            defender,
+            *skill_or_dx(defender, defender_weapon, use_dx=is_hand_held_missile(defender_weapon)),
+        )
+        return DisarmContest(
+            self,
+            mods,
+            ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
+            ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
+        )
+
+    def contest_before_attack(
+        self,
+        attacker: Fighter,
+        attacker_weapon: Weapon,
+        defender: Fighter,
+        defender_weapon: Weapon,
+        *,
+        attacker_extra: tuple[Modifier, ...] = (),
+    ) -> DisarmContest | None:
+        """None: the attack is rolled as usual, and the contest only after a hit the
+        foe failed to defend."""
+        return None
+
+    def foe_keeps_weapon(self, winner: ContestWinner, won_by: int) -> DisarmOutcome:
+        """The foe keeps his weapon, unready unless he won by 3 or more."""
+        if winner is ContestWinner.DEFENDER and won_by >= 3:
+            return DisarmOutcome.DEFENDER_KEEPS_READY
+        return DisarmOutcome.DEFENDER_KEEPS_UNREADY
+
+    def disarmed_placement(self, weapon: Weapon, *, knock_away: bool) -> Placement:
+        """One hex in a random direction."""
+        return ONE_HEX_RANDOM
+
+    def damage_struck_weapon(
+        self,
+        target: Weapon,
+        attacker_weapon: Weapon,
+        state: WeaponDamageState,
+        basic_damage: int,
+        damage_type: DamageType,
+        tables: WeaponTables,
+    ) -> StruckWeapon:
+        """Normal damage against the weapon's DR; it breaks at its HP."""
+        hit = damage_weapon(target, state, basic_damage, tables.weapon_integrity)
+        after = hit.after
+        text = f"DR {hit.dr}, {hit.penetrating} through, {after.damage_taken} of {hit.hp} HP"
+        return StruckWeapon(after, hit.broke, hit.citation, text)
+
+
+WEAPON_STRIKES_000 = WeaponStrikes000()
+WEAPON_STRIKES_001 = WeaponStrikes001()
+RulesSource.SEED_000 = WEAPON_STRIKES_000
+RulesSource.SEED_001 = WEAPON_STRIKES_001
+
+
+# Bridge for rules.sets.seed000.attack until it asks ``Tables.weapon_strikes``
+# (``strike_modifiers``, ``targetable``); removed then.
+def strike_at_weapon_modifiers(
+    target: Weapon,
+    attacker_weapon: Weapon,
+    *,
+    purpose: StrikePurpose = StrikePurpose.BREAK,
+    rules: WeaponStrikeRules,
+) -> tuple[Modifier, ...]:
+    return rules.strike_modifiers(target, attacker_weapon, purpose)
+
+
+def weapon_targetable(
+    target: Weapon,
+    *,
+    weapon_in_reach: bool,
+    rules: WeaponStrikeRules,
+) -> Targetability:
+    return rules.targetable(target, weapon_in_reach=weapon_in_reach)

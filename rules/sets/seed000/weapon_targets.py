@@ -12,7 +12,7 @@ from rules.battle.battle import weapon_positions
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
-from rules.sets.seed000.weapon_strikes import RulesSource, weapon_targetable
+from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000, WeaponStrikeRules
 
 
 def _reaches(attacker: Combatant, weapon_key: str | None, hexes: Iterable[Hex]) -> bool:
@@ -35,7 +35,7 @@ def can_strike_at_weapon(
     *,
     used_against_attacker_this_turn: bool | None = None,
     attacker_weapon_key: str | None = None,
-    rules: RulesSource = RulesSource.SEED_000,
+    strikes: WeaponStrikeRules = WEAPON_STRIKES_000,
 ) -> tuple[bool, str]:
     """May ``attacker_id`` strike at ``target_id``'s weapon ``weapon_key``?
     Returns (allowed, reason with its citation).
@@ -46,8 +46,8 @@ def can_strike_at_weapon(
     against the attacker this turn (``used_against_attacker_this_turn``; None:
     read from the target's turn record), or - 001 Striking at Weapons in Tactical
     Combat - for a reach 2+ weapon that attacked or feinted against the attacker
-    this turn or last turn (the attacker's first turn after it). ``rules`` is the
-    battle's (``Tables.weapon_rules``), seed 000's by default."""
+    this turn or last turn (the attacker's first turn after it). ``strikes`` is the
+    battle's weapon-strike rules (``Tables.weapon_strikes``), seed 000's by default."""
     attacker = state.combatant(attacker_id)
     target = state.combatant(target_id)
     positions = weapon_positions(target)
@@ -66,12 +66,11 @@ def can_strike_at_weapon(
         target.weapons_attacked_or_feinted_with(attacker.id)
         | target.weapons_attacked_or_feinted_with(attacker.id, last_turn=True)
     )
-    verdict = weapon_targetable(
+    verdict = strikes.targetable(
         weapon,
         weapon_in_reach=in_reach,
         used_against_attacker_this_turn=used,
         attacked_or_feinted_last_turn=recent,
-        rules=rules,
     )
     return verdict.allowed, f"{verdict.reason} ({verdict.citation})"
 
