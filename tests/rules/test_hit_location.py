@@ -17,10 +17,10 @@ from rules.core.errors import DataError, RulesError
 from rules.sets.seed000.hit_location import (
     HitLocationTable,
     TableSide,
-    load_hit_location_table,
     parse_hit_location_table,
     resolve_table_side,
 )
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import BodySide
 from tests.rules.three_dice import WAYS_3D6
 
@@ -76,7 +76,7 @@ def table() -> HitLocationTable:
 
 def test_the_asset_loads_through_rules_assets() -> None:
     assert (
-        load_hit_location_table().locations.keys()
+        Tables().hit_location_table.locations.keys()
         == parse_hit_location_table(json.loads(ASSET.read_text(encoding="utf-8"))).locations.keys()
     )
 

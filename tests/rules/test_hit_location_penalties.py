@@ -9,7 +9,8 @@ from rules.battle.model import DamageType
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import total
-from rules.sets.seed000.hit_location import HitLocationTable, load_hit_location_table
+from rules.sets.seed000.hit_location import HitLocationTable
+from rules.sets.seed000.tables import Tables
 
 # key -> (penalty with no shield on that side, penalty with a shield there), melee off.
 PENALTIES = {
@@ -53,7 +54,7 @@ HANDS = {"near_hand", "far_hand", "shield_hand"}
 
 @pytest.fixture(scope="module")
 def table() -> HitLocationTable:
-    return load_hit_location_table()
+    return Tables().hit_location_table
 
 
 def test_every_location_is_listed(table: HitLocationTable) -> None:

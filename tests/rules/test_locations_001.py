@@ -16,14 +16,14 @@ from rules.battle.model import DamageType, InjuryTolerance
 from rules.core.citation import cite
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.modifiers import total
-from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
+from rules.sets.seed000.hit_location import HitLocationSystem
 from rules.sets.seed000.locations_001 import (
     Locations001,
     large_area_dr,
     large_area_location,
-    load_locations_001,
     parse_locations_001,
 )
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
@@ -54,7 +54,7 @@ def tol(*items: InjuryTolerance) -> Victim:
 
 @pytest.fixture(scope="module")
 def t() -> Locations001:
-    return load_locations_001()
+    return Tables().locations_001
 
 
 # --------------------------------------------------------------------------- penalties
@@ -403,7 +403,7 @@ def _use(system: HitLocationSystem) -> tuple[str, Mapping[str, Fraction]]:
 
 
 def test_both_systems_serve_the_same_calls(t: Locations001) -> None:
-    for system in (t, load_hit_location_table()):
+    for system in (t, Tables().hit_location_table):
         where, dist = _use(system)
         assert where in dist and sum(dist.values()) == 1
 

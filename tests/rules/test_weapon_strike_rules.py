@@ -8,12 +8,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle, attacker_reach, weapon_positions
+from rules.battle.catalog import Catalog
 from rules.battle.commands import Attack
-from rules.battle.model import ActionKind, Combatant, TurnAction
+from rules.battle.model import INTACT, ActionKind, Combatant, DamageType, TurnAction
 from rules.battle.pieces import PlacementKind
 from rules.battle.state import BattleState
 from rules.core.citation import cite
@@ -23,7 +25,7 @@ from rules.sets.seed000.attack import AttackOptions, WeaponAttack
 from rules.sets.seed000.attack_events import AttackRolled, DisarmContested, WeaponStruck
 from rules.sets.seed000.disarm import DisarmOutcome
 from rules.sets.seed000.ruleset import Seed000
-from rules.sets.seed000.tables import LOCATIONS_001
+from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
     WEAPON_STRIKES_001,
@@ -190,3 +192,38 @@ def test_only_001_lets_a_reach_two_weapon_be_struck_the_turn_after_it_attacked(
             state, "a", "d", "long-spear", strikes=strikes_of(state)
         )
         assert verdict is allowed, reason
+
+
+def test_the_ruleset_reads_each_table_once_and_the_rules_take_it_from_there() -> None:
+    """Every table through its ruleset: the hit locations of the option (000 RANDOM
+    HIT LOCATION's table or 001 Hit Location) and the weapon tables, each read once
+    per ruleset object."""
+    plain = get_ruleset("000")
+    with_001 = get_ruleset("000", (LOCATIONS_001,))
+    assert isinstance(plain, Seed000) and isinstance(with_001, Seed000)
+    assert plain.hit_locations is plain.hit_location_table
+    assert with_001.hit_locations is with_001.locations_001
+    for table in ("blade_breaking", "weapon_integrity", "broken_weapons", "locations_001"):
+        assert getattr(plain, table) is getattr(plain, table)
+
+
+def test_001_breaking_a_weapon_judges_by_the_rulesets_integrity_table(
+    catalog: Catalog,
+) -> None:
+    """001 Breaking a Weapon: the DR the blow meets is the one in the table the
+    ruleset hands over, not one the rule reads for itself."""
+    spear = catalog.weapon("long-spear")
+    ruleset = Tables((LOCATIONS_001,))
+    integrity = ruleset.weapon_integrity
+    armoured = replace(integrity, dr=MappingProxyType({m: 100 for m in integrity.dr}))
+
+    class ArmouredTables:
+        blade_breaking = ruleset.blade_breaking
+        weapon_integrity = armoured
+
+    blow = (spear, spear, INTACT, 20, DamageType.CUTTING)
+    usual = WEAPON_STRIKES_001.damage_struck_weapon(*blow, ruleset)
+    dr = integrity.dr[integrity.material(spear)]
+    assert usual.after.damage_taken == 20 - dr
+    held = WEAPON_STRIKES_001.damage_struck_weapon(*blow, ArmouredTables())
+    assert held.after.damage_taken == 0 and not held.broke

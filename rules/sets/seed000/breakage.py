@@ -11,6 +11,9 @@ broken weapon leaves behind (000 BROKEN WEAPONS and its sections).
   hand, and rolls where those pieces land.
 * ``break_outcome_distribution``: the table's exact chances for a weapon.
 
+The tables are the ruleset's (``Tables.broken_weapons``, ``Tables.blade_breaking``),
+passed as ``table`` / ``broken`` / ``blades``.
+
 A remnant is a new ``Weapon`` value (key ``<original key>:broken``, so the number
 of ``:broken`` marks counts earlier breaks). "Half damage" cannot be written into a
 ``Weapon``; it travels as ``Piece.damage_factors``.
@@ -172,10 +175,14 @@ def roll_parry_break(
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
+    blades: BladeTable | None = None,
+    broken: BrokenWeaponTable | None = None,
 ) -> ParryBreakRoll:
     """Roll the parry-break chance on one die (d6 for these chances: the weapon
-    breaks on a roll of at most chance x 6), then the broken-weapon table."""
-    chance = parry_break_chance(parrying, attacking_weight, result, rule=rule)
+    breaks on a roll of at most chance x 6), then the broken-weapon table.
+    ``blades`` and ``broken``: the ruleset's tables (``Tables.blade_breaking``,
+    ``Tables.broken_weapons``)."""
+    chance = parry_break_chance(parrying, attacking_weight, result, rule=rule, table=blades)
     p = chance.probability
     if p in (0, 1):
         broke, die = p == 1, None
@@ -183,7 +190,7 @@ def roll_parry_break(
         sides = 6 if (6 * p).denominator == 1 else p.denominator
         die = roll(1, rng, sides)[0]
         broke = die <= p * sides
-    outcome = break_weapon(parrying, rng) if broke else None
+    outcome = break_weapon(parrying, rng, table=broken) if broke else None
     return ParryBreakRoll(chance, die, broke, outcome)
 
 
@@ -617,6 +624,8 @@ def load_broken_weapon_table(data: object) -> BrokenWeaponTable:
     )
 
 
+# The default when a caller passes no table: seed 000's own, read here. Kept until
+# attack.py and critical_misses.py pass the ruleset's (``Tables.broken_weapons``).
 @functools.cache
 def broken_weapon_table() -> BrokenWeaponTable:
     return load_broken_weapon_table(read_json(*RULESET_DIR, "broken_weapons.json"))
@@ -844,11 +853,14 @@ def parry_break_distribution(
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
+    blades: BladeTable | None = None,
+    broken: BrokenWeaponTable | None = None,
 ) -> Mapping[str, Fraction]:
     """Exact chance of "intact" and of each broken outcome after a parry."""
-    p = parry_break_chance(parrying, attacking_weight, result, rule=rule).probability
+    chance = parry_break_chance(parrying, attacking_weight, result, rule=rule, table=blades)
+    p = chance.probability
     dist: dict[str, Fraction] = {"intact": 1 - p}
     if p:
-        for key, q in break_outcome_distribution(parrying).items():
+        for key, q in break_outcome_distribution(parrying, table=broken).items():
             dist[key] = dist.get(key, Fraction(0)) + p * q
     return MappingProxyType({k: v for k, v in dist.items() if v})

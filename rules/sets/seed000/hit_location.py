@@ -3,8 +3,8 @@ aimed-location penalties and the location-specific wound rules.
 
 The numbers are data, ``assets/rulesets/000/hit_locations.json``;
 ``parse_hit_location_table`` turns the parsed JSON into a frozen
-``HitLocationTable`` and ``load_hit_location_table`` reads the asset (through
-``rules.core.assets.read_json``) on first use. docs/hit-locations.md restates the table
+``HitLocationTable``; the ruleset reads the asset once
+(``rules.sets.seed000.tables.Tables.hit_location_table``). docs/hit-locations.md restates the table
 and lists every reading of the seed's typos.
 
 The table and seed 001's (``rules.sets.seed000.locations_001``) both satisfy the
@@ -20,7 +20,6 @@ The table and seed 001's (``rules.sets.seed000.locations_001``) both satisfy the
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ from types import MappingProxyType
 from typing import Protocol
 
 from rules.battle.model import DamageType, InjuryTolerance
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -69,7 +67,6 @@ __all__ = [
     "LocationRoll",
     "TableRow",
     "TableSide",
-    "load_hit_location_table",
     "parse_hit_location_table",
 ]
 
@@ -1051,10 +1048,3 @@ def _validate(t: HitLocationTable) -> None:
 
 def _check_system(t: HitLocationTable) -> HitLocationSystem:
     return t  # mypy checks that HitLocationTable satisfies the protocol
-
-
-@functools.cache
-def load_hit_location_table(seed: str = "000") -> HitLocationTable:
-    """Read and parse ``assets/rulesets/<seed>/hit_locations.json`` (cached)."""
-
-    return parse_hit_location_table(read_json("rulesets", seed, HIT_LOCATIONS_FILE))

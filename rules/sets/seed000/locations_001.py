@@ -4,8 +4,8 @@ Seed 001 ("Hit Location") lists eleven humanoid locations with a penalty to hit 
 changes to the wounding multiplier, targeting chinks in armor, random hit location,
 injury tolerance and large-area injury. Its numbers are data,
 ``assets/rulesets/001/hit_locations.json``; ``parse_locations_001`` turns the
-parsed JSON into a frozen ``Locations001`` and ``load_locations_001`` reads the
-asset on first use.
+parsed JSON into a frozen ``Locations001``; the ruleset reads the asset once
+(``rules.sets.seed000.tables.Tables.locations_001``).
 
 Things the seed refers to without printing them are filled from the published
 rules of its family (4th edition) and said so in the data and in
@@ -17,7 +17,6 @@ multipliers, the Unliving/Homogenous/Diffuse modifiers, shock and knockdown.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +24,6 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import DamageType, InjuryTolerance
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -43,7 +41,6 @@ from rules.core.jsondata import (
 )
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.hit_location import (
-    HIT_LOCATIONS_FILE,
     HitLocationSystem,
     Location,
     LocationAttempt,
@@ -75,11 +72,9 @@ __all__ = [
     "Locations001",
     "large_area_dr",
     "large_area_location",
-    "load_locations_001",
     "parse_locations_001",
 ]
 
-SEED_001 = "001"
 HIT_LOCATION_001 = cite("001", "Hit Location")
 RANDOM_001 = cite("001", "Random Hit Location")
 LIMBS_001 = ("arm", "hand", "leg", "foot")
@@ -859,10 +854,3 @@ def _validate_001(t: Locations001) -> None:
             )
     if t.chink_dr_divisor < 1:
         raise DataError("hit_locations(001).chinks.dr_divisor: must be at least 1")
-
-
-@functools.cache
-def load_locations_001() -> Locations001:
-    """Read and parse ``assets/rulesets/001/hit_locations.json`` (cached)."""
-
-    return parse_locations_001(read_json("rulesets", SEED_001, HIT_LOCATIONS_FILE))

@@ -3,9 +3,12 @@
 ``Tables`` answers the questions the seed 000 attack code asks - directional
 penalties, where shield PD counts, PD caps, hit location penalties, damage by
 ST, wounding multipliers, success-roll criticals - from the tables under
-``assets/rulesets/000/``. Its options choose components once: with
-``locations-001`` the hit locations and the striking-at-weapons rules are seed
-001's. ``rules.sets.seed000.ruleset.Seed000`` is the battle's ruleset built on it.
+``assets/rulesets/000/`` (and seed 001's hit locations under
+``assets/rulesets/001/``). Every table is read here, once per ruleset object, and
+the rules modules take the table they need from it: none of them picks a seed's
+asset folder. Its options choose components once: with ``locations-001`` the hit
+locations and the striking-at-weapons rules are seed 001's.
+``rules.sets.seed000.ruleset.Seed000`` is the battle's ruleset built on it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from rules.core.assets import read_json
 from rules.core.dice import Dice
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
+from rules.sets.seed000.breakage import BrokenWeaponTable, load_broken_weapon_table
 from rules.sets.seed000.checks import Outcome, RollKind, judge
 from rules.sets.seed000.damage import (
     DamageTable,
@@ -41,14 +45,23 @@ from rules.sets.seed000.defense import (
     passive_defense,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.hit_location import HitLocationSystem, load_hit_location_table
+from rules.sets.seed000.hit_location import (
+    HIT_LOCATIONS_FILE,
+    HitLocationSystem,
+    HitLocationTable,
+    parse_hit_location_table,
+)
 from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
-from rules.sets.seed000.locations_001 import load_locations_001
+from rules.sets.seed000.locations_001 import Locations001, parse_locations_001
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
     WEAPON_STRIKES_001,
+    BladeTable,
+    IntegrityTable,
     RulesSource,
     WeaponStrikeRules,
+    load_blade_table,
+    load_integrity_table,
 )
 
 LOCATIONS_001 = "locations-001"
@@ -70,6 +83,8 @@ class Tables:
         "success roll, damage and injury."
     )
     asset_dir: ClassVar[str] = "000"
+    # Seed 001's tables, for the ``locations-001`` option.
+    asset_dir_001: ClassVar[str] = "001"
     # Options this ruleset accepts: key -> one line of explanation.
     available_options: ClassVar[Mapping[str, str]] = MappingProxyType(
         {
@@ -103,21 +118,49 @@ class Tables:
         return f"{type(self).__name__}(key={self.key!r}{opts})"
 
     # --- tables ---------------------------------------------------------------
+    def _read(self, name: str) -> object:
+        return read_json("rulesets", self.asset_dir, name)
+
     @functools.cached_property
     def directional(self) -> DirectionalTable:
-        return parse_directional_table(read_json("rulesets", self.asset_dir, "directional.json"))
+        return parse_directional_table(self._read("directional.json"))
 
     @functools.cached_property
     def locations(self) -> LocationTable:
-        return parse_location_table(read_json("rulesets", self.asset_dir, "locations.json"))
+        return parse_location_table(self._read("locations.json"))
 
     @functools.cached_property
     def damage_table(self) -> DamageTable:
-        return parse_damage_table(read_json("rulesets", self.asset_dir, "damage_by_st.json"))
+        return parse_damage_table(self._read("damage_by_st.json"))
 
     @functools.cached_property
     def wounding(self) -> WoundingTable:
-        return parse_wounding_table(read_json("rulesets", self.asset_dir, "wounding.json"))
+        return parse_wounding_table(self._read("wounding.json"))
+
+    @functools.cached_property
+    def hit_location_table(self) -> HitLocationTable:
+        """000 RANDOM BODY HIT and the aimed locations (``hit_locations.json``)."""
+        return parse_hit_location_table(self._read(HIT_LOCATIONS_FILE))
+
+    @functools.cached_property
+    def locations_001(self) -> Locations001:
+        """001 Hit Location (seed 001's ``hit_locations.json``)."""
+        return parse_locations_001(read_json("rulesets", self.asset_dir_001, HIT_LOCATIONS_FILE))
+
+    @functools.cached_property
+    def blade_breaking(self) -> BladeTable:
+        """000 BREAKING A BLADE (``blade_breaking.json``)."""
+        return load_blade_table(self._read("blade_breaking.json"))
+
+    @functools.cached_property
+    def weapon_integrity(self) -> IntegrityTable:
+        """001 Breaking a Weapon: DR by material, HP by weight (``weapon_integrity.json``)."""
+        return load_integrity_table(self._read("weapon_integrity.json"))
+
+    @functools.cached_property
+    def broken_weapons(self) -> BrokenWeaponTable:
+        """000 BROKEN WEAPONS (``broken_weapons.json``)."""
+        return load_broken_weapon_table(self._read("broken_weapons.json"))
 
     # --- questions the attack code asks -----------------------------------------
     def directional_modifiers(
@@ -134,14 +177,14 @@ class Tables:
     def location(self, key: str | None) -> HitLocation:
         return self.locations.get(key)
 
-    @property
+    @functools.cached_property
     def hit_locations(self) -> HitLocationSystem:
         """The hit location system of this battle: seed 000's table (000 HIT
         LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
         selects seed 001's 4th-edition-style locations (001 Hit Location)."""
         if LOCATIONS_001 in self.options:
-            return load_locations_001()
-        return load_hit_location_table()
+            return self.locations_001
+        return self.hit_location_table
 
     @property
     def weapon_strikes(self) -> WeaponStrikeRules:

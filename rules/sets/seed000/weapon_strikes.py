@@ -475,6 +475,8 @@ def _str(value: object, where: str) -> str:
     return value
 
 
+# The default when a caller passes no table: seed 000's own, read here. Kept until
+# attack.py and breakage's callers pass the ruleset's (``Tables.blade_breaking``).
 @functools.cache
 def blade_table() -> BladeTable:
     return load_blade_table(read_json(*RULESET_DIR, "blade_breaking.json"))
@@ -619,6 +621,8 @@ def load_integrity_table(data: object) -> IntegrityTable:
     )
 
 
+# The default when a caller passes no table: seed 000's own, read here. Kept until
+# attack.py and breakage's callers pass the ruleset's (``Tables.weapon_integrity``).
 @functools.cache
 def integrity_table() -> IntegrityTable:
     return load_integrity_table(read_json(*RULESET_DIR, "weapon_integrity.json"))
