@@ -9,6 +9,7 @@ where an attack comes from. See docs/arcs.md for pictures.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 
 from hexmap.coords import Facing, Hex, as_int
@@ -169,7 +170,14 @@ def arc_of(target: Hex, origin: Hex, facing: Facing, handedness: Handedness) -> 
     facing = Facing(facing)
     if target == origin:
         return Arc.FRONT
-    arcs = [arc_for_turn(w - facing, handedness) for w in wedges_of(target - origin)]
+    return _arc_of_offset(target.q - origin.q, target.r - origin.r, facing, handedness)
+
+
+@functools.lru_cache(maxsize=4096)
+def _arc_of_offset(dq: int, dr: int, facing: Facing, handedness: Handedness) -> Arc:
+    """``arc_of`` for a target ``(dq, dr)`` away from the origin (never ``(0, 0)``).
+    Memoised: every attack asks it, and the same few offsets come back."""
+    arcs = [arc_for_turn(w - facing, handedness) for w in wedges_of(Hex(dq, dr))]
     return min(arcs, key=lambda arc: arc.frontality)
 
 

@@ -300,7 +300,11 @@ class Battle:
 
 def _changed_ids(before: BattleState, after: BattleState) -> frozenset[str]:
     old = {c.id: c for c in before.combatants}
-    return frozenset(c.id for c in after.combatants if old.get(c.id) != c)
+    # A command passes unchanged combatants on as they are: ``is`` settles most
+    # without comparing every field.
+    return frozenset(
+        c.id for c in after.combatants if (was := old.get(c.id)) is not c and was != c
+    )
 
 
 def combatants_by_id(combatants: Sequence[Combatant]) -> dict[str, Combatant]:

@@ -7,6 +7,7 @@ for the ruleset, so nothing outside the registry names a ruleset package.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -30,6 +31,13 @@ def ruleset_keys() -> tuple[str, ...]:
 def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> Ruleset:
     """The (shared, cached) ruleset for ``key`` with ``options``; ``RulesError``
     for an unknown key or option."""
+    return _factory(key)(options)
+
+
+@functools.cache
+def _factory(key: str) -> RulesetFactory:
+    """The function that builds ruleset ``key``, its package imported on the first
+    ask (a battle asks on every command)."""
     try:
         target = RULESETS[key]
     except KeyError:
@@ -37,8 +45,7 @@ def get_ruleset(key: str = DEFAULT_RULESET_KEY, options: Iterable[str] = ()) -> 
             f"unknown ruleset {key!r} (known: {', '.join(sorted(RULESETS))})"
         ) from None
     module_name, _, factory_name = target.partition(":")
-    factory = cast(RulesetFactory, getattr(importlib.import_module(module_name), factory_name))
-    return factory(options)
+    return cast(RulesetFactory, getattr(importlib.import_module(module_name), factory_name))
 
 
 def ruleset_of(state: BattleState) -> Ruleset:

@@ -22,10 +22,13 @@ class Seed000Tracks(RulesetTracks):
     off_balance: bool = False  # this turn: active-defense penalties doubled
 
 
+_NO_TRACKS = Seed000Tracks()  # frozen, so one serves every combatant without tracks
+
+
 def tracks_of(combatant: Combatant) -> Seed000Tracks:
     """The combatant's seed 000 state; a combatant new to the ruleset has none yet."""
     tracks = combatant.tracks
-    return tracks if isinstance(tracks, Seed000Tracks) else Seed000Tracks()
+    return tracks if isinstance(tracks, Seed000Tracks) else _NO_TRACKS
 
 
 def wounds_of(combatant: Combatant) -> tuple[Wound, ...]:
