@@ -27,6 +27,15 @@ from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.breakage import BrokenWeaponTable, load_broken_weapon_table
 from rules.sets.seed000.checks import Outcome, RollKind, judge
+from rules.sets.seed000.conditions import (
+    CONDITIONS_FILE,
+    POSTURES_FILE,
+    ConditionCatalog,
+    PostureTable,
+    parse_condition_catalog,
+    parse_posture_table,
+)
+from rules.sets.seed000.critical_misses import CriticalMissTable, load_critical_miss_table
 from rules.sets.seed000.damage import (
     DamageTable,
     WoundingTable,
@@ -161,6 +170,21 @@ class Tables:
     def broken_weapons(self) -> BrokenWeaponTable:
         """000 BROKEN WEAPONS (``broken_weapons.json``)."""
         return load_broken_weapon_table(self._read("broken_weapons.json"))
+
+    @functools.cached_property
+    def critical_misses(self) -> CriticalMissTable:
+        """The critical miss table (``critical_miss_table.json``)."""
+        return load_critical_miss_table(self._read("critical_miss_table.json"))
+
+    @functools.cached_property
+    def adverse_conditions(self) -> ConditionCatalog:
+        """000 ADVERSE COMBAT CONDITIONS (``adverse_conditions.json``)."""
+        return parse_condition_catalog(self._read(CONDITIONS_FILE))
+
+    @functools.cached_property
+    def postures(self) -> PostureTable:
+        """Postures under 000 ADVERSE COMBAT CONDITIONS (``postures.json``)."""
+        return parse_posture_table(self._read(POSTURES_FILE))
 
     # --- questions the attack code asks -----------------------------------------
     def directional_modifiers(
