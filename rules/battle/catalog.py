@@ -4,14 +4,15 @@
 function is pure (parsed JSON in, frozen objects out) and raises ``DataError`` on
 malformed data, naming the place in the data.
 
-Encumbrance, when a template does not state it, follows the 3rd-edition levels
-(``BASE_ENCUMBRANCE``): carried weight up to 2xST none (0), 4xST light (1), 6xST
-medium (2), 12xST heavy (3), 20xST extra-heavy (4); more cannot be carried.
+A fighter's neutral fields (name, hit points, Move, handedness, gear) are read
+here; the rest of a template, and what a battle file adds to it, is the
+ruleset's: it travels unread as a ``RawSheet`` and the ruleset reads it.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -20,7 +21,6 @@ from typing import Protocol, TypeVar
 from hexmap import Facing, Handedness, Hex, HexGrid, HexmapError, Reach
 from rules.battle.model import (
     Armor,
-    Attributes,
     Combatant,
     DamageBase,
     DamageSpec,
@@ -30,6 +30,7 @@ from rules.battle.model import (
     ParryClass,
     Projectile,
     Quality,
+    RulesetSheet,
     Shield,
     ShieldSize,
     Side,
@@ -43,7 +44,6 @@ from rules.core.dice import parse_dice
 from rules.core.errors import DataError
 from rules.core.jsondata import (
     as_enum,
-    as_int,
     as_list,
     as_object,
     check_keys,
@@ -63,8 +63,6 @@ class _Keyed(Protocol):
 
 
 K = TypeVar("K", bound=_Keyed)
-
-ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
 
 
 @dataclass(frozen=True)
@@ -338,15 +336,31 @@ def load_catalog() -> Catalog:
 
 # --- fighters -----------------------------------------------------------------------
 
+# The keys of a fighter template the neutral catalog reads; every other key is the
+# ruleset's part of the sheet, handed to the ruleset unread (``RawSheet``).
+FIGHTER_REQUIRED = ("key", "name", "hit_points", "move", "weapons")
+FIGHTER_OPTIONAL = ("shield", "armor", "handedness")
+# The keys of a battle file's combatant the catalog reads; the rest amend the
+# template's ruleset part (seed 000: "skills").
+COMBATANT_REQUIRED = ("template", "side", "at", "facing")
+COMBATANT_OPTIONAL = ("id", "name", "extra_weapons")
 
-def encumbrance_level(weight: float, st: int) -> int:
-    """Encumbrance level 0-4 for ``weight`` lb carried at ``st`` (base rules)."""
-    if st < 1:
-        raise DataError(f"ST must be at least 1, got {st}")
-    for level, factor in enumerate(ENCUMBRANCE_LIMITS):
-        if weight <= factor * st:
-            return level
-    raise DataError(f"{weight:g} lb is more than ST {st} can carry ({20 * st} lb)")
+
+@dataclass(frozen=True, slots=True)
+class RawSheet(RulesetSheet):
+    """A ruleset's part of a fighter as the files hold it, not yet read.
+
+    The battle loads and draws before any ruleset package is imported (the first
+    frame imports none), so the catalog cannot read a ruleset's statistics; the
+    ruleset reads these on first use (seed 000: ``sheet_of``) and refuses them
+    there, naming ``where``, if they are malformed."""
+
+    fields: str  # a JSON object, keys sorted: the template's keys the catalog does not read
+    where: str  # the template's place in the data, for the ruleset's error messages
+    carried_weight: float  # lb of the template's gear (seed 000 derives encumbrance from it)
+    # A battle file's amendments, in order: (a JSON object of the combatant's keys
+    # the catalog does not read, its place in the data).
+    amendments: tuple[tuple[str, str], ...] = ()
 
 
 def carried_weight(fighter: Fighter) -> float:
@@ -358,22 +372,6 @@ def carried_weight(fighter: Fighter) -> float:
     return total
 
 
-def parse_attributes(data: object, where: str) -> Attributes:
-    """ST, DX, IQ and HT, each at least 1."""
-    attrs = as_object(data, where)
-    check_keys(attrs, where, ("st", "dx", "iq", "ht"))
-    values = {k: get_int(attrs, k, where) for k in ("st", "dx", "iq", "ht")}
-    if any(v < 1 for v in values.values()):
-        raise DataError(f"{where}: every attribute must be at least 1")
-    return Attributes(**values)
-
-
-def parse_skills(data: object, where: str) -> Mapping[str, int]:
-    """Skill name -> level."""
-    skills = as_object(data, where)
-    return MappingProxyType({name: as_int(v, f"{where}.{name}") for name, v in skills.items()})
-
-
 def parse_vitals(obj: Mapping[str, object], where: str) -> tuple[int, int]:
     """Hit points (at least 1) and Move (at least 0)."""
     hp, move = get_int(obj, "hit_points", where), get_int(obj, "move", where)
@@ -382,26 +380,15 @@ def parse_vitals(obj: Mapping[str, object], where: str) -> tuple[int, int]:
     return hp, move
 
 
+def _ruleset_part(obj: Mapping[str, object], neutral: tuple[str, ...]) -> str:
+    return json.dumps({k: v for k, v in obj.items() if k not in neutral}, sort_keys=True)
+
+
 def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tuple[str, Fighter]:
-    """A template: ``(key, Fighter)``. Gear is named by catalog keys."""
+    """A template: ``(key, Fighter)``. Gear is named by catalog keys; the keys the
+    catalog does not know become the fighter's ``RawSheet``."""
     obj = as_object(data, where)
-    check_keys(
-        obj,
-        where,
-        ("key", "name", "attributes", "hit_points", "move", "skills", "weapons"),
-        (
-            "shield",
-            "armor",
-            "handedness",
-            "shield_skill",
-            "dodge_skill",
-            "encumbrance",
-            "combat_reflexes",
-            "fencing",
-        ),
-    )
-    attributes = parse_attributes(obj["attributes"], f"{where}.attributes")
-    skills = parse_skills(obj["skills"], f"{where}.skills")
+    check_keys(obj, where, FIGHTER_REQUIRED, tuple(obj))  # the rest is the ruleset's to check
     weapons = tuple(
         _gear(catalog.weapon, k, f"{where}.weapons[{i}]")
         for i, k in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
@@ -409,33 +396,19 @@ def parse_fighter(data: object, catalog: Catalog, where: str = "fighter") -> tup
     shield = _gear(catalog.shield, obj["shield"], f"{where}.shield") if "shield" in obj else None
     armor = _gear(catalog.armor_suit, obj["armor"], f"{where}.armor") if "armor" in obj else None
     hp, move = parse_vitals(obj, where)
-    dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
     fighter = Fighter(
         name=get_str(obj, "name", where),
-        attributes=attributes,
         hit_points=hp,
         move=move,
-        skills=skills,
         weapons=weapons,
         handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
         shield=shield,
         armor=armor,
-        shield_skill=get_str(obj, "shield_skill", where, "Shield"),
-        dodge_skill=dodge,
-        encumbrance=0,
-        combat_reflexes=get_bool(obj, "combat_reflexes", where, False),
-        fencing=get_bool(obj, "fencing", where, False),
     )
-    if "encumbrance" in obj:
-        level = get_int(obj, "encumbrance", where)
-        if not 0 <= level <= 4:
-            raise DataError(f"{where}.encumbrance: a level 0-4, got {level}")
-    else:
-        try:
-            level = encumbrance_level(carried_weight(fighter), attributes.st)
-        except DataError as exc:
-            raise DataError(f"{where}: {exc}") from exc
-    return get_str(obj, "key", where), replace(fighter, encumbrance=level)
+    stats = RawSheet(
+        _ruleset_part(obj, FIGHTER_REQUIRED + FIGHTER_OPTIONAL), where, carried_weight(fighter)
+    )
+    return get_str(obj, "key", where), replace(fighter, stats=stats)
 
 
 def _gear(lookup: Callable[[str], T], key: object, where: str) -> T:
@@ -507,9 +480,7 @@ def _parse_combatant(
     grid: HexGrid,
 ) -> Combatant:
     obj = as_object(data, where)
-    check_keys(
-        obj, where, ("template", "side", "at", "facing"), ("id", "name", "extra_weapons", "skills")
-    )
+    check_keys(obj, where, COMBATANT_REQUIRED, tuple(obj))  # the rest is the ruleset's to check
     template = get_str(obj, "template", where)
     if template not in templates:
         raise DataError(f"{where}.template: no fighter template {template!r}")
@@ -524,10 +495,15 @@ def _parse_combatant(
                 raise DataError(f"{where}.extra_weapons[{j}]: no weapon {key!r} in the catalog")
             extra.append(catalog.weapons[key])
         fighter = replace(fighter, weapons=(*fighter.weapons, *extra))
-    if "skills" in obj:  # skill levels added to (or replacing) the template's
-        skills = as_object(obj["skills"], f"{where}.skills")
-        levels = {k: get_int(skills, k, f"{where}.skills") for k in skills}
-        fighter = replace(fighter, skills=MappingProxyType({**fighter.skills, **levels}))
+    amendment = _ruleset_part(obj, COMBATANT_REQUIRED + COMBATANT_OPTIONAL)
+    if amendment != "{}":
+        # The ruleset's keys of the entry (seed 000: skill levels added to the
+        # template's) go to the ruleset with the template's own.
+        raw = fighter.stats
+        if not isinstance(raw, RawSheet):
+            raise DataError(f"{where}: template {template!r} is read already; nothing to amend")
+        amended = replace(raw, amendments=(*raw.amendments, (amendment, where)))
+        fighter = replace(fighter, stats=amended)
     at = as_object(obj["at"], f"{where}.at")
     check_keys(at, f"{where}.at", ("col", "row"))
     where_hex = Hex.from_offset(

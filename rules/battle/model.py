@@ -7,7 +7,6 @@ the command log replays a battle exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -361,32 +360,33 @@ class BodyArea(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class RulesetSheet:
+    """Base of a ruleset's statistics for one fighter: what its rules read from the
+    character sheet beyond the neutral fields (seed 000: ST/DX/IQ/HT, skills,
+    advantages). Each ruleset subclasses it; the battle carries it in
+    ``Fighter.stats`` and never looks inside. The base itself holds nothing: a
+    fighter with it has no ruleset's statistics."""
+
+
+@dataclass(frozen=True, slots=True)
 class Fighter:
-    """A character sheet: what a combatant is, independent of where it stands."""
+    """A character sheet: what a combatant is, independent of where it stands.
+
+    The neutral fields are what the battle and the generic panes read and every
+    ruleset can fill. ``hit_points`` is the scale of the health bar and of
+    ``Combatant.hp``: hit points in the 3d6, d100 and 2d6 systems; a FUDGE
+    ruleset fills it with the boxes of its overall wound track. ``move`` is the
+    movement points a turn (``rules.battle.movement``). Everything else a
+    ruleset's rules read is in ``stats``."""
 
     name: str
-    attributes: Attributes
     hit_points: int
     move: int
-    skills: Mapping[str, int]
     weapons: tuple[Weapon, ...]
+    stats: RulesetSheet = field(default_factory=RulesetSheet)
     handedness: Handedness = Handedness.RIGHT
     shield: Shield | None = None
     armor: Armor | None = None
-    shield_skill: str = "Shield"
-    dodge_skill: int | None = None  # 000 DODGE: half of the Dodge skill counts
-    encumbrance: int = 0  # levels, 0 = none
-    combat_reflexes: bool = False
-    fencing: bool = False  # has the Fencing skill style (000 FENCING PARRIES)
-    # Traits the attack wiring reads (all defaulted; Acrobatics is skills["Acrobatics"],
-    # Jitte/Sai and Whip are the weapon's ``skill``).
-    pain_threshold: PainThreshold = PainThreshold.NORMAL  # 000 HIGH AND LOW PAIN THRESHOLD
-    injury_tolerance: frozenset[InjuryTolerance] = frozenset()  # 001 Injury Tolerance
-    ambidextrous: bool = False  # no off-hand penalty (000 ADVERSE COMBAT CONDITIONS)
-
-    def skill(self, name: str) -> int:
-        """Skill level, defaulting to DX-5 when the sheet lacks the skill."""
-        return self.skills.get(name, self.attributes.dx - 5)
 
     def weapon(self, key: str) -> Weapon:
         for w in self.weapons:

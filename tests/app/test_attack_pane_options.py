@@ -24,6 +24,7 @@ from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.sheet import sheet_of
 from tests.app.test_attack_pane import choose, make_pane
 
 
@@ -129,7 +130,7 @@ def test_strike_at_a_weapon(ready):
 
 def test_subdue_modes_and_pulled_st(ready):
     pane, controller = ready
-    st = controller.state.combatant("c1").fighter.attributes.st
+    st = sheet_of(controller.state.combatant("c1")).attributes.st
     assert not pane.pulled_st_spin.isEnabled()
     choose(pane.subdue_combo, SubdueMode.PULLED)
     assert pane.pulled_st_spin.isEnabled()

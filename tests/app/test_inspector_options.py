@@ -25,6 +25,7 @@ from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack_events import AttackDeclared
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.sheet import sheet_of, with_sheet
 from rules.sets.seed000.stances import BodyArea, PainThreshold
 from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
@@ -101,7 +102,7 @@ def test_lasting_state_is_shown(qtbot):
     assert shield is not None
     c1 = replace(
         c1,
-        fighter=replace(c1.fighter, pain_threshold=PainThreshold.HIGH),
+        fighter=with_sheet(c1.fighter, replace(sheet_of(c1), pain_threshold=PainThreshold.HIGH)),
         weapon_states=((weapon.key, WeaponDamageState(damage_taken=5, weakened=True)),),
         shield_ready=False,
     )

@@ -36,6 +36,7 @@ from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
 from rules.sets.seed000.defense import DefenseChoice, block_base
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 
 SEED = 11
 LOG = ruleset_ui("000").log_formatter
@@ -222,13 +223,14 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     controller.select("c1")
     c = controller.state.combatant("c1")
     f = c.fighter
+    seed000 = sheet_of(f)
     ruleset = ruleset_of(controller.state)
     stats = sheet(inspector).stats
     assert inspector.name_label.text() == c.name
-    assert stats.value("st") == str(f.attributes.st)
-    assert stats.value("dx") == str(f.attributes.dx)
-    assert stats.value("iq") == str(f.attributes.iq)
-    assert stats.value("ht") == str(f.attributes.ht)
+    assert stats.value("st") == str(seed000.attributes.st)
+    assert stats.value("dx") == str(seed000.attributes.dx)
+    assert stats.value("iq") == str(seed000.attributes.iq)
+    assert stats.value("ht") == str(seed000.attributes.ht)
     assert stats.value("hp") == f"{c.hp}/{f.hit_points}"
     assert stats.value("move") == str(f.move)
     dodge = defense_at_rest(c, DefenseChoice(DefenseKind.DODGE), ruleset)
@@ -237,9 +239,10 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
 
     # Block: 2/3 of the shield skill, as rules.sets.seed000.defense computes it.
     assert f.shield is not None
-    assert not f.combat_reflexes
+    assert not seed000.combat_reflexes
     block = defense_at_rest(c, DefenseChoice(DefenseKind.BLOCK), ruleset)
-    assert block.value == block_base(f).value == math.floor(2 * f.skill(f.shield_skill) / 3)
+    shield_skill = seed000.skill(seed000.shield_skill)
+    assert block.value == block_base(f).value == math.floor(2 * shield_skill / 3)
     shield_text = sheet(inspector).shield_label.text()
     assert f.shield.name in shield_text
     assert f"PD {f.shield.pd}" in shield_text
@@ -251,11 +254,11 @@ def test_inspector_shows_the_selected_fighters_numbers(inspector, controller):
     weapons = sheet(inspector).weapons_label.text()
     for w in f.weapons:
         assert w.name in weapons
-        assert f"{w.skill} {f.skill(w.skill)}" in weapons
+        assert f"{w.skill} {seed000.skill(w.skill)}" in weapons
         parry = defense_at_rest(c, DefenseChoice(DefenseKind.PARRY, w.key), ruleset)
         assert f"parry ({w.parry.value}) <b>{parry.value}</b>" in weapons
         for mode in w.modes:
-            dice = ruleset.weapon_damage(mode.damage, f.attributes.st)
+            dice = ruleset.weapon_damage(mode.damage, seed000.attributes.st)
             assert f"{mode.name}: {mode.damage} ({dice}) · reach {mode.reach}" in weapons
     hands = sheet(inspector).hands_label.text()
     assert "Right-handed" in hands

@@ -14,6 +14,7 @@ from rules.battle.catalog import Catalog, load_catalog, load_fighters
 from rules.battle.model import Combatant, Fighter, Side
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.tables import Tables
+from tests.rules.sheets import amend
 
 
 class ScriptedDice(random.Random):
@@ -67,7 +68,8 @@ MakeCombatant = Callable[..., Combatant]
 @pytest.fixture
 def make(templates: dict[str, Fighter]) -> MakeCombatant:
     """``make("sword-and-shield", Hex(0, 0), Facing.N, id="d", handedness=LEFT, ...)``:
-    a combatant from a template; extra keywords replace Fighter fields."""
+    a combatant from a template; extra keywords replace Fighter fields or its seed 000
+    statistics (``tests.rules.sheets.amend``)."""
 
     def build(
         template: str,
@@ -82,7 +84,7 @@ def make(templates: dict[str, Fighter]) -> MakeCombatant:
         if handedness is not None:
             fighter = replace(fighter, handedness=handedness)
         if fighter_changes:
-            fighter = replace(fighter, **fighter_changes)  # type: ignore[arg-type]
+            fighter = amend(fighter, **fighter_changes)
         return Combatant(
             id=id, fighter=fighter, side=side, hex=where, facing=facing, hp=fighter.hit_points
         )

@@ -31,6 +31,7 @@ from rules.sets.seed000.improvised import (
     roll_improvised_parry,
 )
 from rules.sets.seed000.tables import Tables
+from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
 IMPROVISED = ("chair-leg", "wooden-pole", "bow-as-club", "bottle", "length-of-chain")
@@ -192,7 +193,7 @@ def test_parry_uses_the_like_weapons_class_and_the_clumsy_skill(
     make: Make, catalog: Catalog, ruleset: Tables
 ) -> None:
     a, d = _pair(make, catalog, "broadsword", "wooden-pole")
-    d = replace(d, fighter=replace(d.fighter, skills={"Spear": 14}))
+    d = replace(d, fighter=amend(d.fighter, skills={"Spear": 14}))
     opts = AttackOptions("broadsword", "thrust", defenses=(_parry("wooden-pole"),))
     parry = plan_attack(a, d, opts, ruleset).defenses[0]
     assert parry.base == (14 - 2) * 2 // 3  # 2/3 of Spear 14 at -2, like a spear

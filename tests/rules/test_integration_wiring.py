@@ -55,6 +55,7 @@ from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import weapon_side
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.tracks import tracks_of, with_wounds, wound_conditions, wounds_of
@@ -133,7 +134,7 @@ def test_parrying_an_unarmed_attack_may_strike_the_attacking_hand(
     assert res.outcome is AttackOutcome.DEFENDED
     counter = of(res, UnarmedCounterRolled)[0]
     assert counter.citation == cite("000", "PARRIES VS. UNARMED ATTACKERS")
-    assert counter.value == d.fighter.skill("Broadsword") + 2 == counter.roll.target
+    assert counter.value == sheet_of(d).skill("Broadsword") + 2 == counter.roll.target
     hurt = of(res, SideBlowDamaged)[0]
     assert hurt.defender_id == "a" and hurt.attacker_id == "d"
     wound = of(res, WoundInflicted)[0].wound

@@ -76,7 +76,9 @@ from rules.sets.seed000.odds import (
     mix,
     status_distribution,
 )
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
 GM = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -428,7 +430,7 @@ def test_injury_and_state_exact_against_brute_force(ruleset: Tables) -> None:
         assert dict(o.injury_given_hit) == injury
         status = defaultdict[Status, Fraction](Fraction)
         for amount, p in injury.items():
-            ht = d.fighter.attributes.ht
+            ht = sheet_of(d).attributes.ht
             for s, q in brute_status(d.hp, amount, d.fighter.hit_points, ht, d.status).items():
                 status[s] += p * q
         assert dict(o.blow.status) == {s: q for s, q in status.items() if q}
@@ -544,7 +546,7 @@ def _gear_test(
     armor = Armor("test", "Test armor", pd=0, dr=dr)
     changes: dict[str, object] = {"shield": None, "armor": armor, "encumbrance": 0}
     if ht is not None:
-        changes["attributes"] = replace(load_fighters()["spearman"].attributes, ht=ht)
+        changes["attributes"] = replace(sheet_of(load_fighters()["spearman"]).attributes, ht=ht)
     changes.update(defender_changes)
     d = make("spearman", Hex(0, 1), Facing.N, id="d", side=Side.BLUE, **changes)
     if hp is not None:
@@ -737,13 +739,13 @@ def _new_options(
         a = replace(a, fighter=replace(a.fighter, weapons=(weapon, *a.fighter.weapons[1:])))
         mode = rng.choice(weapon.modes)
     if rng.random() < 0.4:
-        skills = dict(a.fighter.skills)
+        skills = dict(sheet_of(a).skills)
         skills[weapon.skill] = rng.randint(16, 20)
-        a = replace(a, fighter=replace(a.fighter, skills=skills))
+        a = replace(a, fighter=amend(a.fighter, skills=skills))
     if rng.random() < 0.4:
-        skills = dict(d.fighter.skills)
+        skills = dict(sheet_of(d).skills)
         skills["Acrobatics"] = rng.randint(8, 16)
-        d = replace(d, fighter=replace(d.fighter, skills=skills))
+        d = replace(d, fighter=amend(d.fighter, skills=skills))
     choices = list(possible_defenses(d))
     kinds: set[DefenseKind] = set()
     announced = []
@@ -849,7 +851,7 @@ def _exact_totals(
 
     eff, base = plan.effective_skill, plan.base_skill
     def_ok = [{t: ref_judge(t, v, True) for t in TOTAL_WAYS} for v in range(-20, 40)]
-    acro = d.fighter.skills.get("Acrobatics")
+    acro = sheet_of(d).skills.get("Acrobatics")
 
     def p_stop_chain() -> Fraction:
         """P(no announced defense succeeds), acrobatics enumerated."""
@@ -920,8 +922,8 @@ def _fencer_and_swordsman(make: Make, **skills: int) -> tuple[Combatant, Combata
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
     d = make("fencer", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
     if skills:
-        a = replace(a, fighter=replace(a.fighter, skills={**a.fighter.skills, **skills}))
-    d = replace(d, fighter=replace(d.fighter, skills={**d.fighter.skills, "Acrobatics": 13}))
+        a = replace(a, fighter=amend(a.fighter, skills={**sheet_of(a).skills, **skills}))
+    d = replace(d, fighter=amend(d.fighter, skills={**sheet_of(d).skills, "Acrobatics": 13}))
     return a, d
 
 

@@ -39,6 +39,7 @@ from rules.sets.seed000.attack_events import (
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import wounds_of
 
@@ -127,9 +128,8 @@ def test_gm_modifiers_min_st_and_large_shield(
         plan_attack(a, d, AttackOptions(W, "swing", extra_modifiers=(gm,)), ruleset).effective_skill
         == base - 3
     )
-    weak = make(
-        "sword-and-shield", a.hex, a.facing, id="a", attributes=replace(a.fighter.attributes, st=8)
-    )
+    weaker = replace(sheet_of(a).attributes, st=8)
+    weak = make("sword-and-shield", a.hex, a.facing, id="a", attributes=weaker)
     assert plan_attack(weak, d, AttackOptions(W, "swing"), ruleset).effective_skill == base - 2
     big = Shield("large", "Large shield", ShieldSize.LARGE, 4, 25, heavy=True)
     turtle = make("sword-and-shield", a.hex, a.facing, id="a", shield=big)

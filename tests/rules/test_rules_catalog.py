@@ -15,7 +15,6 @@ import pytest
 from hexmap import Handedness, HexGrid, arc_of, reach_hexes
 from rules.battle.catalog import (
     Catalog,
-    encumbrance_level,
     load_battle_setup,
     load_demo_battle,
     load_fighters,
@@ -29,6 +28,7 @@ from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import DataError, RulesError
 from rules.sets.registry import RULESETS, get_ruleset
 from rules.sets.seed000.ruleset import Seed000
+from rules.sets.seed000.sheet import encumbrance_level, sheet_of
 
 WEAPONS = [
     "broadsword",
@@ -110,9 +110,9 @@ def test_fighter_templates(catalog: Catalog) -> None:
     assert knight.weapons[0].key == "broadsword" and knight.shield is not None
     assert knight.armor is not None and knight.armor.key == "chainmail"
     # 3 + 15 + 45 = 63 lb at ST 12: over 4xST, within 6xST -> medium (2)
-    assert knight.encumbrance == 2
+    assert sheet_of(knight).encumbrance == 2
     fencer = fighters["fencer"]
-    assert fencer.fencing and [w.key for w in fencer.weapons] == ["rapier", "main-gauche"]
+    assert sheet_of(fencer).fencing and [w.key for w in fencer.weapons] == ["rapier", "main-gauche"]
     assert fighters["spearman"].shield is None and fighters["spearman"].weapons[0].two_handed
     assert fighters["flail-fighter"].weapons[0].kind is WeaponKind.FLAIL
 
@@ -197,6 +197,7 @@ BATTLE = {
         lambda b: b["combatants"][0].update(at={"col": 9, "row": 1}),
         lambda b: b["combatants"][0].update(at={"col": "1", "row": 1}),
         lambda b: b["combatants"][0].update(hp=3),
+        lambda b: b["combatants"][0].update(skills={"Knife": "13"}),
         lambda b: b["combatants"].append(dict(b["combatants"][0])),  # same hex
         lambda b: b["combatants"].extend(
             [
@@ -209,10 +210,17 @@ BATTLE = {
 )
 def test_malformed_battles(mutate: Any) -> None:
     data = copy.deepcopy(BATTLE)
-    load_battle_setup(copy.deepcopy(data))
+    read_battle(copy.deepcopy(data))
     mutate(data)
     with pytest.raises(DataError):
-        load_battle_setup(data)
+        read_battle(data)
+
+
+def read_battle(data: object) -> None:
+    """Load a battle and read every sheet: the catalog checks the neutral fields, the
+    ruleset the rest of each combatant (a battle file's "skills", and nothing else)."""
+    for c in load_battle_setup(data)[1]:
+        sheet_of(c)
 
 
 @pytest.mark.parametrize(
@@ -276,14 +284,22 @@ def test_malformed_catalog_files() -> None:
         lambda f: f.update(handedness="both"),
         lambda f: f.update(encumbrance=7),
         lambda f: f["attributes"].update(st=1),  # cannot carry chainmail and a shield
+        lambda f: f.pop("attributes"),
+        lambda f: f.update(colour="red"),  # an unknown key, neither the catalog's nor seed 000's
     ],
 )
 def test_malformed_fighters(mutate: Any, catalog: Catalog) -> None:
     data = raw("fighters.json")
-    parse_fighters(copy.deepcopy(data), catalog)
+    read_fighters(copy.deepcopy(data), catalog)
     mutate(data["fighters"][0])
     with pytest.raises(DataError):
-        parse_fighters(data, catalog)
+        read_fighters(data, catalog)
+
+
+def read_fighters(data: object, catalog: Catalog) -> None:
+    """Parse the templates and read every sheet (seed 000 checks its part on reading)."""
+    for fighter in parse_fighters(data, catalog).values():
+        sheet_of(fighter)
 
 
 # --- the asset resolver ---------------------------------------------------------------

@@ -37,7 +37,9 @@ from rules.sets.seed000.defense import (
     start_new_turn,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
 RIGHT, LEFT = Handedness.RIGHT, Handedness.LEFT
@@ -211,7 +213,7 @@ def test_directional_json_matches_the_seed_table(ruleset: Tables) -> None:
 def test_base_scores_round_down(templates: dict[str, Any], catalog: Any) -> None:
     f = templates["sword-and-shield"]
     assert block_base(f).value == 9  # 2/3 of 14 = 9.33
-    g = replace(f, skills={"Shield": 13, "Broadsword": 13})
+    g = amend(f, skills={"Shield": 13, "Broadsword": 13})
     assert block_base(g).value == 8  # 8.67
     expected = {
         ParryClass.FULL: 15,
@@ -222,14 +224,14 @@ def test_base_scores_round_down(templates: dict[str, Any], catalog: Any) -> None
     sword = catalog.weapon("broadsword")
     for cls, value in expected.items():
         w = replace(sword, parry=cls)
-        assert parry_base(replace(f, skills={"Broadsword": 15}), w).value == value
+        assert parry_base(amend(f, skills={"Broadsword": 15}), w).value == value
 
 
 def test_dodge_is_the_best_of_move_dx_and_dodge_skill(templates: dict[str, Any]) -> None:
     f = templates["spearman"]
     assert dodge_base(replace(f, move=7)).value == 7
-    assert dodge_base(replace(f, move=4)).value == f.attributes.dx // 2
-    assert dodge_base(replace(f, move=4, dodge_skill=17)).value == 8
+    assert dodge_base(replace(f, move=4)).value == sheet_of(f).attributes.dx // 2
+    assert dodge_base(amend(f, move=4, dodge_skill=17)).value == 8
 
 
 def test_dodge_subtracts_encumbrance_and_combat_reflexes_adds(make: Make, ruleset: Tables) -> None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, ray, ring
-from rules.battle.model import Attributes, Combatant, Fighter, Side
+from rules.battle.model import Attributes, Combatant, Side
 from rules.battle.pieces import (
     AT_FEET,
     IN_HAND,
@@ -44,6 +44,7 @@ from rules.sets.seed000.weapon_strikes import (
     KNOCKED_AWAY,
     ONE_HEX_RANDOM,
 )
+from tests.rules.sheets import seed000_fighter
 
 BIG = HexGrid(40, 40)
 MIDDLE = Hex.from_offset(20, 20)
@@ -58,7 +59,7 @@ STRAY = Seed000StrayHits()
 
 
 def _occupant(combatant_id: str, name: str, dx: int) -> Occupant:
-    fighter = Fighter(name, Attributes(dx=dx), 10, 5, {}, ())
+    fighter = seed000_fighter(name, attributes=Attributes(dx=dx))
     return Occupant(Combatant(combatant_id, fighter, Side.RED, MIDDLE, Facing.N, 10))
 
 

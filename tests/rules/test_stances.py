@@ -52,6 +52,7 @@ from rules.sets.seed000.stances import (
     stance_geometry,
     stance_ruling,
 )
+from tests.rules.sheets import seed000_fighter
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000"
 K = WeaponKind
@@ -84,7 +85,7 @@ def fighter(
     encumbrance: int = 0,
     handedness: Handedness = Handedness.RIGHT,
 ) -> Fighter:
-    return Fighter(
+    return seed000_fighter(
         name="Test",
         attributes=Attributes(),
         hit_points=10,

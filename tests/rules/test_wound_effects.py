@@ -8,10 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from rules.battle.model import Attributes, DamageType, Fighter
+from rules.battle.model import Attributes, DamageType
 from rules.core.citation import cite
 from rules.core.errors import DataError, IllegalAttackError, RulesError
-from rules.sets.seed000.hit_location import HitLocationTable, load_hit_location_table
+from rules.sets.seed000.hit_location import HitLocationTable
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
@@ -26,6 +27,7 @@ from rules.sets.seed000.wound_effects import (
     standing_roll_target,
     wound_from,
 )
+from tests.rules.sheets import seed000_fighter
 
 CR, CUT, IMP = DamageType.CRUSHING, DamageType.CUTTING, DamageType.IMPALING
 BULLET, PI = DamageType.BULLET, DamageType.PIERCING
@@ -34,7 +36,7 @@ V = Victim(hp=12, ht=11, dx=12)
 
 @pytest.fixture(scope="module")
 def t() -> HitLocationTable:
-    return load_hit_location_table()
+    return Tables().hit_location_table
 
 
 def kinds(a: WoundAssessment) -> list[RollKind]:
@@ -465,7 +467,7 @@ def test_unknown_location_and_bad_numbers(t: HitLocationTable) -> None:
 
 
 def test_victim_of_a_fighter() -> None:
-    f = Fighter("Ana", Attributes(st=11, dx=13, iq=10, ht=12), 14, 5, {}, ())
+    f = seed000_fighter("Ana", attributes=Attributes(st=11, dx=13, iq=10, ht=12), hit_points=14)
     v = Victim.of(f, pain=PainThreshold.HIGH)
     assert (v.hp, v.ht, v.dx, v.pain) == (14, 12, 13, PainThreshold.HIGH)
 

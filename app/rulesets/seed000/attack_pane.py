@@ -84,6 +84,7 @@ from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defe
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
 from rules.sets.seed000.odds import AttackOdds, attack_odds
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
 from rules.sets.seed000.tables import Tables
 
@@ -682,7 +683,7 @@ class AttackPane(QDockWidget):
         if attacker is not None:
             for w in attacker.fighter.weapons:
                 note = " (unready)" if w.key in attacker.unready else ""
-                skill = attacker.fighter.skill(w.skill)
+                skill = sheet_of(attacker).skill(w.skill)
                 items.append((f"{w.name} – {w.skill} {skill}{note}", w.key))
         _set_items(self.weapon_combo, items, self.weapon_combo.currentData())
 
@@ -771,7 +772,7 @@ class AttackPane(QDockWidget):
         _set_items(self.subdue_combo, modes, self.subdue_combo.currentData())
         self.subdue_combo.setEnabled(len(modes) > 1)
         if attacker is not None:
-            st = attacker.fighter.attributes.st
+            st = sheet_of(attacker).attributes.st
             self.pulled_st_spin.blockSignals(True)
             keep = self.pulled_st_spin.value() if self._pulled_for == attacker.id else st
             self.pulled_st_spin.setRange(1, max(1, st))

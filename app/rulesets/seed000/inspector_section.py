@@ -38,6 +38,7 @@ from rules.sets.seed000.defense import (
     plan_defense,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import BODY_AREA_CITATION, acrobatics_skill_of, weapon_side
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wounds_of
@@ -171,7 +172,7 @@ class Seed000InspectorSection(QWidget):
     def _show(self, c: Combatant) -> None:
         f = c.fighter
         ruleset = seed000_tables(self._controller.state)
-        a = f.attributes
+        a = sheet_of(f).attributes
         self.stats.set_value("st", str(a.st))
         self.stats.set_value("dx", str(a.dx))
         self.stats.set_value("iq", str(a.iq))
@@ -218,8 +219,9 @@ class Seed000InspectorSection(QWidget):
         if not f.weapons:
             return muted_html("No weapons")
         blocks: list[str] = []
+        sheet = sheet_of(f)
         for w in f.weapons:
-            skill = f.skill(w.skill)
+            skill = sheet.skill(w.skill)
             flags = []
             if w.two_handed:
                 flags.append("two-handed")
@@ -233,7 +235,7 @@ class Seed000InspectorSection(QWidget):
                 lines[0] += " · " + ", ".join(flags)
             for mode in w.modes:
                 try:
-                    dice = f" ({ruleset.weapon_damage(mode.damage, f.attributes.st)})"
+                    dice = f" ({ruleset.weapon_damage(mode.damage, sheet.attributes.st)})"
                 except RulesError:
                     dice = ""
                 skill_mod = f", {mode.skill_modifier:+d} to hit" if mode.skill_modifier else ""
@@ -302,21 +304,21 @@ def weapon_state_text(c: Combatant, weapon_key: str) -> str:
 
 def traits_html(c: Combatant) -> str:
     """Pain threshold and the traits the rules read, one line."""
-    f = c.fighter
+    sheet = sheet_of(c)
     parts = []
-    parts.append(f"pain threshold <b>{escape(f.pain_threshold.value)}</b>")
-    if f.injury_tolerance:
-        tolerance = sorted(t.value for t in f.injury_tolerance)
+    parts.append(f"pain threshold <b>{escape(sheet.pain_threshold.value)}</b>")
+    if sheet.injury_tolerance:
+        tolerance = sorted(t.value for t in sheet.injury_tolerance)
         parts.append("injury tolerance: " + escape(", ".join(tolerance)))
-    if f.combat_reflexes:
+    if sheet.combat_reflexes:
         parts.append("Combat Reflexes")
-    if f.fencing or "Fencing" in f.skills:
+    if sheet.fencing or "Fencing" in sheet.skills:
         parts.append("Fencing")
-    acrobatics = acrobatics_skill_of(f)
+    acrobatics = acrobatics_skill_of(c.fighter)
     if acrobatics is not None:
         parts.append(f"Acrobatics {acrobatics}")
-    if f.encumbrance:
-        parts.append(f"encumbrance {f.encumbrance}")
+    if sheet.encumbrance:
+        parts.append(f"encumbrance {sheet.encumbrance}")
     return " · ".join(parts)
 
 

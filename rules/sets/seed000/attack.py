@@ -197,6 +197,7 @@ from rules.sets.seed000.missiles import (
     ranged_defense_modifiers,
     thrown_placement,
 )
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import (
     ACROBATIC_CITATION,
     FENCING_CITATION,
@@ -438,7 +439,7 @@ def plan_attack(
     _check_options(options)
     _check_parrying_limb(options, defender)
     fighter = attacker.fighter
-    mode, st, adjustments = _subdued(weapon, base_mode, fighter.attributes.st, options)
+    mode, st, adjustments = _subdued(weapon, base_mode, sheet_of(fighter).attributes.st, options)
     arc = attack_arc(attacker, defender)
     system = ruleset.hit_locations
     target = _target_weapon(attacker, defender, weapon, options, ruleset, weapon_in_reach)
@@ -446,7 +447,7 @@ def plan_attack(
     if (
         hit_key is not None
         and not system.can_target(
-            hit_key, mode.damage.type, tolerances=defender.fighter.injury_tolerance
+            hit_key, mode.damage.type, tolerances=sheet_of(defender).injury_tolerance
         )
     ):
         raise IllegalAttackError(
@@ -499,7 +500,7 @@ def plan_attack(
         pd = PassiveDefense(0, 0, False, 0, ())
     mods.extend(pd.modifiers)
     mods.extend(options.extra_modifiers)
-    base_skill = fighter.skill(weapon.skill)
+    base_skill = sheet_of(fighter).skill(weapon.skill)
     effective = base_skill + sum(m.value for m in mods)
     contest = None
     if (
@@ -1277,7 +1278,7 @@ def _unarmed_counter(
     system = ruleset.hit_locations
     limb = "foot" if "kick" in f"{plan.weapon.name} {plan.mode.name}".lower() else "hand"
     key = system.limb_key(limb)
-    skill = d.fighter.skill(weapon.skill)
+    skill = sheet_of(d).skill(weapon.skill)
     roll = success_roll(skill + 2, rng, RollKind.STANDARD)
     flow.events.append(
         UnarmedCounterRolled(
@@ -1298,7 +1299,7 @@ def _unarmed_counter(
         a.id,
         flow.pair(d, a),
         key,
-        ruleset.weapon_damage(mode.damage, d.fighter.attributes.st),
+        ruleset.weapon_damage(mode.damage, sheet_of(d).attributes.st),
         mode.damage.type,
         mode.is_swing,
         rng,
@@ -1423,7 +1424,7 @@ def _defense_fumble(
     mishap = defense_critical_miss(
         d.kind,
         rng,
-        dx=f.attributes.dx,
+        dx=sheet_of(f).attributes.dx,
         shield=f.shield,
         weapon=weapon,
         attacking_weight=plan.weapon.weight,
@@ -1600,7 +1601,7 @@ def _hit_self(
         dice, dtype, swung = plan.damage_dice, plan.damage_spec.type, plan.mode.is_swing
     elif weapon.modes:
         mode = weapon.modes[0]
-        dice = ruleset.weapon_damage(mode.damage, c.fighter.attributes.st)
+        dice = ruleset.weapon_damage(mode.damage, sheet_of(c).attributes.st)
         dtype, swung = mode.damage.type, mode.is_swing
     else:
         return
@@ -1743,7 +1744,7 @@ def _body_blow(
     left = d.handedness is Handedness.LEFT
     location_roll: LocationRoll | None = None
     if hit_key is None:
-        covered = covered | system.lacking_locations(f.injury_tolerance)
+        covered = covered | system.lacking_locations(sheet_of(f).injury_tolerance)
         location_roll = system.roll_random(
             rng,
             from_above=from_above,
@@ -1775,7 +1776,7 @@ def _body_blow(
     rolled = roll_dice(dice, rng, minimum=0)
     basic = math.floor(rolled.total * factor)
     armor_dr = f.armor.dr if f.armor is not None else 0
-    victim = Victim.of(f, pain=f.pain_threshold, tolerances=f.injury_tolerance)
+    victim = Victim.of(f)
     assessment = system.assess_wound(
         hit_key,
         dtype,
@@ -1791,7 +1792,7 @@ def _body_blow(
     wound = wound_from(assessment, outcomes)
     hp_after = d.hp - wound.injury
     status, status_rolls, outright = injury_status(
-        d.hp, hp_after, f.hit_points, f.attributes.ht, d.status, rng
+        d.hp, hp_after, f.hit_points, sheet_of(f).attributes.ht, d.status, rng
     )
     if WoundCondition.DEAD in wound.conditions or WoundCondition.DECAPITATED in wound.conditions:
         status = Status.DEAD

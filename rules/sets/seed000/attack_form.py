@@ -15,6 +15,7 @@ from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
 from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 
 # The GM's situational modifier the form offers (000 ADVERSE COMBAT CONDITIONS).
@@ -73,7 +74,8 @@ def attack_form_options(
         struck = defender.fighter.weapons[0].key
         for weapon_attack in WeaponAttack:
             yield replace(plain, target_weapon_key=struck, weapon_attack=weapon_attack)
+    st = sheet_of(attacker).attributes.st
     for subdue in SubdueMode:
-        pulled = max(1, attacker.fighter.attributes.st - 3) if subdue is SubdueMode.PULLED else None
+        pulled = max(1, st - 3) if subdue is SubdueMode.PULLED else None
         yield replace(plain, subdue=subdue, pulled_st=pulled)
     yield replace(plain, acrobatic_dodge=True)

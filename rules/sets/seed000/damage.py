@@ -46,6 +46,7 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.sets.seed000.checks import SuccessRoll, success_roll
+from rules.sets.seed000.sheet import sheet_of
 
 DEATH_THRESHOLD_MULTIPLES = (1, 2, 3, 4)  # HT roll or die at -1x .. -4x HP
 DEAD_OUTRIGHT_MULTIPLE = 5  # dead at -5x HP
@@ -261,7 +262,7 @@ def turn_start_consciousness(
     """The every-turn HT roll of a conscious combatant at 0 HP or less."""
     if c.hp > 0 or c.status not in (Status.ACTIVE, Status.STUNNED):
         return c, None
-    r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(c.fighter.attributes.ht, rng))
+    r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(sheet_of(c).attributes.ht, rng))
     if r.roll.succeeded:
         return c, r
     return replace(c, status=Status.UNCONSCIOUS), r
@@ -331,7 +332,7 @@ def roll_damage(
         target.hp,
         hp_after,
         target.fighter.hit_points,
-        target.fighter.attributes.ht,
+        sheet_of(target).attributes.ht,
         target.status,
         rng,
     )

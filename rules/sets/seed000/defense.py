@@ -53,6 +53,7 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.core.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tracks import tracks_of, with_tracks
 
 DEFENSES = cite("000", "DEFENSES")
@@ -261,19 +262,19 @@ def _part(fraction: Fraction, skill: int) -> int:
 def dodge_base(fighter: Fighter) -> BaseScore:
     """The best of Move, DX/2 and Dodge skill/2 (000 DODGE); encumbrance is a
     separate modifier."""
-    dx = fighter.attributes.dx
+    dx, dodge = sheet_of(fighter).attributes.dx, sheet_of(fighter).dodge_skill
     options = [(fighter.move, f"Move {fighter.move}"), (dx // 2, f"DX {dx}/2")]
-    if fighter.dodge_skill is not None:
-        options.append((fighter.dodge_skill // 2, f"Dodge skill {fighter.dodge_skill}/2"))
+    if dodge is not None:
+        options.append((dodge // 2, f"Dodge skill {dodge}/2"))
     value, why = max(options, key=lambda o: o[0])
     return BaseScore(value, f"best of Move, DX/2, Dodge/2: {why}", DefenseKind.DODGE.citation)
 
 
 def block_base(fighter: Fighter) -> BaseScore:
-    skill = fighter.skill(fighter.shield_skill)
+    skill = sheet_of(fighter).skill(sheet_of(fighter).shield_skill)
     return BaseScore(
         _part(Fraction(2, 3), skill),
-        f"2/3 of {fighter.shield_skill} {skill}",
+        f"2/3 of {sheet_of(fighter).shield_skill} {skill}",
         DefenseKind.BLOCK.citation,
     )
 
@@ -281,7 +282,7 @@ def block_base(fighter: Fighter) -> BaseScore:
 def parry_base(fighter: Fighter, weapon: Weapon) -> BaseScore:
     """The weapon's share of its skill; an improvised item's clumsiness lowers the
     skill first (000 IMPROVISED WEAPONS: it parries like the weapon it resembles)."""
-    skill = fighter.skill(weapon.skill) + weapon.clumsiness
+    skill = sheet_of(fighter).skill(weapon.skill) + weapon.clumsiness
     share = "" if weapon.parry is ParryClass.FULL else f"{weapon.parry.value} of "
     clumsy = f" with {weapon.clumsiness:+d} for the improvised item" if weapon.clumsiness else ""
     return BaseScore(
@@ -507,10 +508,10 @@ def plan_defense(
         becomes_unready = unready_after_use(weapon)
 
     mods: list[Modifier] = []
-    if f.combat_reflexes:
+    if sheet_of(f).combat_reflexes:
         mods.append(Modifier(1, "Combat Reflexes", DEFENSES))
-    if kind is DefenseKind.DODGE and f.encumbrance:
-        mods.append(Modifier(-f.encumbrance, f"encumbrance level {f.encumbrance}", kind.citation))
+    if kind is DefenseKind.DODGE and (encumbrance := sheet_of(f).encumbrance):
+        mods.append(Modifier(-encumbrance, f"encumbrance level {encumbrance}", kind.citation))
     score = base.value + sum(m.value for m in mods)
     cap = min(score_cap, score_plus_pd_cap - situation.pd_total)
     if score > cap:

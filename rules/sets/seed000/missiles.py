@@ -36,6 +36,7 @@ from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.weapon_strikes import DROPPED_IN_HEX, knock_away_placement
 
 MISSILE_AND_THROWN_000 = cite("000", "MISSILE AND THROWN WEAPONS")
@@ -98,7 +99,7 @@ def ranged_defense_modifiers(
             ),
         )
     if projectile is Projectile.LOW_TECH_MISSILE:
-        if MISSILE_PARRYING not in defender.fighter.skills:
+        if MISSILE_PARRYING not in sheet_of(defender).skills:
             raise IllegalAttackError(
                 "fast missiles such as arrows cannot be parried without the Missile "
                 f"Parrying skill ({MISSILE_AND_THROWN_000})"

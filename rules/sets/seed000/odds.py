@@ -67,6 +67,7 @@ from rules.sets.seed000.hit_location import (
     HitLocationSystem,
     resolve_table_side,
 )
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import (
     ACROBATIC_FAILURE_PENALTY,
     ACROBATIC_SUCCESS_BONUS,
@@ -553,7 +554,7 @@ def _mixed_blow(
         injury_acc[amount] = injury_acc.get(amount, ZERO) + p
     injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
     status_acc: dict[Status, Fraction] = {}
-    ht = f.attributes.ht
+    ht = sheet_of(f).attributes.ht
     for (amount, forced), p in joint.items():
         after = _status_after(defender.hp, defender.hp - amount, f.hit_points, ht, defender.status)
         for s, ps in after.items():
@@ -581,7 +582,7 @@ def location_weights(
         return MappingProxyType({})
     system = ruleset.hit_locations
     covered = covered_keys(system, plan.options.covered)  # re-rolled when hit
-    covered |= system.lacking_locations(defender.fighter.injury_tolerance)
+    covered |= system.lacking_locations(sheet_of(defender).injury_tolerance)
     # The system's own count, the one ``roll_random`` checks its cover against
     # (kept per table for each direction and cover).
     return system.exact_distribution(
@@ -627,7 +628,7 @@ def located_wounds(
                 side_die=None,
                 left_handed=defender.handedness is Handedness.LEFT,
             )
-    victim = Victim.of(f, pain=f.pain_threshold, tolerances=f.injury_tolerance)
+    victim = Victim.of(f)
     _SYSTEMS[id(system)] = system
     return _located_wounds(
         id(system),

@@ -1,4 +1,5 @@
-"""Seed 000's character sheet as versioned JSON: every field of a ``Fighter`` with
+"""Seed 000's character sheet as versioned JSON: every field of a ``Fighter`` (its
+neutral fields, its seed 000 statistics read by ``rules.sets.seed000.sheet``) with
 its gear written out in full, so that a sheet edited during a battle, or one
 that no template holds, saves and loads as it is.
 
@@ -16,9 +17,7 @@ from hexmap import Handedness
 from rules.battle.catalog import (
     load_catalog,
     parse_armor,
-    parse_attributes,
     parse_shield,
-    parse_skills,
     parse_vitals,
     parse_weapon,
 )
@@ -28,43 +27,27 @@ from rules.battle.model import (
     DamageSpec,
     Delivery,
     Fighter,
-    InjuryTolerance,
-    PainThreshold,
     Projectile,
     Shield,
     Weapon,
     WeaponMode,
 )
 from rules.core.errors import DataError
-from rules.core.jsondata import (
-    as_enum,
-    as_int,
-    as_list,
-    as_object,
-    check_keys,
-    get_bool,
-    get_enum,
-    get_int,
-    get_str,
+from rules.core.jsondata import as_list, as_object, check_keys, get_enum, get_int, get_str
+from rules.sets.seed000.sheet import (
+    SHEET_OPTIONAL,
+    SHEET_REQUIRED,
+    read_sheet,
+    sheet_of,
+    write_sheet,
 )
 
 SHEET_FORMAT = "hexfray-sheet-000"
 SHEET_VERSION = 1
 
-_REQUIRED = ("format", "version", "name", "attributes", "hit_points", "move", "skills", "weapons")
-_OPTIONAL = (
-    "shield",
-    "armor",
-    "handedness",
-    "shield_skill",
-    "dodge_skill",
-    "encumbrance",
-    "combat_reflexes",
-    "fencing",
-    "pain_threshold",
-    "injury_tolerance",
-    "ambidextrous",
-)
+# The neutral fields, then the seed 000 statistics (``rules.sets.seed000.sheet``).
+_REQUIRED = ("format", "version", "name", "hit_points", "move", "weapons", *SHEET_REQUIRED)
+_OPTIONAL = ("shield", "armor", "handedness", *SHEET_OPTIONAL)
 
 
 def _damage(spec: DamageSpec) -> dict[str, object]:
@@ -139,32 +122,20 @@ def encode_armor(armor: Armor) -> dict[str, object]:
 
 def encode_fighter(fighter: Fighter) -> dict[str, object]:
     """The whole sheet as JSON-ready data, tagged with its format and version."""
-    a = fighter.attributes
     out: dict[str, object] = {
         "format": SHEET_FORMAT,
         "version": SHEET_VERSION,
         "name": fighter.name,
-        "attributes": {"st": a.st, "dx": a.dx, "iq": a.iq, "ht": a.ht},
         "hit_points": fighter.hit_points,
         "move": fighter.move,
-        "skills": dict(sorted(fighter.skills.items())),
         "weapons": [encode_weapon(w) for w in fighter.weapons],
         "handedness": fighter.handedness.value,
-        "shield_skill": fighter.shield_skill,
-        "encumbrance": fighter.encumbrance,
-        "combat_reflexes": fighter.combat_reflexes,
-        "fencing": fighter.fencing,
-        "pain_threshold": fighter.pain_threshold.value,
-        "injury_tolerance": sorted(t.value for t in fighter.injury_tolerance),
-        "ambidextrous": fighter.ambidextrous,
     }
     if fighter.shield is not None:
         out["shield"] = encode_shield(fighter.shield)
     if fighter.armor is not None:
         out["armor"] = encode_armor(fighter.armor)
-    if fighter.dodge_skill is not None:
-        out["dodge_skill"] = fighter.dodge_skill
-    return out
+    return {**out, **write_sheet(sheet_of(fighter))}
 
 
 def decode_fighter(data: object, where: str = "sheet") -> Fighter:
@@ -181,9 +152,8 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
             f"{where}.version: this Hexfray reads sheet versions 1 to {SHEET_VERSION}, "
             f"not {version}"
         )
-    attributes = parse_attributes(obj["attributes"], f"{where}.attributes")
     hp, move = parse_vitals(obj, where)
-    skills = parse_skills(obj["skills"], f"{where}.skills")
+    stats = read_sheet(obj, where)
     known: Mapping[str, Weapon] = load_catalog().weapons
     weapons = tuple(
         parse_weapon(w, f"{where}.weapons[{i}]", known)
@@ -192,30 +162,13 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
     keys = [w.key for w in weapons]
     if len(set(keys)) != len(keys):
         raise DataError(f"{where}.weapons: duplicate keys {keys}")
-    encumbrance = get_int(obj, "encumbrance", where, 0)
-    if not 0 <= encumbrance <= 4:
-        raise DataError(f"{where}.encumbrance: a level 0-4, got {encumbrance}")
-    dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
-    tolerances = frozenset(
-        as_enum(t, InjuryTolerance, f"{where}.injury_tolerance[{i}]")
-        for i, t in enumerate(as_list(obj.get("injury_tolerance", []), f"{where}.injury_tolerance"))
-    )
     return Fighter(
         name=get_str(obj, "name", where),
-        attributes=attributes,
         hit_points=hp,
         move=move,
-        skills=skills,
         weapons=weapons,
+        stats=stats,
         handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
         shield=parse_shield(obj["shield"], f"{where}.shield") if "shield" in obj else None,
         armor=parse_armor(obj["armor"], f"{where}.armor") if "armor" in obj else None,
-        shield_skill=get_str(obj, "shield_skill", where, "Shield"),
-        dodge_skill=dodge,
-        encumbrance=encumbrance,
-        combat_reflexes=get_bool(obj, "combat_reflexes", where, False),
-        fencing=get_bool(obj, "fencing", where, False),
-        pain_threshold=get_enum(obj, "pain_threshold", PainThreshold, where, PainThreshold.NORMAL),
-        injury_tolerance=tolerances,
-        ambidextrous=get_bool(obj, "ambidextrous", where, False),
     )

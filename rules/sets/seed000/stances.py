@@ -32,6 +32,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import ConditionError
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
 
 STANCE_CITATION = cite("000", "REFUSED VS. OPEN STANCES")
 PAIN_CITATION = cite("000", "HIGH AND LOW PAIN THRESHOLD")
@@ -236,8 +237,8 @@ def _capped(modifier: Modifier, dodge: int) -> Modifier:
 
 def acrobatics_skill_of(fighter: Fighter) -> int | None:
     """The fighter's Acrobatics skill; None without it (it has no default here,
-    unlike ``Fighter.skill``)."""
-    return fighter.skills.get("Acrobatics")
+    unlike ``Sheet000.skill``)."""
+    return sheet_of(fighter).skills.get("Acrobatics")
 
 
 def acrobatic_dodge(
@@ -458,7 +459,7 @@ FENCING_FREE_PARRIES_ALL_OUT = 4
 
 
 def has_fencing_skill(fighter: Fighter) -> bool:
-    return fighter.fencing or "Fencing" in fighter.skills
+    return sheet_of(fighter).fencing or "Fencing" in sheet_of(fighter).skills
 
 
 def fencing_parry_allowed(fighter: Fighter, weapon: Weapon) -> bool:
@@ -470,7 +471,7 @@ def fencing_parry_allowed(fighter: Fighter, weapon: Weapon) -> bool:
         return False
     if fighter.shield is not None and fighter.shield.size not in FENCING_SHIELD_SIZES:
         return False
-    if fighter.encumbrance > FENCING_MAX_ENCUMBRANCE:
+    if sheet_of(fighter).encumbrance > FENCING_MAX_ENCUMBRANCE:
         return False
     if weapon.kind in FENCING_WEAPON_KINDS:
         return True

@@ -31,6 +31,7 @@ from rules.core.events import Event
 from rules.sets.seed000.attack_events import INJURY_CITATION, InjuryRolled, StatusChanged
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 
 BROKEN_000 = cite("000", "BROKEN WEAPONS")
@@ -86,7 +87,7 @@ class Seed000StrayHits:
         dice: DiceSource,
     ) -> StrayCheck:
         if rule is StrayRule.DX_AT_LANDING:
-            roll = success_roll(occupant.combatant.fighter.attributes.dx, dice)
+            roll = success_roll(sheet_of(occupant.combatant).attributes.dx, dice)
             hit = not roll.succeeded
         elif rule is StrayRule.IN_PATH:
             roll = success_roll(IN_PATH_HIT_TARGET, dice)
@@ -116,7 +117,7 @@ class Seed000StrayHits:
         if rule is StrayRule.IN_PATH:
             return IN_PATH_HIT_CHANCE
         if rule is StrayRule.DX_AT_LANDING:
-            return 1 - success_probability(occupant.combatant.fighter.attributes.dx)
+            return 1 - success_probability(sheet_of(occupant.combatant).attributes.dx)
         return Fraction(0)
 
 
@@ -146,7 +147,7 @@ def stray_damage(
     factor = piece.stray_hit_factor
     if source is None:
         factor *= piece.damage_factor(mode.name)
-    dice = tables.weapon_damage(mode.damage, holder.fighter.attributes.st)
+    dice = tables.weapon_damage(mode.damage, sheet_of(holder).attributes.st)
     return StrayDamage(dice, mode.damage.type, factor, f"{weapon.name} {mode.name}")
 
 

@@ -24,6 +24,7 @@ from rules.sets.seed000.attack_events import (
 from rules.sets.seed000.checks import RollKind, success_roll
 from rules.sets.seed000.damage import injury_status
 from rules.sets.seed000.defense import start_new_turn
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tracks import with_wounds, wound_conditions, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 
@@ -50,7 +51,7 @@ def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Ev
     recovery roll (HT; success: active again) and severe bleeding (1 HP lost, then
     HT; success stops it: the condition leaves its wounds)."""
     events: list[Event] = []
-    ht = c.fighter.attributes.ht
+    ht = sheet_of(c).attributes.ht
     if c.status is Status.STUNNED:
         roll = success_roll(ht, rng, RollKind.STANDARD)
         events.append(

@@ -58,6 +58,7 @@ from rules.core.jsondata import (
 )
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.damage import parse_wounding_table
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
 
 SEED_000 = "000"
@@ -170,13 +171,17 @@ class Victim:
         cls,
         fighter: Fighter,
         *,
-        pain: PainThreshold = PainThreshold.NORMAL,
+        pain: PainThreshold | None = None,
         male: bool = True,
         chin_padded_helm: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
+        tolerances: frozenset[InjuryTolerance] | None = None,
     ) -> Victim:
-        """The victim traits of a character sheet (HP, HT, DX) plus the rest."""
-        a = fighter.attributes
+        """The victim traits of a character sheet (HP, HT, DX, pain threshold and
+        injury tolerance, the last two unless given) plus the rest."""
+        sheet = sheet_of(fighter)
+        a = sheet.attributes
+        pain = sheet.pain_threshold if pain is None else pain
+        tolerances = sheet.injury_tolerance if tolerances is None else tolerances
         return cls(fighter.hit_points, a.ht, a.dx, pain, male, chin_padded_helm, tolerances)
 
 

@@ -1,0 +1,203 @@
+"""Seed 000's character sheet: the statistics its rules read, carried by the battle
+in ``Fighter.stats`` and read only by this ruleset (``sheet_of``).
+
+A fighter from the template and battle files brings its statistics unread
+(``rules.battle.catalog.RawSheet``): the battle is loaded and drawn before any
+ruleset is imported. ``sheet_of`` reads them on first use, once, with the same
+reading as the sheet codec (``read_sheet``), and refuses malformed ones there.
+
+Encumbrance, when a template does not state it, follows the 3rd-edition levels
+(``ENCUMBRANCE_LIMITS``): carried weight up to 2xST none (0), 4xST light (1),
+6xST medium (2), 12xST heavy (3), 20xST extra-heavy (4); more cannot be carried.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from rules.battle.catalog import RawSheet
+from rules.battle.model import (
+    Attributes,
+    Combatant,
+    Fighter,
+    InjuryTolerance,
+    PainThreshold,
+    RulesetSheet,
+)
+from rules.core.errors import DataError
+from rules.core.jsondata import (
+    as_enum,
+    as_int,
+    as_list,
+    as_object,
+    check_keys,
+    get_bool,
+    get_enum,
+    get_int,
+    get_str,
+)
+
+ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
+MAX_ENCUMBRANCE = len(ENCUMBRANCE_LIMITS) - 1
+
+# The sheet's keys in a template and in the sheet codec.
+SHEET_REQUIRED = ("attributes", "skills")
+SHEET_OPTIONAL = (
+    "shield_skill",
+    "dodge_skill",
+    "encumbrance",
+    "combat_reflexes",
+    "fencing",
+    "pain_threshold",
+    "injury_tolerance",
+    "ambidextrous",
+)
+# What a battle file's combatant may add to its template's sheet.
+AMENDMENT_KEYS = ("skills",)  # skill levels added to (or replacing) the template's
+
+_AVERAGE = Attributes()  # 10 in each
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet000(RulesetSheet):
+    """A fighter's seed 000 statistics."""
+
+    attributes: Attributes = _AVERAGE
+    skills: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    shield_skill: str = "Shield"
+    dodge_skill: int | None = None  # 000 DODGE: half of the Dodge skill counts
+    encumbrance: int = 0  # levels, 0 = none
+    combat_reflexes: bool = False
+    fencing: bool = False  # has the Fencing skill style (000 FENCING PARRIES)
+    # Traits the attack wiring reads (Acrobatics is skills["Acrobatics"], Jitte/Sai
+    # and Whip are the weapon's ``skill``).
+    pain_threshold: PainThreshold = PainThreshold.NORMAL  # 000 HIGH AND LOW PAIN THRESHOLD
+    injury_tolerance: frozenset[InjuryTolerance] = frozenset()  # 001 Injury Tolerance
+    ambidextrous: bool = False  # no off-hand penalty (000 ADVERSE COMBAT CONDITIONS)
+
+    def skill(self, name: str) -> int:
+        """Skill level, defaulting to DX-5 when the sheet lacks the skill."""
+        return self.skills.get(name, self.attributes.dx - 5)
+
+
+def sheet_of(who: Fighter | Combatant) -> Sheet000:
+    """The seed 000 statistics of a fighter (or of a combatant's fighter)."""
+    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
+    if isinstance(stats, Sheet000):
+        return stats
+    if isinstance(stats, RawSheet):
+        return _read_raw(stats)
+    raise DataError(f"{who.name} has no seed 000 statistics (a {type(stats).__name__})")
+
+
+def with_sheet(fighter: Fighter, sheet: Sheet000) -> Fighter:
+    """The fighter with its seed 000 statistics replaced:
+    ``with_sheet(f, replace(sheet_of(f), fencing=True))``."""
+    return replace(fighter, stats=sheet)
+
+
+def read_stats(fighter: Fighter) -> Fighter:
+    """The fighter with its statistics read (a ``Sheet000``, not a ``RawSheet``)."""
+    return with_sheet(fighter, sheet_of(fighter))
+
+
+def encumbrance_level(weight: float, st: int) -> int:
+    """Encumbrance level 0-4 for ``weight`` lb carried at ``st`` (base rules)."""
+    if st < 1:
+        raise DataError(f"ST must be at least 1, got {st}")
+    for level, factor in enumerate(ENCUMBRANCE_LIMITS):
+        if weight <= factor * st:
+            return level
+    raise DataError(f"{weight:g} lb is more than ST {st} can carry ({20 * st} lb)")
+
+
+def parse_attributes(data: object, where: str) -> Attributes:
+    """ST, DX, IQ and HT, each at least 1."""
+    attrs = as_object(data, where)
+    check_keys(attrs, where, ("st", "dx", "iq", "ht"))
+    values = {k: get_int(attrs, k, where) for k in ("st", "dx", "iq", "ht")}
+    if any(v < 1 for v in values.values()):
+        raise DataError(f"{where}: every attribute must be at least 1")
+    return Attributes(**values)
+
+
+def parse_skills(data: object, where: str) -> Mapping[str, int]:
+    """Skill name -> level."""
+    skills = as_object(data, where)
+    return MappingProxyType({name: as_int(v, f"{where}.{name}") for name, v in skills.items()})
+
+
+def read_sheet(
+    obj: Mapping[str, object], where: str, *, carried_weight: float | None = None
+) -> Sheet000:
+    """The sheet's keys of ``obj`` (a template or a saved sheet, whose other keys
+    the caller checks). Without an ``encumbrance`` the level comes from
+    ``carried_weight`` and ST, or is none when no weight is given."""
+    attributes = parse_attributes(obj["attributes"], f"{where}.attributes")
+    if "encumbrance" in obj:
+        encumbrance = get_int(obj, "encumbrance", where)
+        if not 0 <= encumbrance <= MAX_ENCUMBRANCE:
+            raise DataError(f"{where}.encumbrance: a level 0-4, got {encumbrance}")
+    elif carried_weight is not None:
+        try:
+            encumbrance = encumbrance_level(carried_weight, attributes.st)
+        except DataError as exc:
+            raise DataError(f"{where}: {exc}") from exc
+    else:
+        encumbrance = 0
+    dodge = as_int(obj["dodge_skill"], f"{where}.dodge_skill") if "dodge_skill" in obj else None
+    tolerances = frozenset(
+        as_enum(t, InjuryTolerance, f"{where}.injury_tolerance[{i}]")
+        for i, t in enumerate(as_list(obj.get("injury_tolerance", []), f"{where}.injury_tolerance"))
+    )
+    return Sheet000(
+        attributes=attributes,
+        skills=parse_skills(obj["skills"], f"{where}.skills"),
+        shield_skill=get_str(obj, "shield_skill", where, "Shield"),
+        dodge_skill=dodge,
+        encumbrance=encumbrance,
+        combat_reflexes=get_bool(obj, "combat_reflexes", where, False),
+        fencing=get_bool(obj, "fencing", where, False),
+        pain_threshold=get_enum(obj, "pain_threshold", PainThreshold, where, PainThreshold.NORMAL),
+        injury_tolerance=tolerances,
+        ambidextrous=get_bool(obj, "ambidextrous", where, False),
+    )
+
+
+def write_sheet(sheet: Sheet000) -> dict[str, object]:
+    """The sheet's keys as ``read_sheet`` reads them."""
+    a = sheet.attributes
+    out: dict[str, object] = {
+        "attributes": {"st": a.st, "dx": a.dx, "iq": a.iq, "ht": a.ht},
+        "skills": dict(sorted(sheet.skills.items())),
+        "shield_skill": sheet.shield_skill,
+        "encumbrance": sheet.encumbrance,
+        "combat_reflexes": sheet.combat_reflexes,
+        "fencing": sheet.fencing,
+        "pain_threshold": sheet.pain_threshold.value,
+        "injury_tolerance": sorted(t.value for t in sheet.injury_tolerance),
+        "ambidextrous": sheet.ambidextrous,
+    }
+    if sheet.dodge_skill is not None:
+        out["dodge_skill"] = sheet.dodge_skill
+    return out
+
+
+@functools.cache
+def _read_raw(raw: RawSheet) -> Sheet000:
+    """A template's sheet, with a battle file's amendments; read once per raw sheet
+    (the battle copies the same object into every state)."""
+    obj = as_object(json.loads(raw.fields), raw.where)
+    check_keys(obj, raw.where, SHEET_REQUIRED, SHEET_OPTIONAL)
+    sheet = read_sheet(obj, raw.where, carried_weight=raw.carried_weight)
+    for text, where in raw.amendments:
+        amendment = as_object(json.loads(text), where)
+        check_keys(amendment, where, (), AMENDMENT_KEYS)
+        if "skills" in amendment:
+            levels = parse_skills(amendment["skills"], f"{where}.skills")
+            sheet = replace(sheet, skills=MappingProxyType({**sheet.skills, **levels}))
+    return sheet
