@@ -256,18 +256,20 @@ class Battle:
         self._state = result.state
         self._commands.append(command)
         self._events.append(result.events)
-        self._dice.append(source.faces)
-        change = BattleChange(
-            index=index,
-            command=command,
-            before=before,
-            after=result.state,
-            events=result.events,
-            changed_ids=_changed_ids(before, result.state),
-            dice=source.faces,
-        )
-        for observer in list(self._observers):
-            observer(change)
+        faces = source.faces
+        self._dice.append(faces)
+        if self._observers:  # a battle played without a window tells nobody
+            change = BattleChange(
+                index=index,
+                command=command,
+                before=before,
+                after=result.state,
+                events=result.events,
+                changed_ids=_changed_ids(before, result.state),
+                dice=faces,
+            )
+            for observer in list(self._observers):
+                observer(change)
         return result.events
 
     @classmethod

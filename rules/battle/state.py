@@ -150,8 +150,16 @@ class BattleState:
         return None
 
     def with_combatants(self, *updated: Combatant) -> BattleState:
+        """The state with each combatant of ``updated`` in place of the one with
+        its id (ids this state lacks are ignored)."""
         by_id = {c.id: c for c in updated}
-        return replace(self, combatants=tuple(by_id.get(c.id, c) for c in self.combatants))
+        combatants = tuple(by_id.get(c.id, c) for c in self.combatants)
+        # Every command does this, so it copies the fields at once instead of going
+        # through ``replace``: the ids stay as they were, so ``__post_init__``'s
+        # checks would find nothing new. The copy is filled before anyone holds it.
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__, combatants=combatants)
+        return new
 
     def item(self, item_id: str) -> GroundItem:
         for i in self.items:

@@ -16,11 +16,11 @@ class DefenseKind(Enum):
 
     @property
     def action_kind(self) -> ActionKind:
-        return ActionKind(self.value)
+        return _ACTION_KINDS[self]
 
     @property
     def citation(self) -> Citation:
-        return cite("000", self.name)
+        return _CITATIONS[self]
 
     @property
     def cap_citation(self) -> Citation:
@@ -30,3 +30,8 @@ class DefenseKind(Enum):
     @property
     def label(self) -> str:
         return self.value.capitalize()
+
+
+# Made once: every planned defense asks for them (the attack path).
+_ACTION_KINDS = {kind: ActionKind(kind.value) for kind in DefenseKind}
+_CITATIONS = {kind: cite("000", kind.name) for kind in DefenseKind}
