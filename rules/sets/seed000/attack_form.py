@@ -12,7 +12,7 @@ from rules.battle.model import Combatant, ParryClass, Weapon, WeaponMode
 from rules.core.citation import cite
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
-from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
+from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
@@ -67,7 +67,7 @@ def attack_form_options(
     yield replace(plain, from_below=True)
     yield replace(plain, from_above=True)
     yield replace(plain, extra_modifiers=(SITUATIONAL,))
-    conditions = load_condition_catalog().conditions
+    conditions = tables.adverse_conditions.conditions
     if conditions:
         yield replace(plain, conditions=(SelectedCondition(conditions[0].key),))
     if defender.fighter.weapons:
