@@ -7,9 +7,11 @@ the command log replays a battle exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
+from operator import attrgetter
+from typing import TypedDict, Unpack
 
 from hexmap import Facing, Handedness, Hex, Reach
 from rules.core.dice import Dice
@@ -509,6 +511,21 @@ class Combatant:
     def name(self) -> str:
         return self.fighter.name
 
+    def evolve(self, **changes: Unpack[CombatantChanges]) -> Combatant:
+        """``dataclasses.replace(self, **changes)`` at half the cost, for the attack
+        path that copies combatants several times a command: replace goes through
+        ``__init__`` with every field by keyword. The new instance is filled before
+        anyone holds it, as the frozen ``__init__`` fills it itself."""
+        if not changes.keys() <= _COMBATANT_FIELD_SET:
+            unknown = ", ".join(sorted(changes.keys() - _COMBATANT_FIELD_SET))
+            raise TypeError(f"Combatant has no field {unknown}")
+        new = _new_instance(Combatant)
+        for name, value in zip(_COMBATANT_FIELDS, _combatant_values(self), strict=True):
+            _set_field(new, name, value)
+        for name, value in changes.items():
+            _set_field(new, name, value)
+        return new
+
     def weapon_state(self, key: str) -> WeaponDamageState | None:
         """The damage state of a weapon; None while it is intact."""
         for k, state in self.weapon_states:
@@ -561,3 +578,35 @@ class Combatant:
             and a.weapon_key is not None
             and a.kind in (ActionKind.ATTACK, ActionKind.FEINT)
         )
+
+
+class CombatantChanges(TypedDict, total=False):
+    """The fields of ``Combatant``, each with its type: what ``Combatant.evolve``
+    may change (a test holds the two alike)."""
+
+    id: str
+    fighter: Fighter
+    side: Side
+    hex: Hex
+    facing: Facing
+    hp: int
+    status: Status
+    unready: frozenset[str]
+    actions_this_turn: tuple[TurnAction, ...]
+    shield_ready: bool
+    heavy_shield_unready: bool
+    tracks: RulesetTracks
+    weapon_states: tuple[tuple[str, WeaponDamageState], ...]
+    posture: Posture
+    path_this_turn: tuple[Hex, ...]
+    move_used: int
+    free_facing_change: bool
+    ready_used: bool
+    actions_last_turn: tuple[TurnAction, ...]
+
+
+_COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
+_COMBATANT_FIELD_SET = frozenset(_COMBATANT_FIELDS)
+_combatant_values = attrgetter(*_COMBATANT_FIELDS)  # every field's value, in order
+_new_instance = object.__new__
+_set_field = object.__setattr__  # what the frozen ``__init__`` itself uses

@@ -1122,9 +1122,9 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
     defense counts, except critical successes."""
     attacker = flow.attacker
     acted = (*attacker.actions_this_turn, TurnAction(ActionKind.ATTACK, plan.weapon.key))
-    if plan.attacker_weapon_unready_after:  # one ``replace``: it is the costly step here
-        flow.attacker = replace(
-            attacker, actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
+    if plan.attacker_weapon_unready_after:  # one copy: it is the costly step here
+        flow.attacker = attacker.evolve(
+            actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
         )
         flow.events.append(
             WeaponUnreadied(
@@ -1135,7 +1135,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
             )
         )
     else:
-        flow.attacker = replace(attacker, actions_this_turn=acted)
+        flow.attacker = attacker.evolve(actions_this_turn=acted)
     defender = flow.defender
     critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
     actions = tuple(
@@ -1152,8 +1152,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
         for d in plan.defenses
         if d.becomes_unready and d.action.weapon_key in held
     }
-    flow.defender = replace(
-        defender,
+    flow.defender = defender.evolve(
         actions_this_turn=defender.actions_this_turn + actions,
         unready=defender.unready | {k for k in unready if k is not None},
     )
@@ -1171,7 +1170,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
     heavy_block = any(d.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
     if heavy_block and shield is not None and shield.heavy:
         # 000 BLOCK: a heavy shield must be readied between uses or blocks at a penalty.
-        flow.defender = replace(flow.defender, heavy_shield_unready=True)
+        flow.defender = flow.defender.evolve(heavy_shield_unready=True)
         flow.events.append(
             HeavyShieldUnreadied(
                 citation=BLOCK_CITATION,

@@ -85,4 +85,4 @@ def tag_targets(before: Combatant, after: Combatant, other_id: str) -> Combatant
     tagged = tuple(
         a if a.target_id is not None else replace(a, target_id=other_id) for a in new[len(old) :]
     )
-    return replace(after, actions_this_turn=old + tagged)
+    return after.evolve(actions_this_turn=old + tagged)
