@@ -19,9 +19,10 @@ from app.map.drops import catalog_item_choices
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
 from rules.battle.battle import BattleChange
-from rules.battle.commands import AddItem, DropItem, PaintTerrain
+from rules.battle.commands import AddItem, DropItem, PaintTerrain, SetRulesetOptions
 from rules.battle.items import ItemKind, drop_candidates
 from rules.battle.terrain import TerrainChange
+from rules.sets.seed000.tables import LOCATIONS_001
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -280,6 +281,19 @@ def test_strike_at_weapon_entries_follow_the_rules(laptop: MainWindow) -> None:
                     refused_seen += 1
                     assert tip.startswith("Not allowed")
     assert allowed_seen and refused_seen
+
+
+def test_strike_at_weapon_entries_follow_the_battles_option(laptop: MainWindow) -> None:
+    """With the locations-001 option the entries follow 001 Striking at Weapons in
+    Tactical Combat, as the attack itself does, not 000 STRIKING AT WEAPONS."""
+    controller, pane = laptop.controller, laptop.attack_pane
+    controller.execute(SetRulesetOptions((LOCATIONS_001,)))
+    controller.select("c1")
+    controller.set_target("c3")  # the morningstar is within the broadsword's reach
+    combo = pane.target_weapon_combo
+    tip = combo.itemData(combo.findData("morningstar"), Qt.ItemDataRole.ToolTipRole)
+    assert "001 Striking at Weapons in Tactical Combat" in tip
+    assert "000 STRIKING AT WEAPONS" not in tip
 
 
 def test_a_refused_weapon_cannot_stay_chosen(laptop: MainWindow) -> None:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED
+from app.rulesets.seed000.tables import seed000_tables
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
 from rules.core.errors import RulesError
@@ -476,6 +477,7 @@ def weapon_targets(
                     defender.id,
                     w.key,
                     attacker_weapon_key=attacker_weapon_key,
+                    strikes=seed000_tables(state).weapon_strikes,
                 )
             except RulesError as refusal:
                 allowed, reason = False, str(refusal)
