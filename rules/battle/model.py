@@ -295,28 +295,6 @@ class WeaponDamageState:
 INTACT = WeaponDamageState()
 
 
-class InjuryTolerance(Enum):
-    """Seed 001 "Injury Tolerance and Hit Location". Seed 000 has no such rule and
-    ignores these."""
-
-    DIFFUSE = "diffuse"
-    HOMOGENOUS = "homogenous"
-    NO_BRAIN = "no brain"
-    NO_EYES = "no eyes"
-    NO_HEAD = "no head"
-    NO_NECK = "no neck"
-    NO_VITALS = "no vitals"
-    UNLIVING = "unliving"
-
-
-@dataclass(frozen=True, slots=True)
-class Attributes:
-    st: int = 10
-    dx: int = 10
-    iq: int = 10
-    ht: int = 10
-
-
 class Side(Enum):
     """Who a combatant fights for; the app colours tokens by it."""
 
@@ -335,14 +313,6 @@ class Status(Enum):
     @property
     def can_defend(self) -> bool:
         return self in (Status.ACTIVE, Status.STUNNED)
-
-
-class PainThreshold(Enum):
-    """000 HIGH AND LOW PAIN THRESHOLD (re-exported by ``rules.sets.seed000.stances``)."""
-
-    NORMAL = "normal"
-    HIGH = "high"  # halves stun and pain penalties
-    LOW = "low"  # doubles them
 
 
 class BodyArea(Enum):

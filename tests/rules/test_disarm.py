@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.battle.model import Attributes, Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
+from rules.battle.model import Fighter, ParryClass, Weapon, WeaponKind, WeaponSize
 from rules.battle.pieces import PlacementKind
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
@@ -24,6 +24,7 @@ from rules.sets.seed000.disarm import (
     disarm_win_probability,
     resolve_disarm,
 )
+from rules.sets.seed000.sheet import Attributes
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
     WEAPON_STRIKES_001,

@@ -19,7 +19,7 @@ from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import Attack
-from rules.battle.model import BodyArea, Combatant, DamageType, PainThreshold, WeaponDamageState
+from rules.battle.model import BodyArea, Combatant, DamageType, WeaponDamageState
 from rules.battle.pieces import PlacementKind
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
@@ -60,6 +60,7 @@ from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
+from rules.sets.seed000.sheet import InjuryTolerance, PainThreshold
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
@@ -828,7 +829,6 @@ def test_off_balance_ends_with_the_turn(make: Make) -> None:
 
 
 def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
-    from rules.battle.model import InjuryTolerance
 
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")

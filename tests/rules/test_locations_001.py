@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.battle.model import DamageType, InjuryTolerance
+from rules.battle.model import DamageType
 from rules.core.citation import cite
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.modifiers import total
@@ -23,6 +23,7 @@ from rules.sets.seed000.locations_001 import (
     large_area_location,
     parse_locations_001,
 )
+from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import (
     BodySide,

@@ -17,7 +17,6 @@ import pytest
 from rules.battle.battle import Battle, EndTurn, command_rng
 from rules.battle.catalog import load_battle_setup, load_catalog, load_fighters
 from rules.battle.commands import Attack, PaintTerrain, SetRulesetOptions
-from rules.battle.model import InjuryTolerance, PainThreshold
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.assets import read_json
@@ -30,7 +29,7 @@ from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.ruleset import Seed000
-from rules.sets.seed000.sheet import read_stats
+from rules.sets.seed000.sheet import InjuryTolerance, PainThreshold, read_stats
 from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION
 from rules.sets.seed000.tables import LOCATIONS_001
 from tests.rules.sheets import amend

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, ray, ring
-from rules.battle.model import Attributes, Combatant, Side
+from rules.battle.model import Combatant, Side
 from rules.battle.pieces import (
     AT_FEET,
     IN_HAND,
@@ -37,6 +37,7 @@ from rules.battle.scatter import (
 )
 from rules.core.dice import distribution
 from rules.core.errors import RulesError
+from rules.sets.seed000.sheet import Attributes
 from rules.sets.seed000.stray_hits import IN_PATH_HIT_CHANCE, Seed000StrayHits
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,

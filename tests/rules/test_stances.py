@@ -14,7 +14,6 @@ import pytest
 
 from hexmap import Handedness, Reach
 from rules.battle.model import (
-    Attributes,
     DamageBase,
     DamageSpec,
     DamageType,
@@ -31,6 +30,7 @@ from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.checks import RollKind, success_probability
 from rules.sets.seed000.conditions import ConditionError
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import Attributes
 from rules.sets.seed000.stances import (
     LOCATION_KEYS,
     BodyArea,

@@ -8,10 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from rules.battle.model import Attributes, DamageType
+from rules.battle.model import DamageType
 from rules.core.citation import cite
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.sets.seed000.hit_location import HitLocationTable
+from rules.sets.seed000.sheet import Attributes
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import (
     BodySide,

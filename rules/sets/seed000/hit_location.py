@@ -28,7 +28,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Protocol
 
-from rules.battle.model import DamageType, InjuryTolerance
+from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -45,6 +45,7 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.core.modifiers import Modifier
+from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     BodySide,
     LocationInfo,

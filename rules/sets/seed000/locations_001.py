@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.battle.model import DamageType, InjuryTolerance
+from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -49,6 +49,7 @@ from rules.sets.seed000.hit_location import (
     known_location,
     parse_location,
 )
+from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     PIERCING_TYPES,
     SHOCK_CAP,

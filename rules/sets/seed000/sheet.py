@@ -17,17 +17,11 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from types import MappingProxyType
 
 from rules.battle.catalog import RawSheet
-from rules.battle.model import (
-    Attributes,
-    Combatant,
-    Fighter,
-    InjuryTolerance,
-    PainThreshold,
-    RulesetSheet,
-)
+from rules.battle.model import Combatant, Fighter, RulesetSheet
 from rules.core.errors import DataError
 from rules.core.jsondata import (
     as_enum,
@@ -58,6 +52,38 @@ SHEET_OPTIONAL = (
 )
 # What a battle file's combatant may add to its template's sheet.
 AMENDMENT_KEYS = ("skills",)  # skill levels added to (or replacing) the template's
+
+@dataclass(frozen=True, slots=True)
+class Attributes:
+    """ST, DX, IQ and HT."""
+
+    st: int = 10
+    dx: int = 10
+    iq: int = 10
+    ht: int = 10
+
+
+class PainThreshold(Enum):
+    """000 HIGH AND LOW PAIN THRESHOLD (re-exported by ``rules.sets.seed000.stances``)."""
+
+    NORMAL = "normal"
+    HIGH = "high"  # halves stun and pain penalties
+    LOW = "low"  # doubles them
+
+
+class InjuryTolerance(Enum):
+    """Seed 001 "Injury Tolerance and Hit Location". Seed 000 has no such rule and
+    ignores these."""
+
+    DIFFUSE = "diffuse"
+    HOMOGENOUS = "homogenous"
+    NO_BRAIN = "no brain"
+    NO_EYES = "no eyes"
+    NO_HEAD = "no head"
+    NO_NECK = "no neck"
+    NO_VITALS = "no vitals"
+    UNLIVING = "unliving"
+
 
 _AVERAGE = Attributes()  # 10 in each
 

@@ -22,9 +22,6 @@ from typing import Literal
 from hexmap import Handedness
 from rules.battle.model import BodyArea as BodyArea  # moved to rules.battle.model; re-exported
 from rules.battle.model import Fighter, ShieldSize, Weapon, WeaponKind
-from rules.battle.model import (
-    PainThreshold as PainThreshold,  # moved to rules.battle.model; re-exported
-)
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError
@@ -32,6 +29,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import ConditionError
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import PainThreshold as PainThreshold  # re-exported
 from rules.sets.seed000.sheet import sheet_of
 
 STANCE_CITATION = cite("000", "REFUSED VS. OPEN STANCES")

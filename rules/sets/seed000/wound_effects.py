@@ -39,7 +39,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from rules.battle.model import DamageType, Fighter, InjuryTolerance
+from rules.battle.model import DamageType, Fighter
 from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
@@ -58,7 +58,7 @@ from rules.core.jsondata import (
 )
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.damage import parse_wounding_table
-from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.sheet import InjuryTolerance, sheet_of
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
 
 SEED_000 = "000"
