@@ -501,7 +501,10 @@ def _parse_combatant(
         # template's) go to the ruleset with the template's own.
         raw = fighter.stats
         if not isinstance(raw, RawSheet):
-            raise DataError(f"{where}: template {template!r} is read already; nothing to amend")
+            raise DataError(
+                f"{where}: the statistics of template {template!r} are read already; "
+                "a battle file amends only a template as the files hold it"
+            )
         amended = replace(raw, amendments=(*raw.amendments, (amendment, where)))
         fighter = replace(fighter, stats=amended)
     at = as_object(obj["at"], f"{where}.at")

@@ -119,6 +119,15 @@ def test_a_battle_files_unknown_field_is_refused_where_it_stands() -> None:
         sheet_of(second)
 
 
+def test_only_a_template_as_the_files_hold_it_takes_a_battle_files_skills() -> None:
+    battle = read_json("battles", "demo.json")
+    read_templates = {key: read_stats(f) for key, f in load_fighters().items()}
+    with pytest.raises(DataError, match=r"combatants\[1\]: the statistics of template 'spear"):
+        load_battle_setup(battle, read_templates)
+    del battle["combatants"][1]["skills"]
+    assert sheet_of(load_battle_setup(battle, read_templates)[1][1]).skills == {"Spear": 14}
+
+
 def test_a_template_states_what_the_codec_does() -> None:
     data = {
         "fighters": [
