@@ -34,6 +34,7 @@ from rules.sets.seed000.weapon_strikes import (
     WeaponStrikeRules,
 )
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon
+from rules.sets.seed000.wound_effects import Victim
 
 Make = Callable[..., Combatant]
 E = TypeVar("E", bound=Event)
@@ -238,3 +239,21 @@ def test_the_ruleset_reads_the_tables_the_other_rules_modules_still_load() -> No
     assert ruleset.critical_misses == critical_miss_table()
     assert ruleset.adverse_conditions == load_condition_catalog()
     assert ruleset.postures == load_posture_table()
+
+
+def test_the_000_table_wounds_by_the_rulesets_wounding_table() -> None:
+    """Base rules (damage by ST, DR and wounding) under 000 RANDOM BODY HIT: a wound's
+    multiplier is the damage type's in the ruleset's wounding table, which the
+    ruleset hands to its hit location table."""
+    ruleset = Tables()
+    table = ruleset.hit_location_table
+    assert table.base_multipliers == ruleset.wounding.multipliers
+    victim = Victim(hp=12, ht=11)
+    usual = table.assess_wound("abdomen", DamageType.CUTTING, 6, victim)
+    doubled = replace(
+        table,
+        base_multipliers=MappingProxyType(
+            {t: 2 * m for t, m in ruleset.wounding.multipliers.items()}
+        ),
+    ).assess_wound("abdomen", DamageType.CUTTING, 6, victim)
+    assert doubled.injury > usual.injury

@@ -393,6 +393,11 @@ class HitLocationTable:
     notes: Mapping[int, str]
     weapon_penalty_range: tuple[int, int]
     armor_penalty_delta: int
+    # The damage types' ordinary wounding multipliers: the ruleset's wounding table,
+    # which ``Tables.hit_location_table`` hands over (empty: wound_effects' default).
+    base_multipliers: Mapping[DamageType, Fraction] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # ``exact_distribution`` by its arguments: a random location under cover checks
     # its odds on every roll, so each direction and cover is counted once. Not an
     # init field, so ``dataclasses.replace`` starts a new table with an empty one.
@@ -806,11 +811,13 @@ class HitLocationTable:
     ) -> WoundAssessment:
         """What the blow does there (``rules.sets.seed000.wound_effects.assess_wound_000``).
         ``base_multiplier`` overrides the damage type's ordinary multiplier (default:
-        the 000 ruleset's wounding table). ``tight_beam`` and ``chink`` are seed 001
-        options; seed 000 refuses a chink."""
+        the ruleset's wounding table, ``base_multipliers``). ``tight_beam`` and
+        ``chink`` are seed 001 options; seed 000 refuses a chink."""
         if chink:
             raise IllegalAttackError("seed 000 has no chinks-in-armor rule (see seed 001)")
         self.location(location_key)
+        if base_multiplier is None:
+            base_multiplier = self.base_multipliers.get(damage_type)
         return assess_wound_000(
             self.wounds,
             location_key,

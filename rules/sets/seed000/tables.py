@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import ClassVar
@@ -148,8 +149,10 @@ class Tables:
 
     @functools.cached_property
     def hit_location_table(self) -> HitLocationTable:
-        """000 RANDOM BODY HIT and the aimed locations (``hit_locations.json``)."""
-        return parse_hit_location_table(self._read(HIT_LOCATIONS_FILE))
+        """000 RANDOM BODY HIT and the aimed locations (``hit_locations.json``), its
+        wounds multiplied by this ruleset's wounding table."""
+        table = parse_hit_location_table(self._read(HIT_LOCATIONS_FILE))
+        return replace(table, base_multipliers=self.wounding.multipliers)
 
     @functools.cached_property
     def locations_001(self) -> Locations001:
