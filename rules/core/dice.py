@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -67,10 +67,12 @@ class RecordingDice:
     def _next(self, a: int, b: int) -> int:
         raise NotImplementedError
 
-    def roll(self, count: int, sides: int) -> tuple[int, ...]:
+    def roll(
+        self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
+    ) -> tuple[int, ...]:
         """The faces of one roll of ``count`` dice (``roll``), one die at a time.
         The enumerating source (``rules.core.enumerate``) gives a roll's dice at
-        once, branching on their total."""
+        once, branching on their total (or on what ``reads`` makes of it)."""
         return tuple(self.randint(1, sides) for _ in range(count))
 
     @property
@@ -86,8 +88,12 @@ class SeededDice(RecordingDice):
         super().__init__()
         self._random = random.Random(seed)
 
-    def _next(self, a: int, b: int) -> int:
-        return self._random.randint(a, b)
+    def randint(self, a: int, b: int) -> int:
+        # Every die of every command comes through here; random.Random only gives
+        # faces in a..b, so the base class's check of the face is left out.
+        face = self._random.randint(a, b)
+        self.trace.append(face)
+        return face
 
 
 class DiceExhaustedError(RulesError):
@@ -132,11 +138,22 @@ SIDES = 6
 MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
 
 
-def roll(count: int, rng: DiceSource, sides: int = SIDES) -> tuple[int, ...]:
-    """Roll ``count`` dice; the faces in the order rolled."""
+def roll(
+    count: int,
+    rng: DiceSource,
+    sides: int = SIDES,
+    *,
+    reads: Callable[[int], Hashable] | None = None,
+) -> tuple[int, ...]:
+    """Roll ``count`` dice; the faces in the order rolled.
+
+    ``reads``: what the caller makes of the total (a success roll: its outcome at
+    its target). It changes no face; a source that enumerates may branch once per
+    value of it instead of once per total, when its user vouches that the code it
+    runs reads the roll through nothing else (``rules.core.enumerate``)."""
     _check_count(count, sides)
     if isinstance(rng, RecordingDice):
-        return rng.roll(count, sides)
+        return rng.roll(count, sides, reads)
     return tuple(rng.randint(1, sides) for _ in range(count))
 
 

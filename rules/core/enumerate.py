@@ -20,6 +20,12 @@ with one representative set of faces: exact whenever the step reads a roll only
 through its total, as every roll of the rules does (3d6 against a target, damage
 dice, table rolls). ``by_totals=False`` branches on every face of every die; the
 tests use it to confirm that the totals suffice.
+
+With ``by_reads`` a roll that says what its caller reads of it (``roll(...,
+reads=...)``: a success roll reads its outcome at its target) branches once per
+value of that, with the faces of its lowest total: exact when the run reads
+such rolls through that value only (an HT roll whose success alone matters). A
+step enumerated so is tested against the same step enumerated by totals.
 """
 
 from __future__ import annotations
@@ -72,15 +78,34 @@ def _totals(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], .
     )
 
 
+@functools.cache
+def _by_reads(
+    count: int, sides: int, reads: Callable[[int], Hashable]
+) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """The branches of one roll by what ``reads`` makes of its total: the faces
+    of the lowest total with that value, and the chance of all of them. Kept per
+    reading (a reading that compares by value, such as a success roll's target,
+    is grouped once)."""
+    groups: dict[Hashable, tuple[tuple[int, ...], Fraction]] = {}
+    for faces, p in _totals(count, sides):
+        value = reads(sum(faces))
+        known = groups.get(value)
+        groups[value] = (faces, p) if known is None else (known[0], known[1] + p)
+    return tuple(groups.values())
+
+
 class EnumeratingDice(RecordingDice):
     """Follows ``path``, one branch index per choice; the first choice beyond it
     stops the run (``exact_outcomes`` then tries every branch). ``weight`` is the
     chance of the faces given so far."""
 
-    def __init__(self, path: tuple[int, ...], *, by_totals: bool = True) -> None:
+    def __init__(
+        self, path: tuple[int, ...], *, by_totals: bool = True, by_reads: bool = False
+    ) -> None:
         super().__init__()
         self._path = path
         self._by_totals = by_totals
+        self._by_reads = by_reads
         self.used = 0
         self.weight = ONE
 
@@ -97,10 +122,15 @@ class EnumeratingDice(RecordingDice):
         self.weight /= width
         return a + index
 
-    def roll(self, count: int, sides: int) -> tuple[int, ...]:
-        if not self._by_totals or count <= 1:
+    def roll(
+        self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
+    ) -> tuple[int, ...]:
+        if reads is not None and self._by_reads:
+            branches = _by_reads(count, sides, reads)
+        elif not self._by_totals or count <= 1:
             return super().roll(count, sides)
-        branches = _totals(count, sides)
+        else:
+            branches = _totals(count, sides)
         faces, p = branches[self._choose(len(branches))]
         self.weight *= p
         self.trace.extend(faces)
@@ -108,7 +138,7 @@ class EnumeratingDice(RecordingDice):
 
 
 def exact_outcomes(
-    run: Callable[[EnumeratingDice], K], *, by_totals: bool = True
+    run: Callable[[EnumeratingDice], K], *, by_totals: bool = True, by_reads: bool = False
 ) -> Mapping[K, Fraction]:
     """The exact distribution of ``run(dice)`` over every way the dice can fall
     (see the module docstring). ``run`` must be deterministic given its dice and
@@ -118,7 +148,7 @@ def exact_outcomes(
     pending: list[tuple[int, ...]] = [()]
     while pending:
         path = pending.pop()
-        dice = EnumeratingDice(path, by_totals=by_totals)
+        dice = EnumeratingDice(path, by_totals=by_totals, by_reads=by_reads)
         try:
             key = run(dice)
         except _MoreDice as more:

@@ -62,7 +62,6 @@ from rules.sets.seed000.attack import (
     resolve_attack,
 )
 from rules.sets.seed000.conditions import SelectedCondition
-from rules.sets.seed000.damage import roll_damage
 from rules.sets.seed000.defense import DefenseChoice, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
@@ -70,7 +69,6 @@ from rules.sets.seed000.odds import (
     AttackOdds,
     attack_odds,
     blow_odds,
-    injury_distribution,
     located_wounds,
     location_weights,
     mix,
@@ -436,28 +434,6 @@ def test_injury_and_state_exact_against_brute_force(ruleset: Tables) -> None:
         assert dict(o.blow.status) == {s: q for s, q in status.items() if q}
         down = sum((p for i, p in injury.items() if d.hp - i <= 0), Fraction(0))
         assert o.p_zero_hp == o.p_damage_lands * down
-
-
-def test_injury_distribution_matches_roll_damage_face_by_face(
-    make: Make, ruleset: Tables, scripted: Callable[..., random.Random]
-) -> None:
-    """roll_damage itself, fed every combination of damage faces, gives exactly
-    the injuries (and the weights) injury_distribution reports."""
-    victim = make("sword-and-shield", Hex(0, 0), Facing.N, id="d")
-    for dtype in (
-        DamageType.CRUSHING,
-        DamageType.CUTTING,
-        DamageType.IMPALING,
-        DamageType.SMALL_PIERCING,
-    ):
-        for dice in (Dice(1, -3), Dice(2, 1), Dice(3, -1)):
-            counts = Counter[int]()
-            for faces in itertools.product(range(1, 7), repeat=dice.count):
-                rng = scripted([*faces, *(1,) * 30])
-                counts[roll_damage(dice, dtype, victim, rng, ruleset.wounding).injury] += 1
-            expected = {i: Fraction(n, 6**dice.count) for i, n in counts.items()}
-            dr = victim.fighter.armor.dr if victim.fighter.armor else 0
-            assert dict(injury_distribution(dice, dtype, dr, ruleset.wounding)) == expected
 
 
 # --- agreement with resolve_attack ----------------------------------------------------------
@@ -839,16 +815,25 @@ def test_wired_options_sum_to_one(rs: Tables) -> None:
         assert seen["shifted"] >= 3, seen
 
 
+def _lands_anyway(plan: AttackPlan, total: int, ruleset: Tables) -> bool:
+    """The hit location system's own rule: a failed roll of ``total`` at the
+    plan's aim still goes on to the defenses."""
+    key = plan.hit_location
+    return key is not None and (
+        ruleset.hit_locations.missed_aim(
+            key, total, plan.effective_skill, plan.location.penalty, plan.damage_spec.type,
+            plan.mode.is_swing,
+        )
+        is not None
+    )
+
+
 def _exact_totals(
     plan: AttackPlan, d: Combatant, ruleset: Tables
 ) -> dict[AttackOutcome, Fraction]:
     """Every 3d6 total of the attack, of the critical miss checks, of the
     Acrobatics roll and of each defense, with the reference judge and
     resolve_attack's own shift rule."""
-    from types import SimpleNamespace
-
-    from rules.sets.seed000.attack import _missed_location
-
     eff, base = plan.effective_skill, plan.base_skill
     def_ok = [{t: ref_judge(t, v, True) for t in TOTAL_WAYS} for v in range(-20, 40)]
     acro = sheet_of(d).skills.get("Acrobatics")
@@ -897,7 +882,7 @@ def _exact_totals(
                 )
             out[AttackOutcome.CRITICAL_MISS] += p * stands
             out[AttackOutcome.MISSED] += p * (1 - stands)
-        elif _missed_location(plan, SimpleNamespace(total=t), ruleset) is not None:  # type: ignore[arg-type]
+        elif _lands_anyway(plan, t, ruleset):
             out[AttackOutcome.HIT] += p * undefended
             out[AttackOutcome.DEFENDED] += p * (1 - undefended)
         else:

@@ -42,7 +42,6 @@ Interpretations (see docs/rules-core.md):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -114,6 +113,15 @@ from rules.sets.seed000.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import (
+    AttackRollInputs,
+    DefenseInputs,
+    WoundInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+    wound_status,
+)
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
     BreakResult,
@@ -131,7 +139,6 @@ from rules.sets.seed000.conditions import (
     removes_active_defenses,
 )
 from rules.sets.seed000.critical_misses import (
-    HIGH_SKILL,
     BlockMishap,
     CriticalMissResult,
     DodgeMishap,
@@ -147,7 +154,6 @@ from rules.sets.seed000.critical_misses import (
     WeaponDropped,
     WeaponFlew,
     WeaponUnready,
-    confirm_critical_miss,
     defense_critical_miss,
     roll_critical_miss,
 )
@@ -202,7 +208,6 @@ from rules.sets.seed000.stances import (
     ACROBATIC_CITATION,
     FENCING_CITATION,
     BodySide,
-    acrobatic_dodge,
     acrobatics_skill_of,
     defended_area_modifier,
     fencing_parry_allowed,
@@ -955,7 +960,8 @@ def resolve_attack(
     ):
         return _disarm_contest_000(plan, flow, rng)
 
-    attack_roll = success_roll(plan.effective_skill, rng, RollKind.STANDARD)
+    step = attack_roll_step(attack_roll_inputs(plan), ruleset.hit_locations, rng)
+    attack_roll = step.roll
     events.append(
         AttackRolled(
             citation=ATTACK_ROLL_CITATION,
@@ -970,55 +976,41 @@ def resolve_attack(
 
     hit_key = plan.hit_location
     rolls: list[DefenseRoll] = []
-    defend = False
-    if attack_roll.outcome is Outcome.CRITICAL_FAILURE:
-        outcome, skipped = AttackOutcome.CRITICAL_MISS, "the attack critically missed"
-        if plan.weapon.reliable or plan.base_skill > HIGH_SKILL:
-            confirming = confirm_critical_miss(plan.base_skill, rng, reliable=plan.weapon.reliable)
-            events.append(
-                CriticalMissChecked(citation=confirming.citations[0], check=confirming, **between)
+    outcome, defend = step.outcome, step.defended
+    skipped = _NOT_ROLLED_BECAUSE[outcome]
+    if step.confirming is not None:
+        events.append(
+            CriticalMissChecked(
+                citation=step.confirming.citations[0], check=step.confirming, **between
             )
-            if not confirming.happens:
-                outcome, skipped = AttackOutcome.MISSED, "the attack missed"
-    elif attack_roll.outcome is Outcome.FAILURE:
-        outcome, skipped = AttackOutcome.MISSED, "the attack missed"
-        shifted = _missed_location(plan, attack_roll, ruleset)
-        if shifted is not None:
-            to_key, reason, citation = shifted
-            to_label = ruleset.hit_locations.locations[to_key].label
+        )
+    if step.shifted is not None:
+        to_key, reason, citation = step.shifted
+        events.append(
+            LocationShifted(
+                citation=citation,
+                from_label=plan.location.label,
+                to_label=ruleset.hit_locations.locations[to_key].label,
+                reason=reason,
+                **between,
+            )
+        )
+        hit_key = to_key
+    elif step.stray:
+        if bystander is not None:
+            flow.bystander = bystander
+        else:
             events.append(
-                LocationShifted(
-                    citation=citation,
-                    from_label=plan.location.label,
-                    to_label=to_label,
-                    reason=reason,
+                AttackAdjusted(
+                    citation=MISSING_000,
+                    text=(
+                        f"the miss (rolled {attack_roll.total}) hits "
+                        f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
+                        "to parry or block (GM resolves)"
+                    ),
                     **between,
                 )
             )
-            hit_key, defend = to_key, True
-            outcome, skipped = AttackOutcome.HIT, "an earlier defense succeeded"
-        elif plan.options.obscured_by is not None and attack_roll.total <= min(
-            9, plan.effective_skill - plan.location.penalty
-        ):
-            if bystander is not None:
-                flow.bystander = bystander
-            else:
-                events.append(
-                    AttackAdjusted(
-                        citation=MISSING_000,
-                        text=(
-                            f"the miss (rolled {attack_roll.total}) hits "
-                            f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
-                            "to parry or block (GM resolves)"
-                        ),
-                        **between,
-                    )
-                )
-    elif attack_roll.outcome is Outcome.CRITICAL_SUCCESS:
-        outcome, skipped = AttackOutcome.CRITICAL_HIT, "no defense against a critical hit"
-    else:
-        outcome, skipped = AttackOutcome.HIT, "an earlier defense succeeded"
-        defend = True
     if defend:
         for d in plan.defenses:
             r = _roll_defense(plan, d, flow, rng, ruleset)
@@ -1080,6 +1072,37 @@ def resolve_attack(
 
 
 # --- resolution steps -------------------------------------------------------------
+
+
+# Why the announced defenses not rolled were not, by the attack roll's outcome.
+_NOT_ROLLED_BECAUSE = {
+    AttackOutcome.CRITICAL_MISS: "the attack critically missed",
+    AttackOutcome.MISSED: "the attack missed",
+    AttackOutcome.CRITICAL_HIT: "no defense against a critical hit",
+    AttackOutcome.HIT: "an earlier defense succeeded",
+}
+
+
+def attack_roll_inputs(plan: AttackPlan) -> AttackRollInputs:
+    """What the attack roll step reads of ``plan``."""
+    return AttackRollInputs(
+        effective_skill=plan.effective_skill,
+        base_skill=plan.base_skill,
+        reliable=plan.weapon.reliable,
+        aimed_key=plan.hit_location,
+        aim_penalty=plan.location.penalty,
+        damage_type=plan.damage_spec.type,
+        swung=plan.mode.is_swing,
+        obscured=plan.options.obscured_by is not None,
+    )
+
+
+def defense_inputs(plan: AttackPlan, d: DefensePlan, defender: Combatant) -> DefenseInputs:
+    """What the defense step reads of an announced defense."""
+    if d.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge:
+        skill = acrobatics_skill_of(defender.fighter)
+        return DefenseInputs(d.value, acrobatic=True, acrobatics=skill)
+    return DefenseInputs(d.value)
 
 
 def _damage_events(
@@ -1188,16 +1211,15 @@ def _roll_defense(
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
     between = flow.between
-    if d.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge:
-        acro = acrobatic_dodge(acrobatics_skill_of(flow.defender.fighter), rng)
-        applied = acro.dodge_modifier(d.value)
+    step = defense_step(defense_inputs(plan, d, flow.defender), rng)
+    if step.acrobatic is not None and step.applied is not None:
         flow.events.append(
             AcrobaticDodgeRolled(
-                citation=ACROBATIC_CITATION, result=acro, applied=applied, **between
+                citation=ACROBATIC_CITATION, result=step.acrobatic, applied=step.applied, **between
             )
         )
-        d = replace(d, modifiers=(*d.modifiers, applied), value=d.value + applied.value)
-    r = DefenseRoll(d, success_roll(d.value, rng, RollKind.DEFENSE))
+        d = replace(d, modifiers=(*d.modifiers, step.applied), value=d.value + step.applied.value)
+    r = DefenseRoll(d, step.roll)
     flow.events.append(
         DefenseRolled(
             citation=d.citation,
@@ -1622,26 +1644,6 @@ def _hit_self(
     )
 
 
-def _missed_location(
-    plan: AttackPlan, attack_roll: SuccessRoll, ruleset: Tables
-) -> tuple[str, str, Citation] | None:
-    """Where a failed aimed blow lands anyway, if the defender fails to defend:
-    000 NEAR MISSES (missed by 1 at the head/brain swung, the vitals impaling ->
-    the shoulder) or 000 MISSING A SPECIFIC HIT LOCATION (missed only because of the
-    aim -> roughly the same place); the hit location system decides."""
-    key = plan.hit_location
-    if key is None:
-        return None
-    return ruleset.hit_locations.missed_aim(
-        key,
-        attack_roll.total,
-        plan.effective_skill,
-        plan.location.penalty,
-        plan.damage_spec.type,
-        plan.mode.is_swing,
-    )
-
-
 def _stray_blow(
     plan: AttackPlan, flow: _Flow, attack_roll: SuccessRoll, rng: DiceSource, ruleset: Tables
 ) -> None:
@@ -1772,33 +1774,18 @@ def _body_blow(
                 table_side, shield_side_near=False, shielded=True, side_die=None, left_handed=left
             )
         )
-    rolled = roll_dice(dice, rng, minimum=0)
-    basic = math.floor(rolled.total * factor)
-    armor_dr = f.armor.dr if f.armor is not None else 0
-    victim = Victim.of(f)
-    assessment = system.assess_wound(
-        hit_key,
-        dtype,
-        basic,
-        victim,
-        armor_dr=armor_dr,
-        side=side,
-        swung=swung,
-        from_back=arc is Arc.REAR,
-        chink=chink,
+    rolled, basic = damage_step(dice, factor, rng)
+    inputs = wound_inputs(
+        d, hit_key, dtype, side, swung=swung, from_back=arc is Arc.REAR, chink=chink
     )
+    assessment = inputs.assess(system, basic)
     outcomes = resolve_rolls(assessment, rng)
     wound = wound_from(assessment, outcomes)
     hp_after = d.hp - wound.injury
     status, status_rolls, outright = injury_status(
         d.hp, hp_after, f.hit_points, sheet_of(f).attributes.ht, d.status, rng
     )
-    if WoundCondition.DEAD in wound.conditions or WoundCondition.DECAPITATED in wound.conditions:
-        status = Status.DEAD
-    elif WoundCondition.UNCONSCIOUS in wound.conditions and status is not Status.DEAD:
-        status = Status.UNCONSCIOUS
-    elif WoundCondition.STUNNED in wound.conditions and status is Status.ACTIVE:
-        status = Status.STUNNED
+    status = wound_status(status, wound.conditions)
     damage = DamageResult(
         dice=dice,
         roll=rolled,
@@ -1831,6 +1818,31 @@ def _body_blow(
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
     return damage, location_roll, hit_key
+
+
+def wound_inputs(
+    c: Combatant,
+    key: str,
+    dtype: DamageType,
+    side: BodySide | None,
+    *,
+    swung: bool,
+    from_back: bool,
+    chink: bool,
+) -> WoundInputs:
+    """What the located wound of a blow at ``key`` reads of the one struck: his
+    armor's uniform DR (the location's own DR is the system's) and his traits."""
+    f = c.fighter
+    return WoundInputs(
+        key=key,
+        damage_type=dtype,
+        victim=Victim.of(f),
+        armor_dr=f.armor.dr if f.armor is not None else 0,
+        side=side,
+        swung=swung,
+        from_back=from_back,
+        chink=chink,
+    )
 
 
 def _drop_from_hand(

@@ -102,11 +102,32 @@ class SuccessRoll:
         return f"{faces} = {self.total} vs {self.target}: {self.outcome.value}"
 
 
+@dataclass(frozen=True, slots=True)
+class OutcomeAt:
+    """What a success roll is read as: its outcome at ``target`` (compared by
+    value, so that an enumerating source groups the totals once per target)."""
+
+    target: int
+    kind: RollKind = RollKind.STANDARD
+
+    def __call__(self, total: int) -> Outcome:
+        return judge(total, self.target, self.kind)
+
+
 def success_roll(
-    target: int, rng: DiceSource, kind: RollKind = RollKind.STANDARD
+    target: int,
+    rng: DiceSource,
+    kind: RollKind = RollKind.STANDARD,
+    *,
+    total_read: bool = False,
 ) -> SuccessRoll:
-    """Roll 3d6 against ``target`` (any integer; 3 and 4 succeed even below 3)."""
-    dice = roll(3, rng)
+    """Roll 3d6 against ``target`` (any integer; 3 and 4 succeed even below 3).
+
+    The roll tells the dice source that it is read as its outcome, unless
+    ``total_read`` (the caller reads the total too, as the attack roll does for a
+    near miss): odds that enumerate a step branch on the four outcomes of such a
+    roll, not on its sixteen totals (``rules.core.enumerate``, ``by_reads``)."""
+    dice = roll(3, rng, reads=None if total_read else OutcomeAt(target, kind))
     total = sum(dice)
     return SuccessRoll(target, dice, total, judge(total, target, kind), target - total, kind)
 

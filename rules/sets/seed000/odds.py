@@ -41,62 +41,59 @@ from typing import TypeVar
 
 from hexmap import Arc, Handedness
 from rules.battle.model import Combatant, DamageType, Status
-from rules.core.dice import Dice, dice_distribution, distribution
+from rules.core.dice import Dice
+from rules.core.enumerate import EnumeratingDice, exact_outcomes
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     AttackPlan,
     WeaponAttack,
+    attack_roll_inputs,
     covered_keys,
+    defense_inputs,
     plan_attack,
+    wound_inputs,
 )
 from rules.sets.seed000.attack_events import AttackOutcome
-from rules.sets.seed000.checks import (
-    Outcome,
-    RollKind,
-    judge,
-    outcome_probabilities,
-    success_probability,
+from rules.sets.seed000.attack_steps import (
+    STATE_CONDITIONS,
+    AttackRollDecision,
+    AttackRollInputs,
+    ByIdentity,
+    DefenseInputs,
+    Passenger,
+    WoundInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+    wound_status,
 )
-from rules.sets.seed000.critical_misses import HIGH_SKILL, critical_miss_happens_probability
-from rules.sets.seed000.damage import WoundingTable, injury_from, injury_status, penetrating_damage
+from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
 from rules.sets.seed000.defense import DefensePlan
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
-from rules.sets.seed000.hit_location import (
-    HitLocationSystem,
-    resolve_table_side,
-)
+from rules.sets.seed000.hit_location import HitLocationSystem, resolve_table_side
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.stances import (
-    ACROBATIC_FAILURE_PENALTY,
-    ACROBATIC_SUCCESS_BONUS,
-    DODGE_CAP,
-    BodySide,
-    acrobatics_skill_of,
-    weapon_side,
-)
+from rules.sets.seed000.stances import BodySide, weapon_side
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import RulesSource
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import RequiredRoll, Victim
+from rules.sets.seed000.wound_effects import RequiredRoll, roll_required
 from rules.sets.seed000.wound_effects import RollKind as WoundRollKind
-from rules.sets.seed000.wound_effects import (
-    _outcome as wound_roll_outcome,  # resolve_rolls' own grant
-)
 
 __all__ = [
     "AttackOdds",
     "BlowOdds",
     "DefenseOdds",
     "attack_odds",
+    "attack_roll_odds",
     "blow_odds",
     "defense_roll_odds",
-    "injury_distribution",
+    "defense_step_odds",
     "located_wounds",
     "location_dr",
     "location_weights",
-    "missed_location",
     "mix",
     "status_distribution",
 ]
@@ -350,38 +347,28 @@ def attack_odds(
     ):
         return _disarm_odds(plan, attacker, defender)
 
-    # The attack roll, total by total: a failure may still land (000 table only).
-    critical_hit = plain = miss = critical_fail = stray = ZERO
+    # The attack roll step on every way the dice fall: a failure may still land.
+    critical_hit = plain = miss = critical_fail = stray = avoided = ZERO
     shifted: dict[str, Fraction] = {}  # a failed roll that goes on to the defenses, by key
-    for total, p in distribution(3).items():
-        outcome = judge(total, plan.effective_skill, RollKind.STANDARD)
-        if outcome is Outcome.CRITICAL_SUCCESS:
+    system = ruleset.hit_locations
+    for decision, p in attack_roll_odds(attack_roll_inputs(plan), ByIdentity(system)).items():
+        if decision.outcome is AttackOutcome.CRITICAL_HIT:
             critical_hit += p
-        elif outcome is Outcome.SUCCESS:
+        elif decision.shifted_to is not None:
+            shifted[decision.shifted_to] = shifted.get(decision.shifted_to, ZERO) + p
+        elif decision.defended:
             plain += p
-        elif outcome is Outcome.CRITICAL_FAILURE:
+        elif decision.outcome is AttackOutcome.CRITICAL_MISS:
             critical_fail += p
         else:
-            to = missed_location(plan, total, ruleset)
-            if to is None:
-                miss += p
-                if plan.options.obscured_by is not None and total <= min(
-                    9, plan.effective_skill - plan.location.penalty
-                ):
-                    stray += p  # 000 MISSING A SPECIFIC HIT LOCATION: the one in the way
-            else:
-                shifted[to] = shifted.get(to, ZERO) + p
-    # 000 VERIFYING / AVOIDING CRITICAL MISSES: a confirmed miss stays critical.
-    confirmed = ONE
-    if plan.weapon.reliable or plan.base_skill > HIGH_SKILL:
-        confirmed = critical_miss_happens_probability(
-            plan.base_skill, reliable=plan.weapon.reliable
-        )
-    avoided = critical_fail * (ONE - confirmed)
+            miss += p
+            stray += p if decision.stray else ZERO
+            avoided += p if decision.critical_miss_avoided else ZERO
     p_shifted = sum(shifted.values(), ZERO)
 
-    # A plain success (or a miss that still lands): the defenses in order until one
-    # succeeds. A defense's success does not depend on why the blow is coming.
+    # A plain success (or a miss that still lands): the defense step of each
+    # announced defense in order until one succeeds. A defense's success does not
+    # depend on why the blow is coming.
     reaching = plain + p_shifted
     defenses: list[DefenseOdds] = []
     for d in plan.defenses:
@@ -422,8 +409,8 @@ def attack_odds(
         p_critical_hit=critical_hit,
         p_hit=reaching,
         p_stopped_by=tuple(d.p_stopped for d in defenses),
-        p_miss=miss + avoided,
-        p_critical_miss=critical_fail * confirmed,
+        p_miss=miss,
+        p_critical_miss=critical_fail,
         defenses=tuple(defenses),
         blow=blow,
         hp_before=defender.hp,
@@ -436,21 +423,22 @@ def attack_odds(
     )
 
 
-def missed_location(plan: AttackPlan, total: int, ruleset: Tables) -> str | None:
-    """Where an attack that failed (not critically) with ``total`` still goes on to
-    the defenses, as ``resolve_attack`` decides it: 000 NEAR MISSES (missed by 1
-    at the head/brain swung, the vitals impaling -> the shoulder) or 000 MISSING
-    A SPECIFIC HIT LOCATION (missed only because of the aim), as the hit location
-    system decides (``missed_aim``, shared with the resolution); None: a plain
-    miss."""
-    key = plan.hit_location
-    if key is None:
-        return None
-    shifted = ruleset.hit_locations.missed_aim(
-        key, total, plan.effective_skill, plan.location.penalty, plan.damage_spec.type,
-        plan.mode.is_swing,
-    )  # fmt: skip
-    return None if shifted is None else shifted[0]
+@functools.cache
+def attack_roll_odds(
+    inputs: AttackRollInputs, system: ByIdentity[HitLocationSystem]
+) -> Mapping[AttackRollDecision, Fraction]:
+    """``attack_roll_step`` on every way the dice fall: the attack roll by total
+    (the step reads it), the confirming rolls by outcome."""
+    return exact_outcomes(
+        lambda dice: attack_roll_step(inputs, system.value, dice).decision, by_reads=True
+    )
+
+
+@functools.cache
+def defense_step_odds(inputs: DefenseInputs) -> Mapping[tuple[Outcome, bool | None], Fraction]:
+    """``defense_step`` on every way the dice fall (it reads its rolls' outcomes
+    only): the defense roll's outcome and the Acrobatics roll's success."""
+    return exact_outcomes(lambda dice: defense_step(inputs, dice).decision, by_reads=True)
 
 
 def defense_roll_odds(
@@ -459,16 +447,14 @@ def defense_roll_odds(
     """The outcome chances of one announced defense roll and, for an acrobatic
     dodge, the chance its Acrobatics roll succeeded (000 ACROBATIC DODGE: +2, not
     above 16, or -4 to the dodge, rolled first)."""
-    if not (d.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge):
-        return outcome_probabilities(d.value, RollKind.DEFENSE), None
-    skill = acrobatics_skill_of(defender.fighter)
-    if skill is None:  # plan_attack refuses it; resolve_attack would raise
-        raise IllegalAttackError(f"{defender.name} has no Acrobatics skill")
-    p = success_probability(skill)
-    bonus = max(0, min(ACROBATIC_SUCCESS_BONUS, DODGE_CAP - d.value))
-    up = outcome_probabilities(d.value + bonus, RollKind.DEFENSE)
-    down = outcome_probabilities(d.value + ACROBATIC_FAILURE_PENALTY, RollKind.DEFENSE)
-    return MappingProxyType({o: p * up[o] + (ONE - p) * down[o] for o in Outcome}), p
+    joint = defense_step_odds(defense_inputs(plan, d, defender))
+    outcomes = dict.fromkeys(Outcome, ZERO)
+    acrobatic: Fraction | None = None
+    for (outcome, acrobatic_success), p in joint.items():
+        outcomes[outcome] += p
+        if acrobatic_success is not None:
+            acrobatic = (acrobatic or ZERO) + (p if acrobatic_success else ZERO)
+    return MappingProxyType(outcomes), acrobatic
 
 
 def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> AttackOdds:
@@ -530,38 +516,62 @@ def _mixed_blow(
     """Blows landing at each aim with its weight (None: the plan's own way - the
     uniform torso or a random location)."""
     f = defender.fighter
-    injury_parts: list[tuple[Fraction, Mapping[int, Fraction]]] = []
-    joint: dict[tuple[int, Status | None], Fraction] = {}  # (injury, wound state) -> p
+    # (injury, the wound's conditions that change the state) -> chance; the
+    # uniform torso damage gives its state itself.
+    joint: dict[tuple[int, frozenset[WoundCondition]], Fraction] = {}
+    torso: dict[tuple[int, Status], Fraction] = {}
     for weight, aim in aims:
         weights = location_weights(plan, defender, ruleset, aim)
         if not weights:  # the uniform torso damage (legacy keys, 000 unaimed)
-            dist = injury_distribution(
+            blow = _torso_blow(
                 plan.damage_dice,
                 plan.damage_spec.type,
+                (defender.hp, f.hit_points, sheet_of(f).attributes.ht, defender.status),
                 location_dr(plan, defender, plan.location.key),
-                ruleset.wounding,
+                Passenger(defender),
+                ByIdentity(ruleset.wounding),
             )
-            injury_parts.append((weight, dist))
-            for amount, p in dist.items():
-                joint[(amount, None)] = joint.get((amount, None), ZERO) + weight * p
+            for struck, p in blow.items():
+                torso[struck] = torso.get(struck, ZERO) + weight * p
             continue
         for key, lp in weights.items():
-            for (amount, forced), p in located_wounds(plan, defender, ruleset, key).items():
-                w = weight * lp * p
-                joint[(amount, forced)] = joint.get((amount, forced), ZERO) + w
+            for k, p in located_wounds(plan, defender, ruleset, key).items():
+                joint[k] = joint.get(k, ZERO) + weight * lp * p
     injury_acc: dict[int, Fraction] = {}
-    for (amount, _forced), p in joint.items():
-        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
-    injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
     status_acc: dict[Status, Fraction] = {}
+    for (amount, state), p in torso.items():
+        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
+        status_acc[state] = status_acc.get(state, ZERO) + p
     ht = sheet_of(f).attributes.ht
-    for (amount, forced), p in joint.items():
+    for (amount, conditions), p in joint.items():
+        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
         after = _status_after(defender.hp, defender.hp - amount, f.hit_points, ht, defender.status)
         for s, ps in after.items():
-            final = _wound_state(s, forced)
+            final = wound_status(s, conditions)
             status_acc[final] = status_acc.get(final, ZERO) + p * ps
+    injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
     status = MappingProxyType({s: p for s, p in status_acc.items() if p})
     return BlowOdds(injury, status)
+
+
+@functools.cache
+def _torso_blow(
+    dice: Dice,
+    damage_type: DamageType,
+    _health: tuple[int, int, int, Status],
+    _dr: int,
+    defender: Passenger[Combatant],
+    wounding: ByIdentity[WoundingTable],
+) -> Mapping[tuple[int, Status], Fraction]:
+    """``roll_damage`` itself on every way the dice fall (its HT rolls read by
+    outcome): the injury and the state after. Memoised on what it reads of the
+    defender: HP, maximum HP, HT and state (``_health``) and the armor's DR."""
+
+    def blow(rng: EnumeratingDice) -> tuple[int, Status]:
+        damage = roll_damage(dice, damage_type, defender.value, rng, wounding.value)
+        return damage.injury, damage.status_after
+
+    return exact_outcomes(blow, by_reads=True)
 
 
 def location_weights(
@@ -604,15 +614,14 @@ def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int
 
 def located_wounds(
     plan: AttackPlan, defender: Combatant, ruleset: Tables, key: str
-) -> Mapping[tuple[int, Status | None], Fraction]:
+) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
     """A blow landing at ``key`` of the battle's hit location system, as
     ``resolve_attack`` wounds it: every damage total through the system's
     ``assess_wound`` (armor DR + the location's DR, crippling caps, excess lost,
     multipliers: the HP actually lost) and every outcome of the wound's own rolls.
-    Returns (HP lost, the state the wound forces - DEAD, UNCONSCIOUS, STUNNED or
-    None) -> chance."""
+    Returns (HP lost, the wound's conditions that change the state -
+    ``attack_steps.STATE_CONDITIONS``, read by ``wound_status``) -> chance."""
     system = ruleset.hit_locations
-    f = defender.fighter
     side: BodySide | None = None  # a random location's side changes no HP nor state
     if plan.location.key == PARRYING_LIMB:
         side = weapon_side(defender.handedness)
@@ -628,144 +637,84 @@ def located_wounds(
                 side_die=None,
                 left_handed=defender.handedness is Handedness.LEFT,
             )
-    victim = Victim.of(f)
-    _SYSTEMS[id(system)] = system
-    return _located_wounds(
-        id(system),
+    inputs = wound_inputs(
+        defender,
         key,
-        plan.damage_dice,
         plan.damage_spec.type,
-        victim,
-        location_dr(plan, defender, key),
         side,
-        plan.mode.is_swing,
-        plan.arc is Arc.REAR,
-        plan.options.chink,
+        swung=plan.mode.is_swing,
+        from_back=plan.arc is Arc.REAR,
+        chink=plan.options.chink,
     )
-
-
-_SYSTEMS: dict[int, HitLocationSystem] = {}  # keeps the cached systems (and ids) alive
+    return _located_wounds(ByIdentity(system), inputs, plan.damage_dice)
 
 
 @functools.cache
 def _located_wounds(
-    system_id: int,
-    key: str,
-    dice: Dice,
-    damage_type: DamageType,
-    victim: Victim,
-    armor_dr: int,
-    side: BodySide | None,
-    swung: bool,
-    from_back: bool,
-    chink: bool,
-) -> Mapping[tuple[int, Status | None], Fraction]:
-    system = _SYSTEMS[system_id]
-    result: dict[tuple[int, Status | None], Fraction] = {}
-    for basic, p in dice_distribution(dice, 0).items():
-        a = system.assess_wound(
-            key,
-            damage_type,
-            basic,
-            victim,
-            armor_dr=armor_dr,
-            side=side,
-            swung=swung,
-            from_back=from_back,
-            chink=chink,
-        )
-        for forced, pf in _forced_states(a.rolls, a.automatic).items():
-            k = (a.hp_loss, forced)
-            result[k] = result.get(k, ZERO) + p * pf
+    system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice
+) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
+    """The damage step on every way its dice fall, each basic damage's wound
+    (``WoundInputs.assess``) and every outcome of its required rolls."""
+    result: dict[tuple[int, frozenset[WoundCondition]], Fraction] = {}
+    for basic, p in _basic_damage(dice, ONE).items():
+        a = inputs.assess(system.value, basic)
+        automatic = a.automatic & STATE_CONDITIONS
+        for granted, pg in _required_rolls_odds(a.rolls).items():
+            k = (a.hp_loss, automatic | granted)
+            result[k] = result.get(k, ZERO) + p * pg
     return MappingProxyType(result)
 
 
-_DEADLY = frozenset({WoundCondition.DEAD, WoundCondition.DECAPITATED})
-
-
-def _forced(conditions: frozenset[WoundCondition]) -> Status | None:
-    """The state a wound's conditions force, by ``resolve_attack``'s precedence."""
-    if conditions & _DEADLY:
-        return Status.DEAD
-    if WoundCondition.UNCONSCIOUS in conditions:
-        return Status.UNCONSCIOUS
-    if WoundCondition.STUNNED in conditions:
-        return Status.STUNNED
-    return None
-
-
-def _wound_state(status: Status, forced: Status | None) -> Status:
-    """``injury_status``'s result overridden by the wound, as ``resolve_attack``."""
-    if forced is Status.DEAD:
-        return Status.DEAD
-    if forced is Status.UNCONSCIOUS and status is not Status.DEAD:
-        return Status.UNCONSCIOUS
-    if forced is Status.STUNNED and status is Status.ACTIVE:
-        return Status.STUNNED
-    return status
+@functools.cache
+def _basic_damage(dice: Dice, factor: Fraction) -> Mapping[int, Fraction]:
+    """``damage_step`` on every way the dice fall: the basic damage."""
+    return exact_outcomes(lambda rng: damage_step(dice, factor, rng)[1])
 
 
 @functools.cache
-def _forced_states(
-    rolls: tuple[RequiredRoll, ...], automatic: frozenset[WoundCondition]
-) -> Mapping[Status | None, Fraction]:
-    """``resolve_rolls`` enumerated: every 3d6 total of every roll it makes (a roll
-    needing an earlier failure only after one), each outcome's conditions as
-    ``resolve_rolls`` grants them; reduced to the state they force."""
+def _required_rolls_odds(
+    rolls: tuple[RequiredRoll, ...],
+) -> Mapping[frozenset[WoundCondition], Fraction]:
+    """A wound's required rolls chained as ``resolve_rolls`` chains them (a roll
+    that needs an earlier failure is made only after one), each roll's
+    ``roll_required`` enumerated: the conditions that change the state."""
+    # Counted in ways out of 216 per roll (one common denominator: a roll not
+    # made counts all 216 ways), so that no Fraction is reduced along the chain.
     State = tuple[frozenset[WoundRollKind], frozenset[WoundCondition]]
-    states: dict[State, Fraction] = {(frozenset(), automatic & _RELEVANT): ONE}
+    states: dict[State, int] = {(frozenset(), frozenset()): 1}
     for req in rolls:
-        branches = _roll_branches(req)
-        nxt: dict[State, Fraction] = {}
-        for (failed, conds), p in states.items():
+        branches = [(k, int(p * WAYS_3D6)) for k, p in _required_roll_odds(req).items()]
+        nxt: dict[State, int] = {}
+        for (failed, conds), n in states.items():
             if req.requires_failed is not None and req.requires_failed not in failed:
-                nxt[(failed, conds)] = nxt.get((failed, conds), ZERO) + p
+                nxt[(failed, conds)] = nxt.get((failed, conds), 0) + n * WAYS_3D6
                 continue
-            for (fails, got), pb in branches.items():
+            for (fails, got), ways in branches:
                 k = (failed | {req.kind} if fails else failed, conds | got)
-                nxt[k] = nxt.get(k, ZERO) + p * pb
+                nxt[k] = nxt.get(k, 0) + n * ways
         states = nxt
-    result: dict[Status | None, Fraction] = {}
-    for (_failed, conds), p in states.items():
-        forced = _forced(conds)
-        result[forced] = result.get(forced, ZERO) + p
-    return MappingProxyType(result)
+    counts: dict[frozenset[WoundCondition], int] = {}
+    for (_failed, conds), n in states.items():
+        counts[conds] = counts.get(conds, 0) + n
+    denominator = WAYS_3D6 ** len(rolls)
+    return MappingProxyType({c: Fraction(n, denominator) for c, n in counts.items()})
 
 
-_RELEVANT = _DEADLY | {WoundCondition.UNCONSCIOUS, WoundCondition.STUNNED}
-
-
-@functools.cache
-def _roll_branches(req: RequiredRoll) -> Mapping[tuple[bool, frozenset[WoundCondition]], Fraction]:
-    """One wound roll, its 16 totals grouped by (failed, the conditions that can
-    force a state) - what ``resolve_rolls`` grants each total."""
-    result: dict[tuple[bool, frozenset[WoundCondition]], Fraction] = {}
-    for total, p in distribution(3).items():
-        outcome = judge(total, req.target)
-        got = wound_roll_outcome(req, (), total, outcome).conditions & _RELEVANT
-        k = (not outcome.is_success, got)
-        result[k] = result.get(k, ZERO) + p
-    return MappingProxyType(result)
-
-
-def injury_distribution(
-    dice: Dice, damage_type: DamageType, dr: int, wounding: WoundingTable
-) -> Mapping[int, Fraction]:
-    """The exact injury of ``dice`` of ``damage_type`` against ``dr`` (sums to 1,
-    ascending): every total of the damage roll (floored at 0, as ``roll_damage``
-    rolls it) through ``penetrating_damage`` and ``injury_from``."""
-    return _injury_distribution(dice, dr, wounding.multiplier(damage_type), wounding.minimum_injury)
+WAYS_3D6 = 6**3
 
 
 @functools.cache
-def _injury_distribution(
-    dice: Dice, dr: int, multiplier: Fraction, minimum: int
-) -> Mapping[int, Fraction]:
-    result: dict[int, Fraction] = {}
-    for basic, p in dice_distribution(dice, 0).items():
-        injury = injury_from(penetrating_damage(basic, dr), multiplier, minimum)
-        result[injury] = result.get(injury, ZERO) + p
-    return MappingProxyType(dict(sorted(result.items())))
+def _required_roll_odds(
+    req: RequiredRoll,
+) -> Mapping[tuple[bool, frozenset[WoundCondition]], Fraction]:
+    """``roll_required`` on every way its roll falls (read by outcome and what
+    it grants): failed, and the conditions it grants that change the state."""
+
+    def rolled(rng: EnumeratingDice) -> tuple[bool, frozenset[WoundCondition]]:
+        outcome = roll_required(req, rng)
+        return outcome.failed, outcome.conditions & STATE_CONDITIONS
+
+    return exact_outcomes(rolled, by_reads=True)
 
 
 def mix(weighted: Iterable[tuple[Fraction, Mapping[K, Fraction]]]) -> Mapping[K, Fraction]:
@@ -784,26 +733,6 @@ def mix(weighted: Iterable[tuple[Fraction, Mapping[K, Fraction]]]) -> Mapping[K,
 # --- the state after the blow -----------------------------------------------------------
 
 
-class _OutOfDice(Exception):
-    pass
-
-
-class _Branch:
-    """Dice that make each success roll come out as scripted: 1+1+1 (a success
-    at any target) or 6+6+6 (a failure at any target)."""
-
-    def __init__(self, successes: tuple[bool, ...]) -> None:
-        self._faces = [f for ok in successes for f in ((1, 1, 1) if ok else (6, 6, 6))]
-        self.used = 0
-
-    def randint(self, a: int, b: int) -> int:
-        if self.used >= len(self._faces):
-            raise _OutOfDice
-        face = self._faces[self.used]
-        self.used += 1
-        return face
-
-
 def status_distribution(
     injury: Mapping[int, Fraction], hp: int, max_hp: int, ht: int, status: Status
 ) -> Mapping[Status, Fraction]:
@@ -818,28 +747,9 @@ def status_distribution(
 def _status_after(
     hp_before: int, hp_after: int, max_hp: int, ht: int, status: Status
 ) -> Mapping[Status, Fraction]:
-    """``injury_status`` enumerated: it only asks whether each HT roll succeeded,
-    so it is run once per branch of successes and failures, extending a branch
-    whenever it wants one more roll; a branch weighs the exact chance of its
-    rolls' outcomes at the targets (and criticals) the rolls record."""
-    result: dict[Status, Fraction] = {}
-    pending: list[tuple[bool, ...]] = [()]
-    while pending:
-        branch = pending.pop()
-        rng = _Branch(branch)
-        try:
-            after, rolls, _outright = injury_status(hp_before, hp_after, max_hp, ht, status, rng)
-        except _OutOfDice:
-            pending += [(*branch, True), (*branch, False)]
-            continue
-        if rng.used != 3 * len(branch) or len(rolls) != len(branch):
-            raise AssertionError("injury_status rolled other than one 3d6 per status roll")
-        weight = ONE
-        for ok, r in zip(branch, rolls, strict=True):
-            if r.roll.succeeded is not ok:
-                raise AssertionError("a scripted status roll came out the other way")
-            p = success_probability(r.roll.target, r.roll.kind)
-            weight *= p if ok else ONE - p
-        if weight:
-            result[after] = result.get(after, ZERO) + weight
-    return MappingProxyType(result)
+    """``injury_status`` on every way its HT rolls fall (it reads their outcomes
+    only)."""
+    return exact_outcomes(
+        lambda rng: injury_status(hp_before, hp_after, max_hp, ht, status, rng)[0],
+        by_reads=True,
+    )

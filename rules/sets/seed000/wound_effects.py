@@ -369,13 +369,31 @@ def resolve_rolls(assessment: WoundAssessment, rng: DiceSource) -> tuple[RollOut
     for req in assessment.rolls:
         if req.requires_failed is not None and req.requires_failed not in failed:
             continue
-        dice = roll(3, rng)
-        total = sum(dice)
-        outcome = judge(total, req.target)
-        outcomes.append(_outcome(req, dice, total, outcome))
-        if not outcome.is_success:
+        rolled = roll_required(req, rng)
+        outcomes.append(rolled)
+        if rolled.failed:
             failed.add(req.kind)
     return tuple(outcomes)
+
+
+def roll_required(req: RequiredRoll, rng: DiceSource) -> RollOutcome:
+    """One required roll of a wound: 3d6 against its target and what it grants
+    (the step the exact odds enumerate, ``rules.sets.seed000.odds``). The roll is
+    read through its outcome and the conditions it grants only."""
+    dice = roll(3, rng, reads=_Granted(req))
+    total = sum(dice)
+    return _outcome(req, dice, total, judge(total, req.target))
+
+
+@dataclass(frozen=True, slots=True)
+class _Granted:
+    """What a required roll is read as: its outcome and the conditions it grants."""
+
+    req: RequiredRoll
+
+    def __call__(self, total: int) -> tuple[Outcome, frozenset[Condition]]:
+        outcome = judge(total, self.req.target)
+        return outcome, _outcome(self.req, (), total, outcome).conditions
 
 
 def _outcome(req: RequiredRoll, dice: tuple[int, ...], total: int, outcome: Outcome) -> RollOutcome:
