@@ -262,7 +262,8 @@ def _part(fraction: Fraction, skill: int) -> int:
 def dodge_base(fighter: Fighter) -> BaseScore:
     """The best of Move, DX/2 and Dodge skill/2 (000 DODGE); encumbrance is a
     separate modifier."""
-    dx, dodge = sheet_of(fighter).attributes.dx, sheet_of(fighter).dodge_skill
+    sheet = sheet_of(fighter)
+    dx, dodge = sheet.attributes.dx, sheet.dodge_skill
     options = [(fighter.move, f"Move {fighter.move}"), (dx // 2, f"DX {dx}/2")]
     if dodge is not None:
         options.append((dodge // 2, f"Dodge skill {dodge}/2"))
@@ -271,10 +272,11 @@ def dodge_base(fighter: Fighter) -> BaseScore:
 
 
 def block_base(fighter: Fighter) -> BaseScore:
-    skill = sheet_of(fighter).skill(sheet_of(fighter).shield_skill)
+    sheet = sheet_of(fighter)
+    skill = sheet.skill(sheet.shield_skill)
     return BaseScore(
         _part(Fraction(2, 3), skill),
-        f"2/3 of {sheet_of(fighter).shield_skill} {skill}",
+        f"2/3 of {sheet.shield_skill} {skill}",
         DefenseKind.BLOCK.citation,
     )
 
@@ -508,9 +510,10 @@ def plan_defense(
         becomes_unready = unready_after_use(weapon)
 
     mods: list[Modifier] = []
-    if sheet_of(f).combat_reflexes:
+    sheet = sheet_of(f)
+    if sheet.combat_reflexes:
         mods.append(Modifier(1, "Combat Reflexes", DEFENSES))
-    if kind is DefenseKind.DODGE and (encumbrance := sheet_of(f).encumbrance):
+    if kind is DefenseKind.DODGE and (encumbrance := sheet.encumbrance):
         mods.append(Modifier(-encumbrance, f"encumbrance level {encumbrance}", kind.citation))
     score = base.value + sum(m.value for m in mods)
     cap = min(score_cap, score_plus_pd_cap - situation.pd_total)

@@ -457,7 +457,8 @@ FENCING_FREE_PARRIES_ALL_OUT = 4
 
 
 def has_fencing_skill(fighter: Fighter) -> bool:
-    return sheet_of(fighter).fencing or "Fencing" in sheet_of(fighter).skills
+    sheet = sheet_of(fighter)
+    return sheet.fencing or "Fencing" in sheet.skills
 
 
 def fencing_parry_allowed(fighter: Fighter, weapon: Weapon) -> bool:
