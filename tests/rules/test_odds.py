@@ -61,14 +61,26 @@ from rules.sets.seed000.attack import (
     plan_attack,
     resolve_attack,
 )
+from rules.sets.seed000.attack_steps import (
+    AttackRollInputs,
+    ByIdentity,
+    DefenseInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+)
+from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.damage import injury_status
 from rules.sets.seed000.defense import DefenseChoice, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
 from rules.sets.seed000.odds import (
     AttackOdds,
     attack_odds,
+    attack_roll_odds,
     blow_odds,
+    defense_step_odds,
     located_wounds,
     location_weights,
     mix,
@@ -76,6 +88,7 @@ from rules.sets.seed000.odds import (
 )
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wound_effects import RequiredRoll, Victim, roll_required
 from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
@@ -1192,3 +1205,178 @@ def test_enumeration_refuses_a_step_that_rolls_differently_on_the_same_dice() ->
 
     with pytest.raises(RulesError, match="differently"):
         exact_outcomes(fickle)
+
+
+# --- the steps the resolver and the odds share (rules.sets.seed000.attack_steps) ---------------
+#
+# Each step's distribution against a count of every way its dice fall, made here
+# with the reference judge; and each step enumerated by what its rolls say they
+# are read as (``by_reads``, as the odds enumerate it) against the same step
+# enumerated by totals, which assumes nothing about what the step reads.
+
+
+OUTCOMES = {
+    CS: Outcome.CRITICAL_SUCCESS,
+    S: Outcome.SUCCESS,
+    F: Outcome.FAILURE,
+    CF: Outcome.CRITICAL_FAILURE,
+}
+
+
+def _every_3d6() -> Iterator[tuple[int, int]]:
+    """Each of the 216 ways 3d6 fall, as (total, 1)."""
+    for faces in itertools.product(range(1, 7), repeat=3):
+        yield sum(faces), 1
+
+
+def test_the_attack_roll_step_against_every_die_of_3d6() -> None:
+    """Unaimed at skill 12: every one of the 216 ways, judged by the reference:
+    criticals, hits and misses; at base skill 17 with a reliable weapon the
+    critical failures stand only when both confirming rolls fail (216**3 ways
+    for those)."""
+    table = get_ruleset("000").hit_locations
+    for skill, base, reliable in ((12, 12, False), (17, 17, True), (5, 17, False)):
+        inputs = AttackRollInputs(
+            effective_skill=skill, base_skill=base, reliable=reliable, aimed_key=None,
+            aim_penalty=0, damage_type=DamageType.CUTTING, swung=True, obscured=False,
+        )  # fmt: skip
+        counts = Counter[AttackOutcome]()
+        for total, _ in _every_3d6():
+            code = ref_judge(total, skill, False)
+            if code == CS:
+                counts[AttackOutcome.CRITICAL_HIT] += 216 * 216
+            elif code == S:
+                counts[AttackOutcome.HIT] += 216 * 216
+            elif code == F:
+                counts[AttackOutcome.MISSED] += 216 * 216
+            elif not (reliable or base > 15):
+                counts[AttackOutcome.CRITICAL_MISS] += 216 * 216
+            else:
+                for verify, _ in _every_3d6():
+                    for avoid, _ in _every_3d6():
+                        verified = reliable and ref_judge(verify, base, False) in (CS, S)
+                        avoided = base > 15 and ref_judge(avoid, base - 13, False) in (CS, S)
+                        stands = not verified and not avoided
+                        counts[AttackOutcome.CRITICAL_MISS if stands else AttackOutcome.MISSED] += 1
+        expected = {o: Fraction(n, 216**3) for o, n in counts.items()}
+        got = defaultdict[AttackOutcome, Fraction](Fraction)
+        for decision, p in attack_roll_odds(inputs, ByIdentity(table)).items():
+            got[decision.outcome] += p
+        assert dict(got) == expected, skill
+        if skill == 12:  # roll-under: every way of 3 to 12 hits, critically or not
+            hits = sum(1 for faces in itertools.product(range(1, 7), repeat=3) if sum(faces) <= 12)
+            assert got[AttackOutcome.HIT] + got[AttackOutcome.CRITICAL_HIT] == Fraction(hits, 216)
+
+
+def test_the_attack_roll_step_by_reads_equals_by_totals() -> None:
+    """Aimed under both systems (near misses, misses only because of the aim),
+    with someone in the way, reliable and at high skill: the odds' enumeration
+    (the attack roll by total, the confirming rolls by outcome) equals the step
+    enumerated on every total."""
+    checked = 0
+    for rs in (get_ruleset("000"), R000_001):
+        system = rs.hit_locations
+        for key in (None, *sorted(system.locations)[:12]):
+            for skill, base, reliable in ((9, 12, False), (14, 17, True)):
+                for swung, obscured in ((True, False), (False, True)):
+                    inputs = AttackRollInputs(
+                        skill, base, reliable, key, -5, DamageType.IMPALING, swung, obscured
+                    )
+                    by_totals = exact_outcomes(
+                        lambda dice, i=inputs, s=system: attack_roll_step(i, s, dice).decision
+                    )
+                    assert dict(attack_roll_odds(inputs, ByIdentity(system))) == dict(by_totals)
+                    checked += 1
+    assert checked >= 80
+
+
+def test_the_defense_step_against_every_die() -> None:
+    """A defense at each score and an acrobatic dodge (Acrobatics 13): every face
+    of the Acrobatics roll and of the dodge, with the reference judge and the
+    +2 (not above 16) / -4 of 000 ACROBATIC DODGE."""
+    for value in range(3, 19):
+        counts = Counter[int]()
+        for total, _ in _every_3d6():
+            counts[ref_judge(total, value, True)] += 1
+        joint = defense_step_odds(DefenseInputs(value))
+        expected = {(OUTCOMES[code], None): Fraction(n, 216) for code, n in counts.items()}
+        assert dict(joint) == expected
+        acrobatic = Counter[tuple[int, bool]]()
+        for acro, _ in _every_3d6():
+            ok = ref_judge(acro, 13, False) in (CS, S)
+            score = value + (max(0, min(2, 16 - value)) if ok else -4)
+            for total, _ in _every_3d6():
+                acrobatic[(ref_judge(total, score, True), ok)] += 1
+        got = defense_step_odds(DefenseInputs(value, acrobatic=True, acrobatics=13))
+        assert dict(got) == {
+            (OUTCOMES[code], ok): Fraction(n, 216**2) for (code, ok), n in acrobatic.items()
+        }
+        assert dict(got) == dict(
+            exact_outcomes(
+                lambda dice, v=value: defense_step(
+                    DefenseInputs(v, acrobatic=True, acrobatics=13), dice
+                ).decision
+            )
+        )
+
+
+def test_an_acrobatic_dodge_without_the_skill_is_refused() -> None:
+    with pytest.raises(IllegalAttackError, match="Acrobatics"):
+        defense_step_odds(DefenseInputs(10, acrobatic=True, acrobatics=None))
+
+
+def test_the_damage_step_against_every_face() -> None:
+    for dice in (Dice(1, -3), Dice(2, 1), Dice(3, -1)):
+        for factor in (Fraction(1), Fraction(1, 2)):
+            counts = Counter[int]()
+            for faces in itertools.product(range(1, 7), repeat=dice.count):
+                counts[math.floor(max(0, sum(faces) + dice.adds) * factor)] += 1
+            got = exact_outcomes(lambda rng, d=dice, f=factor: damage_step(d, f, rng)[1])
+            assert dict(got) == {b: Fraction(n, 6**dice.count) for b, n in counts.items()}
+
+
+def test_the_hp_rolls_by_outcome_equal_them_by_totals() -> None:
+    """``injury_status`` as the odds enumerate it (its HT rolls by outcome) equals
+    it on every total of every roll, for blows crossing 0 and up to four death
+    thresholds; and against ``brute_status`` (the reference)."""
+    for max_hp, ht in ((10, 10), (4, 12)):
+        for hp_before in (max_hp, 1, -max_hp + 1):
+            for hp_after in range(hp_before, -4 * max_hp - 2, -3):
+                for status in (Status.ACTIVE, Status.STUNNED, Status.UNCONSCIOUS):
+                    dist = status_distribution({hp_before - hp_after: Fraction(1)}, hp_before,
+                                               max_hp, ht, status)  # fmt: skip
+                    if hp_after < -2 * max_hp:  # by totals: 16**4 runs and more
+                        continue
+                    by_totals = exact_outcomes(
+                        lambda rng, a=hp_after, b=hp_before, s=status, m=max_hp, h=ht: (
+                            injury_status(b, a, m, h, s, rng)[0]
+                        )
+                    )
+                    assert dict(dist) == dict(by_totals), (hp_before, hp_after, status)
+    ref = brute_status(10, 25, 10, 10, Status.ACTIVE)
+    assert dict(status_distribution({25: Fraction(1)}, 10, 10, 10, Status.ACTIVE)) == {
+        s: p for s, p in ref.items() if p
+    }
+
+
+def test_the_wound_rolls_by_what_they_grant_equal_them_by_totals(ruleset: Tables) -> None:
+    """Every required roll of the wounds a broadsword makes at every location
+    (both swung and thrust, damage 1 to 20): enumerated by its outcome and the
+    conditions it grants, as the odds do, and on every total."""
+    victim = Victim(hp=10, ht=10)
+    seen: set[RequiredRoll] = set()
+    system = ruleset.hit_locations
+    for key in system.locations:
+        for dtype in (DamageType.CUTTING, DamageType.IMPALING, DamageType.CRUSHING):
+            for basic in range(1, 21, 3):
+                try:
+                    a = system.assess_wound(key, dtype, basic, victim)
+                except RulesError:
+                    continue
+                seen.update(a.rolls)
+    assert len(seen) >= 5
+    for req in seen:
+        by_reads = exact_outcomes(lambda rng, r=req: roll_required(r, rng), by_reads=True)
+        by_totals = exact_outcomes(lambda rng, r=req: roll_required(r, rng))
+        project = lambda o: (o.failed, o.conditions)  # noqa: E731
+        assert _marginal(by_reads, project) == _marginal(by_totals, project), req

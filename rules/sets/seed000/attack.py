@@ -1691,11 +1691,7 @@ def _located_blow(
     random location if swung randomly (covered areas rolled again), the wound there
     and its rolls."""
     d = flow.defender
-    side: BodySide | None = None
-    if plan.location.key == PARRYING_LIMB:
-        side = weapon_side(d.handedness)
-    elif ruleset.hit_locations.shield_limb(plan.location.key) is not None:
-        side = weapon_side(d.handedness).other
+    side = limb_side(plan, ruleset.hit_locations, d)
     return _body_blow(
         flow,
         d.id,
@@ -1766,14 +1762,7 @@ def _body_blow(
         )
         hit_key, side = location_roll.location, location_roll.side
     elif side is None:
-        table_side = system.locations[hit_key].side
-        side = (
-            None
-            if table_side is None
-            else resolve_table_side(
-                table_side, shield_side_near=False, shielded=True, side_die=None, left_handed=left
-            )
-        )
+        side = table_side(system, hit_key, d)
     rolled, basic = damage_step(dice, factor, rng)
     inputs = wound_inputs(
         d, hit_key, dtype, side, swung=swung, from_back=arc is Arc.REAR, chink=chink
@@ -1818,6 +1807,31 @@ def _body_blow(
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
     return damage, location_roll, hit_key
+
+
+def limb_side(plan: AttackPlan, system: HitLocationSystem, c: Combatant) -> BodySide | None:
+    """The side of the limb a blow aimed at the parrying limb (the weapon side) or
+    at a shield limb (the other side) strikes; None for any other aim."""
+    if plan.location.key == PARRYING_LIMB:
+        return weapon_side(c.handedness)
+    if system.shield_limb(plan.location.key) is not None:
+        return weapon_side(c.handedness).other
+    return None
+
+
+def table_side(system: HitLocationSystem, key: str, c: Combatant) -> BodySide | None:
+    """The side of an aimed location that has one (the near side: the weapon
+    hand's)."""
+    side = system.locations[key].side
+    if side is None:
+        return None
+    return resolve_table_side(
+        side,
+        shield_side_near=False,
+        shielded=True,
+        side_die=None,
+        left_handed=c.handedness is Handedness.LEFT,
+    )
 
 
 def wound_inputs(

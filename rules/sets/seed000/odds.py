@@ -39,19 +39,20 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
-from hexmap import Arc, Handedness
+from hexmap import Arc
 from rules.battle.model import Combatant, DamageType, Status
 from rules.core.dice import Dice
 from rules.core.enumerate import EnumeratingDice, exact_outcomes
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
-    PARRYING_LIMB,
     AttackPlan,
     WeaponAttack,
     attack_roll_inputs,
     covered_keys,
     defense_inputs,
+    limb_side,
     plan_attack,
+    table_side,
     wound_inputs,
 )
 from rules.sets.seed000.attack_events import AttackOutcome
@@ -73,9 +74,8 @@ from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
 from rules.sets.seed000.defense import DefensePlan
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
-from rules.sets.seed000.hit_location import HitLocationSystem, resolve_table_side
+from rules.sets.seed000.hit_location import HitLocationSystem
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.stances import BodySide, weapon_side
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import RulesSource
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
@@ -622,21 +622,10 @@ def located_wounds(
     Returns (HP lost, the wound's conditions that change the state -
     ``attack_steps.STATE_CONDITIONS``, read by ``wound_status``) -> chance."""
     system = ruleset.hit_locations
-    side: BodySide | None = None  # a random location's side changes no HP nor state
-    if plan.location.key == PARRYING_LIMB:
-        side = weapon_side(defender.handedness)
-    elif system.shield_limb(plan.location.key) is not None:
-        side = weapon_side(defender.handedness).other
-    elif not plan.options.random_location:
-        table_side = system.locations[key].side
-        if table_side is not None:
-            side = resolve_table_side(
-                table_side,
-                shield_side_near=False,
-                shielded=True,
-                side_die=None,
-                left_handed=defender.handedness is Handedness.LEFT,
-            )
+    # A random location's rolled side changes no HP nor state: it is not counted.
+    side = limb_side(plan, system, defender)
+    if side is None and not plan.options.random_location:
+        side = table_side(system, key, defender)
     inputs = wound_inputs(
         defender,
         key,
