@@ -65,7 +65,15 @@ from rules.battle.battle import Battle, BattleChange, EndTurn
 from rules.battle.catalog import load_battle_setup
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
-from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
+from rules.battle.terrain import (
+    Cover,
+    Footing,
+    Light,
+    TerrainChange,
+    TerrainLabel,
+    WaterDepth,
+    fact_label,
+)
 from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
 
@@ -94,13 +102,14 @@ BRUSH_KINDS: tuple[tuple[str, str], ...] = (
 _BRUSH_FIELDS = {field.name: field for field in TERRAIN_FIELDS}
 
 
-def brush_values(kind: str) -> list[tuple[str, TerrainValue | None]]:
-    """The values the brush combo offers for a terrain property."""
+def brush_values(kind: str, label: TerrainLabel) -> list[tuple[str, TerrainValue | None]]:
+    """The values the brush combo offers for a terrain property, each fact named
+    by ``label``."""
     if kind == "height":
         return [(f"{h:+d}" if h else "0", h) for h in range(-3, 6)]
     if kind == "open":
         return [("everything", None)]
-    return [(enum_label(m), m) for m in _BRUSH_FIELDS[kind].choices]
+    return [(enum_label(m, label), m) for m in _BRUSH_FIELDS[kind].choices]
 
 
 def brush_change(kind: str, value: object) -> TerrainChange | None:
@@ -508,12 +517,13 @@ class MainWindow(QMainWindow):
         self.brush_value_action = tools.addWidget(self.brush_value)
         self._brush_kind_changed()
         self.map_view.terrain_mode_changed.connect(self._terrain_mode_changed)
+        self._controller.battle_reset.connect(self._label_brush_values)
         self._terrain_mode_changed(self.map_view.terrain_mode)
 
     def _brush_kind_changed(self, *_args: object) -> None:
         self.brush_value.blockSignals(True)
         self.brush_value.clear()
-        for label, value in brush_values(str(self.brush_kind.currentData())):
+        for label, value in brush_values(str(self.brush_kind.currentData()), self._brush_label()):
             self.brush_value.addItem(label, value)
         self.brush_value.setCurrentIndex(min(1, self.brush_value.count() - 1))
         self.brush_value.blockSignals(False)
@@ -524,10 +534,25 @@ class MainWindow(QMainWindow):
             brush_change(str(self.brush_kind.currentData()), self.brush_value.currentData())
         )
 
+    def _brush_label(self) -> TerrainLabel:
+        """The battle's ruleset names the brush's values once the brush shows (no
+        ruleset package loads before the first frame); the facts' own names until then."""
+        return self._controller.ruleset.terrain_label if self.map_view.terrain_mode else fact_label
+
+    def _label_brush_values(self) -> None:
+        if not self.map_view.terrain_mode:
+            return
+        label = self._brush_label()
+        for i in range(self.brush_value.count()):
+            value = self.brush_value.itemData(i)
+            if isinstance(value, Light | Footing | WaterDepth | Cover):
+                self.brush_value.setItemText(i, enum_label(value, label))
+
     def _terrain_mode_changed(self, on: bool) -> None:
         self.brush_kind_action.setVisible(on)
         self.brush_value_action.setVisible(on)
         if on:
+            self._label_brush_values()
             self.statusBar().showMessage(
                 "Paint terrain: click or drag over hexes; T or Esc to stop", 4000
             )

@@ -15,6 +15,7 @@ from app.map.camera import Camera
 from hexmap import Hex, arc_of
 from rules.battle.items import GroundItem
 from rules.battle.state import BattleState
+from rules.battle.terrain import TerrainLabel
 
 LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
 
@@ -159,9 +160,14 @@ def label_hexes(area: mp.ReachArea, overlay: mp.Overlay, taken: set[Hex]) -> lis
 
 # --- tooltips ------------------------------------------------------------------------
 def describe_hex(
-    state: BattleState, h: Hex, selected_id: str | None, overlay: mp.Overlay | None
+    state: BattleState,
+    h: Hex,
+    selected_id: str | None,
+    overlay: mp.Overlay | None,
+    terrain_label: TerrainLabel,
 ) -> str:
-    """Tooltip text: coordinates, occupant, terrain, items, arc relative to the
+    """Tooltip text: coordinates, occupant, terrain (each fact named by
+    ``terrain_label``, the battle's ruleset's), items, arc relative to the
     selection and the weapons that reach the hex."""
     col, row = h.to_offset()
     lines = [f"Hex {h.q},{h.r}  (column {col}, row {row})"]
@@ -174,7 +180,7 @@ def describe_hex(
             )
     terrain = state.terrain.at(h)
     if not mp.terrain_look(terrain).plain:
-        lines.append("Terrain: " + terrain.describe())
+        lines.append("Terrain: " + terrain.describe(terrain_label))
     items = state.items_at(h)
     if items:
         lines.append("On the ground: " + ", ".join(i.name for i in items))

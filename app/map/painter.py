@@ -1284,9 +1284,9 @@ def terrain_look(t: Terrain) -> TerrainLook:
 
 
 def _light_to_dark(light: Light) -> int:
-    """Light (a penalty 0 .. -10) -> darkness steps 0..3."""
-    penalty = abs(light.penalty)  # e.g. 3 for dim light
-    return 0 if penalty == 0 else 1 if penalty <= 3 else 2 if penalty <= 6 else 3
+    """Light (a darkness degree 0 .. 10) -> darkness steps 0..3."""
+    darkness = light.darkness
+    return 0 if darkness == 0 else 1 if darkness <= 3 else 2 if darkness <= 6 else 3
 
 
 DARK_ALPHA = (0, 70, 130, 190)

@@ -854,7 +854,11 @@ class MapView(QWidget):
         """Tooltip text: coordinates, occupant, arc relative to the selection."""
         self._terrain.update(self._controller.state)
         return ml.describe_hex(
-            self._controller.state, h, self._controller.selected_id, self._overlay
+            self._controller.state,
+            h,
+            self._controller.selected_id,
+            self._overlay,
+            self._controller.ruleset.terrain_label,
         )
 
     def _show_tooltip(self, event: QHelpEvent) -> None:

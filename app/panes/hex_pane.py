@@ -136,7 +136,7 @@ class HexPane(QDockWidget):
             else:
                 combo = QComboBox()
                 for member in field.choices:
-                    combo.addItem(enum_label(member), member)
+                    combo.addItem("", member)
                 combo.activated.connect(lambda i, c=combo: self._edit(c.itemData(i)))
                 editor = combo
             editor.setObjectName(f"terrain_{field.name}")
@@ -173,9 +173,20 @@ class HexPane(QDockWidget):
         map_view.hovered_hex_changed.connect(self._on_hover)
         map_view.hex_clicked.connect(self.show_hex)
         controller.battle_changed.connect(self._on_battle_changed)
+        controller.battle_reset.connect(self._label_choices)
         controller.battle_reset.connect(self.refresh)
         controller.selection_changed.connect(lambda _sid: self.refresh())
+        self._label_choices()
         self.refresh()
+
+    def _label_choices(self) -> None:
+        """Name each terrain value as the battle's ruleset does (seed 000: with its
+        penalty); a new battle may play another ruleset."""
+        label = self._controller.ruleset.terrain_label
+        for editor in self.editors.values():
+            if isinstance(editor, QComboBox):
+                for i in range(editor.count()):
+                    editor.setItemText(i, enum_label(editor.itemData(i), label))
 
     # --- which hex ---------------------------------------------------------------------
     @property

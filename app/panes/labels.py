@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from rules.battle.terrain import Cover, Footing, Light, WaterDepth
+from rules.battle.terrain import TerrainFact, TerrainLabel
 
 # A terrain property's value that a combo offers (the height is a plain number).
-TerrainChoice = Light | Footing | WaterDepth | Cover
+TerrainChoice = TerrainFact
 
 
-def enum_label(value: TerrainChoice) -> str:
-    """The terrain value's own label, capitalised for a combo entry."""
-    return value.label[:1].upper() + value.label[1:]
+def enum_label(value: TerrainChoice, label: TerrainLabel) -> str:
+    """The terrain value as ``label`` names it (the battle's ruleset's
+    ``terrain_label``), capitalised for a combo entry."""
+    text = label(value)
+    return text[:1].upper() + text[1:]

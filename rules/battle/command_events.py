@@ -123,12 +123,16 @@ class RulesetOptionsSet(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TerrainPainted(Event):
+    """The GM painted ``change`` on ``hexes``; ``change_text`` is the change as the
+    battle's ruleset names it (``BattleRuleset.terrain_label``)."""
+
     hexes: tuple[Hex, ...]
     change: TerrainChange
+    change_text: str
 
     def describe(self) -> str:
         n = len(self.hexes)
-        return f"GM paints {n} hex{'es' if n != 1 else ''}: {self.change.describe()}"
+        return f"GM paints {n} hex{'es' if n != 1 else ''}: {self.change_text}"
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return self.hexes

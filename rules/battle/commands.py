@@ -284,7 +284,11 @@ class PaintTerrain(Command):
         terrain = state.terrain.painted(self.hexes, self.change)
         if terrain == state.terrain:
             return CommandResult(state, ())
-        event = TerrainPainted(hexes=tuple(dict.fromkeys(self.hexes)), change=self.change)
+        event = TerrainPainted(
+            hexes=tuple(dict.fromkeys(self.hexes)),
+            change=self.change,
+            change_text=self.change.describe(ruleset.terrain_label),
+        )
         return CommandResult(replace(state, terrain=terrain), (event,))
 
 

@@ -22,7 +22,7 @@ from rules.battle.items import GroundItem, item_id
 from rules.battle.model import Combatant, Status, Weapon
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
-from rules.battle.terrain import TerrainMap
+from rules.battle.terrain import TerrainFact, TerrainMap
 from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
@@ -111,6 +111,12 @@ class BattleRuleset(Protocol):
     ) -> tuple[BattleState, tuple[Event, ...]]:
         """What a flying ``piece`` from ``holder``'s hand does to ``victim_id``,
         who stood in its way at ``where``."""
+        ...
+
+    def terrain_label(self, fact: TerrainFact) -> str:
+        """A terrain fact as this ruleset names it: with what it does under its
+        rules (seed 000: "bad light (-4)"), else the fact's own ``label``. The
+        terrain brush's event, the map's tooltip and the hex pane read it."""
         ...
 
 

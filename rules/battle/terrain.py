@@ -1,4 +1,4 @@
-"""Terrain of the battle map and the situation of one attack.
+"""Terrain of the battle map: the facts a ruleset reads, not what they do.
 
 Each hex has a ``Terrain``: light, footing, water, cover and height. Most hexes are
 open ground (daylight, good footing, dry, no cover, level 0), so the map stores
@@ -6,88 +6,82 @@ only the others, in a ``TerrainMap`` (sparse, frozen and comparable, so a battle
 state with terrain still compares equal after a replay). The GM paints terrain
 with ``rules.battle.commands.PaintTerrain`` and a ``TerrainChange``.
 
-What terrain does to an attack (000 ADVERSE COMBAT CONDITIONS; the values are the
-condition catalog's, ``assets/rulesets/000/adverse_conditions.json``):
+The values are what a GM sees at the table, in steps fine enough for every
+system to read its own levels from them:
 
-* **Light** counts where the DEFENDER stands: the attacker must see the target.
-  Twilight -1 down to nearly dark -9 is the catalog's ``bad_light``, total
-  darkness its ``total_darkness`` -10.
-* **Footing** and **water** count where the ATTACKER stands: it is the attacker's
-  stance that suffers. ``bad_footing`` -1 or worse; ``in_water`` -1 ankle-deep to
-  -6 chest-deep (Hexfray fills the depths between linearly); deeper than the chest
-  the attacker is ``swimming`` (-6).
-* **Cover** of the defender's hex hides body areas from random hit locations: a
-  hit that lands on a covered area is rolled again (000 RANDOM HIT LOCATION).
-  PARTIAL cover (a low wall, a hedge, a table) covers the legs; FULL cover (a
-  battlement, an arrow slit) also covers the torso, leaving head and arms.
-  Against ranged attacks a prone target in cover counts as "behind cover" for
-  the posture table. Cover gives no hit modifier by itself.
-* **Height** in levels: an attacker higher than the defender attacks from above,
-  a lower one from below. Hexfray gives no hit modifier for it; the flags go to
-  the attack (``AttackOptions.from_below``: defenses against attacks from below;
-  random hit locations shift from above or below, 000 RANDOM HIT LOCATION).
+* **Light**: a darkness degree from 0 (daylight) through twilight (1) and dim
+  light (2 to 8) to nearly dark (9) and total darkness (10). A ruleset with
+  fewer levels of dim light and darkness groups the degrees.
+* **Footing**: good, bad, very bad or treacherous.
+* **Water**: dry, ankle-, knee-, thigh-, hip-, waist- or chest-deep, or deep water
+  in which one swims.
+* **Cover**: none, partial (a low wall, a hedge, a table: the legs are hidden) or
+  full (a battlement, an arrow slit: only head and arms show), named by the body
+  areas it hides.
+* **Height** in whole levels above the map's ground level.
 
-What the terrain means for an attack is the ruleset's: seed 000 gathers terrain
-and posture into a ``Situation`` (``rules.sets.seed000.situation``) that the attack
-pane shows item by item; the GM may still override it.
+Each value's ``label`` names the fact only. What terrain does to an attack, and
+how a pane names it in those terms, is the ruleset's (``BattleRuleset.terrain_label``;
+seed 000: ``rules.sets.seed000.terrain_penalties`` and ``rules.sets.seed000.situation``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
 from hexmap import Hex
-from rules.core.citation import cite
 from rules.core.errors import RulesError
 
-CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
+MAX_DARKNESS = 10
 
 
 class Light(Enum):
-    """Light in a hex: the seed's bad light penalty, twilight -1 to nearly dark -9,
-    and total darkness -10 (``penalty``)."""
+    """Light in a hex, by its darkness degree (``darkness``): 0 daylight,
+    1 twilight, 2 to 8 dim light, 9 nearly dark, 10 total darkness."""
 
     DAYLIGHT = 0
-    TWILIGHT = -1
-    BAD_2 = -2
-    BAD_3 = -3
-    BAD_4 = -4
-    BAD_5 = -5
-    BAD_6 = -6
-    BAD_7 = -7
-    BAD_8 = -8
-    NEARLY_DARK = -9
-    TOTAL_DARKNESS = -10
+    TWILIGHT = 1
+    DIM_2 = 2
+    DIM_3 = 3
+    DIM_4 = 4
+    DIM_5 = 5
+    DIM_6 = 6
+    DIM_7 = 7
+    DIM_8 = 8
+    NEARLY_DARK = 9
+    TOTAL_DARKNESS = MAX_DARKNESS
 
     @property
-    def penalty(self) -> int:
+    def darkness(self) -> int:
         return int(self.value)
 
     @classmethod
-    def from_penalty(cls, penalty: int) -> Light:
+    def of_darkness(cls, darkness: int) -> Light:
         try:
-            return cls(penalty)
+            return cls(darkness)
         except ValueError:
-            raise RulesError(f"light penalties run from 0 to -10, got {penalty!r}") from None
+            raise RulesError(
+                f"darkness runs from 0 (daylight) to {MAX_DARKNESS} (total darkness), "
+                f"got {darkness!r}"
+            ) from None
+
+    @property
+    def is_dim(self) -> bool:
+        """Darker than twilight, not yet nearly dark (degrees 2 to 8)."""
+        return Light.TWILIGHT.darkness < self.darkness < Light.NEARLY_DARK.darkness
 
     @property
     def label(self) -> str:
-        if self is Light.DAYLIGHT:
-            return "daylight"
-        if self is Light.TOTAL_DARKNESS:
-            return "total darkness (-10)"
-        if self is Light.TWILIGHT:
-            return "twilight (-1)"
-        if self is Light.NEARLY_DARK:
-            return "nearly dark (-9)"
-        return f"bad light ({self.penalty})"
+        if self.is_dim:
+            return f"dim light (darkness {self.darkness} of {MAX_DARKNESS})"
+        return self.name.lower().replace("_", " ")
 
 
 class Footing(Enum):
-    """Footing in a hex: the seed's "bad footing -1 or more"."""
+    """Footing in a hex, from good to treacherous."""
 
     GOOD = "good"
     BAD = "bad"
@@ -95,22 +89,13 @@ class Footing(Enum):
     TREACHEROUS = "treacherous"
 
     @property
-    def penalty(self) -> int:
-        return _FOOTING[self]
-
-    @property
     def label(self) -> str:
-        if self is Footing.GOOD:
-            return "good footing"
-        return f"{self.value} footing ({self.penalty})"
-
-
-_FOOTING = {Footing.GOOD: 0, Footing.BAD: -1, Footing.VERY_BAD: -2, Footing.TREACHEROUS: -3}
+        return f"{self.value} footing"
 
 
 class WaterDepth(Enum):
-    """Standing water: the seed gives ankle-deep -1 and chest-deep -6; Hexfray
-    steps linearly between them. DEEP is over the chest: the fighter swims (-6)."""
+    """Standing water, by how deep it reaches on a standing fighter; DEEP is over
+    the chest: the fighter swims."""
 
     NONE = "none"
     ANKLE = "ankle"
@@ -122,10 +107,6 @@ class WaterDepth(Enum):
     DEEP = "deep"
 
     @property
-    def penalty(self) -> int:
-        return _WATER[self]
-
-    @property
     def swimming(self) -> bool:
         return self is WaterDepth.DEEP
 
@@ -134,25 +115,13 @@ class WaterDepth(Enum):
         if self is WaterDepth.NONE:
             return "dry"
         if self is WaterDepth.DEEP:
-            return "deep water, swimming (-6)"
-        return f"{self.value}-deep water ({self.penalty})"
-
-
-_WATER = {
-    WaterDepth.NONE: 0,
-    WaterDepth.ANKLE: -1,
-    WaterDepth.KNEE: -2,
-    WaterDepth.THIGH: -3,
-    WaterDepth.HIP: -4,
-    WaterDepth.WAIST: -5,
-    WaterDepth.CHEST: -6,
-    WaterDepth.DEEP: -6,
-}
+            return "deep water, swimming"
+        return f"{self.value}-deep water"
 
 
 class Cover(Enum):
-    """Cover in a hex, by the body areas (``rules.sets.seed000.hit_location`` areas) it hides
-    from random hit locations."""
+    """Cover in a hex, by the body areas it hides (the ``leg`` and ``torso`` areas
+    of a hit-location table)."""
 
     NONE = "none"
     PARTIAL = "partial"  # low wall, hedge, table: legs hidden
@@ -175,6 +144,16 @@ _COVER = {
     Cover.FULL: frozenset({"leg", "torso"}),
 }
 
+# A terrain property's value that is not a number (the height is one).
+TerrainFact = Light | Footing | WaterDepth | Cover
+# How a terrain fact is named: ``fact_label``, or a ruleset's ``terrain_label``.
+TerrainLabel = Callable[[TerrainFact], str]
+
+
+def fact_label(fact: TerrainFact) -> str:
+    """The fact's own name, with nothing a ruleset makes of it."""
+    return fact.label
+
 
 @dataclass(frozen=True, slots=True)
 class Terrain:
@@ -192,12 +171,13 @@ class Terrain:
     def is_open(self) -> bool:
         return self == OPEN_GROUND
 
-    def describe(self) -> str:
+    def describe(self, label: TerrainLabel = fact_label) -> str:
+        """What differs from open ground, each fact named by ``label``."""
         parts = [
-            self.light.label if self.light is not Light.DAYLIGHT else "",
-            self.footing.label if self.footing is not Footing.GOOD else "",
-            self.water.label if self.water is not WaterDepth.NONE else "",
-            self.cover.label if self.cover is not Cover.NONE else "",
+            label(self.light) if self.light is not Light.DAYLIGHT else "",
+            label(self.footing) if self.footing is not Footing.GOOD else "",
+            label(self.water) if self.water is not WaterDepth.NONE else "",
+            label(self.cover) if self.cover is not Cover.NONE else "",
             f"height {self.height}" if self.height else "",
         ]
         return ", ".join(p for p in parts if p) or "open ground"
@@ -235,18 +215,12 @@ class TerrainChange:
     def is_empty(self) -> bool:
         return self == TerrainChange()
 
-    def describe(self) -> str:
+    def describe(self, label: TerrainLabel = fact_label) -> str:
+        """What the stroke sets, each fact named by ``label``."""
         if self == TerrainChange.open_ground():
             return "open ground"
-        parts = []
-        if self.light is not None:
-            parts.append(self.light.label)
-        if self.footing is not None:
-            parts.append(self.footing.label)
-        if self.water is not None:
-            parts.append(self.water.label)
-        if self.cover is not None:
-            parts.append(self.cover.label)
+        facts = (self.light, self.footing, self.water, self.cover)
+        parts = [label(fact) for fact in facts if fact is not None]
         if self.height is not None:
             parts.append(f"height {self.height}")
         return ", ".join(parts) or "nothing"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QAction, QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QComboBox
 
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
@@ -16,7 +16,7 @@ from hexmap import Hex
 from rules.battle.battle import weapon_positions
 from rules.battle.commands import Attack, DropItem, PaintTerrain, SetPosture
 from rules.battle.scatter import PieceLanded
-from rules.battle.terrain import Cover, Footing, TerrainChange, WaterDepth
+from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.sets.seed000.attack import AttackOptions, WeaponAttack
 from rules.sets.seed000.conditions import Posture
 
@@ -194,8 +194,6 @@ def test_the_map_shows_every_kind_of_terrain(view: MapView) -> None:
     controller.execute(PaintTerrain((Hex(2, 2),), TerrainChange(cover=Cover.FULL)))
     controller.execute(PaintTerrain((Hex(3, 2),), TerrainChange(height=2)))
     controller.execute(PaintTerrain((Hex(4, 2),), TerrainChange.open_ground()))
-    from rules.battle.terrain import Light
-
     controller.execute(PaintTerrain((Hex(5, 2),), TerrainChange(light=Light.NEARLY_DARK)))
     assert view.terrain_drawn_at(Hex(2, 2)).cover == 2
     assert view.terrain_drawn_at(Hex(3, 2)).height == 2
@@ -320,3 +318,23 @@ def test_repainted_terrain_is_not_stale(view: MapView) -> None:
     dry = view.grab().toImage()
     assert dry.pixelColor(at) == before.pixelColor(at)
     assert view.terrain_drawn_at(h) is None
+
+
+def test_seed_000_names_the_terrain_with_its_penalties(
+    qtbot, main_window: MainWindow, view: MapView, pane: HexPane
+) -> None:
+    """The hex pane, the brush and the map's tooltip show what the terrain does
+    under the battle's ruleset (000 ADVERSE COMBAT CONDITIONS), through its
+    ``terrain_label``: the facts themselves carry no penalty."""
+    light = pane.editors["light"]
+    assert isinstance(light, QComboBox)
+    assert light.itemText(light.findData(Light.DIM_4)) == "Bad light (-4)"
+    water = pane.editors["water"]
+    assert water.itemText(water.findData(WaterDepth.DEEP)) == "Deep water, swimming (-6)"
+    h = Hex(4, 4)
+    view.controller.execute(PaintTerrain((h,), TerrainChange(light=Light.TWILIGHT)))
+    assert "Terrain: twilight (-1)" in view.describe_hex(h)
+    assert view.controller.state.terrain.at(h).describe() == "twilight"
+    main_window.map_view.set_terrain_mode(True)
+    brush = main_window.brush_value
+    assert brush.currentData() is Light.TWILIGHT and brush.currentText() == "Twilight (-1)"

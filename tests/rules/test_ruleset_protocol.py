@@ -32,6 +32,7 @@ from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.sheet import InjuryTolerance, PainThreshold, read_stats
 from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION
 from rules.sets.seed000.tables import LOCATIONS_001
+from rules.sets.seed000.terrain_penalties import footing_penalty
 from tests.rules.sheets import amend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,7 +210,7 @@ def test_the_situation_comes_from_the_map() -> None:
     battle = Battle(state, 1, get_ruleset)
     battle.execute(PaintTerrain((attacker_hex,), TerrainChange(footing=Footing.BAD)))
     modifiers = ruleset.situation(battle.state, "c2", "c3")
-    assert [m.value for m in modifiers] == [Footing.BAD.penalty] and Footing.BAD.penalty < 0
+    assert [m.value for m in modifiers] == [footing_penalty(Footing.BAD)] == [-1]
     assert "attacker's hex" in modifiers[0].reason
 
 

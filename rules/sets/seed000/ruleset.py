@@ -22,6 +22,7 @@ from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
 from rules.battle.state import AttackResult, BattleState, LaunchedPiece
+from rules.battle.terrain import TerrainFact
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
@@ -34,7 +35,7 @@ from rules.sets.protocol import (
     SheetRow,
     SheetSection,
 )
-from rules.sets.seed000 import stray_hits, turn
+from rules.sets.seed000 import stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
@@ -191,6 +192,10 @@ class Seed000(Tables):
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Modifier, ...]:
         return situation_modifiers(state, attacker_id, defender_id).modifiers
+
+    def terrain_label(self, fact: TerrainFact) -> str:
+        """The fact with its 000 ADVERSE COMBAT CONDITIONS penalty."""
+        return terrain_penalties.terrain_label(fact)
 
     # --- the gear and the fighters ----------------------------------------------------
     def placeable_items(self) -> tuple[Weapon | Shield, ...]:

@@ -21,6 +21,7 @@ from rules.sets.seed000.conditions import (
     posture_modifiers,
 )
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.terrain_penalties import footing_penalty, light_penalty, water_penalty
 
 RANDOM_LOCATION_000 = cite("000", "RANDOM HIT LOCATION")
 
@@ -115,19 +116,20 @@ def situation_modifiers(
 
 def terrain_conditions(attacker: Terrain, defender: Terrain) -> tuple[SelectedCondition, ...]:
     """The catalog conditions the terrain calls for: light at the defender's hex,
-    footing and water at the attacker's."""
+    footing and water at the attacker's, at seed 000's values for them
+    (``rules.sets.seed000.terrain_penalties``)."""
     picks: list[SelectedCondition] = []
     light = defender.light
     if light is Light.TOTAL_DARKNESS:
         picks.append(SelectedCondition("total_darkness"))
     elif light is not Light.DAYLIGHT:
-        picks.append(SelectedCondition("bad_light", light.penalty))
+        picks.append(SelectedCondition("bad_light", light_penalty(light)))
     if attacker.footing is not Footing.GOOD:
-        picks.append(SelectedCondition("bad_footing", attacker.footing.penalty))
+        picks.append(SelectedCondition("bad_footing", footing_penalty(attacker.footing)))
     if attacker.water.swimming:
         picks.append(SelectedCondition("swimming"))
     elif attacker.water is not WaterDepth.NONE:
-        picks.append(SelectedCondition("in_water", attacker.water.penalty))
+        picks.append(SelectedCondition("in_water", water_penalty(attacker.water)))
     return tuple(picks)
 
 
