@@ -315,22 +315,6 @@ class Status(Enum):
         return self in (Status.ACTIVE, Status.STUNNED)
 
 
-class BodyArea(Enum):
-    """000 DEFENDING A SPECIFIC BODY AREA (re-exported by ``rules.sets.seed000.stances``)."""
-
-    HEAD = "head"
-    LEFT_ARM = "left_arm"
-    RIGHT_ARM = "right_arm"
-    LEFT_LEG = "left_leg"
-    RIGHT_LEG = "right_leg"
-    ABDOMEN = "abdomen"
-    CHEST = "chest"
-
-    @property
-    def label(self) -> str:
-        return self.value.replace("_", " ")
-
-
 @dataclass(frozen=True, slots=True)
 class RulesetSheet:
     """Base of a ruleset's statistics for one fighter: what its rules read from the

@@ -19,7 +19,7 @@ from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import Attack
-from rules.battle.model import BodyArea, Combatant, DamageType, WeaponDamageState
+from rules.battle.model import Combatant, DamageType, WeaponDamageState
 from rules.battle.pieces import PlacementKind
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
@@ -61,6 +61,7 @@ from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
 from rules.sets.seed000.sheet import InjuryTolerance, PainThreshold
+from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition

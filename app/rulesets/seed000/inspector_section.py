@@ -27,7 +27,7 @@ from app.panes.widgets import (
 from app.rulesets import InspectorControls
 from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Arc
-from rules.battle.model import BodyArea, Combatant, ParryClass, Status, Weapon
+from rules.battle.model import Combatant, ParryClass, Status, Weapon
 from rules.core.errors import RulesError
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.defense import (
@@ -39,7 +39,12 @@ from rules.sets.seed000.defense import (
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.stances import BODY_AREA_CITATION, acrobatics_skill_of, weapon_side
+from rules.sets.seed000.stances import (
+    BODY_AREA_CITATION,
+    BodyArea,
+    acrobatics_skill_of,
+    weapon_side,
+)
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wounds_of
 

@@ -7,7 +7,7 @@ from enum import Enum
 from typing import TypedDict
 
 from hexmap import Arc, Hex
-from rules.battle.model import BodyArea, Status
+from rules.battle.model import Status
 from rules.battle.pieces import Piece
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.events import CombatantEvent, Event
@@ -20,7 +20,7 @@ from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmResult
 from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import ImprovisedParryOutcome, ImprovisedParryRoll
-from rules.sets.seed000.stances import AcrobaticResult
+from rules.sets.seed000.stances import AcrobaticResult, BodyArea
 from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
 
 

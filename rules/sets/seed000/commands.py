@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.battle.model import BodyArea
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.dice import DiceSource
 from rules.sets.seed000.attack_events import DefendedAreaSet
-from rules.sets.seed000.stances import BODY_AREA_CITATION
+from rules.sets.seed000.stances import BODY_AREA_CITATION, BodyArea
 from rules.sets.seed000.tracks import tracks_of, with_tracks
 
 

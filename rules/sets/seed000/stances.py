@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Literal
 
 from hexmap import Handedness
-from rules.battle.model import BodyArea as BodyArea  # moved to rules.battle.model; re-exported
 from rules.battle.model import Fighter, ShieldSize, Weapon, WeaponKind
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource
@@ -280,6 +279,23 @@ def dodge_probability_with_acrobatics(dodge: int, acrobatics_skill: int) -> Frac
 
 
 # ------------------------------------------------------- defended body area
+
+
+class BodyArea(Enum):
+    """The body areas a defender may guard for a turn (000 DEFENDING A SPECIFIC
+    BODY AREA)."""
+
+    HEAD = "head"
+    LEFT_ARM = "left_arm"
+    RIGHT_ARM = "right_arm"
+    LEFT_LEG = "left_leg"
+    RIGHT_LEG = "right_leg"
+    ABDOMEN = "abdomen"
+    CHEST = "chest"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
 
 
 DEFENDED_AREA_BONUS = 2

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rules.battle.model import BodyArea, Combatant, RulesetTracks
+from rules.battle.model import Combatant, RulesetTracks
+from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 
 
