@@ -17,8 +17,8 @@ Seed 000 takes movement for granted, so this follows the published basics of the
   can draw the way taken and a deliberate drop can land on it (000 DROPPED
   WEAPONS). End of turn clears the path, the MP used and the free facing change.
 * Postures are ``rules.battle.model.Posture`` (re-exported by ``rules.sets.seed000.conditions``); a
-  fall (``apply_fall``) or the GM (``rules.battle.commands.SetPosture``) changes them. The posture
-  table gives the hit modifiers (``rules.battle.terrain.situation_modifiers``).
+  fall (``apply_fall``) or the GM (``rules.battle.commands.SetPosture``) changes them. The
+  ruleset's posture table gives the hit modifiers (seed 000: ``rules.sets.seed000.situation``).
 """
 
 from __future__ import annotations
