@@ -549,10 +549,10 @@ class MainWindow(QMainWindow):
                 self.brush_value.setItemText(i, enum_label(value, label))
 
     def _terrain_mode_changed(self, on: bool) -> None:
+        self._label_brush_values()  # before the brush shows: its width follows its texts
         self.brush_kind_action.setVisible(on)
         self.brush_value_action.setVisible(on)
         if on:
-            self._label_brush_values()
             self.statusBar().showMessage(
                 "Paint terrain: click or drag over hexes; T or Esc to stop", 4000
             )

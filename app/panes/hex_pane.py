@@ -126,6 +126,7 @@ class HexPane(QDockWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.editors: dict[str, QComboBox | QSpinBox] = {}
+        label = controller.ruleset.terrain_label
         for field in TERRAIN_FIELDS:
             editor: QComboBox | QSpinBox
             if not field.choices:
@@ -136,7 +137,7 @@ class HexPane(QDockWidget):
             else:
                 combo = QComboBox()
                 for member in field.choices:
-                    combo.addItem("", member)
+                    combo.addItem(enum_label(member, label), member)
                 combo.activated.connect(lambda i, c=combo: self._edit(c.itemData(i)))
                 editor = combo
             editor.setObjectName(f"terrain_{field.name}")
@@ -176,7 +177,6 @@ class HexPane(QDockWidget):
         controller.battle_reset.connect(self._label_choices)
         controller.battle_reset.connect(self.refresh)
         controller.selection_changed.connect(lambda _sid: self.refresh())
-        self._label_choices()
         self.refresh()
 
     def _label_choices(self) -> None:
