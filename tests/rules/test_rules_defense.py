@@ -371,7 +371,7 @@ def test_worked_example_through_real_attacks(make: Make, ruleset: Tables, script
     # attack 16: a plain miss (no defenses announced), so no damage dice are needed
     # (a 17 would be a critical miss and roll on the critical miss table)
     d = resolve_attack(first, d, victim, scripted((6, 6, 4)), ruleset).attacker_after
-    assert d.actions_this_turn == (ATTACK,)
+    assert d.actions_this_turn == (replace(ATTACK, target_id="v"),)  # aimed at the victim
 
     a1 = make("sword-and-shield", Hex(0, -1), Facing.S, id="a1")
     plan = plan_attack(

@@ -1142,9 +1142,11 @@ def _damage_events(
 
 def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> None:
     """The attacker's turn record and readiness; the defender's: every announced
-    defense counts, except critical successes."""
+    defense counts, except critical successes. Each action names whom it was aimed
+    at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that."""
     attacker = flow.attacker
-    acted = (*attacker.actions_this_turn, TurnAction(ActionKind.ATTACK, plan.weapon.key))
+    attack = TurnAction(ActionKind.ATTACK, plan.weapon.key, target_id=flow.defender.id)
+    acted = (*attacker.actions_this_turn, attack)
     if plan.attacker_weapon_unready_after:  # one copy: it is the costly step here
         flow.attacker = attacker.evolve(
             actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
@@ -1166,6 +1168,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
             d.action,
             counts=i not in critical_wins,
             acrobatic=plan.options.acrobatic_dodge and d.kind is DefenseKind.DODGE,
+            target_id=attacker.id,
         )
         for i, d in enumerate(plan.defenses)
     )

@@ -107,11 +107,14 @@ class Seed000(Tables):
         resolution = resolve_attack(
             plan, attacker, defender, dice, self, bystander=bystander, check=False
         )
-        return replace(
-            resolution,
-            attacker_after=tag_targets(attacker, resolution.attacker_after, defender.id),
-            defender_after=tag_targets(defender, resolution.defender_after, attacker.id),
-        )
+        attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
+        defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
+        if (
+            attacker_after is resolution.attacker_after
+            and defender_after is resolution.defender_after
+        ):
+            return resolution  # resolve_attack tagged its own actions
+        return replace(resolution, attacker_after=attacker_after, defender_after=defender_after)
 
     def attack(
         self,

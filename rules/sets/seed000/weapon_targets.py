@@ -82,6 +82,8 @@ def tag_targets(before: Combatant, after: Combatant, other_id: str) -> Combatant
     new = after.actions_this_turn
     if new[: len(old)] != old or len(new) == len(old):
         return after
+    if all(a.target_id is not None for a in new[len(old) :]):
+        return after  # resolve_attack tagged its own: no copy
     tagged = tuple(
         a if a.target_id is not None else replace(a, target_id=other_id) for a in new[len(old) :]
     )
