@@ -231,8 +231,8 @@ def resolve_disarm(
         raise ValueError(
             f"a contest of {contest.rules.disarm_citation} resolved under {rules.disarm_citation}"
         )
-    a_roll = success_roll(contest.attacker.level, rng)
-    d_roll = success_roll(contest.defender.level, rng)
+    a_roll = success_roll(contest.attacker.level, rng, total_read=True)  # margins compared
+    d_roll = success_roll(contest.defender.level, rng, total_read=True)
     outcome, winner, by = _outcome(
         rules, a_roll.outcome, a_roll.margin, d_roll.outcome, d_roll.margin
     )

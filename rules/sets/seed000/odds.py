@@ -2,32 +2,27 @@
 
 ``attack_odds(plan, attacker, defender, ruleset)`` takes an ``AttackPlan`` from
 ``rules.sets.seed000.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
-obtained by enumerating the dice, never by sampling. It follows
-``rules.sets.seed000.attack.resolve_attack`` step by step (docs/odds.md):
+never sampled. It rolls nothing of its own: it runs the steps
+``resolve_attack`` rolls (``rules.sets.seed000.attack_steps``) on every way their dice can
+fall (``rules.core.enumerate.exact_outcomes``), each memoised on its inputs, and
+chains their distributions in the resolver's order (docs/odds.md):
 
 1. 000 disarm: the Quick Contest replaces the rest (``rules.sets.seed000.disarm``'s exact
-   distribution at the levels of ``AttackPlan.contest``): HIT, CRITICAL_MISS or
-   MISSED.
-2. The attack roll, total by total (``rules.sets.seed000.checks.judge``). A critical failure
-   of a reliable weapon or at base skill over 15 stands only if the confirming
-   rolls fail (``critical_miss_happens_probability``), else it is a plain miss. A
-   plain failure under the 000 table may still land (a near miss, a miss only
-   because of the aim: ``missed_location``) and goes on to the defenses.
-3. The announced defenses in order until one succeeds; their scores are fixed by
-   the plan, so the rolls are independent. An acrobatic dodge mixes the two
-   dodge scores its Acrobatics roll can give.
-4. A blow that lands: on a weapon, no injury; on a key of the battle's hit
-   location system or a random location (mixed by the system's exact
-   distribution), the located wound of every damage total (``assess_wound``: HP
-   actually lost) and every outcome of its rolls; otherwise the uniform torso
-   damage (``penetrating_damage`` / ``injury_from``, as ``roll_damage``).
-5. The defender's state: ``rules.sets.seed000.damage.injury_status`` run with scripted dice
-   on every branch of its HT rolls, overridden by the state a located wound
-   forces, as ``resolve_attack`` does.
+   distribution at the levels of ``AttackPlan.contest``).
+2. The attack roll step: the roll by total, a critical failure's confirming
+   rolls, a failed roll that still lands (near misses, misses only because of
+   the aim), a stray blow.
+3. The defense step of each announced defense in order until one succeeds (an
+   acrobatic dodge's Acrobatics roll first).
+4. A blow that lands: on a weapon, no injury; at a key of the battle's hit
+   location system or a random location (the system's exact distribution), the
+   damage step, the located wound of each basic damage and its required rolls
+   (``roll_required``, chained as ``resolve_rolls`` chains them); otherwise
+   ``roll_damage`` itself.
+5. The defender's state: ``injury_status`` itself, overridden by the wound's
+   conditions (``wound_status``), as ``resolve_attack`` does.
 
-The module rolls nothing and changes nothing; it is cheap enough to run on every
-change of the attack pane (about 1 ms warm, 15 ms cold for a random swing;
-docs/odds.md).
+Cheap enough to run on every change of the attack pane (docs/odds.md, "Speed").
 """
 
 from __future__ import annotations
