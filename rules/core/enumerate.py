@@ -31,6 +31,7 @@ step enumerated so is tested against the same step enumerated by totals.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -43,7 +44,6 @@ __all__ = ["EnumeratingDice", "exact_outcomes", "representative_faces"]
 
 K = TypeVar("K", bound=Hashable)
 
-ONE = Fraction(1)
 
 
 class _MoreDice(BaseException):
@@ -70,10 +70,12 @@ def representative_faces(count: int, sides: int, total: int) -> tuple[int, ...]:
 
 
 @functools.cache
-def _totals(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """The branches of one roll by totals: representative faces and chance."""
+def _totals(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The branches of one roll by totals: representative faces and their number
+    of ways (out of ``sides ** count``)."""
+    ways = sides**count
     return tuple(
-        (representative_faces(count, sides, total), p)
+        (representative_faces(count, sides, total), int(p * ways))
         for total, p in distribution(count, sides).items()
     )
 
@@ -81,16 +83,16 @@ def _totals(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], .
 @functools.cache
 def _by_reads(
     count: int, sides: int, reads: Callable[[int], Hashable]
-) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The branches of one roll by what ``reads`` makes of its total: the faces
-    of the lowest total with that value, and the chance of all of them. Kept per
+    of the lowest total with that value, and the ways of all of them. Kept per
     reading (a reading that compares by value, such as a success roll's target,
     is grouped once)."""
-    groups: dict[Hashable, tuple[tuple[int, ...], Fraction]] = {}
-    for faces, p in _totals(count, sides):
+    groups: dict[Hashable, tuple[tuple[int, ...], int]] = {}
+    for faces, ways in _totals(count, sides):
         value = reads(sum(faces))
         known = groups.get(value)
-        groups[value] = (faces, p) if known is None else (known[0], known[1] + p)
+        groups[value] = (faces, ways) if known is None else (known[0], known[1] + ways)
     return tuple(groups.values())
 
 
@@ -107,7 +109,14 @@ class EnumeratingDice(RecordingDice):
         self._by_totals = by_totals
         self._by_reads = by_reads
         self.used = 0
-        self.weight = ONE
+        # The chance of the faces given so far, kept as whole numbers: ``ways``
+        # out of ``out_of`` (no Fraction is reduced per die).
+        self.ways = 1
+        self.out_of = 1
+
+    @property
+    def weight(self) -> Fraction:
+        return Fraction(self.ways, self.out_of)
 
     def _choose(self, width: int) -> int:
         if self.used >= len(self._path):
@@ -119,7 +128,7 @@ class EnumeratingDice(RecordingDice):
     def _next(self, a: int, b: int) -> int:
         width = b - a + 1
         index = self._choose(width)
-        self.weight /= width
+        self.out_of *= width
         return a + index
 
     def roll(
@@ -131,8 +140,9 @@ class EnumeratingDice(RecordingDice):
             return super().roll(count, sides)
         else:
             branches = _totals(count, sides)
-        faces, p = branches[self._choose(len(branches))]
-        self.weight *= p
+        faces, ways = branches[self._choose(len(branches))]
+        self.ways *= ways
+        self.out_of *= sides**count
         self.trace.extend(faces)
         return faces
 
@@ -144,7 +154,7 @@ def exact_outcomes(
     (see the module docstring). ``run`` must be deterministic given its dice and
     roll finitely many (a step that re-rolls until something comes up must be
     enumerated without the re-roll and conditioned by the caller)."""
-    result: dict[K, Fraction] = {}
+    ways: dict[K, dict[int, int]] = {}  # result -> out of -> ways
     pending: list[tuple[int, ...]] = [()]
     while pending:
         path = pending.pop()
@@ -156,5 +166,12 @@ def exact_outcomes(
             continue
         if dice.used != len(path):
             raise RulesError("the enumerated step rolled differently on the same dice")
-        result[key] = result.get(key, Fraction(0)) + dice.weight
-    return MappingProxyType(result)
+        counts = ways.setdefault(key, {})
+        counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
+    return MappingProxyType({key: _sum(counts) for key, counts in ways.items()})
+
+
+def _sum(counts: Mapping[int, int]) -> Fraction:
+    """``sum(ways / out_of)`` over a result's paths, reduced once."""
+    common = math.lcm(*counts)
+    return Fraction(sum(n * (common // d) for d, n in counts.items()), common)

@@ -36,7 +36,7 @@ from typing import TypeVar
 
 from hexmap import Arc
 from rules.battle.model import Combatant, DamageType, Status
-from rules.core.dice import Dice
+from rules.core.dice import SIDES, Dice
 from rules.core.enumerate import EnumeratingDice, exact_outcomes
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
@@ -530,8 +530,9 @@ def _mixed_blow(
                 torso[struck] = torso.get(struck, ZERO) + weight * p
             continue
         for key, lp in weights.items():
+            at = weight * lp
             for k, p in located_wounds(plan, defender, ruleset, key).items():
-                joint[k] = joint.get(k, ZERO) + weight * lp * p
+                joint[k] = joint.get(k, ZERO) + at * p
     injury_acc: dict[int, Fraction] = {}
     status_acc: dict[Status, Fraction] = {}
     for (amount, state), p in torso.items():
@@ -638,15 +639,27 @@ def _located_wounds(
     system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice
 ) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
     """The damage step on every way its dice fall, each basic damage's wound
-    (``WoundInputs.assess``) and every outcome of its required rolls."""
-    result: dict[tuple[int, frozenset[WoundCondition]], Fraction] = {}
+    (``WoundInputs.assess``) and every outcome of its required rolls. Counted in
+    ways (one denominator: the damage dice's and 216 per roll of the longest
+    chain), so that no Fraction is reduced along the way."""
+    # (ways of the damage, HP lost, automatic conditions, rolls made, their ways)
+    parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
+    longest = 0
+    damage_ways = SIDES**dice.count
     for basic, p in _basic_damage(dice, ONE).items():
         a = inputs.assess(system.value, basic)
+        made, counts = _required_rolls_ways(a.rolls)
         automatic = a.automatic & STATE_CONDITIONS
-        for granted, pg in _required_rolls_odds(a.rolls).items():
-            k = (a.hp_loss, automatic | granted)
-            result[k] = result.get(k, ZERO) + p * pg
-    return MappingProxyType(result)
+        parts.append((int(p * damage_ways), a.hp_loss, automatic, made, counts))
+        longest = max(longest, made)
+    result: dict[tuple[int, frozenset[WoundCondition]], int] = {}
+    for ways, hp_loss, automatic, made, counts in parts:
+        scale = ways * WAYS_3D6 ** (longest - made)
+        for granted, n in counts.items():
+            k = (hp_loss, automatic | granted)
+            result[k] = result.get(k, 0) + scale * n
+    denominator = damage_ways * WAYS_3D6**longest
+    return MappingProxyType({k: Fraction(n, denominator) for k, n in result.items()})
 
 
 @functools.cache
@@ -656,14 +669,14 @@ def _basic_damage(dice: Dice, factor: Fraction) -> Mapping[int, Fraction]:
 
 
 @functools.cache
-def _required_rolls_odds(
+def _required_rolls_ways(
     rolls: tuple[RequiredRoll, ...],
-) -> Mapping[frozenset[WoundCondition], Fraction]:
+) -> tuple[int, Mapping[frozenset[WoundCondition], int]]:
     """A wound's required rolls chained as ``resolve_rolls`` chains them (a roll
     that needs an earlier failure is made only after one), each roll's
-    ``roll_required`` enumerated: the conditions that change the state."""
-    # Counted in ways out of 216 per roll (one common denominator: a roll not
-    # made counts all 216 ways), so that no Fraction is reduced along the chain.
+    ``roll_required`` enumerated: the conditions that change the state, in ways
+    out of 216 per roll (the number of rolls, and the ways: a roll not made
+    counts all 216 of them)."""
     State = tuple[frozenset[WoundRollKind], frozenset[WoundCondition]]
     states: dict[State, int] = {(frozenset(), frozenset()): 1}
     for req in rolls:
@@ -680,11 +693,11 @@ def _required_rolls_odds(
     counts: dict[frozenset[WoundCondition], int] = {}
     for (_failed, conds), n in states.items():
         counts[conds] = counts.get(conds, 0) + n
-    denominator = WAYS_3D6 ** len(rolls)
-    return MappingProxyType({c: Fraction(n, denominator) for c, n in counts.items()})
+    return len(rolls), MappingProxyType(counts)
 
 
 WAYS_3D6 = 6**3
+Conditions = frozenset[WoundCondition]
 
 
 @functools.cache
