@@ -33,6 +33,7 @@ turn, the fallen raised again by the GM), rolled again from the seed.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import statistics
 import sys
@@ -325,14 +326,15 @@ def clear_rules_caches() -> int:
 def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
     """``Ruleset.preview_attack`` (the plan and its exact odds, as a pane asks for
     them) for the set-ups where the defender faces the attacker: warm (a second
-    call), and cold (every cache of the rules cleared and a new ruleset object
-    first)."""
+    call), and cold (every cache of the rules cleared and collected, and a new
+    ruleset object first)."""
     warm: list[float] = []
     cold: list[float] = []
     facing = [case for case in cases if case.facing_attacker][::every]
     for case in facing:
         command = case.command
         clear_rules_caches()
+        gc.collect()  # the cleared caches' garbage is not this call's to collect
         ruleset = get_ruleset(case.ruleset.key, case.ruleset.options)  # a new one: tables cold
         try:
             start = time.perf_counter()
