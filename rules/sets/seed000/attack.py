@@ -10,7 +10,11 @@ defense's final score, and the damage dice.
 success each announced defense in the announced order until one succeeds (000
 DEFENSES: defenses are announced before any roll and can't be added as earlier
 ones fail); a critical hit allows no defense (base rules). It returns a frozen
-record of every roll with the updated combatants and the log's events.
+record of every roll with the updated combatants and the log's events. What the
+dice decide - the attack roll and its consequences, each defense, the damage,
+the located wound - it rolls through the steps of ``rules.sets.seed000.attack_steps``,
+which ``rules.sets.seed000.odds`` enumerates for the exact odds; the mishaps that
+follow a decision (critical miss table, fumbles, breakage) are rolled here.
 
 Seed 000 / 001 rules wired in (docs/rules-core.md, "The attack, wired"): hit
 locations from the battle's hit location system (``Tables.hit_locations``: 000's
@@ -58,7 +62,6 @@ from rules.battle.model import (
     Status,
     TurnAction,
     Weapon,
-    WeaponDamageState,
     WeaponKind,
     WeaponMode,
 )
@@ -173,8 +176,6 @@ from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
     Hand,
-    disarm_contest,
-    resolve_disarm,
 )
 from rules.sets.seed000.hit_location import (
     AREAS,
@@ -218,23 +219,15 @@ from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds, wounds_of
 from rules.sets.seed000.weapon_strikes import (
     SUBDUING_001,
-    RulesSource,
     StrikePurpose,
+    WeaponStrikeRules,
     WeaponUse,
-    blade_table,
     blunt_end,
     check_weapon_defense,
-    cut_shaft,
-    damage_weapon,
     flat_of_blade,
-    is_blade,
     pulled_punch,
-    shaft_stats,
-    strike_at_weapon_modifiers,
-    strike_blade,
     use_weakened_weapon,
     weapon_defense_options,
-    weapon_targetable,
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Victim, resolve_rolls, wound_from
@@ -477,9 +470,7 @@ def plan_attack(
             if options.weapon_attack is WeaponAttack.DISARM
             else StrikePurpose.BREAK
         )
-        strike_mods = strike_at_weapon_modifiers(
-            target, weapon, purpose=purpose, rules=ruleset.weapon_rules
-        )
+        strike_mods = ruleset.weapon_strikes.strike_modifiers(target, weapon, purpose)
         mods.extend(strike_mods)
     # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.sets.seed000.conditions).
     for automatic in (
@@ -508,24 +499,16 @@ def plan_attack(
     base_skill = sheet_of(fighter).skill(weapon.skill)
     effective = base_skill + sum(m.value for m in mods)
     contest = None
-    if (
-        target is not None
-        and options.weapon_attack is WeaponAttack.DISARM
-        and ruleset.weapon_rules is RulesSource.SEED_000
-    ):
+    if target is not None and options.weapon_attack is WeaponAttack.DISARM:
+        # 000: the Quick Contest replaces the attack (001: None, it follows a hit).
         # The attacker's contest roll: the seed's size and non-fencing penalties
-        # (``disarm_contest`` adds them) and every other modifier of this attack -
+        # (the contest adds them) and every other modifier of this attack -
         # the GM's, adverse conditions, posture and terrain, off-hand, min-ST,
         # cumulative attack penalties. No PD (000 DEFENSE AGAINST WEAPON ATTACKS);
         # the defender rolls with the seed's own bonuses only. docs/rules-core.md.
         situational = (*mods[:strike_at], *mods[strike_at + len(strike_mods) :])
-        contest = disarm_contest(
-            fighter,
-            weapon,
-            defender.fighter,
-            target,
-            rules=RulesSource.SEED_000,
-            attacker_extra=situational,
+        contest = ruleset.weapon_strikes.contest_before_attack(
+            fighter, weapon, defender.fighter, target, attacker_extra=situational
         )
 
     if no_defense and options.defenses:
@@ -734,7 +717,7 @@ def _target_weapon(
             f"{defender.name} has no weapon {options.target_weapon_key!r}"
         ) from None
     in_reach = True if weapon_in_reach is None else weapon_in_reach(attacker, defender, target)
-    verdict = weapon_targetable(target, weapon_in_reach=in_reach, rules=ruleset.weapon_rules)
+    verdict = ruleset.weapon_strikes.targetable(target, weapon_in_reach=in_reach)
     if not verdict.allowed:
         raise IllegalAttackError(
             f"{attacker.name} cannot strike at the {target.name}: {verdict.reason} "
@@ -955,10 +938,8 @@ def resolve_attack(
                 **between,
             )
         )
-    if plan.options.weapon_attack is WeaponAttack.DISARM and ruleset.weapon_rules is (
-        RulesSource.SEED_000
-    ):
-        return _disarm_contest_000(plan, flow, rng)
+    if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
+        return _disarm_contest_000(plan, flow, rng, ruleset.weapon_strikes)
 
     step = attack_roll_step(attack_roll_inputs(plan), ruleset.hit_locations, rng)
     attack_roll = step.roll
@@ -1890,33 +1871,17 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     target = plan.target_weapon
     assert target is not None
     if plan.options.weapon_attack is WeaponAttack.DISARM:
-        _disarm(plan, flow, rng, RulesSource.SEED_001)
+        _disarm(plan, flow, rng, ruleset.weapon_strikes)
         return
     d = flow.defender
     state = d.weapon_state(target.key) or INTACT
     rolled = roll_dice(plan.damage_dice, rng, minimum=0)
     basic = rolled.total
     dtype = plan.damage_spec.type
-    citation: Citation
-    after: WeaponDamageState = state
-    if ruleset.weapon_rules is RulesSource.SEED_001:
-        hit = damage_weapon(target, state, basic)
-        after, broke, citation = hit.after, hit.broke, hit.citation
-        text = f"DR {hit.dr}, {hit.penetrating} through, {after.damage_taken} of {hit.hp} HP"
-    elif shaft_stats(target) is not None and dtype is DamageType.CUTTING:
-        hit = cut_shaft(target, state, basic, dtype)
-        after, broke, citation = hit.after, hit.broke, hit.citation
-        text = (
-            f"shaft DR {hit.dr}, HP {hit.hp}: {hit.penetrating} through ({after.condition.value})"
-        )
-    elif is_blade(target) and dtype in blade_table().damage_types:
-        strike = strike_blade(target, plan.weapon, basic, dtype)
-        broke, citation = strike.broke, strike.citation
-        after = WeaponDamageState(state.damage_taken, state.weakened, broke or state.broken)
-        text = f"the blade breaks at {strike.threshold.threshold} basic damage"
-    else:
-        broke, citation = False, STRIKING_000
-        text = f"a {dtype.value} blow cannot harm the {target.name} (no rule breaks it so)"
+    struck = ruleset.weapon_strikes.damage_struck_weapon(
+        target, plan.weapon, state, basic, dtype, ruleset
+    )
+    after, broke, citation, text = struck.after, struck.broke, struck.citation, struck.text
     flow.events.append(
         WeaponStruck(
             citation=citation,
@@ -1940,15 +1905,16 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         _broken(flow, flow.defender, result, "struck by a weapon")
 
 
-def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, rules: RulesSource) -> None:
+def _disarm(
+    plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules
+) -> None:
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender
     # 000: the plan's contest, as previewed; 001: the contest after the hit (the
     # situational modifiers already went into the attack roll).
-    contest = plan.contest if rules is RulesSource.SEED_000 else None
-    result = resolve_disarm(
-        a.fighter, plan.weapon, d.fighter, target, rng, rules=rules, contest=contest
+    result = strikes.resolve_disarm(
+        a.fighter, plan.weapon, d.fighter, target, rng, contest=plan.contest
     )
     flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
     if result.disarmed is Hand.DEFENDER and result.dropped is not None:
@@ -1961,7 +1927,9 @@ def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, rules: RulesSource) 
         flow.defender = replace(d, unready=d.unready | {target.key})
 
 
-def _disarm_contest_000(plan: AttackPlan, flow: _Flow, rng: DiceSource) -> AttackResolution:
+def _disarm_contest_000(
+    plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules
+) -> AttackResolution:
     """000 DISARMING AN OPPONENT: a Quick Contest instead of the attack and defense
     exchange. The outcome is HIT when the foe lost his weapon, CRITICAL_MISS when
     the attacker lost his, MISSED otherwise."""
@@ -1972,7 +1940,7 @@ def _disarm_contest_000(plan: AttackPlan, flow: _Flow, rng: DiceSource) -> Attac
             TurnAction(ActionKind.ATTACK, plan.weapon.key),
         ),
     )
-    _disarm(plan, flow, rng, RulesSource.SEED_000)
+    _disarm(plan, flow, rng, strikes)
     contest = next(e for e in flow.events if isinstance(e, DisarmContested)).result
     outcome = {
         Hand.DEFENDER: AttackOutcome.HIT,
