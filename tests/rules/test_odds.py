@@ -47,7 +47,7 @@ from rules.battle.model import (
     WeaponMode,
 )
 from rules.core.citation import cite
-from rules.core.dice import Dice, distribution
+from rules.core.dice import Dice, ScriptedDice, distribution
 from rules.core.dice import roll as roll_dice_faces
 from rules.core.enumerate import EnumeratingDice, exact_outcomes, representative_faces
 from rules.core.errors import IllegalAttackError, RulesError
@@ -69,6 +69,7 @@ from rules.sets.seed000.attack_steps import (
     attack_roll_step,
     damage_step,
     defense_step,
+    wound_status,
 )
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.conditions import SelectedCondition
@@ -89,6 +90,7 @@ from rules.sets.seed000.odds import (
 )
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import RequiredRoll, Victim, roll_required
 from tests.rules.sheets import amend
 
@@ -1417,3 +1419,38 @@ def test_the_wound_rolls_by_what_they_grant_equal_them_by_totals(ruleset: Tables
         by_totals = exact_outcomes(lambda rng, r=req: roll_required(r, rng))
         project = lambda o: (o.failed, o.conditions)  # noqa: E731
         assert _marginal(by_reads, project) == _marginal(by_totals, project), req
+
+
+def test_the_stray_blow_of_the_attack_roll_step_on_every_total() -> None:
+    """000 MISSING A SPECIFIC HIT LOCATION: with someone in the way, a plain miss
+    (not shifted) of 9 or less and at most the unaimed skill strikes him; the
+    reference is that sentence, total by total."""
+    for rs in (get_ruleset("000"), R000_001):
+        system = rs.hit_locations
+        for key, penalty in ((None, 0), ("skull", -7), ("vitals", -3)):
+            if key is not None and key not in system.locations:
+                continue
+            for skill in (4, 8, 12):
+                inputs = AttackRollInputs(
+                    skill, skill, False, key, penalty, DamageType.CUTTING, True, True
+                )
+                for total in range(3, 19):
+                    faces = ScriptedDice(representative_faces(3, 6, total))
+                    step = attack_roll_step(inputs, system, faces)
+                    plain_miss = ref_judge(total, skill, False) == F and step.shifted is None
+                    expected = plain_miss and total <= 9 and total <= skill - penalty
+                    assert step.stray is expected, (key, skill, total)
+
+
+def test_the_state_a_located_wound_forces() -> None:
+    """Dead or decapitated: dead; unconscious unless dead; stunned only if
+    active; otherwise the HT rolls' state stands."""
+    deadly = (WoundCondition.DEAD, WoundCondition.DECAPITATED)
+    for status in Status:
+        for dead in deadly:
+            assert wound_status(status, frozenset({dead, WoundCondition.STUNNED})) is Status.DEAD
+        knocked = wound_status(status, frozenset({WoundCondition.UNCONSCIOUS}))
+        assert knocked is (Status.DEAD if status is Status.DEAD else Status.UNCONSCIOUS)
+        stunned = wound_status(status, frozenset({WoundCondition.STUNNED}))
+        assert stunned is (Status.STUNNED if status is Status.ACTIVE else status)
+        assert wound_status(status, frozenset()) is status
