@@ -305,24 +305,3 @@ def disarm_win_probability(
     )
     return dist.get(DisarmOutcome.DEFENDER_DISARMED, Fraction(0))
 
-
-# Bridge for rules.sets.seed000.attack until it asks ``Tables.weapon_strikes``
-# (``contest_before_attack``); removed then.
-def disarm_contest(
-    attacker: Fighter,
-    attacker_weapon: Weapon,
-    defender: Fighter,
-    defender_weapon: Weapon,
-    *,
-    rules: DisarmRules,
-    attacker_extra: tuple[Modifier, ...] = (),
-    defender_extra: tuple[Modifier, ...] = (),
-) -> DisarmContest:
-    return rules.disarm_contest(
-        attacker,
-        attacker_weapon,
-        defender,
-        defender_weapon,
-        attacker_extra=attacker_extra,
-        defender_extra=defender_extra,
-    )

@@ -41,7 +41,6 @@ from rules.core.enumerate import EnumeratingDice, exact_outcomes
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
     AttackPlan,
-    WeaponAttack,
     attack_roll_inputs,
     covered_keys,
     defense_inputs,
@@ -72,7 +71,6 @@ from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distributio
 from rules.sets.seed000.hit_location import HitLocationSystem
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.weapon_strikes import RulesSource
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import RequiredRoll, roll_required
 from rules.sets.seed000.wound_effects import RollKind as WoundRollKind
@@ -337,9 +335,7 @@ def attack_odds(
     """
     if check and plan_attack(attacker, defender, plan.options, ruleset) != plan:
         raise IllegalAttackError("the attack plan no longer matches the combatants")
-    if plan.options.weapon_attack is WeaponAttack.DISARM and (
-        ruleset.weapon_rules is RulesSource.SEED_000
-    ):
+    if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
         return _disarm_odds(plan, attacker, defender)
 
     # The attack roll step on every way the dice fall: a failure may still land.
@@ -459,7 +455,7 @@ def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> 
     contest = plan.contest
     assert contest is not None
     dist = contest_outcome_distribution(
-        contest.attacker.level, contest.defender.level, RulesSource.SEED_000
+        contest.attacker.level, contest.defender.level, contest.rules
     )
     won = dist.get(DisarmOutcome.DEFENDER_DISARMED, ZERO)
     lost = dist.get(DisarmOutcome.ATTACKER_DISARMED, ZERO)

@@ -68,7 +68,6 @@ from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_001,
     BladeTable,
     IntegrityTable,
-    RulesSource,
     WeaponStrikeRules,
     load_blade_table,
     load_integrity_table,
@@ -119,7 +118,7 @@ class Tables:
         self.options: frozenset[str] = chosen
         # 000 STRIKING AT WEAPONS, or with the option 001 Striking at Weapons in
         # Tactical Combat: chosen once, asked by the attack and the odds.
-        self._weapon_strikes: RulesSource = (
+        self._weapon_strikes: WeaponStrikeRules = (
             WEAPON_STRIKES_001 if LOCATIONS_001 in chosen else WEAPON_STRIKES_000
         )
 
@@ -219,12 +218,6 @@ class Tables:
         000 DISARMING AN OPPONENT by a Quick Contest instead of the attack, shafts and
         blades) or, with ``locations-001``, seed 001's (a penalty by reach, knocking a
         weapon away after a hit, weapons with DR and HP)."""
-        return self._weapon_strikes
-
-    @property
-    def weapon_rules(self) -> RulesSource:
-        """Bridge: ``weapon_strikes`` under its old name, for rules.sets.seed000.attack
-        and odds until they ask ``weapon_strikes``; removed then."""
         return self._weapon_strikes
 
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import ClassVar, Protocol
+from typing import Protocol
 
 from hexmap import Reach
 from rules.battle.model import (
@@ -865,16 +865,7 @@ class WeaponStrikeRules(DisarmRules, Protocol):
         )
 
 
-class RulesSource(WeaponStrikeRules):
-    """Bridge: the two components under their old flag names, for
-    ``rules.sets.seed000.attack`` and ``odds`` until they ask ``Tables.weapon_strikes``.
-    Removed then (the two components then subclass ``WeaponStrikeRules``)."""
-
-    SEED_000: ClassVar[RulesSource]
-    SEED_001: ClassVar[RulesSource]
-
-
-class WeaponStrikes000(RulesSource):
+class WeaponStrikes000(WeaponStrikeRules):
     """Seed 000: 000 STRIKING AT WEAPONS (a penalty by size), 000 DISARMING AN
     OPPONENT (a Quick Contest instead of the attack), 000 CUTTING THROUGH A WEAPON
     and 000 BREAKING A BLADE."""
@@ -1026,7 +1017,7 @@ class WeaponStrikes000(RulesSource):
         return StruckWeapon(state, False, STRIKING_000, text)
 
 
-class WeaponStrikes001(RulesSource):
+class WeaponStrikes001(WeaponStrikeRules):
     """Seed 001: 001 Striking at Weapons in Tactical Combat (a penalty by reach),
     001 Knocking a Weapon Away (a Quick Contest after a hit) and 001 Breaking a
     Weapon (damage against the weapon's DR and HP)."""
@@ -1175,26 +1166,4 @@ class WeaponStrikes001(RulesSource):
 
 WEAPON_STRIKES_000 = WeaponStrikes000()
 WEAPON_STRIKES_001 = WeaponStrikes001()
-RulesSource.SEED_000 = WEAPON_STRIKES_000
-RulesSource.SEED_001 = WEAPON_STRIKES_001
 
-
-# Bridge for rules.sets.seed000.attack until it asks ``Tables.weapon_strikes``
-# (``strike_modifiers``, ``targetable``); removed then.
-def strike_at_weapon_modifiers(
-    target: Weapon,
-    attacker_weapon: Weapon,
-    *,
-    purpose: StrikePurpose = StrikePurpose.BREAK,
-    rules: WeaponStrikeRules,
-) -> tuple[Modifier, ...]:
-    return rules.strike_modifiers(target, attacker_weapon, purpose)
-
-
-def weapon_targetable(
-    target: Weapon,
-    *,
-    weapon_in_reach: bool,
-    rules: WeaponStrikeRules,
-) -> Targetability:
-    return rules.targetable(target, weapon_in_reach=weapon_in_reach)
