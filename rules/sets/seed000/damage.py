@@ -293,7 +293,7 @@ class DamageResult:
     citation: Citation = BASE_DAMAGE
 
     def apply_to(self, c: Combatant) -> Combatant:
-        return replace(c, hp=self.hp_after, status=self.status_after)
+        return c.evolve(hp=self.hp_after, status=self.status_after)
 
     def __str__(self) -> str:
         mult = "" if self.multiplier == 1 else f" x{_fraction_text(self.multiplier)}"

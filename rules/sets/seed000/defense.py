@@ -264,10 +264,12 @@ def dodge_base(fighter: Fighter) -> BaseScore:
     separate modifier."""
     sheet = sheet_of(fighter)
     dx, dodge = sheet.attributes.dx, sheet.dodge_skill
-    options = [(fighter.move, f"Move {fighter.move}"), (dx // 2, f"DX {dx}/2")]
-    if dodge is not None:
-        options.append((dodge // 2, f"Dodge skill {dodge}/2"))
-    value, why = max(options, key=lambda o: o[0])
+    # The first of the best, in this order; only its reason is written out.
+    value, why = fighter.move, f"Move {fighter.move}"
+    if dx // 2 > value:
+        value, why = dx // 2, f"DX {dx}/2"
+    if dodge is not None and dodge // 2 > value:
+        value, why = dodge // 2, f"Dodge skill {dodge}/2"
     return BaseScore(value, f"best of Move, DX/2, Dodge/2: {why}", DefenseKind.DODGE.citation)
 
 
@@ -332,6 +334,8 @@ def cumulative_defense_modifiers(
     earlier action is what makes the second block -8 rather than -6.
     """
     counted = [a for a in history if a.counts]
+    if not counted:  # the first action this turn (the common case on the attack path)
+        return ()
     attacked = (
         kind is DefenseKind.PARRY
         and weapon_key is not None

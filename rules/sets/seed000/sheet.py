@@ -116,7 +116,7 @@ def sheet_of(who: Fighter | Combatant) -> Sheet000:
     if isinstance(stats, Sheet000):
         return stats
     if isinstance(stats, RawSheet):
-        return _read_raw(stats)
+        return _read_once(stats)
     raise DataError(f"{who.name} has no seed 000 statistics (a {type(stats).__name__})")
 
 
@@ -211,6 +211,25 @@ def write_sheet(sheet: Sheet000) -> dict[str, object]:
     if sheet.dodge_skill is not None:
         out["dodge_skill"] = sheet.dodge_skill
     return out
+
+
+@functools.cache  # a cache, so that clearing the rules' caches empties it as well
+def _read_by_identity() -> dict[int, tuple[RawSheet, Sheet000]]:
+    """The sheets read, by the identity of their raw sheet (which each entry holds,
+    so that its id is not reused): the battle copies the same raw sheet into every
+    state, and the attack path asks for a sheet several times an attack, where
+    ``_read_raw``'s look-up would hash the whole raw sheet each time."""
+    return {}
+
+
+def _read_once(raw: RawSheet) -> Sheet000:
+    by_identity = _read_by_identity()
+    known = by_identity.get(id(raw))
+    if known is not None and known[0] is raw:
+        return known[1]
+    sheet = _read_raw(raw)
+    by_identity[id(raw)] = (raw, sheet)
+    return sheet
 
 
 @functools.cache

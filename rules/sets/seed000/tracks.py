@@ -37,13 +37,13 @@ def wounds_of(combatant: Combatant) -> tuple[Wound, ...]:
 
 
 def with_wounds(combatant: Combatant, wounds: tuple[Wound, ...]) -> Combatant:
-    return replace(combatant, tracks=replace(tracks_of(combatant), wounds=wounds))
+    return combatant.evolve(tracks=replace(tracks_of(combatant), wounds=wounds))
 
 
 def with_tracks(combatant: Combatant, tracks: Seed000Tracks) -> Combatant:
     """The combatant with its seed 000 state replaced:
     ``with_tracks(c, replace(tracks_of(c), off_balance=True))``."""
-    return replace(combatant, tracks=tracks)
+    return combatant.evolve(tracks=tracks)
 
 
 def wound_conditions(combatant: Combatant) -> frozenset[Condition]:
