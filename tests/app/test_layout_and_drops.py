@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMenu
 from app.controller import BattleController, plan_redraw
 from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
 from app.map.drops import catalog_item_choices
+from app.rulesets.seed000.tables import seed000_tables
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH, stage
 from hexmap import Hex
 from rules.battle.battle import BattleChange
@@ -254,6 +255,7 @@ def test_place_item_on_an_empty_hex(laptop: MainWindow) -> None:
 def test_strike_at_weapon_entries_follow_the_rules(laptop: MainWindow) -> None:
     controller, pane = laptop.controller, laptop.attack_pane
     ids = [c.id for c in controller.state.combatants]
+    strikes = seed000_tables(controller.state).weapon_strikes
     allowed_seen = refused_seen = 0
     for a in ids:
         for t in ids:
@@ -270,7 +272,12 @@ def test_strike_at_weapon_entries_follow_the_rules(laptop: MainWindow) -> None:
             for i in range(1, combo.count()):
                 key = combo.itemData(i)
                 allowed, reason = can_strike_at_weapon(
-                    controller.state, a, t, key, attacker_weapon_key=pane.weapon_combo.currentData()
+                    controller.state,
+                    a,
+                    t,
+                    key,
+                    attacker_weapon_key=pane.weapon_combo.currentData(),
+                    strikes=strikes,
                 )
                 assert model.item(i).isEnabled() is allowed, (a, t, key)
                 tip = combo.itemData(i, Qt.ItemDataRole.ToolTipRole)

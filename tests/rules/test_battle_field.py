@@ -59,6 +59,7 @@ from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stray_hits import StrayHitChecked, StrayHitDamaged
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import (
     KNOCKED_AWAY,
     ONE_HEX_RANDOM,
@@ -70,6 +71,7 @@ from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 CATALOG = load_catalog()
 GRID = HexGrid(16, 16)
 RULES = get_ruleset()  # the battles' ruleset: seed 000
+TABLES = Tables()  # its tables, for the rules called directly
 HOME = Hex.from_offset(8, 8)
 
 
@@ -248,7 +250,7 @@ def test_real_broken_flails_land_on_the_map(make):
     for seed in range(30):
         state = two(make)
         rng = random.Random(seed)
-        result = break_weapon(CATALOG.weapon("morningstar"), rng)
+        result = break_weapon(CATALOG.weapon("morningstar"), rng, table=TABLES.broken_weapons)
         after, events = place_pieces(state, result.pieces, "d", rng, RULES)
         assert len(after.items) == len(result.pieces)
         assert all(i.hex in GRID for i in after.items)
@@ -257,7 +259,9 @@ def test_real_broken_flails_land_on_the_map(make):
 
 def test_in_hand_pieces_are_not_placed(make):
     state = two(make)
-    result = break_weapon(CATALOG.weapon("broadsword"), random.Random(3))
+    result = break_weapon(
+        CATALOG.weapon("broadsword"), random.Random(3), table=TABLES.broken_weapons
+    )
     pieces = (*result.pieces, *(() if result.in_hand is None else (result.in_hand,)))
     after, _ = place_pieces(state, pieces, "a", random.Random(1), RULES)
     assert len(after.items) == len(result.pieces)
@@ -451,32 +455,42 @@ def test_strike_at_weapon_by_reach(make, key, gap, allowed):
     defender faces it from ``gap`` hexes away."""
     weapon = reach_c_knife() if key == "dirk" else CATALOG.weapon(key)
     state = with_weapon(two(make, gap=gap), "d", weapon)
-    ok, reason = can_strike_at_weapon(state, "a", "d", weapon.key)
+    ok, reason = can_strike_at_weapon(state, "a", "d", weapon.key, strikes=WEAPON_STRIKES_000)
     assert ok is allowed
     assert "000 STRIKING AT WEAPONS" in reason
 
 
 def test_a_weapon_used_against_the_attacker_is_always_fair_game_000(make):
     state = with_weapon(two(make, gap=5), "d", CATALOG.weapon("broadsword"))
-    assert not can_strike_at_weapon(state, "a", "d", "broadsword")[0]
+    assert not can_strike_at_weapon(state, "a", "d", "broadsword", strikes=WEAPON_STRIKES_000)[0]
     assert can_strike_at_weapon(
-        state, "a", "d", "broadsword", used_against_attacker_this_turn=True
+        state,
+        "a",
+        "d",
+        "broadsword",
+        used_against_attacker_this_turn=True,
+        strikes=WEAPON_STRIKES_000,
     )[0]
     d = state.combatant("d")
     parried = replace(
         d, actions_this_turn=(TurnAction(ActionKind.PARRY, "broadsword", target_id="a"),)
     )
     state2 = state.with_combatants(parried)
-    ok, reason = can_strike_at_weapon(state2, "a", "d", "broadsword")
+    ok, reason = can_strike_at_weapon(state2, "a", "d", "broadsword", strikes=WEAPON_STRIKES_000)
     assert ok and "used against" in reason
     # ... not when it was used against somebody else, unless the GM says so
     other = replace(
         d, actions_this_turn=(TurnAction(ActionKind.ATTACK, "broadsword", target_id="z"),)
     )
     state3 = state.with_combatants(other)
-    assert not can_strike_at_weapon(state3, "a", "d", "broadsword")[0]
+    assert not can_strike_at_weapon(state3, "a", "d", "broadsword", strikes=WEAPON_STRIKES_000)[0]
     assert not can_strike_at_weapon(
-        state2, "a", "d", "broadsword", used_against_attacker_this_turn=False
+        state2,
+        "a",
+        "d",
+        "broadsword",
+        used_against_attacker_this_turn=False,
+        strikes=WEAPON_STRIKES_000,
     )[0]
 
 
@@ -502,13 +516,17 @@ def test_reach_2_weapons_after_attacking_001(make):
 
 def test_strike_at_weapon_with_a_chosen_weapon_and_bare_hands(make):
     state = with_weapon(two(make, gap=2), "d", CATALOG.weapon("broadsword"))
-    assert can_strike_at_weapon(state, "a", "d", "broadsword", attacker_weapon_key="broadsword")[0]
+    assert can_strike_at_weapon(
+        state, "a", "d", "broadsword", attacker_weapon_key="broadsword", strikes=WEAPON_STRIKES_000
+    )[0]
     with pytest.raises(IllegalCommandError):
-        can_strike_at_weapon(state, "a", "d", "broadsword", attacker_weapon_key="pike")
+        can_strike_at_weapon(
+            state, "a", "d", "broadsword", attacker_weapon_key="pike", strikes=WEAPON_STRIKES_000
+        )
     with pytest.raises(IllegalCommandError):
-        can_strike_at_weapon(state, "a", "d", "halberd")
+        can_strike_at_weapon(state, "a", "d", "halberd", strikes=WEAPON_STRIKES_000)
     fists = with_weapon(state, "d", CATALOG.weapon("fist"))
-    ok, reason = can_strike_at_weapon(fists, "a", "d", "fist")
+    ok, reason = can_strike_at_weapon(fists, "a", "d", "fist", strikes=WEAPON_STRIKES_000)
     assert not ok and "hit location" in reason
 
 
@@ -517,7 +535,7 @@ def test_weapon_mode_reach_union_is_used(make):
     spear = CATALOG.weapon("spear")
     long = replace(spear, modes=(WeaponMode("thrust", spear.modes[0].damage, Reach.of(2)),))
     state = with_weapon(two(make, gap=3), "d", long)
-    assert can_strike_at_weapon(state, "a", "d", "spear")[0]
+    assert can_strike_at_weapon(state, "a", "d", "spear", strikes=WEAPON_STRIKES_000)[0]
 
 
 def test_a_disarm_through_the_attack_command_puts_the_weapon_on_the_map(make):

@@ -30,7 +30,6 @@ from rules.sets.seed000.breakage import (
     ParryResult,
     break_outcome_distribution,
     break_weapon,
-    broken_weapon_table,
     load_broken_weapon_table,
     parry_break_chance,
     parry_break_distribution,
@@ -38,9 +37,12 @@ from rules.sets.seed000.breakage import (
     roll_parry_break,
     times_broken,
 )
+from rules.sets.seed000.tables import Tables
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction
+TABLES = Tables()  # the ruleset's tables, read once
+BLADES, BROKEN = TABLES.blade_breaking, TABLES.broken_weapons
 
 
 mk = build_weapon  # the shared builder under this module's short name
@@ -148,7 +150,7 @@ EXPECTED = {
 def find(weapon: Weapon, outcome: str, tries: int = 500) -> BreakResult:
     """The first seed whose break of ``weapon`` gives ``outcome``."""
     for seed in range(tries):
-        result = break_weapon(weapon, random.Random(seed))
+        result = break_weapon(weapon, random.Random(seed), table=BROKEN)
         if result.outcome == outcome:
             return result
     raise AssertionError(f"no seed below {tries} gives {outcome} for {weapon.name}")
@@ -173,31 +175,40 @@ def held(result: BreakResult) -> Weapon:
 )
 def test_parry_break_by_quality_at_three_times_the_weight(quality: Quality, chance: F) -> None:
     rapier = mk(WeaponKind.RAPIER, "Rapier", 2.75, ("thrust", "thr imp", "1"), quality=quality)
-    at_3x = parry_break_chance(rapier, 8.25)
+    at_3x = parry_break_chance(rapier, 8.25, table=BLADES)
     assert at_3x.probability == chance and at_3x.weight_ratio == 3
     assert str(at_3x.citation) == "000 BREAKING A BLADE"
-    assert parry_break_chance(rapier, 8.24).probability == 0
-    assert parry_break_chance(rapier, 20, ParryResult.FAILURE).probability == 0
+    assert parry_break_chance(rapier, 8.24, table=BLADES).probability == 0
+    assert parry_break_chance(rapier, 20, ParryResult.FAILURE, table=BLADES).probability == 0
     # a critical failure breaks even a very fine weapon, so every quality
-    assert parry_break_chance(rapier, 20, ParryResult.CRITICAL_FAILURE).probability == 1
-    assert parry_break_chance(rapier, 5, ParryResult.CRITICAL_FAILURE).probability == 0
+    assert (
+        parry_break_chance(rapier, 20, ParryResult.CRITICAL_FAILURE, table=BLADES).probability == 1
+    )
+    assert (
+        parry_break_chance(rapier, 5, ParryResult.CRITICAL_FAILURE, table=BLADES).probability == 0
+    )
 
 
 def test_flat_third_option_needs_more_than_three_times() -> None:
     third = ParryBreakRule.FLAT_THIRD
-    assert parry_break_chance(KNIFE, 1.5, rule=third).probability == 0
-    chance = parry_break_chance(KNIFE, 1.6, rule=third)
+    assert parry_break_chance(KNIFE, 1.5, rule=third, table=BLADES).probability == 0
+    chance = parry_break_chance(KNIFE, 1.6, rule=third, table=BLADES)
     assert chance.probability == F(1, 3) and str(chance.citation) == "000 BREAKING WEAPONS"
     fine = mk(WeaponKind.KNIFE, "Fine knife", 0.5, ("thrust", "thr imp", "C"), quality=Quality.FINE)
-    assert parry_break_chance(fine, 5, rule=third).probability == F(1, 3)
-    assert parry_break_chance(fine, 5, ParryResult.CRITICAL_FAILURE, rule=third).probability == 0
-    assert parry_break_chance(FIST, 100).probability == 0
+    assert parry_break_chance(fine, 5, rule=third, table=BLADES).probability == F(1, 3)
+    assert (
+        parry_break_chance(
+            fine, 5, ParryResult.CRITICAL_FAILURE, rule=third, table=BLADES
+        ).probability
+        == 0
+    )
+    assert parry_break_chance(FIST, 100, table=BLADES).probability == 0
 
 
 def test_parry_break_roll_on_a_d6_and_exact_distribution() -> None:
     outcomes: Counter[bool] = Counter()
     for seed in range(200):
-        rolled = roll_parry_break(RAPIER, 9, random.Random(seed))
+        rolled = roll_parry_break(RAPIER, 9, random.Random(seed), blades=BLADES, broken=BROKEN)
         assert rolled.die is not None and 1 <= rolled.die <= 6
         assert rolled.broke is (rolled.die <= 3)
         assert (rolled.result is not None) is rolled.broke
@@ -205,13 +216,15 @@ def test_parry_break_roll_on_a_d6_and_exact_distribution() -> None:
             assert rolled.result.outcome in ("useless", "dagger")
         outcomes[rolled.broke] += 1
     assert outcomes[True] and outcomes[False]
-    sure = roll_parry_break(RAPIER, 20, random.Random(1), ParryResult.CRITICAL_FAILURE)
+    sure = roll_parry_break(
+        RAPIER, 20, random.Random(1), ParryResult.CRITICAL_FAILURE, blades=BLADES, broken=BROKEN
+    )
     assert sure.die is None and sure.broke
-    never = roll_parry_break(RAPIER, 2, random.Random(1))
+    never = roll_parry_break(RAPIER, 2, random.Random(1), blades=BLADES, broken=BROKEN)
     assert never.die is None and not never.broke and never.result is None
-    dist = parry_break_distribution(RAPIER, 9)
+    dist = parry_break_distribution(RAPIER, 9, blades=BLADES, broken=BROKEN)
     assert dict(dist) == {"intact": F(1, 2), "useless": F(1, 4), "dagger": F(1, 4)}
-    assert dict(parry_break_distribution(RAPIER, 2)) == {"intact": 1}
+    assert dict(parry_break_distribution(RAPIER, 2, blades=BLADES, broken=BROKEN)) == {"intact": 1}
 
 
 # --- the table: sections and exact chances ------------------------------------------------
@@ -219,19 +232,19 @@ def test_parry_break_roll_on_a_d6_and_exact_distribution() -> None:
 
 @pytest.mark.parametrize("weapon", ALL_BREAKABLE, ids=lambda w: w.name)
 def test_exact_outcome_distribution(weapon: Weapon) -> None:
-    dist = break_outcome_distribution(weapon)
+    dist = break_outcome_distribution(weapon, table=BROKEN)
     assert dict(dist) == EXPECTED[weapon.name]
     assert sum(dist.values()) == 1
 
 
 @pytest.mark.parametrize("weapon", ALL_BREAKABLE, ids=lambda w: w.name)
 def test_every_die_face_maps_to_its_outcome_exactly(weapon: Weapon, scripted: type) -> None:
-    section = broken_weapon_table().section(weapon)
+    section = BROKEN.section(weapon)
     sides = section.die_sides
     counts: Counter[str] = Counter()
     for face in range(1, sides + 1 if len(section.outcomes) > 1 else 2):
         dice = scripted([face, *([1] * 20)]) if len(section.outcomes) > 1 else scripted([1] * 20)
-        counts[break_weapon(weapon, dice).outcome] += 1
+        counts[break_weapon(weapon, dice, table=BROKEN).outcome] += 1
     total = sum(counts.values())
     assert {k: F(v, total) for k, v in counts.items()} == EXPECTED[weapon.name]
 
@@ -251,9 +264,9 @@ def test_every_catalog_weapon_but_fists_has_a_section(catalog: Catalog) -> None:
     for weapon in catalog.weapons.values():
         if weapon.kind is WeaponKind.UNARMED:
             with pytest.raises(IllegalAttackError):
-                break_weapon(weapon, random.Random(0))
+                break_weapon(weapon, random.Random(0), table=BROKEN)
             continue
-        dist = break_outcome_distribution(weapon)
+        dist = break_outcome_distribution(weapon, table=BROKEN)
         assert sum(dist.values()) == 1
         for outcome in dist:
             find(weapon, outcome)
@@ -264,10 +277,10 @@ def test_every_catalog_weapon_but_fists_has_a_section(catalog: Catalog) -> None:
 
 def test_useless_weapons() -> None:
     for weapon in (KNIFE, BOW, CROSSBOW, SLING, PISTOL, MAIN_GAUCHE):
-        result = break_weapon(weapon, random.Random(0))
+        result = break_weapon(weapon, random.Random(0), table=BROKEN)
         assert result.useless and result.weapon_in_hand is None and result.pieces == ()
         assert result.in_hand is not None and result.in_hand.name.startswith("ruined")
-    assert break_weapon(PISTOL, random.Random(0)).citations[1].heading == (
+    assert break_weapon(PISTOL, random.Random(0), table=BROKEN).citations[1].heading == (
         "GUNS AND MISSILE WEAPONS"
     )
 
@@ -370,7 +383,7 @@ def test_flail_breaking_at_the_chain_throws_a_section_2d6_hexes() -> None:
     distances = set()
     directions = set()
     for seed in range(400):
-        result = break_weapon(MORNINGSTAR, random.Random(seed))
+        result = break_weapon(MORNINGSTAR, random.Random(seed), table=BROKEN)
         if result.outcome != "at_chain":
             continue
         assert held(result).name == "handle of Morningstar"
@@ -424,11 +437,11 @@ def test_chains_with_handle_and_head() -> None:
 
 
 def test_plain_chain_loses_one_damage_per_break_to_minus_two_and_reach_over_one() -> None:
-    first = held(break_weapon(HEAVY_CHAIN, random.Random(0)))
+    first = held(break_weapon(HEAVY_CHAIN, random.Random(0), table=BROKEN))
     assert first.modes[0].damage.adds == 0 and first.reach == Reach.of(1)
-    second = held(break_weapon(first, random.Random(0)))
+    second = held(break_weapon(first, random.Random(0), table=BROKEN))
     assert second.modes[0].damage.adds == -1 and times_broken(second) == 2
-    third = held(break_weapon(second, random.Random(0)))
+    third = held(break_weapon(second, random.Random(0), table=BROKEN))
     assert third.modes[0].damage.adds == -1  # at most -2 in all
     assert times_broken(third) == 3
 
@@ -446,7 +459,7 @@ def test_other_weapons() -> None:
     gm = find(CHAIR, "gm_ruling")
     assert gm.gm_ruling and held(gm).name == "broken Chair"
     with pytest.raises(IllegalAttackError):
-        break_weapon(FIST, random.Random(0))
+        break_weapon(FIST, random.Random(0), table=BROKEN)
 
 
 # --- the loader ------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from rules.sets.seed000.conditions import (
     condition_modifiers,
     large_shield_modifier,
     load_condition_catalog,
-    load_posture_table,
     minimum_st_modifier,
     off_hand_modifier,
     parse_condition_catalog,
@@ -37,6 +36,7 @@ from rules.sets.seed000.conditions import (
     posture_modifiers,
     removes_active_defenses,
 )
+from rules.sets.seed000.tables import Tables
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000"
 ADVERSE = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -158,7 +158,8 @@ def test_describe(catalog: ConditionCatalog) -> None:
 
 def test_load_reads_the_asset(catalog: ConditionCatalog, postures: PostureTable) -> None:
     assert load_condition_catalog() == catalog
-    assert load_posture_table() == postures
+    tables = Tables()
+    assert tables.adverse_conditions == catalog and tables.postures == postures
 
 
 # -------------------------------------------------------------- validation
@@ -518,7 +519,7 @@ def test_postures_agree_with_conditions(
 
 def test_module_posture_modifiers(postures: PostureTable) -> None:
     assert posture_modifiers(
-        Posture.KNEELING, Posture.KNEELING, melee=False
+        Posture.KNEELING, Posture.KNEELING, melee=False, table=postures
     ) == postures.posture_modifiers(Posture.KNEELING, Posture.KNEELING, melee=False)
     assert (
         posture_modifiers(Posture.PRONE, Posture.STANDING, melee=True, table=postures)[0].value

@@ -28,6 +28,7 @@ ASSET = Path(__file__).resolve().parents[2] / "assets" / "rulesets" / "000" / "h
 
 WAYS = WAYS_3D6
 F = Fraction
+WOUNDING = Tables().wounding.multipliers  # the ruleset's, for tables parsed here
 
 # The seed's table restated independently of the JSON: row -> [(location, share)].
 ROWS_FRONT = {
@@ -71,13 +72,17 @@ def expected(shift: int = 0, back: bool = False, side: bool = False) -> dict[str
 
 @pytest.fixture(scope="module")
 def table() -> HitLocationTable:
-    return parse_hit_location_table(json.loads(ASSET.read_text(encoding="utf-8")))
+    return parse_hit_location_table(
+        json.loads(ASSET.read_text(encoding="utf-8")), base_multipliers=WOUNDING
+    )
 
 
 def test_the_asset_loads_through_rules_assets() -> None:
     assert (
         Tables().hit_location_table.locations.keys()
-        == parse_hit_location_table(json.loads(ASSET.read_text(encoding="utf-8"))).locations.keys()
+        == parse_hit_location_table(
+            json.loads(ASSET.read_text(encoding="utf-8")), base_multipliers=WOUNDING
+        ).locations.keys()
     )
 
 
@@ -317,7 +322,7 @@ def test_loader_rejects_unknown_keys() -> None:
     data = _data()
     data["extra"] = 1
     with pytest.raises(DataError, match="unknown key"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_loader_rejects_a_gap_in_the_table() -> None:
@@ -326,7 +331,7 @@ def test_loader_rejects_a_gap_in_the_table() -> None:
     assert isinstance(rows, list)
     data["random_table"] = [r for r in rows if r["location"] != "shoulder"]
     with pytest.raises(DataError, match="0 results for row 10"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_loader_rejects_overlapping_rows() -> None:
@@ -335,7 +340,7 @@ def test_loader_rejects_overlapping_rows() -> None:
     assert isinstance(rows, list)
     rows.append({"roll": [10, 10], "location": "chest"})
     with pytest.raises(DataError, match="2 results"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_loader_rejects_unknown_location_references() -> None:
@@ -344,7 +349,7 @@ def test_loader_rejects_unknown_location_references() -> None:
     assert isinstance(rows, list)
     rows[0]["location"] = "tail"
     with pytest.raises(DataError, match="tail"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_loader_rejects_positive_penalties_and_bad_wound_data() -> None:
@@ -353,19 +358,19 @@ def test_loader_rejects_positive_penalties_and_bad_wound_data() -> None:
     assert isinstance(locs, dict)
     locs["neck"]["penalty"] = 2
     with pytest.raises(DataError, match="penalty"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
     data = _data()
     locs = data["locations"]
     assert isinstance(locs, dict)
     locs["neck"]["wound"]["hp_cap"] = "HT/2"
     with pytest.raises(DataError, match="hp_cap"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
     data = _data()
     locs = data["locations"]
     assert isinstance(locs, dict)
     locs["brain"]["wound"]["rolls"][0]["kind"] = "avoid boredom"
     with pytest.raises(DataError, match="rolls"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_loader_rejects_random_flag_that_does_not_match_the_table() -> None:
@@ -374,7 +379,7 @@ def test_loader_rejects_random_flag_that_does_not_match_the_table() -> None:
     assert isinstance(locs, dict)
     locs["instep"]["random"] = True
     with pytest.raises(DataError, match="instep"):
-        parse_hit_location_table(data)
+        parse_hit_location_table(data, base_multipliers=WOUNDING)
 
 
 def test_notes_are_all_restated(table: HitLocationTable) -> None:

@@ -789,7 +789,8 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
     # head-on, the spear's hexes are not in the sword's reach: the map says no
     head_on = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     refused = BattleState(HexGrid(10, 10), (head_on, d))
-    assert not can_strike_at_weapon(refused, "a", "d", "long-spear")[0]
+    strikes = get_ruleset("000").weapon_strikes
+    assert not can_strike_at_weapon(refused, "a", "d", "long-spear", strikes=strikes)[0]
     opts = AttackOptions(
         "broadsword", "swing", target_weapon_key="long-spear", weapon_attack=WeaponAttack.BREAK
     )

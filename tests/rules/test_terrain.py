@@ -38,7 +38,6 @@ from rules.sets.seed000.conditions import (
     Posture,
     ProneCover,
     SelectedCondition,
-    load_condition_catalog,
 )
 from rules.sets.seed000.situation import (
     situation_modifiers,
@@ -46,6 +45,7 @@ from rules.sets.seed000.situation import (
     terrain_modifiers,
     terrain_modifiers_between,
 )
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.terrain_penalties import (
     CONDITIONS_000,
     footing_penalty,
@@ -58,6 +58,7 @@ from rules.sets.seed000.terrain_penalties import (
 CONDITIONS = cite("000", "ADVERSE COMBAT CONDITIONS")
 A_HEX = Hex.from_offset(4, 4)
 D_HEX = A_HEX + Facing.N.vector
+TABLES = Tables()  # the ruleset's tables, for the rules called directly
 FACTS: tuple[TerrainFact, ...] = (*Light, *Footing, *WaterDepth, *Cover)
 
 
@@ -149,7 +150,7 @@ def test_000_penalties_of_the_terrain_facts():
 
 
 def test_000_penalties_lie_in_the_condition_catalogs_ranges():
-    catalog = load_condition_catalog()
+    catalog = TABLES.adverse_conditions
 
     def span(key: str) -> tuple[int | None, int]:
         found = catalog.get(key).range_for(melee=True)
@@ -266,10 +267,10 @@ def test_light_counts_at_the_defenders_hex_footing_and_water_at_the_attackers():
 
 
 def test_terrain_modifiers_use_the_condition_catalog():
-    catalog = load_condition_catalog()
+    catalog = TABLES.adverse_conditions
     attacker = Terrain(footing=Footing.VERY_BAD, water=WaterDepth.ANKLE)
     defender = Terrain(light=Light.NEARLY_DARK)
-    mods = terrain_modifiers_between(attacker, defender)
+    mods = terrain_modifiers_between(attacker, defender, catalog=catalog)
     assert [m.value for m in mods] == [-9, -2, -1]
     assert all(m.citation == CONDITIONS for m in mods)
     assert mods[0].reason == f"{catalog.get('bad_light').label} at the target's hex"
@@ -278,7 +279,8 @@ def test_terrain_modifiers_use_the_condition_catalog():
         terrain_conditions(attacker, defender), melee=True, swinging=False
     )
     assert [m.value for m in mods] == [m.value for m in expected]
-    darkness = terrain_modifiers_between(OPEN_GROUND, Terrain(light=Light.TOTAL_DARKNESS))
+    dark = Terrain(light=Light.TOTAL_DARKNESS)
+    darkness = terrain_modifiers_between(OPEN_GROUND, dark, catalog=catalog)
     assert [m.value for m in darkness] == [-10]
 
 
@@ -289,11 +291,11 @@ def test_terrain_modifiers_of_a_battle(duel):
             ((A_HEX, Terrain(footing=Footing.BAD)), (D_HEX, Terrain(light=Light.TWILIGHT)))
         ),
     )
-    mods = terrain_modifiers(state, "a", "d")
+    mods = terrain_modifiers(state, "a", "d", tables=TABLES)
     assert [m.value for m in mods] == [-1, -1]
     # the other way round: the twilight is now where the attacker stands, so it
     # does not count; the mud is at the target's hex, so it does not count either
-    assert terrain_modifiers(state, "d", "a") == ()
+    assert terrain_modifiers(state, "d", "a", tables=TABLES) == ()
 
 
 def test_situation_collects_terrain_posture_height_and_arc(duel):
@@ -306,7 +308,7 @@ def test_situation_collects_terrain_posture_height_and_arc(duel):
     battle = Battle(replace(duel, terrain=terrain), 1, get_ruleset)
     battle.execute(SetPosture("a", Posture.KNEELING))
     battle.execute(SetPosture("d", Posture.DEFENSIVE_CROUCH))
-    s = situation_modifiers(battle.state, "a", "d")
+    s = situation_modifiers(battle.state, "a", "d", tables=TABLES)
     assert s.arc is Arc.FRONT and s.distance == 1
     assert s.from_above and not s.from_below and s.height_difference == 1
     assert s.conditions == (
@@ -323,12 +325,12 @@ def test_situation_collects_terrain_posture_height_and_arc(duel):
     assert s.covered_areas == {"leg"}
     assert s.prone_cover is ProneCover.HEAD_UP_WITH_COVER
     assert all(isinstance(m, Modifier) and m.reason for m in s.modifiers)
-    back = situation_modifiers(battle.state, "d", "a")
+    back = situation_modifiers(battle.state, "d", "a", tables=TABLES)
     assert back.from_below and back.covered_areas == frozenset()
 
 
 def test_an_unpainted_map_gives_a_plain_situation(duel):
-    s = situation_modifiers(duel, "a", "d")
+    s = situation_modifiers(duel, "a", "d", tables=TABLES)
     assert s.modifiers == () and s.total == 0 and s.conditions == ()
     assert not s.from_above and not s.from_below
     assert s.prone_cover is ProneCover.HEAD_UP_NO_COVER
@@ -337,8 +339,8 @@ def test_an_unpainted_map_gives_a_plain_situation(duel):
 def test_ranged_situation_uses_the_ranged_posture_values(duel):
     battle = Battle(duel, 1, get_ruleset)
     battle.execute(SetPosture("d", Posture.KNEELING))
-    melee = situation_modifiers(battle.state, "a", "d")
-    ranged = situation_modifiers(battle.state, "a", "d", melee=False)
+    melee = situation_modifiers(battle.state, "a", "d", tables=TABLES)
+    ranged = situation_modifiers(battle.state, "a", "d", melee=False, tables=TABLES)
     assert melee.posture_modifiers == ()
     assert [m.value for m in ranged.posture_modifiers] == [-2]
 
@@ -356,7 +358,7 @@ def test_painted_light_footing_and_water_give_the_000_penalties_in_an_attack(due
         PaintTerrain((A_HEX,), TerrainChange(footing=Footing.VERY_BAD, water=WaterDepth.KNEE))
     )
     ruleset = get_ruleset()
-    situation = situation_modifiers(battle.state, "a", "d")
+    situation = situation_modifiers(battle.state, "a", "d", tables=TABLES)
     assert situation.conditions == (
         SelectedCondition("bad_light", -4),
         SelectedCondition("bad_footing", -2),

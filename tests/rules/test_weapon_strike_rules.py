@@ -23,8 +23,7 @@ from rules.core.events import Event
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, WeaponAttack
 from rules.sets.seed000.attack_events import AttackRolled, DisarmContested, WeaponStruck
-from rules.sets.seed000.conditions import load_condition_catalog, load_posture_table
-from rules.sets.seed000.critical_misses import critical_miss_table
+from rules.sets.seed000.conditions import load_condition_catalog
 from rules.sets.seed000.disarm import DisarmOutcome
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
@@ -232,13 +231,11 @@ def test_001_breaking_a_weapon_judges_by_the_rulesets_integrity_table(
     assert held.after.damage_taken == 0 and not held.broke
 
 
-def test_the_ruleset_reads_the_tables_the_other_rules_modules_still_load() -> None:
-    """The critical miss table, 000 ADVERSE COMBAT CONDITIONS and the postures, read
-    through the ruleset, are the tables their modules' own loaders read today."""
-    ruleset = Tables()
-    assert ruleset.critical_misses == critical_miss_table()
-    assert ruleset.adverse_conditions == load_condition_catalog()
-    assert ruleset.postures == load_posture_table()
+def test_the_conditions_loader_left_reads_the_rulesets_catalog() -> None:
+    """The attack plan's GM-selected conditions still read 000 ADVERSE COMBAT
+    CONDITIONS through ``load_condition_catalog`` when given no catalog: the
+    ruleset's own."""
+    assert Tables().adverse_conditions == load_condition_catalog()
 
 
 def test_the_000_table_wounds_by_the_rulesets_wounding_table() -> None:

@@ -32,6 +32,7 @@ from rules.battle.pieces import (
 )
 from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import (
     ADJACENT_OR_FEET,
     KNOCKED_AWAY,
@@ -44,13 +45,11 @@ from rules.sets.seed000.weapon_strikes import (
     StrikePurpose,
     WeaponUse,
     blade_break_threshold,
-    blade_table,
     blunt_end,
     check_weapon_defense,
     cut_shaft,
     damage_weapon,
     flat_of_blade,
-    integrity_table,
     is_blade,
     knock_away_placement,
     load_blade_table,
@@ -65,6 +64,8 @@ from rules.sets.seed000.weapon_strikes import (
 from tests.rules.weapon_builder import build_weapon
 
 S000, S001 = WEAPON_STRIKES_000, WEAPON_STRIKES_001
+TABLES = Tables()  # the ruleset's tables, read once
+BLADES, INTEGRITY = TABLES.blade_breaking, TABLES.weapon_integrity
 
 
 mk = build_weapon  # the shared builder under this module's short name
@@ -414,7 +415,7 @@ def blade(
     ],
 )
 def test_blade_classes_follow_the_seed_list(weapon: Weapon, damage: int) -> None:
-    threshold = blade_break_threshold(weapon, BROADSWORD)
+    threshold = blade_break_threshold(weapon, BROADSWORD, table=BLADES)
     assert threshold.base == damage and threshold.threshold == damage
     assert str(threshold.citation) == "000 BREAKING A BLADE"
 
@@ -423,25 +424,27 @@ def test_quality_halves_or_doubles_the_damage_needed() -> None:
     good, fine = BROADSWORD, blade(WeaponKind.SWORD, "Fine broadsword", 3, quality=Quality.FINE)
     cheap = blade(WeaponKind.SWORD, "Cheap sword", 3, quality=Quality.CHEAP)
     very_fine = blade(WeaponKind.SWORD, "Very fine sword", 3, quality=Quality.VERY_FINE)
-    assert blade_break_threshold(good, fine).threshold == 4
-    assert blade_break_threshold(fine, good).threshold == 16
-    assert blade_break_threshold(very_fine, cheap).threshold == 16  # one step, not more
-    assert blade_break_threshold(cheap, very_fine).threshold == 4
-    assert blade_break_threshold(fine, fine).threshold == 8
+    assert blade_break_threshold(good, fine, table=BLADES).threshold == 4
+    assert blade_break_threshold(fine, good, table=BLADES).threshold == 16
+    assert (
+        blade_break_threshold(very_fine, cheap, table=BLADES).threshold == 16
+    )  # one step, not more
+    assert blade_break_threshold(cheap, very_fine, table=BLADES).threshold == 4
+    assert blade_break_threshold(fine, fine, table=BLADES).threshold == 8
     foil = blade(WeaponKind.FOIL, "Foil", 1)
-    assert blade_break_threshold(foil, fine).threshold == Fraction(3, 2)
-    assert not strike_blade(foil, fine, 1, DamageType.CRUSHING).broke
-    assert strike_blade(foil, fine, 2, DamageType.CRUSHING).broke
+    assert blade_break_threshold(foil, fine, table=BLADES).threshold == Fraction(3, 2)
+    assert not strike_blade(foil, fine, 1, DamageType.CRUSHING, table=BLADES).broke
+    assert strike_blade(foil, fine, 2, DamageType.CRUSHING, table=BLADES).broke
 
 
 def test_strike_blade_needs_cutting_or_crushing_and_a_blade() -> None:
-    assert strike_blade(BROADSWORD, BROADSWORD, 8, DamageType.CUTTING).broke
-    assert not strike_blade(BROADSWORD, BROADSWORD, 7, DamageType.CUTTING).broke
+    assert strike_blade(BROADSWORD, BROADSWORD, 8, DamageType.CUTTING, table=BLADES).broke
+    assert not strike_blade(BROADSWORD, BROADSWORD, 7, DamageType.CUTTING, table=BLADES).broke
     with pytest.raises(IllegalAttackError):
-        strike_blade(BROADSWORD, BROADSWORD, 20, DamageType.IMPALING)
+        strike_blade(BROADSWORD, BROADSWORD, 20, DamageType.IMPALING, table=BLADES)
     with pytest.raises(IllegalAttackError):
-        blade_break_threshold(SPEAR, BROADSWORD)
-    assert is_blade(KNIFE) and not is_blade(HALBERD)
+        blade_break_threshold(SPEAR, BROADSWORD, table=BLADES)
+    assert is_blade(KNIFE, table=BLADES) and not is_blade(HALBERD, table=BLADES)
 
 
 def test_blade_table_loader_rejects_bad_data() -> None:
@@ -465,36 +468,39 @@ def test_blade_table_loader_rejects_bad_data() -> None:
     ):
         with pytest.raises(DataError):
             load_blade_table({**good, **change})
-    assert blade_table().parry_break_chances[Quality.GOOD] == Fraction(1, 2)
+    assert BLADES.parry_break_chances[Quality.GOOD] == Fraction(1, 2)
 
 
 # --- 001 breaking a weapon -----------------------------------------------------------------
 
 
 def test_001_weapon_dr_by_material_and_hp_by_weight() -> None:
-    sword = weapon_integrity(BROADSWORD)
+    sword = weapon_integrity(BROADSWORD, table=INTEGRITY)
     assert (sword.material, sword.dr, sword.hp) == (Material.METAL, 6, 8)
-    assert weapon_integrity(SPEAR).material is Material.WOOD
-    assert weapon_integrity(SPEAR).dr == 3
-    assert weapon_integrity(HALBERD).material is Material.METAL_FACED_WOOD
-    assert weapon_integrity(HALBERD).dr == 4 and weapon_integrity(HALBERD).hp == 14
+    assert weapon_integrity(SPEAR, table=INTEGRITY).material is Material.WOOD
+    assert weapon_integrity(SPEAR, table=INTEGRITY).dr == 3
+    assert weapon_integrity(HALBERD, table=INTEGRITY).material is Material.METAL_FACED_WOOD
+    assert (
+        weapon_integrity(HALBERD, table=INTEGRITY).dr == 4
+        and weapon_integrity(HALBERD, table=INTEGRITY).hp == 14
+    )
     staff = mk(WeaponKind.STAFF, "Staff", 4, ("swing", "sw+2 cr", "1-2"))
-    assert weapon_integrity(staff).material is Material.WOOD
+    assert weapon_integrity(staff, table=INTEGRITY).material is Material.WOOD
     sling = mk(WeaponKind.SLING, "Sling", 0.5, ("swing", "sw cr", "1"), parry=ParryClass.NONE)
-    assert weapon_integrity(sling).material is Material.SOFT
-    assert weapon_integrity(KNIFE).hp == 3
-    table = integrity_table()
+    assert weapon_integrity(sling, table=INTEGRITY).material is Material.SOFT
+    assert weapon_integrity(KNIFE, table=INTEGRITY).hp == 3
+    table = INTEGRITY
     assert [table.hp(w) for w in (0.5, 0.6, 2, 2.5, 5, 7, 12, 40)] == [3, 5, 6, 8, 10, 12, 14, 16]
     with pytest.raises(IllegalAttackError):
-        weapon_integrity(FIST)
+        weapon_integrity(FIST, table=INTEGRITY)
 
 
 def test_001_damage_accumulates_to_the_weapon_hp() -> None:
-    first = damage_weapon(BROADSWORD, INTACT, 10)  # DR 6 -> 4
+    first = damage_weapon(BROADSWORD, INTACT, 10, table=INTEGRITY)  # DR 6 -> 4
     assert (first.penetrating, first.after.damage_taken, first.broke) == (4, 4, False)
-    second = damage_weapon(BROADSWORD, first.after, 10)
+    second = damage_weapon(BROADSWORD, first.after, 10, table=INTEGRITY)
     assert second.broke and second.after.damage_taken == 8
-    assert damage_weapon(BROADSWORD, INTACT, 6).after == INTACT
+    assert damage_weapon(BROADSWORD, INTACT, 6, table=INTEGRITY).after == INTACT
     assert str(first.citation) == "001 Breaking a Weapon"
 
 

@@ -79,7 +79,7 @@ from rules.sets.seed000.attack import (
     plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
-from rules.sets.seed000.conditions import SelectedCondition, load_condition_catalog
+from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
@@ -751,7 +751,7 @@ class AttackPane(QDockWidget):
     def _fill_more(self, attacker: Combatant | None, defender: Combatant | None) -> None:
         """The "More options" widgets, each one an ``AttackOptions`` field."""
         state = self._controller.state
-        self.conditions.set_catalog(load_condition_catalog(state.ruleset_key))
+        self.conditions.set_catalog(seed000_tables(state).adverse_conditions)
         # Striking at the defender's weapon: which one, and what for.
         targets = self._fill_weapon_targets(attacker, defender)
         purposes = _enum_items(WeaponAttack, _WEAPON_ATTACK_LABELS)
@@ -1015,7 +1015,7 @@ def battlefield_situation(
     """``rules.battle.situation.situation_modifiers`` for the pair, None when the
     rules refuse it."""
     try:
-        return situation_modifiers(state, attacker_id, defender_id)
+        return situation_modifiers(state, attacker_id, defender_id, tables=seed000_tables(state))
     except RulesError:
         return None
 

@@ -183,7 +183,9 @@ class ConditionsPicker(QWidget):
 
     # --- content ------------------------------------------------------------------------
     def set_catalog(self, catalog: ConditionCatalog) -> None:
-        if catalog is self._catalog:
+        # Each ruleset object (one per set of options) reads its own, equal catalog:
+        # an equal one keeps the tree as it is.
+        if catalog is self._catalog or catalog == self._catalog:
             return
         keep = self.selected()
         self._catalog = catalog

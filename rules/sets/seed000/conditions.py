@@ -14,8 +14,9 @@ a ranged entry (bad light -1..-9) needs the value the GM chose.
   combatant stands, kneels or lies (``postures.json``).
 
 Loaders are pure (parsed JSON in, frozen objects out: ``parse_condition_catalog``,
-``parse_posture_table``); ``load_condition_catalog``/``load_posture_table`` read
-the asset through ``rules.core.assets.read_json`` on first use and cache the result.
+``parse_posture_table``); the ruleset reads the assets (``Tables.adverse_conditions``,
+``Tables.postures``). ``load_condition_catalog`` still reads seed 000's catalog for
+the callers that pass none (the attack plan's GM-selected conditions).
 """
 
 from __future__ import annotations
@@ -556,23 +557,15 @@ def _parse_effect(value: object, citation: Citation, where: str) -> PostureEffec
     )
 
 
-@functools.cache
-def load_posture_table(ruleset: str = DEFAULT_RULESET) -> PostureTable:
-    """The ruleset's posture table, read from its asset on first use."""
-
-    return parse_posture_table(read_json("rulesets", ruleset, POSTURES_FILE))
-
-
 def posture_modifiers(
     attacker_posture: Posture,
     defender_posture: Posture,
     *,
     melee: bool,
     prone_cover: ProneCover = ProneCover.HEAD_UP_NO_COVER,
-    table: PostureTable | None = None,
+    table: PostureTable,
 ) -> tuple[Modifier, ...]:
-    """``PostureTable.posture_modifiers`` on the given or the default table."""
-    tab = table if table is not None else load_posture_table()
-    return tab.posture_modifiers(
+    """``PostureTable.posture_modifiers`` on the ruleset's ``table`` (``Tables.postures``)."""
+    return table.posture_modifiers(
         attacker_posture, defender_posture, melee=melee, prone_cover=prone_cover
     )

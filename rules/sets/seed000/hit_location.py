@@ -394,10 +394,8 @@ class HitLocationTable:
     weapon_penalty_range: tuple[int, int]
     armor_penalty_delta: int
     # The damage types' ordinary wounding multipliers: the ruleset's wounding table,
-    # which ``Tables.hit_location_table`` hands over (empty: wound_effects' default).
-    base_multipliers: Mapping[DamageType, Fraction] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    # which ``Tables.hit_location_table`` hands over.
+    base_multipliers: Mapping[DamageType, Fraction]
     # ``exact_distribution`` by its arguments: a random location under cover checks
     # its odds on every roll, so each direction and cover is counted once. Not an
     # init field, so ``dataclasses.replace`` starts a new table with an empty one.
@@ -817,7 +815,10 @@ class HitLocationTable:
             raise IllegalAttackError("seed 000 has no chinks-in-armor rule (see seed 001)")
         self.location(location_key)
         if base_multiplier is None:
-            base_multiplier = self.base_multipliers.get(damage_type)
+            try:
+                base_multiplier = self.base_multipliers[damage_type]
+            except KeyError:
+                raise RulesError(f"no wounding multiplier for {damage_type.value}") from None
         return assess_wound_000(
             self.wounds,
             location_key,
@@ -915,8 +916,11 @@ def _parse_row(data: object, where: str) -> TableRow:
     )
 
 
-def parse_hit_location_table(data: object) -> HitLocationTable:
-    """Parsed ``hit_locations.json`` of seed 000 -> ``HitLocationTable``.
+def parse_hit_location_table(
+    data: object, base_multipliers: Mapping[DamageType, Fraction]
+) -> HitLocationTable:
+    """Parsed ``hit_locations.json`` of seed 000 -> ``HitLocationTable``, its wounds
+    multiplied by ``base_multipliers`` (the ruleset's wounding table).
     Malformed data raises ``DataError`` naming the place."""
     w = "hit_locations"
     obj = as_object(data, w)
@@ -1020,6 +1024,7 @@ def parse_hit_location_table(data: object) -> HitLocationTable:
         notes=MappingProxyType(notes),
         weapon_penalty_range=weapon_range,
         armor_penalty_delta=armor_delta,
+        base_multipliers=base_multipliers,
     )
     _validate(table)
     return table

@@ -194,7 +194,7 @@ class Seed000(Tables):
     def situation(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Modifier, ...]:
-        return situation_modifiers(state, attacker_id, defender_id).modifiers
+        return situation_modifiers(state, attacker_id, defender_id, tables=self).modifiers
 
     def terrain_label(self, fact: TerrainFact) -> str:
         """The fact with its 000 ADVERSE COMBAT CONDITIONS penalty."""

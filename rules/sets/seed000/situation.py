@@ -14,12 +14,7 @@ from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, Footing, Light, Terrain, WaterDepth
 from rules.core.citation import Citation, cite
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.conditions import (
-    SelectedCondition,
-    load_condition_catalog,
-    load_posture_table,
-    posture_modifiers,
-)
+from rules.sets.seed000.conditions import ConditionCatalog, SelectedCondition, posture_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.terrain_penalties import footing_penalty, light_penalty, water_penalty
 
@@ -79,13 +74,12 @@ class Situation:
 
 
 def situation_modifiers(
-    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
+    state: BattleState, attacker_id: str, defender_id: str, *, tables: Tables, melee: bool = True
 ) -> Situation:
     """Terrain, postures, height and arc of an attack from ``attacker_id`` on
-    ``defender_id`` as they stand now."""
+    ``defender_id`` as they stand now, by the battle's ``tables``."""
     attacker = state.combatant(attacker_id)
     defender = state.combatant(defender_id)
-    ruleset = Tables.asset_dir
     at = state.terrain.at(attacker.hex)
     dt = state.terrain.at(defender.hex)
     prone_cover = (
@@ -96,7 +90,7 @@ def situation_modifiers(
         defender.posture,
         melee=melee,
         prone_cover=prone_cover,
-        table=load_posture_table(ruleset),
+        table=tables.postures,
     )
     return Situation(
         attacker_id=attacker.id,
@@ -106,7 +100,9 @@ def situation_modifiers(
         attacker_terrain=at,
         defender_terrain=dt,
         conditions=terrain_conditions(at, dt),
-        terrain_modifiers=terrain_modifiers_between(at, dt, melee=melee, ruleset=ruleset),
+        terrain_modifiers=terrain_modifiers_between(
+            at, dt, melee=melee, catalog=tables.adverse_conditions
+        ),
         posture_modifiers=postures,
         height_difference=at.height - dt.height,
         covered_areas=dt.cover.covered_areas,
@@ -147,11 +143,10 @@ def terrain_modifiers_between(
     defender: Terrain,
     *,
     melee: bool = True,
-    ruleset: str = "000",
+    catalog: ConditionCatalog,
 ) -> tuple[Modifier, ...]:
-    """Itemised hit modifiers of the terrain, with the catalog's values and
+    """Itemised hit modifiers of the terrain, with the ``catalog``'s values and
     citations; each reason says whose hex it comes from."""
-    catalog = load_condition_catalog(ruleset)
     out: list[Modifier] = []
     for pick in terrain_conditions(attacker, defender):
         for m in catalog.condition_modifiers([pick], melee=melee, swinging=False):
@@ -160,7 +155,7 @@ def terrain_modifiers_between(
 
 
 def terrain_modifiers(
-    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
+    state: BattleState, attacker_id: str, defender_id: str, *, tables: Tables, melee: bool = True
 ) -> tuple[Modifier, ...]:
     """``terrain_modifiers_between`` for two combatants of a battle."""
     attacker = state.combatant(attacker_id)
@@ -169,5 +164,5 @@ def terrain_modifiers(
         state.terrain.at(attacker.hex),
         state.terrain.at(defender.hex),
         melee=melee,
-        ruleset=Tables.asset_dir,
+        catalog=tables.adverse_conditions,
     )

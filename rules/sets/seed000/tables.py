@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import ClassVar
@@ -150,8 +149,7 @@ class Tables:
     def hit_location_table(self) -> HitLocationTable:
         """000 RANDOM BODY HIT and the aimed locations (``hit_locations.json``), its
         wounds multiplied by this ruleset's wounding table."""
-        table = parse_hit_location_table(self._read(HIT_LOCATIONS_FILE))
-        return replace(table, base_multipliers=self.wounding.multipliers)
+        return parse_hit_location_table(self._read(HIT_LOCATIONS_FILE), self.wounding.multipliers)
 
     @functools.cached_property
     def locations_001(self) -> Locations001:

@@ -12,7 +12,7 @@ from rules.battle.battle import weapon_positions
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
-from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000, WeaponStrikeRules
+from rules.sets.seed000.weapon_strikes import WeaponStrikeRules
 
 
 def _reaches(attacker: Combatant, weapon_key: str | None, hexes: Iterable[Hex]) -> bool:
@@ -35,7 +35,7 @@ def can_strike_at_weapon(
     *,
     used_against_attacker_this_turn: bool | None = None,
     attacker_weapon_key: str | None = None,
-    strikes: WeaponStrikeRules = WEAPON_STRIKES_000,
+    strikes: WeaponStrikeRules,
 ) -> tuple[bool, str]:
     """May ``attacker_id`` strike at ``target_id``'s weapon ``weapon_key``?
     Returns (allowed, reason with its citation).
@@ -47,7 +47,7 @@ def can_strike_at_weapon(
     read from the target's turn record), or - 001 Striking at Weapons in Tactical
     Combat - for a reach 2+ weapon that attacked or feinted against the attacker
     this turn or last turn (the attacker's first turn after it). ``strikes`` is the
-    battle's weapon-strike rules (``Tables.weapon_strikes``), seed 000's by default."""
+    battle's weapon-strike rules (``Tables.weapon_strikes``)."""
     attacker = state.combatant(attacker_id)
     target = state.combatant(target_id)
     positions = weapon_positions(target)

@@ -31,7 +31,6 @@ Words used throughout (see docs/hit-locations.md):
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -40,7 +39,6 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from rules.battle.model import DamageType, Fighter
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -57,7 +55,6 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.sets.seed000.checks import Outcome, judge
-from rules.sets.seed000.damage import parse_wounding_table
 from rules.sets.seed000.sheet import InjuryTolerance, sheet_of
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
 
@@ -919,21 +916,6 @@ class LocationInfo:
     wound: WoundSpec
 
 
-@functools.cache
-def _wounding_000() -> Mapping[DamageType, Fraction]:
-    # Lazy: the ruleset's own wounding table is the default for the base multiplier.
-
-    return parse_wounding_table(read_json("rulesets", SEED_000, "wounding.json")).multipliers
-
-
-def base_multiplier_000(damage_type: DamageType) -> Fraction:
-    """The damage type's ordinary multiplier in the 000 ruleset (``wounding.json``)."""
-    try:
-        return _wounding_000()[damage_type]
-    except KeyError:
-        raise RulesError(f"no wounding multiplier for {damage_type.value}") from None
-
-
 def _type_fits(types: frozenset[DamageType] | None, kind: DamageType, actual: DamageType) -> bool:
     return types is None or kind in types or actual in types
 
@@ -967,14 +949,14 @@ def assess_wound_000(
     side: BodySide | None = None,
     swung: bool = False,
     from_back: bool = False,
-    base_multiplier: Fraction | None = None,
+    base_multiplier: Fraction,
 ) -> WoundAssessment:
     """Assess a blow at a seed 000 location.
 
     ``swung`` tells a swing from a thrust or missile (the eye-slits take no swings;
     the armpit's armor weakness is for thrusts); ``from_back`` matters for the
-    spine (note 17). ``base_multiplier`` overrides the damage type's ordinary
-    wounding multiplier (default: the 000 ruleset's ``wounding.json``)."""
+    spine (note 17). ``base_multiplier`` is the damage type's ordinary wounding
+    multiplier (the ruleset's wounding table, or the caller's override)."""
     if location_key not in locations:
         raise IllegalAttackError(f"unknown seed 000 hit location {location_key!r}")
     if basic_damage < 0 or armor_dr < 0:
@@ -1091,10 +1073,10 @@ def _multiplier_000(
     spec: WoundSpec,
     kind: DamageType,
     damage_type: DamageType,
-    base_multiplier: Fraction | None,
+    base_multiplier: Fraction,
     b: _Build,
 ) -> Fraction:
-    base = base_multiplier if base_multiplier is not None else base_multiplier_000(damage_type)
+    base = base_multiplier
     if damage_type in (DamageType.TOXIC, DamageType.FATIGUE) or not spec.wounding:
         return base
     for key in (damage_type.value, kind.value, "*"):
@@ -1400,7 +1382,7 @@ def _merge_overflow(
     victim: Victim,
     side: BodySide | None,
     from_back: bool,
-    base_multiplier: Fraction | None,
+    base_multiplier: Fraction,
 ) -> WoundAssessment:
     assert spec.overflow is not None
     second = assess_wound_000(
@@ -1433,7 +1415,7 @@ def _merge_becomes(
     victim: Victim,
     side: BodySide | None,
     from_back: bool,
-    base_multiplier: Fraction | None,
+    base_multiplier: Fraction,
 ) -> WoundAssessment:
     target = locations[becomes.location]
     # The skull's DR does not protect: assess the brain with its DR removed.
