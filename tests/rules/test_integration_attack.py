@@ -65,6 +65,7 @@ from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from tests.rules.weapon_set_ups import swordsman_beside_a_spear
 
 Make = Callable[..., Combatant]
 R = TypeVar("R")
@@ -781,11 +782,11 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
 
 
 def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> None:
-    from rules.battle.battle import attacker_reach, weapon_positions
     from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 
-    d = make("spearman", Hex(5, 6), Facing.N, id="d")
-    spear_hexes = set(weapon_positions(d)["long-spear"])
+    # from the side, both the spearman and his spear are within reach
+    state = swordsman_beside_a_spear(make)
+    d = state.combatant("d")
     # head-on, the spear's hexes are not in the sword's reach: the map says no
     head_on = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     refused = BattleState(HexGrid(10, 10), (head_on, d))
@@ -796,17 +797,6 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
     )
     with pytest.raises(IllegalAttackError, match="out of reach"):
         Battle(refused, 1, get_ruleset).execute(Attack("a", "d", opts))
-    # from the side, both the spearman and his spear are within reach
-    a = next(
-        c
-        for h in (d.hex + f.vector for f in Facing)
-        for facing in Facing
-        for c in (make("sword-and-shield", h, facing, id="a"),)
-        if h not in spear_hexes
-        and d.hex in attacker_reach(c, "broadsword")
-        and spear_hexes & attacker_reach(c, "broadsword")
-    )
-    state = BattleState(HexGrid(10, 10), (a, d))
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, rng.randrange(10**6), get_ruleset)

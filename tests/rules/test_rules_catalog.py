@@ -29,6 +29,7 @@ from rules.core.errors import DataError, RulesError
 from rules.sets.registry import RULESETS, get_ruleset
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.sheet import encumbrance_level, sheet_of
+from tests.rules.battle_files import two_fencers
 
 WEAPONS = [
     "broadsword",
@@ -160,20 +161,7 @@ def test_demo_battle_is_two_against_two_facing_each_other() -> None:
 
 
 def test_battle_setup_generates_ids_and_names() -> None:
-    data = {
-        "map": {"cols": 5, "rows": 5},
-        "combatants": [
-            {"template": "fencer", "side": "red", "at": {"col": 1, "row": 1}, "facing": "S"},
-            {
-                "template": "fencer",
-                "side": "blue",
-                "at": {"col": 1, "row": 3},
-                "facing": "N",
-                "name": "Inigo",
-            },
-        ],
-    }
-    _, cs = load_battle_setup(data)
+    _, cs = load_battle_setup(two_fencers(name="Inigo"))
     assert [c.id for c in cs] == ["c1", "c2"] and cs[1].name == "Inigo"
     assert cs[1].side is Side.BLUE
 

@@ -26,6 +26,7 @@ from rules.core.errors import DataError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.sheet import Sheet000, read_stats, sheet_of, with_sheet
 from rules.sets.seed000.sheet_codec import SHEET_FORMAT, SHEET_VERSION
+from tests.rules.battle_files import two_fencers
 
 # --- the neutral fighter ---------------------------------------------------------------
 
@@ -100,20 +101,7 @@ def test_a_battle_file_adds_skills_to_its_template() -> None:
 
 
 def test_a_battle_files_unknown_field_is_refused_where_it_stands() -> None:
-    battle = {
-        "map": {"cols": 5, "rows": 5},
-        "combatants": [
-            {"template": "fencer", "side": "red", "at": {"col": 1, "row": 1}, "facing": "S"},
-            {
-                "template": "fencer",
-                "side": "blue",
-                "at": {"col": 1, "row": 3},
-                "facing": "N",
-                "fury": 3,
-            },
-        ],
-    }
-    first, second = load_battle_setup(battle)[1]
+    first, second = load_battle_setup(two_fencers(fury=3))[1]
     sheet_of(first)
     with pytest.raises(DataError, match=r"battle.combatants\[1\]: unknown key\(s\) fury"):
         sheet_of(second)

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Battle, attacker_reach, weapon_positions
+from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
 from rules.battle.commands import Attack
 from rules.battle.model import INTACT, ActionKind, Combatant, DamageType, TurnAction
@@ -34,6 +34,7 @@ from rules.sets.seed000.weapon_strikes import (
 )
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon
 from rules.sets.seed000.wound_effects import Victim
+from tests.rules.weapon_set_ups import swordsman_beside_a_spear
 
 Make = Callable[..., Combatant]
 E = TypeVar("E", bound=Event)
@@ -55,22 +56,6 @@ def strikes_of(state: BattleState) -> WeaponStrikeRules:
 def fencer_against_swordsman(make: Make, options: tuple[str, ...] = ()) -> BattleState:
     a = make("fencer", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    return BattleState(HexGrid(10, 10), (a, d), ruleset_options=options)
-
-
-def swordsman_beside_a_spear(make: Make, options: tuple[str, ...] = ()) -> BattleState:
-    """A swordsman who reaches both the spearman and a hex of his spear."""
-    d = make("spearman", Hex(5, 6), Facing.N, id="d")
-    spear_hexes = set(weapon_positions(d)["long-spear"])
-    a = next(
-        c
-        for h in (d.hex + f.vector for f in Facing)
-        for facing in Facing
-        for c in (make("sword-and-shield", h, facing, id="a"),)
-        if h not in spear_hexes
-        and d.hex in attacker_reach(c, "broadsword")
-        and spear_hexes & attacker_reach(c, "broadsword")
-    )
     return BattleState(HexGrid(10, 10), (a, d), ruleset_options=options)
 
 
