@@ -437,7 +437,9 @@ def plan_attack(
     _check_options(options)
     _check_parrying_limb(options, defender)
     fighter = attacker.fighter
-    mode, st, adjustments = _subdued(weapon, base_mode, sheet_of(fighter).attributes.st, options)
+    sheet = sheet_of(fighter)
+    mode, st, adjustments = _subdued(weapon, base_mode, sheet.attributes.st, options)
+    swinging = mode.is_swing
     arc = attack_arc(attacker, defender)
     system = ruleset.hit_locations
     target = _target_weapon(attacker, defender, weapon, options, ruleset, weapon_in_reach)
@@ -475,20 +477,22 @@ def plan_attack(
     # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.sets.seed000.conditions).
     for automatic in (
         minimum_st_modifier(st, weapon.min_st),
-        large_shield_modifier(fighter.shield, mode.is_swing),
+        large_shield_modifier(fighter.shield, swinging),
     ):
         if automatic is not None:
             mods.append(automatic)
-    # ... and those the GM selected for this attack.
-    try:
-        mods.extend(
-            condition_modifiers(
-                options.conditions, melee=not mode.is_ranged, swinging=mode.is_swing
+    # ... and those the GM selected for this attack (most attacks have none).
+    no_defense = False
+    if options.conditions:
+        try:
+            mods.extend(
+                condition_modifiers(
+                    options.conditions, melee=not mode.is_ranged, swinging=swinging
+                )
             )
-        )
-        no_defense = removes_active_defenses(options.conditions)
-    except ConditionError as e:
-        raise IllegalAttackError(str(e)) from None
+            no_defense = removes_active_defenses(options.conditions)
+        except ConditionError as e:
+            raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     if target is None:
         pd = ruleset.passive_defense(defender.fighter, arc)
@@ -496,7 +500,7 @@ def plan_attack(
         pd = PassiveDefense(0, 0, False, 0, ())
     mods.extend(pd.modifiers)
     mods.extend(options.extra_modifiers)
-    base_skill = sheet_of(fighter).skill(weapon.skill)
+    base_skill = sheet.skill(weapon.skill)
     effective = base_skill + sum(m.value for m in mods)
     contest = None
     if target is not None and options.weapon_attack is WeaponAttack.DISARM:
@@ -517,11 +521,11 @@ def plan_attack(
             "(000 ADVERSE COMBAT CONDITIONS)"
         )
     kinds = [d.kind for d in options.defenses]
-    for kind in DefenseKind:
-        if kinds.count(kind) > 1:
-            raise IllegalAttackError(
-                f"only one {kind.value} against one attack ({DEFENSES_CITATION})"
-            )
+    if len(set(kinds)) < len(kinds):
+        repeated = next(kind for kind in DefenseKind if kinds.count(kind) > 1)
+        raise IllegalAttackError(
+            f"only one {repeated.value} against one attack ({DEFENSES_CITATION})"
+        )
     if target is not None:
         allowed = weapon_defense_options(target, target_ready=target.key not in defender.unready)
         for choice in options.defenses:
@@ -541,7 +545,7 @@ def plan_attack(
     situation = DefenseSituation(
         arc=arc,
         below=options.from_below,
-        attack_is_swing=mode.is_swing,
+        attack_is_swing=swinging,
         attack_is_unarmed=weapon.kind is WeaponKind.UNARMED,
         pd_total=pd.total,
     )
@@ -640,7 +644,7 @@ def _check_options(options: AttackOptions) -> None:
         raise IllegalAttackError(f"a chosen ST is for a pulled blow ({SUBDUING_001})")
     if options.subdue is SubdueMode.PULLED and options.pulled_st is None:
         raise IllegalAttackError(f"a pulled blow needs the ST to strike at ({SUBDUING_001})")
-    unknown = sorted(options.covered - set(AREAS))
+    unknown = sorted(options.covered.difference(AREAS)) if options.covered else ()
     if unknown:
         raise IllegalAttackError(
             f"unknown covered area(s) {', '.join(unknown)}; areas are {', '.join(AREAS)}"
@@ -1144,12 +1148,14 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
         flow.attacker = attacker.evolve(actions_this_turn=acted)
     defender = flow.defender
     critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
+    acrobatic_dodge = plan.options.acrobatic_dodge
     actions = tuple(
-        replace(
-            d.action,
+        TurnAction(
+            d.action.kind,
+            d.action.weapon_key,
             counts=i not in critical_wins,
-            acrobatic=plan.options.acrobatic_dodge and d.kind is DefenseKind.DODGE,
             target_id=attacker.id,
+            acrobatic=acrobatic_dodge and d.kind is DefenseKind.DODGE,
         )
         for i, d in enumerate(plan.defenses)
     )
@@ -1409,8 +1415,8 @@ def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
         for w2 in ((w,) if w.key != key else ((new,) if new is not None else ()))
     )
     states = tuple((k, s) for k, s in c.weapon_states if k != key)
-    return replace(
-        c, fighter=replace(f, weapons=weapons), unready=c.unready - {key}, weapon_states=states
+    return c.evolve(
+        fighter=replace(f, weapons=weapons), unready=c.unready - {key}, weapon_states=states
     )
 
 
