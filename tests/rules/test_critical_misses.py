@@ -46,7 +46,6 @@ from rules.sets.seed000.critical_misses import (
     confirm_critical_miss,
     critical_miss_distribution,
     critical_miss_happens_probability,
-    critical_miss_table,
     defense_critical_miss,
     dodge_mishap,
     dodge_mishap_distribution,
@@ -55,9 +54,11 @@ from rules.sets.seed000.critical_misses import (
     roll_critical_miss,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.tables import Tables
 from tests.rules.weapon_builder import build_weapon
 
 F = Fraction
+TABLES = Tables()  # the ruleset's tables, read once
 FACES = list(itertools.product(range(1, 7), repeat=3))
 
 
@@ -163,13 +164,13 @@ def test_reliable_and_high_skill_both_apply_in_turn() -> None:
 
 
 def test_every_total_has_one_row() -> None:
-    table = critical_miss_table()
+    table = TABLES.critical_misses
     assert sorted(t for row in table.rows for t in row.rolls) == list(range(3, 19))
     assert str(table.citation) == "Basic Set: critical miss table"
 
 
 def test_plain_distribution_for_a_good_sword_swing() -> None:
-    assert dict(critical_miss_distribution(SWORD, SWING)) == {
+    assert dict(critical_miss_distribution(SWORD, SWING, table=TABLES.critical_misses)) == {
         "weapon_breaks": p_of(3, 4, 17, 18),
         "hit_self": p_of(5),
         "hit_self_half": p_of(6),
@@ -185,7 +186,7 @@ def test_plain_distribution_for_a_good_sword_swing() -> None:
 
 @pytest.mark.parametrize("weapon", [FINE_SWORD, MACE])
 def test_sturdy_or_fine_weapons_only_break_on_a_second_breaking_roll(weapon: Weapon) -> None:
-    dist = critical_miss_distribution(weapon, SWING)
+    dist = critical_miss_distribution(weapon, SWING, table=TABLES.critical_misses)
     breaks = p_of(3, 4, 17, 18)
     assert dist["weapon_breaks"] == breaks * breaks
     assert dist["drop_weapon_unconfirmed_break"] == breaks * (1 - breaks)
@@ -193,12 +194,12 @@ def test_sturdy_or_fine_weapons_only_break_on_a_second_breaking_roll(weapon: Wea
 
 
 def test_cheap_weapons_break_instead_of_dropping() -> None:
-    dist = critical_miss_distribution(CHEAP_SWORD, SWING)
+    dist = critical_miss_distribution(CHEAP_SWORD, SWING, table=TABLES.critical_misses)
     assert dist["cheap_weapon_breaks"] == p_of(9, 10, 11) and "drop_weapon" not in dist
 
 
 def test_impaling_attacks_reroll_a_five() -> None:
-    dist = critical_miss_distribution(SPEAR, THRUST_IMP)
+    dist = critical_miss_distribution(SPEAR, THRUST_IMP, table=TABLES.critical_misses)
     five = p_of(5)
     assert dist["hit_self"] == five * five  # hit yourself again: it stands
     assert dist["hit_self_half"] == p_of(6) + five * p_of(6)
@@ -210,7 +211,7 @@ def test_impaling_attacks_reroll_a_five() -> None:
 
 
 def test_missile_weapons() -> None:
-    dist = critical_miss_distribution(BOW, MISSILE)
+    dist = critical_miss_distribution(BOW, MISSILE, table=TABLES.critical_misses)
     five = p_of(5)
     assert dist["lose_balance_missile"] == p_of(16) * (1 + five)
     assert "fall" not in dist and "weapon_flies" not in dist
@@ -218,7 +219,7 @@ def test_missile_weapons() -> None:
 
 
 def test_parry_context() -> None:
-    dist = critical_miss_distribution(SWORD, PARRY)
+    dist = critical_miss_distribution(SWORD, PARRY, table=TABLES.critical_misses)
     assert dist["hit_self"] == p_of(5)  # a parry is no impaling attack: no re-roll
     assert dist["drop_weapon_not_swinging"] == p_of(14)
     assert dist["fall"] == p_of(16)
@@ -230,7 +231,7 @@ def test_parry_context() -> None:
 
 def find_key(weapon: Weapon, context: MissContext, key: str) -> CriticalMissResult:
     for seed in range(20000):
-        result = roll_critical_miss(weapon, context, random.Random(seed))
+        result = roll_critical_miss(weapon, context, random.Random(seed), tables=TABLES)
         if result.key == key:
             return result
     raise AssertionError(f"no seed gives {key}")
@@ -249,7 +250,7 @@ def find_key(weapon: Weapon, context: MissContext, key: str) -> CriticalMissResu
     ],
 )
 def test_every_result_is_reachable(weapon: Weapon, context: MissContext) -> None:
-    for key in critical_miss_distribution(weapon, context):
+    for key in critical_miss_distribution(weapon, context, table=TABLES.critical_misses):
         result = find_key(weapon, context, key)
         assert result.weapon is weapon and result.totals[0] in range(3, 19)
 
@@ -285,7 +286,7 @@ def test_consequence_records() -> None:
     assert isinstance(half.consequence, HitSelf) and half.consequence.damage_factor == F(1, 2)
     locations = set()
     for seed in range(5000):
-        result = roll_critical_miss(SWORD, SWING, random.Random(seed))
+        result = roll_critical_miss(SWORD, SWING, random.Random(seed), tables=TABLES)
         if isinstance(result.consequence, HitSelf):
             die = result.consequence.location_die
             assert result.consequence.location == ("arm" if die <= 3 else "leg")
@@ -307,7 +308,7 @@ def test_rerolls_are_recorded() -> None:
 
 def test_bare_hands_use_another_table() -> None:
     with pytest.raises(IllegalAttackError):
-        roll_critical_miss(FIST, SWING, random.Random(0))
+        roll_critical_miss(FIST, SWING, random.Random(0), tables=TABLES)
 
 
 def table_data() -> dict[str, object]:
@@ -366,22 +367,26 @@ def shield(size: ShieldSize) -> Shield:
 
 def test_block_mishap_drops_small_shields_else_loses_grip() -> None:
     for size in (ShieldSize.BUCKLER, ShieldSize.SMALL):
-        mishap = defense_critical_miss(DefenseKind.BLOCK, random.Random(0), shield=shield(size))
+        mishap = defense_critical_miss(
+            DefenseKind.BLOCK, random.Random(0), shield=shield(size), tables=TABLES
+        )
         assert isinstance(mishap, BlockMishap)
         assert mishap.dropped is not None and not mishap.pd_still_counts
         assert mishap.dropped.placement.kind is PlacementKind.AT_FEET
     for size in (ShieldSize.MEDIUM, ShieldSize.LARGE):
-        mishap = defense_critical_miss(DefenseKind.BLOCK, random.Random(0), shield=shield(size))
+        mishap = defense_critical_miss(
+            DefenseKind.BLOCK, random.Random(0), shield=shield(size), tables=TABLES
+        )
         assert isinstance(mishap, BlockMishap)
         assert mishap.dropped is None and mishap.shield_unready and mishap.pd_still_counts
 
 
 def test_parry_mishap_goes_to_the_table() -> None:
-    mishap = defense_critical_miss(DefenseKind.PARRY, random.Random(3), weapon=SWORD)
+    mishap = defense_critical_miss(DefenseKind.PARRY, random.Random(3), weapon=SWORD, tables=TABLES)
     assert isinstance(mishap, ParryMishap) and mishap.heavy_weapon_break is None
     assert mishap.critical_miss is not None
     assert mishap.critical_miss.context.action is MissAction.PARRY
-    light = parry_mishap(SWORD, random.Random(3), attacking_weight=8)
+    light = parry_mishap(SWORD, random.Random(3), attacking_weight=8, tables=TABLES)
     assert light.critical_miss is not None  # under 3x: the table
 
 
@@ -390,19 +395,23 @@ def test_parrying_a_weapon_three_times_heavier_breaks_even_a_very_fine_one() -> 
         WeaponKind.SWORD, "Very fine", ("swing", "sw cut", "1"), quality=Quality.VERY_FINE
     )
     mishap = defense_critical_miss(
-        DefenseKind.PARRY, random.Random(0), weapon=very_fine, attacking_weight=9
+        DefenseKind.PARRY, random.Random(0), weapon=very_fine, attacking_weight=9, tables=TABLES
     )
     assert isinstance(mishap, ParryMishap)
     assert mishap.critical_miss is None and mishap.heavy_weapon_break is not None
     flat = parry_mishap(
-        very_fine, random.Random(0), attacking_weight=9, rule=ParryBreakRule.FLAT_THIRD
+        very_fine,
+        random.Random(0),
+        attacking_weight=9,
+        rule=ParryBreakRule.FLAT_THIRD,
+        tables=TABLES,
     )
     assert flat.critical_miss is not None and flat.heavy_weapon_break is None
 
 
 def test_defense_mishap_needs_its_inputs() -> None:
-    mishap = defense_critical_miss(DefenseKind.DODGE, random.Random(0), dx=12)
+    mishap = defense_critical_miss(DefenseKind.DODGE, random.Random(0), dx=12, tables=TABLES)
     assert isinstance(mishap, DodgeMishap)
     for kind in DefenseKind:
         with pytest.raises(IllegalAttackError):
-            defense_critical_miss(kind, random.Random(0))
+            defense_critical_miss(kind, random.Random(0), tables=TABLES)

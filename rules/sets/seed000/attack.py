@@ -1035,7 +1035,7 @@ def resolve_attack(
         flow.defender = damage.apply_to(flow.defender)
         _damage_events(flow, damage)
     if outcome.is_hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
-        _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng)
+        _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng, ruleset)
     if plan.mode.delivery is Delivery.THROWN:
         _throw_leaves_hand(plan, flow, outcome)
 
@@ -1235,9 +1235,9 @@ def _roll_defense(
         _defense_fumble(plan, d, flow, rng, ruleset)
     elif r.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
         key = d.choice.weapon_key
-        if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng):
+        if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng, ruleset):
             return r
-        _parry_break(plan, key, flow, rng)
+        _parry_break(plan, key, flow, rng, ruleset)
         _improvised_parry(key, flow, rng)
         _unarmed_counter(plan, key, flow, rng, ruleset)
     return r
@@ -1322,7 +1322,12 @@ def _unarmed_counter(
 
 
 def _use_weakened(
-    flow: _Flow, combatant_id: str, weapon_key: str, use: WeaponUse, rng: DiceSource
+    flow: _Flow,
+    combatant_id: str,
+    weapon_key: str,
+    use: WeaponUse,
+    rng: DiceSource,
+    ruleset: Tables,
 ) -> bool:
     """000 CUTTING THROUGH A WEAPON: a weakened weapon breaks on its wielder's next
     solid hit or parry. Returns whether it broke."""
@@ -1348,7 +1353,7 @@ def _use_weakened(
         )
     )
     try:
-        result = break_weapon(weapon, rng)
+        result = break_weapon(weapon, rng, table=ruleset.broken_weapons)
     except IllegalAttackError:
         flow.put(_swap_weapon(c, weapon_key, None))
         return True
@@ -1356,15 +1361,20 @@ def _use_weakened(
     return True
 
 
-def _parry_break(plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
+def _parry_break(
+    plan: AttackPlan, weapon_key: str, flow: _Flow, rng: DiceSource, ruleset: Tables
+) -> None:
     """000 BREAKING A BLADE / BREAKING WEAPONS: parrying a weapon 3x heavier."""
     try:
         parrying = flow.defender.fighter.weapon(weapon_key)
     except KeyError:
         return
-    if parry_break_chance(parrying, plan.weapon.weight).probability == 0:
+    blades = ruleset.blade_breaking
+    if parry_break_chance(parrying, plan.weapon.weight, table=blades).probability == 0:
         return
-    pb = roll_parry_break(parrying, plan.weapon.weight, rng)
+    pb = roll_parry_break(
+        parrying, plan.weapon.weight, rng, blades=blades, broken=ruleset.broken_weapons
+    )
     flow.events.append(
         ParryBreakRolled(
             citation=pb.chance.citation, weapon_name=parrying.name, roll=pb, **flow.between
@@ -1435,6 +1445,7 @@ def _defense_fumble(
     mishap = defense_critical_miss(
         d.kind,
         rng,
+        tables=ruleset,
         dx=sheet_of(f).attributes.dx,
         shield=f.shield,
         weapon=weapon,
@@ -1523,7 +1534,8 @@ def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tabl
         _bare_handed_fumble(flow, flow.attacker, DefenseKind.PARRY, BASE_CRITICALS, "critical miss")
         return
     action = MissAction.SWING if plan.mode.is_swing else MissAction.THRUST
-    result = roll_critical_miss(plan.weapon, MissContext(action, plan.damage_spec.type), rng)
+    context = MissContext(action, plan.damage_spec.type)
+    result = roll_critical_miss(plan.weapon, context, rng, tables=ruleset)
     _apply_miss_table(flow, flow.attacker.id, result, rng, ruleset, plan)
 
 
@@ -1904,7 +1916,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     flow.defender = replace(d, weapon_states=states)
     if broke:
         try:
-            result = break_weapon(target, rng)
+            result = break_weapon(target, rng, table=ruleset.broken_weapons)
         except IllegalAttackError:
             flow.defender = _swap_weapon(flow.defender, target.key, None)
             return

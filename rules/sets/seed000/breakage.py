@@ -21,7 +21,6 @@ of ``:broken`` marks counts earlier breaks). "Half damage" cannot be written int
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Mapping
@@ -50,7 +49,6 @@ from rules.battle.pieces import (
     Placement,
     flies,
 )
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -66,7 +64,7 @@ from rules.core.jsondata import (
     get_number,
     get_str,
 )
-from rules.sets.seed000.weapon_strikes import RULESET_DIR, BladeTable, blade_table, exact_weight
+from rules.sets.seed000.weapon_strikes import BladeTable, exact_weight
 
 BREAKING_WEAPONS_000 = cite("000", "BREAKING WEAPONS")
 BREAKING_A_BLADE_000 = cite("000", "BREAKING A BLADE")
@@ -108,7 +106,7 @@ def parry_break_chance(
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
-    table: BladeTable | None = None,
+    table: BladeTable,
 ) -> ParryBreakChance:
     """The chance that ``parrying`` breaks after parrying a weapon of
     ``attacking_weight`` lb with the given ``result``.
@@ -120,7 +118,6 @@ def parry_break_chance(
     DEFENSE ROLLS (see ``rules.sets.seed000.critical_misses.defense_critical_miss``). Under
     ``FLAT_THIRD`` a critical failure is left to the table alone.
     """
-    table = table or blade_table()
     citation = BREAKING_A_BLADE_000 if rule is ParryBreakRule.BY_QUALITY else BREAKING_WEAPONS_000
     if parrying.kind is WeaponKind.UNARMED:
         return ParryBreakChance(Fraction(0), None, "bare hands do not break", citation)
@@ -175,8 +172,8 @@ def roll_parry_break(
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
-    blades: BladeTable | None = None,
-    broken: BrokenWeaponTable | None = None,
+    blades: BladeTable,
+    broken: BrokenWeaponTable,
 ) -> ParryBreakRoll:
     """Roll the parry-break chance on one die (d6 for these chances: the weapon
     breaks on a roll of at most chance x 6), then the broken-weapon table.
@@ -624,13 +621,6 @@ def load_broken_weapon_table(data: object) -> BrokenWeaponTable:
     )
 
 
-# The default when a caller passes no table: seed 000's own, read here. Kept until
-# attack.py and critical_misses.py pass the ruleset's (``Tables.broken_weapons``).
-@functools.cache
-def broken_weapon_table() -> BrokenWeaponTable:
-    return load_broken_weapon_table(read_json(*RULESET_DIR, "broken_weapons.json"))
-
-
 # ---------------------------------------------------------------------------
 # Building remnants
 # ---------------------------------------------------------------------------
@@ -784,13 +774,12 @@ def break_weapon(
     weapon: Weapon,
     rng: DiceSource,
     *,
-    table: BrokenWeaponTable | None = None,
+    table: BrokenWeaponTable,
 ) -> BreakResult:
     """Break ``weapon``: roll one die with as many sides as the section needs (the
     lcm of its chances' denominators, a d6 for the seed's 1/2, 1/3, 2/3 and 1/6; no
     roll for a single certain outcome), then each leaving piece's landing in order.
     Raises ``IllegalAttackError`` for a weapon with no section (bare hands)."""
-    table = table or broken_weapon_table()
     section = table.section(weapon)
     sides = section.die_sides
     face = roll(1, rng, sides)[0] if len(section.outcomes) > 1 else 1
@@ -840,10 +829,10 @@ def break_weapon(
 
 
 def break_outcome_distribution(
-    weapon: Weapon, *, table: BrokenWeaponTable | None = None
+    weapon: Weapon, *, table: BrokenWeaponTable
 ) -> Mapping[str, Fraction]:
     """Exact chance of each outcome key of the weapon's section."""
-    section = (table or broken_weapon_table()).section(weapon)
+    section = table.section(weapon)
     return MappingProxyType({o.key: o.chance for o in section.outcomes})
 
 
@@ -853,8 +842,8 @@ def parry_break_distribution(
     result: ParryResult = ParryResult.SUCCESS,
     *,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
-    blades: BladeTable | None = None,
-    broken: BrokenWeaponTable | None = None,
+    blades: BladeTable,
+    broken: BrokenWeaponTable,
 ) -> Mapping[str, Fraction]:
     """Exact chance of "intact" and of each broken outcome after a parry."""
     chance = parry_break_chance(parrying, attacking_weight, result, rule=rule, table=blades)

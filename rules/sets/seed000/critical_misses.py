@@ -18,12 +18,12 @@ and the consequences of a fumbled defense (000 CRITICAL MISSES ON DEFENSE ROLLS)
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Protocol
 
 from rules.battle.model import DamageType, Quality, Shield, Weapon, WeaponKind
 from rules.battle.pieces import (
@@ -34,7 +34,6 @@ from rules.battle.pieces import (
     Placement,
     PlacementKind,
 )
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
 from rules.core.errors import DataError, IllegalAttackError
@@ -49,6 +48,7 @@ from rules.core.jsondata import (
 )
 from rules.sets.seed000.breakage import (
     BreakResult,
+    BrokenWeaponTable,
     ParryBreakRule,
     ParryResult,
     break_weapon,
@@ -57,7 +57,7 @@ from rules.sets.seed000.breakage import (
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.weapon_strikes import RULESET_DIR
+from rules.sets.seed000.weapon_strikes import BladeTable
 
 VERIFYING_000 = cite("000", "VERIFYING CRITICAL MISSES")
 AVOIDING_000 = cite("000", "AVOIDING CRITICAL MISSES WITH HIGH SKILL")
@@ -270,9 +270,19 @@ def load_critical_miss_table(data: object) -> CriticalMissTable:
     )
 
 
-@functools.cache
-def critical_miss_table() -> CriticalMissTable:
-    return load_critical_miss_table(read_json(*RULESET_DIR, "critical_miss_table.json"))
+class FumbleTables(Protocol):
+    """The ruleset's tables a fumble reads (``Tables`` is one): the critical miss
+    table, the broken-weapon table its "weapon breaks" rows roll, and the blade
+    table that decides whether a fumbled parry simply breaks the weapon."""
+
+    @property
+    def critical_misses(self) -> CriticalMissTable: ...
+
+    @property
+    def broken_weapons(self) -> BrokenWeaponTable: ...
+
+    @property
+    def blade_breaking(self) -> BladeTable: ...
 
 
 # ---------------------------------------------------------------------------
@@ -478,13 +488,13 @@ class CriticalMissResult:
 
 
 def _consequence(
-    final: _Final, weapon: Weapon, rng: DiceSource, citation: Citation
+    final: _Final, weapon: Weapon, rng: DiceSource, citation: Citation, broken: BrokenWeaponTable
 ) -> Consequence:
     effect, params = final.effect, final.params
     if effect is MissEffect.DROP_WEAPON:
         return WeaponDropped(Piece(weapon.name, weapon, AT_FEET))
     if effect is MissEffect.WEAPON_BREAKS:
-        return WeaponBroken(break_weapon(weapon, rng))
+        return WeaponBroken(break_weapon(weapon, rng, table=broken))
     if effect is MissEffect.WEAPON_FLIES:
         placement = Placement(
             PlacementKind.FLIES,
@@ -525,15 +535,15 @@ def roll_critical_miss(
     context: MissContext,
     rng: DiceSource,
     *,
-    table: CriticalMissTable | None = None,
+    tables: FumbleTables,
 ) -> CriticalMissResult:
     """Roll 3d6 on the table, any re-rolls its exceptions call for, then the dice of
     the consequence (location die, landing, broken-weapon table)."""
     _check_weapon(weapon)
-    table = table or critical_miss_table()
+    table = tables.critical_misses
     rolls: list[tuple[int, ...]] = [roll(3, rng)]
     final = _resolve_roll(sum(rolls[0]), weapon, context, table, True, rng, rolls)
-    consequence = _consequence(final, weapon, rng, table.citation)
+    consequence = _consequence(final, weapon, rng, table.citation, tables.broken_weapons)
     return CriticalMissResult(
         weapon=weapon,
         context=context,
@@ -547,11 +557,10 @@ def roll_critical_miss(
 
 
 def critical_miss_distribution(
-    weapon: Weapon, context: MissContext, *, table: CriticalMissTable | None = None
+    weapon: Weapon, context: MissContext, *, table: CriticalMissTable
 ) -> Mapping[str, Fraction]:
     """Exact chance of each final result key, by enumerating 3d6 and every re-roll."""
     _check_weapon(weapon)
-    table = table or critical_miss_table()
     result: dict[str, Fraction] = {}
     for total, p in distribution(3).items():
         for key, q in _resolve_exact(total, weapon, context, table, True).items():
@@ -633,6 +642,7 @@ def parry_mishap(
     weapon: Weapon,
     rng: DiceSource,
     *,
+    tables: FumbleTables,
     attacking_weight: float | None = None,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
 ) -> ParryMishap:
@@ -641,11 +651,16 @@ def parry_mishap(
     (``BY_QUALITY``) the weapon breaks instead (000 BREAKING A BLADE)."""
     if attacking_weight is not None:
         chance = parry_break_chance(
-            weapon, attacking_weight, ParryResult.CRITICAL_FAILURE, rule=rule
+            weapon,
+            attacking_weight,
+            ParryResult.CRITICAL_FAILURE,
+            rule=rule,
+            table=tables.blade_breaking,
         )
         if chance.probability == 1:
-            return ParryMishap(weapon, None, break_weapon(weapon, rng))
-    result = roll_critical_miss(weapon, MissContext(MissAction.PARRY), rng)
+            broke = break_weapon(weapon, rng, table=tables.broken_weapons)
+            return ParryMishap(weapon, None, broke)
+    result = roll_critical_miss(weapon, MissContext(MissAction.PARRY), rng, tables=tables)
     return ParryMishap(weapon, result, None)
 
 
@@ -653,6 +668,7 @@ def defense_critical_miss(
     defense: DefenseKind,
     rng: DiceSource,
     *,
+    tables: FumbleTables,
     dx: int | None = None,
     shield: Shield | None = None,
     weapon: Weapon | None = None,
@@ -671,4 +687,6 @@ def defense_critical_miss(
         return block_mishap(shield)
     if weapon is None:
         raise IllegalAttackError("a fumbled parry needs the parrying weapon")
-    return parry_mishap(weapon, rng, attacking_weight=attacking_weight, rule=parry_break_rule)
+    return parry_mishap(
+        weapon, rng, tables=tables, attacking_weight=attacking_weight, rule=parry_break_rule
+    )

@@ -38,7 +38,6 @@ wielder's facing and 4-6 the opposite one (``Landing.facing``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -65,7 +64,6 @@ from rules.battle.pieces import (
     Placement,
     PlacementKind,
 )
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource
 from rules.core.errors import DataError, IllegalAttackError, RulesError
@@ -93,8 +91,6 @@ from rules.sets.seed000.disarm import (
     skill_or_dx,
 )
 from rules.sets.seed000.sheet import sheet_of
-
-RULESET_DIR = ("rulesets", "000")
 
 STRIKING_000 = cite("000", "STRIKING AT WEAPONS")
 DISARMING_000 = cite("000", "DISARMING AN OPPONENT")
@@ -475,15 +471,8 @@ def _str(value: object, where: str) -> str:
     return value
 
 
-# The default when a caller passes no table: seed 000's own, read here. Kept until
-# attack.py and breakage's callers pass the ruleset's (``Tables.blade_breaking``).
-@functools.cache
-def blade_table() -> BladeTable:
-    return load_blade_table(read_json(*RULESET_DIR, "blade_breaking.json"))
-
-
-def is_blade(weapon: Weapon, table: BladeTable | None = None) -> bool:
-    return (table or blade_table()).blade_class(weapon) is not None
+def is_blade(weapon: Weapon, table: BladeTable) -> bool:
+    return table.blade_class(weapon) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,9 +489,8 @@ class BladeThreshold:
 
 
 def blade_break_threshold(
-    target: Weapon, attacker_weapon: Weapon, table: BladeTable | None = None
+    target: Weapon, attacker_weapon: Weapon, table: BladeTable
 ) -> BladeThreshold:
-    table = table or blade_table()
     blade = table.blade_class(target)
     if blade is None:
         raise IllegalAttackError(f"{target.name} is not a blade (000 BREAKING A BLADE)")
@@ -531,11 +519,10 @@ def strike_blade(
     attacker_weapon: Weapon,
     basic_damage: int,
     damage_type: DamageType,
-    table: BladeTable | None = None,
+    table: BladeTable,
 ) -> BladeStrike:
     """A cutting or crushing blow on a blade: it breaks when the blow's basic damage
     reaches the threshold (damage does not accumulate between blows)."""
-    table = table or blade_table()
     if damage_type not in table.damage_types:
         raise IllegalAttackError("only a cutting or crushing blow can break a blade")
     threshold = blade_break_threshold(target, attacker_weapon, table)
@@ -621,17 +608,9 @@ def load_integrity_table(data: object) -> IntegrityTable:
     )
 
 
-# The default when a caller passes no table: seed 000's own, read here. Kept until
-# attack.py and breakage's callers pass the ruleset's (``Tables.weapon_integrity``).
-@functools.cache
-def integrity_table() -> IntegrityTable:
-    return load_integrity_table(read_json(*RULESET_DIR, "weapon_integrity.json"))
-
-
-def weapon_integrity(weapon: Weapon, table: IntegrityTable | None = None) -> WeaponIntegrity:
+def weapon_integrity(weapon: Weapon, table: IntegrityTable) -> WeaponIntegrity:
     """001 Breaking a Weapon: DR by material and HP by weight (Hexfray's table)."""
     _check_target(weapon)
-    table = table or integrity_table()
     material = table.material(weapon)
     return WeaponIntegrity(material, table.dr[material], table.hp(weapon.weight), table.citation)
 
@@ -640,7 +619,7 @@ def damage_weapon(
     weapon: Weapon,
     state: WeaponDamageState,
     basic_damage: int,
-    table: IntegrityTable | None = None,
+    table: IntegrityTable,
 ) -> WeaponHit:
     """001: a blow that hit a weapon (and was not defended) rolls normal damage
     against it; damage past its DR accumulates and it breaks at its HP."""
