@@ -92,6 +92,19 @@ class DisarmRules(Protocol):
         Weapon Away)."""
         ...
 
+    def disarm_modifiers(
+        self, attacker: Fighter, attacker_weapon: Weapon, defender: Fighter, defender_weapon: Weapon
+    ) -> DisarmModifiers:
+        """The seed's modifiers to the attack roll and to each side's contest roll."""
+        ...
+
+    def contest_level(
+        self, fighter: Fighter, weapon: Weapon, *, defending: bool
+    ) -> tuple[int, str]:
+        """A side's base level for the contest with ``weapon``, and what it is
+        (``defending``: the side whose weapon is the target)."""
+        ...
+
     def disarm_contest(
         self,
         attacker: Fighter,
@@ -102,9 +115,18 @@ class DisarmRules(Protocol):
         attacker_extra: tuple[Modifier, ...] = (),
         defender_extra: tuple[Modifier, ...] = (),
     ) -> DisarmContest:
-        """The two contest levels. ``*_extra`` carry situational modifiers decided
+        """The two contest levels: each side's ``contest_level`` plus the seed's
+        ``disarm_modifiers``. ``*_extra`` carry situational modifiers decided
         elsewhere (e.g. shock, posture)."""
-        ...
+        mods = self.disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon)
+        a_base, a_basis = self.contest_level(attacker, attacker_weapon, defending=False)
+        d_base, d_basis = self.contest_level(defender, defender_weapon, defending=True)
+        return DisarmContest(
+            self,
+            mods,
+            ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
+            ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
+        )
 
     def foe_keeps_weapon(self, winner: ContestWinner, won_by: int) -> DisarmOutcome:
         """The outcome when the attacker neither wins nor critically fails."""

@@ -6,14 +6,15 @@ once by its options (``Tables.weapon_strikes``): a ``WeaponStrikeRules``, either
 ``WeaponStrikes000`` or ``WeaponStrikes001``. Each answers:
 
 * the penalty to hit a weapon, by seed 000 (by kind: very small, polearm, other) or
-  seed 001 (by reach) and the -2 to disarm unless fencing - ``strike_penalty``,
-  ``disarm_penalty``, ``strike_modifiers``;
+  seed 001 (by reach) - ``strike_penalty``; with the -2 to disarm unless fencing
+  (``disarm_penalty``, the same in both under each seed's citation) it makes
+  ``strike_modifiers``;
 * whether a weapon may be targeted at all - ``targetable``;
 * the disarm (000 DISARMING AN OPPONENT: a Quick Contest instead of the attack;
   001 Knocking a Weapon Away: the contest after a hit) - ``contest_before_attack``,
-  ``disarm_modifiers``, ``disarm_contest``, ``foe_keeps_weapon``,
-  ``disarmed_placement``, ``resolve_disarm`` (the contest itself is
-  ``rules.sets.seed000.disarm``'s);
+  ``disarm_modifiers``, ``contest_level`` (the two sides' levels make
+  ``disarm_contest``), ``foe_keeps_weapon``, ``disarmed_placement``,
+  ``resolve_disarm`` (the contest itself is ``rules.sets.seed000.disarm``'s);
 * what a blow does to the weapon it lands on - ``damage_struck_weapon``: 000 CUTTING
   THROUGH A WEAPON and 000 BREAKING A BLADE, or 001 Breaking a Weapon.
 
@@ -80,7 +81,6 @@ from rules.core.jsondata import (
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import (
-    ContestSide,
     ContestWinner,
     DisarmContest,
     DisarmModifiers,
@@ -708,11 +708,10 @@ def weight_bonus(defender_weight: float, attacker_weight: float) -> int:
     return max(1, int(ratio))  # floor
 
 
-def _non_fencing_penalty(attacker_weapon: Weapon, citation: Citation) -> Modifier | None:
-    """The further -2 to disarm with anything but a fencing weapon (both seeds)."""
-    if is_fencing_weapon(attacker_weapon):
-        return None
-    return Modifier(-2, f"disarming with a non-fencing weapon ({attacker_weapon.name})", citation)
+def _skill_or_dx(fighter: Fighter, weapon: Weapon, *, defending: bool) -> tuple[int, str]:
+    """The weapon's skill, or DX for the holder of a hand-held missile weapon who
+    resists the disarm (both seeds)."""
+    return skill_or_dx(fighter, weapon, use_dx=defending and is_hand_held_missile(weapon))
 
 
 def _st_based(fighter: Fighter, level: int, basis: str) -> tuple[int, str]:
@@ -761,8 +760,12 @@ class WeaponStrikeRules(DisarmRules, Protocol):
         ...
 
     def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
-        """The further penalty to disarm with ``attacker_weapon``, if any."""
-        ...
+        """The further -2 to disarm with anything but a fencing weapon (both seeds),
+        under the seed's disarming rule."""
+        if is_fencing_weapon(attacker_weapon):
+            return None
+        words = f"disarming with a non-fencing weapon ({attacker_weapon.name})"
+        return Modifier(-2, words, self.disarm_citation)
 
     def targetable(
         self,
@@ -873,9 +876,6 @@ class WeaponStrikes000(WeaponStrikeRules):
             return Modifier(-3, f"striking at a polearm ({target.name})", STRIKING_000)
         return Modifier(-4, f"striking at a weapon ({target.name})", STRIKING_000)
 
-    def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
-        return _non_fencing_penalty(attacker_weapon, DISARMING_000)
-
     def targetable(
         self,
         target: Weapon,
@@ -901,9 +901,8 @@ class WeaponStrikes000(WeaponStrikeRules):
         stronger, +2 with a two-handed weapon."""
         if exact_weight(attacker_weapon.weight) <= 0:
             raise IllegalAttackError("000 disarming is done with a weapon that has weight")
-        size = self.strike_penalty(defender_weapon)  # rejects bare hands
-        extra = self.disarm_penalty(attacker_weapon)
-        contest_mods = (size,) if extra is None else (size, extra)
+        # the size or reach penalty (bare hands are refused), -2 unless fencing
+        contest_mods = self.strike_modifiers(defender_weapon, attacker_weapon, StrikePurpose.DISARM)
         defender_mods: list[Modifier] = []
         bonus = weight_bonus(defender_weapon.weight, attacker_weapon.weight)
         if bonus:
@@ -920,28 +919,11 @@ class WeaponStrikes000(WeaponStrikeRules):
             defender_mods.append(Modifier(2, "two-handed weapon", DISARMING_000))
         return DisarmModifiers((), contest_mods, tuple(defender_mods))
 
-    def disarm_contest(
-        self,
-        attacker: Fighter,
-        attacker_weapon: Weapon,
-        defender: Fighter,
-        defender_weapon: Weapon,
-        *,
-        attacker_extra: tuple[Modifier, ...] = (),
-        defender_extra: tuple[Modifier, ...] = (),
-    ) -> DisarmContest:
+    def contest_level(
+        self, fighter: Fighter, weapon: Weapon, *, defending: bool
+    ) -> tuple[int, str]:
         """Weapon skill against weapon skill, or DX against a hand-held missile weapon."""
-        mods = self.disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon)
-        a_base, a_basis = skill_or_dx(attacker, attacker_weapon, use_dx=False)
-        d_base, d_basis = skill_or_dx(
-            defender, defender_weapon, use_dx=is_hand_held_missile(defender_weapon)
-        )
-        return DisarmContest(
-            self,
-            mods,
-            ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
-            ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
-        )
+        return _skill_or_dx(fighter, weapon, defending=defending)
 
     def contest_before_attack(
         self,
@@ -1031,9 +1013,6 @@ class WeaponStrikes001(WeaponStrikeRules):
             return Modifier(-5, words, STRIKING_001)
         return Modifier(-4, words, STRIKING_001)
 
-    def disarm_penalty(self, attacker_weapon: Weapon) -> Modifier | None:
-        return _non_fencing_penalty(attacker_weapon, KNOCKING_001)
-
     def targetable(
         self,
         target: Weapon,
@@ -1066,9 +1045,8 @@ class WeaponStrikes001(WeaponStrikeRules):
             raise IllegalAttackError(
                 f"{attacker_weapon.name} cannot parry, so it cannot disarm (001)"
             )
-        size = self.strike_penalty(defender_weapon)  # rejects bare hands
-        extra = self.disarm_penalty(attacker_weapon)
-        hit_mods = (size,) if extra is None else (size, extra)
+        # the size or reach penalty (bare hands are refused), -2 unless fencing
+        hit_mods = self.strike_modifiers(defender_weapon, attacker_weapon, StrikePurpose.DISARM)
         attacker_mods: list[Modifier] = []
         defender_mods: list[Modifier] = []
         if attacker_weapon.skill.casefold() in JITTE_WHIP_SKILLS:
@@ -1077,32 +1055,12 @@ class WeaponStrikes001(WeaponStrikeRules):
             defender_mods.append(Modifier(2, "two-handed weapon", KNOCKING_001))
         return DisarmModifiers(hit_mods, tuple(attacker_mods), tuple(defender_mods))
 
-    def disarm_contest(
-        self,
-        attacker: Fighter,
-        attacker_weapon: Weapon,
-        defender: Fighter,
-        defender_weapon: Weapon,
-        *,
-        attacker_extra: tuple[Modifier, ...] = (),
-        defender_extra: tuple[Modifier, ...] = (),
-    ) -> DisarmContest:
+    def contest_level(
+        self, fighter: Fighter, weapon: Weapon, *, defending: bool
+    ) -> tuple[int, str]:
         """Either side may use a ST-based level if better; DX (or ST) against a
         hand-held missile weapon."""
-        mods = self.disarm_modifiers(attacker, attacker_weapon, defender, defender_weapon)
-        a_base, a_basis = _st_based(
-            attacker, *skill_or_dx(attacker, attacker_weapon, use_dx=False)
-        )
-        d_base, d_basis = _st_based(
-            defender,
-            *skill_or_dx(defender, defender_weapon, use_dx=is_hand_held_missile(defender_weapon)),
-        )
-        return DisarmContest(
-            self,
-            mods,
-            ContestSide(a_base, a_basis, mods.attacker_contest + attacker_extra),
-            ContestSide(d_base, d_basis, mods.defender_contest + defender_extra),
-        )
+        return _st_based(fighter, *_skill_or_dx(fighter, weapon, defending=defending))
 
     def contest_before_attack(
         self,
