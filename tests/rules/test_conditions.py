@@ -17,7 +17,6 @@ from rules.sets.seed000.conditions import (
     LARGE_SHIELD_SWING_PENALTY,
     MINIMUM_ST_PENALTY_PER_POINT,
     OFF_HAND_PENALTY,
-    Condition,
     ConditionCatalog,
     ConditionError,
     ConditionSide,
@@ -26,15 +25,12 @@ from rules.sets.seed000.conditions import (
     PostureTable,
     ProneCover,
     SelectedCondition,
-    condition_modifiers,
     large_shield_modifier,
-    load_condition_catalog,
     minimum_st_modifier,
     off_hand_modifier,
     parse_condition_catalog,
     parse_posture_table,
     posture_modifiers,
-    removes_active_defenses,
 )
 from rules.sets.seed000.tables import Tables
 
@@ -156,8 +152,7 @@ def test_describe(catalog: ConditionCatalog) -> None:
     assert catalog.get("target_kneeling").describe() == "-2 ranged"
 
 
-def test_load_reads_the_asset(catalog: ConditionCatalog, postures: PostureTable) -> None:
-    assert load_condition_catalog() == catalog
+def test_the_ruleset_reads_the_assets(catalog: ConditionCatalog, postures: PostureTable) -> None:
     tables = Tables()
     assert tables.adverse_conditions == catalog and tables.postures == postures
 
@@ -324,23 +319,6 @@ def test_removes_active_defenses(catalog: ConditionCatalog) -> None:
         assert catalog.removes_active_defenses([S("bad_light", -2), S(key)])
     with pytest.raises(ConditionError):
         catalog.removes_active_defenses([S("nope")])
-
-
-def test_module_functions_use_default_catalog(catalog: ConditionCatalog) -> None:
-    picks = [S("blind"), S("stationary")]
-    assert condition_modifiers(picks, melee=True, swinging=False) == catalog.condition_modifiers(
-        picks, melee=True, swinging=False
-    )
-    assert removes_active_defenses(picks)
-    assert removes_active_defenses(picks, catalog=catalog)
-    custom = ConditionCatalog(
-        (Condition("x", "X", ConditionSide.ATTACKER, ModifierRange.fixed(-1), None),)
-    )
-    (mod,) = condition_modifiers([S("x")], melee=True, swinging=False, catalog=custom)
-    assert mod.value == -1
-
-
-# ---------------------------------------------------------- automatic ones
 
 
 def test_automatic_constants_match_catalog(catalog: ConditionCatalog) -> None:

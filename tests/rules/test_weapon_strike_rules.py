@@ -23,7 +23,6 @@ from rules.core.events import Event
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, WeaponAttack
 from rules.sets.seed000.attack_events import AttackRolled, DisarmContested, WeaponStruck
-from rules.sets.seed000.conditions import load_condition_catalog
 from rules.sets.seed000.disarm import DisarmOutcome
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
@@ -214,13 +213,6 @@ def test_001_breaking_a_weapon_judges_by_the_rulesets_integrity_table(
     assert usual.after.damage_taken == 20 - dr
     held = WEAPON_STRIKES_001.damage_struck_weapon(*blow, ArmouredTables())
     assert held.after.damage_taken == 0 and not held.broke
-
-
-def test_the_conditions_loader_left_reads_the_rulesets_catalog() -> None:
-    """The attack plan's GM-selected conditions still read 000 ADVERSE COMBAT
-    CONDITIONS through ``load_condition_catalog`` when given no catalog: the
-    ruleset's own."""
-    assert Tables().adverse_conditions == load_condition_catalog()
 
 
 def test_the_000_table_wounds_by_the_rulesets_wounding_table() -> None:

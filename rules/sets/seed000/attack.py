@@ -136,10 +136,8 @@ from rules.sets.seed000.checks import Outcome, RollKind, SuccessRoll, success_ro
 from rules.sets.seed000.conditions import (
     ConditionError,
     SelectedCondition,
-    condition_modifiers,
     large_shield_modifier,
     minimum_st_modifier,
-    removes_active_defenses,
 )
 from rules.sets.seed000.critical_misses import (
     BlockMishap,
@@ -485,12 +483,13 @@ def plan_attack(
     no_defense = False
     if options.conditions:
         try:
+            catalog = ruleset.adverse_conditions
             mods.extend(
-                condition_modifiers(
+                catalog.condition_modifiers(
                     options.conditions, melee=not mode.is_ranged, swinging=swinging
                 )
             )
-            no_defense = removes_active_defenses(options.conditions)
+            no_defense = catalog.removes_active_defenses(options.conditions)
         except ConditionError as e:
             raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))

@@ -15,13 +15,11 @@ a ranged entry (bad light -1..-9) needs the value the GM chose.
 
 Loaders are pure (parsed JSON in, frozen objects out: ``parse_condition_catalog``,
 ``parse_posture_table``); the ruleset reads the assets (``Tables.adverse_conditions``,
-``Tables.postures``). ``load_condition_catalog`` still reads seed 000's catalog for
-the callers that pass none (the attack plan's GM-selected conditions).
+``Tables.postures``), and every caller takes its catalog from there.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -29,7 +27,6 @@ from enum import Enum
 from rules.battle.model import Posture as Posture  # re-exported: the map needs it at start-up
 from rules.battle.model import ProneCover as ProneCover
 from rules.battle.model import Shield, ShieldSize
-from rules.core.assets import read_json
 from rules.core.citation import Citation, cite
 from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
@@ -45,7 +42,6 @@ from rules.core.jsondata import (
 from rules.core.modifiers import Modifier
 
 CONDITIONS_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
-DEFAULT_RULESET = "000"
 CONDITIONS_FILE = "adverse_conditions.json"
 POSTURES_FILE = "postures.json"
 
@@ -350,36 +346,6 @@ def _parse_range(value: object, where: str) -> ModifierRange:
         return ModifierRange(low, as_int(obj["max"], f"{where}.max"), default)
     except DataError as exc:
         raise DataError(f"{where}: {exc}") from exc
-
-
-@functools.cache
-def load_condition_catalog(ruleset: str = DEFAULT_RULESET) -> ConditionCatalog:
-    """The ruleset's catalog, read from its asset on first use."""
-
-    return parse_condition_catalog(read_json("rulesets", ruleset, CONDITIONS_FILE))
-
-
-def condition_modifiers(
-    selected: Sequence[SelectedCondition],
-    *,
-    melee: bool,
-    swinging: bool,
-    ranged_aimed: bool = False,
-    catalog: ConditionCatalog | None = None,
-) -> tuple[Modifier, ...]:
-    """``ConditionCatalog.condition_modifiers`` on the given or the default catalog."""
-    cat = catalog if catalog is not None else load_condition_catalog()
-    return cat.condition_modifiers(
-        selected, melee=melee, swinging=swinging, ranged_aimed=ranged_aimed
-    )
-
-
-def removes_active_defenses(
-    selected: Sequence[SelectedCondition], *, catalog: ConditionCatalog | None = None
-) -> bool:
-    """``ConditionCatalog.removes_active_defenses`` on the given or default catalog."""
-    cat = catalog if catalog is not None else load_condition_catalog()
-    return cat.removes_active_defenses(selected)
 
 
 # ------------------------------------------------------- automatic conditions
