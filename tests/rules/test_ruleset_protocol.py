@@ -24,6 +24,7 @@ from rules.core.dice import EnteredDice, ScriptedDice
 from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError, RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
+from rules.sets.seed000 import ruleset as seed000_ruleset_module
 from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -312,3 +313,25 @@ def test_a_turn_passes_through_the_ruleset() -> None:
     names = [type(e).__name__ for e in events]
     assert names[0] == "TurnEnded" and "StunRecoveryRolled" in names
     assert battle.state.turn == state.turn + 1
+
+
+def test_the_battles_ruleset_arrives_with_every_table_read() -> None:
+    """The registry's seed 000 ruleset has read its tables when it is made, so the
+    first preview reads none and a damaged bundled table is refused at once."""
+    seed000_ruleset_module._instance.cache_clear()  # a new one, as a cold start makes
+    ruleset = get_ruleset("000", ())
+    assert isinstance(ruleset, Seed000)
+    read = vars(ruleset)
+    for table in ("directional", "hit_locations", "critical_misses", "adverse_conditions"):
+        assert table in read, table
+
+
+@pytest.mark.parametrize("damaged", ["postures.json", "broken_weapons.json", "wounding.json"])
+def test_reading_every_table_refuses_a_damaged_one(damaged: str) -> None:
+    class DamagedTables(Seed000):
+        def _read(self, name: str) -> object:
+            return {"nonsense": True} if name == damaged else super()._read(name)
+
+    tables = DamagedTables()
+    with pytest.raises(DataError):
+        tables.read_every_table()

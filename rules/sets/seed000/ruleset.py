@@ -323,11 +323,13 @@ class Seed000(Tables):
 
 @functools.cache
 def _instance(options: frozenset[str]) -> Seed000:
-    return Seed000(options)
+    ruleset = Seed000(options)
+    ruleset.read_every_table()
+    return ruleset
 
 
 def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
-    """The (shared, cached) seed 000 ruleset with ``options``."""
+    """The (shared, cached) seed 000 ruleset with ``options``, its tables read."""
     return _instance(frozenset(options))
 
 

@@ -186,6 +186,24 @@ class Tables:
         """Postures under 000 ADVERSE COMBAT CONDITIONS (``postures.json``)."""
         return parse_posture_table(self._read(POSTURES_FILE))
 
+    def read_every_table(self) -> None:
+        """Read and check every table now (they are otherwise read on first use): a
+        battle's ruleset is made ready, and a damaged table refused, before the
+        first attack or preview needs it."""
+        _ = (  # each property reads its table once and keeps it
+            self.directional,
+            self.locations,
+            self.damage_table,
+            self.wounding,
+            self.hit_locations,
+            self.blade_breaking,
+            self.weapon_integrity,
+            self.broken_weapons,
+            self.critical_misses,
+            self.adverse_conditions,
+            self.postures,
+        )
+
     # --- questions the attack code asks -----------------------------------------
     def directional_modifiers(
         self, kind: DefenseKind, arc: Arc, below: bool, two_handed: bool
