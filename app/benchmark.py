@@ -46,12 +46,15 @@ from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
 from hexmap import Facing, Hex, HexGrid, direction_to
-from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.battle import Battle
 from rules.battle.commands import (
     Attack,
     EditCombatant,
+    EndTurn,
+    MoveCombatant,
     PickUpItem,
     ReadyWeapon,
+    TurnCombatant,
 )
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from hexmap import Hex
-from rules.battle.battle import Battle, BattleChange, MoveCombatant, TurnCombatant
+from rules.battle.battle import Battle, BattleChange
+from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.core.events import Event

@@ -61,8 +61,9 @@ from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
 from app.rulesets import ruleset_ui
 from hexmap import Hex
-from rules.battle.battle import Battle, BattleChange, EndTurn
+from rules.battle.battle import Battle, BattleChange
 from rules.battle.catalog import load_battle_setup
+from rules.battle.commands import EndTurn
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.battle.terrain import (

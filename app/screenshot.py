@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from hexmap import hex_line, reach_hexes
-from rules.battle.battle import MoveCombatant
+from rules.battle.commands import MoveCombatant
 from rules.battle.model import Combatant
 
 SCREEN_WIDTH, SCREEN_HEIGHT = 1366, 768

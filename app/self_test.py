@@ -46,8 +46,7 @@ from app.crash import CrashReporter
 from app.main_window import MainWindow, load_demo_battle
 from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
 from hexmap import direction_to
-from rules.battle.battle import EndTurn, MoveCombatant, TurnCombatant
-from rules.battle.commands import Attack
+from rules.battle.commands import Attack, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState, Command
 from rules.core.assets import asset_path

@@ -15,8 +15,8 @@ from app.map import painter as mp
 from app.map.animation import Flight
 from app.map.drops import DropPick, make_drop_pick
 from hexmap import Hex
-from rules.battle.battle import MoveCombatant, weapon_positions
-from rules.battle.commands import DropItem, PaintTerrain, PickUpItem, SetPosture
+from rules.battle.battle import weapon_positions
+from rules.battle.commands import DropItem, MoveCombatant, PaintTerrain, PickUpItem, SetPosture
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant, Posture
 from rules.battle.scatter import PieceLanded

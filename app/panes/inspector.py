@@ -37,8 +37,8 @@ from app.panes.widgets import (
     side_swatch,
 )
 from app.rulesets import InspectorControls, InspectorSection, ruleset_ui
-from rules.battle.battle import BattleChange, TurnCombatant
-from rules.battle.commands import EditCombatant, SetPosture
+from rules.battle.battle import BattleChange
+from rules.battle.commands import EditCombatant, SetPosture, TurnCombatant
 from rules.battle.model import Combatant, Posture, Status
 from rules.core.errors import RulesError
 

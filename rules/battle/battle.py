@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from hexmap import Facing, Hex, reach_hexes, weapon_hexes
-from rules.battle.command_events import Moved, Turned, TurnEnded
+from hexmap import Hex, reach_hexes, weapon_hexes
 from rules.battle.items import (
     BLOCK_MISS_000,
     DROPPED_000,
@@ -31,13 +30,7 @@ from rules.battle.items import (
 )
 from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponDamageState, WeaponKind
 from rules.battle.movement import (
-    BASE_MOVEMENT,
     apply_fall,
-    check_path,
-    default_path,
-    face,
-    new_turn,
-    walk,
 )
 from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
 from rules.battle.scatter import Occupant, PieceLanded, scatter_piece
@@ -52,99 +45,6 @@ from rules.battle.state import (
 from rules.core.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
-
-
-@dataclass(frozen=True)
-class MoveCombatant(Command):
-    """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
-    own hex - which may be left out - to the destination), or by default along
-    the straight line (``hexmap.hex_line``). Records the path of the turn and the
-    movement points spent (rules.battle.movement); only the destination must be free."""
-
-    combatant_id: str
-    destination: Hex
-    path: tuple[Hex, ...] | None = None
-
-    def apply(
-        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
-    ) -> CommandResult:
-        mover = state.combatant(self.combatant_id)
-        if self.destination not in state.grid:
-            raise IllegalCommandError(f"{self.destination} is off the map")
-        blocker = state.occupant(self.destination)
-        if blocker is not None and blocker.id != mover.id:
-            raise IllegalCommandError(f"{blocker.name} stands in that hex")
-        if self.path is None:
-            path = default_path(mover.hex, self.destination)
-        elif self.path and self.path[0] == mover.hex:
-            path = self.path
-        else:
-            path = (mover.hex, *self.path)
-        if path[-1] != self.destination:
-            raise IllegalCommandError("the path must end at the destination")
-        walked = walk(mover, check_path(path, state.grid))
-        moved = walked.combatant
-        event = Moved(
-            citation=BASE_MOVEMENT,
-            combatant_id=mover.id,
-            name=mover.name,
-            path=walked.path,
-            cost=walked.cost,
-            move_used=moved.move_used,
-            move=mover.fighter.move,
-        )
-        return CommandResult(state.with_combatants(moved), (event,))
-
-
-@dataclass(frozen=True)
-class TurnCombatant(Command):
-    """Face another way: 1 MP per hex side, one side free after a step (rules.battle.movement)."""
-
-    combatant_id: str
-    facing: Facing
-
-    def apply(
-        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
-    ) -> CommandResult:
-        who = state.combatant(self.combatant_id)
-        turned, cost, free = face(who, self.facing)
-        event = Turned(
-            citation=BASE_MOVEMENT,
-            combatant_id=who.id,
-            name=who.name,
-            before=who.facing,
-            after=self.facing,
-            cost=cost,
-            free_side=free,
-        )
-        return CommandResult(state.with_combatants(turned), (event,))
-
-
-@dataclass(frozen=True)
-class EndTurn(Command):
-    """Ends the turn: every combatant's movement, Ready and record of this turn
-    start afresh, then the ruleset's own new turn (defenses counted anew ...) and,
-    with this command's dice, its end-of-turn effects (``BattleRuleset``)."""
-
-    def apply(
-        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
-    ) -> CommandResult:
-        fresh = tuple(ruleset.new_turn(_end_turn(c)) for c in state.combatants)
-        after = replace(state, combatants=fresh, turn=state.turn + 1)
-        after, effects = ruleset.end_of_turn(after, rng)
-        return CommandResult(after, (TurnEnded(turn=after.turn), *effects))
-
-
-def _end_turn(c: Combatant) -> Combatant:
-    """A combatant's new turn: this turn's actions become last turn's record, and
-    this turn's start empty; path, movement points, free facing change and the
-    Ready start afresh."""
-    fresh = new_turn(c)
-    if c.actions_this_turn:
-        fresh = replace(fresh, actions_this_turn=())
-    if c.actions_last_turn != c.actions_this_turn or c.ready_used:
-        fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
-    return fresh
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hexmap import Hex
+from hexmap import Facing, Hex
 from rules.battle.battle import apply_map_effects, place_launched_pieces
-from rules.battle.command_events import Edited, RulesetOptionsSet, TerrainPainted
+from rules.battle.command_events import (
+    Edited,
+    Moved,
+    RulesetOptionsSet,
+    TerrainPainted,
+    Turned,
+    TurnEnded,
+)
 from rules.battle.items import (
     DROPPED_000,
     READY_BASE,
@@ -28,12 +35,113 @@ from rules.battle.items import (
     within_reach,
 )
 from rules.battle.model import Combatant, Posture, Shield, Status, Weapon
-from rules.battle.movement import set_posture
+from rules.battle.movement import (
+    BASE_MOVEMENT,
+    check_path,
+    default_path,
+    face,
+    new_turn,
+    set_posture,
+    walk,
+)
 from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.terrain import TerrainChange
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
+
+
+@dataclass(frozen=True)
+class MoveCombatant(Command):
+    """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
+    own hex - which may be left out - to the destination), or by default along
+    the straight line (``hexmap.hex_line``). Records the path of the turn and the
+    movement points spent (rules.battle.movement); only the destination must be free."""
+
+    combatant_id: str
+    destination: Hex
+    path: tuple[Hex, ...] | None = None
+
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        mover = state.combatant(self.combatant_id)
+        if self.destination not in state.grid:
+            raise IllegalCommandError(f"{self.destination} is off the map")
+        blocker = state.occupant(self.destination)
+        if blocker is not None and blocker.id != mover.id:
+            raise IllegalCommandError(f"{blocker.name} stands in that hex")
+        if self.path is None:
+            path = default_path(mover.hex, self.destination)
+        elif self.path and self.path[0] == mover.hex:
+            path = self.path
+        else:
+            path = (mover.hex, *self.path)
+        if path[-1] != self.destination:
+            raise IllegalCommandError("the path must end at the destination")
+        walked = walk(mover, check_path(path, state.grid))
+        moved = walked.combatant
+        event = Moved(
+            citation=BASE_MOVEMENT,
+            combatant_id=mover.id,
+            name=mover.name,
+            path=walked.path,
+            cost=walked.cost,
+            move_used=moved.move_used,
+            move=mover.fighter.move,
+        )
+        return CommandResult(state.with_combatants(moved), (event,))
+
+
+@dataclass(frozen=True)
+class TurnCombatant(Command):
+    """Face another way: 1 MP per hex side, one side free after a step (rules.battle.movement)."""
+
+    combatant_id: str
+    facing: Facing
+
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        turned, cost, free = face(who, self.facing)
+        event = Turned(
+            citation=BASE_MOVEMENT,
+            combatant_id=who.id,
+            name=who.name,
+            before=who.facing,
+            after=self.facing,
+            cost=cost,
+            free_side=free,
+        )
+        return CommandResult(state.with_combatants(turned), (event,))
+
+
+@dataclass(frozen=True)
+class EndTurn(Command):
+    """Ends the turn: every combatant's movement, Ready and record of this turn
+    start afresh, then the ruleset's own new turn (defenses counted anew ...) and,
+    with this command's dice, its end-of-turn effects (``BattleRuleset``)."""
+
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        fresh = tuple(ruleset.new_turn(_end_turn(c)) for c in state.combatants)
+        after = replace(state, combatants=fresh, turn=state.turn + 1)
+        after, effects = ruleset.end_of_turn(after, rng)
+        return CommandResult(after, (TurnEnded(turn=after.turn), *effects))
+
+
+def _end_turn(c: Combatant) -> Combatant:
+    """A combatant's new turn: this turn's actions become last turn's record, and
+    this turn's start empty; path, movement points, free facing change and the
+    Ready start afresh."""
+    fresh = new_turn(c)
+    if c.actions_this_turn:
+        fresh = replace(fresh, actions_this_turn=())
+    if c.actions_last_turn != c.actions_this_turn or c.ready_used:
+        fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
+    return fresh
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from app.panes.combat_log import CombatLogPane
 from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from hexmap import Hex
-from rules.battle.battle import Battle, MoveCombatant, TurnCombatant, command_rng
+from rules.battle.battle import Battle, command_rng
 from rules.battle.catalog import load_battle_setup
-from rules.battle.commands import Attack
+from rules.battle.commands import Attack, MoveCombatant, TurnCombatant
 from rules.battle.state import BattleState
 from rules.core.assets import read_json
 from rules.core.errors import RulesError

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton, QVBoxLayout
 
 from app import crash, user_dirs
 from app.controller import BattleController
-from rules.battle.battle import TurnCombatant
+from rules.battle.commands import TurnCombatant
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 
 

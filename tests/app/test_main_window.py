@@ -17,7 +17,7 @@ import main as entry
 from app.controller import BattleController
 from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
 from app.map.view import MapView
-from rules.battle.battle import MoveCombatant
+from rules.battle.commands import MoveCombatant
 
 PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane")
 LAPTOP = QSize(1366, 768)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from app.controller import BattleController
 from app.map.view import MapView
 from hexmap import Arc, Facing, Handedness, Hex, reach_hexes
-from rules.battle.battle import MoveCombatant, TurnCombatant
+from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.model import Combatant
 
 # Arc of the neighbour k hex sides clockwise of the facing, for a right-handed

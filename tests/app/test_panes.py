@@ -23,10 +23,10 @@ from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import AttackPane
 from app.rulesets.seed000.inspector_section import Seed000InspectorSection, defense_at_rest
 from hexmap import Arc, Hex
-from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.battle import Battle
 from rules.battle.catalog import load_battle_setup
 from rules.battle.command_events import Edited, Moved, TurnEnded
-from rules.battle.commands import Attack, EditCombatant
+from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.model import Status
 from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState

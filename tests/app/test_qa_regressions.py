@@ -14,9 +14,8 @@ from app.main_window import MainWindow, move_text
 from app.map import painter as mp
 from app.rulesets.seed000.attack_parts import OddsPanel, OddsRow
 from hexmap import Hex
-from rules.battle.battle import EndTurn, MoveCombatant
 from rules.battle.command_events import Moved
-from rules.battle.commands import EditCombatant
+from rules.battle.commands import EditCombatant, EndTurn, MoveCombatant
 from rules.battle.model import ActionKind, Status, TurnAction
 from rules.sets.seed000.defense import attack_cumulative_modifiers, cumulative_defense_modifiers
 from rules.sets.seed000.defense_kinds import DefenseKind

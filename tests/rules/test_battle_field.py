@@ -12,9 +12,6 @@ import pytest
 from hexmap import Facing, Hex, HexGrid, Reach, weapon_hexes
 from rules.battle.battle import (
     Battle,
-    EndTurn,
-    MoveCombatant,
-    TurnCombatant,
     command_rng,
     drop_from_hand,
     place_launched_pieces,
@@ -29,11 +26,14 @@ from rules.battle.commands import (
     ApplyMapEffects,
     Attack,
     DropItem,
+    EndTurn,
+    MoveCombatant,
     PaintTerrain,
     PickUpItem,
     PlaceItem,
     ReadyWeapon,
     SetPosture,
+    TurnCombatant,
 )
 from rules.battle.items import (
     Falls,

@@ -811,7 +811,7 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
 
 
 def test_off_balance_ends_with_the_turn(make: Make) -> None:
-    from rules.battle.battle import EndTurn
+    from rules.battle.commands import EndTurn
 
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
     d = with_tracks(d, replace(tracks_of(d), off_balance=True))

@@ -16,10 +16,10 @@ from typing import TypeVar
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Battle, EndTurn
+from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
 from rules.battle.command_events import PostureChanged, RulesetOptionsSet
-from rules.battle.commands import Attack, PaintTerrain, ReadyShield, SetRulesetOptions
+from rules.battle.commands import Attack, EndTurn, PaintTerrain, ReadyShield, SetRulesetOptions
 from rules.battle.model import Combatant, Status, WeaponDamageState, WeaponKind
 from rules.battle.state import BattleState
 from rules.battle.terrain import Cover, TerrainChange

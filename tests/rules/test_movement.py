@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex, HexGrid, hex_line
-from rules.battle.battle import Battle, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.battle import Battle
 from rules.battle.command_events import Moved, PostureChanged, Turned
-from rules.battle.commands import SetPosture
+from rules.battle.commands import EndTurn, MoveCombatant, SetPosture, TurnCombatant
 from rules.battle.movement import (
     apply_fall,
     check_path,

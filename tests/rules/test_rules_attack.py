@@ -336,8 +336,8 @@ def test_a_killing_blow_changes_status(make: Make, ruleset: Tables, scripted: An
 
 def test_the_battle_command_uses_this_api(make: Make) -> None:
     from hexmap import HexGrid
-    from rules.battle.battle import Battle, EndTurn
-    from rules.battle.commands import Attack
+    from rules.battle.battle import Battle
+    from rules.battle.commands import Attack, EndTurn
     from rules.battle.state import BattleState
 
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")

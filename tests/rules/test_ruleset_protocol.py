@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.battle.battle import Battle, EndTurn, command_rng
+from rules.battle.battle import Battle, command_rng
 from rules.battle.catalog import load_battle_setup, load_catalog, load_fighters
-from rules.battle.commands import Attack, PaintTerrain, SetRulesetOptions
+from rules.battle.commands import Attack, EndTurn, PaintTerrain, SetRulesetOptions
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.assets import read_json

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Battle, MoveCombatant, TurnCombatant
+from rules.battle.battle import Battle
 from rules.battle.catalog import (
     RawSheet,
     load_battle_setup,
@@ -18,7 +18,7 @@ from rules.battle.catalog import (
     load_fighters,
     parse_fighters,
 )
-from rules.battle.commands import DropItem, PickUpItem, SetPosture
+from rules.battle.commands import DropItem, MoveCombatant, PickUpItem, SetPosture, TurnCombatant
 from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Side
 from rules.battle.state import BattleState
 from rules.core.assets import read_json

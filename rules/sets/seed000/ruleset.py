@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from hexmap import Facing, Hex, in_front_arc, in_reach
-from rules.battle.battle import MoveCombatant, TurnCombatant
 from rules.battle.catalog import load_catalog
-from rules.battle.commands import Attack, PickUpItem, ReadyWeapon
+from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
 from rules.battle.items import within_reach
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
 from rules.battle.pieces import Piece
