@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from app.benchmark import run as run_benchmark_figures
+from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
 from app.crash import install_crash_handler
 from app.help import maybe_show_first_run_guide
@@ -142,24 +143,26 @@ def run_gui(seed: int, measure_startup: bool = False) -> int:
     # no cyclic collection, which would walk them over and over, until the window and
     # its panes are up (docs/packaging.md, "How Hexfray starts quickly"). A bundle
     # paused it already, before Qt was imported (packaging/rthook_pause_gc.py).
-    gc.disable()
+    pause_collector()
     app = _application(sys.argv[1:])
     # The log file is set up right after the first frame; until then the records
     # wait in memory (and reach the file even if start-up fails).
     buffer_early_logging()
     try:
         window = open_window(seed, measure_startup=measure_startup)
-        window.call_after_first_paint(gc.enable)  # after the panes (queued first)
+        # After the panes (queued first): from then on the collector walks only
+        # what the battle makes (app.collector).
+        window.call_after_first_paint(settle_collector)
         return app.exec()
     finally:
-        gc.enable()
+        gc.enable()  # also when the event loop ended before the first paint
         finish_early_logging()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.self_test or args.screenshot is not None or args.benchmark:
-        gc.enable()  # paused by the bundle's runtime hook for the window's start
+        settle_collector()  # paused by the bundle's runtime hook for the window's start
 
     if args.self_test:
         return run_self_test(args.regenerate)
