@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from hexmap import Hex, reach_hexes, weapon_hexes
 from rules.battle.items import (
@@ -47,9 +48,18 @@ from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
 
 
+class ChangeKind(Enum):
+    """How a change came about: a command run, taken back, or run again."""
+
+    EXECUTED = "executed"
+    UNDONE = "undone"  # ``after`` is the state before the command; ``events`` are its own
+    REDONE = "redone"  # run again on its recorded dice
+
+
 @dataclass(frozen=True)
 class BattleChange:
-    """What one executed command changed; observers decide what to redraw from it."""
+    """What one executed, undone or redone command changed; observers decide what
+    to redraw from it. ``index`` is the command's place in the log."""
 
     index: int
     command: Command
@@ -58,6 +68,7 @@ class BattleChange:
     events: tuple[Event, ...]
     changed_ids: frozenset[str] = field(default_factory=frozenset)
     dice: tuple[int, ...] = ()  # the faces the command rolled, in order
+    kind: ChangeKind = ChangeKind.EXECUTED
 
     @property
     def items_changed(self) -> bool:
