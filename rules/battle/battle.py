@@ -5,6 +5,12 @@ Command *i* draws its dice from its own ``SeededDice`` seeded from
 ``(seed, i)``, so replaying the log on the initial state reproduces the battle
 exactly — the base for undo, saves, autosave and bug reports (as MeleeWizard keeps
 its input log and seed).
+
+Undo works on the log, so every command can be undone: the battle keeps the state
+before each command (a checkpoint that shares every part the command left alone),
+an undo takes the last command back to the undone list with its faces, and a redo
+runs it again on exactly those faces. ``restore`` rebuilds a saved battle with its
+undone commands.
 """
 
 from __future__ import annotations
@@ -90,7 +96,7 @@ def command_rng(seed: int, index: int) -> SeededDice:
 
 
 class Battle:
-    """The one battle model. Changes only through ``execute``.
+    """The one battle model. Changes only through ``execute``, ``undo`` and ``redo``.
 
     ``rulesets`` finds the ruleset the state names (``rules.sets.registry``); it is
     asked when a command needs it, so a battle can be loaded and drawn first."""
@@ -105,6 +111,12 @@ class Battle:
         # The faces each command rolled, in order (rules.core.dice): a replay or a
         # redo runs the command again on exactly these.
         self._dice: list[tuple[int, ...]] = []
+        # The checkpoints: the state before each command of the log. States share
+        # every part a command leaves alone, so one per command costs little, and an
+        # undo is taking the last one back, whatever the length of the log.
+        self._before: list[BattleState] = []
+        # What was undone and may be redone, with its dice: the next redo last.
+        self._undone: list[tuple[Command, tuple[int, ...]]] = []
         self._observers: list[Observer] = []
 
     @property
@@ -145,6 +157,29 @@ class Battle:
     def events(self) -> tuple[Event, ...]:
         return tuple(e for batch in self._events for e in batch)
 
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._commands)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    @property
+    def undo_command(self) -> Command | None:
+        """The command an undo takes back: the last of the log."""
+        return self._commands[-1] if self._commands else None
+
+    @property
+    def redo_command(self) -> Command | None:
+        """The command a redo runs again: the last one undone."""
+        return self._undone[-1][0] if self._undone else None
+
+    @property
+    def undone(self) -> tuple[tuple[Command, tuple[int, ...]], ...]:
+        """The undone commands with the faces they rolled, the next redo first."""
+        return tuple(reversed(self._undone))
+
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         self._observers.append(observer)
         return lambda: self._observers.remove(observer)
@@ -161,27 +196,73 @@ class Battle:
         the command's seeded dice: the recorded faces of a redo or replay
         (``ScriptedDice``, which never rolls), or dice entered at the table."""
         index = len(self._commands)
-        before = self._state
         source = command_rng(self._seed, index) if dice is None else dice
+        before, result = self._run(command, source)
+        self._undone.clear()  # a new command starts a new future
+        if self._observers:  # a battle played without a window tells nobody
+            self._tell(self._change(index, before, ChangeKind.EXECUTED))
+        return result.events
+
+    def undo(self) -> BattleChange:
+        """Take back the last command of the log: the state is again the one before
+        it, and the command with its dice goes to ``undone`` for a redo.
+        ``IllegalCommandError`` when the log is empty."""
+        if not self._commands:
+            raise IllegalCommandError("there is nothing to undo")
+        index = len(self._commands) - 1
+        change = self._change(index, self._before[index], ChangeKind.UNDONE)
+        self._commands.pop()
+        self._events.pop()
+        self._dice.pop()
+        self._state = self._before.pop()
+        self._undone.append((change.command, change.dice))
+        self._tell(change)
+        return change
+
+    def redo(self) -> BattleChange:
+        """Run the last undone command again on the faces it rolled
+        (``ScriptedDice``: it never rolls anew). ``IllegalCommandError`` when
+        nothing was undone."""
+        if not self._undone:
+            raise IllegalCommandError("there is nothing to redo")
+        command, faces = self._undone[-1]
+        # The same command on the same state and faces does what it did; it leaves
+        # the list only once it has, so a refusal leaves the history whole.
+        before, _ = self._run(command, ScriptedDice(faces))
+        self._undone.pop()
+        change = self._change(len(self._commands) - 1, before, ChangeKind.REDONE)
+        self._tell(change)
+        return change
+
+    def _run(self, command: Command, source: RecordingDice) -> tuple[BattleState, CommandResult]:
+        """Apply ``command`` with ``source`` and log it: the state before, and the result."""
+        before = self._state
         result = command.apply(before, source, self.ruleset_of(before))
         self._state = result.state
+        self._before.append(before)
         self._commands.append(command)
         self._events.append(result.events)
-        faces = source.faces
-        self._dice.append(faces)
-        if self._observers:  # a battle played without a window tells nobody
-            change = BattleChange(
-                index=index,
-                command=command,
-                before=before,
-                after=result.state,
-                events=result.events,
-                changed_ids=_changed_ids(before, result.state),
-                dice=faces,
-            )
-            for observer in list(self._observers):
-                observer(change)
-        return result.events
+        self._dice.append(source.faces)
+        return before, result
+
+    def _change(self, index: int, before: BattleState, kind: ChangeKind) -> BattleChange:
+        """Command ``index`` of the log as a change. Executed or redone, it went
+        from ``before`` to the state now; undone, from the state now to ``before``."""
+        start, end = (self._state, before) if kind is ChangeKind.UNDONE else (before, self._state)
+        return BattleChange(
+            index=index,
+            command=self._commands[index],
+            before=start,
+            after=end,
+            events=self._events[index],
+            changed_ids=_changed_ids(start, end),
+            dice=self._dice[index],
+            kind=kind,
+        )
+
+    def _tell(self, change: BattleChange) -> None:
+        for observer in list(self._observers):
+            observer(change)
 
     @classmethod
     def replay(
@@ -208,6 +289,33 @@ class Battle:
             )
         for command, faces in zip(commands, recorded, strict=True):
             battle.execute(command, ScriptedDice(faces))
+        return battle
+
+    @classmethod
+    def restore(
+        cls,
+        initial: BattleState,
+        seed: int,
+        commands: Iterable[Command],
+        dice_log: Iterable[tuple[int, ...]],
+        undone: Iterable[tuple[Command, tuple[int, ...]]] = (),
+        *,
+        rulesets: RulesetFinder,
+    ) -> Battle:
+        """The battle as it was saved: ``commands`` run on their recorded dice, and
+        ``undone`` (the next redo first, as ``Battle.undone`` gives it) waiting for
+        a redo. The undone commands are run and taken back once here, so that a
+        history whose redo could not run is refused now, not at the GM's Ctrl+Shift+Z."""
+        later = tuple(undone)
+        battle = cls.replay(
+            initial,
+            seed,
+            (*commands, *(command for command, _ in later)),
+            (*dice_log, *(faces for _, faces in later)),
+            rulesets=rulesets,
+        )
+        for _ in later:
+            battle.undo()
         return battle
 
 
