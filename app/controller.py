@@ -4,7 +4,9 @@ Panes never change the battle themselves: they call ``execute`` with a command
 (as napari's layer controls and Anki's ``operations/`` do) and observe the
 signals below. ``BattleController`` is also the one place that decides what to
 redraw: it turns each ``BattleChange`` into a ``Redraw`` plan that the map and the
-panes follow.
+panes follow. An undo or a redo comes to them the same way, as a change whose
+``kind`` says so (``ChangeKind.UNDONE``: ``before`` is the state the undone command
+led to, ``after`` the state before it).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from hexmap import Hex
-from rules.battle.battle import Battle, BattleChange
+from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
@@ -33,13 +35,19 @@ class Redraw:
     tokens: frozenset[str]  # combatant ids whose tokens changed
     overlays: bool  # the selection's arcs/reach need recomputing
     panes: bool  # lists and inspector need refreshing
+    # The events to add to the combat log: none for an undo, whose command's rows
+    # (``BattleChange.index``) leave the log instead; a redo brings them back.
     log_events: tuple[Event, ...]
     items: bool = False  # items on the ground appeared, moved or went
     terrain: bool = False  # the terrain map changed (its cached drawing is stale)
+    # Pieces flew just now (a command run for the first time): an undo or a redo
+    # puts the items where they end without showing their flight again.
+    animate: bool = False
 
 
 class BattleController(QObject):
-    # A command was executed; carries the change and its redraw plan.
+    # A command was executed, undone or redone (``BattleChange.kind``); carries the
+    # change and its redraw plan.
     battle_changed = Signal(object, object)  # (BattleChange, Redraw)
     # The whole battle was replaced (new battle, load, replay).
     battle_reset = Signal()
@@ -98,7 +106,32 @@ class BattleController(QObject):
             self.command_refused.emit(str(refusal))
             return None
 
+    def undo(self) -> BattleChange | None:
+        """Take back the last command; with nothing to undo, the refusal is reported."""
+        try:
+            return self._battle.undo()
+        except RulesError as refusal:
+            log.info("undo refused: %s", refusal)
+            self.command_refused.emit(str(refusal))
+            return None
+
+    def redo(self) -> BattleChange | None:
+        """Run the last undone command again on its dice; a refusal is reported."""
+        try:
+            return self._battle.redo()
+        except RulesError as refusal:
+            log.info("redo refused: %s", refusal)
+            self.command_refused.emit(str(refusal))
+            return None
+
     def _on_battle_changed(self, change: BattleChange) -> None:
+        ids = {c.id for c in change.after.combatants}
+        if self._target is not None and self._target not in ids:
+            self._target = None  # an undo took back the command that brought it
+            self.target_changed.emit(None)
+        if self._selected is not None and self._selected not in ids:
+            self._selected = None
+            self.selection_changed.emit(None)
         self.battle_changed.emit(change, plan_redraw(change, self._selected))
 
     # --- selection -------------------------------------------------------------
@@ -150,12 +183,14 @@ def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:
     """Decide what one change needs redrawn. Overlays follow the selected
     combatant's hex, facing and gear, so they are recomputed only when it changed;
     ground items and terrain follow ``BattleChange.items_changed`` and
-    ``terrain_changed``."""
+    ``terrain_changed``. An undo is planned as the change from the state its command
+    led to back to the one before it."""
     return Redraw(
         tokens=change.changed_ids,
         overlays=selected is not None and selected in change.changed_ids,
         panes=bool(change.changed_ids) or change.before.turn != change.after.turn,
-        log_events=change.events,
+        log_events=() if change.kind is ChangeKind.UNDONE else change.events,
         items=change.items_changed,
         terrain=change.terrain_changed,
+        animate=change.kind is ChangeKind.EXECUTED,
     )
