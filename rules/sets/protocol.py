@@ -111,6 +111,13 @@ class Ruleset(BattleRuleset, Protocol):
         ``DataError`` names the first field that is wrong."""
         ...
 
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        """The frozen dataclasses and enums of this ruleset that a battle holds
+        (its commands, attack choices, sheet, tracks): a battle file
+        (``rules.battle.savefile``) writes and reads them, and only them, by name."""
+        ...
+
     # --- the attack -----------------------------------------------------------------
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str

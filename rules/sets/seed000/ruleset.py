@@ -39,6 +39,7 @@ from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_atta
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.saved_types import seed000_saved_types
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
@@ -252,6 +253,10 @@ class Seed000(Tables):
 
     def decode_sheet(self, data: object) -> Fighter:
         return decode_fighter(data)
+
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        return seed000_saved_types()
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:

@@ -1,0 +1,371 @@
+"""The battle file (``.hexfray``): a whole battle as versioned, readable JSON.
+
+A file holds the schema version, the version of the rules engine that wrote it,
+the battle's initial state and seed, the command log with the faces each command
+rolled, and the undo position: the undone commands with their faces, the next
+redo first. Loading rebuilds the battle with ``Battle.restore`` on the recorded
+faces, so nothing is rolled again and the state is the one saved
+(docs/file-format.md describes the format).
+
+This module is pure: text in, ``Battle`` out, and back. The values are written by
+the generic codec of ``rules.battle.values`` with the battle's own types and the
+types its ruleset names (``SavingRuleset.saved_types``: its commands, attack
+choices, sheet and tracks). Reading and writing files is ``app.files``'s.
+
+Every problem with a file is a ``BattleFileError`` whose message names it in a
+game master's terms: a damaged or cut-short file, a newer or unknown version,
+huge numbers, deep nesting, too large a file, wrong types, ids given twice, hexes
+off the map (by column and row), unknown commands or a log that cannot be
+replayed. Nothing else comes out of ``read_battle``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import ModuleType
+from typing import Protocol
+
+import rules.battle as battle_package
+from hexmap import HexGrid
+from rules.battle.battle import Battle
+from rules.battle.catalog import RawSheet
+from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
+from rules.battle.state import BattleRuleset, BattleState, Command
+from rules.battle.values import (
+    SavedTypes,
+    ValueCodec,
+    ValueFileError,
+    checked_json,
+    hex_name,
+)
+from rules.core.errors import DataError
+from rules.core.version import ENGINE_VERSION
+
+FORMAT = "hexfray-battle"
+SCHEMA_VERSION = 2
+FILE_SUFFIX = ".hexfray"
+# A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_SEED = 2**64
+MAX_FACE = 1000
+MAX_MAP_SIDE = 1000
+
+_DOCUMENT_KEYS = frozenset(
+    {"format", "schema_version", "engine_version", "seed", "initial_state", "log", "undone"}
+)
+
+
+class BattleFileError(DataError):
+    """A battle file that cannot be opened. The message says why, in a game
+    master's terms, naming the place in the file; the open battle is untouched."""
+
+
+class SavingRuleset(BattleRuleset, Protocol):
+    """What the file asks of a ruleset: the types of its own that a battle holds."""
+
+    @property
+    def saved_types(self) -> tuple[type, ...]: ...
+
+
+SavingRulesetFinder = Callable[[str, Sequence[str]], SavingRuleset]
+
+
+def commands_of(module: ModuleType) -> tuple[type[Command], ...]:
+    """The commands a module defines (not those it imports)."""
+    return tuple(
+        value
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, Command)
+        and value is not Command
+        and value.__module__ == module.__name__
+    )
+
+
+def commands_in_package(package: ModuleType) -> tuple[type[Command], ...]:
+    """Every command the modules of ``package`` define, each module imported: our
+    own package's modules, by the names its folder holds (nothing a file names)."""
+    found: list[type[Command]] = []
+    for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        found.extend(commands_of(importlib.import_module(module.name)))
+    return tuple(sorted(found, key=lambda cls: cls.__name__))
+
+
+@functools.cache
+def battle_types() -> tuple[type, ...]:
+    """The battle's own saved types: the state, the sheet and tracks bases, the
+    not yet read sheet (``RawSheet``) and every command ``rules.battle`` defines,
+    so a command added there is saved with no more work."""
+    return (
+        BattleState,
+        RawSheet,
+        RulesetSheet,
+        RulesetTracks,
+        *commands_in_package(battle_package),
+    )
+
+
+def saved_types_for(ruleset_types: Iterable[type]) -> SavedTypes:
+    return SavedTypes((*battle_types(), *ruleset_types))
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def battle_document(battle: Battle, ruleset_types: Iterable[type]) -> dict[str, object]:
+    """The battle as JSON-ready data (``write_battle`` makes it text)."""
+    codec = ValueCodec(saved_types_for(ruleset_types))
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "engine_version": ENGINE_VERSION,
+        "seed": battle.seed,
+        "initial_state": codec.encode(battle.initial, BattleState),
+        "log": [
+            {"command": codec.encode(command, Command), "dice": list(faces)}
+            for command, faces in zip(battle.commands, battle.dice_log, strict=True)
+        ],
+        "undone": [
+            {"command": codec.encode(command, Command), "dice": list(faces)}
+            for command, faces in battle.undone
+        ],
+    }
+
+
+def document_text(document: Mapping[str, object]) -> str:
+    """Indented, keys sorted, one stable text for one battle."""
+    return (
+        json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    )
+
+
+def write_battle(battle: Battle, ruleset_types: Iterable[type]) -> str:
+    return document_text(battle_document(battle, ruleset_types))
+
+
+def encode_entry(command: Command, faces: Sequence[int], codec: ValueCodec) -> object:
+    """One log entry as the file holds it (the autosave journal writes these)."""
+    return {"command": codec.encode(command, Command), "dice": list(faces)}
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+def parse_document(text: str | bytes) -> dict[str, object]:
+    """The file's JSON, checked for size, syntax and nesting, migrated to this
+    schema version."""
+    if len(text) > MAX_FILE_BYTES:
+        raise BattleFileError(
+            f"the file is too large for a battle ({len(text) // 2**20} MB; "
+            f"at most {MAX_FILE_BYTES // 2**20} MB)"
+        )
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BattleFileError("this is not a battle file (it is not text)") from None
+    data = checked_json(text, BattleFileError, MAX_DEPTH)
+    if not isinstance(data, dict):
+        raise BattleFileError("this is not a battle file (no Hexfray battle inside)")
+    return migrate(data)
+
+
+def read_battle(text: str | bytes, *, rulesets: SavingRulesetFinder) -> Battle:
+    """The battle a file holds, rebuilt on its recorded dice. ``BattleFileError``
+    for any problem, and for nothing else."""
+    return battle_from_document(parse_document(text), rulesets=rulesets)
+
+
+def battle_from_document(
+    document: Mapping[str, object], *, rulesets: SavingRulesetFinder
+) -> Battle:
+    unknown = sorted(set(document) - _DOCUMENT_KEYS)
+    if unknown:
+        raise BattleFileError(
+            f"the file holds parts this Hexfray does not know: {', '.join(unknown)}"
+        )
+    missing = sorted(_DOCUMENT_KEYS - set(document) - {"engine_version"})
+    if missing:
+        raise BattleFileError(f"the file lacks {', '.join(missing)}")
+    seed = document["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
+        raise BattleFileError(f"seed: expected a whole number, got {seed!r:.40}")
+    raw_state = document["initial_state"]
+    if not isinstance(raw_state, dict):
+        raise BattleFileError("initial_state: expected an object")
+    ruleset = _ruleset_named(raw_state, rulesets)
+    try:
+        codec = ValueCodec(saved_types_for(ruleset.saved_types))
+    except TypeError as exc:  # the ruleset's types cannot be saved: a bug, not the file's
+        raise BattleFileError(f"the battle's ruleset cannot read files: {exc}") from None
+    try:
+        codec.grid = _grid(codec, raw_state)
+        initial = _initial_state(codec, raw_state)
+        log = _entries(codec, document["log"], "log entry")
+        undone = _entries(codec, document["undone"], "undone entry")
+    except ValueFileError as exc:
+        raise BattleFileError(str(exc)) from None
+    try:
+        return Battle.restore(
+            initial,
+            seed,
+            tuple(command for command, _ in log),
+            tuple(faces for _, faces in log),
+            undone,
+            rulesets=rulesets,
+        )
+    except Exception as exc:  # a rule refusing a command, or a bug it hit: the log cannot run
+        reason = str(exc) or type(exc).__name__
+        raise BattleFileError(f"the battle's log cannot be replayed: {reason:.200}") from None
+
+
+def _ruleset_named(raw_state: Mapping[str, object], rulesets: SavingRulesetFinder) -> SavingRuleset:
+    key = raw_state.get("ruleset_key", "000")
+    options = raw_state.get("ruleset_options", [])
+    if not isinstance(key, str) or len(key) > 100:
+        raise BattleFileError("initial_state.ruleset_key: expected the ruleset's name")
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise BattleFileError("initial_state.ruleset_options: expected a list of names")
+    try:
+        return rulesets(key, tuple(options))
+    except Exception as exc:  # an unknown ruleset or option
+        raise BattleFileError(f"the battle's rules cannot be found: {exc}") from None
+
+
+def _grid(codec: ValueCodec, raw_state: Mapping[str, object]) -> HexGrid:
+    grid: HexGrid = codec.decode(raw_state.get("grid"), HexGrid, "initial_state.grid")
+    if grid.width > MAX_MAP_SIDE or grid.height > MAX_MAP_SIDE:
+        raise BattleFileError(
+            f"initial_state.grid: a map of {grid.width} x {grid.height} hexes is too large "
+            f"(at most {MAX_MAP_SIDE} x {MAX_MAP_SIDE})"
+        )
+    return grid
+
+
+def _initial_state(codec: ValueCodec, raw_state: Mapping[str, object]) -> BattleState:
+    combatants = raw_state.get("combatants")
+    if isinstance(combatants, list):
+        seen: set[object] = set()
+        for i, entry in enumerate(combatants):
+            ident = entry.get("id") if isinstance(entry, dict) else None
+            if isinstance(ident, str) and ident in seen:
+                raise BattleFileError(
+                    f"initial_state.combatants[{i}]: two combatants have the id {ident!r}"
+                )
+            seen.add(ident)
+    items = raw_state.get("items")
+    if isinstance(items, list):
+        seen_items: set[object] = set()
+        for i, entry in enumerate(items):
+            ident = entry.get("id") if isinstance(entry, dict) else None
+            if isinstance(ident, str) and ident in seen_items:
+                raise BattleFileError(f"initial_state.items[{i}]: two items have the id {ident!r}")
+            seen_items.add(ident)
+    state: BattleState = codec.decode(raw_state, BattleState, "initial_state")
+    _check_standing(state)
+    return state
+
+
+def _check_standing(state: BattleState) -> None:
+    """Two fighters still on their feet never share a hex."""
+    standing: dict[object, Combatant] = {}
+    for c in state.combatants:
+        if not c.status.can_defend:
+            continue
+        other = standing.get(c.hex)
+        if other is not None:
+            raise BattleFileError(
+                f"initial_state: {other.name} and {c.name} both stand at {hex_name(c.hex)}"
+            )
+        standing[c.hex] = c
+
+
+def _entries(
+    codec: ValueCodec, data: object, what: str
+) -> tuple[tuple[Command, tuple[int, ...]], ...]:
+    if not isinstance(data, list):
+        raise BattleFileError(f"{what.split()[0]}: expected a list of commands")
+    out: list[tuple[Command, tuple[int, ...]]] = []
+    for i, entry in enumerate(data, start=1):
+        where = f"{what} {i}"
+        if not isinstance(entry, dict) or set(entry) != {"command", "dice"}:
+            raise BattleFileError(f'{where}: expected {{"command": ..., "dice": [...]}}')
+        command: Command = codec.decode(entry["command"], Command, f"{where}")
+        out.append((command, _faces(entry["dice"], where)))
+    return tuple(out)
+
+
+def _faces(data: object, where: str) -> tuple[int, ...]:
+    if not isinstance(data, list):
+        raise BattleFileError(f"{where}.dice: expected a list of die faces")
+    for face in data:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= MAX_FACE:
+            raise BattleFileError(f"{where}.dice: {face!r:.40} is no face of a die")
+    return tuple(data)
+
+
+def decode_entry(data: object, codec: ValueCodec, where: str) -> tuple[Command, tuple[int, ...]]:
+    """One log entry written by ``encode_entry`` (the autosave journal's)."""
+    try:
+        (entry,) = _entries(codec, [data], where)
+    except ValueFileError as exc:
+        raise BattleFileError(str(exc)) from None
+    return entry
+
+
+# --- migrations ---------------------------------------------------------------------
+
+
+def _from_version_1(document: dict[str, object]) -> dict[str, object]:
+    """Version 1, the first draft: ``version`` for the schema, ``state`` for the
+    initial state, and the commands and their dice in two parallel lists
+    (``commands``, ``dice``); nothing undone was kept."""
+    commands, dice = document.pop("commands", None), document.pop("dice", None)
+    if not isinstance(commands, list) or not isinstance(dice, list):
+        raise BattleFileError("a version 1 file has its commands and dice as two lists")
+    if len(commands) != len(dice):
+        raise BattleFileError(f"the file lists {len(commands)} commands but dice for {len(dice)}")
+    document.pop("version", None)
+    if "state" in document:
+        document["initial_state"] = document.pop("state")
+    document["log"] = [{"command": c, "dice": d} for c, d in zip(commands, dice, strict=True)]
+    document["undone"] = []
+    document["schema_version"] = 2
+    return document
+
+
+# schema version -> the function that lifts a document of it by one version
+MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {1: _from_version_1}
+
+
+def schema_version_of(document: Mapping[str, object]) -> int:
+    if document.get("format") != FORMAT:
+        raise BattleFileError("this is not a Hexfray battle file")
+    version = document.get("schema_version", document.get("version"))
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BattleFileError("the file does not say which version of the format it is")
+    return version
+
+
+def migrate(document: dict[str, object]) -> dict[str, object]:
+    """The document in this schema version: older ones lifted step by step, a
+    newer one refused."""
+    version = schema_version_of(document)
+    if version > SCHEMA_VERSION:
+        written_by = document.get("engine_version")
+        by = f" by Hexfray {written_by}" if isinstance(written_by, str) else ""
+        raise BattleFileError(
+            f"the file was saved{by:.60} in format version {version}, newer than this "
+            f"Hexfray ({ENGINE_VERSION}) reads (up to {SCHEMA_VERSION}): update Hexfray to open it"
+        )
+    if version < 1:
+        raise BattleFileError(f"the file's format version {version} does not exist")
+    while version < SCHEMA_VERSION:
+        document = MIGRATIONS[version](document)
+        version = schema_version_of(document)
+    return document
