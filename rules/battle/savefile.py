@@ -248,27 +248,25 @@ def _grid(codec: ValueCodec, raw_state: Mapping[str, object]) -> HexGrid:
 
 
 def _initial_state(codec: ValueCodec, raw_state: Mapping[str, object]) -> BattleState:
-    combatants = raw_state.get("combatants")
-    if isinstance(combatants, list):
-        seen: set[object] = set()
-        for i, entry in enumerate(combatants):
-            ident = entry.get("id") if isinstance(entry, dict) else None
-            if isinstance(ident, str) and ident in seen:
-                raise BattleFileError(
-                    f"initial_state.combatants[{i}]: two combatants have the id {ident!r}"
-                )
-            seen.add(ident)
-    items = raw_state.get("items")
-    if isinstance(items, list):
-        seen_items: set[object] = set()
-        for i, entry in enumerate(items):
-            ident = entry.get("id") if isinstance(entry, dict) else None
-            if isinstance(ident, str) and ident in seen_items:
-                raise BattleFileError(f"initial_state.items[{i}]: two items have the id {ident!r}")
-            seen_items.add(ident)
+    _check_unique_ids(raw_state.get("combatants"), "combatants", "combatants")
+    _check_unique_ids(raw_state.get("items"), "items", "items")
     state: BattleState = codec.decode(raw_state, BattleState, "initial_state")
     _check_standing(state)
     return state
+
+
+def _check_unique_ids(entries: object, part: str, what: str) -> None:
+    """Two combatants (or items) with one id, named before anything else is read."""
+    if not isinstance(entries, list):
+        return
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(ident, str):
+            continue
+        if ident in seen:
+            raise BattleFileError(f"initial_state.{part}[{i}]: two {what} have the id {ident!r}")
+        seen.add(ident)
 
 
 def _check_standing(state: BattleState) -> None:
