@@ -1,6 +1,7 @@
 """The map's context menu: for a combatant "Set as target", "Select", its postures
-(``SetPosture``) and what it may drop; on an empty hex the GM's "Place item"; for
-items on the hex, "Pick up" by the selection (``PickUpItem``)."""
+(``SetPosture``), what it must ready (``ReadyWeapon``) and what it may drop; on an
+empty hex the GM's "Place item"; for items on the hex, "Pick up" by the selection
+(``PickUpItem``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from app.map.tools import (
     posture_choices,
     posture_command,
     posture_label,
+    ready_choices,
+    ready_command,
 )
 from hexmap import Hex
 from rules.battle.items import ItemKind
@@ -54,6 +57,17 @@ def context_menu_for(
             action.triggered.connect(
                 lambda _=False, cid=c.id, po=posture: controller.execute(posture_command(cid, po))
             )
+        readiable = ready_choices(c)
+        if readiable:
+            sub = menu.addMenu("&Ready")
+            sub.setObjectName("readyMenu")
+            for key, name in readiable:
+                action = sub.addAction(name)
+                action.setObjectName(f"ready:{key}")
+                action.setStatusTip(f"{c.name} readies the {name} (a Ready maneuver)")
+                action.triggered.connect(
+                    lambda _=False, cid=c.id, k=key: controller.execute(ready_command(cid, k))
+                )
         droppable = droppable_items(c)
         if droppable:
             sub = menu.addMenu("&Drop")

@@ -1251,6 +1251,30 @@ def render_legend(
     return pixmap
 
 
+def render_folded_legend(title: str, dpr: float) -> QPixmap:
+    """The legend folded away: only its title, in the same frame."""
+    bold = label_font(11, True)
+    fmb = QFontMetricsF(bold)
+    pad = 8.0
+    width = math.ceil(fmb.horizontalAdvance(title) + 2 * pad)
+    height = math.ceil(fmb.height() + 2 * pad - 2)
+    pixmap = QPixmap(max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr)))
+    pixmap.setDevicePixelRatio(dpr)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pixmap)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QPen(theme.LEGEND_EDGE, 1.0))
+    p.setBrush(theme.LEGEND_BACK)
+    p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 6, 6)
+    p.setFont(bold)
+    p.setPen(theme.INK)
+    p.drawText(
+        QRectF(pad, pad - 1, width - 2 * pad, fmb.height()), Qt.AlignmentFlag.AlignLeft, title
+    )
+    p.end()
+    return pixmap
+
+
 # --- the battlefield: terrain, items on the ground, paths ------------------------------
 def _step(member: Enum) -> int:
     """A terrain grade as a small number: its place in its enum (0 is "nothing

@@ -16,7 +16,14 @@ from app.map.animation import Flight
 from app.map.drops import DropPick, make_drop_pick
 from hexmap import Hex
 from rules.battle.battle import weapon_positions
-from rules.battle.commands import DropItem, MoveCombatant, PaintTerrain, PickUpItem, SetPosture
+from rules.battle.commands import (
+    DropItem,
+    MoveCombatant,
+    PaintTerrain,
+    PickUpItem,
+    ReadyWeapon,
+    SetPosture,
+)
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant, Posture
 from rules.battle.scatter import PieceLanded
@@ -149,7 +156,9 @@ class MapTools:
     def click(self, pos: QPointF) -> None:
         view = self._view
         if view.legend_rect().contains(pos):
-            return  # a click on the legend is not a click on the hex under it
+            # a click on the legend folds or opens it, and is not a click on the hex under it
+            view.set_legend_folded(not view.legend_folded)
+            return
         h = view.hex_at(pos)
         if h is None:
             return
@@ -251,6 +260,23 @@ def posture_command(combatant_id: str, posture: Posture) -> Command:
 
 def pick_up_command(combatant_id: str, item_id: str) -> Command:
     return PickUpItem(combatant_id, item_id)
+
+
+def ready_choices(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of what ``c`` holds but must ready before using it (a ``ReadyWeapon``
+    each): weapons unready after a swing or a parry, a shield whose grip a fumbled
+    block lost or a heavy shield unready after blocking."""
+    out = [(w.key, w.name) for w in c.fighter.weapons if w.key in c.unready]
+    shield = c.fighter.shield
+    if shield is not None and (
+        shield.key in c.unready or not c.shield_ready or c.heavy_shield_unready
+    ):
+        out.append((shield.key, shield.name))
+    return out
+
+
+def ready_command(combatant_id: str, key: str) -> Command:
+    return ReadyWeapon(combatant_id, key)
 
 
 def paint_command(hexes: tuple[Hex, ...], brush: TerrainChange | None) -> Command | None:

@@ -66,6 +66,8 @@ FIT_NONE, FIT_MAP, FIT_BATTLE = 0, 1, 2
 ZOOM_SETTLE_MS = 140  # after the last zoom step, crisp tokens and terrain follow
 HEIGHTS_MIN_PIXELS = 18.0  # smaller hexes get no height numbers
 ITEMS_MIN_PIXELS = 9.0  # ... and no item icons
+LEGEND_FOLD_MARK = "\u25be"  # before the open legend's title: a click folds it
+LEGEND_OPEN_MARK = "\u25b8"  # before the folded one's: a click opens it
 
 
 class MapView(QWidget):
@@ -79,6 +81,7 @@ class MapView(QWidget):
     # The "where does it fall?" pick of a deliberate drop: a prompt for the status
     # bar while it lasts, "" when it ends.
     drop_prompt_changed = Signal(str)
+    legend_folded_changed = Signal(bool)  # the legend folded away (True) or open
 
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +111,7 @@ class MapView(QWidget):
         self._texts = mp.TextCache()
         self._overlay: mp.Overlay | None = None
         self._legend: QPixmap | None = None
+        self._legend_folded = False
         self._highlight: tuple[Hex, ...] = ()
         self._highlight_path = QPainterPath()
         self._highlight_line = QPolygonF()
@@ -695,16 +699,41 @@ class MapView(QWidget):
             p.setOpacity(1.0)
 
     def _legend_pixmap(self, overlay: mp.Overlay) -> QPixmap:
-        """The legend of the current overlay, drawn once per selection."""
+        """The legend of the current overlay, drawn once per selection (folded: its
+        title only)."""
         if self._legend is None:
             c = self._controller.state.combatant(overlay.combatant_id)
+            dpr = self.devicePixelRatioF()
+            if self._legend_folded:
+                self._legend = mp.render_folded_legend(f"{LEGEND_OPEN_MARK} Arcs of {c.name}", dpr)
+                return self._legend
             weapons = [(a.index, f"{a.name} ({a.reach_text})", a.unready) for a in overlay.reach]
             ranges = [(a.index, a.text, a.unready) for a in overlay.ranges]
             self._legend = mp.render_legend(
-                f"Arcs of {c.name}", weapons, self.devicePixelRatioF(), c.facing, c.handedness,
+                f"{LEGEND_FOLD_MARK} Arcs of {c.name}", weapons, dpr, c.facing, c.handedness,
                 note=mp.legend_note(c), ranges=ranges,
             )  # fmt: skip
         return self._legend
+
+    @property
+    def legend_folded(self) -> bool:
+        return self._legend_folded
+
+    def set_legend_folded(self, folded: bool) -> None:
+        """Fold the legend away to its title (a click on it does the same) or open it."""
+        if folded == self._legend_folded:
+            return
+        self.update(self.legend_rect().toAlignedRect())
+        self._legend_folded = folded
+        self._legend = None
+        self.update(self.legend_rect().toAlignedRect())
+        self.legend_folded_changed.emit(folded)
+
+    def refresh_look(self) -> None:
+        """Redraw everything drawn in the theme's colours (after the GM changed them)."""
+        self._tokens.clear()
+        self._rebuild_overlay()
+        self.update()
 
     def legend_rect(self) -> QRectF:
         """Where the legend sits, bottom left (empty with no selection)."""

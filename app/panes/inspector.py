@@ -4,18 +4,19 @@ The pane shows what every ruleset shares: name, side, hex, facing, status and
 posture, the deliberate drop and the GM's HP and status edit. The ruleset's own
 part (its stats, defenses, wounds, gear) is its ``InspectorSection``, found
 through ``app.rulesets`` by the battle's ruleset key. The GM edits HP and status
-through ``EditCombatant``, turns the fighter with ``TurnCombatant`` and sets the
-posture with ``SetPosture``; nothing here changes the battle any other way.
+through ``EditCombatant``, turns the fighter with ``TurnCombatant``, sets the
+posture with ``SetPosture`` and readies a weapon with ``ReadyWeapon``; nothing here
+changes the battle any other way.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.map.drops import droppable_items
+from app.map.tools import ready_choices, ready_command
 from app.panes.widgets import (
     MUTED,
     VerticalScrollArea,
@@ -111,10 +113,25 @@ class InspectorPane(QDockWidget):
         )
         self.drop_button.setMenu(self.drop_menu)
         self.drop_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        # The ruleset's part, which places the posture combo and the drop button.
+        # Ready an unready weapon or the shield (ReadyWeapon, the turn's Ready maneuver).
+        self.ready_menu = QMenu(self)
+        self.ready_menu.setObjectName("inspectorReadyMenu")
+        self.ready_button = QToolButton()
+        self.ready_button.setObjectName("readyButton")
+        self.ready_button.setText("Ready…")
+        self.ready_button.setToolTip(
+            "Ready a weapon left unready by a swing or a parry, or the shield after a "
+            "fumbled block (a Ready maneuver)"
+        )
+        self.ready_button.setMenu(self.ready_menu)
+        self.ready_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        # The ruleset's part, which places the posture combo, the ready and drop buttons.
         ui = ruleset_ui(controller.state.ruleset_key)
         self.section: InspectorSection | None = ui.inspector_section(
-            controller, InspectorControls(posture=self.posture_combo, drop=self.drop_button)
+            controller,
+            InspectorControls(
+                posture=self.posture_combo, drop=self.drop_button, ready=self.ready_button
+            ),
         )
 
         # --- the GM's edits ----------------------------------------------------------
@@ -149,7 +166,11 @@ class InspectorPane(QDockWidget):
             layout.addWidget(self.section.widget)
         else:
             layout.addLayout(caption_grid((("Posture", self.posture_combo),)))
-            layout.addWidget(self.drop_button, 0, Qt.AlignmentFlag.AlignRight)
+            buttons = QHBoxLayout()
+            buttons.addStretch(1)
+            buttons.addWidget(self.ready_button)
+            buttons.addWidget(self.drop_button)
+            layout.addLayout(buttons)
         layout.addWidget(section_label("GM edit"))
         layout.addLayout(edit_row)
         layout.addStretch(1)
@@ -161,6 +182,7 @@ class InspectorPane(QDockWidget):
             self.turn_left,
             self.turn_right,
             self.drop_button,
+            self.ready_button,
         )
 
         scroll = VerticalScrollArea(self.body)
@@ -206,6 +228,7 @@ class InspectorPane(QDockWidget):
             self.section.show_combatant(None)
         self.apply_button.setEnabled(False)
         self.drop_menu.clear()
+        self.ready_menu.clear()
 
     def _load_drop_menu(self, c: Combatant) -> None:
         """One entry per weapon (not bare hands) and the shield; each asks the map
@@ -219,6 +242,17 @@ class InspectorPane(QDockWidget):
             )
         self.drop_button.setEnabled(not self.drop_menu.isEmpty())
 
+    def _load_ready_menu(self, c: Combatant) -> None:
+        """One entry per unready weapon (and the shield), each a ``ReadyWeapon``."""
+        self.ready_menu.clear()
+        for key, name in ready_choices(c):
+            action = self.ready_menu.addAction(f"Ready {name}")
+            action.setObjectName(f"ready:{key}")
+            action.triggered.connect(
+                lambda _=False, cid=c.id, k=key: self._controller.execute(ready_command(cid, k))
+            )
+        self.ready_button.setEnabled(not self.ready_menu.isEmpty())
+
     def _show(self, c: Combatant) -> None:
         self.swatch.setPixmap(side_swatch(c.side, 14, c.status is Status.DEAD).pixmap(14, 14))
         self.name_label.setText(c.name)
@@ -230,6 +264,7 @@ class InspectorPane(QDockWidget):
             self.section.show_combatant(c)
         self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(c.posture)))
         self._load_drop_menu(c)
+        self._load_ready_menu(c)
         self._load_edits(c)
 
     # --- edits -------------------------------------------------------------------------

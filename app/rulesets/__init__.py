@@ -37,6 +37,7 @@ class InspectorControls:
 
     posture: QComboBox  # the combatant's posture (SetPosture)
     drop: QToolButton  # the deliberate-drop menu of weapons and shield
+    ready: QToolButton  # the menu of unready weapons and shield to ready (ReadyWeapon)
 
 
 class InspectorSection(Protocol):

@@ -85,7 +85,7 @@ def plan_tooltip(plan: DefensePlan) -> str:
 
 class Seed000InspectorSection(QWidget):
     """Seed 000's ``InspectorSection``. It places the inspector's posture combo
-    beside its guarded area and the drop button over its weapons."""
+    beside its guarded area and the ready and drop buttons over its weapons."""
 
     def __init__(self, controller: BattleController, controls: InspectorControls) -> None:
         super().__init__()
@@ -129,7 +129,8 @@ class Seed000InspectorSection(QWidget):
         weapons_head = QGridLayout()
         weapons_head.setContentsMargins(0, 0, 0, 0)
         weapons_head.addWidget(section_label("Weapons"), 0, 0)
-        weapons_head.addWidget(controls.drop, 0, 1, Qt.AlignmentFlag.AlignBottom)
+        weapons_head.addWidget(controls.ready, 0, 1, Qt.AlignmentFlag.AlignBottom)
+        weapons_head.addWidget(controls.drop, 0, 2, Qt.AlignmentFlag.AlignBottom)
         weapons_head.setColumnStretch(0, 1)
         layout.addLayout(weapons_head)
         layout.addWidget(self.weapons_label)
