@@ -9,9 +9,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixmap, QResizeEvent
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QIcon,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
     QDockWidget,
     QFrame,
     QGridLayout,
@@ -41,6 +64,11 @@ ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 HP_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 
 _swatch_cache: dict[tuple[Side, int, bool], QIcon] = {}
+
+
+def clear_swatches() -> None:
+    """Forget the side swatches drawn so far (the side colours changed)."""
+    _swatch_cache.clear()
 
 
 def side_swatch(side: Side, size: int = 12, hollow: bool = False) -> QIcon:
@@ -258,3 +286,52 @@ class VerticalScrollArea(QScrollArea):
         if content is not None:
             content.setMaximumWidth(max(self.viewport().width(), content.minimumSizeHint().width()))
         super().resizeEvent(event)
+
+
+class WheelGuard(QObject):
+    """Keeps the mouse wheel (and a trackpad's scroll) from changing a pane's combo
+    box or spin box the pointer merely passes over: until the box has the focus (a
+    click or Tab gives it, the wheel does not: ``StrongFocus``), the wheel scrolls
+    the pane around it instead."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.Wheel
+            and isinstance(watched, QComboBox | QAbstractSpinBox)
+            and not watched.hasFocus()
+            and isinstance(event, QWheelEvent)
+        ):
+            area = _scroll_area_around(watched)
+            if area is not None:
+                viewport = area.viewport()
+                at = watched.mapTo(viewport, event.position().toPoint())
+                scroll = QWheelEvent(
+                    at.toPointF(), event.globalPosition(), event.pixelDelta(),
+                    event.angleDelta(), event.buttons(), event.modifiers(), event.phase(),
+                    event.inverted(), event.source(),
+                )  # fmt: skip
+                QApplication.sendEvent(viewport, scroll)
+            return True  # the box never sees it
+        return super().eventFilter(watched, event)
+
+
+def _scroll_area_around(widget: QWidget) -> QAbstractScrollArea | None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea):
+            return parent
+        parent = parent.parentWidget()
+    return None
+
+
+def guard_wheel(pane: QWidget) -> None:
+    """Put every combo box and spin box of ``pane`` behind one ``WheelGuard``: the
+    wheel changes a box only once it has the focus, else it scrolls the pane."""
+    guard = pane.findChild(WheelGuard, "wheelGuard")
+    if guard is None:
+        guard = WheelGuard(pane)
+        guard.setObjectName("wheelGuard")
+    for box in (*pane.findChildren(QComboBox), *pane.findChildren(QAbstractSpinBox)):
+        box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        box.removeEventFilter(guard)  # once each, however often the pane is guarded
+        box.installEventFilter(guard)

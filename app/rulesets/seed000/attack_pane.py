@@ -6,7 +6,7 @@ aimed location, the defender's announced defenses (rolled in the order they are
 ticked), "from below" and a GM's situational modifier make ``AttackOptions``; the
 preview is ``rules.sets.seed000.attack.plan_attack`` on those options, redrawn live. A refusal
 (out of reach, no shield ...) is shown in place of the preview and disables Roll.
-Roll (Enter while the pane has focus) executes ``Attack`` through the controller;
+Roll (Enter anywhere in the main window) executes ``Attack`` through the controller;
 the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
 pane too, so it can never roll a second attack.
 """
@@ -93,6 +93,9 @@ SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
 SITUATIONAL_REASON = "GM's situational modifier"
 
 _ORDINALS = ("1st", "2nd", "3rd")
+
+
+PAIRED_COMBO_CHARS = 5  # the least a box of two in a row shows (8 elsewhere)
 
 
 class AttackPane(QDockWidget):
@@ -217,6 +220,10 @@ class AttackPane(QDockWidget):
         self.hit_locations_combo = _combo(
             "hitLocationsCombo", "Which seed's hit locations this battle uses (ruleset option)"
         )
+        # Two boxes share a row of "More options": narrower, so that the pane fits beside
+        # the map on a 1366-pixel screen, its scroll bar showing, without cutting them off.
+        for combo in (self.target_weapon_combo, self.weapon_attack_combo, self.subdue_combo):
+            combo.setMinimumContentsLength(PAIRED_COMBO_CHARS)
 
         # --- preview, refusal, roll ------------------------------------------------------------
         self.arc_label = QLabel()
@@ -239,7 +246,7 @@ class AttackPane(QDockWidget):
         self.error_label.hide()
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setObjectName("rollButton")
-        self.roll_button.setToolTip("Roll the attack (Enter in this pane)")
+        self.roll_button.setToolTip("Roll the attack (Enter)")
         self.roll_button.setDefault(True)
         self.roll_button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.roll_button.clicked.connect(self.roll)
@@ -402,12 +409,15 @@ class AttackPane(QDockWidget):
         footer = QVBoxLayout()
         footer.setContentsMargins(6, 2, 6, 6)
         footer.setSpacing(3)
+        # Roll last, at the pane's bottom edge: what shows above it (a refusal, the
+        # odds, the last roll's line) takes its room from the scrolling part, so the
+        # button never moves under the GM's pointer.
         footer.addWidget(self.error_label)
         footer.addWidget(self.odds_panel)
+        footer.addWidget(self.last_label)
         roll_row = QHBoxLayout()
         roll_row.addWidget(self.roll_button)
         footer.addLayout(roll_row)
-        footer.addWidget(self.last_label)
 
         outer = QWidget()
         outer_layout = QVBoxLayout(outer)
@@ -951,7 +961,7 @@ class AttackPane(QDockWidget):
         self.roll_button.setEnabled(False)
 
     def _show_last(self, events: Sequence[Event]) -> None:
-        """One line under Roll: what the attack came to, and the HP it cost."""
+        """One line over Roll: what the attack came to, and the HP it cost."""
         parts = [e.describe() for e in events if isinstance(e, AttackResolved)]
         for e in events:
             if isinstance(e, DamageDealt):
