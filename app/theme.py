@@ -6,7 +6,10 @@ hand's side (protected), oranges the weapon hand's side, red the unguarded rear.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -24,18 +27,31 @@ INK = QColor("#2c2418")
 HALO = QColor(248, 242, 226, 230)
 
 # --- sides ---------------------------------------------------------------------------
-SIDE_COLOURS: dict[Side, QColor] = {
-    Side.RED: QColor("#b3362f"),
-    Side.BLUE: QColor("#2f5fa8"),
-    Side.GREEN: QColor("#3c8a3f"),
-    Side.GOLD: QColor("#c49a1c"),
-}
-SIDE_TEXT: dict[Side, QColor] = {
-    Side.RED: QColor("#ffffff"),
-    Side.BLUE: QColor("#ffffff"),
-    Side.GREEN: QColor("#ffffff"),
-    Side.GOLD: QColor("#2c2418"),
-}
+# The shipped colours; the GM's own (app.preferences) replace the live ones below.
+DEFAULT_SIDE_COLOURS: Mapping[Side, str] = MappingProxyType(
+    {
+        Side.RED: "#b3362f",
+        Side.BLUE: "#2f5fa8",
+        Side.GREEN: "#3c8a3f",
+        Side.GOLD: "#c49a1c",
+    }
+)
+TOKEN_TEXT_LIGHT = QColor("#ffffff")
+TOKEN_TEXT_DARK = QColor("#2c2418")
+# A side colour brighter than this (luma, 0..1) gets dark initials on its tokens.
+LIGHT_LUMA = 0.55
+
+
+def token_text_colour(fill: QColor) -> QColor:
+    """Initials that read on a token of colour ``fill``: dark on light, white on dark."""
+    luma = (0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue()) / 255.0
+    return QColor(TOKEN_TEXT_DARK if luma > LIGHT_LUMA else TOKEN_TEXT_LIGHT)
+
+
+# The live colours: the painters look them up on every drawing, so changing them in
+# place (apply_colours) is all a new colour needs, besides dropping cached pixmaps.
+SIDE_COLOURS: dict[Side, QColor] = {side: QColor(n) for side, n in DEFAULT_SIDE_COLOURS.items()}
+SIDE_TEXT: dict[Side, QColor] = {side: token_text_colour(c) for side, c in SIDE_COLOURS.items()}
 
 # --- tokens --------------------------------------------------------------------------
 TOKEN_RIM = QColor("#1e1a14")
@@ -73,14 +89,17 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
 
 
 # --- arcs ----------------------------------------------------------------------------
-ARC_COLOURS: dict[Arc, QColor] = {
-    Arc.FRONT: QColor("#3fa044"),  # green: where the fighter looks
-    Arc.SHIELD_FRONT: QColor("#3d9be9"),  # light blue: the shield covers it
-    Arc.SHIELD_SIDE: QColor("#1d4fb8"),  # deep blue: the shield side
-    Arc.WEAPON_FRONT: QColor("#ffa22e"),  # light orange: the weapon arm's front
-    Arc.WEAPON_SIDE: QColor("#e0600f"),  # deep orange: the weapon-arm side
-    Arc.REAR: QColor("#d62828"),  # red: unguarded
-}
+DEFAULT_ARC_COLOURS: Mapping[Arc, str] = MappingProxyType(
+    {
+        Arc.FRONT: "#3fa044",  # green: where the fighter looks
+        Arc.SHIELD_FRONT: "#3d9be9",  # light blue: the shield covers it
+        Arc.SHIELD_SIDE: "#1d4fb8",  # deep blue: the shield side
+        Arc.WEAPON_FRONT: "#ffa22e",  # light orange: the weapon arm's front
+        Arc.WEAPON_SIDE: "#e0600f",  # deep orange: the weapon-arm side
+        Arc.REAR: "#d62828",  # red: unguarded
+    }
+)
+ARC_COLOURS: dict[Arc, QColor] = {arc: QColor(n) for arc, n in DEFAULT_ARC_COLOURS.items()}
 ARC_ORDER: tuple[Arc, ...] = (
     Arc.FRONT,
     Arc.SHIELD_FRONT,
@@ -110,6 +129,34 @@ ARC_RADIUS = 4  # hexes around the selection that are tinted
 ARC_ALPHA_NEAR = 150  # tint of the adjacent ring ...
 ARC_ALPHA_FAR = 55  # ... fading to this at ARC_RADIUS
 ARC_BOUNDARY = QColor(44, 36, 24, 200)
+
+
+_K = TypeVar("_K", Side, Arc)
+
+
+def apply_colours(sides: Mapping[Side, str], arcs: Mapping[Arc, str]) -> bool:
+    """Make the sides' and arcs' colours those named (``"#rrggbb"``; a side or arc
+    left out, or named wrongly, keeps its shipped colour). True if any colour
+    changed: the caller then drops the pixmaps drawn in the old ones."""
+    changed = _replace_colours(SIDE_COLOURS, DEFAULT_SIDE_COLOURS, sides)
+    changed = _replace_colours(ARC_COLOURS, DEFAULT_ARC_COLOURS, arcs) or changed
+    for side, fill in SIDE_COLOURS.items():
+        SIDE_TEXT[side] = token_text_colour(fill)
+    return changed
+
+
+def _replace_colours(
+    live: dict[_K, QColor], defaults: Mapping[_K, str], wanted: Mapping[_K, str]
+) -> bool:
+    changed = False
+    for key, default in defaults.items():
+        colour = QColor(wanted.get(key, default))
+        if not colour.isValid():
+            colour = QColor(default)
+        if colour != live[key]:
+            live[key] = colour
+            changed = True
+    return changed
 
 
 def arc_alpha(distance: int) -> int:
