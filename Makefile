@@ -14,7 +14,9 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
+# On a Linux desktop, first name any system library Qt's window needs that is missing.
 run: $(STAMP)
+	$(PY) packaging/check_qt_libs.py
 	$(PY) main.py
 
 lint: $(STAMP)
