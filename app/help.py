@@ -88,6 +88,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("pan_down", ("Down",), "Pan down", "Map"),
     Shortcut("paint_terrain", ("T",), "Paint terrain: click or drag over hexes", "Map"),
     # the battle
+    Shortcut("undo", (_Std.Undo,), "Undo the last command", "Battle"),
+    Shortcut("redo", (_Std.Redo, "Ctrl+Shift+Z"), "Redo the last command undone", "Battle"),
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
     Shortcut("roll_attack", ("Return", "Enter"),
              "Roll the attack shown", "Battle", scope="Attack pane",

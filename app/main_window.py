@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import user_dirs
+from app.command_names import command_name
 from app.controller import BattleController, Redraw
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
@@ -385,6 +386,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.new_demo_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+        self._make_edit_menu()
 
         view_menu = bar.addMenu("&View")
         view_menu.addAction(view.zoom_in_action)
@@ -470,6 +472,42 @@ class MainWindow(QMainWindow):
 
     def end_turn(self) -> None:
         self._controller.execute(EndTurn())
+
+    # --- the Edit menu: undo and redo ----------------------------------------------------
+    def _make_edit_menu(self) -> None:
+        """Undo and Redo, each named after the command it would take back or run
+        again ("Undo Attack: Spearman → Fencer"), and disabled when there is none."""
+        self.undo_action = QAction("&Undo", self)
+        self.undo_action.setObjectName("undo")
+        self.undo_action.setShortcuts(key_sequences("undo"))
+        self.undo_action.triggered.connect(self._controller.undo)
+        self.redo_action = QAction("&Redo", self)
+        self.redo_action.setObjectName("redo")
+        self.redo_action.setShortcuts(key_sequences("redo"))
+        self.redo_action.triggered.connect(self._controller.redo)
+        # No mnemonic: every letter of "Edit" already opens a menu or a pane's box
+        # (the attack pane's "Mod&e"), and Ctrl+Z is what a GM reaches for.
+        edit_menu = self.menuBar().addMenu("Edit")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        self._controller.battle_changed.connect(self._update_undo_actions)
+        self._controller.battle_reset.connect(self._update_undo_actions)
+        self._update_undo_actions()
+
+    def _update_undo_actions(self, *_args: object) -> None:
+        battle = self._controller.battle
+        for action, verb, command in (
+            (self.undo_action, "Undo", battle.undo_command),
+            (self.redo_action, "Redo", battle.redo_command),
+        ):
+            action.setEnabled(command is not None)
+            if command is None:
+                action.setText(f"&{verb}")
+                action.setStatusTip(f"Nothing to {verb.lower()}")
+                continue
+            name = command_name(command, battle.state)
+            action.setText(f"&{verb} {name.replace('&', '&&')}")  # a lone & marks a mnemonic
+            action.setStatusTip(f"{verb} {name}")
 
     # --- status bar ----------------------------------------------------------------------
     def _update_selection_label(self, *_args: object) -> None:

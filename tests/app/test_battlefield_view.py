@@ -290,7 +290,7 @@ def test_log_hover_highlights_a_whole_flight_path(view: MapView) -> None:
 def test_the_hex_pane_tabs_with_the_inspector(main_window: MainWindow) -> None:
     assert main_window.hex_pane.objectName() == "hexPane"
     assert main_window.hex_pane in main_window.tabifiedDockWidgets(main_window.inspector_pane)
-    view_menu = main_window.menuBar().actions()[1].menu()
+    view_menu = main_window.menuBar().actions()[2].menu()
     toggle = next(a for a in view_menu.actions() if a.objectName() == "animations")
     assert not toggle.isChecked()
 

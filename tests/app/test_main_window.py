@@ -98,13 +98,13 @@ def test_every_map_action_has_a_shortcut(main_window: MainWindow) -> None:
 
 def test_menus_and_toolbar(main_window: MainWindow) -> None:
     titles = [a.text().replace("&", "") for a in main_window.menuBar().actions()]
-    assert titles == ["File", "View", "Battle", "Help"]
+    assert titles == ["File", "Edit", "View", "Battle", "Help"]
     toolbar = [a for a in main_window.toolbar.actions() if not a.isSeparator()]
     view = main_window.map_view
     for action in (view.turn_left_action, view.turn_right_action, view.fit_action,
                    main_window.end_turn_action):
         assert action in toolbar
-    view_menu = main_window.menuBar().actions()[1].menu()
+    view_menu = main_window.menuBar().actions()[2].menu()
     toggles = [a for a in view_menu.actions() if a.isCheckable() and a.text().startswith("Show")]
     assert len(toggles) == len(PANE_NAMES)  # one "Show ..." per pane
 

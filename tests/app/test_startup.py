@@ -134,7 +134,7 @@ def test_deferred_panes_come_after_the_first_paint_in_the_default_layout(
     names = sorted(d.objectName() for d in window.findChildren(QDockWidget))
     assert names == sorted(d.objectName() for d in eager.findChildren(QDockWidget))
     assert len(window.panes) == 5
-    shows = [a.text() for a in window.menuBar().actions()[1].menu().actions() if a.text()]
+    shows = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
     assert [f"Show {p.windowTitle()}" for p in window.panes] == [
         t for t in shows if t.startswith("Show ")
     ]
