@@ -430,7 +430,7 @@ class MapView(QWidget):
         # when it says they changed.
         if redraw.terrain:
             self._terrain.update(change.after)
-        if redraw.items and self.animations_enabled:
+        if redraw.items and redraw.animate and self.animations_enabled:
             flights = flights_of(change.events, change.after.items)
             if flights:
                 self._animator.start(flights)
