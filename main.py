@@ -1,6 +1,7 @@
 """Hexfray: a game master's hex map for tactical melee battles.
 
 python main.py                      open the demo battle
+python main.py FILE.hexfray         open a saved battle (--screenshot works with it too)
 python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
 python main.py --benchmark [--json] print map repaint, attack, odds and replay speed
 python main.py --seed N             the battle's dice seed (default 1)
@@ -23,22 +24,32 @@ from app.benchmark import run as run_benchmark_figures
 from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
 from app.crash import install_crash_handler
+from app.files import BattleFileError, install_autosave, open_battle
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
 from app.screenshot import save_screenshot
 from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
 from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
+from rules.battle.battle import Battle
 
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
 DEFAULT_SEED = 1
+EXIT_BAD_FILE = 2  # a battle file that cannot be opened (as argparse's usage errors)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="hexfray",
         description="A game master's hex map for tactical melee battles.",
+    )
+    parser.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE.hexfray",
+        type=Path,
+        help="a saved battle to open instead of the demo battle",
     )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
@@ -87,6 +98,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.json or args.quick) and not args.benchmark:
         parser.error("--json and --quick go with --benchmark")
+    if args.file is not None and (args.benchmark or args.self_test or args.measure_startup):
+        parser.error("a battle file goes with the window or --screenshot")
     return args
 
 
@@ -102,10 +115,10 @@ def _application(argv: Sequence[str]) -> QCoreApplication:
     return app if app is not None else QApplication([sys.argv[0], *argv])
 
 
-def run_screenshot(path: Path, seed: int) -> int:
+def run_screenshot(path: Path, seed: int, battle: Battle | None = None) -> int:
     _use_offscreen()
     _application([])
-    if not save_screenshot(path, seed):
+    if not save_screenshot(path, seed, battle):
         print(f"could not write {path}", file=sys.stderr)
         return 1
     print(f"saved {path}")
@@ -123,22 +136,35 @@ def run_self_test(regenerate: bool) -> int:
     return self_test(regenerate=regenerate)
 
 
-def open_window(seed: int, *, measure_startup: bool = False) -> MainWindow:
-    """The main window on the demo battle, shown as the GUI starts it: the map and
-    its first frame come first; the panes, the log file and the first-run guide
-    right after that frame (``MainWindow.call_after_first_paint``)."""
-    controller = BattleController(load_demo_battle(seed))
-    window = MainWindow(controller, seed=seed, defer_panes=True)
+def open_window(
+    seed: int,
+    *,
+    measure_startup: bool = False,
+    battle: Battle | None = None,
+    battle_file: Path | None = None,
+) -> MainWindow:
+    """The main window on ``battle`` (opened from ``battle_file``) or the demo
+    battle, shown as the GUI starts it: the map and its first frame come first; the
+    panes, the log file, the autosave and the first-run guide right after that
+    frame (``MainWindow.call_after_first_paint``)."""
+    controller = BattleController(battle if battle is not None else load_demo_battle(seed))
+    window = MainWindow(controller, seed=controller.battle.seed, defer_panes=True)
     install_crash_handler(window)
     if measure_startup:
         install_startup_probe(window)
     window.show()
     window.call_after_first_paint(setup_logging)
+    window.call_after_first_paint(lambda: install_autosave(controller, battle_file))
     window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
     return window
 
 
-def run_gui(seed: int, measure_startup: bool = False) -> int:
+def run_gui(
+    seed: int,
+    measure_startup: bool = False,
+    battle: Battle | None = None,
+    battle_file: Path | None = None,
+) -> int:
     # Start-up makes tens of thousands of objects that live as long as the program:
     # no cyclic collection, which would walk them over and over, until the window and
     # its panes are up (docs/packaging.md, "How Hexfray starts quickly"). A bundle
@@ -149,7 +175,9 @@ def run_gui(seed: int, measure_startup: bool = False) -> int:
     # wait in memory (and reach the file even if start-up fails).
     buffer_early_logging()
     try:
-        window = open_window(seed, measure_startup=measure_startup)
+        window = open_window(
+            seed, measure_startup=measure_startup, battle=battle, battle_file=battle_file
+        )
         # After the panes (queued first): from then on the collector walks only
         # what the battle makes (app.collector).
         window.call_after_first_paint(settle_collector)
@@ -164,13 +192,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.self_test or args.screenshot is not None or args.benchmark:
         settle_collector()  # paused by the bundle's runtime hook for the window's start
 
+    battle = None
+    if args.file is not None:
+        try:
+            battle = open_battle(args.file)
+        except BattleFileError as refusal:
+            print(f"hexfray: cannot open {args.file}: {refusal}", file=sys.stderr)
+            return EXIT_BAD_FILE
+
     if args.self_test:
         return run_self_test(args.regenerate)
     if args.screenshot is not None:
-        return run_screenshot(args.screenshot, args.seed)
+        return run_screenshot(args.screenshot, args.seed, battle)
     if args.benchmark:
         return run_benchmark(args.seed, as_json=args.json, quick=args.quick)
-    return run_gui(args.seed, measure_startup=args.measure_startup)
+    return run_gui(
+        args.seed, measure_startup=args.measure_startup, battle=battle, battle_file=args.file
+    )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 
 from app.controller import BattleController, Redraw
 from app.user_dirs import autosave_dir
@@ -63,6 +63,7 @@ __all__ = [
     "Recoverable",
     "discard",
     "find_recoverable",
+    "install_autosave",
     "open_battle",
     "recover",
     "save_battle",
@@ -278,6 +279,22 @@ class ControllerAutosave(QObject):
 
     def close(self) -> None:
         self.journal.close()
+
+
+def install_autosave(
+    controller: BattleController, saved_to: Path | None = None
+) -> ControllerAutosave | None:
+    """The window's autosave in the user data folder, removed when the program
+    quits cleanly; None (logged) when the folder cannot be written."""
+    try:
+        autosave = ControllerAutosave(controller, autosave_dir(), saved_to)
+    except OSError:
+        log.warning("no autosave: the autosave folder cannot be written", exc_info=True)
+        return None
+    application = QCoreApplication.instance()
+    if application is not None:
+        application.aboutToQuit.connect(autosave.close)
+    return autosave
 
 
 @dataclass(frozen=True)

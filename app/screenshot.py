@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from hexmap import hex_line, reach_hexes
+from rules.battle.battle import Battle
 from rules.battle.commands import MoveCombatant
 from rules.battle.model import Combatant
 
@@ -53,12 +54,13 @@ def stage(controller: BattleController) -> None:
         controller.set_target(target.id)
 
 
-def render_main_window(seed: int) -> QPixmap:
-    """The window as a GM sees it first, with a selection and a target."""
+def render_main_window(seed: int, battle: Battle | None = None) -> QPixmap:
+    """The window as a GM sees it first (on the demo battle, or ``battle``), with a
+    selection and a target."""
     scratch = QTemporaryDir()  # layout settings of the user must not change the picture
     settings = QSettings(scratch.filePath("screenshot.ini"), QSettings.Format.IniFormat)
-    controller = BattleController(load_demo_battle(seed))
-    window = MainWindow(controller, settings, restore_layout=False, seed=seed)
+    controller = BattleController(battle if battle is not None else load_demo_battle(seed))
+    window = MainWindow(controller, settings, restore_layout=False, seed=controller.battle.seed)
     window.resize(SCREEN_WIDTH, SCREEN_HEIGHT)
     window.show()
     QCoreApplication.processEvents()
@@ -71,10 +73,10 @@ def render_main_window(seed: int) -> QPixmap:
     return pixmap
 
 
-def save_screenshot(path: Path, seed: int) -> bool:
+def save_screenshot(path: Path, seed: int, battle: Battle | None = None) -> bool:
     app = QApplication.instance()
     if app is None:
         raise RuntimeError("save_screenshot needs a QApplication")
-    pixmap = render_main_window(seed)
+    pixmap = render_main_window(seed, battle)
     path.parent.mkdir(parents=True, exist_ok=True)
     return pixmap.save(str(path), "PNG")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 
 import rules.sets.seed000 as seed000_package
-from rules.battle.savefile import commands_in_package
+import rules.sets.seed000.commands  # noqa: F401  (defines seed 000's own commands)
+from rules.battle.savefile import commands_defined_in
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.sheet import Sheet000
 from rules.sets.seed000.tracks import Seed000Tracks
@@ -18,5 +19,5 @@ from rules.sets.seed000.tracks import Seed000Tracks
 @functools.cache
 def seed000_saved_types() -> tuple[type, ...]:
     """The choices, sheet and tracks, and every command a seed 000 module defines
-    (found when a battle is first saved or read, so a new command needs no more work)."""
-    return (AttackOptions, Sheet000, Seed000Tracks, *commands_in_package(seed000_package))
+    (``commands_defined_in``: a new command needs no more work)."""
+    return (AttackOptions, Sheet000, Seed000Tracks, *commands_defined_in(seed000_package))

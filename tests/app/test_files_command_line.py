@@ -1,0 +1,58 @@
+"""``python main.py FILE.hexfray``: a battle file from the command line, with
+``--screenshot`` too; a file that cannot be opened ends the program with status 2
+and one line on stderr, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "assets" / "battles" / "evening-in-progress.hexfray"
+
+
+def run_main(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HEXFRAY_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "cannot be read"),
+        ('{"format": "hexfray-battle", "schema_version": 2, "seed": ', "damaged or cut short"),
+        ('{"format": "hexfray-battle", "schema_version": 99}', "newer than this Hexfray"),
+    ],
+    ids=["missing", "truncated", "newer"],
+)
+def test_a_file_that_cannot_be_opened_exits_with_status_2_and_one_line(
+    tmp_path: Path, content: str | None, reason: str
+) -> None:
+    path = tmp_path / "battle.hexfray"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    result = run_main(str(path), home=tmp_path / "home")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"hexfray: cannot open {path}: ")
+    assert reason in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_a_screenshot_of_a_battle_file(tmp_path: Path) -> None:
+    picture = tmp_path / "battle.png"
+    result = run_main("--screenshot", str(picture), str(EXAMPLE), home=tmp_path / "home")
+    assert result.returncode == 0, result.stderr
+    assert picture.read_bytes().startswith(b"\x89PNG")
