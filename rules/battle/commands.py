@@ -1,5 +1,8 @@
-"""The battle's commands beyond moving and turning (``rules.battle.battle``): the
-attack, the GM's edits, items, terrain, posture and the ruleset's options."""
+"""The battle's commands: moving and turning, the end of a turn, the attack, the
+GM's edits, items, terrain, posture and the ruleset's options. Once the turn order
+runs (rules.battle.turns) the move, turn, attack and Ready commands check whose
+turn it is and what its maneuver allows; ``gm_override`` forces them, and the log
+marks each rule so set aside (``RuleOverridden``)."""
 
 from __future__ import annotations
 
@@ -40,15 +43,24 @@ from rules.battle.movement import (
     check_path,
     default_path,
     face,
-    new_turn,
     set_posture,
     walk,
 )
 from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.terrain import TerrainChange
+from rules.battle.turns import (
+    ManeuverChosen,
+    allowance_problem,
+    attack_problems,
+    end_active_turn,
+    overrule,
+    start_afresh,
+    turn_problem,
+)
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.events import Event
 
 
 @dataclass(frozen=True)
@@ -56,11 +68,14 @@ class MoveCombatant(Command):
     """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
     own hex - which may be left out - to the destination), or by default along
     the straight line (``hexmap.hex_line``). Records the path of the turn and the
-    movement points spent (rules.battle.movement); only the destination must be free."""
+    movement points spent (rules.battle.movement); only the destination must be free.
+    While the turns run: only on its own turn and within its maneuver's movement
+    (rules.battle.turns), unless ``gm_override``."""
 
     combatant_id: str
     destination: Hex
     path: tuple[Hex, ...] | None = None
+    gm_override: bool = False
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
@@ -81,6 +96,14 @@ class MoveCombatant(Command):
             raise IllegalCommandError("the path must end at the destination")
         walked = walk(mover, check_path(path, state.grid))
         moved = walked.combatant
+        overridden: tuple[Event, ...] = ()
+        if state.turns_running:
+            problems = [turn_problem(state, mover, "move")]
+            maneuver = None if mover.maneuver is None else ruleset.maneuver(mover.maneuver.key)
+            option = "" if mover.maneuver is None else mover.maneuver.option
+            problems.append(allowance_problem(moved, maneuver, option))
+            found = [p for p in problems if p is not None]
+            overridden = overrule(found, self.gm_override, mover, "move")
         event = Moved(
             citation=BASE_MOVEMENT,
             combatant_id=mover.id,
@@ -90,20 +113,25 @@ class MoveCombatant(Command):
             move_used=moved.move_used,
             move=mover.fighter.move,
         )
-        return CommandResult(state.with_combatants(moved), (event,))
+        return CommandResult(state.with_combatants(moved), (*overridden, event))
 
 
 @dataclass(frozen=True)
 class TurnCombatant(Command):
-    """Face another way: 1 MP per hex side, one side free after a step (rules.battle.movement)."""
+    """Face another way: 1 MP per hex side, one side free after a step
+    (rules.battle.movement). While the turns run, on its own turn only, unless
+    ``gm_override``."""
 
     combatant_id: str
     facing: Facing
+    gm_override: bool = False
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
+        late = turn_problem(state, who, "turn")
+        overridden = overrule(() if late is None else (late,), self.gm_override, who, "turn")
         turned, cost, free = face(who, self.facing)
         event = Turned(
             citation=BASE_MOVEMENT,
@@ -114,34 +142,30 @@ class TurnCombatant(Command):
             cost=cost,
             free_side=free,
         )
-        return CommandResult(state.with_combatants(turned), (event,))
+        return CommandResult(state.with_combatants(turned), (*overridden, event))
 
 
 @dataclass(frozen=True)
 class EndTurn(Command):
-    """Ends the turn: every combatant's movement, Ready and record of this turn
-    start afresh, then the ruleset's own new turn (defenses counted anew ...) and,
-    with this command's dice, its end-of-turn effects (``BattleRuleset``)."""
+    """Ends the turn (Ctrl+Return, the tracker's "Next"). While the turn order runs
+    (rules.battle.turns): the active fighter's turn ends with the ruleset's
+    end-of-turn effects for it, and the next fighter's begins (its record starts
+    afresh, then its start-of-turn effects); after the last of the order a new
+    round begins. Before the order is rolled it ends everybody's turn at once:
+    every combatant's movement, Ready and record of this turn start afresh, then
+    the ruleset's own new turn (defenses counted anew ...) and, with this
+    command's dice, its end-of-turn effects (``BattleRuleset.end_of_turn``)."""
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
-        fresh = tuple(ruleset.new_turn(_end_turn(c)) for c in state.combatants)
+        if state.turns_running:
+            after, events = end_active_turn(state, ruleset, rng)
+            return CommandResult(after, events)
+        fresh = tuple(ruleset.new_turn(start_afresh(c)) for c in state.combatants)
         after = replace(state, combatants=fresh, turn=state.turn + 1)
         after, effects = ruleset.end_of_turn(after, rng)
         return CommandResult(after, (TurnEnded(turn=after.turn), *effects))
-
-
-def _end_turn(c: Combatant) -> Combatant:
-    """A combatant's new turn: this turn's actions become last turn's record, and
-    this turn's start empty; path, movement points, free facing change and the
-    Ready start afresh."""
-    fresh = new_turn(c)
-    if c.actions_this_turn:
-        fresh = replace(fresh, actions_this_turn=())
-    if c.actions_last_turn != c.actions_this_turn or c.ready_used:
-        fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
-    return fresh
 
 
 @dataclass(frozen=True)
@@ -176,30 +200,68 @@ class Attack(Command):
     attacker's choices in the ruleset's own terms (seed 000: ``AttackOptions``);
     the ruleset plans and resolves the attack, and the battle puts whatever left
     a hand on the map with the same dice, after the attack's own rolls
-    (docs/battlefield.md)."""
+    (docs/battlefield.md).
+
+    While the turns run (rules.battle.turns): on the attacker's turn (or while it
+    waits), within its maneuver's attacks, and never on a dead defender, unless
+    ``gm_override``; an attacker without a maneuver takes the ruleset's attack
+    maneuver, and the attack counts against its maneuver."""
 
     attacker_id: str
     defender_id: str
     options: object
+    gm_override: bool = False
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         if self.attacker_id == self.defender_id:
             raise IllegalCommandError("a combatant cannot attack itself")
+        if not state.turns_running:
+            result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
+            after = state.with_combatants(*result.combatants)
+            after, placed = place_launched_pieces(state, after, result.pieces, rng, ruleset)
+            return CommandResult(after, (*result.events, *placed))
+        attacker = state.combatant(self.attacker_id)
+        defender = state.combatant(self.defender_id)
+        problems, implied = attack_problems(state, ruleset, attacker, defender)
+        first: list[Event] = list(overrule(problems, self.gm_override, attacker, "attack"))
+        if implied is not None:
+            maneuver = ruleset.maneuver(implied.key)
+            state = state.with_combatants(replace(attacker, maneuver=implied))
+            first.append(
+                ManeuverChosen(
+                    citation=maneuver.citation,
+                    combatant_id=attacker.id,
+                    name=attacker.name,
+                    maneuver=maneuver.key,
+                    option="",
+                    label=maneuver.label,
+                    implied=True,
+                )
+            )
         result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
         after = state.with_combatants(*result.combatants)
+        counted = after.combatant(self.attacker_id)
+        after = after.with_combatants(counted.evolve(attacks_made=counted.attacks_made + 1))
         after, placed = place_launched_pieces(state, after, result.pieces, rng, ruleset)
-        return CommandResult(after, (*result.events, *placed))
+        return CommandResult(after, (*first, *result.events, *placed))
 
 
-def _ready_check(who: Combatant, gm_override: bool) -> None:
-    if gm_override:
-        return
+def _ready_check(
+    state: BattleState, who: Combatant, gm_override: bool
+) -> tuple[Event, ...]:
+    """The Ready maneuver's rules (one a turn, only for the active; on its own turn
+    while the turns run); the override's events."""
+    problems: list[str] = []
+    late = turn_problem(state, who, "ready anything")
+    if late is not None:
+        problems.append(late)
     if who.status is not Status.ACTIVE:
-        raise IllegalCommandError(f"{who.name} is {who.status.value} and cannot take a Ready")
+        problems.append(f"{who.name} is {who.status.value} and cannot take a Ready")
     if who.ready_used:
-        raise IllegalCommandError(f"{who.name} has already taken a Ready maneuver this turn")
+        problems.append(f"{who.name} has already taken a Ready maneuver this turn")
+    return overrule(problems, gm_override, who, "ready")
 
 
 @dataclass(frozen=True)
@@ -272,7 +334,7 @@ class PickUpItem(Command):
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
-        _ready_check(who, self.gm_override)
+        overridden = _ready_check(state, who, self.gm_override)
         if not within_reach(who, item):
             raise IllegalCommandError(f"{item.name} is out of {who.name}'s reach")
         holding, key = put_in_hand(who, item)
@@ -287,7 +349,7 @@ class PickUpItem(Command):
             key=key,
         )
         after = state.with_combatants(holding).without_item(item.id)
-        return CommandResult(after, (event,))
+        return CommandResult(after, (*overridden, event))
 
 
 @dataclass(frozen=True)
@@ -312,7 +374,7 @@ class ReadyWeapon(Command):
         )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
-        _ready_check(who, self.gm_override)
+        overridden = _ready_check(state, who, self.gm_override)
         readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
         if is_shield:
             readied = replace(readied, shield_ready=True, heavy_shield_unready=False)
@@ -322,7 +384,7 @@ class ReadyWeapon(Command):
             else who.fighter.weapon(self.weapon_key).name
         )
         event = Readied(citation=READY_BASE, combatant_id=who.id, name=who.name, item_name=name)
-        return CommandResult(state.with_combatants(readied), (event,))
+        return CommandResult(state.with_combatants(readied), (*overridden, event))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import TypedDict, Unpack
 
 from hexmap import Facing, Handedness, Hex, Reach
+from rules.battle.maneuvers import ManeuverChoice
 from rules.core.dice import Dice
 
 
@@ -460,6 +461,11 @@ class Combatant:
     # Last turn's record, for "the first turn after it attacked or feinted"
     # (001 Striking at Weapons in Tactical Combat).
     actions_last_turn: tuple[TurnAction, ...] = ()
+    # --- the turn (rules.battle.turns) ---
+    # The maneuver chosen for this turn; it holds until the fighter's next turn
+    # begins (an all-out attack leaves it without active defenses until then).
+    maneuver: ManeuverChoice | None = None
+    attacks_made: int = 0  # Attack commands of this turn, against the maneuver's count
 
     @property
     def name(self) -> str:
@@ -557,6 +563,8 @@ class CombatantChanges(TypedDict, total=False):
     free_facing_change: bool
     ready_used: bool
     actions_last_turn: tuple[TurnAction, ...]
+    maneuver: ManeuverChoice | None
+    attacks_made: int
 
 
 _COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))

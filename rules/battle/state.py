@@ -19,6 +19,7 @@ from typing import Protocol
 
 from hexmap import Hex, HexGrid
 from rules.battle.items import GroundItem, item_id
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Status, Weapon
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
@@ -91,7 +92,39 @@ class BattleRuleset(Protocol):
         self, state: BattleState, dice: DiceSource
     ) -> tuple[BattleState, tuple[Event, ...]]:
         """The effects that come with the end of a turn (recovery rolls,
-        bleeding ...), once every combatant has its new turn."""
+        bleeding ...), once every combatant has its new turn: the whole-round
+        ``EndTurn`` of a battle whose turn order has not begun."""
+        ...
+
+    # --- turns in order (rules.battle.turns) ------------------------------------------
+    def initiative(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
+        """The turn order of every combatant who takes turns (ids, first to act
+        first), with the events that explain it; ties are settled with ``dice``."""
+        ...
+
+    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
+        """The maneuvers ``combatant_id`` may choose now, in the order a pane lists
+        them (none for a fighter who cannot act)."""
+        ...
+
+    def maneuver(self, key: str) -> Maneuver:
+        """Any maneuver of the ruleset by its key; ``RulesError`` for an unknown one."""
+        ...
+
+    def turn_begins(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """What the start of ``combatant_id``'s own turn brings (after the battle
+        reset its movement and this turn's record): the conditions that tick then."""
+        ...
+
+    def turn_ends(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """What the end of ``combatant_id``'s own turn brings (recovery rolls,
+        bleeding ...)."""
         ...
 
     @property
@@ -133,14 +166,40 @@ class BattleState:
     items: tuple[GroundItem, ...] = ()
     terrain: TerrainMap = field(default_factory=TerrainMap)
     next_item: int = 1
+    # The turn order (rules.battle.turns): combatant ids in initiative order and
+    # whose turn it is. ``turn`` above is then the round: every fighter's turn once.
+    # Empty until the order is rolled (``StartTurns``): the GM sets up freely, no
+    # turn rule is checked, and ``EndTurn`` ends everybody's turn at once.
+    initiative: tuple[str, ...] = ()
+    active_id: str | None = None
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
         if len(set(ids)) != len(ids):
             raise IllegalCommandError(f"duplicate combatant ids in {ids}")
+        if self.initiative or self.active_id is not None:
+            if len(set(self.initiative)) != len(self.initiative):
+                raise IllegalCommandError(f"duplicate ids in the turn order {self.initiative}")
+            unknown = [i for i in self.initiative if i not in ids]
+            if unknown:
+                raise IllegalCommandError(f"the turn order names no combatant {unknown}")
+            if self.active_id not in self.initiative:
+                raise IllegalCommandError(
+                    f"the fighter whose turn it is ({self.active_id!r}) is not in the turn order"
+                )
         item_ids = [i.id for i in self.items]
         if len(set(item_ids)) != len(item_ids):
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
+
+    @property
+    def round(self) -> int:
+        """The round: each fighter in the order has one turn in it (``turn``)."""
+        return self.turn
+
+    @property
+    def turns_running(self) -> bool:
+        """Whether the turn order has begun (and the turn rules are checked)."""
+        return self.active_id is not None
 
     def combatant(self, combatant_id: str) -> Combatant:
         for c in self.combatants:

@@ -153,7 +153,16 @@ class Ruleset(BattleRuleset, Protocol):
     # --- what a combatant may do ----------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
         """The actions ``combatant_id`` may take now, as commands: what a
-        computer-controlled side chooses among."""
+        computer-controlled side chooses among. While the turns run
+        (rules.battle.turns) they follow its turn and maneuver: the maneuvers it
+        may choose (``ChooseManeuver``), the attacks and moves its maneuver still
+        allows, and ``EndTurn`` on its own turn."""
+        ...
+
+    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+        """The combatant's conditions in a few words each, most telling first
+        ("stunned", "prone", "severe bleeding", "crippled leg"): what the turn
+        tracker and the token show beside its maneuver."""
         ...
 
 

@@ -299,6 +299,9 @@ class AttackOptions:
     chink: bool = False  # 001 Targeting Chinks in Armor
     acrobatic_dodge: bool = False  # 000 ACROBATIC DODGE (the defender's choice)
     all_out_defense: bool = False  # the defender's maneuver (fencing: 4 free parries)
+    # The defender's maneuver's bonuses to one kind of active defense (all-out
+    # defense: +2), by kind (rules.sets.seed000.maneuvers fills them in).
+    defense_modifiers: tuple[tuple[DefenseKind, Modifier], ...] = ()
     # 000 MISSING A SPECIFIC HIT LOCATION: the combatant partly in the way (id)
     obscured_by: str | None = None
     # 000 UNARMED PARRIES: aim at the limb the defender parried with bare-handed this
@@ -563,6 +566,7 @@ def plan_attack(
             extra_modifiers=(
                 *_area_modifiers(defender, area_key, choice.kind),
                 *ranged_defense_modifiers(defender, choice, mode),
+                *(m for kind, m in options.defense_modifiers if kind is choice.kind),
             ),
             free_parries=_free_parries(defender, choice, options),
             free_parry_citation=FENCING_CITATION,

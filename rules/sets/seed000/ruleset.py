@@ -14,14 +14,29 @@ from dataclasses import replace
 
 from hexmap import Facing, Hex, in_front_arc, in_reach
 from rules.battle.catalog import load_catalog
-from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
+from rules.battle.commands import (
+    Attack,
+    EndTurn,
+    MoveCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    TurnCombatant,
+)
 from rules.battle.items import within_reach
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
 from rules.battle.state import AttackResult, BattleState, LaunchedPiece
 from rules.battle.terrain import TerrainFact
+from rules.battle.turns import (
+    ChooseManeuver,
+    attacks_left,
+    hexes_moved,
+    movement_left,
+    turn_problem,
+)
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
@@ -34,7 +49,7 @@ from rules.sets.protocol import (
     SheetRow,
     SheetSection,
 )
-from rules.sets.seed000 import stray_hits, terrain_penalties, turn
+from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
@@ -44,7 +59,7 @@ from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import tracks_of, wounds_of
+from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 
 
@@ -83,6 +98,8 @@ class Seed000(Tables):
         defender = state.combatant(defender_id)
         if attacker.id == defender.id:
             raise IllegalCommandError("a combatant cannot attack itself")
+        # The two maneuvers (all-out attack, all-out defense) shape the attack.
+        options, adjusted = maneuvers.maneuver_adjustments(attacker, defender, options)
 
         def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
             allowed, _ = can_strike_at_weapon(
@@ -109,6 +126,8 @@ class Seed000(Tables):
         )
         attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
         defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
+        if adjusted:
+            resolution = replace(resolution, events=(*adjusted, *resolution.events))
         if (
             attacker_after is resolution.attacker_after
             and defender_after is resolution.defender_after
@@ -172,7 +191,7 @@ class Seed000(Tables):
             raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        options = choices
+        options, _ = maneuvers.maneuver_adjustments(attacker, defender, choices)
         covered = covered_areas_of(state, defender.id)
         if not covered <= options.covered:
             options = replace(options, covered=options.covered | covered)
@@ -260,14 +279,44 @@ class Seed000(Tables):
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Attacks on every foe in reach, readying an unready weapon, picking up
-        an item in reach, a step to each free adjacent hex within the movement
-        left, and a turn to each other facing. The fallen may do nothing."""
+        """Each maneuver it may choose, attacks on every foe in reach while its
+        maneuver allows one, readying an unready weapon, picking up an item in
+        reach, a step to each free adjacent hex within the movement left, a turn
+        to each other facing, and the end of its turn. While the turns run, only
+        the fighter whose turn it is acts (a waiting one may still attack); the
+        fallen may do nothing."""
         me = state.combatant(combatant_id)
         if me.status is not Status.ACTIVE:
+            own_turn = state.active_id == me.id
+            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
+        late = turn_problem(state, me, "act") is not None
+        terms = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key).terms(
+            me.maneuver.option
+        )
+        if late and not (terms is not None and terms.out_of_turn):
             return ()
         actions: list[LegalAction] = []
+        if not late:
+            for m in self.maneuvers(state, me.id):
+                for option in m.options or (None,):
+                    key = "" if option is None else option.key
+                    if me.maneuver is not None and (me.maneuver.key, me.maneuver.option) == (
+                        m.key,
+                        key,
+                    ):
+                        continue
+                    actions.append(
+                        LegalAction(
+                            f"maneuver: {m.describe_choice(key)}",
+                            ChooseManeuver(me.id, m.key, key),
+                        )
+                    )
+        may_attack = not state.turns_running or attacks_left(self, me) > 0
+        if may_attack and state.turns_running and me.maneuver is None:
+            may_attack = hexes_moved(me) <= 1  # the implied Attack allows one step
         for foe in state.combatants:
+            if not may_attack:
+                break
             if foe.side is me.side or not foe.status.can_defend:
                 continue
             choices = self.default_attack(state, me.id, foe.id)
@@ -275,6 +324,8 @@ class Seed000(Tables):
                 actions.append(
                     LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
                 )
+        if late:
+            return tuple(actions)
         if not me.ready_used:
             for key in sorted(me.unready):
                 actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
@@ -283,7 +334,7 @@ class Seed000(Tables):
                     actions.append(
                         LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id))
                     )
-        if me.movement_left > 0:
+        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
             for step in me.hex.neighbors():
                 if step in state.grid and state.occupant(step) is None:
                     actions.append(
@@ -294,7 +345,49 @@ class Seed000(Tables):
                 actions.append(
                     LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing))
                 )
+        if state.active_id == me.id:
+            actions.append(LegalAction("end the turn", EndTurn()))
         return tuple(actions)
+
+    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+        """Its status unless active, its posture off its feet, and its wounds'
+        lasting conditions (stunned, severe bleeding, crippled leg ...)."""
+        labels: list[str] = []
+        if combatant.status is not Status.ACTIVE:
+            labels.append(combatant.status.value)
+        if combatant.posture not in turn.ON_THEIR_FEET:
+            labels.append(combatant.posture.value.replace("_", " "))
+        for condition in sorted(wound_conditions(combatant), key=lambda c: c.value):
+            if condition.value not in labels and condition.value != "crippled":
+                labels.append(condition.value)
+        for wound in wounds_of(combatant):
+            if wound.crippled is not None:
+                labels.append(f"crippled {wound.crippled.value}")
+        if tracks_of(combatant).off_balance:
+            labels.append("off balance")
+        return tuple(dict.fromkeys(labels))
+
+    # --- turns in order and maneuvers (base rules) -------------------------------------
+    def initiative(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
+        return maneuvers.initiative(state, dice)
+
+    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
+        return maneuvers.maneuvers_for(state.combatant(combatant_id))
+
+    def maneuver(self, key: str) -> Maneuver:
+        return maneuvers.maneuver(key)
+
+    def turn_begins(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_begins(state, combatant_id, dice)
+
+    def turn_ends(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_ends(state, combatant_id, dice)
 
     # --- the turn ---------------------------------------------------------------
     def new_turn(self, combatant: Combatant) -> Combatant:

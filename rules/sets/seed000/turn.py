@@ -1,17 +1,27 @@
-"""Seed 000 at the turn's end (base rules, where the seed is silent): a stunned
-fighter rolls HT to recover; a severely bleeding one loses 1 HP, with the injury
-rolls that may call for, and rolls HT to stop the bleeding. The per-turn record
-of defenses and a fumbled dodge's off-balance end with the turn (000
-CUMULATIVE DEFENSES, 000 CRITICAL MISSES ON DEFENSE ROLLS)."""
+"""Seed 000's turn (base rules, where the seed is silent): a stunned fighter rolls
+HT to recover; a severely bleeding one loses 1 HP, with the injury rolls that may
+call for, and rolls HT to stop the bleeding. The per-turn record of defenses and
+a fumbled dodge's off-balance end with the turn (000 CUMULATIVE DEFENSES, 000
+CRITICAL MISSES ON DEFENSE ROLLS).
+
+In turn order (rules.battle.turns) each of these comes with the fighter's own
+turn. At its start (``turn_begins``): a conscious fighter at 0 HP or less rolls HT
+to stay conscious (base rules); a knocked-down one is found on the ground; one
+standing on a crippled leg or foot rolls DX to stay up (000 RANDOM BODY HIT note
+22); an unconscious one's turn passes. At its end (``turn_ends``): the stun
+recovery roll and the bleeding. Without a turn order, ``end_of_turn`` rolls the
+end-of-turn effects of everybody at once."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
+from rules.battle.movement import apply_fall
 from rules.battle.state import BattleState
+from rules.core.citation import cite
 from rules.core.dice import DiceSource
-from rules.core.events import Event
+from rules.core.events import CombatantEvent, Event
 from rules.sets.seed000.attack_events import (
     BASE_BLEEDING,
     BASE_STUN_RECOVERY,
@@ -21,12 +31,43 @@ from rules.sets.seed000.attack_events import (
     StatusChanged,
     StunRecoveryRolled,
 )
-from rules.sets.seed000.checks import RollKind, success_roll
-from rules.sets.seed000.damage import injury_status
+from rules.sets.seed000.checks import RollKind, SuccessRoll, success_roll
+from rules.sets.seed000.damage import injury_status, turn_start_consciousness
 from rules.sets.seed000.defense import start_new_turn
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.tracks import with_wounds, wound_conditions, wounds_of
+from rules.sets.seed000.tracks import crippled_limbs, with_wounds, wound_conditions, wounds_of
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.wound_effects import Limb, standing_roll_target
+
+NOTE_22 = cite("000", "RANDOM BODY HIT note 22")
+BASE_KNOCKDOWN = cite("base", "knockdown: the fighter falls")
+BASE_UNCONSCIOUS = cite("base", "unconsciousness: no maneuver")
+# Postures in which a crippled leg must carry the fighter (000 note 22).
+ON_THEIR_FEET = frozenset({Posture.STANDING, Posture.DEFENSIVE_CROUCH, Posture.DEEP_CROUCH})
+
+
+@dataclass(frozen=True, kw_only=True)
+class StandingRolled(CombatantEvent):
+    """000 note 22: a DX roll to stay on a crippled leg or foot."""
+
+    dx: int
+    roll: SuccessRoll
+
+    def describe(self) -> str:
+        result = "stays standing" if self.roll.succeeded else "falls"
+        return (
+            f"{self.name} rolls DX {self.dx} to stand on the crippled leg: {self.roll} - {result}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnPassed(CombatantEvent):
+    """A fighter who cannot act this turn (unconscious): its turn passes."""
+
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.name} is {self.reason}: the turn passes"
 
 
 def new_turn(c: Combatant) -> Combatant:
@@ -44,6 +85,77 @@ def end_of_turn(state: BattleState, rng: DiceSource) -> tuple[BattleState, tuple
             state = state.with_combatants(changed)
             events.extend(effects)
     return state, tuple(events)
+
+
+def turn_begins(
+    state: BattleState, combatant_id: str, rng: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """The start of ``combatant_id``'s own turn: staying conscious at 0 HP or
+    less, a knockdown's fall, the DX roll on a crippled leg, an unconscious
+    fighter's turn passing (the module docstring)."""
+    was = state.combatant(combatant_id)
+    events: list[Event] = []
+    c, conscious = turn_start_consciousness(was, rng)
+    if conscious is not None:
+        events.append(
+            InjuryRolled(
+                citation=INJURY_CITATION, combatant_id=c.id, name=c.name, status_roll=conscious
+            )
+        )
+        if c.status is not was.status:
+            events.append(
+                StatusChanged(
+                    citation=INJURY_CITATION,
+                    combatant_id=c.id,
+                    name=c.name,
+                    before=was.status,
+                    after=c.status,
+                )
+            )
+    knocked = WoundCondition.KNOCKED_DOWN
+    if knocked in wound_conditions(c) and c.status is not Status.DEAD:
+        # The knockdown happened: the fighter is down, and the wound keeps no order.
+        c, fell = apply_fall(c, citation=BASE_KNOCKDOWN)
+        if fell is not None:
+            events.append(fell)
+        c = with_wounds(
+            c, tuple(replace(w, conditions=w.conditions - {knocked}) for w in wounds_of(c))
+        )
+    legs = {Limb.LEG, Limb.FOOT}
+    if (
+        c.status in (Status.ACTIVE, Status.STUNNED)
+        and c.posture in ON_THEIR_FEET
+        and legs & set(crippled_limbs(c))
+    ):
+        dx = standing_roll_target(sheet_of(c).attributes.dx, acting=False)
+        roll = success_roll(dx, rng, RollKind.STANDARD)
+        events.append(
+            StandingRolled(citation=NOTE_22, combatant_id=c.id, name=c.name, dx=dx, roll=roll)
+        )
+        if not roll.succeeded:
+            c, fell = apply_fall(c, citation=NOTE_22)
+            if fell is not None:
+                events.append(fell)
+    if c.status is Status.UNCONSCIOUS:
+        events.append(
+            TurnPassed(
+                citation=BASE_UNCONSCIOUS, combatant_id=c.id, name=c.name, reason="unconscious"
+            )
+        )
+    if not events:
+        return state, ()
+    return state.with_combatants(c), tuple(events)
+
+
+def turn_ends(
+    state: BattleState, combatant_id: str, rng: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """The end of ``combatant_id``'s own turn: its stun recovery roll and its
+    bleeding (``per_turn_effects``)."""
+    changed, effects = per_turn_effects(state.combatant(combatant_id), rng)
+    if not effects:
+        return state, ()
+    return state.with_combatants(changed), effects
 
 
 def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event, ...]]:
@@ -108,5 +220,3 @@ def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Ev
             )
         c = with_wounds(replace(c, hp=hp_after, status=status), wounds)
     return c, tuple(events)
-
-

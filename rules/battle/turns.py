@@ -1,0 +1,402 @@
+"""Turns in initiative order, maneuvers and the GM's override, for every ruleset.
+
+The API (what the turn-tracker pane and the other panes use):
+
+State (``rules.battle.state.BattleState``):
+  ``state.initiative``: combatant ids in turn order; ``state.active_id``: whose
+  turn it is (None until the order is rolled); ``state.round`` (= ``state.turn``):
+  the round; ``state.turns_running``: whether the turn rules are checked.
+  ``upcoming(state)``: who comes next, in order (the dead are skipped).
+  On a combatant: ``Combatant.maneuver`` (a ``ManeuverChoice``: key, option,
+  implied; None until chosen) and ``Combatant.attacks_made`` this turn.
+
+The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
+  ``ruleset.maneuvers(state, id)``: the maneuvers a combatant may choose now
+  (``rules.battle.maneuvers.Maneuver``: key, label, citation, description,
+  attacks, movement, active_defenses, out_of_turn, options with their bonuses);
+  ``ruleset.maneuver(key)``; ``ruleset.initiative(state, dice)``;
+  ``ruleset.turn_begins`` / ``turn_ends`` (the conditions that tick);
+  ``Ruleset.legal_actions(state, id)`` (commands, the maneuvers among them) and
+  ``Ruleset.condition_labels(combatant)`` (stunned, bleeding ... for the tracker).
+  ``terms_of(ruleset, combatant)``, ``movement_left(ruleset, combatant)`` and
+  ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here.
+
+Commands (all frozen dataclasses of plain data):
+  ``StartTurns()``: roll the order (ruleset's initiative), begin the first turn;
+  ``EndTurn()`` (``rules.battle.commands``, Ctrl+Return, the tracker's "Next"): the
+  active fighter's turn ends and the next one's begins, after the last a new
+  round; ``ChooseManeuver(combatant_id, maneuver, option="", gm_override=False)``.
+  ``Attack``, ``MoveCombatant``, ``TurnCombatant``, ``ReadyWeapon``,
+  ``ReadyShield`` and ``PickUpItem`` take ``gm_override=False`` too.
+
+Refusals and overrides: while the turns run, an action out of turn, beyond the
+maneuver (a second attack, a move past the movement points) or on a dead foe
+raises ``IllegalCommandError`` with the reason for the status bar; with
+``gm_override=True`` it is done, and each rule so set aside is a
+``RuleOverridden`` event in the log. Before the order is rolled nothing is checked
+(the GM sets the battle up) and ``EndTurn`` ends everybody's turn at once, as it
+always did.
+
+Events: ``TurnOrderSet``, ``TurnBegan``, ``ManeuverChosen``, ``RuleOverridden``
+(and ``TurnEnded``, the separator of a new round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from rules.battle.command_events import TurnEnded
+from rules.battle.maneuvers import Maneuver, ManeuverChoice, ManeuverTerms, MoveAllowance
+from rules.battle.model import Combatant, Status
+from rules.battle.movement import new_turn
+from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
+from rules.core.citation import Citation
+from rules.core.dice import DiceSource
+from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.events import CombatantEvent, Event
+
+BASE_TURN_SEQUENCE = Citation(
+    "base", "the turn sequence: one turn each, in order, then a new round"
+)
+
+# --- events ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnOrderSet(Event):
+    """The turn order of the round that begins (its first fighter comes first)."""
+
+    round: int
+    order: tuple[str, ...]
+    names: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"Turn order for round {self.round}: {', '.join(self.names)}"
+
+    def involved_combatants(self) -> tuple[str, ...]:
+        return self.order
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnBegan(CombatantEvent):
+    round: int
+
+    def describe(self) -> str:
+        return f"Round {self.round}: {self.name}'s turn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ManeuverChosen(CombatantEvent):
+    maneuver: str  # the ruleset's key
+    option: str
+    label: str  # "All-out attack (+4 to hit)"
+    implied: bool = False  # taken by an attack without a maneuver chosen
+
+    def describe(self) -> str:
+        if self.implied:
+            return f"{self.name} attacks without choosing a maneuver: {self.label}"
+        return f"{self.name} chooses {self.label}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleOverridden(CombatantEvent):
+    """The GM forced an action that a rule forbade; ``reason`` is that rule."""
+
+    action: str  # "attack", "move" ...
+    reason: str
+
+    def describe(self) -> str:
+        return f"GM override ({self.action}): {self.reason}"
+
+
+# --- reading a combatant's maneuver -----------------------------------------------------
+
+
+def terms_of(ruleset: BattleRuleset, who: Combatant) -> ManeuverTerms | None:
+    """The terms of the combatant's maneuver; None while it has chosen none."""
+    if who.maneuver is None:
+        return None
+    return ruleset.maneuver(who.maneuver.key).terms(who.maneuver.option)
+
+
+def hexes_moved(who: Combatant) -> int:
+    """Hexes entered this turn."""
+    return max(0, len(who.path_this_turn) - 1)
+
+
+def movement_left(ruleset: BattleRuleset, who: Combatant) -> tuple[MoveAllowance, int]:
+    """How far the combatant may still move this turn: movement points for a full
+    or half Move (a fighter without a maneuver has its full Move), hexes for a
+    step or none."""
+    terms = terms_of(ruleset, who)
+    allowance = MoveAllowance.FULL if terms is None else terms.movement
+    if allowance is MoveAllowance.FULL:
+        return allowance, who.fighter.move - who.move_used
+    if allowance is MoveAllowance.HALF:
+        return allowance, who.fighter.move // 2 - who.move_used
+    if allowance is MoveAllowance.STEP:
+        return allowance, 1 - hexes_moved(who)
+    return allowance, -hexes_moved(who)
+
+
+def attacks_left(ruleset: BattleRuleset, who: Combatant) -> int:
+    """Attacks the combatant's maneuver still allows this turn (a fighter without
+    a maneuver may still take the ruleset's attack maneuver: 1)."""
+    terms = terms_of(ruleset, who)
+    allowed = 1 if terms is None else terms.attacks
+    return allowed - who.attacks_made
+
+
+def upcoming(state: BattleState) -> tuple[str, ...]:
+    """Who comes after the active fighter, in order, once round (the dead skipped)."""
+    if state.active_id is None:
+        return ()
+    order = state.initiative
+    start = order.index(state.active_id)
+    after = order[start + 1 :] + order[:start]
+    return tuple(i for i in after if state.combatant(i).status is not Status.DEAD)
+
+
+# --- the checks ---------------------------------------------------------------------------
+
+
+def overrule(
+    problems: Sequence[str], gm_override: bool, who: Combatant, action: str
+) -> tuple[RuleOverridden, ...]:
+    """Nothing when nothing is wrong; the first problem as an
+    ``IllegalCommandError`` without the override; with it, one ``RuleOverridden``
+    event per problem."""
+    if not problems:
+        return ()
+    if not gm_override:
+        raise IllegalCommandError(problems[0])
+    return tuple(
+        RuleOverridden(combatant_id=who.id, name=who.name, action=action, reason=p)
+        for p in problems
+    )
+
+
+def turn_problem(state: BattleState, who: Combatant, doing: str) -> str | None:
+    """Why ``who`` may not act now, or None: only on its own turn, once the turns run."""
+    if state.active_id is None or who.id == state.active_id:
+        return None
+    if who.id not in state.initiative:
+        return f"{who.name} has no place in the turn order and cannot {doing}"
+    active = state.combatant(state.active_id)
+    return f"it is {active.name}'s turn: {who.name} cannot {doing}"
+
+
+def allowance_problem(who: Combatant, maneuver: Maneuver | None, option: str = "") -> str | None:
+    """Why what ``who`` has moved this turn exceeds ``maneuver``'s allowance (None:
+    the full Move of a fighter without a maneuver), or None."""
+    allowance = MoveAllowance.FULL if maneuver is None else maneuver.terms(option).movement
+    label = "" if maneuver is None else f"; {maneuver.describe_choice(option)} allows"
+    move, used, hexes = who.fighter.move, who.move_used, hexes_moved(who)
+    if allowance is MoveAllowance.FULL and used > move:
+        return (
+            f"{who.name} would spend {used} movement points this turn"
+            f"{label or '; its Move is'} {move}"
+        )
+    if allowance is MoveAllowance.HALF and used > move // 2:
+        return (
+            f"{who.name} would spend {used} movement points this turn{label} "
+            f"half its Move, {move // 2}"
+        )
+    if allowance is MoveAllowance.STEP and hexes > 1:
+        return f"{who.name} would move {hexes} hexes this turn{label} one step"
+    if allowance is MoveAllowance.NONE and hexes > 0:
+        return f"{who.name} would move {hexes} hex(es) this turn{label} no movement"
+    return None
+
+
+def attack_problems(
+    state: BattleState, ruleset: BattleRuleset, attacker: Combatant, defender: Combatant
+) -> tuple[list[str], ManeuverChoice | None]:
+    """What forbids this attack while the turns run, and the maneuver it implies
+    for an attacker who chose none (the ruleset's attack maneuver)."""
+    problems: list[str] = []
+    if defender.status is Status.DEAD:
+        problems.append(f"{defender.name} is dead")
+    maneuver = None if attacker.maneuver is None else ruleset.maneuver(attacker.maneuver.key)
+    option = "" if attacker.maneuver is None else attacker.maneuver.option
+    implied: ManeuverChoice | None = None
+    if maneuver is None:
+        maneuver = next(
+            (m for m in ruleset.maneuvers(state, attacker.id) if m.implied_by_attack), None
+        )
+        if maneuver is None:
+            problems.append(f"{attacker.name} has no maneuver that allows an attack now")
+        else:
+            implied = ManeuverChoice(maneuver.key, "", implied=True)
+            moved = allowance_problem(attacker, maneuver)
+            if moved is not None:
+                problems.append(moved)
+    terms = None if maneuver is None else maneuver.terms(option)
+    waiting = terms is not None and terms.out_of_turn
+    if not waiting:
+        late = turn_problem(state, attacker, "attack")
+        if late is not None:
+            problems.append(late)
+    if terms is not None and maneuver is not None:
+        label = maneuver.describe_choice(option)
+        if terms.attacks == 0:
+            problems.append(f"{attacker.name}'s maneuver, {label}, allows no attack")
+        elif attacker.attacks_made >= terms.attacks:
+            made = attacker.attacks_made
+            problems.append(
+                f"{attacker.name} has made {made} attack{'s' if made != 1 else ''} this turn; "
+                f"{label} allows {terms.attacks}"
+            )
+    return problems, implied
+
+
+# --- the turn sequence -------------------------------------------------------------------
+
+
+def start_afresh(c: Combatant) -> Combatant:
+    """A combatant's new turn: this turn's actions become last turn's record, and
+    this turn's start empty; path, movement points, free facing change, the Ready,
+    the maneuver and the attacks made start afresh."""
+    fresh = new_turn(c)
+    if c.actions_this_turn:
+        fresh = replace(fresh, actions_this_turn=())
+    if c.actions_last_turn != c.actions_this_turn or c.ready_used:
+        fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
+    if c.maneuver is not None or c.attacks_made:
+        fresh = replace(fresh, maneuver=None, attacks_made=0)
+    return fresh
+
+
+def begin_turn(
+    state: BattleState, ruleset: BattleRuleset, combatant_id: str, dice: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """``combatant_id``'s turn begins: its record starts afresh (the battle's and
+    the ruleset's ``new_turn``), then the ruleset's start-of-turn effects."""
+    who = state.combatant(combatant_id)
+    fresh = ruleset.new_turn(start_afresh(who))
+    state = replace(state.with_combatants(fresh), active_id=combatant_id)
+    began = TurnBegan(
+        citation=BASE_TURN_SEQUENCE, combatant_id=who.id, name=who.name, round=state.turn
+    )
+    state, ticks = ruleset.turn_begins(state, combatant_id, dice)
+    return state, (began, *ticks)
+
+
+def next_in_order(state: BattleState, after_id: str) -> tuple[str, bool]:
+    """The next fighter after ``after_id`` who is not dead, and whether the round
+    ended on the way."""
+    order = state.initiative
+    start = order.index(after_id)
+    for step in range(1, len(order) + 1):
+        candidate = order[(start + step) % len(order)]
+        if state.combatant(candidate).status is not Status.DEAD:
+            return candidate, start + step >= len(order)
+    raise IllegalCommandError("nobody in the turn order can take a turn")
+
+
+def end_active_turn(
+    state: BattleState, ruleset: BattleRuleset, dice: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """The active fighter's turn ends (the ruleset's end-of-turn effects), and the
+    next one's begins; after the last of the order, a new round."""
+    if state.active_id is None:
+        raise IllegalCommandError("the turn order has not been rolled")
+    ending = state.active_id
+    state, ended = ruleset.turn_ends(state, ending, dice)
+    following, new_round = next_in_order(state, ending)
+    events: list[Event] = list(ended)
+    if new_round:
+        state = replace(state, turn=state.turn + 1)
+        events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+    state, began = begin_turn(state, ruleset, following, dice)
+    return state, (*events, *began)
+
+
+def _order_event(state: BattleState) -> TurnOrderSet:
+    return TurnOrderSet(
+        citation=BASE_TURN_SEQUENCE,
+        round=state.turn,
+        order=state.initiative,
+        names=tuple(state.combatant(i).name for i in state.initiative),
+    )
+
+
+@dataclass(frozen=True)
+class StartTurns(Command):
+    """Roll the turn order by the ruleset's initiative and begin the first
+    fighter's turn. Rolled again while the turns run, it begins a new round."""
+
+    def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
+        order, rolled = ruleset.initiative(state, rng)
+        if not order:
+            raise IllegalCommandError("nobody can take a turn")
+        events: list[Event] = list(rolled)
+        if state.turns_running:
+            state = replace(state, turn=state.turn + 1)
+            events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+        state = replace(state, initiative=order, active_id=order[0])
+        first, _ = next_in_order(state, order[-1])
+        events.append(_order_event(state))
+        state, began = begin_turn(state, ruleset, first, rng)
+        return CommandResult(state, (*events, *began))
+
+
+@dataclass(frozen=True)
+class ChooseManeuver(Command):
+    """``combatant_id`` takes the ruleset's maneuver ``maneuver`` (its key), with
+    ``option`` for one that has options ("" is its first). On its own turn, one the
+    ruleset offers it now, and not less than it has done this turn already (moved,
+    attacked), unless ``gm_override``. Choosing again replaces the choice."""
+
+    combatant_id: str
+    maneuver: str
+    option: str = ""
+    gm_override: bool = False
+
+    def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        try:
+            maneuver = ruleset.maneuver(self.maneuver)
+        except RulesError as e:
+            raise IllegalCommandError(str(e)) from None
+        option = self.option
+        if maneuver.options and maneuver.option(option) is None:
+            if option:
+                known = ", ".join(o.key for o in maneuver.options)
+                raise IllegalCommandError(
+                    f"{maneuver.label} has no option {option!r} (it has {known})"
+                )
+            option = maneuver.options[0].key
+        elif not maneuver.options and option:
+            raise IllegalCommandError(f"{maneuver.label} has no options")
+        choice = ManeuverChoice(maneuver.key, option)
+        if who.maneuver == choice:
+            return CommandResult(state, ())
+        label = maneuver.describe_choice(option)
+        problems: list[str] = []
+        late = turn_problem(state, who, "choose a maneuver")
+        if late is not None:
+            problems.append(late)
+        if maneuver.key not in {m.key for m in ruleset.maneuvers(state, who.id)}:
+            problems.append(f"{who.name} cannot take {label} now")
+        moved = allowance_problem(who, maneuver, option)
+        if moved is not None:
+            problems.append(moved)
+        terms = maneuver.terms(option)
+        if who.attacks_made > terms.attacks:
+            problems.append(
+                f"{who.name} has attacked {who.attacks_made} time(s) this turn; "
+                f"{label} allows {terms.attacks}"
+            )
+        overridden = overrule(problems, self.gm_override, who, "maneuver")
+        chosen = ManeuverChosen(
+            citation=maneuver.citation,
+            combatant_id=who.id,
+            name=who.name,
+            maneuver=maneuver.key,
+            option=option,
+            label=label,
+        )
+        after = state.with_combatants(replace(who, maneuver=choice))
+        return CommandResult(after, (*overridden, chosen))
