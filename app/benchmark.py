@@ -27,6 +27,12 @@ Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
 turn, the fallen raised again by the GM), rolled again from the seed.
 
+Undo (``undo_ms_at_10000``, ``memory_10000_mib``; ``app.benchmark_undo``): on a
+demo battle of 10,000 commands played by a seeded script that mixes moves, turns,
+attacks and ends of turn, the median time of an undo and the redo of the same
+command, from the end of the log, and the memory the battle holds with its undo
+checkpoints (tracemalloc).
+
 ``--quick`` makes every part small, only to show that the benchmark runs.
 """
 
@@ -41,6 +47,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from app.benchmark_undo import measure_undo
 from app.controller import BattleController
 from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
@@ -471,6 +478,15 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     lines.append(
         f"Replay of a scripted battle of {sizes.replay_commands:,} commands: "
         f"{figures[f'replay_{REPLAY_COMMANDS}_s']:.3f} s"
+    )
+    undo = measure_undo(seed, sizes.long_log)
+    figures[f"undo_ms_at_{LONG_LOG}"] = undo.median_ms
+    figures[f"memory_{LONG_LOG}_mib"] = undo.memory_mib
+    kinds = ", ".join(f"{count:,} {kind}" for kind, count in undo.kinds)
+    lines.append(
+        f"Undo and redo with {undo.commands:,} commands in the log ({kinds}): median "
+        f"{undo.median_ms:.3f} ms, max {undo.max_ms:.3f} ms ({len(undo.undo_redo_ms)} "
+        f"commands); the battle holds {undo.memory_mib:.1f} MiB with its checkpoints"
     )
     still = figures["repaint_still_ms"]
     verdict = "within" if still <= BUDGET_MS else "OVER"

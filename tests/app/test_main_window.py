@@ -158,7 +158,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK_KEYS = (
     "repaint_still_ms", "repaint_pan_ms", "repaint_zoom_ms", "repaint_dense_ms",
     "repaint_fit_ms", "attack_commands_per_s", "odds_ms_median", "odds_ms_max_cold",
-    "replay_1000_s", "attack_commands_per_s_at_10000",
+    "replay_1000_s", "attack_commands_per_s_at_10000", "undo_ms_at_10000", "memory_10000_mib",
 )  # fmt: skip
 
 
