@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import (
     QByteArray,
@@ -37,13 +38,20 @@ from PySide6.QtGui import (
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QApplication,
     QComboBox,
     QDockWidget,
+    QFileDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
     QStyleOption,
     QTabWidget,
+    QTextEdit,
     QToolBar,
     QToolButton,
 )
@@ -54,12 +62,22 @@ from app.controller import BattleController, Redraw
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
+from app.map.export import export_map_png
 from app.map.view import MapView
 from app.panes.combat_log import CombatLogPane
 from app.panes.combatants import CombatantsPane
 from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_change
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
+from app.panes.widgets import clear_swatches, guard_wheel
+from app.preferences import (
+    Confirmation,
+    Preferences,
+    PreferencesDialog,
+    apply_colours,
+    read_preferences,
+    write_preferences,
+)
 from app.rulesets import ruleset_ui
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange
@@ -92,6 +110,7 @@ COMBATANTS_HEIGHT = 235
 LOG_HEIGHT = 380
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
+LEGEND_FOLDED_KEY = "view/legend_folded"
 
 BRUSH_KINDS: tuple[tuple[str, str], ...] = (
     ("light", "Light"),
@@ -157,8 +176,13 @@ class MainWindow(QMainWindow):
         self._controller = controller
         self._settings = settings if settings is not None else user_dirs.settings()
         self._seed = seed
+        self.preferences = read_preferences(self._settings)
+        apply_colours(self.preferences)  # before anything is drawn
 
         self.map_view = MapView(controller, self)
+        self.map_view.set_legend_folded(
+            bool(self._settings.value(LEGEND_FOLDED_KEY, False, type=bool))
+        )
         self.setCentralWidget(self.map_view)
         self.setDockOptions(
             QMainWindow.DockOption.AnimatedDocks
@@ -185,6 +209,11 @@ class MainWindow(QMainWindow):
         controller.command_refused.connect(self._show_refusal)
         self.map_view.hovered_hex_changed.connect(self._update_hover_label)
         self.map_view.drop_prompt_changed.connect(self._show_drop_prompt)
+        self.map_view.drop_prompt_changed.connect(self._update_roll_enabled)
+        self.map_view.legend_folded_changed.connect(self._on_map_view_legend_folded_changed)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._update_roll_enabled)
 
         self.resize(DEFAULT_SIZE)
         if defer_panes:
@@ -221,6 +250,7 @@ class MainWindow(QMainWindow):
         )
         self._arrange_default_docks()
         for pane in self.panes:
+            guard_wheel(pane)  # the wheel scrolls a pane, not the box it passes over
             toggle = pane.toggleViewAction()
             toggle.setText(f"Show {pane.windowTitle()}")
             self._view_menu.insertAction(self._pane_toggles_end, toggle)
@@ -350,6 +380,35 @@ class MainWindow(QMainWindow):
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
 
+        self.preferences_action = QAction("&Preferences…", self)
+        self.preferences_action.setObjectName("preferences")
+        self.preferences_action.setShortcuts(key_sequences("preferences"))
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.preferences_action.setStatusTip("Colours, new fighters, animations, dice, questions")
+        self.preferences_action.triggered.connect(self._on_preferences_action_triggered)
+
+        self.export_map_action = QAction("E&xport Map as Picture…", self)
+        self.export_map_action.setObjectName("exportMap")
+        self.export_map_action.setStatusTip("Save the whole map, tokens, items and terrain as PNG")
+        self.export_map_action.triggered.connect(self._on_export_map_action_triggered)
+
+        # Enter rolls wherever the focus is in the window; a box being typed in keeps it
+        # (_update_roll_enabled), and a dialog is a window of its own.
+        self.roll_action = QAction("Roll the &Attack", self)
+        self.roll_action.setObjectName("rollAttack")
+        self.roll_action.setShortcuts(key_sequences("roll_attack"))
+        self.roll_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.roll_action.setStatusTip("Roll the attack the attack pane shows")
+        self.roll_action.triggered.connect(self._on_roll_action_triggered)
+        self.addAction(self.roll_action)
+
+        self.fold_legend_action = QAction("Fold the &Legend", self)
+        self.fold_legend_action.setObjectName("foldLegend")
+        self.fold_legend_action.setCheckable(True)
+        self.fold_legend_action.setStatusTip("Show only the legend's title (a click on it too)")
+        self.fold_legend_action.setChecked(self.map_view.legend_folded)
+        self.fold_legend_action.toggled.connect(self.map_view.set_legend_folded)
+
         self.end_turn_action = QAction("&End Turn", self)
         self.end_turn_action.setShortcuts(key_sequences("end_turn"))
         self.end_turn_action.setToolTip(f"End the turn ({keys_text(help_shortcut('end_turn'))})")
@@ -385,6 +444,10 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addAction(self.new_demo_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.export_map_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.preferences_action)
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         self._make_edit_menu()
 
@@ -393,6 +456,7 @@ class MainWindow(QMainWindow):
         view_menu.addAction(view.zoom_out_action)
         view_menu.addAction(view.fit_action)
         view_menu.addAction(self.animations_action)
+        view_menu.addAction(self.fold_legend_action)
         pan_menu = view_menu.addMenu("&Pan")
         for action in view.pan_actions:
             pan_menu.addAction(action)
@@ -412,6 +476,7 @@ class MainWindow(QMainWindow):
         battle_menu.addSeparator()
         battle_menu.addAction(view.paint_terrain_action)
         battle_menu.addSeparator()
+        battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)
 
         self.help_actions = build_help_menu(self)
@@ -471,7 +536,68 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("New demo battle", 3000)
 
     def end_turn(self) -> None:
+        if self.preferences.asks(Confirmation.END_TURN):
+            answer = QMessageBox.question(
+                self, "End the turn", f"End turn {self._controller.state.turn}?"
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         self._controller.execute(EndTurn())
+
+    # --- preferences, the map's picture, Enter --------------------------------------------
+    def _on_preferences_action_triggered(self) -> None:
+        dialog = PreferencesDialog(self.preferences, self)
+        if dialog.exec() == PreferencesDialog.DialogCode.Accepted:
+            self.set_preferences(dialog.preferences())
+        dialog.deleteLater()
+
+    def set_preferences(self, preferences: Preferences) -> None:
+        """Store the GM's preferences and show them: the map and the side swatches
+        redrawn in the new colours, animations on or off."""
+        self.preferences = preferences
+        write_preferences(self._settings, preferences)
+        if apply_colours(preferences):
+            clear_swatches()
+            self.map_view.refresh_look()
+            for pane in self.panes:
+                pane.update()
+        self.animations_action.setChecked(preferences.animations)
+
+    def _on_export_map_action_triggered(self) -> None:
+        name, _filter = QFileDialog.getSaveFileName(
+            self, "Export Map as Picture", str(Path.home() / "hexfray-map.png"),
+            "PNG picture (*.png)",
+        )  # fmt: skip
+        if name:
+            self.export_map_picture(Path(name))
+
+    def export_map_picture(self, path: Path) -> bool:
+        """The whole map as a PNG at ``path`` (".png" added if missing)."""
+        if path.suffix.lower() != ".png":
+            path = path.with_name(path.name + ".png")
+        if export_map_png(self._controller.state, path):
+            self.statusBar().showMessage(f"Map saved as {path}", 5000)
+            return True
+        QMessageBox.warning(self, "Export Map as Picture", f"Could not write {path}.")
+        return False
+
+    def _on_roll_action_triggered(self) -> None:
+        roll = self.attack_pane.findChild(QPushButton, "rollButton") if self.panes else None
+        if isinstance(roll, QPushButton) and roll.isEnabled():
+            roll.click()
+
+    def _update_roll_enabled(self, *_args: object) -> None:
+        """Enter rolls unless a box is being typed in (outside the attack pane, which
+        rolls on Enter itself) or the map waits for a drop's hex (Enter: own hex)."""
+        focus = QApplication.focusWidget()
+        typing = isinstance(
+            focus, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit
+        ) or (isinstance(focus, QComboBox) and focus.isEditable())
+        self.roll_action.setEnabled(not typing and self.map_view.drop_pick is None)
+
+    def _on_map_view_legend_folded_changed(self, folded: bool) -> None:
+        self.fold_legend_action.setChecked(folded)
+        self._settings.setValue(LEGEND_FOLDED_KEY, folded)
 
     # --- the Edit menu: undo and redo ----------------------------------------------------
     def _make_edit_menu(self) -> None:

@@ -246,7 +246,7 @@ class PreferencesDialog(QDialog):
             self.dice_combo.addItem(text, mode)
         table = QGroupBox("At the table")
         table_grid = QGridLayout(table)
-        hand_label = QLabel("New fighters are")
+        hand_label = QLabel("New &fighters are")
         hand_label.setBuddy(self.handedness_combo)
         dice_label = QLabel("&Dice")
         dice_label.setBuddy(self.dice_combo)
