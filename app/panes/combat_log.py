@@ -1,40 +1,61 @@
 """The combat log pane: renders the battle's events, never computes rules.
 
 Rows come from ``app.event_text``, with the battle's ruleset's log formatter
-(``app.rulesets``) for its own events; this module only draws them (rich text, one
-``QTextDocument`` per visible row), highlights a hovered row's hexes on the map
-through ``BattleController.highlight``, follows the newest entry and copies rows
-as plain text.
+(``app.rulesets``) for its own events; this module only draws them (rich text),
+keeps them grouped by the command they came from (an undo drops a command's rows,
+a redo brings them back), filters them by combatant and text, highlights a hovered
+row's hexes on the map through ``BattleController.highlight``, follows the newest
+entry, copies rows and exports what it shows (``app.log_export``).
+
+Long evenings stay fast: the view is a one-column table whose row heights are set
+once per row and width (a row's text is laid out when it arrives, not on every
+layout of the view), so appending a command costs the same at row 10 and row
+10,000; only the rows on screen are painted, from a bounded cache of laid-out texts.
 """
 
 from __future__ import annotations
 
+import bisect
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
     QEvent,
+    QMimeData,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     QPoint,
     QRectF,
     QSize,
+    QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import QAction, QColor, QMouseEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QComboBox,
     QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
     QLabel,
-    QListView,
+    QLineEdit,
     QMenu,
+    QMessageBox,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableView,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -44,17 +65,19 @@ from app.event_text import (
     LogRow,
     RowKind,
     Tone,
-    rows_for_batches,
     rows_for_events,
     turn_separator,
 )
 from app.help import key_sequences
-from app.panes.widgets import MUTED, configure_dock, set_view_with_footer
+from app.log_export import ExportFormat, export_log
+from app.panes.widgets import MUTED, configure_dock
 from app.rulesets import ruleset_ui
-from rules.battle.battle import BattleChange
+from rules.battle.battle import BattleChange, ChangeKind
 
 _INDEX = QModelIndex | QPersistentModelIndex
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 10
+# The command a row came from; the first turn's separator belongs to none.
+NO_COMMAND = -1
 
 TONE_STYLE: dict[Tone, str] = {
     Tone.PLAIN: "",
@@ -90,27 +113,78 @@ def row_html(row: LogRow) -> str:
     return "".join(parts)
 
 
+def search_text(row: LogRow) -> str:
+    """What the search box looks in: the row's lines as shown, with citations."""
+    return "\n".join(line.plain for line in row.lines).casefold()
+
+
 class CombatLogModel(QAbstractListModel):
+    """Every row of the log in order, each with the index of the command it came
+    from (``NO_COMMAND`` for the first turn's separator), so that the rows of the
+    command an undo takes back can be dropped and a redo's put in their place."""
+
     def __init__(self) -> None:
         super().__init__()
         self._rows: list[LogRow] = []
+        self._commands: list[int] = []  # ascending: commands are logged in order
+        self._search_texts: list[str] = []
+        self._entry_count = 0  # rows that are not turn separators
 
     @property
     def rows(self) -> tuple[LogRow, ...]:
         return tuple(self._rows)
 
-    def set_rows(self, rows: list[LogRow]) -> None:
+    def row(self, source_row: int) -> LogRow:
+        return self._rows[source_row]
+
+    def command_of(self, source_row: int) -> int:
+        return self._commands[source_row]
+
+    def search_text_of(self, source_row: int) -> str:
+        return self._search_texts[source_row]
+
+    @property
+    def entry_count(self) -> int:
+        return self._entry_count
+
+    def set_rows(self, groups: Iterable[tuple[int, Sequence[LogRow]]]) -> None:
+        """Replace every row: ``groups`` gives each command's index and rows."""
         self.beginResetModel()
-        self._rows = list(rows)
+        self._rows, self._commands, self._search_texts = [], [], []
+        self._entry_count = 0
+        for command, rows in groups:
+            self._add(command, rows)
         self.endResetModel()
 
-    def append_rows(self, rows: tuple[LogRow, ...]) -> None:
-        if not rows:
-            return
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+    def put_command(self, command: int, rows: Sequence[LogRow]) -> tuple[LogRow, ...]:
+        """Log the rows of command ``command`` (executed or redone) after dropping
+        any rows of it or of later commands still shown; returns the dropped rows."""
+        dropped = self.drop_commands_from(command)
+        if rows:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+            self._add(command, rows)
+            self.endInsertRows()
+        return dropped
+
+    def drop_commands_from(self, command: int) -> tuple[LogRow, ...]:
+        """Remove the rows of command ``command`` and of every later one (an undo
+        takes back the last command); returns the removed rows."""
+        first = bisect.bisect_left(self._commands, command)
+        if first == len(self._rows):
+            return ()
+        self.beginRemoveRows(QModelIndex(), first, len(self._rows) - 1)
+        dropped = tuple(self._rows[first:])
+        del self._rows[first:], self._commands[first:], self._search_texts[first:]
+        self._entry_count -= sum(1 for row in dropped if row.kind is not RowKind.TURN)
+        self.endRemoveRows()
+        return dropped
+
+    def _add(self, command: int, rows: Sequence[LogRow]) -> None:
         self._rows.extend(rows)
-        self.endInsertRows()
+        self._commands.extend([command] * len(rows))
+        self._search_texts.extend(search_text(row) for row in rows)
+        self._entry_count += sum(1 for row in rows if row.kind is not RowKind.TURN)
 
     def rowCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
@@ -128,35 +202,163 @@ class CombatLogModel(QAbstractListModel):
         return None
 
 
+@dataclass(frozen=True)
+class LogFilter:
+    """Which entries the log shows: those naming ``combatant`` (an id; None:
+    everyone) as actor or target whose text contains ``text`` (any case)."""
+
+    combatant: str | None = None
+    text: str = ""
+
+    @property
+    def active(self) -> bool:
+        return self.combatant is not None or bool(self.text)
+
+
+class CombatLogFilterModel(QSortFilterProxyModel):
+    """The rows the log shows under a ``LogFilter``. The combatant test reads the
+    ids the events name (``LogRow.combatants``), never the text. With a filter on,
+    a turn separator shows only above entries that pass, so a search does not
+    list every turn of the evening."""
+
+    def __init__(self, entries: CombatLogModel) -> None:
+        super().__init__()
+        self._entries = entries
+        self._filter = LogFilter()
+        self._needle = ""
+        self.setSourceModel(entries)
+        # After the proxy's own handlers (connected by setSourceModel).
+        entries.rowsInserted.connect(self._on_entries_rows_inserted)
+        entries.rowsRemoved.connect(self._on_entries_rows_removed)
+
+    @property
+    def log_filter(self) -> LogFilter:
+        return self._filter
+
+    def set_filter(self, log_filter: LogFilter) -> None:
+        if log_filter == self._filter:
+            return
+        self.beginFilterChange()
+        self._filter = log_filter
+        self._needle = log_filter.text.casefold()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def passes(self, source_row: int) -> bool:
+        """Whether the entry in ``source_row`` passes the filter (turns aside)."""
+        combatant = self._filter.combatant
+        if combatant is not None and combatant not in self._entries.row(source_row).combatants:
+            return False
+        return self._needle in self._entries.search_text_of(source_row)
+
+    def shown_entry_count(self) -> int:
+        """How many entries (not turn separators) the filter lets through."""
+        if not self._filter.active:
+            return self._entries.entry_count
+        return sum(
+            1
+            for source_row in range(self._entries.rowCount())
+            if self._entries.row(source_row).kind is not RowKind.TURN and self.passes(source_row)
+        )
+
+    def shown_rows(self) -> list[LogRow]:
+        rows: list[LogRow] = []
+        for proxy_row in range(self.rowCount()):
+            rows.append(self._entries.row(self.mapToSource(self.index(proxy_row, 0)).row()))
+        return rows
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _INDEX) -> bool:
+        if not self._filter.active:
+            return True
+        if self._entries.row(source_row).kind is RowKind.TURN:
+            return self._turn_has_passing_entries(source_row)
+        return self.passes(source_row)
+
+    def _turn_has_passing_entries(self, turn_row: int) -> bool:
+        for source_row in range(turn_row + 1, self._entries.rowCount()):
+            if self._entries.row(source_row).kind is RowKind.TURN:
+                return False
+            if self.passes(source_row):
+                return True
+        return False
+
+    # Rows come and go only at the end of the log: only the last turns' separators
+    # can change whether they show.
+    def _on_entries_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        self._refresh_turns_from(first)
+
+    def _on_entries_rows_removed(self, parent: QModelIndex, first: int, last: int) -> None:
+        self._refresh_turns_from(first - 1)
+
+    def _refresh_turns_from(self, source_row: int) -> None:
+        if not self._filter.active or source_row < 0:
+            return
+        heading = source_row
+        while heading > 0 and self._entries.row(heading).kind is not RowKind.TURN:
+            heading -= 1
+        for turn_row in range(heading, self._entries.rowCount()):
+            if self._entries.row(turn_row).kind is not RowKind.TURN:
+                continue
+            shown = self.mapFromSource(self._entries.index(turn_row, 0)).isValid()
+            if shown != self._turn_has_passing_entries(turn_row):
+                self.beginFilterChange()
+                self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+                return
+
+
 class LogRowDelegate(QStyledItemDelegate):
-    """Draws a row's rich text, wrapped to the view's width."""
+    """Draws a row's rich text, wrapped to the view's width. Each row's height is
+    measured once per width (``row_height``); the laid-out texts of the rows being
+    painted sit in a least-recently-used cache far larger than a screenful."""
 
     PAD = 3
+    DOCUMENTS = 400
 
-    def __init__(self, view: QListView) -> None:
+    def __init__(self, view: QTableView) -> None:
         super().__init__(view)
         self._view = view
-        self._cache: dict[tuple[int, int], QTextDocument] = {}
+        # id(row) -> (row, width, document): the row is kept so that an id is never
+        # mistaken for a later row's.
+        self._documents: OrderedDict[int, tuple[LogRow, int, QTextDocument]] = OrderedDict()
+        self._heights: dict[int, tuple[LogRow, int, int]] = {}
 
     def clear_cache(self) -> None:
-        self._cache.clear()
+        self._documents.clear()
+        self._heights.clear()
+
+    def forget(self, rows: Iterable[LogRow]) -> None:
+        """Drop what is cached for rows the log no longer holds."""
+        for row in rows:
+            self._documents.pop(id(row), None)
+            self._heights.pop(id(row), None)
+
+    def text_width(self) -> int:
+        return max(40, self._view.viewport().width() - 2 * self.PAD)
 
     def _document(self, row: LogRow, width: int) -> QTextDocument:
-        key = (id(row), width)
-        doc = self._cache.get(key)
-        if doc is None:
-            doc = QTextDocument()
-            doc.setDocumentMargin(0)
-            doc.setDefaultFont(self._view.font())
-            doc.setHtml(row_html(row))
-            doc.setTextWidth(max(40, width))
-            if len(self._cache) > 2000:
-                self._cache.clear()
-            self._cache[key] = doc
+        key = id(row)
+        cached = self._documents.get(key)
+        if cached is not None and cached[0] is row and cached[1] == width:
+            self._documents.move_to_end(key)
+            return cached[2]
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self._view.font())
+        doc.setHtml(row_html(row))
+        doc.setTextWidth(width)
+        self._documents[key] = (row, width, doc)
+        if len(self._documents) > self.DOCUMENTS:
+            self._documents.popitem(last=False)
         return doc
 
-    def _width(self) -> int:
-        return self._view.viewport().width() - 2 * self.PAD
+    def row_height(self, row: LogRow) -> int:
+        """The row's height at the view's current width (measured once per width)."""
+        width = self.text_width()
+        cached = self._heights.get(id(row))
+        if cached is not None and cached[0] is row and cached[1] == width:
+            return cached[2]
+        height = int(self._document(row, width).size().height()) + 2 * self.PAD
+        self._heights[id(row)] = (row, width, height)
+        return height
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _INDEX) -> None:
         row: LogRow | None = index.data(ROW_ROLE)
@@ -176,7 +378,7 @@ class LogRowDelegate(QStyledItemDelegate):
         if row.kind is RowKind.ATTACK:
             painter.setPen(QColor(120, 96, 62, 90))
             painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
-        doc = self._document(row, self._width())
+        doc = self._document(row, self.text_width())
         painter.translate(option.rect.left() + self.PAD, option.rect.top() + self.PAD)
         doc.drawContents(painter, QRectF(0, 0, doc.textWidth(), doc.size().height()))
         painter.restore()
@@ -185,75 +387,181 @@ class LogRowDelegate(QStyledItemDelegate):
         row: LogRow | None = index.data(ROW_ROLE)
         if row is None:
             return super().sizeHint(option, index)
-        doc = self._document(row, self._width())
-        return QSize(self._width(), int(doc.size().height()) + 2 * self.PAD)
+        return QSize(self.text_width(), self.row_height(row))
 
 
 class CombatLogPane(QDockWidget):
+    # Up to this many rows a new width re-measures every row at once; past it, a
+    # moment after the last resize step (a splitter drag stays smooth).
+    RESIZE_AT_ONCE_ROWS = 400
+    RESIZE_DELAY_MS = 120
+
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         configure_dock(self, "combatLogPane", "Combat log")
         self._controller = controller
         self._hovered: int = -1
+        self._measured_width = -1  # the text width the rows' heights were set for
+        self._heights_stale = True  # rows arrived while the view was hidden
+        self._combatant_choices: tuple[tuple[str, str], ...] = ()
 
-        self.model = CombatLogModel()
-        self.view = QListView()
+        self.entries = CombatLogModel()  # every row
+        self.model = CombatLogFilterModel(self.entries)  # the rows shown: the view's model
+        self.view = QTableView()
         self.view.setObjectName("combatLogView")
         self.view.setModel(self.model)
         self.delegate = LogRowDelegate(self.view)
         self.view.setItemDelegate(self.delegate)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.view.setResizeMode(QListView.ResizeMode.Adjust)
-        self.view.setUniformItemSizes(False)
-        self.view.setWordWrap(True)
-        self.view.setMouseTracking(True)
-        self.view.viewport().installEventFilter(self)
-        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.view.customContextMenuRequested.connect(self._show_menu)
+        self._configure_view()
 
+        self.combatant_box = QComboBox()
+        self.combatant_box.setObjectName("combatLogCombatant")
+        self.combatant_box.setToolTip("Show only the entries that name this combatant")
+        # Narrow in the pane whatever the names; the list that drops down is wide.
+        self.combatant_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.combatant_box.setMinimumContentsLength(9)
+        self.search_box = QLineEdit()
+        self.search_box.setObjectName("combatLogSearch")
+        self.search_box.setPlaceholderText("Search")
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.setToolTip("Show only the entries whose text contains this (any case)")
+        self.combatant_box.currentIndexChanged.connect(self._on_combatant_box_current_index_changed)
+        self.search_box.textChanged.connect(self._on_search_box_text_changed)
+
+        self._make_actions()
+        self.count_label = QLabel()
+        self.count_label.setStyleSheet(f"color:{MUTED.name()}")
+        self._lay_out()
+
+        self._resize_timer = QTimer(self)
+        self._resize_timer.setSingleShot(True)
+        self._resize_timer.setInterval(self.RESIZE_DELAY_MS)
+        self._resize_timer.timeout.connect(self._on_resize_timer_timeout)
+        self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.model.modelReset.connect(self._on_model_reset)
+        self.model.layoutChanged.connect(self._on_model_reset)
+
+        controller.battle_changed.connect(self._on_controller_battle_changed)
+        controller.battle_reset.connect(self._on_controller_battle_reset)
+        self.rebuild()
+
+    def _configure_view(self) -> None:
+        view = self.view
+        view.horizontalHeader().hide()
+        view.horizontalHeader().setStretchLastSection(True)
+        rows = view.verticalHeader()
+        rows.hide()
+        rows.setMinimumSectionSize(1)
+        # Heights are set per row (``_size_rows``); Qt never asks all rows for theirs.
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        view.setShowGrid(False)
+        view.setWordWrap(True)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        view.setMouseTracking(True)
+        view.viewport().installEventFilter(self)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._on_view_custom_context_menu_requested)
+
+    def _make_actions(self) -> None:
         self.copy_action = QAction("&Copy", self)
         self.copy_action.setObjectName("copyLogAction")
         self.copy_action.setShortcuts(key_sequences("copy_log"))
         self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.copy_action.setToolTip("Copy the selected entries (all entries if none is selected)")
+        self.copy_action.setToolTip(
+            "Copy the selected entries (all entries shown if none is selected)"
+        )
         self.copy_action.triggered.connect(self.copy)
         self.view.addAction(self.copy_action)
         self.copy_all_action = QAction("Copy &all", self)
         self.copy_all_action.triggered.connect(self.copy_all)
+        self.export_markdown_action = QAction("Export as &Markdown…", self)
+        self.export_markdown_action.setObjectName("exportLogMarkdownAction")
+        self.export_markdown_action.triggered.connect(self._on_export_markdown_action_triggered)
+        self.export_html_action = QAction("Export as &HTML…", self)
+        self.export_html_action.setObjectName("exportLogHtmlAction")
+        self.export_html_action.triggered.connect(self._on_export_html_action_triggered)
 
+    def _lay_out(self) -> None:
         self.copy_button = QToolButton()
         self.copy_button.setObjectName("copyLogButton")
         self.copy_button.setDefaultAction(self.copy_action)
         self.copy_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.count_label = QLabel()
-        self.count_label.setStyleSheet(f"color:{MUTED.name()}")
-        set_view_with_footer(self, self.view, self.count_label, self.copy_button, spacing=3)
+        export_menu = QMenu(self)
+        export_menu.addAction(self.export_markdown_action)
+        export_menu.addAction(self.export_html_action)
+        self.export_button = QToolButton()
+        self.export_button.setObjectName("exportLogButton")
+        self.export_button.setText("Export")
+        self.export_button.setToolTip("Save the entries shown as Markdown or HTML")
+        self.export_button.setMenu(export_menu)
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
 
-        controller.battle_changed.connect(self._on_battle_changed)
-        controller.battle_reset.connect(self.rebuild)
-        self.rebuild()
+        filters = QHBoxLayout()
+        filters.setContentsMargins(0, 0, 0, 0)
+        filters.setSpacing(3)
+        filters.addWidget(self.combatant_box)
+        filters.addWidget(self.search_box, 1)
+        footer = QHBoxLayout()
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.addWidget(self.count_label, 1)
+        footer.addWidget(self.export_button)
+        footer.addWidget(self.copy_button)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        layout.addLayout(filters)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(footer)
+        self.setWidget(body)
 
     # --- content ---------------------------------------------------------------------
     @property
     def rows(self) -> tuple[LogRow, ...]:
-        return self.model.rows
+        """Every row of the log, shown or filtered out."""
+        return self.entries.rows
+
+    def shown_rows(self) -> list[LogRow]:
+        """The rows the log shows now, top to bottom."""
+        return self.model.shown_rows()
 
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""
         battle = self._controller.battle
-        rows = [
-            turn_separator(battle.initial.turn),
-            *rows_for_batches(battle.event_batches, self._formatter()),
+        formatter = self._formatter()
+        groups: list[tuple[int, Sequence[LogRow]]] = [
+            (NO_COMMAND, (turn_separator(battle.initial.turn),))
+        ]
+        groups += [
+            (index, rows_for_events(batch, formatter))
+            for index, batch in enumerate(battle.event_batches)
         ]
         self.delegate.clear_cache()
-        self.model.set_rows(rows)
+        self.entries.set_rows(groups)
+        self._refresh_combatant_choices()
         self._after_change()
 
-    def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
-        self.model.append_rows(rows_for_events(redraw.log_events, self._formatter()))
+    def _on_controller_battle_reset(self) -> None:
+        self.rebuild()
+
+    def _on_controller_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        if change.kind is ChangeKind.UNDONE:
+            dropped = self.entries.drop_commands_from(change.index)
+        else:
+            # The one place a command's rows are made from its change: when
+            # BattleChange says which faces were entered at the table, the rows
+            # get their mark here.
+            rows = rows_for_events(redraw.log_events, self._formatter())
+            dropped = self.entries.put_command(change.index, rows)
+        self.delegate.forget(dropped)
+        if redraw.panes:
+            self._refresh_combatant_choices()
         self._after_change()
 
     def _formatter(self) -> LogFormatter:
@@ -261,29 +569,195 @@ class CombatLogPane(QDockWidget):
         return ruleset_ui(self._controller.state.ruleset_key).log_formatter
 
     def _after_change(self) -> None:
-        n = sum(1 for r in self.model.rows if r.kind is not RowKind.TURN)
-        self.count_label.setText(f"{n} entr{'y' if n == 1 else 'ies'}")
+        self._show_count()
         self.view.scrollToBottom()
 
+    def _show_count(self) -> None:
+        total = self.entries.entry_count
+        noun = "entry" if total == 1 else "entries"
+        if self.model.log_filter.active:
+            self.count_label.setText(f"{self.model.shown_entry_count()} of {total} {noun}")
+        else:
+            self.count_label.setText(f"{total} {noun}")
+
+    # --- row heights -------------------------------------------------------------------
+    def _size_rows(self, first: int, last: int) -> None:
+        """Give shown rows ``first``..``last`` their heights at the current width
+        (a hidden view's width means nothing: its rows are measured when it shows)."""
+        if not self.view.isVisible():
+            self._heights_stale = True
+            return
+        header = self.view.verticalHeader()
+        # With updates off, each resize skips working out where its section sits
+        # (which walks every section): setting many rows stays linear.
+        header.setUpdatesEnabled(False)
+        try:
+            for proxy_row in range(first, last + 1):
+                row: LogRow = self.model.index(proxy_row, 0).data(ROW_ROLE)
+                header.resizeSection(proxy_row, self.delegate.row_height(row))
+        finally:
+            header.setUpdatesEnabled(True)
+
+    def _size_all_rows(self) -> None:
+        self._heights_stale = False
+        self._measured_width = self.delegate.text_width()
+        if self.model.rowCount():
+            self._size_rows(0, self.model.rowCount() - 1)
+        self.view.viewport().update()
+
+    def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        self._size_rows(first, last)
+
+    def _on_model_reset(self) -> None:
+        self._size_all_rows()
+
+    def _on_resize_timer_timeout(self) -> None:
+        at_bottom = self._scrolled_to_bottom()
+        self._size_all_rows()
+        if at_bottom:
+            self.view.scrollToBottom()
+
+    def _on_viewport_shown_or_resized(self) -> None:
+        if not self._heights_stale and self.delegate.text_width() == self._measured_width:
+            return
+        if self._heights_stale or self.model.rowCount() <= self.RESIZE_AT_ONCE_ROWS:
+            self._on_resize_timer_timeout()
+        else:
+            self._resize_timer.start()
+
+    def _scrolled_to_bottom(self) -> bool:
+        bar = self.view.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    # --- filter and search ---------------------------------------------------------------
+    def _refresh_combatant_choices(self) -> None:
+        """Everyone, then each combatant of the battle by name (its id as the data)."""
+        choices = tuple((c.id, c.fighter.name or c.id) for c in self._controller.state.combatants)
+        if choices == self._combatant_choices:
+            return
+        self._combatant_choices = choices
+        chosen = self.model.log_filter.combatant
+        box = self.combatant_box
+        box.blockSignals(True)
+        try:
+            box.clear()
+            box.addItem("Everyone", None)
+            for combatant_id, name in choices:
+                box.addItem(name, combatant_id)
+            found = box.findData(chosen) if chosen is not None else 0
+            box.setCurrentIndex(max(found, 0))
+        finally:
+            box.blockSignals(False)
+        if chosen is not None and box.currentData() is None:  # the combatant is gone
+            self._apply_filter()
+
+    def set_filter(self, log_filter: LogFilter) -> None:
+        """Show only the entries ``log_filter`` lets through (as the boxes do)."""
+        self.model.set_filter(log_filter)
+        self._show_count()
+        self.view.scrollToBottom()
+
+    def _apply_filter(self) -> None:
+        combatant = self.combatant_box.currentData()
+        self.set_filter(
+            LogFilter(combatant if isinstance(combatant, str) else None, self.search_box.text())
+        )
+
+    def _on_combatant_box_current_index_changed(self, index: int) -> None:
+        self._apply_filter()
+
+    def _on_search_box_text_changed(self, text: str) -> None:
+        self._apply_filter()
+
+    def filter_note(self) -> str:
+        """The filter in words ("" when the log shows everything)."""
+        log_filter = self.model.log_filter
+        if not log_filter.active:
+            return ""
+        parts = []
+        if log_filter.combatant is not None:
+            name = dict(self._combatant_choices).get(log_filter.combatant, log_filter.combatant)
+            parts.append(f"naming {name}")
+        if log_filter.text:
+            parts.append(f"containing “{log_filter.text}”")
+        return "Only the entries " + " and ".join(parts)
+
     # --- copying -----------------------------------------------------------------------
-    def selected_text(self) -> str:
+    def selected_rows(self) -> list[LogRow]:
+        """The selected rows, top to bottom."""
         indexes = sorted(self.view.selectionModel().selectedRows(), key=lambda i: i.row())
-        rows = [self.model.rows[i.row()] for i in indexes] or list(self.model.rows)
+        return [index.data(ROW_ROLE) for index in indexes]
+
+    def selected_text(self) -> str:
+        rows = self.selected_rows() or self.shown_rows()
         return "\n".join(r.plain_text() for r in rows)
 
     def copy(self) -> None:
-        QApplication.clipboard().setText(self.selected_text())
+        """The selected entries (every entry shown if none is) to the clipboard, as
+        plain text and as HTML."""
+        self._put_on_clipboard(self.selected_rows() or self.shown_rows())
 
     def copy_all(self) -> None:
-        QApplication.clipboard().setText("\n".join(r.plain_text() for r in self.model.rows))
+        self._put_on_clipboard(self.shown_rows())
 
-    def _show_menu(self, pos: QPoint) -> None:
+    def _put_on_clipboard(self, rows: Sequence[LogRow]) -> None:
+        mime = QMimeData()
+        mime.setText("\n".join(r.plain_text() for r in rows))
+        mime.setHtml("".join(row_html(r) for r in rows))
+        QApplication.clipboard().setMimeData(mime)
+
+    def context_menu(self) -> QMenu:
+        """The entries' context menu: copy the entry (a right-click selects it
+        first), copy all, export."""
         menu = QMenu(self)
         menu.addAction(self.copy_action)
         menu.addAction(self.copy_all_action)
-        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.addSeparator()
+        menu.addAction(self.export_markdown_action)
+        menu.addAction(self.export_html_action)
+        return menu
 
-    # --- hover highlights the map -------------------------------------------------------
+    def _on_view_custom_context_menu_requested(self, pos: QPoint) -> None:
+        menu = self.context_menu()
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    # --- export ------------------------------------------------------------------------
+    def export_caption(self) -> str:
+        """The export dialog's title: what will be written."""
+        shown = self.model.shown_entry_count()
+        if self.model.log_filter.active:
+            return f"Export the {shown} entries shown (the filter applies)"
+        return f"Export the whole combat log ({shown} entr{'y' if shown == 1 else 'ies'})"
+
+    def export_to(self, path: Path, fmt: ExportFormat) -> None:
+        """Write the rows shown to ``path``, with the filter's note when one is on."""
+        export_log(path, self.shown_rows(), fmt, self.filter_note())
+
+    def _on_export_markdown_action_triggered(self) -> None:
+        self._ask_and_export(ExportFormat.MARKDOWN)
+
+    def _on_export_html_action_triggered(self) -> None:
+        self._ask_and_export(ExportFormat.HTML)
+
+    def _ask_and_export(self, fmt: ExportFormat) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self,
+            self.export_caption(),
+            f"combat-log{fmt.suffix}",
+            f"{fmt.label} (*{fmt.suffix})",
+        )
+        if not name:
+            return
+        path = Path(name)
+        if not path.suffix:
+            path = path.with_suffix(fmt.suffix)
+        try:
+            self.export_to(path, fmt)
+        except OSError as error:
+            QMessageBox.warning(self, "Export failed", f"Could not write {path}: {error.strerror}")
+
+    # --- hover highlights the map; a new width re-measures the rows --------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport():
             kind = event.type()
@@ -291,14 +765,16 @@ class CombatLogPane(QDockWidget):
                 self.hover_row(self.view.indexAt(event.position().toPoint()).row())
             elif kind is QEvent.Type.Leave:
                 self.hover_row(-1)
-            elif kind is QEvent.Type.Resize:
-                self.delegate.clear_cache()
+            elif kind in (QEvent.Type.Resize, QEvent.Type.Show):
+                self._on_viewport_shown_or_resized()
         return super().eventFilter(watched, event)
 
     def hover_row(self, row: int) -> None:
-        """Highlight the hexes of ``row`` (-1: none) on the map."""
+        """Highlight the hexes of shown row ``row`` (-1: none) on the map."""
         if row == self._hovered:
             return
         self._hovered = row
-        hexes = self.model.rows[row].hexes if 0 <= row < self.model.rowCount() else ()
-        self._controller.highlight(hexes)
+        shown: LogRow | None = (
+            self.model.index(row, 0).data(ROW_ROLE) if 0 <= row < self.model.rowCount() else None
+        )
+        self._controller.highlight(shown.hexes if shown is not None else ())
