@@ -33,6 +33,11 @@ attacks and ends of turn, the median time of an undo and the redo of the same
 command, from the end of the log, and the memory the battle holds with its undo
 checkpoints (tracemalloc).
 
+Combat log (``log_append_ms_at_5000``): the median time the log pane takes to
+append the rows of one more command, once it holds 5,000 rows, and to repaint its
+viewport (offscreen, a 300x500 pane). The commands are the first 600 of that
+scripted battle over and over, numbered on as one long evening.
+
 ``--quick`` makes every part small, only to show that the benchmark runs.
 """
 
@@ -47,13 +52,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from PySide6.QtWidgets import QApplication
+
 from app.benchmark_undo import measure_undo
-from app.controller import BattleController
+from app.controller import BattleController, plan_redraw
 from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
+from app.panes.combat_log import CombatLogPane
 from hexmap import Facing, Hex, HexGrid, direction_to
-from rules.battle.battle import Battle
+from rules.battle.battle import Battle, BattleChange
 from rules.battle.commands import (
     Attack,
     EditCombatant,
@@ -65,6 +73,7 @@ from rules.battle.commands import (
 )
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
+from rules.core.dice import ScriptedDice
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -76,6 +85,7 @@ COMBATANTS = 40
 BUDGET_MS = 16.0
 LONG_LOG = 10_000
 REPLAY_COMMANDS = 1_000
+LOG_ROWS = 5_000
 
 
 @dataclass(frozen=True)
@@ -90,11 +100,14 @@ class Sizes:
     long_log: int = LONG_LOG
     long_log_battles: int = 120  # battles measured with one attack each (log long or empty)
     replay_commands: int = REPLAY_COMMANDS
+    log_rows: int = LOG_ROWS  # rows in the combat log before the timed appends
+    log_appends: int = 60
 
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, replay_commands=60,
+    log_rows=200, log_appends=5,
 )  # fmt: skip
 
 
@@ -433,6 +446,60 @@ def measure_replay(seed: int, length: int) -> float:
     return seconds
 
 
+# --- the combat log ---------------------------------------------------------------------
+LOG_SOURCE_COMMANDS = 600  # the scripted battle still fights here (later, all are disarmed)
+
+
+def scripted_log_changes(seed: int, count: int) -> list[BattleChange]:
+    """The changes of the scripted battle's first ``count`` commands, as the log's
+    observers receive them."""
+    battle = load_demo_battle(seed)
+    changes: list[BattleChange] = []
+    battle.subscribe(changes.append)
+    played = scripted_battle(seed, count)
+    for command, faces in zip(played.commands, played.dice_log, strict=True):
+        battle.execute(command, ScriptedDice(faces))
+    return changes
+
+
+def measure_log_append(seed: int, rows: int, appends: int) -> Timing:
+    """Milliseconds that the combat log pane takes to append the rows of one
+    command and repaint its viewport (offscreen), for each of ``appends`` commands
+    once it holds ``rows`` rows. The log is filled, and then grown, with the
+    scripted battle's changes over and over (numbered on as one long evening), so
+    that it holds attacks, moves and turns in the proportions of a fight; only the
+    pane's work is timed, not the rules'."""
+    changes = scripted_log_changes(seed, LOG_SOURCE_COMMANDS)
+    controller = BattleController(load_demo_battle(seed))
+    pane = CombatLogPane(controller)
+    pane.resize(300, 500)
+    index = 0
+
+    def append_next() -> None:
+        nonlocal index
+        change = replace(changes[index % len(changes)], index=index)
+        controller.battle_changed.emit(change, plan_redraw(change, None))
+        index += 1
+
+    while pane.model.rowCount() < rows:  # hidden: the rows are measured when it shows
+        append_next()
+    pane.show()
+    QApplication.processEvents()
+    viewport = pane.view.viewport()
+    samples: list[float] = []
+    for _ in range(appends):
+        start = time.perf_counter()
+        append_next()
+        viewport.repaint()
+        QApplication.processEvents()  # whatever the view deferred (it paints nothing twice)
+        samples.append((time.perf_counter() - start) * 1000.0)
+    held = pane.model.rowCount()
+    pane.close()
+    pane.deleteLater()
+    QApplication.processEvents()
+    return Timing(f"{rows:,} rows growing to {held:,}", tuple(samples))
+
+
 # --- the report -------------------------------------------------------------------------
 def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[str]]:
     """Every figure by its JSON key, and the same as readable lines."""
@@ -487,6 +554,13 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"Undo and redo with {undo.commands:,} commands in the log ({kinds}): median "
         f"{undo.median_ms:.3f} ms, max {undo.max_ms:.3f} ms ({len(undo.undo_redo_ms)} "
         f"commands); the battle holds {undo.memory_mib:.1f} MiB with its checkpoints"
+    )
+    log_append = measure_log_append(seed, sizes.log_rows, sizes.log_appends)
+    figures[f"log_append_ms_at_{LOG_ROWS}"] = log_append.median
+    lines.append(
+        f"Combat log, one command's rows appended and repainted ({log_append.label}): "
+        f"median {log_append.median:.2f} ms, p95 {log_append.p95:.2f} ms "
+        f"({len(log_append.samples_ms)} commands)"
     )
     still = figures["repaint_still_ms"]
     verdict = "within" if still <= BUDGET_MS else "OVER"
