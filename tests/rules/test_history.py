@@ -26,6 +26,7 @@ from rules.battle.commands import (
 from rules.battle.model import Posture, Status
 from rules.battle.state import BattleState, Command
 from rules.battle.terrain import Footing, Light, TerrainChange
+from rules.battle.turns import ChooseManeuver, StartTurns
 from rules.core.dice import EnteredDice, SeededDice
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -41,19 +42,22 @@ def demo_battle(seed: int) -> Battle:
 
 def random_command(state: BattleState, rng: random.Random) -> Command:
     """One command of any kind the battle has, mostly about the fighters' contact,
-    so that attacks happen and pieces fly."""
+    so that attacks happen and pieces fly; once the turns run, the GM overrides the
+    turn order now and then."""
     who = rng.choice(state.combatants)
     other = rng.choice([c for c in state.combatants if c.id != who.id])
-    kind = rng.randrange(10)
+    override = rng.random() < 0.5
+    kind = rng.randrange(12)
     if kind <= 2:
         choices = ruleset_of(state).default_attack(state, who.id, other.id)
         if choices is not None:
-            return Attack(who.id, other.id, choices)
-        return TurnCombatant(who.id, rng.choice(list(Facing)))
+            return Attack(who.id, other.id, choices, gm_override=override)
+        return TurnCombatant(who.id, rng.choice(list(Facing)), gm_override=override)
     if kind == 3:
-        return MoveCombatant(who.id, other.hex.neighbor(rng.choice(list(Facing))))
+        step = other.hex.neighbor(rng.choice(list(Facing)))
+        return MoveCombatant(who.id, step, gm_override=override)
     if kind == 4:
-        return TurnCombatant(who.id, rng.choice(list(Facing)))
+        return TurnCombatant(who.id, rng.choice(list(Facing)), gm_override=override)
     if kind == 5:
         return EndTurn()
     if kind == 6:
@@ -64,13 +68,20 @@ def random_command(state: BattleState, rng: random.Random) -> Command:
     if kind == 8:
         change = TerrainChange(light=rng.choice(list(Light)), footing=rng.choice(list(Footing)))
         return PaintTerrain((who.hex, other.hex), change)
+    if kind == 9:
+        return StartTurns()
+    if kind == 10:
+        offered = ruleset_of(state).maneuvers(state, who.id)
+        if offered:
+            return ChooseManeuver(who.id, rng.choice(offered).key, gm_override=override)
+        return StartTurns()
     near = [i for i in state.items if i.hex.distance(who.hex) <= 1]
     if near:
         return PickUpItem(who.id, rng.choice(near).id)
     held = [w.key for w in who.fighter.weapons]
     if held:
         return DropItem(who.id, rng.choice(held))
-    return MoveCombatant(who.id, Hex(who.hex.q + 1, who.hex.r))
+    return MoveCombatant(who.id, Hex(who.hex.q + 1, who.hex.r), gm_override=override)
 
 
 def replayed(battle: Battle) -> Battle:
@@ -147,6 +158,8 @@ def test_random_sequences_cover_every_kind_of_command() -> None:
         "PaintTerrain",
         "DropItem",
         "PickUpItem",
+        "StartTurns",
+        "ChooseManeuver",
     }
     assert every <= kinds
     assert every <= undone_kinds
