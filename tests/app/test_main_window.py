@@ -159,6 +159,7 @@ BENCHMARK_KEYS = (
     "repaint_still_ms", "repaint_pan_ms", "repaint_zoom_ms", "repaint_dense_ms",
     "repaint_fit_ms", "attack_commands_per_s", "odds_ms_median", "odds_ms_max_cold",
     "replay_1000_s", "attack_commands_per_s_at_10000", "undo_ms_at_10000", "memory_10000_mib",
+    "log_append_ms_at_5000",
 )  # fmt: skip
 
 
@@ -184,6 +185,7 @@ def test_benchmark_prints_readable_figures(qapp) -> None:
     assert "median" in text and "p95" in text
     assert "Attack commands" in text and "per second" in text
     assert "Exact odds" in text and "Replay" in text
+    assert "Combat log" in text
 
 
 def test_arguments() -> None:
