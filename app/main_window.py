@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -38,6 +39,7 @@ from PySide6.QtGui import (
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
@@ -94,7 +96,9 @@ from rules.battle.terrain import (
     WaterDepth,
     fact_label,
 )
+from rules.battle.turns import start_turns
 from rules.core.assets import read_json
+from rules.core.dice import SeededDice
 from rules.sets.registry import get_ruleset
 
 DEFAULT_SIZE = QSize(1280, 720)
@@ -150,10 +154,16 @@ def move_text(c: Combatant) -> str:
     return f"Move {used}/{c.fighter.move}{hexes}"
 
 
-def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
-    """The demo battle shipped in ``assets/battles/demo.json``."""
+def load_demo_battle(seed: int = DEFAULT_SEED, *, turn_order: bool = False) -> Battle:
+    """The demo battle shipped in ``assets/battles/demo.json``; with ``turn_order``
+    it starts with its turn order rolled (rules.battle.turns.start_turns, on dice
+    of its own seed), as the window opens it once the ruleset may load."""
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return Battle(BattleState(grid, combatants), seed, get_ruleset)
+    state = BattleState(grid, combatants)
+    if turn_order:
+        ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
+        state, _ = start_turns(state, ruleset, SeededDice(f"hexfray/{seed}/turn-order"))
+    return Battle(state, seed, get_ruleset)
 
 
 class MainWindow(QMainWindow):
@@ -532,7 +542,7 @@ class MainWindow(QMainWindow):
 
     # --- commands ------------------------------------------------------------------------
     def new_demo_battle(self) -> None:
-        self._controller.replace_battle(load_demo_battle(self._seed))
+        self._controller.replace_battle(load_demo_battle(self._seed, turn_order=True))
         self.statusBar().showMessage("New demo battle", 3000)
 
     def end_turn(self) -> None:
@@ -559,8 +569,11 @@ class MainWindow(QMainWindow):
         if apply_colours(preferences):
             clear_swatches()
             self.map_view.refresh_look()
-            for pane in self.panes:
-                pane.update()
+            for pane in self.panes:  # the lists draw their side swatches as they paint
+                for view in pane.findChildren(QAbstractItemView):
+                    view.viewport().update()
+            if self.panes:
+                self.inspector_pane.refresh()
         self.animations_action.setChecked(preferences.animations)
 
     def _on_export_map_action_triggered(self) -> None:
@@ -723,6 +736,7 @@ class MainWindow(QMainWindow):
             )
 
     def _set_animations(self, on: bool) -> None:
+        self.preferences = replace(self.preferences, animations=on)
         self.map_view.animations_enabled = on
         if not on:
             self.map_view.skip_animation()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QKeySequence
 from PySide6.QtWidgets import QColorDialog, QDialog, QMessageBox, QWidget
 
@@ -163,9 +163,17 @@ def test_the_preferences_entry_stores_them_and_the_map_redraws_in_the_new_colour
     assert main_window.preferences.dice_mode is DiceMode.PHYSICAL
     assert theme.SIDE_COLOURS[Side.RED] == green
     assert _pixels_near(_token_image(main_window, "c1"), green) > 20
+    swatch = main_window.combatants_pane.model.index(0, 0).data(Qt.ItemDataRole.DecorationRole)
+    assert swatch.pixmap(12, 12).toImage().pixelColor(6, 6) == green
     stored = read_preferences(settings)
     assert stored.side_colours[Side.RED] == "#00ff00"
     assert stored.dice_mode is DiceMode.PHYSICAL
+
+    # the View menu's animation switch is the same preference
+    main_window.animations_action.setChecked(True)
+    assert main_window.preferences.animations and read_preferences(settings).animations
+    main_window.animations_action.setChecked(False)
+    assert not main_window.preferences.animations
 
     # cancelled: nothing changes
     monkeypatch.setattr(PreferencesDialog, "exec", lambda _d: QDialog.DialogCode.Rejected)
