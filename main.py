@@ -24,7 +24,7 @@ from app.benchmark import run as run_benchmark_figures
 from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
 from app.crash import install_crash_handler
-from app.files import BattleFileError, install_autosave, open_battle
+from app.files import BattleFileError, install_autosave, open_battle, show_damaged_bundle
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
 from app.screenshot import save_screenshot
@@ -32,11 +32,13 @@ from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
 from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 from rules.battle.battle import Battle
+from rules.core.errors import DataError
 
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
 DEFAULT_SEED = 1
 EXIT_BAD_FILE = 2  # a battle file that cannot be opened (as argparse's usage errors)
+EXIT_DAMAGED_BUNDLE = 1  # a table that came with Hexfray cannot be read
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -153,6 +155,10 @@ def open_window(
     if measure_startup:
         install_startup_probe(window)
     window.show()
+    if battle is None:  # the demo starts with its turn order, which loads the ruleset
+        window.call_after_first_paint(
+            lambda: controller.replace_battle(load_demo_battle(seed, turn_order=True))
+        )
     window.call_after_first_paint(setup_logging)
     window.call_after_first_paint(lambda: install_autosave(controller, battle_file))
     window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
@@ -175,9 +181,13 @@ def run_gui(
     # wait in memory (and reach the file even if start-up fails).
     buffer_early_logging()
     try:
-        window = open_window(
-            seed, measure_startup=measure_startup, battle=battle, battle_file=battle_file
-        )
+        try:
+            window = open_window(
+                seed, measure_startup=measure_startup, battle=battle, battle_file=battle_file
+            )
+        except DataError as damaged:  # a bundled table: a dialog, as no terminal may show
+            show_damaged_bundle(damaged)
+            return EXIT_DAMAGED_BUNDLE
         # After the panes (queued first): from then on the collector walks only
         # what the battle makes (app.collector).
         window.call_after_first_paint(settle_collector)

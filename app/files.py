@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QMessageBox
 
 from app.controller import BattleController, Redraw
 from app.user_dirs import autosave_dir
@@ -53,6 +54,7 @@ from rules.battle.savefile import (
 )
 from rules.battle.values import ValueCodec
 from rules.core.dice import ScriptedDice
+from rules.core.errors import DataError
 from rules.sets.registry import get_ruleset
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "open_battle",
     "recover",
     "save_battle",
+    "show_damaged_bundle",
     "write_atomically",
 ]
 
@@ -279,6 +282,21 @@ class ControllerAutosave(QObject):
 
     def close(self) -> None:
         self.journal.close()
+
+
+def damaged_bundle_message(damaged: DataError) -> str:
+    return (
+        "A file that came with Hexfray is damaged, so Hexfray cannot start:\n\n"
+        f"{damaged}\n\nInstall Hexfray again to repair it."
+    )
+
+
+def show_damaged_bundle(damaged: DataError) -> None:
+    """The dialog for a bundled table that cannot be read at start (``rules.core.assets``
+    refuses every damage as a ``DataError``): the packaged app has no terminal to
+    show a traceback in."""
+    log.error("a bundled file is damaged: %s", damaged)
+    QMessageBox.critical(None, "Hexfray cannot start", damaged_bundle_message(damaged))
 
 
 def install_autosave(

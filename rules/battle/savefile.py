@@ -38,10 +38,10 @@ from rules.battle.values import (
     SavedTypes,
     ValueCodec,
     ValueFileError,
-    checked_json,
     hex_name,
 )
 from rules.core.errors import DataError
+from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
 FORMAT = "hexfray-battle"
@@ -158,7 +158,7 @@ def parse_document(text: str | bytes) -> dict[str, object]:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise BattleFileError("this is not a battle file (it is not text)") from None
-    data = checked_json(text, BattleFileError, MAX_DEPTH)
+    data = strict_json(text, BattleFileError, MAX_DEPTH)
     if not isinstance(data, dict):
         raise BattleFileError("this is not a battle file (no Hexfray battle inside)")
     return migrate(data)

@@ -29,7 +29,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
@@ -433,49 +433,3 @@ def _dice(data: object, where: str) -> Dice:
     if not sep or not 0 <= count <= MAX_DICE or abs(adds) > MAX_INTEGER:
         raise ValueFileError(f'{where}: expected dice like "2d+1", got {_short(data)}')
     return Dice(count, adds)
-
-
-def checked_json(text: str, on_error: Callable[[str], Exception], max_depth: int) -> object:
-    """Parse JSON text strictly: no NaN or Infinity, no key twice in an object,
-    no nesting deeper than ``max_depth``. ``on_error`` turns a message into the
-    exception to raise."""
-
-    def no_constant(name: str) -> object:
-        raise on_error(f"the number {name} is not allowed")
-
-    def unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-        found: dict[str, object] = {}
-        for key, value in pairs:
-            if key in found:
-                raise on_error(f"the key {key!r} appears twice in one object")
-            found[key] = value
-        return found
-
-    try:
-        data: object = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
-    except json.JSONDecodeError as exc:
-        raise on_error(
-            f"the file is damaged or cut short (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    except RecursionError:
-        raise on_error(f"the file is nested too deeply (more than {max_depth} levels)") from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise on_error(f"the file holds a number too large to read ({_reason(exc)})") from None
-    _check_depth(data, max_depth, on_error)
-    return data
-
-
-def _check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:
-    level: list[object] = [data]
-    depth = 0
-    while level:
-        depth += 1
-        if depth > max_depth:
-            raise on_error(f"the file is nested too deeply (more than {max_depth} levels)")
-        following: list[object] = []
-        for value in level:
-            if isinstance(value, dict):
-                following.extend(value.values())
-            elif isinstance(value, list):
-                following.extend(value)
-        level = following

@@ -9,11 +9,11 @@ so tests feed them malformed data directly).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 from rules.core.errors import DataError
+from rules.core.strict_json import strict_json
 
 _REPO_ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -45,14 +45,13 @@ def asset_path(*parts: str) -> Path:
 
 
 def read_json(*parts: str) -> object:
-    """Parse an asset as JSON. A missing file or bad JSON raises ``DataError``."""
+    """Parse an asset as JSON. A missing, unreadable or damaged file (bad JSON,
+    NaN, a key twice, deep nesting, a number too long) raises ``DataError``."""
     path = asset_path(*parts)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read asset {'/'.join(parts)}: {exc}") from exc
-    try:
-        data: object = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"asset {'/'.join(parts)} is not valid JSON: {exc}") from exc
-    return data
+    name = "/".join(parts)
+    # Strict: a damaged table is refused as a DataError, whatever the damage is.
+    return strict_json(text, lambda problem: DataError(f"asset {name} is damaged: {problem}"))

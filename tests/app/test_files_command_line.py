@@ -5,11 +5,18 @@ and one line on stderr, never a traceback."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+import main
+from rules.battle import catalog
+from rules.core import assets
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "assets" / "battles" / "evening-in-progress.hexfray"
@@ -56,3 +63,32 @@ def test_a_screenshot_of_a_battle_file(tmp_path: Path) -> None:
     result = run_main("--screenshot", str(picture), str(EXAMPLE), home=tmp_path / "home")
     assert result.returncode == 0, result.stderr
     assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.fixture
+def damaged_fighters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bundle with its fighter templates cut short."""
+    shutil.copytree(assets.asset_root(), tmp_path / "assets")
+    fighters = tmp_path / "assets" / "fighters.json"
+    fighters.write_bytes(fighters.read_bytes()[:300])
+    monkeypatch.setattr(assets, "bundle_root", lambda: tmp_path)
+    catalog.load_catalog.cache_clear()
+    catalog.load_fighters.cache_clear()
+    yield
+    catalog.load_catalog.cache_clear()
+    catalog.load_fighters.cache_clear()
+
+
+def test_a_damaged_bundled_table_at_start_shows_a_dialog(
+    qapp: object, damaged_fighters: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[tuple[str, str]] = []
+
+    def critical(parent: QWidget | None, title: str, text: str) -> None:
+        shown.append((title, text))
+
+    monkeypatch.setattr(QMessageBox, "critical", critical)
+    assert main.run_gui(1) == main.EXIT_DAMAGED_BUNDLE
+    ((title, text),) = shown
+    assert title == "Hexfray cannot start"
+    assert "asset fighters.json is damaged" in text and "cut short" in text
