@@ -1,9 +1,11 @@
 """The combat log written out as Markdown or HTML: plain text in, a file out, no Qt.
 
 The rows are ``app.event_text`` rows as the log shows them: the short line of each
-event with its citation, an attack's lines under its first one, and each turn
-separator as a heading. The pane decides which rows (all, or the ones its filter
-shows) and passes a note that says so; the file repeats that note under its title.
+event with its citation, an attack's lines under its first one. Each turn
+separator becomes a heading, and, once the turn order runs, each fighter's turn
+(``TurnBegan``) a heading under it. The pane decides which rows (all, or the ones
+its filter shows) and passes a note that says so; the file repeats that note under
+its title.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 
 from app.event_text import LogLine, LogRow, RowKind, Tone
+from rules.battle.turns import TurnBegan
 
 
 class ExportFormat(Enum):
@@ -52,6 +55,16 @@ def markdown_text(text: str) -> str:
     return "\\" + escaped
 
 
+def heading_level(row: LogRow) -> int | None:
+    """2 for a turn separator, 3 for the start of one fighter's turn, None for an
+    entry."""
+    if row.kind is RowKind.TURN:
+        return 2
+    if len(row.lines) == 1 and isinstance(row.lines[0].event, TurnBegan):
+        return 3
+    return None
+
+
 def _markdown_line(line: LogLine) -> str:
     text = markdown_text(line.text)
     if line.tone in (Tone.TITLE, Tone.OUTCOME, Tone.HARM, Tone.CRITICAL):
@@ -70,10 +83,11 @@ def log_markdown(rows: Sequence[LogRow], note: str = "") -> str:
     if note:
         out += [f"*{markdown_text(note)}*", ""]
     for row in rows:
-        if row.kind is RowKind.TURN:
+        level = heading_level(row)
+        if level is not None:
             if out[-1]:
                 out.append("")
-            out += [f"## {markdown_text(row.title)}", ""]
+            out += [f"{'#' * level} {markdown_text(row.title)}", ""]
             continue
         for depth, line in enumerate(row.lines):
             out.append(("  " if depth else "") + "- " + _markdown_line(line))
@@ -85,6 +99,7 @@ _TONE_CLASS: dict[Tone, str] = {tone: tone.value for tone in Tone}
 _HTML_STYLE = """
 body { font-family: sans-serif; max-width: 46em; margin: 1em auto; line-height: 1.35; }
 h2 { font-size: 1.05em; color: #666; border-bottom: 1px solid #ddd; margin-top: 1.4em; }
+h3 { font-size: 0.95em; margin: 0.8em 0 0.2em; }
 ul { padding-left: 1.2em; } li { margin: 0.2em 0; }
 ul ul { padding-left: 1.2em; margin: 0.1em 0; }
 .note-line { color: #666; font-style: italic; }
@@ -118,11 +133,12 @@ def log_html(rows: Sequence[LogRow], note: str = "") -> str:
         body.append(f'<p class="note-line">{html.escape(note)}</p>')
     open_list = False
     for row in rows:
-        if row.kind is RowKind.TURN:
+        level = heading_level(row)
+        if level is not None:
             if open_list:
                 body.append("</ul>")
                 open_list = False
-            body.append(f"<h2>{html.escape(row.title)}</h2>")
+            body.append(f"<h{level}>{html.escape(row.title)}</h{level}>")
             continue
         if not row.lines:
             continue

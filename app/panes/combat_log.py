@@ -379,6 +379,9 @@ class LogRowDelegate(QStyledItemDelegate):
             painter.setPen(QColor(120, 96, 62, 90))
             painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
         doc = self._document(row, self.text_width())
+        # Right after a resize a row may keep its old height for a moment: never
+        # draw into the next one.
+        painter.setClipRect(option.rect)
         painter.translate(option.rect.left() + self.PAD, option.rect.top() + self.PAD)
         doc.drawContents(painter, QRectF(0, 0, doc.textWidth(), doc.size().height()))
         painter.restore()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html.parser
 from dataclasses import replace
+from html import escape
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -26,6 +27,7 @@ from rules.battle.catalog import load_battle_setup
 from rules.battle.command_events import Moved
 from rules.battle.commands import Attack, EndTurn, MoveCombatant
 from rules.battle.state import BattleState
+from rules.battle.turns import StartTurns, TurnBegan
 from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
@@ -224,19 +226,38 @@ def test_markdown_export_escapes_markup():
 
 def test_export_writes_the_whole_log_with_turn_headings(tmp_path, pane, controller):
     evening(controller)
-    for fmt in ExportFormat:
-        path = tmp_path / f"log{fmt.suffix}"
-        pane.export_to(path, fmt)
-        written = path.read_text(encoding="utf-8")
-        assert written == (
-            log_markdown(list(pane.rows))
-            if fmt is ExportFormat.MARKDOWN
-            else log_html(list(pane.rows))
-        )
-        for row in pane.rows:
-            heading = f"## {row.title}" if fmt is ExportFormat.MARKDOWN else f"<h2>{row.title}</h2>"
-            if row.kind is RowKind.TURN:
-                assert heading in written
+    markdown, page = tmp_path / "log.md", tmp_path / "log.html"
+    pane.export_to(markdown, ExportFormat.MARKDOWN)
+    pane.export_to(page, ExportFormat.HTML)
+    md_lines = markdown.read_text(encoding="utf-8").splitlines()
+    html_text = page.read_text(encoding="utf-8")
+    expected_md: list[str] = []
+    for row in pane.rows:
+        if row.kind is RowKind.TURN:
+            expected_md.append(f"## {markdown_text(row.title)}")
+            assert f"<h2>{escape(row.title)}</h2>" in html_text
+            continue
+        for depth, line in enumerate(row.lines):
+            bullet = ("  " if depth else "") + "- "
+            expected_md.append(
+                next(m for m in md_lines if m.startswith(bullet) and markdown_text(line.text) in m)
+            )
+            assert escape(line.text) in html_text
+    written = [m for m in md_lines if m.startswith(("#", "-", "  -")) and m != "# Combat log"]
+    assert written == expected_md  # every row, in the log's order
+
+
+def test_export_heads_each_fighters_turn_once_the_turn_order_runs(tmp_path, pane, controller):
+    controller.execute(StartTurns())
+    controller.execute(EndTurn())
+    began = [r for r in pane.rows if isinstance(r.lines[0].event, TurnBegan)]
+    assert len(began) >= 2
+    markdown = log_markdown(list(pane.rows))
+    page = log_html(list(pane.rows))
+    for row in began:
+        assert f"\n### {markdown_text(row.title)}\n" in markdown
+        assert f"<h3>{escape(row.title)}</h3>" in page
+    assert f"- {markdown_text(began[0].title)}" not in markdown
 
 
 def test_export_of_a_filtered_log_holds_what_is_shown_and_says_so(tmp_path, pane, controller):
