@@ -27,9 +27,9 @@ from app.files import (
     save_battle,
     write_atomically,
 )
-from hexmap import Facing, Hex
+from hexmap import Facing
 from rules.battle.battle import Battle
-from rules.battle.commands import MoveCombatant, TurnCombatant
+from rules.battle.commands import TurnCombatant
 from rules.battle.savefile import MAX_FILE_BYTES
 from rules.core.errors import RulesError
 from tests.rules.test_history import demo_battle, play_random_sequence, random_command
@@ -145,22 +145,31 @@ def test_a_missing_or_damaged_file_is_refused_with_a_message(tmp_path: Path) -> 
 # --- the autosave journal -----------------------------------------------------------------
 
 
+def more_changes(battle: Battle, rng: random.Random, steps: int) -> None:
+    """Commands, undos and redos chosen by ``rng``, on a battle already under way."""
+    for _ in range(steps):
+        roll = rng.random()
+        if roll < 0.25 and battle.can_undo:
+            battle.undo()
+        elif roll < 0.45 and battle.can_redo:
+            battle.redo()
+        else:
+            with contextlib.suppress(RulesError):
+                battle.execute(random_command(battle.state, rng))
+
+
 def test_the_journal_brings_back_commands_undos_and_redos(tmp_path: Path) -> None:
     battle = played(4, steps=10)
-    autosave = Autosave(battle, tmp_path)
+    autosave = Autosave(battle, tmp_path)  # the journal starts with the battle as it is
     battle.subscribe(autosave.record)
-    battle.execute(TurnCombatant("c1", Facing.SE))
-    battle.execute(MoveCombatant("c3", Hex.from_offset(10, 9)))
-    battle.undo()
-    battle.undo()
-    battle.redo()
+    more_changes(battle, random.Random(40), 40)
     (entry,) = find_recoverable(tmp_path)
-    assert entry.journal == autosave.path and entry.changes == 5
+    assert entry.journal == autosave.path and entry.changes > 10
     assert same_battle(recover(entry), battle)
 
 
 def test_a_clean_close_removes_the_journal_and_a_save_starts_it_afresh(tmp_path: Path) -> None:
-    battle = played(6, steps=5)
+    battle = demo_battle(6)
     autosave = Autosave(battle, tmp_path / "autosave")
     battle.subscribe(autosave.record)
     battle.execute(TurnCombatant("c2", Facing.N))
