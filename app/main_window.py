@@ -96,7 +96,9 @@ from rules.battle.terrain import (
     WaterDepth,
     fact_label,
 )
+from rules.battle.turns import start_turns
 from rules.core.assets import read_json
+from rules.core.dice import SeededDice
 from rules.sets.registry import get_ruleset
 
 DEFAULT_SIZE = QSize(1280, 720)
@@ -152,10 +154,16 @@ def move_text(c: Combatant) -> str:
     return f"Move {used}/{c.fighter.move}{hexes}"
 
 
-def load_demo_battle(seed: int = DEFAULT_SEED) -> Battle:
-    """The demo battle shipped in ``assets/battles/demo.json``."""
+def load_demo_battle(seed: int = DEFAULT_SEED, *, turn_order: bool = False) -> Battle:
+    """The demo battle shipped in ``assets/battles/demo.json``; with ``turn_order``
+    it starts with its turn order rolled (rules.battle.turns.start_turns, on dice
+    of its own seed), as the window opens it once the ruleset may load."""
     grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return Battle(BattleState(grid, combatants), seed, get_ruleset)
+    state = BattleState(grid, combatants)
+    if turn_order:
+        ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
+        state, _ = start_turns(state, ruleset, SeededDice(f"hexfray/{seed}/turn-order"))
+    return Battle(state, seed, get_ruleset)
 
 
 class MainWindow(QMainWindow):
@@ -534,7 +542,7 @@ class MainWindow(QMainWindow):
 
     # --- commands ------------------------------------------------------------------------
     def new_demo_battle(self) -> None:
-        self._controller.replace_battle(load_demo_battle(self._seed))
+        self._controller.replace_battle(load_demo_battle(self._seed, turn_order=True))
         self.statusBar().showMessage("New demo battle", 3000)
 
     def end_turn(self) -> None:

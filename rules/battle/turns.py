@@ -22,7 +22,9 @@ The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here.
 
 Commands (all frozen dataclasses of plain data):
-  ``StartTurns()``: roll the order (ruleset's initiative), begin the first turn;
+  ``StartTurns()``: roll the order (ruleset's initiative), begin the first turn
+  (``start_turns(state, ruleset, dice)`` does the same to a state: the window's
+  demo battle starts with its order, ``app.main_window.load_demo_battle``);
   ``EndTurn()`` (``rules.battle.commands``, Ctrl+Return, the tracker's "Next"): the
   active fighter's turn ends and the next one's begins, after the last a new
   round; ``ChooseManeuver(combatant_id, maneuver, option="", gm_override=False)``.
@@ -322,24 +324,36 @@ def _order_event(state: BattleState) -> TurnOrderSet:
     )
 
 
+def start_turns(
+    state: BattleState, ruleset: BattleRuleset, dice: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """The state with its turn order rolled by the ruleset's initiative and the
+    first fighter's turn begun (``StartTurns``; a battle that starts with its
+    order, as the window's demo battle, is built with it). Rolled again while the
+    turns run, it begins a new round."""
+    order, rolled = ruleset.initiative(state, dice)
+    if not order:
+        raise IllegalCommandError("nobody can take a turn")
+    events: list[Event] = list(rolled)
+    if state.turns_running:
+        state = replace(state, turn=state.turn + 1)
+        events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+    state = replace(state, initiative=order, active_id=order[0])
+    first, _ = next_in_order(state, order[-1])
+    events.append(_order_event(state))
+    state, began = begin_turn(state, ruleset, first, dice)
+    return state, (*events, *began)
+
+
 @dataclass(frozen=True)
 class StartTurns(Command):
     """Roll the turn order by the ruleset's initiative and begin the first
-    fighter's turn. Rolled again while the turns run, it begins a new round."""
+    fighter's turn (``start_turns``). Rolled again while the turns run, it begins
+    a new round."""
 
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
-        order, rolled = ruleset.initiative(state, rng)
-        if not order:
-            raise IllegalCommandError("nobody can take a turn")
-        events: list[Event] = list(rolled)
-        if state.turns_running:
-            state = replace(state, turn=state.turn + 1)
-            events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
-        state = replace(state, initiative=order, active_id=order[0])
-        first, _ = next_in_order(state, order[-1])
-        events.append(_order_event(state))
-        state, began = begin_turn(state, ruleset, first, rng)
-        return CommandResult(state, (*events, *began))
+        after, events = start_turns(state, ruleset, rng)
+        return CommandResult(after, events)
 
 
 @dataclass(frozen=True)
