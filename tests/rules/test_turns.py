@@ -51,6 +51,7 @@ from rules.sets.seed000.maneuvers import InitiativeRolled, ManeuverApplied
 from rules.sets.seed000.tracks import with_wounds, wound_conditions
 from rules.sets.seed000.turn import StandingRolled, TurnPassed
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
+from tests.test_rules_traceability import DOC, _defines, _split_cells, parse_refs
 
 GRID = HexGrid(20, 20)
 HOME = Hex.from_offset(8, 10)
@@ -447,3 +448,55 @@ def test_at_zero_hp_a_fighter_rolls_to_stay_conscious_and_the_unconscious_pass(
     )
     assert get_ruleset().maneuvers(battle.state, "s") == ()
     assert [a.command for a in get_ruleset().legal_actions(battle.state, "s")] == [EndTurn()]
+
+
+@pytest.mark.parametrize(
+    ("key", "allowance", "left"),
+    [
+        ("ready", MoveAllowance.STEP, 1),
+        ("change-posture", MoveAllowance.NONE, 0),
+        ("aim", MoveAllowance.STEP, 1),
+        ("do-nothing", MoveAllowance.NONE, 0),
+        ("all-out-defense", MoveAllowance.STEP, 1),
+        ("move", MoveAllowance.FULL, 6),
+    ],
+)
+def test_maneuvers_without_an_attack(
+    make: Make, key: str, allowance: MoveAllowance, left: int
+) -> None:
+    battle = started(duel(make))
+    battle.execute(ChooseManeuver("f", key))
+    f = battle.state.combatant("f")
+    assert movement_left(get_ruleset(), f) == (allowance, left)
+    assert attacks_left(get_ruleset(), f) == 0
+    with pytest.raises(IllegalCommandError, match="allows no attack"):
+        battle.execute(Attack("f", "s", RAPIER), ScriptedDice(MISS))
+    if allowance is MoveAllowance.NONE:
+        with pytest.raises(IllegalCommandError, match="allows no movement"):
+            battle.execute(MoveCombatant("f", HOME + Facing.SE.vector))
+
+
+def test_the_base_rules_table_points_at_code_and_tests() -> None:
+    """docs/rules.md "Base rules": every row names code and tests that exist (as
+    tests/test_rules_traceability.py checks the seed rows)."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    start = lines.index(
+        "| Base rule | Rule (own words) | Implemented in | Tests | Interpretation |"
+    )
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append(_split_cells(line))
+    assert len(rows) >= 10
+    problems = []
+    for rule, _words, code, tests, _why in rows:
+        for cell in (code, tests):
+            refs = parse_refs(cell)
+            assert refs, f"{rule}: no reference"
+            for ref in refs:
+                text = (DOC.parent / ref.path).resolve().read_text(encoding="utf-8")
+                problems += [
+                    f"{rule}: {n} not in {ref.path}" for n in ref.names if not _defines(text, n)
+                ]
+    assert not problems
