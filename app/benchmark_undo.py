@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from app.main_window import load_demo_battle
 from hexmap import Facing, direction_to
-from rules.battle.battle import Battle
+from rules.battle.battle import CHECKPOINT_STRIDE, RECENT_CHECKPOINTS, Battle
 from rules.battle.commands import (
     Attack,
     EditCombatant,
@@ -36,7 +36,9 @@ from rules.core.errors import RulesError
 from rules.sets.registry import ruleset_of
 
 MIB = 1024 * 1024
-UNDO_SAMPLES = 200  # commands undone one by one from the end, then redone
+# Commands undone one by one from the end, then redone: past the recent commands
+# that keep their own checkpoints, into those that share one (rules.battle.battle).
+UNDO_SAMPLES = RECENT_CHECKPOINTS + 4 * CHECKPOINT_STRIDE
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,9 @@ def measure_undo(seed: int, length: int, samples: int = UNDO_SAMPLES) -> UndoFig
     """Play the mixed battle of ``length`` commands while tracing memory (a short one
     first, so that the rules' caches are warm and not counted), take what it holds
     as what is freed when it goes, then time ``samples`` undos from the end of a
-    battle of the same log and the redos that bring each command back."""
+    battle of the same log and the redos that bring each command back. The undos
+    reach past the recent commands, which keep a checkpoint each, into the older
+    ones, where an undo may run the commands since the checkpoint before it again."""
     mixed_battle(seed, min(length, 200))
     gc.collect()
     tracemalloc.start()

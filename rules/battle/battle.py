@@ -7,10 +7,10 @@ exactly — the base for undo, saves, autosave and bug reports (as MeleeWizard k
 its input log and seed).
 
 Undo works on the log, so every command can be undone: the battle keeps the state
-before each command (a checkpoint that shares every part the command left alone),
-an undo takes the last command back to the undone list with its faces, and a redo
-runs it again on exactly those faces. ``restore`` rebuilds a saved battle with its
-undone commands.
+before each recent command and before every 64th further back (checkpoints that
+share every part a command left alone), an undo takes the last command back to the
+undone list with its faces, and a redo runs it again on exactly those faces.
+``restore`` rebuilds a saved battle with its undone commands.
 """
 
 from __future__ import annotations
@@ -88,6 +88,13 @@ class BattleChange:
 Observer = Callable[[BattleChange], None]
 
 
+# Every command of the last RECENT_CHECKPOINTS keeps the state before it; further
+# back, every CHECKPOINT_STRIDE-th does, so that an undo there reruns at most
+# CHECKPOINT_STRIDE - 1 commands (docs/architecture.md, "Undo and redo").
+RECENT_CHECKPOINTS = 256
+CHECKPOINT_STRIDE = 64
+
+
 def command_rng(seed: int, index: int) -> SeededDice:
     """The dice of command ``index``: independent of how many numbers earlier
     commands drew, so a log replays exactly and a bug report needs only seed+log.
@@ -111,10 +118,13 @@ class Battle:
         # The faces each command rolled, in order (rules.core.dice): a replay or a
         # redo runs the command again on exactly these.
         self._dice: list[tuple[int, ...]] = []
-        # The checkpoints: the state before each command of the log. States share
-        # every part a command leaves alone, so one per command costs little, and an
-        # undo is taking the last one back, whatever the length of the log.
-        self._before: list[BattleState] = []
+        # The checkpoints: the state before each command of the log, for the last
+        # RECENT_CHECKPOINTS commands and, further back, every CHECKPOINT_STRIDE-th
+        # (None between them). States share every part a command leaves alone, but a
+        # command that copies a large part (the terrain brush) would otherwise leave
+        # a copy for each command; ``_state_before`` fills a gap again when an undo
+        # reaches it.
+        self._before: list[BattleState | None] = []
         # What was undone and may be redone, with its dice: the next redo last.
         self._undone: list[tuple[Command, tuple[int, ...]]] = []
         self._observers: list[Observer] = []
@@ -210,11 +220,13 @@ class Battle:
         if not self._commands:
             raise IllegalCommandError("there is nothing to undo")
         index = len(self._commands) - 1
-        change = self._change(index, self._before[index], ChangeKind.UNDONE)
+        before = self._state_before(index)
+        change = self._change(index, before, ChangeKind.UNDONE)
         self._commands.pop()
         self._events.pop()
         self._dice.pop()
-        self._state = self._before.pop()
+        self._before.pop()
+        self._state = before
         self._undone.append((change.command, change.dice))
         self._tell(change)
         return change
@@ -240,10 +252,34 @@ class Battle:
         result = command.apply(before, source, self.ruleset_of(before))
         self._state = result.state
         self._before.append(before)
+        leaving = len(self._before) - 1 - RECENT_CHECKPOINTS  # leaves the recent ones
+        if leaving > 0 and leaving % CHECKPOINT_STRIDE:
+            self._before[leaving] = None
         self._commands.append(command)
         self._events.append(result.events)
         self._dice.append(source.faces)
         return before, result
+
+    def _state_before(self, index: int) -> BattleState:
+        """The state before command ``index``: its checkpoint, or, in a gap, the
+        commands since the checkpoint before it run again on their recorded faces
+        (at most CHECKPOINT_STRIDE - 1 of them). The states found fill the gap, so
+        the undos that follow take theirs at once."""
+        kept = self._before[index]
+        if kept is not None:
+            return kept
+        start = index
+        found: BattleState | None = None
+        while found is None:  # the first command's checkpoint is never dropped
+            start -= 1
+            found = self._before[start]
+        state = found
+        for k in range(start, index):
+            state = self._commands[k].apply(
+                state, ScriptedDice(self._dice[k]), self.ruleset_of(state)
+            ).state
+            self._before[k + 1] = state
+        return state
 
     def _change(self, index: int, before: BattleState, kind: ChangeKind) -> BattleChange:
         """Command ``index`` of the log as a change. Executed or redone, it went

@@ -10,7 +10,13 @@ import pytest
 
 from hexmap import Facing, Hex
 from rules.battle import battle as battle_module
-from rules.battle.battle import Battle, BattleChange, ChangeKind
+from rules.battle.battle import (
+    CHECKPOINT_STRIDE,
+    RECENT_CHECKPOINTS,
+    Battle,
+    BattleChange,
+    ChangeKind,
+)
 from rules.battle.catalog import load_demo_battle
 from rules.battle.commands import (
     Attack,
@@ -323,3 +329,27 @@ def test_restore_refuses_an_undone_command_whose_dice_do_not_fit() -> None:
             ((command, faces[:-1]),),
             rulesets=get_ruleset,
         )
+
+
+def test_undo_reaches_back_past_the_thinned_checkpoints() -> None:
+    """Further back than the recent commands, only every CHECKPOINT_STRIDE-th keeps
+    its state: undoing the whole log one by one still finds every state as it was,
+    and the redos bring the battle back to its end."""
+    battle = demo_battle(seed=5)
+    rng = random.Random(5)
+    before_each: list[BattleState] = []
+    length = RECENT_CHECKPOINTS + 3 * CHECKPOINT_STRIDE + 7
+    while len(battle.commands) < length:
+        before = battle.state
+        try:
+            battle.execute(random_command(before, rng))
+        except RulesError:
+            continue
+        before_each.append(before)
+    end, batches = battle.state, battle.event_batches
+    while battle.can_undo:
+        battle.undo()
+        assert battle.state == before_each.pop()
+    while battle.can_redo:
+        battle.redo()
+    assert battle.state == end and battle.event_batches == batches
