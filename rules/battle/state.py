@@ -23,6 +23,7 @@ from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Status, Weapon
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
+from rules.battle.sides import SideSetup
 from rules.battle.terrain import TerrainFact, TerrainMap
 from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.dice import DiceSource
@@ -172,6 +173,9 @@ class BattleState:
     # turn rule is checked, and ``EndTurn`` ends everybody's turn at once.
     initiative: tuple[str, ...] = ()
     active_id: str | None = None
+    # The sides as the New Battle dialog named and coloured them (rules.battle.sides);
+    # empty: each side by its own name, in the GM's preferred colours.
+    sides: tuple[SideSetup, ...] = ()
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -187,6 +191,9 @@ class BattleState:
                 raise IllegalCommandError(
                     f"the fighter whose turn it is ({self.active_id!r}) is not in the turn order"
                 )
+        named = [s.side for s in self.sides]
+        if len(set(named)) != len(named):
+            raise IllegalCommandError("a side is named twice")
         item_ids = [i.id for i in self.items]
         if len(set(item_ids)) != len(item_ids):
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
