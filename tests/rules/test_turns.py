@@ -500,3 +500,20 @@ def test_the_base_rules_table_points_at_code_and_tests() -> None:
                     f"{rule}: {n} not in {ref.path}" for n in ref.names if not _defines(text, n)
                 ]
     assert not problems
+
+
+def test_legal_steps_fit_the_movement_left(make: Make) -> None:
+    battle = started(duel(make, swordsman_hex=HOME + Facing.S.vector.scale(5)))
+    battle.execute(MoveCombatant("f", HOME + Facing.S.vector.scale(3)))  # 3 MP
+    battle.execute(TurnCombatant("f", Facing.SE))  # the side a step turns for free
+    battle.execute(TurnCombatant("f", Facing.SW))  # 2 MP: 1 of 6 left
+    f = battle.state.combatant("f")
+    left = movement_left(get_ruleset(), f)[1]
+    steps = [
+        a.command
+        for a in get_ruleset().legal_actions(battle.state, "f")
+        if isinstance(a.command, MoveCombatant)
+    ]
+    assert left == 1 and steps
+    for step in steps:  # only the three hexes in front cost 1
+        assert battle.preview(step).state.combatant("f").move_used == f.move_used + 1

@@ -25,6 +25,7 @@ from rules.battle.commands import (
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
+from rules.battle.movement import walk
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -32,6 +33,7 @@ from rules.battle.state import AttackResult, BattleState, LaunchedPiece
 from rules.battle.terrain import TerrainFact
 from rules.battle.turns import (
     ChooseManeuver,
+    allowance_problem,
     attacks_left,
     hexes_moved,
     movement_left,
@@ -335,11 +337,17 @@ class Seed000(Tables):
                         LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id))
                     )
         if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
+            held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
+            held_option = "" if me.maneuver is None else me.maneuver.option
             for step in me.hex.neighbors():
-                if step in state.grid and state.occupant(step) is None:
-                    actions.append(
-                        LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
-                    )
+                if step not in state.grid or state.occupant(step) is not None:
+                    continue
+                stepped = walk(me, (me.hex, step)).combatant
+                if state.turns_running and allowance_problem(stepped, held, held_option):
+                    continue  # a step to the side or back may cost more than is left
+                actions.append(
+                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
+                )
         for facing in Facing:
             if facing is not me.facing:
                 actions.append(
