@@ -54,6 +54,7 @@ MAX_SEED = 2**64
 MAX_FACE = 1000
 MAX_MAP_SIDE = 1000
 
+_ENTRY_KEYS = frozenset({"command", "dice"})
 _DOCUMENT_KEYS = frozenset(
     {"format", "schema_version", "engine_version", "seed", "initial_state", "log", "undone"}
 )
@@ -100,7 +101,9 @@ def battle_types() -> tuple[type, ...]:
 
 
 def saved_types_for(ruleset_types: Iterable[type]) -> SavedTypes:
-    return SavedTypes((*battle_types(), *ruleset_types))
+    """The registry of a battle's file: the battle's types and its ruleset's. A
+    not yet read sheet's template keys (``RawSheet.fields``) show as data."""
+    return SavedTypes((*battle_types(), *ruleset_types), json_text={RawSheet: ("fields",)})
 
 
 # --- writing ------------------------------------------------------------------------
@@ -116,12 +119,14 @@ def battle_document(battle: Battle, ruleset_types: Iterable[type]) -> dict[str, 
         "seed": battle.seed,
         "initial_state": codec.encode(battle.initial, BattleState),
         "log": [
-            {"command": codec.encode(command, Command), "dice": list(faces)}
-            for command, faces in zip(battle.commands, battle.dice_log, strict=True)
+            encode_entry(command, faces, codec, entered=entered)
+            for command, faces, entered in zip(
+                battle.commands, battle.dice_log, battle.entered_log, strict=True
+            )
         ],
         "undone": [
-            {"command": codec.encode(command, Command), "dice": list(faces)}
-            for command, faces in battle.undone
+            encode_entry(command, faces, codec, entered=entered)
+            for (command, faces), entered in zip(battle.undone, battle.undone_entered, strict=True)
         ],
     }
 
@@ -137,9 +142,16 @@ def write_battle(battle: Battle, ruleset_types: Iterable[type]) -> str:
     return document_text(battle_document(battle, ruleset_types))
 
 
-def encode_entry(command: Command, faces: Sequence[int], codec: ValueCodec) -> object:
-    """One log entry as the file holds it (the autosave journal writes these)."""
-    return {"command": codec.encode(command, Command), "dice": list(faces)}
+def encode_entry(
+    command: Command, faces: Sequence[int], codec: ValueCodec, *, entered: bool = False
+) -> dict[str, object]:
+    """One log entry as the file holds it (the autosave journal writes these).
+    Faces entered at the table (physical dice) are marked ``"entered": true``; an
+    entry without the mark, as every file before physical dice, is the computer's."""
+    entry: dict[str, object] = {"command": codec.encode(command, Command), "dice": list(faces)}
+    if entered:
+        entry["entered"] = True
+    return entry
 
 
 # --- reading ------------------------------------------------------------------------
@@ -207,6 +219,7 @@ def battle_from_document(
             tuple(faces for _, faces in log),
             undone,
             rulesets=rulesets,
+            entered=(*_entered_marks(document["log"]), *_entered_marks(document["undone"])),
         )
     except Exception as exc:  # a rule refusing a command, or a bug it hit: the log cannot run
         reason = str(exc) or type(exc).__name__
@@ -280,8 +293,12 @@ def _entries(
     out: list[tuple[Command, tuple[int, ...]]] = []
     for i, entry in enumerate(data, start=1):
         where = f"{what} {i}"
-        if not isinstance(entry, dict) or set(entry) != {"command", "dice"}:
+        if not isinstance(entry, dict) or not _ENTRY_KEYS <= set(entry) <= _ENTRY_KEYS | {
+            "entered"
+        }:
             raise BattleFileError(f'{where}: expected {{"command": ..., "dice": [...]}}')
+        if entry.get("entered", True) is not True:
+            raise BattleFileError(f"{where}.entered: expected true (the dice were entered)")
         command: Command = codec.decode(entry["command"], Command, f"{where}")
         out.append((command, _faces(entry["dice"], where)))
     return tuple(out)
@@ -294,6 +311,16 @@ def _faces(data: object, where: str) -> tuple[int, ...]:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= MAX_FACE:
             raise BattleFileError(f"{where}.dice: {face!r:.40} is no face of a die")
     return tuple(data)
+
+
+def entry_entered(data: object) -> bool:
+    """Whether a log entry (checked by ``decode_entry`` or the file's reading) holds
+    faces entered at the table."""
+    return isinstance(data, dict) and data.get("entered") is True
+
+
+def _entered_marks(entries: object) -> tuple[bool, ...]:
+    return tuple(entry_entered(e) for e in entries) if isinstance(entries, list) else ()
 
 
 def decode_entry(data: object, codec: ValueCodec, where: str) -> tuple[Command, tuple[int, ...]]:

@@ -29,7 +29,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
@@ -84,9 +84,14 @@ class SavedTypes:
     field typed as a base class (``Command``, ``RulesetSheet``) or ``object``
     takes any registered subclass, named in the file."""
 
-    def __init__(self, roots: Iterable[type]) -> None:
+    def __init__(
+        self, roots: Iterable[type], json_text: Mapping[type, Collection[str]] | None = None
+    ) -> None:
         self._by_name: dict[str, type] = {}
         self._fields: dict[type, tuple[_Field, ...]] = {}
+        # Text fields that hold JSON (a not yet read sheet's keys): written as the
+        # JSON itself, so the file shows them as data, and read back as that text.
+        self.json_text: Mapping[type, Collection[str]] = json_text or {}
         for root in roots:
             self._register(root)
 
@@ -214,7 +219,10 @@ class ValueCodec:
             field_value = getattr(value, name)
             if default is not dataclasses.MISSING and _same(field_value, default):
                 continue
-            out[name] = self.encode(field_value, field_hint)
+            if name in self.types.json_text.get(cls, ()) and isinstance(field_value, str):
+                out[name] = _embedded_json(field_value)
+            else:
+                out[name] = self.encode(field_value, field_hint)
         return out
 
     # --- reading --------------------------------------------------------------------
@@ -345,13 +353,26 @@ class ValueCodec:
         values: dict[str, object] = {}
         for name, field_hint, default in fields:
             if name in data:
-                values[name] = self.decode(data[name], field_hint, f"{where}.{name}")
+                if name in self.types.json_text.get(cls, ()) and not isinstance(data[name], str):
+                    values[name] = json.dumps(data[name], sort_keys=True)
+                else:
+                    values[name] = self.decode(data[name], field_hint, f"{where}.{name}")
             elif default is dataclasses.MISSING:
                 raise ValueFileError(f"{where}: {cls.__name__} needs {name}")
         try:
             return cls(**values)
         except Exception as exc:  # the class's own checks: any refusal is the file's fault
             raise ValueFileError(f"{where}: {_reason(exc)}") from None
+
+
+def _embedded_json(text: str) -> object:
+    """JSON text as the data it holds, when writing that data back gives the same
+    text (so the value read back is equal); else the text itself."""
+    try:
+        data: object = json.loads(text)
+    except ValueError:
+        return text
+    return data if json.dumps(data, sort_keys=True) == text else text
 
 
 def _same(value: object, default: object) -> bool:
