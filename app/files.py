@@ -325,11 +325,18 @@ class Recoverable:
     changes: int  # the changes after the header
 
 
-def find_recoverable(folder: Path | None = None) -> tuple[Recoverable, ...]:
-    """The journals in the autosave folder, newest first (start-up offers these)."""
+def find_recoverable(
+    folder: Path | None = None, *, excluding: ControllerAutosave | Autosave | None = None
+) -> tuple[Recoverable, ...]:
+    """The journals in the autosave folder, newest first (start-up offers these),
+    but for the one ``excluding`` writes (this window's own). A journal of another
+    Hexfray that is still running is listed too: offer them as "not closed"."""
     where = folder if folder is not None else autosave_dir()
+    own = excluding.journal if isinstance(excluding, ControllerAutosave) else excluding
     found: list[Recoverable] = []
     for journal in where.glob(f"*{JOURNAL_SUFFIX}"):
+        if own is not None and journal == own.path:
+            continue
         try:
             with journal.open("rb") as source:
                 first = source.readline(MAX_FILE_BYTES + 1)

@@ -215,6 +215,7 @@ def test_the_controller_autosave_follows_changes_and_a_new_battle(tmp_path: Path
     controller.replace_battle(replacement)
     controller.execute(TurnCombatant("c4", Facing.S))
     assert same_battle(recover(autosave.journal.path), replacement)
+    assert find_recoverable(tmp_path, excluding=autosave) == ()
     autosave.close()
     assert find_recoverable(tmp_path) == ()
 
