@@ -95,6 +95,17 @@ class SeededDice(RecordingDice):
         self.trace.append(face)
         return face
 
+    def roll(
+        self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
+    ) -> tuple[int, ...]:
+        # The same faces in the same order as the base class's die-by-die roll,
+        # without a method call and a generator step per die (the attack path);
+        # randrange(1, sides + 1) is what random.Random.randint(1, sides) returns.
+        randrange = self._random.randrange
+        faces = tuple([randrange(1, sides + 1) for _ in range(count)])
+        self.trace.extend(faces)
+        return faces
+
 
 class DiceExhaustedError(RulesError):
     """A replayed or scripted source was asked for more dice than it holds."""

@@ -114,6 +114,13 @@ class OutcomeAt:
         return judge(total, self.target, self.kind)
 
 
+@functools.cache
+def outcome_at(target: int, kind: RollKind) -> OutcomeAt:
+    """``OutcomeAt(target, kind)``, made once per target: every success roll passes
+    one, and only an enumerating source reads it."""
+    return OutcomeAt(target, kind)
+
+
 def success_roll(
     target: int,
     rng: DiceSource,
@@ -127,7 +134,7 @@ def success_roll(
     ``total_read`` (the caller reads the total too, as the attack roll does for a
     near miss): odds that enumerate a step branch on the four outcomes of such a
     roll, not on its sixteen totals (``rules.core.enumerate``, ``by_reads``)."""
-    dice = roll(3, rng, reads=None if total_read else OutcomeAt(target, kind))
+    dice = roll(3, rng, reads=None if total_read else outcome_at(target, kind))
     total = sum(dice)
     return SuccessRoll(target, dice, total, judge(total, target, kind), target - total, kind)
 
