@@ -219,11 +219,11 @@ class MainWindow(QMainWindow):
         controller.command_refused.connect(self._show_refusal)
         self.map_view.hovered_hex_changed.connect(self._update_hover_label)
         self.map_view.drop_prompt_changed.connect(self._show_drop_prompt)
-        self.map_view.drop_prompt_changed.connect(self._update_roll_enabled)
+        self.map_view.drop_prompt_changed.connect(self._on_map_view_drop_prompt_changed)
         self.map_view.legend_folded_changed.connect(self._on_map_view_legend_folded_changed)
         app = QApplication.instance()
         if isinstance(app, QApplication):
-            app.focusChanged.connect(self._update_roll_enabled)
+            app.focusChanged.connect(self._on_application_focus_changed)
 
         self.resize(DEFAULT_SIZE)
         if defer_panes:
@@ -599,7 +599,13 @@ class MainWindow(QMainWindow):
         if isinstance(roll, QPushButton) and roll.isEnabled():
             roll.click()
 
-    def _update_roll_enabled(self, *_args: object) -> None:
+    def _on_application_focus_changed(self, _old: object, _new: object) -> None:
+        self._update_roll_enabled()
+
+    def _on_map_view_drop_prompt_changed(self, _message: str) -> None:
+        self._update_roll_enabled()
+
+    def _update_roll_enabled(self) -> None:
         """Enter rolls unless a box is being typed in (outside the attack pane, which
         rolls on Enter itself) or the map waits for a drop's hex (Enter: own hex)."""
         focus = QApplication.focusWidget()
