@@ -56,6 +56,7 @@ from rules.battle.model import (
     INTACT,
     ActionKind,
     Combatant,
+    CombatantChanges,
     DamageSpec,
     DamageType,
     Delivery,
@@ -206,6 +207,7 @@ from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import (
     ACROBATIC_CITATION,
     FENCING_CITATION,
+    BodyArea,
     BodySide,
     acrobatics_skill_of,
     defended_area_modifier,
@@ -214,7 +216,7 @@ from rules.sets.seed000.stances import (
     weapon_side,
 )
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds, wounds_of
+from rules.sets.seed000.tracks import tracks_of, with_tracks
 from rules.sets.seed000.weapon_strikes import (
     SUBDUING_001,
     StrikePurpose,
@@ -503,7 +505,7 @@ def plan_attack(
     mods.extend(pd.modifiers)
     mods.extend(options.extra_modifiers)
     base_skill = sheet.skill(weapon.skill)
-    effective = base_skill + sum(m.value for m in mods)
+    effective = base_skill + sum([m.value for m in mods])
     contest = None
     if target is not None and options.weapon_attack is WeaponAttack.DISARM:
         # 000: the Quick Contest replaces the attack (001: None, it follows a hit).
@@ -523,7 +525,7 @@ def plan_attack(
             "(000 ADVERSE COMBAT CONDITIONS)"
         )
     kinds = [d.kind for d in options.defenses]
-    if len(set(kinds)) < len(kinds):
+    if len(kinds) > 1 and len(set(kinds)) < len(kinds):
         repeated = next(kind for kind in DefenseKind if kinds.count(kind) > 1)
         raise IllegalAttackError(
             f"only one {repeated.value} against one attack ({DEFENSES_CITATION})"
@@ -552,9 +554,15 @@ def plan_attack(
         pd_total=pd.total,
     )
     area_key = None if target is not None or options.random_location else location.key
+    guarded = tracks_of(defender).defended_area
     history: list[TurnAction] = list(defender.actions_this_turn)
     plans: list[DefensePlan] = []
     for choice in options.defenses:
+        extra = ranged_defense_modifiers(defender, choice, mode)
+        if guarded is not None:
+            extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
+        if options.defense_modifiers:
+            extra += tuple(m for kind, m in options.defense_modifiers if kind is choice.kind)
         plan = plan_defense(
             defender,
             choice,
@@ -563,11 +571,7 @@ def plan_attack(
             ruleset.directional,
             ruleset.defense_cap,
             ruleset.defense_plus_pd_cap,
-            extra_modifiers=(
-                *_area_modifiers(defender, area_key, choice.kind),
-                *ranged_defense_modifiers(defender, choice, mode),
-                *(m for kind, m in options.defense_modifiers if kind is choice.kind),
-            ),
+            extra_modifiers=extra,
             free_parries=_free_parries(defender, choice, options),
             free_parry_citation=FENCING_CITATION,
         )
@@ -789,11 +793,11 @@ def _aim(
 
 
 def _area_modifiers(
-    defender: Combatant, location_key: str | None, kind: DefenseKind
+    defender: Combatant, guarded: BodyArea, location_key: str | None, kind: DefenseKind
 ) -> tuple[Modifier, ...]:
-    """000 DEFENDING A SPECIFIC BODY AREA (block and parry only)."""
-    guarded = tracks_of(defender).defended_area
-    if guarded is None or location_key == "random":
+    """000 DEFENDING A SPECIFIC BODY AREA (block and parry only), ``guarded`` by
+    the defender."""
+    if location_key == "random":
         return ()
     try:
         mod = defended_area_modifier(
@@ -965,7 +969,6 @@ def resolve_attack(
     hit_key = plan.hit_location
     rolls: list[DefenseRoll] = []
     outcome, defend = step.outcome, step.defended
-    skipped = _NOT_ROLLED_BECAUSE[outcome]
     if step.confirming is not None:
         events.append(
             CriticalMissChecked(
@@ -1006,6 +1009,8 @@ def resolve_attack(
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
                 break
+    # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
+    skipped = _NOT_ROLLED_BECAUSE[step.outcome] if len(rolls) < len(plan.defenses) else ""
     for d in plan.defenses[len(rolls) :]:
         events.append(
             DefenseNotRolled(
@@ -1018,7 +1023,13 @@ def resolve_attack(
         )
     events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
 
-    _record_turn(plan, flow, rolls)
+    hit = outcome.is_hit
+    defender_record = _record_turn(plan, flow, rolls)
+    # A blow on the defender's body takes his turn record into the same copy as its
+    # injury (nothing before it reads the record); anything else, the record now.
+    if not hit or plan.target_weapon is not None:
+        flow.defender = flow.defender.evolve(**defender_record)
+        defender_record = {}
     if outcome is AttackOutcome.CRITICAL_MISS:
         _attack_fumble(plan, flow, rng, ruleset)
     if flow.bystander is not None:
@@ -1026,18 +1037,25 @@ def resolve_attack(
 
     damage: DamageResult | None = None
     location_roll: LocationRoll | None = None
-    if outcome.is_hit and plan.target_weapon is not None:
+    if hit and plan.target_weapon is not None:
         _hit_weapon(plan, flow, rng, ruleset)
         hit_key = None
-    elif outcome.is_hit and (hit_key is not None or plan.options.random_location):
-        damage, location_roll, hit_key = _located_blow(plan, flow, hit_key, rng, ruleset)
-    elif outcome.is_hit:
+    elif hit and (hit_key is not None or plan.options.random_location):
+        damage, location_roll, hit_key = _located_blow(
+            plan, flow, hit_key, rng, ruleset, defender_record
+        )
+    elif hit:
         damage = roll_damage(
             plan.damage_dice, plan.damage_spec.type, flow.defender, rng, ruleset.wounding
         )
-        flow.defender = damage.apply_to(flow.defender)
+        injured: CombatantChanges = {
+            **defender_record,
+            "hp": damage.hp_after,
+            "status": damage.status_after,
+        }
+        flow.defender = flow.defender.evolve(**injured)
         _damage_events(flow, damage)
-    if outcome.is_hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
+    if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
         _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng, ruleset)
     if plan.mode.delivery is Delivery.THROWN:
         _throw_leaves_hand(plan, flow, outcome)
@@ -1054,7 +1072,7 @@ def resolve_attack(
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
         location_roll=location_roll,
-        hit_location=hit_key if outcome.is_hit else None,
+        hit_location=hit_key if hit else None,
         bystander_after=flow.bystander,
     )
 
@@ -1128,14 +1146,20 @@ def _damage_events(
         )
 
 
-def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> None:
+def _record_turn(
+    plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]
+) -> CombatantChanges:
     """The attacker's turn record and readiness; the defender's: every announced
     defense counts, except critical successes. Each action names whom it was aimed
-    at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that."""
+    at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that.
+    The attacker is copied here; the defender's changes are returned, for the
+    caller to make in one copy with a blow's (copies are the costly step here).
+    The events are logged here, in order."""
     attacker = flow.attacker
-    attack = TurnAction(ActionKind.ATTACK, plan.weapon.key, target_id=flow.defender.id)
+    defender = flow.defender
+    attack = TurnAction(ActionKind.ATTACK, plan.weapon.key, target_id=defender.id)
     acted = (*attacker.actions_this_turn, attack)
-    if plan.attacker_weapon_unready_after:  # one copy: it is the costly step here
+    if plan.attacker_weapon_unready_after:
         flow.attacker = attacker.evolve(
             actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
         )
@@ -1149,31 +1173,41 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
         )
     else:
         flow.attacker = attacker.evolve(actions_this_turn=acted)
-    defender = flow.defender
-    critical_wins = {i for i, r in enumerate(rolls) if r.outcome is Outcome.CRITICAL_SUCCESS}
+    if not plan.defenses:
+        return {}  # nothing announced: the defender's record stays as it is
     acrobatic_dodge = plan.options.acrobatic_dodge
-    actions = tuple(
-        TurnAction(
-            d.action.kind,
-            d.action.weapon_key,
-            counts=i not in critical_wins,
-            target_id=attacker.id,
-            acrobatic=acrobatic_dodge and d.kind is DefenseKind.DODGE,
+    actions: list[TurnAction] = []
+    for i, d in enumerate(plan.defenses):
+        won_critically = i < len(rolls) and rolls[i].roll.outcome is Outcome.CRITICAL_SUCCESS
+        actions.append(
+            TurnAction(
+                d.action.kind,
+                d.action.weapon_key,
+                counts=not won_critically,
+                target_id=attacker.id,
+                acrobatic=acrobatic_dodge and d.choice.kind is DefenseKind.DODGE,
+            )
         )
-        for i, d in enumerate(plan.defenses)
+    # The weapons that go unready, if the defender still holds them (a parry may
+    # have broken one); a shield's readiness is ``heavy_shield_unready`` below.
+    unreadied = [d for d in plan.defenses if d.becomes_unready]
+    if unreadied:
+        held = {w.key for w in defender.fighter.weapons}
+        unreadied = [d for d in unreadied if d.action.weapon_key in held]
+    shield = defender.fighter.shield
+    heavy_block = (
+        shield is not None
+        and shield.heavy
+        and any(d.choice.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
     )
-    held = {w.key for w in defender.fighter.weapons}
-    unready = {
-        d.action.weapon_key
-        for d in plan.defenses
-        if d.becomes_unready and d.action.weapon_key in held
-    }
-    flow.defender = defender.evolve(
-        actions_this_turn=defender.actions_this_turn + actions,
-        unready=defender.unready | {k for k in unready if k is not None},
-    )
-    for d in plan.defenses:
-        if d.becomes_unready and d.item_name is not None and d.action.weapon_key in held:
+    keys = {d.action.weapon_key for d in unreadied if d.action.weapon_key is not None}
+    recorded = (*defender.actions_this_turn, *actions)
+    unready = defender.unready | keys if keys else defender.unready
+    changes: CombatantChanges = {"actions_this_turn": recorded, "unready": unready}
+    if heavy_block:  # 000 BLOCK: a heavy shield must be readied between uses
+        changes["heavy_shield_unready"] = True
+    for d in unreadied:
+        if d.item_name is not None:
             flow.events.append(
                 WeaponUnreadied(
                     citation=READINESS_CITATION,
@@ -1182,11 +1216,8 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
                     weapon_name=d.item_name,
                 )
             )
-    shield = flow.defender.fighter.shield
-    heavy_block = any(d.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
-    if heavy_block and shield is not None and shield.heavy:
-        # 000 BLOCK: a heavy shield must be readied between uses or blocks at a penalty.
-        flow.defender = flow.defender.evolve(heavy_shield_unready=True)
+    if heavy_block:
+        assert shield is not None
         flow.events.append(
             HeavyShieldUnreadied(
                 citation=BLOCK_CITATION,
@@ -1196,6 +1227,7 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Non
                 penalty=HEAVY_SHIELD_UNREADY_PENALTY,
             )
         )
+    return changes
 
 
 def _roll_defense(
@@ -1270,7 +1302,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     elif pr.outcome is ImprovisedParryOutcome.DAMAGED:
         f = d.fighter
         weapons = tuple(damaged_improvised(w) if w.key == weapon_key else w for w in f.weapons)
-        flow.put(replace(d, fighter=replace(f, weapons=weapons)))
+        flow.put(d.evolve(fighter=replace(f, weapons=weapons)))
 
 
 def _unarmed_counter(
@@ -1344,7 +1376,7 @@ def _use_weakened(
         return False
     after = use_weakened_weapon(state, use)
     states = tuple((k, st) for k, st in c.weapon_states if k != weapon_key)
-    c = replace(c, weapon_states=(*states, (weapon_key, after)))
+    c = c.evolve(weapon_states=(*states, (weapon_key, after)))
     flow.put(c)
     flow.events.append(
         WeakenedWeaponSnapped(
@@ -1469,7 +1501,7 @@ def _defense_fumble(
                 posture_events.append(fell)
     elif isinstance(mishap, BlockMishap):
         if mishap.dropped is not None:
-            flow.defender = replace(c, fighter=replace(f, shield=None), shield_ready=True)
+            flow.defender = c.evolve(fighter=replace(f, shield=None), shield_ready=True)
             flow.lose(
                 c,
                 (mishap.dropped,),
@@ -1478,7 +1510,7 @@ def _defense_fumble(
             )
             applied = f"drops the {mishap.shield.name}"
         else:
-            flow.defender = replace(c, shield_ready=False)
+            flow.defender = c.evolve(shield_ready=False)
             applied = f"loses the grip on the {mishap.shield.name}: unready, its PD still counts"
     else:
         assert isinstance(mishap, ParryMishap)
@@ -1564,7 +1596,7 @@ def _apply_miss_table(
     elif isinstance(consequence, WeaponBroken):
         applied = f"the {weapon.name} breaks"
     elif isinstance(consequence, WeaponUnready):
-        flow.put(replace(c, unready=c.unready | {weapon.key}))
+        flow.put(c.evolve(unready=c.unready | {weapon.key}))
         turns = consequence.turns
         applied = f"the {weapon.name} is unready ({turns} turn{'' if turns == 1 else 's'} to ready)"
     elif isinstance(consequence, LostBalance):
@@ -1691,10 +1723,11 @@ def _located_blow(
     hit_key: str | None,
     rng: DiceSource,
     ruleset: Tables,
+    record: CombatantChanges,
 ) -> tuple[DamageResult, LocationRoll | None, str]:
     """A blow on the defender's body with the battle's hit location system: the
     random location if swung randomly (covered areas rolled again), the wound there
-    and its rolls."""
+    and its rolls. ``record``: the defender's turn record, made with the wound."""
     d = flow.defender
     side = limb_side(plan, ruleset.hit_locations, d)
     return _body_blow(
@@ -1713,6 +1746,7 @@ def _located_blow(
         chink=plan.options.chink,
         covered=covered_keys(ruleset.hit_locations, plan.options.covered),
         side=side,
+        record=record,
     )
 
 
@@ -1735,18 +1769,21 @@ def _body_blow(
     factor: Fraction = Fraction(1),
     side: BodySide | None = None,
     side_reason: str | None = None,
+    record: CombatantChanges | None = None,
 ) -> tuple[DamageResult, LocationRoll | None, str]:
     """A blow on ``target_id``'s body: the random location (``hit_key`` None), the
     damage (``factor`` of the rolled dice, rounded down), the located wound and its
     rolls, a crippled hand's drop. ``between`` names striker and struck for the
-    events; ``side`` overrides the side of an aimed limb."""
+    events; ``side`` overrides the side of an aimed limb; ``record``: other changes
+    to the one struck, made in the same copy as the wound."""
     system = ruleset.hit_locations
     d = flow.get(target_id)
     f = d.fighter
+    sheet = sheet_of(f)
     left = d.handedness is Handedness.LEFT
     location_roll: LocationRoll | None = None
     if hit_key is None:
-        covered = covered | system.lacking_locations(sheet_of(f).injury_tolerance)
+        covered = covered | system.lacking_locations(sheet.injury_tolerance)
         location_roll = system.roll_random(
             rng,
             from_above=from_above,
@@ -1777,7 +1814,7 @@ def _body_blow(
     wound = wound_from(assessment, outcomes)
     hp_after = d.hp - wound.injury
     status, status_rolls, outright = injury_status(
-        d.hp, hp_after, f.hit_points, sheet_of(f).attributes.ht, d.status, rng
+        d.hp, hp_after, f.hit_points, sheet.attributes.ht, d.status, rng
     )
     status = wound_status(status, wound.conditions)
     damage = DamageResult(
@@ -1798,7 +1835,16 @@ def _body_blow(
         killed_outright=outright,
         citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
     )
-    flow.put(with_wounds(damage.apply_to(d), (*wounds_of(d), wound)))
+    # One copy for the injury, the state, the wound and the turn record.
+    held = tracks_of(d)
+    tracks = replace(held, wounds=(*held.wounds, wound))
+    wounded: CombatantChanges = {
+        **(record or {}),
+        "hp": damage.hp_after,
+        "status": damage.status_after,
+        "tracks": tracks,
+    }
+    flow.put(d.evolve(**wounded))
     flow.events.append(
         WoundInflicted(
             citation=damage.citation,
@@ -1879,7 +1925,7 @@ def _drop_from_hand(
         flow.put(_swap_weapon(c, held.key, None))
         piece = Piece(held.name, held, replace(AT_FEET, citation=citation))
     elif f.shield is not None and f.shield.dropped_on_critical_miss:
-        flow.put(replace(c, fighter=replace(f, shield=None)))
+        flow.put(c.evolve(fighter=replace(f, shield=None)))
         piece = Piece(f.shield.name, None, replace(AT_FEET, citation=citation), note="a shield")
     else:
         return
@@ -1916,7 +1962,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     states = tuple((k, s) for k, s in d.weapon_states if k != target.key)
     if after != INTACT:
         states += ((target.key, after),)
-    flow.defender = replace(d, weapon_states=states)
+    flow.defender = d.evolve(weapon_states=states)
     if broke:
         try:
             result = break_weapon(target, rng, table=ruleset.broken_weapons)
@@ -1945,7 +1991,7 @@ def _disarm(
         flow.attacker = _swap_weapon(a, plan.weapon.key, None)
         flow.lose(a, (result.dropped,), "disarmed by a critical failure", result.citations[0])
     elif result.outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY:
-        flow.defender = replace(d, unready=d.unready | {target.key})
+        flow.defender = d.evolve(unready=d.unready | {target.key})
 
 
 def _disarm_contest_000(
@@ -1954,8 +2000,7 @@ def _disarm_contest_000(
     """000 DISARMING AN OPPONENT: a Quick Contest instead of the attack and defense
     exchange. The outcome is HIT when the foe lost his weapon, CRITICAL_MISS when
     the attacker lost his, MISSED otherwise."""
-    flow.attacker = replace(
-        flow.attacker,
+    flow.attacker = flow.attacker.evolve(
         actions_this_turn=(
             *flow.attacker.actions_this_turn,
             TurnAction(ActionKind.ATTACK, plan.weapon.key),

@@ -260,6 +260,8 @@ def damage_step(dice_rolled: Dice, factor: Fraction, dice: DiceSource) -> tuple[
     """The damage roll (never below 0) and the basic damage: ``factor`` of it,
     rounded down."""
     rolled = roll_dice(dice_rolled, dice, minimum=0)
+    if factor == 1:  # the usual full damage: no Fraction arithmetic
+        return rolled, rolled.total
     return rolled, math.floor(rolled.total * factor)
 
 
@@ -304,6 +306,8 @@ def wound_status(status: Status, conditions: frozenset[WoundCondition]) -> Statu
     """The defender's state after a located wound: ``injury_status``'s result,
     overridden by the wound's conditions (dead; unconscious unless dead;
     stunned only if active)."""
+    if not conditions:  # most wounds: the state stays injury_status's
+        return status
     if conditions & _DEADLY:
         return Status.DEAD
     if WoundCondition.UNCONSCIOUS in conditions and status is not Status.DEAD:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
@@ -265,7 +265,7 @@ def turn_start_consciousness(
     r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(sheet_of(c).attributes.ht, rng))
     if r.roll.succeeded:
         return c, r
-    return replace(c, status=Status.UNCONSCIOUS), r
+    return c.evolve(status=Status.UNCONSCIOUS), r
 
 
 # --- a whole damage roll -------------------------------------------------------
@@ -321,7 +321,7 @@ def roll_damage(
     ``DamageResult.apply_to``). ``factor`` scales the basic damage, rounded down,
     before DR: "1/2 damage" from a flying piece (``rules.battle.scatter``)."""
     rolled = roll_dice(dice, rng, minimum=0)
-    basic = math.floor(rolled.total * factor)
+    basic = rolled.total if factor == 1 else math.floor(rolled.total * factor)
     armor = target.fighter.armor
     dr = armor.dr if armor is not None else 0
     pen = penetrating_damage(basic, dr)

@@ -53,7 +53,7 @@ from rules.core.errors import DataError, IllegalAttackError
 from rules.core.jsondata import as_enum, as_object, check_keys, get_bool, get_citation, get_int
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.sheet import Sheet000, sheet_of
 from rules.sets.seed000.tracks import tracks_of, with_tracks
 
 DEFENSES = cite("000", "DEFENSES")
@@ -259,10 +259,11 @@ def _part(fraction: Fraction, skill: int) -> int:
     return math.floor(fraction * skill)  # fractions round down
 
 
-def dodge_base(fighter: Fighter) -> BaseScore:
+def dodge_base(fighter: Fighter, sheet: Sheet000 | None = None) -> BaseScore:
     """The best of Move, DX/2 and Dodge skill/2 (000 DODGE); encumbrance is a
-    separate modifier."""
-    sheet = sheet_of(fighter)
+    separate modifier. ``sheet``: the fighter's, when the caller has read it."""
+    if sheet is None:
+        sheet = sheet_of(fighter)
     dx, dodge = sheet.attributes.dx, sheet.dodge_skill
     # The first of the best, in this order; only its reason is written out.
     value, why = fighter.move, f"Move {fighter.move}"
@@ -273,8 +274,9 @@ def dodge_base(fighter: Fighter) -> BaseScore:
     return BaseScore(value, f"best of Move, DX/2, Dodge/2: {why}", DefenseKind.DODGE.citation)
 
 
-def block_base(fighter: Fighter) -> BaseScore:
-    sheet = sheet_of(fighter)
+def block_base(fighter: Fighter, sheet: Sheet000 | None = None) -> BaseScore:
+    if sheet is None:
+        sheet = sheet_of(fighter)
     skill = sheet.skill(sheet.shield_skill)
     return BaseScore(
         _part(Fraction(2, 3), skill),
@@ -283,10 +285,12 @@ def block_base(fighter: Fighter) -> BaseScore:
     )
 
 
-def parry_base(fighter: Fighter, weapon: Weapon) -> BaseScore:
+def parry_base(fighter: Fighter, weapon: Weapon, sheet: Sheet000 | None = None) -> BaseScore:
     """The weapon's share of its skill; an improvised item's clumsiness lowers the
     skill first (000 IMPROVISED WEAPONS: it parries like the weapon it resembles)."""
-    skill = sheet_of(fighter).skill(weapon.skill) + weapon.clumsiness
+    if sheet is None:
+        sheet = sheet_of(fighter)
+    skill = sheet.skill(weapon.skill) + weapon.clumsiness
     share = "" if weapon.parry is ParryClass.FULL else f"{weapon.parry.value} of "
     clumsy = f" with {weapon.clumsiness:+d} for the improvised item" if weapon.clumsiness else ""
     return BaseScore(
@@ -460,6 +464,8 @@ def plan_defense(
     """
     f = defender.fighter
     kind = choice.kind
+    sheet = sheet_of(f)
+    tracks = tracks_of(defender)
     if not defender.status.can_defend:
         raise IllegalAttackError(
             f"{defender.name} is {defender.status.value} and has no active defense "
@@ -470,7 +476,7 @@ def plan_defense(
     if kind is DefenseKind.DODGE:
         if choice.weapon_key is not None:
             raise IllegalAttackError("a dodge uses no weapon")
-        base = dodge_base(f)
+        base = dodge_base(f, sheet)
         item: str | None = None
         key: str | None = None
     elif kind is DefenseKind.BLOCK:
@@ -488,7 +494,7 @@ def plan_defense(
             raise IllegalAttackError(
                 f"a {shield.name} blocks at most {2 * shield.pd} attacks a turn (000 BLOCK)"
             )
-        base = block_base(f)
+        base = block_base(f, sheet)
         item, key = shield.name, shield.key
         becomes_unready = shield.heavy  # 000 BLOCK: heavy shields need readying
     else:
@@ -504,22 +510,21 @@ def plan_defense(
             raise IllegalAttackError(f"a {weapon.name} cannot parry")
         if weapon.key in defender.unready and needs_ready_to_parry(weapon):
             raise IllegalAttackError(f"{defender.name}'s {weapon.name} is not ready to parry")
-        if weapon.key in tracks_of(defender).strained_weapons:
+        if weapon.key in tracks.strained_weapons:
             raise IllegalAttackError(
                 f"{defender.name}'s arm holding the {weapon.name} is strained "
                 "(critical miss table: STRAIN)"
             )
-        base = parry_base(f, weapon)
+        base = parry_base(f, weapon, sheet)
         item, key = weapon.name, weapon.key
         becomes_unready = unready_after_use(weapon)
 
     mods: list[Modifier] = []
-    sheet = sheet_of(f)
     if sheet.combat_reflexes:
         mods.append(Modifier(1, "Combat Reflexes", DEFENSES))
     if kind is DefenseKind.DODGE and (encumbrance := sheet.encumbrance):
         mods.append(Modifier(-encumbrance, f"encumbrance level {encumbrance}", kind.citation))
-    score = base.value + sum(m.value for m in mods)
+    score = base.value + sum([m.value for m in mods])
     cap = min(score_cap, score_plus_pd_cap - situation.pd_total)
     if score > cap:
         mods.append(
@@ -562,7 +567,7 @@ def plan_defense(
                     free_parry_citation or kind.citation,
                 )
             )
-    if tracks_of(defender).off_balance:
+    if tracks.off_balance:
         temporary = sum(m.value for m in mods[len(base_mods) :] if m.value < 0) - waived
         if temporary:
             mods.append(
@@ -570,7 +575,7 @@ def plan_defense(
                     temporary, "off-balance: defense penalties doubled", CRITICAL_MISSES_ON_DEFENSE
                 )
             )
-    value = base.value + sum(m.value for m in mods)
+    value = base.value + sum([m.value for m in mods])
     if value > score_cap:
         mods.append(
             Modifier(
