@@ -480,8 +480,8 @@ class Combatant:
             unknown = ", ".join(sorted(changes.keys() - _COMBATANT_FIELD_SET))
             raise TypeError(f"Combatant has no field {unknown}")
         new = _new_instance(Combatant)
-        for name, value in zip(_COMBATANT_FIELDS, _combatant_values(self), strict=True):
-            _set_field(new, name, value)
+        for set_slot, value in zip(_SLOT_SETTERS, _combatant_values(self), strict=True):
+            set_slot(new, value)
         for name, value in changes.items():
             _set_field(new, name, value)
         return new
@@ -572,3 +572,6 @@ _COMBATANT_FIELD_SET = frozenset(_COMBATANT_FIELDS)
 _combatant_values = attrgetter(*_COMBATANT_FIELDS)  # every field's value, in order
 _new_instance = object.__new__
 _set_field = object.__setattr__  # what the frozen ``__init__`` itself uses
+# Each field's slot writer, in field order: a copy writes every slot without looking
+# its name up (the same store as ``_set_field``, at about half the cost).
+_SLOT_SETTERS = tuple(vars(Combatant)[name].__set__ for name in _COMBATANT_FIELDS)
