@@ -20,6 +20,7 @@ from typing import Protocol
 
 from hexmap import Hex
 from rules.battle.command_events import Edited, Moved, RulesetOptionsSet, Turned, TurnEnded
+from rules.battle.turns import RuleOverridden, TurnBegan
 from rules.core.events import Event
 
 log = logging.getLogger(__name__)
@@ -193,8 +194,10 @@ def _text_and_tone(event: Event, formatter: LogFormatter) -> tuple[str, Tone]:
     own = formatter.line(event)
     if own is not None:
         return own
-    if isinstance(event, RulesetOptionsSet):
+    if isinstance(event, RulesetOptionsSet | RuleOverridden):  # a GM override stands out
         return event.describe(), Tone.NOTE
+    if isinstance(event, TurnBegan):
+        return event.describe(), Tone.TITLE
     if isinstance(event, TurnEnded):
         return f"Turn {event.turn}", Tone.TITLE
     return event.describe(), Tone.PLAIN

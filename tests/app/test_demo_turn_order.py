@@ -4,7 +4,11 @@ frame does not load) and on File ▸ New Demo Battle."""
 
 from __future__ import annotations
 
+from app.event_text import Tone, rows_for_events
 from app.main_window import MainWindow, load_demo_battle
+from app.rulesets import ruleset_ui
+from hexmap import Facing
+from rules.battle.commands import EndTurn, TurnCombatant
 from rules.battle.turns import upcoming
 
 
@@ -26,3 +30,15 @@ def test_new_demo_battle_starts_with_the_turn_order(main_window: MainWindow) -> 
     state = main_window.controller.state
     assert state.turns_running and state.active_id == state.initiative[0]
     assert main_window.controller.battle.commands == ()
+
+
+def test_the_log_marks_an_override_and_a_fighter_s_turn() -> None:
+    battle = load_demo_battle(7, turn_order=True)
+    other = battle.state.initiative[1]
+    events = battle.execute(TurnCombatant(other, Facing.N, gm_override=True))
+    events += battle.execute(EndTurn())
+    rows = rows_for_events(events, ruleset_ui("000").log_formatter)
+    tones = {row.lines[0].text: row.lines[0].tone for row in rows}
+    overridden = next(t for t in tones if t.startswith("GM override (turn): it is Fencer's turn"))
+    assert tones[overridden] is Tone.NOTE
+    assert tones["Round 1: Spearman's turn"] is Tone.TITLE
