@@ -75,6 +75,7 @@ class BattleChange:
     changed_ids: frozenset[str] = field(default_factory=frozenset)
     dice: tuple[int, ...] = ()  # the faces the command rolled, in order
     kind: ChangeKind = ChangeKind.EXECUTED
+    dice_entered: bool = False  # the faces were entered at the table (physical dice)
 
     @property
     def items_changed(self) -> bool:
@@ -118,6 +119,8 @@ class Battle:
         # The faces each command rolled, in order (rules.core.dice): a replay or a
         # redo runs the command again on exactly these.
         self._dice: list[tuple[int, ...]] = []
+        # Whether each command's faces were entered at the table (physical dice).
+        self._entered: list[bool] = []
         # The checkpoints: the state before each command of the log, for the last
         # RECENT_CHECKPOINTS commands and, further back, every CHECKPOINT_STRIDE-th
         # (None between them). States share every part a command leaves alone, but a
@@ -127,6 +130,7 @@ class Battle:
         self._before: list[BattleState | None] = []
         # What was undone and may be redone, with its dice: the next redo last.
         self._undone: list[tuple[Command, tuple[int, ...]]] = []
+        self._undone_entered: list[bool] = []  # beside ``_undone``
         self._observers: list[Observer] = []
 
     @property
@@ -162,6 +166,16 @@ class Battle:
     def dice_log(self) -> tuple[tuple[int, ...], ...]:
         """The faces each command of the log rolled, one tuple per command."""
         return tuple(self._dice)
+
+    @property
+    def entered_log(self) -> tuple[bool, ...]:
+        """For each command of the log, whether its faces were entered at the table."""
+        return tuple(self._entered)
+
+    @property
+    def undone_entered(self) -> tuple[bool, ...]:
+        """For each of ``undone`` (the next redo first), whether its faces were entered."""
+        return tuple(reversed(self._undone_entered))
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -204,11 +218,15 @@ class Battle:
     def execute(self, command: Command, dice: RecordingDice | None = None) -> tuple[Event, ...]:
         """Apply ``command`` and log it with the faces it rolled. ``dice`` replaces
         the command's seeded dice: the recorded faces of a redo or replay
-        (``ScriptedDice``, which never rolls), or dice entered at the table."""
+        (``ScriptedDice``, which never rolls), or dice entered at the table
+        (``EnteredDice``). A source that raises, as a person cancelling the entry
+        does, leaves the battle as it was: the command is applied to the frozen
+        state first, and nothing is logged until it returns."""
         index = len(self._commands)
         source = command_rng(self._seed, index) if dice is None else dice
         before, result = self._run(command, source)
         self._undone.clear()  # a new command starts a new future
+        self._undone_entered.clear()
         if self._observers:  # a battle played without a window tells nobody
             self._tell(self._change(index, before, ChangeKind.EXECUTED))
         return result.events
@@ -225,9 +243,11 @@ class Battle:
         self._commands.pop()
         self._events.pop()
         self._dice.pop()
+        self._entered.pop()
         self._before.pop()
         self._state = before
         self._undone.append((change.command, change.dice))
+        self._undone_entered.append(change.dice_entered)
         self._tell(change)
         return change
 
@@ -240,8 +260,9 @@ class Battle:
         command, faces = self._undone[-1]
         # The same command on the same state and faces does what it did; it leaves
         # the list only once it has, so a refusal leaves the history whole.
-        before, _ = self._run(command, ScriptedDice(faces))
+        before, _ = self._run(command, ScriptedDice(faces, entered=self._undone_entered[-1]))
         self._undone.pop()
+        self._undone_entered.pop()
         change = self._change(len(self._commands) - 1, before, ChangeKind.REDONE)
         self._tell(change)
         return change
@@ -258,6 +279,7 @@ class Battle:
         self._commands.append(command)
         self._events.append(result.events)
         self._dice.append(source.faces)
+        self._entered.append(source.entered)
         return before, result
 
     def _state_before(self, index: int) -> BattleState:
@@ -294,6 +316,7 @@ class Battle:
             changed_ids=_changed_ids(start, end),
             dice=self._dice[index],
             kind=kind,
+            dice_entered=self._entered[index],
         )
 
     def _tell(self, change: BattleChange) -> None:
@@ -309,9 +332,12 @@ class Battle:
         dice_log: Iterable[tuple[int, ...]] | None = None,
         *,
         rulesets: RulesetFinder,
+        entered: Iterable[bool] = (),
     ) -> Battle:
         """The battle after ``commands``: rolled again from the seed, or, with
-        ``dice_log``, on exactly the recorded faces (too few is an error)."""
+        ``dice_log``, on exactly the recorded faces (too few is an error).
+        ``entered``: for each command, whether those faces were entered at the
+        table (as ``entered_log``; missing at the end: not)."""
         battle = cls(initial, seed, rulesets)
         if dice_log is None:
             for command in commands:
@@ -323,8 +349,9 @@ class Battle:
             raise IllegalCommandError(
                 f"{len(commands)} commands but dice for {len(recorded)}"
             )
+        marks = iter(entered)
         for command, faces in zip(commands, recorded, strict=True):
-            battle.execute(command, ScriptedDice(faces))
+            battle.execute(command, ScriptedDice(faces, entered=next(marks, False)))
         return battle
 
     @classmethod
@@ -337,11 +364,14 @@ class Battle:
         undone: Iterable[tuple[Command, tuple[int, ...]]] = (),
         *,
         rulesets: RulesetFinder,
+        entered: Iterable[bool] = (),
     ) -> Battle:
         """The battle as it was saved: ``commands`` run on their recorded dice, and
         ``undone`` (the next redo first, as ``Battle.undone`` gives it) waiting for
         a redo. The undone commands are run and taken back once here, so that a
-        history whose redo could not run is refused now, not at the GM's Ctrl+Shift+Z."""
+        history whose redo could not run is refused now, not at the GM's Ctrl+Shift+Z.
+        ``entered``: for each command of the log and then of ``undone``, whether its
+        faces were entered at the table (``entered_log``, ``undone_entered``)."""
         later = tuple(undone)
         battle = cls.replay(
             initial,
@@ -349,6 +379,7 @@ class Battle:
             (*commands, *(command for command, _ in later)),
             (*dice_log, *(faces for _, faces in later)),
             rulesets=rulesets,
+            entered=entered,
         )
         for _ in later:
             battle.undo()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -51,11 +51,54 @@ class DiceSource(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
+@dataclass(frozen=True, slots=True)
+class DiceRequest:
+    """One roll a person is asked to make at the table: what it is for, as its roll
+    site names it ("Fencer's parry"; "" when unnamed), its dice, each showing
+    ``low..high``, and the adds its total gets (shown only: no face has them)."""
+
+    what: str
+    count: int
+    high: int
+    low: int = 1
+    adds: int = 0
+
+    @property
+    def dice(self) -> str:
+        """The dice as a GM writes them: "3d6", "2d6+1"."""
+        if self.low == 1:
+            text = f"{self.count}d{self.high}"
+        else:
+            text = f"{self.count}d({self.low}..{self.high})"
+        return text + (f"{self.adds:+d}" if self.adds else "")
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.dice}" if self.what else self.dice
+
+
+class DiceEntryCancelled(Exception):
+    """The person at the table did not enter a roll: the command is abandoned.
+    Not a ``RulesError``: nothing was refused, and nothing is reported as such."""
+
+
 class RecordingDice:
-    """Base of the recording sources: ``trace`` holds every face given, in order."""
+    """Base of the recording sources: ``trace`` holds every face given, in order.
+
+    A roll site may say what it rolls (``roll(..., what="Fencer's parry")``): the
+    source hears it through ``note`` just before the roll. Only a source that asks
+    a person (``EnteredDice``) keeps it; the others ignore it, so the note changes
+    no face and costs a seeded or enumerated roll one call at most."""
 
     def __init__(self) -> None:
         self.trace: list[int] = []
+
+    def note(self, what: str, adds: int = 0) -> None:
+        """What the next roll is for, and the adds its total gets (ignored here)."""
+
+    @property
+    def entered(self) -> bool:
+        """Whether the faces given were entered by a person at the table."""
+        return False
 
     def randint(self, a: int, b: int) -> int:
         face = self._next(a, b)
@@ -116,9 +159,15 @@ class ScriptedDice(RecordingDice):
     never a silent roll. Replays a command's recorded dice (redo, replay) and
     scripts exact scenarios in tests."""
 
-    def __init__(self, faces: Iterable[int]) -> None:
+    def __init__(self, faces: Iterable[int], *, entered: bool = False) -> None:
         super().__init__()
         self._faces = tuple(faces)
+        self._entered = entered
+
+    @property
+    def entered(self) -> bool:
+        """The recorded faces were entered at the table (a redo keeps the mark)."""
+        return self._entered
 
     def _next(self, a: int, b: int) -> int:
         used = len(self.trace)
@@ -133,16 +182,51 @@ class ScriptedDice(RecordingDice):
         return len(self._faces) - len(self.trace)
 
 
-class EnteredDice(RecordingDice):
-    """Dice read off the table: ``ask(a, b)`` returns the face a person entered
-    (physical-dice mode); a face outside ``a..b`` is refused."""
+DiceAsk = Callable[[DiceRequest], Sequence[int]]
 
-    def __init__(self, ask: Callable[[int, int], int]) -> None:
+
+class EnteredDice(RecordingDice):
+    """Dice read off the table (physical-dice mode): ``ask(request)`` returns the
+    faces a person entered for one roll, all its dice at once, or raises
+    ``DiceEntryCancelled``. A face outside the request's ``low..high``, or too few
+    or too many faces, is refused (``RulesError``)."""
+
+    def __init__(self, ask: DiceAsk) -> None:
         super().__init__()
         self._ask = ask
+        self._what = ""
+        self._adds = 0
+
+    def note(self, what: str, adds: int = 0) -> None:
+        self._what, self._adds = what, adds
+
+    @property
+    def entered(self) -> bool:
+        return bool(self.trace)
+
+    def roll(
+        self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
+    ) -> tuple[int, ...]:
+        return self._entered_faces(count, 1, sides)
 
     def _next(self, a: int, b: int) -> int:
-        return self._ask(a, b)
+        (face,) = self._entered_faces(1, a, b, record=False)  # the base records it
+        return face
+
+    def _entered_faces(
+        self, count: int, low: int, high: int, *, record: bool = True
+    ) -> tuple[int, ...]:
+        request = DiceRequest(self._what, count, high, low, self._adds)
+        self._what, self._adds = "", 0  # the note was for this roll only
+        faces = tuple(self._ask(request))
+        if len(faces) != count:
+            raise RulesError(f"{request} needs {count} face(s), got {len(faces)}")
+        for face in faces:
+            if isinstance(face, bool) or not isinstance(face, int) or not low <= face <= high:
+                raise RulesError(f"a die must show {low}..{high}, got {face!r}")
+        if record:
+            self.trace.extend(faces)
+        return faces
 
 
 SIDES = 6
@@ -155,15 +239,23 @@ def roll(
     sides: int = SIDES,
     *,
     reads: Callable[[int], Hashable] | None = None,
+    what: str | None = None,
+    adds: int = 0,
 ) -> tuple[int, ...]:
     """Roll ``count`` dice; the faces in the order rolled.
 
     ``reads``: what the caller makes of the total (a success roll: its outcome at
     its target). It changes no face; a source that enumerates may branch once per
     value of it instead of once per total, when its user vouches that the code it
-    runs reads the roll through nothing else (``rules.core.enumerate``)."""
+    runs reads the roll through nothing else (``rules.core.enumerate``).
+
+    ``what``: what is rolled, in a GM's words ("Fencer's parry"), with ``adds``, the
+    adds its total gets: told to the source (``RecordingDice.note``) for a person
+    who rolls at the table; no face changes. The odds pass none."""
     _check_count(count, sides)
     if isinstance(rng, RecordingDice):
+        if what is not None:
+            rng.note(what, adds)
         return rng.roll(count, sides, reads)
     return tuple(rng.randint(1, sides) for _ in range(count))
 
@@ -212,14 +304,16 @@ def apply_minimum(raw: int, minimum: int | None) -> int:
     return raw if minimum is None else max(minimum, raw)
 
 
-def roll_dice(dice: Dice, rng: DiceSource, minimum: int | None = 0) -> DiceRoll:
+def roll_dice(
+    dice: Dice, rng: DiceSource, minimum: int | None = 0, *, what: str | None = None
+) -> DiceRoll:
     """Roll a dice expression such as 2d+1.
 
     ``minimum`` floors the result; the default 0 is the family's rule for a damage
     roll whose minus would make it negative (basic damage is never below 0, see
-    ``rules.sets.seed000.damage``). Pass None for no floor.
+    ``rules.sets.seed000.damage``). Pass None for no floor. ``what``: as ``roll``'s.
     """
-    faces = roll(dice.count, rng)
+    faces = roll(dice.count, rng, what=what, adds=dice.adds)
     raw = sum(faces) + dice.adds
     return DiceRoll(dice, faces, raw, minimum, apply_minimum(raw, minimum))
 

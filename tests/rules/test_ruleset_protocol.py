@@ -20,7 +20,7 @@ from rules.battle.commands import Attack, EndTurn, PaintTerrain, SetRulesetOptio
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, TerrainChange
 from rules.core.assets import read_json
-from rules.core.dice import EnteredDice, ScriptedDice
+from rules.core.dice import DiceRequest, EnteredDice, ScriptedDice
 from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError, RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
@@ -141,16 +141,17 @@ def test_entered_dice_and_recorded_dice_give_the_battle_the_same_result() -> Non
     seeded = Battle(state, 11, get_ruleset)
     seeded.execute(Attack("c2", "c4", choices))
     faces = iter(seeded.dice_log[0])
-    asked: list[tuple[int, int]] = []
+    asked: list[DiceRequest] = []
 
-    def at_the_table(a: int, b: int) -> int:
-        asked.append((a, b))
-        return next(faces)
+    def at_the_table(request: DiceRequest) -> tuple[int, ...]:
+        asked.append(request)
+        return tuple(next(faces) for _ in range(request.count))
 
     by_hand = Battle(state, 999, get_ruleset)
     by_hand.execute(Attack("c2", "c4", choices), EnteredDice(at_the_table))
     assert by_hand.state == seeded.state and by_hand.events == seeded.events
-    assert len(asked) == len(seeded.dice_log[0]) and all(x == (1, 6) for x in asked)
+    assert sum(r.count for r in asked) == len(seeded.dice_log[0])
+    assert all((r.low, r.high) == (1, 6) for r in asked)
     redo = Battle(state, 999, get_ruleset)
     redo.execute(Attack("c2", "c4", choices), ScriptedDice(seeded.dice_log[0]))
     assert redo.state == seeded.state
@@ -160,7 +161,7 @@ def test_entered_dice_refuse_an_impossible_face() -> None:
     battle = Battle(demo(), 1, get_ruleset)
     with pytest.raises(RulesError):
         battle.execute(
-            Attack("c2", "c4", AttackOptions("long-spear", "thrust")), EnteredDice(lambda a, b: 7)
+            Attack("c2", "c4", AttackOptions("long-spear", "thrust")), EnteredDice(lambda r: (7,) * r.count)
         )
     assert battle.commands == ()  # nothing changed
 
