@@ -33,7 +33,7 @@ from rules.battle.model import Posture, Status
 from rules.battle.state import BattleState, Command
 from rules.battle.terrain import Footing, Light, TerrainChange
 from rules.battle.turns import ChooseManeuver, StartTurns
-from rules.core.dice import EnteredDice, SeededDice
+from rules.core.dice import DiceRequest, EnteredDice, SeededDice
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.sets.registry import get_ruleset, ruleset_of
 
@@ -217,10 +217,10 @@ def test_a_redo_of_dice_entered_at_the_table_asks_for_none() -> None:
     table = random.Random(11)
     asked: list[int] = []
 
-    def enter(a: int, b: int) -> int:
-        face = table.randint(a, b)
-        asked.append(face)
-        return face
+    def enter(request: DiceRequest) -> tuple[int, ...]:
+        faces = tuple(table.randint(request.low, request.high) for _ in range(request.count))
+        asked.extend(faces)
+        return faces
 
     choices = ruleset_of(battle.state).default_attack(battle.state, "c2", "c4")
     assert choices is not None
