@@ -12,20 +12,28 @@ led to, ``after`` the state before it).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtCore import QObject, Signal
 
+from app.command_names import command_name
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.state import BattleState, Command
+from rules.core.dice import DiceEntryCancelled, DiceRequest, EnteredDice
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import ruleset_of
 
 log = logging.getLogger(__name__)
+
+# Asks the table for one roll of a command: (the command in the GM's words, the
+# roll) -> the faces entered; raises DiceEntryCancelled when the GM cancels.
+TableDice = Callable[[str, DiceRequest], Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,8 @@ class BattleController(QObject):
     target_changed = Signal(object)
     # A command was refused by the rules; the message is for the status bar.
     command_refused = Signal(str)
+    # The GM cancelled a roll at the table: the command was abandoned, nothing changed.
+    command_cancelled = Signal(str)  # the command in the GM's words
     # Hexes to highlight briefly (hovered log entry), empty to clear.
     highlight_requested = Signal(object)  # tuple[Hex, ...]
     # A pane asks the map to let the GM pick where a combatant drops an item:
@@ -69,6 +79,7 @@ class BattleController(QObject):
         self._unsubscribe = battle.subscribe(self._on_battle_changed)
         self._selected: str | None = None
         self._target: str | None = None
+        self._table_dice: TableDice | None = None  # physical dice: who asks the table
 
     # --- the model -------------------------------------------------------------
     @property
@@ -97,10 +108,30 @@ class BattleController(QObject):
         self.selection_changed.emit(self._selected)
         self.target_changed.emit(self._target)
 
+    def set_dice_entry(self, table: TableDice | None) -> None:
+        """Physical dice: from now on every command's dice are asked of ``table``,
+        one roll at a time (``app.dice_entry.DiceEntryPrompt``); None: the computer
+        rolls them. A redo reuses recorded dice either way and asks nothing."""
+        self._table_dice = table
+
+    @property
+    def dice_entered(self) -> bool:
+        """Whether commands' dice are entered at the table (physical dice)."""
+        return self._table_dice is not None
+
     def execute(self, command: Command) -> tuple[Event, ...] | None:
-        """Run a command; a rules refusal is reported, not raised."""
+        """Run a command; a rules refusal is reported, not raised. With physical
+        dice the GM enters each roll; a cancelled roll abandons the command with
+        nothing changed (``command_cancelled``)."""
+        dice: EnteredDice | None = None
+        if self._table_dice is not None:
+            dice = EnteredDice(partial(self._table_dice, command_name(command, self.state)))
         try:
-            return self._battle.execute(command)
+            return self._battle.execute(command, dice)
+        except DiceEntryCancelled:
+            log.info("dice entry cancelled: %s", command)
+            self.command_cancelled.emit(command_name(command, self.state))
+            return None
         except RulesError as refusal:
             log.info("command refused: %s", refusal)
             self.command_refused.emit(str(refusal))
