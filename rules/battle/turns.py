@@ -19,7 +19,9 @@ The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``Ruleset.legal_actions(state, id)`` (commands, the maneuvers among them) and
   ``Ruleset.condition_labels(combatant)`` (stunned, bleeding ... for the tracker).
   ``terms_of(ruleset, combatant)``, ``movement_left(ruleset, combatant)`` and
-  ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here.
+  ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here;
+  ``maneuver_problems(combatant, maneuver, option)`` says why a maneuver no longer
+  fits what it did this turn (empty: it may still take it).
 
 Commands (all frozen dataclasses of plain data):
   ``StartTurns()``: roll the order (ruleset's initiative), begin the first turn
@@ -212,6 +214,22 @@ def allowance_problem(who: Combatant, maneuver: Maneuver | None, option: str = "
     return None
 
 
+def maneuver_problems(who: Combatant, maneuver: Maneuver, option: str = "") -> list[str]:
+    """Why ``maneuver`` no longer fits what ``who`` did this turn: moved further or
+    attacked more often than it allows."""
+    problems: list[str] = []
+    moved = allowance_problem(who, maneuver, option)
+    if moved is not None:
+        problems.append(moved)
+    terms = maneuver.terms(option)
+    if who.attacks_made > terms.attacks:
+        problems.append(
+            f"{who.name} has attacked {who.attacks_made} time(s) this turn; "
+            f"{maneuver.describe_choice(option)} allows {terms.attacks}"
+        )
+    return problems
+
+
 def attack_problems(
     state: BattleState, ruleset: BattleRuleset, attacker: Combatant, defender: Combatant
 ) -> tuple[list[str], ManeuverChoice | None]:
@@ -394,15 +412,7 @@ class ChooseManeuver(Command):
             problems.append(late)
         if maneuver.key not in {m.key for m in ruleset.maneuvers(state, who.id)}:
             problems.append(f"{who.name} cannot take {label} now")
-        moved = allowance_problem(who, maneuver, option)
-        if moved is not None:
-            problems.append(moved)
-        terms = maneuver.terms(option)
-        if who.attacks_made > terms.attacks:
-            problems.append(
-                f"{who.name} has attacked {who.attacks_made} time(s) this turn; "
-                f"{label} allows {terms.attacks}"
-            )
+        problems.extend(maneuver_problems(who, maneuver, option))
         overridden = overrule(problems, self.gm_override, who, "maneuver")
         chosen = ManeuverChosen(
             citation=maneuver.citation,

@@ -5,6 +5,7 @@ where the outcome matters."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -517,3 +518,28 @@ def test_legal_steps_fit_the_movement_left(make: Make) -> None:
     assert left == 1 and steps
     for step in steps:  # only the three hexes in front cost 1
         assert battle.preview(step).state.combatant("f").move_used == f.move_used + 1
+
+
+def test_an_evening_of_legal_actions_in_turn_order_replays_exactly() -> None:
+    """300 commands chosen among the legal actions of whoever's turn it is (or a
+    waiting fighter), on the demo battle in turn order: none is refused, and the
+    log replays to the same state."""
+    grid, combatants = load_demo_battle()
+    battle = Battle(BattleState(grid, combatants), 11, get_ruleset)
+    battle.execute(StartTurns())
+    ruleset = get_ruleset()
+    pick = random.Random(5)
+    for _ in range(300):
+        state = battle.state
+        assert state.active_id is not None
+        actions = ruleset.legal_actions(state, state.active_id)
+        if not actions or pick.random() < 0.15:
+            battle.execute(EndTurn())
+            continue
+        battle.execute(pick.choice(actions).command)
+    assert not any(isinstance(e, RuleOverridden) for e in battle.events)
+    assert battle.state.round > 3
+    assert (
+        Battle.replay(battle.initial, battle.seed, battle.commands, rulesets=get_ruleset).state
+        == battle.state
+    )

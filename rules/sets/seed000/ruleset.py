@@ -36,6 +36,7 @@ from rules.battle.turns import (
     allowance_problem,
     attacks_left,
     hexes_moved,
+    maneuver_problems,
     movement_left,
     turn_problem,
 )
@@ -307,6 +308,8 @@ class Seed000(Tables):
                         key,
                     ):
                         continue
+                    if maneuver_problems(me, m, key):
+                        continue  # it moved or attacked more than this maneuver allows
                     actions.append(
                         LegalAction(
                             f"maneuver: {m.describe_choice(key)}",
