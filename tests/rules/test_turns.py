@@ -543,3 +543,21 @@ def test_an_evening_of_legal_actions_in_turn_order_replays_exactly() -> None:
         Battle.replay(battle.initial, battle.seed, battle.commands, rulesets=get_ruleset).state
         == battle.state
     )
+
+
+def test_the_plain_attack_on_a_fighter_whose_shield_grip_is_lost_is_one_it_can_make(
+    make: Make,
+) -> None:
+    """The legal attack (``default_attack``) announces no block with a shield whose
+    grip a fumbled block lost: it would be refused."""
+    state = duel(make)
+    state = _with(state, replace(state.combatant("s"), shield_ready=False))
+    battle = started(state)
+    attack = next(
+        a.command
+        for a in get_ruleset().legal_actions(battle.state, "f")
+        if isinstance(a.command, Attack)
+    )
+    assert isinstance(attack.options, AttackOptions)
+    assert DefenseKind.BLOCK not in {d.kind for d in attack.options.defenses}
+    battle.execute(attack, ScriptedDice(MISS))

@@ -28,9 +28,9 @@ def parrying_weapon(defender: Combatant) -> Weapon | None:
 
 
 def likely_defense(defender: Combatant) -> DefenseChoice:
-    """A block with a shield, else a parry with the first weapon that can, else a
-    dodge."""
-    if defender.fighter.shield is not None:
+    """A block with a shield in hand (its grip not lost), else a parry with the
+    first weapon that can, else a dodge."""
+    if defender.fighter.shield is not None and defender.shield_ready:
         return DefenseChoice(DefenseKind.BLOCK)
     parrying = parrying_weapon(defender)
     if parrying is not None:
