@@ -158,18 +158,29 @@ class Landing:
         return where
 
 
-def land(placement: Placement, rng: DiceSource) -> Landing:
+_WHICH_WAY = {
+    DirectionRule.RANDOM: "1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW",
+    DirectionRule.FORWARD_OR_BACK: "1-3 forward, 4-6 back",
+}
+
+
+def land(placement: Placement, rng: DiceSource, name: str | None = None) -> Landing:
     """Roll where a piece lands: first the distance dice (if any), then — only if it
-    moved — one d6 for the direction."""
+    moved — one d6 for the direction. ``name``: the piece's, for dice entered at the
+    table ("how far the Broadsword goes")."""
     faces: tuple[int, ...] = ()
     if placement.dice is not None:
-        faces = roll(placement.dice.count, rng, placement.dice.sides)
+        dice = placement.dice
+        what = None if name is None else f"how far the {name} goes (hexes)"
+        faces = roll(dice.count, rng, dice.sides, what=what, adds=dice.adds)
         distance = max(0, sum(faces) + placement.dice.adds)
     else:
         distance = placement.fixed_distance
     direction: int | None = None
     if distance > 0 and placement.direction is not DirectionRule.NONE:
-        direction = roll(1, rng)[0]
+        which = _WHICH_WAY.get(placement.direction, "")
+        what = None if name is None else f"which way the {name} goes ({which})"
+        direction = roll(1, rng, what=what)[0]
     return Landing(placement, faces, distance, direction)
 
 
@@ -206,4 +217,4 @@ class Piece:
         """This piece with its placement rolled (in-hand pieces stay as they are)."""
         if self.placement.kind is PlacementKind.IN_HAND:
             return self
-        return replace(self, landing=land(self.placement, rng))
+        return replace(self, landing=land(self.placement, rng, self.name))

@@ -303,7 +303,7 @@ def scatter_piece(
         if start not in grid:
             raise RulesError(f"{piece.name} cannot be dropped off the map at {start}")
         return MapLanding(piece.name, placement, start, None, None, (start,), start, False)
-    dice = piece.landing if piece.landing is not None else land(placement, rng)
+    dice = piece.landing if piece.landing is not None else land(placement, rng, piece.name)
     return scatter_landing(
         piece.name,
         dice,

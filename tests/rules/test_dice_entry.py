@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,8 @@ from hexmap import Facing
 from rules.battle.battle import Battle, BattleChange
 from rules.battle.catalog import load_demo_battle
 from rules.battle.commands import Attack, EndTurn, TurnCombatant
+from rules.battle.model import Status
+from rules.battle.pieces import DirectionRule, DistanceDice, Placement, PlacementKind, land
 from rules.battle.savefile import battle_document, document_text, read_battle
 from rules.battle.state import BattleState
 from rules.core.dice import (
@@ -28,6 +31,8 @@ from rules.core.dice import (
 )
 from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset, ruleset_of
+from rules.sets.seed000.maneuvers import settle_ties
+from rules.sets.seed000.turn import per_turn_effects
 
 
 def demo_battle(seed: int) -> Battle:
@@ -180,3 +185,55 @@ def test_what_is_rolled_changes_no_seeded_face() -> None:
     assert named.faces == bare.faces
     scripted = ScriptedDice(bare.faces)
     assert roll(3, scripted, what="Fencer's parry") == bare.faces[:3]
+
+
+def test_the_attack_s_rolls_are_named_for_the_table() -> None:
+    battle = demo_battle(seed=3)
+    # The spear hits (9), the fencer's defense fails (16): the damage follows.
+    table = Table(6, first=(3, 3, 3, 5, 5, 6))
+    attack = spearman_attack(battle)
+    battle.execute(attack, EnteredDice(table))
+    named = [str(r) for r in table.requests]
+    assert named[0] == "Spearman's attack: 3d6"
+    defense = attack.options.defenses[0].kind.value  # type: ignore[attr-defined]
+    assert named[1] == f"Fencer's {defense}: 3d6"
+    damage = next(r for r in table.requests if r.what == "Spearman's damage")
+    assert damage.high == 6 and damage.count >= 1
+    assert all(r.what for r in table.requests)  # every roll of this attack is named
+
+
+class Lowest:
+    """A person who enters the lowest face of every die and keeps the requests."""
+
+    def __init__(self) -> None:
+        self.requests: list[DiceRequest] = []
+
+    def __call__(self, request: DiceRequest) -> Sequence[int]:
+        self.requests.append(request)
+        return [request.low] * request.count
+
+
+def test_a_flying_piece_names_its_distance_and_its_direction() -> None:
+    table = Lowest()
+    placement = Placement(
+        PlacementKind.FLIES, DistanceDice(1, 3, 1), direction=DirectionRule.FORWARD_OR_BACK
+    )
+    landing = land(placement, EnteredDice(table), "Broadsword")
+    assert landing.distance == 2 and landing.direction_roll == 1
+    assert [str(r) for r in table.requests] == [
+        "how far the Broadsword goes (hexes): 1d3+1",
+        "which way the Broadsword goes (1-3 forward, 4-6 back): 1d6",
+    ]
+
+
+def test_initiative_ties_and_the_turn_s_rolls_name_the_fighter() -> None:
+    state = demo_battle(seed=3).state
+    first, second = state.combatants[:2]
+    tie = Table(0, first=(6, 1))  # the first fighter rolls higher: settled at once
+    settle_ties([first, second], EnteredDice(tie))
+    assert [r.what for r in tie.requests] == [
+        f"{c.name}'s die for the initiative tie (highest goes first)" for c in (first, second)
+    ]
+    table = Lowest()
+    per_turn_effects(replace(first, status=Status.STUNNED), EnteredDice(table))
+    assert [str(r) for r in table.requests] == [f"{first.name}'s HT roll to recover: 3d6"]

@@ -952,7 +952,9 @@ def resolve_attack(
     if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
         return _disarm_contest_000(plan, flow, rng, ruleset.weapon_strikes)
 
-    step = attack_roll_step(attack_roll_inputs(plan), ruleset.hit_locations, rng)
+    step = attack_roll_step(
+        attack_roll_inputs(plan), ruleset.hit_locations, rng, f"{attacker.name}'s attack"
+    )
     attack_roll = step.roll
     events.append(
         AttackRolled(
@@ -1046,7 +1048,12 @@ def resolve_attack(
         )
     elif hit:
         damage = roll_damage(
-            plan.damage_dice, plan.damage_spec.type, flow.defender, rng, ruleset.wounding
+            plan.damage_dice,
+            plan.damage_spec.type,
+            flow.defender,
+            rng,
+            ruleset.wounding,
+            what=f"{attacker.name}'s damage",
         )
         injured: CombatantChanges = {
             **defender_record,
@@ -1236,7 +1243,8 @@ def _roll_defense(
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
     between = flow.between
-    step = defense_step(defense_inputs(plan, d, flow.defender), rng)
+    what = f"{flow.defender.name}'s {d.kind.value}"
+    step = defense_step(defense_inputs(plan, d, flow.defender), rng, what)
     if step.acrobatic is not None and step.applied is not None:
         flow.events.append(
             AcrobaticDodgeRolled(
@@ -1485,6 +1493,7 @@ def _defense_fumble(
         shield=f.shield,
         weapon=weapon,
         attacking_weight=plan.weapon.weight,
+        who=c.name,
     )
     dx_roll = None
     posture_events: list[Event] = []
@@ -1570,7 +1579,7 @@ def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tabl
         return
     action = MissAction.SWING if plan.mode.is_swing else MissAction.THRUST
     context = MissContext(action, plan.damage_spec.type)
-    result = roll_critical_miss(plan.weapon, context, rng, tables=ruleset)
+    result = roll_critical_miss(plan.weapon, context, rng, tables=ruleset, who=flow.attacker.name)
     _apply_miss_table(flow, flow.attacker.id, result, rng, ruleset, plan)
 
 
@@ -1794,6 +1803,7 @@ def _body_blow(
             shield_side_near=arc in (Arc.SHIELD_FRONT, Arc.SHIELD_SIDE),
             shielded=f.shield is not None,
             left_handed=left,
+            what=f"where the blow lands on {d.name}",
         )
         flow.events.append(
             HitLocationRolled(
@@ -1805,16 +1815,16 @@ def _body_blow(
         hit_key, side = location_roll.location, location_roll.side
     elif side is None:
         side = table_side(system, hit_key, d)
-    rolled, basic = damage_step(dice, factor, rng)
+    rolled, basic = damage_step(dice, factor, rng, f"{between['attacker_name']}'s damage")
     inputs = wound_inputs(
         d, hit_key, dtype, side, swung=swung, from_back=arc is Arc.REAR, chink=chink
     )
     assessment = inputs.assess(system, basic)
-    outcomes = resolve_rolls(assessment, rng)
+    outcomes = resolve_rolls(assessment, rng, who=d.name)
     wound = wound_from(assessment, outcomes)
     hp_after = d.hp - wound.injury
     status, status_rolls, outright = injury_status(
-        d.hp, hp_after, f.hit_points, sheet.attributes.ht, d.status, rng
+        d.hp, hp_after, f.hit_points, sheet.attributes.ht, d.status, rng, who=d.name
     )
     status = wound_status(status, wound.conditions)
     damage = DamageResult(

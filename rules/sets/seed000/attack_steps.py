@@ -176,19 +176,27 @@ class AttackRollStep:
 
 
 def attack_roll_step(
-    inputs: AttackRollInputs, system: HitLocationSystem, dice: DiceSource
+    inputs: AttackRollInputs,
+    system: HitLocationSystem,
+    dice: DiceSource,
+    what: str | None = None,
 ) -> AttackRollStep:
     """Roll the attack (3d6 against the effective skill); a critical failure of a
     reliable weapon or at base skill over 15 is confirmed by its own rolls; a
     plain failure may land elsewhere (``system.missed_aim``) or, with someone in
-    the way, strike him (a miss of 9 or less, at most the unaimed skill)."""
-    rolled = success_roll(inputs.effective_skill, dice, RollKind.STANDARD, total_read=True)
+    the way, strike him (a miss of 9 or less, at most the unaimed skill).
+    ``what`` names the roll for dice entered at the table ("Spearman's attack")."""
+    rolled = success_roll(
+        inputs.effective_skill, dice, RollKind.STANDARD, total_read=True, what=what
+    )
     confirming = None
     shifted = None
     stray = False
     if rolled.outcome is Outcome.CRITICAL_FAILURE:
         if inputs.reliable or inputs.base_skill > HIGH_SKILL:
-            confirming = confirm_critical_miss(inputs.base_skill, dice, reliable=inputs.reliable)
+            confirming = confirm_critical_miss(
+                inputs.base_skill, dice, reliable=inputs.reliable, what=what
+            )
     elif rolled.outcome is Outcome.FAILURE:
         if inputs.aimed_key is not None:
             shifted = system.missed_aim(
@@ -241,25 +249,30 @@ class DefenseStep:
         return self.roll.outcome, None if self.acrobatic is None else self.acrobatic.succeeded
 
 
-def defense_step(inputs: DefenseInputs, dice: DiceSource) -> DefenseStep:
+def defense_step(inputs: DefenseInputs, dice: DiceSource, what: str | None = None) -> DefenseStep:
     """Roll one announced defense (000's defense criticals); an acrobatic dodge
-    rolls Acrobatics first: +2, not above 16, or -4 to the dodge."""
+    rolls Acrobatics first: +2, not above 16, or -4 to the dodge. ``what`` names
+    the defense for dice entered at the table ("Fencer's parry")."""
     value = inputs.value
     acrobatic = applied = None
     if inputs.acrobatic:
-        acrobatic = acrobatic_dodge(inputs.acrobatics, dice)
+        acrobatic = acrobatic_dodge(
+            inputs.acrobatics, dice, what=None if what is None else f"{what}: Acrobatics first"
+        )
         applied = acrobatic.dodge_modifier(value)
         value += applied.value
-    return DefenseStep(acrobatic, applied, success_roll(value, dice, RollKind.DEFENSE))
+    return DefenseStep(acrobatic, applied, success_roll(value, dice, RollKind.DEFENSE, what=what))
 
 
 # --- 3. the damage -----------------------------------------------------------------------
 
 
-def damage_step(dice_rolled: Dice, factor: Fraction, dice: DiceSource) -> tuple[DiceRoll, int]:
+def damage_step(
+    dice_rolled: Dice, factor: Fraction, dice: DiceSource, what: str | None = None
+) -> tuple[DiceRoll, int]:
     """The damage roll (never below 0) and the basic damage: ``factor`` of it,
-    rounded down."""
-    rolled = roll_dice(dice_rolled, dice, minimum=0)
+    rounded down. ``what`` names the roll for dice entered at the table."""
+    rolled = roll_dice(dice_rolled, dice, minimum=0, what=what)
     if factor == 1:  # the usual full damage: no Fraction arithmetic
         return rolled, rolled.total
     return rolled, math.floor(rolled.total * factor)

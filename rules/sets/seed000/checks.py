@@ -127,14 +127,16 @@ def success_roll(
     kind: RollKind = RollKind.STANDARD,
     *,
     total_read: bool = False,
+    what: str | None = None,
 ) -> SuccessRoll:
     """Roll 3d6 against ``target`` (any integer; 3 and 4 succeed even below 3).
 
     The roll tells the dice source that it is read as its outcome, unless
     ``total_read`` (the caller reads the total too, as the attack roll does for a
     near miss): odds that enumerate a step branch on the four outcomes of such a
-    roll, not on its sixteen totals (``rules.core.enumerate``, ``by_reads``)."""
-    dice = roll(3, rng, reads=None if total_read else outcome_at(target, kind))
+    roll, not on its sixteen totals (``rules.core.enumerate``, ``by_reads``).
+    ``what``: what is rolled, for dice entered at the table (``rules.core.dice.roll``)."""
+    dice = roll(3, rng, reads=None if total_read else outcome_at(target, kind), what=what)
     total = sum(dice)
     return SuccessRoll(target, dice, total, judge(total, target, kind), target - total, kind)
 

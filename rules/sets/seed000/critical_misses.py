@@ -84,20 +84,27 @@ class CriticalMissCheck:
 
 
 def confirm_critical_miss(
-    basic_skill: int, rng: DiceSource, *, reliable: bool = False
+    basic_skill: int, rng: DiceSource, *, reliable: bool = False, what: str | None = None
 ) -> CriticalMissCheck:
     """Does a rolled critical miss really happen? Rolls as described above; a roll
-    is made only when its rule applies and the miss still stands."""
+    is made only when its rule applies and the miss still stands. ``what``: the
+    attack roll's name, for dice entered at the table."""
     citations: list[Citation] = []
     verification: SuccessRoll | None = None
     avoidance: SuccessRoll | None = None
     happens = True
     if reliable:
-        verification = success_roll(basic_skill, rng)
+        verification = success_roll(
+            basic_skill, rng, what=None if what is None else f"{what}: verifying the critical miss"
+        )
         citations.append(VERIFYING_000)
         happens = not verification.succeeded
     if happens and basic_skill > HIGH_SKILL:
-        avoidance = success_roll(basic_skill - HIGH_SKILL_OFFSET, rng)
+        avoidance = success_roll(
+            basic_skill - HIGH_SKILL_OFFSET,
+            rng,
+            what=None if what is None else f"{what}: avoiding the critical miss",
+        )
         citations.append(AVOIDING_000)
         happens = not avoidance.succeeded
     return CriticalMissCheck(basic_skill, verification, avoidance, happens, tuple(citations))
@@ -536,12 +543,15 @@ def roll_critical_miss(
     rng: DiceSource,
     *,
     tables: FumbleTables,
+    who: str | None = None,
 ) -> CriticalMissResult:
     """Roll 3d6 on the table, any re-rolls its exceptions call for, then the dice of
-    the consequence (location die, landing, broken-weapon table)."""
+    the consequence (location die, landing, broken-weapon table). ``who``: the one
+    who fumbled, for dice entered at the table."""
     _check_weapon(weapon)
     table = tables.critical_misses
-    rolls: list[tuple[int, ...]] = [roll(3, rng)]
+    what = None if who is None else f"{who}'s critical miss with the {weapon.name} (the table)"
+    rolls: list[tuple[int, ...]] = [roll(3, rng, what=what)]
     final = _resolve_roll(sum(rolls[0]), weapon, context, table, True, rng, rolls)
     consequence = _consequence(final, weapon, rng, table.citation, tables.broken_weapons)
     return CriticalMissResult(
@@ -612,9 +622,14 @@ DefenseMishap = DodgeMishap | BlockMishap | ParryMishap
 
 
 def dodge_mishap(
-    dx: int, rng: DiceSource, *, choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE
+    dx: int,
+    rng: DiceSource,
+    *,
+    choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE,
+    who: str | None = None,
 ) -> DodgeMishap:
-    dx_roll = success_roll(dx, rng)
+    what = None if who is None else f"{who}'s DX roll after the fumbled dodge"
+    dx_roll = success_roll(dx, rng, what=what)
     if not dx_roll.succeeded:
         return DodgeMishap(dx_roll, Posture.PRONE, False)
     if choice is DodgeMishapChoice.SITTING:
@@ -645,6 +660,7 @@ def parry_mishap(
     tables: FumbleTables,
     attacking_weight: float | None = None,
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
+    who: str | None = None,
 ) -> ParryMishap:
     """A fumbled parry goes to the critical miss table — unless the parried weapon
     weighed at least 3x the parrying one (``attacking_weight``), in which case
@@ -660,7 +676,7 @@ def parry_mishap(
         if chance.probability == 1:
             broke = break_weapon(weapon, rng, table=tables.broken_weapons)
             return ParryMishap(weapon, None, broke)
-    result = roll_critical_miss(weapon, MissContext(MissAction.PARRY), rng, tables=tables)
+    result = roll_critical_miss(weapon, MissContext(MissAction.PARRY), rng, tables=tables, who=who)
     return ParryMishap(weapon, result, None)
 
 
@@ -675,12 +691,14 @@ def defense_critical_miss(
     attacking_weight: float | None = None,
     dodge_choice: DodgeMishapChoice = DodgeMishapChoice.OFF_BALANCE,
     parry_break_rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
+    who: str | None = None,
 ) -> DefenseMishap:
-    """The disaster after a defense roll of 17 or 18 (a critical failure)."""
+    """The disaster after a defense roll of 17 or 18 (a critical failure). ``who``:
+    the defender's name, for dice entered at the table."""
     if defense is DefenseKind.DODGE:
         if dx is None:
             raise IllegalAttackError("a fumbled dodge needs the fighter's DX")
-        return dodge_mishap(dx, rng, choice=dodge_choice)
+        return dodge_mishap(dx, rng, choice=dodge_choice, who=who)
     if defense is DefenseKind.BLOCK:
         if shield is None:
             raise IllegalAttackError("a fumbled block needs the shield")
@@ -688,5 +706,10 @@ def defense_critical_miss(
     if weapon is None:
         raise IllegalAttackError("a fumbled parry needs the parrying weapon")
     return parry_mishap(
-        weapon, rng, tables=tables, attacking_weight=attacking_weight, rule=parry_break_rule
+        weapon,
+        rng,
+        tables=tables,
+        attacking_weight=attacking_weight,
+        rule=parry_break_rule,
+        who=who,
     )

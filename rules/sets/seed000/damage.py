@@ -228,8 +228,11 @@ def injury_status(
     ht: int,
     status: Status,
     rng: DiceSource,
+    *,
+    who: str | None = None,
 ) -> tuple[Status, tuple[StatusRoll, ...], bool]:
-    """The state after a wound took HP from ``hp_before`` to ``hp_after``.
+    """The state after a wound took HP from ``hp_before`` to ``hp_after``
+    (``who``: the victim's name, for HT rolls entered at the table).
 
     Returns ``(status, rolls, killed_outright)``. No rolls when nothing was lost
     or the victim is already dead.
@@ -244,16 +247,25 @@ def injury_status(
     for k in DEATH_THRESHOLD_MULTIPLES:
         threshold = -k * max_hp
         if hp_before > threshold >= hp_after:
-            r = StatusRoll(StatusCheck.DEATH, threshold, success_roll(ht, rng))
+            r = StatusRoll(StatusCheck.DEATH, threshold, success_roll(ht, rng, what=_ht(who, k)))
             rolls.append(r)
             if not r.roll.succeeded:
                 return Status.DEAD, tuple(rolls), False
     if hp_after <= 0 and status in (Status.ACTIVE, Status.STUNNED):
-        r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(ht, rng))
+        r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(ht, rng, what=_ht(who)))
         rolls.append(r)
         if not r.roll.succeeded:
             status = Status.UNCONSCIOUS
     return status, tuple(rolls), False
+
+
+def _ht(who: str | None, death_multiple: int | None = None) -> str | None:
+    """An HT roll's name for dice entered at the table (None: nobody asks)."""
+    if who is None:
+        return None
+    if death_multiple is None:
+        return f"{who}'s HT roll to stay conscious"
+    return f"{who}'s HT roll to avoid death (at -{death_multiple} x HP)"
 
 
 def turn_start_consciousness(
@@ -262,7 +274,8 @@ def turn_start_consciousness(
     """The every-turn HT roll of a conscious combatant at 0 HP or less."""
     if c.hp > 0 or c.status not in (Status.ACTIVE, Status.STUNNED):
         return c, None
-    r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(sheet_of(c).attributes.ht, rng))
+    ht = sheet_of(c).attributes.ht
+    r = StatusRoll(StatusCheck.CONSCIOUSNESS, 0, success_roll(ht, rng, what=_ht(c.name)))
     if r.roll.succeeded:
         return c, r
     return c.evolve(status=Status.UNCONSCIOUS), r
@@ -315,12 +328,15 @@ def roll_damage(
     wounding: WoundingTable,
     *,
     factor: Fraction = Fraction(1),
+    what: str | None = None,
 ) -> DamageResult:
     """Roll ``dice`` of ``damage_type`` against ``target``'s armor DR and apply
     the injury and its state rolls (the combatant itself is not changed; use
     ``DamageResult.apply_to``). ``factor`` scales the basic damage, rounded down,
-    before DR: "1/2 damage" from a flying piece (``rules.battle.scatter``)."""
-    rolled = roll_dice(dice, rng, minimum=0)
+    before DR: "1/2 damage" from a flying piece (``rules.battle.scatter``).
+    ``what`` names the damage roll for dice entered at the table; the HT rolls
+    then name ``target``."""
+    rolled = roll_dice(dice, rng, minimum=0, what=what)
     basic = rolled.total if factor == 1 else math.floor(rolled.total * factor)
     armor = target.fighter.armor
     dr = armor.dr if armor is not None else 0
@@ -335,6 +351,7 @@ def roll_damage(
         sheet_of(target).attributes.ht,
         target.status,
         rng,
+        who=None if what is None else target.name,
     )
     return DamageResult(
         dice=dice,

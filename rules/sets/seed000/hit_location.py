@@ -254,6 +254,7 @@ class HitLocationSystem(Protocol):
         shield_side_near: bool = False,
         shielded: bool = True,
         left_handed: bool = False,
+        what: str | None = None,
     ) -> LocationRoll: ...
 
     def exact_distribution(
@@ -479,6 +480,7 @@ class HitLocationTable:
         shield_side_near: bool = False,
         shielded: bool = True,
         left_handed: bool = False,
+        what: str | None = None,
     ) -> LocationRoll:
         """Roll a random hit location (000 RANDOM HIT LOCATION).
 
@@ -493,7 +495,7 @@ class HitLocationTable:
         (the attacker is on the target's shield side). With ``shielded`` False
         (no shield and an open stance: note 9) a side die picks left or right, as
         it does for a side-less location that can cripple a limb (the shoulder, the
-        pelvis)."""
+        pelvis). ``what`` names the roll for dice entered at the table."""
         shift = first_roll_shift(from_above, from_below, self.from_above, self.from_below)
         if covered:  # fail early (and never loop) when nothing open can be hit
             self.exact_distribution(from_above, from_below, from_back, covered, from_side=from_side)
@@ -501,7 +503,7 @@ class HitLocationTable:
         steps: list[Step] = []
         attempts: list[LocationAttempt] = []
         while True:
-            dice = roll(3, rng)
+            dice = roll(3, rng, what=what)
             total = sum(dice) + shift
             row = self._row(total)
             text = f"3d6 {'+'.join(map(str, dice))} = {sum(dice)}"
@@ -511,10 +513,11 @@ class HitLocationTable:
                 text += f", read as {row}"
             sub = sub2 = None
             if self.needs_sub(row, from_back=from_back, direction=direction):
-                sub = roll(1, rng)[0]
+                sub = roll(1, rng, what=None if what is None else f"{what}: sub-roll")[0]
                 text += f"; sub-roll {sub}"
                 if self.needs_sub2(row, sub, from_back=from_back, direction=direction):
-                    sub2 = roll(1, rng)[0]
+                    second = None if what is None else f"{what}: second sub-roll"
+                    sub2 = roll(1, rng, what=second)[0]
                     text += f"; second sub-roll {sub2}"
             where = self.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
             hidden = where in covered

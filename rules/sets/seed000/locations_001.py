@@ -305,6 +305,7 @@ class Locations001:
         shield_side_near: bool = False,
         shielded: bool = True,
         left_handed: bool = False,
+        what: str | None = None,
     ) -> LocationRoll:
         """Roll 3d6 on the humanoid table (001 Random Hit Location); hand and foot
         take a side die (1-3 right). From directly above, feet count as hands and
@@ -319,12 +320,13 @@ class Locations001:
         steps: list[Step] = []
         attempts: list[LocationAttempt] = []
         while True:
-            dice = roll(3, rng)
+            dice = roll(3, rng, what=what)
             total = sum(dice)
             row_key, side = self.lookup(total, 1)
             side_die: int | None = None
             if any(r.low <= total <= r.high and r.side == "die" for r in self.rows):
-                side_die = roll(1, rng)[0]
+                side_what = None if what is None else f"{what}: side die (1-3 right)"
+                side_die = roll(1, rng, what=side_what)[0]
                 row_key, side = self.lookup(total, side_die)
             key = self._above(row_key, from_above)
             hidden = key in covered

@@ -24,7 +24,7 @@ from rules.battle.maneuvers import Maneuver, ManeuverOption, MoveAllowance
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
 from rules.core.citation import cite
-from rules.core.dice import DiceSource
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import RulesError
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
@@ -318,7 +318,8 @@ def settle_ties(
             return list(group)
         faces = {}
         for c in group:
-            face = dice.randint(1, TIE_DIE_SIDES)
+            what = f"{c.name}'s die for the initiative tie (highest goes first)"
+            face = roll(1, dice, TIE_DIE_SIDES, what=what)[0]
             faces[c.id] = face
             rolls[c.id] = (*rolls[c.id], face)
         out: list[Combatant] = []

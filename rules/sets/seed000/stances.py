@@ -239,14 +239,19 @@ def acrobatics_skill_of(fighter: Fighter) -> int | None:
 
 
 def acrobatic_dodge(
-    acrobatics_skill: int | None, rng: DiceSource, *, used_this_turn: bool = False
+    acrobatics_skill: int | None,
+    rng: DiceSource,
+    *,
+    used_this_turn: bool = False,
+    what: str | None = None,
 ) -> AcrobaticResult:
-    """Roll an acrobatic dodge (at most once per turn; no default skill)."""
+    """Roll an acrobatic dodge (at most once per turn; no default skill). ``what``
+    names the roll for dice entered at the table."""
     if acrobatics_skill is None:
         raise IllegalAttackError("an acrobatic dodge needs the Acrobatics skill (no default)")
     if used_this_turn:
         raise IllegalAttackError("only one acrobatic dodge is allowed per turn")
-    rolled = success_roll(acrobatics_skill, rng)
+    rolled = success_roll(acrobatics_skill, rng, what=what)
     if rolled.succeeded:
         modifier = Modifier(
             ACROBATIC_SUCCESS_BONUS, "acrobatic dodge succeeded", ACROBATIC_CITATION

@@ -128,7 +128,7 @@ def turn_begins(
         and legs & set(crippled_limbs(c))
     ):
         dx = standing_roll_target(sheet_of(c).attributes.dx, acting=False)
-        roll = success_roll(dx, rng, RollKind.STANDARD)
+        roll = success_roll(dx, rng, RollKind.STANDARD, what=f"{c.name}'s DX roll to stay up")
         events.append(
             StandingRolled(citation=NOTE_22, combatant_id=c.id, name=c.name, dx=dx, roll=roll)
         )
@@ -165,7 +165,7 @@ def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Ev
     events: list[Event] = []
     ht = sheet_of(c).attributes.ht
     if c.status is Status.STUNNED:
-        roll = success_roll(ht, rng, RollKind.STANDARD)
+        roll = success_roll(ht, rng, RollKind.STANDARD, what=f"{c.name}'s HT roll to recover")
         events.append(
             StunRecoveryRolled(
                 citation=BASE_STUN_RECOVERY, combatant_id=c.id, name=c.name, ht=ht, roll=roll
@@ -185,8 +185,11 @@ def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Ev
     bleeding = WoundCondition.SEVERE_BLEEDING
     if bleeding in wound_conditions(c) and c.status is not Status.DEAD:
         hp_after = c.hp - 1
-        status, rolls, _ = injury_status(c.hp, hp_after, c.fighter.hit_points, ht, c.status, rng)
-        roll = success_roll(ht, rng, RollKind.STANDARD)
+        status, rolls, _ = injury_status(
+            c.hp, hp_after, c.fighter.hit_points, ht, c.status, rng, who=c.name
+        )
+        what = f"{c.name}'s HT roll to stop the bleeding"
+        roll = success_roll(ht, rng, RollKind.STANDARD, what=what)
         events.append(
             BleedingRolled(
                 citation=BASE_BLEEDING,

@@ -357,27 +357,31 @@ class Wound:
 # --------------------------------------------------------------------------- resolution
 
 
-def resolve_rolls(assessment: WoundAssessment, rng: DiceSource) -> tuple[RollOutcome, ...]:
+def resolve_rolls(
+    assessment: WoundAssessment, rng: DiceSource, *, who: str | None = None
+) -> tuple[RollOutcome, ...]:
     """Roll every required roll of ``assessment`` in order (3d6 each, with the
     family's success and critical rules, ``rules.sets.seed000.checks``). A roll that depends on
-    an earlier failure is skipped (and not listed) when that roll succeeded."""
+    an earlier failure is skipped (and not listed) when that roll succeeded.
+    ``who``: the wounded one's name, for rolls entered at the table."""
     failed: set[RollKind] = set()
     outcomes: list[RollOutcome] = []
     for req in assessment.rolls:
         if req.requires_failed is not None and req.requires_failed not in failed:
             continue
-        rolled = roll_required(req, rng)
+        what = None if who is None else f"{who}'s roll to {req.kind.value}"
+        rolled = roll_required(req, rng, what)
         outcomes.append(rolled)
         if rolled.failed:
             failed.add(req.kind)
     return tuple(outcomes)
 
 
-def roll_required(req: RequiredRoll, rng: DiceSource) -> RollOutcome:
+def roll_required(req: RequiredRoll, rng: DiceSource, what: str | None = None) -> RollOutcome:
     """One required roll of a wound: 3d6 against its target and what it grants
     (the step the exact odds enumerate, ``rules.sets.seed000.odds``). The roll is
     read through its outcome and the conditions it grants only."""
-    dice = roll(3, rng, reads=_Granted(req))
+    dice = roll(3, rng, reads=_Granted(req), what=what)
     total = sum(dice)
     return _outcome(req, dice, total, judge(total, req.target))
 
