@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Protocol
 
@@ -134,6 +134,27 @@ def rows_for_batches(
     for batch in batches:
         rows.extend(rows_for_events(batch, formatter))
     return tuple(rows)
+
+
+def entered_dice_text(faces: Sequence[int]) -> str:
+    """The mark of faces entered at the table: "(dice entered: 4, 2, 6)"."""
+    return f"(dice entered: {', '.join(str(f) for f in faces)})"
+
+
+def with_entered_dice(rows: Sequence[LogRow], faces: Sequence[int]) -> tuple[LogRow, ...]:
+    """A command's rows with the mark of its entered dice (physical dice) after the
+    first line of its first row that is not a turn separator: the log says which
+    numbers came from the table and not from the computer."""
+    marked = list(rows)
+    for i, row in enumerate(marked):
+        if row.kind is RowKind.TURN or not row.lines:
+            continue
+        mark = entered_dice_text(faces)
+        first = row.lines[0]
+        line = replace(first, text=f"{first.text} {mark}", detail=f"{first.detail} {mark}")
+        marked[i] = replace(row, lines=(line, *row.lines[1:]))
+        break
+    return tuple(marked)
 
 
 def turn_separator(turn: int) -> LogRow:
