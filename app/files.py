@@ -48,6 +48,7 @@ from rules.battle.savefile import (
     battle_from_document,
     decode_entry,
     encode_entry,
+    entry_entered,
     parse_document,
     saved_types_for,
     write_battle,
@@ -219,7 +220,11 @@ class Autosave:
             return
         entry: dict[str, object]
         if change.kind is ChangeKind.EXECUTED:
-            entry = {"executed": encode_entry(change.command, change.dice, self._codec)}
+            entry = {
+                "executed": encode_entry(
+                    change.command, change.dice, self._codec, entered=change.dice_entered
+                )
+            }
         elif change.kind is ChangeKind.UNDONE:
             entry = {"undone": change.index}
         else:
@@ -401,7 +406,7 @@ def _replay_line(battle: Battle, codec: ValueCodec, line: bytes, where: str) -> 
     try:
         if kind == "executed":
             command, faces = decode_entry(value, codec, where)
-            battle.execute(command, ScriptedDice(faces))
+            battle.execute(command, ScriptedDice(faces, entered=entry_entered(value)))
         elif kind == "undone" and value == len(battle.commands) - 1:
             battle.undo()
         elif kind == "redone" and value == len(battle.commands):
