@@ -16,6 +16,8 @@ layout of the view), so appending a command costs the same at row 10 and row
 from __future__ import annotations
 
 import bisect
+import math
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,11 +35,19 @@ from PySide6.QtCore import (
     QPoint,
     QRectF,
     QSize,
-    QSortFilterProxyModel,
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QColor, QMouseEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QMouseEvent,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -67,6 +77,7 @@ from app.event_text import (
     Tone,
     rows_for_events,
     turn_separator,
+    with_entered_dice,
 )
 from app.help import key_sequences
 from app.log_export import ExportFormat, export_log
@@ -215,21 +226,31 @@ class LogFilter:
         return self.combatant is not None or bool(self.text)
 
 
-class CombatLogFilterModel(QSortFilterProxyModel):
-    """The rows the log shows under a ``LogFilter``. The combatant test reads the
-    ids the events name (``LogRow.combatants``), never the text. With a filter on,
-    a turn separator shows only above entries that pass, so a search does not
-    list every turn of the evening."""
+class CombatLogFilterModel(QAbstractListModel):
+    """The rows the log shows under a ``LogFilter``: the view's model, a list of
+    the ``CombatLogModel`` rows that pass (what a ``QSortFilterProxyModel`` would
+    do, without asking Python about each row from C++ on every change). The
+    combatant test reads the ids the events name (``LogRow.combatants``), never
+    the text. With a filter on, a turn separator shows only above entries that
+    pass, so a search does not list every turn of the evening.
+
+    Rows come and go only at the end of the log, and so they do here; a new filter
+    resets the list."""
 
     def __init__(self, entries: CombatLogModel) -> None:
         super().__init__()
         self._entries = entries
         self._filter = LogFilter()
         self._needle = ""
-        self.setSourceModel(entries)
-        # After the proxy's own handlers (connected by setSourceModel).
+        self._shown: list[LogRow] = []
+        self._sources: list[int] = []  # each shown row's place in ``entries``, ascending
+        # The separator of the turn at the end of the log while no entry under it
+        # passes: it shows with the first one that does.
+        self._waiting_turn: int | None = None
+        entries.modelReset.connect(self._on_entries_model_reset)
         entries.rowsInserted.connect(self._on_entries_rows_inserted)
         entries.rowsRemoved.connect(self._on_entries_rows_removed)
+        self._on_entries_model_reset()
 
     @property
     def log_filter(self) -> LogFilter:
@@ -238,10 +259,9 @@ class CombatLogFilterModel(QSortFilterProxyModel):
     def set_filter(self, log_filter: LogFilter) -> None:
         if log_filter == self._filter:
             return
-        self.beginFilterChange()
         self._filter = log_filter
         self._needle = log_filter.text.casefold()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        self._on_entries_model_reset()
 
     def passes(self, source_row: int) -> bool:
         """Whether the entry in ``source_row`` passes the filter (turns aside)."""
@@ -250,80 +270,123 @@ class CombatLogFilterModel(QSortFilterProxyModel):
             return False
         return self._needle in self._entries.search_text_of(source_row)
 
+    def shown_rows(self) -> list[LogRow]:
+        """The rows shown, top to bottom."""
+        return list(self._shown)
+
     def shown_entry_count(self) -> int:
         """How many entries (not turn separators) the filter lets through."""
         if not self._filter.active:
             return self._entries.entry_count
-        return sum(
-            1
-            for source_row in range(self._entries.rowCount())
-            if self._entries.row(source_row).kind is not RowKind.TURN and self.passes(source_row)
-        )
+        return sum(1 for row in self._shown if row.kind is not RowKind.TURN)
 
-    def shown_rows(self) -> list[LogRow]:
-        rows: list[LogRow] = []
-        for proxy_row in range(self.rowCount()):
-            rows.append(self._entries.row(self.mapToSource(self.index(proxy_row, 0)).row()))
-        return rows
-
-    def filterAcceptsRow(self, source_row: int, source_parent: _INDEX) -> bool:
+    def _accepted_from(self, first: int) -> list[int]:
+        """The source rows from ``first`` on that show, given the separator still
+        waiting above them; updates that wait."""
         if not self._filter.active:
-            return True
-        if self._entries.row(source_row).kind is RowKind.TURN:
-            return self._turn_has_passing_entries(source_row)
-        return self.passes(source_row)
-
-    def _turn_has_passing_entries(self, turn_row: int) -> bool:
-        for source_row in range(turn_row + 1, self._entries.rowCount()):
+            self._waiting_turn = None
+            return list(range(first, self._entries.rowCount()))
+        accepted: list[int] = []
+        waiting = self._waiting_turn
+        for source_row in range(first, self._entries.rowCount()):
             if self._entries.row(source_row).kind is RowKind.TURN:
-                return False
-            if self.passes(source_row):
-                return True
-        return False
+                waiting = source_row
+            elif self.passes(source_row):
+                if waiting is not None:
+                    accepted.append(waiting)
+                    waiting = None
+                accepted.append(source_row)
+        self._waiting_turn = waiting
+        return accepted
 
-    # Rows come and go only at the end of the log: only the last turns' separators
-    # can change whether they show.
+    def _on_entries_model_reset(self) -> None:
+        self.beginResetModel()
+        self._waiting_turn = None
+        self._sources = self._accepted_from(0)
+        self._shown = [self._entries.row(source_row) for source_row in self._sources]
+        self.endResetModel()
+
     def _on_entries_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        self._refresh_turns_from(first)
+        added = self._accepted_from(first)
+        if not added:
+            return
+        start = len(self._shown)
+        self.beginInsertRows(QModelIndex(), start, start + len(added) - 1)
+        self._sources.extend(added)
+        self._shown.extend(self._entries.row(source_row) for source_row in added)
+        self.endInsertRows()
 
     def _on_entries_rows_removed(self, parent: QModelIndex, first: int, last: int) -> None:
-        self._refresh_turns_from(first - 1)
+        cut = bisect.bisect_left(self._sources, first)
+        # A separator left with no entry under it waits again.
+        if self._filter.active and cut > 0 and self._shown[cut - 1].kind is RowKind.TURN:
+            cut -= 1
+        if cut < len(self._shown):
+            self.beginRemoveRows(QModelIndex(), cut, len(self._shown) - 1)
+            del self._shown[cut:], self._sources[cut:]
+            self.endRemoveRows()
+        self._waiting_turn = self._last_turn_not_shown()
 
-    def _refresh_turns_from(self, source_row: int) -> None:
-        if not self._filter.active or source_row < 0:
-            return
-        heading = source_row
-        while heading > 0 and self._entries.row(heading).kind is not RowKind.TURN:
-            heading -= 1
-        for turn_row in range(heading, self._entries.rowCount()):
-            if self._entries.row(turn_row).kind is not RowKind.TURN:
-                continue
-            shown = self.mapFromSource(self._entries.index(turn_row, 0)).isValid()
-            if shown != self._turn_has_passing_entries(turn_row):
-                self.beginFilterChange()
-                self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-                return
+    def _last_turn_not_shown(self) -> int | None:
+        if not self._filter.active:
+            return None
+        last_shown = self._sources[-1] if self._sources else -1
+        for source_row in range(self._entries.rowCount() - 1, last_shown, -1):
+            if self._entries.row(source_row).kind is RowKind.TURN:
+                return source_row
+        return None
+
+    def rowCount(self, parent: _INDEX = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def data(self, index: _INDEX, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._shown[index.row()]
+        if role == ROW_ROLE:
+            return row
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.plain_text() if row.kind is not RowKind.TURN else None
+        return None
+
+
+@dataclass(frozen=True)
+class _Height:
+    row: LogRow  # kept so that an id is never mistaken for a later row's
+    width: int
+    pixels: int
+    exact: bool  # measured on the laid-out text, not estimated from font metrics
 
 
 class LogRowDelegate(QStyledItemDelegate):
-    """Draws a row's rich text, wrapped to the view's width. Each row's height is
-    measured once per width (``row_height``); the laid-out texts of the rows being
-    painted sit in a least-recently-used cache far larger than a screenful."""
+    """Draws a row's rich text, wrapped to the view's width. Heights: a row's
+    ``exact_height`` lays its text out (once per width); ``layout_height`` gives
+    that when known and otherwise a quick estimate from font metrics, for a whole
+    log at once. The laid-out texts of the rows being painted sit in a
+    least-recently-used cache far larger than a screenful."""
 
     PAD = 3
     DOCUMENTS = 400
+    INDENT = 12  # an attack's further lines (``row_html``)
 
     def __init__(self, view: QTableView) -> None:
         super().__init__(view)
         self._view = view
-        # id(row) -> (row, width, document): the row is kept so that an id is never
-        # mistaken for a later row's.
         self._documents: OrderedDict[int, tuple[LogRow, int, QTextDocument]] = OrderedDict()
-        self._heights: dict[int, tuple[LogRow, int, int]] = {}
+        self._heights: dict[int, _Height] = {}  # by id(row)
+        self._measuring = self._new_document()  # lays out rows measured, not painted
+        self._turn_heights: dict[int, int] = {}  # every separator is one line: by width
+        self._line_heights: dict[int, int] = {}
+        self._average_chars: tuple[float, float] | None = None
 
     def clear_cache(self) -> None:
         self._documents.clear()
         self._heights.clear()
+        self._turn_heights.clear()
+        self._line_heights.clear()
+        self._average_chars = None
 
     def forget(self, rows: Iterable[LogRow]) -> None:
         """Drop what is cached for rows the log no longer holds."""
@@ -334,15 +397,19 @@ class LogRowDelegate(QStyledItemDelegate):
     def text_width(self) -> int:
         return max(40, self._view.viewport().width() - 2 * self.PAD)
 
+    def _new_document(self) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self._view.font())
+        return doc
+
     def _document(self, row: LogRow, width: int) -> QTextDocument:
         key = id(row)
         cached = self._documents.get(key)
         if cached is not None and cached[0] is row and cached[1] == width:
             self._documents.move_to_end(key)
             return cached[2]
-        doc = QTextDocument()
-        doc.setDocumentMargin(0)
-        doc.setDefaultFont(self._view.font())
+        doc = self._new_document()
         doc.setHtml(row_html(row))
         doc.setTextWidth(width)
         self._documents[key] = (row, width, doc)
@@ -350,15 +417,80 @@ class LogRowDelegate(QStyledItemDelegate):
             self._documents.popitem(last=False)
         return doc
 
-    def row_height(self, row: LogRow) -> int:
-        """The row's height at the view's current width (measured once per width)."""
-        width = self.text_width()
+    def _measure(self, html: str, width: int) -> int:
+        self._measuring.setDefaultFont(self._view.font())
+        self._measuring.setHtml(html)
+        self._measuring.setTextWidth(width)
+        return int(self._measuring.size().height()) + 2 * self.PAD
+
+    def _cached(self, row: LogRow, width: int) -> _Height | None:
         cached = self._heights.get(id(row))
-        if cached is not None and cached[0] is row and cached[1] == width:
-            return cached[2]
-        height = int(self._document(row, width).size().height()) + 2 * self.PAD
-        self._heights[id(row)] = (row, width, height)
-        return height
+        if cached is not None and cached.row is row and cached.width == width:
+            return cached
+        return None
+
+    def exact_height(self, row: LogRow) -> int:
+        """The row's height at the view's current width, its text laid out."""
+        width = self.text_width()
+        cached = self._cached(row, width)
+        if cached is not None and cached.exact:
+            return cached.pixels
+        if row.kind is RowKind.TURN:
+            pixels = self._turn_height(row, width)
+        else:
+            pixels = self._measure(row_html(row), width)
+        self._heights[id(row)] = _Height(row, width, pixels, exact=True)
+        return pixels
+
+    def layout_height(self, row: LogRow, width: int) -> tuple[int, bool]:
+        """The row's height at ``width`` (``text_width()``, asked once for many
+        rows) and whether it is exact: the measured height when known, else an
+        estimate that costs no layout."""
+        cached = self._cached(row, width)
+        if cached is not None:
+            return cached.pixels, cached.exact
+        if row.kind is RowKind.TURN:
+            return self.exact_height(row), True
+        pixels = self._estimate(row, width)
+        self._heights[id(row)] = _Height(row, width, pixels, exact=False)
+        return pixels, False
+
+    def _turn_height(self, row: LogRow, width: int) -> int:
+        pixels = self._turn_heights.get(width)
+        if pixels is None:
+            pixels = self._turn_heights[width] = self._measure(row_html(row), width)
+        return pixels
+
+    def _char_widths(self) -> tuple[float, float]:
+        """The view font's average character width, plain and bold."""
+        if self._average_chars is None:
+            font = self._view.font()
+            bold = QFont(font)
+            bold.setBold(True)
+            self._average_chars = (
+                QFontMetricsF(font).averageCharWidth(),
+                QFontMetricsF(bold).averageCharWidth(),
+            )
+        return self._average_chars
+
+    def _estimate(self, row: LogRow, width: int) -> int:
+        """The lines each line's text needs at ``width`` by its length in average
+        characters, times the height of a laid-out line: right for most lines
+        (those that do not wrap), a line off at times for the others; shaping the
+        text to know better costs as much as laying it out."""
+        line_height = self._line_heights.get(width)
+        if line_height is None:
+            one_line = self._measure("<div>Mg</div>", width) - 2 * self.PAD
+            line_height = self._line_heights[width] = one_line
+        plain, bold = self._char_widths()
+        lines = 0
+        for i, line in enumerate(row.lines):
+            room = max(1, width - (self.INDENT if i else 0))
+            advance = len(line.text) * (bold if "font-weight" in TONE_STYLE[line.tone] else plain)
+            if line.citation:  # in a small font
+                advance += (len(line.citation) + 3) * plain * 0.83
+            lines += max(1, math.ceil(advance / room))
+        return lines * line_height + 2 * self.PAD
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _INDEX) -> None:
         row: LogRow | None = index.data(ROW_ROLE)
@@ -390,22 +522,183 @@ class LogRowDelegate(QStyledItemDelegate):
         row: LogRow | None = index.data(ROW_ROLE)
         if row is None:
             return super().sizeHint(option, index)
-        return QSize(self.text_width(), self.row_height(row))
+        width = self.text_width()
+        return QSize(width, self.layout_height(row, width)[0])
+
+
+class RowHeights(QObject):
+    """Keeps the heights of the log view's rows (the sections of its vertical
+    header), so that Qt never asks every row for its size. The rows a command adds
+    are measured at once. A whole log (shown, filtered, given a new width) gets
+    estimates first, then the rows on screen are measured at once and the others a
+    few milliseconds at a time while the program is idle, nearest the screen
+    first; a row measured above the screen keeps the screen where it was."""
+
+    CHUNK_SECONDS = 0.012
+
+    def __init__(
+        self, view: QTableView, model: CombatLogFilterModel, delegate: LogRowDelegate
+    ) -> None:
+        super().__init__(view)
+        self._view = view
+        self._model = model
+        self._delegate = delegate
+        self._measured_width = -1  # the text width the heights were set for
+        self._stale = True  # rows arrived while the view was hidden
+        self._queue: list[int] = []  # shown rows still estimated; the next is last
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        model.rowsInserted.connect(self._on_model_rows_inserted)
+        model.modelReset.connect(self._on_model_reset)
+        model.layoutChanged.connect(self._on_model_layout_changed)
+
+    @property
+    def estimated(self) -> int:
+        """How many shown rows still have an estimated height."""
+        return len(self._queue)
+
+    def measure_all_now(self) -> None:
+        """Measure every estimated row now (the idle work, done at once)."""
+        while self._queue:
+            self._refine(float("inf"))
+
+    def on_viewport_shown_or_resized(self) -> None:
+        if self._stale or self._delegate.text_width() != self._measured_width:
+            self.size_all()
+
+    def size_all(self) -> None:
+        """Every shown row: its height if known, else an estimate; then the rows
+        on screen measured, and the rest queued for idle time."""
+        view = self._view
+        if not view.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        self._measured_width = self._delegate.text_width()
+        at_bottom = self._at_bottom()
+        estimated: list[int] = []
+        header = view.verticalHeader()
+        layout_height = self._delegate.layout_height
+        width = self._measured_width
+        # With updates off, a resize skips working out where its section sits
+        # (which walks every section): setting every row stays linear.
+        header.setUpdatesEnabled(False)
+        try:
+            for shown_row, row in enumerate(self._model.shown_rows()):
+                pixels, exact = layout_height(row, width)
+                header.resizeSection(shown_row, pixels)
+                if not exact:
+                    estimated.append(shown_row)
+        finally:
+            header.setUpdatesEnabled(True)
+        if at_bottom:
+            view.scrollToBottom()
+        self._queue_nearest_screen_first(estimated)
+        for _ in range(3):  # the screen's rows; measuring them can bring others on
+            if not self._measure_screen():
+                break
+        if self._queue:
+            self._timer.start()
+        view.viewport().update()
+
+    def _row(self, shown_row: int) -> LogRow:
+        row: LogRow = self._model.index(shown_row, 0).data(ROW_ROLE)
+        return row
+
+    def _screen_rows(self) -> tuple[int, int]:
+        count = self._model.rowCount()
+        top = self._view.rowAt(0)
+        bottom = self._view.rowAt(self._view.viewport().height() - 1)
+        return (max(top, 0), count - 1 if bottom < 0 else bottom)
+
+    def _queue_nearest_screen_first(self, estimated: list[int]) -> None:
+        top, bottom = self._screen_rows()
+        on_screen = [r for r in estimated if top <= r <= bottom]
+        above = [r for r in reversed(estimated) if r < top]
+        below = [r for r in estimated if r > bottom]
+        self._queue = [*on_screen, *above, *below][::-1]
+
+    def _measure_screen(self) -> bool:
+        """Measure the estimated rows on screen; whether any was."""
+        top, bottom = self._screen_rows()
+        visible = [r for r in self._queue if top <= r <= bottom]
+        if not visible:
+            return False
+        chosen = set(visible)
+        self._queue = [r for r in self._queue if r not in chosen]
+        self._apply(visible)
+        return True
+
+    def _refine(self, seconds: float) -> None:
+        """Measure queued rows for about ``seconds``, nearest the screen first."""
+        deadline = time.perf_counter() + seconds
+        count = self._model.rowCount()
+        batch: list[int] = []
+        while self._queue and time.perf_counter() < deadline:
+            shown_row = self._queue.pop()
+            if shown_row < count:  # else an undo took it away meanwhile
+                self._delegate.exact_height(self._row(shown_row))  # kept for _apply
+                batch.append(shown_row)
+        self._apply(batch)
+
+    def _apply(self, shown_rows: list[int]) -> None:
+        """Set the exact heights of ``shown_rows``, keeping the screen in place."""
+        view = self._view
+        header = view.verticalHeader()
+        count = self._model.rowCount()
+        at_bottom = self._at_bottom()
+        top = view.rowAt(0)
+        shift = 0
+        header.setUpdatesEnabled(False)
+        try:
+            for shown_row in shown_rows:
+                if shown_row >= count:  # an undo took it away meanwhile
+                    continue
+                pixels = self._delegate.exact_height(self._row(shown_row))
+                old = header.sectionSize(shown_row)
+                if pixels != old:
+                    header.resizeSection(shown_row, pixels)
+                    if shown_row < top:
+                        shift += pixels - old
+        finally:
+            header.setUpdatesEnabled(True)
+        bar = view.verticalScrollBar()
+        if at_bottom:
+            view.scrollToBottom()
+        elif shift:
+            bar.setValue(bar.value() + shift)
+
+    def _at_bottom(self) -> bool:
+        bar = self._view.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    def _on_timer_timeout(self) -> None:
+        self._refine(self.CHUNK_SECONDS)
+        if not self._queue:
+            self._timer.stop()
+
+    def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        # Only a command's new rows come one by one (a new filter or separator
+        # changes the layout as a whole): measured at once.
+        if not self._view.isVisible():
+            self._stale = True
+            return
+        self._apply(list(range(first, last + 1)))
+
+    def _on_model_reset(self) -> None:
+        self.size_all()
+
+    def _on_model_layout_changed(self) -> None:
+        self.size_all()
 
 
 class CombatLogPane(QDockWidget):
-    # Up to this many rows a new width re-measures every row at once; past it, a
-    # moment after the last resize step (a splitter drag stays smooth).
-    RESIZE_AT_ONCE_ROWS = 400
-    RESIZE_DELAY_MS = 120
-
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         configure_dock(self, "combatLogPane", "Combat log")
         self._controller = controller
         self._hovered: int = -1
-        self._measured_width = -1  # the text width the rows' heights were set for
-        self._heights_stale = True  # rows arrived while the view was hidden
         self._combatant_choices: tuple[tuple[str, str], ...] = ()
 
         self.entries = CombatLogModel()  # every row
@@ -415,6 +708,7 @@ class CombatLogPane(QDockWidget):
         self.view.setModel(self.model)
         self.delegate = LogRowDelegate(self.view)
         self.view.setItemDelegate(self.delegate)
+        self.row_heights = RowHeights(self.view, self.model, self.delegate)
         self._configure_view()
 
         self.combatant_box = QComboBox()
@@ -438,14 +732,6 @@ class CombatLogPane(QDockWidget):
         self.count_label.setStyleSheet(f"color:{MUTED.name()}")
         self._lay_out()
 
-        self._resize_timer = QTimer(self)
-        self._resize_timer.setSingleShot(True)
-        self._resize_timer.setInterval(self.RESIZE_DELAY_MS)
-        self._resize_timer.timeout.connect(self._on_resize_timer_timeout)
-        self.model.rowsInserted.connect(self._on_model_rows_inserted)
-        self.model.modelReset.connect(self._on_model_reset)
-        self.model.layoutChanged.connect(self._on_model_reset)
-
         controller.battle_changed.connect(self._on_controller_battle_changed)
         controller.battle_reset.connect(self._on_controller_battle_reset)
         self.rebuild()
@@ -457,7 +743,7 @@ class CombatLogPane(QDockWidget):
         rows = view.verticalHeader()
         rows.hide()
         rows.setMinimumSectionSize(1)
-        # Heights are set per row (``_size_rows``); Qt never asks all rows for theirs.
+        # Heights are set per row (``RowHeights``); Qt never asks all rows for theirs.
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         view.setShowGrid(False)
         view.setWordWrap(True)
@@ -541,10 +827,11 @@ class CombatLogPane(QDockWidget):
         groups: list[tuple[int, Sequence[LogRow]]] = [
             (NO_COMMAND, (turn_separator(battle.initial.turn),))
         ]
-        groups += [
-            (index, rows_for_events(batch, formatter))
-            for index, batch in enumerate(battle.event_batches)
-        ]
+        for index, (batch, faces, entered) in enumerate(
+            zip(battle.event_batches, battle.dice_log, battle.entered_log, strict=True)
+        ):
+            rows = rows_for_events(batch, formatter)
+            groups.append((index, with_entered_dice(rows, faces) if entered else rows))
         self.delegate.clear_cache()
         self.entries.set_rows(groups)
         self._refresh_combatant_choices()
@@ -561,6 +848,8 @@ class CombatLogPane(QDockWidget):
             # BattleChange says which faces were entered at the table, the rows
             # get their mark here.
             rows = rows_for_events(redraw.log_events, self._formatter())
+            if change.dice_entered:
+                rows = with_entered_dice(rows, change.dice)
             dropped = self.entries.put_command(change.index, rows)
         self.delegate.forget(dropped)
         if redraw.panes:
@@ -582,55 +871,6 @@ class CombatLogPane(QDockWidget):
             self.count_label.setText(f"{self.model.shown_entry_count()} of {total} {noun}")
         else:
             self.count_label.setText(f"{total} {noun}")
-
-    # --- row heights -------------------------------------------------------------------
-    def _size_rows(self, first: int, last: int) -> None:
-        """Give shown rows ``first``..``last`` their heights at the current width
-        (a hidden view's width means nothing: its rows are measured when it shows)."""
-        if not self.view.isVisible():
-            self._heights_stale = True
-            return
-        header = self.view.verticalHeader()
-        # With updates off, each resize skips working out where its section sits
-        # (which walks every section): setting many rows stays linear.
-        header.setUpdatesEnabled(False)
-        try:
-            for proxy_row in range(first, last + 1):
-                row: LogRow = self.model.index(proxy_row, 0).data(ROW_ROLE)
-                header.resizeSection(proxy_row, self.delegate.row_height(row))
-        finally:
-            header.setUpdatesEnabled(True)
-
-    def _size_all_rows(self) -> None:
-        self._heights_stale = False
-        self._measured_width = self.delegate.text_width()
-        if self.model.rowCount():
-            self._size_rows(0, self.model.rowCount() - 1)
-        self.view.viewport().update()
-
-    def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        self._size_rows(first, last)
-
-    def _on_model_reset(self) -> None:
-        self._size_all_rows()
-
-    def _on_resize_timer_timeout(self) -> None:
-        at_bottom = self._scrolled_to_bottom()
-        self._size_all_rows()
-        if at_bottom:
-            self.view.scrollToBottom()
-
-    def _on_viewport_shown_or_resized(self) -> None:
-        if not self._heights_stale and self.delegate.text_width() == self._measured_width:
-            return
-        if self._heights_stale or self.model.rowCount() <= self.RESIZE_AT_ONCE_ROWS:
-            self._on_resize_timer_timeout()
-        else:
-            self._resize_timer.start()
-
-    def _scrolled_to_bottom(self) -> bool:
-        bar = self.view.verticalScrollBar()
-        return bar.value() >= bar.maximum()
 
     # --- filter and search ---------------------------------------------------------------
     def _refresh_combatant_choices(self) -> None:
@@ -769,7 +1009,10 @@ class CombatLogPane(QDockWidget):
             elif kind is QEvent.Type.Leave:
                 self.hover_row(-1)
             elif kind in (QEvent.Type.Resize, QEvent.Type.Show):
-                self._on_viewport_shown_or_resized()
+                self.row_heights.on_viewport_shown_or_resized()
+            elif kind is QEvent.Type.FontChange:  # every height and text anew
+                self.delegate.clear_cache()
+                self.row_heights.size_all()
         return super().eventFilter(watched, event)
 
     def hover_row(self, row: int) -> None:
