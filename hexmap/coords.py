@@ -98,8 +98,10 @@ class Hex:
         return max(abs(self.q), abs(self.r), abs(self.q + self.r))
 
     def distance(self, other: Hex) -> int:
-        """Number of hex steps between the two hexes."""
-        return (self - other).length()
+        """Number of hex steps between the two hexes (``(self - other).length()``
+        without making the difference a Hex: every attack plan asks it)."""
+        dq, dr = self.q - other.q, self.r - other.r
+        return max(abs(dq), abs(dr), abs(dq + dr))
 
     def scale(self, k: int) -> Hex:
         """This vector multiplied by the integer ``k``."""

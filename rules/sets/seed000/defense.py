@@ -259,19 +259,23 @@ def _part(fraction: Fraction, skill: int) -> int:
     return math.floor(fraction * skill)  # fractions round down
 
 
+_DODGE_CITATION = DefenseKind.DODGE.citation
+
+
 def dodge_base(fighter: Fighter, sheet: Sheet000 | None = None) -> BaseScore:
     """The best of Move, DX/2 and Dodge skill/2 (000 DODGE); encumbrance is a
     separate modifier. ``sheet``: the fighter's, when the caller has read it."""
     if sheet is None:
         sheet = sheet_of(fighter)
-    dx, dodge = sheet.attributes.dx, sheet.dodge_skill
+    dx, dodge, move = sheet.attributes.dx, sheet.dodge_skill, fighter.move
     # The first of the best, in this order; only its reason is written out.
-    value, why = fighter.move, f"Move {fighter.move}"
-    if dx // 2 > value:
-        value, why = dx // 2, f"DX {dx}/2"
-    if dodge is not None and dodge // 2 > value:
+    if dodge is not None and dodge // 2 > max(move, dx // 2):
         value, why = dodge // 2, f"Dodge skill {dodge}/2"
-    return BaseScore(value, f"best of Move, DX/2, Dodge/2: {why}", DefenseKind.DODGE.citation)
+    elif dx // 2 > move:
+        value, why = dx // 2, f"DX {dx}/2"
+    else:
+        value, why = move, f"Move {move}"
+    return BaseScore(value, f"best of Move, DX/2, Dodge/2: {why}", _DODGE_CITATION)
 
 
 def block_base(fighter: Fighter, sheet: Sheet000 | None = None) -> BaseScore:
