@@ -161,7 +161,8 @@ def test_entered_dice_refuse_an_impossible_face() -> None:
     battle = Battle(demo(), 1, get_ruleset)
     with pytest.raises(RulesError):
         battle.execute(
-            Attack("c2", "c4", AttackOptions("long-spear", "thrust")), EnteredDice(lambda r: (7,) * r.count)
+            Attack("c2", "c4", AttackOptions("long-spear", "thrust")),
+            EnteredDice(lambda r: (7,) * r.count),
         )
     assert battle.commands == ()  # nothing changed
 
