@@ -1029,7 +1029,7 @@ def resolve_attack(
     defender_record = _record_turn(plan, flow, rolls)
     # A blow on the defender's body takes his turn record into the same copy as its
     # injury (nothing before it reads the record); anything else, the record now.
-    if not hit or plan.target_weapon is not None:
+    if defender_record and (not hit or plan.target_weapon is not None):
         flow.defender = flow.defender.evolve(**defender_record)
         defender_record = {}
     if outcome is AttackOutcome.CRITICAL_MISS:
