@@ -38,7 +38,7 @@ class Dice:
         return f"{self.count}d{self.adds:+d}"
 
     def plus(self, adds: int) -> Dice:
-        return Dice(self.count, self.adds + adds)
+        return self if adds == 0 else Dice(self.count, self.adds + adds)
 
 
 class DiceSource(Protocol):
@@ -252,7 +252,8 @@ def roll(
     ``what``: what is rolled, in a GM's words ("Fencer's parry"), with ``adds``, the
     adds its total gets: told to the source (``RecordingDice.note``) for a person
     who rolls at the table; no face changes. The odds pass none."""
-    _check_count(count, sides)
+    if not (type(count) is int and 0 <= count <= MAX_DICE and type(sides) is int and sides > 0):
+        _check_count(count, sides)  # the full check, for anything but plain ints in range
     if isinstance(rng, RecordingDice):
         if what is not None:
             rng.note(what, adds)

@@ -935,7 +935,7 @@ def resolve_attack(
             location_label=plan.location.label,
             arc=plan.arc,
             below=plan.below,
-            announced=tuple(_defense_label(d) for d in plan.defenses),
+            announced=tuple([_defense_label(d) for d in plan.defenses]),
             **between,
         )
     )

@@ -23,6 +23,8 @@ of the family (cited ``BASE_DAMAGE`` and ``BASE_INJURY``):
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -75,11 +77,8 @@ class DamageTable:
     def row(self, st: int) -> DamageRow:
         if isinstance(st, bool) or not isinstance(st, int) or st < self.rows[0].st:
             raise RulesError(f"no damage for ST {st!r}: the table starts at ST {self.rows[0].st}")
-        found = self.rows[0]
-        for r in self.rows:
-            if r.st > st:
-                break
-            found = r
+        # The last row at or below ``st`` (every attack plan asks).
+        found = self.rows[bisect.bisect_right(self._row_sts, st) - 1]
         steps = (st - found.st) // self.per_st if found is self.rows[-1] else 0
         if not steps:
             return found
@@ -89,6 +88,10 @@ class DamageTable:
             Dice(found.thrust.count + more, found.thrust.adds),
             Dice(found.swing.count + more, found.swing.adds),
         )
+
+    @functools.cached_property
+    def _row_sts(self) -> tuple[int, ...]:
+        return tuple(r.st for r in self.rows)
 
     def thrust(self, st: int) -> Dice:
         return self.row(st).thrust
