@@ -485,6 +485,7 @@ def measure_log_append(seed: int, rows: int, appends: int) -> Timing:
         append_next()
     pane.show()
     QApplication.processEvents()
+    pane.row_heights.measure_all_now()  # what it measures while idle after a load
     viewport = pane.view.viewport()
     samples: list[float] = []
     for _ in range(appends):

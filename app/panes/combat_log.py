@@ -101,6 +101,9 @@ TONE_STYLE: dict[Tone, str] = {
     Tone.NOTE: f"color:{MUTED.name()};font-style:italic",
 }
 
+BOLD_TONES = frozenset(tone for tone, style in TONE_STYLE.items() if "font-weight" in style)
+SMALL_FONT_SCALE = 0.83  # a citation's "font-size:small" against the view's font
+
 
 def row_html(row: LogRow) -> str:
     """The rich text of one row."""
@@ -380,6 +383,7 @@ class LogRowDelegate(QStyledItemDelegate):
         self._turn_heights: dict[int, int] = {}  # every separator is one line: by width
         self._line_heights: dict[int, int] = {}
         self._average_chars: tuple[float, float] | None = None
+        self._line_advances: dict[int, tuple[LogRow, tuple[float, ...]]] = {}
 
     def clear_cache(self) -> None:
         self._documents.clear()
@@ -387,12 +391,14 @@ class LogRowDelegate(QStyledItemDelegate):
         self._turn_heights.clear()
         self._line_heights.clear()
         self._average_chars = None
+        self._line_advances.clear()
 
     def forget(self, rows: Iterable[LogRow]) -> None:
         """Drop what is cached for rows the log no longer holds."""
         for row in rows:
             self._documents.pop(id(row), None)
             self._heights.pop(id(row), None)
+            self._line_advances.pop(id(row), None)
 
     def text_width(self) -> int:
         return max(40, self._view.viewport().width() - 2 * self.PAD)
@@ -473,23 +479,37 @@ class LogRowDelegate(QStyledItemDelegate):
             )
         return self._average_chars
 
+    def _advances(self, row: LogRow) -> tuple[float, ...]:
+        """How wide each line of the row runs unwrapped, in pixels, by its length
+        in average characters (the same at every width: kept)."""
+        cached = self._line_advances.get(id(row))
+        if cached is not None and cached[0] is row:
+            return cached[1]
+        plain, bold = self._char_widths()
+        small = plain * SMALL_FONT_SCALE
+        advances = tuple(
+            len(line.text) * (bold if line.tone in BOLD_TONES else plain)
+            + ((len(line.citation) + 3) * small if line.citation else 0.0)
+            for line in row.lines
+        )
+        self._line_advances[id(row)] = (row, advances)
+        return advances
+
     def _estimate(self, row: LogRow, width: int) -> int:
-        """The lines each line's text needs at ``width`` by its length in average
-        characters, times the height of a laid-out line: right for most lines
-        (those that do not wrap), a line off at times for the others; shaping the
-        text to know better costs as much as laying it out."""
+        """The lines each line's text needs at ``width`` (``_advances``), times the
+        height of a laid-out line: right for most lines (those that do not wrap),
+        a line off at times for the others; shaping the text to know better costs
+        as much as laying it out."""
         line_height = self._line_heights.get(width)
         if line_height is None:
             one_line = self._measure("<div>Mg</div>", width) - 2 * self.PAD
             line_height = self._line_heights[width] = one_line
-        plain, bold = self._char_widths()
-        lines = 0
-        for i, line in enumerate(row.lines):
-            room = max(1, width - (self.INDENT if i else 0))
-            advance = len(line.text) * (bold if "font-weight" in TONE_STYLE[line.tone] else plain)
-            if line.citation:  # in a small font
-                advance += (len(line.citation) + 3) * plain * 0.83
-            lines += max(1, math.ceil(advance / room))
+        first_room = max(1, width)
+        room = max(1, width - self.INDENT)
+        advances = self._advances(row)
+        lines = sum(max(1, math.ceil(advance / room)) for advance in advances[1:])
+        if advances:
+            lines += max(1, math.ceil(advances[0] / first_room))
         return lines * line_height + 2 * self.PAD
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _INDEX) -> None:
@@ -534,7 +554,7 @@ class RowHeights(QObject):
     few milliseconds at a time while the program is idle, nearest the screen
     first; a row measured above the screen keeps the screen where it was."""
 
-    CHUNK_SECONDS = 0.012
+    CHUNK_SECONDS = 0.005  # short enough not to be felt between two key presses
 
     def __init__(
         self, view: QTableView, model: CombatLogFilterModel, delegate: LogRowDelegate
