@@ -120,7 +120,8 @@ class MoveCombatant(Command):
 @dataclass(frozen=True)
 class TurnCombatant(Command):
     """Face another way: 1 MP per hex side, one side free after a step
-    (rules.battle.movement). While the turns run, on its own turn only, unless
+    (rules.battle.movement). While the turns run, on its own turn only and within
+    its maneuver's movement points (a step or none: turning is free), unless
     ``gm_override``."""
 
     combatant_id: str
@@ -131,9 +132,15 @@ class TurnCombatant(Command):
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        late = turn_problem(state, who, "turn")
-        overridden = overrule(() if late is None else (late,), self.gm_override, who, "turn")
         turned, cost, free = face(who, self.facing)
+        overridden: tuple[Event, ...] = ()
+        if state.turns_running:
+            problems = [turn_problem(state, who, "turn")]
+            maneuver = None if who.maneuver is None else ruleset.maneuver(who.maneuver.key)
+            option = "" if who.maneuver is None else who.maneuver.option
+            problems.append(allowance_problem(turned, maneuver, option))
+            found = [p for p in problems if p is not None]
+            overridden = overrule(found, self.gm_override, who, "turn")
         event = Turned(
             citation=BASE_MOVEMENT,
             combatant_id=who.id,

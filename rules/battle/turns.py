@@ -34,8 +34,9 @@ Commands (all frozen dataclasses of plain data):
   ``ReadyShield`` and ``PickUpItem`` take ``gm_override=False`` too.
 
 Refusals and overrides: while the turns run, an action out of turn, beyond the
-maneuver (a second attack, a move past the movement points) or on a dead foe
-raises ``IllegalCommandError`` with the reason for the status bar; with
+maneuver (a second attack, a move or turn past the movement points) or on a dead
+foe raises ``OverridableError`` (an ``IllegalCommandError``) with the reason for
+the status bar; other refusals cannot be overridden. With
 ``gm_override=True`` it is done, and each rule so set aside is a
 ``RuleOverridden`` event in the log. Before the order is rolled nothing is checked
 (the GM sets the battle up) and ``EndTurn`` ends everybody's turn at once, as it
@@ -63,6 +64,14 @@ from rules.core.events import CombatantEvent, Event
 BASE_TURN_SEQUENCE = Citation(
     "base", "the turn sequence: one turn each, in order, then a new round"
 )
+
+
+
+class OverridableError(IllegalCommandError):
+    """A refusal that the same command with ``gm_override=True`` would set aside
+    (a turn rule); other ``IllegalCommandError``s (off the map, out of reach ...)
+    stand whatever the GM says."""
+
 
 # --- events ----------------------------------------------------------------------------
 
@@ -174,7 +183,7 @@ def overrule(
     if not problems:
         return ()
     if not gm_override:
-        raise IllegalCommandError(problems[0])
+        raise OverridableError(problems[0])
     return tuple(
         RuleOverridden(combatant_id=who.id, name=who.name, action=action, reason=p)
         for p in problems

@@ -24,6 +24,7 @@ from rules.battle.state import BattleState
 from rules.battle.turns import (
     ChooseManeuver,
     ManeuverChosen,
+    OverridableError,
     RuleOverridden,
     StartTurns,
     TurnBegan,
@@ -561,3 +562,32 @@ def test_the_plain_attack_on_a_fighter_whose_shield_grip_is_lost_is_one_it_can_m
     assert isinstance(attack.options, AttackOptions)
     assert DefenseKind.BLOCK not in {d.kind for d in attack.options.defenses}
     battle.execute(attack, ScriptedDice(MISS))
+
+
+def test_turning_spends_the_movement_points_of_a_move(make: Make) -> None:
+    battle = started(duel(make, swordsman_hex=HOME + Facing.S.vector.scale(8)))
+    battle.execute(MoveCombatant("f", HOME + Facing.S.vector.scale(5)))  # 5 of 6 MP
+    with pytest.raises(OverridableError, match="would spend 7 movement points"):
+        battle.execute(TurnCombatant("f", Facing.N))  # 3 sides, one free: 2 MP
+    faces = {
+        a.command.facing
+        for a in get_ruleset().legal_actions(battle.state, "f")
+        if isinstance(a.command, TurnCombatant)
+    }
+    assert faces == {Facing.SE, Facing.SW, Facing.NE, Facing.NW}  # 0 or 1 MP: not N
+    events = battle.execute(TurnCombatant("f", Facing.N, gm_override=True))
+    assert of(events, RuleOverridden)[0].action == "turn"
+    # Under the Attack maneuver (a step) turning is free of points.
+    battle = started(duel(make))
+    battle.execute(ChooseManeuver("f", "attack"))
+    for facing in (Facing.N, Facing.S, Facing.N):
+        battle.execute(TurnCombatant("f", facing))
+
+
+def test_only_a_turn_rule_is_overridable(make: Make) -> None:
+    battle = started(duel(make))
+    with pytest.raises(OverridableError):
+        battle.execute(Attack("s", "f", BROADSWORD), ScriptedDice(MISS))
+    with pytest.raises(IllegalCommandError) as off_map:
+        battle.execute(MoveCombatant("f", Hex.from_offset(40, 40), gm_override=True))
+    assert not isinstance(off_map.value, OverridableError)

@@ -25,7 +25,7 @@ from rules.battle.commands import (
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
-from rules.battle.movement import walk
+from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -339,9 +339,9 @@ class Seed000(Tables):
                     actions.append(
                         LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id))
                     )
+        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
+        held_option = "" if me.maneuver is None else me.maneuver.option
         if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
-            held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
-            held_option = "" if me.maneuver is None else me.maneuver.option
             for step in me.hex.neighbors():
                 if step not in state.grid or state.occupant(step) is not None:
                     continue
@@ -352,10 +352,12 @@ class Seed000(Tables):
                     LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
                 )
         for facing in Facing:
-            if facing is not me.facing:
-                actions.append(
-                    LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing))
-                )
+            if facing is me.facing:
+                continue
+            turned, _, _ = face(me, facing)
+            if state.turns_running and allowance_problem(turned, held, held_option):
+                continue  # more hex sides than movement points left
+            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
         if state.active_id == me.id:
             actions.append(LegalAction("end the turn", EndTurn()))
         return tuple(actions)
