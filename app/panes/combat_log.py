@@ -7,10 +7,14 @@ a redo brings them back), filters them by combatant and text, highlights a hover
 row's hexes on the map through ``BattleController.highlight``, follows the newest
 entry, copies rows and exports what it shows (``app.log_export``).
 
-Long evenings stay fast: the view is a one-column table whose row heights are set
-once per row and width (a row's text is laid out when it arrives, not on every
-layout of the view), so appending a command costs the same at row 10 and row
-10,000; only the rows on screen are painted, from a bounded cache of laid-out texts.
+Long evenings stay fast. The view is a one-column table whose row heights the
+pane sets itself (``RowHeights``), so Qt never asks every row for its size: a
+command's new rows are laid out once when they arrive, and appending costs the
+same at row 10 and at row 10,000. A whole log (a load, a new filter, a new width)
+gets estimated heights at once, exact ones for the rows on screen, and the rest
+measured while the program is idle. The view's model is the list of rows the
+filter lets through, made in one pass. Only the rows on screen are painted, from a
+bounded cache of laid-out texts.
 """
 
 from __future__ import annotations
@@ -571,7 +575,6 @@ class RowHeights(QObject):
         self._timer.timeout.connect(self._on_timer_timeout)
         model.rowsInserted.connect(self._on_model_rows_inserted)
         model.modelReset.connect(self._on_model_reset)
-        model.layoutChanged.connect(self._on_model_layout_changed)
 
     @property
     def estimated(self) -> int:
@@ -699,17 +702,14 @@ class RowHeights(QObject):
             self._timer.stop()
 
     def _on_model_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        # Only a command's new rows come one by one (a new filter or separator
-        # changes the layout as a whole): measured at once.
+        # Rows arrive a command's at a time, at the end (a new filter resets the
+        # list): measured at once.
         if not self._view.isVisible():
             self._stale = True
             return
         self._apply(list(range(first, last + 1)))
 
     def _on_model_reset(self) -> None:
-        self.size_all()
-
-    def _on_model_layout_changed(self) -> None:
         self.size_all()
 
 
