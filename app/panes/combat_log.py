@@ -588,11 +588,13 @@ class RowHeights(QObject):
 
     def on_viewport_shown_or_resized(self) -> None:
         if self._stale or self._delegate.text_width() != self._measured_width:
-            self.size_all()
+            self.size_all(keep_top_row=not self._stale)
 
-    def size_all(self) -> None:
+    def size_all(self, *, keep_top_row: bool = False) -> None:
         """Every shown row: its height if known, else an estimate; then the rows
-        on screen measured, and the rest queued for idle time."""
+        on screen measured, and the rest queued for idle time. The view stays at
+        the bottom if it was there, else, with ``keep_top_row`` (the same rows at
+        a new width), on the row at its top."""
         view = self._view
         if not view.isVisible():
             self._stale = True
@@ -600,6 +602,8 @@ class RowHeights(QObject):
         self._stale = False
         self._measured_width = self._delegate.text_width()
         at_bottom = self._at_bottom()
+        top_row = view.rowAt(0) if keep_top_row else -1
+        top_offset = view.rowViewportPosition(top_row) if top_row >= 0 else 0
         estimated: list[int] = []
         header = view.verticalHeader()
         layout_height = self._delegate.layout_height
@@ -617,6 +621,9 @@ class RowHeights(QObject):
             header.setUpdatesEnabled(True)
         if at_bottom:
             view.scrollToBottom()
+        elif top_row >= 0:
+            view.updateGeometries()  # the scroll range of the new heights
+            view.verticalScrollBar().setValue(header.sectionPosition(top_row) - top_offset)
         self._queue_nearest_screen_first(estimated)
         for _ in range(3):  # the screen's rows; measuring them can bring others on
             if not self._measure_screen():

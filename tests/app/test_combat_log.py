@@ -443,3 +443,34 @@ def test_five_thousand_rows_then_more_each_appended_once_with_its_height(qtbot, 
     assert log_pane.count_label.text() == f"{len(entries(expected))} entries"
     bar = log_pane.view.verticalScrollBar()
     assert bar.value() == bar.maximum() > 0
+
+
+def test_a_new_width_measures_every_row_again_keeping_the_screen(qtbot, controller):
+    changes: list[BattleChange] = []
+    controller.battle.subscribe(changes.append)
+    evening(controller)
+    attack_c1_on_c3(controller)
+    emitter = BattleController(Battle(demo_state(), SEED, get_ruleset))
+    log_pane = CombatLogPane(emitter)
+    qtbot.addWidget(log_pane)
+    log_pane.resize(300, 400)
+    for index in range(600):
+        change = replace(changes[index % len(changes)], index=index)
+        emitter.battle_changed.emit(change, plan_redraw(change, None))
+    log_pane.show()
+    qtbot.waitExposed(log_pane)
+    qtbot.waitUntil(lambda: log_pane.row_heights.estimated == 0, timeout=60_000)
+    view, header = log_pane.view, log_pane.view.verticalHeader()
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)  # reading somewhere in the middle
+    top_row = view.rowAt(0)
+    offset = view.rowViewportPosition(top_row)
+    heights_before = [header.sectionSize(r) for r in range(header.count())]
+    log_pane.resize(200, 400)  # narrower: rows wrap to more lines
+    qtbot.waitUntil(lambda: log_pane.row_heights.estimated == 0, timeout=60_000)
+    shown = log_pane.shown_rows()
+    heights = [header.sectionSize(r) for r in range(header.count())]
+    assert heights == [log_pane.delegate.exact_height(row) for row in shown]
+    assert sum(heights) > sum(heights_before)
+    assert view.rowAt(0) == top_row  # the rows measured above did not move the screen
+    assert abs(view.rowViewportPosition(top_row) - offset) <= heights[top_row]
