@@ -80,6 +80,7 @@ class BattleController(QObject):
         self._selected: str | None = None
         self._target: str | None = None
         self._table_dice: TableDice | None = None  # physical dice: who asks the table
+        self._refused: Command | None = None
 
     # --- the model -------------------------------------------------------------
     @property
@@ -134,11 +135,19 @@ class BattleController(QObject):
             return None
         except RulesError as refusal:
             log.info("command refused: %s", refusal)
+            self._refused = command
             self.command_refused.emit(str(refusal))
             return None
 
+    @property
+    def refused_command(self) -> Command | None:
+        """The command of the last ``command_refused`` (None for an undo or redo):
+        the GM's override sends it again (app.override)."""
+        return self._refused
+
     def undo(self) -> BattleChange | None:
         """Take back the last command; with nothing to undo, the refusal is reported."""
+        self._refused = None
         try:
             return self._battle.undo()
         except RulesError as refusal:
@@ -148,6 +157,7 @@ class BattleController(QObject):
 
     def redo(self) -> BattleChange | None:
         """Run the last undone command again on its dice; a refusal is reported."""
+        self._refused = None
         try:
             return self._battle.redo()
         except RulesError as refusal:
