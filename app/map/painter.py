@@ -557,8 +557,16 @@ class TokenCache:
         self._cache.clear()
         self._count = 0
 
-    def get(self, c: Combatant, size: float, dpr: float, role: int, exact: bool = True) -> QPixmap:
-        look = _token_look(c, dpr, role)
+    def get(
+        self,
+        c: Combatant,
+        size: float,
+        dpr: float,
+        role: int,
+        exact: bool = True,
+        conditions: tuple[str, ...] = (),
+    ) -> QPixmap:
+        look = (_token_look(c, dpr, role), conditions)
         sizes = self._cache.get(look)
         key = round(size, 2)
         if sizes is not None:
@@ -573,7 +581,7 @@ class TokenCache:
             sizes = None
         if sizes is None:
             sizes = self._cache.setdefault(look, {})
-        pixmap = render_token(c, key, dpr, role)
+        pixmap = render_token(c, key, dpr, role, conditions)
         sizes[key] = pixmap
         self._count += 1
         return pixmap
@@ -599,13 +607,17 @@ def token_shape(s: float) -> QPainterPath:
     return path
 
 
-def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
+def render_token(
+    c: Combatant, size: float, dpr: float, role: int, conditions: tuple[str, ...] = ()
+) -> QPixmap:
     """Draw a token for a hex of radius ``size`` screen pixels, centred in its pixmap.
 
     A teardrop in the side's colour pointing at the facing edge, with the initials;
     a shield badge on the shield hand's side and a blade on the weapon hand's side
     (handedness at a glance); a hit-point bar below. Unconscious is grey, dead grey
     with a cross; the selection glows gold, the target has red cross-hairs.
+    ``conditions`` (the ruleset's ``condition_labels``) are lettered badges at the
+    upper right (``condition_badges``).
     """
     half = token_extent(size)
     side_px = max(4, math.ceil(2 * half * dpr))
@@ -781,8 +793,64 @@ def render_token(c: Combatant, size: float, dpr: float, role: int) -> QPixmap:
         # a badge at the lower left, upright whichever way the token points
         br = max(5.0, 0.24 * s)
         draw_posture_glyph(p, posture, -0.62 * s, 0.5 * s, br)
+    badges = condition_badges(c, conditions)
+    if badges and s >= BADGE_MIN_SIZE:
+        draw_condition_badges(p, badges, s)
     p.end()
     return pixmap
+
+
+# A token's conditions as badges: a letter on a colour, by the first word of the
+# condition's name that matches; any other condition shows its first letter.
+BADGE_MIN_SIZE = 14  # hex radius (px) below which the badges would be unreadable
+MAX_BADGES = 3
+_BADGE_LOOKS: tuple[tuple[str, str, QColor], ...] = (
+    ("stun", "S", QColor("#f2c230")),
+    ("unconscious", "U", QColor("#8a8f98")),
+    ("bleed", "B", QColor("#c62828")),
+    ("cripple", "C", QColor("#7b4fa8")),
+    ("knock", "K", QColor("#d9822b")),
+    ("off balance", "!", QColor("#d9822b")),
+)
+_OTHER_BADGE = QColor("#6d5a45")
+
+
+def condition_badges(c: Combatant, labels: Sequence[str]) -> tuple[tuple[str, QColor], ...]:
+    """The badges of a token's condition labels: (letter, colour) each, leaving out
+    what the token already shows (dead: the cross; the posture: its glyph)."""
+    shown = {Status.DEAD.value, posture_key(c).replace("_", " ")}
+    badges: list[tuple[str, QColor]] = []
+    for label in labels:
+        if label in shown:
+            continue
+        look = next((b for b in _BADGE_LOOKS if b[0] in label), None)
+        badge = (look[1], look[2]) if look is not None else (label[:1].upper(), _OTHER_BADGE)
+        if badge not in badges:
+            badges.append(badge)
+    return tuple(badges)
+
+
+def draw_condition_badges(p: QPainter, badges: Sequence[tuple[str, QColor]], s: float) -> None:
+    """Up to ``MAX_BADGES`` discs down the token's upper right, upright whichever way
+    it points; a "+" in the last when there are more."""
+    r = max(4.5, 0.17 * s)
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(max(6, round(1.25 * r)))
+    p.setFont(font)
+    shown = list(badges[:MAX_BADGES])
+    if len(badges) > MAX_BADGES:
+        shown[-1] = ("+", _OTHER_BADGE)
+    for i, (letter, colour) in enumerate(shown):
+        centre = QPointF(0.62 * s, (-0.62 + 0.4 * i) * s)
+        p.setPen(QPen(QColor(30, 26, 20, 220), max(1.0, 0.03 * s)))
+        p.setBrush(colour)
+        p.drawEllipse(centre, r, r)
+        p.setPen(QColor("#1e1a14") if colour.lightness() > 150 else QColor("#ffffff"))
+        p.drawText(
+            QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter,
+            letter,
+        )  # fmt: skip
 
 
 # --- the selection overlay ---------------------------------------------------------------

@@ -108,6 +108,10 @@ class MapView(QWidget):
         self._settle_timer.timeout.connect(self._zoom_settled)
 
         self._tokens = mp.TokenCache()
+        # The tokens' condition badges come from the ruleset (condition_labels), so
+        # only once the window turns them on: the first frame loads no ruleset.
+        self.show_conditions = False
+        self._conditions: dict[str, tuple[Combatant, tuple[str, ...]]] = {}
         self._texts = mp.TextCache()
         self._overlay: mp.Overlay | None = None
         self._legend: QPixmap | None = None
@@ -453,7 +457,20 @@ class MapView(QWidget):
                 if c is not None:
                     self.update(self._token_rect(c.hex))
 
+    def conditions_of(self, c: Combatant) -> tuple[str, ...]:
+        """The ruleset's condition labels of ``c`` for its token's badges (none until
+        ``show_conditions``), worked out once for each state of the combatant."""
+        if not self.show_conditions:
+            return ()
+        known = self._conditions.get(c.id)
+        if known is not None and known[0] is c:
+            return known[1]
+        labels = tuple(self._controller.ruleset.condition_labels(c))
+        self._conditions[c.id] = (c, labels)
+        return labels
+
     def _on_battle_reset(self) -> None:
+        self._conditions.clear()
         self._animator.skip()
         self.cancel_drop()
         self._terrain.update(self._controller.state)
@@ -686,7 +703,9 @@ class MapView(QWidget):
                 else mp.ROLE_TARGET if c.id == target
                 else mp.ROLE_PLAIN
             )  # fmt: skip
-            pixmap = self._tokens.get(c, size_px, dpr, role, exact=not self._zooming)
+            pixmap = self._tokens.get(
+                c, size_px, dpr, role, exact=not self._zooming, conditions=self.conditions_of(c)
+            )
             if tools.dragging_token and c.id == tools.press_token:
                 p.setOpacity(0.35)
             target_rect = QRectF(round(cx - half), round(cy - half), 2 * half, 2 * half)
