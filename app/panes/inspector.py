@@ -11,6 +11,8 @@ changes the battle any other way.
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +32,7 @@ from app.controller import BattleController, Redraw
 from app.map.drops import droppable_items
 from app.map.tools import ready_choices, ready_command
 from app.panes.widgets import (
+    BAD_TEXT,
     MUTED,
     VerticalScrollArea,
     caption_grid,
@@ -65,6 +68,11 @@ class InspectorPane(QDockWidget):
         self.place_label.setObjectName("inspectorPlace")
         self.place_label.setStyleSheet(f"color:{MUTED.name()}")
         self.place_label.setWordWrap(True)
+        # The ruleset's conditions (stunned, bleeding, a crippled leg) and maneuver.
+        self.conditions_label = QLabel()
+        self.conditions_label.setObjectName("inspectorConditions")
+        self.conditions_label.setWordWrap(True)
+        self.conditions_label.hide()
         self.turn_left = QToolButton()
         self.turn_left.setObjectName("turnLeftButton")
         self.turn_left.setText("↺")
@@ -90,6 +98,7 @@ class InspectorPane(QDockWidget):
         header.addWidget(self.turn_left, 0, 2)
         header.addWidget(self.turn_right, 0, 3)
         header.addWidget(self.place_label, 1, 1, 1, 3)
+        header.addWidget(self.conditions_label, 2, 1, 1, 3)
         header.setColumnStretch(1, 1)
 
         # --- the choices every ruleset shares: posture, a deliberate drop ------------------
@@ -222,6 +231,7 @@ class InspectorPane(QDockWidget):
 
     def _show_nothing(self) -> None:
         self.swatch.clear()
+        self.conditions_label.hide()
         self.name_label.setText("No fighter selected")
         self.place_label.setText("Select a fighter on the map or in the list.")
         if self.section is not None:
@@ -260,12 +270,28 @@ class InspectorPane(QDockWidget):
             f"{c.side.value.capitalize()} side · hex {c.hex.q},{c.hex.r} · "
             f"facing {c.facing.label} · {c.status.value}"
         )
+        self._show_conditions(c)
         if self.section is not None:
             self.section.show_combatant(c)
         self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(c.posture)))
         self._load_drop_menu(c)
         self._load_ready_menu(c)
         self._load_edits(c)
+
+    def _show_conditions(self, c: Combatant) -> None:
+        ruleset = self._controller.ruleset
+        parts = []
+        conditions = ", ".join(ruleset.condition_labels(c))
+        if conditions:
+            parts.append(f'<span style="color:{BAD_TEXT.name()}">{escape(conditions)}</span>')
+        if c.maneuver is not None:
+            try:
+                maneuver = ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
+            except RulesError:
+                maneuver = c.maneuver.key
+            parts.append(f"maneuver: {escape(maneuver)}")
+        self.conditions_label.setText(" · ".join(parts))
+        self.conditions_label.setVisible(bool(parts))
 
     # --- edits -------------------------------------------------------------------------
     def _load_edits(self, c: Combatant) -> None:
