@@ -66,7 +66,8 @@ from app.theme import ARC_COLOURS
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Combatant, Status
-from rules.battle.state import BattleState
+from rules.battle.state import BattleRuleset, BattleState
+from rules.battle.turns import attack_problems, attacks_left, terms_of
 from rules.core.citation import cite
 from rules.core.errors import RulesError
 from rules.core.events import Event
@@ -83,6 +84,7 @@ from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
+from rules.sets.seed000.maneuvers import maneuver_adjustments
 from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
@@ -113,6 +115,7 @@ class AttackPane(QDockWidget):
         # (attacker, defender, turn) the GM's situational modifier was set for.
         self._situational_for: tuple[str | None, str | None, int] | None = None
         self._last_roll_by: str | None = None
+        self._all_out_by_maneuver = False  # the defender's maneuver ticked All-out defense
 
         # --- who -------------------------------------------------------------------------------
         self.attacker_combo = _combo("attackerCombo", "The attacker (the selected combatant)")
@@ -226,6 +229,12 @@ class AttackPane(QDockWidget):
             combo.setMinimumContentsLength(PAIRED_COMBO_CHARS)
 
         # --- preview, refusal, roll ------------------------------------------------------------
+        # The attacker's maneuver: attacks left, and what would need the GM's override.
+        self.turn_label = QLabel()
+        self.turn_label.setObjectName("attackTurnLabel")
+        self.turn_label.setWordWrap(True)
+        self.turn_label.setTextFormat(Qt.TextFormat.RichText)
+        self.turn_label.hide()
         self.arc_label = QLabel()
         self.arc_label.setObjectName("arcLabel")
         self.arc_label.setWordWrap(True)
@@ -399,6 +408,7 @@ class AttackPane(QDockWidget):
         layout.addWidget(self.battlefield_list)
         layout.addWidget(self.more)
         layout.addWidget(hline())
+        layout.addWidget(self.turn_label)
         layout.addWidget(self.arc_label)
         layout.addWidget(self.preview_label)
         layout.addStretch(1)
@@ -729,6 +739,9 @@ class AttackPane(QDockWidget):
             self._announced = []
             self._defender_for_announced = defender_id
         available = possible_defenses(defender) if defender is not None else ()
+        held = terms_of(self._controller.ruleset, defender) if defender is not None else None
+        if held is not None and not held.active_defenses:
+            available = ()  # its maneuver (an all-out attack) leaves it none
         kinds = {c.kind for c in available}
         # A defense that became impossible (a weapon went unready, the defender
         # fell) is no longer announced.
@@ -753,9 +766,18 @@ class AttackPane(QDockWidget):
             elif DefenseKind.BLOCK not in kinds:
                 self.block_check.setToolTip(f"{defender.name}'s {f.shield.name} is not ready")
             if not kinds:
-                self.dodge_check.setToolTip(
-                    f"{defender.name} is {defender.status.value}: no active defense"
+                why = defender.status.value if held is None or held.active_defenses else (
+                    f"in {maneuver_phrase(self._controller.ruleset, defender)}"
                 )
+                self.dodge_check.setToolTip(f"{defender.name} is {why}: no active defense")
+        # The defender's all-out defense is its maneuver's once it chose one.
+        by_maneuver = held is not None and bool(held.defense_bonus)
+        if by_maneuver or self._all_out_by_maneuver:
+            self.all_out_check.blockSignals(True)
+            self.all_out_check.setChecked(by_maneuver)
+            self.all_out_check.blockSignals(False)
+        self.all_out_check.setEnabled(not by_maneuver)
+        self._all_out_by_maneuver = by_maneuver
         self._update_order_badges()
 
     def _fill_more(self, attacker: Combatant | None, defender: Combatant | None) -> None:
@@ -905,6 +927,10 @@ class AttackPane(QDockWidget):
         if options is None:
             self._show_hint(f"{attacker.name} has no weapon to attack with.")
             return
+        self._show_turn(attacker, defender)
+        # The two fighters' maneuvers change the attack as the roll will (all-out
+        # attack: +4, no active defense; all-out defense: its bonus).
+        options, _ = maneuver_adjustments(attacker, defender, options)
         try:
             tables = seed000_tables(self._controller.state)
             plan = plan_attack(attacker, defender, options, tables)
@@ -942,7 +968,31 @@ class AttackPane(QDockWidget):
         self._odds = None
         self.odds_panel.clear()
 
+    def _show_turn(self, attacker: Combatant, defender: Combatant) -> None:
+        """The attacker's maneuver and attacks left once the turns run; what the
+        rules refuse (out of turn, a second attack, a dead foe) before the roll."""
+        state = self._controller.state
+        if not state.turns_running:
+            self.turn_label.hide()
+            return
+        ruleset = self._controller.ruleset
+        problems, _implied = attack_problems(state, ruleset, attacker, defender)
+        if problems:
+            self.turn_label.setText(
+                f'<span style="color:{BAD_TEXT.name()}">Needs the GM\'s override: '
+                f"{escape(problems[0], quote=False)}</span>"
+            )
+        else:
+            left = attacks_left(ruleset, attacker)
+            self.turn_label.setText(
+                f'<span style="color:{MUTED.name()}">{escape(attacker.name, quote=False)}: '
+                f"{escape(maneuver_phrase(ruleset, attacker), quote=False)} · {left} "
+                f"attack{'' if left == 1 else 's'} left</span>"
+            )
+        self.turn_label.show()
+
     def _show_hint(self, text: str) -> None:
+        self.turn_label.hide()
         self._clear_odds()
         self.error_label.hide()
         self.arc_label.setText(f'<span style="color:{MUTED.name()}">{escape(text)}</span>')
@@ -1017,6 +1067,17 @@ _SUBDUE_LABELS = {
 
 def _enum_items(enum: type[Enum], labels: dict[str, str]) -> list[tuple[str, object]]:
     return [(labels.get(m.name, m.name.lower().replace("_", " ")), m) for m in enum]
+
+
+def maneuver_phrase(ruleset: BattleRuleset, c: Combatant) -> str:
+    """The combatant's maneuver ("all-out attack (+4 to hit)"), or "no maneuver
+    chosen" (an attack then takes the Attack maneuver)."""
+    if c.maneuver is None:
+        return "no maneuver chosen"
+    try:
+        return ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option).lower()
+    except RulesError:
+        return c.maneuver.key
 
 
 def battlefield_situation(
