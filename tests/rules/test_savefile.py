@@ -134,8 +134,10 @@ def sample(hint: object, variant: int) -> object:
         return sample(RULESET_TYPES[0], variant)
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         members = [m for m in typing.get_args(hint) if m is not type(None)]
-        return None if variant == 0 and len(members) < len(typing.get_args(hint)) else sample(
-            members[variant % len(members)], variant
+        return (
+            None
+            if variant == 0 and len(members) < len(typing.get_args(hint))
+            else sample(members[variant % len(members)], variant)
         )
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is tuple:
