@@ -842,7 +842,7 @@ def draw_condition_badges(p: QPainter, badges: Sequence[tuple[str, QColor]], s: 
     if len(badges) > MAX_BADGES:
         shown[-1] = ("+", _OTHER_BADGE)
     for i, (letter, colour) in enumerate(shown):
-        centre = QPointF(0.62 * s, (-0.62 + 0.4 * i) * s)
+        centre = QPointF(0.8 * s, (-0.72 + 0.36 * i) * s)
         p.setPen(QPen(QColor(30, 26, 20, 220), max(1.0, 0.03 * s)))
         p.setBrush(colour)
         p.drawEllipse(centre, r, r)
