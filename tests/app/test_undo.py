@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.command_names import command_label, command_name
 from app.controller import BattleController, Redraw
-from app.main_window import MainWindow
+from app.main_window import MainWindow, load_demo_battle
 from hexmap import Facing, Hex
 from rules.battle.battle import BattleChange, ChangeKind
 from rules.battle.commands import (
@@ -150,9 +150,9 @@ def test_ctrl_z_and_ctrl_shift_z_undo_and_redo_in_the_window(main_window: MainWi
     assert main_window.undo_action.text() == "&Undo Turn: Fencer"
 
 
-def test_a_new_battle_empties_the_edit_menu(main_window: MainWindow) -> None:
+def test_another_battle_empties_the_edit_menu(main_window: MainWindow) -> None:
     controller = main_window.controller
     controller.execute(TurnCombatant(FENCER, Facing.S))
     assert main_window.undo_action.isEnabled()
-    main_window.new_demo_battle()
+    controller.replace_battle(load_demo_battle())
     assert not main_window.undo_action.isEnabled() and not main_window.redo_action.isEnabled()
