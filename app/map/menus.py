@@ -21,6 +21,7 @@ from app.map.tools import (
     ready_choices,
     ready_command,
 )
+from app.new_battle import add_fighter_menu, remove_fighter_action
 from hexmap import Hex
 from rules.battle.items import ItemKind
 
@@ -79,7 +80,9 @@ def context_menu_for(
                     f"{c.name} drops the {name}: pick the hex (000 DROPPED WEAPONS)"
                 )
                 action.triggered.connect(lambda _=False, cid=c.id, k=key: begin_drop(cid, k))
+        remove_fighter_action(menu, controller, c)
     else:
+        add_fighter_menu(menu, controller, h)
         add_place_item_menu(menu, controller, h)
     sid = controller.selected_id
     items = state.items_at(h)

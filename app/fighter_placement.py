@@ -1,0 +1,134 @@
+"""Battle ▸ Add Fighter: a template from the library, then a click on the map.
+
+The menu lists the battle's sides, each with the templates (``app.new_battle``);
+choosing one arms it, and the next left click on a free hex puts the fighter there
+(``AddCombatant``). Esc, a right-click or a click off the map puts the template
+away. A right-click on an empty hex does the same in one menu
+(``app.new_battle.add_fighter_menu``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QMenu, QWidget
+
+from app.controller import BattleController
+from app.map.view import MapView
+from app.new_battle import (
+    Template,
+    battle_sides,
+    colour_icon,
+    fighter_templates,
+    new_combatant,
+    preferred_handedness,
+)
+from app.theme import SIDE_COLOURS
+from hexmap import Hex
+from rules.battle.model import Side
+from rules.battle.roster import AddCombatant
+from rules.battle.sides import side_name
+
+
+class FighterPlacement(QObject):
+    """The Add Fighter menu and the click that places its template."""
+
+    # The status bar's prompt while a template waits for its hex ("" once placed or put away).
+    prompt_changed = Signal(str)
+
+    def __init__(self, controller: BattleController, map_view: MapView, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._map_view = map_view
+        self.armed: tuple[Template, Side] | None = None
+        self._swallow_release = False
+        self.menu = QMenu("Add &Fighter", parent)
+        self.menu.setObjectName("placeFighterMenu")
+        self.menu.setStatusTip("Put a fighter from the template library on the map")
+        self.menu.aboutToShow.connect(self._on_menu_about_to_show)
+        controller.battle_reset.connect(self.disarm)
+
+    def _on_menu_about_to_show(self) -> None:
+        self.fill_menu()
+
+    def fill_menu(self) -> None:
+        self.menu.clear()
+        templates = fighter_templates()
+        state = self._controller.state
+        if not templates:
+            self.menu.addAction("No fighter templates").setEnabled(False)
+            return
+        for side in battle_sides(state):
+            sub = self.menu.addMenu(colour_icon(SIDE_COLOURS[side]), side_name(state.sides, side))
+            sub.setObjectName(f"placeFighter:{side.value}")
+            for template in templates:
+                action = sub.addAction(f"{template.fighter.name}…")
+                action.setObjectName(f"placeFighter:{side.value}:{template.key}")
+                action.triggered.connect(
+                    lambda _=False, t=template, s=side: self.arm(t, s)
+                )  # fmt: skip
+
+    def arm(self, template: Template, side: Side) -> None:
+        """The next click on a free hex puts ``template`` there for ``side``."""
+        if self.armed is None and not self._swallow_release:
+            self._map_view.installEventFilter(self)
+        self.armed = (template, side)
+        self._map_view.setCursor(Qt.CursorShape.CrossCursor)
+        self._map_view.setFocus()
+        name = side_name(self._controller.state.sides, side)
+        self.prompt_changed.emit(
+            f"Click a free hex for the {template.fighter.name} ({name}); Esc to stop"
+        )
+
+    def disarm(self) -> None:
+        if self.armed is None:
+            return
+        self.armed = None
+        if not self._swallow_release:  # else once the click's release is swallowed
+            self._map_view.removeEventFilter(self)
+        self._map_view.unsetCursor()
+        self.prompt_changed.emit("")
+
+    def place_at(self, where: Hex | None) -> bool:
+        """Put the armed template on hex ``where``; False (and still armed) if the
+        hex is taken or off the map, or the rules refuse it."""
+        if self.armed is None:
+            return False
+        state = self._controller.state
+        if where is None or where not in state.grid or state.occupant(where) is not None:
+            return False
+        template, side = self.armed
+        handedness = preferred_handedness(self._map_view)
+        combatant = new_combatant(state, template, side, where, handedness)
+        if self._controller.execute(AddCombatant(combatant)) is None:
+            return False
+        self.disarm()
+        self._controller.select(combatant.id)
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is not self._map_view:
+            return super().eventFilter(watched, event)
+        kind = event.type()
+        if self._swallow_release:  # the rest of the click that placed or put away
+            if kind == QEvent.Type.ContextMenu:
+                return True
+            if kind == QEvent.Type.MouseButtonRelease:
+                self._swallow_release = False
+                if self.armed is None:
+                    self._map_view.removeEventFilter(self)
+                return True
+        if self.armed is None:
+            return super().eventFilter(watched, event)
+        if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            self._swallow_release = True
+            if event.button() == Qt.MouseButton.LeftButton:
+                self.place_at(self._map_view.hex_at(event.position()))
+            else:
+                self.disarm()
+            return True
+        escape = isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape
+        if kind == QEvent.Type.KeyPress and escape:
+            self.disarm()
+            return True
+        return super().eventFilter(watched, event)

@@ -1,0 +1,503 @@
+"""The File menu's logic: new, open, recent files, save, save as, close, quit, the
+unsaved-changes question, the autosave and the recovery offer at start.
+
+``FileActions`` belongs to the main window, which only adds its actions to its
+menus and asks it before the window closes (``may_close``). It keeps:
+
+* the battle's file (``path``) and whether the battle changed since it was saved or
+  opened (``is_modified``: the applied log differs from the one saved; an undo
+  back to the saved point is clean again). The window title shows the file's name
+  and ``[*]`` (``setWindowModified``).
+* the question before a battle is replaced or the window closes: Save / Discard /
+  Cancel, asked only when there are unsaved changes and the GM's preferences ask
+  it (``Confirmation.CLOSE_BATTLE``); Cancel leaves everything as it was.
+* the recent files (``QSettings``), missing ones greyed out and named so.
+* the autosave journal (``app.files``): installed with ``start``, restarted when
+  the battle is replaced or saved, removed on a clean close; ``start`` then offers
+  the journals a crash left behind (Restore / Discard / Later).
+
+Every question and file dialog is an attribute the tests replace (``ask_to_save``,
+``choose_open_path``, ``choose_save_path``, ``new_battle_setup``,
+``ask_recovery``, ``show_problem``), so nothing here blocks offscreen. Close
+returns to an empty, untitled map with the same rules (not the demo: the GM closed
+a battle and should not find someone else's fighters on the map).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
+
+from app import theme
+from app.controller import BattleController
+from app.files import (
+    FILE_SUFFIX,
+    BattleFileError,
+    ControllerAutosave,
+    Recoverable,
+    discard,
+    find_recoverable,
+    install_autosave,
+    open_battle,
+    recover,
+    save_battle,
+)
+from app.help import key_sequences
+from app.map.view import MapView
+from app.new_battle import NewBattleDialog, NewBattleSetup, new_battle
+from app.panes.widgets import clear_swatches
+from app.preferences import Confirmation, Preferences
+from hexmap import HexGrid
+from rules.battle.battle import Battle
+from rules.battle.state import BattleState, Command
+from rules.core.errors import RulesError
+from rules.sets.registry import get_ruleset
+
+log = logging.getLogger(__name__)
+
+RECENT_KEY = "files/recent"
+MAX_RECENT = 8
+FILE_FILTER = f"Hexfray battles (*{FILE_SUFFIX});;All files (*)"
+DEMO_NAME = "Demo battle"
+UNTITLED_NAME = "Untitled battle"
+EMPTY_MAP = (24, 16)  # columns, rows of the map Close leaves
+
+
+class RecoveryChoice(Enum):
+    RESTORE = "restore"
+    DISCARD = "discard"
+    LATER = "later"  # keep the journal: the offer comes again at the next start
+
+
+# --- the default dialogs (tests replace them) ---------------------------------------------
+
+
+def ask_to_save_with_dialog(parent: QWidget, name: str) -> QMessageBox.StandardButton:
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes", "", parent=parent)
+    box.setText(f"Save the changes to {name}?")
+    box.setInformativeText("Your changes are lost if you don't save them.")
+    box.setStandardButtons(buttons.Save | buttons.Discard | buttons.Cancel)
+    box.setDefaultButton(buttons.Save)
+    box.setEscapeButton(buttons.Cancel)
+    answer = buttons(box.exec())
+    box.deleteLater()
+    return answer
+
+
+def choose_open_path_with_dialog(parent: QWidget, folder: str) -> Path | None:
+    name, _filter = QFileDialog.getOpenFileName(parent, "Open Battle", folder, FILE_FILTER)
+    return Path(name) if name else None
+
+
+def choose_save_path_with_dialog(parent: QWidget, suggested: str) -> Path | None:
+    name, _filter = QFileDialog.getSaveFileName(parent, "Save Battle As", suggested, FILE_FILTER)
+    return Path(name) if name else None
+
+
+def new_battle_setup_with_dialog(
+    parent: QWidget, preferences: Preferences
+) -> NewBattleSetup | None:
+    dialog = NewBattleDialog(parent, side_colours=preferences.side_colours)
+    accepted = dialog.exec() == NewBattleDialog.DialogCode.Accepted
+    setup = dialog.setup() if accepted else None
+    dialog.deleteLater()
+    return setup
+
+
+def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryChoice:
+    when = time.strftime("%A %d %B, %H:%M", time.localtime(entry.modified))
+    what = f"the battle saved as {entry.saved_to.name}" if entry.saved_to else "an unsaved battle"
+    changes = f"{entry.changes} change{'' if entry.changes == 1 else 's'} after its last save"
+    box = QMessageBox(QMessageBox.Icon.Question, "Restore a battle?", "", parent=parent)
+    box.setText(f"Hexfray was not closed properly. Restore {what}?")
+    box.setInformativeText(
+        f"Its autosave was last written on {when}, with {changes}. Restore brings it back "
+        "as it was at its last command; Discard throws the autosave away; Later keeps it "
+        "for the next start."
+    )
+    restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+    throw_away = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+    later = box.addButton("Later", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(restore)
+    box.setEscapeButton(later)
+    box.exec()
+    clicked = box.clickedButton()
+    box.deleteLater()
+    if clicked is restore:
+        return RecoveryChoice.RESTORE
+    if clicked is throw_away:
+        return RecoveryChoice.DISCARD
+    return RecoveryChoice.LATER
+
+
+def show_problem_with_dialog(parent: QWidget, title: str, text: str) -> None:
+    QMessageBox.warning(parent, title, text)
+
+
+def _same_log(commands: tuple[Command, ...], saved: tuple[Command, ...]) -> bool:
+    """The log is the one saved: the same commands (the very objects: a command undone
+    and done again anew is another one)."""
+    return len(commands) == len(saved) and all(a is b for a, b in zip(commands, saved, strict=True))
+
+
+class FileActions(QObject):
+    """The File menu of ``window`` on ``controller``'s battle."""
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: BattleController,
+        map_view: MapView,
+        settings: QSettings,
+        preferences: Callable[[], Preferences],
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._map_view = map_view
+        self._controller = controller
+        self._settings = settings
+        self._preferences = preferences
+        self.path: Path | None = None
+        self.name = DEMO_NAME
+        self._saved_commands: tuple[Command, ...] = controller.battle.commands
+        # Set by this object just before it replaces the battle: the new one's file
+        # and name (a battle replaced by anyone else is the demo).
+        self._pending: tuple[Path | None, str] | None = None
+        self.autosave: ControllerAutosave | None = None
+
+        self.ask_to_save: Callable[[str], QMessageBox.StandardButton] = lambda name: (
+            ask_to_save_with_dialog(window, name)
+        )
+        self.choose_open_path: Callable[[], Path | None] = lambda: choose_open_path_with_dialog(
+            window, str(self._folder())
+        )
+        self.choose_save_path: Callable[[str], Path | None] = lambda suggested: (
+            choose_save_path_with_dialog(window, suggested)
+        )
+        self.new_battle_setup: Callable[[], NewBattleSetup | None] = lambda: (
+            new_battle_setup_with_dialog(window, self._preferences())
+        )
+        self.ask_recovery: Callable[[Recoverable], RecoveryChoice] = lambda entry: (
+            ask_recovery_with_dialog(window, entry)
+        )
+        self.show_problem: Callable[[str, str], None] = lambda title, text: (
+            show_problem_with_dialog(window, title, text)
+        )
+
+        self._make_actions()
+        controller.battle_changed.connect(self._on_controller_battle_changed)
+        controller.battle_reset.connect(self._on_controller_battle_reset)
+        self._update_title()
+
+    # --- the actions -----------------------------------------------------------------------
+    def _action(self, text: str, name: str, tip: str, slot: Callable[[], object]) -> QAction:
+        action = QAction(text, self._window)
+        action.setObjectName(name)
+        action.setShortcuts(key_sequences(name))
+        action.setStatusTip(tip)
+        action.triggered.connect(lambda _=False: slot())
+        return action
+
+    def _make_actions(self) -> None:
+        self.new_action = self._action(
+            "&New Battle…", "new_battle", "Start a battle from nothing: map, rules, sides, seed",
+            self.new_battle,
+        )  # fmt: skip
+        self.open_action = self._action("&Open…", "open_battle", "Open a saved battle", self.open)
+        self.save_action = self._action("&Save", "save_battle", "Save the battle", self.save)
+        self.save_as_action = self._action(
+            "Save &As…", "save_battle_as", "Save the battle to another file", self.save_as
+        )
+        self.close_action = self._action(
+            "&Close", "close_battle", "Close the battle (an empty map stays)", self.close_battle
+        )
+        self.recent_menu = QMenu("Open &Recent", self._window)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
+        self._fill_recent_menu()
+
+    def add_to_menu(self, menu: QMenu) -> None:
+        """New Battle, Open, Open Recent, Save, Save As and Close."""
+        menu.addAction(self.new_action)
+        menu.addAction(self.open_action)
+        menu.addMenu(self.recent_menu)
+        menu.addSeparator()
+        for action in (self.save_action, self.save_as_action, self.close_action):
+            menu.addAction(action)
+        menu.addSeparator()
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def is_modified(self) -> bool:
+        return not _same_log(self._controller.battle.commands, self._saved_commands)
+
+    def _mark_saved(self) -> None:
+        self._saved_commands = self._controller.battle.commands
+        self._update_title()
+
+    def _update_title(self) -> None:
+        # "[*]" is where Qt shows the modified marker ("*" once setWindowModified).
+        self._window.setWindowTitle(f"Hexfray – {self.name.replace('[*]', '')}[*]")
+        self._window.setWindowModified(self.is_modified)
+        self.save_action.setEnabled(True)
+
+    def _on_controller_battle_changed(self, *_args: object) -> None:
+        self._window.setWindowModified(self.is_modified)
+
+    def _on_controller_battle_reset(self) -> None:
+        path, name = self._pending if self._pending is not None else (None, DEMO_NAME)
+        self._pending = None
+        self.path, self.name = path, name
+        self._mark_saved()
+        self.show_side_colours()
+
+    def show_side_colours(self) -> None:
+        """Tokens in the colours the battle gives its sides (New Battle), the GM's
+        preferred ones for the others."""
+        preferences = self._preferences()
+        wanted = dict(preferences.side_colours)
+        wanted.update({s.side: s.colour for s in self._controller.state.sides})
+        if theme.apply_colours(wanted, preferences.arc_colours):
+            clear_swatches()
+            self._map_view.refresh_look()
+            self._window.update()
+
+    def _replace(self, battle: Battle, path: Path | None, name: str) -> None:
+        self._pending = (path, name)
+        self._controller.replace_battle(battle)
+        if path is not None and self.autosave is not None:
+            self.autosave.restart(path)  # the journal names the file it belongs to
+
+    # --- the question ------------------------------------------------------------------------
+    def may_replace_battle(self) -> bool:
+        """Whether the battle may go now: nothing unsaved, the GM does not want the
+        question, or they saved it or chose to discard it. False: Cancel (or a save
+        that failed or was cancelled) - keep everything as it is."""
+        if not self.is_modified or not self._preferences().asks(Confirmation.CLOSE_BATTLE):
+            return True
+        answer = self.ask_to_save(self.name)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def may_close(self) -> bool:
+        """Before the window closes: the question, then the autosave goes (a clean
+        close leaves nothing to recover)."""
+        if not self.may_replace_battle():
+            return False
+        self.stop_autosave()
+        return True
+
+    # --- new, open, close ----------------------------------------------------------------
+    def new_battle(self) -> bool:
+        if not self.may_replace_battle():
+            return False
+        setup = self.new_battle_setup()
+        if setup is None:
+            return False
+        try:
+            battle = new_battle(setup)
+        except RulesError as problem:  # an option the ruleset refuses
+            self.show_problem("New Battle", f"The battle cannot be made: {problem}")
+            return False
+        self._replace(battle, None, UNTITLED_NAME)
+        self._status(f"New battle, seed {setup.seed}: right-click a hex to add a fighter", 8000)
+        return True
+
+    def open(self) -> bool:
+        if not self.may_replace_battle():
+            return False
+        path = self.choose_open_path()
+        return path is not None and self.open_path(path, asked=True)
+
+    def open_path(self, path: Path, *, asked: bool = False) -> bool:
+        """Open ``path`` (after the question unless ``asked``); a file that cannot be
+        opened gets a dialog naming the problem and the battle stays as it was."""
+        if not asked and not self.may_replace_battle():
+            return False
+        try:
+            battle = open_battle(path)
+        except BattleFileError as problem:
+            self.show_problem("Open Battle", f"{path.name} cannot be opened: {problem}.")
+            return False
+        self._replace(battle, path, path.name)
+        self._remember(path)
+        self._status(f"Opened {path}", 5000)
+        return True
+
+    def close_battle(self) -> bool:
+        if not self.may_replace_battle():
+            return False
+        state = self._controller.state
+        empty = BattleState(
+            HexGrid(*EMPTY_MAP),
+            (),
+            ruleset_key=state.ruleset_key,
+            ruleset_options=state.ruleset_options,
+        )
+        self._replace(Battle(empty, self._controller.battle.seed, get_ruleset), None, UNTITLED_NAME)
+        self._status("Battle closed: File ▸ New Battle… or Open… to start another", 8000)
+        return True
+
+    def quit(self) -> None:
+        self._window.close()
+
+    # --- save ----------------------------------------------------------------------------------
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self.save_to(self.path)
+
+    def save_as(self) -> bool:
+        suggested = self.path if self.path is not None else self._folder() / self._file_name()
+        path = self.choose_save_path(str(suggested))
+        if path is None:
+            return False
+        if path.suffix.lower() != FILE_SUFFIX:
+            path = path.with_name(path.name + FILE_SUFFIX)
+        return self.save_to(path)
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            text = save_battle(self._controller.battle, path)
+        except OSError as problem:
+            reason = problem.strerror or str(problem)
+            self.show_problem(
+                "Save Battle", f"The battle could not be saved to {path}: {reason}. "
+                "The file there, if any, is as it was.",
+            )  # fmt: skip
+            return False
+        if self.autosave is not None:
+            self.autosave.saved(path, text)
+        self.path, self.name = path, path.name
+        self._mark_saved()
+        self._remember(path)
+        self._status(f"Saved {path}", 5000)
+        return True
+
+    def _file_name(self) -> str:
+        stamp = time.strftime("%Y-%m-%d")
+        return f"battle-{stamp}{FILE_SUFFIX}"
+
+    def _folder(self) -> Path:
+        if self.path is not None:
+            return self.path.parent
+        recent = self.recent_files()
+        return recent[0].parent if recent else Path.home()
+
+    # --- recent files ------------------------------------------------------------------------
+    def recent_files(self) -> tuple[Path, ...]:
+        value = self._settings.value(RECENT_KEY, [])
+        names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
+
+    def _set_recent(self, paths: tuple[Path, ...]) -> None:
+        self._settings.setValue(RECENT_KEY, [str(p) for p in paths[:MAX_RECENT]])
+        self._fill_recent_menu()
+
+    def _remember(self, path: Path) -> None:
+        path = path.resolve()
+        self._set_recent((path, *(p for p in self.recent_files() if p != path)))
+
+    def forget(self, path: Path) -> None:
+        self._set_recent(tuple(p for p in self.recent_files() if p != path))
+
+    def _on_recent_menu_about_to_show(self) -> None:
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        recent = self.recent_files()
+        for number, path in enumerate(recent, start=1):
+            there = path.is_file()
+            text = f"&{number} {path.name}" if number < 10 else path.name
+            action = menu.addAction(text if there else f"{text} (missing)")
+            action.setObjectName(f"recent:{number}")
+            action.setToolTip(str(path))
+            action.setStatusTip(str(path) if there else f"{path} is no longer there")
+            action.setEnabled(there)
+            action.triggered.connect(lambda _=False, p=path: self.open_recent(p))
+        if recent:
+            menu.addSeparator()
+            clear = menu.addAction("&Clear the List")
+            clear.setObjectName("clearRecent")
+            clear.triggered.connect(lambda _=False: self._set_recent(()))
+        else:
+            none = menu.addAction("No recent battles")
+            none.setEnabled(False)
+
+    def open_recent(self, path: Path) -> bool:
+        if not path.is_file():
+            self.forget(path)
+            self.show_problem(
+                "Open Recent", f"{path} is no longer there; it is taken off the list."
+            )
+            return False
+        return self.open_path(path)
+
+    # --- autosave and recovery ---------------------------------------------------------------
+    def start(self, battle_file: Path | None = None) -> None:
+        """At start-up, once the window shows: the battle's file, the autosave, then
+        the offer to restore what a crash left behind (from the event loop, so the
+        window is drawn behind the question)."""
+        if battle_file is not None:
+            self.path, self.name = battle_file, battle_file.name
+            self._remember(battle_file)
+            self._update_title()
+        self.autosave = install_autosave(self._controller, battle_file)
+        QTimer.singleShot(0, self.offer_recovery)
+
+    def stop_autosave(self) -> None:
+        if self.autosave is not None:
+            try:
+                self.autosave.close()
+            except OSError:
+                log.warning("the autosave journal could not be removed", exc_info=True)
+
+    def offer_recovery(self) -> bool:
+        """Offer each journal a crash left (newest first) until the GM restores one;
+        True if a battle was restored."""
+        own = None if self.autosave is None else self.autosave.journal.path
+        for entry in find_recoverable():
+            if entry.journal == own:
+                continue
+            choice = self.ask_recovery(entry)
+            if choice is RecoveryChoice.LATER:
+                continue
+            if choice is RecoveryChoice.DISCARD:
+                discard(entry)
+                continue
+            if self.restore(entry):
+                return True
+        return False
+
+    def restore(self, entry: Recoverable) -> bool:
+        try:
+            battle = recover(entry)
+        except BattleFileError as problem:
+            self.show_problem(
+                "Restore a battle", f"The autosave cannot be restored: {problem}. It is kept."
+            )
+            return False
+        if not self.may_replace_battle():
+            return False
+        name = entry.saved_to.name if entry.saved_to is not None else UNTITLED_NAME
+        self._replace(battle, entry.saved_to, name)
+        # Restored, not saved: what the crash kept is unsaved work until the GM saves.
+        self._saved_commands = ()
+        self._update_title()
+        discard(entry)
+        self._status("Battle restored from its autosave", 6000)
+        return True
+
+    def _status(self, text: str, timeout: int) -> None:
+        self._window.statusBar().showMessage(text, timeout)

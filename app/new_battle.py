@@ -1,0 +1,471 @@
+"""A battle from nothing: the New Battle dialog, and fighters from the template
+library put on the map.
+
+``NewBattleDialog`` asks for the map size, the ruleset and its options (from the
+registry: the app knows only the ``Ruleset`` protocol), the sides with their names
+and colours, and the battle seed: random by default (``secrets``), shown, and
+typed in to play a battle again with the same dice. ``setup()`` is the GM's
+choice as data (``NewBattleSetup``); ``new_battle(setup)`` makes the battle, with
+no fighters yet.
+
+Fighters then come from the template library (``assets/fighters.json`` through
+``rules.battle.catalog``) in two clicks: a right-click on an empty hex opens "Add
+fighter" with the sides and their templates (``add_fighter_menu``), and a click on
+a template puts it there. Battle ▸ Add Fighter arms a template for the next click
+on the map instead (``app.file_actions``). Either way it is an ``AddCombatant``
+command: undone, saved and replayed like any other.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QRegularExpression, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QRegularExpressionValidator
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QColorDialog,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.controller import BattleController
+from app.preferences import Preferences
+from app.theme import SIDE_COLOURS
+from hexmap import Facing, Handedness, Hex, HexGrid
+from rules.battle.battle import Battle
+from rules.battle.catalog import load_fighters
+from rules.battle.model import Combatant, Fighter, Side
+from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
+from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
+from rules.battle.state import BattleState
+from rules.core.assets import read_json
+from rules.core.errors import DataError, RulesError
+from rules.sets.registry import get_ruleset, ruleset_keys
+
+log = logging.getLogger(__name__)
+
+MAX_MAP_SIDE = 400  # hexes: the map view fits and repaints a 400 x 400 map
+DEFAULT_COLUMNS = 24
+DEFAULT_ROWS = 16
+MIN_SIDES = 2
+# Tokens are coloured by side; a battle has as many sides as ``Side`` has members.
+MAX_SIDES = len(Side)
+SEED_DIGITS = 9  # a seed a GM can read out and type in again
+DEFAULT_SIDE_NAMES: Mapping[Side, str] = {side: side.value.capitalize() for side in Side}
+
+ColourChooser = Callable[[QColor, QWidget], QColor | None]
+
+
+def random_seed() -> int:
+    """A new battle's seed: random (from the system's secure source), short enough
+    to read out."""
+    return secrets.randbelow(10**SEED_DIGITS)
+
+
+@dataclass(frozen=True)
+class NewBattleSetup:
+    columns: int
+    rows: int
+    ruleset_key: str
+    ruleset_options: tuple[str, ...]
+    sides: tuple[SideSetup, ...]
+    seed: int
+
+
+def new_battle(setup: NewBattleSetup) -> Battle:
+    """The battle the dialog describes: its map, rules and sides, no fighters."""
+    state = BattleState(
+        HexGrid(setup.columns, setup.rows),
+        (),
+        ruleset_key=setup.ruleset_key,
+        ruleset_options=setup.ruleset_options,
+        sides=setup.sides,
+    )
+    return Battle(state, setup.seed, get_ruleset)
+
+
+# --- the dialog -------------------------------------------------------------------------
+
+
+def choose_colour_with_dialog(current: QColor, parent: QWidget) -> QColor | None:
+    colour = QColorDialog.getColor(current, parent, "Side colour")
+    return colour if colour.isValid() else None
+
+
+def colour_icon(colour: QColor, size: int = 16) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QColor("#3a3128"))
+    painter.setBrush(colour)
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+class SideRow(QWidget):
+    """One side: its name, its colour button and a remove button."""
+
+    def __init__(
+        self, side: Side, colour: QColor, choose_colour: ColourChooser, parent: QWidget
+    ) -> None:
+        super().__init__(parent)
+        self.side = side
+        self.colour = QColor(colour)
+        self._choose_colour = choose_colour
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.name_edit = QLineEdit(DEFAULT_SIDE_NAMES[side], self)
+        self.name_edit.setObjectName(f"sideName:{side.value}")
+        self.name_edit.setMaxLength(MAX_SIDE_NAME)
+        self.name_edit.setPlaceholderText("Name of the side")
+        self.colour_button = QPushButton("Colour…", self)
+        self.colour_button.setObjectName(f"sideColour:{side.value}")
+        self.colour_button.setToolTip("The colour of this side's tokens")
+        self.colour_button.clicked.connect(self._on_colour_button_clicked)
+        self.remove_button = QToolButton(self)
+        self.remove_button.setObjectName(f"removeSide:{side.value}")
+        self.remove_button.setText("Remove")
+        self.remove_button.setToolTip("Take this side out of the battle")
+        layout.addWidget(self.name_edit, 1)
+        layout.addWidget(self.colour_button)
+        layout.addWidget(self.remove_button)
+        self._show_colour()
+
+    def _show_colour(self) -> None:
+        self.colour_button.setIcon(colour_icon(self.colour))
+
+    def _on_colour_button_clicked(self) -> None:
+        chosen = self._choose_colour(self.colour, self)
+        if chosen is not None:
+            self.colour = QColor(chosen)
+            self._show_colour()
+
+    def setup(self) -> SideSetup:
+        name = self.name_edit.text().strip() or DEFAULT_SIDE_NAMES[self.side]
+        return SideSetup(self.side, name, self.colour.name())
+
+
+class NewBattleDialog(QDialog):
+    """Map size, ruleset and options, sides, seed; OK makes ``setup()``."""
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        side_colours: Mapping[Side, str] | None = None,
+        choose_colour: ColourChooser = choose_colour_with_dialog,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("newBattleDialog")
+        self.setWindowTitle("New Battle")
+        self._side_colours = side_colours or {s: SIDE_COLOURS[s].name() for s in Side}
+        self._choose_colour = choose_colour
+        layout = QVBoxLayout(self)
+
+        form = self._form = QFormLayout()
+        size_row = QHBoxLayout()
+        self.columns_box = self._size_box("columnsBox", DEFAULT_COLUMNS, "Columns of hexes")
+        self.rows_box = self._size_box("rowsBox", DEFAULT_ROWS, "Rows of hexes")
+        size_row.addWidget(self.columns_box)
+        size_row.addWidget(QLabel("columns  ×", self))
+        size_row.addWidget(self.rows_box)
+        size_row.addWidget(QLabel("rows", self))
+        size_row.addStretch(1)
+        form.addRow("&Map:", size_row)
+        self.columns_box.setFocus()
+        label = form.labelForField(size_row)
+        if isinstance(label, QLabel):
+            label.setBuddy(self.columns_box)
+
+        self.ruleset_box = QComboBox(self)
+        self.ruleset_box.setObjectName("rulesetBox")
+        for key in ruleset_keys():
+            try:
+                name = get_ruleset(key).name
+            except RulesError as exc:  # a ruleset that cannot load is not offered
+                log.warning("ruleset %s cannot be offered: %s", key, exc)
+                continue
+            self.ruleset_box.addItem(name, key)
+        self.ruleset_box.currentIndexChanged.connect(self._on_ruleset_box_changed)
+        form.addRow("&Rules:", self.ruleset_box)
+        self.ruleset_description = QLabel(self)
+        self.ruleset_description.setObjectName("rulesetDescription")
+        self.ruleset_description.setWordWrap(True)
+        form.addRow("", self.ruleset_description)
+        self.options_box = QWidget(self)
+        self.options_layout = QVBoxLayout(self.options_box)
+        self.options_layout.setContentsMargins(0, 0, 0, 0)
+        self.option_checks: dict[str, QCheckBox] = {}
+        form.addRow("Options:", self.options_box)
+
+        seed_row = QHBoxLayout()
+        self.seed_edit = QLineEdit(self)
+        self.seed_edit.setObjectName("seedEdit")
+        self.seed_edit.setValidator(
+            QRegularExpressionValidator(QRegularExpression(rf"\d{{1,{SEED_DIGITS}}}"), self)
+        )
+        self.seed_edit.setToolTip(
+            "The battle's dice follow from this number: type the seed of an earlier "
+            "battle to roll the same dice again"
+        )
+        self.seed_edit.setText(str(random_seed() if seed is None else seed))
+        self.new_seed_button = QPushButton("New seed", self)
+        self.new_seed_button.setObjectName("newSeedButton")
+        self.new_seed_button.clicked.connect(self._on_new_seed_button_clicked)
+        seed_row.addWidget(self.seed_edit, 1)
+        seed_row.addWidget(self.new_seed_button)
+        form.addRow("&Seed:", seed_row)
+        seed_label = form.labelForField(seed_row)
+        if isinstance(seed_label, QLabel):
+            seed_label.setBuddy(self.seed_edit)
+        layout.addLayout(form)
+
+        sides_group = QGroupBox("Sides", self)
+        self.sides_layout = QVBoxLayout(sides_group)
+        self.side_rows: list[SideRow] = []
+        self.add_side_button = QPushButton("Add side", sides_group)
+        self.add_side_button.setObjectName("addSideButton")
+        self.add_side_button.clicked.connect(self._on_add_side_button_clicked)
+        self.sides_layout.addWidget(self.add_side_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(sides_group)
+        for side in tuple(Side)[:MIN_SIDES]:
+            self.add_side(side)
+
+        hint = QLabel(
+            "The map starts empty: right-click a hex (or Battle ▸ Add Fighter) to put "
+            "fighters from the template library on it.",
+            self,
+        )
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText("Create Battle")
+        ok.setObjectName("createBattleButton")
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._on_ruleset_box_changed()
+
+    def _size_box(self, name: str, value: int, tip: str) -> QSpinBox:
+        box = QSpinBox(self)
+        box.setObjectName(name)
+        box.setRange(1, MAX_MAP_SIDE)
+        box.setValue(value)
+        box.setToolTip(f"{tip} (1 to {MAX_MAP_SIDE})")
+        return box
+
+    # --- sides ---------------------------------------------------------------------------
+    def add_side(self, side: Side | None = None) -> SideRow | None:
+        """A row for ``side`` (the first one not yet in the battle); None when every
+        side is in."""
+        taken = {row.side for row in self.side_rows}
+        if side is None:
+            side = next((s for s in Side if s not in taken), None)
+        if side is None or side in taken:
+            return None
+        row = SideRow(side, QColor(self._side_colours[side]), self._choose_colour, self)
+        row.remove_button.clicked.connect(lambda _=False, r=row: self.remove_side(r))
+        self.side_rows.append(row)
+        self.side_rows.sort(key=lambda r: tuple(Side).index(r.side))
+        self.sides_layout.insertWidget(self.side_rows.index(row), row)
+        self._update_side_buttons()
+        return row
+
+    def remove_side(self, row: SideRow) -> None:
+        if len(self.side_rows) <= MIN_SIDES:
+            return
+        self.side_rows.remove(row)
+        self.sides_layout.removeWidget(row)
+        row.deleteLater()
+        self._update_side_buttons()
+
+    def _update_side_buttons(self) -> None:
+        self.add_side_button.setEnabled(len(self.side_rows) < MAX_SIDES)
+        for row in self.side_rows:
+            row.remove_button.setEnabled(len(self.side_rows) > MIN_SIDES)
+
+    def _on_add_side_button_clicked(self) -> None:
+        row = self.add_side()
+        if row is not None:
+            row.name_edit.setFocus()
+            row.name_edit.selectAll()
+
+    # --- ruleset and seed ----------------------------------------------------------------
+    def _on_ruleset_box_changed(self, *_args: object) -> None:
+        for check in self.option_checks.values():
+            self.options_layout.removeWidget(check)
+            check.deleteLater()
+        self.option_checks = {}
+        key = self.ruleset_box.currentData()
+        if not isinstance(key, str):
+            self.ruleset_description.setText("No ruleset can be loaded.")
+            return
+        ruleset = get_ruleset(key)
+        self.ruleset_description.setText(ruleset.description)
+        for option, explanation in ruleset.available_options.items():
+            check = QCheckBox(explanation, self.options_box)
+            check.setObjectName(f"option:{option}")
+            self.options_layout.addWidget(check)
+            self.option_checks[option] = check
+        self._form.setRowVisible(self.options_box, bool(self.option_checks))
+
+    def _on_new_seed_button_clicked(self) -> None:
+        self.seed_edit.setText(str(random_seed()))
+
+    def _on_buttons_accepted(self) -> None:
+        if not self.seed_edit.text():
+            self.seed_edit.setText(str(random_seed()))
+        self.accept()
+
+    def setup(self) -> NewBattleSetup:
+        key = self.ruleset_box.currentData()
+        return NewBattleSetup(
+            columns=self.columns_box.value(),
+            rows=self.rows_box.value(),
+            ruleset_key=key if isinstance(key, str) else "",
+            ruleset_options=tuple(
+                o for o, check in self.option_checks.items() if check.isChecked()
+            ),
+            sides=tuple(row.setup() for row in self.side_rows),
+            seed=int(self.seed_edit.text() or 0),
+        )
+
+
+# --- fighters from the template library --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Template:
+    key: str
+    fighter: Fighter
+    names_its_hand: bool  # the template says which hand: the GM's default does not apply
+
+
+def fighter_templates() -> tuple[Template, ...]:
+    """The template library; empty (logged) if its file cannot be read."""
+    try:
+        fighters = load_fighters()
+        raw = read_json("fighters.json")
+    except DataError as exc:
+        log.warning("the fighter templates cannot be read: %s", exc)
+        return ()
+    listed = raw.get("fighters", []) if isinstance(raw, dict) else []
+    with_hand = {
+        entry.get("key") for entry in listed if isinstance(entry, dict) and "handedness" in entry
+    }
+    return tuple(Template(key, f, key in with_hand) for key, f in fighters.items())
+
+
+def battle_sides(state: BattleState) -> tuple[Side, ...]:
+    """The sides a fighter may join: those the battle names, else those on the map
+    and at least two."""
+    if state.sides:
+        return tuple(s.side for s in state.sides)
+    present = {c.side for c in state.combatants} | set(tuple(Side)[:MIN_SIDES])
+    return tuple(s for s in Side if s in present)
+
+
+def facing_toward_centre(grid: HexGrid, at: Hex) -> Facing:
+    """The hex side that looks most nearly at the middle of the map."""
+    centre = Hex.from_offset(grid.width // 2, grid.height // 2)
+    if centre == at:
+        return Facing.N
+    return min(Facing, key=lambda f: (at + f.vector).distance(centre))
+
+
+def new_combatant(
+    state: BattleState, template: Template, side: Side, at: Hex, handedness: Handedness
+) -> Combatant:
+    """A fighter of ``template`` for ``side`` at ``at``, facing the middle of the
+    map, in the GM's default hand unless the template names one; named "Fencer 2"
+    if a Fencer is on the map already."""
+    fighter = template.fighter
+    if not template.names_its_hand:
+        fighter = replace(fighter, handedness=handedness)
+    taken = {c.name for c in state.combatants}
+    name, number = fighter.name, 1
+    while name in taken:
+        number += 1
+        name = f"{fighter.name} {number}"
+    if name != fighter.name:
+        fighter = replace(fighter, name=name)
+    return Combatant(
+        id=next_combatant_id(state),
+        fighter=fighter,
+        side=side,
+        hex=at,
+        facing=facing_toward_centre(state.grid, at),
+        hp=fighter.hit_points,
+    )
+
+
+def preferred_handedness(widget: QWidget | None) -> Handedness:
+    """The hand the GM's preferences give new fighters, from the window ``widget``
+    is in (right-handed outside one)."""
+    window = widget.window() if widget is not None else None
+    preferences = getattr(window, "preferences", None)
+    if isinstance(preferences, Preferences):
+        return preferences.default_handedness
+    return Handedness.RIGHT
+
+
+def add_fighter_menu(
+    menu: QMenu,
+    controller: BattleController,
+    at: Hex,
+    templates: Sequence[Template] | None = None,
+) -> QMenu | None:
+    """The "Add fighter" submenu of an empty hex: one submenu per side, each with
+    the templates; a click puts one on ``at`` (``AddCombatant``), in the hand the
+    GM's preferences give new fighters."""
+    templates = fighter_templates() if templates is None else templates
+    handedness = preferred_handedness(menu.parentWidget())
+    state = controller.state
+    if not templates or at not in state.grid or state.occupant(at) is not None:
+        return None
+    sub = menu.addMenu("Add &fighter")
+    sub.setObjectName("addFighterMenu")
+    for side in battle_sides(state):
+        side_menu = sub.addMenu(colour_icon(SIDE_COLOURS[side]), side_name(state.sides, side))
+        side_menu.setObjectName(f"addFighter:{side.value}")
+        for template in templates:
+            action = side_menu.addAction(template.fighter.name)
+            action.setObjectName(f"addFighter:{side.value}:{template.key}")
+            action.triggered.connect(
+                lambda _=False, t=template, s=side: controller.execute(
+                    AddCombatant(new_combatant(controller.state, t, s, at, handedness))
+                )
+            )
+    return sub
+
+
+def remove_fighter_action(menu: QMenu, controller: BattleController, who: Combatant) -> None:
+    """ "Remove from the battle" for a combatant's menu (``RemoveCombatant``; Undo
+    brings it back)."""
+    menu.addSeparator()
+    action = menu.addAction(f"Remove {who.name} from the Battle")
+    action.setObjectName("removeFighter")
+    action.setStatusTip(f"Take {who.name} off the map (Undo brings them back)")
+    action.triggered.connect(lambda _=False: controller.execute(RemoveCombatant(who.id)))
