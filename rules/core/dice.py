@@ -218,6 +218,8 @@ class EnteredDice(RecordingDice):
     ) -> tuple[int, ...]:
         request = DiceRequest(self._what, count, high, low, self._adds)
         self._what, self._adds = "", 0  # the note was for this roll only
+        if count == 0:  # a roll of no dice (0d+2): nothing to ask
+            return ()
         faces = tuple(self._ask(request))
         if len(faces) != count:
             raise RulesError(f"{request} needs {count} face(s), got {len(faces)}")

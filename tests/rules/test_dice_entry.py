@@ -163,6 +163,8 @@ def test_entered_faces_must_be_legal_and_as_many_as_the_roll_has() -> None:
     with pytest.raises(RulesError):
         EnteredDice(lambda r: (4,)).randint(1, 3)
     assert EnteredDice(lambda r: (3,)).randint(1, 3) == 3
+    nobody = EnteredDice(lambda r: pytest.fail("a roll of no dice asks nobody"))
+    assert roll_dice(Dice(0, 2), nobody).total == 2 and not nobody.entered
 
 
 def test_the_request_says_what_is_rolled_with_its_dice_and_adds() -> None:
