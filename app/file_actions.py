@@ -115,7 +115,9 @@ def new_battle_setup_with_dialog(
 def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryChoice:
     when = time.strftime("%A %d %B, %H:%M", time.localtime(entry.modified))
     what = f"the battle saved as {entry.saved_to.name}" if entry.saved_to else "an unsaved battle"
-    changes = f"{entry.changes} change{'' if entry.changes == 1 else 's'} after its last save"
+    changes = f"{entry.changes} change{'' if entry.changes == 1 else 's'}"
+    if entry.saved_to is not None:
+        changes += " after its last save"
     box = QMessageBox(QMessageBox.Icon.Question, "Restore a battle?", "", parent=parent)
     box.setText(f"Hexfray was not closed properly. Restore {what}?")
     box.setInformativeText(
@@ -469,6 +471,9 @@ class FileActions(QObject):
         own = None if self.autosave is None else self.autosave.journal.path
         for entry in find_recoverable():
             if entry.journal == own:
+                continue
+            if entry.changes == 0:  # nothing happened after it began: nothing to lose
+                discard(entry)
                 continue
             choice = self.ask_recovery(entry)
             if choice is RecoveryChoice.LATER:

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController
+from app.panes.widgets import MUTED
 from app.preferences import Preferences
 from app.theme import SIDE_COLOURS
 from hexmap import Facing, Handedness, Hex, HexGrid
@@ -67,6 +68,7 @@ MIN_SIDES = 2
 # Tokens are coloured by side; a battle has as many sides as ``Side`` has members.
 MAX_SIDES = len(Side)
 SEED_DIGITS = 9  # a seed a GM can read out and type in again
+DIALOG_WIDTH = 520
 DEFAULT_SIDE_NAMES: Mapping[Side, str] = {side: side.value.capitalize() for side in Side}
 
 ColourChooser = Callable[[QColor, QWidget], QColor | None]
@@ -179,6 +181,9 @@ class NewBattleDialog(QDialog):
         self.setWindowTitle("New Battle")
         self._side_colours = side_colours or {s: SIDE_COLOURS[s].name() for s in Side}
         self._choose_colour = choose_colour
+        # Narrow enough to read at a glance; long texts wrap (a 1366 x 768 screen).
+        self.setMinimumWidth(DIALOG_WIDTH)
+        self.setMaximumWidth(DIALOG_WIDTH + 120)
         layout = QVBoxLayout(self)
 
         form = self._form = QFormLayout()
@@ -215,6 +220,7 @@ class NewBattleDialog(QDialog):
         self.options_layout = QVBoxLayout(self.options_box)
         self.options_layout.setContentsMargins(0, 0, 0, 0)
         self.option_checks: dict[str, QCheckBox] = {}
+        self._option_notes: list[QLabel] = []
         form.addRow("Options:", self.options_box)
 
         seed_row = QHBoxLayout()
@@ -314,10 +320,11 @@ class NewBattleDialog(QDialog):
 
     # --- ruleset and seed ----------------------------------------------------------------
     def _on_ruleset_box_changed(self, *_args: object) -> None:
-        for check in self.option_checks.values():
-            self.options_layout.removeWidget(check)
-            check.deleteLater()
+        for widget in (*self.option_checks.values(), *self._option_notes):
+            self.options_layout.removeWidget(widget)
+            widget.deleteLater()
         self.option_checks = {}
+        self._option_notes = []
         key = self.ruleset_box.currentData()
         if not isinstance(key, str):
             self.ruleset_description.setText("No ruleset can be loaded.")
@@ -325,10 +332,20 @@ class NewBattleDialog(QDialog):
         ruleset = get_ruleset(key)
         self.ruleset_description.setText(ruleset.description)
         for option, explanation in ruleset.available_options.items():
-            check = QCheckBox(explanation, self.options_box)
+            # "hit locations: seed 001's ..." - the name on the box, the rest below it
+            name, _, details = explanation.partition(": ")
+            check = QCheckBox(name[:1].upper() + name[1:] if details else explanation)
             check.setObjectName(f"option:{option}")
+            check.setToolTip(explanation)
             self.options_layout.addWidget(check)
             self.option_checks[option] = check
+            if details:
+                note = QLabel(details[:1].upper() + details[1:], self.options_box)
+                note.setWordWrap(True)
+                note.setIndent(20)
+                note.setStyleSheet(f"color: {MUTED.name()}")
+                self.options_layout.addWidget(note)
+                self._option_notes.append(note)
         self._form.setRowVisible(self.options_box, bool(self.option_checks))
 
     def _on_new_seed_button_clicked(self) -> None:

@@ -390,9 +390,13 @@ def _changed_ids(before: BattleState, after: BattleState) -> frozenset[str]:
     old = {c.id: c for c in before.combatants}
     # A command passes unchanged combatants on as they are: ``is`` settles most
     # without comparing every field.
-    return frozenset(
+    changed = frozenset(
         c.id for c in after.combatants if (was := old.get(c.id)) is not c and was != c
     )
+    if len(after.combatants) - len(changed - old.keys()) == len(old):
+        return changed
+    # a combatant left the battle (rules.battle.roster, or the undo of its arrival)
+    return changed | (old.keys() - {c.id for c in after.combatants})
 
 
 def combatants_by_id(combatants: Sequence[Combatant]) -> dict[str, Combatant]:

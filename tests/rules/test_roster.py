@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex
-from rules.battle.battle import Battle
+from rules.battle.battle import Battle, BattleChange
 from rules.battle.catalog import load_fighters
 from rules.battle.commands import EndTurn
 from rules.battle.model import Combatant, Side
@@ -159,3 +159,18 @@ def test_sides_named_by_the_gm_are_checked_and_named() -> None:
         SideSetup(Side.RED, "  ", "#112233")
     with pytest.raises(IllegalCommandError, match="named twice"):
         BattleState(demo_battle(1).state.grid, (), sides=(sides[0], sides[0]))
+
+
+def test_the_change_of_a_removal_or_an_undone_arrival_names_who_left() -> None:
+    battle = demo_battle(3)
+    changes: list[BattleChange] = []
+    battle.subscribe(changes.append)
+    battle.execute(RemoveCombatant("c2"))
+    fencer = newcomer(battle.state, "fencer", 2, 2, Side.BLUE)
+    battle.execute(AddCombatant(fencer))
+    battle.undo()
+    assert [change.changed_ids for change in changes] == [
+        frozenset({"c2"}),
+        frozenset({fencer.id}),
+        frozenset({fencer.id}),
+    ]
