@@ -67,6 +67,7 @@ MAX_RECENT = 8
 FILE_FILTER = f"Hexfray battles (*{FILE_SUFFIX});;All files (*)"
 DEMO_NAME = "Demo battle"
 UNTITLED_NAME = "Untitled battle"
+RESTORED_NAME = "Restored battle"  # an autosave of a battle never saved
 EMPTY_MAP = (24, 16)  # columns, rows of the map Close leaves
 
 
@@ -495,7 +496,7 @@ class FileActions(QObject):
             return False
         if not self.may_replace_battle():
             return False
-        name = entry.saved_to.name if entry.saved_to is not None else UNTITLED_NAME
+        name = entry.saved_to.name if entry.saved_to is not None else RESTORED_NAME
         self._replace(battle, entry.saved_to, name)
         # Restored, not saved: what the crash kept is unsaved work until the GM saves.
         self._saved_commands = ()
