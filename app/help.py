@@ -91,6 +91,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("undo", (_Std.Undo,), "Undo the last command", "Battle"),
     Shortcut("redo", (_Std.Redo, "Ctrl+Shift+Z"), "Redo the last command undone", "Battle"),
     Shortcut("end_turn", ("Ctrl+Return", "Ctrl+Enter"), "End the turn", "Battle"),
+    Shortcut("override", ("Ctrl+Shift+Return", "Ctrl+Shift+Enter"),
+             "Do the refused action anyway (the GM's override, marked in the log)", "Battle"),
     Shortcut("roll_attack", ("Return", "Enter"),
              "Roll the attack the attack pane shows (not while typing in a box)", "Battle"),
     Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",

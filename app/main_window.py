@@ -2,8 +2,9 @@
 
 Dock layout and window geometry are saved with ``QSettings`` (``saveState`` /
 ``restoreState``); the panes' stable object names make that work across runs. The
-default layout fits a 1366x768 laptop: combatants, inspector and hex tabbed on the
-left over the combat log, the attack pane alone on the right (the whole height).
+default layout fits a 1366x768 laptop: the turn tracker over combatants, inspector
+and hex tabbed on the left over the combat log, the attack pane alone on the right
+(the whole height).
 """
 
 from __future__ import annotations
@@ -66,11 +67,13 @@ from app.help import shortcut as help_shortcut
 from app.map import animation
 from app.map.export import export_map_png
 from app.map.view import MapView
+from app.override import OverrideAction
 from app.panes.combat_log import CombatLogPane
 from app.panes.combatants import CombatantsPane
 from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_change
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
+from app.panes.turn_tracker import TurnTrackerPane, movement_text
 from app.panes.widgets import clear_swatches, guard_wheel
 from app.preferences import (
     Confirmation,
@@ -105,13 +108,14 @@ DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
 # Bumped whenever the default dock layout changes, so an older saved layout does not
 # override the new default (restoreState refuses a state of another version).
-STATE_VERSION = 2
+STATE_VERSION = 3
 # The default dock sizes (px): the left column (combatants over the log) and the
 # attack pane on the right, which gets the whole height.
 LEFT_COLUMN_WIDTH = 270
 RIGHT_COLUMN_WIDTH = 330
-COMBATANTS_HEIGHT = 235
-LOG_HEIGHT = 380
+TRACKER_HEIGHT = 200
+COMBATANTS_HEIGHT = 170
+LOG_HEIGHT = 260
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
 LEGEND_FOLDED_KEY = "view/legend_folded"
@@ -251,7 +255,11 @@ class MainWindow(QMainWindow):
         )
         self.log_pane: CombatLogPane = CombatLogPane(controller, self)
         self.hex_pane: HexPane = HexPane(controller, self.map_view, self)
+        self.tracker_pane = TurnTrackerPane(controller, self, end_turn=self.end_turn)
+        self.map_view.show_conditions = True  # the ruleset is loaded by now: badges too
+        self.map_view.update()
         self.panes = (
+            self.tracker_pane,
             self.combatants_pane,
             self.inspector_pane,
             self.attack_pane,
@@ -310,7 +318,9 @@ class MainWindow(QMainWindow):
         for pane in self.panes:
             pane.setVisible(True)
             pane.setFloating(False)
-        # Split first (combatants over the log), then tab the others onto combatants.
+        # Split first (the turns over the combatants over the log), then tab the
+        # others onto combatants.
+        self.addDockWidget(left, self.tracker_pane, Qt.Orientation.Vertical)
         self.addDockWidget(left, self.combatants_pane, Qt.Orientation.Vertical)
         self.addDockWidget(left, self.log_pane, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
@@ -326,8 +336,8 @@ class MainWindow(QMainWindow):
             Qt.Orientation.Horizontal,
         )
         self.resizeDocks(
-            [self.combatants_pane, self.log_pane],
-            [COMBATANTS_HEIGHT, LOG_HEIGHT],
+            [self.tracker_pane, self.combatants_pane, self.log_pane],
+            [TRACKER_HEIGHT, COMBATANTS_HEIGHT, LOG_HEIGHT],
             Qt.Orientation.Vertical,
         )
 
@@ -424,6 +434,10 @@ class MainWindow(QMainWindow):
         self.end_turn_action.setToolTip(f"End the turn ({keys_text(help_shortcut('end_turn'))})")
         self.end_turn_action.setStatusTip("End the turn: defenses and weapons are ready again")
         self.end_turn_action.triggered.connect(self.end_turn)
+        # A refused command, done anyway (app.override): the status bar offers it.
+        self.override_action = OverrideAction(self._controller, self)
+        self.override_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.addAction(self.override_action)
 
         self.reset_layout_action = QAction("&Reset Layout", self)
         self.reset_layout_action.setStatusTip("Put every pane back where it started")
@@ -488,6 +502,7 @@ class MainWindow(QMainWindow):
         battle_menu.addSeparator()
         battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)
+        battle_menu.addAction(self.override_action)
 
         self.help_actions = build_help_menu(self)
 
@@ -536,6 +551,13 @@ class MainWindow(QMainWindow):
         self.hover_label.setMinimumWidth(120)
         self.move_label = QLabel()
         self.move_label.setObjectName("moveLabel")
+        self.override_button = QToolButton()
+        self.override_button.setObjectName("overrideButton")
+        self.override_button.setDefaultAction(self.override_action)
+        self.override_button.setText("Override")
+        self.override_button.setVisible(False)
+        self.override_action.changed.connect(self._on_override_action_changed)
+        status.addPermanentWidget(self.override_button)
         status.addPermanentWidget(self.move_label)
         status.addPermanentWidget(self.selection_label)
         status.addPermanentWidget(self.hover_label)
@@ -668,6 +690,10 @@ class MainWindow(QMainWindow):
             parts.append(f"Target: {state.combatant(tid).name}")
         self.selection_label.setText("   ·   ".join(parts))
         self.move_label.setText(move_text(state.combatant(sid)) if sid is not None else "")
+        if sid is not None and self.panes and state.turns_running:
+            # what its maneuver leaves (the ruleset is loaded once the panes are)
+            movement = movement_text(self._controller.ruleset, state.combatant(sid))
+            self.move_label.setText(f"{self.move_label.text()} · {movement}")
 
     def _on_battle_changed(self, _change: BattleChange, redraw: Redraw) -> None:
         if redraw.panes:
@@ -755,7 +781,19 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _show_refusal(self, message: str) -> None:
-        self.statusBar().showMessage(f"Not allowed: {message}", 6000)
+        if self.override_action.pending is None:
+            self.statusBar().showMessage(f"Not allowed: {message}", 6000)
+            return
+        keys = self.override_action.keys
+        self.statusBar().showMessage(f"Not allowed: {message} ({keys} overrides)")
+
+    def _on_override_action_changed(self) -> None:
+        self.override_button.setVisible(self.override_action.isEnabled())
+        self.override_button.setText("Override")
+        if not self.override_action.isEnabled() and self.statusBar().currentMessage().startswith(
+            "Not allowed: "
+        ):
+            self.statusBar().clearMessage()
 
     @property
     def controller(self) -> BattleController:

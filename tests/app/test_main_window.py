@@ -19,7 +19,9 @@ from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
 from app.map.view import MapView
 from rules.battle.commands import MoveCombatant
 
-PANE_NAMES = ("combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane")
+PANE_NAMES = (
+    "turnTrackerPane", "combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane"
+)
 LAPTOP = QSize(1366, 768)
 
 
@@ -42,10 +44,11 @@ def test_docks_exist_with_stable_names(main_window: MainWindow) -> None:
     # attack pane alone on the right, the whole height
     left = Qt.DockWidgetArea.LeftDockWidgetArea
     w = main_window
-    for pane in (w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
+    for pane in (w.tracker_pane, w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
         assert w.dockWidgetArea(pane) == left, pane.objectName()
     assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
     assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
+    assert w.combatants_pane.geometry().top() > w.tracker_pane.geometry().bottom()
     right = Qt.DockWidgetArea.RightDockWidgetArea
     assert [p for p in w.panes if w.dockWidgetArea(p) == right] == [w.attack_pane]
 
