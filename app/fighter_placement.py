@@ -128,6 +128,9 @@ class FighterPlacement(QObject):
                 self.disarm()
             return True
         escape = isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape
+        if kind == QEvent.Type.ShortcutOverride and escape:
+            event.accept()  # Esc comes here as a key press, not as Clear Selection
+            return True
         if kind == QEvent.Type.KeyPress and escape:
             self.disarm()
             return True
