@@ -32,7 +32,6 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QEvent,
-    QMimeData,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -141,8 +140,8 @@ class CombatLogModel(QAbstractListModel):
     from (``NO_COMMAND`` for the first turn's separator), so that the rows of the
     command an undo takes back can be dropped and a redo's put in their place."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._rows: list[LogRow] = []
         self._commands: list[int] = []  # ascending: commands are logged in order
         self._search_texts: list[str] = []
@@ -244,8 +243,8 @@ class CombatLogFilterModel(QAbstractListModel):
     Rows come and go only at the end of the log, and so they do here; a new filter
     resets the list."""
 
-    def __init__(self, entries: CombatLogModel) -> None:
-        super().__init__()
+    def __init__(self, entries: CombatLogModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._entries = entries
         self._filter = LogFilter()
         self._needle = ""
@@ -728,8 +727,10 @@ class CombatLogPane(QDockWidget):
         self._hovered: int = -1
         self._combatant_choices: tuple[tuple[str, str], ...] = ()
 
-        self.entries = CombatLogModel()  # every row
-        self.model = CombatLogFilterModel(self.entries)  # the rows shown: the view's model
+        # Both models belong to the pane, so Qt deletes them after the view that
+        # reads them (unowned, Python could free them first at exit: a crash).
+        self.entries = CombatLogModel(self)  # every row
+        self.model = CombatLogFilterModel(self.entries, self)  # the rows shown: the view's model
         self.view = QTableView()
         self.view.setObjectName("combatLogView")
         self.view.setModel(self.model)
@@ -964,17 +965,17 @@ class CombatLogPane(QDockWidget):
 
     def copy(self) -> None:
         """The selected entries (every entry shown if none is) to the clipboard, as
-        plain text and as HTML."""
+        plain text."""
         self._put_on_clipboard(self.selected_rows() or self.shown_rows())
 
     def copy_all(self) -> None:
         self._put_on_clipboard(self.shown_rows())
 
     def _put_on_clipboard(self, rows: Sequence[LogRow]) -> None:
-        mime = QMimeData()
-        mime.setText("\n".join(r.plain_text() for r in rows))
-        mime.setHtml("".join(row_html(r) for r in rows))
-        QApplication.clipboard().setMimeData(mime)
+        # Text only: a QMimeData made here (for HTML) would be a Python object that
+        # the clipboard owns; where Qt keeps the clipboard in a global (offscreen),
+        # deleting it at exit calls into a Python already gone, and the process crashes.
+        QApplication.clipboard().setText("\n".join(r.plain_text() for r in rows))
 
     def context_menu(self) -> QMenu:
         """The entries' context menu: copy the entry (a right-click selects it

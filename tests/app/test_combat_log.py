@@ -319,10 +319,7 @@ def test_ctrl_c_copies_the_selected_entry_of_a_filtered_log(qtbot, pane, control
     QApplication.clipboard().clear()
     qtbot.keyClick(pane.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     row = pane.shown_rows()[attack]
-    mime = QApplication.clipboard().mimeData()
-    assert mime.text() == row.plain_text()
-    assert mime.hasHtml() and "<div" in mime.html()
-    assert row.lines[0].text.replace("'", "&#x27;") in mime.html()
+    assert QApplication.clipboard().text() == row.plain_text()
 
 
 def test_the_context_menu_copies_the_entry(pane, controller):
