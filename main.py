@@ -24,7 +24,7 @@ from app.benchmark import run as run_benchmark_figures
 from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
 from app.crash import install_crash_handler
-from app.files import BattleFileError, install_autosave, open_battle, show_damaged_bundle
+from app.files import BattleFileError, open_battle, show_damaged_bundle
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
 from app.screenshot import save_screenshot
@@ -160,7 +160,8 @@ def open_window(
             lambda: controller.replace_battle(load_demo_battle(seed, turn_order=True))
         )
     window.call_after_first_paint(setup_logging)
-    window.call_after_first_paint(lambda: install_autosave(controller, battle_file))
+    # The autosave, then the offer to restore what a crash left (app.file_actions).
+    window.call_after_first_paint(lambda: window.file_actions.start(battle_file))
     window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
     return window
 

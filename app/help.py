@@ -87,6 +87,13 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("pan_up", ("Up",), "Pan up", "Map"),
     Shortcut("pan_down", ("Down",), "Pan down", "Map"),
     Shortcut("paint_terrain", ("T",), "Paint terrain: click or drag over hexes", "Map"),
+    # the battle's file (app.file_actions)
+    Shortcut("new_battle", (_Std.New,), "New battle: map, rules, sides and seed", "File"),
+    Shortcut("open_battle", (_Std.Open,), "Open a saved battle", "File"),
+    Shortcut("save_battle", (_Std.Save,), "Save the battle", "File"),
+    Shortcut("save_battle_as", (_Std.SaveAs, "Ctrl+Shift+S"), "Save the battle to another file",
+             "File"),
+    Shortcut("close_battle", (_Std.Close, "Ctrl+W"), "Close the battle", "File"),
     # the battle
     Shortcut("undo", (_Std.Undo,), "Undo the last command", "Battle"),
     Shortcut("redo", (_Std.Redo, "Ctrl+Shift+Z"), "Redo the last command undone", "Battle"),
@@ -97,7 +104,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
              "Roll the attack the attack pane shows (not while typing in a box)", "Battle"),
     Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",
              scope="Combat log"),
-    Shortcut("new_demo", (_Std.New,), "Start the demo battle afresh", "Battle"),
+    Shortcut("new_demo", ("Ctrl+Shift+N",), "Start the demo battle afresh", "Battle"),
     Shortcut("quit", (_Std.Quit, "Ctrl+Q"), "Quit Hexfray", "Battle"),
     Shortcut("preferences", (_Std.Preferences, "Ctrl+,"), "Open the preferences", "Battle"),
     # help
@@ -111,6 +118,7 @@ MOUSE_CONTROLS: tuple[tuple[str, str], ...] = (
     ("Click an empty hex", "Move the selected combatant there"),
     ("Drag a token", "Move it to the hex where you drop it"),
     ("Right-click a token", "Make it the target of the selected combatant's attack"),
+    ("Right-click an empty hex", "Add a fighter from the template library, or place an item"),
     ("Wheel, Ctrl+wheel, pinch", "Zoom around the pointer"),
     ("Drag the empty map, two-finger scroll", "Pan"),
     ("Hover a log entry", "Highlight the hexes it involved"),

@@ -62,6 +62,8 @@ from PySide6.QtWidgets import (
 from app import user_dirs
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
+from app.fighter_placement import FighterPlacement
+from app.file_actions import FileActions
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
@@ -211,6 +213,13 @@ class MainWindow(QMainWindow):
         self._after_first_paint: list[Callable[[], object]] = []
         self._first_paint_seen = False
 
+        # The File menu's logic: new, open, save, recent files, the unsaved-changes
+        # question, the autosave (app.file_actions).
+        self.file_actions = FileActions(
+            self, controller, self.map_view, self._settings, lambda: self.preferences
+        )
+        self.fighter_placement = FighterPlacement(controller, self.map_view, self)
+        self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -384,6 +393,11 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._resize_default_docks)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        # The GM closing the window (its close button, Alt+F4) gets the unsaved-changes
+        # question; Quit asked already, and the program's own close() asks nothing.
+        if event.spontaneous() and not self.file_actions.may_close():
+            event.ignore()
+            return
         self.save_layout()
         super().closeEvent(event)
 
@@ -398,7 +412,7 @@ class MainWindow(QMainWindow):
         self.quit_action = QAction("&Quit", self)
         self.quit_action.setShortcuts(key_sequences("quit"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.quit_action.triggered.connect(self.close)
+        self.quit_action.triggered.connect(self._on_quit_action_triggered)
 
         self.preferences_action = QAction("&Preferences…", self)
         self.preferences_action.setObjectName("preferences")
@@ -466,6 +480,7 @@ class MainWindow(QMainWindow):
         view = self.map_view
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
+        self.file_actions.add_to_menu(file_menu)
         file_menu.addAction(self.new_demo_action)
         file_menu.addSeparator()
         file_menu.addAction(self.export_map_action)
@@ -499,6 +514,7 @@ class MainWindow(QMainWindow):
         battle_menu.addAction(view.clear_selection_action)
         battle_menu.addSeparator()
         battle_menu.addAction(view.paint_terrain_action)
+        battle_menu.addMenu(self.fighter_placement.menu)
         battle_menu.addSeparator()
         battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)
@@ -564,8 +580,14 @@ class MainWindow(QMainWindow):
 
     # --- commands ------------------------------------------------------------------------
     def new_demo_battle(self) -> None:
+        if not self.file_actions.may_replace_battle():
+            return
         self._controller.replace_battle(load_demo_battle(self._seed, turn_order=True))
         self.statusBar().showMessage("New demo battle", 3000)
+
+    def _on_quit_action_triggered(self) -> None:
+        if self.file_actions.may_close():
+            self.close()
 
     def end_turn(self) -> None:
         if self.preferences.asks(Confirmation.END_TURN):
@@ -596,6 +618,7 @@ class MainWindow(QMainWindow):
                     view.viewport().update()
             if self.panes:
                 self.inspector_pane.refresh()
+        self.file_actions.show_side_colours()  # a battle's own side colours win
         self.animations_action.setChecked(preferences.animations)
 
     def _on_export_map_action_triggered(self) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMessageBox
 
 import main as entry
 from app.controller import BattleController
@@ -144,6 +144,8 @@ def test_new_demo_battle_starts_afresh(main_window: MainWindow) -> None:
     c = controller.state.combatants[0]
     controller.select(c.id)
     controller.turn_selected(1)
+    # the GM discards the turn when asked (app.file_actions: unsaved changes)
+    main_window.file_actions.ask_to_save = lambda _name: QMessageBox.StandardButton.Discard
     main_window.new_demo_action.trigger()
     assert controller.battle.commands == ()
     assert controller.state.combatant(c.id).facing is c.facing
