@@ -62,6 +62,7 @@ from PySide6.QtWidgets import (
 from app import user_dirs
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
+from app.dice_entry import DiceEntryPrompt, dice_icon
 from app.fighter_placement import FighterPlacement
 from app.file_actions import FileActions
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
@@ -79,6 +80,7 @@ from app.panes.turn_tracker import TurnTrackerPane, movement_text
 from app.panes.widgets import clear_swatches, guard_wheel
 from app.preferences import (
     Confirmation,
+    DiceMode,
     Preferences,
     PreferencesDialog,
     apply_colours,
@@ -230,6 +232,7 @@ class MainWindow(QMainWindow):
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._update_selection_label)
         controller.command_refused.connect(self._show_refusal)
+        controller.command_cancelled.connect(self._on_controller_command_cancelled)
         self.map_view.hovered_hex_changed.connect(self._update_hover_label)
         self.map_view.drop_prompt_changed.connect(self._show_drop_prompt)
         self.map_view.drop_prompt_changed.connect(self._on_map_view_drop_prompt_changed)
@@ -476,6 +479,20 @@ class MainWindow(QMainWindow):
         self.animations_action.setChecked(view.animations_enabled)
         self.animations_action.toggled.connect(self._set_animations)
 
+        # Physical dice (Preferences.dice_mode): the GM rolls at the table and types
+        # each roll into app.dice_entry's dialog.
+        self._dice_prompt = DiceEntryPrompt(self)
+        self.physical_dice_action = QAction(dice_icon(), "&Physical Dice", self)
+        self.physical_dice_action.setObjectName("physicalDice")
+        self.physical_dice_action.setCheckable(True)
+        self.physical_dice_action.setIconText("Physical dice")  # the toolbar's short label
+        self.physical_dice_action.setToolTip("Physical dice: type in what you rolled at the table")
+        self.physical_dice_action.setStatusTip(
+            "Roll at the table and type in each die; off: the computer rolls"
+        )
+        self._apply_dice_mode()
+        self.physical_dice_action.toggled.connect(self._on_physical_dice_action_toggled)
+
     def _make_menus(self) -> None:
         view = self.map_view
         bar = self.menuBar()
@@ -519,6 +536,7 @@ class MainWindow(QMainWindow):
         battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)
         battle_menu.addAction(self.override_action)
+        battle_menu.addAction(self.physical_dice_action)
 
         self.help_actions = build_help_menu(self)
 
@@ -537,6 +555,7 @@ class MainWindow(QMainWindow):
         tools.addAction(view.fit_action)
         tools.addSeparator()
         tools.addAction(self.end_turn_action)
+        tools.addAction(self.physical_dice_action)
         tools.addSeparator()
         tools.addAction(view.paint_terrain_action)
         self._make_terrain_brush(tools)
@@ -620,6 +639,25 @@ class MainWindow(QMainWindow):
                 self.inspector_pane.refresh()
         self.file_actions.show_side_colours()  # a battle's own side colours win
         self.animations_action.setChecked(preferences.animations)
+        self._apply_dice_mode()
+
+    def _apply_dice_mode(self) -> None:
+        """The toolbar's switch and the controller follow ``Preferences.dice_mode``."""
+        physical = self.preferences.dice_mode is DiceMode.PHYSICAL
+        self.physical_dice_action.setChecked(physical)
+        self._controller.set_dice_entry(self._dice_prompt if physical else None)
+
+    def _on_physical_dice_action_toggled(self, on: bool) -> None:
+        mode = DiceMode.PHYSICAL if on else DiceMode.COMPUTER
+        if mode is not self.preferences.dice_mode:
+            self.set_preferences(replace(self.preferences, dice_mode=mode))
+            self.statusBar().showMessage(
+                "Physical dice: you type in each roll" if on else "The computer rolls the dice",
+                4000,
+            )
+
+    def _on_controller_command_cancelled(self, name: str) -> None:
+        self.statusBar().showMessage(f"Cancelled at the table: {name} (nothing changed)", 6000)
 
     def _on_export_map_action_triggered(self) -> None:
         name, _filter = QFileDialog.getSaveFileName(
