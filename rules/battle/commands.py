@@ -64,6 +64,27 @@ from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 
 
+def _movement_check(
+    state: BattleState,
+    ruleset: BattleRuleset,
+    before: Combatant,
+    after: Combatant,
+    action: str,
+    gm_override: bool,
+) -> tuple[Event, ...]:
+    """The rules of a move or turn while the turns run (``before`` on its own turn,
+    ``after`` within its maneuver's movement points); the override's events."""
+    if not state.turns_running:
+        return ()
+    problems = [turn_problem(state, before, action)]
+    chosen = before.maneuver
+    maneuver = None if chosen is None else ruleset.maneuver(chosen.key)
+    option = "" if chosen is None else chosen.option
+    problems.append(allowance_problem(after, maneuver, option))
+    found = [p for p in problems if p is not None]
+    return overrule(found, gm_override, before, action)
+
+
 @dataclass(frozen=True)
 class MoveCombatant(Command):
     """Move a combatant to ``destination`` along ``path`` (adjacent hexes, from its
@@ -97,14 +118,7 @@ class MoveCombatant(Command):
             raise IllegalCommandError("the path must end at the destination")
         walked = walk(mover, check_path(path, state.grid))
         moved = walked.combatant
-        overridden: tuple[Event, ...] = ()
-        if state.turns_running:
-            problems = [turn_problem(state, mover, "move")]
-            maneuver = None if mover.maneuver is None else ruleset.maneuver(mover.maneuver.key)
-            option = "" if mover.maneuver is None else mover.maneuver.option
-            problems.append(allowance_problem(moved, maneuver, option))
-            found = [p for p in problems if p is not None]
-            overridden = overrule(found, self.gm_override, mover, "move")
+        overridden = _movement_check(state, ruleset, mover, moved, "move", self.gm_override)
         event = Moved(
             citation=BASE_MOVEMENT,
             combatant_id=mover.id,
@@ -133,14 +147,7 @@ class TurnCombatant(Command):
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         turned, cost, free = face(who, self.facing)
-        overridden: tuple[Event, ...] = ()
-        if state.turns_running:
-            problems = [turn_problem(state, who, "turn")]
-            maneuver = None if who.maneuver is None else ruleset.maneuver(who.maneuver.key)
-            option = "" if who.maneuver is None else who.maneuver.option
-            problems.append(allowance_problem(turned, maneuver, option))
-            found = [p for p in problems if p is not None]
-            overridden = overrule(found, self.gm_override, who, "turn")
+        overridden = _movement_check(state, ruleset, who, turned, "turn", self.gm_override)
         event = Turned(
             citation=BASE_MOVEMENT,
             combatant_id=who.id,

@@ -80,7 +80,6 @@ from rules.sets.seed000.attack_events import (
     DAMAGE_CITATION,
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
-    INJURY_CITATION,
     MISSING_LOCATION_CITATION,
     PARRIES_VS_UNARMED_CITATION,
     READINESS_CITATION,
@@ -104,18 +103,17 @@ from rules.sets.seed000.attack_events import (
     HeavyShieldUnreadied,
     HitLocationRolled,
     ImprovisedParryRolled,
-    InjuryRolled,
     LocationShifted,
     ParryBreakRolled,
     PiecesLeftHand,
     SideBlowDamaged,
-    StatusChanged,
     UnarmedCounterRolled,
     WeakenedWeaponSnapped,
     WeaponBroke,
     WeaponStruck,
     WeaponUnreadied,
     WoundInflicted,
+    injury_events,
 )
 from rules.sets.seed000.attack_steps import (
     AttackRollInputs,
@@ -1135,22 +1133,9 @@ def _damage_events(
         )
     else:
         flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **pair))
-        for sr in damage.status_rolls:
-            flow.events.append(
-                InjuryRolled(
-                    citation=INJURY_CITATION, combatant_id=d.id, name=d.name, status_roll=sr
-                )
-            )
-    if damage.status_after is not damage.status_before:
-        flow.events.append(
-            StatusChanged(
-                citation=INJURY_CITATION,
-                combatant_id=d.id,
-                name=d.name,
-                before=damage.status_before,
-                after=damage.status_after,
-            )
-        )
+    # A side blow's log shows no status rolls, only the change of status.
+    status_rolls = () if side_reason is not None else damage.status_rolls
+    flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
 
 
 def _record_turn(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypedDict
 
 from hexmap import Arc, Hex
-from rules.battle.model import Status
+from rules.battle.model import Combatant, Status
 from rules.battle.pieces import Piece
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.events import CombatantEvent, Event
@@ -472,6 +473,28 @@ INJURY_CITATION = BASE_INJURY
 DEFENSE_CRITICAL_MISS_CITATION = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
 READINESS_CITATION = cite("000", "PARRY")
 DEFENSES_CITATION = cite("000", "DEFENSES")
+
+
+def injury_events(
+    who: Combatant, status_rolls: Iterable[StatusRoll], before: Status, after: Status
+) -> list[Event]:
+    """What an injury shows in the log: each of ``who``'s status rolls, then its
+    change of status (``before`` to ``after``) if it changed."""
+    events: list[Event] = [
+        InjuryRolled(citation=INJURY_CITATION, combatant_id=who.id, name=who.name, status_roll=r)
+        for r in status_rolls
+    ]
+    if after is not before:
+        events.append(
+            StatusChanged(
+                citation=INJURY_CITATION,
+                combatant_id=who.id,
+                name=who.name,
+                before=before,
+                after=after,
+            )
+        )
+    return events
 
 
 # --- 000 / base rules wired later: counter-blows, strays, per-turn effects --------------

@@ -28,7 +28,7 @@ from rules.core.citation import cite
 from rules.core.dice import Dice, DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
-from rules.sets.seed000.attack_events import INJURY_CITATION, InjuryRolled, StatusChanged
+from rules.sets.seed000.attack_events import injury_events
 from rules.sets.seed000.checks import SuccessRoll, success_probability, success_roll
 from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
 from rules.sets.seed000.sheet import sheet_of
@@ -210,20 +210,7 @@ def piece_hit(
             damage=result,
         )
     ]
-    for sr in result.status_rolls:
-        events.append(
-            InjuryRolled(
-                citation=INJURY_CITATION, combatant_id=target.id, name=target.name, status_roll=sr
-            )
-        )
-    if result.status_after is not result.status_before:
-        events.append(
-            StatusChanged(
-                citation=INJURY_CITATION,
-                combatant_id=target.id,
-                name=target.name,
-                before=result.status_before,
-                after=result.status_after,
-            )
-        )
+    events.extend(
+        injury_events(target, result.status_rolls, result.status_before, result.status_after)
+    )
     return state.with_combatants(result.apply_to(target)), tuple(events)

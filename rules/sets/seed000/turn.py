@@ -25,11 +25,10 @@ from rules.core.events import CombatantEvent, Event
 from rules.sets.seed000.attack_events import (
     BASE_BLEEDING,
     BASE_STUN_RECOVERY,
-    INJURY_CITATION,
     BleedingRolled,
-    InjuryRolled,
     StatusChanged,
     StunRecoveryRolled,
+    injury_events,
 )
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_roll
 from rules.sets.seed000.damage import injury_status, turn_start_consciousness
@@ -97,21 +96,7 @@ def turn_begins(
     events: list[Event] = []
     c, conscious = turn_start_consciousness(was, rng)
     if conscious is not None:
-        events.append(
-            InjuryRolled(
-                citation=INJURY_CITATION, combatant_id=c.id, name=c.name, status_roll=conscious
-            )
-        )
-        if c.status is not was.status:
-            events.append(
-                StatusChanged(
-                    citation=INJURY_CITATION,
-                    combatant_id=c.id,
-                    name=c.name,
-                    before=was.status,
-                    after=c.status,
-                )
-            )
+        events.extend(injury_events(c, (conscious,), was.status, c.status))
     knocked = WoundCondition.KNOCKED_DOWN
     if knocked in wound_conditions(c) and c.status is not Status.DEAD:
         # The knockdown happened: the fighter is down, and the wound keeps no order.
@@ -201,20 +186,7 @@ def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Ev
                 roll=roll,
             )
         )
-        events.extend(
-            InjuryRolled(citation=INJURY_CITATION, combatant_id=c.id, name=c.name, status_roll=r)
-            for r in rolls
-        )
-        if status is not c.status:
-            events.append(
-                StatusChanged(
-                    citation=INJURY_CITATION,
-                    combatant_id=c.id,
-                    name=c.name,
-                    before=c.status,
-                    after=status,
-                )
-            )
+        events.extend(injury_events(c, rolls, c.status, status))
         wounds = wounds_of(c)
         if roll.succeeded:
             wounds = tuple(
