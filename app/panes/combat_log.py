@@ -135,6 +135,18 @@ def search_text(row: LogRow) -> str:
     return "\n".join(line.plain for line in row.lines).casefold()
 
 
+def row_role_data(row: LogRow, role: int) -> Any:
+    """What both log models answer to ``data()`` for ``row``: the row itself
+    (ROW_ROLE), its title, and its plain text as a tooltip (not on turn headings)."""
+    if role == ROW_ROLE:
+        return row
+    if role == Qt.ItemDataRole.DisplayRole:
+        return row.title
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return row.plain_text() if row.kind is not RowKind.TURN else None
+    return None
+
+
 class CombatLogModel(QAbstractListModel):
     """Every row of the log in order, each with the index of the command it came
     from (``NO_COMMAND`` for the first turn's separator), so that the rows of the
@@ -209,14 +221,7 @@ class CombatLogModel(QAbstractListModel):
     def data(self, index: _INDEX, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self._rows[index.row()]
-        if role == ROW_ROLE:
-            return row
-        if role == Qt.ItemDataRole.DisplayRole:
-            return row.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return row.plain_text() if row.kind is not RowKind.TURN else None
-        return None
+        return row_role_data(self._rows[index.row()], role)
 
 
 @dataclass(frozen=True)
@@ -348,14 +353,7 @@ class CombatLogFilterModel(QAbstractListModel):
     def data(self, index: _INDEX, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self._shown[index.row()]
-        if role == ROW_ROLE:
-            return row
-        if role == Qt.ItemDataRole.DisplayRole:
-            return row.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return row.plain_text() if row.kind is not RowKind.TURN else None
-        return None
+        return row_role_data(self._shown[index.row()], role)
 
 
 @dataclass(frozen=True)
