@@ -1231,19 +1231,7 @@ def render_legend(
     width = math.ceil(max(fmb.horizontalAdvance(title), rose + pad + list_w) + 2 * pad)
     body_h = max(rose, row_h * len(rows))
     height = math.ceil(pad + fmb.height() + 4 + body_h + pad)
-    pixmap = QPixmap(max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr)))
-    pixmap.setDevicePixelRatio(dpr)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    p = QPainter(pixmap)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    p.setPen(QPen(theme.LEGEND_EDGE, 1.0))
-    p.setBrush(theme.LEGEND_BACK)
-    p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 6, 6)
-    p.setFont(bold)
-    p.setPen(theme.INK)
-    p.drawText(
-        QRectF(pad, pad - 1, width - 2 * pad, fmb.height()), Qt.AlignmentFlag.AlignLeft, title
-    )
+    pixmap, p = _legend_frame(width, height, dpr, title, bold, pad)
     top = pad + fmb.height() + 4
 
     # the rosette: a flat-top hex cut along the wedge boundaries (through the corners)
@@ -1319,13 +1307,11 @@ def render_legend(
     return pixmap
 
 
-def render_folded_legend(title: str, dpr: float) -> QPixmap:
-    """The legend folded away: only its title, in the same frame."""
-    bold = label_font(11, True)
-    fmb = QFontMetricsF(bold)
-    pad = 8.0
-    width = math.ceil(fmb.horizontalAdvance(title) + 2 * pad)
-    height = math.ceil(fmb.height() + 2 * pad - 2)
+def _legend_frame(
+    width: int, height: int, dpr: float, title: str, bold: QFont, pad: float
+) -> tuple[QPixmap, QPainter]:
+    """A transparent pixmap with the legend's rounded frame and its title drawn; the
+    painter is left open (font bold, pen ink) for the caller to draw the rest and end."""
     pixmap = QPixmap(max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr)))
     pixmap.setDevicePixelRatio(dpr)
     pixmap.fill(Qt.GlobalColor.transparent)
@@ -1336,9 +1322,21 @@ def render_folded_legend(title: str, dpr: float) -> QPixmap:
     p.drawRoundedRect(QRectF(0.5, 0.5, width - 1, height - 1), 6, 6)
     p.setFont(bold)
     p.setPen(theme.INK)
+    title_height = QFontMetricsF(bold).height()
     p.drawText(
-        QRectF(pad, pad - 1, width - 2 * pad, fmb.height()), Qt.AlignmentFlag.AlignLeft, title
+        QRectF(pad, pad - 1, width - 2 * pad, title_height), Qt.AlignmentFlag.AlignLeft, title
     )
+    return pixmap, p
+
+
+def render_folded_legend(title: str, dpr: float) -> QPixmap:
+    """The legend folded away: only its title, in the same frame."""
+    bold = label_font(11, True)
+    fmb = QFontMetricsF(bold)
+    pad = 8.0
+    width = math.ceil(fmb.horizontalAdvance(title) + 2 * pad)
+    height = math.ceil(fmb.height() + 2 * pad - 2)
+    pixmap, p = _legend_frame(width, height, dpr, title, bold, pad)
     p.end()
     return pixmap
 
