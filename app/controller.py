@@ -147,21 +147,20 @@ class BattleController(QObject):
 
     def undo(self) -> BattleChange | None:
         """Take back the last command; with nothing to undo, the refusal is reported."""
-        self._refused = None
-        try:
-            return self._battle.undo()
-        except RulesError as refusal:
-            log.info("undo refused: %s", refusal)
-            self.command_refused.emit(str(refusal))
-            return None
+        return self._step_history("undo", self._battle.undo)
 
     def redo(self) -> BattleChange | None:
         """Run the last undone command again on its dice; a refusal is reported."""
+        return self._step_history("redo", self._battle.redo)
+
+    def _step_history(self, name: str, step: Callable[[], BattleChange]) -> BattleChange | None:
+        """One step back or forward in the battle's history (``name`` for the log);
+        a refusal is logged and sent as ``command_refused`` instead of raised."""
         self._refused = None
         try:
-            return self._battle.redo()
+            return step()
         except RulesError as refusal:
-            log.info("redo refused: %s", refusal)
+            log.info("%s refused: %s", name, refusal)
             self.command_refused.emit(str(refusal))
             return None
 
