@@ -111,29 +111,21 @@ class InspectorPane(QDockWidget):
             self.posture_combo.addItem(posture.value.replace("_", " "), posture)
         self.posture_combo.activated.connect(self._posture_chosen)
         # A deliberate drop (000 DROPPED WEAPONS): pick the item here, the hex on the map.
-        self.drop_menu = QMenu(self)
-        self.drop_menu.setObjectName("inspectorDropMenu")
-        self.drop_button = QToolButton()
-        self.drop_button.setObjectName("dropButton")
-        self.drop_button.setText("Drop…")
-        self.drop_button.setToolTip(
+        self.drop_menu, self.drop_button = self._menu_button(
+            "inspectorDropMenu",
+            "dropButton",
+            "Drop…",
             "Drop a weapon or the shield deliberately: pick the hex on the map (a hex "
-            "passed through this turn or next to one; 000 DROPPED WEAPONS)"
+            "passed through this turn or next to one; 000 DROPPED WEAPONS)",
         )
-        self.drop_button.setMenu(self.drop_menu)
-        self.drop_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         # Ready an unready weapon or the shield (ReadyWeapon, the turn's Ready maneuver).
-        self.ready_menu = QMenu(self)
-        self.ready_menu.setObjectName("inspectorReadyMenu")
-        self.ready_button = QToolButton()
-        self.ready_button.setObjectName("readyButton")
-        self.ready_button.setText("Ready…")
-        self.ready_button.setToolTip(
+        self.ready_menu, self.ready_button = self._menu_button(
+            "inspectorReadyMenu",
+            "readyButton",
+            "Ready…",
             "Ready a weapon left unready by a swing or a parry, or the shield after a "
-            "fumbled block (a Ready maneuver)"
+            "fumbled block (a Ready maneuver)",
         )
-        self.ready_button.setMenu(self.ready_menu)
-        self.ready_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         # The ruleset's part, which places the posture combo, the ready and drop buttons.
         ui = ruleset_ui(controller.state.ruleset_key)
         self.section: InspectorSection | None = ui.inspector_section(
@@ -203,6 +195,20 @@ class InspectorPane(QDockWidget):
         self.refresh()
 
     # --- reactions -------------------------------------------------------------------
+    def _menu_button(
+        self, menu_name: str, button_name: str, text: str, tip: str
+    ) -> tuple[QMenu, QToolButton]:
+        """A tool button that opens its own (empty, filled per fighter) menu at a click."""
+        menu = QMenu(self)
+        menu.setObjectName(menu_name)
+        button = QToolButton()
+        button.setObjectName(button_name)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        return menu, button
+
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
         selected = self._controller.selected_id
         if selected is not None and (selected in change.changed_ids or redraw.panes):
