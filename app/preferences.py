@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from app import theme
 from app.map.animation import SETTINGS_KEY as ANIMATIONS_KEY
 from app.map.animation import animations_wanted
+from app.panes.widgets import buddy_label
 from hexmap import Arc, Handedness
 from rules.battle.model import Side
 
@@ -246,10 +247,8 @@ class PreferencesDialog(QDialog):
             self.dice_combo.addItem(text, mode)
         table = QGroupBox("At the table")
         table_grid = QGridLayout(table)
-        hand_label = QLabel("New &fighters are")
-        hand_label.setBuddy(self.handedness_combo)
-        dice_label = QLabel("&Dice")
-        dice_label.setBuddy(self.dice_combo)
+        hand_label = buddy_label("New &fighters are", self.handedness_combo)
+        dice_label = buddy_label("&Dice", self.dice_combo)
         table_grid.addWidget(hand_label, 0, 0)
         table_grid.addWidget(self.handedness_combo, 0, 1)
         table_grid.addWidget(dice_label, 1, 0)
@@ -286,8 +285,7 @@ class PreferencesDialog(QDialog):
         button.setObjectName(f"colour_{type(key).__name__.lower()}_{key.value}")
         button.setToolTip(f"Choose the colour of {text.lower()}")
         button.clicked.connect(partial(self._on_colour_button_clicked, key))
-        label = QLabel(text)
-        label.setBuddy(button)
+        label = buddy_label(text, button)
         grid.addWidget(button, row, col)
         grid.addWidget(label, row, col + 1)
         self.colour_buttons[key] = button

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
-from app.panes.widgets import BAD_TEXT, ID_ROLE, MUTED, configure_dock, side_swatch
+from app.panes.widgets import BAD_TEXT, ID_ROLE, MUTED, configure_dock, muted_label, side_swatch
 from rules.battle.battle import BattleChange
 from rules.battle.commands import EndTurn
 from rules.battle.maneuvers import Maneuver, MoveAllowance
@@ -103,6 +103,16 @@ def tracker_order(state: BattleState) -> tuple[str, ...]:
     return rotated + tuple(c.id for c in state.combatants if c.id not in order)
 
 
+def _narrow_combo(object_name: str, characters: int) -> QComboBox:
+    """A combo box as wide as ``characters`` letters, not as its longest item, so
+    that a long maneuver name does not widen the pane."""
+    combo = QComboBox()
+    combo.setObjectName(object_name)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(characters)
+    return combo
+
+
 class TurnTrackerPane(QDockWidget):
     def __init__(
         self,
@@ -136,25 +146,12 @@ class TurnTrackerPane(QDockWidget):
         self.next_button.setObjectName("nextTurnButton")
         self.next_button.clicked.connect(self._on_next_button_clicked)
 
-        self.maneuver_combo = QComboBox()
-        self.maneuver_combo.setObjectName("maneuverCombo")
+        self.maneuver_combo = _narrow_combo("maneuverCombo", 10)
         self.maneuver_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.maneuver_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.maneuver_combo.setMinimumContentsLength(10)
         self.maneuver_combo.activated.connect(self._on_maneuver_combo_activated)
-        self.option_combo = QComboBox()
-        self.option_combo.setObjectName("maneuverOptionCombo")
-        self.option_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.option_combo.setMinimumContentsLength(6)
+        self.option_combo = _narrow_combo("maneuverOptionCombo", 6)
         self.option_combo.activated.connect(self._on_option_combo_activated)
-        self.allowance_label = QLabel()
-        self.allowance_label.setObjectName("allowanceLabel")
-        self.allowance_label.setWordWrap(True)
-        self.allowance_label.setStyleSheet(f"color:{MUTED.name()}")
+        self.allowance_label = muted_label("allowanceLabel", word_wrap=True)
 
         self.order_list = QListWidget()
         self.order_list.setObjectName("turnOrderList")

@@ -171,6 +171,22 @@ def section_label(text: str) -> QLabel:
     return label
 
 
+def muted_label(object_name: str, text: str = "", *, word_wrap: bool = False) -> QLabel:
+    """A label in the muted colour, for hints and notes beside the main content."""
+    label = QLabel(text)
+    label.setObjectName(object_name)
+    label.setWordWrap(word_wrap)
+    label.setStyleSheet(f"color:{MUTED.name()}")
+    return label
+
+
+def buddy_label(text: str, buddy: QWidget) -> QLabel:
+    """A caption whose mnemonic ("&Dice") puts the focus on ``buddy``."""
+    label = QLabel(text)
+    label.setBuddy(buddy)
+    return label
+
+
 def hline() -> QFrame:
     line = QFrame()
     line.setFrameShape(QFrame.Shape.HLine)
@@ -261,9 +277,7 @@ def caption_grid(rows: Sequence[tuple[str, QWidget]]) -> QGridLayout:
     grid.setHorizontalSpacing(6)
     grid.setVerticalSpacing(3)
     for row, (text, widget) in enumerate(rows):
-        caption = QLabel(text)
-        caption.setBuddy(widget)
-        grid.addWidget(caption, row, 0)
+        grid.addWidget(buddy_label(text, widget), row, 0)
         grid.addWidget(widget, row, 1)
     grid.setColumnStretch(1, 1)
     return grid

@@ -47,8 +47,10 @@ from app.panes.widgets import (
     MUTED,
     WARN_BACK,
     VerticalScrollArea,
+    buddy_label,
     configure_dock,
     hline,
+    muted_label,
     section_label,
 )
 from app.rulesets.seed000.attack_parts import (
@@ -259,10 +261,7 @@ class AttackPane(QDockWidget):
         self.roll_button.setDefault(True)
         self.roll_button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.roll_button.clicked.connect(self.roll)
-        self.last_label = QLabel()
-        self.last_label.setObjectName("lastRollLabel")
-        self.last_label.setWordWrap(True)
-        self.last_label.setStyleSheet(f"color:{MUTED.name()}")
+        self.last_label = muted_label("lastRollLabel", word_wrap=True)
         self.odds_panel = OddsPanel()
         self.odds_panel.setToolTip("Exact odds of this attack, before the roll")
         self._odds: AttackOdds | None = None
@@ -346,10 +345,8 @@ class AttackPane(QDockWidget):
         situational = QGridLayout()
         situational.setContentsMargins(0, 0, 0, 0)
         situational.setHorizontalSpacing(6)
-        mod_label = QLabel("&Modifier")
-        mod_label.setBuddy(self.extra_spin)
-        reason_label = QLabel("Rea&son")
-        reason_label.setBuddy(self.reason_edit)
+        mod_label = buddy_label("&Modifier", self.extra_spin)
+        reason_label = buddy_label("Rea&son", self.reason_edit)
         situational.addWidget(mod_label, 0, 0)
         situational.addWidget(self.extra_spin, 0, 1)
         situational.addWidget(reason_label, 0, 2)
@@ -362,27 +359,22 @@ class AttackPane(QDockWidget):
         more.setContentsMargins(0, 0, 0, 0)
         more.setHorizontalSpacing(6)
         more.setVerticalSpacing(3)
-        conditions_label = QLabel("&Conditions")
-        conditions_label.setBuddy(self.conditions.search_edit)
+        conditions_label = buddy_label("&Conditions", self.conditions.search_edit)
         more.addWidget(conditions_label, 0, 0, 1, 3)
         more.addWidget(self.conditions, 1, 0, 1, 3)
-        strike_label = QLabel("Strike at")
-        strike_label.setBuddy(self.target_weapon_combo)
+        strike_label = buddy_label("Strike at", self.target_weapon_combo)
         more.addWidget(strike_label, 2, 0)
         more.addWidget(self.target_weapon_combo, 2, 1)
         more.addWidget(self.weapon_attack_combo, 2, 2)
-        subdue_label = QLabel("Subdue")
-        subdue_label.setBuddy(self.subdue_combo)
+        subdue_label = buddy_label("Subdue", self.subdue_combo)
         more.addWidget(subdue_label, 3, 0)
         more.addWidget(self.subdue_combo, 3, 1)
         more.addWidget(self.pulled_st_spin, 3, 2)
-        obscured_label = QLabel("In the way")
-        obscured_label.setBuddy(self.obscured_combo)
+        obscured_label = buddy_label("In the way", self.obscured_combo)
         more.addWidget(obscured_label, 4, 0)
         more.addWidget(self.obscured_combo, 4, 1, 1, 2)
         more.addWidget(self.chink_check, 5, 0, 1, 3)
-        locations_label = QLabel("Hit locations")
-        locations_label.setBuddy(self.hit_locations_combo)
+        locations_label = buddy_label("Hit locations", self.hit_locations_combo)
         more.addWidget(locations_label, 6, 0)
         more.addWidget(self.hit_locations_combo, 6, 1, 1, 2)
         more.setColumnStretch(1, 2)
