@@ -23,38 +23,27 @@ from app.panes.combat_log import CombatLogPane, LogFilter
 from app.rulesets import ruleset_ui
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, ChangeKind
-from rules.battle.catalog import load_battle_setup
 from rules.battle.command_events import Moved
 from rules.battle.commands import Attack, EndTurn, MoveCombatant
-from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns, TurnBegan
-from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
+from tests.app.demo_panes import SEED, demo_controller, demo_state, show_pane
 
-SEED = 11
 LOG = ruleset_ui("000").log_formatter
-
-
-def demo_state() -> BattleState:
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants))
 
 
 @pytest.fixture
 def controller(qtbot) -> BattleController:  # qtbot: the QApplication exists
-    return BattleController(Battle(demo_state(), SEED, get_ruleset))
+    return demo_controller()
 
 
 @pytest.fixture
 def pane(qtbot, controller) -> CombatLogPane:
     log_pane = CombatLogPane(controller)
-    qtbot.addWidget(log_pane)
-    log_pane.resize(300, 400)
-    log_pane.show()
-    qtbot.waitExposed(log_pane)
+    show_pane(qtbot, log_pane, 300, 400)
     return log_pane
 
 
@@ -397,15 +386,25 @@ def test_a_new_battle_redraws_the_log(pane, controller):
 # --- a long evening -----------------------------------------------------------------
 
 
-def test_five_thousand_rows_then_more_each_appended_once_with_its_height(qtbot, controller):
+def replay_pane(
+    qtbot, controller: BattleController
+) -> tuple[list[BattleChange], BattleController, CombatLogPane]:
+    """An evening and an attack played on ``controller`` (their changes, in order),
+    and a hidden 300 × 400 log pane on a second controller (the emitter) that the
+    test sends those changes to, as many times over as it likes."""
     changes: list[BattleChange] = []
     controller.battle.subscribe(changes.append)
     evening(controller)
     attack_c1_on_c3(controller)
-    emitter = BattleController(Battle(demo_state(), SEED, get_ruleset))
+    emitter = demo_controller()
     log_pane = CombatLogPane(emitter)
     qtbot.addWidget(log_pane)
     log_pane.resize(300, 400)
+    return changes, emitter, log_pane
+
+
+def test_five_thousand_rows_then_more_each_appended_once_with_its_height(qtbot, controller):
+    changes, emitter, log_pane = replay_pane(qtbot, controller)
     index = 0
     expected = [turn_separator(1)]
 
@@ -443,14 +442,7 @@ def test_five_thousand_rows_then_more_each_appended_once_with_its_height(qtbot, 
 
 
 def test_a_new_width_measures_every_row_again_keeping_the_screen(qtbot, controller):
-    changes: list[BattleChange] = []
-    controller.battle.subscribe(changes.append)
-    evening(controller)
-    attack_c1_on_c3(controller)
-    emitter = BattleController(Battle(demo_state(), SEED, get_ruleset))
-    log_pane = CombatLogPane(emitter)
-    qtbot.addWidget(log_pane)
-    log_pane.resize(300, 400)
+    changes, emitter, log_pane = replay_pane(qtbot, controller)
     for index in range(600):
         change = replace(changes[index % len(changes)], index=index)
         emitter.battle_changed.emit(change, plan_redraw(change, None))

@@ -37,6 +37,19 @@ from tests.rules.test_history import demo_battle, play_random_sequence, random_c
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def start_script(script: str, argument: str) -> subprocess.Popen[str]:
+    """``script`` run by this Python in a process of its own, on the project's code,
+    with ``argument``; the test talks to it through its stdin and stdout (text)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script, argument],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
 def played(seed: int, steps: int = 40) -> Battle:
     battle = demo_battle(seed)
     play_random_sequence(battle, random.Random(seed), steps)
@@ -105,14 +118,7 @@ def test_a_writer_killed_in_the_middle_leaves_the_old_file_loadable(tmp_path: Pa
     path = tmp_path / "evening.hexfray"
     old = played(3)
     save_battle(old, path)
-    writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    writer = start_script(WRITER, str(path))
     assert writer.stdout is not None
     line = writer.stdout.readline()
     assert line.startswith("PAUSED")
@@ -248,14 +254,7 @@ PLAYER = textwrap.dedent(
 
 
 def test_a_killed_battle_is_recovered_with_its_last_command(tmp_path: Path) -> None:
-    player = subprocess.Popen(
-        [sys.executable, "-c", PLAYER, str(tmp_path)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    player = start_script(PLAYER, str(tmp_path))
     assert player.stdout is not None
     assert player.stdout.readline().split() == ["PLAYED", "59"]
     player.kill()

@@ -24,41 +24,30 @@ from app.rulesets.seed000.attack_pane import AttackPane
 from app.rulesets.seed000.inspector_section import Seed000InspectorSection, defense_at_rest
 from hexmap import Arc, Hex
 from rules.battle.battle import Battle
-from rules.battle.catalog import load_battle_setup
 from rules.battle.command_events import Edited, Moved, TurnEnded
 from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.model import Status
 from rules.battle.scatter import PieceLanded
-from rules.battle.state import BattleState
-from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
 from rules.sets.seed000.defense import DefenseChoice, block_base
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
+from tests.app.demo_panes import SEED, demo_controller, demo_state, show_pane
 
-SEED = 11
 LOG = ruleset_ui("000").log_formatter
-
-
-def demo_state() -> BattleState:
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants))
 
 
 @pytest.fixture
 def controller(qtbot) -> BattleController:  # qtbot: the QApplication exists
-    return BattleController(Battle(demo_state(), SEED, get_ruleset))
+    return demo_controller()
 
 
 @pytest.fixture
 def combatants_pane(qtbot, controller) -> CombatantsPane:
     pane = CombatantsPane(controller)
-    qtbot.addWidget(pane)
-    pane.resize(290, 300)
-    pane.show()
-    qtbot.waitExposed(pane)
+    show_pane(qtbot, pane, 290, 300)
     return pane
 
 
