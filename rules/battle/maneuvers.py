@@ -12,7 +12,7 @@ are here so that a pane can name them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from rules.core.citation import Citation
@@ -111,15 +111,12 @@ class Maneuver:
         option = self.option(option_key)
         if option is None and self.options:
             option = self.options[0]
+        plain = ManeuverTerms(self.attacks, self.movement, self.active_defenses, self.out_of_turn)
         if option is None:
-            return ManeuverTerms(
-                self.attacks, self.movement, self.active_defenses, self.out_of_turn
-            )
-        return ManeuverTerms(
+            return plain
+        return replace(
+            plain,
             attacks=self.attacks if option.attacks is None else option.attacks,
-            movement=self.movement,
-            active_defenses=self.active_defenses,
-            out_of_turn=self.out_of_turn,
             attack_bonus=option.attack_bonus,
             defense_bonus=option.defense_bonus,
             defense_kind=option.defense_kind,
