@@ -68,7 +68,6 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTableView,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -84,7 +83,7 @@ from app.event_text import (
 )
 from app.help import key_sequences
 from app.log_export import ExportFormat, export_log
-from app.panes.widgets import MUTED, configure_dock
+from app.panes.widgets import MUTED, configure_dock, pane_body
 from app.rulesets import ruleset_ui
 from rules.battle.battle import BattleChange, ChangeKind
 
@@ -827,10 +826,7 @@ class CombatLogPane(QDockWidget):
         footer.addWidget(self.count_label, 1)
         footer.addWidget(self.export_button)
         footer.addWidget(self.copy_button)
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
+        body, layout = pane_body("", 4)
         layout.addLayout(filters)
         layout.addWidget(self.view, 1)
         layout.addLayout(footer)

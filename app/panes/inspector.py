@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -38,6 +37,7 @@ from app.panes.widgets import (
     caption_grid,
     configure_dock,
     hline,
+    pane_body,
     section_label,
     side_swatch,
 )
@@ -156,11 +156,7 @@ class InspectorPane(QDockWidget):
         edit_row.addWidget(self.apply_button, 0, 2, 2, 1)  # beside both rows
 
         # --- assembly ----------------------------------------------------------------
-        self.body = QWidget()
-        self.body.setObjectName("inspectorBody")
-        layout = QVBoxLayout(self.body)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.setSpacing(3)
+        self.body, layout = pane_body("inspectorBody", 6)
         layout.addLayout(header)
         layout.addWidget(hline())
         if self.section is not None:

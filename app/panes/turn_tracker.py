@@ -25,12 +25,19 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.controller import BattleController, Redraw
-from app.panes.widgets import BAD_TEXT, ID_ROLE, MUTED, configure_dock, muted_label, side_swatch
+from app.panes.widgets import (
+    BAD_TEXT,
+    ID_ROLE,
+    MUTED,
+    configure_dock,
+    muted_label,
+    pane_body,
+    side_swatch,
+)
 from rules.battle.battle import BattleChange
 from rules.battle.commands import EndTurn
 from rules.battle.maneuvers import Maneuver, MoveAllowance
@@ -178,11 +185,7 @@ class TurnTrackerPane(QDockWidget):
         choice.addWidget(self.allowance_label, 1, 0, 1, 3)
         choice.setColumnStretch(1, 3)
         choice.setColumnStretch(2, 2)
-        body = QWidget()
-        body.setObjectName("turnTrackerBody")
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(3)
+        body, layout = pane_body("turnTrackerBody", 4)
         layout.addLayout(head)
         layout.addLayout(choice)
         layout.addWidget(self.order_list, 1)

@@ -251,6 +251,17 @@ def configure_dock(dock: QDockWidget, object_name: str, title: str) -> None:
     dock.setMinimumWidth(PANE_MIN_WIDTH)
 
 
+def pane_body(object_name: str, margin: int, spacing: int = 3) -> tuple[QWidget, QVBoxLayout]:
+    """A pane's content widget and its vertical layout, which keeps ``margin`` pixels
+    round the parts and ``spacing`` between them; the caller adds the parts."""
+    body = QWidget()
+    body.setObjectName(object_name)
+    layout = QVBoxLayout(body)
+    layout.setContentsMargins(margin, margin, margin, margin)
+    layout.setSpacing(spacing)
+    return body, layout
+
+
 def set_view_with_footer(
     dock: QDockWidget, view: QWidget, note: QLabel, button: QWidget, *, spacing: int
 ) -> None:
@@ -260,10 +271,7 @@ def set_view_with_footer(
     footer.setContentsMargins(0, 0, 0, 0)
     footer.addWidget(note, 1)
     footer.addWidget(button)
-    body = QWidget()
-    layout = QVBoxLayout(body)
-    layout.setContentsMargins(4, 4, 4, 4)
-    layout.setSpacing(spacing)
+    body, layout = pane_body("", 4, spacing)
     layout.addWidget(view, 1)
     layout.addLayout(footer)
     dock.setWidget(body)

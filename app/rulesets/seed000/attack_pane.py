@@ -51,6 +51,7 @@ from app.panes.widgets import (
     configure_dock,
     hline,
     muted_label,
+    pane_body,
     section_label,
 )
 from app.rulesets.seed000.attack_parts import (
@@ -387,11 +388,7 @@ class AttackPane(QDockWidget):
             "the hit location table"
         )
 
-        body = QWidget()
-        body.setObjectName("attackBody")
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.setSpacing(3)
+        body, layout = pane_body("attackBody", 6)
         layout.addLayout(form)
         layout.addLayout(defenses_head)
         layout.addLayout(defenses)
