@@ -22,6 +22,7 @@ from app.command_names import command_name
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.commands import MoveCombatant, TurnCombatant
+from rules.battle.model import Combatant
 from rules.battle.state import BattleState, Command
 from rules.core.dice import DiceEntryCancelled, DiceRequest, EnteredDice
 from rules.core.errors import RulesError
@@ -182,6 +183,16 @@ class BattleController(QObject):
     @property
     def target_id(self) -> str | None:
         return self._target
+
+    def combatant_or_none(self, combatant_id: str | None) -> Combatant | None:
+        """The combatant with that id in the battle now; None for no id or for one the
+        battle no longer has (an undo took back the fighter's arrival)."""
+        if combatant_id is None:
+            return None
+        try:
+            return self.state.combatant(combatant_id)
+        except RulesError:
+            return None
 
     def select(self, combatant_id: str | None) -> None:
         if combatant_id == self._selected:

@@ -217,12 +217,7 @@ class InspectorPane(QDockWidget):
 
     def refresh(self) -> None:
         selected = self._controller.selected_id
-        combatant = None
-        if selected is not None:
-            try:
-                combatant = self._controller.state.combatant(selected)
-            except RulesError:
-                combatant = None
+        combatant = self._controller.combatant_or_none(selected)
         self._shown = combatant
         for w in self._detail_widgets:
             w.setEnabled(combatant is not None)

@@ -294,7 +294,7 @@ class TurnTrackerPane(QDockWidget):
     def _fill_maneuvers(self, state: BattleState, ruleset: Ruleset) -> None:
         """The maneuver box for the chooser: the maneuvers the ruleset offers it now,
         each with its description as tooltip; the option box for one with options."""
-        chooser = self._combatant(self.chooser_id)
+        chooser = self._controller.combatant_or_none(self.chooser_id)
         self._maneuvers = ruleset.maneuvers(state, chooser.id) if chooser is not None else ()
         self._updating = True
         try:
@@ -329,7 +329,7 @@ class TurnTrackerPane(QDockWidget):
             self.allowance_label.setText(f"{who}{allowance_text(ruleset, chooser)}")
 
     def _fill_options(self, ruleset: Ruleset) -> None:
-        chooser = self._combatant(self.chooser_id)
+        chooser = self._controller.combatant_or_none(self.chooser_id)
         current = self._current_maneuver()
         combo = self.option_combo
         combo.clear()
@@ -350,14 +350,6 @@ class TurnTrackerPane(QDockWidget):
         key = self.maneuver_combo.currentData()
         try:
             return self._controller.ruleset.maneuver(key) if key else None
-        except RulesError:
-            return None
-
-    def _combatant(self, combatant_id: str | None) -> Combatant | None:
-        if combatant_id is None:
-            return None
-        try:
-            return self._controller.state.combatant(combatant_id)
         except RulesError:
             return None
 

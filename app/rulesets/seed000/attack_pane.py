@@ -632,8 +632,8 @@ class AttackPane(QDockWidget):
         self._updating += 1
         try:
             state = self._controller.state
-            attacker = self._combatant(self.attacker_id)
-            defender = self._combatant(self.defender_id)
+            attacker = self._controller.combatant_or_none(self.attacker_id)
+            defender = self._controller.combatant_or_none(self.defender_id)
             self._fill_combatants(
                 self.attacker_combo, state.combatants, attacker, "(select a fighter)"
             )
@@ -665,14 +665,6 @@ class AttackPane(QDockWidget):
         if attacker_id != self._last_roll_by:
             self._last_roll_by = attacker_id
             self.last_label.clear()
-
-    def _combatant(self, combatant_id: str | None) -> Combatant | None:
-        if combatant_id is None:
-            return None
-        try:
-            return self._controller.state.combatant(combatant_id)
-        except RulesError:
-            return None
 
     def _fill_combatants(
         self,
@@ -873,10 +865,11 @@ class AttackPane(QDockWidget):
             return
         self._updating += 1
         try:
-            attacker = self._combatant(self.attacker_id)
+            attacker = self._controller.combatant_or_none(self.attacker_id)
             self._fill_modes(attacker)
             # the reach changed with the weapon: which of the defender's weapons it can strike
-            self._fill_weapon_targets(attacker, self._combatant(self.defender_id))
+            defender = self._controller.combatant_or_none(self.defender_id)
+            self._fill_weapon_targets(attacker, defender)
             self.weapon_attack_combo.setEnabled(self.target_weapon_combo.currentData() is not None)
         finally:
             self._updating -= 1
@@ -901,8 +894,8 @@ class AttackPane(QDockWidget):
     def update_preview(self) -> None:
         if self._updating:
             return
-        attacker = self._combatant(self.attacker_id)
-        defender = self._combatant(self.defender_id)
+        attacker = self._controller.combatant_or_none(self.attacker_id)
+        defender = self._controller.combatant_or_none(self.defender_id)
         options = self.options()
         self._plan, self._error = None, None
         for label in self._value_labels.values():
