@@ -4,7 +4,8 @@ python main.py                      open the demo battle
 python main.py FILE.hexfray         open a saved battle (--screenshot works with it too)
 python main.py --screenshot F.png   save the main window (offscreen, 1366x768)
 python main.py --benchmark [--json] print map repaint, attack, odds and replay speed
-python main.py --seed N             the battle's dice seed (default 1)
+python main.py --seed N             the demo battle's dice seed (default: a new one each
+                                    launch of the window, 1 for the other modes)
 python main.py --self-test          check this build end to end offscreen
 """
 
@@ -27,6 +28,7 @@ from app.crash import install_crash_handler
 from app.files import BattleFileError, open_battle, show_damaged_bundle
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
+from app.new_battle import random_seed
 from app.screenshot import save_screenshot
 from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
@@ -37,6 +39,7 @@ from rules.core.errors import DataError
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
 DEFAULT_SEED = 1
+SEED_MESSAGE_MS = 10_000
 EXIT_BAD_FILE = 2  # a battle file that cannot be opened (as argparse's usage errors)
 EXIT_DAMAGED_BUNDLE = 1  # a table that came with Hexfray cannot be read
 
@@ -95,7 +98,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --self-test: rewrite assets/selftest/expected.json (source tree only)",
     )
     parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"battle seed (default {DEFAULT_SEED})"
+        "--seed",
+        type=int,
+        default=None,
+        help="the demo battle's dice seed (default: a new random one each time the window "
+        f"opens, shown in the status bar; {DEFAULT_SEED} for --screenshot, --self-test and "
+        "--benchmark, whose figures and pictures must repeat)",
     )
     args = parser.parse_args(argv)
     if (args.json or args.quick) and not args.benchmark:
@@ -159,6 +167,12 @@ def open_window(
         window.call_after_first_paint(
             lambda: controller.replace_battle(load_demo_battle(seed, turn_order=True))
         )
+        window.call_after_first_paint(
+            lambda: window.statusBar().showMessage(
+                f"Demo battle, dice seed {seed} (python main.py --seed {seed} rolls it again)",
+                SEED_MESSAGE_MS,
+            )
+        )
     window.call_after_first_paint(setup_logging)
     # The autosave, then the offer to restore what a crash left (app.file_actions).
     window.call_after_first_paint(lambda: window.file_actions.start(battle_file))
@@ -214,12 +228,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.self_test:
         return run_self_test(args.regenerate)
     if args.screenshot is not None:
-        return run_screenshot(args.screenshot, args.seed, battle)
+        return run_screenshot(args.screenshot, battle_seed(args.seed, window=False), battle)
     if args.benchmark:
-        return run_benchmark(args.seed, as_json=args.json, quick=args.quick)
+        seed = battle_seed(args.seed, window=False)
+        return run_benchmark(seed, as_json=args.json, quick=args.quick)
     return run_gui(
-        args.seed, measure_startup=args.measure_startup, battle=battle, battle_file=args.file
+        battle_seed(args.seed, window=True),
+        measure_startup=args.measure_startup,
+        battle=battle,
+        battle_file=args.file,
     )
+
+
+def battle_seed(requested: int | None, *, window: bool) -> int:
+    """The demo battle's seed: the one asked for; else, for the GM's window, a new
+    random one each launch (the same dice every evening would be no dice at all);
+    else 1, so that the screenshot and the benchmark repeat."""
+    if requested is not None:
+        return requested
+    return random_seed() if window else DEFAULT_SEED
 
 
 if __name__ == "__main__":

@@ -1,0 +1,33 @@
+"""The demo battle's dice seed: new at each launch of the window, fixed elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import main
+
+
+def test_the_window_rolls_new_dice_at_each_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = iter([31_415_926, 27_182_818])
+    monkeypatch.setattr(main, "random_seed", lambda: next(drawn))
+    assert main.battle_seed(None, window=True) == 31_415_926
+    assert main.battle_seed(None, window=True) == 27_182_818
+
+
+def test_a_seed_asked_for_is_kept() -> None:
+    assert main.battle_seed(77, window=True) == 77
+    assert main.battle_seed(77, window=False) == 77
+
+
+def test_the_screenshot_and_benchmark_keep_seed_1() -> None:
+    assert main.battle_seed(None, window=False) == main.DEFAULT_SEED == 1
+    assert main.parse_args(["--benchmark"]).seed is None
+
+
+def test_the_status_bar_names_the_demo_seed(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(main, "maybe_show_first_run_guide", lambda window: None)
+    window = main.open_window(4242)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: "dice seed 4242" in window.statusBar().currentMessage())
+    assert window.controller.battle.seed == 4242
