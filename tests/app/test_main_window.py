@@ -196,4 +196,4 @@ def test_benchmark_prints_readable_figures(qapp) -> None:
 def test_arguments() -> None:
     args = entry.parse_args(["--seed", "7", "--benchmark"])
     assert args.seed == 7 and args.benchmark and args.screenshot is None
-    assert entry.parse_args([]).seed == entry.DEFAULT_SEED
+    assert entry.parse_args([]).seed is None  # main.battle_seed chooses (tests/app/test_seed.py)
