@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.widgets import BAD_TEXT, MUTED
+from app.panes.widgets import BAD_TEXT, MUTED, muted_label
 from rules.core.dice import DiceEntryCancelled, DiceRequest
 
 FIELD_WIDTH = 44  # px: one die's field, wide enough for "20" in a large font
@@ -53,9 +53,7 @@ class DiceEntryDialog(QDialog):
         self._request = request
         self._digits = len(str(request.high))
 
-        self.context_label = QLabel(context)
-        self.context_label.setObjectName("diceContext")
-        self.context_label.setStyleSheet(f"color:{MUTED.name()}")
+        self.context_label = muted_label("diceContext", context)
         self.context_label.setVisible(bool(context))
         self.what_label = QLabel(str(request) if request.what else f"A roll: {request.dice}")
         self.what_label.setObjectName("diceWhat")

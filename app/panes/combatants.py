@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
     QHeaderView,
-    QLabel,
     QMenu,
     QPushButton,
     QTableView,
@@ -35,9 +34,9 @@ from app.controller import BattleController, Redraw
 from app.panes.widgets import (
     HP_ROLE,
     ID_ROLE,
-    MUTED,
     HpBarDelegate,
     configure_dock,
+    muted_label,
     set_view_with_footer,
     side_swatch,
     status_colour,
@@ -175,10 +174,9 @@ class CombatantsPane(QDockWidget):
 
         self.table.viewport().installEventFilter(self)
 
-        self.hint = QLabel("Right-click or Ctrl+click: set target")
-        self.hint.setObjectName("combatantsHint")
-        self.hint.setStyleSheet(f"color:{MUTED.name()}")
-        self.hint.setWordWrap(True)
+        self.hint = muted_label(
+            "combatantsHint", "Right-click or Ctrl+click: set target", word_wrap=True
+        )
         self.clear_target_button = QPushButton("Clear tar&get")
         self.clear_target_button.setObjectName("clearTargetButton")
         self.clear_target_button.setToolTip("The attack pane will have no target")

@@ -32,11 +32,11 @@ from app.map.drops import droppable_items
 from app.map.tools import ready_choices, ready_command
 from app.panes.widgets import (
     BAD_TEXT,
-    MUTED,
     VerticalScrollArea,
     caption_grid,
     configure_dock,
     hline,
+    muted_label,
     pane_body,
     section_label,
     side_swatch,
@@ -64,10 +64,9 @@ class InspectorPane(QDockWidget):
         big.setPointSizeF(big.pointSizeF() * 1.15)
         self.name_label.setFont(big)
         self.name_label.setWordWrap(True)
-        self.place_label = QLabel("Select a fighter on the map or in the list.")
-        self.place_label.setObjectName("inspectorPlace")
-        self.place_label.setStyleSheet(f"color:{MUTED.name()}")
-        self.place_label.setWordWrap(True)
+        self.place_label = muted_label(
+            "inspectorPlace", "Select a fighter on the map or in the list.", word_wrap=True
+        )
         # The ruleset's conditions (stunned, bleeding, a crippled leg) and maneuver.
         self.conditions_label = QLabel()
         self.conditions_label.setObjectName("inspectorConditions")

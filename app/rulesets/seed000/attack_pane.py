@@ -147,9 +147,7 @@ class AttackPane(QDockWidget):
                 "Defenses are rolled in the order they are ticked."
             )
             check.toggled.connect(lambda on, k=kind: self._defense_toggled(k, on))
-            badge = QLabel("")
-            badge.setObjectName(f"{kind.value}Order")
-            badge.setStyleSheet(f"color:{MUTED.name()}")
+            badge = muted_label(f"{kind.value}Order")
             badge.setMinimumWidth(24)
             self._order_labels[kind] = badge
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panes.widgets import BAD_TEXT, MUTED
+from app.panes.widgets import BAD_TEXT, MUTED, muted_label
 from app.rulesets.seed000.tables import seed000_tables
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
@@ -157,9 +157,7 @@ class ConditionsPicker(QWidget):
         self.value_spin.setEnabled(False)
         self.value_label = QLabel("Value")
         self.value_label.setBuddy(self.value_spin)
-        self.value_hint = QLabel("")
-        self.value_hint.setObjectName("conditionValueHint")
-        self.value_hint.setStyleSheet(f"color:{MUTED.name()}")
+        self.value_hint = muted_label("conditionValueHint")
         self.value_hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         layout = QVBoxLayout(self)
@@ -386,10 +384,7 @@ class OddsPanel(QWidget):
         self._widgets: list[QWidget] = []
         self._values: dict[str, QLabel] = {}
         self._rows: tuple[OddsRow, ...] = ()
-        self.note = QLabel("")
-        self.note.setObjectName("oddsNote")
-        self.note.setStyleSheet(f"color:{MUTED.name()}")
-        self.note.setWordWrap(True)
+        self.note = muted_label("oddsNote", word_wrap=True)
 
     @property
     def rows(self) -> tuple[OddsRow, ...]:
