@@ -38,6 +38,7 @@ from typing import Any
 from hexmap import Facing, Hex, HexGrid, HexmapError, Reach
 from rules.core.dice import Dice
 from rules.core.errors import DataError
+from rules.core.strict_json import short_reason
 
 TYPE_KEY = "@type"
 # Bounds that keep a hostile file from making the battle roll or draw forever.
@@ -362,7 +363,7 @@ class ValueCodec:
         try:
             return cls(**values)
         except Exception as exc:  # the class's own checks: any refusal is the file's fault
-            raise ValueFileError(f"{where}: {_reason(exc)}") from None
+            raise ValueFileError(f"{where}: {short_reason(exc)}") from None
 
 
 def _embedded_json(text: str) -> object:
@@ -380,11 +381,6 @@ def _same(value: object, default: object) -> bool:
         return type(value) is type(default) and bool(value == default)
     except Exception:  # a value that cannot compare is written out
         return False
-
-
-def _reason(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _is_union(hint: object) -> bool:

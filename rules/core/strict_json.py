@@ -16,7 +16,8 @@ from collections.abc import Callable
 MAX_JSON_DEPTH = 64
 
 
-def _reason(exc: BaseException) -> str:
+def short_reason(exc: BaseException) -> str:
+    """An exception's message, cut to 200 characters, for a message to the user."""
     text = str(exc) or type(exc).__name__
     return text if len(text) <= 200 else text[:197] + "..."
 
@@ -48,7 +49,7 @@ def strict_json(
     except RecursionError:
         raise on_error(f"the file is nested too deeply (more than {max_depth} levels)") from None
     except ValueError as exc:  # an integer of thousands of digits
-        raise on_error(f"the file holds a number too large to read ({_reason(exc)})") from None
+        raise on_error(f"the file holds a number too large to read ({short_reason(exc)})") from None
     _check_depth(data, max_depth, on_error)
     return data
 
