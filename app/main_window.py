@@ -89,8 +89,8 @@ from app.preferences import (
 )
 from app.rulesets import ruleset_ui
 from hexmap import Hex
+from rules.battle import catalog
 from rules.battle.battle import Battle, BattleChange
-from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import EndTurn
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
@@ -104,7 +104,6 @@ from rules.battle.terrain import (
     fact_label,
 )
 from rules.battle.turns import start_turns
-from rules.core.assets import read_json
 from rules.core.dice import SeededDice
 from rules.sets.registry import get_ruleset
 
@@ -166,7 +165,7 @@ def load_demo_battle(seed: int = DEFAULT_SEED, *, turn_order: bool = False) -> B
     """The demo battle shipped in ``assets/battles/demo.json``; with ``turn_order``
     it starts with its turn order rolled (rules.battle.turns.start_turns, on dice
     of its own seed), as the window opens it once the ruleset may load."""
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    grid, combatants = catalog.load_demo_battle()
     state = BattleState(grid, combatants)
     if turn_order:
         ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
