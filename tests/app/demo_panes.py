@@ -8,16 +8,15 @@ from pytestqt.qtbot import QtBot
 
 from app.controller import BattleController
 from rules.battle.battle import Battle
-from rules.battle.catalog import load_battle_setup
+from rules.battle.catalog import load_demo_battle
 from rules.battle.state import BattleState
-from rules.core.assets import read_json
 from rules.sets.registry import get_ruleset
 
 SEED = 11
 
 
 def demo_state() -> BattleState:
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
+    grid, combatants = load_demo_battle()
     return BattleState(grid, tuple(combatants))
 
 

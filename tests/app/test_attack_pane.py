@@ -20,10 +20,8 @@ from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
 from hexmap import Hex
 from rules.battle.battle import Battle, command_rng
-from rules.battle.catalog import load_battle_setup
 from rules.battle.commands import Attack, MoveCombatant, TurnCombatant
 from rules.battle.state import BattleState
-from rules.core.assets import read_json
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -31,11 +29,7 @@ from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
-
-
-def demo_state() -> BattleState:
-    grid, combatants = load_battle_setup(read_json("battles", "demo.json"))
-    return BattleState(grid, tuple(combatants))
+from tests.app.demo_panes import demo_state
 
 
 def setup_commands(state: BattleState) -> list[MoveCombatant]:

@@ -29,7 +29,7 @@ from rules.sets.seed000.sheet import sheet_of, with_sheet
 from rules.sets.seed000.stances import BodyArea, PainThreshold
 from rules.sets.seed000.tracks import tracks_of, with_tracks, with_wounds
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
-from tests.app.test_attack_pane import demo_state
+from tests.app.demo_panes import demo_state
 
 LOG = ruleset_ui("000").log_formatter
 
