@@ -51,10 +51,10 @@ from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.terrain import TerrainChange
 from rules.battle.turns import (
-    ManeuverChosen,
     allowance_problem,
     attack_problems,
     end_active_turn,
+    maneuver_chosen,
     overrule,
     start_afresh,
     turn_problem,
@@ -232,33 +232,21 @@ class Attack(Command):
     ) -> CommandResult:
         if self.attacker_id == self.defender_id:
             raise IllegalCommandError("a combatant cannot attack itself")
-        if not state.turns_running:
-            result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
-            after = state.with_combatants(*result.combatants)
-            after, placed = place_launched_pieces(state, after, result.pieces, rng, ruleset)
-            return CommandResult(after, (*result.events, *placed))
-        attacker = state.combatant(self.attacker_id)
-        defender = state.combatant(self.defender_id)
-        problems, implied = attack_problems(state, ruleset, attacker, defender)
-        first: list[Event] = list(overrule(problems, self.gm_override, attacker, "attack"))
-        if implied is not None:
-            maneuver = ruleset.maneuver(implied.key)
-            state = state.with_combatants(replace(attacker, maneuver=implied))
-            first.append(
-                ManeuverChosen(
-                    citation=maneuver.citation,
-                    combatant_id=attacker.id,
-                    name=attacker.name,
-                    maneuver=maneuver.key,
-                    option="",
-                    label=maneuver.label,
-                    implied=True,
-                )
-            )
+        first: list[Event] = []
+        if state.turns_running:
+            attacker = state.combatant(self.attacker_id)
+            defender = state.combatant(self.defender_id)
+            problems, implied = attack_problems(state, ruleset, attacker, defender)
+            first.extend(overrule(problems, self.gm_override, attacker, "attack"))
+            if implied is not None:
+                maneuver = ruleset.maneuver(implied.key)
+                state = state.with_combatants(replace(attacker, maneuver=implied))
+                first.append(maneuver_chosen(attacker, maneuver, implied=True))
         result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
         after = state.with_combatants(*result.combatants)
-        counted = after.combatant(self.attacker_id)
-        after = after.with_combatants(counted.evolve(attacks_made=counted.attacks_made + 1))
+        if state.turns_running:
+            counted = after.combatant(self.attacker_id)
+            after = after.with_combatants(counted.evolve(attacks_made=counted.attacks_made + 1))
         after, placed = place_launched_pieces(state, after, result.pieces, rng, ruleset)
         return CommandResult(after, (*first, *result.events, *placed))
 

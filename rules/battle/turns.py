@@ -123,6 +123,22 @@ class RuleOverridden(CombatantEvent):
         return f"GM override ({self.action}): {self.reason}"
 
 
+def maneuver_chosen(
+    who: Combatant, maneuver: Maneuver, option: str = "", *, implied: bool = False
+) -> ManeuverChosen:
+    """The log's event for ``who`` taking ``maneuver`` with ``option`` (``implied``:
+    taken by an attack without a maneuver chosen)."""
+    return ManeuverChosen(
+        citation=maneuver.citation,
+        combatant_id=who.id,
+        name=who.name,
+        maneuver=maneuver.key,
+        option=option,
+        label=maneuver.describe_choice(option),
+        implied=implied,
+    )
+
+
 # --- reading a combatant's maneuver -----------------------------------------------------
 
 
@@ -423,13 +439,5 @@ class ChooseManeuver(Command):
             problems.append(f"{who.name} cannot take {label} now")
         problems.extend(maneuver_problems(who, maneuver, option))
         overridden = overrule(problems, self.gm_override, who, "maneuver")
-        chosen = ManeuverChosen(
-            citation=maneuver.citation,
-            combatant_id=who.id,
-            name=who.name,
-            maneuver=maneuver.key,
-            option=option,
-            label=label,
-        )
         after = state.with_combatants(replace(who, maneuver=choice))
-        return CommandResult(after, (*overridden, chosen))
+        return CommandResult(after, (*overridden, maneuver_chosen(who, maneuver, option)))
