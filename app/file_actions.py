@@ -117,10 +117,12 @@ def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryCho
     when = time.strftime("%A %d %B, %H:%M", time.localtime(entry.modified))
     what = f"the battle saved as {entry.saved_to.name}" if entry.saved_to else "an unsaved battle"
     changes = f"{entry.changes} change{'' if entry.changes == 1 else 's'}"
-    if entry.saved_to is not None:
+    if entry.unsaved_start:
+        changes += " since it was last restored, unsaved"
+    elif entry.saved_to is not None:
         changes += " after its last save"
     box = QMessageBox(QMessageBox.Icon.Question, "Restore a battle?", "", parent=parent)
-    box.setText(f"Hexfray was not closed properly. Restore {what}?")
+    box.setText(f"Restore {what}? Its last changes were never saved.")
     box.setInformativeText(
         f"Its autosave was last written on {when}, with {changes}. Restore brings it back "
         "as it was at its last command; Discard throws the autosave away; Later keeps it "
@@ -195,16 +197,21 @@ class FileActions(QObject):
             show_problem_with_dialog(window, title, text)
         )
 
+        self._set_aside_note = ""
+        self._unsaved_goes_unasked = False  # may_replace_battle let unsaved work go unasked
         self._make_actions()
         controller.battle_changed.connect(self._on_controller_battle_changed)
         controller.battle_reset.connect(self._on_controller_battle_reset)
         self._update_title()
 
     # --- the actions -----------------------------------------------------------------------
-    def _action(self, text: str, name: str, tip: str, slot: Callable[[], object]) -> QAction:
+    def _action(
+        self, text: str, name: str, tip: str, slot: Callable[[], object], *, keys: bool = True
+    ) -> QAction:
         action = QAction(text, self._window)
         action.setObjectName(name)
-        action.setShortcuts(key_sequences(name))
+        if keys:
+            action.setShortcuts(key_sequences(name))
         action.setStatusTip(tip)
         action.triggered.connect(lambda _=False: slot())
         return action
@@ -222,16 +229,22 @@ class FileActions(QObject):
         self.close_action = self._action(
             "&Close", "close_battle", "Close the battle (an empty map stays)", self.close_battle
         )
+        self.restore_action = self._action(
+            "Restore &Autosave…", "restore_autosave",
+            "Bring back a battle that was closed unsaved or lost in a crash",
+            self.restore_autosave, keys=False,
+        )  # fmt: skip
         self.recent_menu = QMenu("Open &Recent", self._window)
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         self._fill_recent_menu()
 
     def add_to_menu(self, menu: QMenu) -> None:
-        """New Battle, Open, Open Recent, Save, Save As and Close."""
+        """New Battle, Open, Open Recent, Restore Autosave, Save, Save As and Close."""
         menu.addAction(self.new_action)
         menu.addAction(self.open_action)
         menu.addMenu(self.recent_menu)
+        menu.addAction(self.restore_action)
         menu.addSeparator()
         for action in (self.save_action, self.save_as_action, self.close_action):
             menu.addAction(action)
@@ -274,6 +287,7 @@ class FileActions(QObject):
             self._window.update()
 
     def _replace(self, battle: Battle, path: Path | None, name: str) -> None:
+        self._set_aside_unsaved()
         self._pending = (path, name)
         self._controller.replace_battle(battle)
         if path is not None and self.autosave is not None:
@@ -284,18 +298,33 @@ class FileActions(QObject):
         """Whether the battle may go now: nothing unsaved, the GM does not want the
         question, or they saved it or chose to discard it. False: Cancel (or a save
         that failed or was cancelled) - keep everything as it is."""
-        if not self.is_modified or not self._preferences().asks(Confirmation.CLOSE_BATTLE):
+        self._unsaved_goes_unasked = False
+        if not self.is_modified:
+            return True
+        if not self._preferences().asks(Confirmation.CLOSE_BATTLE):
+            self._unsaved_goes_unasked = True  # set aside when it really goes (_replace)
             return True
         answer = self.ask_to_save(self.name)
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
+    def _set_aside_unsaved(self) -> None:
+        """The GM asked not to be asked: the unsaved battle goes without a question,
+        but its journal stays for File ▸ Restore Autosave… and the next start."""
+        going, self._unsaved_goes_unasked = self._unsaved_goes_unasked, False
+        if not going or self.autosave is None:
+            return
+        self.autosave.set_aside()
+        # Told with the next status message (the new or opened battle's), not lost under it.
+        self._set_aside_note = f"{self.name} was not saved: File ▸ Restore Autosave… brings it back"
+
     def may_close(self) -> bool:
         """Before the window closes: the question, then the autosave goes (a clean
         close leaves nothing to recover)."""
         if not self.may_replace_battle():
             return False
+        self._set_aside_unsaved()
         self.stop_autosave()
         return True
 
@@ -473,7 +502,7 @@ class FileActions(QObject):
         for entry in find_recoverable():
             if entry.journal == own:
                 continue
-            if entry.changes == 0:  # nothing happened after it began: nothing to lose
+            if not entry.worth_offering:  # nothing happened after it began: nothing to lose
                 discard(entry)
                 continue
             choice = self.ask_recovery(entry)
@@ -485,6 +514,14 @@ class FileActions(QObject):
             if self.restore(entry):
                 return True
         return False
+
+    def restore_autosave(self) -> bool:
+        """File ▸ Restore Autosave…: the same offer as at start-up, on demand."""
+        own = None if self.autosave is None else self.autosave.journal.path
+        if not any(e.worth_offering and e.journal != own for e in find_recoverable()):
+            self.show_problem("Restore Autosave", "There is no autosaved battle to restore.")
+            return False
+        return self.offer_recovery()
 
     def restore(self, entry: Recoverable) -> bool:
         try:
@@ -498,12 +535,19 @@ class FileActions(QObject):
             return False
         name = entry.saved_to.name if entry.saved_to is not None else RESTORED_NAME
         self._replace(battle, entry.saved_to, name)
-        # Restored, not saved: what the crash kept is unsaved work until the GM saves.
+        # Restored, not saved: what the crash kept is unsaved work until the GM saves,
+        # and the new journal says so, or a second crash before the next command
+        # would leave a journal that looks like nothing to lose.
         self._saved_commands = ()
         self._update_title()
+        if self.autosave is not None:
+            self.autosave.restart(entry.saved_to, unsaved=True)
         discard(entry)
         self._status("Battle restored from its autosave", 6000)
         return True
 
     def _status(self, text: str, timeout: int) -> None:
+        if self._set_aside_note:
+            text, timeout = f"{text}. {self._set_aside_note}", max(timeout, 10000)
+            self._set_aside_note = ""
         self._window.statusBar().showMessage(text, timeout)

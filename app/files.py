@@ -13,8 +13,11 @@ What the File menu calls:
 * ``Autosave``: after every executed, undone or redone command, one line is
   appended to a journal in the user data folder (``app.user_dirs.autosave_dir``)
   and fsync'd; the journal starts with the whole battle. ``saved(path)`` after a
-  save starts it afresh, ``close()`` on a clean close removes it.
-* ``find_recoverable()`` lists the journals a crash or a kill left behind, and
+  save starts it afresh, ``close()`` on a clean close removes it, and
+  ``set_aside()`` keeps it for a later restore when unsaved work is left without
+  the question. The journal is locked while its window writes it.
+* ``find_recoverable()`` lists the journals a crash, a kill or a set-aside left
+  behind (never one another window still writes), and
   ``recover(entry)`` rebuilds the battle exactly as it was at its last command
   (``discard(entry)`` throws one away).
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -36,6 +40,11 @@ from typing import BinaryIO
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QMessageBox
+
+if sys.platform == "win32":
+    import msvcrt
+else:
+    import fcntl
 
 from app.controller import BattleController, Redraw
 from app.user_dirs import autosave_dir
@@ -166,6 +175,39 @@ def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Batt
 # --- the autosave journal ------------------------------------------------------------------
 
 
+# A journal is locked by the window that writes it, so that a second Hexfray neither
+# offers nor discards it. The lock is advisory on POSIX (flock); on Windows a byte far
+# past the end is locked, because a locked byte there blocks no reader.
+_WINDOWS_LOCK_OFFSET = 1 << 40
+
+
+def _lock_journal(journal: BinaryIO) -> bool:
+    """Take the journal's lock without waiting; False when another holds it."""
+    descriptor = journal.fileno()
+    try:
+        if sys.platform == "win32":
+            here = os.lseek(descriptor, 0, os.SEEK_CUR)
+            os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            try:
+                msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+            finally:
+                os.lseek(descriptor, here, os.SEEK_SET)
+        else:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def journal_in_use(path: Path) -> bool:
+    """Whether a running Hexfray (this one included) is writing ``path``."""
+    try:
+        with path.open("rb") as journal:
+            return not _lock_journal(journal)  # closing the file drops a lock taken here
+    except OSError:
+        return False
+
+
 def new_journal_path(folder: Path) -> Path:
     """A new journal's name: when and by which process it was started, and a
     random part, so that two battles never share one."""
@@ -195,11 +237,18 @@ class Autosave:
         return self._path
 
     def restart(
-        self, battle: Battle, saved_to: Path | None = None, text: str | None = None
+        self,
+        battle: Battle,
+        saved_to: Path | None = None,
+        text: str | None = None,
+        *,
+        unsaved: bool = False,
     ) -> None:
         """Start the journal afresh from ``battle`` as it is now (after a save, an
         open or a new battle). ``text`` is the battle's file text if it was just
-        written (a save), so it is not encoded twice."""
+        written (a save), so it is not encoded twice. ``unsaved``: the battle it
+        starts from is itself unsaved work (a restored autosave), worth restoring
+        even before its first change."""
         self._codec = ValueCodec(saved_types_for(ruleset_types(battle)))
         if text is None:
             text = write_battle(battle, ruleset_types(battle))
@@ -207,12 +256,24 @@ class Autosave:
             "journal": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
             "saved_to": None if saved_to is None else str(saved_to),
+            "unsaved": unsaved,
             "battle": json.loads(text),
         }
-        self._close_journal()
         line = json.dumps(header, sort_keys=True, ensure_ascii=False) + "\n"
-        write_atomically(self._path, line.encode("utf-8"))
-        self._journal = self._path.open("ab")
+        # The journal is rewritten in place, on the handle that holds its lock, so no
+        # other window ever sees it unlocked. What it held before is never needed:
+        # a restart follows a save, or a battle the GM saved, discarded or set aside.
+        if self._journal is None:
+            self._journal = self._path.open("wb")
+            if not _lock_journal(self._journal):
+                log.warning("the autosave journal %s could not be locked", self._path)
+            _sync_folder(self._path.parent)
+        else:
+            self._journal.seek(0)
+            self._journal.truncate()
+        self._journal.write(line.encode("utf-8"))
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
 
     def record(self, change: BattleChange) -> None:
         """Append one change and make it durable before the next command."""
@@ -241,6 +302,15 @@ class Autosave:
         """A clean close: nothing to recover, the journal goes."""
         self._close_journal()
         self._path.unlink(missing_ok=True)
+
+    def set_aside(self) -> Path:
+        """Keep the journal as it is for a later restore (unsaved work that the GM
+        left without being asked) and write the next one to a new file. Returns the
+        journal kept."""
+        kept = self._path
+        self._close_journal()
+        self._path = new_journal_path(kept.parent)
+        return kept
 
     def _close_journal(self) -> None:
         if self._journal is not None:
@@ -275,9 +345,11 @@ class ControllerAutosave(QObject):
     def _on_reset(self) -> None:
         self.restart(None)
 
-    def restart(self, saved_to: Path | None, text: str | None = None) -> None:
+    def restart(
+        self, saved_to: Path | None, text: str | None = None, *, unsaved: bool = False
+    ) -> None:
         try:
-            self.journal.restart(self._controller.battle, saved_to, text)
+            self.journal.restart(self._controller.battle, saved_to, text, unsaved=unsaved)
         except OSError:
             log.warning("the autosave could not start its journal", exc_info=True)
 
@@ -287,6 +359,9 @@ class ControllerAutosave(QObject):
 
     def close(self) -> None:
         self.journal.close()
+
+    def set_aside(self) -> Path:
+        return self.journal.set_aside()
 
 
 def damaged_bundle_message(damaged: DataError) -> str:
@@ -328,19 +403,25 @@ class Recoverable:
     saved_to: Path | None  # the battle file it was last saved to, if any
     modified: float  # the journal's last change, seconds since the epoch
     changes: int  # the changes after the header
+    unsaved_start: bool = False  # the header's battle is unsaved work (it was restored)
+
+    @property
+    def worth_offering(self) -> bool:
+        """Whether restoring it could bring back anything that is not in a file."""
+        return self.changes > 0 or self.unsaved_start
 
 
 def find_recoverable(
     folder: Path | None = None, *, excluding: ControllerAutosave | Autosave | None = None
 ) -> tuple[Recoverable, ...]:
     """The journals in the autosave folder, newest first (start-up offers these),
-    but for the one ``excluding`` writes (this window's own). A journal of another
-    Hexfray that is still running is listed too: offer them as "not closed"."""
+    but for those a running Hexfray still writes (this window's own, which
+    ``excluding`` names even when the lock is unavailable, and another window's)."""
     where = folder if folder is not None else autosave_dir()
     own = excluding.journal if isinstance(excluding, ControllerAutosave) else excluding
     found: list[Recoverable] = []
     for journal in where.glob(f"*{JOURNAL_SUFFIX}"):
-        if own is not None and journal == own.path:
+        if (own is not None and journal == own.path) or journal_in_use(journal):
             continue
         try:
             with journal.open("rb") as source:
@@ -348,12 +429,17 @@ def find_recoverable(
                 changes = sum(1 for line in source if line.endswith(b"\n"))
             header = json.loads(first)
             saved_to = header.get("saved_to") if isinstance(header, dict) else None
+            unsaved_start = isinstance(header, dict) and header.get("unsaved") is True
             modified = journal.stat().st_mtime
         except (OSError, ValueError):
             continue  # unreadable: recover() names the problem if the GM picks it
         found.append(
             Recoverable(
-                journal, Path(saved_to) if isinstance(saved_to, str) else None, modified, changes
+                journal,
+                Path(saved_to) if isinstance(saved_to, str) else None,
+                modified,
+                changes,
+                unsaved_start,
             )
         )
     found.sort(key=lambda r: r.modified, reverse=True)

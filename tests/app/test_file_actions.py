@@ -7,6 +7,7 @@ attributes), so nothing waits for a click; one test drives the real dialog."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -418,11 +419,12 @@ def test_open_recent_lists_the_files_newest_first_and_greys_missing_ones(
 def crashed_battle(home: Path) -> BattleController:
     """A battle whose program was killed: its journal stays in the autosave folder."""
     controller = BattleController(load_demo_battle(5))
-    ControllerAutosave(controller, home / "data" / "autosave")
+    autosave = ControllerAutosave(controller, home / "data" / "autosave")
     controller.execute(TurnCombatant("c1", Facing.S))
     controller.execute(TurnCombatant("c4", Facing.N))
     controller.undo()
     controller.execute(TurnCombatant("c2", Facing.SE))
+    autosave.set_aside()  # the kill: the journal stays, its lock goes
     return controller
 
 
@@ -468,12 +470,56 @@ def test_the_window_own_autosave_is_not_offered_and_a_clean_close_removes_it(
     qtbot.wait(10)  # type: ignore[attr-defined]
     assert actions.autosave is not None
     dirty(window)
-    assert [r.journal for r in find_recoverable()] == [actions.autosave.journal.path]
-    assert not actions.offer_recovery()  # its own journal is never offered
+    assert actions.autosave.journal.path.is_file()
+    assert find_recoverable() == ()  # its own journal is locked: never offered
+    assert not actions.offer_recovery() and actions.autosave.journal.path.is_file()
     answers.save_answer = Button.Discard
     close = SpontaneousClose()
     window.closeEvent(close)
     assert close.isAccepted() and find_recoverable() == ()
+
+
+def without_the_question(window: MainWindow) -> None:
+    window.set_preferences(replace(window.preferences, confirmations=frozenset()))
+
+
+def test_unsaved_work_left_without_the_question_stays_restorable(
+    window: MainWindow, answers: Answers, home: Path, qtbot: object
+) -> None:
+    without_the_question(window)
+    actions = window.file_actions
+    actions.start(None)
+    qtbot.wait(10)  # type: ignore[attr-defined]
+    dirty(window)
+    turned = window.controller.battle
+    actions.new_battle_setup = lambda: SETUP
+    actions.new_action.trigger()
+    assert answers.asked == [] and window.controller.state.sides == SETUP.sides
+    assert "Restore Autosave" in window.statusBar().currentMessage()
+    (kept,) = find_recoverable()
+    assert kept.changes == 1
+    offers: list[object] = []
+
+    def restore(entry: object) -> RecoveryChoice:
+        offers.append(entry)
+        return RecoveryChoice.RESTORE
+
+    actions.ask_recovery = restore
+    actions.restore_action.trigger()
+    assert offers == [kept]
+    assert window.controller.battle.commands == turned.commands
+    assert window.controller.state == turned.state and window.isWindowModified()
+    # closing the window unasked keeps the work for the next start, too
+    close = SpontaneousClose()
+    window.closeEvent(close)
+    assert close.isAccepted() and answers.asked == []
+    (left,) = find_recoverable()  # the restored battle, unsaved, though no command since
+    assert left.changes == 0 and left.worth_offering and left.journal != kept.journal
+
+
+def test_restore_autosave_says_when_there_is_nothing(window: MainWindow, answers: Answers) -> None:
+    window.file_actions.restore_action.trigger()
+    assert answers.problems == ["There is no autosaved battle to restore."]
 
 
 @pytest.fixture(autouse=True)

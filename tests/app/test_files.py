@@ -169,8 +169,10 @@ def test_the_journal_brings_back_commands_undos_and_redos(tmp_path: Path) -> Non
     autosave = Autosave(battle, tmp_path)  # the journal starts with the battle as it is
     battle.subscribe(autosave.record)
     more_changes(battle, random.Random(40), 40)
+    assert find_recoverable(tmp_path) == ()  # its window still writes it
+    kept = autosave.set_aside()  # what a crash leaves: the journal, without its lock
     (entry,) = find_recoverable(tmp_path)
-    assert entry.journal == autosave.path and entry.changes > 10
+    assert entry.journal == kept and entry.changes > 10
     assert same_battle(recover(entry), battle)
 
 
@@ -181,12 +183,32 @@ def test_a_clean_close_removes_the_journal_and_a_save_starts_it_afresh(tmp_path:
     battle.execute(TurnCombatant("c2", Facing.N))
     path = tmp_path / "saved.hexfray"
     autosave.saved(battle, path, save_battle(battle, path))
-    (entry,) = find_recoverable(tmp_path / "autosave")
-    assert entry.changes == 0 and entry.saved_to == path
     battle.execute(TurnCombatant("c2", Facing.S))
+    kept = autosave.set_aside()
+    (entry,) = find_recoverable(tmp_path / "autosave")
+    assert entry.journal == kept and entry.changes == 1 and entry.saved_to == path
     assert same_battle(recover(entry), battle)
+    discard(entry)
+    autosave.restart(battle)  # the next journal, in a file of its own
+    assert autosave.path != kept and autosave.path.is_file()
     autosave.close()
     assert find_recoverable(tmp_path / "autosave") == ()
+    assert list((tmp_path / "autosave").iterdir()) == []
+
+
+def test_a_journal_another_window_writes_is_neither_offered_nor_discarded(
+    tmp_path: Path,
+) -> None:
+    battle = demo_battle(6)
+    other_window = Autosave(battle, tmp_path)
+    this_window = Autosave(demo_battle(7), tmp_path)
+    assert find_recoverable(tmp_path) == ()  # both are locked by their writers
+    other_window.restart(battle)  # a save or a new battle: rewritten, still locked
+    assert find_recoverable(tmp_path) == ()
+    kept = other_window.set_aside()
+    assert [entry.journal for entry in find_recoverable(tmp_path)] == [kept]
+    this_window.close()
+    assert not this_window.path.exists() and kept.is_file()
 
 
 def test_a_last_line_cut_short_by_the_crash_is_left_out(tmp_path: Path) -> None:
@@ -257,6 +279,7 @@ def test_a_killed_battle_is_recovered_with_its_last_command(tmp_path: Path) -> N
     player = start_script(PLAYER, str(tmp_path))
     assert player.stdout is not None
     assert player.stdout.readline().split() == ["PLAYED", "59"]
+    assert find_recoverable(tmp_path) == ()  # never offered while its Hexfray runs
     player.kill()
     player.wait()
     # The same evening, played here: the recovered battle must be it exactly.
