@@ -592,6 +592,12 @@ def token_extent(size: float) -> float:
     return size
 
 
+def token_pixmap_side(size: float, dpr: float) -> int:
+    """The side in device pixels of the pixmap ``render_token`` draws for a hex
+    radius ``size``: whole pixels, so it may be up to one pixel more than the token."""
+    return max(4, math.ceil(2 * token_extent(size) * dpr))
+
+
 def token_shape(s: float) -> QPainterPath:
     """A teardrop: a disc of radius 0.56 s whose point touches the facing edge
     (pointing up, i.e. before the painter is rotated to the facing)."""
@@ -620,7 +626,7 @@ def render_token(
     upper right (``condition_badges``).
     """
     half = token_extent(size)
-    side_px = max(4, math.ceil(2 * half * dpr))
+    side_px = token_pixmap_side(size, dpr)
     pixmap = QPixmap(side_px, side_px)
     pixmap.setDevicePixelRatio(dpr)
     pixmap.fill(Qt.GlobalColor.transparent)

@@ -690,6 +690,7 @@ class MapView(QWidget):
         selected, target = self._controller.selected_id, self._controller.target_id
         tools = self.tools
         half = mp.token_extent(size_px)
+        exact_side = mp.token_pixmap_side(size_px, dpr)  # a pixmap drawn for this zoom
         ordered = sorted(
             self._controller.state.combatants,
             key=lambda c: (c.status is not Status.DEAD, c.id == target, c.id == selected),
@@ -708,13 +709,16 @@ class MapView(QWidget):
             )
             if tools.dragging_token and c.id == tools.press_token:
                 p.setOpacity(0.35)
-            target_rect = QRectF(round(cx - half), round(cy - half), 2 * half, 2 * half)
-            if abs(pixmap.width() / dpr - 2 * half) > 0.5:
-                # a pixmap of another zoom, scaled until the zoom settles
-                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-                p.drawPixmap(target_rect, pixmap, QRectF(pixmap.rect()))
+            left, top = round(cx - half), round(cy - half)
+            if pixmap.width() == exact_side:
+                p.drawPixmap(QPointF(left, top), pixmap)
             else:
-                p.drawPixmap(target_rect.topLeft(), pixmap)
+                # A pixmap of another zoom, scaled until the zoom settles, into whole
+                # pixels: under antialiasing a fractional rect is drawn as a textured
+                # polygon, three times slower than a plain scaled blit.
+                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+                p.drawPixmap(QRect(left, top, round(2 * half), round(2 * half)), pixmap)
+                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
             p.setOpacity(1.0)
 
     def _legend_pixmap(self, overlay: mp.Overlay) -> QPixmap:
