@@ -15,6 +15,7 @@ import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
@@ -44,6 +45,7 @@ from rules.core.dice import parse_dice
 from rules.core.errors import DataError
 from rules.core.jsondata import (
     as_enum,
+    as_fraction,
     as_list,
     as_object,
     check_keys,
@@ -93,7 +95,7 @@ def _lookup(table: Mapping[str, T], key: str, what: str) -> T:
 
 def parse_damage_spec(data: object, where: str = "damage") -> DamageSpec:
     obj = as_object(data, where)
-    check_keys(obj, where, ("base", "type"), ("adds", "dice"))
+    check_keys(obj, where, ("base", "type"), ("adds", "dice", "factor"))
     base = get_enum(obj, "base", DamageBase, where)
     fixed = None
     if base is DamageBase.FIXED:
@@ -108,6 +110,8 @@ def parse_damage_spec(data: object, where: str = "damage") -> DamageSpec:
         adds=get_int(obj, "adds", where, 0),
         type=get_enum(obj, "type", DamageType, where),
         fixed=fixed,
+        # a broken weapon's reduced damage (000 BROKEN WEAPONS), e.g. "1/2"
+        factor=as_fraction(obj["factor"], f"{where}.factor") if "factor" in obj else Fraction(1),
     )
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from fractions import Fraction
 
 from hexmap import Hex, HexGrid
 from rules.battle.model import Combatant, Posture, Shield, Weapon, WeaponDamageState, WeaponKind
@@ -52,8 +51,9 @@ class GroundItem:
 
     ``icon`` is a key for the map painter: ``weapon:<kind>`` (e.g.
     ``weapon:sword``), ``shield:<size>`` or ``piece`` / ``piece:<kind>``.
-    ``origin_id`` is whoever held it last. ``damage_factors`` and ``note`` carry
-    what a broken piece's ``weapon_strikes.Piece`` says beyond its ``Weapon``;
+    ``origin_id`` is whoever held it last. ``note`` carries what a broken piece's
+    ``rules.battle.pieces.Piece`` says beyond its ``Weapon`` (whose damage keeps a
+    broken weapon's reduced damage);
     ``weapon_state`` the damage the weapon had taken (rules.sets.seed000.weapon_strikes).
     """
 
@@ -65,7 +65,6 @@ class GroundItem:
     hex: Hex
     icon: str
     origin_id: str | None = None
-    damage_factors: tuple[tuple[str, Fraction], ...] = ()
     note: str = ""
     weapon_state: WeaponDamageState | None = None
 
@@ -123,7 +122,6 @@ def item_from_piece(
         hex=where,
         icon=icon_key(kind, piece.weapon, None),
         origin_id=origin_id,
-        damage_factors=piece.damage_factors,
         note=piece.note,
         weapon_state=weapon_state,
     )

@@ -122,18 +122,23 @@ class DamageBase(Enum):
 @dataclass(frozen=True, slots=True)
 class DamageSpec:
     """A weapon mode's damage: base (thr/sw/fixed) plus adds, with a type.
-    ``fixed`` holds the dice when base is FIXED."""
+    ``fixed`` holds the dice when base is FIXED. ``factor`` scales the basic
+    damage rolled, rounded down: a broken weapon's "1/2 damage" (000 BROKEN
+    WEAPONS), which stays with the weapon in hand, on the ground and picked up."""
 
     base: DamageBase
     adds: int
     type: DamageType
     fixed: Dice | None = None
+    factor: Fraction = Fraction(1)
 
     def __str__(self) -> str:
         if self.base is DamageBase.FIXED and self.fixed is not None:
-            return f"{self.fixed} {self.type.value}"
-        adds = f"{self.adds:+d}" if self.adds else ""
-        return f"{self.base.value}{adds} {self.type.value}"
+            dice = str(self.fixed)
+        else:
+            dice = f"{self.base.value}{self.adds:+d}" if self.adds else self.base.value
+        scaled = dice if self.factor == 1 else f"{self.factor} x ({dice})"
+        return f"{scaled} {self.type.value}"
 
 
 class Delivery(Enum):

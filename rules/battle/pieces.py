@@ -188,26 +188,18 @@ def land(placement: Placement, rng: DiceSource, name: str | None = None) -> Land
 class Piece:
     """A weapon or a piece of one, and where it is or goes.
 
-    ``weapon`` is None for a useless piece. ``damage_factors`` multiply the rolled
-    damage of the named modes (``Weapon`` cannot express "half damage"); a mode not
-    listed does full damage. ``stray_hit_factor`` is set for a flying piece that may
-    hit someone in its path for that fraction of its damage. ``landing`` is filled
-    in once the placement is rolled.
+    ``weapon`` is None for a useless piece; a broken-off part's "half damage" is
+    in its modes' damage (``DamageSpec.factor``). ``stray_hit_factor`` is set for a
+    flying piece that may hit someone in its path for that fraction of its damage.
+    ``landing`` is filled in once the placement is rolled.
     """
 
     name: str
     weapon: Weapon | None
     placement: Placement
     landing: Landing | None = None
-    damage_factors: tuple[tuple[str, Fraction], ...] = ()
     stray_hit_factor: Fraction | None = None
     note: str = ""
-
-    def damage_factor(self, mode: str) -> Fraction:
-        for name, factor in self.damage_factors:
-            if name == mode:
-                return factor
-        return Fraction(1)
 
     @property
     def usable(self) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
 
 import pytest
 
@@ -68,13 +67,13 @@ def test_whole_weapons_and_broken_pieces():
     broken = replace(SWORD, key=f"broadsword{BROKEN_MARK}")
     assert piece_kind(Piece("stump", broken, AT_FEET)) is ItemKind.PIECE
     item = item_from_piece(
-        Piece("tip", broken, AT_FEET, damage_factors=(("swing", Fraction(1, 2)),), note="n"),
+        Piece("tip", broken, AT_FEET, note="n"),
         "item-3",
         HOME,
         "a",
     )
     assert item.kind is ItemKind.PIECE and item.icon == "piece:sword"
-    assert item.damage_factors == (("swing", Fraction(1, 2)),) and item.note == "n"
+    assert item.weapon is broken and item.note == "n"
     assert item_from_weapon(SWORD, "item-1", HOME).kind is ItemKind.WEAPON
     assert item_from_shield(BUCKLER, "item-2", HOME, "a").usable
 

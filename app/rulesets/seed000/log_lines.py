@@ -107,8 +107,9 @@ def seed000_line(event: Event) -> tuple[str, Tone] | None:
     if isinstance(event, DamageDealt):
         d = event.damage
         mult = "" if d.multiplier == 1 else f" ×{_number(d.multiplier)}"
+        reduced = "" if d.basic == d.roll.total else f", reduced to {d.basic}"
         return (
-            f"Damage {d.roll} {d.damage_type.value}; DR {d.dr} → {d.penetrating}{mult} "
+            f"Damage {d.roll} {d.damage_type.value}{reduced}; DR {d.dr} → {d.penetrating}{mult} "
             f"= {d.injury} injury; HP {d.hp_before} → {d.hp_after}/{d.max_hp}",
             Tone.HARM if d.injury else Tone.PLAIN,
         )

@@ -69,7 +69,7 @@ from rules.battle.model import (
 from rules.battle.movement import apply_fall
 from rules.battle.pieces import AT_FEET, Piece
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
-from rules.core.dice import Dice, DiceSource, roll_dice
+from rules.core.dice import Dice, DiceSource
 from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
@@ -1051,6 +1051,7 @@ def resolve_attack(
             flow.defender,
             rng,
             ruleset.wounding,
+            factor=plan.damage_spec.factor,
             what=f"{attacker.name}'s damage",
         )
         injured: CombatantChanges = {
@@ -1344,6 +1345,7 @@ def _unarmed_counter(
         rng,
         ruleset,
         arc=attack_arc(d, a),
+        factor=mode.damage.factor,
         side=weapon_side(a.handedness),
         side_reason="the parry struck the attacking limb",
     )
@@ -1651,10 +1653,11 @@ def _hit_self(
     factor) on the fumbler's own weapon-side arm or leg."""
     if weapon.key == plan.weapon.key and c.id == plan.attacker_id:
         dice, dtype, swung = plan.damage_dice, plan.damage_spec.type, plan.mode.is_swing
+        broken_factor = plan.damage_spec.factor
     elif weapon.modes:
         mode = weapon.modes[0]
         dice = ruleset.weapon_damage(mode.damage, sheet_of(c).attributes.st)
-        dtype, swung = mode.damage.type, mode.is_swing
+        dtype, swung, broken_factor = mode.damage.type, mode.is_swing, mode.damage.factor
     else:
         return
     limb = "arm" if hit.location == "arm" else "leg"
@@ -1669,7 +1672,7 @@ def _hit_self(
         rng,
         ruleset,
         arc=Arc.FRONT,
-        factor=hit.damage_factor,
+        factor=hit.damage_factor * broken_factor,
         side=weapon_side(c.handedness),
         side_reason="a critical miss: hit self",
     )
@@ -1707,6 +1710,7 @@ def _stray_blow(
         arc=arc,
         from_above=plan.options.from_above,
         from_below=plan.options.from_below,
+        factor=plan.damage_spec.factor,
         side_reason=f"a stray blow meant for {flow.defender.name}",
     )
 
@@ -1739,6 +1743,7 @@ def _located_blow(
         from_below=plan.options.from_below,
         chink=plan.options.chink,
         covered=covered_keys(ruleset.hit_locations, plan.options.covered),
+        factor=plan.damage_spec.factor,
         side=side,
         record=record,
     )
@@ -1937,8 +1942,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         return
     d = flow.defender
     state = d.weapon_state(target.key) or INTACT
-    rolled = roll_dice(plan.damage_dice, rng, minimum=0)
-    basic = rolled.total
+    basic = damage_step(plan.damage_dice, plan.damage_spec.factor, rng)[1]
     dtype = plan.damage_spec.type
     struck = ruleset.weapon_strikes.damage_struck_weapon(
         target, plan.weapon, state, basic, dtype, ruleset

@@ -15,8 +15,9 @@ The tables are the ruleset's (``Tables.broken_weapons``, ``Tables.blade_breaking
 passed as ``table`` / ``broken`` / ``blades``.
 
 A remnant is a new ``Weapon`` value (key ``<original key>:broken``, so the number
-of ``:broken`` marks counts earlier breaks). "Half damage" cannot be written into a
-``Weapon``; it travels as ``Piece.damage_factors``.
+of ``:broken`` marks counts earlier breaks). Its "half damage" is the factor of its
+modes' damage (``DamageSpec.factor``), so it stays with the weapon in hand, on the
+ground and picked up again.
 """
 
 from __future__ import annotations
@@ -644,7 +645,7 @@ def _apply_mode_ops(mode: WeaponMode, ops: tuple[ModeOp, ...]) -> tuple[WeaponMo
         if op.when_base is not None and damage.base is not op.when_base:
             continue
         if op.damage is not None:
-            damage = replace(op.damage, fixed=None)
+            damage = replace(op.damage, fixed=None, factor=damage.factor)
         if op.type is not None:
             damage = replace(damage, type=op.type)
         if op.adds:
@@ -657,18 +658,13 @@ def _original_reach_max(weapon: Weapon) -> int:
     return max((max(m.reach.distances) for m in weapon.modes), default=1)
 
 
-@dataclass(frozen=True, slots=True)
-class Remnant:
-    weapon: Weapon | None
-    damage_factors: tuple[tuple[str, Fraction], ...]
-
-
 def build_remnant(
     original: Weapon, spec: WeaponSpec, table: BrokenWeaponTable, key: str
-) -> Remnant:
-    """The weapon value ``spec`` makes out of ``original`` (None if useless)."""
+) -> Weapon | None:
+    """The weapon value ``spec`` makes out of ``original`` (None if useless); its
+    damage factors multiply the original's (a twice-broken chain loses twice)."""
     if spec.useless:
-        return Remnant(None, ())
+        return None
     name = spec.name.format(name=original.name)
     template_key = spec.template
     if spec.template_by_weight:
@@ -706,11 +702,13 @@ def build_remnant(
         adds = 0
     original_max = _original_reach_max(original)
     new_modes: list[WeaponMode] = []
-    factors: list[tuple[str, Fraction]] = []
     for mode in weapon.modes:
         changed, factor = _apply_mode_ops(mode, spec.mode_ops)
-        factor *= spec.damage_factor
-        damage = replace(changed.damage, adds=changed.damage.adds + adds)
+        damage = replace(
+            changed.damage,
+            adds=changed.damage.adds + adds,
+            factor=changed.damage.factor * factor * spec.damage_factor,
+        )
         reach = changed.reach
         if spec.reach is not None:
             reach = spec.reach.apply(reach, original_max)
@@ -722,11 +720,9 @@ def build_remnant(
                 skill_modifier=changed.skill_modifier + spec.skill_modifier,
             )
         )
-        if factor != 1:
-            factors.append((mode.name, factor))
     weight = float(exact_weight(original.weight) * spec.weight_factor)
     weapon = replace(weapon, modes=tuple(new_modes), weight=weight)
-    return Remnant(weapon, tuple(factors))
+    return weapon
 
 
 # ---------------------------------------------------------------------------
@@ -787,26 +783,23 @@ def break_weapon(
     in_hand: Piece | None = None
     base_key = f"{weapon.key}{BROKEN_MARK}"
     if outcome.in_hand is not None:
-        remnant = build_remnant(weapon, outcome.in_hand, table, base_key)
         in_hand = Piece(
             name=outcome.in_hand.name.format(name=weapon.name),
-            weapon=remnant.weapon,
+            weapon=build_remnant(weapon, outcome.in_hand, table, base_key),
             placement=IN_HAND,
-            damage_factors=remnant.damage_factors,
         )
     pieces: list[Piece] = []
     for spec in outcome.pieces:
         name = spec.name.format(name=weapon.name)
         remnant = (
-            Remnant(None, ())
+            None
             if spec.weapon is None
             else build_remnant(weapon, spec.weapon, table, f"{base_key}:{_slug(name)}")
         )
         piece = Piece(
             name=name,
-            weapon=remnant.weapon,
+            weapon=remnant,
             placement=spec.placement,
-            damage_factors=remnant.damage_factors,
             stray_hit_factor=spec.stray_hit_factor,
             note=spec.note,
         )

@@ -313,8 +313,10 @@ class DamageResult:
 
     def __str__(self) -> str:
         mult = "" if self.multiplier == 1 else f" x{_fraction_text(self.multiplier)}"
+        # a reduced blow (a broken weapon's half damage, a flying piece's)
+        scaled = "" if self.basic == self.roll.total else f", reduced to {self.basic}"
         return (
-            f"{self.roll} {self.damage_type.value}; DR {self.dr} -> {self.penetrating} "
+            f"{self.roll} {self.damage_type.value}{scaled}; DR {self.dr} -> {self.penetrating} "
             f"penetrating{mult} = {self.injury} injury; HP {self.hp_before} -> {self.hp_after}"
         )
 

@@ -516,6 +516,7 @@ def _mixed_blow(
         if not weights:  # the uniform torso damage (legacy keys, 000 unaimed)
             blow = _torso_blow(
                 plan.damage_dice,
+                plan.damage_spec.factor,
                 plan.damage_spec.type,
                 (defender.hp, f.hit_points, sheet_of(f).attributes.ht, defender.status),
                 location_dr(plan, defender, plan.location.key),
@@ -549,6 +550,7 @@ def _mixed_blow(
 @functools.cache
 def _torso_blow(
     dice: Dice,
+    factor: Fraction,
     damage_type: DamageType,
     _health: tuple[int, int, int, Status],
     _dr: int,
@@ -560,7 +562,9 @@ def _torso_blow(
     defender: HP, maximum HP, HT and state (``_health``) and the armor's DR."""
 
     def blow(rng: EnumeratingDice) -> tuple[int, Status]:
-        damage = roll_damage(dice, damage_type, defender.value, rng, wounding.value)
+        damage = roll_damage(
+            dice, damage_type, defender.value, rng, wounding.value, factor=factor
+        )
         return damage.injury, damage.status_after
 
     return exact_outcomes(blow, by_reads=True)
@@ -627,12 +631,14 @@ def located_wounds(
         from_back=plan.arc is Arc.REAR,
         chink=plan.options.chink,
     )
-    return _located_wounds(ByIdentity(system), inputs, plan.damage_dice)
+    return _located_wounds(
+        ByIdentity(system), inputs, plan.damage_dice, plan.damage_spec.factor
+    )
 
 
 @functools.cache
 def _located_wounds(
-    system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice
+    system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice, factor: Fraction
 ) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
     """The damage step on every way its dice fall, each basic damage's wound
     (``WoundInputs.assess``) and every outcome of its required rolls. Counted in
@@ -642,7 +648,7 @@ def _located_wounds(
     parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
     longest = 0
     damage_ways = SIDES**dice.count
-    for basic, p in _basic_damage(dice, ONE).items():
+    for basic, p in _basic_damage(dice, factor).items():
         a = inputs.assess(system.value, basic)
         made, counts = _required_rolls_ways(a.rolls)
         automatic = a.automatic & STATE_CONDITIONS

@@ -56,6 +56,8 @@ def _damage(spec: DamageSpec) -> dict[str, object]:
         out["adds"] = spec.adds
     if spec.base is DamageBase.FIXED and spec.fixed is not None:
         out["dice"] = str(spec.fixed)
+    if spec.factor != 1:
+        out["factor"] = str(spec.factor)
     return out
 
 

@@ -144,9 +144,7 @@ def stray_damage(
     if weapon is None:
         return None
     mode = next((m for m in weapon.modes if m.is_swing), weapon.modes[0])
-    factor = piece.stray_hit_factor
-    if source is None:
-        factor *= piece.damage_factor(mode.name)
+    factor = piece.stray_hit_factor * mode.damage.factor  # a broken weapon's own factor
     dice = tables.weapon_damage(mode.damage, sheet_of(holder).attributes.st)
     return StrayDamage(dice, mode.damage.type, factor, f"{weapon.name} {mode.name}")
 
