@@ -11,10 +11,8 @@ again" (kept in the settings, see ``app.user_dirs.settings``).
 
 from __future__ import annotations
 
-import importlib.metadata
-import platform
-import sysconfig
-import tomllib
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from app.user_dirs import settings as user_settings
 from rules.core.assets import asset_path, bundle_root
+from rules.core.version import ENGINE_VERSION
 
 APP_TITLE = "Hexfray"
 GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
@@ -165,15 +164,8 @@ def rules_reference_path() -> Path:
 
 
 def app_version() -> str:
-    """The version in pyproject.toml's [project] table (bundled beside assets/)."""
-    try:
-        with (bundle_root() / "pyproject.toml").open("rb") as f:
-            return str(tomllib.load(f)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        try:
-            return importlib.metadata.version("hexfray")
-        except importlib.metadata.PackageNotFoundError:
-            return "unknown"
+    """The version in pyproject.toml's [project] table (``rules.core.version``)."""
+    return ENGINE_VERSION
 
 
 def app_icon() -> QIcon:
@@ -231,9 +223,39 @@ _COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-def _licence_text(dist: importlib.metadata.Distribution) -> str | None:
-    files = [f for f in dist.files or () if f.name.upper().startswith(("LICEN", "COPYING"))]
-    # the top-level licence first (numpy also lists its vendored parts' licences)
+def _dist_info(dist_name: str) -> Path | None:
+    """The metadata folder of an installed distribution, ``<name>-<version>.dist-info``
+    in a folder of the import path (where pip puts it, and where the bundle carries
+    its components', packaging/hexfray.spec)."""
+    wanted = dist_name.lower()
+    for entry in sys.path:
+        folder = Path(entry or os.curdir)
+        if folder.is_dir():
+            for info in folder.glob("*.dist-info"):
+                if info.name.partition("-")[0].lower() == wanted:
+                    return info
+    return None
+
+
+def _dist_version(info: Path) -> str:
+    """The ``Version:`` field of the distribution's METADATA headers."""
+    with (info / "METADATA").open(encoding="utf-8") as headers:
+        for line in headers:
+            if not line.strip():  # the headers end at the first blank line
+                break
+            field, _, value = line.partition(":")
+            if field == "Version":
+                return value.strip()
+    return "not found"
+
+
+def _licence_text(info: Path) -> str | None:
+    """The distribution's top-level licence file (numpy also ships its vendored
+    parts' licences, further down)."""
+    files = [
+        f for f in info.rglob("*")
+        if f.name.upper().startswith(("LICEN", "COPYING")) and f.is_file()
+    ]
     files.sort(key=lambda f: len(f.parts))
     for f in files[:1]:
         try:
@@ -246,7 +268,7 @@ def _licence_text(dist: importlib.metadata.Distribution) -> str | None:
 def _python_licence_text() -> str | None:
     candidates = [
         bundle_root() / "licences" / "Python-LICENSE.txt",  # bundled by the spec
-        Path(sysconfig.get_path("stdlib")) / "LICENSE.txt",
+        Path(os.__file__).parent / "LICENSE.txt",  # beside the standard library
     ]
     for path in candidates:
         if path.is_file():
@@ -261,13 +283,14 @@ def components() -> list[Component]:
                   None),
     ]
     for name, dist_name, licence, url in _COMPONENTS:
-        try:
-            dist = importlib.metadata.distribution(dist_name)
-            found.append(Component(name, dist.version, licence, url, _licence_text(dist)))
-        except importlib.metadata.PackageNotFoundError:
+        info = _dist_info(dist_name)
+        if info is None:
             found.append(Component(name, "not found", licence, url, None))
+        else:
+            found.append(Component(name, _dist_version(info), licence, url, _licence_text(info)))
+    python_version = ".".join(str(part) for part in sys.version_info[:3])
     found.append(
-        Component("Python", platform.python_version(), "PSF-2.0",
+        Component("Python", python_version, "PSF-2.0",
                   "https://docs.python.org/3/license.html", _python_licence_text())
     )
     return found

@@ -7,7 +7,6 @@ file records it, and the About box shows it (``app.help.app_version``).
 
 from __future__ import annotations
 
-import importlib.metadata
 import tomllib
 from typing import Final
 
@@ -21,11 +20,9 @@ def _project_version() -> str:
         with (bundle_root() / "pyproject.toml").open("rb") as f:
             return str(tomllib.load(f)["project"]["version"])
     except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError):
-        # An installed package without the source tree: its metadata has the version.
-        try:
-            return importlib.metadata.version("hexfray")
-        except importlib.metadata.PackageNotFoundError:
-            return UNKNOWN_VERSION
+        # Hexfray runs from its source tree or from a bundle, which both carry the
+        # file; it is not installed as a distribution that metadata could name.
+        return UNKNOWN_VERSION
 
 
 ENGINE_VERSION: Final = _project_version()
