@@ -32,7 +32,6 @@ import os
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,7 +211,7 @@ def new_journal_path(folder: Path) -> Path:
     """A new journal's name: when and by which process it was started, and a
     random part, so that two battles never share one."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return folder / f"battle-{stamp}-{os.getpid()}-{uuid.uuid4().hex[:8]}{JOURNAL_SUFFIX}"
+    return folder / f"battle-{stamp}-{os.getpid()}-{os.urandom(4).hex()}{JOURNAL_SUFFIX}"
 
 
 class Autosave:

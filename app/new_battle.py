@@ -3,7 +3,7 @@ library put on the map.
 
 ``NewBattleDialog`` asks for the map size, the ruleset and its options (from the
 registry: the app knows only the ``Ruleset`` protocol), the sides with their names
-and colours, and the battle seed: random by default (``secrets``), shown, and
+and colours, and the battle seed: random by default (the system's source), shown, and
 typed in to play a battle again with the same dice. ``setup()`` is the GM's
 choice as data (``NewBattleSetup``); ``new_battle(setup)`` makes the battle, with
 no fighters yet.
@@ -19,7 +19,7 @@ command: undone, saved and replayed like any other.
 from __future__ import annotations
 
 import logging
-import secrets
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -77,7 +77,7 @@ ColourChooser = Callable[[QColor, QWidget], QColor | None]
 def random_seed() -> int:
     """A new battle's seed: random (from the system's secure source), short enough
     to read out."""
-    return secrets.randbelow(10**SEED_DIGITS)
+    return random.SystemRandom().randrange(10**SEED_DIGITS)
 
 
 @dataclass(frozen=True)
