@@ -12,6 +12,7 @@ import pytest
 from rules.core.dice import (
     Dice,
     DiceRoll,
+    SeededDice,
     dice_distribution,
     distribution,
     parse_dice,
@@ -61,6 +62,21 @@ def test_roll_rejects_bad_counts() -> None:
         distribution(-2)
     with pytest.raises(ValueError):  # domain errors are ValueErrors
         roll(True, random.Random(1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["hexfray/1/0", "hexfray/7/41", 3])
+def test_seeded_dice_give_random_randints_faces(seed: str | int) -> None:
+    """A seed rolls the faces ``random.Random.randint`` gives it, die by die, for
+    whole rolls and single dice alike, so every logged battle replays as before."""
+    dice, reference = SeededDice(seed), random.Random(seed)
+    for sides in (6, 1, 2, 3, 5, 7, 20, 100):
+        assert dice.roll(3, sides) == tuple(reference.randint(1, sides) for _ in range(3))
+        for low, high in ((1, 6), (0, 0), (-3, 4), (5, 1000)):
+            assert dice.randint(low, high) == reference.randint(low, high)
+    assert dice.roll(0, 6) == ()
+    assert dice.faces == tuple(dice.trace)
+    with pytest.raises(ValueError):
+        dice.randint(3, 2)
 
 
 @pytest.mark.parametrize("seed", range(30))
