@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QUrl, qVersion
+from PySide6.QtCore import QSettings, QSize, Qt, QUrl, qVersion
 from PySide6.QtGui import (
     QAction,
     QDesktopServices,
@@ -169,12 +169,13 @@ def app_version() -> str:
 
 
 def app_icon() -> QIcon:
-    """The window icon, every drawn size (from packaging/make_icon.py)."""
+    """The window icon, every drawn size (from packaging/make_icon.py); each file is
+    given with its size, so that Qt reads a file only when it draws that size."""
     icon = QIcon()
     for size in (16, 24, 32, 48, 64, 128, 256):
         path = asset_path("icons", f"hexfray-{size}.png")
         if path.exists():
-            icon.addFile(str(path))
+            icon.addFile(str(path), QSize(size, size))
     return icon
 
 
