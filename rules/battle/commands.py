@@ -1,8 +1,9 @@
 """The battle's commands: moving and turning, the end of a turn, the attack, the
 GM's edits, items, terrain, posture and the ruleset's options. Once the turn order
-runs (rules.battle.turns) the move, turn, attack and Ready commands check whose
-turn it is and what its maneuver allows; ``gm_override`` forces them, and the log
-marks each rule so set aside (``RuleOverridden``)."""
+runs (rules.battle.turns) the move, turn, attack, Ready (``ReadyWeapon``,
+``ReadyShield``, ``PickUpItem``) and posture commands check whose turn it is and
+what its maneuver allows; ``gm_override`` forces them, and the log marks each rule
+so set aside (``RuleOverridden``)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ from rules.battle.items import (
     take_from_hand,
     within_reach,
 )
+from rules.battle.maneuvers import ManeuverAction
 from rules.battle.model import Combatant, Posture, Shield, Status, Weapon
 from rules.battle.movement import (
     BASE_MOVEMENT,
@@ -51,6 +53,7 @@ from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.terrain import TerrainChange
 from rules.battle.turns import (
+    action_problems,
     allowance_problem,
     attack_problems,
     end_active_turn,
@@ -165,22 +168,33 @@ class EndTurn(Command):
     """Ends the turn (Ctrl+Return, the tracker's "Next"). While the turn order runs
     (rules.battle.turns): the active fighter's turn ends with the ruleset's
     end-of-turn effects for it, and the next fighter's begins (its record starts
-    afresh, then its start-of-turn effects); after the last of the order a new
-    round begins. Before the order is rolled it ends everybody's turn at once:
-    every combatant's movement, Ready and record of this turn start afresh, then
-    the ruleset's own new turn (defenses counted anew ...) and, with this
-    command's dice, its end-of-turn effects (``BattleRuleset.end_of_turn``)."""
+    afresh, then its start-of-turn effects; one who cannot act is passed over);
+    after the last of the order a new round begins. Before the order is rolled it
+    ends everybody's turn and begins everybody's next at once, as the order does
+    one fighter at a time: with this command's dice, each combatant's end-of-turn
+    effects (``BattleRuleset.turn_ends``: recovery, bleeding ...) in the battle's
+    order; then every combatant's movement, Ready and record of the turn start
+    afresh with the ruleset's own new turn (defenses counted anew ...); then each
+    combatant's start-of-turn effects (``BattleRuleset.turn_begins``: staying
+    conscious, a knockdown's fall ...)."""
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         if state.turns_running:
-            after, events = end_active_turn(state, ruleset, rng)
-            return CommandResult(after, events)
+            after, in_order = end_active_turn(state, ruleset, rng)
+            return CommandResult(after, in_order)
+        events: list[Event] = []
+        for c in state.combatants:
+            state, ended = ruleset.turn_ends(state, c.id, rng)
+            events.extend(ended)
         fresh = tuple(ruleset.new_turn(start_afresh(c)) for c in state.combatants)
-        after = replace(state, combatants=fresh, turn=state.turn + 1)
-        after, effects = ruleset.end_of_turn(after, rng)
-        return CommandResult(after, (TurnEnded(turn=after.turn), *effects))
+        state = replace(state, combatants=fresh, turn=state.turn + 1)
+        events.append(TurnEnded(turn=state.turn))
+        for c in state.combatants:
+            state, began = ruleset.turn_begins(state, c.id, rng)
+            events.extend(began)
+        return CommandResult(state, tuple(events))
 
 
 @dataclass(frozen=True)
@@ -251,20 +265,43 @@ class Attack(Command):
         return CommandResult(after, (*first, *result.events, *placed))
 
 
+def _maneuver_check(
+    state: BattleState,
+    ruleset: BattleRuleset,
+    who: Combatant,
+    action: ManeuverAction,
+    gm_override: bool,
+    problems: list[str],
+) -> tuple[Combatant, tuple[Event, ...]]:
+    """The turn rules of a ready or posture change (``action``), with ``problems``
+    found already: while the turns run, on its own turn and under a maneuver that
+    permits it; a fighter without a maneuver takes the one that does (its
+    ``ManeuverChosen`` is logged). Returns the combatant with that maneuver and the
+    override's and the maneuver's events."""
+    implied = None
+    if state.turns_running:
+        found, implied = action_problems(state, ruleset, who, action)
+        problems = [*found, *problems]
+    events = overrule(problems, gm_override, who, action.value)
+    if implied is None:
+        return who, events
+    maneuver = ruleset.maneuver(implied.key)
+    chosen = maneuver_chosen(who, maneuver, implied=True, implied_by=action.verb)
+    return replace(who, maneuver=implied), (*events, chosen)
+
+
 def _ready_check(
-    state: BattleState, who: Combatant, gm_override: bool
-) -> tuple[Event, ...]:
-    """The Ready maneuver's rules (one a turn, only for the active; on its own turn
-    while the turns run); the override's events."""
+    state: BattleState, ruleset: BattleRuleset, who: Combatant, gm_override: bool
+) -> tuple[Combatant, tuple[Event, ...]]:
+    """The Ready maneuver's rules: one a turn, only for the active; while the turns
+    run, on its own turn and under the Ready maneuver (taken by a fighter without
+    one). The combatant under its maneuver and the override's events."""
     problems: list[str] = []
-    late = turn_problem(state, who, "ready anything")
-    if late is not None:
-        problems.append(late)
     if who.status is not Status.ACTIVE:
         problems.append(f"{who.name} is {who.status.value} and cannot take a Ready")
     if who.ready_used:
         problems.append(f"{who.name} has already taken a Ready maneuver this turn")
-    return overrule(problems, gm_override, who, "ready")
+    return _maneuver_check(state, ruleset, who, ManeuverAction.READY, gm_override, problems)
 
 
 @dataclass(frozen=True)
@@ -325,8 +362,8 @@ class DropItem(Command):
 @dataclass(frozen=True)
 class PickUpItem(Command):
     """Pick up a weapon, usable piece or shield in the own or an adjacent hex; it
-    comes to hand ready. This is the turn's Ready maneuver (one per turn, unless
-    ``gm_override``)."""
+    comes to hand ready. This is the turn's Ready maneuver (one per turn; while
+    the turns run under the Ready maneuver, unless ``gm_override``)."""
 
     combatant_id: str
     item_id: str
@@ -337,9 +374,9 @@ class PickUpItem(Command):
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
         item = state.item(self.item_id)
-        overridden = _ready_check(state, who, self.gm_override)
         if not within_reach(who, item):
             raise IllegalCommandError(f"{item.name} is out of {who.name}'s reach")
+        who, overridden = _ready_check(state, ruleset, who, self.gm_override)
         holding, key = put_in_hand(who, item)
         holding = replace(holding, ready_used=True)
         event = ItemPickedUp(
@@ -358,7 +395,8 @@ class PickUpItem(Command):
 @dataclass(frozen=True)
 class ReadyWeapon(Command):
     """Ready an unready weapon (000 PARRY: unready after use) or re-grip the shield
-    (after a fumbled block): the turn's Ready maneuver."""
+    (after a fumbled block): the turn's Ready maneuver (one per turn; while the
+    turns run under the Ready maneuver, unless ``gm_override``)."""
 
     combatant_id: str
     weapon_key: str
@@ -377,7 +415,7 @@ class ReadyWeapon(Command):
         )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
-        overridden = _ready_check(state, who, self.gm_override)
+        who, overridden = _ready_check(state, ruleset, who, self.gm_override)
         readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
         if is_shield:
             readied = replace(readied, shield_ready=True, heavy_shield_unready=False)
@@ -467,19 +505,27 @@ class PaintTerrain(Command):
 
 @dataclass(frozen=True)
 class SetPosture(Command):
-    """Stand, crouch, kneel, sit, lie ... (``rules.battle.model.Posture``)."""
+    """Stand, crouch, kneel, sit, lie ... (``rules.battle.model.Posture``). While the
+    turns run: on its own turn and under the ruleset's Change posture maneuver
+    (taken by a fighter without a maneuver who has not moved or attacked), unless
+    ``gm_override``; before the order is rolled, whenever the GM likes."""
 
     combatant_id: str
     posture: Posture
+    gm_override: bool = False
 
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        changed, event = set_posture(who, self.posture)
-        if event is None:
+        if who.posture is self.posture:
             return CommandResult(state, ())
-        return CommandResult(state.with_combatants(changed), (event,))
+        who, checked = _maneuver_check(
+            state, ruleset, who, ManeuverAction.POSTURE, self.gm_override, []
+        )
+        changed, event = set_posture(who, self.posture)
+        assert event is not None  # the posture differs
+        return CommandResult(state.with_combatants(changed), (*checked, event))
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,12 @@ allows, in terms the neutral battle checks and the panes show (rules.battle.turn
 A ruleset lists its maneuvers (``BattleRuleset.maneuvers``); a combatant's choice is
 a ``ManeuverChoice`` (the maneuver's key and, for one with options, the option's
 key) recorded on ``Combatant.maneuver`` until its next turn begins. The battle reads
-only ``ManeuverTerms``: how many attacks, how far the fighter may move, whether it
-keeps its active defenses and whether it may act on another fighter's turn. The
-bonuses are the ruleset's to apply (seed 000: rules.sets.seed000.maneuvers); they
-are here so that a pane can name them.
+only ``ManeuverTerms``: how many attacks (and whether they must fall on one foe),
+how far the fighter may move, whether it keeps its active defenses and whether it
+may act on another fighter's turn; and a maneuver's ``permits``: the other actions
+it allows (readying, a posture change), which the battle's commands refuse under
+any other maneuver. The bonuses are the ruleset's to apply (seed 000:
+rules.sets.seed000.maneuvers); they are here so that a pane can name them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,46 @@ _ALLOWANCE_LABELS = {
 }
 
 
+class ManeuverAction(Enum):
+    """An action besides attacking and moving that only some maneuvers allow: the
+    battle's commands for it (``ReadyWeapon``, ``PickUpItem``, ``SetPosture``) are
+    refused while the turns run unless the fighter's maneuver ``permits`` it."""
+
+    READY = "ready"  # ready a weapon or shield, pick something up
+    POSTURE = "posture"  # stand up, kneel, lie down ...
+
+    @property
+    def noun(self) -> str:
+        """ "readying", "posture change": what a maneuver allows no more of."""
+        return _ACTION_WORDS[self][0]
+
+    @property
+    def infinitive(self) -> str:
+        """ "ready anything": what a fighter cannot do out of its turn."""
+        return _ACTION_WORDS[self][1]
+
+    @property
+    def verb(self) -> str:
+        """ "readies": what the log says a fighter did without choosing a maneuver."""
+        return _ACTION_WORDS[self][2]
+
+    @property
+    def gerund(self) -> str:
+        """ "readying", "changing posture": how a maneuver was taken ("by ...")."""
+        return _ACTION_WORDS[self][3]
+
+
+_ACTION_WORDS = {
+    ManeuverAction.READY: ("readying", "ready anything", "readies", "readying"),
+    ManeuverAction.POSTURE: (
+        "posture change",
+        "change posture",
+        "changes posture",
+        "changing posture",
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ManeuverChoice:
     """A combatant's maneuver: the maneuver's key and the option's key ("" for
@@ -62,6 +104,7 @@ class ManeuverOption:
     attack_bonus: int = 0  # to the attack roll
     defense_bonus: int = 0  # to one kind of active defense
     defense_kind: str | None = None  # the ruleset's name of that kind ("parry")
+    same_foe: bool = False  # every attack of the turn on one foe (two attacks: the same)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +118,7 @@ class ManeuverTerms:
     attack_bonus: int = 0
     defense_bonus: int = 0
     defense_kind: str | None = None
+    same_foe: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +129,9 @@ class Maneuver:
     ``active_defenses``: whether it keeps its active defenses until its next turn
     (all-out attack: none); ``out_of_turn``: it may take its attacks on another's
     turn (wait); ``implied_by_attack``: the maneuver an attack takes when the
-    fighter chose none (one per ruleset)."""
+    fighter chose none (one per ruleset); ``permits``: the other actions it allows
+    (``ManeuverAction``), the first maneuver on offer that permits one being the
+    maneuver that action takes when the fighter chose none."""
 
     key: str
     label: str
@@ -97,6 +143,7 @@ class Maneuver:
     out_of_turn: bool = False
     implied_by_attack: bool = False
     options: tuple[ManeuverOption, ...] = ()
+    permits: frozenset[ManeuverAction] = frozenset()
 
     def option(self, key: str) -> ManeuverOption | None:
         """The option with ``key``; None for "" or an unknown key."""
@@ -120,6 +167,7 @@ class Maneuver:
             attack_bonus=option.attack_bonus,
             defense_bonus=option.defense_bonus,
             defense_kind=option.defense_kind,
+            same_foe=option.same_foe,
         )
 
     def describe_choice(self, option_key: str = "") -> str:

@@ -6,14 +6,16 @@ State (``rules.battle.state.BattleState``):
   ``state.initiative``: combatant ids in turn order; ``state.active_id``: whose
   turn it is (None until the order is rolled); ``state.round`` (= ``state.turn``):
   the round; ``state.turns_running``: whether the turn rules are checked.
-  ``upcoming(state)``: who comes next, in order (the dead are skipped).
+  ``upcoming(state, ruleset)``: who comes next, in order (the dead skipped, and
+  with the ruleset those it offers no maneuver, ``can_act``: their turns pass).
   On a combatant: ``Combatant.maneuver`` (a ``ManeuverChoice``: key, option,
   implied; None until chosen) and ``Combatant.attacks_made`` this turn.
 
 The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``ruleset.maneuvers(state, id)``: the maneuvers a combatant may choose now
   (``rules.battle.maneuvers.Maneuver``: key, label, citation, description,
-  attacks, movement, active_defenses, out_of_turn, options with their bonuses);
+  attacks, movement, active_defenses, out_of_turn, permits (``ManeuverAction``:
+  readying, a posture change), options with their bonuses and ``same_foe``);
   ``ruleset.maneuver(key)``; ``ruleset.initiative(state, dice)``;
   ``ruleset.turn_begins`` / ``turn_ends`` (the conditions that tick);
   ``Ruleset.legal_actions(state, id)`` (commands, the maneuvers among them) and
@@ -21,7 +23,9 @@ The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``terms_of(ruleset, combatant)``, ``movement_left(ruleset, combatant)`` and
   ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here;
   ``maneuver_problems(combatant, maneuver, option)`` says why a maneuver no longer
-  fits what it did this turn (empty: it may still take it).
+  fits what it did this turn (empty: it may still take it);
+  ``action_problems(state, ruleset, combatant, action)`` why it may not ready or
+  change posture now, and the maneuver that action takes when it chose none.
 
 Commands (all frozen dataclasses of plain data):
   ``StartTurns()``: roll the order (ruleset's initiative), begin the first turn
@@ -29,18 +33,25 @@ Commands (all frozen dataclasses of plain data):
   demo battle starts with its order, ``app.main_window.load_demo_battle``);
   ``EndTurn()`` (``rules.battle.commands``, Ctrl+Return, the tracker's "Next"): the
   active fighter's turn ends and the next one's begins, after the last a new
-  round; ``ChooseManeuver(combatant_id, maneuver, option="", gm_override=False)``.
+  round; a fighter who cannot act when its turn begins (unconscious) is passed
+  over at once, its end-of-turn effects included (``begin_turn_or_pass``);
+  ``ChooseManeuver(combatant_id, maneuver, option="", gm_override=False)``.
   ``Attack``, ``MoveCombatant``, ``TurnCombatant``, ``ReadyWeapon``,
-  ``ReadyShield`` and ``PickUpItem`` take ``gm_override=False`` too.
+  ``ReadyShield``, ``PickUpItem`` and ``SetPosture`` take ``gm_override=False`` too.
 
 Refusals and overrides: while the turns run, an action out of turn, beyond the
-maneuver (a second attack, a move or turn past the movement points) or on a dead
-foe raises ``OverridableError`` (an ``IllegalCommandError``) with the reason for
-the status bar; other refusals cannot be overridden. With
+maneuver (a second attack, an all-out attack's second attack on another foe, a
+move or turn past the movement points, a ready under a maneuver other than Ready,
+a posture change under one other than Change posture) or on a dead foe raises
+``OverridableError`` (an ``IllegalCommandError``) with the reason for the status
+bar; other refusals cannot be overridden. A fighter without a maneuver who
+attacks, readies or changes posture takes the maneuver that allows it (logged as
+an implied ``ManeuverChosen``), if what it did this turn fits it. With
 ``gm_override=True`` it is done, and each rule so set aside is a
-``RuleOverridden`` event in the log. Before the order is rolled nothing is checked
-(the GM sets the battle up) and ``EndTurn`` ends everybody's turn at once, as it
-always did.
+``RuleOverridden`` event in the log. Before the order is rolled no turn rule is
+checked (the GM sets the battle up; one Ready a turn still holds) and ``EndTurn``
+ends everybody's turn at once: the ruleset's end-of-turn effects for all, then its
+start-of-turn effects for each combatant in the battle's order.
 
 Events: ``TurnOrderSet``, ``TurnBegan``, ``ManeuverChosen``, ``RuleOverridden``
 (and ``TurnEnded``, the separator of a new round).
@@ -52,8 +63,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rules.battle.command_events import TurnEnded
-from rules.battle.maneuvers import Maneuver, ManeuverChoice, ManeuverTerms, MoveAllowance
-from rules.battle.model import Combatant, Status
+from rules.battle.maneuvers import (
+    Maneuver,
+    ManeuverAction,
+    ManeuverChoice,
+    ManeuverTerms,
+    MoveAllowance,
+)
+from rules.battle.model import ActionKind, Combatant, Status
 from rules.battle.movement import new_turn
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -104,11 +121,12 @@ class ManeuverChosen(CombatantEvent):
     maneuver: str  # the ruleset's key
     option: str
     label: str  # "All-out attack (+4 to hit)"
-    implied: bool = False  # taken by an attack without a maneuver chosen
+    implied: bool = False  # taken by an action without a maneuver chosen
+    implied_by: str = "attacks"  # that action, as the log says it ("readies")
 
     def describe(self) -> str:
         if self.implied:
-            return f"{self.name} attacks without choosing a maneuver: {self.label}"
+            return f"{self.name} {self.implied_by} without choosing a maneuver: {self.label}"
         return f"{self.name} chooses {self.label}"
 
 
@@ -124,10 +142,15 @@ class RuleOverridden(CombatantEvent):
 
 
 def maneuver_chosen(
-    who: Combatant, maneuver: Maneuver, option: str = "", *, implied: bool = False
+    who: Combatant,
+    maneuver: Maneuver,
+    option: str = "",
+    *,
+    implied: bool = False,
+    implied_by: str = "attacks",
 ) -> ManeuverChosen:
     """The log's event for ``who`` taking ``maneuver`` with ``option`` (``implied``:
-    taken by an attack without a maneuver chosen)."""
+    taken by an action, ``implied_by``, without a maneuver chosen)."""
     return ManeuverChosen(
         citation=maneuver.citation,
         combatant_id=who.id,
@@ -136,6 +159,7 @@ def maneuver_chosen(
         option=option,
         label=maneuver.describe_choice(option),
         implied=implied,
+        implied_by=implied_by,
     )
 
 
@@ -177,14 +201,25 @@ def attacks_left(ruleset: BattleRuleset, who: Combatant) -> int:
     return allowed - who.attacks_made
 
 
-def upcoming(state: BattleState) -> tuple[str, ...]:
-    """Who comes after the active fighter, in order, once round (the dead skipped)."""
+def upcoming(state: BattleState, ruleset: BattleRuleset | None = None) -> tuple[str, ...]:
+    """Who comes after the active fighter, in order, once round (the dead skipped;
+    with ``ruleset``, also those it offers no maneuver now, whose turns pass over
+    them: ``can_act``)."""
     if state.active_id is None:
         return ()
     order = state.initiative
     start = order.index(state.active_id)
     after = order[start + 1 :] + order[:start]
-    return tuple(i for i in after if state.combatant(i).status is not Status.DEAD)
+    alive = (i for i in after if state.combatant(i).status is not Status.DEAD)
+    if ruleset is None:
+        return tuple(alive)
+    return tuple(i for i in alive if can_act(state, ruleset, i))
+
+
+def can_act(state: BattleState, ruleset: BattleRuleset, combatant_id: str) -> bool:
+    """Whether the ruleset offers the combatant any maneuver now (seed 000: not the
+    unconscious or the dead): a turn that begins without one passes at once."""
+    return bool(ruleset.maneuvers(state, combatant_id))
 
 
 # --- the checks ---------------------------------------------------------------------------
@@ -278,6 +313,13 @@ def attack_problems(
             if moved is not None:
                 problems.append(moved)
     terms = None if maneuver is None else maneuver.terms(option)
+    if terms is not None and maneuver is not None and terms.same_foe:
+        others = other_foes_attacked(state, attacker, defender)
+        if others:
+            problems.append(
+                f"{maneuver.describe_choice(option)} puts every attack on one foe: "
+                f"{attacker.name} has attacked {', '.join(others)} this turn"
+            )
     waiting = terms is not None and terms.out_of_turn
     if not waiting:
         late = turn_problem(state, attacker, "attack")
@@ -293,6 +335,48 @@ def attack_problems(
                 f"{attacker.name} has made {made} attack{'s' if made != 1 else ''} this turn; "
                 f"{label} allows {terms.attacks}"
             )
+    return problems, implied
+
+
+def other_foes_attacked(
+    state: BattleState, attacker: Combatant, defender: Combatant
+) -> tuple[str, ...]:
+    """The names of the foes other than ``defender`` that ``attacker`` attacked this
+    turn (its record of the turn, ``Combatant.actions_this_turn``)."""
+    ids = dict.fromkeys(
+        a.target_id
+        for a in attacker.actions_this_turn
+        if a.kind is ActionKind.ATTACK and a.target_id not in (None, defender.id)
+    )
+    names = {c.id: c.name for c in state.combatants}
+    return tuple(names.get(i, i) for i in ids if i is not None)
+
+
+def action_problems(
+    state: BattleState, ruleset: BattleRuleset, who: Combatant, action: ManeuverAction
+) -> tuple[list[str], ManeuverChoice | None]:
+    """What forbids ``who`` a ready or a posture change (``action``) while the turns
+    run: not its turn, or a maneuver that does not permit it; and the maneuver the
+    action takes for a fighter who chose none (the first on offer that permits it,
+    provided what it did this turn fits that maneuver)."""
+    problems: list[str] = []
+    late = turn_problem(state, who, action.infinitive)
+    if late is not None:
+        problems.append(late)
+    permitting = [m for m in ruleset.maneuvers(state, who.id) if action in m.permits]
+    implied: ManeuverChoice | None = None
+    if who.maneuver is None:
+        if not permitting:
+            problems.append(f"{who.name} has no maneuver now that lets it {action.infinitive}")
+        else:
+            implied = ManeuverChoice(permitting[0].key, "", implied=True)
+            problems.extend(maneuver_problems(who, permitting[0]))
+        return problems, implied
+    held = ruleset.maneuver(who.maneuver.key)
+    if action not in held.permits:
+        label = held.describe_choice(who.maneuver.option)
+        choose = f" (choose {permitting[0].label})" if permitting else ""
+        problems.append(f"{who.name}'s maneuver, {label}, allows no {action.noun}{choose}")
     return problems, implied
 
 
@@ -328,6 +412,41 @@ def begin_turn(
     return state, (began, *ticks)
 
 
+def begin_turn_or_pass(
+    state: BattleState, ruleset: BattleRuleset, combatant_id: str, dice: DiceSource
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """``combatant_id``'s turn begins (``begin_turn``). A fighter who cannot act once
+    it has begun (``can_act``: unconscious, or fallen so at its start) is passed
+    over: its turn ends at once, with the ruleset's end-of-turn effects (an
+    unconscious fighter still bleeds), and the next one's begins, after the last of
+    the order in a new round. When nobody else in the order can act, the turn stays
+    with the fighter reached, for the GM to end."""
+    events: list[Event] = []
+    current = combatant_id
+    passes_left = 2 * len(state.initiative)  # every fighter twice: more means a loop
+    while True:
+        state, began = begin_turn(state, ruleset, current, dice)
+        events.extend(began)
+        if can_act(state, ruleset, current) or passes_left <= 0:
+            return state, tuple(events)
+        others = [
+            i
+            for i in state.initiative
+            if i != current
+            and state.combatant(i).status is not Status.DEAD
+            and can_act(state, ruleset, i)
+        ]
+        if not others:
+            return state, tuple(events)
+        passes_left -= 1
+        state, ended = ruleset.turn_ends(state, current, dice)
+        events.extend(ended)
+        current, new_round = next_in_order(state, current)
+        if new_round:
+            state = replace(state, turn=state.turn + 1)
+            events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+
+
 def next_in_order(state: BattleState, after_id: str) -> tuple[str, bool]:
     """The next fighter after ``after_id`` who is not dead, and whether the round
     ended on the way."""
@@ -344,7 +463,8 @@ def end_active_turn(
     state: BattleState, ruleset: BattleRuleset, dice: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """The active fighter's turn ends (the ruleset's end-of-turn effects), and the
-    next one's begins; after the last of the order, a new round."""
+    next one's begins (``begin_turn_or_pass``: passing over those who cannot act);
+    after the last of the order, a new round."""
     if state.active_id is None:
         raise IllegalCommandError("the turn order has not been rolled")
     ending = state.active_id
@@ -354,7 +474,7 @@ def end_active_turn(
     if new_round:
         state = replace(state, turn=state.turn + 1)
         events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
-    state, began = begin_turn(state, ruleset, following, dice)
+    state, began = begin_turn_or_pass(state, ruleset, following, dice)
     return state, (*events, *began)
 
 
@@ -384,7 +504,7 @@ def start_turns(
     state = replace(state, initiative=order, active_id=order[0])
     first, _ = next_in_order(state, order[-1])
     events.append(_order_event(state))
-    state, began = begin_turn(state, ruleset, first, dice)
+    state, began = begin_turn_or_pass(state, ruleset, first, dice)
     return state, (*events, *began)
 
 

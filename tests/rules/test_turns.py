@@ -449,7 +449,10 @@ def test_at_zero_hp_a_fighter_rolls_to_stay_conscious_and_the_unconscious_pass(
         "Sword-and-shield fighter is unconscious: the turn passes"
     )
     assert get_ruleset().maneuvers(battle.state, "s") == ()
-    assert [a.command for a in get_ruleset().legal_actions(battle.state, "s")] == [EndTurn()]
+    # Its turn passes at once: the next fighter's begins, in a new round.
+    assert battle.state.active_id == "f" and battle.state.round == 2
+    assert [type(e) for e in events][-2:] == [TurnEnded, TurnBegan]
+    assert get_ruleset().legal_actions(battle.state, "s") == ()
 
 
 @pytest.mark.parametrize(

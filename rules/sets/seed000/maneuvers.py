@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from rules.battle.maneuvers import Maneuver, ManeuverOption, MoveAllowance
+from rules.battle.maneuvers import Maneuver, ManeuverAction, ManeuverOption, MoveAllowance
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
 from rules.core.citation import cite
@@ -88,7 +88,9 @@ MANEUVERS: tuple[Maneuver, ...] = (
                 "One attack at +4 to hit.",
                 attack_bonus=ALL_OUT_ATTACK_HIT_BONUS,
             ),
-            ManeuverOption("double", "two attacks", "Two attacks on the same foe.", attacks=2),
+            ManeuverOption(
+                "double", "two attacks", "Two attacks on the same foe.", attacks=2, same_foe=True
+            ),
         ),
     ),
     Maneuver(
@@ -115,12 +117,14 @@ MANEUVERS: tuple[Maneuver, ...] = (
         BASE_READY,
         "Ready a weapon or shield, or pick something up, and a step; no attack.",
         movement=MoveAllowance.STEP,
+        permits=frozenset({ManeuverAction.READY}),
     ),
     Maneuver(
         "change-posture",
         "Change posture",
         BASE_CHANGE_POSTURE,
         "Stand up, kneel, crouch, sit or lie down; no movement and no attack.",
+        permits=frozenset({ManeuverAction.POSTURE}),
     ),
     Maneuver(
         "aim",
