@@ -336,7 +336,8 @@ class InspectorPane(QDockWidget):
         posture = self.posture_combo.currentData()
         if c is None or posture is c.posture:
             return
-        self._controller.execute(SetPosture(c.id, posture))
+        if self._controller.execute(SetPosture(c.id, posture)) is None:
+            self.refresh()  # refused (a turn rule): the box shows the posture kept
 
     def _turn(self, steps: int) -> None:
         c = self._shown

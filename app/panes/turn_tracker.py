@@ -47,6 +47,7 @@ from rules.battle.turns import (
     ChooseManeuver,
     StartTurns,
     attacks_left,
+    can_act,
     movement_left,
     terms_of,
     upcoming,
@@ -69,7 +70,16 @@ def maneuver_text(ruleset: BattleRuleset, c: Combatant) -> str:
         label = ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
     except RulesError:
         return c.maneuver.key
-    return f"{label} (by attacking)" if c.maneuver.implied else label
+    if not c.maneuver.implied:
+        return label
+    return f"{label} ({implied_by(ruleset.maneuver(c.maneuver.key))})"
+
+
+def implied_by(maneuver: Maneuver) -> str:
+    """How a maneuver taken without choosing it came: "by attacking", "by readying"."""
+    if maneuver.implied_by_attack or not maneuver.permits:
+        return "by attacking"
+    return " or ".join(f"by {a.gerund}" for a in sorted(maneuver.permits, key=lambda a: a.value))
 
 
 def allowance_text(ruleset: BattleRuleset, c: Combatant) -> str:
@@ -209,11 +219,11 @@ class TurnTrackerPane(QDockWidget):
     def refresh(self) -> None:
         state = self._controller.state
         ruleset = self._controller.ruleset
-        self._show_round(state)
+        self._show_round(state, ruleset)
         self._fill_order(state, ruleset)
         self._fill_maneuvers(state, ruleset)
 
-    def _show_round(self, state: BattleState) -> None:
+    def _show_round(self, state: BattleState, ruleset: Ruleset) -> None:
         running = state.turns_running
         self.start_button.setVisible(not running)
         if not running:
@@ -224,7 +234,7 @@ class TurnTrackerPane(QDockWidget):
         active = state.combatant(state.active_id) if state.active_id is not None else None
         name = active.name if active is not None else "nobody"
         self.round_label.setText(f"Round {state.round} · {name}'s turn")
-        following = [state.combatant(i).name for i in upcoming(state)]
+        following = [state.combatant(i).name for i in upcoming(state, ruleset)]
         self.round_label.setToolTip(
             f"Then: {', '.join(following)}" if following else "Nobody else can take a turn"
         )
@@ -234,7 +244,7 @@ class TurnTrackerPane(QDockWidget):
     def _fill_order(self, state: BattleState, ruleset: Ruleset) -> None:
         order = tracker_order(state)
         number = {cid: i for i, cid in enumerate(state.initiative, start=1)}
-        following = upcoming(state)
+        following = upcoming(state, ruleset)
         selected = self._controller.selected_id
         self.order_list.blockSignals(True)
         self.order_list.clear()
@@ -275,6 +285,8 @@ class TurnTrackerPane(QDockWidget):
             mark = "  · next"
         elif c.status is Status.DEAD and state.turns_running:
             mark = "  · skipped"
+        elif state.turns_running and not can_act(state, ruleset, c.id):
+            mark = "  · passed over"  # its turn ends as it begins (unconscious)
         else:
             mark = ""
         details = [maneuver_text(ruleset, c)] if c.maneuver is not None else []

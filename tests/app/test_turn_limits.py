@@ -1,0 +1,129 @@
+"""The maneuvers' limits in the window: a ready or a posture change asked from the
+inspector during the turn order takes or needs its maneuver (the status bar says
+why it is refused, and the GM's override forces it), and an unconscious fighter's
+turn is passed over, as the Turns pane shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.controller import BattleController
+from app.main_window import MainWindow, load_demo_battle
+from app.panes.turn_tracker import TurnTrackerPane
+from rules.battle.battle import Battle
+from rules.battle.commands import EditCombatant, ReadyWeapon, SetPosture
+from rules.battle.maneuvers import ManeuverChoice
+from rules.battle.model import Posture, Status
+from rules.battle.turns import RuleOverridden, upcoming
+from rules.sets.registry import get_ruleset
+
+# The demo battle's order with seed 1: Fencer, Spearman, Flail fighter, Sword-and-shield.
+FENCER, SPEARMAN, FLAIL = "c4", "c2", "c3"
+
+
+@pytest.fixture
+def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[MainWindow]:
+    """The demo battle in its turn order, the fencer (whose turn it is) with an
+    unready rapier."""
+    demo = load_demo_battle(1, turn_order=True)
+    fencer = demo.state.combatant(FENCER)
+    state = demo.state.with_combatants(replace(fencer, unready=frozenset({"rapier"})))
+    w = MainWindow(BattleController(Battle(state, 1, get_ruleset)), settings)
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+
+
+def rows(tracker: TurnTrackerPane) -> list[str]:
+    return [tracker.order_list.item(i).text() for i in range(tracker.order_list.count())]
+
+
+def log_texts(window: MainWindow) -> list[str]:
+    return [line.text for row in window.log_pane.rows for line in row.lines]
+
+
+def test_ready_from_the_inspector_under_another_maneuver_shows_why_and_can_be_forced(
+    window: MainWindow,
+) -> None:
+    controller = window.controller
+    tracker = window.tracker_pane
+    index = tracker.maneuver_combo.findData("all-out-defense")
+    tracker.maneuver_combo.setCurrentIndex(index)
+    tracker.maneuver_combo.activated.emit(index)
+    controller.select(FENCER)
+    inspector = window.inspector_pane
+    (ready,) = inspector.ready_menu.actions()
+    done = len(controller.battle.commands)
+    ready.trigger()
+    assert len(controller.battle.commands) == done  # refused
+    message = window.statusBar().currentMessage()
+    assert message.startswith(
+        "Not allowed: Fencer's maneuver, All-out defense (+2 dodge), allows no readying "
+        "(choose Ready)"
+    )
+    assert window.override_action.isEnabled()
+    window.override_action.trigger()
+    assert controller.battle.commands[-1] == ReadyWeapon(FENCER, "rapier", gm_override=True)
+    assert not controller.state.combatant(FENCER).unready
+    assert any(t.startswith("GM override (ready): Fencer's maneuver") for t in log_texts(window))
+
+
+def test_ready_without_a_maneuver_takes_ready_as_the_tracker_shows(window: MainWindow) -> None:
+    controller = window.controller
+    controller.select(FENCER)
+    (ready,) = window.inspector_pane.ready_menu.actions()
+    ready.trigger()
+    assert controller.state.combatant(FENCER).maneuver == ManeuverChoice(
+        "ready", "", implied=True
+    )
+    assert "Ready (by readying)" in rows(window.tracker_pane)[0]
+    assert "Fencer readies without choosing a maneuver: Ready" in log_texts(window)
+
+
+def test_a_posture_change_from_the_inspector_needs_its_turn_and_change_posture(
+    window: MainWindow,
+) -> None:
+    controller = window.controller
+    inspector = window.inspector_pane
+    controller.select(SPEARMAN)  # not his turn
+    combo = inspector.posture_combo
+    kneel = combo.findData(Posture.KNEELING)
+    combo.setCurrentIndex(kneel)
+    combo.activated.emit(kneel)
+    assert controller.state.combatant(SPEARMAN).posture is Posture.STANDING
+    assert combo.currentData() is Posture.STANDING  # the box shows the posture kept
+    assert window.statusBar().currentMessage().startswith(
+        "Not allowed: it is Fencer's turn: Spearman cannot change posture"
+    )
+    controller.select(FENCER)  # his turn, no maneuver yet: kneeling is his Change posture
+    combo.setCurrentIndex(kneel)
+    combo.activated.emit(kneel)
+    assert controller.battle.commands[-1] == SetPosture(FENCER, Posture.KNEELING)
+    assert "Change posture (by changing posture)" in rows(window.tracker_pane)[0]
+    assert "no movement" in window.tracker_pane.allowance_label.text()
+    texts = log_texts(window)
+    assert "Fencer changes posture without choosing a maneuver: Change posture" in texts
+    assert not any(isinstance(e, RuleOverridden) for e in controller.battle.events)
+
+
+def test_an_unconscious_fighter_is_passed_over_as_the_tracker_shows(window: MainWindow) -> None:
+    controller = window.controller
+    tracker = window.tracker_pane
+    controller.execute(EditCombatant(SPEARMAN, status=Status.UNCONSCIOUS))
+    spearman = next(i for i, r in enumerate(rows(tracker)) if r.startswith("2. Spearman"))
+    assert "passed over" in rows(tracker)[spearman]
+    assert rows(tracker)[spearman + 1].startswith("3. Flail fighter  · next")
+    assert upcoming(controller.state, controller.ruleset)[0] == FLAIL
+    assert "Flail fighter is next" in tracker.next_button.toolTip()
+    tracker.next_button.click()
+    assert controller.state.active_id == FLAIL
+    assert "Spearman is unconscious: the turn passes" in log_texts(window)
+    assert tracker.round_label.text() == "Round 1 · Flail fighter's turn"
