@@ -210,7 +210,13 @@ def passive_defense(
     table: DirectionalTable,
     armor_cap: int = DEFAULT_ARMOR_PD_CAP,
     total_cap: int = DEFAULT_TOTAL_PD_CAP,
+    shield_factor: tuple[int, str, Citation] | None = None,
 ) -> PassiveDefense:
+    """The armor's PD and, from an arc where it counts, the shield's, within the
+    caps. ``shield_factor``: how many times the shield's PD counts against this
+    blow, why and by which rule (000 RANDOM BODY HIT note 13: double against a
+    swing at the chest area, always at the shield arm); the part over its plain PD
+    is a modifier of its own, still within the cap of 10."""
     mods: list[Modifier] = []
     armor_pd = 0
     if fighter.armor is not None and fighter.armor.pd > 0:
@@ -234,6 +240,12 @@ def passive_defense(
                 table.shield_pd_citation,
             )
         )
+        if shield_factor is not None and shield_factor[0] > 1:
+            times, why, rule = shield_factor
+            extra = max(0, min(shield.pd * times, total_cap - armor_pd)) - shield_pd
+            if extra:
+                mods.append(Modifier(-extra, f"{shield.name} PD x{times}: {why}", rule))
+                shield_pd += extra
     elif shield is not None:
         mods.append(
             Modifier(

@@ -1,8 +1,9 @@
 """Stances, pain thresholds, acrobatic dodges, defended body areas and fencing
 parries: the smaller fighter-level rules of seed 000.
 
-* 000 REFUSED VS. OPEN STANCES: ``stance_for`` / ``stance_ruling`` and, for the hit
-  location code, ``stance_geometry`` (which side of the body is near).
+* 000 REFUSED VS. OPEN STANCES: ``stance_for`` / ``stance_ruling``, the battle's
+  ``combatant_stance`` and, for the hit location code, ``stance_geometry`` (which
+  side of the body is near) and ``stance_modifier`` (the stance named in the plan).
 * 000 HIGH AND LOW PAIN THRESHOLD: ``PainThreshold`` and ``scale_stun_penalty``.
 * 000 ACROBATIC DODGE: ``acrobatic_dodge`` and its exact odds.
 * 000 DEFENDING A SPECIFIC BODY AREA: ``BodyArea``, ``location_area`` and
@@ -20,7 +21,7 @@ from fractions import Fraction
 from typing import Literal
 
 from hexmap import Handedness
-from rules.battle.model import Fighter, ShieldSize, Weapon, WeaponKind
+from rules.battle.model import Combatant, Fighter, ShieldSize, Weapon, WeaponKind
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError
@@ -169,6 +170,31 @@ def stance_ruling(
     if weapon.kind in _OPEN_LISTED_KINDS:
         return StanceRuling(Stance.OPEN, _OPEN_LISTED_KINDS[weapon.kind])
     return StanceRuling(Stance.OPEN, "either stance, treated as open")
+
+
+def combatant_stance(c: Combatant) -> StanceRuling:
+    """The stance ``c`` stands in, from what the battle knows of it: its first
+    weapon other than bare hands (none: unarmed); a second one-handed weapon, with
+    no shield, is wielded with it (every weapon on a fighter's sheet is in hand);
+    more than one hex entered on its latest turn is walking or running."""
+    f = c.fighter
+    held = [w for w in f.weapons if w.kind is not WeaponKind.UNARMED]
+    weapon = held[0] if held else None
+    off_hand = None
+    if weapon is not None and not weapon.two_handed and f.shield is None:
+        off_hand = next((w for w in held[1:] if not w.two_handed), None)
+    moving = len(c.path_this_turn) > 2  # the start hex, then more than one step
+    return stance_ruling(f, weapon, moving=moving, off_hand_weapon=off_hand)
+
+
+def stance_modifier(c: Combatant, ruling: StanceRuling) -> Modifier:
+    """The stance, named among an attack's modifiers (it changes no number itself:
+    it decides which of the table's two far-limb penalties applies and whether a
+    random limb hit's side is rolled)."""
+    sides = "near and far limbs differ" if ruling.stance.sides_differ else "no side is nearer"
+    return Modifier(
+        0, f"{c.name} stands {ruling.stance.value} ({ruling.reason}): {sides}", ruling.citation
+    )
 
 
 def stance_for(
