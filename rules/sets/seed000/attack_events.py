@@ -32,9 +32,9 @@ class AttackOutcome(Enum):
     MISSED = "missed"
     CRITICAL_MISS = "critical miss"
 
-    @property
-    def is_hit(self) -> bool:
-        return self in (AttackOutcome.CRITICAL_HIT, AttackOutcome.HIT)
+    def __init__(self, value: str) -> None:
+        # Fixed for each outcome: a plain attribute, read once an attack.
+        self.is_hit = value in ("critical hit", "hit")
 
 
 def _mods(modifiers: tuple[Modifier, ...]) -> str:

@@ -37,13 +37,11 @@ class Outcome(Enum):
     FAILURE = "failure"
     CRITICAL_FAILURE = "critical failure"
 
-    @property
-    def is_success(self) -> bool:
-        return self in (Outcome.CRITICAL_SUCCESS, Outcome.SUCCESS)
-
-    @property
-    def is_critical(self) -> bool:
-        return self in (Outcome.CRITICAL_SUCCESS, Outcome.CRITICAL_FAILURE)
+    def __init__(self, value: str) -> None:
+        # Fixed for each outcome, and read for every roll: plain attributes, as a
+        # property would look two members up on the class each time.
+        self.is_success = value in ("critical success", "success")
+        self.is_critical = value in ("critical success", "critical failure")
 
 
 class RollKind(Enum):
