@@ -694,6 +694,8 @@ def _subdued(
     weapon: Weapon, mode: WeaponMode, st: int, options: AttackOptions
 ) -> tuple[WeaponMode, int, tuple[tuple[str, Citation], ...]]:
     """001 Subduing a Foe: the mode and ST the blow uses."""
+    if options.subdue is None:  # most attacks
+        return mode, st, ()
     if options.subdue is SubdueMode.PULLED:
         assert options.pulled_st is not None
         pulled = pulled_punch(
