@@ -18,13 +18,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-# The battle model before Qt: once loaded, PySide6 reads the source of each module that
-# an import statement names for the first time (to learn whether it uses Qt); the
-# model's own imports, done before that, are spared it.
-from rules.battle.battle import Battle
-from rules.core.errors import DataError
-
-# isort: split
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
@@ -40,6 +33,8 @@ from app.screenshot import save_screenshot
 from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
 from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
+from rules.battle.battle import Battle
+from rules.core.errors import DataError
 
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
