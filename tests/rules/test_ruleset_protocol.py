@@ -306,14 +306,15 @@ def test_a_broken_sheet_is_refused_with_the_field_named(
 
 
 def test_a_turn_passes_through_the_ruleset() -> None:
-    """EndTurn: the battle's reset, then the ruleset's new turn and end-of-turn
-    effects; a stunned fighter rolls to recover (base rules), logged."""
+    """EndTurn: the ruleset's end-of-turn effects, then the battle's reset and the
+    ruleset's new turn; a stunned fighter rolls to recover (base rules), logged,
+    before the new turn begins."""
     state = demo()
     stunned = replace(state.combatant("c1"), status=state.combatant("c1").status.STUNNED)
     battle = Battle(state.with_combatants(stunned), 4, get_ruleset)
     events = battle.execute(EndTurn())
     names = [type(e).__name__ for e in events]
-    assert names[0] == "TurnEnded" and "StunRecoveryRolled" in names
+    assert names.index("StunRecoveryRolled") < names.index("TurnEnded")
     assert battle.state.turn == state.turn + 1
 
 
