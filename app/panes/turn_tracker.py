@@ -83,8 +83,9 @@ def implied_by(maneuver: Maneuver) -> str:
 
 
 def allowance_text(ruleset: BattleRuleset, c: Combatant) -> str:
-    """What the combatant's maneuver still allows this turn: attacks, movement and
-    whether it keeps its active defenses."""
+    """What the combatant's maneuver still allows this turn: attacks, movement,
+    whether it keeps its active defenses, and readying or a posture change where
+    it permits them."""
     parts: list[str] = []
     left = attacks_left(ruleset, c)
     parts.append(f"{left} attack{'' if left == 1 else 's'} left" if left > 0 else "no attack")
@@ -94,6 +95,9 @@ def allowance_text(ruleset: BattleRuleset, c: Combatant) -> str:
         parts.append("no active defense")
     if terms is not None and terms.defense_bonus and terms.defense_kind:
         parts.append(f"{terms.defense_bonus:+d} {terms.defense_kind}")
+    if c.maneuver is not None:  # what else it allows: readying, a posture change
+        permits = ruleset.maneuver(c.maneuver.key).permits
+        parts += [f"may {a.infinitive}" for a in sorted(permits, key=lambda a: a.value)]
     return " · ".join(parts)
 
 
