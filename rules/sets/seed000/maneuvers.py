@@ -9,9 +9,13 @@ in our reading:
   data (``rules.battle.maneuvers``) that the battle checks and the panes show.
   An all-out attack leaves the fighter without active defenses until its next
   turn (``maneuver_adjustments`` takes the defender's announced defenses away);
-  an all-out defense gives +2 to the chosen kind of active defense (and a fencer
+  its options are the 3rd edition's +4 to hit and two attacks on one foe (its
+  third, a feint and an attack, needs the feint; +2 damage is the 4th edition's).
+  An all-out defense gives +2 to the chosen kind of active defense (and a fencer
   its four free parries, 000 FENCING PARRIES). There is no feint: the ruleset has
-  no feint contest. A stunned fighter can only do nothing.
+  no feint contest. Readying needs Ready and a posture change Change posture
+  (their ``permits``). Aim gives no bonus: the weapons carry no Accuracy. A
+  stunned fighter can only do nothing.
 """
 
 from __future__ import annotations
