@@ -89,14 +89,6 @@ class BattleRuleset(Protocol):
         movement and this turn's record: the ruleset's per-turn counts start over."""
         ...
 
-    def end_of_turn(
-        self, state: BattleState, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        """The effects that come with the end of a turn (recovery rolls,
-        bleeding ...), once every combatant has its new turn: the whole-round
-        ``EndTurn`` of a battle whose turn order has not begun."""
-        ...
-
     # --- turns in order (rules.battle.turns) ------------------------------------------
     def initiative(
         self, state: BattleState, dice: DiceSource
@@ -118,14 +110,17 @@ class BattleRuleset(Protocol):
         self, state: BattleState, combatant_id: str, dice: DiceSource
     ) -> tuple[BattleState, tuple[Event, ...]]:
         """What the start of ``combatant_id``'s own turn brings (after the battle
-        reset its movement and this turn's record): the conditions that tick then."""
+        reset its movement and this turn's record): the conditions that tick then.
+        Before the order is rolled, the whole-round ``EndTurn`` calls it for every
+        combatant once their new turn has begun."""
         ...
 
     def turn_ends(
         self, state: BattleState, combatant_id: str, dice: DiceSource
     ) -> tuple[BattleState, tuple[Event, ...]]:
         """What the end of ``combatant_id``'s own turn brings (recovery rolls,
-        bleeding ...)."""
+        bleeding ...); before the order is rolled, the whole-round ``EndTurn``
+        calls it for every combatant first."""
         ...
 
     @property
