@@ -17,14 +17,14 @@ from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from app.panes.turn_tracker import TurnTrackerPane
 from rules.battle.battle import Battle
-from rules.battle.commands import EditCombatant, ReadyWeapon, SetPosture
+from rules.battle.commands import Attack, EditCombatant, ReadyWeapon, SetPosture
 from rules.battle.maneuvers import ManeuverChoice
 from rules.battle.model import Posture, Status
-from rules.battle.turns import RuleOverridden, upcoming
+from rules.battle.turns import ChooseManeuver, RuleOverridden, StartTurns, upcoming
 from rules.sets.registry import get_ruleset
 
 # The demo battle's order with seed 1: Fencer, Spearman, Flail fighter, Sword-and-shield.
-FENCER, SPEARMAN, FLAIL = "c4", "c2", "c3"
+FENCER, SPEARMAN, FLAIL, SWORD = "c4", "c2", "c3", "c1"
 
 
 @pytest.fixture
@@ -128,3 +128,38 @@ def test_an_unconscious_fighter_is_passed_over_as_the_tracker_shows(window: Main
     assert controller.state.active_id == FLAIL
     assert "Spearman is unconscious: the turn passes" in log_texts(window)
     assert tracker.round_label.text() == "Round 1 · Flail fighter's turn"
+
+
+def test_the_attack_pane_says_an_all_out_double_attack_keeps_to_its_foe(
+    qtbot: QtBot, qapp: QApplication, settings: QSettings
+) -> None:
+    """The fencer, whose turn it is, with the sword-and-shield fighter and the
+    spearman in front of him: after his first attack of two on one, the pane says
+    before the roll that the other needs the GM's override."""
+    demo = load_demo_battle(1)
+    fencer = demo.state.combatant(FENCER)
+    front = fencer.hex.neighbor(fencer.facing)
+    beside = fencer.hex.neighbor(fencer.facing.turned(1))
+    moved = [
+        replace(demo.state.combatant(SWORD), hex=front, facing=fencer.facing.turned(3)),
+        replace(demo.state.combatant(SPEARMAN), hex=beside, facing=fencer.facing.turned(4)),
+    ]
+    battle = Battle(demo.state.with_combatants(*moved), 1, get_ruleset)
+    battle.execute(StartTurns())
+    w = MainWindow(BattleController(battle), settings)
+    qtbot.addWidget(w)
+    w.show()
+    controller = w.controller
+    assert controller.state.active_id == FENCER
+    controller.execute(ChooseManeuver(FENCER, "all-out-attack", "double"))
+    controller.select(FENCER)
+    controller.set_target(SWORD)
+    options = w.attack_pane.options()
+    assert options is not None
+    assert controller.execute(Attack(FENCER, SWORD, options)) is not None
+    controller.set_target(SPEARMAN)
+    assert "Needs the GM's override: All-out attack (two attacks) puts every attack on one foe" in (
+        w.attack_pane.turn_label.text()
+    )
+    controller.set_target(SWORD)
+    assert "1 attack left" in w.attack_pane.turn_label.text()
