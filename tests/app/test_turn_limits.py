@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from app.panes.turn_tracker import TurnTrackerPane
+from app.rulesets.seed000.attack_pane import AttackPane
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, EditCombatant, ReadyWeapon, SetPosture
 from rules.battle.maneuvers import ManeuverChoice
@@ -154,12 +155,14 @@ def test_the_attack_pane_says_an_all_out_double_attack_keeps_to_its_foe(
     controller.execute(ChooseManeuver(FENCER, "all-out-attack", "double"))
     controller.select(FENCER)
     controller.set_target(SWORD)
-    options = w.attack_pane.options()
+    pane = w.attack_pane
+    assert isinstance(pane, AttackPane)
+    options = pane.options()
     assert options is not None
     assert controller.execute(Attack(FENCER, SWORD, options)) is not None
     controller.set_target(SPEARMAN)
     assert "Needs the GM's override: All-out attack (two attacks) puts every attack on one foe" in (
-        w.attack_pane.turn_label.text()
+        pane.turn_label.text()
     )
     controller.set_target(SWORD)
-    assert "1 attack left" in w.attack_pane.turn_label.text()
+    assert "1 attack left" in pane.turn_label.text()
