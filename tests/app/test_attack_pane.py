@@ -18,6 +18,7 @@ from app.event_text import RowKind, rows_for_events
 from app.panes.combat_log import CombatLogPane
 from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_REASON, AttackPane
+from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Hex
 from rules.battle.battle import Battle, command_rng
 from rules.battle.commands import Attack, MoveCombatant, TurnCombatant
@@ -123,12 +124,10 @@ def test_a_thrown_mode_shows_its_range(pane_and_controller):
 
 def test_locations_come_from_the_ruleset(pane_and_controller):
     pane, controller = pane_and_controller
-    table = ruleset_of(controller.state).locations
+    system = seed000_tables(controller.state).hit_locations
     keys = [pane.location_combo.itemData(i) for i in range(pane.location_combo.count())]
     assert keys[0] is None  # the unaimed default
-    assert sorted(k for k in keys if k is not None) == sorted(
-        k for k in table.keys if k != table.default_key
-    )
+    assert keys[1:] == list(system.aim_keys(shielded=False))
 
 
 # --- the preview ------------------------------------------------------------------------------

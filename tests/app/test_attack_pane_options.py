@@ -56,7 +56,7 @@ def test_each_check_box_sets_its_field(qtbot, ready):
         (pane.above_check, "from_above"),
         (pane.acrobatic_check, "acrobatic_dodge"),
         (pane.all_out_check, "all_out_defense"),
-        (pane.chink_check, "chink"),
+        (pane.off_hand_check, "off_hand"),
     ):
         assert check.isEnabled(), field
         check.setChecked(True)

@@ -301,10 +301,12 @@ def random_scenario(
         if c.kind not in kinds_seen:
             kinds_seen.add(c.kind)
             announced.append(c)
+    aimable = ruleset.hit_locations.aim_keys(shielded=True)
     options = AttackOptions(
         weapon.key,
         mode.name,
-        location=rng.choice([None, *ruleset.locations.keys]),
+        # unaimed half the time: the plain brute force covers only unlocated blows
+        location=None if rng.random() < 0.5 else rng.choice(aimable),
         defenses=tuple(announced),
         from_below=rng.random() < 0.2,
         extra_modifiers=(Modifier(rng.randint(-8, 8), "GM", GM),),

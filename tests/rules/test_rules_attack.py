@@ -105,17 +105,17 @@ def test_pd_and_location_modifiers(duel: tuple[Combatant, Combatant], ruleset: T
         "brain": -7,
         "vitals": -3,
         "neck": -5,
-        "weapon arm": -2,
-        "shield arm": -4,
-        "leg": -2,
+        "near_arm": -2,
+        "far_arm": -4,  # the shield side: the plain figure (note 9)
+        "near_thigh": -2,
     }.items():
         aimed = plan_attack(a, d, AttackOptions(W, "swing", location=key), ruleset)
         assert aimed.effective_skill - torso.effective_skill == penalty, key
-        assert aimed.location.key == key
-    hand = plan_attack(a, d, AttackOptions(W, "swing", location="hand"), ruleset)
+        assert aimed.location.key == aimed.hit_location == key
+    hand = plan_attack(a, d, AttackOptions(W, "swing", location="near_hand"), ruleset)
     assert hand.effective_skill - torso.effective_skill == -4 - 2
     cites = {m.citation for m in hand.modifiers}
-    assert {cite("000", "HIT LOCATIONS"), cite("000", "HITTING HANDS IN MELEE")} <= cites
+    assert {cite("000", "HIT PENALTY"), cite("000", "HITTING HANDS IN MELEE")} <= cites
 
 
 def test_gm_modifiers_min_st_and_large_shield(

@@ -338,4 +338,4 @@ def test_a_new_ruleset_is_a_subclass_with_its_own_tables(tmp_path: Path) -> None
 
     v = Variant(["x"])
     assert v.options == {"x"} and v.armor_pd_cap == 6
-    assert v.location("head").penalty == -5  # shares 000's tables
+    assert v.hit_locations.locations["head"].penalty == -5  # shares 000's tables

@@ -68,7 +68,7 @@ from app.rulesets.seed000.tables import seed000_tables
 from app.theme import ARC_COLOURS
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Status, WeaponMode
 from rules.battle.state import BattleRuleset, BattleState
 from rules.battle.turns import attack_problems, attacks_left, terms_of
 from rules.core.citation import cite
@@ -76,10 +76,14 @@ from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import (
+    PARRYING_LIMB,
+    PARRYING_LIMB_BONUS,
     AttackOptions,
     AttackPlan,
     SubdueMode,
     WeaponAttack,
+    attack_arc,
+    parried_bare_handed,
     plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
@@ -87,15 +91,28 @@ from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
+from rules.sets.seed000.locations import AimChoice, aim_choices
 from rules.sets.seed000.maneuvers import maneuver_adjustments
 from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
-from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.tables import LOCATIONS_001, Tables
+from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
 SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
 SITUATIONAL_REASON = "GM's situational modifier"
+UNARMED_PARRIES = cite("000", "UNARMED PARRIES")
+CHINK_TIP = (
+    "Aim for a chink in the defender's armor: -8 on the torso, -10 elsewhere, the "
+    f"armor's DR halved; piercing, impaling and tight-beam burning attacks only "
+    f"({cite('001', 'Targeting Chinks in Armor')})"
+)
+KNOCK_AWAY_TIP = (
+    "A weapon lost to this disarm is knocked away: a small one 1d3-1 hexes in a random "
+    f"direction, a large one at the feet or beside ({cite('000', 'DROPPED WEAPONS')}); "
+    "unticked it drops in its wielder's hex (000 DISARMING AN OPPONENT)"
+)
 
 _ORDINALS = ("1st", "2nd", "3rd")
 
@@ -220,7 +237,26 @@ class AttackPane(QDockWidget):
         )
         self.chink_check = QCheckBox("Chin&k in armor")
         self.chink_check.setObjectName("chinkCheck")
-        self.chink_check.setToolTip("Aim for a chink in the defender's armor")
+        self.chink_check.setToolTip(CHINK_TIP)
+        # why a chink is not offered (001 Targeting Chinks in Armor), beside the box
+        self.chink_hint = muted_label("chinkHint")
+        self.knock_away_check = QCheckBox("Knock it away")
+        self.knock_away_check.setObjectName("knockAwayCheck")
+        self.knock_away_check.setToolTip(KNOCK_AWAY_TIP)
+        self.off_hand_check = QCheckBox("Off-hand attack")
+        self.off_hand_check.setObjectName("offHandCheck")
+        self.off_hand_check.setToolTip(
+            f"The attacker strikes with the off hand: -4, none if ambidextrous "
+            f"({SITUATIONAL_CITATION})"
+        )
+        self.off_hand_training_spin = QSpinBox()
+        self.off_hand_training_spin.setObjectName("offHandTrainingSpin")
+        self.off_hand_training_spin.setRange(0, 4)
+        self.off_hand_training_spin.setPrefix("training ")
+        self.off_hand_training_spin.setToolTip(
+            "Points of Off-Hand Weapons Training: each lowers the -4 by one (the seed "
+            f"gives no figure; the GM enters it) ({SITUATIONAL_CITATION})"
+        )
         self.hit_locations_combo = _combo(
             "hitLocationsCombo", "Which seed's hit locations this battle uses (ruleset option)"
         )
@@ -372,10 +408,14 @@ class AttackPane(QDockWidget):
         obscured_label = buddy_label("In the way", self.obscured_combo)
         more.addWidget(obscured_label, 4, 0)
         more.addWidget(self.obscured_combo, 4, 1, 1, 2)
-        more.addWidget(self.chink_check, 5, 0, 1, 3)
+        more.addWidget(self.chink_check, 5, 0, 1, 2)
+        more.addWidget(self.chink_hint, 5, 2)
+        more.addWidget(self.off_hand_check, 6, 0, 1, 2)
+        more.addWidget(self.off_hand_training_spin, 6, 2)
         locations_label = buddy_label("Hit locations", self.hit_locations_combo)
-        more.addWidget(locations_label, 6, 0)
-        more.addWidget(self.hit_locations_combo, 6, 1, 1, 2)
+        more.addWidget(locations_label, 7, 0)
+        more.addWidget(self.hit_locations_combo, 7, 1, 1, 2)
+        more.addWidget(self.knock_away_check, 8, 1, 1, 2)
         more.setColumnStretch(1, 2)
         more.setColumnStretch(2, 1)
         self.more = Collapsible("More optio&ns", more_body)
@@ -448,10 +488,13 @@ class AttackPane(QDockWidget):
             self.conditions.value_spin,
             self.target_weapon_combo,
             self.weapon_attack_combo,
+            self.knock_away_check,
             self.subdue_combo,
             self.pulled_st_spin,
             self.obscured_combo,
             self.chink_check,
+            self.off_hand_check,
+            self.off_hand_training_spin,
             self.hit_locations_combo,
             self.roll_button,
         )
@@ -466,7 +509,8 @@ class AttackPane(QDockWidget):
         self.attacker_combo.activated.connect(self._attacker_chosen)
         self.target_combo.activated.connect(self._target_chosen)
         self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
-        for w in (self.mode_combo, self.location_combo, self.parry_weapon_combo):
+        self.mode_combo.currentIndexChanged.connect(self._mode_changed)
+        for w in (self.location_combo, self.parry_weapon_combo):
             w.currentIndexChanged.connect(self.update_preview)
         self.below_check.toggled.connect(self.update_preview)
         for check in (
@@ -474,13 +518,18 @@ class AttackPane(QDockWidget):
             self.acrobatic_check,
             self.all_out_check,
             self.chink_check,
+            self.knock_away_check,
+            self.off_hand_check,
         ):
             check.toggled.connect(self.update_preview)
+        self.off_hand_check.toggled.connect(self.off_hand_training_spin.setEnabled)
+        self.off_hand_training_spin.setEnabled(False)
+        self.off_hand_training_spin.valueChanged.connect(self.update_preview)
         self.random_check.toggled.connect(self._random_toggled)
         self.conditions.changed.connect(self.update_preview)
         self.battlefield_list.itemChanged.connect(lambda _item: self.update_preview())
         self.target_weapon_combo.currentIndexChanged.connect(self._target_weapon_changed)
-        self.weapon_attack_combo.currentIndexChanged.connect(self.update_preview)
+        self.weapon_attack_combo.currentIndexChanged.connect(self._target_weapon_changed)
         self.subdue_combo.currentIndexChanged.connect(self._subdue_changed)
         self.pulled_st_spin.valueChanged.connect(self.update_preview)
         self.obscured_combo.currentIndexChanged.connect(self.update_preview)
@@ -536,10 +585,12 @@ class AttackPane(QDockWidget):
         random_location = self.random_check.isChecked() and self.random_check.isEnabled()
         target_weapon = self.target_weapon_combo.currentData()
         subdue = self.subdue_combo.currentData()
+        aimed = None if random_location else self.location_combo.currentData()
+        at_parrying_limb = aimed == PARRYING_LIMB
         return AttackOptions(
             weapon_key=weapon_key,
             mode=mode,
-            location=None if random_location else self.location_combo.currentData(),
+            location=None if at_parrying_limb else aimed,
             defenses=self.announced_defenses(),
             from_below=self.below_check.isChecked(),
             extra_modifiers=extra,
@@ -552,10 +603,16 @@ class AttackPane(QDockWidget):
             ),
             subdue=subdue,
             pulled_st=self.pulled_st_spin.value() if subdue is SubdueMode.PULLED else None,
-            chink=self.chink_check.isChecked(),
+            chink=self.chink_check.isChecked() and self.chink_check.isEnabled(),
             obscured_by=self.obscured_combo.currentData(),
             acrobatic_dodge=self.acrobatic_check.isChecked(),
             all_out_defense=self.all_out_check.isChecked(),
+            at_parrying_limb=at_parrying_limb,
+            off_hand=self.off_hand_check.isChecked(),
+            off_hand_training=(
+                self.off_hand_training_spin.value() if self.off_hand_check.isChecked() else 0
+            ),
+            knock_away=self.knock_away_check.isChecked() and self.knock_away_check.isEnabled(),
         )
 
     # Kept for the tests and the issue's wording.
@@ -639,7 +696,7 @@ class AttackPane(QDockWidget):
             self._fill_combatants(self.target_combo, others, defender, "(choose a target)")
             self._fill_weapons(attacker)
             self._fill_modes(attacker)
-            self._fill_locations()
+            self._fill_locations(attacker, defender)
             self._fill_defenses(defender)
             self._fill_more(attacker, defender)
             self._fill_situation(attacker, defender)
@@ -700,16 +757,58 @@ class AttackPane(QDockWidget):
                     items.append((f"{m.name} – {m.damage}, {m.reach_text}{mod}", m.name))
         _set_items(self.mode_combo, items, self.mode_combo.currentData())
 
-    def _fill_locations(self) -> None:
-        table = seed000_tables(self._controller.state).locations
-        items: list[tuple[str, object]] = []
-        for loc in table.locations:
-            penalty = sum(m.value for m in loc.modifiers(melee=True))
-            if loc.key == table.default_key:
-                items.insert(0, (f"{loc.label} (not aimed)", None))
-            else:
-                items.append((f"{loc.label} ({penalty:+d})", loc.key))
-        _set_items(self.location_combo, items, self.location_combo.currentData())
+    def _chosen_mode(self, attacker: Combatant | None) -> WeaponMode | None:
+        if attacker is None:
+            return None
+        try:
+            weapon = attacker.fighter.weapon(self.weapon_combo.currentData())
+            return weapon.mode(self.mode_combo.currentData())
+        except KeyError:
+            return None
+
+    def _fill_locations(self, attacker: Combatant | None, defender: Combatant | None) -> None:
+        """"Aim at": every location of the battle's hit location system (000's table,
+        or 001's with the option) under the seed's name, with its penalty for this
+        attack; a location this attack may not aim at is listed disabled, its
+        tooltip the rule's reason. After a bare-handed parry, the parrying arm."""
+        tables = seed000_tables(self._controller.state)
+        system = tables.hit_locations
+        mode = self._chosen_mode(attacker)
+        if attacker is None or defender is None or mode is None:
+            choices = tuple(
+                AimChoice(key, system.locations[key].label, system.locations[key].penalty)
+                for key in system.aim_keys(shielded=False)
+            )
+            choices = (AimChoice(None, "Torso", 0), *choices)
+        else:
+            choices = aim_choices(
+                system,
+                defender,
+                from_front=attack_arc(attacker, defender).is_front,
+                melee=not mode.is_ranged,
+                damage_type=mode.damage.type,
+                swung=mode.is_swing,
+            )
+        # (text, key, tooltip, allowed) of each entry
+        entries: list[tuple[str, str | None, str | None, bool]] = [
+            (c.text, c.key, c.refusal and f"Not allowed: {c.refusal}", c.refusal is None)
+            for c in choices
+        ]
+        if defender is not None and parried_bare_handed(defender):
+            limb_tip = f"The arm {defender.name} parried with bare-handed ({UNARMED_PARRIES})"
+            entries.append(
+                (f"Parrying arm (+{PARRYING_LIMB_BONUS})", PARRYING_LIMB, limb_tip, True)
+            )
+        keep = self.location_combo.currentData()
+        if not any(key == keep and allowed for _t, key, _tip, allowed in entries):
+            keep = None
+        _set_items(self.location_combo, [(text, key) for text, key, _tip, _a in entries], keep)
+        model = self.location_combo.model()
+        for index, (_text, _key, tip, allowed) in enumerate(entries):
+            item = model.item(index) if isinstance(model, QStandardItemModel) else None
+            if item is not None:
+                item.setEnabled(allowed)
+            self.location_combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
 
     def _fill_defenses(self, defender: Combatant | None) -> None:
         defender_id = defender.id if defender is not None else None
@@ -792,6 +891,8 @@ class AttackPane(QDockWidget):
             self._pulled_for = attacker.id
         self._update_pulled_enabled()
         self.location_combo.setEnabled(not self.random_check.isChecked())
+        self._fill_chink(attacker)
+        self._fill_more_knock_away()
         # The battle's hit location table, changed only by a command.
         items = _hit_location_choices(seed000_tables(state))
         _set_items(self.hit_locations_combo, items, state.ruleset_options)
@@ -834,11 +935,52 @@ class AttackPane(QDockWidget):
         self.location_combo.setEnabled(not on)
         self.update_preview()
 
+    def _fill_chink(self, attacker: Combatant | None) -> None:
+        """001 Targeting Chinks in Armor: offered only where the system has the
+        rule and the chosen mode pierces, impales or burns in a tight beam."""
+        mode = self._chosen_mode(attacker)
+        system = seed000_tables(self._controller.state).hit_locations
+        problem = None if mode is None else system.chink_problem(mode.damage.type)
+        self.chink_check.setEnabled(mode is not None and problem is None)
+        self.chink_check.setToolTip(CHINK_TIP if problem is None else f"Not offered: {problem}")
+        if problem is None:
+            self.chink_hint.clear()
+        elif LOCATIONS_001 not in seed000_tables(self._controller.state).options:
+            self.chink_hint.setText("001 locations only")
+        else:
+            self.chink_hint.setText("pierce or impale")
+        self.chink_hint.setToolTip(problem or "")
+
     def _target_weapon_changed(self) -> None:
         self.weapon_attack_combo.setEnabled(
             self.weapon_attack_combo.count() > 0
             and self.target_weapon_combo.currentData() is not None
         )
+        self._fill_more_knock_away()
+        self.update_preview()
+
+    def _fill_more_knock_away(self) -> None:
+        """000 DROPPED WEAPONS: the GM may have a 000 disarm knock the weapon away
+        (001 always sends it one yard)."""
+        tables = seed000_tables(self._controller.state)
+        self.knock_away_check.setEnabled(
+            tables.weapon_strikes is WEAPON_STRIKES_000
+            and self.weapon_attack_combo.currentData() is WeaponAttack.DISARM
+            and self.target_weapon_combo.currentData() is not None
+        )
+
+    def _mode_changed(self) -> None:
+        if self._updating:
+            return
+        self._updating += 1
+        try:
+            attacker = self._controller.combatant_or_none(self.attacker_id)
+            defender = self._controller.combatant_or_none(self.defender_id)
+            self._fill_locations(attacker, defender)
+            self._fill_chink(attacker)
+            self._fill_weapon_targets(attacker, defender)  # a missile strikes by range
+        finally:
+            self._updating -= 1
         self.update_preview()
 
     def _subdue_changed(self) -> None:
@@ -869,6 +1011,10 @@ class AttackPane(QDockWidget):
             defender = self._controller.combatant_or_none(self.defender_id)
             self._fill_weapon_targets(attacker, defender)
             self.weapon_attack_combo.setEnabled(self.target_weapon_combo.currentData() is not None)
+            # the damage type and melee or not changed: what may be aimed at, chinks
+            self._fill_locations(attacker, defender)
+            self._fill_chink(attacker)
+            self._fill_more_knock_away()
         finally:
             self._updating -= 1
         self.update_preview()

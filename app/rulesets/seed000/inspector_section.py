@@ -29,7 +29,7 @@ from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Arc
 from rules.battle.model import Combatant, ParryClass, Status, Weapon
 from rules.core.errors import RulesError
-from rules.sets.seed000.commands import SetDefendedArea
+from rules.sets.seed000.commands import SetDefendedArea, guarded_area_fixed
 from rules.sets.seed000.defense import (
     DefenseChoice,
     DefensePlan,
@@ -106,10 +106,11 @@ class Seed000InspectorSection(QWidget):
         # --- the defender's choice: the guarded area -----------------------------------
         self.area_combo = QComboBox()
         self.area_combo.setObjectName("defendedAreaCombo")
-        self.area_combo.setToolTip(
+        self._area_tip = (
             "The body area this fighter guards this turn: +2 to block or parry blows "
-            f"aimed there, -1 elsewhere ({BODY_AREA_CITATION})"
+            f"aimed there, -1 elsewhere; fixed once it defends ({BODY_AREA_CITATION})"
         )
+        self.area_combo.setToolTip(self._area_tip)
         self.area_combo.addItem("(none)", None)
         for area in BodyArea:
             self.area_combo.addItem(area.label, area)
@@ -210,6 +211,10 @@ class Seed000InspectorSection(QWidget):
         self.wounds_label.setText(wounds_html(c))
         guarded = tracks_of(c).defended_area
         self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(guarded)))
+        # 000 DEFENDING A SPECIFIC BODY AREA: chosen for the turn, fixed once it defended.
+        fixed = guarded_area_fixed(c)
+        self.area_combo.setEnabled(fixed is None)
+        self.area_combo.setToolTip(fixed or self._area_tip)
 
         self.weapons_label.setText(self._weapons_html(c, ruleset))
         self.shield_label.setText(self._shield_html(c, ruleset))

@@ -137,6 +137,7 @@ from rules.sets.seed000.conditions import (
     SelectedCondition,
     large_shield_modifier,
     minimum_st_modifier,
+    off_hand_modifier,
 )
 from rules.sets.seed000.critical_misses import (
     BlockMishap,
@@ -179,7 +180,6 @@ from rules.sets.seed000.hit_location import (
     MISSING_000,
     HitLocationSystem,
     LocationRoll,
-    TableSide,
     resolve_table_side,
 )
 from rules.sets.seed000.improvised import (
@@ -190,8 +190,8 @@ from rules.sets.seed000.improvised import (
     is_improvised,
     roll_improvised_parry,
 )
-from rules.sets.seed000.locations import HitLocation
-from rules.sets.seed000.locations_001 import CHINKS_001, HIT_LOCATION_001
+from rules.sets.seed000.locations import HitLocation, aim_at
+from rules.sets.seed000.locations_001 import CHINKS_001
 from rules.sets.seed000.missiles import (
     MISSILE_AND_THROWN_000,
     RANDOM_LOCATION_000,
@@ -307,6 +307,14 @@ class AttackOptions:
     # 000 UNARMED PARRIES: aim at the limb the defender parried with bare-handed this
     # turn, at +2 (the arm; only after such a parry).
     at_parrying_limb: bool = False
+    # 000 ADVERSE COMBAT CONDITIONS: an off-hand attack, -4 less the points of
+    # Off-Hand Weapons Training (the GM enters them); none if ambidextrous.
+    off_hand: bool = False
+    off_hand_training: int = 0
+    # 000 DROPPED WEAPONS: a weapon lost to a 000 disarm is knocked away (small
+    # weapons 1d3-1 hexes in a random direction, large ones at the feet or beside)
+    # instead of dropping in the wielder's hex (000 DISARMING AN OPPONENT).
+    knock_away: bool = False
     # 000 RANDOM HIT LOCATION: body areas (head, arm, leg, torso) under cover; a
     # random location that lands there is rolled again. The battle adds the
     # defender's hex cover (rules.battle.terrain).
@@ -444,17 +452,12 @@ def plan_attack(
     arc = attack_arc(attacker, defender)
     system = ruleset.hit_locations
     target = _target_weapon(attacker, defender, weapon, options, ruleset, weapon_in_reach)
-    location, hit_key, location_mods = _aim(options, system, defender, arc, ruleset, target)
-    if (
-        hit_key is not None
-        and not system.can_target(
-            hit_key, mode.damage.type, tolerances=sheet_of(defender).injury_tolerance
-        )
-    ):
-        raise IllegalAttackError(
-            f"a {mode.damage.type.value} attack cannot aim at the {location.label.lower()} "
-            f"of {defender.name} ({HIT_LOCATION_001})"
-        )
+    location, hit_key, location_mods = _aim(options, system, defender, arc, mode, target)
+    aim_problem = None if hit_key is None else system.aim_problem(
+        hit_key, mode.damage.type, swung=swinging, tolerances=sheet_of(defender).injury_tolerance
+    )
+    if aim_problem is not None:
+        raise IllegalAttackError(f"{defender.name}: {aim_problem}")
     if options.chink:
         adjustments += (("aimed at a chink in the armor: the armor's DR is halved", CHINKS_001),)
 
@@ -479,6 +482,7 @@ def plan_attack(
     for automatic in (
         minimum_st_modifier(st, weapon.min_st),
         large_shield_modifier(fighter.shield, swinging),
+        _off_hand(options, sheet.ambidextrous),
     ):
         if automatic is not None:
             mods.append(automatic)
@@ -516,6 +520,11 @@ def plan_attack(
         contest = ruleset.weapon_strikes.contest_before_attack(
             fighter, weapon, defender.fighter, target, attacker_extra=situational
         )
+    if options.knock_away and contest is None:
+        raise IllegalAttackError(
+            "knocking the weapon away is the GM's choice for a 000 disarm "
+            f"({cite('000', 'DROPPED WEAPONS')}); a 001 disarm always sends it one yard"
+        )
 
     if no_defense and options.defenses:
         raise IllegalAttackError(
@@ -552,7 +561,8 @@ def plan_attack(
         pd_total=pd.total,
     )
     area_key = None if target is not None or options.random_location else location.key
-    guarded = tracks_of(defender).defended_area
+    # 000 DEFENDING A SPECIFIC BODY AREA guards the body: not a weapon struck at.
+    guarded = tracks_of(defender).defended_area if target is None else None
     history: list[TurnAction] = list(defender.actions_this_turn)
     plans: list[DefensePlan] = []
     for choice in options.defenses:
@@ -637,8 +647,8 @@ def _ranged_options(
 def _check_options(options: AttackOptions) -> None:
     if options.from_above and options.from_below:
         raise IllegalAttackError("an attack cannot come both from above and from below")
-    if options.random_location and options.location is not None:
-        raise IllegalAttackError("a random swing aims at no location")
+    if options.random_location and (options.location is not None or options.chink):
+        raise IllegalAttackError("a random swing aims at no location (and at no chink)")
     if (options.weapon_attack is None) != (options.target_weapon_key is None):
         raise IllegalAttackError("a strike at a weapon names both the weapon and its purpose")
     if options.weapon_attack is not None and (
@@ -737,23 +747,34 @@ def _target_weapon(
     return target
 
 
+def _off_hand(options: AttackOptions, ambidextrous: bool) -> Modifier | None:
+    try:
+        return off_hand_modifier(
+            off_hand=options.off_hand, ambidextrous=ambidextrous, training=options.off_hand_training
+        )
+    except ConditionError as e:
+        raise IllegalAttackError(str(e)) from None
+
+
 def _aim(
     options: AttackOptions,
     system: HitLocationSystem,
     defender: Combatant,
     arc: Arc,
-    ruleset: Tables,
+    mode: WeaponMode,
     target: Weapon | None,
 ) -> tuple[HitLocation, str | None, tuple[Modifier, ...]]:
-    """The aimed location, its key in the hit location system (if it has one) and
-    the penalties to hit it."""
+    """The aimed location, its key in the hit location system (None: a weapon, a
+    random location, or seed 000's unaimed blow) and the penalties to hit it."""
     if target is not None:
         return HitLocation("weapon", target.name, 0, STRIKING_000), None, ()
     if options.random_location:
         return HitLocation("random", "random location", 0, system.random_citation), None, ()
     if options.at_parrying_limb:
         arm = system.limb_key("arm")
-        base = system.penalty(arm, shield_side=False, melee=True, from_front=arc.is_front)
+        base = system.penalty(
+            arm, shield_side=False, melee=not mode.is_ranged, from_front=arc.is_front
+        )
         bonus = Modifier(
             PARRYING_LIMB_BONUS, "at the bare-handed parrying limb", UNARMED_PARRIES_CITATION
         )
@@ -764,32 +785,15 @@ def _aim(
             arm,
             mods,
         )
-    limb = system.shield_limb(options.location)
-    if limb is not None and options.location is not None:
-        if defender.fighter.shield is None:
-            raise IllegalAttackError(f"{defender.name} carries no shield ({HIT_LOCATION_001})")
-        if options.chink:
-            raise IllegalAttackError(f"a chink is aimed at a plain location ({CHINKS_001})")
-        mods = system.penalty(limb, shield_side=True, melee=True)
-        penalty = sum(m.value for m in mods)
-        label = options.location.capitalize()
-        return HitLocation(options.location, label, penalty, HIT_LOCATION_001), limb, mods
-    key = options.location
-    if key is None and "torso" in system.locations:
-        key = "torso"
-    if key is not None and key in system.locations:
-        loc = system.locations[key]
-        shield_side = defender.fighter.shield is not None and loc.side is TableSide.FAR
-        mods = system.aimed_penalty(
-            key, shield_side=shield_side, from_front=arc.is_front, chink=options.chink
-        )
-        penalty = sum(m.value for m in mods)
-        cited = mods[0].citation if mods else ruleset.location(None).citation
-        return HitLocation(key, loc.label, penalty, cited), key, mods
-    if options.chink:
-        raise IllegalAttackError(f"chinks in armor need the 001 hit locations ({CHINKS_001})")
-    legacy = ruleset.location(options.location)
-    return legacy, None, legacy.modifiers(melee=True)
+    return aim_at(
+        system,
+        defender,
+        options.location,
+        from_front=arc.is_front,
+        melee=not mode.is_ranged,
+        chink=options.chink,
+        damage_type=mode.damage.type,
+    )
 
 
 def _area_modifiers(
@@ -1108,6 +1112,7 @@ def attack_roll_inputs(plan: AttackPlan) -> AttackRollInputs:
         damage_type=plan.damage_spec.type,
         swung=plan.mode.is_swing,
         obscured=plan.options.obscured_by is not None,
+        hand_weapon=not plan.mode.is_ranged,
     )
 
 
@@ -1982,7 +1987,13 @@ def _disarm(
     # 000: the plan's contest, as previewed; 001: the contest after the hit (the
     # situational modifiers already went into the attack roll).
     result = strikes.resolve_disarm(
-        a.fighter, plan.weapon, d.fighter, target, rng, contest=plan.contest
+        a.fighter,
+        plan.weapon,
+        d.fighter,
+        target,
+        rng,
+        contest=plan.contest,
+        knock_away=plan.options.knock_away,
     )
     flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
     if result.disarmed is Hand.DEFENDER and result.dropped is not None:

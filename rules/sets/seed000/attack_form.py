@@ -15,6 +15,7 @@ from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.locations import aim_choices
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 
@@ -44,8 +45,10 @@ def attack_form_options(
     """The attack pane's options one at a time, each on the plain attack (a dodge):
     each defense it offers, an aimed blow, a random location, from below and from
     above, a situational modifier, an adverse condition, striking at the defender's
-    weapon to break or disarm it, each way of subduing, a chink in armour, an
-    acrobatic dodge and an all-out defense."""
+    weapon to break or disarm it, each way of subduing, a chink in armour where
+    the system and the damage type allow one, an acrobatic dodge, an all-out
+    defense and an off-hand attack. The aimed blow is at the first location of
+    the active system that the attack may aim at."""
     dodge = (DefenseChoice(DefenseKind.DODGE),)
     plain = AttackOptions(weapon_key=weapon.key, mode=mode.name, defenses=dodge)
     yield plain
@@ -58,11 +61,20 @@ def attack_form_options(
         yield replace(
             plain, defenses=(DefenseChoice(DefenseKind.PARRY, parrying.key),), all_out_defense=True
         )
-    table = tables.locations
-    aimed = next((loc.key for loc in table.locations if loc.key != table.default_key), None)
+    system = tables.hit_locations
+    choices = aim_choices(
+        system,
+        defender,
+        from_front=True,
+        melee=not mode.is_ranged,
+        damage_type=mode.damage.type,
+        swung=mode.is_swing,
+    )
+    aimed = next((c.key for c in choices if c.key is not None and c.refusal is None), None)
     if aimed is not None:
         yield replace(plain, location=aimed)
-        yield replace(plain, location=aimed, chink=True)
+        if system.chink_problem(mode.damage.type) is None:
+            yield replace(plain, location=aimed, chink=True)
     yield replace(plain, random_location=True)
     yield replace(plain, from_below=True)
     yield replace(plain, from_above=True)
@@ -79,3 +91,4 @@ def attack_form_options(
         pulled = max(1, st - 3) if subdue is SubdueMode.PULLED else None
         yield replace(plain, subdue=subdue, pulled_st=pulled)
     yield replace(plain, acrobatic_dodge=True)
+    yield replace(plain, off_hand=True)

@@ -119,6 +119,9 @@ class AttackRollInputs:
     damage_type: DamageType
     swung: bool
     obscured: bool  # a combatant is in the way (000 MISSING A SPECIFIC HIT LOCATION)
+    # a hand weapon, not a thrown or missile attack: only its aimed miss shifts to
+    # the general area (000 MISSING A SPECIFIC HIT LOCATION)
+    hand_weapon: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,7 @@ def attack_roll_step(
                 inputs.aim_penalty,
                 inputs.damage_type,
                 inputs.swung,
+                inputs.hand_weapon,
             )
         stray = (
             shifted is None

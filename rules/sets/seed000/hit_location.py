@@ -75,6 +75,9 @@ HIT_LOCATIONS_FILE = "hit_locations.json"
 RANDOM_000 = cite("000", "RANDOM HIT LOCATION")
 # Seed 001's rule that the 000 table lacks (an aimed chink is refused under 000).
 CHINKS_CITATION = cite("001", "Targeting Chinks in Armor")
+CHINKS_NEED_001 = (
+    f"seed 000 has no chinks in armor: they need the 001 hit locations ({CHINKS_CITATION})"
+)
 # The keys of the limbs an aim at "the arm" or "the leg" means (the near ones).
 _LIMB_KEYS_000 = {"arm": "near_arm", "hand": "near_hand", "leg": "near_thigh", "foot": "near_foot"}
 PENALTY_000 = cite("000", "HIT PENALTY")
@@ -194,10 +197,28 @@ class HitLocationSystem(Protocol):
     ) -> tuple[Modifier, ...]: ...
 
     def aimed_penalty(
-        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+        self,
+        location_key: str,
+        *,
+        shield_side: bool,
+        from_front: bool,
+        chink: bool,
+        melee: bool = True,
     ) -> tuple[Modifier, ...]:
-        """The modifiers of a melee blow aimed at the location (or at a chink in
-        its armor, where the system has that rule: else ``IllegalAttackError``)."""
+        """The modifiers of a blow aimed at the location (``melee``: a hand-weapon
+        blow, which may cost more) or at a chink in its armor, where the system
+        has that rule: else ``IllegalAttackError``."""
+        ...
+
+    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
+        """Why an attack of ``damage_type`` cannot aim at a chink in the armor, with
+        the rule cited; None when it can."""
+        ...
+
+    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
+        """Every key an attack may aim at, in the table's order: each location, and
+        the aims the system adds (001's shield arm and hand, for a ``shielded``
+        target). The unaimed default (001's torso) is left out."""
         ...
 
     def limb_key(self, limb: str) -> str:
@@ -228,6 +249,20 @@ class HitLocationSystem(Protocol):
         """Whether an attack of ``damage_type`` may aim at the location."""
         ...
 
+    def aim_problem(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        swung: bool,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> str | None:
+        """Why this attack (its damage type, a swing) cannot aim at the location,
+        with the rule cited; None when it can. Asked when the attack is planned,
+        so that no blow is refused only once it lands."""
+        ...
+
     def missed_aim(
         self,
         location_key: str,
@@ -236,10 +271,12 @@ class HitLocationSystem(Protocol):
         aim_penalty: int,
         damage_type: DamageType,
         swung: bool,
+        hand_weapon: bool = True,
     ) -> tuple[str, str, Citation] | None:
         """Where a failed (not critical) blow aimed at ``location_key`` lands
         anyway, if the defender fails to defend: the location, why, and the rule;
-        None for a plain miss (or a system without such rules)."""
+        None for a plain miss (or a system without such rules). ``hand_weapon``
+        is False for a thrown or missile attack."""
         ...
 
     def roll_random(
@@ -611,15 +648,25 @@ class HitLocationTable:
         return RANDOM_000
 
     def aimed_penalty(
-        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+        self,
+        location_key: str,
+        *,
+        shield_side: bool,
+        from_front: bool,
+        chink: bool,
+        melee: bool = True,
     ) -> tuple[Modifier, ...]:
         if chink:
-            raise IllegalAttackError(
-                f"chinks in armor need the 001 hit locations ({CHINKS_CITATION})"
-            )
+            raise IllegalAttackError(CHINKS_NEED_001)
         return self.penalty(
-            location_key, shield_side=shield_side, melee=True, from_front=from_front
+            location_key, shield_side=shield_side, melee=melee, from_front=from_front
         )
+
+    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
+        return CHINKS_NEED_001
+
+    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
+        return tuple(self.locations)  # every row, the ones never rolled at random too
 
     def limb_key(self, limb: str) -> str:
         return _LIMB_KEYS_000[limb]
@@ -644,8 +691,30 @@ class HitLocationTable:
         tight_beam: bool = False,
         tolerances: frozenset[InjuryTolerance] = frozenset(),
     ) -> bool:
-        self.location(location_key)
-        return True  # seed 000 limits no location by damage type
+        return self.aim_problem(location_key, damage_type, swung=False) is None
+
+    def aim_problem(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        swung: bool,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> str | None:
+        """Note 5: only thrusts and missiles reach the eyes through a helm's
+        eye-slits; note 10: only an impaling thrust goes through the armpit into
+        the vitals. Every other row takes any blow."""
+        info = self.wounds[self.location(location_key).key]
+        spec = info.wound
+        note = TABLE_000 if spec.restriction_note is None else note_000(spec.restriction_note)
+        allowed = spec.allowed_types
+        if allowed is not None and not (kind_000(damage_type) in allowed or damage_type in allowed):
+            names = ", ".join(sorted(t.value for t in allowed))
+            return f"only {names} attacks can hit the {info.label.lower()} ({note})"
+        if spec.no_swing and swung:
+            return f"a swing cannot hit the {info.label.lower()} ({note})"
+        return None
 
     def missed_aim(
         self,
@@ -655,16 +724,22 @@ class HitLocationTable:
         aim_penalty: int,
         damage_type: DamageType,
         swung: bool,
+        hand_weapon: bool = True,
     ) -> tuple[str, str, Citation] | None:
         """000 NEAR MISSES (missed by 1 at the head or brain swung, the vitals
-        impaling: the shoulder) or 000 MISSING A SPECIFIC HIT LOCATION (missed only
-        because of the aim: roughly the same place)."""
+        impaling or by a bullet: the shoulder) or 000 MISSING A SPECIFIC HIT
+        LOCATION (a hand weapon that missed only because of the aim: roughly the
+        same place; the seed gives a missile weapon no such shift)."""
         if location_key not in self.locations:
             return None
         near = self.near_miss(location_key, effective_skill - total, damage_type, swung)
         if near is not None:
             return near, "a near miss by 1", NEAR_MISSES_000
-        if aim_penalty < 0 and self.missed_only_by_location(total, effective_skill, aim_penalty):
+        if (
+            hand_weapon
+            and aim_penalty < 0
+            and self.missed_only_by_location(total, effective_skill, aim_penalty)
+        ):
             to = self.missed_specific_location(location_key)
             if to != location_key:
                 return to, "missed only because of the aim", MISSING_000
@@ -815,7 +890,7 @@ class HitLocationTable:
         the ruleset's wounding table, ``base_multipliers``). ``tight_beam`` and
         ``chink`` are seed 001 options; seed 000 refuses a chink."""
         if chink:
-            raise IllegalAttackError("seed 000 has no chinks-in-armor rule (see seed 001)")
+            raise IllegalAttackError(CHINKS_NEED_001)
         self.location(location_key)
         if base_multiplier is None:
             try:

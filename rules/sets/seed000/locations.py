@@ -1,98 +1,136 @@
-"""Aimed hit locations: the penalty to hit each one (000 HIT LOCATIONS).
+"""Aiming at a hit location: what an attack may aim at, and what the aim costs.
 
-The table is data (``assets/rulesets/000/locations.json``) so the full random hit
-location table with its sub-rolls and notes can extend it later. An unaimed blow
-goes to the torso without penalty (base rules).
+Every aim goes through the battle's hit location system (``Tables.hit_locations``:
+seed 000's table, 000 HIT LOCATIONS, or seed 001's with the ``locations-001``
+option), so the key chosen is the key the located-wound code reads. An attack
+that names no location goes to the torso without penalty (base rules): seed
+001's torso location, or under seed 000 (whose table has no torso row) a plain
+blow with no location effects. The attack pane's list is ``aim_choices``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.battle.model import Combatant, DamageType
 from rules.core.citation import BASE_HIT_LOCATION, Citation
-from rules.core.errors import DataError, IllegalAttackError
-from rules.core.jsondata import as_list, as_object, check_keys, get_citation, get_int, get_str
+from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
+from rules.sets.seed000.hit_location import HitLocationSystem, TableSide
+from rules.sets.seed000.locations_001 import DEFAULT_AIM_001, HIT_LOCATION_001
+from rules.sets.seed000.sheet import sheet_of
+
+UNAIMED_KEY = "torso"
 
 
 @dataclass(frozen=True)
 class HitLocation:
+    """Where an attack is aimed, as the plan shows it: the key (a location of the
+    system, or "random", "weapon", the parrying limb), a label, the total penalty
+    and the rule behind it."""
+
     key: str
     label: str
     penalty: int
     citation: Citation
-    melee_penalty: int = 0  # further penalty for hand-weapon (melee) attacks
-    melee_citation: Citation | None = None
 
-    def modifiers(self, melee: bool = True) -> tuple[Modifier, ...]:
-        """The penalties to hit this location (none for a zero penalty)."""
-        mods: list[Modifier] = []
-        if self.penalty:
-            mods.append(Modifier(self.penalty, f"aimed at the {self.label.lower()}", self.citation))
-        if melee and self.melee_penalty:
-            mods.append(
-                Modifier(
-                    self.melee_penalty,
-                    f"{self.label.lower()} moves in melee",
-                    self.melee_citation or self.citation,
-                )
+
+# An unaimed blow under a system without a torso location (seed 000's table).
+UNAIMED = HitLocation(UNAIMED_KEY, "Torso", 0, BASE_HIT_LOCATION)
+
+
+def aim_at(
+    system: HitLocationSystem,
+    defender: Combatant,
+    location_key: str | None,
+    *,
+    from_front: bool,
+    melee: bool,
+    chink: bool,
+    damage_type: DamageType,
+) -> tuple[HitLocation, str | None, tuple[Modifier, ...]]:
+    """The aimed location, its key in the system (None: the unaimed blow of a
+    system without a torso) and the modifiers to hit it. ``IllegalAttackError``
+    for a key the system does not know, a shield limb of a target without a
+    shield, or a chink the system or the damage type does not allow."""
+    if chink:
+        problem = system.chink_problem(damage_type)
+        if problem is not None:
+            raise IllegalAttackError(problem)
+    limb = system.shield_limb(location_key)
+    if limb is not None and location_key is not None:
+        if defender.fighter.shield is None:
+            raise IllegalAttackError(f"{defender.name} carries no shield ({HIT_LOCATION_001})")
+        if chink:
+            raise IllegalAttackError(
+                "a chink is aimed at the arm or the hand, not at the limb holding the shield"
             )
-        return tuple(mods)
+        mods = system.penalty(limb, shield_side=True, melee=melee)
+        penalty = sum(m.value for m in mods)
+        label = location_key.capitalize()
+        return HitLocation(location_key, label, penalty, HIT_LOCATION_001), limb, mods
+    key = location_key
+    if key is None:
+        if DEFAULT_AIM_001 not in system.locations:
+            return UNAIMED, None, ()
+        key = DEFAULT_AIM_001
+    loc = system.locations.get(key)
+    if loc is None:
+        known = ", ".join(system.aim_keys(shielded=True))
+        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})")
+    shield_side = defender.fighter.shield is not None and loc.side is TableSide.FAR
+    mods = system.aimed_penalty(
+        key, shield_side=shield_side, from_front=from_front, chink=chink, melee=melee
+    )
+    penalty = sum(m.value for m in mods)
+    cited = mods[0].citation if mods else loc.citation
+    return HitLocation(key, loc.label, penalty, cited), key, mods
 
 
 @dataclass(frozen=True)
-class LocationTable:
-    locations: tuple[HitLocation, ...]
-    default_key: str
+class AimChoice:
+    """One entry of the attack pane's "Aim at" list: the ``AttackOptions.location``
+    key (None: not aimed), the seed's name, the penalty as planned, and why the
+    attack may not aim there (None: it may)."""
 
-    def get(self, key: str | None) -> HitLocation:
-        """The location for an aimed key; None is the unaimed default (torso)."""
-        wanted = self.default_key if key is None else key
-        for loc in self.locations:
-            if loc.key == wanted:
-                return loc
-        known = ", ".join(loc.key for loc in self.locations)
-        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})")
+    key: str | None
+    label: str
+    penalty: int
+    refusal: str | None = None
 
     @property
-    def keys(self) -> tuple[str, ...]:
-        return tuple(loc.key for loc in self.locations)
+    def text(self) -> str:
+        if self.key is None:
+            return f"{self.label} (not aimed)"
+        return f"{self.label} ({self.penalty:+d})"
 
 
-def parse_location_table(data: object) -> LocationTable:
-    obj = as_object(data, "locations")
-    check_keys(obj, "locations", ("default", "locations"), ("about",))
-    locations: list[HitLocation] = []
-    for i, raw in enumerate(as_list(obj["locations"], "locations.locations")):
-        where = f"locations[{i}]"
-        loc = as_object(raw, where)
-        check_keys(
-            loc,
-            where,
-            ("key", "label", "penalty"),
-            ("citation", "melee_penalty", "melee_citation"),
+def aim_choices(
+    system: HitLocationSystem,
+    defender: Combatant,
+    *,
+    from_front: bool,
+    melee: bool,
+    damage_type: DamageType,
+    swung: bool = False,
+) -> tuple[AimChoice, ...]:
+    """Every aim of the active system, first the unaimed blow: the penalty each
+    costs this attack and, where the attack may not aim (``aim_problem``: 001's
+    eye and vitals, 000's armpit into the vitals, a location the target lacks),
+    the reason."""
+    tolerances = sheet_of(defender).injury_tolerance
+    unaimed, _, _ = aim_at(
+        system, defender, None, from_front=from_front, melee=melee, chink=False,
+        damage_type=damage_type,
+    )
+    choices = [AimChoice(None, unaimed.label, unaimed.penalty)]
+    for key in system.aim_keys(shielded=defender.fighter.shield is not None):
+        aimed, hit_key, _ = aim_at(
+            system, defender, key, from_front=from_front, melee=melee, chink=False,
+            damage_type=damage_type,
         )
-        penalty = get_int(loc, "penalty", where)
-        melee = get_int(loc, "melee_penalty", where, 0)
-        if penalty > 0 or melee > 0:
-            raise DataError(f"{where}: hit location penalties must be 0 or negative")
-        melee_citation = (
-            get_citation(loc, "melee_citation", where) if "melee_citation" in loc else None
+        refusal = None if hit_key is None else system.aim_problem(
+            hit_key, damage_type, swung=swung, tolerances=tolerances
         )
-        locations.append(
-            HitLocation(
-                key=get_str(loc, "key", where),
-                label=get_str(loc, "label", where),
-                penalty=penalty,
-                citation=get_citation(loc, "citation", where, BASE_HIT_LOCATION),
-                melee_penalty=melee,
-                melee_citation=melee_citation,
-            )
-        )
-    keys = [loc.key for loc in locations]
-    if len(set(keys)) != len(keys):
-        raise DataError(f"locations: duplicate keys in {keys}")
-    default = get_str(obj, "default", "locations")
-    if default not in keys:
-        raise DataError(f"locations.default: {default!r} is not a listed location")
-    return LocationTable(tuple(locations), default)
+        choices.append(AimChoice(key, aimed.label, aimed.penalty, refusal))
+    return tuple(choices)

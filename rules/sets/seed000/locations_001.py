@@ -81,6 +81,7 @@ RANDOM_001 = cite("001", "Random Hit Location")
 LIMBS_001 = ("arm", "hand", "leg", "foot")
 # 001 Hit Location: "shield arm" / "shield hand" aim at the far limb carrying a shield.
 SHIELD_LIMBS_001 = {"shield arm": "arm", "shield hand": "hand"}
+DEFAULT_AIM_001 = "torso"  # 001 Hit Location: the target of an attack that names none
 # The locations inside each body area that cover can hide (000 RANDOM HIT LOCATION).
 _KEYS_BY_AREA_001 = {
     "head": ("skull", "eye", "face", "neck"),
@@ -180,9 +181,28 @@ class Locations001:
         return RANDOM_001
 
     def aimed_penalty(
-        self, location_key: str, *, shield_side: bool, from_front: bool, chink: bool
+        self,
+        location_key: str,
+        *,
+        shield_side: bool,
+        from_front: bool,
+        chink: bool,
+        melee: bool = True,
     ) -> tuple[Modifier, ...]:
-        return self.penalty(location_key, shield_side=shield_side, melee=True, chink=chink)
+        return self.penalty(location_key, shield_side=shield_side, melee=melee, chink=chink)
+
+    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
+        """001 Targeting Chinks in Armor: piercing, impaling or tight-beam burning only."""
+        if chinks_allowed(self._norm(damage_type), tight_beam=tight_beam):
+            return None
+        return (
+            f"a {damage_type.value} attack cannot aim at a chink in the armor: only piercing, "
+            f"impaling and tight-beam burning attacks can ({CHINKS_001})"
+        )
+
+    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
+        keys = tuple(k for k in self.locations if k != DEFAULT_AIM_001)
+        return (*keys, *SHIELD_LIMBS_001) if shielded else keys
 
     def limb_key(self, limb: str) -> str:
         if limb not in LIMBS_001:
@@ -204,6 +224,7 @@ class Locations001:
         aim_penalty: int,
         damage_type: DamageType,
         swung: bool,
+        hand_weapon: bool = True,
     ) -> tuple[str, str, Citation] | None:
         return None  # near misses and shifted aims are seed 000's rules
 
@@ -233,6 +254,24 @@ class Locations001:
         if damage_type is DamageType.FATIGUE:
             return location_key == "torso"
         return self._type_allowed(self.wounds[location_key], self._norm(damage_type), tight_beam)
+
+    def aim_problem(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        swung: bool,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> str | None:
+        """``can_target`` with its reason: a lacking location, the eye and vitals
+        (impaling, piercing and tight-beam burning only), fatigue damage."""
+        if self.can_target(location_key, damage_type, tight_beam=tight_beam, tolerances=tolerances):
+            return None
+        label = self.location(location_key).label.lower()
+        if location_key in self.lacking_locations(tolerances):
+            return f"cannot aim at the {label}: the target has none ({TOLERANCE_001})"
+        return f"a {damage_type.value} attack cannot aim at the {label} ({HIT_LOCATION_001})"
 
     def _type_allowed(self, w: Wound001, dt: DamageType, tight_beam: bool) -> bool:
         if w.allowed is None:
@@ -439,6 +478,16 @@ def _check_system(t: Locations001) -> HitLocationSystem:
 # --------------------------------------------------------------------------- large area
 
 
+def chinks_allowed(damage_type: DamageType, *, tight_beam: bool = False) -> bool:
+    """001 Targeting Chinks in Armor: only a piercing, impaling or tight-beam
+    burning attack may aim at a chink."""
+    return (
+        damage_type is DamageType.IMPALING
+        or damage_type in PIERCING_TYPES
+        or (tight_beam and damage_type is DamageType.BURNING)
+    )
+
+
 def large_area_dr(torso_dr: int, exposed_drs: Iterable[int]) -> int:
     """001 Large-Area Injury: the average of the torso's DR and the lowest DR among
     the exposed locations (the torso counts), rounded up."""
@@ -512,7 +561,7 @@ def _assess_001(
     # Armor and location DR.
     eff_armor = armor_dr
     if chink:
-        if not (dt is DamageType.IMPALING or dt in PIERCING_TYPES or tight):
+        if not chinks_allowed(dt, tight_beam=tight_beam):
             raise IllegalAttackError(
                 "only piercing, impaling and tight-beam burning attacks can target chinks "
                 f"({CHINKS_001})"

@@ -60,7 +60,6 @@ from rules.sets.seed000.hit_location import (
     HitLocationTable,
     parse_hit_location_table,
 )
-from rules.sets.seed000.locations import HitLocation, LocationTable, parse_location_table
 from rules.sets.seed000.locations_001 import Locations001, parse_locations_001
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
@@ -134,10 +133,6 @@ class Tables:
         return parse_directional_table(self._read("directional.json"))
 
     @functools.cached_property
-    def locations(self) -> LocationTable:
-        return parse_location_table(self._read("locations.json"))
-
-    @functools.cached_property
     def damage_table(self) -> DamageTable:
         return parse_damage_table(self._read("damage_by_st.json"))
 
@@ -192,7 +187,6 @@ class Tables:
         first attack or preview needs it."""
         _ = (  # each property reads its table once and keeps it
             self.directional,
-            self.locations,
             self.damage_table,
             self.wounding,
             self.hit_locations,
@@ -215,9 +209,6 @@ class Tables:
 
     def passive_defense(self, fighter: Fighter, arc: Arc) -> PassiveDefense:
         return passive_defense(fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap)
-
-    def location(self, key: str | None) -> HitLocation:
-        return self.locations.get(key)
 
     @functools.cached_property
     def hit_locations(self) -> HitLocationSystem:
