@@ -239,6 +239,11 @@ def _archer(make: Make, catalog: Catalog) -> Combatant:
     return replace(a, fighter=amend(a.fighter, weapons=(bow,), skills=sheet))
 
 
+def _missed_by(events: Sequence[Event]) -> int:
+    rolled = of(events, AttackRolled)[0]
+    return rolled.roll.total - rolled.effective_skill
+
+
 def _missed_only_by_the_aim(events: Sequence[Event], penalty: int) -> bool:
     rolled = of(events, AttackRolled)[0]
     return rolled.effective_skill < rolled.roll.total <= rolled.effective_skill - penalty
@@ -253,6 +258,17 @@ def test_a_missile_that_misses_only_by_its_aim_does_not_shift(
     shot = Attack("a", "d", AttackOptions("shortbow", "shoot", location="near_thigh"))
     _, events = attack_until((archer, far), shot, lambda evs: _missed_only_by_the_aim(evs, -2))
     assert not of(events, LocationShifted) and not of(events, WoundInflicted)
+    # 000 VITALS SHOTS still holds for a missile: an arrow at the vitals that misses
+    # by exactly 1 lands on the shoulder
+    at_vitals = Attack("a", "d", AttackOptions("shortbow", "shoot", location="vitals"))
+    _, events = attack_until(
+        (archer, far),
+        at_vitals,
+        lambda evs: _missed_by(evs) == 1,
+    )
+    shifted = of(events, LocationShifted)
+    assert shifted and shifted[0].citation == cite("000", "NEAR MISSES")
+    assert shifted[0].to_label == "Shoulder"
     # the same miss with a hand weapon lands on the thigh's general area
     knight = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     blow = Attack("a", "d", AttackOptions("broadsword", "swing", location="near_knee"))
