@@ -401,29 +401,29 @@ class AttackPane(QDockWidget):
         more.addWidget(strike_label, 2, 0)
         more.addWidget(self.target_weapon_combo, 2, 1)
         more.addWidget(self.weapon_attack_combo, 2, 2)
+        more.addWidget(self.knock_away_check, 3, 1, 1, 2)  # what a won disarm does
         subdue_label = buddy_label("Subdue", self.subdue_combo)
-        more.addWidget(subdue_label, 3, 0)
-        more.addWidget(self.subdue_combo, 3, 1)
-        more.addWidget(self.pulled_st_spin, 3, 2)
+        more.addWidget(subdue_label, 4, 0)
+        more.addWidget(self.subdue_combo, 4, 1)
+        more.addWidget(self.pulled_st_spin, 4, 2)
         obscured_label = buddy_label("In the way", self.obscured_combo)
-        more.addWidget(obscured_label, 4, 0)
-        more.addWidget(self.obscured_combo, 4, 1, 1, 2)
-        more.addWidget(self.chink_check, 5, 0, 1, 2)
-        more.addWidget(self.chink_hint, 5, 2)
-        more.addWidget(self.off_hand_check, 6, 0, 1, 2)
-        more.addWidget(self.off_hand_training_spin, 6, 2)
+        more.addWidget(obscured_label, 5, 0)
+        more.addWidget(self.obscured_combo, 5, 1, 1, 2)
+        more.addWidget(self.chink_check, 6, 0, 1, 2)
+        more.addWidget(self.chink_hint, 6, 2)
+        more.addWidget(self.off_hand_check, 7, 0, 1, 2)
+        more.addWidget(self.off_hand_training_spin, 7, 2)
         locations_label = buddy_label("Hit locations", self.hit_locations_combo)
-        more.addWidget(locations_label, 7, 0)
-        more.addWidget(self.hit_locations_combo, 7, 1, 1, 2)
-        more.addWidget(self.knock_away_check, 8, 1, 1, 2)
+        more.addWidget(locations_label, 8, 0)
+        more.addWidget(self.hit_locations_combo, 8, 1, 1, 2)
         more.setColumnStretch(1, 2)
         more.setColumnStretch(2, 1)
         self.more = Collapsible("More optio&ns", more_body)
         self.more.setObjectName("moreOptions")
         self.more.button.setObjectName("moreOptionsButton")
         self.more.button.setToolTip(
-            "Adverse conditions, striking at a weapon, subduing, chinks in armor, "
-            "the hit location table"
+            "Adverse conditions, striking at a weapon (knocking it away), subduing, "
+            "chinks in armor, an off-hand attack, the hit location table"
         )
 
         body, layout = pane_body("attackBody", 6)
