@@ -11,19 +11,45 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import TypeVar
 
+import pytest
+
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
-from rules.battle.commands import Attack, DropItem, PickUpItem
+from rules.battle.catalog import Catalog
+from rules.battle.commands import Attack, DropItem, MoveCombatant, PickUpItem
 from rules.battle.items import ItemDropped, ItemPickedUp
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState, Command
+from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
+from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.attack import AttackOptions, WeaponAttack
-from rules.sets.seed000.attack_events import DamageDealt, WeaponBroke
+from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
+from rules.sets.seed000.attack_events import (
+    AttackAdjusted,
+    AttackOutcome,
+    AttackResolved,
+    AttackRolled,
+    DamageDealt,
+    DefenseRolled,
+    DisarmContested,
+    HitLocationRolled,
+    WeaponBroke,
+    WeaponStruck,
+    WeaponUnreadied,
+    WoundInflicted,
+)
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.disarm import Hand
+from rules.sets.seed000.sheet import InjuryTolerance
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wound_effects import RollKind
 
 Make = Callable[..., Combatant]
 E = TypeVar("E", bound=Event)
@@ -98,3 +124,260 @@ def test_a_broken_sword_cuts_at_half_damage_in_hand_and_after_a_drop_and_pick_up
     assert landed
     for events in landed:
         halved_blow(events)
+
+
+# --- 000 RANDOM BODY HIT note 13: the shield's PD twice ---------------------------------
+
+
+def _rolled(events: tuple[Event, ...]) -> AttackRolled:
+    (rolled,) = of(events, AttackRolled)
+    return rolled
+
+
+def _note_13(rolled: AttackRolled) -> list[Modifier]:
+    return [m for m in rolled.modifiers if m.citation == cite("000", "RANDOM BODY HIT note 13")]
+
+
+def test_note_13_doubles_the_shield_pd_against_swings_at_the_chest_and_always_at_the_shield_arm(
+    make: Make,
+) -> None:
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")  # medium shield, PD 3
+    battle = Battle(BattleState(HexGrid(10, 10), (a, d)), 1, get_ruleset)
+
+    def attack(mode: str, location: str | None) -> AttackRolled:
+        return _rolled(
+            battle.execute(Attack("a", "d", AttackOptions("broadsword", mode, location)))
+        )
+
+    plain_swing, plain_thrust = attack("swing", None), attack("thrust", None)
+    swung_chest = attack("swing", "chest")
+    thrust_chest = attack("thrust", "chest")
+    thrust_arm = attack("thrust", "far_arm")
+    assert not _note_13(plain_swing) and not _note_13(thrust_chest)
+    assert [m.value for m in _note_13(swung_chest)] == [-3]
+    assert [m.value for m in _note_13(thrust_arm)] == [-3]
+    chest_penalty = -1
+    assert swung_chest.effective_skill == plain_swing.effective_skill + chest_penalty - 3
+    assert thrust_chest.effective_skill == plain_thrust.effective_skill + chest_penalty
+    # From the weapon side the shield gives no PD at all, so nothing to double.
+    flank = make("sword-and-shield", Hex(6, 6), Facing.NW, id="a")
+    side_battle = Battle(BattleState(HexGrid(10, 10), (flank, d)), 1, get_ruleset)
+    events = side_battle.execute(Attack("a", "d", AttackOptions("broadsword", "swing", "chest")))
+    assert not _note_13(_rolled(events))
+
+
+# --- 000 REFUSED VS. OPEN STANCES ---------------------------------------------------------
+
+
+def _stance_note(events: tuple[Event, ...]) -> str:
+    (note,) = [e.text for e in of(events, AttackAdjusted) if "stands" in e.text]
+    return note
+
+
+def _note_9(rolled: AttackRolled) -> list[Modifier]:
+    return [m for m in rolled.modifiers if m.citation == cite("000", "RANDOM BODY HIT note 9")]
+
+
+def test_the_stance_decides_the_far_limb_penalty(make: Make, catalog: Catalog) -> None:
+    a = make("spearman", Hex(5, 5), Facing.S, id="a")
+    refused = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")  # weapon and shield
+    axe = catalog.weapon("axe")
+    open_axe = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", weapons=(axe,), shield=None)
+    lone_sword = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", shield=None)
+    aim = Attack("a", "d", AttackOptions("long-spear", "thrust", "far_arm"))
+
+    def aimed(defender: Combatant) -> tuple[tuple[Event, ...], AttackRolled]:
+        battle = Battle(BattleState(HexGrid(10, 10), (a, defender)), 1, get_ruleset)
+        events = battle.execute(aim)
+        return events, _rolled(events)
+
+    events, rolled = aimed(refused)
+    assert "stands refused (weapon and shield)" in _stance_note(events)
+    assert [m.value for m in _note_9(rolled)] == [-2]  # far arm -4, not the bracketed -2
+    events, rolled = aimed(lone_sword)
+    assert "stands refused (sword without shield)" in _stance_note(events)
+    assert [m.value for m in _note_9(rolled)] == [-2]
+    events, rolled = aimed(open_axe)
+    assert "stands open (axe/mace fighting)" in _stance_note(events)
+    assert _note_9(rolled) == []  # the bracketed -2, as for the near arm
+    # Walking (more than a step this turn) is always open.
+    start = Hex(5, 6) + Facing.S.vector + Facing.S.vector
+    walker = replace(lone_sword, hex=start)
+    battle = Battle(BattleState(HexGrid(16, 16), (a, walker)), 1, get_ruleset)
+    battle.execute(MoveCombatant("d", Hex(5, 6)))
+    events = battle.execute(aim)
+    assert "stands open (walking or running)" in _stance_note(events)
+    assert _note_9(_rolled(events)) == []
+
+
+def test_the_stance_decides_whether_a_random_limb_hit_rolls_its_side(
+    make: Make, catalog: Catalog
+) -> None:
+    a = make("spearman", Hex(5, 5), Facing.S, id="a", skills={"Spear": 30})
+    refused = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    open_axe = make(
+        "sword-and-shield",
+        Hex(5, 6),
+        Facing.N,
+        id="d",
+        weapons=(catalog.weapon("axe"),),
+        shield=None,
+    )
+    swing = Attack("a", "d", AttackOptions("long-spear", "thrust", random_location=True))
+
+    def far_arm_sides(defender: Combatant) -> set[str]:
+        sides: set[str] = set()
+        for seed in range(400):
+            battle = Battle(BattleState(HexGrid(10, 10), (a, defender)), seed, get_ruleset)
+            for rolled in of(battle.execute(swing), HitLocationRolled):
+                if rolled.roll.location == "far_arm" and rolled.roll.side is not None:
+                    sides.add(rolled.roll.side.value)
+        return sides
+
+    assert far_arm_sides(refused) == {"left"}  # the shield side of a right-handed fighter
+    assert far_arm_sides(open_axe) == {"left", "right"}  # no side nearer: a die picks
+
+
+# --- point 11: the smaller rules ----------------------------------------------------------
+
+
+def test_a_000_disarm_with_a_half_skill_weapon_leaves_it_unready(
+    make: Make, catalog: Catalog
+) -> None:
+    axe, sword = catalog.weapon("axe"), catalog.weapon("broadsword")
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    for weapon, unready in ((axe, True), (sword, False)):  # 1/2 class; 2/3 class
+        a = make(
+            "sword-and-shield",
+            Hex(5, 5),
+            Facing.S,
+            id="a",
+            weapons=(weapon,),
+            skills={weapon.skill: 14},
+        )
+        disarm = Attack(
+            "a",
+            "d",
+            AttackOptions(
+                weapon.key,
+                "swing",
+                target_weapon_key="broadsword",
+                weapon_attack=WeaponAttack.DISARM,
+            ),
+        )
+
+        def kept_his_weapon(battle: Battle, batches: tuple[tuple[Event, ...], ...]) -> bool:
+            (contest,) = of(batches[0], DisarmContested)
+            return contest.result.disarmed is not Hand.ATTACKER
+
+        battle, (events,) = first_battle(
+            BattleState(HexGrid(10, 10), (a, d)), (disarm,), kept_his_weapon
+        )
+        after = battle.state.combatant("a")
+        assert (weapon.key in after.unready) is unready, weapon.key
+        assert bool(of(events, WeaponUnreadied)) is unready, weapon.key
+
+
+def test_a_failed_001_knockdown_roll_and_its_head_trigger(make: Make) -> None:
+    a = make("spearman", Hex(5, 5), Facing.S, id="a", skills={"Spear": 30})
+    # 20 HP: a skull hit of 8 (2 through, x4) is over HP/3 and no major wound
+    plain = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", hit_points=20)
+    brainless = make(
+        "sword-and-shield",
+        Hex(5, 6),
+        Facing.N,
+        id="d",
+        hit_points=10,  # no x4 at the skull: 2 through, x2 = 4, over HP/3
+        injury_tolerance=frozenset({InjuryTolerance.NO_BRAIN}),
+    )
+    at_skull = Attack("a", "d", AttackOptions("long-spear", "thrust", location="skull"))
+
+    def skull_wound(
+        defender: Combatant, extra: Callable[[WoundInflicted], bool]
+    ) -> tuple[Battle, WoundInflicted]:
+        def wanted(battle: Battle, batches: tuple[tuple[Event, ...], ...]) -> bool:
+            wounds = of(batches[0], WoundInflicted)
+            hp = defender.fighter.hit_points
+            return (
+                bool(wounds) and hp / 3 < wounds[0].assessment.injury <= hp / 2 and extra(wounds[0])
+            )
+
+        battle, (events,) = first_battle(
+            BattleState(HexGrid(10, 10), (a, defender), ruleset_options=("locations-001",)),
+            (at_skull,),
+            wanted,
+        )
+        (wound,) = of(events, WoundInflicted)
+        return battle, wound
+
+    def knockdown_failed(w: WoundInflicted) -> bool:
+        return any(o.roll.kind is RollKind.KNOCKDOWN and o.failed for o in w.outcomes)
+
+    # Over HP/3 at the skull (no major wound): the base rules' head trigger, at -10.
+    _, wound = skull_wound(plain, knockdown_failed)
+    assert any(r.kind is RollKind.KNOCKDOWN for r in wound.assessment.rolls)
+    assert "knocked down" in {c.value for c in wound.wound.conditions}
+    # 001 No Brain: skull hits get no extra knockdown, so no roll under HP/2.
+    _, wound = skull_wound(brainless, lambda w: True)
+    assert not any(r.kind is RollKind.KNOCKDOWN for r in wound.assessment.rolls)
+
+
+def test_pulled_blows_and_shots_at_weapons_with_missiles_and_thrown_weapons(
+    make: Make, catalog: Catalog
+) -> None:
+    sling, knife = catalog.weapon("sling"), catalog.weapon("knife")
+    a = make(
+        "sword-and-shield",
+        Hex(5, 3),
+        Facing.S,
+        id="a",
+        weapons=(sling, knife),
+        skills={"Sling": 30, "Knife": 30},
+    )
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    state = BattleState(HexGrid(10, 10), (a, d))
+    tables = get_ruleset("000")
+    assert isinstance(tables, Tables)
+    for key, mode in (("sling", "shoot"), ("knife", "throw")):
+        pulled = AttackOptions(key, mode, subdue=SubdueMode.PULLED, pulled_st=5)
+        events = Battle(state, 1, get_ruleset).execute(Attack("a", "d", pulled))
+        assert any("pulled blow at ST 5" in e.text for e in of(events, AttackAdjusted)), key
+        dealt = of(events, DamageDealt)
+        spec = a.fighter.weapon(key).mode(mode).damage
+        assert not dealt or dealt[0].damage.dice == tables.weapon_damage(spec, 5), key
+        shot = AttackOptions(
+            key, mode, target_weapon_key="broadsword", weapon_attack=WeaponAttack.BREAK
+        )
+        _, (events,) = first_battle(
+            state, (Attack("a", "d", shot),), lambda b, e: bool(of(e[0], WeaponStruck))
+        )
+        assert of(events, WeaponStruck)[0].weapon_name == "Broadsword", key
+    # The blows in hand stay in hand.
+    flat = AttackOptions("sling", "shoot", subdue=SubdueMode.FLAT)
+    with pytest.raises(IllegalAttackError, match="blows in hand"):
+        Battle(state, 1, get_ruleset).execute(Attack("a", "d", flat))
+
+
+# --- critical hits (base rules; seed 000 names only the defense criticals) ---------------
+
+
+def test_a_critical_hit_allows_no_defense_and_does_normal_damage(make: Make) -> None:
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    blow = Attack(
+        "a", "d", AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
+    )
+
+    def critical(battle: Battle, batches: tuple[tuple[Event, ...], ...]) -> bool:
+        return any(e.outcome is AttackOutcome.CRITICAL_HIT for e in of(batches[0], AttackResolved))
+
+    battle, (events,) = first_battle(BattleState(HexGrid(10, 10), (a, d)), (blow,), critical)
+    assert _rolled(events).roll.total in (3, 4)  # skill 14: only 3 and 4 are critical
+    assert not of(events, DefenseRolled)  # the announced dodge is never rolled
+    (dealt,) = of(events, DamageDealt)
+    assert dealt.damage.basic == dealt.damage.roll.total  # the damage as rolled
+    # No table roll: the command's dice are the attack's 3 and the damage dice only.
+    assert len(battle.dice_log[-1]) == 3 + dealt.damage.dice.count
+    (resolved,) = of(events, AttackResolved)
+    assert "no defense allowed" in resolved.describe()

@@ -156,21 +156,25 @@ def test_aimed_penalties_come_from_the_000_table(
         assert p.hit_location == key and p.location_system == "000"
         return p.effective_skill - torso, {m.citation for m in p.modifiers}
 
-    # the far arm of a shield bearer takes the plain (larger) figure, not the bracketed one
+    # the far arm of a shield bearer takes the plain (larger) figure, not the bracketed
+    # one, and the shield arm always has its shield's PD (3) twice (note 13)
     far_arm, far_cites = delta("far_arm")
-    assert far_arm == -4 and cite("000", "RANDOM BODY HIT note 9") in far_cites
+    assert far_arm == -4 - 3 and cite("000", "RANDOM BODY HIT note 9") in far_cites
+    assert cite("000", "RANDOM BODY HIT note 13") in far_cites
     hand, hand_cites = delta("near_hand")
     assert hand == -6 and cite("000", "HITTING HANDS IN MELEE") in hand_cites
     # the kidneys from the front: the bracketed -10
     assert delta("kidneys")[0] == -10
     # the groin from behind: penalty doubled (the attacker moves behind the defender)
+    # (from the front a swing at the groin also meets the shield's PD twice, note 13;
+    # from behind the shield gives none)
     behind = replace(a, hex=Hex(5, 7), facing=Facing.N)
-    groin_front = delta("groin")[0]
+    assert delta("groin")[0] == -5 - 3
     back = plan_attack(behind, d, AttackOptions("morningstar", "swing"), ruleset)
     groin_back = plan_attack(
         behind, d, AttackOptions("morningstar", "swing", location="groin"), ruleset
     )
-    assert groin_back.effective_skill - back.effective_skill == 2 * groin_front
+    assert groin_back.effective_skill - back.effective_skill == 2 * -5
     assert cite("000", "RANDOM BODY HIT note 20") in {m.citation for m in groin_back.modifiers}
 
 

@@ -103,10 +103,10 @@ def test_pd_and_location_modifiers(duel: tuple[Combatant, Combatant], ruleset: T
     for key, penalty in {
         "head": -5,
         "brain": -7,
-        "vitals": -3,
+        "vitals": -3 - 3,  # a swing there: the shield's PD 3 counts twice (note 13)
         "neck": -5,
         "near_arm": -2,
-        "far_arm": -4,  # the shield side: the plain figure (note 9)
+        "far_arm": -4 - 3,  # the shield side: the plain figure (note 9), double PD (13)
         "near_thigh": -2,
     }.items():
         aimed = plan_attack(a, d, AttackOptions(W, "swing", location=key), ruleset)

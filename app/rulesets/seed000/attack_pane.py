@@ -909,6 +909,7 @@ class AttackPane(QDockWidget):
             attacker.id if attacker is not None else None,
             defender,
             self.weapon_combo.currentData(),
+            self.mode_combo.currentData(),
         )
         targets: list[tuple[str, object]] = [("(the body)", None)]
         targets += [(t.label, t.key) for t in found]
@@ -1234,7 +1235,9 @@ def odds_rows(odds: AttackOdds) -> tuple[OddsRow, ...]:
     """The odds panel's rows, each number formatted by ``percent``."""
     rows = [
         OddsRow("critical_hit", "Critical hit", percent(odds.p_critical_hit),
-                "A critical hit allows no defense (3rd-edition basics)"),
+                "A critical hit (3-4; 5 at skill 15+, 6 at 16+) allows no active defense "
+                "and does normal damage: the base rules' critical hit table is not rolled "
+                "(docs/gm-rules.md)"),
         OddsRow("hit", "Hit", percent(odds.p_hit), "Hits and no announced defense stops it"),
     ]
     for i, d in enumerate(odds.defenses):

@@ -455,11 +455,12 @@ class WeaponTarget:
 
 def weapon_targets(
     state: BattleState, attacker_id: str | None, defender: Combatant | None,
-    attacker_weapon_key: str | None,
+    attacker_weapon_key: str | None, attacker_mode: str | None = None,
 ) -> tuple[WeaponTarget, ...]:
     """The defender's weapons as strike-at targets: allowed only where the rules
-    say so (a hex of the weapon in the attacker's reach with the chosen weapon, or
-    the weapon just used against the attacker), each with the rules' reason."""
+    say so (a hex of the weapon in the attacker's reach or range with the chosen
+    weapon and mode, or the weapon just used against the attacker), each with the
+    rules' reason."""
     if defender is None:
         return ()
     out = []
@@ -474,6 +475,7 @@ def weapon_targets(
                     defender.id,
                     w.key,
                     attacker_weapon_key=attacker_weapon_key,
+                    attacker_mode=attacker_mode,
                     strikes=seed000_tables(state).weapon_strikes,
                 )
             except RulesError as refusal:

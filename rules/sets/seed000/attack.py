@@ -179,7 +179,9 @@ from rules.sets.seed000.hit_location import (
     AREAS,
     MISSING_000,
     HitLocationSystem,
+    HitLocationTable,
     LocationRoll,
+    TableSide,
     resolve_table_side,
 )
 from rules.sets.seed000.improvised import (
@@ -208,9 +210,11 @@ from rules.sets.seed000.stances import (
     BodyArea,
     BodySide,
     acrobatics_skill_of,
+    combatant_stance,
     defended_area_modifier,
     fencing_parry_allowed,
     free_parries_per_turn,
+    stance_modifier,
     weapon_side,
 )
 from rules.sets.seed000.tables import Tables
@@ -228,7 +232,7 @@ from rules.sets.seed000.weapon_strikes import (
     weapon_defense_options,
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import Victim, resolve_rolls, wound_from
+from rules.sets.seed000.wound_effects import Victim, note_000, resolve_rolls, wound_from
 
 __all__ = [
     "AttackOptions",
@@ -468,6 +472,11 @@ def plan_attack(
     if clumsy is not None:
         mods.append(clumsy)
     mods.extend(location_mods)
+    if _stance_decides(system, hit_key, options.random_location):
+        # named in the pane's breakdown (at 0) and, as an adjustment, in the log
+        stance = stance_modifier(defender, combatant_stance(defender))
+        mods.append(stance)
+        adjustments += ((stance.reason, stance.citation),)
     strike_at = len(mods)  # where the weapon-strike modifiers sit in ``mods``
     strike_mods: tuple[Modifier, ...] = ()
     if target is not None and options.weapon_attack is not None:
@@ -501,7 +510,9 @@ def plan_attack(
             raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     if target is None:
-        pd = ruleset.passive_defense(defender.fighter, arc)
+        pd = ruleset.passive_defense(
+            defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)
+        )
     else:  # 000 DEFENSE AGAINST WEAPON ATTACKS: no PD protects a weapon
         pd = PassiveDefense(0, 0, False, 0, ())
     mods.extend(pd.modifiers)
@@ -629,13 +640,21 @@ def _ranged_options(
             f"{defender.name} cannot be hit with the {weapon.name} ({mode.name}): {problem} "
             f"({MISSILE_AND_THROWN_000})"
         )
-    if options.weapon_attack is not None or options.subdue is not None:
+    # 001 Subduing a Foe: a thrown weapon, bow or sling may pull its blow (the
+    # crossbow and the gun are refused by pulled_punch); 001 Breaking a Weapon: any
+    # weapon may be shot or thrown at. Disarms, the flat and the blunt end are blows
+    # in hand.
+    if options.weapon_attack is WeaponAttack.DISARM or options.subdue not in (
+        None,
+        SubdueMode.PULLED,
+    ):
         raise IllegalAttackError(
-            f"strikes at weapons, disarms and pulled blows are made in hand, not with a "
-            f"{mode.delivery.value} attack"
+            f"disarms, the flat of a blade and the blunt end are blows in hand, not a "
+            f"{mode.delivery.value} attack ({SUBDUING_001})"
         )
     if forced_random_location(mode, attacker.hex.distance(defender.hex)):
-        if options.location is not None or options.chink or options.at_parrying_limb:
+        aimed = options.location is not None or options.weapon_attack is not None
+        if aimed or options.chink or options.at_parrying_limb:
             raise IllegalAttackError(
                 f"beyond the {weapon.name}'s 1/2D range ({mode.half_damage_hexes} hexes) a "
                 f"missile hits a random location and cannot aim ({RANDOM_LOCATION_000})"
@@ -794,6 +813,33 @@ def _aim(
         chink=options.chink,
         damage_type=mode.damage.type,
     )
+
+
+def _stance_decides(system: HitLocationSystem, hit_key: str | None, random: bool) -> bool:
+    """Whether the defender's stance matters to this blow (000 REFUSED VS. OPEN
+    STANCES): an aim at a far limb, whose penalty it picks, or a random location on
+    a table of near and far limbs, whose side it decides."""
+    if hit_key is not None:
+        return system.locations[hit_key].side is TableSide.FAR
+    return random and any(loc.side is TableSide.FAR for loc in system.locations.values())
+
+
+def _shield_pd_factor(
+    system: HitLocationSystem, hit_key: str | None, swung: bool
+) -> tuple[int, str, Citation] | None:
+    """000 RANDOM BODY HIT note 13, for a blow aimed at a location of seed 000's
+    table: the shield's PD counts double against a swing at the chest area and
+    always at the shield arm, elbow and hand (an unaimed or random blow, whose
+    location is not known when the PD counts, and seed 001's locations: once)."""
+    if hit_key is None or not isinstance(system, HitLocationTable):
+        return None
+    times = system.shield_pd_factor(hit_key, swung=swung)
+    if times == 1:
+        return None
+    label = system.locations[hit_key].label.lower()
+    always = system.shield_pd_factor(hit_key, swung=False) > 1
+    why = f"the {label} is always covered twice" if always else f"a swung blow at the {label}"
+    return times, why, note_000(13)
 
 
 def _area_modifiers(
@@ -1798,7 +1844,7 @@ def _body_blow(
             from_side=arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
             covered=covered,
             shield_side_near=arc in (Arc.SHIELD_FRONT, Arc.SHIELD_SIDE),
-            shielded=f.shield is not None,
+            shielded=combatant_stance(d).stance.sides_differ,  # 000 REFUSED VS. OPEN STANCES
             left_handed=left,
             what=f"where the blow lands on {d.name}",
         )
@@ -2020,6 +2066,18 @@ def _disarm_contest_000(
     )
     _disarm(plan, flow, rng, strikes)
     contest = next(e for e in flow.events if isinstance(e, DisarmContested)).result
+    a = flow.attacker  # 000 PARRY: a 1/2 or 1/3 weapon that attacked is unready
+    still_held = any(w.key == plan.weapon.key for w in a.fighter.weapons)
+    if plan.attacker_weapon_unready_after and still_held:
+        flow.attacker = a.evolve(unready=a.unready | {plan.weapon.key})
+        flow.events.append(
+            WeaponUnreadied(
+                citation=READINESS_CITATION,
+                combatant_id=a.id,
+                name=a.name,
+                weapon_name=plan.weapon.name,
+            )
+        )
     outcome = {
         Hand.DEFENDER: AttackOutcome.HIT,
         Hand.ATTACKER: AttackOutcome.CRITICAL_MISS,

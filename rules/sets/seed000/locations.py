@@ -19,6 +19,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.hit_location import HitLocationSystem, TableSide
 from rules.sets.seed000.locations_001 import DEFAULT_AIM_001, HIT_LOCATION_001
 from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.stances import combatant_stance
 
 UNAIMED_KEY = "torso"
 
@@ -78,7 +79,9 @@ def aim_at(
     if loc is None:
         known = ", ".join(system.aim_keys(shielded=True))
         raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})")
-    shield_side = defender.fighter.shield is not None and loc.side is TableSide.FAR
+    # Note 9 and 000 REFUSED VS. OPEN STANCES: the far limb's plain penalty when the
+    # defender's stance makes one side nearer, the bracketed one otherwise.
+    shield_side = combatant_stance(defender).stance.sides_differ and loc.side is TableSide.FAR
     mods = system.aimed_penalty(
         key, shield_side=shield_side, from_front=from_front, chink=chink, melee=melee
     )

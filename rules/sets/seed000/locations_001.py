@@ -652,7 +652,14 @@ def _assess_001(
             kd += ew.male_knockdown
     rolls: list[RequiredRoll] = []
     major = injury > Fraction(hp, 2)
-    head_hit = ew.head_or_vitals and injury > Fraction(hp, 3)
+    # The base rules' head and vitals trigger is one of the location's knockdown
+    # effects: 001 takes them away for toxic damage to the skull or eye, a target
+    # with No Brain (skull), Diffuse or Homogenous (and No Vitals: a torso hit).
+    head_hit = (
+        ew.head_or_vitals
+        and not (blunt or exempt or brainless)
+        and injury > Fraction(hp, 3)
+    )
     if injury and damage_type is not DamageType.FATIGUE and (major or head_hit):
         pain = KNOCKDOWN_PAIN.get(victim.pain, 0)
         target = victim.ht + kd + pain

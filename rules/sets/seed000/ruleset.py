@@ -111,6 +111,7 @@ class Seed000(Tables):
                 dfn.id,
                 weapon.key,
                 attacker_weapon_key=options.weapon_key,
+                attacker_mode=options.mode,
                 strikes=self.weapon_strikes,
             )
             return allowed

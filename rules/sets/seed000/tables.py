@@ -22,6 +22,7 @@ from typing import ClassVar
 from hexmap import Arc
 from rules.battle.model import DamageSpec, DamageType, Fighter
 from rules.core.assets import read_json
+from rules.core.citation import Citation
 from rules.core.dice import Dice
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
@@ -207,8 +208,12 @@ class Tables:
     def shield_pd_counts(self, arc: Arc) -> bool:
         return self.directional.shield_pd_counts(arc)
 
-    def passive_defense(self, fighter: Fighter, arc: Arc) -> PassiveDefense:
-        return passive_defense(fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap)
+    def passive_defense(
+        self, fighter: Fighter, arc: Arc, shield_factor: tuple[int, str, Citation] | None = None
+    ) -> PassiveDefense:
+        return passive_defense(
+            fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap, shield_factor
+        )
 
     @functools.cached_property
     def hit_locations(self) -> HitLocationSystem:

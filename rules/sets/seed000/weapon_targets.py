@@ -7,24 +7,43 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from hexmap import Hex, reaches_any
+from hexmap import Hex, in_front_arc, reaches_any
 from rules.battle.battle import weapon_positions
-from rules.battle.model import Combatant
+from rules.battle.model import Combatant, WeaponMode
 from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
 from rules.sets.seed000.weapon_strikes import WeaponStrikeRules
 
 
-def _reaches(attacker: Combatant, weapon_key: str | None, hexes: Iterable[Hex]) -> bool:
+def _reaches(
+    attacker: Combatant, weapon_key: str | None, hexes: Iterable[Hex], mode: str | None = None
+) -> bool:
     """Does one of the attacker's weapons (``weapon_key``, or any) reach a hex of
-    ``hexes``? Integer arithmetic on those hexes only (``hexmap.in_reach``)."""
+    ``hexes`` with one of its modes (``mode``, or any)? A melee mode by its reach
+    (``hexmap.in_reach``), a thrown or missile mode within its range in front: any
+    weapon may be shot or thrown at (001 Breaking a Weapon)."""
     weapons = attacker.fighter.weapons
     if weapon_key is not None:
         weapons = tuple(w for w in weapons if w.key == weapon_key)
         if not weapons:
             raise IllegalCommandError(f"{attacker.name} has no weapon {weapon_key!r}")
     targets = tuple(hexes)
-    return any(reaches_any(attacker.hex, attacker.facing, w.reach, targets) for w in weapons)
+    return any(
+        _mode_reaches(attacker, m, targets)
+        for w in weapons
+        for m in w.modes
+        if mode is None or m.name == mode
+    )
+
+
+def _mode_reaches(attacker: Combatant, mode: WeaponMode, targets: tuple[Hex, ...]) -> bool:
+    if not mode.is_ranged:
+        return reaches_any(attacker.hex, attacker.facing, mode.reach, targets)
+    limit = mode.range_hexes or 0
+    return any(
+        0 < attacker.hex.distance(h) <= limit and in_front_arc(attacker.hex, attacker.facing, h)
+        for h in targets
+    )
 
 
 def can_strike_at_weapon(
@@ -35,13 +54,15 @@ def can_strike_at_weapon(
     *,
     used_against_attacker_this_turn: bool | None = None,
     attacker_weapon_key: str | None = None,
+    attacker_mode: str | None = None,
     strikes: WeaponStrikeRules,
 ) -> tuple[bool, str]:
     """May ``attacker_id`` strike at ``target_id``'s weapon ``weapon_key``?
     Returns (allowed, reason with its citation).
 
     Allowed when a hex of the weapon (``weapon_positions``) lies within the
-    attacker's reach (with ``attacker_weapon_key``, or any weapon), and always -
+    attacker's reach or range (with ``attacker_weapon_key`` and ``attacker_mode``,
+    or any weapon and mode), and always -
     000 STRIKING AT WEAPONS - when the weapon attacked, parried or feinted
     against the attacker this turn (``used_against_attacker_this_turn``; None:
     read from the target's turn record), or - 001 Striking at Weapons in Tactical
@@ -56,7 +77,7 @@ def can_strike_at_weapon(
             return False, "bare hands are struck as a hit location, not as a weapon"
         raise IllegalCommandError(f"{target.name} holds no weapon {weapon_key!r}")
     weapon = target.fighter.weapon(weapon_key)
-    in_reach = _reaches(attacker, attacker_weapon_key, positions[weapon_key])
+    in_reach = _reaches(attacker, attacker_weapon_key, positions[weapon_key], attacker_mode)
     used = (
         used_against_attacker_this_turn
         if used_against_attacker_this_turn is not None

@@ -1,0 +1,61 @@
+"""The attack pane reaches issue 11's weapon rules: a sling may shoot at a weapon
+and pull its blow, and the odds panel says what a critical hit does."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QStandardItemModel
+
+from app.rulesets.seed000.attack_pane import odds_rows
+from rules.battle.catalog import load_catalog
+from rules.battle.commands import AddItem, PickUpItem
+from rules.battle.items import ItemKind
+from rules.sets.seed000.attack import SubdueMode, WeaponAttack
+from rules.sets.seed000.attack_events import AttackAdjusted, WeaponStruck
+from tests.app.test_attack_pane import choose, make_pane
+
+
+def test_a_sling_shoots_at_a_weapon_and_pulls_its_blow_through_the_pane(qtbot) -> None:
+    pane, controller = make_pane(qtbot)
+    sling = load_catalog().weapon("sling")
+    here = controller.state.combatant("c1").hex
+    controller.execute(AddItem(here, sling.name, ItemKind.WEAPON, weapon=sling))
+    controller.execute(PickUpItem("c1", controller.state.items[-1].id, gm_override=True))
+    controller.select("c1")
+    controller.set_target("c3")
+    pane.more.set_expanded(True)
+    choose(pane.weapon_combo, "sling")
+    choose(pane.mode_combo, "shoot")
+    combo = pane.target_weapon_combo
+    index = combo.findData("morningstar")
+    model = combo.model()
+    assert index > 0 and isinstance(model, QStandardItemModel)
+    assert model.item(index).isEnabled(), combo.itemData(index, 3)  # 3: the tooltip role
+    choose(combo, "morningstar")
+    choose(pane.weapon_attack_combo, WeaponAttack.BREAK)
+    options = pane.current_options()
+    assert options.target_weapon_key == "morningstar"
+    assert options.weapon_attack is WeaponAttack.BREAK
+    for _ in range(20):  # roll until a shot lands on the morningstar
+        before = len(controller.battle.event_batches)
+        pane.roll_button.click()
+        assert len(controller.battle.event_batches) == before + 1  # the pane's roll ran
+        if any(isinstance(e, WeaponStruck) for e in controller.battle.event_batches[-1]):
+            break
+    else:
+        raise AssertionError("no shot hit the morningstar in 20 tries")
+    choose(combo, None)
+    choose(pane.subdue_combo, SubdueMode.PULLED)
+    pane.pulled_st_spin.setValue(4)
+    assert pane.current_options().pulled_st == 4
+    pane.roll_button.click()
+    notes = [e for e in controller.battle.event_batches[-1] if isinstance(e, AttackAdjusted)]
+    assert any("pulled blow at ST 4" in e.text for e in notes)
+
+
+def test_the_critical_hit_row_says_what_a_critical_hit_does(qtbot) -> None:
+    pane, controller = make_pane(qtbot)
+    controller.select("c1")
+    controller.set_target("c3")
+    (row,) = [r for r in odds_rows(pane.odds) if r.key == "critical_hit"]
+    assert "no active defense" in row.tooltip and "normal damage" in row.tooltip
+    assert "critical hit table is not rolled" in row.tooltip
