@@ -23,7 +23,7 @@ from rules.battle.commands import (
     TurnCombatant,
 )
 from rules.battle.items import within_reach
-from rules.battle.maneuvers import Maneuver
+from rules.battle.maneuvers import Maneuver, ManeuverAction
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
 from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece
@@ -33,11 +33,13 @@ from rules.battle.state import AttackResult, BattleState, LaunchedPiece
 from rules.battle.terrain import TerrainFact
 from rules.battle.turns import (
     ChooseManeuver,
+    action_problems,
     allowance_problem,
     attacks_left,
     hexes_moved,
     maneuver_problems,
     movement_left,
+    other_foes_attacked,
     turn_problem,
 )
 from rules.core.dice import DiceSource
@@ -285,8 +287,9 @@ class Seed000(Tables):
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
         """Each maneuver it may choose, attacks on every foe in reach while its
         maneuver allows one, readying an unready weapon, picking up an item in
-        reach, a step to each free adjacent hex within the movement left, a turn
-        to each other facing, and the end of its turn. While the turns run, only
+        reach (while the turns run, under the Ready maneuver or none yet), a step
+        to each free adjacent hex within the movement left, a turn to each other
+        facing, and the end of its turn. While the turns run, only
         the fighter whose turn it is acts (a waiting one may still attack); the
         fallen may do nothing."""
         me = state.combatant(combatant_id)
@@ -326,13 +329,20 @@ class Seed000(Tables):
             if foe.side is me.side or not foe.status.can_defend:
                 continue
             choices = self.default_attack(state, me.id, foe.id)
+            if terms is not None and terms.same_foe and other_foes_attacked(state, me, foe):
+                continue  # two attacks of an all-out attack: on the first one's foe
             if choices is not None:
                 actions.append(
                     LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
                 )
         if late:
             return tuple(actions)
-        if not me.ready_used:
+        ready_problems, _ = (
+            action_problems(state, self, me, ManeuverAction.READY)
+            if state.turns_running
+            else ([], None)
+        )
+        if not me.ready_used and not ready_problems:  # under Ready, or none yet
             for key in sorted(me.unready):
                 actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
             for item in state.items:
@@ -406,11 +416,6 @@ class Seed000(Tables):
     # --- the turn ---------------------------------------------------------------
     def new_turn(self, combatant: Combatant) -> Combatant:
         return turn.new_turn(combatant)
-
-    def end_of_turn(
-        self, state: BattleState, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.end_of_turn(state, dice)
 
     # --- pieces -----------------------------------------------------------------
     @property
