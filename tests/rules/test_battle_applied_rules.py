@@ -10,6 +10,7 @@ magic numbers."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -20,9 +21,9 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
-from rules.battle.commands import Attack, DropItem, MoveCombatant, PickUpItem
-from rules.battle.items import ItemDropped, ItemPickedUp
-from rules.battle.model import Combatant
+from rules.battle.commands import AddItem, Attack, DropItem, MoveCombatant, PickUpItem
+from rules.battle.items import ItemDropped, ItemKind, ItemPickedUp
+from rules.battle.model import Combatant, Weapon, WeaponKind
 from rules.battle.state import BattleState, Command
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
@@ -44,12 +45,14 @@ from rules.sets.seed000.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
+from rules.sets.seed000.breakage import BreakResult, break_weapon
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import RollKind
+from tests.rules.weapon_builder import build_weapon
 
 Make = Callable[..., Combatant]
 E = TypeVar("E", bound=Event)
@@ -124,6 +127,39 @@ def test_a_broken_sword_cuts_at_half_damage_in_hand_and_after_a_drop_and_pick_up
     assert landed
     for events in landed:
         halved_blow(events)
+
+
+def _broken(weapon: Weapon, outcome: str) -> BreakResult:
+    """The first seeded break of ``weapon`` that gives ``outcome``."""
+    tables = get_ruleset("000")
+    assert isinstance(tables, Tables)
+    for seed in range(500):
+        result = break_weapon(weapon, random.Random(seed), table=tables.broken_weapons)
+        if result.outcome == outcome:
+            return result
+    raise AssertionError(f"no seed gives {outcome} for {weapon.name}")
+
+
+def test_a_shorter_flail_and_a_chain_piece_picked_up_do_half_damage(
+    make: Make, catalog: Catalog
+) -> None:
+    kusari = build_weapon(WeaponKind.CHAIN, "Kusari", 5, ("swing", "sw+2 cr", "1-4"), skill="Flail")
+    shorter = _broken(catalog.weapon("morningstar"), "shorter_flail").weapon_in_hand
+    (head_end,) = _broken(kusari, "middle").pieces
+    for piece in (shorter, head_end.weapon):
+        assert piece is not None
+        a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", weapons=())
+        d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+        landed = 0
+        for seed in range(40):  # on the ground, picked up, one swing (1/3 class: then unready)
+            battle = Battle(BattleState(HexGrid(10, 10), (a, d)), seed, get_ruleset)
+            battle.execute(AddItem(Hex(5, 5), piece.name, ItemKind.PIECE, weapon=piece))
+            (picked,) = of(battle.execute(PickUpItem("a", battle.state.items[-1].id)), ItemPickedUp)
+            events = battle.execute(Attack("a", "d", AttackOptions(picked.key, "swing")))
+            for dealt in of(events, DamageDealt):
+                assert dealt.damage.basic == math.floor(dealt.damage.roll.total / 2), piece.name
+                landed += 1
+        assert landed >= 3, piece.name
 
 
 # --- 000 RANDOM BODY HIT note 13: the shield's PD twice ---------------------------------
