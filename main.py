@@ -152,11 +152,13 @@ def open_window(
     measure_startup: bool = False,
     battle: Battle | None = None,
     battle_file: Path | None = None,
+    open_in_window: Path | None = None,
 ) -> MainWindow:
     """The main window on ``battle`` (opened from ``battle_file``) or the demo
     battle, shown as the GUI starts it: the map and its first frame come first; the
     panes, the log file, the autosave and the first-run guide right after that
-    frame (``MainWindow.call_after_first_paint``)."""
+    frame (``MainWindow.call_after_first_paint``). ``open_in_window``: a file that
+    could not be opened, opened again by File ▸ Open's logic, which tells why."""
     controller = BattleController(battle if battle is not None else load_demo_battle(seed))
     window = MainWindow(controller, seed=controller.battle.seed, defer_panes=True)
     install_crash_handler(window)
@@ -176,6 +178,10 @@ def open_window(
     window.call_after_first_paint(setup_logging)
     # The autosave, then the offer to restore what a crash left (app.file_actions).
     window.call_after_first_paint(lambda: window.file_actions.start(battle_file))
+    if open_in_window is not None:
+        window.call_after_first_paint(
+            lambda: window.file_actions.open_path(open_in_window, asked=True)
+        )
     window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
     return window
 
@@ -185,6 +191,7 @@ def run_gui(
     measure_startup: bool = False,
     battle: Battle | None = None,
     battle_file: Path | None = None,
+    open_in_window: Path | None = None,
 ) -> int:
     # Start-up makes tens of thousands of objects that live as long as the program:
     # no cyclic collection, which would walk them over and over, until the window and
@@ -198,7 +205,11 @@ def run_gui(
     try:
         try:
             window = open_window(
-                seed, measure_startup=measure_startup, battle=battle, battle_file=battle_file
+                seed,
+                measure_startup=measure_startup,
+                battle=battle,
+                battle_file=battle_file,
+                open_in_window=open_in_window,
             )
         except DataError as damaged:  # a bundled table: a dialog, as no terminal may show
             show_damaged_bundle(damaged)
@@ -214,16 +225,22 @@ def run_gui(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.self_test or args.screenshot is not None or args.benchmark:
+    if not is_window_mode(args):
         settle_collector()  # paused by the bundle's runtime hook for the window's start
 
     battle = None
+    battle_file = args.file
+    open_in_window = None
     if args.file is not None:
         try:
             battle = open_battle(args.file)
         except BattleFileError as refusal:
-            print(f"hexfray: cannot open {args.file}: {refusal}", file=sys.stderr)
-            return EXIT_BAD_FILE
+            if not (is_window_mode(args) and getattr(sys, "frozen", False)):
+                print(f"hexfray: cannot open {args.file}: {refusal}", file=sys.stderr)
+                return EXIT_BAD_FILE
+            # A bundle opened by a double-click has no terminal to print to: the
+            # window opens and its Open says why, offering what replays, if any.
+            battle_file, open_in_window = None, args.file
 
     if args.self_test:
         return run_self_test(args.regenerate)
@@ -236,8 +253,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         battle_seed(args.seed, window=True),
         measure_startup=args.measure_startup,
         battle=battle,
-        battle_file=args.file,
+        battle_file=battle_file,
+        open_in_window=open_in_window,
     )
+
+
+def is_window_mode(args: argparse.Namespace) -> bool:
+    return not (args.self_test or args.screenshot is not None or args.benchmark)
 
 
 def battle_seed(requested: int | None, *, window: bool) -> int:

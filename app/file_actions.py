@@ -56,6 +56,7 @@ from app.panes.widgets import clear_swatches
 from app.preferences import Confirmation, Preferences
 from hexmap import HexGrid
 from rules.battle.battle import Battle
+from rules.battle.savefile import PartlyReplayedFile
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset
@@ -111,6 +112,21 @@ def new_battle_setup_with_dialog(
     setup = dialog.setup() if accepted else None
     dialog.deleteLater()
     return setup
+
+
+def ask_open_partly_with_dialog(parent: QWidget, name: str, partly: PartlyReplayedFile) -> bool:
+    box = QMessageBox(QMessageBox.Icon.Warning, "Open Battle", "", parent=parent)
+    box.setText(f"{name} replays only in part: {partly.replayed} of its {partly.total} commands.")
+    box.setInformativeText(
+        f"{str(partly)[:1].upper()}{str(partly)[1:]}. It was probably saved by a Hexfray "
+        "whose rules differ. Open the battle as it stands after those commands? The file "
+        "stays as it is; Save asks for a new name."
+    )
+    opening = box.addButton("Open", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(opening)
+    box.exec()
+    return box.clickedButton() is opening
 
 
 def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryChoice:
@@ -192,6 +208,9 @@ class FileActions(QObject):
         )
         self.ask_recovery: Callable[[Recoverable], RecoveryChoice] = lambda entry: (
             ask_recovery_with_dialog(window, entry)
+        )
+        self.ask_open_partly: Callable[[str, PartlyReplayedFile], bool] = lambda name, partly: (
+            ask_open_partly_with_dialog(window, name, partly)
         )
         self.show_problem: Callable[[str, str], None] = lambda title, text: (
             show_problem_with_dialog(window, title, text)
@@ -357,12 +376,26 @@ class FileActions(QObject):
             return False
         try:
             battle = open_battle(path)
+        except PartlyReplayedFile as partly:
+            return self._open_partly(path, partly)
         except BattleFileError as problem:
             self.show_problem("Open Battle", f"{path.name} cannot be opened: {problem}.")
             return False
         self._replace(battle, path, path.name)
         self._remember(path)
         self._status(f"Opened {path}", 5000)
+        return True
+
+    def _open_partly(self, path: Path, partly: PartlyReplayedFile) -> bool:
+        """A file these rules replay only in part: the GM may open what replays, as
+        an unsaved battle of its own (a Save must not cut the file's log short)."""
+        if not self.ask_open_partly(path.name, partly):
+            return False
+        name = f"{path.stem} (first {partly.replayed} of {partly.total} commands)"
+        self._replace(partly.battle, None, name)
+        self._saved_commands = ()  # what it holds is in no file of its own yet
+        self._update_title()
+        self._status(f"Opened the first {partly.replayed} commands of {path}", 8000)
         return True
 
     def close_battle(self) -> bool:

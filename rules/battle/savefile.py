@@ -40,6 +40,7 @@ from rules.battle.values import (
     ValueFileError,
     hex_name,
 )
+from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError
 from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
@@ -63,6 +64,19 @@ _DOCUMENT_KEYS = frozenset(
 class BattleFileError(DataError):
     """A battle file that cannot be opened. The message says why, in a game
     master's terms, naming the place in the file; the open battle is untouched."""
+
+
+class PartlyReplayedFile(BattleFileError):
+    """A file whose log these rules replay only in part (it was saved by a Hexfray
+    whose rules differ, or a command in it is refused): ``battle`` is the battle
+    after the first ``replayed`` of its ``total`` commands, offered to the GM
+    rather than nothing."""
+
+    def __init__(self, message: str, battle: Battle, replayed: int, total: int) -> None:
+        super().__init__(message)
+        self.battle = battle
+        self.replayed = replayed
+        self.total = total
 
 
 class SavingRuleset(BattleRuleset, Protocol):
@@ -211,6 +225,7 @@ def battle_from_document(
         undone = _entries(codec, document["undone"], "undone entry")
     except ValueFileError as exc:
         raise BattleFileError(str(exc)) from None
+    marks = _entered_marks(document["log"])
     try:
         return Battle.restore(
             initial,
@@ -219,11 +234,32 @@ def battle_from_document(
             tuple(faces for _, faces in log),
             undone,
             rulesets=rulesets,
-            entered=(*_entered_marks(document["log"]), *_entered_marks(document["undone"])),
+            entered=(*marks, *_entered_marks(document["undone"])),
         )
     except Exception as exc:  # a rule refusing a command, or a bug it hit: the log cannot run
         reason = str(exc) or type(exc).__name__
-        raise BattleFileError(f"the battle's log cannot be replayed: {reason:.200}") from None
+        message = f"the battle's log cannot be replayed: {reason:.200}"
+    partial, replayed = _replayable_part(initial, seed, log, marks, rulesets)
+    raise PartlyReplayedFile(message, partial, replayed, len(log) + len(undone))
+
+
+def _replayable_part(
+    initial: BattleState,
+    seed: int,
+    log: Sequence[tuple[Command, tuple[int, ...]]],
+    marks: Sequence[bool],
+    rulesets: SavingRulesetFinder,
+) -> tuple[Battle, int]:
+    """The battle after the commands of ``log`` that replay, up to the first that
+    does not, and how many did (the redo list is left out)."""
+    battle = Battle(initial, seed, rulesets)
+    for index, (command, faces) in enumerate(log):
+        entered = index < len(marks) and marks[index]
+        try:
+            battle.execute(command, ScriptedDice(faces, entered=entered))
+        except Exception:  # the first command these rules refuse, as in the full replay
+            return battle, index
+    return battle, len(log)
 
 
 def _ruleset_named(raw_state: Mapping[str, object], rulesets: SavingRulesetFinder) -> SavingRuleset:

@@ -6,6 +6,7 @@ attributes), so nothing waits for a click; one test drives the real dialog."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +31,7 @@ from hexmap import Facing, Hex
 from rules.battle.commands import TurnCombatant
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
+from rules.battle.savefile import PartlyReplayedFile
 from rules.battle.sides import SideSetup
 from rules.battle.turns import StartTurns
 
@@ -384,6 +386,36 @@ def test_a_bad_file_gets_a_dialog_and_the_battle_stays(
     assert answers.problems[0].startswith("cut.hexfray cannot be opened: ")
     assert "newer" in answers.problems[1] and "update Hexfray" in answers.problems[1]
     assert window.windowTitle() == "Hexfray – Demo battle[*]" and window.isWindowModified()
+
+
+def test_a_file_that_replays_in_part_opens_what_replays_as_a_new_battle(
+    window: MainWindow, answers: Answers, tmp_path: Path
+) -> None:
+    controller = window.controller
+    for facing in (Facing.S, Facing.N, Facing.SE):
+        controller.execute(TurnCombatant("c1", facing))
+    saved = tmp_path / "older.hexfray"
+    window.file_actions.save_to(saved)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["log"][-1]["command"]["combatant_id"] = "nobody"  # refused by these rules
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    asked: list[tuple[str, int, int]] = []
+
+    def answer(name: str, partly: PartlyReplayedFile) -> bool:
+        asked.append((name, partly.replayed, partly.total))
+        return len(asked) > 1  # Cancel first, then Open
+
+    window.file_actions.ask_open_partly = answer
+    battle = controller.battle
+    assert not window.file_actions.open_path(saved)
+    assert controller.battle is battle
+    assert window.file_actions.open_path(saved)
+    total = len(battle.commands)
+    assert asked == [("older.hexfray", total - 1, total)] * 2
+    assert controller.battle.commands == battle.commands[:-1]
+    assert window.file_actions.path is None and window.isWindowModified()
+    assert f"(first {total - 1} of {total} commands)" in window.windowTitle()
+    assert json.loads(saved.read_text(encoding="utf-8")) == data  # the file is left as it was
 
 
 def test_open_recent_lists_the_files_newest_first_and_greys_missing_ones(

@@ -92,3 +92,42 @@ def test_a_damaged_bundled_table_at_start_shows_a_dialog(
     ((title, text),) = shown
     assert title == "Hexfray cannot start"
     assert "asset fighters.json is damaged" in text and "cut short" in text
+
+
+def test_a_bundle_opens_the_window_and_says_there_why_a_file_cannot_be_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "cut.hexfray"
+    bad.write_text('{"format": "hexfray-battle", "schema_version": 2, "seed": ', encoding="utf-8")
+    started: list[dict[str, object]] = []
+
+    def run_gui(seed: int, **options: object) -> int:
+        started.append(options)
+        return 0
+
+    monkeypatch.setattr(main, "run_gui", run_gui)
+    assert main.main([str(bad)]) == main.EXIT_BAD_FILE  # from source: the terminal is told
+    assert started == []
+    monkeypatch.setattr(sys, "frozen", True, raising=False)  # a bundle has no terminal
+    assert main.main([str(bad)]) == 0
+    (options,) = started
+    assert options["open_in_window"] == bad and options["battle_file"] is None
+    assert options["battle"] is None
+    assert main.main(["--screenshot", str(tmp_path / "x.png"), str(bad)]) == main.EXIT_BAD_FILE
+
+
+def test_the_window_tells_why_the_file_it_was_given_cannot_be_opened(
+    qtbot: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
+    bad = tmp_path / "cut.hexfray"
+    bad.write_text('{"format": "hexfray-battle", "schema_version": 2, "seed": ', encoding="utf-8")
+    window = main.open_window(1, open_in_window=bad)
+    problems: list[str] = []
+    window.file_actions.show_problem = lambda title, text: problems.append(text)
+    qtbot.waitUntil(lambda: bool(problems), timeout=10000)  # type: ignore[attr-defined]
+    assert problems[0].startswith("cut.hexfray cannot be opened: ")
+    assert window.file_actions.path is None and window.controller.state.combatants
+    window.file_actions.stop_autosave()
+    window.close()
+    window.deleteLater()

@@ -29,6 +29,7 @@ from rules.battle.savefile import (
     FORMAT,
     SCHEMA_VERSION,
     BattleFileError,
+    PartlyReplayedFile,
     battle_document,
     document_text,
     read_battle,
@@ -318,6 +319,24 @@ def test_a_log_that_cannot_be_replayed_is_refused() -> None:
     data = document(battle)
     data["log"][0]["command"]["combatant_id"] = "nobody"  # type: ignore[index]
     assert "cannot be replayed" in refusal(data)
+
+
+def test_a_log_refused_part_way_offers_the_battle_before_the_refused_command() -> None:
+    battle = played_battle(5, steps=60)
+    data = document(battle)
+    log = data["log"]
+    assert isinstance(log, list) and len(log) > 12
+    kept = Battle.replay(
+        battle.initial, battle.seed, battle.commands[:9], battle.dice_log[:9], rulesets=get_ruleset
+    )
+    log[9]["command"] = {"@type": "TurnCombatant", "combatant_id": "nobody", "facing": "N"}
+    with pytest.raises(PartlyReplayedFile) as caught:
+        read_battle(text_of(data), rulesets=get_ruleset)
+    partly = caught.value
+    assert "cannot be replayed" in str(partly) and "nobody" in str(partly)
+    assert (partly.replayed, partly.total) == (9, len(log) + len(battle.undone))
+    assert partly.battle.commands == battle.commands[:9]
+    assert partly.battle.state == kept.state and not partly.battle.can_redo
 
 
 def test_the_text_is_indented_sorted_and_ends_with_a_newline() -> None:
