@@ -21,6 +21,7 @@ from enum import Enum
 from types import MappingProxyType
 
 from rules.battle.catalog import RawSheet
+from rules.battle.edits import SheetProblem, weapon_place
 from rules.battle.model import Combatant, Fighter, RulesetSheet
 from rules.core.errors import DataError
 from rules.core.jsondata import (
@@ -33,6 +34,13 @@ from rules.core.jsondata import (
     get_enum,
     get_int,
     get_str,
+)
+from rules.sets.sheet_fields import (
+    SheetDescription,
+    SheetEntries,
+    SheetField,
+    SheetFieldKind,
+    SheetValue,
 )
 
 ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
@@ -52,6 +60,7 @@ SHEET_OPTIONAL = (
 )
 # What a battle file's combatant may add to its template's sheet.
 AMENDMENT_KEYS = ("skills",)  # skill levels added to (or replacing) the template's
+
 
 @dataclass(frozen=True, slots=True)
 class Attributes:
@@ -246,3 +255,137 @@ def _read_raw(raw: RawSheet) -> Sheet000:
             levels = parse_skills(amendment["skills"], f"{where}.skills")
             sheet = replace(sheet, skills=MappingProxyType({**sheet.skills, **levels}))
     return sheet
+
+
+# --- the sheet as the character editor shows it --------------------------------------
+# The ranges are the editor's bounds, ours, not the seed's: 3rd-edition attributes
+# run about 1-20 for people and higher for beasts and giants, skills about 1-25.
+def _number(key: str, label: str, section: str, low: int, high: int, tip: str) -> SheetField:
+    return SheetField(key, label, SheetFieldKind.NUMBER, section, low, high, tooltip=tip)
+
+
+def _flag(key: str, label: str, tip: str) -> SheetField:
+    return SheetField(key, label, SheetFieldKind.FLAG, "Traits", tooltip=tip)
+
+
+SHEET_DESCRIPTION = SheetDescription(
+    fields=(
+        _number("st", "ST", "Attributes", 1, 50, "Strength: damage, weapon ST, encumbrance"),
+        _number("dx", "DX", "Attributes", 1, 30, "Dexterity: skill defaults are DX-5"),
+        _number("iq", "IQ", "Attributes", 1, 30, "Intelligence"),
+        _number("ht", "HT", "Attributes", 1, 30, "Health: stun, knockdown and death rolls"),
+        _number("hit_points", "Hit points", "Attributes", 1, 200, "The health bar's scale"),
+        _number("move", "Move", "Attributes", 0, 20, "Hexes a turn"),
+        SheetField(
+            "dodge_skill",
+            "Dodge skill",
+            SheetFieldKind.NUMBER,
+            "Defenses",
+            1,
+            30,
+            optional=True,
+            tooltip="000 DODGE: half of the Dodge skill counts; empty: no Dodge skill",
+        ),
+        SheetField(
+            "shield_skill",
+            "Shield skill",
+            SheetFieldKind.TEXT,
+            "Defenses",
+            tooltip="The skill a block rolls against (000 BLOCK); its level is under Skills",
+        ),
+        _number(
+            "encumbrance", "Encumbrance", "Defenses", 0, MAX_ENCUMBRANCE, "0 none to 4 extra-heavy"
+        ),
+        _flag("combat_reflexes", "Combat Reflexes", "+1 to active defenses"),
+        _flag("fencing", "Fencing style", "000 FENCING PARRIES"),
+        SheetField(
+            "pain_threshold",
+            "Pain threshold",
+            SheetFieldKind.CHOICE,
+            "Traits",
+            choices=tuple(p.value for p in PainThreshold),
+            tooltip="000 HIGH AND LOW PAIN THRESHOLD",
+        ),
+        _flag(
+            "ambidextrous", "Ambidextrous", "No off-hand penalty (000 ADVERSE COMBAT CONDITIONS)"
+        ),
+    ),
+    skill_minimum=1,
+    skill_maximum=30,
+    skills_tooltip="Skill levels; a skill the sheet lacks defaults to DX-5",
+)
+
+
+def sheet_entries(fighter: Fighter) -> SheetEntries:
+    """The fighter's values in ``SHEET_DESCRIPTION``'s fields."""
+    sheet = sheet_of(fighter)
+    a = sheet.attributes
+    values: dict[str, SheetValue] = {
+        "st": a.st,
+        "dx": a.dx,
+        "iq": a.iq,
+        "ht": a.ht,
+        "hit_points": fighter.hit_points,
+        "move": fighter.move,
+        "dodge_skill": sheet.dodge_skill,
+        "shield_skill": sheet.shield_skill,
+        "encumbrance": sheet.encumbrance,
+        "combat_reflexes": sheet.combat_reflexes,
+        "fencing": sheet.fencing,
+        "pain_threshold": sheet.pain_threshold.value,
+        "ambidextrous": sheet.ambidextrous,
+    }
+    return SheetEntries(values=MappingProxyType(values), skills=sheet.skills)
+
+
+def _int(values: Mapping[str, SheetValue], key: str) -> int:
+    value = values.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"{key}: a whole number, got {value!r:.40}")
+    return value
+
+
+def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
+    """The fighter with ``entries`` (valid by ``SHEET_DESCRIPTION``: ``DataError``
+    names the first that is not); what the editor does not show (001's injury
+    tolerance) stays as it was."""
+    problems = SHEET_DESCRIPTION.problems(entries)
+    if problems:
+        raise DataError(f"{problems[0].place}: {problems[0].message}")
+    values = entries.values
+    dodge = values.get("dodge_skill")
+    sheet = replace(
+        sheet_of(fighter),
+        attributes=Attributes(
+            st=_int(values, "st"),
+            dx=_int(values, "dx"),
+            iq=_int(values, "iq"),
+            ht=_int(values, "ht"),
+        ),
+        skills=MappingProxyType(dict(entries.skills)),
+        shield_skill=str(values["shield_skill"]).strip(),
+        dodge_skill=dodge if isinstance(dodge, int) and not isinstance(dodge, bool) else None,
+        encumbrance=_int(values, "encumbrance"),
+        combat_reflexes=values["combat_reflexes"] is True,
+        fencing=values["fencing"] is True,
+        pain_threshold=PainThreshold(values["pain_threshold"]),
+        ambidextrous=values["ambidextrous"] is True,
+    )
+    return replace(
+        fighter, stats=sheet, hit_points=_int(values, "hit_points"), move=_int(values, "move")
+    )
+
+
+def sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:
+    """What seed 000 refuses beyond the fields' ranges: a weapon whose skill the
+    sheet lacks (its attacks and parries would quietly fall to the DX-5 default)."""
+    skills = sheet_of(fighter).skills
+    return tuple(
+        SheetProblem(
+            weapon_place(index, "skill"),
+            f"{weapon.name} is used with {weapon.skill}, which is not among the skills: "
+            "add it under Skills.",
+        )
+        for index, weapon in enumerate(fighter.weapons)
+        if weapon.skill.strip() and weapon.skill not in skills
+    )
