@@ -266,17 +266,18 @@ def _replace_sides(state: BattleState, sides: tuple[SideSetup, ...]) -> BattleSt
 
 @dataclass(frozen=True)
 class AddSide(Command):
-    """Set up a side with its name and colour (one not set up yet)."""
+    """Set up ``side`` (one not set up yet) with its name and colour ("#rrggbb")."""
 
-    setup: SideSetup
+    side: Side
+    name: str
+    colour: str
 
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
-        if any(s.side is self.setup.side for s in state.sides):
-            raise IllegalCommandError(f"the {self.setup.side.value} side is already set up")
-        _check_name_free(state, self.setup.side, self.setup.name)
-        return CommandResult(
-            _with_setup(state, self.setup), (SideSetUp(citation=GM_EDIT, setup=self.setup),)
-        )
+        if any(s.side is self.side for s in state.sides):
+            raise IllegalCommandError(f"the {self.side.value} side is already set up")
+        setup = SideSetup(self.side, self.name, self.colour)
+        _check_name_free(state, self.side, self.name)
+        return CommandResult(_with_setup(state, setup), (SideSetUp(citation=GM_EDIT, setup=setup),))
 
 
 @dataclass(frozen=True)

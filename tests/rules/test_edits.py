@@ -139,9 +139,9 @@ def test_an_unchanged_sheet_changes_nothing() -> None:
 def test_sides_are_set_up_renamed_recoloured_and_a_fighter_changes_side() -> None:
     battle = demo_battle(4)
     start = battle.state
-    added = battle.execute(AddSide(SideSetup(Side.GOLD, "The Duke's guard", "#c0a000")))
+    added = battle.execute(AddSide(Side.GOLD, "The Duke's guard", "#c0a000"))
     assert isinstance(added[0], SideSetUp)
-    battle.execute(AddSide(SideSetup(Side.RED, "Bandits", "#aa0000")))
+    battle.execute(AddSide(Side.RED, "Bandits", "#aa0000"))
     renamed = battle.execute(RenameSide(Side.GOLD, "The Duchess's guard"))
     assert renamed[0].describe() == "Side The Duke's guard is renamed The Duchess's guard"
     battle.execute(RecolourSide(Side.GOLD, "#e0c040"))
@@ -167,11 +167,11 @@ def test_sides_are_set_up_renamed_recoloured_and_a_fighter_changes_side() -> Non
 
 def test_side_commands_refuse_what_cannot_be() -> None:
     battle = demo_battle(4)
-    battle.execute(AddSide(SideSetup(Side.GOLD, "Guard", "#c0a000")))
+    battle.execute(AddSide(Side.GOLD, "Guard", "#c0a000"))
     with pytest.raises(IllegalCommandError, match="already set up"):
-        battle.execute(AddSide(SideSetup(Side.GOLD, "Other", "#c0a000")))
+        battle.execute(AddSide(Side.GOLD, "Other", "#c0a000"))
     with pytest.raises(IllegalCommandError, match="already named 'guard'"):
-        battle.execute(AddSide(SideSetup(Side.GREEN, "guard", "#00a000")))
+        battle.execute(AddSide(Side.GREEN, "guard", "#00a000"))
     with pytest.raises(IllegalCommandError, match="not set up"):
         battle.execute(RenameSide(Side.BLUE, "Blues"))
     with pytest.raises(IllegalCommandError, match="#rrggbb"):
