@@ -90,8 +90,13 @@ from rules.sets.seed000.odds import (
 )
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wound_effects import (
+    MAJOR_WOUND_PAIN,
+    RequiredRoll,
+    Victim,
+    roll_required,
+)
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import RequiredRoll, Victim, roll_required
 from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
@@ -236,9 +241,25 @@ def brute_injury(dice: Dice, dr: int, multiplier: Fraction) -> dict[int, Fractio
 
 
 def brute_status(
+    hp: int, injury: int, max_hp: int, ht: int, status: Status, pain_modifier: int = 0
+) -> dict[Status, Fraction]:
+    """The injury states as docs/rules-core.md states them, over the HT rolls; a
+    major wound (injury over HP/2) stuns an active victim who fails HT plus the pain
+    threshold's modifier (the knockdown roll, independent of the HT rolls)."""
+    states = _brute_ht_states(hp, injury, max_hp, ht, status)
+    if status is Status.DEAD or 2 * injury <= max_hp or Status.ACTIVE not in states:
+        return states
+    stays_up = ref_success(ht + pain_modifier)
+    active = states.pop(Status.ACTIVE)
+    states[Status.STUNNED] = states.get(Status.STUNNED, Fraction(0)) + active * (1 - stays_up)
+    states[Status.ACTIVE] = active * stays_up
+    return {s: q for s, q in states.items() if q}
+
+
+def _brute_ht_states(
     hp: int, injury: int, max_hp: int, ht: int, status: Status
 ) -> dict[Status, Fraction]:
-    """The injury states as docs/rules-core.md states them, over the HT rolls."""
+    """The states after the HT rolls to avoid death and stay conscious."""
     if status is Status.DEAD or injury <= 0:
         return {status: Fraction(1)}
     after = hp - injury
@@ -445,9 +466,11 @@ def test_injury_and_state_exact_against_brute_force(ruleset: Tables) -> None:
         injury = brute_injury(plan.damage_dice, dr, mult)
         assert dict(o.injury_given_hit) == injury
         status = defaultdict[Status, Fraction](Fraction)
+        ht = sheet_of(d).attributes.ht
+        pain = MAJOR_WOUND_PAIN.get(sheet_of(d).pain_threshold, 0)
         for amount, p in injury.items():
-            ht = sheet_of(d).attributes.ht
-            for s, q in brute_status(d.hp, amount, d.fighter.hit_points, ht, d.status).items():
+            states = brute_status(d.hp, amount, d.fighter.hit_points, ht, d.status, pain)
+            for s, q in states.items():
                 status[s] += p * q
         assert dict(o.blow.status) == {s: q for s, q in status.items() if q}
         down = sum((p for i, p in injury.items() if d.hp - i <= 0), Fraction(0))
@@ -617,10 +640,13 @@ def test_zero_hp_and_states_by_hand(make: Make, ruleset: Tables) -> None:
     # ... and then HT 10 (1/2) keeps him conscious
     assert o.p_status(Status.UNCONSCIOUS) == Fraction(1, 2) * Fraction(2, 6) / 2
     # 2 HP of 2, 1d cr vs DR 0: 2, 3 -> 0, -1 (roll to stay conscious); 4, 5 ->
-    # -2, -3 (a death roll at -2, then conscious); 6 -> -4 (death rolls at -2, -4)
+    # -2, -3 (a death roll at -2, then conscious); 6 -> -4 (death rolls at -2, -4).
+    # Active after these: 1/6 (a 1) + 13/48 (2 to 6); 2 to 6 are major wounds, and
+    # half of the 13/48 fail the knockdown roll (HT 10): stunned.
     o, _, _ = _gear_test(make, ruleset, 10, dr=0, hit_points=2, ht=10)
     assert dict(o.blow.status) == {
-        Status.ACTIVE: Fraction(7, 16),
+        Status.ACTIVE: Fraction(1, 6) + Fraction(13, 96),
+        Status.STUNNED: Fraction(13, 96),
         Status.UNCONSCIOUS: Fraction(13, 48),
         Status.DEAD: Fraction(7, 24),
     }
@@ -1379,7 +1405,7 @@ def test_the_damage_step_against_every_face() -> None:
 def test_the_hp_rolls_by_outcome_equal_them_by_totals() -> None:
     """``injury_status`` as the odds enumerate it (its HT rolls by outcome) equals
     it on every total of every roll, for blows crossing 0 and up to four death
-    thresholds; and against ``brute_status`` (the reference)."""
+    thresholds; and against ``_brute_ht_states`` (the reference)."""
     for max_hp, ht in ((10, 10), (4, 12)):
         for hp_before in (max_hp, 1, -max_hp + 1):
             for hp_after in range(hp_before, -4 * max_hp - 2, -3):
@@ -1394,7 +1420,7 @@ def test_the_hp_rolls_by_outcome_equal_them_by_totals() -> None:
                         )
                     )
                     assert dict(dist) == dict(by_totals), (hp_before, hp_after, status)
-    ref = brute_status(10, 25, 10, 10, Status.ACTIVE)
+    ref = _brute_ht_states(10, 25, 10, 10, Status.ACTIVE)  # the HT rolls alone
     assert dict(status_distribution({25: Fraction(1)}, 10, 10, 10, Status.ACTIVE)) == {
         s: p for s, p in ref.items() if p
     }

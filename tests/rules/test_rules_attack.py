@@ -257,7 +257,8 @@ def test_critical_hit_allows_no_defense(
 ) -> None:
     a, d = duel
     plan = plan_attack(a, d, AttackOptions(W, "swing", defenses=(BLOCK, DODGE)), ruleset)
-    res = resolve_attack(plan, a, d, scripted((1, 1, 2, 6)), ruleset)  # 4, then 1d damage
+    # 4, then 1d damage; a major wound's knockdown roll (base rules): 3 stays up
+    res = resolve_attack(plan, a, d, scripted((1, 1, 2, 6, 1, 1, 1)), ruleset)
     assert res.outcome is AttackOutcome.CRITICAL_HIT and res.defense_rolls == ()
     assert res.damage is not None and res.damage.roll.faces == (6,)
     check_record(res, a, d)
@@ -325,6 +326,7 @@ def test_a_killing_blow_changes_status(make: Make, ruleset: Tables, scripted: An
     d = replace(make("fencer", Hex(0, 1), Facing.N, id="d"), hp=1)
     plan = plan_attack(a, d, AttackOptions("long-spear", "thrust"), ruleset)
     # attack 6 hits; 1d+2 rolls 6 = 8, DR 2 -> 6 x2 = 12 injury: HP 1 -> -11 = -1 x HP
+    # (a major wound, but the dead need no knockdown roll)
     res = resolve_attack(plan, a, d, scripted((2, 2, 2, 6, 6, 6, 6)), ruleset)
     assert res.damage is not None and res.damage.injury == 12
     assert res.defender_after.hp == -11

@@ -411,11 +411,12 @@ def test_bleeding_costs_its_hp_at_the_end_of_the_bleeder_s_own_turn(make: Make) 
     assert Condition.SEVERE_BLEEDING in wound_conditions(battle.state.combatant("s"))
 
 
-def test_a_crippled_leg_calls_for_a_dx_roll_at_the_start_of_the_fighter_s_turn(make: Make) -> None:
+def test_a_crippled_leg_calls_for_a_dx_roll_at_the_end_of_the_fighter_s_turn(make: Make) -> None:
     state = duel(make)
     leg = Wound("000", "leg", "Right leg", None, 7, Limb.LEG, frozenset({Condition.CRIPPLED}))
     battle = started(_with(state, with_wounds(state.combatant("s"), (leg,))))
-    events = battle.execute(EndTurn(), ScriptedDice((6, 6, 5)))  # DX 12: 17 fails
+    assert not of(battle.execute(EndTurn(), ScriptedDice(())), StandingRolled)  # s's turn begins
+    events = battle.execute(EndTurn(), ScriptedDice((6, 6, 5)))  # it ends: DX 12, 17 fails
     stood = of(events, StandingRolled)[0]
     assert stood.combatant_id == "s" and stood.dx == 12 and not stood.roll.succeeded
     assert stood.citation is not None and str(stood.citation) == "000 RANDOM BODY HIT note 22"

@@ -127,8 +127,8 @@ def test_note_4_jaw(t: HitLocationTable) -> None:
     assert {Condition.UNCONSCIOUS, Condition.STUNNED} <= a.automatic
     assert RollKind.KNOCKOUT not in kinds(t.assess_wound("jaw", IMP, 6, V))
     helmed = Victim(12, 11, chin_padded_helm=True)
-    a = t.assess_wound("jaw", CR, 9, helmed)
-    assert not a.automatic and a.rolls == ()
+    a = t.assess_wound("jaw", CR, 9, helmed)  # 7 injury: still a major wound (base rules)
+    assert not a.automatic and kinds(a) == [RollKind.KNOCKDOWN]
     assert any("teeth" in e.text for e in a.effects)
 
 
@@ -163,7 +163,8 @@ def test_note_6_neck(t: HitLocationTable) -> None:
     a = t.assess_wound("neck", CUT, 4, V)
     assert a.multiplier == 2 and a.injury == 8
     assert a.hp_loss == 6  # "damage over HP/2 lost"
-    assert kinds(a) == [RollKind.SUFFOCATION, RollKind.SEVERE_BLEEDING]
+    # 8 injury over HP/2: the major wound's roll comes last (base rules)
+    assert kinds(a) == [RollKind.SUFFOCATION, RollKind.SEVERE_BLEEDING, RollKind.KNOCKDOWN]
     assert target(a, RollKind.SEVERE_BLEEDING) == 11 + 5 - 8
     a = t.assess_wound("neck", CR, 4, V)
     assert a.multiplier == 1 and kinds(a) == [RollKind.SUFFOCATION]  # 4 >= HP/3
@@ -264,7 +265,7 @@ def test_notes_11_12_hand_crippling_roll_and_keep_hold(t: HitLocationTable) -> N
 
 def test_crippled_arm_risks_dropping_too(t: HitLocationTable) -> None:
     a = t.assess_wound("near_arm", CR, 7, V)
-    assert kinds(a) == [RollKind.KEEP_HOLD]
+    assert kinds(a) == [RollKind.KEEP_HOLD, RollKind.KNOCKDOWN]  # 7 injury: a major wound
     assert t.assess_wound("near_thigh", CR, 7, V).roll_of(RollKind.KEEP_HOLD) is None
 
 
@@ -317,7 +318,7 @@ def test_note_14_chest_damage_past_hp_3_goes_to_the_vitals(t: HitLocationTable) 
     assert RollKind.HEART in kinds(a)
     assert a.shock_penalty == -8  # the vitals double stun
     b = t.assess_wound("chest", IMP, 4, V)
-    assert b.injury == 8 and b.also_location is None and b.rolls == ()
+    assert b.injury == 8 and b.also_location is None and kinds(b) == [RollKind.KNOCKDOWN]
 
 
 def test_notes_15_16_vitals(t: HitLocationTable) -> None:
@@ -436,9 +437,9 @@ def test_base_multipliers_come_from_the_ruleset_or_the_caller(t: HitLocationTabl
 
 
 def test_resolve_rolls_outcomes_and_wound(t: HitLocationTable) -> None:
-    a = t.assess_wound("neck", CUT, 4, V)  # suffocation 8, bleeding 8
-    out = resolve_rolls(a, ScriptedRandom([2, 2, 2, 6, 6, 6]))
-    assert [o.total for o in out] == [6, 18]
+    a = t.assess_wound("neck", CUT, 4, V)  # suffocation 8, bleeding 8, knockdown 11
+    out = resolve_rolls(a, ScriptedRandom([2, 2, 2, 6, 6, 6, 2, 2, 2]))
+    assert [o.total for o in out] == [6, 18, 6]
     assert not out[0].failed and out[1].failed and out[1].margin == -10
     w = wound_from(a, out)
     assert w.location == "neck" and w.injury == 6 and w.bleeding

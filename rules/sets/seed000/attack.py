@@ -233,6 +233,14 @@ from rules.sets.seed000.weapon_strikes import (
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Victim, note_000, resolve_rolls, wound_from
+from rules.sets.seed000.wounded import (
+    after_blow,
+    after_wound,
+    defense_problem,
+    wielding_problem,
+    wound_attack_modifiers,
+    wound_defense_modifiers,
+)
 
 __all__ = [
     "AttackOptions",
@@ -440,6 +448,9 @@ def plan_attack(
             f"{attacker.name}'s arm holding the {weapon.name} is strained "
             "(critical miss table: STRAIN)"
         )
+    wound_problem = wielding_problem(attacker, weapon)  # crippled arm, paralysis
+    if wound_problem is not None:
+        raise IllegalAttackError(wound_problem)
     if base_mode.is_ranged:  # 000 MISSILE AND THROWN WEAPONS: range, not reach
         options = _ranged_options(attacker, defender, weapon, base_mode, options)
     elif not in_reach(attacker.hex, attacker.facing, base_mode.reach, defender.hex):
@@ -509,6 +520,7 @@ def plan_attack(
         except ConditionError as e:
             raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
+    mods.extend(wound_attack_modifiers(attacker, weapon))  # shock, a crippled hand
     if target is None:
         pd = ruleset.passive_defense(
             defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)
@@ -577,7 +589,10 @@ def plan_attack(
     history: list[TurnAction] = list(defender.actions_this_turn)
     plans: list[DefensePlan] = []
     for choice in options.defenses:
-        extra = ranged_defense_modifiers(defender, choice, mode)
+        refused = defense_problem(defender, choice)  # paralysis, a crippled arm or hand
+        if refused is not None:
+            raise IllegalAttackError(refused)
+        extra = ranged_defense_modifiers(defender, choice, mode) + wound_defense_modifiers(defender)
         if guarded is not None:
             extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
         if options.defense_modifiers:
@@ -1111,8 +1126,11 @@ def resolve_attack(
             "hp": damage.hp_after,
             "status": damage.status_after,
         }
-        flow.defender = flow.defender.evolve(**injured)
+        struck = flow.defender
+        flow.defender = struck.evolve(**injured)
         _damage_events(flow, damage)
+        flow.defender, hurt = after_blow(struck, flow.defender, damage)  # shock, knockdown
+        events.extend(hurt)
     if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
         _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng, ruleset)
     if plan.mode.delivery is Delivery.THROWN:
@@ -1910,6 +1928,9 @@ def _body_blow(
     _damage_events(flow, damage, d, between, side_reason)
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
+    struck, hurt = after_wound(d, flow.get(target_id), assessment, wound)  # shock, falls
+    flow.put(struck)
+    flow.events.extend(hurt)
     return damage, location_roll, hit_key
 
 

@@ -19,6 +19,10 @@ of the family (cited ``BASE_DAMAGE`` and ``BASE_INJURY``):
   outright. The death rolls come first; a survivor still at 0 HP or less then
   rolls to stay conscious. The every-turn consciousness roll while at 0 HP or less
   is ``turn_start_consciousness`` for the battle's turn sequence.
+* **Major wound**: a single blow of more than half the HP calls for an HT roll
+  against knockdown and stun (``rules.sets.seed000.wound_effects.major_wound_roll``),
+  after the HT rolls above, by a victim they left conscious. (A located wound
+  rolls it among its own rolls, before them.)
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from rules.core.jsondata import (
 )
 from rules.sets.seed000.checks import SuccessRoll, success_roll
 from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.wound_effects import RollOutcome, Victim, major_wound_roll, roll_required
 
 DEATH_THRESHOLD_MULTIPLES = (1, 2, 3, 4)  # HT roll or die at -1x .. -4x HP
 DEAD_OUTRIGHT_MULTIPLE = 5  # dead at -5x HP
@@ -307,6 +312,9 @@ class DamageResult:
     status_rolls: tuple[StatusRoll, ...] = ()
     killed_outright: bool = False
     citation: Citation = BASE_DAMAGE
+    # A major wound's HT roll against knockdown and stun (None: no major wound, or
+    # a located wound, whose rolls are its own).
+    knockdown: RollOutcome | None = None
 
     def apply_to(self, c: Combatant) -> Combatant:
         return c.evolve(hp=self.hp_after, status=self.status_after)
@@ -349,6 +357,7 @@ def roll_damage(
     mult = wounding.multiplier(damage_type)
     inj = injury_from(pen, mult, wounding.minimum_injury)
     hp_after = target.hp - inj
+    who = None if what is None else target.name
     status, rolls, outright = injury_status(
         target.hp,
         hp_after,
@@ -356,8 +365,15 @@ def roll_damage(
         sheet_of(target).attributes.ht,
         target.status,
         rng,
-        who=None if what is None else target.name,
+        who=who,
     )
+    knockdown = None
+    major = major_wound_roll(inj, Victim.of(target.fighter))
+    if major is not None and status in (Status.ACTIVE, Status.STUNNED):
+        roll_name = None if who is None else f"{who}'s roll to {major.kind.value}"
+        knockdown = roll_required(major, rng, roll_name)
+        if knockdown.failed:
+            status = Status.STUNNED
     return DamageResult(
         dice=dice,
         roll=rolled,
@@ -374,4 +390,5 @@ def roll_damage(
         status_after=status,
         status_rolls=rolls,
         killed_outright=outright,
+        knockdown=knockdown,
     )

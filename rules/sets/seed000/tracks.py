@@ -1,7 +1,8 @@
 """Seed 000's own per-combatant state, carried by the battle in ``Combatant.tracks``:
 the located wounds (``rules.sets.seed000.wound_effects``), oldest first; the body
-area the fighter guards; the weapons whose arm a critical miss strained; and a
-fumbled dodge's off-balance."""
+area the fighter guards; the weapons whose arm a critical miss strained; a
+fumbled dodge's off-balance; and the shock of injury (base rules: a penalty on
+the victim's next turn, ``rules.sets.seed000.wounded``)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ class Seed000Tracks(RulesetTracks):
     # battle - so the weapon neither attacks nor parries until the GM clears it.
     strained_weapons: frozenset[str] = field(default_factory=frozenset)
     off_balance: bool = False  # this turn: active-defense penalties doubled
+    # Shock (base rules): the penalty to DX and DX-based skills on the fighter's
+    # current turn (``shock``) and the one its wounds since then keep for its next
+    # turn (``shock_next``); both 0 or negative.
+    shock: int = 0
+    shock_next: int = 0
+    # 000 RANDOM BODY HIT note 22: hit this turn after it had moved.
+    hit_while_moving: bool = False
 
 
 _NO_TRACKS = Seed000Tracks()  # frozen, so one serves every combatant without tracks

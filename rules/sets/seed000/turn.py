@@ -2,15 +2,18 @@
 HT to recover; a severely bleeding one loses 1 HP, with the injury rolls that may
 call for, and rolls HT to stop the bleeding. The per-turn record of defenses and
 a fumbled dodge's off-balance end with the turn (000 CUMULATIVE DEFENSES, 000
-CRITICAL MISSES ON DEFENSE ROLLS).
+CRITICAL MISSES ON DEFENSE ROLLS). The shock of a fighter's wounds is its next
+turn's (``rules.sets.seed000.wounded``): ``new_turn`` makes it this turn's.
 
 In turn order (rules.battle.turns) each of these comes with the fighter's own
 turn. At its start (``turn_begins``): a conscious fighter at 0 HP or less rolls HT
-to stay conscious (base rules); a knocked-down one is found on the ground; one
-standing on a crippled leg or foot rolls DX to stay up (000 RANDOM BODY HIT note
-22); an unconscious one's turn passes. At its end (``turn_ends``): the stun
-recovery roll and the bleeding. Without a turn order, ``end_of_turn`` rolls the
-end-of-turn effects of everybody at once."""
+to stay conscious (base rules); a knockdown's mark ends (the fall came with the
+blow); one in shock is told its penalty; an unconscious one's turn passes. At its end
+(``turn_ends``): one standing on a crippled leg or foot rolls DX to stay up, at
+-2 if it attacked or moved this turn or was hit after moving (000 RANDOM BODY HIT
+note 22); the stun recovery roll and the bleeding; the turn's shock is over.
+Before the order is rolled, EndTurn ends everybody's turn and begins everybody's
+next with the same two (rules.battle.commands.EndTurn)."""
 
 from __future__ import annotations
 
@@ -34,9 +37,16 @@ from rules.sets.seed000.checks import RollKind, SuccessRoll, success_roll
 from rules.sets.seed000.damage import injury_status, turn_start_consciousness
 from rules.sets.seed000.defense import start_new_turn
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.tracks import crippled_limbs, with_wounds, wound_conditions, wounds_of
+from rules.sets.seed000.tracks import (
+    crippled_limbs,
+    tracks_of,
+    with_wounds,
+    wound_conditions,
+    wounds_of,
+)
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Limb, standing_roll_target
+from rules.sets.seed000.wounded import begin_shock, end_shock, shock_felt
 
 NOTE_22 = cite("000", "RANDOM BODY HIT note 22")
 BASE_KNOCKDOWN = cite("base", "knockdown: the fighter falls")
@@ -49,13 +59,20 @@ ON_THEIR_FEET = frozenset({Posture.STANDING, Posture.DEFENSIVE_CROUCH, Posture.D
 class StandingRolled(CombatantEvent):
     """000 note 22: a DX roll to stay on a crippled leg or foot."""
 
-    dx: int
+    dx: int  # the roll's target, with the -2 and the shock
     roll: SuccessRoll
+    acting: bool = False  # attacked or moved this turn, or hit after moving: -2
+    shock: int = 0  # this turn's shock, in ``dx``
 
     def describe(self) -> str:
         result = "stays standing" if self.roll.succeeded else "falls"
+        why = [f"{self.shock} shock"] if self.shock else []
+        if self.acting:
+            why.append("-2 for attacking or moving")
+        extra = f" ({', '.join(why)})" if why else ""
         return (
-            f"{self.name} rolls DX {self.dx} to stand on the crippled leg: {self.roll} - {result}"
+            f"{self.name} rolls DX {self.dx}{extra} to stand on the crippled leg: "
+            f"{self.roll} - {result}"
         )
 
 
@@ -70,77 +87,98 @@ class TurnPassed(CombatantEvent):
 
 
 def new_turn(c: Combatant) -> Combatant:
-    """The attacks and defenses counted this turn, and a fumbled dodge's
-    off-balance, end with it."""
-    return start_new_turn(c)
-
-
-def end_of_turn(state: BattleState, rng: DiceSource) -> tuple[BattleState, tuple[Event, ...]]:
-    """Every combatant's per-turn effects, in the order of the combatants."""
-    events: list[Event] = []
-    for c in state.combatants:
-        changed, effects = per_turn_effects(c, rng)
-        if effects:
-            state = state.with_combatants(changed)
-            events.extend(effects)
-    return state, tuple(events)
+    """The attacks and defenses counted last turn, and a fumbled dodge's
+    off-balance, end with it; the shock kept for this turn begins."""
+    return begin_shock(start_new_turn(c))
 
 
 def turn_begins(
     state: BattleState, combatant_id: str, rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """The start of ``combatant_id``'s own turn: staying conscious at 0 HP or
-    less, a knockdown's fall, the DX roll on a crippled leg, an unconscious
+    less, a knockdown ends (``knockdown_over``), its shock, an unconscious
     fighter's turn passing (the module docstring)."""
     was = state.combatant(combatant_id)
     events: list[Event] = []
     c, conscious = turn_start_consciousness(was, rng)
     if conscious is not None:
         events.extend(injury_events(c, (conscious,), was.status, c.status))
-    knocked = WoundCondition.KNOCKED_DOWN
-    if knocked in wound_conditions(c) and c.status is not Status.DEAD:
-        # The knockdown happened: the fighter is down, and the wound keeps no order.
-        c, fell = apply_fall(c, citation=BASE_KNOCKDOWN)
-        if fell is not None:
-            events.append(fell)
-        c = with_wounds(
-            c, tuple(replace(w, conditions=w.conditions - {knocked}) for w in wounds_of(c))
-        )
-    legs = {Limb.LEG, Limb.FOOT}
-    if (
-        c.status in (Status.ACTIVE, Status.STUNNED)
-        and c.posture in ON_THEIR_FEET
-        and legs & set(crippled_limbs(c))
-    ):
-        dx = standing_roll_target(sheet_of(c).attributes.dx, acting=False)
-        roll = success_roll(dx, rng, RollKind.STANDARD, what=f"{c.name}'s DX roll to stay up")
-        events.append(
-            StandingRolled(citation=NOTE_22, combatant_id=c.id, name=c.name, dx=dx, roll=roll)
-        )
-        if not roll.succeeded:
-            c, fell = apply_fall(c, citation=NOTE_22)
-            if fell is not None:
-                events.append(fell)
+    c, fell = knockdown_over(c)
+    events.extend(fell)
+    events.extend(shock_felt(c))
     if c.status is Status.UNCONSCIOUS:
         events.append(
             TurnPassed(
                 citation=BASE_UNCONSCIOUS, combatant_id=c.id, name=c.name, reason="unconscious"
             )
         )
-    if not events:
-        return state, ()
+    if c is was:
+        return state, tuple(events)
     return state.with_combatants(c), tuple(events)
+
+
+def knockdown_over(c: Combatant) -> tuple[Combatant, tuple[Event, ...]]:
+    """The fighter's next turn after a knockdown: its wounds no longer show it. The
+    blow's fall came at once (``rules.sets.seed000.wounded``); one still on its
+    feet (a wound marked so by hand, or in a battle saved before falls came at
+    once) falls now."""
+    knocked = WoundCondition.KNOCKED_DOWN
+    if knocked not in wound_conditions(c):
+        return c, ()
+    events: tuple[Event, ...] = ()
+    if c.status is not Status.DEAD:
+        c, fell = apply_fall(c, citation=BASE_KNOCKDOWN)
+        events = () if fell is None else (fell,)
+    kept = tuple(replace(w, conditions=w.conditions - {knocked}) for w in wounds_of(c))
+    return with_wounds(c, kept), events
 
 
 def turn_ends(
     state: BattleState, combatant_id: str, rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
-    """The end of ``combatant_id``'s own turn: its stun recovery roll and its
-    bleeding (``per_turn_effects``)."""
-    changed, effects = per_turn_effects(state.combatant(combatant_id), rng)
-    if not effects:
+    """The end of ``combatant_id``'s own turn: the DX roll to stay up on a crippled
+    leg or foot (``standing_roll``), its stun recovery roll and its bleeding
+    (``per_turn_effects``); its shock ends with the turn."""
+    was = state.combatant(combatant_id)
+    c, stood = standing_roll(was, rng)
+    c, effects = per_turn_effects(c, rng)
+    c = end_shock(c)
+    if c is was and not (stood or effects):
         return state, ()
-    return state.with_combatants(changed), effects
+    return state.with_combatants(c), (*stood, *effects)
+
+
+def standing_roll(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event, ...]]:
+    """000 RANDOM BODY HIT note 22: a conscious fighter on its feet with a crippled
+    leg or foot rolls DX (less this turn's shock) to stay up, at -2 if it attacked
+    or moved this turn or was hit after moving; failure: it falls."""
+    legs = {Limb.LEG, Limb.FOOT}
+    if not (
+        c.status in (Status.ACTIVE, Status.STUNNED)
+        and c.posture in ON_THEIR_FEET
+        and legs & set(crippled_limbs(c))
+    ):
+        return c, ()
+    tracks = tracks_of(c)
+    acting = c.attacks_made > 0 or len(c.path_this_turn) > 1 or tracks.hit_while_moving
+    dx = standing_roll_target(sheet_of(c).attributes.dx + tracks.shock, acting=acting)
+    roll = success_roll(dx, rng, RollKind.STANDARD, what=f"{c.name}'s DX roll to stay up")
+    events: list[Event] = [
+        StandingRolled(
+            citation=NOTE_22,
+            combatant_id=c.id,
+            name=c.name,
+            dx=dx,
+            roll=roll,
+            acting=acting,
+            shock=tracks.shock,
+        )
+    ]
+    if not roll.succeeded:
+        c, fell = apply_fall(c, citation=NOTE_22)
+        if fell is not None:
+            events.append(fell)
+    return c, tuple(events)
 
 
 def per_turn_effects(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event, ...]]:

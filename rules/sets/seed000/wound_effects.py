@@ -64,6 +64,9 @@ PAIN_000 = cite("000", "HIGH AND LOW PAIN THRESHOLD")
 MAJOR_DAMAGE_000 = cite("000", "MAJOR DAMAGE")
 BASE_SHOCK = Citation("base", "shock: -1 per point of injury, at most -4, next turn only")
 SHOCK_CAP = 4
+BASE_MAJOR_WOUND = Citation("base", "major wound: an HT roll or stunned and knocked down")
+# The knockdown roll's pain threshold modifiers (base rules, as seed 001's roll has them).
+MAJOR_WOUND_PAIN = {PainThreshold.HIGH: 3, PainThreshold.LOW: -4}
 
 PIERCING_TYPES = frozenset(
     {
@@ -430,6 +433,24 @@ def wound_from(assessment: WoundAssessment, outcomes: Iterable[RollOutcome] = ()
         crippled=crippled,
         conditions=frozenset(conditions),
         citations=assessment.citations,
+    )
+
+
+def major_wound_roll(injury: int, victim: Victim) -> RequiredRoll | None:
+    """Base rules (seed 000 is silent): a single wound of more than half the HP is a
+    major wound; the victim rolls HT (+3 with a high pain threshold, -4 with a low
+    one) or is stunned and knocked down. None for a lesser wound."""
+    if injury <= Fraction(victim.hp, 2):
+        return None
+    pain = MAJOR_WOUND_PAIN.get(victim.pain, 0)
+    extra = f", {pain:+d} for the {victim.pain.value} pain threshold" if pain else ""
+    return RequiredRoll(
+        RollKind.KNOCKDOWN,
+        victim.ht + pain,
+        BASE_MAJOR_WOUND,
+        f"major wound ({injury} injury, over HP/2): HT{extra}; "
+        "failure stuns and knocks down",
+        on_failure=frozenset({Condition.STUNNED, Condition.KNOCKED_DOWN}),
     )
 
 
@@ -960,7 +981,43 @@ def assess_wound_000(
     ``swung`` tells a swing from a thrust or missile (the eye-slits take no swings;
     the armpit's armor weakness is for thrusts); ``from_back`` matters for the
     spine (note 17). ``base_multiplier`` is the damage type's ordinary wounding
-    multiplier (the ruleset's wounding table, or the caller's override)."""
+    multiplier (the ruleset's wounding table, or the caller's override). A major
+    wound (the whole blow's injury, wherever it went on) adds the knockdown roll
+    last (``major_wound_roll``)."""
+    a = _assess_000(
+        locations,
+        location_key,
+        damage_type,
+        basic_damage,
+        victim,
+        armor_dr=armor_dr,
+        side=side,
+        swung=swung,
+        from_back=from_back,
+        base_multiplier=base_multiplier,
+    )
+    if a.automatic & {Condition.UNCONSCIOUS, Condition.DEAD, Condition.DECAPITATED}:
+        return a  # already down: nothing left to knock down
+    knockdown = major_wound_roll(a.injury, victim)
+    if knockdown is None or a.roll_of(RollKind.KNOCKDOWN) is not None:
+        return a
+    return replace(a, rolls=(*a.rolls, knockdown))
+
+
+def _assess_000(
+    locations: Mapping[str, LocationInfo],
+    location_key: str,
+    damage_type: DamageType,
+    basic_damage: int,
+    victim: Victim,
+    *,
+    armor_dr: int = 0,
+    side: BodySide | None = None,
+    swung: bool = False,
+    from_back: bool = False,
+    base_multiplier: Fraction,
+) -> WoundAssessment:
+    """``assess_wound_000`` but the major wound's roll."""
     if location_key not in locations:
         raise IllegalAttackError(f"unknown seed 000 hit location {location_key!r}")
     if basic_damage < 0 or armor_dr < 0:
@@ -1389,7 +1446,7 @@ def _merge_overflow(
     base_multiplier: Fraction,
 ) -> WoundAssessment:
     assert spec.overflow is not None
-    second = assess_wound_000(
+    second = _assess_000(
         locations,
         spec.overflow.location,
         damage_type,
@@ -1424,7 +1481,7 @@ def _merge_becomes(
     target = locations[becomes.location]
     # The skull's DR does not protect: assess the brain with its DR removed.
     bare = LocationInfo(target.key, target.label, _without_natural_dr(target.wound))
-    second = assess_wound_000(
+    second = _assess_000(
         {**locations, target.key: bare},
         target.key,
         damage_type,

@@ -1,0 +1,310 @@
+"""What wounds do to a fighter in the battle, after the blow that made them.
+
+Seed 000 names the stun (shock) penalty, crippled limbs and spinal paralysis but
+takes their use in a fight from the base rules of its 3d6 family. In our words:
+
+* **Shock** (base rules; 000 HIGH AND LOW PAIN THRESHOLD halves or doubles it, the
+  table's notes 7, 16, 18, 20, 24 and 25 multiply it where they say): injury costs
+  -1 per HP lost, at most -4, to DX and the skills based on it - the fighter's
+  attacks and its note 22 roll to stay up - on its *next* turn only. Wounds before
+  that turn add up, to at most -4 (scaled by the pain threshold) unless one wound
+  alone was worse. ``store_shock`` keeps it in ``Seed000Tracks.shock_next``;
+  ``begin_shock`` makes it the current turn's (``shock``) when the fighter's next
+  turn begins; ``end_shock`` clears it when that turn ends.
+* **Major wound** (base rules): a single wound of more than half the HP calls for an
+  HT roll (``wound_effects.major_wound_roll``); failure stuns and knocks down. The
+  fall comes at once (``wounded_now``).
+* **Stunned** (base rules): -4 to every active defense (``wound_defense_modifiers``);
+  the recovery roll is ``rules.sets.seed000.turn``'s.
+* **Crippled limbs**: a crippled leg or foot drops the fighter at once (base rules;
+  note 22's roll to stay up comes once it stands again). A crippled weapon arm
+  cannot wield: what it holds was dropped on a failed note 12 roll, or cannot be
+  used to attack or parry (base rules); a crippled hand that kept hold attacks at
+  -6 (note 12) and cannot parry with it. The weapon hand holds the sheet's first
+  weapon, the other hand the rest; a two-handed weapon needs both.
+* **Spinal paralysis** (note 17): the fighter falls and its Move is 0; paralysed
+  from the neck down (a neck or brain wound), it can neither attack nor make an
+  active defense.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from rules.battle.model import Combatant, Posture, Status, Weapon, WeaponKind
+from rules.battle.movement import apply_fall
+from rules.core.citation import Citation
+from rules.core.events import CombatantEvent, Event
+from rules.core.modifiers import Modifier
+from rules.sets.seed000.damage import DamageResult
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty, weapon_side
+from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
+from rules.sets.seed000.wound_effects import (
+    BASE_MAJOR_WOUND,
+    BASE_SHOCK,
+    SHOCK_CAP,
+    Condition,
+    Limb,
+    RollOutcome,
+    Wound,
+    WoundAssessment,
+    note_000,
+    shock_000,
+)
+
+BASE_STUNNED = Citation("base", "stunning: -4 to active defenses until recovered")
+BASE_CRIPPLED_LEG = Citation("base", "crippled leg or foot: the fighter falls")
+BASE_CRIPPLED_ARM = Citation("base", "crippled arm: it cannot wield a weapon")
+NOTE_12 = note_000(12)
+NOTE_17 = note_000(17)
+STUNNED_DEFENSE_PENALTY = -4
+CRIPPLED_HAND_PENALTY = -6  # 000 RANDOM BODY HIT note 12
+# Spine wounds at these locations paralyse the whole body below the neck (note 17);
+# lower ones, the legs.
+NECK_LEVEL = frozenset({"neck", "brain"})
+ON_THE_GROUND = frozenset({Posture.PRONE, Posture.CRAWLING})  # a fall changes nothing
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShockTaken(CombatantEvent):
+    """A wound's shock, kept for the victim's next turn (``total``: with the shock
+    of its earlier wounds since its last turn)."""
+
+    penalty: int
+    total: int
+
+    def describe(self) -> str:
+        more = "" if self.total == self.penalty else f" ({self.total} in all)"
+        return (
+            f"{self.name} is in shock: {self.penalty}{more} to DX and DX-based skills "
+            "on its next turn"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShockFelt(CombatantEvent):
+    """The fighter's turn begins in shock: its penalty this turn."""
+
+    penalty: int
+
+    def describe(self) -> str:
+        return f"{self.name} fights in shock this turn: {self.penalty} to DX and DX-based skills"
+
+
+@dataclass(frozen=True, kw_only=True)
+class KnockdownRolled(CombatantEvent):
+    """A major wound's HT roll against knockdown and stun (a blow without a hit
+    location; a located wound lists it among its own rolls)."""
+
+    outcome: RollOutcome
+
+    def describe(self) -> str:
+        o = self.outcome
+        faces = "+".join(str(d) for d in o.dice)
+        result = "stunned and knocked down" if o.failed else "stays up"
+        return f"{self.name}: {o.roll.reason}: {faces} = {o.total} vs {o.roll.target} - {result}"
+
+
+# --- shock ---------------------------------------------------------------------------------
+
+
+def shock_limit(pain: PainThreshold) -> int:
+    """The most shock wounds add up to: -4, halved or doubled by the pain threshold."""
+    return scale_stun_penalty(-SHOCK_CAP, pain)
+
+
+def combined_shock(kept: int, new: int, pain: PainThreshold) -> int:
+    """Shock of several wounds before the fighter's turn: their sum, at most the
+    limit - unless one wound alone was worse (a nose or vitals wound's doubled
+    stun), which is then the most."""
+    return max(kept + new, min(kept, new, shock_limit(pain)))
+
+
+def store_shock(c: Combatant, penalty: int) -> tuple[Combatant, tuple[Event, ...]]:
+    """A wound's shock ``penalty`` (0 or negative) kept for the victim's next turn."""
+    if penalty >= 0 or c.status is Status.DEAD:
+        return c, ()
+    tracks = tracks_of(c)
+    total = combined_shock(tracks.shock_next, penalty, sheet_of(c).pain_threshold)
+    event = ShockTaken(
+        citation=BASE_SHOCK, combatant_id=c.id, name=c.name, penalty=penalty, total=total
+    )
+    return with_tracks(c, replace(tracks, shock_next=total)), (event,)
+
+
+def begin_shock(c: Combatant) -> Combatant:
+    """The fighter's turn begins: the shock kept for it becomes this turn's; what
+    happened on the last turn (hit while moving) is over."""
+    tracks = tracks_of(c)
+    if not (tracks.shock or tracks.shock_next or tracks.hit_while_moving):
+        return c
+    return with_tracks(
+        c, replace(tracks, shock=tracks.shock_next, shock_next=0, hit_while_moving=False)
+    )
+
+
+def end_shock(c: Combatant) -> Combatant:
+    """The fighter's turn ends, and its shock with it."""
+    tracks = tracks_of(c)
+    return c if not tracks.shock else with_tracks(c, replace(tracks, shock=0))
+
+
+def shock_felt(c: Combatant) -> tuple[Event, ...]:
+    """The log's note that the fighter's turn is one in shock (none without)."""
+    penalty = tracks_of(c).shock
+    if not penalty or not c.status.can_defend:
+        return ()
+    return (ShockFelt(citation=BASE_SHOCK, combatant_id=c.id, name=c.name, penalty=penalty),)
+
+
+# --- after a blow ----------------------------------------------------------------------
+
+
+def after_blow(
+    before: Combatant, after: Combatant, damage: DamageResult
+) -> tuple[Combatant, tuple[Event, ...]]:
+    """``wounded_now`` for a blow without a hit location: its shock from its
+    injury (the pain threshold applied) and its major wound's knockdown roll."""
+    shock, _ = shock_000(damage.injury, Fraction(1), sheet_of(before).pain_threshold)
+    return wounded_now(before, after, shock=shock, knockdown=damage.knockdown)
+
+
+def after_wound(
+    before: Combatant, after: Combatant, assessment: WoundAssessment, wound: Wound
+) -> tuple[Combatant, tuple[Event, ...]]:
+    """``wounded_now`` for a located wound: the shock its location gave it (the
+    table's stun multipliers, the pain threshold), the falls its conditions call for."""
+    return wounded_now(before, after, shock=assessment.shock_penalty, wound=wound)
+
+
+def wounded_now(
+    before: Combatant,
+    after: Combatant,
+    *,
+    shock: int,
+    wound: Wound | None = None,
+    knockdown: RollOutcome | None = None,
+) -> tuple[Combatant, tuple[Event, ...]]:
+    """What a blow's injury does at once to the one struck (``before``: as the blow
+    found him; ``after``: with its injury, state and wound): its ``shock`` kept for
+    his next turn; hit while moving (note 22); a failed ``knockdown`` roll of a blow
+    without a location, or a wound that knocks down, cripples a leg or foot or
+    paralyses, drops him (a paralysis also takes his Move)."""
+    events: list[Event] = []
+    if knockdown is not None:
+        events.append(
+            KnockdownRolled(
+                citation=BASE_MAJOR_WOUND, combatant_id=after.id, name=after.name, outcome=knockdown
+            )
+        )
+    c, stored = store_shock(after, shock)
+    events.extend(stored)
+    if len(before.path_this_turn) > 1 and not tracks_of(c).hit_while_moving:
+        c = with_tracks(c, replace(tracks_of(c), hit_while_moving=True))
+    falls: list[Citation] = []
+    if knockdown is not None and knockdown.failed:
+        falls.append(BASE_MAJOR_WOUND)
+    if wound is not None:
+        if Condition.KNOCKED_DOWN in wound.conditions:
+            # The fall is now; the wound shows the knockdown until the fighter's
+            # next turn begins (rules.sets.seed000.turn.turn_begins clears it).
+            falls.append(BASE_MAJOR_WOUND)
+        if wound.crippled in (Limb.LEG, Limb.FOOT):
+            falls.append(BASE_CRIPPLED_LEG)
+        if Condition.PARALYZED in wound.conditions:
+            falls.append(NOTE_17)
+            if c.fighter.move:
+                c = c.evolve(fighter=replace(c.fighter, move=0))
+    if falls and c.status is not Status.DEAD and c.posture not in ON_THE_GROUND:
+        c, fell = apply_fall(c, citation=falls[0])
+        if fell is not None:
+            events.append(fell)
+    return c, tuple(events)
+
+
+# --- in the next attacks and defenses ------------------------------------------------------
+
+
+def paralysed_from_the_neck(c: Combatant) -> bool:
+    return any(
+        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
+    )
+
+
+def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
+    """The crippled limb that holds ``weapon`` (the arm before the hand), or None.
+    The weapon hand holds the first weapon of the sheet, the other hand any other
+    (as a crippled hand's drop takes them); a two-handed weapon needs both. A wound
+    without a side is taken to be on the weapon side, as that drop takes it."""
+    if weapon.kind is WeaponKind.UNARMED:
+        return None
+    held = next((w for w in c.fighter.weapons if w.kind is not WeaponKind.UNARMED), None)
+    weapon_hand = weapon_side(c.handedness)
+    grip = weapon_hand if held is not None and held.key == weapon.key else weapon_hand.other
+    found: Limb | None = None
+    for w in wounds_of(c):
+        if w.crippled not in (Limb.ARM, Limb.HAND):
+            continue
+        side: BodySide = weapon_hand if w.side is None else w.side
+        if side is grip or weapon.two_handed:
+            if w.crippled is Limb.ARM:
+                return Limb.ARM
+            found = Limb.HAND
+    return found
+
+
+def wielding_problem(c: Combatant, weapon: Weapon) -> str | None:
+    """Why ``c`` cannot attack with ``weapon`` because of its wounds, or None."""
+    if paralysed_from_the_neck(c):
+        return f"{c.name} is paralysed from the neck down and cannot attack ({NOTE_17})"
+    if _crippled_grip(c, weapon) is Limb.ARM:
+        return (
+            f"{c.name}'s arm holding the {weapon.name} is crippled: it cannot wield it "
+            f"({BASE_CRIPPLED_ARM})"
+        )
+    return None
+
+
+def defense_problem(c: Combatant, choice: DefenseChoice) -> str | None:
+    """Why ``c`` cannot make the active defense ``choice`` because of its wounds, or
+    None: paralysed from the neck down it makes none; a crippled arm cannot wield
+    the parrying weapon, a crippled hand cannot handle it (note 12 leaves it only
+    its attacks)."""
+    if paralysed_from_the_neck(c):
+        return f"{c.name} is paralysed from the neck down: no active defense ({NOTE_17})"
+    if choice.kind is not DefenseKind.PARRY or choice.weapon_key is None:
+        return None
+    weapon = next((w for w in c.fighter.weapons if w.key == choice.weapon_key), None)
+    limb = None if weapon is None else _crippled_grip(c, weapon)
+    if weapon is None or limb is None:
+        return None
+    citation = BASE_CRIPPLED_ARM if limb is Limb.ARM else NOTE_12
+    return f"{c.name}'s {limb.value} holding the {weapon.name} is crippled: no parry ({citation})"
+
+
+def wound_attack_modifiers(c: Combatant, weapon: Weapon) -> tuple[Modifier, ...]:
+    """The attacker's wounds on its attack: this turn's shock (every weapon skill
+    is DX-based) and a crippled hand's -6 (note 12)."""
+    mods: list[Modifier] = []
+    shock = tracks_of(c).shock
+    if shock:
+        mods.append(Modifier(shock, "shock from injury", BASE_SHOCK))
+    if _crippled_grip(c, weapon) is Limb.HAND:
+        mods.append(
+            Modifier(CRIPPLED_HAND_PENALTY, f"crippled hand holding the {weapon.name}", NOTE_12)
+        )
+    return tuple(mods)
+
+
+def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
+    """A stunned defender's -4 to every active defense."""
+    if c.status is not Status.STUNNED:
+        return ()
+    return (Modifier(STUNNED_DEFENSE_PENALTY, "stunned", BASE_STUNNED),)
