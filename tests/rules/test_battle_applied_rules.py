@@ -23,7 +23,7 @@ from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
 from rules.battle.commands import AddItem, Attack, DropItem, MoveCombatant, PickUpItem
 from rules.battle.items import ItemDropped, ItemKind, ItemPickedUp
-from rules.battle.model import Combatant, Weapon, WeaponKind
+from rules.battle.model import Combatant, Posture, Weapon, WeaponKind
 from rules.battle.state import BattleState, Command
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
@@ -351,9 +351,10 @@ def test_a_failed_001_knockdown_roll_and_its_head_trigger(make: Make) -> None:
         return any(o.roll.kind is RollKind.KNOCKDOWN and o.failed for o in w.outcomes)
 
     # Over HP/3 at the skull (no major wound): the base rules' head trigger, at -10.
-    _, wound = skull_wound(plain, knockdown_failed)
+    battle, wound = skull_wound(plain, knockdown_failed)
     assert any(r.kind is RollKind.KNOCKDOWN for r in wound.assessment.rolls)
     assert "knocked down" in {c.value for c in wound.wound.conditions}
+    assert battle.state.combatant("d").posture is Posture.PRONE  # down at once
     # 001 No Brain: skull hits get no extra knockdown, so no roll under HP/2.
     _, wound = skull_wound(brainless, lambda w: True)
     assert not any(r.kind is RollKind.KNOCKDOWN for r in wound.assessment.rolls)
