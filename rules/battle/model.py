@@ -471,6 +471,8 @@ class Combatant:
     # begins (an all-out attack leaves it without active defenses until then).
     maneuver: ManeuverChoice | None = None
     attacks_made: int = 0  # Attack commands of this turn, against the maneuver's count
+    # The maneuver of its previous turn, once its new one began (an Aim before a shot).
+    maneuver_last_turn: ManeuverChoice | None = None
 
     @property
     def name(self) -> str:
@@ -570,6 +572,7 @@ class CombatantChanges(TypedDict, total=False):
     actions_last_turn: tuple[TurnAction, ...]
     maneuver: ManeuverChoice | None
     attacks_made: int
+    maneuver_last_turn: ManeuverChoice | None
 
 
 _COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))

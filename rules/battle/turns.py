@@ -384,9 +384,9 @@ def action_problems(
 
 
 def start_afresh(c: Combatant) -> Combatant:
-    """A combatant's new turn: this turn's actions become last turn's record, and
-    this turn's start empty; path, movement points, free facing change, the Ready,
-    the maneuver and the attacks made start afresh."""
+    """A combatant's new turn: this turn's actions and maneuver become last turn's
+    record, and this turn's start empty; path, movement points, free facing change,
+    the Ready, the maneuver and the attacks made start afresh."""
     fresh = new_turn(c)
     if c.actions_this_turn:
         fresh = replace(fresh, actions_this_turn=())
@@ -394,6 +394,8 @@ def start_afresh(c: Combatant) -> Combatant:
         fresh = replace(fresh, actions_last_turn=c.actions_this_turn, ready_used=False)
     if c.maneuver is not None or c.attacks_made:
         fresh = replace(fresh, maneuver=None, attacks_made=0)
+    if c.maneuver_last_turn != c.maneuver:
+        fresh = replace(fresh, maneuver_last_turn=c.maneuver)
     return fresh
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
+from rules.battle.catalog import Catalog
 from rules.battle.command_events import PostureChanged, TurnEnded
 from rules.battle.commands import (
     Attack,
@@ -20,6 +21,7 @@ from rules.battle.commands import (
     EditCombatant,
     EndTurn,
     MoveCombatant,
+    PaintTerrain,
     PickUpItem,
     ReadyShield,
     ReadyWeapon,
@@ -29,6 +31,7 @@ from rules.battle.items import ItemPickedUp, Readied
 from rules.battle.maneuvers import ManeuverChoice
 from rules.battle.model import Combatant, CombatantChanges, Posture, Side, Status
 from rules.battle.state import BattleState
+from rules.battle.terrain import Footing, TerrainChange
 from rules.battle.turns import (
     ChooseManeuver,
     ManeuverChosen,
@@ -49,9 +52,13 @@ from rules.sets.seed000.attack_events import (
     StatusChanged,
     StunRecoveryRolled,
 )
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.maneuvers import ManeuverApplied
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tracks import with_wounds
 from rules.sets.seed000.turn import TurnPassed
 from rules.sets.seed000.wound_effects import Condition, Wound
+from tests.rules.sheets import amend
 
 GRID = HexGrid(20, 20)
 HOME = Hex.from_offset(8, 10)
@@ -347,3 +354,53 @@ def test_before_the_order_end_turn_makes_everybody_s_end_and_start_of_turn_check
     fell = of(events, PostureChanged)[0]
     assert fell.combatant_id == "s" and battle.state.combatant("s").posture is Posture.PRONE
     assert battle.state.combatant("f").status is Status.ACTIVE
+
+
+# --- a turn of Aim before a missile shot ---------------------------------------------------
+
+
+def _archer_on_bad_footing(make: Make, catalog: Catalog) -> Battle:
+    """An archer (the swordsman with a short bow and Bow 13) on bad footing, first
+    in the order, and a foe four hexes in front of him."""
+    archer = make("sword-and-shield", HOME, Facing.S, id="a", side=Side.BLUE)
+    bow = catalog.weapon("shortbow")
+    skills = {**sheet_of(archer).skills, "Bow": 13}
+    archer = replace(
+        archer,
+        fighter=amend(archer.fighter, weapons=(*archer.fighter.weapons, bow), skills=skills),
+    )
+    foe = make("sword-and-shield", HOME + Facing.S.vector.scale(4), Facing.N, id="t")
+    battle = Battle(BattleState(GRID, (archer, foe)), 3, get_ruleset)
+    battle.execute(PaintTerrain((HOME,), TerrainChange(footing=Footing.BAD)))
+    battle.execute(StartTurns(), ScriptedDice((6, 1)))  # equal speeds: the archer's 6 wins
+    assert battle.state.active_id == "a"
+    return battle
+
+
+SHOT = AttackOptions("shortbow", "shoot", conditions=(SelectedCondition("bad_footing", -1),))
+
+
+def test_a_missile_shot_after_a_turn_of_aim_ignores_the_bad_footing(
+    make: Make, catalog: Catalog
+) -> None:
+    hasty = _archer_on_bad_footing(make, catalog)
+    plain = of(hasty.execute(Attack("a", "t", SHOT), ScriptedDice(MISS)), AttackRolled)[0]
+    battle = _archer_on_bad_footing(make, catalog)
+    battle.execute(ChooseManeuver("a", "aim"))
+    battle.execute(EndTurn())
+    battle.execute(EndTurn())  # round 2: the archer's turn again, after a turn of Aim
+    assert battle.state.combatant("a").maneuver_last_turn == ManeuverChoice("aim")
+    events = battle.execute(Attack("a", "t", SHOT), ScriptedDice(MISS))
+    assert [e.describe() for e in of(events, ManeuverApplied)] == [
+        "Sword-and-shield fighter took time to aim: the bad footing does not count"
+    ]
+    aimed = of(events, AttackRolled)[0]
+    dropped = [m for m in plain.modifiers if m not in aimed.modifiers]
+    assert [m.value for m in dropped] == [-1]
+    assert [m for m in aimed.modifiers if m not in plain.modifiers] == []
+    # The aim is spent: the next shot, after a turn of shooting, keeps the footing.
+    battle.execute(EndTurn())
+    battle.execute(EndTurn())
+    events = battle.execute(Attack("a", "t", SHOT), ScriptedDice(MISS))
+    assert not of(events, ManeuverApplied)
+    assert of(events, AttackRolled)[0].modifiers == plain.modifiers

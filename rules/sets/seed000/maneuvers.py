@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.battle.maneuvers import Maneuver, ManeuverAction, ManeuverOption, MoveAllowance
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Delivery, Status
 from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.dice import DiceSource, roll
@@ -47,6 +47,10 @@ BASE_CHANGE_POSTURE = cite("base", "maneuvers: Change Position")
 BASE_AIM = cite("base", "maneuvers: Aim")
 BASE_WAIT = cite("base", "maneuvers: Wait")
 BASE_DO_NOTHING = cite("base", "maneuvers: Do Nothing")
+# 000 ADVERSE COMBAT CONDITIONS, Bad Footing: "If you are firing a Missile weapon,
+# taking time to aim will also eliminate this penalty."
+AIM_LIFTS_BAD_FOOTING = cite("000", "ADVERSE COMBAT CONDITIONS")
+BAD_FOOTING = "bad_footing"  # its key in the condition catalog
 
 ALL_OUT_ATTACK_HIT_BONUS = 4
 ALL_OUT_DEFENSE_BONUS = 2
@@ -189,10 +193,13 @@ def maneuver_adjustments(
     attacker: Combatant, defender: Combatant, options: AttackOptions
 ) -> tuple[AttackOptions, tuple[Event, ...]]:
     """The attack's choices as the two fighters' maneuvers change them: an all-out
-    attacker's bonus to hit; a defender in an all-out attack announces no active
-    defense; one in an all-out defense gets its bonus (and the fencer's all-out
-    parries). Unchanged when neither chose such a maneuver."""
+    attacker's bonus to hit; a missile shot after a turn of Aim loses the bad
+    footing penalty (``aimed_shot``); a defender in an all-out attack announces no
+    active defense; one in an all-out defense gets its bonus (and the fencer's
+    all-out parries). Unchanged when neither chose such a maneuver."""
     events: list[Event] = []
+    options, aimed = aimed_shot(attacker, options)
+    events.extend(aimed)
     if attacker.maneuver is not None:
         chosen = maneuver(attacker.maneuver.key)
         terms = chosen.terms(attacker.maneuver.option)
@@ -201,7 +208,7 @@ def maneuver_adjustments(
             bonus = Modifier(terms.attack_bonus, label, chosen.citation)
             options = replace(options, extra_modifiers=(*options.extra_modifiers, bonus))
     if defender.maneuver is None:
-        return options, ()
+        return options, tuple(events)
     held = maneuver(defender.maneuver.key)
     terms = held.terms(defender.maneuver.option)
     label = held.describe_choice(defender.maneuver.option)
@@ -236,6 +243,34 @@ def maneuver_adjustments(
                 )
             )
     return options, tuple(events)
+
+
+def aimed_shot(
+    attacker: Combatant, options: AttackOptions
+) -> tuple[AttackOptions, tuple[Event, ...]]:
+    """000 ADVERSE COMBAT CONDITIONS: a missile weapon fired by a fighter whose last
+    turn was an Aim ignores the bad footing at its hex (the condition leaves the
+    attack, and the event says why). Thrown weapons are not fired: they keep it."""
+    last = attacker.maneuver_last_turn
+    if last is None or last.key != "aim":
+        return options, ()
+    footing = [c for c in options.conditions if c.key == BAD_FOOTING]
+    if not footing:
+        return options, ()
+    try:
+        mode = attacker.fighter.weapon(options.weapon_key).mode(options.mode)
+    except KeyError:  # no such weapon or mode: the attack itself refuses it
+        return options, ()
+    if mode.delivery is not Delivery.MISSILE:
+        return options, ()
+    kept = tuple(c for c in options.conditions if c.key != BAD_FOOTING)
+    event = ManeuverApplied(
+        citation=AIM_LIFTS_BAD_FOOTING,
+        combatant_id=attacker.id,
+        name=attacker.name,
+        text=f"{attacker.name} took time to aim: the bad footing does not count",
+    )
+    return replace(options, conditions=kept), (event,)
 
 
 # --- initiative ------------------------------------------------------------------------------
