@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.core.modifiers import Modifier
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,23 @@ class Ruleset(BattleRuleset, Protocol):
     def decode_sheet(self, data: object) -> Fighter:
         """A sheet that ``encode_sheet`` wrote (this version or an older one);
         ``DataError`` names the first field that is wrong."""
+        ...
+
+    def sheet_description(self) -> SheetDescription:
+        """The sheet's fields, kinds and ranges, for the character editor."""
+        ...
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        """The fighter's values in the fields of ``sheet_description``."""
+        ...
+
+    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+        """The fighter with ``entries`` (``DataError`` if one is out of range)."""
+        ...
+
+    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+        """What the ruleset refuses in a sheet beyond the fields' ranges (seed 000:
+        a weapon whose skill the sheet lacks), each at its field."""
         ...
 
     @property

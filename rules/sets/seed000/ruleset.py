@@ -22,6 +22,7 @@ from rules.battle.commands import (
     ReadyWeapon,
     TurnCombatant,
 )
+from rules.battle.edits import SheetProblem
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import Maneuver, ManeuverAction
 from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
@@ -60,12 +61,19 @@ from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
-from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.sheet import (
+    SHEET_DESCRIPTION,
+    sheet_entries,
+    sheet_of,
+    sheet_problems,
+    with_sheet_entries,
+)
 from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 
 class Seed000(Tables):
@@ -278,6 +286,18 @@ class Seed000(Tables):
 
     def decode_sheet(self, data: object) -> Fighter:
         return decode_fighter(data)
+
+    def sheet_description(self) -> SheetDescription:
+        return SHEET_DESCRIPTION
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        return sheet_entries(fighter)
+
+    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+        return with_sheet_entries(fighter, entries)
+
+    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+        return sheet_problems(fighter)
 
     @property
     def saved_types(self) -> tuple[type, ...]:
