@@ -1,0 +1,183 @@
+"""The character editor and the sides editor: a field out of range, a weapon
+without a skill or with a reach the map cannot show gets its message beside it
+and Save stays disabled; a valid edit executes one command that undoes; the sides
+editor's changes are commands."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QTableWidgetItem, QWidget
+from pytestqt.qtbot import QtBot
+
+from app.character_editor import CharacterEditing, CharacterEditor, SidesEditor
+from app.controller import BattleController
+from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
+from rules.battle.model import Side
+from rules.battle.state import Command
+from rules.sets.seed000.sheet import sheet_of
+from tests.app.demo_panes import demo_controller
+
+SPEARMAN = "c2"
+
+
+def editor_on(qtbot: QtBot, controller: BattleController, combatant_id: str) -> CharacterEditor:
+    state = controller.state
+    editor = CharacterEditor(controller.ruleset, state, state.combatant(combatant_id))
+    qtbot.addWidget(editor)
+    return editor
+
+
+def last(controller: BattleController) -> Command:
+    return controller.battle.commands[-1]
+
+
+def spin(editor: CharacterEditor, key: str) -> QSpinBox:
+    box = editor.field_boxes[key]
+    assert isinstance(box, QSpinBox)
+    return box
+
+
+def test_the_editor_opens_valid_on_every_demo_fighter_and_fits_a_laptop(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    for combatant in controller.state.combatants:
+        editor = editor_on(qtbot, controller, combatant.id)
+        assert editor.problems == ()
+        assert editor.save_button.isEnabled()
+        assert editor.command() is None  # nothing changed yet
+        assert editor.sizeHint().width() <= 1366 and editor.sizeHint().height() <= 700
+        assert editor.width() <= 1366 and editor.height() <= 700
+
+
+def test_a_stat_out_of_range_is_named_beside_it_and_save_is_disabled(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    spin(editor, "st").setValue(60)
+    assert editor.message("st") == "ST must be 1 to 50, not 60."
+    assert not editor.save_button.isEnabled()
+    assert editor.command() is None
+    assert editor.tabs.tabText(0) == "⚠ Sheet"
+    spin(editor, "st").setValue(15)
+    assert editor.message("st") == ""
+    assert editor.save_button.isEnabled()
+    assert editor.tabs.tabText(0) == "Sheet"
+
+
+def test_a_weapon_without_a_skill_and_a_reach_too_long_are_named(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    editor.add_new_weapon()
+    assert editor.message("weapon/skill") == "New weapon needs the skill it is used with."
+    assert not editor.save_button.isEnabled()
+    editor.weapon_skill.setCurrentText("Broadsword")
+    assert editor.message("weapon/skill") == (
+        "New weapon is used with Broadsword, which is not among the skills: add it under Skills."
+    )
+    editor.add_skill("Broadsword", 12)
+    assert editor.message("weapon/skill") == ""
+    assert editor.save_button.isEnabled()
+    reach = editor.mode_widget(0, 4)
+    assert isinstance(reach, QLineEdit)
+    reach.setText("1-40")
+    reach.textEdited.emit("1-40")
+    assert editor.message("weapon/modes") == (
+        "Mode 1: Reach 1-40 is longer than this map can show "
+        "(at most 27 hexes from one edge to the other)."
+    )
+    reach.setText("one")
+    reach.textEdited.emit("one")
+    assert editor.message("weapon/modes") == "Mode 1: Write a reach as C, 1, 2, 1-2 or C,1."
+    assert not editor.save_button.isEnabled()
+    assert editor.tabs.tabText(2) == "⚠ Weapons"
+    reach.setText("1")
+    reach.textEdited.emit("1")
+    assert editor.save_button.isEnabled()
+
+
+def test_a_skill_level_out_of_range_is_named_under_the_skills(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    table = editor.skills_table
+    names = [table.item(r, 0) for r in range(table.rowCount())]
+    row = next(r for r, item in enumerate(names) if item is not None and item.text() == "Spear")
+    table.setItem(row, 1, QTableWidgetItem("40"))
+    assert editor.message("skills") == "Spear must be 1 to 30, not 40."
+    assert not editor.save_button.isEnabled()
+
+
+def test_a_valid_edit_executes_one_command_that_undoes(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    controller.select(SPEARMAN)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    recoloured: list[bool] = []
+    editing = CharacterEditing(controller, parent, lambda: recoloured.append(True))
+    assert editing.edit_action.isEnabled()
+    before = controller.state
+    editing.edit_selected()
+    editor = editing.editor
+    assert editor is not None
+    spin(editor, "st").setValue(14)
+    editor.name_edit.setText("Spear captain")
+    editor.name_edit.textEdited.emit("Spear captain")
+    armor = editor.armor_source
+    armor.setCurrentIndex(armor.findText("Chainmail", Qt.MatchFlag.MatchContains))
+    side_box: QComboBox = editor.side_box
+    side_box.setCurrentIndex(side_box.findData(Side.GREEN))
+    assert editor.save_button.isEnabled()
+    editor.save_button.click()
+    command = controller.battle.commands[-1]
+    assert isinstance(command, EditFighter)
+    spearman = controller.state.combatant(SPEARMAN)
+    assert spearman.name == "Spear captain"
+    assert sheet_of(spearman.fighter).attributes.st == 14
+    assert spearman.fighter.armor is not None and "hain" in spearman.fighter.armor.name
+    assert spearman.side is Side.GREEN
+    assert len(controller.battle.commands) == 1
+    assert recoloured == []  # the sides themselves did not change
+    controller.undo()
+    assert controller.state == before
+
+
+def test_gear_entered_by_hand_is_saved(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    editor = editor_on(qtbot, controller, SPEARMAN)
+    editor.shield_source.setCurrentIndex(editor.shield_source.findData("Entered by hand"))
+    assert editor.message("shield/name") == "It needs a name."
+    editor.shield_name.setText("Door")
+    editor.shield_name.textEdited.emit("Door")
+    editor.shield_pd.setValue(3)
+    assert editor.save_button.isEnabled()
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    controller.execute(command)
+    shield = controller.state.combatant(SPEARMAN).fighter.shield
+    assert shield is not None and (shield.name, shield.pd) == ("Door", 3)
+
+
+def test_the_sides_editor_sets_up_renames_recolours_and_moves(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    picked = QColor("#123456")
+    sides = SidesEditor(controller, choose_colour=lambda _current, _parent: picked)
+    qtbot.addWidget(sides)
+    assert sides.shown_sides() == (Side.RED, Side.BLUE)
+    red = sides.rows[Side.RED]
+    red.name_edit.setText("Bandits")
+    sides.rename(Side.RED)  # not set up yet: set up with its name
+    assert last(controller) == AddSide(Side.RED, "Bandits", sides.colour_of(Side.RED))
+    red.name_edit.setText("Robbers")
+    sides.rename(Side.RED)
+    assert last(controller) == RenameSide(Side.RED, "Robbers")
+    sides.recolour(Side.RED)
+    assert last(controller) == RecolourSide(Side.RED, "#123456")
+    sides.add_side()
+    assert last(controller) == AddSide(Side.GREEN, "Green", sides.colour_of(Side.GREEN))
+    assert Side.GREEN in sides.rows
+    sides.fighter_box.setCurrentIndex(sides.fighter_box.findData("c3"))
+    sides.target_side.setCurrentIndex(sides.target_side.findData(Side.GREEN))
+    sides.move_fighter()
+    assert last(controller) == ChangeSide("c3", Side.GREEN)
+    assert sides.rows[Side.GREEN].count_label.text() == "1 fighter"
+    sides.rows[Side.BLUE].name_edit.setText("robbers")
+    sides.rename(Side.BLUE)
+    assert sides.refusal.text() == "another side is already named 'robbers'"
+    assert sides.rows[Side.BLUE].name_edit.text() == "Blue"
+    controller.undo()
+    assert controller.state.combatant("c3").side is Side.BLUE
