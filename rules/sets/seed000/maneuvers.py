@@ -14,8 +14,9 @@ in our reading:
   An all-out defense gives +2 to the chosen kind of active defense (and a fencer
   its four free parries, 000 FENCING PARRIES). There is no feint: the ruleset has
   no feint contest. Readying needs Ready and a posture change Change posture
-  (their ``permits``). Aim gives no bonus: the weapons carry no Accuracy. A
-  stunned fighter can only do nothing.
+  (their ``permits``). Aim gives no bonus (the weapons carry no Accuracy), but a
+  missile shot after a turn of it ignores bad footing (``aimed_shot``, 000
+  ADVERSE COMBAT CONDITIONS). A stunned fighter can only do nothing.
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ MANEUVERS: tuple[Maneuver, ...] = (
         "Aim",
         BASE_AIM,
         "Aim a ranged weapon at one foe for a later attack, and a step; no attack. "
-        "The weapons carry no accuracy, so the GM adds the aim's bonus.",
+        "A missile shot on the next turn ignores bad footing; the weapons carry no "
+        "accuracy, so the GM adds the aim's bonus.",
         movement=MoveAllowance.STEP,
     ),
     Maneuver(
