@@ -9,7 +9,8 @@ State (``rules.battle.state.BattleState``):
   ``upcoming(state, ruleset)``: who comes next, in order (the dead skipped, and
   with the ruleset those it offers no maneuver, ``can_act``: their turns pass).
   On a combatant: ``Combatant.maneuver`` (a ``ManeuverChoice``: key, option,
-  implied; None until chosen) and ``Combatant.attacks_made`` this turn.
+  implied; None until chosen), ``Combatant.attacks_made`` this turn and
+  ``Combatant.maneuver_last_turn`` (the previous turn's, once a new one began).
 
 The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``ruleset.maneuvers(state, id)``: the maneuvers a combatant may choose now
