@@ -448,8 +448,7 @@ def major_wound_roll(injury: int, victim: Victim) -> RequiredRoll | None:
         RollKind.KNOCKDOWN,
         victim.ht + pain,
         BASE_MAJOR_WOUND,
-        f"major wound ({injury} injury, over HP/2): HT{extra}; "
-        "failure stuns and knocks down",
+        f"a major wound ({injury} injury, over HP/2): HT{extra} or stunned and knocked down",
         on_failure=frozenset({Condition.STUNNED, Condition.KNOCKED_DOWN}),
     )
 

@@ -109,7 +109,8 @@ class KnockdownRolled(CombatantEvent):
         o = self.outcome
         faces = "+".join(str(d) for d in o.dice)
         result = "stunned and knocked down" if o.failed else "stays up"
-        return f"{self.name}: {o.roll.reason}: {faces} = {o.total} vs {o.roll.target} - {result}"
+        rolled = f"rolled {faces} = {o.total} vs {o.roll.target}"
+        return f"{self.name}: {o.roll.reason}: {rolled} - {result}"
 
 
 # --- shock ---------------------------------------------------------------------------------
