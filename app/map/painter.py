@@ -817,6 +817,7 @@ _BADGE_LOOKS: tuple[tuple[str, str, QColor], ...] = (
     ("cripple", "C", QColor("#7b4fa8")),
     ("knock", "K", QColor("#d9822b")),
     ("off balance", "!", QColor("#d9822b")),
+    ("shock", "−", QColor("#c2185b")),  # a penalty on this turn or the next
 )
 _OTHER_BADGE = QColor("#6d5a45")
 
