@@ -5,24 +5,29 @@ choosing one arms it, and the next left click on a free hex puts the fighter the
 (``AddCombatant``). Esc, a right-click or a click off the map puts the template
 away. A right-click on an empty hex does the same in one menu
 (``app.new_battle.add_fighter_menu``).
+
+Battle ▸ Duplicate Fighter (Ctrl+D) puts a fresh copy of the selected fighter in
+the free hex nearest it (``app.new_battle.duplicate_fighter``).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QMenu, QWidget
 
 from app.controller import BattleController
+from app.help import key_sequences
 from app.map.view import MapView
 from app.new_battle import (
-    Template,
     battle_sides,
     colour_icon,
+    duplicate_fighter,
     fighter_templates,
     new_combatant,
     preferred_handedness,
 )
+from app.templates import Template
 from app.theme import SIDE_COLOURS
 from hexmap import Hex
 from rules.battle.model import Side
@@ -47,23 +52,45 @@ class FighterPlacement(QObject):
         self.menu.setStatusTip("Put a fighter from the template library on the map")
         self.menu.aboutToShow.connect(self._on_menu_about_to_show)
         controller.battle_reset.connect(self.disarm)
+        self.duplicate_action = QAction("&Duplicate Fighter", parent)
+        self.duplicate_action.setObjectName("duplicateSelectedFighter")
+        self.duplicate_action.setShortcuts(key_sequences("duplicate_fighter"))
+        self.duplicate_action.setStatusTip(
+            "A fresh copy of the selected fighter in the nearest free hex (Undo removes it)"
+        )
+        self.duplicate_action.triggered.connect(self._on_duplicate_action_triggered)
+        controller.selection_changed.connect(self._update_duplicate_enabled)
+        self._update_duplicate_enabled()
+
+    def _update_duplicate_enabled(self, *_args: object) -> None:
+        self.duplicate_action.setEnabled(self._controller.selected_id is not None)
+
+    def _on_duplicate_action_triggered(self) -> None:
+        selected = self._controller.selected_id
+        if selected is None:
+            return
+        if duplicate_fighter(self._controller, selected) is None:
+            self.prompt_changed.emit("No free hex is left on the map for a copy")
 
     def _on_menu_about_to_show(self) -> None:
         self.fill_menu()
 
     def fill_menu(self) -> None:
         self.menu.clear()
-        templates = fighter_templates()
         state = self._controller.state
+        templates = fighter_templates(state.ruleset_key)
         if not templates:
             self.menu.addAction("No fighter templates").setEnabled(False)
             return
         for side in battle_sides(state):
             sub = self.menu.addMenu(colour_icon(SIDE_COLOURS[side]), side_name(state.sides, side))
             sub.setObjectName(f"placeFighter:{side.value}")
+            sub.setToolTipsVisible(True)  # each template's description
             for template in templates:
                 action = sub.addAction(f"{template.fighter.name}…")
                 action.setObjectName(f"placeFighter:{side.value}:{template.key}")
+                action.setToolTip(template.description)
+                action.setStatusTip(template.description)
                 action.triggered.connect(
                     lambda _=False, t=template, s=side: self.arm(t, s)
                 )  # fmt: skip

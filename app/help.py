@@ -104,6 +104,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("copy_log", ("Ctrl+C",), "Copy the selected combat log entries", "Battle",
              scope="Combat log"),
     Shortcut("new_demo", ("Ctrl+Shift+N",), "Start the demo battle afresh", "Battle"),
+    Shortcut("duplicate_fighter", ("Ctrl+D",), "Duplicate the selected fighter", "Battle"),
     Shortcut("quit", (_Std.Quit, "Ctrl+Q"), "Quit Hexfray", "Battle"),
     Shortcut("preferences", (_Std.Preferences, "Ctrl+,"), "Open the preferences", "Battle"),
     # help

@@ -8,8 +8,8 @@ typed in to play a battle again with the same dice. ``setup()`` is the GM's
 choice as data (``NewBattleSetup``); ``new_battle(setup)`` makes the battle, with
 no fighters yet.
 
-Fighters then come from the template library (``assets/fighters.json`` through
-``rules.battle.catalog``) in two clicks: a right-click on an empty hex opens "Add
+Fighters then come from the template library (``assets/templates/`` and the GM's
+own, through ``app.templates``) in two clicks: a right-click on an empty hex opens "Add
 fighter" with the sides and their templates (``add_fighter_menu``), and a click on
 a template puts it there. Battle ▸ Add Fighter arms a template for the next click
 on the map instead (``app.file_actions``). Either way it is an ``AddCombatant``
@@ -47,16 +47,22 @@ from PySide6.QtWidgets import (
 from app.controller import BattleController
 from app.panes.widgets import MUTED
 from app.preferences import Preferences
+from app.templates import (
+    Template,
+    duplicate_of,
+    load_library,
+    nearest_free_hex,
+    numbered_name,
+)
 from app.theme import SIDE_COLOURS
 from hexmap import Facing, Handedness, Hex, HexGrid
 from rules.battle.battle import Battle
-from rules.battle.catalog import load_fighters
-from rules.battle.model import Combatant, Fighter, Side
+from rules.battle.model import Combatant, Side
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
 from rules.battle.state import BattleState
-from rules.core.assets import read_json
-from rules.core.errors import DataError, RulesError
+from rules.core.citation import DEFAULT_RULESET_KEY
+from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset, ruleset_keys
 
 log = logging.getLogger(__name__)
@@ -373,26 +379,10 @@ class NewBattleDialog(QDialog):
 # --- fighters from the template library --------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Template:
-    key: str
-    fighter: Fighter
-    names_its_hand: bool  # the template says which hand: the GM's default does not apply
-
-
-def fighter_templates() -> tuple[Template, ...]:
-    """The template library; empty (logged) if its file cannot be read."""
-    try:
-        fighters = load_fighters()
-        raw = read_json("fighters.json")
-    except DataError as exc:
-        log.warning("the fighter templates cannot be read: %s", exc)
-        return ()
-    listed = raw.get("fighters", []) if isinstance(raw, dict) else []
-    with_hand = {
-        entry.get("key") for entry in listed if isinstance(entry, dict) and "handedness" in entry
-    }
-    return tuple(Template(key, f, key in with_hand) for key, f in fighters.items())
+def fighter_templates(ruleset_key: str = DEFAULT_RULESET_KEY) -> tuple[Template, ...]:
+    """The template library's templates for ``ruleset_key``: the bundled ones and
+    the GM's own (``app.templates``; a broken file is logged and skipped)."""
+    return load_library().for_ruleset(ruleset_key)
 
 
 def battle_sides(state: BattleState) -> tuple[Side, ...]:
@@ -421,11 +411,7 @@ def new_combatant(
     fighter = template.fighter
     if not template.names_its_hand:
         fighter = replace(fighter, handedness=handedness)
-    taken = {c.name for c in state.combatants}
-    name, number = fighter.name, 1
-    while name in taken:
-        number += 1
-        name = f"{fighter.name} {number}"
+    name = numbered_name(state, fighter.name)
     if name != fighter.name:
         fighter = replace(fighter, name=name)
     return Combatant(
@@ -457,9 +443,9 @@ def add_fighter_menu(
     """The "Add fighter" submenu of an empty hex: one submenu per side, each with
     the templates; a click puts one on ``at`` (``AddCombatant``), in the hand the
     GM's preferences give new fighters."""
-    templates = fighter_templates() if templates is None else templates
-    handedness = preferred_handedness(menu.parentWidget())
     state = controller.state
+    templates = fighter_templates(state.ruleset_key) if templates is None else templates
+    handedness = preferred_handedness(menu.parentWidget())
     if not templates or at not in state.grid or state.occupant(at) is not None:
         return None
     sub = menu.addMenu("Add &fighter")
@@ -467,15 +453,37 @@ def add_fighter_menu(
     for side in battle_sides(state):
         side_menu = sub.addMenu(colour_icon(SIDE_COLOURS[side]), side_name(state.sides, side))
         side_menu.setObjectName(f"addFighter:{side.value}")
+        side_menu.setToolTipsVisible(True)  # each template's description
         for template in templates:
             action = side_menu.addAction(template.fighter.name)
             action.setObjectName(f"addFighter:{side.value}:{template.key}")
+            action.setToolTip(template.description)
+            action.setStatusTip(template.description)
             action.triggered.connect(
                 lambda _=False, t=template, s=side: controller.execute(
                     AddCombatant(new_combatant(controller.state, t, s, at, handedness))
                 )
             )
     return sub
+
+
+def duplicate_fighter(controller: BattleController, combatant_id: str) -> Combatant | None:
+    """A copy of the combatant in the free hex nearest it (``AddCombatant``, so Undo
+    takes it away), selected; None when the map is full or the rules refuse."""
+    copy = duplicate_of(controller.state, controller.state.combatant(combatant_id))
+    if copy is None or controller.execute(AddCombatant(copy)) is None:
+        return None
+    controller.select(copy.id)
+    return copy
+
+
+def duplicate_fighter_action(menu: QMenu, controller: BattleController, who: Combatant) -> None:
+    """ "Duplicate" for a combatant's menu: a fresh copy beside it."""
+    action = menu.addAction(f"&Duplicate {who.name}")
+    action.setObjectName("duplicateFighter")
+    action.setStatusTip(f"A fresh copy of {who.name} in the nearest free hex (Undo removes it)")
+    action.setEnabled(nearest_free_hex(controller.state, who.hex) is not None)
+    action.triggered.connect(lambda _=False: duplicate_fighter(controller, who.id))
 
 
 def remove_fighter_action(menu: QMenu, controller: BattleController, who: Combatant) -> None:

@@ -21,7 +21,7 @@ from app.map.tools import (
     ready_choices,
     ready_command,
 )
-from app.new_battle import add_fighter_menu, remove_fighter_action
+from app.new_battle import add_fighter_menu, duplicate_fighter_action, remove_fighter_action
 from hexmap import Hex
 from rules.battle.items import ItemKind
 
@@ -81,6 +81,7 @@ def context_menu_for(
                 )
                 action.triggered.connect(lambda _=False, cid=c.id, k=key: begin_drop(cid, k))
         remove_fighter_action(menu, controller, c)
+        duplicate_fighter_action(menu, controller, c)
     else:
         add_fighter_menu(menu, controller, h)
         add_place_item_menu(menu, controller, h)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
+from app.new_battle import duplicate_fighter_action
 from app.panes.widgets import (
     HP_ROLE,
     ID_ROLE,
@@ -254,6 +255,7 @@ class CombatantsPane(QDockWidget):
         target = menu.addAction(f"Set {combatant.name} as target")
         target.setEnabled(combatant.id != self._controller.selected_id)
         target.triggered.connect(lambda: self._controller.set_target(combatant.id))
+        duplicate_fighter_action(menu, self._controller, combatant)
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
