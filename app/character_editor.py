@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -48,6 +48,8 @@ from PySide6.QtWidgets import (
 
 from app import theme
 from app.controller import BattleController
+from app.map.tools import combatant_at
+from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
 from hexmap import Handedness, HexmapError, Reach
 from rules.battle.catalog import Catalog, load_catalog
@@ -1095,7 +1097,8 @@ class SidesEditor(QDialog):
 
 
 class CharacterEditing(QObject):
-    """The Battle menu's "Edit Fighter…" and "Sides…", and the editors they open.
+    """The Battle menu's "Edit Fighter…" and "Sides…", a double-click on a token
+    (``watch_map``), and the editors they open.
     ``recolour`` is called when the battle's sides change, so the tokens take the
     new colours."""
 
@@ -1113,10 +1116,10 @@ class CharacterEditing(QObject):
         self._choose_colour = choose_colour
         self._shown_sides = controller.state.sides
         self.editor: CharacterEditor | None = None
+        self._map_view: MapView | None = None
         self.sides_editor: SidesEditor | None = None
         self.edit_action = QAction("&Edit Fighter…", parent)
         self.edit_action.setObjectName("editFighterAction")
-        self.edit_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.edit_action.setToolTip("Edit the selected fighter's sheet (an undoable command)")
         self.edit_action.triggered.connect(self.edit_selected)
         self.sides_action = QAction("&Sides…", parent)
@@ -1127,6 +1130,29 @@ class CharacterEditing(QObject):
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._on_battle_changed)
         self._update_actions()
+
+    def watch_map(self, view: MapView) -> None:
+        """A double-click on a token opens the editor on its fighter."""
+        self._map_view = view
+        view.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        view = self._map_view
+        if (
+            watched is view
+            and view is not None
+            and event.type() == QEvent.Type.MouseButtonDblClick
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and not view.terrain_mode
+            and view.tools.drop is None
+        ):
+            who = combatant_at(self._controller.state, view.hex_at(event.position()))
+            if who is not None:
+                view.tools.forget_press()  # the second press is the editor's, not a drag
+                self.edit(who.id)
+                return True
+        return super().eventFilter(watched, event)
 
     def _update_actions(self, *_args: object) -> None:
         self.edit_action.setEnabled(self._controller.selected_id is not None)

@@ -29,6 +29,7 @@ from rules.battle.commands import (
     SetRulesetOptions,
     TurnCombatant,
 )
+from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
 from rules.battle.state import BattleState, Command
 
 COMMAND_LABELS: dict[type[Command], str] = {
@@ -47,6 +48,11 @@ COMMAND_LABELS: dict[type[Command], str] = {
     SetPosture: "Set Posture",
     ApplyMapEffects: "Map Effects",
     SetRulesetOptions: "Ruleset Options",
+    EditFighter: "Edit Sheet",
+    ChangeSide: "Change Side",
+    AddSide: "Add Side",
+    RenameSide: "Rename Side",
+    RecolourSide: "Recolour Side",
 }
 
 ACTOR_AND_TARGET = " → "

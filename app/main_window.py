@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import (
     QByteArray,
     QEvent,
+    QModelIndex,
     QObject,
     QPointF,
     QRect,
@@ -60,6 +61,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import user_dirs
+from app.character_editor import CharacterEditing
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
 from app.dice_entry import DiceEntryPrompt, dice_icon
@@ -77,7 +79,7 @@ from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_ch
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
 from app.panes.turn_tracker import TurnTrackerPane, movement_text
-from app.panes.widgets import clear_swatches, guard_wheel
+from app.panes.widgets import ID_ROLE, clear_swatches, guard_wheel
 from app.preferences import (
     Confirmation,
     DiceMode,
@@ -221,6 +223,12 @@ class MainWindow(QMainWindow):
         )
         self.fighter_placement = FighterPlacement(controller, self.map_view, self)
         self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
+        # Battle > Edit Fighter... and Sides... (app.character_editor); new side
+        # colours repaint the tokens.
+        self.character_editing = CharacterEditing(
+            controller, self, self.file_actions.show_side_colours
+        )
+        self.character_editing.watch_map(self.map_view)
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -266,6 +274,8 @@ class MainWindow(QMainWindow):
         )
         self.log_pane: CombatLogPane = CombatLogPane(controller, self)
         self.hex_pane: HexPane = HexPane(controller, self.map_view, self)
+        self.inspector_pane.edit_requested.connect(self.character_editing.edit)
+        self.combatants_pane.table.doubleClicked.connect(self._edit_combatant_at)
         self.tracker_pane = TurnTrackerPane(controller, self, end_turn=self.end_turn)
         self.map_view.show_conditions = True  # the ruleset is loaded by now: badges too
         self.map_view.update()
@@ -531,6 +541,8 @@ class MainWindow(QMainWindow):
         battle_menu.addSeparator()
         battle_menu.addAction(view.paint_terrain_action)
         battle_menu.addMenu(self.fighter_placement.menu)
+        battle_menu.addAction(self.character_editing.edit_action)
+        battle_menu.addAction(self.character_editing.sides_action)
         battle_menu.addSeparator()
         battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)
@@ -754,6 +766,12 @@ class MainWindow(QMainWindow):
             # what its maneuver leaves (the ruleset is loaded once the panes are)
             movement = movement_text(self._controller.ruleset, state.combatant(sid))
             self.move_label.setText(f"{self.move_label.text()} · {movement}")
+
+    def _edit_combatant_at(self, index: QModelIndex) -> None:
+        """A double-click on a row of the combatants list opens the character editor."""
+        combatant_id = self.combatants_pane.model.data(index, ID_ROLE)
+        if isinstance(combatant_id, str):
+            self.character_editing.edit(combatant_id)
 
     def _on_battle_changed(self, _change: BattleChange, redraw: Redraw) -> None:
         if redraw.panes:

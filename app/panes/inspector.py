@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -49,6 +50,9 @@ from rules.core.errors import RulesError
 
 
 class InspectorPane(QDockWidget):
+    # The GM asks to edit the shown fighter's sheet (the window opens the character editor).
+    edit_requested = Signal(str)  # combatant id
+
     def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         configure_dock(self, "inspectorPane", "Inspector")
@@ -153,6 +157,13 @@ class InspectorPane(QDockWidget):
         self.status_combo.currentIndexChanged.connect(self._edits_changed)
         edit_row = caption_grid((("HP", self.hp_spin), ("Stat&us", self.status_combo)))
         edit_row.addWidget(self.apply_button, 0, 2, 2, 1)  # beside both rows
+        self.edit_sheet_button = QPushButton("Edit…")
+        self.edit_sheet_button.setObjectName("editSheetButton")
+        self.edit_sheet_button.setToolTip(
+            "Edit this fighter's sheet: stats, skills, gear, side (an undoable command)"
+        )
+        self.edit_sheet_button.clicked.connect(self._on_edit_sheet_button_clicked)
+        edit_row.addWidget(self.edit_sheet_button, 2, 0, 1, 3)
 
         # --- assembly ----------------------------------------------------------------
         self.body, layout = pane_body("inspectorBody", 6)
@@ -175,6 +186,7 @@ class InspectorPane(QDockWidget):
             self.hp_spin,
             self.status_combo,
             self.apply_button,
+            self.edit_sheet_button,
             self.turn_left,
             self.turn_right,
             self.drop_button,
@@ -311,6 +323,10 @@ class InspectorPane(QDockWidget):
             self.hp_spin.value() != c.hp or self.status_combo.currentData() is not c.status
         )
         self.apply_button.setEnabled(changed)
+
+    def _on_edit_sheet_button_clicked(self) -> None:
+        if self._shown is not None:
+            self.edit_requested.emit(self._shown.id)
 
     def apply_edit(self) -> None:
         """Execute ``EditCombatant`` with the spin box and combo values."""

@@ -6,12 +6,15 @@ editor's changes are commands."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QTableWidgetItem, QWidget
+from PySide6.QtGui import QAction, QColor
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox, QLineEdit, QMenu, QSpinBox, QTableWidgetItem, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.character_editor import CharacterEditing, CharacterEditor, SidesEditor
+from app.command_names import command_name
 from app.controller import BattleController
+from app.main_window import MainWindow
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
 from rules.battle.model import Side
 from rules.battle.state import Command
@@ -181,3 +184,37 @@ def test_the_sides_editor_sets_up_renames_recolours_and_moves(qtbot: QtBot) -> N
     assert sides.rows[Side.BLUE].name_edit.text() == "Blue"
     controller.undo()
     assert controller.state.combatant("c3").side is Side.BLUE
+
+
+def test_the_window_opens_the_editors_from_the_menu_the_inspector_and_double_clicks(
+    qtbot: QtBot, main_window: MainWindow
+) -> None:
+    window = main_window
+    editing = window.character_editing
+    battle_menu = next(
+        a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Battle"
+    )
+    assert isinstance(battle_menu, QMenu)
+    entries = [a for a in battle_menu.actions() if isinstance(a, QAction)]
+    assert editing.edit_action in entries and editing.sides_action in entries
+    controller = window.controller
+    controller.select(SPEARMAN)
+    window.inspector_pane.edit_sheet_button.click()
+    assert editing.editor is not None and editing.editor.windowTitle() == "Edit Spearman"
+    editing.editor.reject()
+    table = window.combatants_pane.table
+    row = window.combatants_pane.model.row_of("c3")
+    table.doubleClicked.emit(window.combatants_pane.model.index(row, 0))
+    assert editing.editor.windowTitle() == "Edit Flail fighter"
+    editing.editor.reject()
+    view = window.map_view
+    fencer = controller.state.combatant("c4")
+    where = view.hex_center(fencer.hex).toPoint()
+    QTest.mouseDClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, where)
+    assert editing.editor.windowTitle() == "Edit Fencer"
+    assert controller.state.combatant("c4").hex == fencer.hex  # no move, no drag
+    editing.editor.reject()
+    sides = editing.edit_sides()
+    assert sides.isVisible()
+    sides.add_side()
+    assert command_name(controller.battle.commands[-1], controller.state) == "Add Side"

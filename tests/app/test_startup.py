@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # What of rules.sets the first frame may load: the protocol and the registry that
 # every ruleset is found through, never a ruleset package.
-RULESET_NEUTRAL = frozenset({"rules.sets", "rules.sets.protocol", "rules.sets.registry"})
+RULESET_NEUTRAL = frozenset(
+    {"rules.sets", "rules.sets.protocol", "rules.sets.registry", "rules.sets.sheet_fields"}
+)
 
 
 def _run(code: str, home: Path) -> str:
