@@ -33,6 +33,7 @@ from rules.sets.seed000.checks import SuccessRoll, success_probability, success_
 from rules.sets.seed000.damage import DamageResult, WoundingTable, roll_damage
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wounded import after_blow
 
 BROKEN_000 = cite("000", "BROKEN WEAPONS")
 # The "9 or less" of a blow that goes astray and hits an adjacent character.
@@ -211,4 +212,6 @@ def piece_hit(
     events.extend(
         injury_events(target, result.status_rolls, result.status_before, result.status_after)
     )
-    return state.with_combatants(result.apply_to(target)), tuple(events)
+    struck, hurt = after_blow(target, result.apply_to(target), result)  # shock, knockdown
+    events.extend(hurt)
+    return state.with_combatants(struck), tuple(events)
