@@ -26,6 +26,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -100,6 +101,7 @@ BY_HAND = "Entered by hand"
 NUMBER_SLACK = 999
 EDITOR_SIZE = (940, 620)  # fits a 1366x768 screen with the window's frame
 REACH_HINT = "Write a reach as C, 1, 2, 1-2 or C,1."
+BOX_WIDTH = 220
 
 
 def problem_label(object_name: str) -> QLabel:
@@ -346,6 +348,8 @@ class CharacterEditor(QDialog):
         if tip:
             label.setToolTip(tip)
             box.setToolTip(tip)
+        if isinstance(box, QLineEdit | QComboBox | QAbstractSpinBox):
+            box.setMinimumWidth(BOX_WIDTH)
         grid.addWidget(label, row, 0)
         grid.addWidget(box, row, 1)
         grid.addWidget(self._message(place), row, 2)
@@ -992,7 +996,12 @@ class SidesEditor(QDialog):
         move_row.addWidget(self.move_button)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
+        hint = QLabel(
+            "A new name takes effect on Enter. Each change is a command: Edit > Undo takes it back."
+        )
+        hint.setWordWrap(True)
         layout = QVBoxLayout(self)
+        layout.addWidget(hint)
         layout.addLayout(self.sides_grid)
         layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(QLabel("<b>Move a fighter</b>"))
