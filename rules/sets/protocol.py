@@ -18,7 +18,7 @@ branches that shared code tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -77,6 +77,30 @@ class LegalAction:
     command: Command
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedCharacter:
+    """A fighter read from another program's character file, for the GM to check
+    before it joins the battle: ``hit_points_now`` is the file's current HP (its
+    wounds), ``imported`` says in a line each what was taken over, ``skipped``
+    what the ruleset cannot represent and left out."""
+
+    fighter: Fighter
+    hit_points_now: int
+    imported: tuple[str, ...]
+    skipped: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterFileKind:
+    """A kind of character file the ruleset imports ("GURPS Character Sheet",
+    ``.gcs``): ``read`` turns the file's bytes into a fighter, or raises
+    ``DataError`` with a message naming the part of the file that is wrong."""
+
+    label: str
+    suffixes: tuple[str, ...]
+    read: Callable[[bytes], ImportedCharacter]
+
+
 class Ruleset(BattleRuleset, Protocol):
     """A ruleset as the whole program sees it."""
 
@@ -97,6 +121,11 @@ class Ruleset(BattleRuleset, Protocol):
     def placeable_items(self) -> tuple[Weapon | Shield, ...]:
         """The weapons and shields of the ruleset's catalog that a GM may put on
         the map."""
+        ...
+
+    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
+        """The character files of other programs this ruleset imports as fighters
+        (File > Import Character...); () when it imports none."""
         ...
 
     # --- the character sheet ------------------------------------------------------

@@ -49,6 +49,7 @@ from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.protocol import (
     AttackPreview,
+    CharacterFileKind,
     LegalAction,
     OddsLine,
     Ruleset,
@@ -58,6 +59,7 @@ from rules.sets.protocol import (
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
+from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
@@ -243,6 +245,10 @@ class Seed000(Tables):
         )
         shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
         return (*weapons, *shields)
+
+    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
+        """GURPS Character Sheet files (rules.sets.seed000.gcs_import)."""
+        return (gcs_file_kind(),)
 
     # --- the sheet ----------------------------------------------------------------
     def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
