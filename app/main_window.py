@@ -67,6 +67,7 @@ from app.controller import BattleController, Redraw
 from app.dice_entry import DiceEntryPrompt, dice_icon
 from app.fighter_placement import FighterPlacement
 from app.file_actions import FileActions
+from app.gcs_import import CharacterImport
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
@@ -223,6 +224,8 @@ class MainWindow(QMainWindow):
         )
         self.fighter_placement = FighterPlacement(controller, self.map_view, self)
         self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
+        # File > Import Character...: a fighter from a character file (app.gcs_import).
+        self.character_import = CharacterImport(controller, self)
         # Battle > Edit Fighter... and Sides... (app.character_editor); new side
         # colours repaint the tokens.
         self.character_editing = CharacterEditing(
@@ -508,6 +511,8 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu("&File")
         self.file_actions.add_to_menu(file_menu)
         file_menu.addAction(self.new_demo_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.character_import.action)
         file_menu.addSeparator()
         file_menu.addAction(self.export_map_action)
         file_menu.addSeparator()
