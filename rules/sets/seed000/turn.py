@@ -160,7 +160,8 @@ def standing_roll(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event
     ):
         return c, ()
     tracks = tracks_of(c)
-    acting = c.attacks_made > 0 or len(c.path_this_turn) > 1 or tracks.hit_while_moving
+    # A fighter hit while moving has moved this turn: the same -2.
+    acting = c.attacks_made > 0 or len(c.path_this_turn) > 1
     dx = standing_roll_target(sheet_of(c).attributes.dx + tracks.shock, acting=acting)
     roll = success_roll(dx, rng, RollKind.STANDARD, what=f"{c.name}'s DX roll to stay up")
     events: list[Event] = [

@@ -141,14 +141,11 @@ def store_shock(c: Combatant, penalty: int) -> tuple[Combatant, tuple[Event, ...
 
 
 def begin_shock(c: Combatant) -> Combatant:
-    """The fighter's turn begins: the shock kept for it becomes this turn's; what
-    happened on the last turn (hit while moving) is over."""
+    """The fighter's turn begins: the shock kept for it becomes this turn's."""
     tracks = tracks_of(c)
-    if not (tracks.shock or tracks.shock_next or tracks.hit_while_moving):
+    if not (tracks.shock or tracks.shock_next):
         return c
-    return with_tracks(
-        c, replace(tracks, shock=tracks.shock_next, shock_next=0, hit_while_moving=False)
-    )
+    return with_tracks(c, replace(tracks, shock=tracks.shock_next, shock_next=0))
 
 
 def end_shock(c: Combatant) -> Combatant:
@@ -195,20 +192,21 @@ def wounded_now(
 ) -> tuple[Combatant, tuple[Event, ...]]:
     """What a blow's injury does at once to the one struck (``before``: as the blow
     found him; ``after``: with its injury, state and wound): its ``shock`` kept for
-    his next turn; hit while moving (note 22); a failed ``knockdown`` roll of a blow
-    without a location, or a wound that knocks down, cripples a leg or foot or
-    paralyses, drops him (a paralysis also takes his Move)."""
+    his next turn; a failed ``knockdown`` roll of a blow without a location, or a
+    wound that knocks down, cripples a leg or foot or paralyses, drops him if the
+    blow found him on his feet (a paralysis also takes his Move)."""
     events: list[Event] = []
     if knockdown is not None:
         events.append(
             KnockdownRolled(
-                citation=BASE_MAJOR_WOUND, combatant_id=after.id, name=after.name, outcome=knockdown
+                citation=BASE_MAJOR_WOUND,
+                combatant_id=after.id,
+                name=after.name,
+                outcome=knockdown,
             )
         )
     c, stored = store_shock(after, shock)
     events.extend(stored)
-    if len(before.path_this_turn) > 1 and not tracks_of(c).hit_while_moving:
-        c = with_tracks(c, replace(tracks_of(c), hit_while_moving=True))
     falls: list[Citation] = []
     if knockdown is not None and knockdown.failed:
         falls.append(BASE_MAJOR_WOUND)
@@ -223,7 +221,7 @@ def wounded_now(
             falls.append(NOTE_17)
             if c.fighter.move:
                 c = c.evolve(fighter=replace(c.fighter, move=0))
-    if falls and c.status is not Status.DEAD and c.posture not in ON_THE_GROUND:
+    if falls and c.status is not Status.DEAD and before.posture not in ON_THE_GROUND:
         c, fell = apply_fall(c, citation=falls[0])
         if fell is not None:
             events.append(fell)
