@@ -9,8 +9,10 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from app.controller import BattleController
+from app.event_text import Tone
 from app.main_window import MainWindow
 from app.map import painter as mp
+from app.rulesets.seed000.log_lines import seed000_line
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_fighters
@@ -21,9 +23,24 @@ from rules.battle.turns import StartTurns
 from rules.core.dice import ScriptedDice
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.wounded import KnockdownRolled, ShockTaken
 
 HOME = Hex.from_offset(8, 6)
 SOUTH = HOME + Facing.S.vector
+
+
+def duel() -> Battle:
+    """The fencer facing south at HOME, the swordsman facing it; the order rolled."""
+    state = BattleState(
+        HexGrid(16, 12),
+        (
+            fighter("fencer", "f", HOME, Facing.S, Side.BLUE),
+            fighter("sword-and-shield", "s", SOUTH, Facing.N, Side.RED),
+        ),
+    )
+    battle = Battle(state, 3, get_ruleset)
+    battle.execute(StartTurns(), ScriptedDice(()))
+    return battle
 
 
 def fighter(template: str, cid: str, where: Hex, facing: Facing, side: Side) -> Combatant:
@@ -35,15 +52,7 @@ def fighter(template: str, cid: str, where: Hex, facing: Facing, side: Side) -> 
 def window(qtbot, qapp, settings: QSettings) -> Iterator[MainWindow]:
     """The order rolled, the fencer's turn passed, and the swordsman's swing (7 hits,
     1 damage: 4 - 2 = 2 x1.5 = 3 injury) has left the fencer's next turn in shock."""
-    state = BattleState(
-        HexGrid(16, 12),
-        (
-            fighter("fencer", "f", HOME, Facing.S, Side.BLUE),
-            fighter("sword-and-shield", "s", SOUTH, Facing.N, Side.RED),
-        ),
-    )
-    battle = Battle(state, 3, get_ruleset)
-    battle.execute(StartTurns(), ScriptedDice(()))
+    battle = duel()
     battle.execute(EndTurn(), ScriptedDice(()))
     swing = AttackOptions("broadsword", "swing")
     battle.execute(Attack("s", "f", swing), ScriptedDice((2, 2, 3, 1)))  # 3 injury
@@ -82,3 +91,19 @@ def test_a_wound_s_shock_shows_on_the_tracker_the_inspector_and_the_token(
     controller.set_target("s")
     preview = window.attack_pane.preview_label.text()
     assert "shock from injury" in preview and "-3" in preview
+
+
+def test_the_log_shows_the_major_wound_s_roll_and_the_shock() -> None:
+    battle = duel()
+    battle.execute(EndTurn(), ScriptedDice(()))  # the swordsman's turn
+    swing = AttackOptions("broadsword", "swing")
+    # 7 hits; a 6: 10 injury, a major wound; the knockdown roll 17 fails
+    events = battle.execute(Attack("s", "f", swing), ScriptedDice((2, 2, 3, 6, 6, 6, 5)))
+    knockdown = next(e for e in events if isinstance(e, KnockdownRolled))
+    assert seed000_line(knockdown) == (
+        "Fencer: major wound, HT 17 (6+6+5) vs 11: critical failure, stunned and knocked down",
+        Tone.HARM,
+    )
+    shock = next(e for e in events if isinstance(e, ShockTaken))
+    line = seed000_line(shock)
+    assert line is not None and line[1] is Tone.NOTE and "-4" in line[0]

@@ -49,6 +49,7 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.checks import Outcome, SuccessRoll
 from rules.sets.seed000.missiles import THROWN_NOTE
+from rules.sets.seed000.wounded import KnockdownRolled, ShockFelt, ShockTaken
 
 
 class Seed000LogLines:
@@ -197,8 +198,21 @@ def _pieces_left_hand(e: PiecesLeftHand) -> tuple[str, Tone]:
     return e.describe(), Tone.HARM
 
 
+def _knockdown(e: KnockdownRolled) -> tuple[str, Tone]:
+    """A major wound's roll (rules.sets.seed000.wounded): failed, the fighter is down."""
+    o = e.outcome
+    result = "stunned and knocked down" if o.failed else "stays up"
+    return (
+        f"{e.name}: major wound, HT {o.total} ({_faces(o.dice)}) vs {o.roll.target}: "
+        f"{o.outcome.value}, {result}",
+        Tone.HARM if o.failed else Tone.SUCCESS,
+    )
+
+
 def _special_text_and_tone(event: Event) -> tuple[str, Tone] | None:
     """The lines with a short text of their own; None for the others."""
+    if isinstance(event, KnockdownRolled):
+        return _knockdown(event)
     if isinstance(event, HitLocationRolled):
         return _hit_location(event)
     if isinstance(event, WoundInflicted):
@@ -221,6 +235,7 @@ def _special_text_and_tone(event: Event) -> tuple[str, Tone] | None:
 # The events whose line is their describe(), and how it reads.
 _DESCRIBED: tuple[tuple[tuple[type[Event], ...], Tone], ...] = (
     ((LocationShifted, AttackAdjusted, HeavyShieldUnreadied, StunRecoveryRolled), Tone.NOTE),
+    ((ShockTaken, ShockFelt), Tone.NOTE),
     ((WeaponBroke, SideBlowDamaged, WeakenedWeaponSnapped, BystanderStruck, BleedingRolled),
      Tone.HARM),
     ((CriticalMissChecked, CriticalMissTableRolled, DefenseMishapResolved), Tone.CRITICAL),
