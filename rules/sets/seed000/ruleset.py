@@ -75,6 +75,7 @@ from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
+from rules.sets.seed000.wounded import wielding_problem
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 
@@ -354,9 +355,9 @@ class Seed000(Tables):
                 break
             if foe.side is me.side or not foe.status.can_defend:
                 continue
-            choices = self.default_attack(state, me.id, foe.id)
             if terms is not None and terms.same_foe and other_foes_attacked(state, me, foe):
                 continue  # two attacks of an all-out attack: on the first one's foe
+            choices = self.default_attack(state, me.id, foe.id)
             if choices is not None:
                 actions.append(
                     LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
@@ -413,8 +414,13 @@ class Seed000(Tables):
         for wound in wounds_of(combatant):
             if wound.crippled is not None:
                 labels.append(f"crippled {wound.crippled.value}")
-        if tracks_of(combatant).off_balance:
+        tracks = tracks_of(combatant)
+        if tracks.off_balance:
             labels.append("off balance")
+        if tracks.shock:  # rules.sets.seed000.wounded: this turn's, then the next's
+            labels.append(f"shock {tracks.shock}")
+        if tracks.shock_next:
+            labels.append(f"shock {tracks.shock_next} next turn")
         return tuple(dict.fromkeys(labels))
 
     # --- turns in order and maneuvers (base rules) -------------------------------------
@@ -479,6 +485,8 @@ def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, 
     """The attacker's ready weapon modes that strike ``target``, in sheet order."""
     for weapon in attacker.fighter.weapons:
         if weapon.key in attacker.unready or weapon.key in tracks_of(attacker).strained_weapons:
+            continue
+        if wielding_problem(attacker, weapon) is not None:  # a crippled arm, paralysis
             continue
         for mode in weapon.modes:
             if _reaches(attacker, mode, target):
