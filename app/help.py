@@ -121,6 +121,7 @@ MOUSE_CONTROLS: tuple[tuple[str, str], ...] = (
     ("Right-click an empty hex", "Add a fighter from the template library, or place an item"),
     ("Wheel, Ctrl+wheel, pinch", "Zoom around the pointer"),
     ("Drag the empty map, two-finger scroll", "Pan"),
+    ("Double-click a token", "Edit its sheet: stats, skills, gear and side (an undoable command)"),
     ("Hover a log entry", "Highlight the hexes it involved"),
 )
 
