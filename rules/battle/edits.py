@@ -170,7 +170,7 @@ class SideChanged(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SideSetUp(Event):
+class SideEdited(Event):
     setup: SideSetup
     # The side's name before (a rename), or "" for a side newly set up or recoloured.
     old_name: str = ""
@@ -277,7 +277,9 @@ class AddSide(Command):
             raise IllegalCommandError(f"the {self.side.value} side is already set up")
         setup = SideSetup(self.side, self.name, self.colour)
         _check_name_free(state, self.side, self.name)
-        return CommandResult(_with_setup(state, setup), (SideSetUp(citation=GM_EDIT, setup=setup),))
+        return CommandResult(
+            _with_setup(state, setup), (SideEdited(citation=GM_EDIT, setup=setup),)
+        )
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,7 @@ class RenameSide(Command):
             raise IllegalCommandError(f"the side is already named {self.name!r}")
         _check_name_free(state, self.side, self.name)
         new = SideSetup(self.side, self.name, old.colour)
-        event = SideSetUp(citation=GM_EDIT, setup=new, old_name=old.name)
+        event = SideEdited(citation=GM_EDIT, setup=new, old_name=old.name)
         return CommandResult(_with_setup(state, new), (event,))
 
 
@@ -309,4 +311,4 @@ class RecolourSide(Command):
         if old.colour.lower() == self.colour.lower():
             raise IllegalCommandError(f"the side already has the colour {self.colour}")
         new = SideSetup(self.side, old.name, self.colour)
-        return CommandResult(_with_setup(state, new), (SideSetUp(citation=GM_EDIT, setup=new),))
+        return CommandResult(_with_setup(state, new), (SideEdited(citation=GM_EDIT, setup=new),))

@@ -218,3 +218,17 @@ def test_the_window_opens_the_editors_from_the_menu_the_inspector_and_double_cli
     assert sides.isVisible()
     sides.add_side()
     assert command_name(controller.battle.commands[-1], controller.state) == "Add Side"
+
+
+def test_a_change_of_the_sides_repaints_the_tokens_and_so_does_its_undo(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    repaints: list[bool] = []
+    CharacterEditing(controller, parent, lambda: repaints.append(True))
+    controller.execute(ChangeSide("c1", Side.BLUE))
+    assert repaints == []  # the sides themselves are as they were
+    controller.execute(AddSide(Side.GOLD, "Guard", "#c0a000"))
+    assert repaints == [True]
+    controller.undo()
+    assert repaints == [True, True]

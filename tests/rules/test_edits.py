@@ -23,7 +23,7 @@ from rules.battle.edits import (
     RenameSide,
     SheetProblem,
     SideChanged,
-    SideSetUp,
+    SideEdited,
     fighter_problems,
     map_span,
     mode_place,
@@ -140,7 +140,7 @@ def test_sides_are_set_up_renamed_recoloured_and_a_fighter_changes_side() -> Non
     battle = demo_battle(4)
     start = battle.state
     added = battle.execute(AddSide(Side.GOLD, "The Duke's guard", "#c0a000"))
-    assert isinstance(added[0], SideSetUp)
+    assert isinstance(added[0], SideEdited)
     battle.execute(AddSide(Side.RED, "Bandits", "#aa0000"))
     renamed = battle.execute(RenameSide(Side.GOLD, "The Duchess's guard"))
     assert renamed[0].describe() == "Side The Duke's guard is renamed The Duchess's guard"
