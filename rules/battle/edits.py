@@ -171,14 +171,17 @@ class SideChanged(CombatantEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class SideEdited(Event):
-    setup: SideSetup
-    # The side's name before (a rename), or "" for a side newly set up or recoloured.
+    setup: SideSetup  # the side as it is now
+    # The side's name before a rename ("" otherwise), and whether it was just set up.
     old_name: str = ""
+    added: bool = False
 
     def describe(self) -> str:
+        if self.added:
+            return f"The GM sets up the side {self.setup.name} ({self.setup.colour})"
         if self.old_name:
             return f"Side {self.old_name} is renamed {self.setup.name}"
-        return f"Side {self.setup.name} has the colour {self.setup.colour}"
+        return f"Side {self.setup.name} is now coloured {self.setup.colour}"
 
 
 def edited_combatant(who: Combatant, fighter: Fighter) -> Combatant:
@@ -278,7 +281,7 @@ class AddSide(Command):
         setup = SideSetup(self.side, self.name, self.colour)
         _check_name_free(state, self.side, self.name)
         return CommandResult(
-            _with_setup(state, setup), (SideEdited(citation=GM_EDIT, setup=setup),)
+            _with_setup(state, setup), (SideEdited(citation=GM_EDIT, setup=setup, added=True),)
         )
 
 

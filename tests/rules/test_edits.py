@@ -141,10 +141,12 @@ def test_sides_are_set_up_renamed_recoloured_and_a_fighter_changes_side() -> Non
     start = battle.state
     added = battle.execute(AddSide(Side.GOLD, "The Duke's guard", "#c0a000"))
     assert isinstance(added[0], SideEdited)
+    assert added[0].describe() == "The GM sets up the side The Duke's guard (#c0a000)"
     battle.execute(AddSide(Side.RED, "Bandits", "#aa0000"))
     renamed = battle.execute(RenameSide(Side.GOLD, "The Duchess's guard"))
     assert renamed[0].describe() == "Side The Duke's guard is renamed The Duchess's guard"
-    battle.execute(RecolourSide(Side.GOLD, "#e0c040"))
+    recoloured = battle.execute(RecolourSide(Side.GOLD, "#e0c040"))
+    assert recoloured[0].describe() == "Side The Duchess's guard is now coloured #e0c040"
     moved = battle.execute(ChangeSide("c3", Side.GOLD))
     assert isinstance(moved[0], SideChanged)
     assert moved[0].describe() == "Flail fighter now fights for The Duchess's guard"
