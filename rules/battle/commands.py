@@ -291,7 +291,7 @@ def _maneuver_check(
     return replace(who, maneuver=implied), (*events, chosen)
 
 
-def _ready_check(
+def ready_check(
     state: BattleState, ruleset: BattleRuleset, who: Combatant, gm_override: bool
 ) -> tuple[Combatant, tuple[Event, ...]]:
     """The Ready maneuver's rules: one a turn, only for the active; while the turns
@@ -377,7 +377,7 @@ class PickUpItem(Command):
         item = state.item(self.item_id)
         if not within_reach(who, item):
             raise IllegalCommandError(f"{item.name} is out of {who.name}'s reach")
-        who, overridden = _ready_check(state, ruleset, who, self.gm_override)
+        who, overridden = ready_check(state, ruleset, who, self.gm_override)
         holding, key = put_in_hand(who, item)
         holding = replace(holding, ready_used=True)
         event = ItemPickedUp(
@@ -416,7 +416,7 @@ class ReadyWeapon(Command):
         )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
-        who, overridden = _ready_check(state, ruleset, who, self.gm_override)
+        who, overridden = ready_check(state, ruleset, who, self.gm_override)
         readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
         if is_shield:
             readied = replace(readied, shield_ready=True, heavy_shield_unready=False)

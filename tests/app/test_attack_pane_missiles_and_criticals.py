@@ -1,5 +1,6 @@
 """The attack pane reaches issue 11's weapon rules: a sling may shoot at a weapon
-and pull its blow, and the odds panel says what a critical hit does."""
+and pull its blow, a long spear is turned around for its blunt end, and the odds
+panel says what a critical hit does."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from rules.battle.commands import AddItem, PickUpItem
 from rules.battle.items import ItemKind
 from rules.sets.seed000.attack import SubdueMode, WeaponAttack
 from rules.sets.seed000.attack_events import AttackAdjusted, WeaponStruck
+from rules.sets.seed000.commands import WeaponReversed
+from rules.sets.seed000.tracks import tracks_of
 from tests.app.test_attack_pane import choose, make_pane
 
 
@@ -59,3 +62,22 @@ def test_the_critical_hit_row_says_what_a_critical_hit_does(qtbot) -> None:
     (row,) = [r for r in odds_rows(pane.odds) if r.key == "critical_hit"]
     assert "no active defense" in row.tooltip and "normal damage" in row.tooltip
     assert "critical hit table is not rolled" in row.tooltip
+
+
+def test_turn_it_around_readies_the_long_spear_s_blunt_end(qtbot) -> None:
+    pane, controller = make_pane(qtbot)
+    controller.select("c2")  # the spearman, long spear (reach 1-2)
+    controller.set_target("c4")
+    pane.more.set_expanded(True)
+    choose(pane.weapon_combo, "long-spear")
+    choose(pane.subdue_combo, SubdueMode.BLUNT_END)
+    assert pane.turn_weapon_button.isEnabled()
+    assert not pane.roll_button.isEnabled()  # refused until the spear is turned
+    pane.turn_weapon_button.click()
+    (turned,) = [e for e in controller.battle.event_batches[-1] if isinstance(e, WeaponReversed)]
+    assert turned.butt_first
+    assert "long-spear" in tracks_of(controller.state.combatant("c2")).reversed_weapons
+    pane.update_preview()
+    assert pane.roll_button.isEnabled()
+    choose(pane.weapon_combo, "knife")  # a short weapon: nothing to turn
+    assert not pane.turn_weapon_button.isEnabled()

@@ -21,12 +21,12 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
-from rules.battle.commands import AddItem, Attack, DropItem, MoveCombatant, PickUpItem
+from rules.battle.commands import AddItem, Attack, DropItem, EndTurn, MoveCombatant, PickUpItem
 from rules.battle.items import ItemDropped, ItemKind, ItemPickedUp
 from rules.battle.model import Combatant, Posture, Weapon, WeaponKind
 from rules.battle.state import BattleState, Command
 from rules.core.citation import cite
-from rules.core.errors import IllegalAttackError
+from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
@@ -46,6 +46,7 @@ from rules.sets.seed000.attack_events import (
     WoundInflicted,
 )
 from rules.sets.seed000.breakage import BreakResult, break_weapon
+from rules.sets.seed000.commands import ReverseWeapon, WeaponReversed
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
@@ -418,3 +419,37 @@ def test_a_critical_hit_allows_no_defense_and_does_normal_damage(make: Make) -> 
     assert len(battle.dice_log[-1]) == 3 + dealt.damage.dice.count
     (resolved,) = of(events, AttackResolved)
     assert "no defense allowed" in resolved.describe()
+
+
+def test_the_blunt_end_of_a_long_weapon_needs_a_ready_to_turn_it(make: Make) -> None:
+    a = make("spearman", Hex(5, 5), Facing.S, id="a")  # long spear: reach 1-2
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    battle = Battle(BattleState(HexGrid(10, 10), (a, d)), 1, get_ruleset)
+    blunt = Attack("a", "d", AttackOptions("long-spear", "thrust", subdue=SubdueMode.BLUNT_END))
+    point = Attack("a", "d", AttackOptions("long-spear", "thrust"))
+    with pytest.raises(IllegalAttackError, match="turned end for end"):
+        battle.execute(blunt)
+    (turned,) = of(battle.execute(ReverseWeapon("a", "long-spear")), WeaponReversed)
+    assert turned.butt_first and "blunt end forward" in turned.describe()
+    assert battle.state.combatant("a").ready_used  # it was the turn's Ready
+    assert of(battle.execute(blunt), AttackRolled)
+    with pytest.raises(IllegalAttackError, match="held butt first"):
+        battle.execute(point)
+    with pytest.raises(IllegalCommandError, match="already taken a Ready"):
+        battle.execute(ReverseWeapon("a", "long-spear"))  # one Ready a turn
+    battle.execute(EndTurn())
+    (back,) = of(battle.execute(ReverseWeapon("a", "long-spear")), WeaponReversed)
+    assert not back.butt_first
+    assert of(battle.execute(point), AttackRolled)
+
+
+def test_a_reach_one_spear_strikes_with_its_butt_without_turning(
+    make: Make, catalog: Catalog
+) -> None:
+    a = make("spearman", Hex(5, 5), Facing.S, id="a", weapons=(catalog.weapon("spear"),))
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    battle = Battle(BattleState(HexGrid(10, 10), (a, d)), 1, get_ruleset)
+    blunt = Attack("a", "d", AttackOptions("spear", "thrust", subdue=SubdueMode.BLUNT_END))
+    assert of(battle.execute(blunt), AttackRolled)
+    with pytest.raises(IllegalCommandError, match="reach 2 or more"):
+        battle.execute(ReverseWeapon("a", "spear"))

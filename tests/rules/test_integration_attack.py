@@ -701,8 +701,12 @@ def test_subduing_flat_blunt_end_and_pulled_blows(make: Make, ruleset: Tables) -
         sword, d, AttackOptions("broadsword", "swing", subdue=SubdueMode.FLAT), ruleset
     )
     assert flat.damage_spec.type is DamageType.CRUSHING
+    # the long spear (reach 2) turned around first: a Ready (ReverseWeapon)
+    butt_first = with_tracks(
+        spear, replace(tracks_of(spear), reversed_weapons=frozenset({"long-spear"}))
+    )
     blunt = plan_attack(
-        spear, d, AttackOptions("long-spear", "thrust", subdue=SubdueMode.BLUNT_END), ruleset
+        butt_first, d, AttackOptions("long-spear", "thrust", subdue=SubdueMode.BLUNT_END), ruleset
     )
     normal = plan_attack(spear, d, AttackOptions("long-spear", "thrust"), ruleset)
     assert blunt.damage_spec.type is DamageType.CRUSHING

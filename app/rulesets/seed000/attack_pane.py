@@ -87,6 +87,7 @@ from rules.sets.seed000.attack import (
     plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
+from rules.sets.seed000.commands import ReverseWeapon
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -97,7 +98,7 @@ from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
-from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000
+from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000, turns_end_for_end
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
 SITUATIONAL_CITATION = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -230,6 +231,13 @@ class AttackPane(QDockWidget):
         self.pulled_st_spin.setRange(1, 30)
         self.pulled_st_spin.setPrefix("ST ")
         self.pulled_st_spin.setToolTip("The ST the blow is pulled to")
+        # 001 Subduing a Foe: a long weapon is turned end for end with a Ready.
+        self.turn_weapon_button = QPushButton("Turn it around")
+        self.turn_weapon_button.setObjectName("turnWeaponButton")
+        self.turn_weapon_button.setToolTip(
+            "A Ready: turn the long weapon end for end, to strike with its blunt end "
+            "(Subdue: blunt end) or, turned back, with its point"
+        )
         self.obscured_combo = _combo(
             "obscuredCombo",
             "A combatant partly in the way of the aimed location "
@@ -406,13 +414,14 @@ class AttackPane(QDockWidget):
         more.addWidget(subdue_label, 4, 0)
         more.addWidget(self.subdue_combo, 4, 1)
         more.addWidget(self.pulled_st_spin, 4, 2)
+        more.addWidget(self.turn_weapon_button, 5, 1, 1, 2)
         obscured_label = buddy_label("In the way", self.obscured_combo)
-        more.addWidget(obscured_label, 5, 0)
-        more.addWidget(self.obscured_combo, 5, 1, 1, 2)
-        more.addWidget(self.chink_check, 6, 0, 1, 2)
-        more.addWidget(self.chink_hint, 6, 2)
-        more.addWidget(self.off_hand_check, 7, 0, 1, 2)
-        more.addWidget(self.off_hand_training_spin, 7, 2)
+        more.addWidget(obscured_label, 6, 0)
+        more.addWidget(self.obscured_combo, 6, 1, 1, 2)
+        more.addWidget(self.chink_check, 7, 0, 1, 2)
+        more.addWidget(self.chink_hint, 7, 2)
+        more.addWidget(self.off_hand_check, 8, 0, 1, 2)
+        more.addWidget(self.off_hand_training_spin, 8, 2)
         locations_label = buddy_label("Hit locations", self.hit_locations_combo)
         more.addWidget(locations_label, 8, 0)
         more.addWidget(self.hit_locations_combo, 8, 1, 1, 2)
@@ -532,6 +541,7 @@ class AttackPane(QDockWidget):
         self.weapon_attack_combo.currentIndexChanged.connect(self._target_weapon_changed)
         self.subdue_combo.currentIndexChanged.connect(self._subdue_changed)
         self.pulled_st_spin.valueChanged.connect(self.update_preview)
+        self.turn_weapon_button.clicked.connect(self._turn_weapon)
         self.obscured_combo.currentIndexChanged.connect(self.update_preview)
         self.hit_locations_combo.activated.connect(self._hit_locations_chosen)
         self.extra_spin.valueChanged.connect(self.update_preview)
@@ -930,6 +940,10 @@ class AttackPane(QDockWidget):
     def _update_pulled_enabled(self) -> None:
         subdue = self.subdue_combo.currentData()
         self.pulled_st_spin.setEnabled(subdue is SubdueMode.PULLED)
+        attacker = self._controller.combatant_or_none(self.attacker_id)
+        held = attacker.fighter.weapons if attacker is not None else ()
+        weapon = next((w for w in held if w.key == self.weapon_combo.currentData()), None)
+        self.turn_weapon_button.setEnabled(weapon is not None and turns_end_for_end(weapon))
 
     # --- reactions to the widgets ----------------------------------------------------------
     def _random_toggled(self, on: bool) -> None:
@@ -988,6 +1002,13 @@ class AttackPane(QDockWidget):
         self._update_pulled_enabled()
         self.update_preview()
 
+    def _turn_weapon(self) -> None:
+        """Turn the chosen long weapon end for end (``ReverseWeapon``, a Ready)."""
+        weapon_key = self.weapon_combo.currentData()
+        if self.attacker_id is None or weapon_key is None:
+            return
+        self._controller.execute(ReverseWeapon(self.attacker_id, weapon_key))
+
     def _hit_locations_chosen(self, _index: int) -> None:
         wanted = self.hit_locations_combo.currentData()
         if wanted is None or self._controller.state.ruleset_options == tuple(wanted):
@@ -1016,6 +1037,7 @@ class AttackPane(QDockWidget):
             self._fill_locations(attacker, defender)
             self._fill_chink(attacker)
             self._fill_more_knock_away()
+            self._update_pulled_enabled()  # a long weapon can be turned around
         finally:
             self._updating -= 1
         self.update_preview()

@@ -228,6 +228,7 @@ from rules.sets.seed000.weapon_strikes import (
     check_weapon_defense,
     flat_of_blade,
     pulled_punch,
+    turns_end_for_end,
     use_weakened_weapon,
     weapon_defense_options,
 )
@@ -463,6 +464,9 @@ def plan_attack(
     fighter = attacker.fighter
     sheet = sheet_of(fighter)
     mode, st, adjustments = _subdued(weapon, base_mode, sheet.attributes.st, options)
+    turning = _turning_problem(attacker, weapon, options)
+    if turning is not None:
+        raise IllegalAttackError(turning)
     swinging = mode.is_swing
     arc = attack_arc(attacker, defender)
     system = ruleset.hit_locations
@@ -753,6 +757,24 @@ def _subdued(
         blunt = blunt_end(mode)
         return blunt.mode, st, (("the blunt end: -1 damage, crushing", blunt.citation),)
     return mode, st, ()
+
+
+def _turning_problem(attacker: Combatant, weapon: Weapon, options: AttackOptions) -> str | None:
+    """001 Subduing a Foe: a long weapon strikes with its blunt end only once a Ready
+    turned it around (``ReverseWeapon``), and with its point only once turned back."""
+    butt_first = weapon.key in tracks_of(attacker).reversed_weapons
+    blunt = options.subdue is SubdueMode.BLUNT_END
+    if blunt and not butt_first and turns_end_for_end(weapon):
+        return (
+            f"the {weapon.name} must first be turned end for end to strike with its "
+            f"blunt end: a Ready ({SUBDUING_001})"
+        )
+    if butt_first and not blunt:
+        return (
+            f"the {weapon.name} is held butt first: it strikes with its blunt end until "
+            f"a Ready turns it back ({SUBDUING_001})"
+        )
+    return None
 
 
 def _target_weapon(

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules.battle.commands import ready_check
 from rules.battle.model import ActionKind, Combatant
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
+from rules.core.events import CombatantEvent
 from rules.sets.seed000.attack_events import DefendedAreaSet
 from rules.sets.seed000.stances import BODY_AREA_CITATION, BodyArea
 from rules.sets.seed000.tracks import tracks_of, with_tracks
+from rules.sets.seed000.weapon_strikes import SUBDUING_001, turns_end_for_end
 
 # The turn's defenses: once one is made, the guarded area holds until the turn ends.
 _DEFENSES = frozenset({ActionKind.DODGE, ActionKind.BLOCK, ActionKind.PARRY})
@@ -55,3 +58,53 @@ class SetDefendedArea(Command):
         )
         changed = with_tracks(who, replace(tracks, defended_area=self.area))
         return CommandResult(state.with_combatants(changed), (event,))
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeaponReversed(CombatantEvent):
+    weapon_name: str
+    butt_first: bool
+
+    def describe(self) -> str:
+        end = "its blunt end forward" if self.butt_first else "its point forward again"
+        return f"{self.name} turns the {self.weapon_name} end for end: {end}"
+
+
+@dataclass(frozen=True)
+class ReverseWeapon(Command):
+    """001 Subduing a Foe: turn a long weapon end for end, to strike with its blunt
+    end (``SubdueMode.BLUNT_END``) or, turned again, with its point: the turn's
+    Ready maneuver, under the same rules as readying a weapon (``ready_check``).
+    Only for a weapon that needs it (``turns_end_for_end``)."""
+
+    combatant_id: str
+    weapon_key: str
+    gm_override: bool = False
+
+    def apply(
+        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
+    ) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        weapon = next((w for w in who.fighter.weapons if w.key == self.weapon_key), None)
+        if weapon is None:
+            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
+        if not turns_end_for_end(weapon):
+            raise IllegalCommandError(
+                f"the {weapon.name} strikes with its blunt end without turning it: only a "
+                f"thrusting weapon of reach 2 or more is turned around ({SUBDUING_001})"
+            )
+        who, overridden = ready_check(state, ruleset, who, self.gm_override)
+        tracks = tracks_of(who)
+        butt_first = weapon.key not in tracks.reversed_weapons
+        turned = tracks.reversed_weapons ^ {weapon.key}
+        changed = replace(
+            with_tracks(who, replace(tracks, reversed_weapons=turned)), ready_used=True
+        )
+        event = WeaponReversed(
+            citation=SUBDUING_001,
+            combatant_id=who.id,
+            name=who.name,
+            weapon_name=weapon.name,
+            butt_first=butt_first,
+        )
+        return CommandResult(state.with_combatants(changed), (*overridden, event))

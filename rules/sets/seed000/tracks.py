@@ -22,6 +22,9 @@ class Seed000Tracks(RulesetTracks):
     # battle - so the weapon neither attacks nor parries until the GM clears it.
     strained_weapons: frozenset[str] = field(default_factory=frozenset)
     off_balance: bool = False  # this turn: active-defense penalties doubled
+    # Long weapons (by key) held butt first, turned with a Ready to strike with
+    # the blunt end (001 Subduing a Foe; rules.sets.seed000.commands.ReverseWeapon).
+    reversed_weapons: frozenset[str] = field(default_factory=frozenset)
     # Shock (base rules): the penalty to DX and DX-based skills on the fighter's
     # current turn (``shock``) and the one its wounds since then keep for its next
     # turn (``shock_next``); both 0 or negative.

@@ -688,6 +688,17 @@ def blunt_end(mode: WeaponMode) -> BluntEnd:
     return BluntEnd(blunt, needs_ready=max(mode.reach.distances) >= 2)
 
 
+def turns_end_for_end(weapon: Weapon) -> bool:
+    """A weapon whose blunt end strikes only after a Ready turns it around: a
+    thrust-impaling weapon of reach 2 or more (``blunt_end(...).needs_ready``)."""
+    return any(
+        m.damage.base is DamageBase.THRUST
+        and m.damage.type is DamageType.IMPALING
+        and max(m.reach.distances) >= 2
+        for m in weapon.modes
+    )
+
+
 # ---------------------------------------------------------------------------
 # The two seeds' rules of striking at weapons, as components of the ruleset
 # ---------------------------------------------------------------------------
