@@ -30,8 +30,6 @@ class Seed000Tracks(RulesetTracks):
     # turn (``shock_next``); both 0 or negative.
     shock: int = 0
     shock_next: int = 0
-    # 000 RANDOM BODY HIT note 22: hit this turn after it had moved.
-    hit_while_moving: bool = False
 
 
 _NO_TRACKS = Seed000Tracks()  # frozen, so one serves every combatant without tracks
