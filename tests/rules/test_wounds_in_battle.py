@@ -380,11 +380,14 @@ def test_a_paralysing_blow_from_behind_drops_the_fighter_and_takes_its_move(make
         battle.execute(MoveCombatant("f", HOME + Facing.N.vector))
 
 
-def test_paralysed_from_the_neck_down_neither_attacks_nor_defends(make: Make) -> None:
+def test_paralysed_from_the_neck_down_neither_attacks_nor_defends_and_only_does_nothing(
+    make: Make,
+) -> None:
     neck = Wound("000", "neck", "Neck", None, 5, None, frozenset({Condition.PARALYZED}))
     battle = started(with_wound(duel(make), "f", neck))
+    assert [m.key for m in get_ruleset().maneuvers(battle.state, "f")] == ["do-nothing"]
     with pytest.raises(RulesError, match="paralysed from the neck down and cannot attack"):
-        battle.execute(Attack("f", "s", RAPIER), ScriptedDice(MISS))
+        battle.execute(Attack("f", "s", RAPIER, gm_override=True), ScriptedDice(MISS))
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     with pytest.raises(RulesError, match="no active defense"):
         battle.execute(Attack("s", "f", dodge, gm_override=True), ScriptedDice(MISS))

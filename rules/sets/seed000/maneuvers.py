@@ -36,6 +36,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
+from rules.sets.seed000.wounded import paralysed_from_the_neck
 
 BASE_INITIATIVE = cite("base", "initiative: Basic Speed, then DX, then a roll")
 BASE_MANEUVERS = cite("base", "maneuvers: one a turn")
@@ -168,11 +169,12 @@ def maneuver(key: str) -> Maneuver:
 
 
 def maneuvers_for(combatant: Combatant) -> tuple[Maneuver, ...]:
-    """Every maneuver for an active fighter, only doing nothing for a stunned one,
-    none for the unconscious and the dead."""
-    if combatant.status is Status.ACTIVE:
+    """Every maneuver for an active fighter, only doing nothing for a stunned one
+    or one paralysed from the neck down (000 RANDOM BODY HIT note 17), none for
+    the unconscious and the dead."""
+    if combatant.status is Status.ACTIVE and not paralysed_from_the_neck(combatant):
         return MANEUVERS
-    if combatant.status is Status.STUNNED:
+    if combatant.status in (Status.ACTIVE, Status.STUNNED):
         return (DO_NOTHING,)
     return ()
 
