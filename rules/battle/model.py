@@ -339,7 +339,9 @@ class Fighter:
     ``Combatant.hp``: hit points in the 3d6, d100 and 2d6 systems; a FUDGE
     ruleset fills it with the boxes of its overall wound track. ``move`` is the
     movement points a turn (``rules.battle.movement``). Everything else a
-    ruleset's rules read is in ``stats``."""
+    ruleset's rules read is in ``stats``. ``origin`` names the character file
+    the sheet was imported from ("gcs:<the file's id>", ``app.gcs_import``), so
+    that importing it again updates this fighter; "" for any other fighter."""
 
     name: str
     hit_points: int
@@ -349,6 +351,7 @@ class Fighter:
     handedness: Handedness = Handedness.RIGHT
     shield: Shield | None = None
     armor: Armor | None = None
+    origin: str = ""
 
     def weapon(self, key: str) -> Weapon:
         for w in self.weapons:

@@ -393,3 +393,56 @@ def test_the_ruleset_offers_the_gcs_importer() -> None:
     assert kind.read((FIXTURES / "no_weapons_v3.gcs").read_bytes()).fighter.name == (
         "Quill the Scribe"
     )
+
+
+# --- the character's id: a later import of the same character updates it ------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "origin"),
+    [
+        ("sword_and_shield_v5.gcs", "gcs:Ahexfray0000test1"),
+        ("two_handed_v4.gcs", "gcs:4d3c2b1a-0000-4000-8000-hexfray00004"),
+        ("no_weapons_v3.gcs", "gcs:3c2b1a00-0000-4000-8000-hexfray00003"),
+        ("fencer_v2.gcs", "gcs:2b1a0000-0000-4000-8000-hexfray00002"),
+    ],
+)
+def test_the_fighter_keeps_the_files_id_as_its_origin(name: str, origin: str) -> None:
+    result = imported(name)
+    assert result.fighter.origin == origin
+    assert not any("the character's id" in line for line in result.skipped)
+
+
+@pytest.mark.parametrize("bad_id", [None, "", 42, "no spaces allowed", "x" * 65])
+def test_without_a_usable_id_the_character_imports_as_a_new_one(bad_id: object) -> None:
+    doc = fixture_json("no_weapons_v3.gcs")
+    if bad_id is None:
+        del doc["id"]
+    else:
+        doc["id"] = bad_id
+    result = import_gcs(doc)
+    assert result.fighter.origin == ""
+    assert any(
+        line.startswith("the character's id (missing or malformed)") for line in result.skipped
+    )
+
+
+def test_the_origin_is_saved_with_the_sheet_and_the_battle() -> None:
+    ruleset = get_ruleset("000")
+    fighter = imported("two_handed_v4.gcs").fighter
+    encoded = ruleset.encode_sheet(fighter)
+    assert isinstance(encoded, dict)
+    assert encoded["origin"] == fighter.origin
+    assert ruleset.decode_sheet(encoded) == fighter
+    battle = demo_battle(2)
+    brunhild = Combatant(
+        id=next_combatant_id(battle.state),
+        fighter=fighter,
+        side=Side.BLUE,
+        hex=battle.state.combatant("c1").hex + battle.state.combatant("c1").facing.vector,
+        facing=battle.state.combatant("c1").facing.opposite(),
+        hp=fighter.hit_points,
+    )
+    battle.execute(AddCombatant(brunhild))
+    loaded = read_battle(write_battle(battle, ruleset.saved_types), rulesets=get_ruleset)
+    assert loaded.state.combatant(brunhild.id).fighter.origin == fighter.origin

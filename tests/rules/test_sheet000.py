@@ -48,6 +48,7 @@ def test_the_neutral_fighter_holds_no_seed_000_statistic() -> None:
         "handedness",
         "shield",
         "armor",
+        "origin",  # the character file it was imported from (app.gcs_import)
     }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -56,6 +56,9 @@ from rules.sets.seed000.sheet import (
 FORMAT_VERSIONS = range(2, 6)  # the JSON formats GCS 5 reads and writes
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the largest real sheets are a few hundred kB
 MAX_NESTING = 32  # containers inside containers
+# Lists and objects inside each other: a container is two (itself and its
+# ``children``), and the deepest real sheets are far from this.
+MAX_JSON_DEPTH = 2 * MAX_NESTING + 16
 MAX_ATTRIBUTE = 99
 MAX_HIT_POINTS = 999
 MAX_MOVE = 99
@@ -149,6 +152,9 @@ _LB_PER_UNIT: Mapping[str, float] = MappingProxyType(
         "t": 2205.0,
     }
 )
+ORIGIN_PREFIX = "gcs:"  # Fighter.origin of an imported character: "gcs:" and the file's id
+# GCS ids: a UUID (versions 2 to 4) or a letter and 16 characters (version 5).
+_ORIGIN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _LEADING_INT = re.compile(r"\s*([+-]?[0-9]+)")
 
 
@@ -185,6 +191,7 @@ def read_gcs(data: bytes) -> ImportedCharacter:
 
 def import_gcs(document: object) -> ImportedCharacter:
     """The fighter of a GCS document (the file's JSON, parsed)."""
+    _check_depth(document)
     doc = as_object(document, "the file")
     version = _format_version(doc)
     return _Reader(doc, version).character()
@@ -208,6 +215,26 @@ def shield_pd(db: int, name: str) -> int:
 
 
 # --- the document ---------------------------------------------------------------------
+
+
+def _check_depth(document: object) -> None:
+    """Refuse a document nested deeper than ``MAX_JSON_DEPTH`` before anything
+    walks it (a message quoting a value, a recursive reader): without a stack."""
+    pending: list[tuple[object, int]] = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            inner: Iterable[object] = value.values()
+        elif isinstance(value, list):
+            inner = value
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise DataError(
+                f"not a GCS character file: its lists and objects are nested more than "
+                f"{MAX_JSON_DEPTH} deep"
+            )
+        pending.extend((v, depth + 1) for v in inner)
 
 
 def _format_version(doc: JSONObject) -> int:
@@ -319,8 +346,22 @@ class _Reader:
             handedness=self._handedness(),
             shield=shield,
             armor=armor,
+            origin=self._origin(),
         )
         return ImportedCharacter(fighter, now, tuple(self.imported), tuple(self.skipped))
+
+    def _origin(self) -> str:
+        """The fighter's origin, "gcs:<the file's id>": GCS gives each character an
+        id when it is made and keeps it through every save, so a later import of the
+        same character is recognised. Without a usable id it imports as a new one."""
+        value = self.doc.get("id")
+        if isinstance(value, str) and _ORIGIN_ID.fullmatch(value):
+            return f"{ORIGIN_PREFIX}{value}"
+        self.skipped.append(
+            "the character's id (missing or malformed): importing this file again "
+            "adds a new fighter instead of updating this one"
+        )
+        return ""
 
     def _name(self) -> str:
         profile = as_object(self.doc.get("profile", {}), "profile")

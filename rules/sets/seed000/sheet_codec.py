@@ -47,7 +47,7 @@ SHEET_VERSION = 1
 
 # The neutral fields, then the seed 000 statistics (``rules.sets.seed000.sheet``).
 _REQUIRED = ("format", "version", "name", "hit_points", "move", "weapons", *SHEET_REQUIRED)
-_OPTIONAL = ("shield", "armor", "handedness", *SHEET_OPTIONAL)
+_OPTIONAL = ("shield", "armor", "handedness", "origin", *SHEET_OPTIONAL)
 
 
 def _damage(spec: DamageSpec) -> dict[str, object]:
@@ -137,6 +137,8 @@ def encode_fighter(fighter: Fighter) -> dict[str, object]:
         out["shield"] = encode_shield(fighter.shield)
     if fighter.armor is not None:
         out["armor"] = encode_armor(fighter.armor)
+    if fighter.origin:
+        out["origin"] = fighter.origin
     return {**out, **write_sheet(sheet_of(fighter))}
 
 
@@ -173,4 +175,5 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
         handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
         shield=parse_shield(obj["shield"], f"{where}.shield") if "shield" in obj else None,
         armor=parse_armor(obj["armor"], f"{where}.armor") if "armor" in obj else None,
+        origin=get_str(obj, "origin", where) if "origin" in obj else "",
     )
