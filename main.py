@@ -26,6 +26,7 @@ from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
 from app.crash import install_crash_handler
 from app.files import BattleFileError, open_battle, show_damaged_bundle
+from app.gcs_import import batch_summary, import_to_template
 from app.help import maybe_show_first_run_guide
 from app.main_window import MainWindow, load_demo_battle
 from app.new_battle import random_seed
@@ -77,6 +78,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "against assets/selftest/expected.json, a rendered map); exit 0 only if all pass",
     )
     mode.add_argument(
+        "--import-gcs",
+        metavar="FILE.gcs",
+        type=Path,
+        help="with --to-template NAME: import a GURPS Character Sheet file as your "
+        "template NAME (in the user data folder), print what was written and exit, "
+        "without a window",
+    )
+    mode.add_argument(
         "--measure-startup",
         action="store_true",
         help="print FIRST_PAINT <monotonic seconds> once the window is painted, then quit",
@@ -98,6 +107,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --self-test: rewrite assets/selftest/expected.json (source tree only)",
     )
     parser.add_argument(
+        "--to-template",
+        metavar="NAME",
+        help="with --import-gcs: the name of the template to write",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -108,7 +122,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.json or args.quick) and not args.benchmark:
         parser.error("--json and --quick go with --benchmark")
-    if args.file is not None and (args.benchmark or args.self_test or args.measure_startup):
+    if (args.import_gcs is None) != (args.to_template is None):
+        parser.error("--import-gcs and --to-template go together")
+    if args.file is not None and (
+        args.benchmark or args.self_test or args.measure_startup or args.import_gcs
+    ):
         parser.error("a battle file goes with the window or --screenshot")
     return args
 
@@ -223,8 +241,28 @@ def run_gui(
         finish_early_logging()
 
 
+def run_import_to_template(source: Path, name: str) -> int:
+    """Import a character file as the GM's template: one line on stdout, or one on
+    stderr and status 2 for a file that cannot be read or imported."""
+    try:
+        template, result = import_to_template(source, name)
+    except OSError as exc:
+        print(
+            f"hexfray: cannot use {exc.filename or source}: {exc.strerror or exc}", file=sys.stderr
+        )
+        return EXIT_BAD_FILE
+    except DataError as exc:
+        message = " ".join(str(exc).split())
+        print(f"hexfray: cannot import {source}: {message}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    print(batch_summary(source, template, result))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.import_gcs is not None:
+        return run_import_to_template(args.import_gcs, args.to_template)
     if not is_window_mode(args):
         settle_collector()  # paused by the bundle's runtime hook for the window's start
 
@@ -259,7 +297,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def is_window_mode(args: argparse.Namespace) -> bool:
-    return not (args.self_test or args.screenshot is not None or args.benchmark)
+    return not (
+        args.self_test
+        or args.screenshot is not None
+        or args.benchmark
+        or args.import_gcs is not None
+    )
 
 
 def battle_seed(requested: int | None, *, window: bool) -> int:

@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
         # File > Import Character...: a fighter from a character file (app.gcs_import).
         self.character_import = CharacterImport(controller, self)
+        self.character_import.watch_map(self.map_view)  # a .gcs file dropped on the map
         # Battle > Edit Fighter... and Sides... (app.character_editor); new side
         # colours repaint the tokens.
         self.character_editing = CharacterEditing(

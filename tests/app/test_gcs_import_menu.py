@@ -6,7 +6,7 @@ report dialog lists what was left out and offers the battle's sides."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.gcs_import import (
     CharacterImport,
+    ImportPlan,
     ImportReportDialog,
     file_filter,
     free_hex_near_middle,
@@ -37,6 +38,7 @@ class Answers:
         self.reports: list[ImportedCharacter] = []
         self.offered: list[list[Side]] = []
         self.problems: list[str] = []
+        self.updates: list[str] = []  # the report's update line ("" for a new fighter)
         self._path, self._side = path, side
         importer.choose_path = self._choose
         importer.confirm = self._confirm
@@ -46,11 +48,10 @@ class Answers:
         self.filters.append(filter_text)
         return self._path
 
-    def _confirm(
-        self, _parent: object, result: ImportedCharacter, sides: Sequence[tuple[Side, str]]
-    ) -> Side | None:
-        self.reports.append(result)
-        self.offered.append([side for side, _name in sides])
+    def _confirm(self, _parent: object, plan: ImportPlan, update: str) -> Side | None:
+        self.reports.append(plan.result)
+        self.offered.append([side for side, _name in plan.sides])
+        self.updates.append(update)
         return self._side
 
 
@@ -94,11 +95,13 @@ def test_the_file_menu_imports_a_gcs_character_into_the_battle(window: MainWindo
     assert window.controller.state == before
 
 
-def test_a_second_import_of_the_same_file_gets_a_numbered_name(window: MainWindow) -> None:
+def test_another_character_of_the_same_name_gets_a_numbered_name(window: MainWindow) -> None:
     importer = window.character_import
     Answers(importer, FIXTURES / "no_weapons_v3.gcs", Side.RED)
     assert importer.run() == "c5"
-    assert importer.run() == "c6"
+    twin = read_gcs((FIXTURES / "no_weapons_v3.gcs").read_bytes())
+    other = replace(twin, fighter=replace(twin.fighter, origin="gcs:another-character"))
+    assert importer.add(other) == "c6"
     names = [c.name for c in window.controller.state.combatants[-2:]]
     assert names == ["Quill the Scribe", "Quill the Scribe 2"]
 
