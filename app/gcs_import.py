@@ -55,6 +55,9 @@ from rules.sets.registry import get_ruleset, ruleset_keys
 
 REPORT_SIZE = (560, 420)
 NO_KINDS = "The rules of this battle import no character files."
+# Read no more than this of a file: the rulesets' readers refuse far smaller
+# files, and a device or an endless file must not fill the memory.
+MAX_READ_BYTES = 64 * 1024 * 1024
 TITLE = "Import Character"
 
 
@@ -73,6 +76,18 @@ def kind_for(path: Path, kinds: Sequence[CharacterFileKind]) -> CharacterFileKin
 def imports_file(path: Path, kinds: Sequence[CharacterFileKind]) -> bool:
     """Whether one of ``kinds`` reads files of ``path``'s suffix (a dropped file)."""
     return any(path.suffix.lower() in k.suffixes for k in kinds)
+
+
+def read_character_file(path: Path) -> bytes:
+    """The file's bytes for a reader; ``DataError`` when it is larger than
+    ``MAX_READ_BYTES``, ``OSError`` when it cannot be read."""
+    with path.open("rb") as file:
+        data = file.read(MAX_READ_BYTES + 1)
+    if len(data) > MAX_READ_BYTES:
+        raise DataError(
+            f"the file is larger than {MAX_READ_BYTES // (1024 * 1024)} MB: not a character file"
+        )
+    return data
 
 
 def map_middle(state: BattleState) -> Hex:
@@ -297,7 +312,7 @@ class CharacterImport(QObject):
             self.show_problem(TITLE, NO_KINDS)
             return None
         try:
-            result = kind_for(path, kinds).read(path.read_bytes())
+            result = kind_for(path, kinds).read(read_character_file(path))
         except OSError as exc:
             self.show_problem(TITLE, f"{path.name} cannot be opened: {exc.strerror or exc}")
             return None
@@ -399,7 +414,7 @@ def import_to_template(
     ``name`` (in ``user_folder``, by default the user data folder). ``OSError``
     when the file cannot be read, ``DataError`` when it cannot be imported."""
     ruleset_key, kind = ruleset_for_file(path)
-    result = kind.read(path.read_bytes())
+    result = kind.read(read_character_file(path))
     template = save_custom_template(result.fighter, name, ruleset_key, user_folder)
     return template, result
 

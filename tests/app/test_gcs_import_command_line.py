@@ -108,6 +108,22 @@ def test_a_file_that_cannot_be_imported_exits_with_status_2_and_one_line(
     )
 
 
+def test_a_huge_or_endless_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.gcs"
+    with huge.open("wb") as file:
+        file.truncate(200 * 1024 * 1024)  # sparse: 200 MB of zeros on no disk space
+    result = run_import(huge, "Huge", tmp_path / "home")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"hexfray: cannot import {huge}: the file is larger than 64 MB: not a character file"
+    ]
+    zeros = tmp_path / "zeros.gcs"
+    zeros.symlink_to("/dev/zero")  # a file without end
+    endless = run_import(zeros, "Zero", tmp_path / "home")
+    assert endless.returncode == 2
+    assert "larger than 64 MB" in endless.stderr
+
+
 def test_the_batch_needs_no_application_and_no_display(tmp_path: Path) -> None:
     source = FIXTURES / "two_handed_v4.gcs"
     script = (
