@@ -14,7 +14,7 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.command_events import PostureChanged
-from rules.battle.commands import Attack, EndTurn, MoveCombatant
+from rules.battle.commands import Attack, EndTurn, MoveCombatant, SetPosture
 from rules.battle.model import Combatant, Posture, Side, Status
 from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
@@ -380,6 +380,12 @@ def test_a_paralysing_blow_from_behind_drops_the_fighter_and_takes_its_move(make
     battle.execute(EndTurn(), ScriptedDice(()))  # the fencer's turn
     with pytest.raises(RulesError):
         battle.execute(MoveCombatant("f", HOME + Facing.N.vector))
+    # Nor can he get up: no maneuver of his permits a posture change.
+    offered = [m.key for m in get_ruleset().maneuvers(battle.state, "f")]
+    assert "change-posture" not in offered and "attack" in offered
+    with pytest.raises(RulesError, match="no maneuver now that lets it change posture"):
+        battle.execute(SetPosture("f", Posture.STANDING))
+    assert battle.state.combatant("f").posture is Posture.PRONE
 
 
 def test_paralysed_from_the_neck_down_neither_attacks_nor_defends_and_only_does_nothing(

@@ -36,7 +36,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.wounded import paralysed_from_the_neck
+from rules.sets.seed000.wounded import paralysed, paralysed_from_the_neck
 
 BASE_INITIATIVE = cite("base", "initiative: Basic Speed, then DX, then a roll")
 BASE_MANEUVERS = cite("base", "maneuvers: one a turn")
@@ -169,10 +169,13 @@ def maneuver(key: str) -> Maneuver:
 
 
 def maneuvers_for(combatant: Combatant) -> tuple[Maneuver, ...]:
-    """Every maneuver for an active fighter, only doing nothing for a stunned one
-    or one paralysed from the neck down (000 RANDOM BODY HIT note 17), none for
-    the unconscious and the dead."""
+    """Every maneuver for an active fighter (but Change posture once a spinal wound
+    has paralysed him: he cannot get up), only doing nothing for a stunned one or
+    one paralysed from the neck down (000 RANDOM BODY HIT note 17), none for the
+    unconscious and the dead."""
     if combatant.status is Status.ACTIVE and not paralysed_from_the_neck(combatant):
+        if paralysed(combatant):
+            return tuple(m for m in MANEUVERS if ManeuverAction.POSTURE not in m.permits)
         return MANEUVERS
     if combatant.status in (Status.ACTIVE, Status.STUNNED):
         return (DO_NOTHING,)

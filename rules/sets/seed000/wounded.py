@@ -231,6 +231,12 @@ def wounded_now(
 # --- in the next attacks and defenses ------------------------------------------------------
 
 
+def paralysed(c: Combatant) -> bool:
+    """Any spinal paralysis (note 17): the body below the wound cannot move, so the
+    fighter can no more get up than walk."""
+    return any(Condition.PARALYZED in w.conditions for w in wounds_of(c))
+
+
 def paralysed_from_the_neck(c: Combatant) -> bool:
     return any(
         Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
