@@ -35,7 +35,7 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.stances import PainThreshold
+from rules.sets.seed000.stances import PainThreshold, weapon_side
 from rules.sets.seed000.tracks import tracks_of, with_wounds, wound_conditions
 from rules.sets.seed000.turn import StandingRolled
 from rules.sets.seed000.wound_effects import Condition, Limb, RollKind, Wound
@@ -299,6 +299,22 @@ def test_a_crippled_weapon_arm_cannot_wield_its_weapon(make: Make) -> None:
     )
     with pytest.raises(RulesError, match="arm holding the Broadsword is crippled: no parry"):
         battle.execute(Attack("f", "s", parry, gm_override=True), ScriptedDice(MISS))
+
+
+def test_a_crippled_shield_arm_cannot_block_but_its_weapon_arm_still_fights(make: Make) -> None:
+    shield_side = weapon_side(make("sword-and-shield", SOUTH, Facing.N).handedness).other
+    shield_arm = Wound(
+        "000", "far_arm", "Shield arm", shield_side, 7, Limb.ARM, frozenset({Condition.CRIPPLED})
+    )
+    battle = swordsman_s_turn(with_wound(duel(make), "s", shield_arm))
+    block = AttackOptions("rapier", "thrust", defenses=(DefenseChoice(DefenseKind.BLOCK),))
+    with pytest.raises(RulesError, match="shield arm is crippled: no block"):
+        battle.execute(Attack("f", "s", block, gm_override=True), ScriptedDice(MISS))
+    battle.execute(Attack("s", "f", SWING), ScriptedDice(MISS))  # the sword arm is whole
+    parry = AttackOptions(
+        "rapier", "thrust", defenses=(DefenseChoice(DefenseKind.PARRY, "broadsword"),)
+    )
+    battle.execute(Attack("f", "s", parry, gm_override=True), ScriptedDice(MISS))
 
 
 def test_a_crippled_arm_that_keeps_hold_after_the_blow_cannot_wield(make: Make) -> None:

@@ -265,6 +265,13 @@ def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     return found
 
 
+def _shield_arm_crippled(c: Combatant) -> bool:
+    """A crippled arm on the shield side (a wound without a side is on the weapon
+    side, as ``_crippled_grip`` takes it)."""
+    shield_side = weapon_side(c.handedness).other
+    return any(w.crippled is Limb.ARM and w.side is shield_side for w in wounds_of(c))
+
+
 def wielding_problem(c: Combatant, weapon: Weapon) -> str | None:
     """Why ``c`` cannot attack with ``weapon`` because of its wounds, or None."""
     if paralysed_from_the_neck(c):
@@ -281,9 +288,12 @@ def defense_problem(c: Combatant, choice: DefenseChoice) -> str | None:
     """Why ``c`` cannot make the active defense ``choice`` because of its wounds, or
     None: paralysed from the neck down it makes none; a crippled arm cannot wield
     the parrying weapon, a crippled hand cannot handle it (note 12 leaves it only
-    its attacks)."""
+    its attacks), and a crippled shield arm cannot block."""
     if paralysed_from_the_neck(c):
         return f"{c.name} is paralysed from the neck down: no active defense ({NOTE_17})"
+    if choice.kind is DefenseKind.BLOCK and _shield_arm_crippled(c):
+        # The shield stays strapped on, so its PD still counts; the arm cannot move it.
+        return f"{c.name}'s shield arm is crippled: no block ({BASE_CRIPPLED_ARM})"
     if choice.kind is not DefenseKind.PARRY or choice.weapon_key is None:
         return None
     weapon = next((w for w in c.fighter.weapons if w.key == choice.weapon_key), None)
