@@ -79,6 +79,7 @@ from app.panes.combatants import CombatantsPane
 from app.panes.hex_pane import TERRAIN_FIELDS, HexPane, TerrainValue, terrain_change
 from app.panes.inspector import InspectorPane
 from app.panes.labels import enum_label
+from app.panes.templates import TemplatesPane
 from app.panes.turn_tracker import TurnTrackerPane, movement_text
 from app.panes.widgets import ID_ROLE, clear_swatches, guard_wheel
 from app.preferences import (
@@ -281,6 +282,7 @@ class MainWindow(QMainWindow):
         self.inspector_pane.edit_requested.connect(self.character_editing.edit)
         self.combatants_pane.table.doubleClicked.connect(self._edit_combatant_at)
         self.tracker_pane = TurnTrackerPane(controller, self, end_turn=self.end_turn)
+        self.templates_pane = TemplatesPane(controller, self.map_view, self)
         self.map_view.show_conditions = True  # the ruleset is loaded by now: badges too
         self.map_view.update()
         self.panes = (
@@ -290,6 +292,7 @@ class MainWindow(QMainWindow):
             self.attack_pane,
             self.log_pane,
             self.hex_pane,
+            self.templates_pane,
         )
         self._arrange_default_docks()
         for pane in self.panes:
@@ -350,6 +353,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(left, self.log_pane, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
         self.tabifyDockWidget(self.inspector_pane, self.hex_pane)
+        self.tabifyDockWidget(self.hex_pane, self.templates_pane)
         self.combatants_pane.raise_()
         self.addDockWidget(right, self.attack_pane)
         self._resize_default_docks()
@@ -549,6 +553,7 @@ class MainWindow(QMainWindow):
         battle_menu.addMenu(self.fighter_placement.menu)
         battle_menu.addAction(self.character_editing.edit_action)
         battle_menu.addAction(self.character_editing.sides_action)
+        battle_menu.addAction(self.fighter_placement.duplicate_action)
         battle_menu.addSeparator()
         battle_menu.addAction(self.roll_action)
         battle_menu.addAction(self.end_turn_action)

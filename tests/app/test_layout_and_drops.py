@@ -56,10 +56,12 @@ def test_default_layout_at_1366x768(laptop: MainWindow) -> None:
     assert w.attack_pane.height() >= 560
     assert w.attack_pane.height() >= w.map_view.height() - 10
     # the log in the left column, below the combatants, and not tabbed away
-    for pane in (w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
+    for pane in (w.combatants_pane, w.inspector_pane, w.hex_pane, w.templates_pane, w.log_pane):
         assert w.dockWidgetArea(pane) == LEFT, pane.objectName()
     assert w.log_pane not in w.tabifiedDockWidgets(w.combatants_pane)
-    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
+    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {
+        w.inspector_pane, w.hex_pane, w.templates_pane
+    }
     assert w.log_pane.isVisible() and not w.log_pane.visibleRegion().isEmpty()
     assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
     assert w.log_pane.height() >= 250  # several entries

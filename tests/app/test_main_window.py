@@ -20,7 +20,8 @@ from app.map.view import MapView
 from rules.battle.commands import MoveCombatant
 
 PANE_NAMES = (
-    "turnTrackerPane", "combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane"
+    "turnTrackerPane", "combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane",
+    "templatesPane",
 )
 LAPTOP = QSize(1366, 768)
 
@@ -46,7 +47,9 @@ def test_docks_exist_with_stable_names(main_window: MainWindow) -> None:
     w = main_window
     for pane in (w.tracker_pane, w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
         assert w.dockWidgetArea(pane) == left, pane.objectName()
-    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
+    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {
+        w.inspector_pane, w.hex_pane, w.templates_pane
+    }
     assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
     assert w.combatants_pane.geometry().top() > w.tracker_pane.geometry().bottom()
     right = Qt.DockWidgetArea.RightDockWidgetArea

@@ -136,13 +136,13 @@ def test_deferred_panes_come_after_the_first_paint_in_the_default_layout(
     qtbot.waitUntil(lambda: bool(done))
     names = sorted(d.objectName() for d in window.findChildren(QDockWidget))
     assert names == sorted(d.objectName() for d in eager.findChildren(QDockWidget))
-    assert len(window.panes) == 6
+    assert len(window.panes) == 7
     shows = [a.text() for a in window.menuBar().actions()[2].menu().actions() if a.text()]
     assert [f"Show {p.windowTitle()}" for p in window.panes] == [
         t for t in shows if t.startswith("Show ")
     ]
     window.ensure_panes()  # once only
-    assert len(window.findChildren(QDockWidget)) == 6
+    assert len(window.findChildren(QDockWidget)) == 7
 
 
 def test_the_shipped_parchment_tile_is_the_drawn_one(qapp) -> None:
