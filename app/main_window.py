@@ -115,7 +115,7 @@ DEFAULT_SIZE = QSize(1280, 720)
 DEFAULT_SEED = 1
 # Bumped whenever the default dock layout changes, so an older saved layout does not
 # override the new default (restoreState refuses a state of another version).
-STATE_VERSION = 3
+STATE_VERSION = 4
 # The default dock sizes (px): the left column (combatants over the log) and the
 # attack pane on the right, which gets the whole height.
 LEFT_COLUMN_WIDTH = 270
@@ -338,8 +338,9 @@ class MainWindow(QMainWindow):
 
     # --- layout ------------------------------------------------------------------------
     def _arrange_default_docks(self) -> None:
-        """The default layout for a 1366x768 laptop: on the left the combatants
-        (tabbed with the inspector and the hex pane) over the combat log; on the right
+        """The default layout for a 1366x768 laptop: on the left the turns (tabbed
+        with the templates) over the combatants (tabbed with the inspector and the
+        hex pane) over the combat log; on the right
         the attack pane alone, the whole height, so its modifiers, odds and Roll show
         without scrolling."""
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -353,7 +354,10 @@ class MainWindow(QMainWindow):
         self.addDockWidget(left, self.log_pane, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.combatants_pane, self.inspector_pane)
         self.tabifyDockWidget(self.inspector_pane, self.hex_pane)
-        self.tabifyDockWidget(self.hex_pane, self.templates_pane)
+        # The templates beside the turns: they serve the set-up, the turns the battle,
+        # and a fourth tab beside the combatants would cut every tab's name short.
+        self.tabifyDockWidget(self.tracker_pane, self.templates_pane)
+        self.tracker_pane.raise_()
         self.combatants_pane.raise_()
         self.addDockWidget(right, self.attack_pane)
         self._resize_default_docks()

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QTabBar
 
 from app.controller import BattleController, plan_redraw
 from app.main_window import GEOMETRY_KEY, STATE_KEY, STATE_VERSION, MainWindow
@@ -59,9 +59,8 @@ def test_default_layout_at_1366x768(laptop: MainWindow) -> None:
     for pane in (w.combatants_pane, w.inspector_pane, w.hex_pane, w.templates_pane, w.log_pane):
         assert w.dockWidgetArea(pane) == LEFT, pane.objectName()
     assert w.log_pane not in w.tabifiedDockWidgets(w.combatants_pane)
-    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {
-        w.inspector_pane, w.hex_pane, w.templates_pane
-    }
+    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
+    assert w.tabifiedDockWidgets(w.tracker_pane) == [w.templates_pane]
     assert w.log_pane.isVisible() and not w.log_pane.visibleRegion().isEmpty()
     assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
     assert w.log_pane.height() >= 250  # several entries
@@ -69,6 +68,11 @@ def test_default_layout_at_1366x768(laptop: MainWindow) -> None:
     # the map stays large
     assert w.map_view.width() >= 700
     assert w.map_view.height() >= 500
+    # every dock tab shows its whole name
+    for bar in w.findChildren(QTabBar):
+        for i in range(bar.count()):
+            text = bar.tabText(i)
+            assert bar.tabRect(i).width() >= bar.fontMetrics().horizontalAdvance(text), text
 
 
 def test_attack_pane_needs_no_scrolling_with_more_options_collapsed(laptop: MainWindow) -> None:

@@ -47,9 +47,8 @@ def test_docks_exist_with_stable_names(main_window: MainWindow) -> None:
     w = main_window
     for pane in (w.tracker_pane, w.combatants_pane, w.inspector_pane, w.hex_pane, w.log_pane):
         assert w.dockWidgetArea(pane) == left, pane.objectName()
-    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {
-        w.inspector_pane, w.hex_pane, w.templates_pane
-    }
+    assert set(w.tabifiedDockWidgets(w.combatants_pane)) == {w.inspector_pane, w.hex_pane}
+    assert w.tabifiedDockWidgets(w.tracker_pane) == [w.templates_pane]
     assert w.log_pane.geometry().top() > w.combatants_pane.geometry().bottom()
     assert w.combatants_pane.geometry().top() > w.tracker_pane.geometry().bottom()
     right = Qt.DockWidgetArea.RightDockWidgetArea
