@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -253,12 +253,17 @@ def key_for(name: str, taken: Iterable[str]) -> str:
     """A file name for a template called ``name``: lower case, dashes, not in
     ``taken`` ("archer", then "archer-2")."""
     base = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:40].strip("-") or "template"
-    used = set(taken)
-    key, number = base, 1
-    while key in used:
+    return _first_untaken(base, set(taken), "-")
+
+
+def _first_untaken(base: str, taken: Container[str], separator: str) -> str:
+    """``base`` if not in ``taken``, else the first of ``base`` numbered 2, 3 ...
+    (after ``separator``) that is not: a new file's key, a new fighter's name."""
+    candidate, number = base, 1
+    while candidate in taken:
         number += 1
-        key = f"{base}-{number}"
-    return key
+        candidate = f"{base}{separator}{number}"
+    return candidate
 
 
 def gear_summary(fighter: Fighter) -> str:
@@ -354,12 +359,7 @@ def nearest_free_hex(state: BattleState, near: Hex) -> Hex | None:
 
 def numbered_name(state: BattleState, name: str) -> str:
     """``name``, or "Fencer 2", "Fencer 3"... if a fighter of that name is on the map."""
-    taken = {c.name for c in state.combatants}
-    candidate, number = name, 1
-    while candidate in taken:
-        number += 1
-        candidate = f"{name} {number}"
-    return candidate
+    return _first_untaken(name, {c.name for c in state.combatants}, " ")
 
 
 def base_name(name: str) -> str:
