@@ -34,10 +34,11 @@ from hexmap import Hex
 from rules.battle.catalog import load_catalog, parse_fighter
 from rules.battle.model import Combatant, Fighter
 from rules.battle.roster import next_combatant_id
+from rules.battle.savefile import json_object
 from rules.battle.state import BattleState
 from rules.core.assets import asset_path
 from rules.core.errors import DataError
-from rules.core.strict_json import short_reason, strict_json
+from rules.core.strict_json import short_reason
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys
 
@@ -106,14 +107,7 @@ def parse_template(text: str | bytes, stem: str, *, custom: bool = False) -> Tem
             f"the file is too large for a template ({len(text) // 1024} KB; "
             f"at most {MAX_TEMPLATE_BYTES // 1024} KB)"
         )
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise TemplateFileError("this is not a template (it is not text)") from None
-    data = strict_json(text, TemplateFileError, MAX_DEPTH)
-    if not isinstance(data, dict):
-        raise TemplateFileError("this is not a template (no Hexfray template inside)")
+    data = json_object(text, TemplateFileError, MAX_DEPTH, kind="a template", holding="template")
     _check_numbers(data)
     return _template_from(data, stem, custom)
 

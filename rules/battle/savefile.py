@@ -179,15 +179,32 @@ def parse_document(text: str | bytes) -> dict[str, object]:
             f"the file is too large for a battle ({len(text) // 2**20} MB; "
             f"at most {MAX_FILE_BYTES // 2**20} MB)"
         )
+    return migrate(
+        json_object(text, BattleFileError, MAX_DEPTH, kind="a battle file", holding="battle")
+    )
+
+
+def json_object(
+    text: str | bytes,
+    on_error: Callable[[str], Exception],
+    max_depth: int,
+    *,
+    kind: str,
+    holding: str,
+) -> dict[str, object]:
+    """The JSON object a file of Hexfray's holds (a battle file, a template),
+    bytes read as UTF-8 and parsed by ``strict_json``; ``on_error`` for text that
+    is not text or holds no object ("this is not {kind} (no Hexfray {holding}
+    inside)"). Shared so that every such file is checked as strictly."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BattleFileError("this is not a battle file (it is not text)") from None
-    data = strict_json(text, BattleFileError, MAX_DEPTH)
+            raise on_error(f"this is not {kind} (it is not text)") from None
+    data = strict_json(text, on_error, max_depth)
     if not isinstance(data, dict):
-        raise BattleFileError("this is not a battle file (no Hexfray battle inside)")
-    return migrate(data)
+        raise on_error(f"this is not {kind} (no Hexfray {holding} inside)")
+    return data
 
 
 def read_battle(text: str | bytes, *, rulesets: SavingRulesetFinder) -> Battle:
