@@ -15,7 +15,6 @@ from pytestqt.qtbot import QtBot
 
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
-from app.panes.turn_tracker import TurnTrackerPane
 from app.rulesets.seed000.attack_pane import AttackPane
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, EditCombatant, ReadyWeapon, SetPosture
@@ -23,9 +22,7 @@ from rules.battle.maneuvers import ManeuverChoice
 from rules.battle.model import Posture, Status
 from rules.battle.turns import ChooseManeuver, RuleOverridden, StartTurns, upcoming
 from rules.sets.registry import get_ruleset
-
-# The demo battle's order with seed 1: Fencer, Spearman, Flail fighter, Sword-and-shield.
-FENCER, SPEARMAN, FLAIL, SWORD = "c4", "c2", "c3", "c1"
+from tests.app.turn_order_window import FENCER, FLAIL, SPEARMAN, SWORD, rows, shown_window
 
 
 @pytest.fixture
@@ -35,16 +32,7 @@ def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[Ma
     demo = load_demo_battle(1, turn_order=True)
     fencer = demo.state.combatant(FENCER)
     state = demo.state.with_combatants(replace(fencer, unready=frozenset({"rapier"})))
-    w = MainWindow(BattleController(Battle(state, 1, get_ruleset)), settings)
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-
-
-def rows(tracker: TurnTrackerPane) -> list[str]:
-    return [tracker.order_list.item(i).text() for i in range(tracker.order_list.count())]
+    yield shown_window(qtbot, BattleController(Battle(state, 1, get_ruleset)), settings)
 
 
 def log_texts(window: MainWindow) -> list[str]:

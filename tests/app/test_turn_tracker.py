@@ -22,25 +22,13 @@ from app.panes.turn_tracker import TurnTrackerPane, tracker_order
 from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant
 from rules.battle.model import Status
 from rules.battle.turns import ChooseManeuver, RuleOverridden, StartTurns, upcoming
-
-# The demo battle's order with seed 1: Fencer, Spearman, Flail fighter, Sword-and-shield.
-FENCER, SPEARMAN, FLAIL, SWORD = "c4", "c2", "c3", "c1"
+from tests.app.turn_order_window import FENCER, FLAIL, SPEARMAN, SWORD, rows, shown_window
 
 
 @pytest.fixture
 def window(qtbot, qapp, settings: QSettings) -> Iterator[MainWindow]:
     """The window on the demo battle with its turn order, as the GM opens it."""
-    controller = BattleController(load_demo_battle(1, turn_order=True))
-    w = MainWindow(controller, settings)
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-
-
-def rows(tracker: TurnTrackerPane) -> list[str]:
-    return [tracker.order_list.item(i).text() for i in range(tracker.order_list.count())]
+    yield shown_window(qtbot, BattleController(load_demo_battle(1, turn_order=True)), settings)
 
 
 def choose(combo: QComboBox, data: str) -> None:
