@@ -974,6 +974,7 @@ def assess_wound_000(
     swung: bool = False,
     from_back: bool = False,
     base_multiplier: Fraction,
+    whole_blow: bool = True,
 ) -> WoundAssessment:
     """Assess a blow at a seed 000 location.
 
@@ -982,41 +983,8 @@ def assess_wound_000(
     spine (note 17). ``base_multiplier`` is the damage type's ordinary wounding
     multiplier (the ruleset's wounding table, or the caller's override). A major
     wound (the whole blow's injury, wherever it went on) adds the knockdown roll
-    last (``major_wound_roll``)."""
-    a = _assess_000(
-        locations,
-        location_key,
-        damage_type,
-        basic_damage,
-        victim,
-        armor_dr=armor_dr,
-        side=side,
-        swung=swung,
-        from_back=from_back,
-        base_multiplier=base_multiplier,
-    )
-    if a.automatic & {Condition.UNCONSCIOUS, Condition.DEAD, Condition.DECAPITATED}:
-        return a  # already down: nothing left to knock down
-    knockdown = major_wound_roll(a.injury, victim)
-    if knockdown is None or a.roll_of(RollKind.KNOCKDOWN) is not None:
-        return a
-    return replace(a, rolls=(*a.rolls, knockdown))
-
-
-def _assess_000(
-    locations: Mapping[str, LocationInfo],
-    location_key: str,
-    damage_type: DamageType,
-    basic_damage: int,
-    victim: Victim,
-    *,
-    armor_dr: int = 0,
-    side: BodySide | None = None,
-    swung: bool = False,
-    from_back: bool = False,
-    base_multiplier: Fraction,
-) -> WoundAssessment:
-    """``assess_wound_000`` but the major wound's roll."""
+    last (``major_wound_roll``); ``whole_blow`` is False for a part of the blow
+    (its overflow, the skull's brain), since the knockdown goes by the whole injury."""
     if location_key not in locations:
         raise IllegalAttackError(f"unknown seed 000 hit location {location_key!r}")
     if basic_damage < 0 or armor_dr < 0:
@@ -1114,7 +1082,17 @@ def _assess_000(
             from_back,
             base_multiplier,
         )
-    return assessment
+    return _with_knockdown_roll(assessment, victim) if whole_blow else assessment
+
+
+def _with_knockdown_roll(a: WoundAssessment, victim: Victim) -> WoundAssessment:
+    """The whole blow's assessment with the major wound's knockdown roll added last."""
+    if a.automatic & {Condition.UNCONSCIOUS, Condition.DEAD, Condition.DECAPITATED}:
+        return a  # already down: nothing left to knock down
+    knockdown = major_wound_roll(a.injury, victim)
+    if knockdown is None or a.roll_of(RollKind.KNOCKDOWN) is not None:
+        return a
+    return replace(a, rolls=(*a.rolls, knockdown))
 
 
 def _check_restrictions(
@@ -1445,7 +1423,7 @@ def _merge_overflow(
     base_multiplier: Fraction,
 ) -> WoundAssessment:
     assert spec.overflow is not None
-    second = _assess_000(
+    second = assess_wound_000(
         locations,
         spec.overflow.location,
         damage_type,
@@ -1454,6 +1432,7 @@ def _merge_overflow(
         side=side,
         from_back=from_back,
         base_multiplier=base_multiplier,
+        whole_blow=False,
     )
     return _combine(
         first,
@@ -1480,7 +1459,7 @@ def _merge_becomes(
     target = locations[becomes.location]
     # The skull's DR does not protect: assess the brain with its DR removed.
     bare = LocationInfo(target.key, target.label, _without_natural_dr(target.wound))
-    second = _assess_000(
+    second = assess_wound_000(
         {**locations, target.key: bare},
         target.key,
         damage_type,
@@ -1489,6 +1468,7 @@ def _merge_becomes(
         side=side,
         from_back=from_back,
         base_multiplier=base_multiplier,
+        whole_blow=False,
     )
     note = note_000(becomes.note)
     merged = _combine(
