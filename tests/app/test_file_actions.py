@@ -34,6 +34,7 @@ from rules.battle.roster import AddCombatant
 from rules.battle.savefile import PartlyReplayedFile
 from rules.battle.sides import SideSetup
 from rules.battle.turns import StartTurns
+from tests.app.own_home import use_own_home
 
 Button = QMessageBox.StandardButton
 SETUP = NewBattleSetup(
@@ -78,8 +79,7 @@ class Answers:
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """This test's own user folders (autosaves among them)."""
-    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+    return use_own_home(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -23,13 +23,13 @@ from hexmap import Hex
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
 from rules.sets.registry import get_ruleset
+from tests.app.own_home import use_own_home
 
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """This test's own user folders, so that its templates are its own."""
-    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+    return use_own_home(tmp_path, monkeypatch)
 
 
 @pytest.fixture
