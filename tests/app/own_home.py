@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from app.main_window import MainWindow
+
 
 def use_own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point ``HEXFRAY_HOME`` at a folder in ``tmp_path`` (undone after the test) and
@@ -16,3 +18,12 @@ def use_own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HEXFRAY_HOME", str(home))
     return home
 
+
+@pytest.fixture
+def main_window_in_own_home(
+    main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> MainWindow:
+    """tests/conftest.py's main window, this test's user folders its own; a test
+    module takes it as its ``window`` fixture with ``window = main_window_in_own_home``."""
+    use_own_home(tmp_path, monkeypatch)
+    return main_window

@@ -20,6 +20,7 @@ from app.templates import nearest_free_hex
 from hexmap import Hex
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
+from tests.app.own_home import main_window_in_own_home
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "gcs"
 
@@ -38,10 +39,8 @@ class Reports:
         return self._side
 
 
-@pytest.fixture
-def window(main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
-    return main_window
+# The tests' main window, in this test's own user folders.
+window = main_window_in_own_home
 
 
 @pytest.fixture

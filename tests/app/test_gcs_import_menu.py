@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QMenu
 
 from app.gcs_import import (
@@ -26,6 +25,7 @@ from rules.battle.roster import AddCombatant
 from rules.sets.protocol import ImportedCharacter
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.gcs_import import read_gcs
+from tests.app.own_home import main_window_in_own_home
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "gcs"
 
@@ -55,10 +55,8 @@ class Answers:
         return self._side
 
 
-@pytest.fixture
-def window(main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
-    return main_window
+# The tests' main window, in this test's own user folders.
+window = main_window_in_own_home
 
 
 def file_menu(window: MainWindow) -> QMenu:
