@@ -5,13 +5,12 @@ through the commands a GM's clicks send, at the battle level."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar, Unpack
+from typing import Unpack
 
 import pytest
 
-from hexmap import Facing, Hex, HexGrid
+from hexmap import Facing, Hex
 from rules.battle.battle import Battle
 from rules.battle.catalog import Catalog
 from rules.battle.command_events import PostureChanged, TurnEnded
@@ -29,7 +28,7 @@ from rules.battle.commands import (
 )
 from rules.battle.items import ItemPickedUp, Readied
 from rules.battle.maneuvers import ManeuverChoice
-from rules.battle.model import Combatant, CombatantChanges, Posture, Side, Status
+from rules.battle.model import CombatantChanges, Posture, Side, Status
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, TerrainChange
 from rules.battle.turns import (
@@ -42,7 +41,6 @@ from rules.battle.turns import (
     upcoming,
 )
 from rules.core.dice import ScriptedDice
-from rules.core.events import Event
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import (
@@ -58,43 +56,17 @@ from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tracks import with_wounds
 from rules.sets.seed000.turn import TurnPassed
 from rules.sets.seed000.wound_effects import Condition, Wound
+from tests.rules.battle_level import BROADSWORD, GRID, HOME, MISS, RAPIER, Make, duel, of, started
 from tests.rules.sheets import amend
 
-GRID = HexGrid(20, 20)
-HOME = Hex.from_offset(8, 10)
-SOUTH = HOME + Facing.S.vector
 SOUTH_EAST = HOME + Facing.SE.vector
 FAR = Hex.from_offset(1, 1)
-MISS = (5, 5, 5)  # 15: a plain miss for the fencer and the swordsman
-RAPIER = AttackOptions("rapier", "thrust")
-BROADSWORD = AttackOptions("broadsword", "swing")
-
-Make = Callable[..., Combatant]
-E = TypeVar("E", bound=Event)
-
-
-def of(events: tuple[Event, ...], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def duel(make: Make, *fighters: Combatant) -> BattleState:
-    """The fencer (first in the order) at HOME facing south, the swordsman in
-    front of it facing north, and ``fighters``."""
-    fencer = make("fencer", HOME, Facing.S, id="f", side=Side.BLUE)
-    swordsman = make("sword-and-shield", SOUTH, Facing.N, id="s", side=Side.RED)
-    return BattleState(GRID, (fencer, swordsman, *fighters))
 
 
 def amended(
     state: BattleState, combatant_id: str, **changes: Unpack[CombatantChanges]
 ) -> BattleState:
     return state.with_combatants(state.combatant(combatant_id).evolve(**changes))
-
-
-def started(state: BattleState, dice: tuple[int, ...] = ()) -> Battle:
-    battle = Battle(state, 3, get_ruleset)
-    battle.execute(StartTurns(), ScriptedDice(dice))
-    return battle
 
 
 def unready_rapier(make: Make) -> BattleState:

@@ -6,20 +6,18 @@ where the outcome matters."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import TypeVar
 
 import pytest
 
-from hexmap import Facing, Hex, HexGrid
+from hexmap import Facing, Hex
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_demo_battle
 from rules.battle.command_events import Moved, PostureChanged, TurnEnded
 from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.maneuvers import ManeuverChoice, MoveAllowance
-from rules.battle.model import Combatant, Posture, Side, Status
+from rules.battle.model import Combatant, Posture, Status
 from rules.battle.state import BattleState
 from rules.battle.turns import (
     ChooseManeuver,
@@ -35,7 +33,6 @@ from rules.battle.turns import (
 )
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalCommandError
-from rules.core.events import Event
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import (
@@ -53,42 +50,23 @@ from rules.sets.seed000.maneuvers import InitiativeRolled, ManeuverApplied
 from rules.sets.seed000.tracks import with_wounds, wound_conditions
 from rules.sets.seed000.turn import StandingRolled, TurnPassed
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
+from tests.rules.battle_level import (
+    BROADSWORD,
+    GRID,
+    HOME,
+    MISS,
+    RAPIER,
+    SOUTH,
+    Make,
+    duel,
+    of,
+    started,
+)
 from tests.test_rules_traceability import DOC, _defines, _split_cells, parse_refs
 
-GRID = HexGrid(20, 20)
-HOME = Hex.from_offset(8, 10)
-SOUTH = HOME + Facing.S.vector  # the hex in front of a fighter at HOME facing S
-
-# A miss at any skill the fencer or the swordsman has against the other's PD: a
-# 15 (not a critical failure), after which nothing else is rolled.
-MISS = (5, 5, 5)
 # A hit that is no critical (6), then a defense roll of 3: a critical success that
 # stops the blow, after which nothing else is rolled.
 HIT_THEN_CRITICAL_DEFENSE = (2, 2, 2, 1, 1, 1)
-
-Make = Callable[..., Combatant]
-E = TypeVar("E", bound=Event)
-
-RAPIER = AttackOptions("rapier", "thrust")
-BROADSWORD = AttackOptions("broadsword", "swing")
-
-
-def of(events: tuple[Event, ...], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def duel(make: Make, *, fencer_hex: Hex = HOME, swordsman_hex: Hex = SOUTH) -> BattleState:
-    """The fencer (Basic Speed 6.25: first) facing south at HOME, the swordsman
-    (6) facing north in front of it: each within the other's reach."""
-    fencer = make("fencer", fencer_hex, Facing.S, id="f", side=Side.BLUE)
-    swordsman = make("sword-and-shield", swordsman_hex, Facing.N, id="s", side=Side.RED)
-    return BattleState(GRID, (fencer, swordsman))
-
-
-def started(state: BattleState, dice: tuple[int, ...] = ()) -> Battle:
-    battle = Battle(state, 3, get_ruleset)
-    battle.execute(StartTurns(), ScriptedDice(dice))
-    return battle
 
 
 # --- initiative -----------------------------------------------------------------------------

@@ -5,23 +5,19 @@ paralysis (rules.sets.seed000.wounded, rules.sets.seed000.turn)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
 
 import pytest
 
-from hexmap import Facing, Hex, HexGrid
+from hexmap import Facing
 from rules.battle.battle import Battle
 from rules.battle.command_events import PostureChanged
 from rules.battle.commands import Attack, EndTurn, MoveCombatant, SetPosture
-from rules.battle.model import Combatant, Posture, Side, Status
+from rules.battle.model import Posture, Status
 from rules.battle.state import BattleState
-from rules.battle.turns import StartTurns
 from rules.core.citation import cite
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RulesError
-from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
@@ -40,21 +36,13 @@ from rules.sets.seed000.tracks import tracks_of, with_wounds, wound_conditions
 from rules.sets.seed000.turn import StandingRolled
 from rules.sets.seed000.wound_effects import Condition, Limb, RollKind, Wound
 from rules.sets.seed000.wounded import KnockdownRolled, ShockFelt, ShockTaken
-
-GRID = HexGrid(20, 20)
-HOME = Hex.from_offset(8, 10)
-SOUTH = HOME + Facing.S.vector
-
-Make = Callable[..., Combatant]
-E = TypeVar("E", bound=Event)
+from tests.rules.battle_level import HOME, MISS, RAPIER, SOUTH, Make, duel, of, started
 
 # The swordsman's broadsword swing, 1d+3 cut, on the fencer (DR 2, 11 HP, HT 11):
 # a 1 does 4 - 2 = 2 x1.5 = 3 injury; a 6 does 9 - 2 = 7 x1.5 = 10, a major wound.
 SWING = AttackOptions("broadsword", "swing")
-RAPIER = AttackOptions("rapier", "thrust")
 SURE = Modifier(10, "the GM's sure hit", cite("000", "ADVERSE COMBAT CONDITIONS"))
 HIT = (2, 2, 3)  # 7: a hit at the swordsman's skill, never a critical
-MISS = (5, 5, 5)  # 15: a miss at either fighter's skill against the other's PD
 LOW_MISS = (4, 4, 4)  # 12: a miss at a low skill (below 12), by less than 10
 STAYS_UP = (1, 1, 1)  # 3: every HT or DX roll succeeds
 FAILS = (6, 6, 5)  # 17: every HT or DX roll of these fighters fails (critically)
@@ -64,24 +52,6 @@ FAILS_BY_2 = (6, 5, 4)  # 15 against 13: a plain failure
 def aimed(location: str) -> AttackOptions:
     """The swing aimed at ``location``, with the GM's +10 so that it lands there."""
     return AttackOptions("broadsword", "swing", location=location, extra_modifiers=(SURE,))
-
-
-def of(events: tuple[Event, ...], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def duel(make: Make, **fencer: object) -> BattleState:
-    """The fencer (first in the order) facing south at HOME, the swordsman facing
-    north in front of it; ``fencer`` changes the fencer's sheet."""
-    f = make("fencer", HOME, Facing.S, id="f", side=Side.BLUE, **fencer)
-    s = make("sword-and-shield", SOUTH, Facing.N, id="s", side=Side.RED)
-    return BattleState(GRID, (f, s))
-
-
-def started(state: BattleState) -> Battle:
-    battle = Battle(state, 3, get_ruleset)
-    battle.execute(StartTurns(), ScriptedDice(()))
-    return battle
 
 
 def swordsman_s_turn(state: BattleState, dice: tuple[int, ...] = ()) -> Battle:
