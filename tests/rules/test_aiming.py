@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TypeVar
 
 import pytest
 
@@ -43,19 +42,13 @@ from rules.sets.seed000.stances import BODY_AREA_CITATION, BodyArea
 from rules.sets.seed000.tables import LOCATIONS_001, Tables
 from rules.sets.seed000.weapon_strikes import DROPPED_IN_HEX, knock_away_placement
 from rules.sets.seed000.wound_effects import Limb
+from tests.rules.battle_level import Make, of
 from tests.rules.sheets import amend
-
-Make = Callable[..., Combatant]
-E = TypeVar("E", bound=Event)
 
 HANDS_000 = cite("000", "HITTING HANDS IN MELEE")
 CONDITIONS_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
 R000 = Tables()
 R001 = Tables((LOCATIONS_001,))
-
-
-def of(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def battle_of(*fighters: Combatant, seed: int = 0, locations_001: bool = False) -> Battle:

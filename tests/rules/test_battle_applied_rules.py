@@ -14,7 +14,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TypeVar
 
 import pytest
 
@@ -53,14 +52,8 @@ from rules.sets.seed000.disarm import Hand
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import RollKind
+from tests.rules.battle_level import Make, of
 from tests.rules.weapon_builder import build_weapon
-
-Make = Callable[..., Combatant]
-E = TypeVar("E", bound=Event)
-
-
-def of(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def first_battle(
