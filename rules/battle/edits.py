@@ -19,7 +19,7 @@ import functools
 from dataclasses import dataclass, replace
 
 from hexmap import HexGrid
-from rules.battle.model import Combatant, Fighter, Side, Weapon
+from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -94,15 +94,25 @@ def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProb
                     f"(at most {span} hexes from one edge to the other).",
                 )
             )
+        # The editor offers "fixed" beside sw and thr but has no box for the dice;
+        # without them the mode cannot be rolled, and its battle file not read back.
+        if mode.damage.base is DamageBase.FIXED and mode.damage.fixed is None:
+            problems.append(
+                SheetProblem(
+                    mode_place(index, m_index, "damage"),
+                    "Fixed damage needs the mode's own dice, which only a weapon from "
+                    "the catalog brings: choose sw or thr.",
+                )
+            )
     return problems
 
 
 def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...]:
     """What the battle itself refuses in a sheet: a fighter without a name, hit
     points or a Move below the least the battle handles, weapons sharing a key,
-    a weapon without a skill, a mode without a name of its own, and a melee reach
-    longer than the map (``map_span``). A ruleset adds its own checks
-    (``rules.sets.protocol.Ruleset.sheet_problems``)."""
+    a weapon without a skill, a mode without a name of its own, a melee reach
+    longer than the map (``map_span``) and fixed damage without its dice. A
+    ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``)."""
     problems: list[SheetProblem] = []
     if not fighter.name.strip():
         problems.append(SheetProblem("name", "A fighter needs a name."))

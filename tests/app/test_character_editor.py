@@ -95,6 +95,24 @@ def test_a_weapon_without_a_skill_and_a_reach_too_long_are_named(qtbot: QtBot) -
     assert editor.save_button.isEnabled()
 
 
+def test_fixed_damage_without_dice_is_named_and_not_saved(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    editor.add_new_weapon()
+    editor.weapon_skill.setCurrentText("Spear")
+    assert editor.save_button.isEnabled()
+    base = editor.mode_widget(0, 1)
+    assert isinstance(base, QComboBox)
+    base.setCurrentText("fixed")  # the swing's base: no box gives it dice
+    assert editor.message("weapon/modes") == (
+        "Mode 1: Fixed damage needs the mode's own dice, which only a weapon from "
+        "the catalog brings: choose sw or thr."
+    )
+    assert not editor.save_button.isEnabled()
+    assert editor.command() is None
+    base.setCurrentText("sw")
+    assert editor.save_button.isEnabled()
+
+
 def test_a_skill_level_out_of_range_is_named_under_the_skills(qtbot: QtBot) -> None:
     editor = editor_on(qtbot, demo_controller(), SPEARMAN)
     table = editor.skills_table

@@ -29,7 +29,7 @@ from rules.battle.edits import (
     mode_place,
     weapon_place,
 )
-from rules.battle.model import Fighter, Side, Weapon
+from rules.battle.model import DamageBase, Fighter, Side, Weapon
 from rules.battle.savefile import battle_types, read_battle, write_battle
 from rules.battle.sides import SideSetup, side_name
 from rules.core.errors import DataError, IllegalCommandError
@@ -202,7 +202,11 @@ def test_fighter_problems_name_the_field() -> None:
     fighter = Fighter(name=" ", hit_points=0, move=-1, weapons=(sword, replace(sword, skill="")))
     grid = HexGrid(4, 4)
     far = replace(sword.modes[1], reach=Reach.of(7))
-    fighter = replace(fighter, weapons=(*fighter.weapons, replace(sword, key="b2", modes=(far,))))
+    # "fixed" chosen for a swing in the editor: a mode without dice to roll.
+    diceless = replace(far, name="fixed", damage=replace(far.damage, base=DamageBase.FIXED))
+    fighter = replace(
+        fighter, weapons=(*fighter.weapons, replace(sword, key="b2", modes=(far, diceless)))
+    )
     places = [p.place for p in fighter_problems(fighter, grid)]
     assert places == [
         "name",
@@ -212,6 +216,8 @@ def test_fighter_problems_name_the_field() -> None:
         weapon_place(1, "key"),
         weapon_place(1, "skill"),
         mode_place(2, 0, "reach"),
+        mode_place(2, 1, "reach"),
+        mode_place(2, 1, "damage"),
     ]
 
 
