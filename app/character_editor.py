@@ -592,14 +592,18 @@ class CharacterEditor(QDialog):
         name = QLineEdit(mode.name)
         base = _combo(f"modeBase:{row}", [(b.value, b) for b in DamageBase])
         _select_data(base, mode.base)
-        adds = _spin(f"modeAdds:{row}", -10, 20)
+        # The ranges take in the mode's own value (an imported sw+25, a kick at -12):
+        # a box clamping it would change the mode silently at the next edit.
+        adds = _spin(f"modeAdds:{row}", min(-10, mode.adds), max(20, mode.adds))
         adds.setValue(mode.adds)
         kind = _combo(f"modeType:{row}", [(t.value, t) for t in DamageType])
         _select_data(kind, mode.damage_type)
         reach = QLineEdit(mode.reach_text)
         reach.setObjectName(f"modeReach:{row}")
         reach.setToolTip(REACH_HINT)
-        modifier = _spin(f"modeModifier:{row}", -10, 10)
+        modifier = _spin(
+            f"modeModifier:{row}", min(-10, mode.skill_modifier), max(10, mode.skill_modifier)
+        )
         modifier.setValue(mode.skill_modifier)
         name.setObjectName(f"modeName:{row}")
         for column, widget in enumerate((name, base, adds, kind, reach, modifier)):

@@ -5,6 +5,8 @@ editor's changes are commands."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtTest import QTest
@@ -171,6 +173,30 @@ def test_gear_entered_by_hand_is_saved(qtbot: QtBot) -> None:
     controller.execute(command)
     shield = controller.state.combatant(SPEARMAN).fighter.shield
     assert shield is not None and (shield.name, shield.pd) == ("Door", 3)
+
+
+def test_a_mode_past_the_boxes_usual_range_keeps_its_numbers_through_an_edit(
+    qtbot: QtBot,
+) -> None:
+    controller = demo_controller()
+    spearman = controller.state.combatant(SPEARMAN).fighter
+    spear = spearman.weapons[0]
+    mode = spear.modes[0]
+    far_out = replace(mode, damage=replace(mode.damage, adds=25), skill_modifier=-12)
+    imported = replace(spear, modes=(far_out, *spear.modes[1:]))
+    controller.execute(
+        EditFighter(SPEARMAN, replace(spearman, weapons=(imported, *spearman.weapons[1:])))
+    )
+    editor = editor_on(qtbot, controller, SPEARMAN)
+    assert editor.current_weapon == 0
+    editor.weapon_name.setText("Boar spear")
+    editor.weapon_name.textEdited.emit("Boar spear")
+    assert editor.problems == ()
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    edited = command.fighter.weapons[0]
+    assert edited.name == "Boar spear"
+    assert (edited.modes[0].damage.adds, edited.modes[0].skill_modifier) == (25, -12)
 
 
 def test_the_sides_editor_sets_up_renames_recolours_and_moves(qtbot: QtBot) -> None:
