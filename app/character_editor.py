@@ -52,6 +52,7 @@ from app.controller import BattleController
 from app.map.tools import combatant_at
 from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
+from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.edits import (
@@ -208,16 +209,6 @@ def new_weapon(key: str) -> Weapon:
     is left for the GM to fill in."""
     swing = WeaponMode("swing", DamageSpec(DamageBase.SWING, 0, DamageType.CUTTING), Reach.of(1))
     return Weapon(key, "New weapon", WeaponKind.SWORD, "", (swing,), ParryClass.FULL, 3.0)
-
-
-def free_key(wanted: str, taken: Sequence[str]) -> str:
-    """``wanted``, or ``wanted-2``, ``wanted-3`` ... if a weapon has it already."""
-    if wanted not in taken:
-        return wanted
-    number = 2
-    while f"{wanted}-{number}" in taken:
-        number += 1
-    return f"{wanted}-{number}"
 
 
 def _combo(object_name: str, items: Sequence[tuple[str, object]]) -> QComboBox:
@@ -653,11 +644,11 @@ class CharacterEditor(QDialog):
         if isinstance(key, str):
             weapon = self._catalog.weapon(key)
             taken = [w.key for w in self._weapons]
-            self._add_weapon(replace(weapon, key=free_key(weapon.key, taken)))
+            self._add_weapon(replace(weapon, key=first_untaken(weapon.key, taken, "-")))
 
     def add_new_weapon(self) -> None:
         taken = [w.key for w in self._weapons]
-        self._add_weapon(new_weapon(free_key("weapon", taken)))
+        self._add_weapon(new_weapon(first_untaken("weapon", taken, "-")))
 
     def _add_weapon(self, weapon: Weapon) -> None:
         self._weapons.append(WeaponDraft.of(weapon))

@@ -247,12 +247,12 @@ def key_for(name: str, taken: Iterable[str]) -> str:
     """A file name for a template called ``name``: lower case, dashes, not in
     ``taken`` ("archer", then "archer-2")."""
     base = "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:40].strip("-") or "template"
-    return _first_untaken(base, set(taken), "-")
+    return first_untaken(base, set(taken), "-")
 
 
-def _first_untaken(base: str, taken: Container[str], separator: str) -> str:
+def first_untaken(base: str, taken: Container[str], separator: str) -> str:
     """``base`` if not in ``taken``, else the first of ``base`` numbered 2, 3 ...
-    (after ``separator``) that is not: a new file's key, a new fighter's name."""
+    (after ``separator``) that is not: a new file's key, a new fighter's name, a weapon's key."""
     candidate, number = base, 1
     while candidate in taken:
         number += 1
@@ -353,7 +353,7 @@ def nearest_free_hex(state: BattleState, near: Hex) -> Hex | None:
 
 def numbered_name(state: BattleState, name: str) -> str:
     """``name``, or "Fencer 2", "Fencer 3"... if a fighter of that name is on the map."""
-    return _first_untaken(name, {c.name for c in state.combatants}, " ")
+    return first_untaken(name, {c.name for c in state.combatants}, " ")
 
 
 def base_name(name: str) -> str:
