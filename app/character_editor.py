@@ -52,6 +52,7 @@ from app.controller import BattleController
 from app.map.tools import combatant_at
 from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
+from app.panes.widgets import buddy_label
 from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach
 from rules.battle.catalog import Catalog, load_catalog
@@ -334,8 +335,7 @@ class CharacterEditor(QDialog):
     def _grid_row(
         self, grid: QGridLayout, row: int, text: str, box: QWidget, place: str, tip: str = ""
     ) -> int:
-        label = QLabel(text)
-        label.setBuddy(box)
+        label = buddy_label(text, box)
         if tip:
             label.setToolTip(tip)
             box.setToolTip(tip)
