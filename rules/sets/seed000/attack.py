@@ -238,6 +238,7 @@ from rules.sets.seed000.wounded import (
     after_blow,
     after_wound,
     defense_problem,
+    weapon_hand_weapon,
     wielding_problem,
     wound_attack_modifiers,
     wound_defense_modifiers,
@@ -2015,7 +2016,7 @@ def _drop_from_hand(
     f = c.fighter
     weapon_hand = side is None or side is weapon_side(c.handedness)
     if weapon_hand:
-        held = next((w for w in f.weapons if w.kind is not WeaponKind.UNARMED), None)
+        held = weapon_hand_weapon(f)
         if held is None:
             return
         flow.put(_swap_weapon(c, held.key, None))

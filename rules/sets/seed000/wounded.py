@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from rules.battle.model import Combatant, Posture, Status, Weapon, WeaponKind
+from rules.battle.model import Combatant, Fighter, Posture, Status, Weapon, WeaponKind
 from rules.battle.movement import apply_fall
 from rules.core.citation import Citation
 from rules.core.events import CombatantEvent, Event
@@ -243,6 +243,12 @@ def paralysed_from_the_neck(c: Combatant) -> bool:
     )
 
 
+def weapon_hand_weapon(fighter: Fighter) -> Weapon | None:
+    """What the weapon hand holds: the sheet's first weapon that is not unarmed
+    (the other hand holds any other); None when there is none."""
+    return next((w for w in fighter.weapons if w.kind is not WeaponKind.UNARMED), None)
+
+
 def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     """The crippled limb that holds ``weapon`` (the arm before the hand), or None.
     The weapon hand holds the first weapon of the sheet, the other hand any other
@@ -250,7 +256,7 @@ def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     without a side is taken to be on the weapon side, as that drop takes it."""
     if weapon.kind is WeaponKind.UNARMED:
         return None
-    held = next((w for w in c.fighter.weapons if w.kind is not WeaponKind.UNARMED), None)
+    held = weapon_hand_weapon(c.fighter)
     weapon_hand = weapon_side(c.handedness)
     grip = weapon_hand if held is not None and held.key == weapon.key else weapon_hand.other
     found: Limb | None = None
