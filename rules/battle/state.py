@@ -20,7 +20,7 @@ from typing import Protocol
 from hexmap import Hex, HexGrid
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
-from rules.battle.model import Combatant, Status, Weapon
+from rules.battle.model import Combatant, RulesetSheet, Status, Weapon
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.sides import SideSetup
@@ -69,6 +69,13 @@ class BattleRuleset(Protocol):
 
     def with_options(self, options: Iterable[str]) -> BattleRuleset:
         """The same ruleset with other options; ``RulesError`` for unknown ones."""
+        ...
+
+    @property
+    def sheet_type(self) -> type[RulesetSheet]:
+        """The class of this ruleset's statistics in ``Fighter.stats``: a fighter
+        whose sheet is another ruleset's cannot join its battles (a sheet not yet
+        read, ``rules.battle.catalog.RawSheet``, is read by the ruleset first)."""
         ...
 
     def attack(

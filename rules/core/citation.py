@@ -6,16 +6,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The published base rules of each seed's family, by the ``Citation.seed`` that
+# cites them: seed 000's 3rd-edition basics ("base"), and the open rules that seeds
+# 002, 003 and 004 are fragments of (docs/ruleset-002.md, -003.md, -004.md).
+BASE_SOURCES: dict[str, str] = {
+    "base": "Basic Set",
+    "base-002": "OpenQuest SRD",
+    "base-003": "FUDGE SRD",
+    "base-004": "Endless Horizons",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    seed: str  # "000" .. "004", or "base" for the family's published basics
+    # "000" .. "004", or a key of BASE_SOURCES for the family's published basics
+    seed: str
     heading: str
 
     def __str__(self) -> str:
-        if self.seed == "base":
-            return f"Basic Set: {self.heading}"
+        source = BASE_SOURCES.get(self.seed)
+        if source is not None:
+            return f"{source}: {self.heading}"
         return f"{self.seed} {self.heading}"
+
+    @property
+    def is_base_rule(self) -> bool:
+        """Whether this cites a family's base rules rather than a seed."""
+        return self.seed in BASE_SOURCES
 
 
 def cite(seed: str, heading: str) -> Citation:

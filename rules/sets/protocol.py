@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from rules.battle.catalog import Catalog
 from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
@@ -118,6 +119,12 @@ class Ruleset(BattleRuleset, Protocol):
         ...
 
     # --- the gear and the fighters ------------------------------------------------
+    def catalog(self) -> Catalog:
+        """The ruleset's weapons, shields and armor (its tables under
+        ``assets/rulesets/<key>/``, or the shared 3d6 catalog for seed 000): what the
+        character editor picks gear from."""
+        ...
+
     def placeable_items(self) -> tuple[Weapon | Shield, ...]:
         """The weapons and shields of the ruleset's catalog that a GM may put on
         the map."""

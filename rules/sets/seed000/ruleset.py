@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from hexmap import Facing, Hex, in_front_arc, in_reach
-from rules.battle.catalog import load_catalog
+from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.commands import (
     Attack,
     EndTurn,
@@ -25,7 +25,16 @@ from rules.battle.commands import (
 from rules.battle.edits import SheetProblem
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import Maneuver, ManeuverAction
-from rules.battle.model import Combatant, Fighter, Shield, Status, Weapon, WeaponKind, WeaponMode
+from rules.battle.model import (
+    Combatant,
+    Fighter,
+    RulesetSheet,
+    Shield,
+    Status,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+)
 from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
@@ -65,6 +74,7 @@ from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
 from rules.sets.seed000.sheet import (
     SHEET_DESCRIPTION,
+    Sheet000,
     sheet_entries,
     sheet_of,
     sheet_problems,
@@ -237,9 +247,18 @@ class Seed000(Tables):
         return terrain_penalties.terrain_label(fact)
 
     # --- the gear and the fighters ----------------------------------------------------
+    @property
+    def sheet_type(self) -> type[RulesetSheet]:
+        return Sheet000
+
+    def catalog(self) -> Catalog:
+        """The shared 3d6 catalog of ``assets/weapons.json``, ``shields.json`` and
+        ``armor.json``."""
+        return load_catalog()
+
     def placeable_items(self) -> tuple[Weapon | Shield, ...]:
         """Every catalog weapon (not bare hands), then every shield, by name."""
-        catalog = load_catalog()
+        catalog = self.catalog()
         weapons = sorted(
             (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
             key=lambda w: w.name.lower(),

@@ -1,0 +1,88 @@
+"""A ruleset's attack choices described as data, for the generic attack pane.
+
+A ruleset whose attack needs no widgets of its own (seeds 002, 003, 004) answers
+``FormAttacks.attack_form``: the fields the GM chooses in (weapon, defense, aim,
+the situation's starred choices ...), each with its choices and the one now
+taken, and the attack choices object those entries make. The generic pane
+(``app.panes.attack_form``) draws one box per field, knows no field by name,
+and hands ``AttackForm.choices`` to ``Ruleset.preview_attack`` for the odds and
+to the ``Attack`` command for the roll. Fields may depend on earlier ones (the
+aim list on the weapon): the pane asks again after every change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from rules.battle.state import BattleState
+
+# A flag field's two values in the entries (``FormField.flag``).
+FLAG_ON = "yes"
+FLAG_OFF = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FormChoice:
+    """One choice of a field: ``key`` is its value in the entries, ``label`` what
+    the box shows; a non-empty ``problem`` greys it out and says why ("the arm is
+    useless")."""
+
+    key: str
+    label: str
+    problem: str = ""
+    tooltip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One box of the form: ``value`` is the key of the choice now taken (the
+    entry the GM made, or the ruleset's default when the entry is missing or no
+    longer allowed). A ``flag`` field is a check box, its value ``FLAG_ON`` or
+    ``FLAG_OFF`` and its choices empty."""
+
+    key: str
+    label: str
+    choices: tuple[FormChoice, ...]
+    value: str
+    tooltip: str = ""
+    flag: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AttackForm:
+    """The form between one attacker and one defender as they stand: its fields in
+    the order shown, and the attack choices (the ruleset's frozen dataclass, as
+    ``Attack.choices``) that the fields' values make; ``choices`` is None, with
+    ``problem`` saying why, when no attack can be made (nothing reaches)."""
+
+    fields: tuple[FormField, ...]
+    choices: object | None
+    problem: str = ""
+
+    def field(self, key: str) -> FormField:
+        for f in self.fields:
+            if f.key == key:
+                return f
+        raise KeyError(key)
+
+    @property
+    def entries(self) -> dict[str, str]:
+        """The values the form shows, as entries to ask with again."""
+        return {f.key: f.value for f in self.fields}
+
+
+class FormAttacks(Protocol):
+    """A ruleset whose attacks the generic attack pane plans."""
+
+    def attack_form(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        entries: Mapping[str, str],
+    ) -> AttackForm:
+        """The form with ``entries`` (field key -> choice key) taken where they are
+        allowed and the defaults elsewhere; unknown keys are ignored."""
+        ...
