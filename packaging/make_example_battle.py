@@ -79,6 +79,12 @@ def example_battle() -> Battle:
     return battle
 
 
+def battle_text(battle: Battle) -> str:
+    """The battle file's text (``rules.battle.savefile``), with its ruleset's types;
+    packaging/make_demo_battles.py writes the demo battles with it too."""
+    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+
+
 def check_example(battle: Battle) -> None:
     """What the example is for: a battle in progress with every part of a file."""
     state = battle.state
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     battle = example_battle()
     check_example(battle)
-    text = write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+    text = battle_text(battle)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8", newline="\n")
     print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes)")
