@@ -104,10 +104,22 @@ class Quality(Enum):
 
 
 class WeaponSize(Enum):
-    """000 DROPPED WEAPONS scatters small and large weapons differently."""
+    """000 DROPPED WEAPONS scatters small and large weapons differently (seed 000
+    reads any size but small as large); seed 002 parries by all four size ranks,
+    in this order (``rank``)."""
 
     SMALL = "small"
     LARGE = "large"
+    MEDIUM = "medium"
+    HUGE = "huge"
+
+    @property
+    def rank(self) -> int:
+        """0 small, 1 medium, 2 large, 3 huge (002 parry by size rank)."""
+        return _SIZE_RANKS[self]
+
+
+_SIZE_RANKS = {WeaponSize.SMALL: 0, WeaponSize.MEDIUM: 1, WeaponSize.LARGE: 2, WeaponSize.HUGE: 3}
 
 
 class DamageBase(Enum):

@@ -24,21 +24,26 @@ from typing import Protocol
 
 from rules.core.errors import DataError, RulesError
 
+SIDES = 6  # the 3d6 family's die
+
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """A dice expression such as 2d+1 or 1d-2."""
+    """A dice expression such as 2d+1 or 1d-2; ``sides`` is 6 for the 3d6 family
+    (written "2d+1") and other for the d100 family's weapons (1d8+1, written so)."""
 
     count: int
     adds: int = 0
+    sides: int = SIDES
 
     def __str__(self) -> str:
+        die = "d" if self.sides == SIDES else f"d{self.sides}"
         if self.adds == 0:
-            return f"{self.count}d"
-        return f"{self.count}d{self.adds:+d}"
+            return f"{self.count}{die}"
+        return f"{self.count}{die}{self.adds:+d}"
 
     def plus(self, adds: int) -> Dice:
-        return self if adds == 0 else Dice(self.count, self.adds + adds)
+        return self if adds == 0 else Dice(self.count, self.adds + adds, self.sides)
 
 
 class DiceSource(Protocol):
@@ -248,7 +253,6 @@ class EnteredDice(RecordingDice):
         return faces
 
 
-SIDES = 6
 MAX_DICE = 200  # sanity bound for enumeration; damage for ST 1000 is ~100d
 
 
@@ -333,7 +337,7 @@ def roll_dice(
     roll whose minus would make it negative (basic damage is never below 0, see
     ``rules.sets.seed000.damage``). Pass None for no floor. ``what``: as ``roll``'s.
     """
-    faces = roll(dice.count, rng, what=what, adds=dice.adds)
+    faces = roll(dice.count, rng, dice.sides, what=what, adds=dice.adds)
     raw = sum(faces) + dice.adds
     return DiceRoll(dice, faces, raw, minimum, apply_minimum(raw, minimum))
 
@@ -342,7 +346,7 @@ def roll_dice(
 def dice_distribution(dice: Dice, minimum: int | None = 0) -> Mapping[int, Fraction]:
     """Exact distribution of ``roll_dice(dice, rng, minimum).total``."""
     result: dict[int, Fraction] = {}
-    for total, p in distribution(dice.count).items():
+    for total, p in distribution(dice.count, dice.sides).items():
         value = apply_minimum(total + dice.adds, minimum)
         result[value] = result.get(value, Fraction(0)) + p
     return MappingProxyType(dict(sorted(result.items())))
