@@ -7,6 +7,7 @@ python main.py --benchmark [--json] print map repaint, attack, odds and replay s
 python main.py --seed N             the demo battle's dice seed (default: a new one each
                                     launch of the window, 1 for the other modes)
 python main.py --self-test          check this build end to end offscreen
+python main.py --list-rulesets      print each ruleset's key, name and options, one a line
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
 from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
 from rules.battle.battle import Battle
-from rules.core.errors import DataError
+from rules.core.errors import DataError, RulesError
+from rules.sets.registry import get_ruleset, ruleset_keys
 
 APP_NAME = "Hexfray"
 ORGANISATION = "Hexfray"
@@ -76,6 +78,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="check this build end to end offscreen (demo battle, a scripted attack "
         "against assets/selftest/expected.json, a rendered map); exit 0 only if all pass",
+    )
+    mode.add_argument(
+        "--list-rulesets",
+        action="store_true",
+        help="print each ruleset a New Battle offers, one a line: its key, its name and "
+        "its options with what each does, and exit",
     )
     mode.add_argument(
         "--import-gcs",
@@ -125,7 +133,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if (args.import_gcs is None) != (args.to_template is None):
         parser.error("--import-gcs and --to-template go together")
     if args.file is not None and (
-        args.benchmark or args.self_test or args.measure_startup or args.import_gcs
+        args.benchmark
+        or args.self_test
+        or args.measure_startup
+        or args.import_gcs
+        or args.list_rulesets
     ):
         parser.error("a battle file goes with the window or --screenshot")
     return args
@@ -259,8 +271,37 @@ def run_import_to_template(source: Path, name: str) -> int:
     return 0
 
 
+def ruleset_lines() -> tuple[list[str], list[str]]:
+    """One line per registered ruleset: "<key>  <name>  options: <option> (<what it
+    does>); ..." (or "options: none"); and one line per ruleset that cannot load."""
+    lines: list[str] = []
+    problems: list[str] = []
+    for key in ruleset_keys():
+        try:
+            ruleset = get_ruleset(key)
+            options = "; ".join(
+                f"{option} ({' '.join(explanation.split())})"
+                for option, explanation in ruleset.available_options.items()
+            )
+            lines.append(f"{key}  {ruleset.name}  options: {options or 'none'}")
+        except (RulesError, ImportError) as exc:  # a damaged bundle or package
+            problems.append(f"hexfray: ruleset {key} cannot be loaded: {exc}")
+    return lines, problems
+
+
+def run_list_rulesets() -> int:
+    lines, problems = ruleset_lines()
+    for line in lines:
+        print(line)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return EXIT_DAMAGED_BUNDLE if problems else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.list_rulesets:
+        return run_list_rulesets()
     if args.import_gcs is not None:
         return run_import_to_template(args.import_gcs, args.to_template)
     if not is_window_mode(args):
@@ -302,6 +343,7 @@ def is_window_mode(args: argparse.Namespace) -> bool:
         or args.screenshot is not None
         or args.benchmark
         or args.import_gcs is not None
+        or args.list_rulesets
     )
 
 

@@ -20,12 +20,16 @@ from rules.battle.model import Combatant
 SCREEN_WIDTH, SCREEN_HEIGHT = 1366, 768
 
 
-def pick_selection(combatants: tuple[Combatant, ...]) -> tuple[Combatant, Combatant | None]:
-    """A combatant worth showing (one with a shield and a weapon, if any) and the
-    nearest enemy as its target."""
+def pick_selection(
+    combatants: tuple[Combatant, ...], active_id: str | None = None
+) -> tuple[Combatant, Combatant | None]:
+    """A combatant worth showing (the one whose turn it is while the turns run,
+    else one with a shield and a weapon, if any) and the nearest enemy as its
+    target."""
     armed = [c for c in combatants if c.fighter.weapons]
     shielded = [c for c in armed if c.fighter.shield is not None]
-    chosen = (shielded or armed or list(combatants))[0]
+    active = [c for c in combatants if c.id == active_id]
+    chosen = (active or shielded or armed or list(combatants))[0]
     enemies = [c for c in combatants if c.side is not chosen.side]
     target = min(enemies, key=lambda c: (c.hex.distance(chosen.hex), c.id), default=None)
     return chosen, target
@@ -42,7 +46,7 @@ def stage(controller: BattleController) -> None:
     """Select a combatant and target the nearest enemy; if that enemy is out of
     reach, step towards it first (one move, as a GM would), so the attack pane shows
     an attack that can be rolled."""
-    chosen, target = pick_selection(controller.state.combatants)
+    chosen, target = pick_selection(controller.state.combatants, controller.state.active_id)
     if target is not None and not in_reach(chosen, target):
         line = hex_line(chosen.hex, target.hex)
         step = line[1] if len(line) > 2 else None

@@ -1,0 +1,80 @@
+"""The command line's rulesets: ``python main.py --list-rulesets`` prints each
+registered ruleset's key, name and options (with what each does), one a line; and
+``python main.py assets/battles/demo-<key>.hexfray --screenshot OUT.png`` renders
+each ruleset's demo battle in a window built with that ruleset's UI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+import app.main_window
+import app.panes.inspector
+import main
+from app.rulesets import RulesetUI, ruleset_ui
+from rules.sets.registry import get_ruleset, ruleset_keys
+
+ROOT = Path(__file__).resolve().parents[2]
+BATTLES = ROOT / "assets" / "battles"
+
+
+def test_list_rulesets_prints_each_ruleset_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main.main(["--list-rulesets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(ruleset_keys())
+    for key, line in zip(ruleset_keys(), lines, strict=True):
+        ruleset = get_ruleset(key)
+        assert line.startswith(f"{key}  {ruleset.name}  options: ")
+        if not ruleset.available_options:
+            assert line.endswith("options: none")
+        for option, explanation in ruleset.available_options.items():
+            assert f"{option} ({' '.join(explanation.split())})" in line
+
+
+def test_list_rulesets_from_the_shell_exits_0_without_a_window(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--list-rulesets"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HEXFRAY_HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    keys = [line.split("  ", 1)[0] for line in result.stdout.splitlines()]
+    assert keys == list(ruleset_keys())
+
+
+def test_list_rulesets_takes_no_battle_file(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main.main(["--list-rulesets", str(BATTLES / "demo-000.hexfray")])
+    assert exit_.value.code == 2
+
+
+@pytest.mark.parametrize("key", ruleset_keys())
+def test_a_screenshot_of_each_rulesets_demo_battle(
+    qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    demo = BATTLES / f"demo-{key}.hexfray"
+    assert demo.is_file(), f"ruleset {key} has no demo battle (packaging/make_demo_battles.py)"
+    asked: list[str] = []
+
+    def recording_ui(asked_key: str) -> RulesetUI:
+        asked.append(asked_key)
+        return ruleset_ui(asked_key)
+
+    monkeypatch.setattr(app.main_window, "ruleset_ui", recording_ui)
+    monkeypatch.setattr(app.panes.inspector, "ruleset_ui", recording_ui)
+    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
+    out = tmp_path / f"demo-{key}.png"
+    assert main.main([str(demo), "--screenshot", str(out)]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1366, 768)
+    assert asked and set(asked) == {key}, f"the window asked for the UIs of {sorted(set(asked))}"
