@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -442,11 +443,8 @@ class AttackFormPane(QDockWidget):
         return used
 
     def _drop_field(self, key: str) -> None:
-        for w in (self._widgets.pop(key, None), self._captions.pop(key, None)):
-            if w is not None:
-                self._grid.removeWidget(w)
-                w.hide()
-                w.deleteLater()
+        gone = (self._widgets.pop(key, None), self._captions.pop(key, None))
+        _discard(self._grid, [w for w in gone if w is not None])
         self._order = tuple(k for k in self._order if k != key)
 
     def _lay_out(self, keys: tuple[str, ...]) -> None:
@@ -511,10 +509,7 @@ class AttackFormPane(QDockWidget):
 
     # --- the preview -------------------------------------------------------------------
     def _show_modifiers(self, modifiers: Iterable[Modifier]) -> None:
-        for w in self._modifier_labels:
-            self._modifiers_grid.removeWidget(w)
-            w.hide()
-            w.deleteLater()
+        _discard(self._modifiers_grid, self._modifier_labels)
         self._modifier_labels = []
         for row, m in enumerate(modifiers):
             value = QLabel(f"{m.value:+d}" if m.value else "±0")
@@ -565,10 +560,7 @@ class AttackFormPane(QDockWidget):
         self.odds_box.setVisible(bool(lines))
 
     def _clear_odds(self) -> None:
-        for w in self._odds_labels:
-            self._odds_grid.removeWidget(w)
-            w.hide()  # gone now, not at the next pass of the event loop
-            w.deleteLater()
+        _discard(self._odds_grid, self._odds_labels)
         self._odds_labels = []
         self._odds_values = {}
         self._odds_lines = ()
@@ -715,6 +707,17 @@ def _is_roll_key(event: QKeyEvent) -> bool:
 @functools.cache
 def _roll_keys() -> tuple[QKeySequence, ...]:
     return tuple(key_sequences("roll_attack"))
+
+
+def _discard(layout: QLayout, widgets: Iterable[QWidget]) -> None:
+    """Take ``widgets`` out of ``layout`` now: hidden at once (no ghost rows till
+    the next pass of the event loop) and nameless, so ``findChild`` finds only the
+    new ones, then deleted."""
+    for w in widgets:
+        layout.removeWidget(w)
+        w.setObjectName("")
+        w.hide()
+        w.deleteLater()
 
 
 def _combo(name: str, tip: str) -> QComboBox:

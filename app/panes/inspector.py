@@ -3,7 +3,10 @@
 The pane shows what every ruleset shares: name, side, hex, facing, status and
 posture, the deliberate drop and the GM's HP and status edit. The ruleset's own
 part (its stats, defenses, wounds, gear) is its ``InspectorSection``, found
-through ``app.rulesets`` by the battle's ruleset key. The GM edits HP and status
+through ``app.rulesets`` by the battle's ruleset key; a ruleset without one
+(``inspector_section`` None) is shown by its ``Ruleset.sheet`` rows instead, in
+titled groups (``SheetView``), so it needs no inspector widget of its own. The GM
+edits HP and status
 through ``EditCombatant``, turns the fighter with ``TurnCombatant``, sets the
 posture with ``SetPosture`` and readies a weapon with ``ReadyWeapon``; nothing here
 changes the battle any other way.
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,6 +28,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -33,6 +37,7 @@ from app.map.drops import droppable_items
 from app.map.tools import ready_choices, ready_command
 from app.panes.widgets import (
     BAD_TEXT,
+    MUTED,
     VerticalScrollArea,
     caption_grid,
     configure_dock,
@@ -47,6 +52,7 @@ from rules.battle.battle import BattleChange
 from rules.battle.commands import EditCombatant, SetPosture, TurnCombatant
 from rules.battle.model import Combatant, Posture, Status
 from rules.core.errors import RulesError
+from rules.sets.protocol import SheetSection
 
 
 class InspectorPane(QDockWidget):
@@ -108,7 +114,8 @@ class InspectorPane(QDockWidget):
         self.posture_combo = QComboBox()
         self.posture_combo.setObjectName("postureCombo")
         self.posture_combo.setToolTip(
-            "Standing, crouching, kneeling, lying (000 ADVERSE COMBAT CONDITIONS)"
+            "The fighter's posture: standing, crouching, kneeling, sitting or lying "
+            "(what it changes is the ruleset's, shown in the attack's modifiers)"
         )
         for posture in Posture:
             self.posture_combo.addItem(posture.value.replace("_", " "), posture)
@@ -119,15 +126,14 @@ class InspectorPane(QDockWidget):
             "dropButton",
             "Drop…",
             "Drop a weapon or the shield deliberately: pick the hex on the map (a hex "
-            "passed through this turn or next to one; 000 DROPPED WEAPONS)",
+            "passed through this turn or next to one)",
         )
         # Ready an unready weapon or the shield (ReadyWeapon, the turn's Ready maneuver).
         self.ready_menu, self.ready_button = self._menu_button(
             "inspectorReadyMenu",
             "readyButton",
             "Ready…",
-            "Ready a weapon left unready by a swing or a parry, or the shield after a "
-            "fumbled block (a Ready maneuver)",
+            "Ready a weapon or the shield that the rules left unready (a Ready maneuver)",
         )
         # The ruleset's part, which places the posture combo, the ready and drop buttons.
         ui = ruleset_ui(controller.state.ruleset_key)
@@ -169,9 +175,14 @@ class InspectorPane(QDockWidget):
         self.body, layout = pane_body("inspectorBody", 6)
         layout.addLayout(header)
         layout.addWidget(hline())
+        # The ruleset's sheet rows, when it has no section of its own.
+        self.sheet_view: SheetView | None = None
         if self.section is not None:
             layout.addWidget(self.section.widget)
         else:
+            self.sheet_view = SheetView()
+            layout.addWidget(self.sheet_view)
+            layout.addSpacing(4)
             layout.addLayout(caption_grid((("Posture", self.posture_combo),)))
             buttons = QHBoxLayout()
             buttons.addStretch(1)
@@ -244,6 +255,8 @@ class InspectorPane(QDockWidget):
         self.place_label.setText("Select a fighter on the map or in the list.")
         if self.section is not None:
             self.section.show_combatant(None)
+        if self.sheet_view is not None:
+            self.sheet_view.show_sections(())
         self.apply_button.setEnabled(False)
         self.drop_menu.clear()
         self.ready_menu.clear()
@@ -281,6 +294,8 @@ class InspectorPane(QDockWidget):
         self._show_conditions(c)
         if self.section is not None:
             self.section.show_combatant(c)
+        if self.sheet_view is not None:
+            self.sheet_view.show_sections(self._controller.ruleset.sheet(c))
         self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(c.posture)))
         self._load_drop_menu(c)
         self._load_ready_menu(c)
@@ -360,3 +375,84 @@ class InspectorPane(QDockWidget):
         if c is not None:
             self._controller.execute(TurnCombatant(c.id, c.facing.turned(steps)))
 
+
+
+class SheetView(QWidget):
+    """A ruleset's sheet (``Ruleset.sheet``) as titled groups of caption and value
+    rows, each with its tooltip. The labels are kept while the sections and their
+    captions stay the same (a wound changes only values), so a refresh does not
+    flicker; each value label is named ``sheet_<section>_<row>``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspectorSheet")
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(2)
+        self._shape: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        self._parts: list[QWidget] = []
+        self._values: list[list[QLabel]] = []
+        self._captions: list[list[QLabel]] = []
+        self._sections: tuple[SheetSection, ...] = ()
+        self.hide()
+
+    @property
+    def sections(self) -> tuple[SheetSection, ...]:
+        """The sections now shown."""
+        return self._sections
+
+    def value_label(self, section: int, row: int) -> QLabel:
+        return self._values[section][row]
+
+    def show_sections(self, sections: tuple[SheetSection, ...]) -> None:
+        self._sections = sections
+        shape = tuple((s.title, tuple(r.label for r in s.rows)) for s in sections)
+        if shape != self._shape:
+            self._rebuild(sections)
+            self._shape = shape
+        for i, section in enumerate(sections):
+            for j, row in enumerate(section.rows):
+                value = self._values[i][j]
+                value.setText(row.value)
+                value.setToolTip(row.tooltip)
+                self._captions[i][j].setToolTip(row.tooltip)
+        self.setVisible(bool(sections))
+
+    def _rebuild(self, sections: tuple[SheetSection, ...]) -> None:
+        for w in self._parts:
+            self._layout.removeWidget(w)
+            w.setObjectName("")  # findChild finds only the new rows till it is deleted
+            w.hide()
+            w.deleteLater()
+        self._parts, self._values, self._captions = [], [], []
+        for i, section in enumerate(sections):
+            heading = section_label(section.title)
+            heading.setObjectName(f"sheetSection_{i}")
+            grid_box = QWidget()
+            grid = QGridLayout(grid_box)
+            grid.setContentsMargins(0, 0, 0, 0)
+            grid.setHorizontalSpacing(8)
+            grid.setVerticalSpacing(1)
+            grid.setColumnStretch(1, 1)
+            values, captions = [], []
+            for j, row in enumerate(section.rows):
+                caption = QLabel(row.label)
+                caption.setStyleSheet(f"color:{MUTED.name()}")
+                caption.setWordWrap(True)
+                value = QLabel()
+                value.setObjectName(f"sheet_{i}_{j}")
+                value.setWordWrap(True)
+                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                bold = QFont(value.font())
+                bold.setBold(True)
+                value.setFont(bold)
+                grid.addWidget(caption, j, 0, Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(value, j, 1, Qt.AlignmentFlag.AlignTop)
+                values.append(value)
+                captions.append(caption)
+            for w in (heading, grid_box):
+                self._layout.addWidget(w)
+                w.show()  # at once, not at the layout's next pass
+                self._parts.append(w)
+            self._values.append(values)
+            self._captions.append(captions)
