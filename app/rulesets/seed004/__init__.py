@@ -1,0 +1,1 @@
+"""Seed 004's widgets: the generic attack form pane and its log lines."""

@@ -1,0 +1,468 @@
+"""Seed 004 as the battle's ruleset: ``Seed004`` answers every question of the
+``rules.sets.protocol.Ruleset`` protocol, and ``FormAttacks.attack_form`` for
+the generic attack pane, from the Endless Horizons damage chapter (004) on its
+base rules (docs/ruleset-004.md)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+
+from hexmap import Facing, Hex
+from rules.battle.catalog import Catalog
+from rules.battle.commands import Attack, EndTurn, MoveCombatant, ReadyWeapon, TurnCombatant
+from rules.battle.edits import SheetProblem
+from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.model import (
+    Combatant,
+    Fighter,
+    RulesetSheet,
+    Shield,
+    Status,
+    Weapon,
+    WeaponKind,
+)
+from rules.battle.movement import face, walk
+from rules.battle.pieces import Piece, Placement
+from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
+from rules.battle.state import AttackResult, BattleState
+from rules.battle.terrain import Light, TerrainFact, fact_label
+from rules.battle.turns import (
+    ChooseManeuver,
+    action_problems,
+    allowance_problem,
+    attacks_left,
+    maneuver_problems,
+    movement_left,
+    turn_problem,
+)
+from rules.core.dice import DiceSource
+from rules.core.errors import RulesError
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
+from rules.sets.attack_form import AttackForm
+from rules.sets.components.zones_2d6 import ARMORED_ZONES, Zone, aim_problem
+from rules.sets.protocol import (
+    AttackPreview,
+    CharacterFileKind,
+    LegalAction,
+    OddsLine,
+    Ruleset,
+    SheetRow,
+    SheetSection,
+)
+from rules.sets.seed004 import maneuvers
+from rules.sets.seed004.attack import (
+    Defense,
+    Outcome,
+    Seed004Attack,
+    blow_of,
+    consciousness_check,
+    contest_odds,
+    new_turn_tracks,
+    plan_attack,
+    resolve_attack,
+    situation_modifiers,
+    target_size,
+)
+from rules.sets.seed004.attack_form import attack_form, reaching_modes
+from rules.sets.seed004.events import NothingHit
+from rules.sets.seed004.saved_types import SAVED_TYPES
+from rules.sets.seed004.sheet import (
+    ABILITIES,
+    ABILITY_LABELS,
+    SHEET_DESCRIPTION,
+    Sheet004,
+    base_hit_points,
+    base_speed,
+    sheet_entries,
+    sheet_of,
+    sheet_problems,
+    with_sheet_entries,
+)
+from rules.sets.seed004.sheet_codec import decode_fighter, encode_fighter
+from rules.sets.seed004.tables import KEY, catalog, difficulty_table
+from rules.sets.seed004.tracks import maximum_hit_points, tracks_of
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
+
+_OUTCOME_LABELS = {
+    Outcome.HIT: "hit",
+    Outcome.BLOCKED: "hit, blocked (half damage)",
+    Outcome.DODGED: "dodged",
+    Outcome.MISS: "miss",
+}
+
+
+class _NoStrayHits:
+    """Seed 004 has no rule for a flying piece hitting somebody: it passes."""
+
+    def check(
+        self,
+        piece_name: str,
+        placement: Placement,
+        occupant: Occupant,
+        where: Hex,
+        rule: StrayRule,
+        dice: DiceSource,
+    ) -> StrayCheck:
+        event = NothingHit(combatant_id=occupant.combatant_id, name=occupant.name, piece=piece_name)
+        return StrayCheck(
+            combatant_id=occupant.combatant_id,
+            name=occupant.name,
+            hex=where,
+            rule=rule,
+            hit=False,
+            event=event,
+        )
+
+    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
+        return Fraction(0)
+
+
+class Seed004:
+    """The seed 004 ruleset (it has no options)."""
+
+    def __init__(self) -> None:
+        self._stray: StrayHitRules = _NoStrayHits()
+
+    @property
+    def key(self) -> str:
+        return KEY
+
+    @property
+    def name(self) -> str:
+        return "Seed 004: 2d6 hit zones (Endless Horizons)"
+
+    @property
+    def description(self) -> str:
+        return (
+            "2d6 plus bonuses against a difficulty; Melee Combat against Dodge or a "
+            "block that halves damage; a 2d6 hit zone with its multiplier, armor by "
+            "zone, aiming by size steps and the bone that guards heart and brain."
+        )
+
+    @property
+    def options(self) -> frozenset[str]:
+        return frozenset()
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        return MappingProxyType({})
+
+    def with_options(self, options: Iterable[str]) -> Seed004:
+        return seed004_ruleset(options)
+
+    # --- the gear and the fighters -------------------------------------------------
+    @property
+    def sheet_type(self) -> type[RulesetSheet]:
+        return Sheet004
+
+    def catalog(self) -> Catalog:
+        return catalog()
+
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        weapons = sorted(
+            (w for w in catalog().weapons.values() if w.kind is not WeaponKind.UNARMED),
+            key=lambda w: w.name.lower(),
+        )
+        return tuple(weapons)
+
+    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
+        return ()
+
+    # --- the sheet ---------------------------------------------------------------------
+    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+        f = combatant.fighter
+        s = sheet_of(f)
+        a = s.abilities
+        abilities = tuple(
+            SheetRow(
+                ABILITY_LABELS[name],
+                f"{a.rank(name)} ({a.modifier(name):+d})",
+                "Rank, and the modifier a check adds",
+            )
+            for name in ABILITIES
+        )
+        t = tracks_of(combatant)
+        vitals = (
+            SheetRow(
+                "HP",
+                f"{combatant.hp} of {maximum_hit_points(combatant)}",
+                f"Base rules: 25 + CON + STR = {base_hit_points(s)}; dead at -maximum",
+            ),
+            SheetRow("Wounds", str(t.wounds), "Each lowers the maximum HP by one"),
+            SheetRow(
+                "Speed",
+                f"{combatant.movement_left} of {f.move} left",
+                f"Base rules: 5 + DEX and STR modifiers = {base_speed(s)}",
+            ),
+            SheetRow("Size", s.size.label, f"As it stands: {target_size(combatant).label}"),
+            SheetRow("Status", combatant.status.value),
+            SheetRow("Defenses this round", str(t.defenses), "Each further one at -2"),
+        )
+        skills = tuple(SheetRow(k, f"+{v}") for k, v in sorted(s.skills.items()))
+        gear = tuple(
+            SheetRow(
+                w.name,
+                ", ".join(f"{m.name} {m.damage.fixed} {blow_of(m).label}" for m in w.modes),
+            )
+            for w in f.weapons
+        )
+        armor = tuple(
+            SheetRow(z.label.capitalize(), f"DR {s.armor.reduction(z)}") for z in ARMORED_ZONES
+        )
+        return (
+            SheetSection("Abilities", abilities),
+            SheetSection("Condition", vitals),
+            SheetSection("Skills", skills),
+            SheetSection("Weapons", gear),
+            SheetSection("Armor by zone", armor),
+        )
+
+    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+        return encode_fighter(fighter)
+
+    def decode_sheet(self, data: object) -> Fighter:
+        return decode_fighter(data)
+
+    def sheet_description(self) -> SheetDescription:
+        return SHEET_DESCRIPTION
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        return sheet_entries(fighter)
+
+    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+        return with_sheet_entries(fighter, entries)
+
+    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+        return sheet_problems(fighter)
+
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        return SAVED_TYPES
+
+    # --- the attack ----------------------------------------------------------------------
+    def attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        dice: DiceSource,
+    ) -> AttackResult:
+        plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
+        return resolve_attack(state, plan, dice)
+
+    def attack_form(
+        self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
+    ) -> AttackForm:
+        return attack_form(state, attacker_id, defender_id, entries)
+
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> Seed004Attack | None:
+        choices = attack_form(state, attacker_id, defender_id, {}).choices
+        return choices if isinstance(choices, Seed004Attack) else None
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Seed004Attack, ...]:
+        """Each reaching weapon mode, at a random zone and at each zone that can
+        be aimed at, against each defense the defender can make."""
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        size = target_size(defender)
+        zones: tuple[Zone | None, ...] = (
+            None,
+            *(z for z in Zone if not aim_problem(size, z)),
+        )
+        form = attack_form(state, attacker_id, defender_id, {})
+        defenses = tuple(Defense(c.key) for c in form.field("defense").choices if not c.problem)
+        return tuple(
+            Seed004Attack(w.key, m.name, zone, defense)
+            for w, m in reaching_modes(attacker, defender)
+            for zone in zones
+            for defense in defenses
+        )
+
+    def preview_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+    ) -> AttackPreview:
+        plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
+        odds = contest_odds(plan)
+        lines = tuple(OddsLine(_OUTCOME_LABELS[o], odds[o]) for o in Outcome if odds.get(o, 0))
+        aim = f", aimed at the {plan.zone.label}" if plan.zone is not None else ""
+        defense = (
+            f"{plan.defense.value} 2d6{plan.defense_bonus:+d}"
+            if plan.defense is not Defense.NONE
+            else f"no defense ({plan.defense_note})"
+        )
+        summary = (
+            f"Melee Combat 2d6{plan.attack_bonus:+d} vs difficulty {plan.difficulty} "
+            f"({plan.weapon.name}, {plan.mode.name}, {plan.blow.label}{aim}); {defense}"
+        )
+        return AttackPreview(summary, plan.modifiers, lines)
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        return situation_modifiers(
+            state, state.combatant(attacker_id), state.combatant(defender_id), difficulty_table()
+        )
+
+    def terrain_label(self, fact: TerrainFact) -> str:
+        """Darkness with the difficulty it adds; other facts by their own label
+        (seed 004 gives footing, water and cover no rule)."""
+        if isinstance(fact, Light):
+            extra = difficulty_table().light_difficulty(fact.darkness)
+            return f"{fact_label(fact)} (+{extra} difficulty)" if extra else fact_label(fact)
+        return fact_label(fact)
+
+    # --- what a combatant may do --------------------------------------------------------
+    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
+        """The maneuvers it may choose, an attack on each foe in reach while its
+        maneuver allows one, readying an unready weapon under Ready, a step to
+        each free neighbouring hex and a turn to each facing while its movement
+        allows, and the end of its own turn. The fallen only end their turn."""
+        me = state.combatant(combatant_id)
+        own_turn = state.active_id == me.id
+        if me.status is not Status.ACTIVE:
+            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
+        if turn_problem(state, me, "act") is not None:
+            return ()
+        actions: list[LegalAction] = []
+        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
+        if state.turns_running:
+            for m in self.maneuvers(state, me.id):
+                if held is not None and held.key == m.key:
+                    continue
+                if not maneuver_problems(me, m, ""):
+                    actions.append(
+                        LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key))
+                    )
+        may_attack = not state.turns_running or (
+            attacks_left(self, me) > 0 and (held is None or held.attacks > 0)
+        )
+        if may_attack and state.turns_running and held is None:
+            may_attack = not maneuver_problems(me, maneuvers.ATTACK, "")
+        if may_attack:
+            for foe in state.combatants:
+                if foe.side is me.side or foe.status is Status.DEAD:
+                    continue
+                choices = self.default_attack(state, me.id, foe.id)
+                if choices is not None:
+                    actions.append(
+                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
+                    )
+        ready_blocked = state.turns_running and bool(
+            action_problems(state, self, me, ManeuverAction.READY)[0]
+        )
+        if not me.ready_used and not ready_blocked:
+            for key in sorted(me.unready):
+                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
+        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
+            for step in me.hex.neighbors():
+                if step not in state.grid or state.occupant(step) is not None:
+                    continue
+                stepped = walk(me, (me.hex, step)).combatant
+                if state.turns_running and allowance_problem(stepped, held):
+                    continue
+                actions.append(
+                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
+                )
+        for facing in Facing:
+            if facing is me.facing:
+                continue
+            turned, _, _ = face(me, facing)
+            if state.turns_running and allowance_problem(turned, held):
+                continue
+            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
+        if own_turn:
+            actions.append(LegalAction("end the turn", EndTurn()))
+        return tuple(actions)
+
+    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+        labels: list[str] = []
+        if combatant.status is not Status.ACTIVE:
+            labels.append(combatant.status.value)
+        if combatant.posture.value != "standing":
+            labels.append(combatant.posture.value.replace("_", " "))
+        if combatant.hp < 0 and combatant.status is Status.ACTIVE:
+            labels.append("below 0 HP")
+        wounds = tracks_of(combatant).wounds
+        if wounds:
+            labels.append(f"{wounds} wound{'s' if wounds > 1 else ''}")
+        return tuple(labels)
+
+    # --- turns ------------------------------------------------------------------------------
+    def initiative(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
+        return maneuvers.initiative(state, dice)
+
+    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
+        return maneuvers.maneuvers_for(state.combatant(combatant_id))
+
+    def maneuver(self, key: str) -> Maneuver:
+        return maneuvers.maneuver(key)
+
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        return new_turn_tracks(combatant)
+
+    def turn_begins(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """A conscious fighter below 0 HP checks again to stay conscious."""
+        me = state.combatant(combatant_id)
+        if me.status is not Status.ACTIVE or me.hp >= 0:
+            return state, ()
+        after, events = consciousness_check(me, dice)
+        return state.with_combatants(after), events
+
+    def turn_ends(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return state, ()
+
+    # --- pieces ----------------------------------------------------------------------------
+    @property
+    def stray_hits(self) -> StrayHitRules:
+        return self._stray
+
+    def piece_hit(
+        self,
+        state: BattleState,
+        piece: Piece,
+        source_weapon: Weapon | None,
+        holder: Combatant,
+        victim_id: str,
+        where: Hex,
+        dice: DiceSource,
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        victim = state.combatant(victim_id)
+        return state, (NothingHit(combatant_id=victim.id, name=victim.name, piece=piece.name),)
+
+
+def _choices(choices: object) -> Seed004Attack:
+    if not isinstance(choices, Seed004Attack):
+        raise RulesError(f"seed 004 attacks take Seed004Attack, not {type(choices).__name__}")
+    return choices
+
+
+@functools.cache
+def _instance() -> Seed004:
+    return Seed004()
+
+
+def seed004_ruleset(options: Iterable[str] = ()) -> Seed004:
+    """The (shared) seed 004 ruleset; it has no options."""
+    unknown = sorted(set(options))
+    if unknown:
+        raise RulesError(f"seed 004 has no options (got {', '.join(unknown)})")
+    return _instance()
+
+
+# The protocol check: mypy proves that Seed004 is a whole Ruleset.
+_FACTORY: Callable[[Iterable[str]], Ruleset] = seed004_ruleset
