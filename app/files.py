@@ -64,7 +64,7 @@ from rules.battle.savefile import (
 from rules.battle.values import ValueCodec
 from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, sheet_owner
 
 __all__ = [
     "FILE_SUFFIX",
@@ -168,7 +168,7 @@ def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Batt
             data = read_limited(source, path.name)
     except OSError as exc:
         raise BattleFileError(f"{path.name} cannot be read: {exc.strerror or exc}") from None
-    return battle_from_document(parse_document(data), rulesets=rulesets)
+    return battle_from_document(parse_document(data), rulesets=rulesets, sheet_owner=sheet_owner)
 
 
 # --- the autosave journal ------------------------------------------------------------------
@@ -459,7 +459,9 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     if not complete:
         raise BattleFileError("the autosave is empty")
     header = _journal_header(complete[0])
-    battle = battle_from_document(parse_document(json.dumps(header["battle"])), rulesets=rulesets)
+    battle = battle_from_document(
+        parse_document(json.dumps(header["battle"])), rulesets=rulesets, sheet_owner=sheet_owner
+    )
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
     for number, line in enumerate(complete[1:], start=1):
         _replay_line(battle, codec, line, f"autosave change {number}")

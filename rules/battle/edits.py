@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from hexmap import HexGrid
 from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
+from rules.battle.roster import check_sheet
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -218,6 +219,7 @@ class EditFighter(Command):
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         who = state.combatant(self.combatant_id)
         _check_fighter(self.fighter, state.grid)
+        check_sheet(self.fighter, ruleset)
         changes = list(sheet_changes(who.fighter, self.fighter))
         edited = edited_combatant(who, self.fighter)
         if self.side is not None and self.side is not who.side:

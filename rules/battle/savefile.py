@@ -16,14 +16,15 @@ Every problem with a file is a ``BattleFileError`` whose message names it in a
 game master's terms: a damaged or cut-short file, a newer or unknown version,
 huge numbers, deep nesting, too large a file, wrong types, ids given twice, hexes
 off the map (by column and row), unknown commands or a log that cannot be
-replayed. Nothing else comes out of ``read_battle``.
+replayed, and a fighter whose sheet is another ruleset's than the battle's (named,
+with both rulesets: ``foreign_sheet``). Nothing else comes out of ``read_battle``.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Protocol
 
@@ -33,8 +34,10 @@ from hexmap import HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
+from rules.battle.roster import RAW_SHEET_RULESET
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.battle.values import (
+    TYPE_KEY,
     SavedTypes,
     ValueCodec,
     ValueFileError,
@@ -87,6 +90,9 @@ class SavingRuleset(BattleRuleset, Protocol):
 
 
 SavingRulesetFinder = Callable[[str, Sequence[str]], SavingRuleset]
+# The key of the ruleset whose sheet class has this name (rules.sets.registry knows;
+# app.files asks it), None for a name no ruleset has.
+SheetOwner = Callable[[str], str | None]
 
 
 def commands_defined_in(package: ModuleType) -> tuple[type[Command], ...]:
@@ -207,14 +213,20 @@ def json_object(
     return data
 
 
-def read_battle(text: str | bytes, *, rulesets: SavingRulesetFinder) -> Battle:
+def read_battle(
+    text: str | bytes, *, rulesets: SavingRulesetFinder, sheet_owner: SheetOwner | None = None
+) -> Battle:
     """The battle a file holds, rebuilt on its recorded dice. ``BattleFileError``
-    for any problem, and for nothing else."""
-    return battle_from_document(parse_document(text), rulesets=rulesets)
+    for any problem, and for nothing else. ``sheet_owner`` names the ruleset of a
+    sheet of another ruleset in the file (``foreign_sheet``)."""
+    return battle_from_document(parse_document(text), rulesets=rulesets, sheet_owner=sheet_owner)
 
 
 def battle_from_document(
-    document: Mapping[str, object], *, rulesets: SavingRulesetFinder
+    document: Mapping[str, object],
+    *,
+    rulesets: SavingRulesetFinder,
+    sheet_owner: SheetOwner | None = None,
 ) -> Battle:
     unknown = sorted(set(document) - _DOCUMENT_KEYS)
     if unknown:
@@ -235,6 +247,9 @@ def battle_from_document(
         codec = ValueCodec(saved_types_for(ruleset.saved_types))
     except TypeError as exc:  # the ruleset's types cannot be saved: a bug, not the file's
         raise BattleFileError(f"the battle's ruleset cannot read files: {exc}") from None
+    refusal = foreign_sheet(document, ruleset, sheet_owner)
+    if refusal is not None:
+        raise BattleFileError(refusal)
     try:
         codec.grid = _grid(codec, raw_state)
         initial = _initial_state(codec, raw_state)
@@ -258,6 +273,76 @@ def battle_from_document(
         message = f"the battle's log cannot be replayed: {reason:.200}"
     partial, replayed = _replayable_part(initial, seed, log, marks, rulesets)
     raise PartlyReplayedFile(message, partial, replayed, len(log) + len(undone))
+
+
+# How deep below a part of the file a fighter sits: initial_state.combatants[i].fighter,
+# log[i].command.combatant.fighter (AddCombatant), log[i].command.fighter (EditFighter).
+_FIGHTER_DEPTH = 4
+
+
+def _fighters_in(data: object) -> Iterator[Mapping[str, object]]:
+    """Every fighter a part of a file holds (an object with a name and a tagged
+    ``stats``: the initial state's combatants, a command's newcomer or edited
+    sheet) within ``_FIGHTER_DEPTH`` levels; no deeper, so that a long log is
+    looked through quickly."""
+    pending: list[tuple[object, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > _FIGHTER_DEPTH:
+            continue
+        if isinstance(value, dict):
+            stats = value.get("stats")
+            if isinstance(stats, dict) and TYPE_KEY in stats and "name" in value:
+                yield value
+                continue
+            pending.extend((v, depth + 1) for v in reversed(value.values()))
+        elif isinstance(value, list):
+            pending.extend((v, depth + 1) for v in reversed(value))
+
+
+def foreign_sheet(
+    document: Mapping[str, object], ruleset: SavingRuleset, sheet_owner: SheetOwner | None
+) -> str | None:
+    """Why the file cannot be opened because a fighter in it is of another ruleset
+    than the battle's (``rules.battle.roster.sheet_refusal``: its sheet is none of
+    the battle's ruleset's sheet types): the fighter's name and place, its sheet's
+    ruleset and the battle's. A not yet read sheet (``RawSheet``) is seed 000's.
+    None when every fighter is the battle's ruleset's (or the sheet's name is no
+    ruleset's at all: then the codec names it as unknown)."""
+    own = {
+        cls.__name__
+        for cls in (ruleset.sheet_type, *ruleset.saved_types)
+        if isinstance(cls, type) and issubclass(cls, ruleset.sheet_type)
+    }
+    own.add(RulesetSheet.__name__)
+    if ruleset.key == RAW_SHEET_RULESET:
+        own.add(RawSheet.__name__)
+    parts: list[tuple[str, object]] = [("the initial state", document.get("initial_state"))]
+    for what in ("log", "undone"):
+        entries = document.get(what)
+        if isinstance(entries, list):
+            parts.extend((f"{what} entry {i}", e) for i, e in enumerate(entries, start=1))
+    for part, data in parts:
+        for fighter in _fighters_in(data):
+            stats = fighter["stats"]
+            assert isinstance(stats, dict)
+            kind = stats[TYPE_KEY]
+            if not isinstance(kind, str) or kind in own:
+                continue
+            if kind == RawSheet.__name__:
+                owner: str | None = RAW_SHEET_RULESET
+            else:
+                owner = sheet_owner(kind) if sheet_owner is not None else None
+            if owner is None or owner == ruleset.key:
+                continue
+            name = fighter.get("name")
+            who = f"{name:.60}" if isinstance(name, str) else "a fighter"
+            return (
+                f"{who} ({part}) is a fighter of ruleset {owner} (a {kind:.40} sheet), and "
+                f"this battle plays ruleset {ruleset.key}: a battle holds fighters of its "
+                "own ruleset only"
+            )
+    return None
 
 
 def _replayable_part(

@@ -48,6 +48,28 @@ def _factory(key: str) -> RulesetFactory:
     return cast(RulesetFactory, getattr(importlib.import_module(module_name), factory_name))
 
 
+def sheet_owner(type_name: str) -> str | None:
+    """The key of the registered ruleset whose sheet class (its ``sheet_type`` or a
+    subclass it saves) is named ``type_name``, for the message that refuses a
+    battle file holding another ruleset's fighter
+    (``rules.battle.savefile.foreign_sheet``); None when no ruleset's is. Imports
+    every ruleset package: asked only when a file names a sheet its own lacks."""
+    for key in RULESETS:
+        try:
+            ruleset = get_ruleset(key)
+        except (RulesError, ImportError):  # a ruleset that cannot load owns nothing here
+            continue
+        sheets = (ruleset.sheet_type, *ruleset.saved_types)
+        if any(
+            isinstance(cls, type)
+            and issubclass(cls, ruleset.sheet_type)
+            and cls.__name__ == type_name
+            for cls in sheets
+        ):
+            return key
+    return None
+
+
 def ruleset_of(state: BattleState) -> Ruleset:
     """The ruleset a battle state names, with its options."""
     return get_ruleset(state.ruleset_key, state.ruleset_options)
