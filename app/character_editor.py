@@ -4,7 +4,10 @@
 and side, the ruleset's fields as its sheet description gives them
 (``rules.sets.sheet_fields``: kinds and ranges, nothing named here), the skills,
 the weapons with their modes, the shield and the armor. Gear is picked from the
-asset catalog (``rules.battle.catalog``) or entered by hand. Every change is
+battle's ruleset's catalog (``Ruleset.catalog``) or entered by hand; of a weapon,
+the editor shows only the parts the ruleset reads (``SheetDescription.weapon_parts``:
+no parry class or thr/sw base for a ruleset without them), and a fixed-damage
+mode's own dice ("1d8+1") are typed in. Every change is
 checked at once, by the description's ranges, by the battle's own rules
 (``rules.battle.edits.fighter_problems``: a weapon without a skill, a reach the
 map cannot show) and by the ruleset's (``Ruleset.sheet_problems``); each problem
@@ -18,6 +21,7 @@ fighter to another side, each change a command at once (``rules.battle.edits``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -55,7 +59,7 @@ from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
 from app.panes.widgets import buddy_label
 from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach
-from rules.battle.catalog import Catalog, load_catalog
+from rules.battle.catalog import Catalog
 from rules.battle.edits import (
     AddSide,
     ChangeSide,
@@ -82,16 +86,20 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
     WeaponMode,
+    WeaponSize,
 )
 from rules.battle.sides import MAX_SIDE_NAME, side_name
 from rules.battle.state import BattleState, Command
+from rules.core.dice import Dice
 from rules.core.errors import DataError
 from rules.sets.protocol import Ruleset
 from rules.sets.sheet_fields import (
+    ALL_WEAPON_PARTS,
     SheetEntries,
     SheetField,
     SheetFieldKind,
     SheetValue,
+    WeaponPart,
     skill_place,
 )
 
@@ -103,7 +111,20 @@ BY_HAND = "Entered by hand"
 NUMBER_SLACK = 999
 EDITOR_SIZE = (940, 620)  # fits a 1366x768 screen with the window's frame
 REACH_HINT = "Write a reach as C, 1, 2, 1-2 or C,1."
+DICE_HINT = "Write the fixed damage's dice as 1d8+1, 2d-1 or 3d (d alone is d6)."
+_DICE_TEXT = re.compile(r"\s*(\d{1,2})\s*d\s*(\d{0,3})\s*(?:([+-])\s*(\d{1,3}))?\s*")
 BOX_WIDTH = 220
+# The modes table's columns and the weapon part each shows (None: always shown).
+MODE_COLUMNS: tuple[tuple[str, WeaponPart | None], ...] = (
+    ("Mode", None),
+    ("Damage", WeaponPart.DAMAGE_BASE),
+    ("Adds", WeaponPart.ADDS),
+    ("Type", WeaponPart.DAMAGE_TYPE),
+    ("Reach", None),
+    ("Skill ±", WeaponPart.SKILL_MODIFIER),
+    ("Dice", WeaponPart.DICE),
+)
+DICE_COLUMN = 6
 
 
 def problem_label(object_name: str) -> QLabel:
@@ -128,26 +149,55 @@ class ModeDraft:
     damage_type: DamageType
     reach_text: str
     skill_modifier: int
+    dice_text: str = ""  # a fixed mode's own dice
 
     @classmethod
     def of(cls, mode: WeaponMode) -> ModeDraft:
         d = mode.damage
-        return cls(mode, mode.name, d.base, d.adds, d.type, str(mode.reach), mode.skill_modifier)
+        dice = str(d.fixed) if d.fixed is not None else ""
+        return cls(
+            mode, mode.name, d.base, d.adds, d.type, str(mode.reach), mode.skill_modifier, dice
+        )
 
-    def build(self) -> WeaponMode | None:
-        """The mode, or None while the reach text is not a reach."""
+    def build(self) -> tuple[WeaponMode | None, list[tuple[str, str]]]:
+        """The mode, or None and what is wrong with the typed text, by the mode's
+        part: a reach that is not a reach, a fixed damage's dice that are not dice."""
+        wrong: list[tuple[str, str]] = []
+        reach = self.source.reach
         try:
             reach = Reach.parse(self.reach_text)
         except HexmapError:
-            return None
-        damage = replace(self.source.damage, base=self.base, adds=self.adds, type=self.damage_type)
+            wrong.append(("reach", REACH_HINT))
+        fixed = self.source.damage.fixed
+        if self.base is DamageBase.FIXED:
+            fixed = dice_of(self.dice_text)
+            if fixed is None:
+                wrong.append(("damage", DICE_HINT))
+        if wrong:
+            return None, wrong
+        damage = replace(
+            self.source.damage, base=self.base, adds=self.adds, type=self.damage_type, fixed=fixed
+        )
         return replace(
             self.source,
             name=self.name.strip(),
             damage=damage,
             reach=reach,
             skill_modifier=self.skill_modifier,
-        )
+        ), wrong
+
+
+def dice_of(text: str) -> Dice | None:
+    """The dice of "1d8+1", "2d-1", "3d" or "2d6" (d alone is d6), None for text
+    that is no dice."""
+    match = _DICE_TEXT.fullmatch(text)
+    if match is None or int(match.group(1)) < 1:
+        return None
+    sides = int(match.group(2) or 6)
+    if sides < 2:
+        return None
+    adds = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
+    return Dice(int(match.group(1)), adds, sides)
 
 
 @dataclass
@@ -161,6 +211,7 @@ class WeaponDraft:
     two_handed: bool
     weight: float
     modes: list[ModeDraft] = field(default_factory=list)
+    size: WeaponSize = WeaponSize.SMALL
 
     @classmethod
     def of(cls, weapon: Weapon) -> WeaponDraft:
@@ -174,16 +225,18 @@ class WeaponDraft:
             weapon.two_handed,
             weapon.weight,
             [ModeDraft.of(m) for m in weapon.modes],
+            weapon.size,
         )
 
     def build(self, index: int) -> tuple[Weapon | None, list[SheetProblem]]:
         problems: list[SheetProblem] = []
         modes: list[WeaponMode] = []
         for m_index, draft in enumerate(self.modes):
-            mode = draft.build()
-            if mode is None:
-                problems.append(SheetProblem(mode_place(index, m_index, "reach"), REACH_HINT))
-            else:
+            mode, wrong = draft.build()
+            problems += [
+                SheetProblem(mode_place(index, m_index, part), text) for part, text in wrong
+            ]
+            if mode is not None:
                 modes.append(mode)
         if not self.modes:
             problems.append(
@@ -201,14 +254,18 @@ class WeaponDraft:
             two_handed=self.two_handed,
             weight=self.weight,
             modes=tuple(modes),
+            size=self.size,
         )
         return weapon, problems
 
 
-def new_weapon(key: str) -> Weapon:
-    """A weapon entered by hand starts as a one-handed sword with a swing; its skill
-    is left for the GM to fill in."""
-    swing = WeaponMode("swing", DamageSpec(DamageBase.SWING, 0, DamageType.CUTTING), Reach.of(1))
+def new_weapon(key: str, parts: frozenset[WeaponPart] = ALL_WEAPON_PARTS) -> Weapon:
+    """A weapon entered by hand starts as a one-handed sword with a swing (1d6 of
+    its own for a ruleset without thr and sw); its skill is left for the GM to fill in."""
+    damage = DamageSpec(DamageBase.SWING, 0, DamageType.CUTTING)
+    if WeaponPart.DAMAGE_BASE not in parts:
+        damage = DamageSpec(DamageBase.FIXED, 0, DamageType.CUTTING, fixed=Dice(1))
+    swing = WeaponMode("swing", damage, Reach.of(1))
     return Weapon(key, "New weapon", WeaponKind.SWORD, "", (swing,), ParryClass.FULL, 3.0)
 
 
@@ -252,8 +309,9 @@ class CharacterEditor(QDialog):
         self._ruleset = ruleset
         self._state = state
         self._combatant = combatant
-        self._catalog = catalog if catalog is not None else load_catalog()
+        self._catalog = catalog if catalog is not None else ruleset.catalog()
         self._description = ruleset.sheet_description()
+        self._parts = self._description.weapon_parts
         self._original_entries = ruleset.sheet_entries(combatant.fighter)
         self._loading = False
         self._ready = False  # no checks until every tab is built
@@ -491,16 +549,24 @@ class CharacterEditor(QDialog):
         self.weapon_weight.setObjectName("weaponWeight")
         self.weapon_weight.setRange(0, 200)
         self.weapon_weight.setSuffix(" lb")
+        self.weapon_size = _combo("weaponSize", [(z.value, z) for z in WeaponSize])
         row = 0
-        for text, box, part in (
-            ("Name", self.weapon_name, "name"),
-            ("Key", self.weapon_key, "key"),
-            ("Kind", self.weapon_kind, "kind"),
-            ("Skill", self.weapon_skill, "skill"),
-            ("Parry", self.weapon_parry, "parry"),
-            ("Hands", self.weapon_two_handed, "hands"),
-            ("Weight", self.weapon_weight, "weight"),
+        for text, box, part, read in (
+            ("Name", self.weapon_name, "name", None),
+            ("Key", self.weapon_key, "key", None),
+            ("Kind", self.weapon_kind, "kind", WeaponPart.KIND),
+            ("Skill", self.weapon_skill, "skill", None),
+            ("Parry", self.weapon_parry, "parry", WeaponPart.PARRY),
+            ("Hands", self.weapon_two_handed, "hands", WeaponPart.HANDS),
+            ("Size", self.weapon_size, "size", WeaponPart.SIZE),
+            ("Weight", self.weapon_weight, "weight", WeaponPart.WEIGHT),
         ):
+            if read is not None and read not in self._parts:
+                # the ruleset reads no such thing: the box is not shown, and the
+                # weapon keeps its value
+                box.setParent(self.weapon_form)
+                box.hide()
+                continue
             row = self._grid_row(grid, row, text, box, f"weapon/{part}")
         self.weapon_name.textEdited.connect(self._weapon_edited)
         self.weapon_key.textEdited.connect(self._weapon_edited)
@@ -508,13 +574,17 @@ class CharacterEditor(QDialog):
         self.weapon_skill.currentTextChanged.connect(self._weapon_edited)
         self.weapon_parry.currentIndexChanged.connect(self._weapon_edited)
         self.weapon_two_handed.toggled.connect(self._weapon_edited)
+        self.weapon_size.currentIndexChanged.connect(self._weapon_edited)
         self.weapon_weight.valueChanged.connect(self._weapon_edited)
 
-        self.modes_table = QTableWidget(0, 6)
+        self.modes_table = QTableWidget(0, len(MODE_COLUMNS))
         self.modes_table.setObjectName("modesTable")
-        self.modes_table.setHorizontalHeaderLabels(
-            ["Mode", "Damage", "Adds", "Type", "Reach", "Skill ±"]
-        )
+        self.modes_table.setHorizontalHeaderLabels([title for title, _part in MODE_COLUMNS])
+        # The dice stand beside the base they replace (a column added last, so a
+        # column's number stays what it was); a part the ruleset reads not is hidden.
+        self.modes_table.horizontalHeader().moveSection(DICE_COLUMN, 2)
+        for column, (_title, read) in enumerate(MODE_COLUMNS):
+            self.modes_table.setColumnHidden(column, read is not None and read not in self._parts)
         self.modes_table.verticalHeader().setVisible(False)
         self.modes_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.modes_table.horizontalHeader().setSectionResizeMode(
@@ -569,6 +639,7 @@ class CharacterEditor(QDialog):
         self.weapon_skill.addItems(sorted(self._skills()[0]))
         self.weapon_skill.setCurrentText(draft.skill)
         _select_data(self.weapon_parry, draft.parry)
+        _select_data(self.weapon_size, draft.size)
         self.weapon_two_handed.setChecked(draft.two_handed)
         self.weapon_weight.setValue(draft.weight)
         self.modes_table.setRowCount(0)
@@ -596,11 +667,17 @@ class CharacterEditor(QDialog):
             f"modeModifier:{row}", min(-10, mode.skill_modifier), max(10, mode.skill_modifier)
         )
         modifier.setValue(mode.skill_modifier)
+        dice = QLineEdit(mode.dice_text)
+        dice.setObjectName(f"modeDice:{row}")
+        dice.setPlaceholderText("1d6")
+        dice.setToolTip(f"The fixed damage's own dice. {DICE_HINT}")
+        dice.setEnabled(mode.base is DamageBase.FIXED)
         name.setObjectName(f"modeName:{row}")
-        for column, widget in enumerate((name, base, adds, kind, reach, modifier)):
+        for column, widget in enumerate((name, base, adds, kind, reach, modifier, dice)):
             self.modes_table.setCellWidget(row, column, widget)
         name.textEdited.connect(self._weapon_edited)
         base.currentIndexChanged.connect(self._weapon_edited)
+        dice.textEdited.connect(self._weapon_edited)
         adds.valueChanged.connect(self._weapon_edited)
         kind.currentIndexChanged.connect(self._weapon_edited)
         reach.textEdited.connect(self._weapon_edited)
@@ -622,10 +699,14 @@ class CharacterEditor(QDialog):
         draft.skill = self.weapon_skill.currentText()
         draft.parry = self.weapon_parry.currentData()
         draft.two_handed = self.weapon_two_handed.isChecked()
+        draft.size = self.weapon_size.currentData()
         draft.weight = self.weapon_weight.value()
         for row, mode in enumerate(draft.modes):
-            name, base, adds, kind, reach, modifier = (self.mode_widget(row, c) for c in range(6))
+            name, base, adds, kind, reach, modifier, dice = (
+                self.mode_widget(row, c) for c in range(len(MODE_COLUMNS))
+            )
             assert isinstance(name, QLineEdit) and isinstance(reach, QLineEdit)
+            assert isinstance(dice, QLineEdit)
             assert isinstance(base, QComboBox) and isinstance(kind, QComboBox)
             assert isinstance(adds, QSpinBox) and isinstance(modifier, QSpinBox)
             mode.name = name.text()
@@ -634,6 +715,8 @@ class CharacterEditor(QDialog):
             mode.damage_type = kind.currentData()
             mode.reach_text = reach.text()
             mode.skill_modifier = modifier.value()
+            mode.dice_text = dice.text()
+            dice.setEnabled(mode.base is DamageBase.FIXED)
         item = self.weapon_list.item(index)
         if item is not None:
             item.setText(draft.name or "(no name)")
@@ -648,7 +731,7 @@ class CharacterEditor(QDialog):
 
     def add_new_weapon(self) -> None:
         taken = [w.key for w in self._weapons]
-        self._add_weapon(new_weapon(first_untaken("weapon", taken, "-")))
+        self._add_weapon(new_weapon(first_untaken("weapon", taken, "-"), self._parts))
 
     def _add_weapon(self, weapon: Weapon) -> None:
         self._weapons.append(WeaponDraft.of(weapon))
@@ -665,7 +748,7 @@ class CharacterEditor(QDialog):
     def _add_mode(self) -> None:
         index = self.current_weapon
         if 0 <= index < len(self._weapons):
-            source = new_weapon("mode").modes[0]
+            source = new_weapon("mode", self._parts).modes[0]
             self._weapons[index].modes.append(ModeDraft.of(source))
             self._select_weapon(index)
 

@@ -70,15 +70,43 @@ def skill_place(name: str) -> str:
     return f"skills/{name}"
 
 
+class WeaponPart(Enum):
+    """A part of the neutral weapon (``rules.battle.model.Weapon`` and its modes)
+    that the character editor edits only for a ruleset that reads it. The name,
+    key and skill of a weapon and the name and reach of its modes are always
+    edited: every ruleset reads them."""
+
+    KIND = "kind"  # WeaponKind (seed 000: broken weapons, fencing parries ...)
+    PARRY = "parry"  # ParryClass (seed 000's parry as a fraction of skill)
+    HANDS = "hands"  # two-handed or not
+    WEIGHT = "weight"
+    SIZE = "size"  # WeaponSize (seed 000's dropped weapons, seed 002's size ranks)
+    DAMAGE_BASE = "damage base"  # thr, sw or fixed; without it every mode is fixed
+    DICE = "dice"  # a fixed mode's own dice ("1d8+1")
+    ADDS = "adds"  # the adds to thr or sw
+    DAMAGE_TYPE = "damage type"
+    SKILL_MODIFIER = "skill modifier"  # a mode's modifier to the weapon's skill
+
+
+ALL_WEAPON_PARTS = frozenset(WeaponPart)
+
+
 @dataclass(frozen=True, slots=True)
 class SheetDescription:
-    """Every field of a ruleset's sheet, in the order the editor shows them, and
-    the range of a skill level (skills are a list of names and levels)."""
+    """Every field of a ruleset's sheet, in the order the editor shows them, the
+    range of a skill level (skills are a list of names and levels), and the parts
+    of a weapon the ruleset reads (``weapon_parts``; the editor hides the others,
+    which keep their values)."""
 
     fields: tuple[SheetField, ...]
     skill_minimum: int
     skill_maximum: int
     skills_tooltip: str = ""
+    weapon_parts: frozenset[WeaponPart] = ALL_WEAPON_PARTS
+
+    def reads(self, part: WeaponPart) -> bool:
+        """Whether the ruleset reads this part of a weapon (the editor shows it)."""
+        return part in self.weapon_parts
 
     def field(self, key: str) -> SheetField:
         for f in self.fields:

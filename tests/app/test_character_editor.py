@@ -13,13 +13,21 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit, QMenu, QSpinBox, QTableWidgetItem, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.character_editor import CharacterEditing, CharacterEditor, SidesEditor
+from app.character_editor import (
+    DICE_COLUMN,
+    DICE_HINT,
+    CharacterEditing,
+    CharacterEditor,
+    SidesEditor,
+    dice_of,
+)
 from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
-from rules.battle.model import Side
+from rules.battle.model import DamageBase, Side
 from rules.battle.state import Command
+from rules.core.dice import Dice
 from rules.sets.seed000.sheet import sheet_of
 from tests.app.demo_panes import demo_controller
 
@@ -103,16 +111,43 @@ def test_fixed_damage_without_dice_is_named_and_not_saved(qtbot: QtBot) -> None:
     editor.weapon_skill.setCurrentText("Spear")
     assert editor.save_button.isEnabled()
     base = editor.mode_widget(0, 1)
-    assert isinstance(base, QComboBox)
-    base.setCurrentText("fixed")  # the swing's base: no box gives it dice
-    assert editor.message("weapon/modes") == (
-        "Mode 1: Fixed damage needs the mode's own dice, which only a weapon from "
-        "the catalog brings: choose sw or thr."
-    )
+    dice = editor.mode_widget(0, DICE_COLUMN)
+    assert isinstance(base, QComboBox) and isinstance(dice, QLineEdit)
+    assert not dice.isEnabled()  # sw: the wielder's swing gives the dice
+    base.setCurrentText("fixed")  # the swing's base, and no dice typed yet
+    assert dice.isEnabled()
+    assert editor.message("weapon/modes") == f"Mode 1: {DICE_HINT}"
     assert not editor.save_button.isEnabled()
     assert editor.command() is None
     base.setCurrentText("sw")
     assert editor.save_button.isEnabled()
+
+
+def test_a_fixed_modes_dice_are_typed_in(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    editor = editor_on(qtbot, controller, SPEARMAN)
+    editor.add_new_weapon()
+    editor.weapon_skill.setCurrentText("Spear")
+    base, dice = editor.mode_widget(0, 1), editor.mode_widget(0, DICE_COLUMN)
+    assert isinstance(base, QComboBox) and isinstance(dice, QLineEdit)
+    base.setCurrentText("fixed")
+    for text in ("d8", "1d1", "one", "1d8+"):
+        dice.setText(text)
+        dice.textEdited.emit(text)
+        assert editor.message("weapon/modes") == f"Mode 1: {DICE_HINT}", text
+    dice.setText("1d8+1")
+    dice.textEdited.emit("1d8+1")
+    assert editor.save_button.isEnabled()
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    mode = command.fighter.weapons[-1].modes[0]
+    assert mode.damage.base is DamageBase.FIXED and mode.damage.fixed == Dice(1, 1, 8)
+    # the dice stand beside the base, and a weapon's fixed dice show as they are
+    header = editor.modes_table.horizontalHeader()
+    assert header.visualIndex(DICE_COLUMN) == 2
+    assert (dice_of("2d-1"), dice_of("3d6"), dice_of(" 1 d 10 + 2 ")) == (
+        Dice(2, -1), Dice(3), Dice(1, 2, 10)
+    )
 
 
 def test_a_skill_level_out_of_range_is_named_under_the_skills(qtbot: QtBot) -> None:

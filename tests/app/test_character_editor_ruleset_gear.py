@@ -1,0 +1,152 @@
+"""The character editor reads the battle's ruleset: its gear comes from
+``Ruleset.catalog()``, and of a weapon it shows only the parts the ruleset's
+``SheetDescription.weapon_parts`` names. A ruleset without parry classes and
+thr/sw damage (as the d100 and 2d6 rulesets) gets no Parry box and no Damage base
+column, types each mode's own dice, and the parts it hides keep their values.
+Tested with seed 000's ruleset wrapped to answer another catalog and another
+description."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+from PySide6.QtWidgets import QLabel, QLineEdit
+from pytestqt.qtbot import QtBot
+
+from app.character_editor import DICE_COLUMN, MODE_COLUMNS, CharacterEditor
+from hexmap import Reach
+from rules.battle.catalog import Catalog
+from rules.battle.edits import EditFighter
+from rules.battle.model import (
+    Armor,
+    DamageBase,
+    DamageSpec,
+    DamageType,
+    ParryClass,
+    Shield,
+    ShieldSize,
+    Weapon,
+    WeaponKind,
+    WeaponMode,
+    WeaponSize,
+)
+from rules.core.dice import Dice
+from rules.sets.protocol import Ruleset
+from rules.sets.sheet_fields import ALL_WEAPON_PARTS, SheetDescription, WeaponPart
+from tests.app.demo_panes import demo_controller
+
+SPEARMAN = "c2"
+FALCHION = Weapon(
+    "falchion",
+    "Falchion",
+    WeaponKind.SWORD,
+    "Spear",
+    (WeaponMode("cut", DamageSpec(DamageBase.FIXED, 0, DamageType.CUTTING, Dice(1, 1, 8)),
+                Reach.of(1)),),
+    ParryClass.NONE,
+    4.0,
+    size=WeaponSize.MEDIUM,
+)
+BUCKLER = Shield("hide-buckler", "Hide buckler", ShieldSize.BUCKLER, 1, 3.0)
+JERKIN = Armor("jerkin", "Jerkin", 0, 1, 5.0)
+OWN_CATALOG = Catalog(
+    MappingProxyType({FALCHION.key: FALCHION}),
+    MappingProxyType({BUCKLER.key: BUCKLER}),
+    MappingProxyType({JERKIN.key: JERKIN}),
+)
+FIXED_DICE_PARTS = ALL_WEAPON_PARTS - {
+    WeaponPart.PARRY, WeaponPart.DAMAGE_BASE, WeaponPart.ADDS, WeaponPart.KIND
+}
+
+
+class OtherGear:
+    """Seed 000's ruleset with another catalog and fewer weapon parts."""
+
+    def __init__(self, inner: Ruleset, parts: frozenset[WeaponPart]) -> None:
+        self._inner = inner
+        self._parts = parts
+
+    def catalog(self) -> Catalog:
+        return OWN_CATALOG
+
+    def sheet_description(self) -> SheetDescription:
+        return replace(self._inner.sheet_description(), weapon_parts=self._parts)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+def editor_for(qtbot: QtBot, parts: frozenset[WeaponPart]) -> CharacterEditor:
+    controller = demo_controller()
+    state = controller.state
+    ruleset = OtherGear(controller.ruleset, parts)
+    editor = CharacterEditor(ruleset, state, state.combatant(SPEARMAN))  # type: ignore[arg-type]
+    qtbot.addWidget(editor)
+    editor.show()
+    editor.tabs.setCurrentIndex(2)  # the weapons
+    return editor
+
+
+def captions(editor: CharacterEditor) -> set[str]:
+    return {label.text() for label in editor.weapon_form.findChildren(QLabel)
+            if label.isVisibleTo(editor)}
+
+
+def test_gear_comes_from_the_rulesets_catalog(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, ALL_WEAPON_PARTS)
+    box = editor.catalog_weapons
+    assert [box.itemData(i) for i in range(box.count())] == ["falchion"]
+    shields = [editor.shield_source.itemText(i) for i in range(editor.shield_source.count())]
+    armor = [editor.armor_source.itemText(i) for i in range(editor.armor_source.count())]
+    assert "Hide buckler" in shields and "Jerkin" in armor
+    editor.add_catalog_weapon()
+    editor.revalidate()
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    assert command.fighter.weapons[-1] == FALCHION
+
+
+def test_every_part_is_shown_by_default(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, ALL_WEAPON_PARTS)
+    assert {"Kind", "Parry", "Hands", "Size", "Weight"} <= captions(editor)
+    assert not any(editor.modes_table.isColumnHidden(c) for c in range(len(MODE_COLUMNS)))
+
+
+def test_parts_the_ruleset_does_not_read_are_hidden_and_kept(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, FIXED_DICE_PARTS)
+    shown = captions(editor)
+    assert "Parry" not in shown and "Kind" not in shown
+    assert {"Name", "Key", "Skill", "Hands", "Size", "Weight"} <= shown
+    assert not editor.weapon_parry.isVisibleTo(editor)
+    table = editor.modes_table
+    hidden = {title for c, (title, _p) in enumerate(MODE_COLUMNS) if table.isColumnHidden(c)}
+    assert hidden == {"Damage", "Adds"}
+    # the spearman's long spear keeps its parry class, kind and thr base
+    spear = editor.current_weapon
+    before = editor._combatant.fighter.weapons[spear]
+    editor.weapon_name.setText("Old spear")
+    editor.weapon_name.textEdited.emit("Old spear")
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    after = command.fighter.weapons[spear]
+    assert after == replace(before, name="Old spear")
+
+
+def test_a_new_weapon_of_a_fixed_dice_ruleset_rolls_its_own_dice(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, FIXED_DICE_PARTS)
+    editor.add_new_weapon()
+    editor.weapon_skill.setCurrentText("Spear")
+    dice = editor.mode_widget(0, DICE_COLUMN)
+    assert isinstance(dice, QLineEdit) and dice.isEnabled() and dice.text() == "1d"
+    dice.setText("1d8+1")
+    dice.textEdited.emit("1d8+1")
+    size = editor.weapon_size
+    size.setCurrentIndex(size.findData(WeaponSize.LARGE))
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    weapon = command.fighter.weapons[-1]
+    assert weapon.modes[0].damage == DamageSpec(
+        DamageBase.FIXED, 0, DamageType.CUTTING, Dice(1, 1, 8)
+    )
+    assert weapon.size is WeaponSize.LARGE
