@@ -25,7 +25,10 @@ from rules.core.errors import RulesError
 
 # key (as rules.sets.registry.RULESETS) -> "module:attribute" of its RulesetUI.
 RULESET_UIS: Mapping[str, str] = MappingProxyType(
-    {"000": "app.rulesets.seed000.ui:SEED000_UI"}
+    {
+        "000": "app.rulesets.seed000.ui:SEED000_UI",
+        "004": "app.rulesets.seed004.ui:SEED004_UI",
+    }
 )
 
 

@@ -20,7 +20,10 @@ from rules.sets.protocol import Ruleset, RulesetFactory
 
 # key -> "module:function" building the ruleset with its options.
 RULESETS: Mapping[str, str] = MappingProxyType(
-    {"000": "rules.sets.seed000.ruleset:seed000_ruleset"}
+    {
+        "000": "rules.sets.seed000.ruleset:seed000_ruleset",
+        "004": "rules.sets.seed004.ruleset:seed004_ruleset",
+    }
 )
 
 

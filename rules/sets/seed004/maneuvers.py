@@ -1,11 +1,12 @@
 """Seed 004's turn (base rules, combat: actions and turns): each turn a fighter
 has one action, one reaction and one free action. The action is the maneuver:
-an attack, a move (its Speed in metres, one hex each, a stance change
-included), or readying (drawing a weapon, picking one up); the reaction is the
-dodge or block against an attack before its next turn. Initiative is 2d6 plus
-the Dexterity modifier, rolled once for the battle (the base rules' alternate
-fixed order), highest first; equal totals go to the higher Dexterity, then a
-die each, again among those still tied."""
+an attack (with one step, a metre, to close in: decided, docs/ruleset-004.md),
+a move (its Speed in metres, one hex each, a stance change included), or
+readying (drawing a weapon, picking one up); the reaction is the dodge or block
+against an attack before its next turn. Initiative is 2d6 plus the Dexterity
+modifier, rolled once for the battle (the base rules' alternate fixed order),
+highest first; equal totals go to the higher Dexterity, then a die each, again
+among those still tied."""
 
 from __future__ import annotations
 
@@ -28,10 +29,10 @@ ATTACK = Maneuver(
     key="attack",
     label="Attack",
     citation=ACTIONS,
-    description="One melee attack; no movement (turning in place is free). The reaction "
-    "(dodge or block) stays.",
+    description="One melee attack, with one step (a metre) to close in; turning in place "
+    "is free. The reaction (dodge or block) stays.",
     attacks=1,
-    movement=MoveAllowance.NONE,
+    movement=MoveAllowance.STEP,
     implied_by_attack=True,
 )
 MOVE = Maneuver(
