@@ -496,6 +496,9 @@ class AttackFormPane(QDockWidget):
                     tip = f"{tip}\n{c.tooltip}"
                 widget.setItemData(index, tip or None, Qt.ItemDataRole.ToolTipRole)
             index = next((i for i, c in enumerate(f.choices) if c.key == f.value), -1)
+            # no value: every choice is refused (nothing reaches), each saying why
+            nothing = bool(f.choices) and all(c.problem for c in f.choices)
+            widget.setPlaceholderText("(none possible)" if nothing else "(choose)")
             widget.setCurrentIndex(index)
             widget.setEnabled(bool(f.choices))
         finally:

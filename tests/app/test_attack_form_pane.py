@@ -61,7 +61,7 @@ class WeaponForm:
         )
         allowed = [c.key for c in weapons if not c.problem]
         if not allowed:
-            field = FormField("weapon", "Weapon", weapons, weapons[0].key, "The weapon")
+            field = FormField("weapon", "Weapon", weapons, "", "The weapon")
             return AttackForm((field,), None, f"nothing of {attacker.name}'s reaches")
         weapon = _pick(entries, "weapon", allowed)
         modes = tuple(
@@ -272,7 +272,10 @@ def test_the_forms_problem_is_shown_instead_of_a_preview(qtbot):
     assert pane.error_label.isVisibleTo(pane)
     assert pane.error_label.text() == "Cannot roll: nothing of Sword-and-shield fighter's reaches"
     assert not pane.roll_button.isEnabled() and not pane.odds_box.isVisibleTo(pane)
-    assert not enabled(combo(pane, "weapon"), 0) or combo(pane, "weapon").currentIndex() == 0
+    weapon = combo(pane, "weapon")  # no value: every weapon refused, each saying why
+    assert weapon.currentIndex() == -1 and weapon.placeholderText() == "(none possible)"
+    assert not enabled(weapon, 0)
+    assert weapon.itemData(0, Qt.ItemDataRole.ToolTipRole) == f"Not allowed: {OUT_OF_REACH}"
     pane.roll()
     assert controller.battle.commands == ()
     # a step closer and it reaches: the preview takes the problem's place
