@@ -1,0 +1,585 @@
+"""Seed 003 as the battle's ruleset: FUDGE optional rule 5.87 (hit location in
+combat, wounds by body part) on the FUDGE SRD's base rules (docs/ruleset-003.md).
+``Seed003`` answers every question of ``rules.sets.protocol.Ruleset`` and of
+``rules.sets.attack_form.FormAttacks``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping as _Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hexmap import Facing, Hex
+from rules.battle.catalog import Catalog, parse_catalog
+from rules.battle.commands import (
+    Attack,
+    EndTurn,
+    MoveCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    TurnCombatant,
+)
+from rules.battle.edits import SheetProblem
+from rules.battle.items import within_reach
+from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.model import (
+    Combatant,
+    Fighter,
+    Posture,
+    RulesetSheet,
+    Shield,
+    Status,
+    Weapon,
+    WeaponKind,
+)
+from rules.battle.movement import face, walk
+from rules.battle.pieces import Piece, Placement
+from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
+from rules.battle.state import AttackResult, BattleState
+from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
+from rules.battle.turns import (
+    ChooseManeuver,
+    action_problems,
+    allowance_problem,
+    attacks_left,
+    hexes_moved,
+    maneuver_problems,
+    movement_left,
+    turn_problem,
+)
+from rules.core.assets import read_json
+from rules.core.citation import Citation
+from rules.core.dice import DiceSource
+from rules.core.errors import RulesError
+from rules.core.events import CombatantEvent, Event
+from rules.core.modifiers import Modifier
+from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.fudge_locations import (
+    BODY_PARTS,
+    BodyPart,
+    PartKind,
+    WoundLevel,
+    ladder_label,
+)
+from rules.sets.protocol import (
+    AttackPreview,
+    CharacterFileKind,
+    LegalAction,
+    OddsLine,
+    Ruleset,
+    SheetRow,
+    SheetSection,
+)
+from rules.sets.seed003 import turn
+from rules.sets.seed003.attack_form import attack_form
+from rules.sets.seed003.combat import (
+    Choices003,
+    attack_situation,
+    defense_situation,
+    defensive_factor,
+    footing_penalty,
+    light_penalty,
+    outcome_odds,
+    plan_attack,
+    resolve,
+    water_penalty,
+    wound_effects,
+)
+from rules.sets.seed003.fudge_dice import FudgeRoll, fudge_distribution, roll_fudge
+from rules.sets.seed003.saved_types import seed003_saved_types
+from rules.sets.seed003.sheet import (
+    ATTRIBUTE_LABELS,
+    ATTRIBUTES,
+    SHEET_DESCRIPTION,
+    Sheet003,
+    sheet_entries,
+    sheet_of,
+    sheet_problems,
+    with_sheet_entries,
+)
+from rules.sets.seed003.sheet_codec import decode_fighter, encode_fighter
+from rules.sets.seed003.tracks import body_of, with_body
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
+
+KEY = "003"
+BASE_STRAY = Citation("base-003", "a flying piece in the way: Agility against Fair (our rule)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrayChecked(CombatantEvent):
+    piece_name: str
+    roll: FudgeRoll
+    hit: bool
+
+    def describe(self) -> str:
+        verdict = "is hit" if self.hit else "gets out of the way"
+        return (
+            f"{self.name} dodges the {self.piece_name}: Agility {self.roll} "
+            f"against Fair - {verdict}"
+        )
+
+
+class Seed003StrayHits:
+    """Somebody in a flying piece's way rolls Agility + 4dF and is hit below Fair."""
+
+    def check(
+        self,
+        piece_name: str,
+        placement: Placement,
+        occupant: Occupant,
+        where: Hex,
+        rule: StrayRule,
+        dice: DiceSource,
+    ) -> StrayCheck:
+        c = occupant.combatant
+        rolled = roll_fudge(sheet_of(c).agility, dice, f"{c.name}'s Agility")
+        hit = rolled.result < 0
+        event = StrayChecked(
+            citation=BASE_STRAY,
+            combatant_id=c.id,
+            name=c.name,
+            piece_name=piece_name,
+            roll=rolled,
+            hit=hit,
+        )
+        return StrayCheck(
+            combatant_id=c.id, name=c.name, hex=where, rule=rule, hit=hit, event=event
+        )
+
+    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
+        level = sheet_of(occupant.combatant).agility
+        return sum((p for d, p in fudge_distribution().items() if level + d < 0), Fraction(0))
+
+
+class Seed003:
+    """The seed 003 ruleset (no options)."""
+
+    key = KEY
+    name = "Seed 003: FUDGE hit location"
+    description = (
+        "FUDGE (4dF on the seven-step ladder) with optional rule 5.87: aimed blows by "
+        "part size, the 1d6 random location for distant shots, and a wound track per "
+        "body part."
+    )
+
+    def __init__(self) -> None:
+        self._stray = Seed003StrayHits()
+
+    @property
+    def options(self) -> frozenset[str]:
+        return frozenset()
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        return {}
+
+    def with_options(self, options: Iterable[str]) -> Seed003:
+        return seed003_ruleset(options)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seed003)
+
+    def __hash__(self) -> int:
+        return hash(KEY)
+
+    # --- the gear and the fighters --------------------------------------------------
+    @property
+    def sheet_type(self) -> type[RulesetSheet]:
+        return Sheet003
+
+    def catalog(self) -> Catalog:
+        return _catalog()
+
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        c = self.catalog()
+        weapons = sorted(
+            (w for w in c.weapons.values() if w.kind is not WeaponKind.UNARMED),
+            key=lambda w: w.name.lower(),
+        )
+        return (*weapons, *sorted(c.shields.values(), key=lambda s: s.name.lower()))
+
+    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
+        return ()
+
+    # --- the sheet ----------------------------------------------------------------------
+    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+        f = combatant.fighter
+        s = sheet_of(f)
+        attributes = tuple(
+            SheetRow(
+                ATTRIBUTE_LABELS[k],
+                f"{ladder_label(getattr(s, k))} ({getattr(s, k):+d})",
+                "FUDGE SRD: the trait ladder",
+            )
+            for k in ATTRIBUTES
+        )
+        vitals = (
+            *attributes,
+            SheetRow(
+                "Torso boxes",
+                f"{combatant.hp} of {f.hit_points}",
+                "The overall wound track: the torso's (003 5.872)",
+            ),
+            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+            SheetRow("Status", combatant.status.value),
+        )
+        skills = tuple(
+            SheetRow(name, f"{ladder_label(level)} ({level:+d})") for name, level in s.skills
+        )
+        gear = tuple(
+            SheetRow(
+                w.name,
+                ", ".join(f"{m.name} {m.damage.adds:+d} {m.reach_text}" for m in w.modes),
+                f"skill {w.skill}",
+            )
+            for w in f.weapons
+        )
+        protection = []
+        if f.armor is not None:
+            protection.append(
+                SheetRow("Armor", f"{f.armor.name} {f.armor.dr:+d} ({s.armor_cover.value})")
+            )
+        if s.helmet:
+            protection.append(SheetRow("Helmet", f"{s.helmet:+d}"))
+        if f.shield is not None:
+            protection.append(SheetRow("Shield", f"{f.shield.name}, {f.shield.pd:+d} to defend"))
+        body = body_of(combatant)
+        wounds = tuple(
+            SheetRow(
+                t.part.label,
+                t.describe(),
+                f"Damage Capacity {ladder_label(t.capacity)}, DDF "
+                f"{defensive_factor(combatant, t.part):+d}; boxes Scratch, Hurt, Very Hurt, "
+                + (
+                    "Useless, Crippled"
+                    if t.part.kind is PartKind.LIMB
+                    else "Incapacitated, Near Death"
+                ),
+            )
+            for t in body.parts
+        )
+        return (
+            SheetSection("Attributes", vitals),
+            SheetSection("Skills", skills),
+            SheetSection("Weapons", gear),
+            SheetSection("Protection", tuple(protection)),
+            SheetSection("Wounds by body part", wounds),
+        )
+
+    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+        return encode_fighter(fighter)
+
+    def decode_sheet(self, data: object) -> Fighter:
+        return decode_fighter(data)
+
+    def sheet_description(self) -> SheetDescription:
+        return SHEET_DESCRIPTION
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        return sheet_entries(fighter)
+
+    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+        return with_sheet_entries(fighter, entries)
+
+    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+        return sheet_problems(fighter)
+
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        return seed003_saved_types()
+
+    # --- the attack -------------------------------------------------------------------
+    def _choices(self, choices: object) -> Choices003:
+        if not isinstance(choices, Choices003):
+            raise RulesError(f"seed 003 attacks take Choices003, not {type(choices).__name__}")
+        return choices
+
+    def attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        dice: DiceSource,
+    ) -> AttackResult:
+        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        result = resolve(state, plan, dice)
+        return AttackResult((result.attacker, result.defender), result.events, result.pieces)
+
+    def attack_form(
+        self, state: BattleState, attacker_id: str, defender_id: str, entries: _Mapping[str, str]
+    ) -> AttackForm:
+        return attack_form(state, attacker_id, defender_id, entries)
+
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> Choices003 | None:
+        return attack_form(state, attacker_id, defender_id, {}).choices  # type: ignore[return-value]
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Choices003, ...]:
+        """Each usable weapon mode, at each part that can be aimed at."""
+        first = attack_form(state, attacker_id, defender_id, {})
+        out: list[Choices003] = []
+        for w in first.field("weapon").choices:
+            if w.problem:
+                continue
+            form = attack_form(state, attacker_id, defender_id, {"weapon": w.key})
+            for aim in form.field("aim").choices:
+                if aim.problem:
+                    continue
+                chosen = attack_form(
+                    state, attacker_id, defender_id, {"weapon": w.key, "aim": aim.key}
+                ).choices
+                if isinstance(chosen, Choices003):
+                    out.append(chosen)
+        return tuple(dict.fromkeys(out))
+
+    def preview_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+    ) -> AttackPreview:
+        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        defender = state.combatant(defender_id)
+        odds = outcome_odds(plan, defender)
+        kind = (
+            PartKind.LIMB
+            if plan.aim is not None and plan.aim.part.kind is PartKind.LIMB
+            else PartKind.BODY
+        )
+        lines = []
+        for outcome, p in odds.items():
+            if outcome == -1:
+                label = "no hit"
+            elif outcome == 0:
+                label = "hit, no wound"
+            else:
+                label = f"hit: {WoundLevel(outcome).label(kind)}"
+                if plan.aim is None or plan.widespread:
+                    label = f"hit: worst wound {WoundLevel(outcome).label()}"
+            lines.append(OddsLine(label, p))
+        where = (
+            "whole body"
+            if plan.widespread
+            else ("random location" if plan.aim is None else plan.aim.label.lower())
+        )
+        defense = (
+            "helpless (Terrible)"
+            if plan.defense is None
+            else (
+                f"{plan.defense.value} {ladder_label(plan.defense_level)} ({plan.defense_level:+d})"
+            )
+        )
+        summary = (
+            f"{plan.weapon.name} at the {where}: {ladder_label(plan.attack_level)} "
+            f"({plan.attack_level:+d}) against {defense}; ODF {plan.offensive:+d}"
+        )
+        modifiers = (
+            *plan.attack_modifiers,
+            *(
+                Modifier(-m.value, f"defense: {m.reason}", m.citation)
+                for m in plan.defense_modifiers
+            ),
+        )
+        return AttackPreview(summary, modifiers, tuple(lines))
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        choices = self.default_attack(state, attacker_id, defender_id)
+        if choices is None:
+            return ()
+        mode = attacker.fighter.weapon(choices.weapon_key).mode(choices.mode)
+        return (
+            *attack_situation(state, attacker, defender, mode),
+            *(
+                Modifier(-m.value, f"defense: {m.reason}", m.citation)
+                for m in defense_situation(state, attacker, defender, mode)
+            ),
+        )
+
+    def terrain_label(self, fact: TerrainFact) -> str:
+        penalty = 0
+        if isinstance(fact, Light):
+            penalty = light_penalty(fact)
+        elif isinstance(fact, Footing):
+            penalty = footing_penalty(fact)
+        elif isinstance(fact, WaterDepth):
+            penalty = water_penalty(fact)
+        return f"{fact.label} ({penalty:+d})" if penalty else fact.label
+
+    # --- what a combatant may do ----------------------------------------------------------
+    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
+        """Each maneuver it may choose, attacks on every foe in reach while its
+        maneuver allows one, readying and picking up (under Ready, or none yet),
+        a step to each free adjacent hex within the movement left, a turn to each
+        other facing, and the end of its own turn; the fallen may only end it."""
+        me = state.combatant(combatant_id)
+        own_turn = state.active_id == me.id
+        if me.status is not Status.ACTIVE:
+            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
+        if turn_problem(state, me, "act") is not None:
+            return ()
+        actions: list[LegalAction] = []
+        for m in self.maneuvers(state, me.id):
+            if me.maneuver is not None and me.maneuver.key == m.key:
+                continue
+            if maneuver_problems(me, m, ""):
+                continue
+            actions.append(LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key, "")))
+        may_attack = not state.turns_running or attacks_left(self, me) > 0
+        if may_attack and state.turns_running and me.maneuver is None:
+            may_attack = hexes_moved(me) <= 1
+        if may_attack:
+            for foe in state.combatants:
+                if foe.side is me.side or foe.status is Status.DEAD:
+                    continue
+                choices = self.default_attack(state, me.id, foe.id)
+                if choices is not None:
+                    actions.append(
+                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
+                    )
+        ready_problems = (
+            action_problems(state, self, me, ManeuverAction.READY)[0] if state.turns_running else []
+        )
+        if not me.ready_used and not ready_problems:
+            for key in sorted(me.unready):
+                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
+            for item in state.items:
+                if within_reach(me, item):
+                    actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
+        held = None if me.maneuver is None else turn.maneuver(me.maneuver.key)
+        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
+            for step in me.hex.neighbors():
+                if step not in state.grid or state.occupant(step) is not None:
+                    continue
+                stepped = walk(me, (me.hex, step)).combatant
+                if state.turns_running and allowance_problem(stepped, held, ""):
+                    continue
+                actions.append(
+                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
+                )
+        for facing in Facing:
+            if facing is me.facing:
+                continue
+            turned, _, _ = face(me, facing)
+            if state.turns_running and allowance_problem(turned, held, ""):
+                continue
+            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
+        if own_turn:
+            actions.append(LegalAction("end the turn", EndTurn()))
+        return tuple(actions)
+
+    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+        """Its body's state past Scratch, its status, its posture off its feet,
+        each useless, crippled or lost limb."""
+        body = body_of(combatant)
+        labels: list[str] = []
+        state = body.body_state
+        if state.disabled:
+            labels.append(state.label)
+        elif combatant.status is not Status.ACTIVE:
+            labels.append(combatant.status.value)
+        if combatant.posture is not Posture.STANDING:
+            labels.append(combatant.posture.value.replace("_", " "))
+        for part in body.disabled_limbs:
+            labels.append(f"{body.track(part).state.label} {part.value}")
+        penalty, where = body.activity_penalty(BODY_PARTS)
+        if penalty and where is not None and not state.disabled:
+            labels.append(f"{body.track(where).state.label} {where.value} ({penalty:+d})")
+        return tuple(dict.fromkeys(labels))
+
+    # --- turns ------------------------------------------------------------------------------
+    def initiative(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
+        return turn.initiative(state, dice)
+
+    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
+        return turn.maneuvers_for(state.combatant(combatant_id))
+
+    def maneuver(self, key: str) -> Maneuver:
+        return turn.maneuver(key)
+
+    def turn_begins(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_begins(state, combatant_id, dice)
+
+    def turn_ends(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_ends(state, combatant_id, dice)
+
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        return combatant
+
+    # --- pieces -------------------------------------------------------------------------------
+    @property
+    def stray_hits(self) -> StrayHitRules:
+        return self._stray
+
+    def piece_hit(
+        self,
+        state: BattleState,
+        piece: Piece,
+        source_weapon: Weapon | None,
+        holder: Combatant,
+        victim_id: str,
+        where: Hex,
+        dice: DiceSource,
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """A flying piece that hits somebody gives him a Scratch on the torso (our rule)."""
+        victim = state.combatant(victim_id)
+        before = body_of(victim)
+        body, mark = before.with_wound(BodyPart.TORSO, WoundLevel.SCRATCH)
+        hurt = with_body(victim, body)
+        hurt, events, _ = wound_effects(hurt, before, body, dice)
+        note = PieceStruck(
+            citation=BASE_STRAY,
+            combatant_id=victim.id,
+            name=victim.name,
+            piece_name=piece.name,
+            mark=mark.describe(),
+        )
+        return state.with_combatants(hurt), (note, *events)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PieceStruck(CombatantEvent):
+    piece_name: str
+    mark: str
+
+    def describe(self) -> str:
+        return f"The {self.piece_name} strikes {self.name}: {self.mark}"
+
+
+@functools.cache
+def _catalog() -> Catalog:
+    return parse_catalog(
+        read_json(f"rulesets/{KEY}/weapons.json"),
+        read_json(f"rulesets/{KEY}/shields.json"),
+        read_json(f"rulesets/{KEY}/armor.json"),
+    )
+
+
+@functools.cache
+def _instance() -> Seed003:
+    return Seed003()
+
+
+def seed003_ruleset(options: Iterable[str] = ()) -> Seed003:
+    """The (shared) seed 003 ruleset; it has no options."""
+    unknown = sorted(set(options))
+    if unknown:
+        raise RulesError(f"seed 003 has no options ({', '.join(unknown)})")
+    return _instance()
+
+
+# The protocol checks: mypy proves that Seed003 is a whole Ruleset and FormAttacks.
+_FACTORY: Callable[[Iterable[str]], Ruleset] = seed003_ruleset
+_FORM: Callable[[], FormAttacks] = _instance

@@ -1,0 +1,45 @@
+"""Seed 003's per-combatant state, carried by the battle in ``Combatant.tracks``:
+the wound track of each body part (``rules.sets.components.fudge_locations``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hexmap import Handedness
+from rules.battle.model import Combatant, RulesetTracks, Status
+from rules.sets.components.fudge_locations import BodyPart, BodyTracks, PartState, Side
+from rules.sets.seed003.sheet import sheet_of
+
+
+@dataclass(frozen=True, slots=True)
+class Seed003Tracks(RulesetTracks):
+    """``body`` is None until the first wound: the fresh tracks of the fighter's
+    Damage Capacity (so a sheet edited before any wound keeps its boxes)."""
+
+    body: BodyTracks | None = None
+
+
+def body_of(combatant: Combatant) -> BodyTracks:
+    """The combatant's wound tracks (fresh ones for its Damage Capacity)."""
+    tracks = combatant.tracks
+    if isinstance(tracks, Seed003Tracks) and tracks.body is not None:
+        return tracks.body
+    return BodyTracks.for_capacity(sheet_of(combatant).damage_capacity)
+
+
+def with_body(combatant: Combatant, body: BodyTracks) -> Combatant:
+    """The combatant with ``body`` as its tracks, its boxes left (``hp``) and its
+    status to match: the torso's free boxes; Incapacitated or Near Death in the
+    torso or head is unconscious (it can do nothing), past Near Death dead."""
+    state = body.body_state
+    status = combatant.status
+    if state is PartState.DEAD:
+        status = Status.DEAD
+    elif state in (PartState.INCAPACITATED, PartState.NEAR_DEATH):
+        status = Status.UNCONSCIOUS
+    hp = body.track(BodyPart.TORSO).boxes_free
+    return combatant.evolve(tracks=Seed003Tracks(body), hp=hp, status=status)
+
+
+def weapon_side(combatant: Combatant) -> Side:
+    return Side.RIGHT if combatant.handedness is Handedness.RIGHT else Side.LEFT
