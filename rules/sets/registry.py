@@ -22,6 +22,7 @@ from rules.sets.protocol import Ruleset, RulesetFactory
 RULESETS: Mapping[str, str] = MappingProxyType(
     {
         "000": "rules.sets.seed000.ruleset:seed000_ruleset",
+        "002": "rules.sets.seed002.ruleset:seed002_ruleset",
         "003": "rules.sets.seed003.ruleset:seed003_ruleset",
         "004": "rules.sets.seed004.ruleset:seed004_ruleset",
     }

@@ -1,0 +1,506 @@
+"""Seed 002 as the battle's ruleset: ``Seed002`` answers the whole
+``rules.sets.protocol.Ruleset`` protocol and ``FormAttacks`` (the generic attack
+pane) from seed 002's tables and the OpenQuest base rules (docs/ruleset-002.md)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from hexmap import Facing, Hex
+from rules.battle.catalog import Catalog
+from rules.battle.commands import (
+    Attack,
+    EndTurn,
+    MoveCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    TurnCombatant,
+)
+from rules.battle.edits import SheetProblem, weapon_place
+from rules.battle.items import within_reach
+from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.model import (
+    Combatant,
+    Fighter,
+    Posture,
+    RulesetSheet,
+    Shield,
+    Status,
+    Weapon,
+    WeaponKind,
+)
+from rules.battle.movement import face, walk
+from rules.battle.pieces import Piece
+from rules.battle.scatter import StrayHitRules
+from rules.battle.state import AttackResult, BattleState
+from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
+from rules.battle.turns import (
+    ChooseManeuver,
+    action_problems,
+    allowance_problem,
+    attacks_left,
+    hexes_moved,
+    maneuver_problems,
+    movement_left,
+    turn_problem,
+)
+from rules.core.dice import DiceSource
+from rules.core.errors import RulesError
+from rules.core.events import Event
+from rules.core.modifiers import Modifier
+from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.protocol import (
+    AttackPreview,
+    CharacterFileKind,
+    LegalAction,
+    OddsLine,
+    Ruleset,
+    SheetRow,
+    SheetSection,
+)
+from rules.sets.seed002 import maneuvers, turn
+from rules.sets.seed002.attack import Attack002, DefenseKind, plan_attack, resolve_attack
+from rules.sets.seed002.form import attack_form, likely_defense, parry_weapons, reaching_modes
+from rules.sets.seed002.odds import attack_odds
+from rules.sets.seed002.saved_types import seed002_saved_types
+from rules.sets.seed002.sheet import (
+    SHEET_DESCRIPTION,
+    SKILL_BASES,
+    Sheet002,
+    sheet_entries,
+    sheet_of,
+    with_sheet_entries,
+)
+from rules.sets.seed002.sheet_codec import decode_fighter, encode_fighter
+from rules.sets.seed002.situation import (
+    DARKNESS_FROM,
+    PARTIAL_DARKNESS_FROM,
+    GMSituation,
+    situation,
+)
+from rules.sets.seed002.stray_hits import Seed002StrayHits
+from rules.sets.seed002.tables import CHARACTERISTICS, KEY, catalog_002, dice_text, read_every_table
+from rules.sets.seed002.tracks import tracks_of
+from rules.sets.seed002.wounds import major_wound_level
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
+
+LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
+
+
+class Seed002:
+    """The seed 002 ruleset (it has no options)."""
+
+    def __init__(self) -> None:
+        self._stray_hits = Seed002StrayHits()
+
+    @property
+    def key(self) -> str:
+        return KEY
+
+    @property
+    def options(self) -> frozenset[str]:
+        return frozenset()
+
+    def with_options(self, options: Iterable[str]) -> Seed002:
+        return seed002_ruleset(options)
+
+    @property
+    def name(self) -> str:
+        return "Seed 002: d100 percentile (OpenQuest)"
+
+    @property
+    def description(self) -> str:
+        return (
+            "OpenQuest's combat tables: d100 skills with criticals and fumbles, "
+            "situational modifiers, the attacker/defender result matrix with parry by "
+            "weapon size, and the d10 major wound table."
+        )
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        return {}
+
+    @property
+    def sheet_type(self) -> type[RulesetSheet]:
+        return Sheet002
+
+    # --- the attack -----------------------------------------------------------------
+    def _choices(self, choices: object) -> Attack002:
+        if not isinstance(choices, Attack002):
+            raise RulesError(f"seed 002 attacks take Attack002, not {type(choices).__name__}")
+        return choices
+
+    def attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        dice: DiceSource,
+    ) -> AttackResult:
+        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        return resolve_attack(state, plan, dice)
+
+    def attack_form(
+        self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
+    ) -> AttackForm:
+        return attack_form(state, attacker_id, defender_id, entries)
+
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> Attack002 | None:
+        attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
+        for weapon, mode in reaching_modes(attacker, defender):
+            kind, key = likely_defense(defender, mode)
+            return Attack002(weapon.key, mode.name, kind, key)
+        return None
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Attack002, ...]:
+        attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
+        out: list[Attack002] = []
+        for weapon, mode in reaching_modes(attacker, defender):
+            plain = Attack002(weapon.key, mode.name)
+            out.append(plain)
+            out.append(replace(plain, defense=DefenseKind.NONE))
+            if not mode.is_ranged:
+                for w in parry_weapons(defender):
+                    out.append(replace(plain, defense=DefenseKind.PARRY, parry_weapon=w.key))
+            out.append(replace(plain, gm=GMSituation(helpless=True)))
+            out.append(replace(plain, gm=GMSituation(attacker_mounted=True)))
+            if mode.is_ranged:
+                out.append(replace(plain, gm=GMSituation(wind="high-wind")))
+                out.append(replace(plain, gm=GMSituation(movement="moved-10m")))
+                out.append(replace(plain, gm=GMSituation(obscured="obscured")))
+                out.append(replace(plain, gm=GMSituation(blinded=True)))
+        return tuple(out)
+
+    def preview_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+    ) -> AttackPreview:
+        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        odds = attack_odds(plan)
+        if plan.automatic is not None:
+            attack = f"automatic {plan.automatic.value} ({plan.automatic_reason})"
+        else:
+            attack = f"{plan.weapon.skill} {plan.attack_skill}%"
+        defense = plan.defense_label
+        if plan.defense is not DefenseKind.NONE:
+            defense += f" {plan.defense_skill}%"
+        summary = (
+            f"{attack} ({plan.weapon.name}, {plan.mode.name}, {dice_text(plan.damage)}"
+            f"{'' if plan.damage_modifier.dice is None else plan.damage_modifier}); "
+            f"{plan.defender.name}: {defense}; armour {plan.armour}"
+        )
+        defense_mods = tuple(
+            Modifier(m.value, f"defense: {m.reason}", m.citation) for m in plan.defense_modifiers
+        )
+        return AttackPreview(
+            summary,
+            (*plan.attack_modifiers, *defense_mods),
+            tuple(OddsLine(label, p) for label, p in odds.items()),
+        )
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
+        modes = [m for _, m in reaching_modes(attacker, defender)]
+        modes = modes or [m for w in attacker.fighter.weapons for m in w.modes]
+        if not modes:
+            return ()
+        sit = situation(state, attacker, defender, modes[0], GMSituation())
+        defense = tuple(Modifier(m.value, f"defense: {m.reason}", m.citation) for m in sit.defense)
+        return (*sit.attack, *defense)
+
+    def terrain_label(self, fact: TerrainFact) -> str:
+        if isinstance(fact, Light):
+            if fact.darkness >= DARKNESS_FROM:
+                return f"{fact.label}: darkness (-50%)"
+            if fact.darkness >= PARTIAL_DARKNESS_FROM:
+                return f"{fact.label}: partial darkness (-25%)"
+            return fact.label
+        if isinstance(fact, Footing):
+            return fact.label if fact is Footing.GOOD else f"{fact.label}: unstable ground (-25%)"
+        if isinstance(fact, WaterDepth):
+            if fact is WaterDepth.DEEP:
+                return f"{fact.label}: underwater (-50% close, -25% thrown, shots miss)"
+            return fact.label
+        return fact.label
+
+    # --- the gear and the fighters -------------------------------------------------------
+    def catalog(self) -> Catalog:
+        return catalog_002()
+
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        weapons = sorted(
+            (w for w in catalog_002().weapons.values() if w.kind is not WeaponKind.UNARMED),
+            key=lambda w: w.name.lower(),
+        )
+        return tuple(weapons)
+
+    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
+        return ()
+
+    # --- the sheet -----------------------------------------------------------------------
+    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+        f = combatant.fighter
+        sheet = sheet_of(f)
+        c = sheet.characteristics
+        chars = SheetRow(
+            " / ".join(k.upper() for k in CHARACTERISTICS),
+            " / ".join(str(c.value(k)) for k in CHARACTERISTICS),
+            "OpenQuest characteristics",
+        )
+        armour = f.armor.dr if f.armor is not None else 0
+        vitals = (
+            chars,
+            SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
+            SheetRow(
+                "Major wound level",
+                str(major_wound_level(f.hit_points)),
+                "A blow of this much damage or more is a major wound",
+            ),
+            SheetRow("Damage modifier", str(sheet.damage_modifier), "By STR + SIZ"),
+            SheetRow(
+                "Armour points", f"{armour}" + (f" ({f.armor.name})" if f.armor is not None else "")
+            ),
+            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+            SheetRow("Status", combatant.status.value),
+        )
+        names = sorted({*sheet.skills, *SKILL_BASES})
+        skills = tuple(
+            SheetRow(n, f"{sheet.skill(n)}%", "" if n in sheet.skills else "its base value")
+            for n in names
+        )
+        gear = tuple(
+            SheetRow(
+                w.name,
+                ", ".join(
+                    f"{m.name} {dice_text(m.damage.fixed) if m.damage.fixed else '?'} "
+                    f"{m.reach_text}"
+                    for m in w.modes
+                )
+                + f"; {w.size.value}",
+            )
+            for w in f.weapons
+        )
+        sections = [
+            SheetSection("Characteristics", vitals),
+            SheetSection("Skills", skills),
+            SheetSection("Weapons", gear),
+        ]
+        labels = self.condition_labels(combatant)
+        if tracks_of(combatant).wounds:
+            sections.append(
+                SheetSection("Major wounds", tuple(SheetRow("Wound", w) for w in labels))
+            )
+        return tuple(sections)
+
+    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+        return encode_fighter(fighter)
+
+    def decode_sheet(self, data: object) -> Fighter:
+        return decode_fighter(data)
+
+    def sheet_description(self) -> SheetDescription:
+        return SHEET_DESCRIPTION
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        return sheet_entries(fighter)
+
+    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+        return with_sheet_entries(fighter, entries)
+
+    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+        """A weapon whose skill is neither on the sheet nor a combat skill with a
+        base value, or whose mode has no damage dice."""
+        skills = sheet_of(fighter).skills
+        out = []
+        for i, w in enumerate(fighter.weapons):
+            if w.skill not in skills and w.skill not in SKILL_BASES:
+                out.append(
+                    SheetProblem(
+                        weapon_place(i, "skill"),
+                        f"{w.name} is used with {w.skill}, which is not among "
+                        "the skills: add it under Skills.",
+                    )
+                )
+            if any(m.damage.fixed is None for m in w.modes):
+                out.append(
+                    SheetProblem(
+                        weapon_place(i, "damage"),
+                        f"{w.name}: seed 002 weapons roll fixed dice (1d8)",
+                    )
+                )
+        return tuple(out)
+
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        return seed002_saved_types()
+
+    # --- legal actions ---------------------------------------------------------------------
+    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
+        """Each maneuver it may choose, an attack on every foe in reach while its
+        maneuver allows one, readying and picking up under Ready (or none yet), a
+        step to each free adjacent hex within its movement, a turn to each other
+        facing, and the end of its own turn. The fallen may only end their turn."""
+        me = state.combatant(combatant_id)
+        own_turn = state.active_id == me.id
+        if me.status is not Status.ACTIVE or tracks_of(me).paralysis == "neck":
+            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
+        late = turn_problem(state, me, "act") is not None
+        terms = (
+            None
+            if me.maneuver is None
+            else maneuvers.maneuver(me.maneuver.key).terms(me.maneuver.option)
+        )
+        if late and not (terms is not None and terms.out_of_turn):
+            return ()
+        actions: list[LegalAction] = []
+        if not late:
+            for m in self.maneuvers(state, me.id):
+                if me.maneuver is not None and me.maneuver.key == m.key:
+                    continue
+                if maneuver_problems(me, m, ""):
+                    continue
+                actions.append(
+                    LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key, ""))
+                )
+        may_attack = not state.turns_running or attacks_left(self, me) > 0
+        if may_attack and state.turns_running and me.maneuver is None:
+            may_attack = hexes_moved(me) <= 1
+        if may_attack:
+            for foe in state.combatants:
+                if foe.side is me.side or foe.status is Status.DEAD:
+                    continue
+                choices = self.default_attack(state, me.id, foe.id)
+                if choices is not None:
+                    actions.append(
+                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
+                    )
+        if late:
+            return tuple(actions)
+        ready_problems, _ = (
+            action_problems(state, self, me, ManeuverAction.READY)
+            if state.turns_running
+            else ([], None)
+        )
+        if not me.ready_used and not ready_problems:
+            for key in sorted(me.unready):
+                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
+            for item in state.items:
+                if within_reach(me, item):
+                    actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
+        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
+        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
+            for step in me.hex.neighbors():
+                if step not in state.grid or state.occupant(step) is not None:
+                    continue
+                stepped = walk(me, (me.hex, step)).combatant
+                if state.turns_running and allowance_problem(stepped, held, ""):
+                    continue
+                actions.append(
+                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
+                )
+        for facing in Facing:
+            if facing is me.facing:
+                continue
+            turned, _, _ = face(me, facing)
+            if state.turns_running and allowance_problem(turned, held, ""):
+                continue
+            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
+        if own_turn:
+            actions.append(LegalAction("end the turn", EndTurn()))
+        return tuple(actions)
+
+    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+        """Its status unless active, lying down, and each major wound's effect."""
+        labels: list[str] = []
+        tracks = tracks_of(combatant)
+        if combatant.status is Status.UNCONSCIOUS and tracks.unconscious_rounds:
+            labels.append(f"unconscious {tracks.unconscious_rounds} more rounds")
+        elif combatant.status is not Status.ACTIVE:
+            labels.append(combatant.status.value)
+        if tracks.paralysis:
+            labels.append(f"paralysed below the {tracks.paralysis}")
+        if combatant.posture in LYING:
+            labels.append(combatant.posture.value)
+        if tracks.bleeding:
+            labels.append(f"bleeding {tracks.bleeding} HP a round")
+        if tracks.skill_penalty:
+            labels.append(f"broken ribs ({tracks.skill_penalty}%)")
+        for side in sorted(tracks.useless_arms):
+            labels.append(f"useless {side} arm")
+        for side in sorted(tracks.useless_legs):
+            labels.append(f"useless {side} leg")
+        if "eye" in tracks.wounds:
+            labels.append("lost an eye")
+        if "skull" in tracks.wounds:
+            labels.append("cracked skull")
+        return tuple(dict.fromkeys(labels))
+
+    # --- turns -------------------------------------------------------------------------------
+    def initiative(
+        self, state: BattleState, dice: DiceSource
+    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
+        return maneuvers.initiative(state, dice)
+
+    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
+        return maneuvers.maneuvers_for(state.combatant(combatant_id))
+
+    def maneuver(self, key: str) -> Maneuver:
+        return maneuvers.maneuver(key)
+
+    def turn_begins(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_begins(state, combatant_id, dice)
+
+    def turn_ends(
+        self, state: BattleState, combatant_id: str, dice: DiceSource
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        return turn.turn_ends(state, combatant_id, dice)
+
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        return turn.new_turn(combatant)
+
+    # --- pieces --------------------------------------------------------------------------------
+    @property
+    def stray_hits(self) -> StrayHitRules:
+        return self._stray_hits
+
+    def piece_hit(
+        self,
+        state: BattleState,
+        piece: Piece,
+        source_weapon: Weapon | None,
+        holder: Combatant,
+        victim_id: str,
+        where: Hex,
+        dice: DiceSource,
+    ) -> tuple[BattleState, tuple[Event, ...]]:
+        """No seed 002 piece hits anybody (``stray_hits``): nothing happens."""
+        return state, ()
+
+
+@functools.cache
+def _instance() -> Seed002:
+    read_every_table()
+    return Seed002()
+
+
+def seed002_ruleset(options: Iterable[str] = ()) -> Seed002:
+    """The (shared) seed 002 ruleset; it takes no options (``RulesError``)."""
+    unknown = sorted(set(options))
+    if unknown:
+        raise RulesError(f"seed 002 has no options (asked for {', '.join(unknown)})")
+    return _instance()
+
+
+# The protocol checks: mypy proves that Seed002 is a whole Ruleset and FormAttacks.
+_FACTORY: Callable[[Iterable[str]], Ruleset] = seed002_ruleset
+_FORM: Callable[[], FormAttacks] = _instance

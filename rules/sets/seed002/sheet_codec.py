@@ -1,0 +1,150 @@
+"""Seed 002's character sheet as versioned JSON, "hexfray-sheet-002" version 1:
+the fighter's neutral fields, its characteristics and skills, and its gear
+written out in full (a weapon or armour may also be named by its catalog key,
+as the templates do)."""
+
+from __future__ import annotations
+
+from hexmap import Handedness
+from rules.battle.catalog import parse_vitals
+from rules.battle.model import Armor, Delivery, Fighter, Weapon, WeaponMode
+from rules.core.errors import DataError
+from rules.core.jsondata import (
+    as_list,
+    as_object,
+    check_keys,
+    get_enum,
+    get_int,
+    get_number,
+    get_str,
+)
+from rules.sets.seed002.sheet import read_sheet, sheet_of, write_sheet
+from rules.sets.seed002.tables import catalog_002, dice_text, parse_weapon_002
+
+SHEET_FORMAT = "hexfray-sheet-002"
+SHEET_VERSION = 1
+_REQUIRED = (
+    "format",
+    "version",
+    "name",
+    "hit_points",
+    "move",
+    "weapons",
+    "characteristics",
+    "skills",
+)
+_OPTIONAL = ("armour", "handedness", "origin")
+
+
+def encode_mode(mode: WeaponMode) -> dict[str, object]:
+    fixed = mode.damage.fixed
+    if fixed is None:
+        raise DataError(f"the {mode.name} mode has no damage dice")
+    out: dict[str, object] = {
+        "name": mode.name,
+        "damage": dice_text(fixed),
+        "type": mode.damage.type.value,
+        "reach": str(mode.reach),
+    }
+    if mode.delivery is not Delivery.MELEE:
+        out["delivery"] = mode.delivery.value
+        out["range"] = mode.range_hexes or 0
+    return out
+
+
+def encode_weapon(w: Weapon) -> dict[str, object]:
+    out: dict[str, object] = {
+        "key": w.key,
+        "name": w.name,
+        "kind": w.kind.value,
+        "skill": w.skill,
+        "size": w.size.value,
+        "weight": w.weight,
+        "modes": [encode_mode(m) for m in w.modes],
+    }
+    if w.two_handed:
+        out["two_handed"] = True
+    return out
+
+
+def encode_armour(a: Armor) -> dict[str, object]:
+    return {"key": a.key, "name": a.name, "ap": a.dr, "weight": a.weight}
+
+
+def encode_fighter(fighter: Fighter) -> dict[str, object]:
+    out: dict[str, object] = {
+        "format": SHEET_FORMAT,
+        "version": SHEET_VERSION,
+        "name": fighter.name,
+        "hit_points": fighter.hit_points,
+        "move": fighter.move,
+        "handedness": fighter.handedness.value,
+        "weapons": [encode_weapon(w) for w in fighter.weapons],
+    }
+    if fighter.armor is not None:
+        out["armour"] = encode_armour(fighter.armor)
+    if fighter.origin:
+        out["origin"] = fighter.origin
+    return {**out, **write_sheet(sheet_of(fighter))}
+
+
+def _weapon(data: object, where: str) -> Weapon:
+    if isinstance(data, str):
+        try:
+            return catalog_002().weapons[data]
+        except KeyError:
+            raise DataError(f"{where}: no seed 002 weapon {data!r:.40}") from None
+    return parse_weapon_002(data, where)
+
+
+def _armour(data: object, where: str) -> Armor:
+    if isinstance(data, str):
+        try:
+            return catalog_002().armor[data]
+        except KeyError:
+            raise DataError(f"{where}: no seed 002 armour {data!r:.40}") from None
+    obj = as_object(data, where)
+    check_keys(obj, where, ("key", "name", "ap"), ("weight",))
+    ap = get_int(obj, "ap", where)
+    if not 0 <= ap <= 30:
+        raise DataError(f"{where}.ap: armour points are 0 to 30")
+    return Armor(
+        get_str(obj, "key", where),
+        get_str(obj, "name", where),
+        0,
+        ap,
+        get_number(obj, "weight", where, 0.0),
+    )
+
+
+def decode_fighter(data: object, where: str = "sheet") -> Fighter:
+    obj = as_object(data, where)
+    check_keys(obj, where, _REQUIRED, _OPTIONAL)
+    fmt = get_str(obj, "format", where)
+    if fmt != SHEET_FORMAT:
+        raise DataError(f"{where}.format: a {SHEET_FORMAT!r} sheet, not {fmt!r:.40}")
+    version = get_int(obj, "version", where)
+    if not 1 <= version <= SHEET_VERSION:
+        raise DataError(
+            f"{where}.version: this Hexfray reads sheet versions 1 to {SHEET_VERSION}, "
+            f"not {version}"
+        )
+    hp, move = parse_vitals(obj, where)
+    stats = read_sheet({"characteristics": obj["characteristics"], "skills": obj["skills"]}, where)
+    weapons = tuple(
+        _weapon(w, f"{where}.weapons[{i}]")
+        for i, w in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
+    )
+    keys = [w.key for w in weapons]
+    if len(set(keys)) != len(keys):
+        raise DataError(f"{where}.weapons: duplicate keys {keys}")
+    return Fighter(
+        name=get_str(obj, "name", where),
+        hit_points=hp,
+        move=move,
+        weapons=weapons,
+        stats=stats,
+        handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
+        armor=_armour(obj["armour"], f"{where}.armour") if "armour" in obj else None,
+        origin=get_str(obj, "origin", where) if "origin" in obj else "",
+    )

@@ -1,0 +1,229 @@
+"""The situational modifiers of an attack, from both of the seed's tables.
+
+* **Close combat** (melee modes; the seed's first table): every row that holds
+  applies and they add up. The map supplies the target prone or the attacker in
+  its rear arc, either side's height, posture, footing and deep water, and the
+  light of both hexes (the darker counts for both rolls); the GM's form supplies
+  a helpless target (an automatic critical) and mounts.
+* **Ranged** (thrown and missile modes; the second table): a starred section
+  applies only its strongest row (largest size; a tie goes to the penalty), the
+  sections add up, and the attacker's conditions all add up. The map supplies the
+  target's darkness (its visibility), its SIZ above 20 (its sheet), it lying
+  down, and the attacker lying down, in deep water or on unstable ground; the GM
+  supplies wind, the target's movement, smoke, mist or fog, a helpless target and
+  a blinded attacker. A bow or sling shot from deep water misses (note ‡).
+* **The defense** (a dodge or parry against either kind of attack) takes the
+  first table's rows about the defender: its own height or mount, posture,
+  footing, deep water and the light, and the attacker's higher ground or mount.
+* A fighter's broken ribs (major wound 5) cost every one of its rolls -50%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hexmap import Arc, arc_of
+from rules.battle.model import Combatant, Delivery, Posture, WeaponMode
+from rules.battle.state import BattleState
+from rules.battle.terrain import Footing, Light, Terrain, WaterDepth
+from rules.core.citation import cite
+from rules.core.modifiers import Modifier
+from rules.sets.seed002.sheet import sheet_of
+from rules.sets.seed002.tables import (
+    KEY,
+    Automatic,
+    ModifierRow,
+    Roll,
+    Section,
+    close_row,
+    ranged_section,
+)
+from rules.sets.seed002.tracks import tracks_of
+
+NOTE_STAR = cite(KEY, "Note *")
+NOTE_DAGGER = cite(KEY, "Note †")
+NOTE_DOUBLE_DAGGER = cite(KEY, "Note ‡")
+BROKEN_RIBS = cite(KEY, "Major wound 5")
+LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
+PARTIAL_DARKNESS_FROM = 2  # dim light (darkness 2-8) is partial darkness
+DARKNESS_FROM = Light.NEARLY_DARK.darkness  # nearly dark and total darkness
+LARGE_TARGET_SIZ = 20
+
+
+@dataclass(frozen=True, slots=True)
+class GMSituation:
+    """The situation the GM sets in the attack form (what the map does not know)."""
+
+    wind: str = ""  # a row key of the wind section, "" for calm
+    movement: str = ""  # a row key of the target movement section
+    obscured: str = ""  # "obscured" (smoke, mist) or "thickly-obscured" (thick smoke, fog)
+    helpless: bool = False
+    blinded: bool = False
+    attacker_mounted: bool = False
+    defender_mounted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    attack: tuple[Modifier, ...]
+    defense: tuple[Modifier, ...]
+    automatic: Automatic | None = None  # the attack's automatic result
+    automatic_reason: str = ""
+
+
+def _modifier(row: ModifierRow, note: str = "") -> Modifier:
+    reason = row.label + (f" ({note})" if note else "")
+    if row.automatic is not None:
+        reason = f"{reason}: automatic {row.automatic.value}"
+    return Modifier(row.modifier, reason, row.citation)
+
+
+def light_row(terrain_a: Terrain, terrain_b: Terrain) -> str:
+    """ "darkness", "partial-darkness" or "": the darker hex of the two."""
+    darkness = max(terrain_a.light.darkness, terrain_b.light.darkness)
+    if darkness >= DARKNESS_FROM:
+        return "darkness"
+    if darkness >= PARTIAL_DARKNESS_FROM:
+        return "partial-darkness"
+    return ""
+
+
+def strongest(rows: list[ModifierRow]) -> ModifierRow | None:
+    """Note *: one row of a starred section counts, the strongest: an automatic
+    result, else the largest size, a penalty before a bonus of the same size."""
+    if not rows:
+        return None
+    automatic = [r for r in rows if r.automatic is not None]
+    if automatic:
+        return automatic[0]
+    return max(rows, key=lambda r: (abs(r.modifier), -r.modifier))
+
+
+def _unstable(t: Terrain) -> bool:
+    return t.footing is not Footing.GOOD
+
+
+def _underwater(t: Terrain) -> bool:
+    return t.water is WaterDepth.DEEP
+
+
+def _wound_rows(who: Combatant) -> list[Modifier]:
+    penalty = tracks_of(who).skill_penalty
+    return [Modifier(penalty, "broken ribs", BROKEN_RIBS)] if penalty else []
+
+
+def defense_modifiers(
+    state: BattleState, attacker: Combatant, defender: Combatant, gm: GMSituation
+) -> tuple[Modifier, ...]:
+    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
+    out: list[Modifier] = []
+    if td.height > ta.height or gm.defender_mounted:
+        out.append(_modifier(close_row("higher-ground").row))
+    if defender.posture in LYING:
+        out.append(_modifier(close_row("prone").row))
+    if _unstable(td):
+        out.append(_modifier(close_row("unstable").row))
+    if _underwater(td):
+        out.append(_modifier(close_row("underwater").row))
+    if td.height < ta.height or gm.attacker_mounted:
+        out.append(_modifier(close_row("lower-ground").row))
+    light = light_row(ta, td)
+    if light:
+        out.append(_modifier(close_row(light).row))
+    out.extend(_wound_rows(defender))
+    return tuple(out)
+
+
+def close_attack_modifiers(
+    state: BattleState, attacker: Combatant, defender: Combatant, gm: GMSituation
+) -> tuple[tuple[Modifier, ...], Automatic | None]:
+    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
+    out: list[Modifier] = []
+    automatic = None
+    if gm.helpless:
+        row = close_row("helpless").row
+        out.append(_modifier(row))
+        automatic = row.automatic
+    behind = arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness) is Arc.REAR
+    if defender.posture in LYING or behind:
+        out.append(_modifier(close_row("prone-or-behind").row))
+    if ta.height > td.height or gm.attacker_mounted:
+        out.append(_modifier(close_row("higher-ground").row))
+    if attacker.posture in LYING:
+        out.append(_modifier(close_row("prone").row))
+    if _unstable(ta):
+        out.append(_modifier(close_row("unstable").row))
+    if _underwater(ta):
+        out.append(_modifier(close_row("underwater").row))
+    light = light_row(ta, td)
+    if light:
+        out.append(_modifier(close_row(light).row))
+    assert close_row("lower-ground").roll is Roll.DEFENSE  # the defender's row only
+    return tuple(out), automatic
+
+
+def _section_pick(section: Section, keys: list[str]) -> ModifierRow | None:
+    return strongest([section.row(k) for k in keys if k])
+
+
+def ranged_attack_modifiers(
+    state: BattleState,
+    attacker: Combatant,
+    defender: Combatant,
+    mode: WeaponMode,
+    gm: GMSituation,
+) -> tuple[tuple[Modifier, ...], Automatic | None, str]:
+    """The second table's modifiers, the automatic result if any and its reason."""
+    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
+    out: list[Modifier] = []
+    automatic: Automatic | None = None
+    reason = ""
+    picked: list[ModifierRow | None] = [
+        _section_pick(ranged_section("wind"), [gm.wind]),
+        _section_pick(ranged_section("movement"), [gm.movement]),
+    ]
+    map_light = {"darkness": "thickly-obscured", "partial-darkness": "obscured"}.get(
+        light_row(td, td), ""
+    )
+    picked.append(_section_pick(ranged_section("visibility"), [gm.obscured, map_light]))
+    if sheet_of(defender).characteristics.size > LARGE_TARGET_SIZ:
+        picked.append(ranged_section("size").row("large-target"))
+    condition = ["helpless" if gm.helpless else "", "prone" if defender.posture in LYING else ""]
+    picked.append(_section_pick(ranged_section("condition"), condition))
+    for row in picked:
+        if row is None:
+            continue
+        out.append(_modifier(row))
+        if row.automatic is not None:
+            automatic, reason = row.automatic, row.label
+    own = ranged_section("attacker")
+    if attacker.posture in LYING:
+        out.append(_modifier(own.row("prone")))
+    if _underwater(ta):
+        if mode.delivery is Delivery.MISSILE:
+            out.append(Modifier(0, "shot underwater: an automatic miss", NOTE_DOUBLE_DAGGER))
+            automatic, reason = Automatic.FAILURE, "shot underwater"
+        else:
+            out.append(_modifier(own.row("underwater")))
+    if _unstable(ta):
+        out.append(_modifier(own.row("unstable")))
+    if gm.blinded:
+        out.append(_modifier(own.row("blinded")))
+    return tuple(out), automatic, reason
+
+
+def situation(
+    state: BattleState,
+    attacker: Combatant,
+    defender: Combatant,
+    mode: WeaponMode,
+    gm: GMSituation,
+) -> Situation:
+    defense = defense_modifiers(state, attacker, defender, gm)
+    if mode.is_ranged:
+        attack, automatic, reason = ranged_attack_modifiers(state, attacker, defender, mode, gm)
+    else:
+        attack, automatic = close_attack_modifiers(state, attacker, defender, gm)
+        reason = "target helpless" if automatic is not None else ""
+    attack = (*attack, *_wound_rows(attacker))
+    return Situation(attack, defense, automatic, reason)

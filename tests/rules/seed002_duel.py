@@ -1,0 +1,87 @@
+"""What the seed 002 tests share: fighters built from its catalog, a duel of two
+of them face to face, a battle on it, and dice that give the faces asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from hexmap import Facing, Hex, HexGrid
+from rules.battle.battle import Battle
+from rules.battle.model import Combatant, Fighter, Side
+from rules.battle.state import BattleState
+from rules.core.dice import ScriptedDice
+from rules.core.events import Event
+from rules.sets.registry import get_ruleset
+from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.ruleset import seed002_ruleset
+from rules.sets.seed002.sheet import Characteristics, Sheet002
+from rules.sets.seed002.situation import GMSituation
+from rules.sets.seed002.tables import catalog_002
+
+E = TypeVar("E", bound=Event)
+GRID = HexGrid(20, 20)
+HOME = Hex.from_offset(8, 10)
+SOUTH = HOME + Facing.S.vector
+RULESET = seed002_ruleset()
+
+
+def fighter(
+    name: str = "Fighter",
+    weapons: Sequence[str] = ("longsword",),
+    armour: str | None = "hard-leather",
+    skills: Mapping[str, int] | None = None,
+    hp: int = 12,
+    move: int = 8,
+    **chars: int,
+) -> Fighter:
+    cat = catalog_002()
+    c = replace(Characteristics(strength=11, size=11, dexterity=11), **chars)
+    levels = {"Close Combat": 50, "Dodge": 40, "Ranged Combat": 50, "Unarmed": 40}
+    levels.update(skills or {})
+    return Fighter(
+        name=name,
+        hit_points=hp,
+        move=move,
+        weapons=tuple(cat.weapons[w] for w in weapons),
+        stats=Sheet002(c, levels),
+        armor=None if armour is None else cat.armor[armour],
+    )
+
+
+def combatant(
+    f: Fighter, at: Hex, facing: Facing, cid: str, side: Side = Side.RED
+) -> Combatant:
+    return Combatant(cid, f, side, at, facing, f.hit_points)
+
+
+def duel(
+    attacker: Fighter | None = None,
+    defender: Fighter | None = None,
+    *others: Combatant,
+    defender_hex: Hex = SOUTH,
+    defender_facing: Facing = Facing.N,
+) -> BattleState:
+    """The attacker "a" (blue) at HOME facing south, the defender "d" (red) in front."""
+    a = combatant(attacker or fighter("Attacker"), HOME, Facing.S, "a", Side.BLUE)
+    d = combatant(defender or fighter("Defender"), defender_hex, defender_facing, "d", Side.RED)
+    return BattleState(GRID, (a, d, *others), ruleset_key="002")
+
+
+def battle(state: BattleState) -> Battle:
+    return Battle(state, 3, get_ruleset)
+
+
+def dice(faces: Iterable[int]) -> ScriptedDice:
+    return ScriptedDice(faces)
+
+
+def of(events: Sequence[Event], kind: type[E]) -> list[E]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def sword(
+    defense: DefenseKind = DefenseKind.DODGE, parry: str = "", **gm: object
+) -> Attack002:
+    return Attack002("longsword", "cut", defense, parry, GMSituation(**gm))  # type: ignore[arg-type]
