@@ -27,6 +27,7 @@ from rules.core.errors import RulesError
 RULESET_UIS: Mapping[str, str] = MappingProxyType(
     {
         "000": "app.rulesets.seed000.ui:SEED000_UI",
+        "002": "app.rulesets.seed002.ui:SEED002_UI",
         "003": "app.rulesets.seed003.ui:SEED003_UI",
         "004": "app.rulesets.seed004.ui:SEED004_UI",
     }

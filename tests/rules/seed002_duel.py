@@ -50,9 +50,7 @@ def fighter(
     )
 
 
-def combatant(
-    f: Fighter, at: Hex, facing: Facing, cid: str, side: Side = Side.RED
-) -> Combatant:
+def combatant(f: Fighter, at: Hex, facing: Facing, cid: str, side: Side = Side.RED) -> Combatant:
     return Combatant(cid, f, side, at, facing, f.hit_points)
 
 
@@ -81,7 +79,5 @@ def of(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 
-def sword(
-    defense: DefenseKind = DefenseKind.DODGE, parry: str = "", **gm: object
-) -> Attack002:
+def sword(defense: DefenseKind = DefenseKind.DODGE, parry: str = "", **gm: object) -> Attack002:
     return Attack002("longsword", "cut", defense, parry, GMSituation(**gm))  # type: ignore[arg-type]

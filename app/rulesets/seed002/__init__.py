@@ -1,0 +1,1 @@
+"""Seed 002's widgets: the generic attack form pane and its log lines."""
