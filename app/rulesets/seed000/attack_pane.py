@@ -97,7 +97,7 @@ from rules.sets.seed000.maneuvers import maneuver_adjustments
 from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
-from rules.sets.seed000.tables import LOCATIONS_001, Tables
+from rules.sets.seed000.tables import LOCATION_OPTION_NAMES, LOCATIONS_001, Tables
 from rules.sets.seed000.weapon_strikes import WEAPON_STRIKES_000, turns_end_for_end
 
 # The GM's situational modifier is one of seed 000's adverse combat conditions.
@@ -1244,9 +1244,9 @@ def _hit_location_choices(ruleset: Tables) -> list[tuple[str, tuple[str, ...]]]:
     """The "Hit locations" entries: seed 000's table, then each location option."""
     choices: list[tuple[str, tuple[str, ...]]] = [("Seed 000 table", ())]
     for key in ruleset.available_options:
-        if "location" in key:
-            seed = key.rsplit("-", 1)[-1]
-            choices.append((f"Seed {seed} locations", (key,)))
+        name = LOCATION_OPTION_NAMES.get(key)
+        if name is not None:
+            choices.append((name, (key,)))
     return choices
 
 

@@ -7,7 +7,8 @@ ST, wounding multipliers, success-roll criticals - from the tables under
 ``assets/rulesets/001/``). Every table is read here, once per ruleset object, and
 the rules modules take the table they need from it: none of them picks a seed's
 asset folder. Its options choose components once: with ``locations-001`` the hit
-locations and the striking-at-weapons rules are seed 001's.
+locations and the striking-at-weapons rules are seed 001's; with ``locations-2d6``
+the hit locations are seed 004's 2d6 zones (one hit location option at most).
 ``rules.sets.seed000.ruleset.Seed000`` is the battle's ruleset built on it.
 """
 
@@ -62,6 +63,7 @@ from rules.sets.seed000.hit_location import (
     parse_hit_location_table,
 )
 from rules.sets.seed000.locations_001 import Locations001, parse_locations_001
+from rules.sets.seed000.locations_2d6 import zones_2d6
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
     WEAPON_STRIKES_001,
@@ -73,8 +75,18 @@ from rules.sets.seed000.weapon_strikes import (
 )
 
 LOCATIONS_001 = "locations-001"
+LOCATIONS_2D6 = "locations-2d6"
 HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
-    {"": "hit locations: 000 table", LOCATIONS_001: "hit locations: 001 4th-edition-style"}
+    {
+        "": "hit locations: 000 table",
+        LOCATIONS_001: "hit locations: 001 4th-edition-style",
+        LOCATIONS_2D6: "hit locations: 004 2d6 zones",
+    }
+)
+# The hit location options, of which a battle takes one at most (each replaces the
+# 000 table), with the name the attack pane's "Hit locations" box gives each.
+LOCATION_OPTION_NAMES: Mapping[str, str] = MappingProxyType(
+    {LOCATIONS_001: "Seed 001 locations", LOCATIONS_2D6: "Seed 004 2d6 zones"}
 )
 
 
@@ -99,7 +111,11 @@ class Tables:
             LOCATIONS_001: (
                 "hit locations: seed 001's 4th-edition-style locations instead of the "
                 "000 table (also 001's striking at weapons by reach and knocking away)"
-            )
+            ),
+            LOCATIONS_2D6: (
+                "hit locations: seed 004's 2d6 zones instead of the 000 table (their "
+                "multipliers and the vital-organ rules, aiming by size steps)"
+            ),
         }
     )
 
@@ -114,6 +130,12 @@ class Tables:
         unknown = sorted(chosen - set(self.available_options))
         if unknown:
             raise RulesError(f"ruleset {self.key!r} has no option(s) {', '.join(unknown)}")
+        systems = sorted(chosen & set(LOCATION_OPTION_NAMES))
+        if len(systems) > 1:
+            raise RulesError(
+                f"options {' and '.join(systems)} each replace the 000 hit locations: "
+                "a battle takes one of them at most"
+            )
         self.options: frozenset[str] = chosen
         # 000 STRIKING AT WEAPONS, or with the option 001 Striking at Weapons in
         # Tactical Combat: chosen once, asked by the attack and the odds.
@@ -218,10 +240,13 @@ class Tables:
     @functools.cached_property
     def hit_locations(self) -> HitLocationSystem:
         """The hit location system of this battle: seed 000's table (000 HIT
-        LOCATIONS, 000 RANDOM HIT LOCATION) unless the option ``locations-001``
-        selects seed 001's 4th-edition-style locations (001 Hit Location)."""
+        LOCATIONS, 000 RANDOM HIT LOCATION) unless an option selects another:
+        ``locations-001`` seed 001's 4th-edition-style locations (001 Hit
+        Location), ``locations-2d6`` seed 004's 2d6 zones (004 Zones)."""
         if LOCATIONS_001 in self.options:
             return self.locations_001
+        if LOCATIONS_2D6 in self.options:
+            return zones_2d6(self.wounding.multipliers)
         return self.hit_location_table
 
     @property

@@ -1,0 +1,433 @@
+"""Seed 004's 2d6 hit zones as a seed 000 option ("locations-2d6"), instead of the
+000 table.
+
+The zones, their multipliers, the size steps of an aim and the human vital-organ
+rules are the neutral component ``rules.sets.components.zones_2d6``; this module
+puts them in seed 000's terms (docs/hit-locations.md, "Seed 004's zones in seed
+000"):
+
+* **Zones.** ``torso``, ``legs``, ``arms``, ``head``, ``heart`` (a roll of 2) and
+  ``brain`` (12). A blow aimed at nothing is at the torso, as in seed 000 (base
+  rules: the unaimed target); the "random location" choice rolls the 2d6 table
+  (004 Zones) through the dice source, a covered zone rolled again (000 RANDOM HIT
+  LOCATION's cover rule).
+* **Aiming.** Seed 004 makes the target one size step smaller for a body part and
+  two for a vital organ; in seed 000 each step costs ``SIZE_STEP_PENALTY`` (-3)
+  to the attack. Every fighter of seed 000 is a man-sized target (medium): seed
+  000's posture penalties already make a lower target harder to hit, so no zone
+  is ever too small to aim at in melee.
+* **Damage.** Seed 000's damage roll, its armor DR (the same on every zone: a
+  seed 000 armor covers the body), then the zone's effect on what is left: the
+  vital-organ rules (crushing is bludgeoning, cutting slashing, impaling and the
+  piercing types and bullets piercing; burning, corrosion, toxic and fatigue
+  damage have no bone rule) and a multiplier that is the LARGER of the zone's
+  (torso x2, head x3, vital organ x6, limbs x1) and seed 000's wounding
+  multiplier for the damage type (cutting x3/2, impaling x2): seed 000's family
+  lets a location's multiplier replace the ordinary one, never multiply it.
+* **After the blow**, seed 000's base rules: the injury comes off the HP, with
+  its shock and, over HP/2, the major wound's knockdown roll. Seed 004 has no
+  crippling, so no zone cripples a limb.
+
+``Zones2d6`` satisfies ``rules.sets.seed000.hit_location.HitLocationSystem``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+
+from rules.battle.model import DamageType
+from rules.core.citation import BASE_DAMAGE, Citation, cite
+from rules.core.dice import DiceSource
+from rules.core.errors import IllegalAttackError, RulesError
+from rules.core.modifiers import Modifier
+from rules.sets.components.zones_2d6 import (
+    SIZE_CITATION,
+    ZONES_CITATION,
+    Blow,
+    Size,
+    Zone,
+    aim_problem,
+    aim_steps,
+    roll_zone,
+    zone_damage,
+    zone_distribution,
+    zone_row,
+)
+from rules.sets.seed000.hit_location import (
+    HitLocationSystem,
+    Location,
+    LocationAttempt,
+    LocationRoll,
+    condition_on_cover,
+    known_location,
+)
+from rules.sets.seed000.sheet import InjuryTolerance
+from rules.sets.seed000.wound_effects import (
+    PIERCING_TYPES,
+    BodySide,
+    RequiredRoll,
+    Step,
+    Victim,
+    WoundAssessment,
+    fraction_text,
+    injury_of,
+    major_wound_roll,
+    shock_000,
+)
+
+__all__ = ["SIZE_STEP_PENALTY", "SYSTEM_2D6", "Zones2d6", "blow_of", "zones_2d6"]
+
+SYSTEM_2D6 = "004"
+# One size step of seed 004's aiming, as a penalty to seed 000's 3d6 attack roll:
+# the middle of seed 000's own aimed penalties for a body part (arm and leg -2,
+# vitals -3, hand and foot -4, head -5).
+SIZE_STEP_PENALTY = -3
+# Every seed 000 fighter is a man-sized target (see the module docstring).
+TARGET_SIZE = Size.MEDIUM
+DEFAULT_AIM = "torso"  # the unaimed blow (locations.UNAIMED_KEY, base rules)
+CHINKS_NEED_001 = (
+    "the 2d6 zones have no chinks in armor: they need the 001 hit locations "
+    f"({cite('001', 'Targeting Chinks in Armor')})"
+)
+
+# The zones in the order of the table (2 to 12), keyed as the attack names them.
+_KEYS: Mapping[Zone, str] = MappingProxyType(
+    {
+        Zone.HEART: "heart",
+        Zone.LEGS: "legs",
+        Zone.TORSO: "torso",
+        Zone.ARMS: "arms",
+        Zone.HEAD: "head",
+        Zone.BRAIN: "brain",
+    }
+)
+_ZONES: Mapping[str, Zone] = MappingProxyType({k: z for z, k in _KEYS.items()})
+# Seed 000's body areas (cover, a guarded area) and the zones inside them.
+_AREAS: Mapping[Zone, str] = MappingProxyType(
+    {
+        Zone.HEART: "torso",
+        Zone.LEGS: "leg",
+        Zone.TORSO: "torso",
+        Zone.ARMS: "arm",
+        Zone.HEAD: "head",
+        Zone.BRAIN: "head",
+    }
+)
+_LIMBS = {"arm": "arms", "hand": "arms", "leg": "legs", "foot": "legs"}
+_LABELS = {
+    Zone.HEART: "Heart",
+    Zone.LEGS: "Legs",
+    Zone.TORSO: "Torso",
+    Zone.ARMS: "Arms",
+    Zone.HEAD: "Head",
+    Zone.BRAIN: "Brain",
+}
+
+
+def blow_of(damage_type: DamageType) -> Blow:
+    """Seed 000's damage type as seed 004's vital-organ rules tell blows apart:
+    crushing bludgeons, cutting slashes, impaling, the piercing types and bullets
+    pierce; burning, corrosion, toxic and fatigue damage are "other" (no bone
+    rule for them)."""
+    if damage_type is DamageType.CRUSHING:
+        return Blow.BLUDGEONING
+    if damage_type is DamageType.CUTTING:
+        return Blow.SLASHING
+    if damage_type is DamageType.IMPALING or damage_type in PIERCING_TYPES:
+        return Blow.PIERCING
+    if damage_type is DamageType.BULLET:
+        return Blow.PIERCING
+    return Blow.OTHER
+
+
+def zone_of(key: str) -> Zone:
+    zone = _ZONES.get(key)
+    if zone is None:
+        known = ", ".join(_ZONES)
+        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})")
+    return zone
+
+
+@dataclass(frozen=True)
+class Zones2d6:
+    """Seed 004's hit zones in seed 000 (see the module docstring). ``wounding``:
+    seed 000's wounding multipliers by damage type (``Tables.wounding``)."""
+
+    wounding: Mapping[DamageType, Fraction]
+    system: str = SYSTEM_2D6
+    locations: Mapping[str, Location] = field(init=False, repr=False, compare=False)
+    _distributions: dict[frozenset[str], Mapping[str, Fraction]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        locations = {
+            key: Location(
+                key=key,
+                label=_LABELS[zone],
+                area=_AREAS[zone],
+                penalty=0 if key == DEFAULT_AIM else SIZE_STEP_PENALTY * aim_steps(zone),
+                citation=ZONES_CITATION,
+            )
+            for zone, key in _KEYS.items()
+        }
+        object.__setattr__(self, "locations", MappingProxyType(locations))
+
+    # --- aiming -------------------------------------------------------------------
+    @property
+    def random_citation(self) -> Citation:
+        return ZONES_CITATION
+
+    def penalty(
+        self, location_key: str, *, shield_side: bool, melee: bool, from_front: bool = True
+    ) -> tuple[Modifier, ...]:
+        """Aimed at a zone: one size step (-3) for a body part, two for a vital
+        organ (004 Zones); the torso is the unaimed blow, with none. A shield or
+        the direction has no rule here."""
+        zone = zone_of(location_key)
+        if location_key == DEFAULT_AIM:
+            return ()
+        steps = aim_steps(zone)
+        return (
+            Modifier(
+                SIZE_STEP_PENALTY * steps,
+                f"aimed at the {_LABELS[zone].lower()}: {steps} size step"
+                f"{'s' if steps > 1 else ''} smaller, {SIZE_STEP_PENALTY} a step",
+                ZONES_CITATION,
+            ),
+        )
+
+    def aimed_penalty(
+        self,
+        location_key: str,
+        *,
+        shield_side: bool,
+        from_front: bool,
+        chink: bool,
+        melee: bool = True,
+    ) -> tuple[Modifier, ...]:
+        if chink:
+            raise IllegalAttackError(CHINKS_NEED_001)
+        return self.penalty(location_key, shield_side=shield_side, melee=melee)
+
+    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
+        return CHINKS_NEED_001
+
+    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
+        return tuple(k for k in self.locations if k != DEFAULT_AIM)
+
+    def limb_key(self, limb: str) -> str:
+        try:
+            return _LIMBS[limb]
+        except KeyError:
+            raise RulesError(f"no limb {limb!r} (limbs: {', '.join(_LIMBS)})") from None
+
+    def shield_limb(self, aimed: str | None) -> str | None:
+        return None
+
+    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
+        return frozenset(k for k, loc in self.locations.items() if loc.area in areas)
+
+    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
+        return frozenset()  # injury tolerance is seed 001's rule
+
+    def can_target(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> bool:
+        return self.aim_problem(location_key, damage_type, swung=False) is None
+
+    def aim_problem(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        *,
+        swung: bool,
+        tight_beam: bool = False,
+        tolerances: frozenset[InjuryTolerance] = frozenset(),
+    ) -> str | None:
+        """A zone too small to aim at (below tiny once made smaller: never for a
+        man-sized target); any damage type may aim anywhere."""
+        problem = aim_problem(TARGET_SIZE, zone_of(location_key))
+        return f"{problem} ({SIZE_CITATION})" if problem else None
+
+    def missed_aim(
+        self,
+        location_key: str,
+        total: int,
+        effective_skill: int,
+        aim_penalty: int,
+        damage_type: DamageType,
+        swung: bool,
+        hand_weapon: bool = True,
+    ) -> tuple[str, str, Citation] | None:
+        return None  # near misses and shifted aims belong to the 000 table
+
+    # --- the dice -------------------------------------------------------------------
+    def roll_random(
+        self,
+        rng: DiceSource,
+        *,
+        from_above: bool = False,
+        from_below: bool = False,
+        from_back: bool = False,
+        from_side: bool = False,
+        covered: frozenset[str] = frozenset(),
+        shield_side_near: bool = False,
+        shielded: bool = True,
+        left_handed: bool = False,
+        what: str | None = None,
+    ) -> LocationRoll:
+        """Roll 2d6 on the zone table (004 Zones); a covered zone is rolled again.
+        The table has no sides and no rule for the direction of the blow."""
+        if covered:  # fail early (and never loop) when every zone is covered
+            self.exact_distribution(covered=covered)
+        steps: list[Step] = []
+        attempts: list[LocationAttempt] = []
+        while True:
+            rolled = roll_zone(rng, what or "hit zone")
+            key = _KEYS[rolled.zone]
+            hidden = key in covered
+            faces = "+".join(map(str, rolled.faces))
+            text = f"2d6 {faces} = {rolled.total}: {_LABELS[rolled.zone]}"
+            if hidden:
+                text += " (under cover: roll again)"
+            steps.append(Step(text, rolled.citation))
+            attempts.append(
+                LocationAttempt(
+                    rolled.faces, 0, rolled.total, rolled.total, None, None, key, hidden
+                )
+            )
+            if not hidden:
+                break
+        return LocationRoll(
+            self.system, tuple(attempts), key, self.locations[key].label, None, None, tuple(steps)
+        )
+
+    def exact_distribution(
+        self,
+        from_above: bool = False,
+        from_below: bool = False,
+        from_back: bool = False,
+        covered: frozenset[str] = frozenset(),
+        *,
+        from_side: bool = False,
+    ) -> Mapping[str, Fraction]:
+        """The exact chance of each zone on 2d6 (``zone_distribution``), covered
+        zones conditioned away; the direction has no rule here."""
+        known = self._distributions.get(covered)
+        if known is not None:
+            return known
+        dist = {_KEYS[z]: p for z, p in zone_distribution().items()}
+        result = (
+            condition_on_cover(dist, covered, self.locations)
+            if covered
+            else MappingProxyType(dist)
+        )
+        self._distributions[covered] = result
+        return result
+
+    # --- wounds ----------------------------------------------------------------------
+    def assess_wound(
+        self,
+        location_key: str,
+        damage_type: DamageType,
+        basic_damage: int,
+        victim: Victim,
+        *,
+        armor_dr: int = 0,
+        side: BodySide | None = None,
+        swung: bool = False,
+        from_back: bool = False,
+        tight_beam: bool = False,
+        chink: bool = False,
+    ) -> WoundAssessment:
+        """What the blow does at the zone: seed 000's armor DR, then the zone's
+        effect on what is left (004 Zones, 004 Vital Organs, 004 Humans): the
+        vital-organ rules, and the larger of the zone's multiplier and seed 000's
+        for the damage type. Shock and a major wound's knockdown roll are seed
+        000's base rules. ``side``, ``swung``, ``from_back`` and ``tight_beam``
+        have no rule here."""
+        if chink:
+            raise IllegalAttackError(CHINKS_NEED_001)
+        known_location(self.locations, location_key)
+        zone = zone_of(location_key)
+        try:
+            ordinary = self.wounding[damage_type]
+        except KeyError:
+            raise RulesError(f"no wounding multiplier for {damage_type.value}") from None
+        after_armor = max(0, basic_damage - armor_dr)
+        steps = [
+            Step(
+                f"{basic_damage} damage - DR {armor_dr} = {after_armor} past the armor",
+                BASE_DAMAGE,
+            )
+        ]
+        hit = zone_damage(zone, blow_of(damage_type), after_armor)
+        if hit.rule:
+            steps.append(Step(f"{_LABELS[zone].lower()}: {hit.rule}", hit.citation))
+        took = hit.zone
+        if hit.base == 0 or hit.damage == 0:
+            injury = 0
+            multiplier = Fraction(hit.multiplier)
+        else:
+            multiplier = max(Fraction(hit.multiplier), ordinary)
+            injury = injury_of(hit.base, multiplier)
+            steps.append(
+                Step(
+                    f"x{fraction_text(multiplier)}: the larger of the {_LABELS[took].lower()}'s "
+                    f"x{hit.multiplier} and {damage_type.value} x{fraction_text(ordinary)}"
+                    f" = {injury} injury",
+                    zone_row(_row_total(took)).citation,
+                )
+            )
+        knockdown = major_wound_roll(injury, victim)
+        rolls: tuple[RequiredRoll, ...] = () if knockdown is None else (knockdown,)
+        shock, shock_steps = shock_000(injury, Fraction(1), victim.pain)
+        key = _KEYS[took]
+        return WoundAssessment(
+            system=self.system,
+            location=key,
+            label=_LABELS[took],
+            side=None,
+            damage_type=damage_type,
+            basic_damage=basic_damage,
+            armor_dr=armor_dr,
+            effective_armor_dr=armor_dr,
+            location_dr=0,
+            penetrating=after_armor,
+            multiplier=multiplier,
+            injury=injury,
+            hp_loss=injury,
+            crippling=None,
+            automatic=frozenset(),
+            rolls=rolls,
+            shock_penalty=shock,
+            effects=(),
+            steps=tuple(steps),
+            shock_steps=tuple(shock_steps),
+        )
+
+
+def _row_total(zone: Zone) -> int:
+    """A 2d6 total on the zone's row of the table."""
+    for total in range(2, 13):
+        if zone_row(total).zone is zone:
+            return total
+    raise RulesError(f"the zone table has no row for {zone.value}")
+
+
+def zones_2d6(wounding: Mapping[DamageType, Fraction]) -> Zones2d6:
+    """The 2d6 zones with seed 000's wounding multipliers."""
+    return Zones2d6(MappingProxyType(dict(wounding)))
+
+
+def _check_system(t: Zones2d6) -> HitLocationSystem:
+    return t  # mypy checks that Zones2d6 satisfies the protocol
