@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Collection, Iterable, Mapping
@@ -46,6 +47,7 @@ MAX_INTEGER = 10**9
 MAX_FLOAT = 1e9
 MAX_TEXT = 10_000
 MAX_DICE = 100  # dice in one expression (a weapon's fixed damage)
+MAX_SIDES = 1000  # sides of one die (d100 skills; a weapon's d8)
 
 
 class ValueFileError(DataError):
@@ -439,14 +441,23 @@ def _fraction(data: object, where: str) -> Fraction:
     return value
 
 
+_DICE_SIDES_AND_ADDS = re.compile(r"(\d{0,4})([+-]\d+)?")
+
+
 def _dice(data: object, where: str) -> Dice:
+    """ "2d+1" (d6, as ``str(Dice)`` writes them) or "1d8+1" (other sides)."""
     text = _text(data, where)
-    count_text, sep, adds_text = text.partition("d")
-    try:
-        count = int(count_text) if count_text.isdigit() else -1
-        adds = int(adds_text) if adds_text else 0
-    except ValueError:
-        count = -1
-    if not sep or not 0 <= count <= MAX_DICE or abs(adds) > MAX_INTEGER:
-        raise ValueFileError(f'{where}: expected dice like "2d+1", got {_short(data)}')
-    return Dice(count, adds)
+    count_text, sep, rest = text.partition("d")
+    match = _DICE_SIDES_AND_ADDS.fullmatch(rest)
+    count = int(count_text) if count_text.isdigit() else -1
+    sides = int(match.group(1)) if match is not None and match.group(1) else 6
+    adds = int(match.group(2)) if match is not None and match.group(2) else 0
+    if (
+        not sep
+        or match is None
+        or not 0 <= count <= MAX_DICE
+        or not 2 <= sides <= MAX_SIDES
+        or abs(adds) > MAX_INTEGER
+    ):
+        raise ValueFileError(f'{where}: expected dice like "2d+1" or "1d8", got {_short(data)}')
+    return Dice(count, adds, sides)
