@@ -77,7 +77,7 @@ def context_menu_for(
                 action = sub.addAction(f"{name}…")
                 action.setObjectName(f"drop:{key}")
                 action.setStatusTip(
-                    f"{c.name} drops the {name}: pick the hex (000 DROPPED WEAPONS)"
+                    f"{c.name} drops the {name}: pick the hex where it falls"
                 )
                 action.triggered.connect(lambda _=False, cid=c.id, k=key: begin_drop(cid, k))
         remove_fighter_action(menu, controller, c)

@@ -244,8 +244,10 @@ class AttackFormPane(QDockWidget):
 
         self.attacker_combo.activated.connect(self._attacker_chosen)
         self.target_combo.activated.connect(self._target_chosen)
-        controller.selection_changed.connect(lambda _id: self.refresh())
-        controller.target_changed.connect(lambda _id: self.refresh())
+        # Bound methods, not lambdas: a pane deleted (a battle of another ruleset
+        # came) is disconnected with it.
+        controller.selection_changed.connect(self._on_pair_changed)
+        controller.target_changed.connect(self._on_pair_changed)
         controller.battle_reset.connect(self.refresh)
         controller.battle_changed.connect(self._on_battle_changed)
         self.refresh()
@@ -320,6 +322,9 @@ class AttackFormPane(QDockWidget):
 
     # --- refresh -----------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        self.refresh()
+
+    def _on_pair_changed(self, _combatant_id: object) -> None:
         self.refresh()
 
     def refresh(self) -> None:

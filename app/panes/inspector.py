@@ -120,7 +120,7 @@ class InspectorPane(QDockWidget):
         for posture in Posture:
             self.posture_combo.addItem(posture.value.replace("_", " "), posture)
         self.posture_combo.activated.connect(self._posture_chosen)
-        # A deliberate drop (000 DROPPED WEAPONS): pick the item here, the hex on the map.
+        # A deliberate drop: pick the item here, the hex on the map.
         self.drop_menu, self.drop_button = self._menu_button(
             "inspectorDropMenu",
             "dropButton",
@@ -135,14 +135,16 @@ class InspectorPane(QDockWidget):
             "Ready…",
             "Ready a weapon or the shield that the rules left unready (a Ready maneuver)",
         )
-        # The ruleset's part, which places the posture combo, the ready and drop buttons.
-        ui = ruleset_ui(controller.state.ruleset_key)
-        self.section: InspectorSection | None = ui.inspector_section(
-            controller,
-            InspectorControls(
-                posture=self.posture_combo, drop=self.drop_button, ready=self.ready_button
-            ),
-        )
+        # The ruleset's part, which places the posture combo, the ready and drop
+        # buttons; made again when a battle of another ruleset comes (``refresh``).
+        self.section: InspectorSection | None = None
+        self.sheet_view: SheetView | None = None  # the sheet rows, without a section
+        self.ruleset_part = QWidget()
+        self.ruleset_part.setObjectName("inspectorRulesetPart")
+        self._part_layout = QVBoxLayout(self.ruleset_part)
+        self._part_layout.setContentsMargins(0, 0, 0, 0)
+        self._part_key: str | None = None
+        self._part_widget: QWidget | None = None
 
         # --- the GM's edits ----------------------------------------------------------
         self.hp_spin = QSpinBox()
@@ -175,20 +177,7 @@ class InspectorPane(QDockWidget):
         self.body, layout = pane_body("inspectorBody", 6)
         layout.addLayout(header)
         layout.addWidget(hline())
-        # The ruleset's sheet rows, when it has no section of its own.
-        self.sheet_view: SheetView | None = None
-        if self.section is not None:
-            layout.addWidget(self.section.widget)
-        else:
-            self.sheet_view = SheetView()
-            layout.addWidget(self.sheet_view)
-            layout.addSpacing(4)
-            layout.addLayout(caption_grid((("Posture", self.posture_combo),)))
-            buttons = QHBoxLayout()
-            buttons.addStretch(1)
-            buttons.addWidget(self.ready_button)
-            buttons.addWidget(self.drop_button)
-            layout.addLayout(buttons)
+        layout.addWidget(self.ruleset_part)
         layout.addWidget(section_label("GM edit"))
         layout.addLayout(edit_row)
         layout.addStretch(1)
@@ -207,12 +196,60 @@ class InspectorPane(QDockWidget):
         scroll = VerticalScrollArea(self.body)
         self.setWidget(scroll)
 
-        controller.selection_changed.connect(lambda _id: self.refresh())
+        controller.selection_changed.connect(self._on_selection_changed)
         controller.battle_reset.connect(self.refresh)
         controller.battle_changed.connect(self._on_battle_changed)
         self.refresh()
 
+    # --- the ruleset's part ------------------------------------------------------------
+    def _install_ruleset_part(self) -> None:
+        """The ruleset's section (its ``RulesetUI.inspector_section``), or its sheet
+        rows (``SheetView``) over the posture box and the ready and drop buttons when
+        it has none; the old part goes, the shared controls stay."""
+        key = self._controller.state.ruleset_key
+        controls: tuple[QWidget, ...] = (self.posture_combo, self.drop_button, self.ready_button)
+        old = self._part_widget
+        if old is not None:
+            for w in controls:
+                w.setParent(self.ruleset_part)  # out of the old part before it goes
+            self._part_layout.removeWidget(old)
+            old.hide()
+            old.deleteLater()
+        ui = ruleset_ui(key)
+        self.section = ui.inspector_section(
+            self._controller,
+            InspectorControls(
+                posture=self.posture_combo, drop=self.drop_button, ready=self.ready_button
+            ),
+        )
+        self.sheet_view = None
+        if self.section is not None:
+            part = self.section.widget
+        else:
+            part = QWidget()
+            part_layout = QVBoxLayout(part)
+            part_layout.setContentsMargins(0, 0, 0, 0)
+            part_layout.setSpacing(3)
+            self.sheet_view = SheetView()
+            part_layout.addWidget(self.sheet_view)
+            part_layout.addSpacing(4)
+            part_layout.addLayout(caption_grid((("Posture", self.posture_combo),)))
+            buttons = QHBoxLayout()
+            buttons.addStretch(1)
+            buttons.addWidget(self.ready_button)
+            buttons.addWidget(self.drop_button)
+            part_layout.addLayout(buttons)
+        self._part_layout.addWidget(part)
+        if old is not None:
+            for w in (part, *controls):
+                w.show()
+        self._part_widget = part
+        self._part_key = key
+
     # --- reactions -------------------------------------------------------------------
+    def _on_selection_changed(self, _combatant_id: object) -> None:
+        self.refresh()
+
     def _menu_button(
         self, menu_name: str, button_name: str, text: str, tip: str
     ) -> tuple[QMenu, QToolButton]:
@@ -238,6 +275,8 @@ class InspectorPane(QDockWidget):
         return self._shown
 
     def refresh(self) -> None:
+        if self._controller.state.ruleset_key != self._part_key:
+            self._install_ruleset_part()
         selected = self._controller.selected_id
         combatant = self._controller.combatant_or_none(selected)
         self._shown = combatant
@@ -322,7 +361,7 @@ class InspectorPane(QDockWidget):
         self.hp_spin.blockSignals(True)
         self.status_combo.blockSignals(True)
         try:
-            # The death threshold is -5xHP; leave room below it and above full HP.
+            # Room below any ruleset's death threshold (seed 000: -5xHP) and above full HP.
             self.hp_spin.setRange(-6 * max(maximum, 1), max(maximum * 2, maximum + 10))
             self.hp_spin.setValue(c.hp)
             self.hp_spin.setSuffix(f" / {maximum}")

@@ -5,11 +5,14 @@ section (its log lines and attack pane stay seed 000's)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
 from app.controller import BattleController
 from app.event_text import LogFormatter
+from app.files import open_battle
 from app.panes import inspector as inspector_module
 from app.panes.inspector import InspectorPane, SheetView
 from app.rulesets import InspectorControls, InspectorSection, RulesetUI, ruleset_ui
@@ -18,6 +21,8 @@ from rules.battle.commands import EditCombatant
 from rules.sets.protocol import SheetRow, SheetSection
 from rules.sets.registry import get_ruleset, ruleset_of
 from tests.app.demo_panes import SEED, demo_state
+
+DEMO_004 = Path(__file__).parents[2] / "assets" / "battles" / "demo-004.hexfray"
 
 
 # Each section's title and its (caption, value) rows.
@@ -124,3 +129,26 @@ def test_seed_000_keeps_its_own_section(qtbot):
     pane = InspectorPane(controller)
     qtbot.addWidget(pane)
     assert pane.section is not None and pane.sheet_view is None
+
+
+def test_a_battle_of_another_ruleset_brings_its_part(qtbot):
+    """New or Open of a battle of another ruleset: the inspector shows that
+    ruleset's part (seed 004 has no section: its sheet rows), and back."""
+    controller = BattleController(Battle(demo_state(), SEED, get_ruleset))
+    pane = InspectorPane(controller)
+    qtbot.addWidget(pane)
+    pane.resize(290, 700)
+    pane.show()
+    assert pane.section is not None
+    controller.replace_battle(open_battle(DEMO_004))
+    assert pane.section is None and pane.sheet_view is not None
+    first = controller.state.combatants[0]
+    controller.select(first.id)
+    assert shown_rows(pane.sheet_view) == expected_rows(controller, first.id)
+    # the shared controls moved into the new part and work there
+    assert pane.posture_combo.isVisibleTo(pane) and pane.posture_combo.isEnabled()
+    assert pane.ready_button.isVisibleTo(pane) and pane.drop_button.isVisibleTo(pane)
+    controller.replace_battle(Battle(demo_state(), SEED, get_ruleset))
+    assert pane.section is not None and pane.sheet_view is None
+    assert pane.posture_combo.isVisibleTo(pane)
+    assert not any(view.isVisibleTo(pane) for view in pane.findChildren(SheetView))
