@@ -193,6 +193,9 @@ class FileActions(QObject):
         # and name (a battle replaced by anyone else is the demo).
         self._pending: tuple[Path | None, str] | None = None
         self.autosave: ControllerAutosave | None = None
+        # How a new or opened battle is put in the window (the window's own, which
+        # swaps the ruleset's panes: ``MainWindow.replace_battle``).
+        self.replace_battle: Callable[[Battle], None] = controller.replace_battle
 
         self.ask_to_save: Callable[[str], QMessageBox.StandardButton] = lambda name: (
             ask_to_save_with_dialog(window, name)
@@ -308,7 +311,7 @@ class FileActions(QObject):
     def _replace(self, battle: Battle, path: Path | None, name: str) -> None:
         self._set_aside_unsaved()
         self._pending = (path, name)
-        self._controller.replace_battle(battle)
+        self.replace_battle(battle)
         if path is not None and self.autosave is not None:
             self.autosave.restart(path)  # the journal names the file it belongs to
 
@@ -355,7 +358,7 @@ class FileActions(QObject):
         if setup is None:
             return False
         try:
-            battle = new_battle(setup)
+            battle = new_battle(setup, handedness=self._preferences().default_handedness)
         except RulesError as problem:  # an option the ruleset refuses
             self.show_problem("New Battle", f"The battle cannot be made: {problem}")
             return False

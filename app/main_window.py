@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import (
     QByteArray,
     QEvent,
@@ -223,6 +224,7 @@ class MainWindow(QMainWindow):
         self.file_actions = FileActions(
             self, controller, self.map_view, self._settings, lambda: self.preferences
         )
+        self.file_actions.replace_battle = self.replace_battle
         self.fighter_placement = FighterPlacement(controller, self.map_view, self)
         self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
         # File > Import Character...: a fighter from a character file (app.gcs_import).
@@ -627,8 +629,52 @@ class MainWindow(QMainWindow):
     def new_demo_battle(self) -> None:
         if not self.file_actions.may_replace_battle():
             return
-        self._controller.replace_battle(load_demo_battle(self._seed, turn_order=True))
+        self.replace_battle(load_demo_battle(self._seed, turn_order=True))
         self.statusBar().showMessage("New demo battle", 3000)
+
+    def replace_battle(self, battle: Battle) -> None:
+        """Show ``battle`` instead (New, Open, a restored autosave). A battle of
+        another ruleset brings that ruleset's attack pane, in the old one's place:
+        the old pane is taken out before the battle changes, so that it never reads
+        a battle of rules it does not know."""
+        key = battle.state.ruleset_key
+        if not self.panes or key == self._controller.state.ruleset_key:
+            self._controller.replace_battle(battle)
+            return
+        old = self.attack_pane
+        area = self.dockWidgetArea(old)
+        tabbed_with = [d for d in self.tabifiedDockWidgets(old) if d in self.panes]
+        floating, shown, geometry, width = (
+            old.isFloating(),
+            old.isVisible(),
+            old.geometry(),
+            old.width(),
+        )
+        toggles = self._view_menu.actions()
+        old_toggle = old.toggleViewAction()
+        at = toggles.index(old_toggle) + 1 if old_toggle in toggles else len(toggles)
+        after = toggles[at] if at < len(toggles) else self._pane_toggles_end
+        self._view_menu.removeAction(old_toggle)
+        self.removeDockWidget(old)
+        shiboken6.delete(old)  # its connections go with it, before the battle changes
+        self._controller.replace_battle(battle)
+        new = ruleset_ui(key).attack_pane(self._controller, self)
+        if tabbed_with:
+            self.tabifyDockWidget(tabbed_with[0], new)
+        else:
+            self.addDockWidget(area, new)
+        if floating:
+            new.setFloating(True)
+            new.setGeometry(geometry)
+        new.setVisible(shown)
+        if not floating and not tabbed_with:
+            self.resizeDocks([new], [width], Qt.Orientation.Horizontal)
+        guard_wheel(new)
+        toggle = new.toggleViewAction()
+        toggle.setText(f"Show {new.windowTitle()}")
+        self._view_menu.insertAction(after, toggle)
+        self.attack_pane = new
+        self.panes = tuple(new if pane is old else pane for pane in self.panes)
 
     def _on_quit_action_triggered(self) -> None:
         if self.file_actions.may_close():
@@ -718,9 +764,9 @@ class MainWindow(QMainWindow):
         """Enter rolls unless a box is being typed in (outside the attack pane, which
         rolls on Enter itself) or the map waits for a drop's hex (Enter: own hex)."""
         focus = QApplication.focusWidget()
-        typing = isinstance(
-            focus, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit
-        ) or (isinstance(focus, QComboBox) and focus.isEditable())
+        typing = isinstance(focus, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit) or (
+            isinstance(focus, QComboBox) and focus.isEditable()
+        )
         self.roll_action.setEnabled(not typing and self.map_view.drop_pick is None)
 
     def _on_map_view_legend_folded_changed(self, folded: bool) -> None:

@@ -4,9 +4,12 @@ library put on the map.
 ``NewBattleDialog`` asks for the map size, the ruleset and its options (from the
 registry: the app knows only the ``Ruleset`` protocol), the sides with their names
 and colours, and the battle seed: random by default (the system's source), shown, and
-typed in to play a battle again with the same dice. ``setup()`` is the GM's
-choice as data (``NewBattleSetup``); ``new_battle(setup)`` makes the battle, with
-no fighters yet.
+typed in to play a battle again with the same dice, and how many fighters each
+side starts with. ``setup()`` is the GM's choice as data (``NewBattleSetup``);
+``new_battle(setup)`` makes the battle, its starting fighters taken from the
+chosen ruleset's bundled templates (``starting_lineup``: different templates for
+each side, in two lines facing each other across the middle of the map), each
+added by an ``AddCombatant`` command, so an undo takes them away one by one.
 
 Fighters then come from the template library (``assets/templates/`` and the GM's
 own, through ``app.templates``) in two clicks: a right-click on an empty hex opens "Add
@@ -61,8 +64,9 @@ from rules.battle.model import Combatant, Side
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
 from rules.battle.state import BattleState
+from rules.core.assets import asset_path, read_json
 from rules.core.citation import DEFAULT_RULESET_KEY
-from rules.core.errors import RulesError
+from rules.core.errors import DataError, RulesError
 from rules.sets.registry import get_ruleset, ruleset_keys
 
 log = logging.getLogger(__name__)
@@ -74,6 +78,10 @@ MIN_SIDES = 2
 # Tokens are coloured by side; a battle has as many sides as ``Side`` has members.
 MAX_SIDES = len(Side)
 SEED_DIGITS = 9  # a seed a GM can read out and type in again
+DEFAULT_STARTING_FIGHTERS = 2  # per side: a skirmish ready to play
+MAX_STARTING_FIGHTERS = 6
+# Hexes between the two facing lines of starting fighters: a step or two apart.
+LINE_GAP = 3
 DIALOG_WIDTH = 520
 DEFAULT_SIDE_NAMES: Mapping[Side, str] = {side: side.value.capitalize() for side in Side}
 
@@ -94,10 +102,17 @@ class NewBattleSetup:
     ruleset_options: tuple[str, ...]
     sides: tuple[SideSetup, ...]
     seed: int
+    starting_fighters: int = 0  # per side, from the ruleset's bundled templates
 
 
-def new_battle(setup: NewBattleSetup) -> Battle:
-    """The battle the dialog describes: its map, rules and sides, no fighters."""
+def new_battle(
+    setup: NewBattleSetup,
+    templates: Sequence[Template] | None = None,
+    handedness: Handedness = Handedness.RIGHT,
+) -> Battle:
+    """The battle the dialog describes: its map, rules and sides, and its starting
+    fighters (``setup.starting_fighters`` a side, from ``templates``, by default
+    the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``."""
     state = BattleState(
         HexGrid(setup.columns, setup.rows),
         (),
@@ -105,7 +120,106 @@ def new_battle(setup: NewBattleSetup) -> Battle:
         ruleset_options=setup.ruleset_options,
         sides=setup.sides,
     )
-    return Battle(state, setup.seed, get_ruleset)
+    battle = Battle(state, setup.seed, get_ruleset)
+    if setup.starting_fighters > 0:
+        if templates is None:
+            templates = starting_templates(setup.ruleset_key)
+        for combatant in starting_lineup(state, templates, setup.starting_fighters, handedness):
+            battle.execute(AddCombatant(combatant))
+    return battle
+
+
+def demo_template_keys(ruleset_key: str) -> tuple[str, ...]:
+    """The template keys of the ruleset's demo battle, in the order it lists them
+    (``assets/rulesets/<key>/demo-setup.json``, packaging/make_demo_battles.py); ()
+    when it has none or the file cannot be read."""
+    path = asset_path("rulesets", ruleset_key, "demo-setup.json")
+    if not path.is_file():
+        return ()
+    try:
+        setup = read_json("rulesets", ruleset_key, "demo-setup.json")
+    except DataError as exc:
+        log.warning("the demo set-up of ruleset %s cannot be read: %s", ruleset_key, exc)
+        return ()
+    fighters = setup.get("fighters") if isinstance(setup, dict) else None
+    keys = [f.get("template") for f in fighters or () if isinstance(f, dict)]
+    return tuple(dict.fromkeys(k for k in keys if isinstance(k, str)))
+
+
+def starting_templates(ruleset_key: str) -> tuple[Template, ...]:
+    """The bundled templates a new battle of the ruleset starts with, in the order
+    they are handed out: the ruleset's demo battle's fighters first (the ones its
+    author set against each other), then the others by file name."""
+    bundled = [t for t in fighter_templates(ruleset_key) if not t.custom]
+    demo = demo_template_keys(ruleset_key)
+    rank = {key: i for i, key in enumerate(demo)}
+    return tuple(sorted(bundled, key=lambda t: rank.get(t.key, len(rank))))
+
+
+def _line_hexes(grid: HexGrid, side_index: int, count: int) -> list[Hex]:
+    """Where the ``side_index``-th side's line stands: the first side north of the
+    middle, the second south of it (``LINE_GAP`` rows apart), the third west and
+    the fourth east; ``count`` hexes side by side, centred."""
+    mid_col, mid_row = grid.width // 2, grid.height // 2
+    half_gap = (LINE_GAP + 1) // 2
+    places: list[Hex] = []
+    for j in range(count):
+        offset = (j + 1) // 2 * (1 if j % 2 else -1) * 2  # centre, then right, left ...
+        if side_index == 0:
+            col, row = mid_col + offset, mid_row - half_gap
+        elif side_index == 1:
+            col, row = mid_col + offset, mid_row + LINE_GAP - half_gap
+        elif side_index == 2:
+            col, row = mid_col - LINE_GAP - 2, mid_row + offset // 2
+        else:
+            col, row = mid_col + LINE_GAP + 2, mid_row + offset // 2
+        places.append(Hex.from_offset(col, row))
+    return places
+
+
+def starting_lineup(
+    state: BattleState,
+    templates: Sequence[Template],
+    per_side: int,
+    handedness: Handedness = Handedness.RIGHT,
+) -> tuple[Combatant, ...]:
+    """``per_side`` fighters for each of the battle's sides (``battle_sides``) from
+    ``templates`` in turn, each side starting where the last one stopped (so two
+    sides of two from four templates field four different fighters), in lines
+    facing each other across the middle of the map (the nearest free hex where a
+    small map has no room); named "Fencer 2" where a Fencer stands already. Fewer
+    when the map is full; none without templates."""
+    if not templates:
+        return ()
+    placed = state
+    lineup: list[Combatant] = []
+    picked = 0
+    for index, side in enumerate(battle_sides(state)):
+        for at in _line_hexes(state.grid, index, per_side):
+            free = nearest_free_hex(placed, at if at in state.grid else _clamped(state.grid, at))
+            if free is None:
+                return tuple(lineup)
+            template = templates[picked % len(templates)]
+            picked += 1
+            combatant = new_combatant(placed, template, side, free, handedness)
+            facing = (
+                _LINE_FACINGS[index]
+                if index in _LINE_FACINGS
+                else facing_toward_centre(state.grid, free)
+            )
+            combatant = replace(combatant, facing=facing)
+            placed = replace(placed, combatants=(*placed.combatants, combatant))
+            lineup.append(combatant)
+    return tuple(lineup)
+
+
+# The first two sides' lines face each other; the others face the middle.
+_LINE_FACINGS: Mapping[int, Facing] = {0: Facing.S, 1: Facing.N}
+
+
+def _clamped(grid: HexGrid, at: Hex) -> Hex:
+    col, row = at.to_offset()
+    return Hex.from_offset(min(max(col, 0), grid.width - 1), min(max(row, 0), grid.height - 1))
 
 
 # --- the dialog -------------------------------------------------------------------------
@@ -229,6 +343,29 @@ class NewBattleDialog(QDialog):
         self._option_notes: list[QLabel] = []
         form.addRow("Options:", self.options_box)
 
+        fighters_row = QHBoxLayout()
+        self.fighters_box = QSpinBox(self)
+        self.fighters_box.setObjectName("startingFightersBox")
+        self.fighters_box.setRange(0, MAX_STARTING_FIGHTERS)
+        self.fighters_box.setValue(DEFAULT_STARTING_FIGHTERS)
+        self.fighters_box.setToolTip(
+            "How many fighters each side starts with, from the chosen rules' templates "
+            "(0: an empty map)"
+        )
+        fighters_row.addWidget(self.fighters_box)
+        fighters_row.addWidget(QLabel("per side", self))
+        fighters_row.addStretch(1)
+        form.addRow("&Fighters:", fighters_row)
+        fighters_label = form.labelForField(fighters_row)
+        if isinstance(fighters_label, QLabel):
+            fighters_label.setBuddy(self.fighters_box)
+        self.starting_fighters_note = QLabel(self)
+        self.starting_fighters_note.setObjectName("startingFightersNote")
+        self.starting_fighters_note.setWordWrap(True)
+        self.starting_fighters_note.setStyleSheet(f"color: {MUTED.name()}")
+        form.addRow("", self.starting_fighters_note)
+        self.fighters_box.valueChanged.connect(self._show_starting_fighters)
+
         seed_row = QHBoxLayout()
         self.seed_edit = QLineEdit(self)
         self.seed_edit.setObjectName("seedEdit")
@@ -263,8 +400,8 @@ class NewBattleDialog(QDialog):
             self.add_side(side)
 
         hint = QLabel(
-            "The map starts empty: right-click a hex (or Battle ▸ Add Fighter) to put "
-            "fighters from the template library on it.",
+            "Right-click a hex (or Battle ▸ Add Fighter) to put more fighters from the "
+            "template library on the map.",
             self,
         )
         hint.setWordWrap(True)
@@ -317,6 +454,7 @@ class NewBattleDialog(QDialog):
         self.add_side_button.setEnabled(len(self.side_rows) < MAX_SIDES)
         for row in self.side_rows:
             row.remove_button.setEnabled(len(self.side_rows) > MIN_SIDES)
+        self._show_starting_fighters()
 
     def _on_add_side_button_clicked(self) -> None:
         row = self.add_side()
@@ -337,10 +475,15 @@ class NewBattleDialog(QDialog):
             return
         ruleset = get_ruleset(key)
         self.ruleset_description.setText(ruleset.description)
-        for option, explanation in ruleset.available_options.items():
+        options = ruleset.available_options
+        names = [explanation.partition(": ")[0] for explanation in options.values()]
+        for option, explanation in options.items():
             # "hit locations: seed 001's ..." - the name on the box, the rest below it
             name, _, details = explanation.partition(": ")
-            check = QCheckBox(name[:1].upper() + name[1:] if details else explanation)
+            label = name[:1].upper() + name[1:] if details else explanation
+            if details and names.count(name) > 1:  # two options of one name: keep them apart
+                label = f"{label} ({option})"
+            check = QCheckBox(label)
             check.setObjectName(f"option:{option}")
             check.setToolTip(explanation)
             self.options_layout.addWidget(check)
@@ -353,6 +496,22 @@ class NewBattleDialog(QDialog):
                 self.options_layout.addWidget(note)
                 self._option_notes.append(note)
         self._form.setRowVisible(self.options_box, bool(self.option_checks))
+        self._show_starting_fighters()
+
+    def _show_starting_fighters(self, *_args: object) -> None:
+        """Which templates the starting fighters come from (the first few named)."""
+        key = self.ruleset_box.currentData()
+        templates = starting_templates(key) if isinstance(key, str) else ()
+        count = self.fighters_box.value()
+        if count == 0:
+            text = "The map starts empty."
+        elif not templates:
+            text = "These rules have no templates: the map starts empty."
+        else:
+            wanted = count * len(self.side_rows)
+            names = list(dict.fromkeys(t.fighter.name for t in templates[:wanted]))
+            text = f"From the rules' templates: {', '.join(names)}."
+        self.starting_fighters_note.setText(text)
 
     def _on_new_seed_button_clicked(self) -> None:
         self.seed_edit.setText(str(random_seed()))
@@ -373,6 +532,7 @@ class NewBattleDialog(QDialog):
             ),
             sides=tuple(row.setup() for row in self.side_rows),
             seed=int(self.seed_edit.text() or 0),
+            starting_fighters=self.fighters_box.value(),
         )
 
 

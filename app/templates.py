@@ -31,7 +31,7 @@ from pathlib import Path
 
 from app.user_dirs import templates_dir
 from hexmap import Hex
-from rules.battle.catalog import load_catalog, parse_fighter
+from rules.battle.catalog import parse_fighter
 from rules.battle.model import Combatant, Fighter
 from rules.battle.roster import next_combatant_id
 from rules.battle.savefile import json_object
@@ -188,7 +188,7 @@ def _fighter(ruleset: Ruleset, form: str, data: object) -> Fighter:
         if isinstance(data, dict) and "key" in data:
             raise DataError("fighter.key: the template's key is the file's")
         obj = {**data, "key": "template"} if isinstance(data, dict) else data
-        _key, fighter = parse_fighter(obj, load_catalog(), "fighter")
+        _key, fighter = parse_fighter(obj, ruleset.catalog(), "fighter")
         # The ruleset reads the sheet now, so that a bad stat is refused on load
         # and not when the fighter first acts.
         ruleset.encode_sheet(fighter)

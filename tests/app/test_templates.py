@@ -32,7 +32,7 @@ from rules.battle.roster import AddCombatant
 from rules.battle.savefile import read_battle, write_battle
 from rules.battle.state import BattleState
 from rules.core.errors import DataError
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_keys
 
 DEMO_KEYS = ("sword-and-shield", "fencer", "flail-fighter", "spearman")
 ISSUE_KEYS = (
@@ -84,7 +84,9 @@ def test_the_bundled_library_loads_whole_with_a_description_each(tmp_path: Path)
     assert len(keys) == len(set(keys))
     for template in library.templates:
         assert 20 <= len(template.description) <= 200, template.key
-        assert not template.custom and template.ruleset_key == "000"
+        assert not template.custom and template.ruleset_key in ruleset_keys()
+        # The other rulesets' templates are named for their ruleset ("002-legionary").
+        assert template.ruleset_key == "000" or template.key.startswith(f"{template.ruleset_key}-")
         assert template.path is not None and template.path.stem == template.key
 
 
@@ -103,7 +105,7 @@ def test_the_demo_templates_are_the_demo_fighters(tmp_path: Path) -> None:
 
 def test_the_gear_is_the_catalogs(tmp_path: Path) -> None:
     catalog = load_catalog()
-    for template in load_library(tmp_path).templates:
+    for template in load_library(tmp_path).for_ruleset("000"):
         f = template.fighter
         assert all(catalog.weapons[w.key] == w for w in f.weapons), template.key
         assert f.shield is None or catalog.shields[f.shield.key] == f.shield

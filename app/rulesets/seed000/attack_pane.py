@@ -547,10 +547,15 @@ class AttackPane(QDockWidget):
         self.extra_spin.valueChanged.connect(self.update_preview)
         self.reason_edit.textChanged.connect(self.update_preview)
 
-        controller.selection_changed.connect(lambda _id: self.refresh())
-        controller.target_changed.connect(lambda _id: self.refresh())
+        # Bound methods, not lambdas: the connections go with the pane when a battle
+        # of another ruleset replaces it (MainWindow.replace_battle).
+        controller.selection_changed.connect(self._on_pick_changed)
+        controller.target_changed.connect(self._on_pick_changed)
         controller.battle_reset.connect(self.refresh)
         controller.battle_changed.connect(self._on_battle_changed)
+        self.refresh()
+
+    def _on_pick_changed(self, _combatant_id: object) -> None:
         self.refresh()
 
     # --- public ----------------------------------------------------------------------------
