@@ -1,0 +1,110 @@
+"""Traceability of seed 004 (docs/rules.md, section "Seed 004"): every heading
+of the seed file (a line ending in the pilcrow), every row of its zone table
+and every rule inside its sections has a row; no other "004 " row; the rows'
+code and tests exist, and each names a battle-level test (one that executes
+``Battle`` commands: tests/rules/test_seed004_battle.py)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tests.test_rules_traceability import SEEDS, parse_refs, parse_rows
+
+SEED_004 = SEEDS / "004_faa62cfc54a6b0ed.txt"
+REPO = Path(__file__).resolve().parent.parent
+BATTLE_LEVEL = "tests/rules/test_seed004_battle.py"
+# The rules inside the seed's sections, by the section they belong to.
+RULES_IN_SECTIONS = (
+    "004 Damage: other forms of damage",
+    "004 Zones: armor",
+    "004 Zones: wound check",
+    "004 Zones: aiming for a specific zone",
+    "004 Humans: bludgeoning below ten",
+    "004 Humans: slashing unless exposed",
+    "004 Humans: piercing above two",
+    "004 Humans: piercing below two",
+)
+# What the seed takes for granted, from its base rules (docs/ruleset-004.md).
+BASE_ROWS = ("004 base: checks, melee and the block", "004 base: initiative and maneuvers")
+
+needs_seed = pytest.mark.skipif(not SEED_004.exists(), reason="seed texts not present")
+
+
+@cache
+def seed_004_labels() -> tuple[str, ...]:
+    """The seed's headings ("Zones") and its table's rows ("Zones: 5,6,7 Torso")."""
+    labels: list[str] = []
+    for line in SEED_004.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.endswith("\u00b6"):
+            labels.append(f"004 {line[:-1].strip()}")
+            continue
+        row = re.fullmatch(r"\|\s*(\d[\d, ]*)\|\s*([^|]+?)\s*\|.*", line)
+        if row:
+            labels.append(f"004 Zones: {row.group(1).strip()} {row.group(2)}")
+    return tuple(labels)
+
+
+def rows_004() -> dict[str, object]:
+    return {r.heading: r for r in parse_rows() if r.heading.startswith("004 ")}
+
+
+@needs_seed
+def test_the_extraction_finds_the_seed_s_structure() -> None:
+    labels = seed_004_labels()
+    assert labels[:2] == ("004 Damage", "004 Zones")
+    assert "004 Zones: 5,6,7 Torso" in labels and "004 Zones: 10, 11 Head" in labels
+    assert labels[-2:] == ("004 Vital Organs", "004 Humans")
+    assert len(labels) == 4 + 6
+
+
+@needs_seed
+def test_every_heading_table_row_and_rule_has_a_row() -> None:
+    need = {*seed_004_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
+    missing = sorted(need - set(rows_004()))
+    assert not missing, f"seed 004 rules without a row in docs/rules.md: {missing}"
+
+
+@needs_seed
+def test_no_stray_004_rows() -> None:
+    need = {*seed_004_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
+    stray = sorted(set(rows_004()) - need)
+    assert not stray, f"rows that name no seed 004 rule: {stray}"
+
+
+def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
+    problems: list[str] = []
+    for r in parse_rows():
+        if not r.heading.startswith("004 "):
+            continue
+        for cell, kind in ((r.implemented, "code"), (r.tests, "test")):
+            refs = parse_refs(cell)
+            if not refs:
+                problems.append(f"{r.heading}: no {kind}")
+            for ref in refs:
+                path = (REPO / "docs" / ref.path).resolve()
+                if not path.is_file():
+                    problems.append(f"{r.heading}: no file {ref.path}")
+                    continue
+                text = path.read_text(encoding="utf-8")
+                for name in ref.names:
+                    last = re.escape(name.split(".")[-1])
+                    if not re.search(rf"^\s*(def|class)\s+{last}\b|^\s*{last}\s*[:=]", text, re.M):
+                        problems.append(f"{r.heading}: {name} not in {ref.path}")
+        battle = [
+            ref for ref in parse_refs(r.tests) if ref.path.endswith(BATTLE_LEVEL) and ref.names
+        ]
+        if not battle:
+            problems.append(f"{r.heading}: no battle-level test ({BATTLE_LEVEL})")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_battle_level_tests_run_battle_commands() -> None:
+    text = (REPO / BATTLE_LEVEL).read_text(encoding="utf-8")
+    assert "battle.execute(" in text or "hit(battle" in text
+    helper = (REPO / "tests" / "rules" / "seed004_battle.py").read_text(encoding="utf-8")
+    assert "battle.execute(Attack(" in helper
