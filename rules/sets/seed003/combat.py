@@ -80,7 +80,12 @@ from rules.sets.seed003.events import (
     StayedStanding,
     WoundDealt,
 )
-from rules.sets.seed003.fudge_dice import FudgeRoll, opposed_distribution, roll_fudge
+from rules.sets.seed003.fudge_dice import (
+    FudgeRoll,
+    fudge_distribution,
+    opposed_distribution,
+    roll_fudge,
+)
 from rules.sets.seed003.sheet import DODGE, sheet_of
 from rules.sets.seed003.tracks import body_of, weapon_side, with_body
 
@@ -673,10 +678,17 @@ def _drop_held(c: Combatant, weapon_hand: bool) -> tuple[Combatant, Piece | None
 # --- the odds --------------------------------------------------------------------------------
 
 
+def relative_odds(plan: Plan003) -> dict[int, Fraction]:
+    """The exact distribution of the relative degree: the opposed rolls over the
+    81 x 81 outcomes, or against a helpless defender's fixed Terrible the attack's
+    81 alone."""
+    if plan.helpless:
+        return {plan.difference + k: p for k, p in fudge_distribution().items()}
+    return dict(opposed_distribution(plan.difference))
+
+
 def hit_odds(plan: Plan003) -> Fraction:
-    return sum(
-        (p for rel, p in opposed_distribution(plan.difference).items() if rel > 0), Fraction(0)
-    )
+    return sum((p for rel, p in relative_odds(plan).items() if rel > 0), Fraction(0))
 
 
 def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
@@ -691,7 +703,7 @@ def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
         locations = {(p,): q for p, q in random_location_odds().items()}
     else:
         locations = {(plan.aim.part,): Fraction(1)}
-    for rel, p in opposed_distribution(plan.difference).items():
+    for rel, p in relative_odds(plan).items():
         if rel <= 0:
             out[-1] = out.get(-1, Fraction(0)) + p
             continue

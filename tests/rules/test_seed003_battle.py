@@ -1,0 +1,486 @@
+"""Seed 003 through ``Battle`` commands: the opposed roll, aiming (003 5.871),
+damage to a body part (5.872), useless and crippled limbs (5.873), the worst
+wound of an activity (5.874), the wound record (5.875) and widespread damage
+(5.876), with the base rules' damage table, maneuvers, initiative and the map's
+modifiers."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.battle.commands import Attack, EndTurn, PaintTerrain
+from rules.battle.model import Posture, Status
+from rules.battle.terrain import Footing, Light, TerrainChange, WaterDepth
+from rules.battle.turns import ChooseManeuver, StartTurns
+from rules.core.dice import ScriptedDice
+from rules.core.errors import IllegalAttackError, IllegalCommandError
+from rules.sets.components.fudge_locations import BodyPart, PartState, WoundLevel
+from rules.sets.seed003.combat import Choices003, Defense
+from rules.sets.seed003.events import (
+    AttackDeclared,
+    InitiativeRolled003,
+    LocationRolled,
+    OpposedRolled,
+    StayedStanding,
+    TurnPassed,
+    WoundDealt,
+)
+from rules.sets.seed003.sheet import ArmorCover
+from rules.sets.seed003.tracks import body_of
+from tests.rules.seed003_battle import (
+    HOME,
+    SOUTH,
+    battle,
+    duel,
+    fudge,
+    restat,
+    ruleset,
+    south,
+    template,
+)
+
+SWORD = Choices003("broadsword", "swing")
+DEF_WORST = fudge("----")
+
+
+def attack(b, choices=SWORD, faces=(), attacker="a", defender="d"):  # type: ignore[no-untyped-def]
+    return b.execute(Attack(attacker, defender, choices), ScriptedDice(faces))
+
+
+def one(events, kind):  # type: ignore[no-untyped-def]
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- base rules: the opposed roll and the damage --------------------------------------
+
+
+def test_opposed_roll_relative_degree_decides_the_hit() -> None:
+    # Sword Good (+1) against a parry Good (+1) with a medium shield (+1): +2.
+    b = battle(duel())
+    events = attack(b, faces=fudge("++00") + fudge("00-+"))
+    rolled = one(events, OpposedRolled)
+    assert (rolled.attack.result, rolled.defense.result, rolled.relative) == (3, 2, 1)
+    assert rolled.hit
+    # A tie is no hit, and nothing more is rolled.
+    b = battle(duel())
+    events = attack(b, faces=fudge("+000") + fudge("0000"))
+    assert one(events, OpposedRolled).relative == 0
+    assert not [e for e in events if isinstance(e, WoundDealt)]
+
+
+def test_damage_is_relative_degree_plus_odf_minus_the_parts_ddf() -> None:
+    # Relative +1; ODF 3 (broadsword) + 0 (Fair Strength); torso DDF 0 (Fair) + 2 chain.
+    b = battle(duel())
+    wound = one(attack(b, faces=fudge("++00") + fudge("00-+")), WoundDealt)
+    assert (wound.relative, wound.offensive, wound.defensive, wound.damage) == (1, 3, 2, 2)
+    assert wound.mark is not None and wound.mark.dealt is WoundLevel.SCRATCH
+    body = body_of(b.state.combatant("d"))
+    assert body.track(BodyPart.TORSO).checked == (1, 0, 0, 0, 0)
+
+
+def test_strength_adds_to_a_muscle_powered_weapon_not_to_a_crossbow() -> None:
+    strong = restat(template("swordsman"), strength=2)
+    plan = ruleset().preview_attack(duel(strong), "a", "d", SWORD)
+    assert "ODF +5" in plan.summary
+    archer = template("crossbowman")
+    state = duel(restat(archer, strength=3), defender_hex=south(5))
+    shot = Choices003("crossbow", "shoot")
+    assert "ODF +4" in ruleset().preview_attack(state, "a", "d", shot).summary
+
+
+def test_a_hit_of_no_damage_is_no_wound() -> None:
+    knight = template("knight")  # full plate, Good Damage Capacity: torso DDF 4
+    weak = restat(template("swordsman"), strength=-3)
+    b = battle(duel(weak, knight))
+    # Sword +1 ++++ = 5 against a mace parry +1 with a large shield +2, +000 = 4.
+    wound = one(attack(b, faces=fudge("++++") + fudge("+000")), WoundDealt)
+    assert wound.damage <= 0 and wound.mark is None
+    assert body_of(b.state.combatant("d")).track(BodyPart.TORSO).worst is None
+
+
+@pytest.mark.parametrize(
+    ("attack_signs", "defense_signs", "damage", "level"),
+    [
+        ("++00", "0000", 1, WoundLevel.SCRATCH),  # a Poor Strength (-1) attacker: ODF 2
+        ("++00", "0000", 2, WoundLevel.SCRATCH),
+        ("+++0", "0000", 3, WoundLevel.HURT),
+        ("++++", "0000", 4, WoundLevel.HURT),
+        ("+000", "----", 5, WoundLevel.VERY_HURT),
+        ("++00", "----", 6, WoundLevel.VERY_HURT),
+        ("+++0", "----", 7, WoundLevel.INCAPACITATED),
+        ("++++", "----", 8, WoundLevel.INCAPACITATED),
+    ],
+)
+def test_damage_table_rows_through_a_battle(
+    attack_signs: str, defense_signs: str, damage: int, level: WoundLevel
+) -> None:
+    """Sword Good (+1) against a parry +2: damage = relative degree + 3 - 2."""
+    weak = restat(template("swordsman"), strength=-1) if damage == 1 else None
+    b = battle(duel(weak))
+    wound = one(attack(b, faces=fudge(attack_signs) + fudge(defense_signs)), WoundDealt)
+    assert wound.damage == damage
+    assert wound.mark is not None and wound.mark.dealt is level
+
+
+def test_damage_table_near_death_and_past_it_dead() -> None:
+    brute = restat(template("barbarian"), strength=3)
+    victim = template("archer")  # Mediocre DC, leather: torso DDF 0
+    b = battle(duel(brute, victim))
+    greatsword = Choices003("greatsword", "swing")
+    # Barbarian Sword +1 ++++ = 5 vs archer dodge +1 ---- = -3: rel 8, damage 8+7 = 15.
+    events = attack(b, greatsword, fudge("++++") + fudge("----"))
+    wound = one(events, WoundDealt)
+    assert wound.mark is not None and wound.mark.dealt is WoundLevel.NEAR_DEATH
+    after = b.state.combatant("d")
+    assert after.status is Status.UNCONSCIOUS and after.posture is Posture.PRONE
+    # A helpless defender stands at Terrible (-3), no roll. Two more Near Death: dead.
+    for _ in range(2):
+        events = attack(b, greatsword, fudge("++++"))
+        rolled = one(events, OpposedRolled)
+        assert rolled.defense is None and rolled.relative == 5 + 3
+    assert b.state.combatant("d").status is Status.DEAD
+    assert body_of(b.state.combatant("d")).body_state is PartState.DEAD
+
+
+# --- 003 5.871 hit location: aiming ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("aim", "penalty", "part"),
+    [
+        ("eyes", -3, BodyPart.HEAD),
+        ("head", -2, BodyPart.HEAD),
+        ("right hand", -2, BodyPart.RIGHT_HAND),
+        ("left foot", -2, BodyPart.LEFT_FOOT),
+        ("left arm", -1, BodyPart.LEFT_ARM),
+        ("right leg", -1, BodyPart.RIGHT_LEG),
+        ("torso", 0, BodyPart.TORSO),
+    ],
+)
+def test_aimed_blows_take_the_parts_size_penalty_and_hit_that_part(
+    aim: str, penalty: int, part: BodyPart
+) -> None:
+    b = battle(duel())
+    falls = fudge("0000") if part.fells else ()  # a useless leg or foot: the Agility roll
+    choices = Choices003("broadsword", "swing", aim=aim)
+    events = attack(b, choices, fudge("++++") + DEF_WORST + falls)
+    declared = one(events, AttackDeclared)
+    aimed = [m.value for m in declared.modifiers if m.reason.startswith("aimed at")]
+    assert aimed == ([penalty] if penalty else [])
+    assert one(events, OpposedRolled).attack.level == 1 + penalty
+    assert one(events, WoundDealt).part == part.value
+
+
+def test_an_attack_naming_no_part_is_at_the_torso() -> None:
+    state = duel()
+    choices = ruleset().default_attack(state, "a", "d")
+    assert choices is not None and choices.aim == "torso"
+    b = battle(state)
+    assert one(attack(b, choices, fudge("++++") + DEF_WORST), WoundDealt).part == "torso"
+
+
+def test_a_large_target_is_plus_one_to_hit_and_minus_one_to_damage() -> None:
+    b = battle(duel())
+    large = Choices003("broadsword", "swing", large_target=True)
+    events = attack(b, large, fudge("0000") + fudge("0000"))
+    rolled = one(events, OpposedRolled)
+    assert rolled.attack.level == 2 and rolled.relative == 0
+    b = battle(duel())
+    wound = one(attack(b, large, fudge("+000") + fudge("0000")), WoundDealt)
+    assert (wound.relative, wound.adjustment, wound.damage) == (1, -1, 1)
+
+
+def test_melee_never_rolls_a_random_location() -> None:
+    b = battle(duel())
+    events = attack(b, SWORD, fudge("++++") + DEF_WORST)
+    assert not [e for e in events if isinstance(e, LocationRolled)]
+    form = ruleset().attack_form(duel(), "a", "d", {})
+    assert all(not c.problem for c in form.field("aim").choices)
+
+
+def _shot_state(distance: int):  # type: ignore[no-untyped-def]
+    archer = template("archer")
+    return duel(archer, defender_hex=south(distance))
+
+
+def test_a_ranged_attack_within_half_range_may_aim() -> None:
+    state = _shot_state(20)  # the short bow's half range is 20
+    form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot"})
+    assert all(not c.problem for c in form.field("aim").choices)
+    b = battle(state)
+    shot = Choices003("shortbow", "shoot", aim="left leg")
+    events = attack(b, shot, fudge("++++") + DEF_WORST + fudge("0000"))
+    assert one(events, WoundDealt).part == "left leg"
+
+
+def test_a_distant_shot_cannot_aim_and_a_hit_lands_on_the_random_location() -> None:
+    state = _shot_state(21)
+    form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot", "aim": "head"})
+    aims = {c.key: c.problem for c in form.field("aim").choices}
+    assert aims["torso"] == "" and all(p for k, p in aims.items() if k != "torso")
+    assert form.field("aim").value == "torso"
+    with pytest.raises(IllegalAttackError):
+        attack(battle(state), Choices003("shortbow", "shoot", aim="head"), ())
+    b = battle(state)
+    # The attack roll, the dodge, then 1 (extremity), 5 (hand), 2 (left).
+    events = attack(b, Choices003("shortbow", "shoot"), fudge("++++") + DEF_WORST + (1, 5, 2))
+    located = one(events, LocationRolled)
+    assert located.location.part is BodyPart.LEFT_HAND
+    assert one(events, WoundDealt).part == "left hand"
+
+
+# --- 003 5.872 damage to an individual body part ----------------------------------------
+
+
+def test_each_parts_capacity_is_its_defensive_factor_and_sets_its_boxes() -> None:
+    b = battle(duel())
+    hand = Choices003("broadsword", "swing", aim="left hand")  # Poor: DDF -2, no armor
+    wound = one(attack(b, hand, fudge("++00") + DEF_WORST), WoundDealt)
+    assert wound.defensive == -2
+    sheet = ruleset().sheet(b.state.combatant("d"))
+    rows = {r.label: r.value for r in sheet[-1].rows}
+    assert rows["Torso"].endswith("0/2 0/2 0/2 0/2 0/2")
+    assert rows["Head"].endswith("0/2 0/2 0/1 0/2 0/2")
+    assert rows["Right hand"].endswith("0/2 0/1 0/1 0/2 0/2")
+
+
+def test_constitution_does_not_change_the_parts() -> None:
+    plain = battle(duel()).state.combatant("d")
+    tough = battle(duel(defender=restat(template("swordsman"), constitution=3))).state
+    assert body_of(tough.combatant("d")) == body_of(plain)
+    better = battle(duel(defender=restat(template("swordsman"), damage_capacity=2))).state
+    boxes = body_of(better.combatant("d")).track(BodyPart.TORSO).boxes
+    assert boxes == (2, 3, 3, 2, 2)
+    assert better.combatant("d").fighter.hit_points == 12
+
+
+def test_a_full_level_moves_the_wound_up_the_parts_track() -> None:
+    b = battle(duel())
+    head = Choices003("broadsword", "swing", aim="head")  # Mediocre: one Very Hurt box
+    # Head DDF 0 (Mediocre -1, helmet +1): aimed -2, 3 against 1: rel 2, damage 5, twice.
+    attack(b, head, fudge("++++") + fudge("-000"))
+    # Now Very Hurt in the head (-2 to everything): his parry is 0; +000 = 1 again.
+    events = attack(b, head, fudge("++++") + fudge("+000"))
+    mark = one(events, WoundDealt).mark
+    assert mark is not None and mark.dealt is WoundLevel.VERY_HURT
+    assert mark.marked is WoundLevel.INCAPACITATED
+    assert b.state.combatant("d").status is Status.UNCONSCIOUS
+
+
+def test_the_torso_incapacitated_stops_the_fighter_and_his_turn_passes() -> None:
+    b = battle(duel())
+    attack(b, SWORD, fudge("++++") + fudge("----"))  # rel 6+1: damage 8, Incapacitated
+    d = b.state.combatant("d")
+    assert body_of(d).body_state is PartState.INCAPACITATED and d.status is Status.UNCONSCIOUS
+    assert ruleset().maneuvers(b.state, "d") == ()
+    assert "incapacitated" in ruleset().condition_labels(d)
+    b.execute(StartTurns(), ScriptedDice(fudge("0000") + fudge("0000") + (6, 1)))
+    events = b.execute(EndTurn(), ScriptedDice(()))
+    assert any(isinstance(e, TurnPassed) for e in events)
+
+
+# --- 003 5.873 useless and crippled limbs ----------------------------------------------
+
+
+def test_a_useless_weapon_arm_drops_the_weapon_onto_the_map() -> None:
+    b = battle(duel())
+    arm = Choices003("broadsword", "swing", aim="right arm")  # DDF +1 (Mediocre, chain)
+    # Aimed -1: ++++ = 4 vs ---- = -2: rel 6, damage 8: Useless.
+    events = attack(b, arm, fudge("++++") + DEF_WORST)
+    assert one(events, WoundDealt).mark.after is PartState.USELESS  # type: ignore[union-attr]
+    d = b.state.combatant("d")
+    assert "broadsword" not in [w.key for w in d.fighter.weapons]
+    assert [(i.name, i.hex) for i in b.state.items] == [("Broadsword", SOUTH)]
+    assert "useless right arm" in ruleset().condition_labels(d)
+
+
+def test_a_useless_off_hand_drops_the_shield() -> None:
+    b = battle(duel())
+    hand = Choices003("broadsword", "swing", aim="left hand")  # DDF -2
+    attack(b, hand, fudge("+++0") + DEF_WORST)  # aimed -2: 2 vs -2: rel 4, damage 9
+    d = b.state.combatant("d")
+    assert d.fighter.shield is None
+    assert [i.name for i in b.state.items] == ["Medium shield"]
+
+
+def test_a_one_handed_weapon_goes_to_the_other_hand_at_minus_one() -> None:
+    b = battle(duel())
+    attack(b, Choices003("broadsword", "swing", aim="right hand"), fudge("+++0") + DEF_WORST)
+    # The defender, right hand useless, punches with the left.
+    form = ruleset().attack_form(b.state, "d", "a", {})
+    plan = ruleset().preview_attack(b.state, "d", "a", form.choices)
+    assert any(m.reason.startswith("off hand") and m.value == -1 for m in plan.modifiers)
+
+
+def test_a_two_handed_weapon_needs_both_arms() -> None:
+    b = battle(duel(defender=template("barbarian")))
+    attack(b, Choices003("broadsword", "swing", aim="left hand"), fudge("++++") + fudge("----"))
+    form = ruleset().attack_form(b.state, "d", "a", {})
+    problems = {c.key: c.problem for c in form.field("weapon").choices}
+    assert "both arms" in problems["greatsword:swing"]
+    assert problems["fist:punch"] == ""
+
+
+@pytest.mark.parametrize(("agility", "stays"), [("++++", True), ("+++0", True), ("++00", False)])
+def test_a_useless_leg_drops_him_unless_a_superb_agility_roll(agility: str, stays: bool) -> None:
+    b = battle(duel())
+    leg = Choices003("broadsword", "swing", aim="left leg")  # DDF +1
+    events = attack(b, leg, fudge("++++") + DEF_WORST + fudge(agility))  # damage 8
+    roll = one(events, StayedStanding)
+    assert roll.stood is stays
+    expected = Posture.STANDING if stays else Posture.PRONE
+    assert b.state.combatant("d").posture is expected
+
+
+def test_crippled_is_useless_and_past_crippled_the_limb_is_lost_for_good() -> None:
+    b = battle(duel())
+    foot = Choices003("broadsword", "swing", aim="right foot")  # Poor, unarmored: DDF -2
+    marks = []
+    for _ in range(3):  # aimed -2: 3 against -2 (-3 once down), damage 10 or more: Crippled
+        events = attack(b, foot, fudge("++++") + DEF_WORST + fudge("----"))
+        marks.append(one(events, WoundDealt).mark.after)  # type: ignore[union-attr]
+    assert marks[:2] == [PartState.CRIPPLED, PartState.CRIPPLED]
+    assert marks[2] is PartState.LOST
+    d = b.state.combatant("d")
+    assert "lost right foot" in ruleset().condition_labels(d)
+    form = ruleset().attack_form(b.state, "a", "d", {"aim": "right foot"})
+    assert "gone" in {c.key: c.problem for c in form.field("aim").choices}["right foot"]
+
+
+# --- 003 5.874 modifiers due to damage ---------------------------------------------------
+
+
+def test_only_the_worst_wound_of_the_activity_counts() -> None:
+    """The seed's example: Hurt right arm, Very Hurt left leg, Hurt right foot: -2
+    fighting on his feet; on the ground only the arm counts: -1."""
+    armored = restat(template("swordsman"), armor_cover=ArmorCover.FULL)
+    b = battle(duel(defender=armored))
+    # Right arm DDF +1, left leg +1, right foot 0 (Poor, boots); his parry +2 rolls ----,
+    # then +1 (Hurt right arm), then 0 (Very Hurt leg, the worse wound).
+    attack(b, Choices003("broadsword", "swing", aim="right arm"), fudge("-000") + DEF_WORST)
+    attack(b, Choices003("broadsword", "swing", aim="left leg"), fudge("0000") + DEF_WORST)
+    attack(b, Choices003("broadsword", "swing", aim="right foot"), fudge("--00") + DEF_WORST)
+    body = body_of(b.state.combatant("d"))
+    assert body.track(BodyPart.RIGHT_ARM).state is PartState.HURT
+    assert body.track(BodyPart.LEFT_LEG).state is PartState.VERY_HURT
+    assert body.track(BodyPart.RIGHT_FOOT).state is PartState.HURT
+    preview = ruleset().preview_attack(b.state, "d", "a", SWORD)
+    wounds = [m for m in preview.modifiers if "worst wound" in m.reason]
+    assert [(m.value, m.reason) for m in wounds] == [(-2, "attacker: worst wound (left leg)")]
+    lying = b.state.with_combatants(b.state.combatant("d").evolve(posture=Posture.PRONE))
+    preview = ruleset().preview_attack(lying, "d", "a", SWORD)
+    wounds = [m for m in preview.modifiers if "worst wound" in m.reason]
+    assert [m.value for m in wounds] == [-1]
+
+
+# --- 003 5.875 keeping track of wounds ---------------------------------------------------
+
+
+def test_the_sheet_records_every_parts_wounds() -> None:
+    b = battle(duel())
+    attack(b, Choices003("broadsword", "swing", aim="left arm"), fudge("++00") + DEF_WORST)
+    wounds = ruleset().sheet(b.state.combatant("d"))[-1]
+    assert wounds.title == "Wounds by body part"
+    assert [r.label for r in wounds.rows][:3] == ["Torso", "Head", "Left arm"]
+    assert len(wounds.rows) == 10
+    assert {r.label: r.value for r in wounds.rows}["Left arm"].startswith("very hurt")
+
+
+# --- 003 5.876 widespread damage ---------------------------------------------------------
+
+
+def test_widespread_damage_halves_to_every_part_with_its_own_armor() -> None:
+    victim = restat(template("swordsman"), armor_cover=ArmorCover.TORSO, helmet=0)
+    b = battle(duel(defender=victim))
+    blast = Choices003("broadsword", "swing", widespread=True)
+    events = attack(b, blast, fudge("+++0") + DEF_WORST)
+    wounds = {e.part: e for e in events if isinstance(e, WoundDealt)}
+    assert len(wounds) == 10
+    # Relative 6 + ODF 3 = 9; torso DDF 2 (chain): 7 -> 4 (half, rounded up); head DDF
+    # -1 (no helmet): 10 -> 5; arm DDF -1 (no armor there): 10 -> 5; hand DDF -2: 11 -> 6.
+    assert {k: wounds[k].damage for k in ("torso", "head", "left arm", "left hand")} == {
+        "torso": 4,
+        "head": 5,
+        "left arm": 5,
+        "left hand": 6,
+    }
+    form = ruleset().attack_form(b.state, "a", "d", {"widespread": "yes"})
+    assert all(c.problem for c in form.field("aim").choices if c.key != "torso")
+
+
+# --- base rules: initiative, maneuvers, the map's modifiers -------------------------------
+
+
+def test_initiative_is_agility_plus_4df_best_first_ties_by_a_die() -> None:
+    b = battle(duel(template("archer"), template("knight")))  # Agility +1 and -1
+    events = b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
+    order = one(events, InitiativeRolled003)
+    assert [e[0] for e in order.entries] == ["d", "a"]
+    b = battle(duel())
+    events = b.execute(StartTurns(), ScriptedDice(fudge("0000") + fudge("0000") + (2, 5)))
+    assert b.state.initiative == ("d", "a")
+
+
+def test_all_out_attack_and_all_out_defense() -> None:
+    b = battle(duel())
+    b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
+    b.execute(ChooseManeuver("a", "all-out-attack", ""), ScriptedDice(()))
+    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    assert any(m.value == 1 and m.reason == "all-out attack" for m in plan.modifiers)
+    b.execute(EndTurn(), ScriptedDice(()))
+    b.execute(ChooseManeuver("d", "all-out-defense", ""), ScriptedDice(()))
+    plan = ruleset().preview_attack(b.state, "d", "a", SWORD)
+    assert any("guard down" in m.reason and m.value == 2 for m in plan.modifiers)
+    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    assert any("all-out defense" in m.reason and m.value == -2 for m in plan.modifiers)
+    with pytest.raises(IllegalCommandError):
+        b.execute(Attack("d", "a", SWORD), ScriptedDice(fudge("0000") * 2))
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "value"),
+    [
+        (TerrainChange(footing=Footing.BAD), "attacker", -1),
+        (TerrainChange(footing=Footing.VERY_BAD), "attacker", -2),
+        (TerrainChange(footing=Footing.TREACHEROUS), "attacker", -3),
+        (TerrainChange(water=WaterDepth.KNEE), "attacker", -1),
+        (TerrainChange(water=WaterDepth.WAIST), "attacker", -2),
+        (TerrainChange(water=WaterDepth.DEEP), "attacker", -3),
+        (TerrainChange(light=Light.DIM_4), "defender", -1),
+        (TerrainChange(light=Light.DIM_7), "defender", -2),
+        (TerrainChange(light=Light.TOTAL_DARKNESS), "defender", -3),
+        (TerrainChange(height=1), "attacker", 1),
+    ],
+)
+def test_the_maps_modifiers_to_the_attack(change: TerrainChange, where: str, value: int) -> None:
+    b = battle(duel())
+    hex_ = HOME if where == "attacker" else SOUTH
+    b.execute(PaintTerrain((hex_,), change), ScriptedDice(()))
+    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    situation = [m.value for m in plan.modifiers if m.citation.heading.startswith("combat mod")]
+    assert value in situation
+
+
+def test_from_behind_the_defense_is_minus_one_and_the_shield_does_not_help() -> None:
+    state = duel(defender_facing=__import__("hexmap").Facing.S)
+    plan = ruleset().preview_attack(state, "a", "d", SWORD)
+    reasons = {m.reason: m.value for m in plan.modifiers}
+    assert reasons["defense: attacked from the side or behind"] == 1
+    assert "defense: Medium shield" not in reasons
+    front = ruleset().preview_attack(duel(), "a", "d", SWORD)
+    assert {m.reason: m.value for m in front.modifiers}["defense: Medium shield"] == -1
+
+
+def test_dodge_can_be_chosen_and_missiles_cannot_be_parried() -> None:
+    b = battle(duel())
+    events = attack(
+        b, Choices003("broadsword", "swing", defense=Defense.DODGE), fudge("0000") + fudge("0000")
+    )
+    assert one(events, OpposedRolled).defense_kind == "dodge"
+    state = _shot_state(3)
+    with pytest.raises(IllegalAttackError):
+        ruleset().preview_attack(
+            state, "a", "d", Choices003("shortbow", "shoot", defense=Defense.PARRY)
+        )
