@@ -9,12 +9,15 @@ from typing import TypeVar
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
+from rules.battle.commands import Attack, PaintTerrain
 from rules.battle.model import Combatant, Fighter, Side
 from rules.battle.state import BattleState
-from rules.core.dice import ScriptedDice
+from rules.battle.terrain import TerrainChange
+from rules.core.dice import RecordingDice, ScriptedDice
 from rules.core.events import Event
 from rules.sets.registry import get_ruleset
 from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.events import SkillRolled
 from rules.sets.seed002.ruleset import seed002_ruleset
 from rules.sets.seed002.sheet import Characteristics, Sheet002
 from rules.sets.seed002.situation import GMSituation
@@ -81,3 +84,34 @@ def of(events: Sequence[Event], kind: type[E]) -> list[E]:
 
 def sword(defense: DefenseKind = DefenseKind.DODGE, parry: str = "", **gm: object) -> Attack002:
     return Attack002("longsword", "cut", defense, parry, GMSituation(**gm))  # type: ignore[arg-type]
+
+
+class FacesThenOnes(RecordingDice):
+    """The faces given, then the lowest face of every further die: for tests that
+    read only the first rolls."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__()
+        self._faces = list(faces)
+
+    def _next(self, a: int, b: int) -> int:
+        return self._faces.pop(0) if self._faces else a
+
+
+def attack(
+    b: Battle,
+    choices: Attack002,
+    faces: Iterable[int] = (99,),
+    attacker: str = "a",
+    defender: str = "d",
+) -> tuple[Event, ...]:
+    """Execute an Attack command with ``faces`` (then ones)."""
+    return b.execute(Attack(attacker, defender, choices), FacesThenOnes(faces))
+
+
+def rolls(events: Sequence[Event]) -> list[SkillRolled]:
+    return of(events, SkillRolled)
+
+
+def paint(b: Battle, hexes: Sequence[Hex], **change: object) -> None:
+    b.execute(PaintTerrain(tuple(hexes), TerrainChange(**change)), ScriptedDice(()))  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from rules.sets.sheet_fields import (
     SheetField,
     SheetFieldKind,
     SheetValue,
+    WeaponPart,
 )
 
 BASE_CHARACTERISTICS = Citation(BASE, "Characteristics")
@@ -201,6 +202,16 @@ SHEET_DESCRIPTION = SheetDescription(
     ),
     skill_minimum=SKILL_MINIMUM,
     skill_maximum=SKILL_MAXIMUM,
+    weapon_parts=frozenset(
+        {
+            WeaponPart.KIND,
+            WeaponPart.HANDS,
+            WeaponPart.WEIGHT,
+            WeaponPart.SIZE,
+            WeaponPart.DICE,
+            WeaponPart.DAMAGE_TYPE,
+        }
+    ),
     skills_tooltip=(
         "Percent: Close Combat (base STR+DEX), Ranged Combat (DEX+INT), Dodge (DEX+10), "
         "Unarmed (STR+DEX); a weapon rolls its own skill"
