@@ -87,7 +87,7 @@ def hit(
 ) -> tuple[Event, ...]:
     """Execute an attack on ``faces``; with ``exact`` every face must be used."""
     dice = ScriptedDice(faces)
-    options = Seed004Attack(weapon, mode, **choices)  # type: ignore[arg-type]
+    options = Seed004Attack(weapon, mode, **choices)
     events = battle.execute(Attack(attacker, defender, options), dice)
     if exact:
         assert dice.unused == 0, f"{dice.unused} face(s) left unrolled"

@@ -167,7 +167,9 @@ def test_the_sheet_codec_round_trips_and_names_its_format() -> None:
     with pytest.raises(DataError, match="version"):
         RULESET.decode_sheet({**data, "version": 2})
     with pytest.raises(DataError, match="strength"):
-        RULESET.decode_sheet({**data, "abilities": {**data["abilities"], "strength": 11}})  # type: ignore[dict-item]
+        abilities = data["abilities"]
+        assert isinstance(abilities, dict)
+        RULESET.decode_sheet({**data, "abilities": {**abilities, "strength": 11}})
 
 
 def test_the_editor_fields_round_trip() -> None:

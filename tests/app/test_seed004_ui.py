@@ -1,0 +1,91 @@
+"""Seed 004's UI (app.rulesets.seed004): the registry hands the window the
+generic attack form pane over seed 004's attack form, which draws its fields
+(the knife's two modes, the aimed zones greyed below tiny), shows the exact odds
+and rolls the attack; the log lines give each seed 004 event a tone."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QComboBox
+
+from app.controller import BattleController
+from app.event_text import Tone
+from app.panes.attack_form import AttackFormPane
+from app.rulesets import ruleset_ui
+from app.rulesets.seed004.log_lines import seed004_line
+from rules.battle.commands import Attack
+from rules.battle.model import Posture
+from rules.sets.components.zones_2d6 import Zone
+from rules.sets.seed004.attack import Seed004Attack
+from rules.sets.seed004.events import AttackDeclared, CheckRolled, ZoneDamaged
+from tests.rules.seed004_battle import duel
+
+
+def make_pane(qtbot, **duel_args: object) -> tuple[AttackFormPane, BattleController]:
+    controller = BattleController(duel(**duel_args))
+    pane = ruleset_ui("004").attack_pane(controller, None)
+    assert isinstance(pane, AttackFormPane)
+    qtbot.addWidget(pane)
+    pane.show()
+    controller.select("a")
+    controller.set_target("b")
+    return pane, controller
+
+
+def combo(pane: AttackFormPane, key: str) -> QComboBox:
+    box = pane.field_widget(key)
+    assert isinstance(box, QComboBox)
+    return box
+
+
+def enabled(box: QComboBox, data: str) -> bool:
+    model = box.model()
+    assert isinstance(model, QStandardItemModel)
+    item = model.item(box.findData(data))
+    assert item is not None
+    return item.isEnabled()
+
+
+def test_the_pane_draws_seed_004_s_form_with_exact_odds(qtbot) -> None:
+    pane, _controller = make_pane(qtbot)
+    assert pane.objectName() == "attackPane"
+    weapons = combo(pane, "weapon")
+    assert weapons.findData("knife/stab") >= 0 and weapons.findData("knife/slash") >= 0
+    assert pane.preview is not None
+    assert sum(line.probability for line in pane.preview.odds) == 1
+    assert "difficulty 6" in pane.preview.summary
+
+
+def test_zones_below_tiny_are_greyed(qtbot) -> None:
+    pane, _controller = make_pane(qtbot, bob_posture=Posture.KNEELING)
+    aim = combo(pane, "aim")
+    assert enabled(aim, "arms") and not enabled(aim, "heart") and not enabled(aim, "brain")
+
+
+def test_roll_executes_the_form_s_choices(qtbot) -> None:
+    pane, controller = make_pane(qtbot)
+    pane.set_entry("weapon", "club/strike")
+    pane.set_entry("aim", "head")
+    pane.roll_button.click()
+    command = controller.battle.commands[-1]
+    assert isinstance(command, Attack)
+    assert command.options == Seed004Attack(
+        "club",
+        "strike",
+        zone=Zone.HEAD,
+    )
+
+
+def test_log_lines_and_tones() -> None:
+    battle = duel()
+    events = battle.execute(Attack("a", "b", Seed004Attack("club", "strike", adjustment=-6)))
+    formatter = ruleset_ui("004").log_formatter
+    declared = next(e for e in events if isinstance(e, AttackDeclared))
+    assert formatter.opens_row(declared)
+    assert seed004_line(declared) == (declared.describe(), Tone.TITLE)
+    check = next(e for e in events if isinstance(e, CheckRolled))
+    assert seed004_line(check) is not None
+    for e in events:
+        if isinstance(e, ZoneDamaged):
+            assert seed004_line(e) == (e.describe(), Tone.HARM if e.damage else Tone.NOTE)
+    assert ruleset_ui("004").inspector_section(None, None) is None
