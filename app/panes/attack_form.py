@@ -562,6 +562,15 @@ class AttackFormPane(QDockWidget):
             self._odds_grid.addWidget(value, row, col * 3 + 1)
             self._odds_labels += [caption, value]
             self._odds_values[line.label] = value
+        total = sum((line.probability for line in lines), Fraction(0))
+        if lines and total != 1:
+            # the ruleset's odds miss an outcome or count one twice: say so, not hide it
+            note = QLabel(f"These odds sum to {exact_text(total)}, not 1.")
+            note.setObjectName("oddsSumNote")
+            note.setWordWrap(True)
+            note.setStyleSheet(f"color:{BAD_TEXT.name()}")
+            self._odds_grid.addWidget(note, (len(lines) + 1) // 2, 0, 1, 5)
+            self._odds_labels.append(note)
         self._odds_grid.setColumnMinimumWidth(2, 10)
         self._odds_grid.setColumnStretch(0, 1)
         self._odds_grid.setColumnStretch(3, 1)

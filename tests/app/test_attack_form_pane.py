@@ -6,7 +6,9 @@ pane is tested on its own, before any ruleset of issue 12 answers a form."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 from html import escape
 
@@ -16,6 +18,7 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel
 
 from app.controller import BattleController
+from app.panes import attack_form as attack_form_module
 from app.panes.attack_form import AttackFormPane, exact_text, percent
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, MoveCombatant, TurnCombatant
@@ -306,3 +309,50 @@ def test_a_changed_field_keeps_its_box_and_the_focus(spearman):
     choose(box, "knife")
     assert combo(pane, "weapon") is box
     assert box.hasFocus() or not pane.isActiveWindow()
+
+
+class LopsidedOdds:
+    """Seed 000's ruleset whose preview forgets the critical miss."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+
+    def preview_attack(self, state, attacker_id, defender_id, choices):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+        return replace(preview, odds=preview.odds[:-1])
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+def test_odds_that_do_not_sum_to_one_are_flagged(spearman, monkeypatch):
+    pane, _controller = spearman
+    assert pane.findChild(QLabel, "oddsSumNote") is None
+    real = attack_form_module.ruleset_of
+    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: LopsidedOdds(real(s)))
+    pane.refresh()
+    assert pane.preview is not None
+    missing = 1 - sum(line.probability for line in pane.preview.odds)
+    assert missing > 0
+    note = pane.findChild(QLabel, "oddsSumNote")
+    assert note is not None and note.isVisibleTo(pane)
+    assert note.text() == f"These odds sum to {exact_text(1 - missing)}, not 1."
+
+
+def test_tab_goes_down_the_form_to_roll(spearman):
+    pane, _controller = spearman
+    assert pane.form is not None
+    chain = [pane.attacker_combo, pane.target_combo]
+    chain += [pane.field_widget(f.key) for f in pane.form.fields]
+    chain.append(pane.roll_button)
+    for first, second in itertools.pairwise(chain):
+        assert first.nextInFocusChain() is second or _next_focusable(first) is second
+
+
+def _next_focusable(widget):
+    nxt = widget.nextInFocusChain()
+    while nxt is not None and nxt is not widget and not (
+        nxt.focusPolicy() & Qt.FocusPolicy.TabFocus and nxt.isVisibleTo(widget.window())
+    ):
+        nxt = nxt.nextInFocusChain()
+    return nxt
