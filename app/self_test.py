@@ -15,6 +15,9 @@ turn, all with a fixed seed. It then checks
   reports for it (independent of the golden file);
 * the window renders: the map is grabbed to a picture, saved in the user cache
   folder, and the tokens are visible on it;
+* every registered ruleset's demo battle (``assets/battles/demo-<key>.hexfray``)
+  opens in the same window, which shows that ruleset's attack pane and draws its
+  fighters (a ruleset whose package or tables a build left out fails here);
 * nothing raised an unhandled exception meanwhile.
 
 It prints one line per check, writes the same report to ``self-test.txt`` in the
@@ -39,10 +42,11 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QSettings
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.controller import BattleController
 from app.crash import CrashReporter
+from app.files import BattleFileError, open_battle
 from app.main_window import MainWindow, load_demo_battle
 from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
 from hexmap import direction_to
@@ -52,6 +56,7 @@ from rules.battle.state import BattleState, Command
 from rules.core.assets import asset_path
 from rules.core.events import Event
 from rules.sets.protocol import Ruleset
+from rules.sets.registry import ruleset_keys
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +269,36 @@ def _check_picture(report: Report, window: MainWindow, controller: BattleControl
     )
 
 
+def _check_ruleset_demos(report: Report, app: QApplication, window: MainWindow) -> None:
+    """Each registered ruleset's demo battle, opened in the window and drawn."""
+    for key in ruleset_keys():
+        started = time.monotonic()
+        name = f"ruleset {key} demo"
+        path = asset_path("battles", f"demo-{key}.hexfray")
+        try:
+            battle = open_battle(path)
+        except BattleFileError as exc:
+            report.add(name, False, f"{path.name}: {exc}")
+            continue
+        window.replace_battle(battle)
+        _settle(app)
+        state = window.controller.state
+        panes = window.findChildren(QDockWidget, "attackPane")
+        picture = window.map_view.grab().toImage()
+        ok = (
+            state.ruleset_key == key
+            and bool(state.combatants)
+            and panes == [window.attack_pane]
+            and not picture.isNull()
+        )
+        report.add(
+            name,
+            ok,
+            f"{path.name}: {len(state.combatants)} fighters, round {state.turn}, "
+            f"{len(panes)} attack pane(s), drawn in {time.monotonic() - started:.2f} s",
+        )
+
+
 def _xy(point: QPointF) -> tuple[float, float]:
     return point.x(), point.y()
 
@@ -340,6 +375,7 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
                          golden.get("combatants"), outcome["combatants"])
         _hp_ledger(report, initial, battle.state, list(battle.events))
         _check_picture(report, window, controller)
+        _check_ruleset_demos(report, app, window)
     except Exception:  # a failing step is a failed self-test, with the traceback
         report.add("no exceptions", False, traceback.format_exc().rstrip())
     finally:

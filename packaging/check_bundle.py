@@ -32,6 +32,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import bundle_policy  # noqa: E402  (packaging/bundle_policy.py, beside this file)
+import registered_rulesets  # noqa: E402  (packaging/registered_rulesets.py)
 
 EXE_NAME = "hexfray.exe" if sys.platform == "win32" else "hexfray"
 SELF_TEST_TIMEOUT = 180
@@ -84,6 +85,15 @@ def check_contents(bundle: Path) -> list[str]:
             compiled = source.relative_to(ROOT).with_suffix(".pyc")
             if not (inside / compiled).is_file():
                 problems.append(f"module not bundled: {source.relative_to(ROOT).as_posix()}")
+    # Each registered ruleset (rules.sets.registry, app.rulesets): the modules its
+    # registry lines name, and its tables, demo battle and templates.
+    for module in registered_rulesets.registered_modules():
+        compiled = Path(*module.split(".")).with_suffix(".pyc")
+        if not (inside / compiled).is_file():
+            problems.append(f"registered module not bundled: {module}")
+    for asset in registered_rulesets.ruleset_asset_paths(ROOT):
+        if not (inside / asset).is_file():
+            problems.append(f"ruleset file not bundled: {asset}")
     # Help > Rules reference: docs/gm-rules.md and the traceability table it links to
     # are bundled when the source tree has them (else Help says the page is missing)
     for page in ("gm-rules.md", "rules.md"):
