@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.battle.commands import Attack, EndTurn, PaintTerrain
+from hexmap import Facing
+from rules.battle.commands import Attack, EndTurn, PaintTerrain, SetPosture
 from rules.battle.model import Posture, Status
 from rules.battle.terrain import Footing, Light, TerrainChange, WaterDepth
 from rules.battle.turns import ChooseManeuver, StartTurns
@@ -464,7 +465,7 @@ def test_the_maps_modifiers_to_the_attack(change: TerrainChange, where: str, val
 
 
 def test_from_behind_the_defense_is_minus_one_and_the_shield_does_not_help() -> None:
-    state = duel(defender_facing=__import__("hexmap").Facing.S)
+    state = duel(defender_facing=Facing.S)
     plan = ruleset().preview_attack(state, "a", "d", SWORD)
     reasons = {m.reason: m.value for m in plan.modifiers}
     assert reasons["defense: attacked from the side or behind"] == 1
@@ -484,3 +485,45 @@ def test_dodge_can_be_chosen_and_missiles_cannot_be_parried() -> None:
         ruleset().preview_attack(
             state, "a", "d", Choices003("shortbow", "shoot", defense=Defense.PARRY)
         )
+
+
+@pytest.mark.parametrize(
+    ("faces", "part"),
+    [
+        ((1, 1, 1), BodyPart.LEFT_FOOT),
+        ((1, 3, 6), BodyPart.RIGHT_FOOT),
+        ((1, 4, 3), BodyPart.LEFT_HAND),
+        ((1, 6, 4), BodyPart.RIGHT_HAND),
+        ((2, 2), BodyPart.LEFT_LEG),
+        ((2, 5), BodyPart.RIGHT_LEG),
+        ((3,), BodyPart.TORSO),
+        ((4,), BodyPart.TORSO),
+        ((5, 3), BodyPart.LEFT_ARM),
+        ((5, 4), BodyPart.RIGHT_ARM),
+        ((6,), BodyPart.HEAD),
+    ],
+)
+def test_every_random_location_row_through_a_distant_shot(
+    faces: tuple[int, ...], part: BodyPart
+) -> None:
+    """1 extremity (then 1-3 foot, 4-6 hand), 2 leg, 3-4 torso, 5 arm, 6 head; a
+    limb's last die 1-3 left, 4-6 right. The knight's plate keeps every wound light."""
+    b = battle(duel(template("archer"), template("knight"), defender_hex=south(25)))
+    events = attack(b, Choices003("shortbow", "shoot"), fudge("++00") + fudge("0000") + faces)
+    assert one(events, LocationRolled).location.faces == faces
+    wound = one(events, WoundDealt)
+    assert wound.part == part.value
+    assert wound.mark is not None and not wound.mark.after.disabled
+
+
+def test_a_fallen_fighter_may_stand_again_leaning_on_something() -> None:
+    """003 5.873: he can stand again (the GM's posture change, under Ready)."""
+    b = battle(duel())
+    attack(
+        b,
+        Choices003("broadsword", "swing", aim="left leg"),
+        fudge("++++") + DEF_WORST + fudge("----"),
+    )
+    assert b.state.combatant("d").posture is Posture.PRONE
+    b.execute(SetPosture("d", Posture.STANDING), ScriptedDice(()))
+    assert b.state.combatant("d").posture is Posture.STANDING

@@ -1,0 +1,158 @@
+"""Seed 003's sheet, codec, templates, battle files and the protocol's other
+answers (legal actions, conditions, terrain labels, stray pieces)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from rules.battle.commands import Attack, MoveCombatant
+from rules.battle.model import Status
+from rules.battle.pieces import AT_FEET, Piece
+from rules.battle.savefile import read_battle, write_battle
+from rules.battle.scatter import Occupant, StrayRule
+from rules.battle.terrain import Footing, Light, WaterDepth
+from rules.battle.turns import StartTurns
+from rules.core.dice import ScriptedDice
+from rules.core.errors import DataError
+from rules.sets.components.fudge_locations import BodyPart, WoundLevel
+from rules.sets.registry import get_ruleset
+from rules.sets.seed003.combat import Choices003
+from rules.sets.seed003.fudge_dice import fudge_distribution
+from rules.sets.seed003.sheet import Sheet003, sheet_of
+from rules.sets.seed003.tracks import body_of
+from tests.rules.seed003_battle import (
+    HOME,
+    SOUTH,
+    TEMPLATES,
+    battle,
+    duel,
+    fudge,
+    ruleset,
+    template,
+)
+
+NAMES = ("swordsman", "barbarian", "archer", "knight", "crossbowman")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_template_round_trips_through_the_codec(name: str) -> None:
+    doc = json.loads((TEMPLATES / f"003-{name}.json").read_text())
+    assert (doc["format"], doc["version"], doc["ruleset"]) == ("hexfray-template", 1, "003")
+    fighter = ruleset().decode_sheet(doc["sheet"])
+    assert isinstance(fighter.stats, Sheet003)
+    assert ruleset().encode_sheet(fighter) == doc["sheet"]
+
+
+def test_the_codec_refuses_another_format_and_wrong_boxes() -> None:
+    data = ruleset().encode_sheet(template("swordsman"))
+    with pytest.raises(DataError, match="hexfray-sheet-003"):
+        ruleset().decode_sheet({**data, "format": "hexfray-sheet-000"})
+    with pytest.raises(DataError, match="boxes"):
+        ruleset().decode_sheet({**data, "hit_points": 11})
+    with pytest.raises(DataError, match="ladder"):
+        ruleset().decode_sheet({**data, "attributes": {**data["attributes"], "strength": 4}})
+
+
+def test_sheet_entries_round_trip_and_derive_the_boxes() -> None:
+    fighter = template("barbarian")
+    entries = ruleset().sheet_entries(fighter)
+    assert entries.values["strength"] == "Great"
+    assert ruleset().with_sheet_entries(fighter, entries) == fighter
+    tougher = replace(entries, values={**entries.values, "damage_capacity": "Superb"})
+    assert ruleset().with_sheet_entries(fighter, tougher).hit_points == 13
+    assert ruleset().sheet_problems(fighter) == ()
+    assert [f.key for f in ruleset().sheet_description().fields][:4] == [
+        "strength",
+        "agility",
+        "damage_capacity",
+        "constitution",
+    ]
+
+
+def test_a_battle_file_saves_and_loads_with_its_wound_tracks_undo_and_replay() -> None:
+    b = battle(duel())
+    b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
+    b.execute(Attack("a", "d", Choices003("broadsword", "swing", aim="left arm")))
+    b.execute(MoveCombatant("a", HOME + (HOME - SOUTH)))
+    text = write_battle(b, ruleset().saved_types)
+    loaded = read_battle(text, rulesets=get_ruleset)
+    assert loaded.state == b.state
+    assert body_of(loaded.state.combatant("d")) == body_of(b.state.combatant("d"))
+    loaded.undo()
+    loaded.undo()
+    assert loaded.state.combatant("d").tracks == b.initial.combatant("d").tracks
+    loaded.redo()
+    assert loaded.state.combatant("d") == b.state.combatant("d")
+
+
+def test_legal_actions_follow_the_turn_and_reach() -> None:
+    b = battle(duel())
+    b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
+    labels = [a.label for a in ruleset().legal_actions(b.state, "a")]
+    assert "attack Swordsman" in labels and "end the turn" in labels
+    assert "maneuver: All-out attack" in labels
+    assert ruleset().legal_actions(b.state, "d") == ()  # not its turn
+    assert ruleset().attack_variants(b.state, "a", "d")[0] == Choices003("broadsword", "swing")
+    assert len(ruleset().attack_variants(b.state, "a", "d")) == 2 * 11
+
+
+def test_condition_labels_and_status() -> None:
+    b = battle(duel())
+    b.execute(
+        Attack("a", "d", Choices003("broadsword", "swing", aim="left arm")),
+        ScriptedDice(fudge("+000") + fudge("----")),
+    )
+    d = b.state.combatant("d")
+    assert body_of(d).track(BodyPart.LEFT_ARM).worst is WoundLevel.VERY_HURT
+    assert ruleset().condition_labels(d) == ("very hurt left arm (-2)",)
+    assert d.status is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("fact", "label"),
+    [
+        (Light.DIM_3, "dim light (darkness 3 of 10) (-1)"),
+        (Light.NEARLY_DARK, "nearly dark (-3)"),
+        (Footing.BAD, "bad footing (-1)"),
+        (WaterDepth.WAIST, "waist (-2)"),
+        (Light.DAYLIGHT, "daylight"),
+    ],
+)
+def test_terrain_labels(fact: Light | Footing | WaterDepth, label: str) -> None:
+    assert ruleset().terrain_label(fact) == label.replace("waist", WaterDepth.WAIST.label)
+
+
+def test_a_stray_piece_is_dodged_on_agility_and_hits_with_a_scratch() -> None:
+    state = duel()
+    d = state.combatant("d")
+    rules = ruleset().stray_hits
+    assert rules.hit_chance(Occupant(d), StrayRule.IN_PATH) == sum(
+        p for k, p in fudge_distribution().items() if k < 0
+    )
+    check = rules.check(
+        "Axe", AT_FEET, Occupant(d), SOUTH, StrayRule.IN_PATH, ScriptedDice(fudge("-000"))
+    )
+    assert check.hit
+    after, events = ruleset().piece_hit(
+        state,
+        Piece("Axe", None, AT_FEET),
+        None,
+        state.combatant("a"),
+        "d",
+        SOUTH,
+        ScriptedDice(()),
+    )
+    assert body_of(after.combatant("d")).track(BodyPart.TORSO).worst is WoundLevel.SCRATCH
+    assert "Axe" in events[0].describe()
+
+
+def test_catalog_and_placeable_items() -> None:
+    catalog = ruleset().catalog()
+    assert catalog.weapon("broadsword").modes[0].damage.adds == 3
+    assert catalog.armor_suit("plate").dr == 3
+    names = [i.name for i in ruleset().placeable_items()]
+    assert "Fist" not in names and "Medium shield" in names
+    assert sheet_of(template("knight")).helmet == 3
