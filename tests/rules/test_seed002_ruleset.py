@@ -1,0 +1,293 @@
+"""Seed 002's protocol answers: initiative, maneuvers, legal actions, condition
+labels, the sheet and its codec, the terrain's labels, the attack form, pieces
+and the battle file, through ``Battle`` commands where the battle asks them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from hexmap import Facing, Hex
+from rules.battle.commands import Attack, EndTurn, MoveCombatant, SetPosture
+from rules.battle.model import Posture, Side
+from rules.battle.roster import AddCombatant
+from rules.battle.savefile import read_battle, write_battle
+from rules.battle.scatter import Occupant, StrayRule
+from rules.battle.terrain import Footing, Light, WaterDepth
+from rules.battle.turns import ChooseManeuver, StartTurns
+from rules.core.dice import ScriptedDice
+from rules.core.errors import DataError, IllegalCommandError, RulesError
+from rules.sets.attack_form import FLAG_ON
+from rules.sets.registry import get_ruleset
+from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.maneuvers import TieRolled
+from rules.sets.seed002.sheet import Sheet002, base_hit_points, sheet_of
+from rules.sets.seed002.tables import catalog_002
+from rules.sets.seed002.tracks import Tracks002, tracks_of
+from rules.sets.sheet_fields import SheetEntries
+from tests.rules.seed002_duel import (
+    HOME,
+    RULESET,
+    SOUTH,
+    battle,
+    combatant,
+    duel,
+    fighter,
+    of,
+    sword,
+)
+
+FAR = Hex.from_offset(8, 15)
+
+
+def test_initiative_by_dex_ties_by_d10_rolled_again_while_equal() -> None:
+    third = combatant(fighter("Third", dexterity=11), Hex.from_offset(2, 2), Facing.S, "t")
+    state = duel(fighter("Quick", dexterity=15), fighter("Even", dexterity=11), third)
+    b = battle(state)
+    events = b.execute(StartTurns(), ScriptedDice((4, 4, 2, 7)))
+    assert b.state.initiative == ("a", "t", "d")
+    assert [(e.combatant_id, e.face) for e in of(events, TieRolled)] == [
+        ("d", 4),
+        ("t", 4),
+        ("d", 2),
+        ("t", 7),
+    ]
+
+
+def test_initiative_uses_dex_as_the_wounds_left_it() -> None:
+    slowed = fighter("Slowed", dexterity=15)
+    slowed = replace(
+        slowed,
+        stats=replace(
+            sheet_of(slowed), characteristics=replace(sheet_of(slowed).characteristics, dexterity=5)
+        ),
+    )
+    b = battle(duel(slowed, fighter("Defender", dexterity=9)))
+    b.execute(StartTurns(), ScriptedDice(()))
+    assert b.state.initiative == ("d", "a")
+
+
+def test_maneuvers_and_what_they_allow() -> None:
+    keys = [m.key for m in RULESET.maneuvers(duel(), "a")]
+    assert keys == ["attack", "move", "ready", "change-posture", "wait", "do-nothing"]
+    attack = RULESET.maneuver("attack").terms()
+    assert (attack.attacks, attack.movement.value, attack.active_defenses) == (1, "step", True)
+    assert RULESET.maneuver("move").terms().attacks == 0
+    assert RULESET.maneuver("wait").terms().out_of_turn
+    with pytest.raises(RulesError):
+        RULESET.maneuver("all-out-attack")
+
+
+def test_a_move_maneuver_allows_no_attack_and_an_attack_implies_the_attack_maneuver() -> None:
+    b = battle(duel(fighter("Quick", dexterity=15)))
+    b.execute(StartTurns(), ScriptedDice(()))
+    events = b.execute(Attack("a", "d", sword()), ScriptedDice((99,)))
+    assert b.state.combatant("a").maneuver is not None
+    assert b.state.combatant("a").maneuver.key == "attack"  # type: ignore[union-attr]
+    assert events
+    b.execute(EndTurn(), ScriptedDice(()))
+    b.execute(EndTurn(), ScriptedDice(()))
+    b.execute(ChooseManeuver("a", "move", ""), ScriptedDice(()))
+    with pytest.raises(IllegalCommandError):
+        b.execute(Attack("a", "d", sword()), ScriptedDice((99,)))
+
+
+def test_legal_actions_on_its_turn_and_none_out_of_it() -> None:
+    b = battle(duel(fighter("Quick", dexterity=15)))
+    b.execute(StartTurns(), ScriptedDice(()))
+    labels = [a.label for a in RULESET.legal_actions(b.state, "a")]
+    assert "attack Defender" in labels and "end the turn" in labels
+    assert "maneuver: Move" in labels and any(x.startswith("step to") for x in labels)
+    assert RULESET.legal_actions(b.state, "d") == ()
+    for action in RULESET.legal_actions(b.state, "a"):
+        if action.label == "attack Defender":
+            assert action.command == Attack(
+                "a", "d", Attack002("longsword", "cut", DefenseKind.PARRY, "longsword")
+            )
+
+
+def test_legal_actions_of_the_fallen_are_only_ending_the_turn() -> None:
+    state = duel(fighter("Quick", dexterity=15))
+    a = state.combatant("a")
+    hurt = a.evolve(tracks=Tracks002(paralysis="neck"))
+    b = battle(state.with_combatants(hurt))
+    b.execute(StartTurns(), ScriptedDice(()))
+    assert [x.label for x in RULESET.legal_actions(b.state, "a")] == ["end the turn"]
+
+
+def test_condition_labels() -> None:
+    b = battle(duel())
+    b.execute(SetPosture("d", Posture.PRONE), ScriptedDice(()))
+    assert RULESET.condition_labels(b.state.combatant("d")) == ("prone",)
+    hurt = b.state.combatant("d").evolve(
+        tracks=Tracks002(bleeding=1, skill_penalty=-50, useless_arms=frozenset({"left"}))
+    )
+    assert RULESET.condition_labels(hurt) == (
+        "prone",
+        "bleeding 1 HP a round",
+        "broken ribs (-50%)",
+        "useless left arm",
+    )
+
+
+def test_sheet_rows() -> None:
+    c = duel().combatant("a")
+    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheet(c)}
+    assert sections["Characteristics"]["HP"] == "12 of 12"
+    assert sections["Characteristics"]["Major wound level"] == "6"
+    assert sections["Characteristics"]["Armour points"] == "2 (Hard leather)"
+    assert sections["Skills"]["Close Combat"] == "50%"
+    assert sections["Weapons"]["Longsword"] == "cut 1d8 reach 1; medium"
+    assert base_hit_points(sheet_of(c).characteristics) == 11
+
+
+def test_sheet_codec_round_trip_and_refusals() -> None:
+    f = fighter("Coded", ("dagger", "shortbow"), skills={"Athletics": 30})
+    data = RULESET.encode_sheet(f)
+    assert data["format"] == "hexfray-sheet-002" and data["version"] == 1
+    assert RULESET.decode_sheet(data) == replace(
+        f, stats=Sheet002(sheet_of(f).characteristics, dict(sorted(sheet_of(f).skills.items())))
+    )
+    with pytest.raises(DataError, match="format"):
+        RULESET.decode_sheet({**data, "format": "hexfray-sheet-000"})
+    with pytest.raises(DataError, match="version"):
+        RULESET.decode_sheet({**data, "version": 2})
+    bad = {**data, "characteristics": {**data["characteristics"], "siz": 0}}  # type: ignore[dict-item]
+    with pytest.raises(DataError, match="siz"):
+        RULESET.decode_sheet(bad)
+    with pytest.raises(DataError, match="no seed 002 weapon"):
+        RULESET.decode_sheet({**data, "weapons": ["broadsword"]})
+
+
+def test_sheet_entries_round_trip_and_ranges() -> None:
+    f = fighter("Edited")
+    entries = RULESET.sheet_entries(f)
+    assert RULESET.with_sheet_entries(f, entries) == replace(
+        f, stats=Sheet002(sheet_of(f).characteristics, dict(sorted(sheet_of(f).skills.items())))
+    )
+    changed = SheetEntries({**entries.values, "dex": 17}, {"Dodge": 60})
+    edited = RULESET.with_sheet_entries(f, changed)
+    assert (sheet_of(edited).characteristics.dexterity, sheet_of(edited).skill("Dodge")) == (17, 60)
+    with pytest.raises(DataError):
+        RULESET.with_sheet_entries(f, SheetEntries({**entries.values, "str": 0}, {}))
+    problems = RULESET.sheet_problems(
+        replace(f, weapons=(replace(catalog_002().weapons["longsword"], skill="Sword Dancing"),))
+    )
+    assert [p.place for p in problems] == ["weapons/0/skill"]
+
+
+def test_skills_default_to_their_base_values() -> None:
+    bare = Sheet002()
+    assert (bare.skill("Close Combat"), bare.skill("Ranged Combat"), bare.skill("Dodge")) == (
+        22,
+        22,
+        21,
+    )
+    assert bare.skill("Juggling") == 0
+
+
+def test_terrain_labels_name_the_rows() -> None:
+    assert RULESET.terrain_label(Light.DIM_5).endswith("partial darkness (-25%)")
+    assert RULESET.terrain_label(Light.TOTAL_DARKNESS).endswith("darkness (-50%)")
+    assert RULESET.terrain_label(Light.TWILIGHT) == Light.TWILIGHT.label
+    assert RULESET.terrain_label(Footing.BAD).endswith("unstable ground (-25%)")
+    assert RULESET.terrain_label(WaterDepth.DEEP).startswith("deep")
+    assert RULESET.terrain_label(WaterDepth.KNEE) == WaterDepth.KNEE.label
+
+
+def test_attack_form_fields_and_greyed_choices() -> None:
+    state = duel(fighter("Archer", ("shortbow", "dagger")), defender_hex=FAR)
+    form = RULESET.attack_form(state, "a", "d", {})
+    assert form.field("weapon").value == "shortbow/shoot"
+    dagger = {c.key: c.problem for c in form.field("weapon").choices}["dagger/stab"]
+    assert dagger == "out of reach"
+    defenses = {c.key: c.problem for c in form.field("defense").choices}
+    assert defenses["parry:longsword"] == "a ranged attack can be dodged, not parried"
+    entries = {
+        "wind": "high-wind",
+        "obscured": "obscured",
+        "movement": "moved-10m",
+        "blinded": FLAG_ON,
+    }
+    form = RULESET.attack_form(state, "a", "d", entries)
+    assert form.choices == Attack002(
+        "shortbow",
+        "shoot",
+        DefenseKind.DODGE,
+        "",
+        replace(
+            sword().gm, wind="high-wind", obscured="obscured", movement="moved-10m", blinded=True
+        ),
+    )
+    close = RULESET.attack_form(duel(), "a", "d", entries)
+    assert close.field("wind").value == "" and close.field("blinded").value == ""
+    far = RULESET.attack_form(duel(defender_hex=FAR), "a", "d", {})
+    assert far.choices is None and "beyond" in far.problem
+
+
+def test_attack_form_helpless_takes_the_defense_away() -> None:
+    form = RULESET.attack_form(duel(), "a", "d", {"helpless": FLAG_ON})
+    assert form.field("defense").value == "none"
+    assert form.choices is not None and form.choices.gm.helpless  # type: ignore[attr-defined]
+
+
+def test_every_attack_variant_previews_with_odds_summing_to_1() -> None:
+    state = duel(fighter("Archer", ("shortbow", "dagger")), defender_hex=FAR)
+    for s in (state, duel()):
+        variants = RULESET.attack_variants(s, "a", "d")
+        assert variants
+        for v in variants:
+            assert sum(x.probability for x in RULESET.preview_attack(s, "a", "d", v).odds) == 1
+
+
+def test_no_piece_hits_anybody() -> None:
+    who = duel().combatant("d")
+    assert RULESET.stray_hits.hit_chance(Occupant(who), StrayRule.IN_PATH) == 0
+    state = duel()
+    piece_state, events = RULESET.piece_hit(
+        state,
+        None,
+        None,
+        who,
+        "d",
+        who.hex,  # type: ignore[arg-type]
+        ScriptedDice(()),
+    )
+    assert (piece_state, events) == (state, ())
+
+
+def test_placeable_items_are_the_catalog_weapons_but_bare_hands() -> None:
+    names = [w.name for w in RULESET.placeable_items()]
+    assert "Fist" not in names and "Longsword" in names and names == sorted(names, key=str.lower)
+
+
+def test_no_options() -> None:
+    assert get_ruleset("002") is RULESET
+    with pytest.raises(RulesError):
+        get_ruleset("002", ["locations-001"])
+
+
+def test_a_wounded_battle_saves_and_loads_as_it_is() -> None:
+    b = battle(duel(None, fighter("Defender", ("longsword", "dagger"), armour=None)))
+    b.execute(Attack("a", "d", sword()), ScriptedDice((3, 99, 9)))  # a useless left arm
+    b.execute(MoveCombatant("a", HOME + Facing.N.vector), ScriptedDice(()))
+    text = write_battle(b, RULESET.saved_types)
+    loaded = read_battle(text, rulesets=get_ruleset)
+    assert loaded.state == b.state
+    assert tracks_of(loaded.state.combatant("d")).useless_arms == {"left"}
+    assert [i.name for i in loaded.state.items] == ["Dagger"]
+
+
+def test_a_fighter_of_another_ruleset_is_refused() -> None:
+    from rules.sets.seed000.ruleset import seed000_ruleset  # noqa: F401 (its sheet type)
+    from rules.sets.seed000.sheet import Sheet000
+
+    stranger = replace(fighter("Stranger"), stats=Sheet000())
+    b = battle(duel())
+    with pytest.raises(IllegalCommandError, match="Stranger"):
+        b.execute(
+            AddCombatant(combatant(stranger, Hex.from_offset(1, 1), Facing.S, "x", Side.GREEN)),
+            ScriptedDice(()),
+        )
+    assert SOUTH in b.state.grid
