@@ -5,12 +5,16 @@ death, initiative, maneuvers, legal actions, conditions and the map's facts."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hexmap import Facing
 from rules.battle.commands import Attack, EndTurn, MoveCombatant, PaintTerrain
 from rules.battle.maneuvers import MoveAllowance
 from rules.battle.model import Posture, Status
+from rules.battle.pieces import Piece, Placement, PlacementKind
+from rules.battle.scatter import Occupant, StrayRule
 from rules.battle.terrain import Light, TerrainChange
 from rules.battle.turns import ChooseManeuver, StartTurns
 from rules.core.dice import ScriptedDice
@@ -28,10 +32,10 @@ from rules.sets.seed004.events import (
     ZoneDamaged,
     ZoneFound,
 )
-from rules.sets.seed004.sheet import ZoneArmor
+from rules.sets.seed004.sheet import ZoneArmor, sheet_of
 from rules.sets.seed004.tracks import maximum_hit_points, tracks_of
 from tests.rules.battle_level import of
-from tests.rules.seed004_battle import FRONT, HOME, RULESET, bob, duel, fighter, hit
+from tests.rules.seed004_battle import CATALOG, FRONT, HOME, RULESET, bob, duel, fighter, hit
 
 # --- checks: 2d6 + bonuses against the difficulty -------------------------------------
 
@@ -432,11 +436,74 @@ def test_darkness_adds_to_the_difficulty_and_names_it() -> None:
 
 
 def test_a_flying_piece_hits_nobody() -> None:
-    from rules.battle.pieces import Piece  # noqa: F401  (the protocol's type)
-
+    """Nothing in seed 004 leaves a hand; a piece the GM sends flying passes."""
     battle = duel()
-    check = RULESET.stray_hits.hit_chance  # seed 004 has no stray hits
-    from rules.battle.scatter import Occupant, StrayRule
+    state = battle.state
+    piece = Piece("Club", CATALOG.weapon("club"), Placement(PlacementKind.FLIES))
+    after, events = RULESET.piece_hit(
+        state, piece, None, state.combatant("a"), "b", FRONT, ScriptedDice(())
+    )
+    assert after == state
+    assert [type(e).__name__ for e in events] == ["NothingHit"]
+    occupant = Occupant(bob(battle))
+    assert RULESET.stray_hits.hit_chance(occupant, StrayRule.IN_PATH) == 0
+    check = RULESET.stray_hits.check(
+        "Club", piece.placement, occupant, FRONT, StrayRule.IN_PATH, ScriptedDice(())
+    )
+    assert not check.hit and check.combatant_id == "b"
 
-    assert check(Occupant(bob(battle)), StrayRule.IN_PATH) == 0
+
+def test_the_turn_end_changes_nothing_and_a_new_turn_restores_the_reaction() -> None:
+    battle = duel()
+    hit(battle, (3, 3, 4, 4))  # dodged: Bob used his reaction
+    state = battle.state
+    assert RULESET.turn_ends(state, "b", ScriptedDice(())) == (state, ())
+    assert tracks_of(RULESET.new_turn(bob(battle))).defenses == 0
     assert HOME != FRONT
+
+
+# --- every row of difficulty.json ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "difficulty"),
+    [("tiny", 8), ("small", 7), ("medium", 6), ("large", -7), ("huge", -13)],
+)
+def test_every_row_of_the_size_table(size: str, difficulty: int) -> None:
+    from rules.sets.components.zones_2d6 import Size
+
+    big = fighter("Bob")
+    big = replace(big, stats=replace(sheet_of(big), size=Size(size)))
+    battle = duel(bob=big)
+    # 2d6+2 = 4: a miss against 6 or more; a hit on a large or huge target, dodged on 13
+    faces = (1, 1) if difficulty > 4 else (1, 1, 6, 6)
+    assert of(hit(battle, faces), CheckRolled)[0].roll.against == difficulty
+
+
+@pytest.mark.parametrize(
+    ("posture", "difficulty"),
+    [
+        (Posture.STANDING, 6),
+        (Posture.DEFENSIVE_CROUCH, 6),
+        (Posture.DEEP_CROUCH, 7),
+        (Posture.KNEELING, 7),
+        (Posture.SITTING, 7),
+        (Posture.SITTING_IN_CHAIR, 7),
+        (Posture.HANDS_AND_KNEES, 7),
+        (Posture.CRAWLING, 8),
+        (Posture.PRONE, 8),
+    ],
+)
+def test_every_posture_s_size_steps(posture: Posture, difficulty: int) -> None:
+    battle = duel(bob_posture=posture)
+    assert of(hit(battle, (1, 1)), CheckRolled)[0].roll.against == difficulty
+
+
+@pytest.mark.parametrize(
+    ("darkness", "added"),
+    [(0, 0), (1, 0), (2, 2), (5, 2), (8, 2), (9, 4), (10, 6)],
+)
+def test_every_row_of_the_light_table(darkness: int, added: int) -> None:
+    battle = duel()
+    battle.execute(PaintTerrain((HOME,), TerrainChange(light=Light.of_darkness(darkness))))
+    assert of(hit(battle, (1, 1)), CheckRolled)[0].roll.against == 6 + added

@@ -42,7 +42,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
-from rules.sets.attack_form import AttackForm
+from rules.sets.attack_form import AttackForm, FormAttacks
 from rules.sets.components.zones_2d6 import ARMORED_ZONES, Zone, aim_problem
 from rules.sets.protocol import (
     AttackPreview,
@@ -464,5 +464,7 @@ def seed004_ruleset(options: Iterable[str] = ()) -> Seed004:
     return _instance()
 
 
-# The protocol check: mypy proves that Seed004 is a whole Ruleset.
+# The protocol checks: mypy proves that Seed004 is a whole Ruleset, and one whose
+# attacks the generic attack pane plans (FormAttacks).
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed004_ruleset
+_FORMS: Callable[[Iterable[str]], FormAttacks] = seed004_ruleset
