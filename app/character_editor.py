@@ -282,6 +282,19 @@ def _select_data(box: QComboBox, data: object) -> None:
     box.setCurrentIndex(max(index, 0))
 
 
+def _show_dice_box(box: QLineEdit, base: DamageBase) -> None:
+    """A mode's dice box: typed in for fixed damage, else empty and off (the dice
+    of thr and sw come from the wielder)."""
+    fixed = base is DamageBase.FIXED
+    box.setEnabled(fixed)
+    box.setPlaceholderText("1d6" if fixed else "")
+    box.setToolTip(
+        f"The fixed damage's own dice. {DICE_HINT}"
+        if fixed
+        else f"{base.value}: the dice come from the wielder, not the weapon"
+    )
+
+
 def _spin(object_name: str, low: int, high: int) -> QSpinBox:
     box = QSpinBox()
     box.setObjectName(object_name)
@@ -669,9 +682,7 @@ class CharacterEditor(QDialog):
         modifier.setValue(mode.skill_modifier)
         dice = QLineEdit(mode.dice_text)
         dice.setObjectName(f"modeDice:{row}")
-        dice.setPlaceholderText("1d6")
-        dice.setToolTip(f"The fixed damage's own dice. {DICE_HINT}")
-        dice.setEnabled(mode.base is DamageBase.FIXED)
+        _show_dice_box(dice, mode.base)
         name.setObjectName(f"modeName:{row}")
         for column, widget in enumerate((name, base, adds, kind, reach, modifier, dice)):
             self.modes_table.setCellWidget(row, column, widget)
@@ -716,7 +727,7 @@ class CharacterEditor(QDialog):
             mode.reach_text = reach.text()
             mode.skill_modifier = modifier.value()
             mode.dice_text = dice.text()
-            dice.setEnabled(mode.base is DamageBase.FIXED)
+            _show_dice_box(dice, mode.base)
         item = self.weapon_list.item(index)
         if item is not None:
             item.setText(draft.name or "(no name)")

@@ -113,9 +113,9 @@ def test_fixed_damage_without_dice_is_named_and_not_saved(qtbot: QtBot) -> None:
     base = editor.mode_widget(0, 1)
     dice = editor.mode_widget(0, DICE_COLUMN)
     assert isinstance(base, QComboBox) and isinstance(dice, QLineEdit)
-    assert not dice.isEnabled()  # sw: the wielder's swing gives the dice
+    assert not dice.isEnabled() and not dice.placeholderText()  # sw: the wielder's dice
     base.setCurrentText("fixed")  # the swing's base, and no dice typed yet
-    assert dice.isEnabled()
+    assert dice.isEnabled() and dice.placeholderText() == "1d6"
     assert editor.message("weapon/modes") == f"Mode 1: {DICE_HINT}"
     assert not editor.save_button.isEnabled()
     assert editor.command() is None
