@@ -28,7 +28,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import CombatantEvent, Event
 
-GM_EDIT = Citation("base", "the GM edits a fighter's sheet and the battle's sides")
+GM_EDIT = Citation("hexfray", "the GM edits a fighter's sheet and the battle's sides")
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import CombatantEvent, Event
 
-GM_ROSTER = Citation("base", "the GM brings fighters into the battle and takes them out")
+GM_ROSTER = Citation("hexfray", "the GM brings fighters into the battle and takes them out")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 # cites them: seed 000's 3rd-edition basics ("base"), and the open rules that seeds
 # 002, 003 and 004 are fragments of (docs/ruleset-002.md, -003.md, -004.md).
 BASE_SOURCES: dict[str, str] = {
+    # The GM's own acts at the table (bringing fighters in, editing a sheet), which
+    # no ruleset's rules govern: every ruleset's log cites them alike.
+    "hexfray": "Hexfray",
     "base": "Basic Set",
     "base-002": "OpenQuest SRD",
     "base-003": "FUDGE SRD",
