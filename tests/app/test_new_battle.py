@@ -202,3 +202,19 @@ def test_a_template_of_another_ruleset_is_refused_with_both_rulesets_named(
     assert len(refusals) == 1
     assert f"ruleset {template_key}" in refusals[0] and f"ruleset {battle_key}" in refusals[0]
     assert stranger.fighter.name in refusals[0]
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if k != "000"])
+def test_import_character_in_a_battle_of_another_ruleset_says_it_imports_none(
+    window: MainWindow, key: str, tmp_path: Path
+) -> None:
+    window.replace_battle(new_battle(setup_of(key, 0)))
+    problems: list[str] = []
+    importer = window.character_import
+    importer.show_problem = lambda _title, text: problems.append(text)
+    importer.choose_path = lambda *_args: pytest.fail("no file to choose")  # type: ignore[assignment]
+    gcs = tmp_path / "hero.gcs"
+    gcs.write_text("{}", encoding="utf-8")
+    assert importer.run() is None
+    assert importer.import_file(gcs) is None
+    assert len(problems) == 2 and window.controller.state.combatants == ()

@@ -218,3 +218,15 @@ def test_registered_rulesets_refuse_each_others_fighters(battle_key: str, fighte
         read_battle(json.dumps(document), rulesets=get_ruleset, sheet_owner=sheet_owner)
     assert f"is a fighter of ruleset {fighter_key}" in str(on_load.value)
     assert f"this battle plays ruleset {battle_key}" in str(on_load.value)
+
+
+# --- character files of other programs -------------------------------------------------------
+
+
+def test_gcs_files_are_imported_by_seed_000_only() -> None:
+    importers = [
+        key
+        for key in ruleset_keys()
+        if any(".gcs" in kind.suffixes for kind in get_ruleset(key).character_file_kinds())
+    ]
+    assert importers == ["000"]
