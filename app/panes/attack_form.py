@@ -73,9 +73,11 @@ from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormAttacks, F
 from rules.sets.protocol import AttackPreview, OddsLine
 from rules.sets.registry import ruleset_of
 
-# The captions the pane's own widgets take their mnemonics from: a field's caption
-# gets the first other letter of its label ("&Attacker", "&Target", "&Roll").
-_RESERVED_MNEMONICS = frozenset("atr")
+# Letters a field's caption leaves to others: the pane's own ("&Attacker",
+# "&Target", "&Roll"), the menu bar's (&File, &View, &Battle) and the other panes'
+# ("Clear tar&get", "Appl&y", "Stat&us", "Ne&xt"). A field's caption takes the
+# first other letter of its label.
+_RESERVED_MNEMONICS = frozenset("atr" "fvb" "gyux")
 # The tones of the log's lines that say what an attack came to (the "Last roll" line).
 _OUTCOME_TONES = (Tone.OUTCOME, Tone.HARM, Tone.CRITICAL)
 

@@ -356,3 +356,13 @@ def _next_focusable(widget):
     ):
         nxt = nxt.nextInFocusChain()
     return nxt
+
+
+def test_captions_leave_the_menus_and_the_panes_letters_alone(spearman):
+    pane, _controller = spearman
+    texts = [pane.findChild(QLabel, f"fieldCaption_{k}").text() for k in ("weapon", "mode")]
+    below = pane.field_widget("below")
+    assert isinstance(below, QCheckBox)
+    texts.append(below.text())
+    letters = [text[text.index("&") + 1].lower() for text in texts]
+    assert letters == ["w", "m", "o"]  # "From below": f is the File menu's, r Roll's
