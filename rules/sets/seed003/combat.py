@@ -38,6 +38,7 @@ from hexmap import in_front_arc, in_reach
 from rules.battle.model import (
     Combatant,
     DamageBase,
+    ParryClass,
     Posture,
     Status,
     Weapon,
@@ -346,7 +347,7 @@ def defense_options(
         parry = "a missile cannot be parried"
     elif weapon is None or weapon.key in defender.unready:
         parry = f"{defender.name} holds no ready weapon"
-    elif any(m.is_ranged for m in weapon.modes) and all(m.is_ranged for m in weapon.modes):
+    elif weapon.parry is ParryClass.NONE or all(m.is_ranged for m in weapon.modes):
         parry = f"the {weapon.name} cannot parry"
     elif attack_side(defender, weapon, body_of(defender))[1] is not None:
         parry = "the weapon arm is useless"

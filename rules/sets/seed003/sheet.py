@@ -46,6 +46,7 @@ from rules.sets.sheet_fields import (
     SheetEntries,
     SheetField,
     SheetFieldKind,
+    WeaponPart,
     skill_place,
 )
 
@@ -220,6 +221,19 @@ SHEET_DESCRIPTION = SheetDescription(
     skill_maximum=LADDER_TOP,
     skills_tooltip="Skill levels on the ladder, -3 (Terrible) to +3 (Superb); "
     "a skill not listed is Poor (-2).",
+    # What seed 003 reads of a weapon: bare hands or not, whether it parries, its
+    # hands, whether Strength adds (thr/sw) or not (fixed), its factor (the adds)
+    # and a mode's skill modifier.
+    weapon_parts=frozenset(
+        {
+            WeaponPart.KIND,
+            WeaponPart.PARRY,
+            WeaponPart.HANDS,
+            WeaponPart.DAMAGE_BASE,
+            WeaponPart.ADDS,
+            WeaponPart.SKILL_MODIFIER,
+        }
+    ),
 )
 
 
