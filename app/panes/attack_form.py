@@ -27,7 +27,7 @@ from fractions import Fraction
 from html import escape
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QStandardItemModel
+from PySide6.QtGui import QKeyEvent, QKeySequence, QMouseEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -149,6 +149,7 @@ class AttackFormPane(QDockWidget):
         self._grid.setColumnStretch(1, 1)
         self._widgets: dict[str, QComboBox | QCheckBox] = {}
         self._captions: dict[str, QLabel] = {}
+        self._flag_rows: dict[str, FlagRow] = {}
         self._order: tuple[str, ...] = ()
 
         # --- the preview -----------------------------------------------------------------
@@ -419,20 +420,24 @@ class AttackFormPane(QDockWidget):
 
     def _make_field(self, f: FormField) -> None:
         widget: QComboBox | QCheckBox
+        text = _mnemonic_text(f.label, self._used_mnemonics())
         if f.flag:
-            widget = QCheckBox(_mnemonic_text(f.label, self._used_mnemonics()))
+            row = FlagRow(text)
+            widget, caption = row.check, row.label
             widget.toggled.connect(
                 lambda on, key=f.key: self._field_changed(key, FLAG_ON if on else FLAG_OFF)
             )
+            self._flag_rows[f.key] = row
         else:
             widget = _combo("", f.tooltip or f.label)
             widget.currentIndexChanged.connect(
                 lambda _i, key=f.key, box=widget: self._field_changed(key, box.currentData())
             )
-            caption = buddy_label(_mnemonic_text(f.label, self._used_mnemonics()), widget)
-            caption.setObjectName(f"fieldCaption_{f.key}")
-            self._captions[f.key] = caption
-            caption.installEventFilter(self)
+            caption = buddy_label(text, widget)
+            caption.setWordWrap(True)  # a long caption wraps, never widens the dock
+        caption.setObjectName(f"fieldCaption_{f.key}")
+        caption.installEventFilter(self)
+        self._captions[f.key] = caption
         widget.setObjectName(f"field_{f.key}")
         widget.installEventFilter(self)
         view = widget.view() if isinstance(widget, QComboBox) else None
@@ -450,23 +455,26 @@ class AttackFormPane(QDockWidget):
         return used
 
     def _drop_field(self, key: str) -> None:
-        gone = (self._widgets.pop(key, None), self._captions.pop(key, None))
+        gone = (
+            self._widgets.pop(key, None),
+            self._captions.pop(key, None),
+            self._flag_rows.pop(key, None),
+        )
         _discard(self._grid, [w for w in gone if w is not None])
         self._order = tuple(k for k in self._order if k != key)
 
     def _lay_out(self, keys: tuple[str, ...]) -> None:
         for key in keys:
-            for w in (self._captions.get(key), self._widgets[key]):
+            for w in (self._flag_rows.get(key), self._captions[key], self._widgets[key]):
                 if w is not None:
                     self._grid.removeWidget(w)
         for row, key in enumerate(keys):
-            widget = self._widgets[key]
-            caption = self._captions.get(key)
-            if caption is None:
-                self._grid.addWidget(widget, row, 0, 1, 2)
+            flag = self._flag_rows.get(key)
+            if flag is not None:
+                self._grid.addWidget(flag, row, 0, 1, 2)
             else:
-                self._grid.addWidget(caption, row, 0)
-                self._grid.addWidget(widget, row, 1)
+                self._grid.addWidget(self._captions[key], row, 0)
+                self._grid.addWidget(self._widgets[key], row, 1)
         self._order = keys
         # Tab goes down the form in its order, from the Target box to Roll.
         chain: list[QWidget] = [self.attacker_combo, self.target_combo]
@@ -482,6 +490,7 @@ class AttackFormPane(QDockWidget):
             if isinstance(widget, QCheckBox):
                 widget.setChecked(f.value == FLAG_ON)
                 widget.setToolTip(f.tooltip)
+                self._captions[f.key].setToolTip(f.tooltip)
                 return
             caption = self._captions.get(f.key)
             if caption is not None:
@@ -662,6 +671,38 @@ class AttackFormPane(QDockWidget):
                 event.accept()  # deliver it to us as a key press, not as a shortcut
             else:
                 self.roll()
+            return True
+        return super().eventFilter(watched, event)
+
+
+class FlagRow(QWidget):
+    """A flag field's check box with its caption beside it as a label that wraps
+    (a long caption, "Target moved more than 10 m", never widens the dock beside
+    the map); a click on the caption ticks the box, its mnemonic focuses it."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.check = QCheckBox()
+        self.label = buddy_label(text, self.check)
+        self.label.setWordWrap(True)
+        self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.label.installEventFilter(self)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        row.addWidget(self.check, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.label, 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.label
+            and event.type() == QEvent.Type.MouseButtonRelease
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and self.check.isEnabled()
+        ):
+            self.check.toggle()
+            self.check.setFocus(Qt.FocusReason.MouseFocusReason)
             return True
         return super().eventFilter(watched, event)
 

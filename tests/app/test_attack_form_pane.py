@@ -166,8 +166,10 @@ def test_fields_are_drawn_in_order_combos_and_a_check_box(spearman):
     assert weapon.toolTip() == "The attacker's weapon"
     below = pane.field_widget("below")
     assert isinstance(below, QCheckBox) and not below.isChecked()
-    assert below.text().replace("&", "") == "From below"
-    assert below.toolTip() == "The blow comes from below"
+    below_caption = pane.findChild(QLabel, "fieldCaption_below")
+    assert below_caption is not None and below_caption.buddy() is below
+    assert below_caption.text().replace("&", "") == "From below"
+    assert below.toolTip() == below_caption.toolTip() == "The blow comes from below"
     # each caption focuses its box, with a mnemonic of its own
     caption = pane.findChild(QLabel, "fieldCaption_weapon")
     assert caption is not None and caption.buddy() is weapon
@@ -360,9 +362,43 @@ def _next_focusable(widget):
 
 def test_captions_leave_the_menus_and_the_panes_letters_alone(spearman):
     pane, _controller = spearman
-    texts = [pane.findChild(QLabel, f"fieldCaption_{k}").text() for k in ("weapon", "mode")]
-    below = pane.field_widget("below")
-    assert isinstance(below, QCheckBox)
-    texts.append(below.text())
+    keys = ("weapon", "mode", "below")
+    texts = [pane.findChild(QLabel, f"fieldCaption_{k}").text() for k in keys]
     letters = [text[text.index("&") + 1].lower() for text in texts]
     assert letters == ["w", "m", "o"]  # "From below": f is the File menu's, r Roll's
+
+
+LONG_FLAG = (
+    "The target moved more than ten metres this turn and the light is failing (both starred)"
+)
+
+
+class LongFlagForm(WeaponForm):
+    """The weapon form with one more flag whose caption is a whole sentence."""
+
+    def attack_form(
+        self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
+    ) -> AttackForm:
+        form = super().attack_form(state, attacker_id, defender_id, entries)
+        on = entries.get("long", FLAG_OFF)
+        flag = FormField("long", LONG_FLAG, (), on, "A long one", flag=True)
+        return AttackForm((*form.fields, flag), form.choices, form.problem)
+
+
+def test_a_long_flag_caption_wraps_and_a_click_on_it_ticks(qtbot):
+    pane, controller = make_pane(qtbot, LongFlagForm())
+    controller.select("c2")
+    controller.set_target("c4")
+    # beside the map at 1366x768: the form needs no more than the pane's 300 pixels
+    assert pane.fields_box.minimumSizeHint().width() <= 280
+    caption = pane.findChild(QLabel, "fieldCaption_long")
+    assert caption is not None and caption.wordWrap()
+    qtbot.waitUntil(lambda: caption.height() > caption.fontMetrics().height() * 1.5)  # wrapped
+    assert caption.mapTo(pane, caption.rect().topRight()).x() <= pane.width()
+    assert caption.text().replace("&", "") == LONG_FLAG
+    check = pane.field_widget("long")
+    assert isinstance(check, QCheckBox) and not check.isChecked()
+    qtbot.mouseClick(caption, Qt.MouseButton.LeftButton)
+    assert pane.entries["long"] == FLAG_ON
+    check = pane.field_widget("long")
+    assert isinstance(check, QCheckBox) and check.isChecked()
