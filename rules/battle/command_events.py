@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from hexmap import Facing, Hex
 from rules.battle.model import Posture
 from rules.battle.terrain import TerrainChange
+from rules.battle.values import hex_name
 from rules.core.events import Event
 
 
@@ -25,7 +26,8 @@ class Moved(Event):
     def describe(self) -> str:
         end = self.path[-1]
         steps = len(self.path) - 1
-        text = f"{self.name} moves to {end.q},{end.r} ({steps} hex{'' if steps == 1 else 'es'})"
+        # The map's own column and row, as every other line names a hex.
+        text = f"{self.name} moves to {hex_name(end)} ({steps} hex{'' if steps == 1 else 'es'})"
         if self.cost is not None:
             text += f", {self.cost} MP"
             if self.move_used is not None and self.move is not None:
