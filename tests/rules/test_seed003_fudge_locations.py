@@ -266,3 +266,14 @@ def test_parts_and_their_rules() -> None:
         BodyPart.of(PartGroup.HAND)
     assert WoundLevel.INCAPACITATED.label(BodyPart.LEFT_ARM.kind) == "Useless"
     assert WoundLevel.NEAR_DEATH.label(BodyPart.HEAD.kind) == "Near Death"
+
+
+def test_a_wound_mark_in_a_gms_words() -> None:
+    tracks = BodyTracks.for_capacity(0)
+    tracks, mark = tracks.with_wound(BodyPart.RIGHT_ARM, WoundLevel.INCAPACITATED)
+    assert mark.describe() == "Right arm: Useless"
+    tracks, mark = tracks.with_wound(BodyPart.RIGHT_ARM, WoundLevel.SCRATCH)
+    assert mark.describe() == "Right arm: Scratch"
+    tracks, mark = tracks.with_wound(BodyPart.HEAD, WoundLevel.VERY_HURT)
+    tracks, mark = tracks.with_wound(BodyPart.HEAD, WoundLevel.VERY_HURT)
+    assert mark.describe() == "Head: Very Hurt, box full: marked Incapacitated"

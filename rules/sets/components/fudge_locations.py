@@ -523,7 +523,8 @@ class WoundMark:
             text += f", no box left: {self.after.label}"
         elif self.marked != self.dealt:
             text += f", box full: marked {self.marked.label(kind)}"
-        if self.after is not self.before:
+        shown = self.marked.label(kind).lower() if self.marked is not None else ""
+        if self.after is not self.before and self.after.label != shown:
             text += f" ({self.after.label})"
         return text
 
