@@ -40,7 +40,7 @@ from rules.sets.seed002.tables import (
 )
 from rules.sets.seed002.tracks import tracks_of
 
-NOTE_STAR = cite(KEY, "Note *")
+NOTE_STAR = cite(KEY, "Note star")
 NOTE_DAGGER = cite(KEY, "Note †")
 NOTE_DOUBLE_DAGGER = cite(KEY, "Note ‡")
 BROKEN_RIBS = cite(KEY, "Major wound 5")
