@@ -690,7 +690,7 @@ class FlagRow(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
-        row.addWidget(self.check, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.check, 0, Qt.AlignmentFlag.AlignVCenter)
         row.addWidget(self.label, 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
