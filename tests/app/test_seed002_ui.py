@@ -1,0 +1,98 @@
+"""Seed 002's UI (app.rulesets.seed002): the generic attack form pane over seed
+002's attack form (weapon, defense with the impossible parries greyed, the
+GM's situational fields), its exact odds and its roll; the log lines give each
+seed 002 event a tone; the generic sheet view shows the sheet (no section)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QCheckBox, QComboBox
+
+from app.controller import BattleController
+from app.event_text import Tone
+from app.panes.attack_form import AttackFormPane
+from app.rulesets import ruleset_ui
+from app.rulesets.seed002.log_lines import seed002_line
+from hexmap import Hex
+from rules.battle.commands import Attack
+from rules.core.dice import ScriptedDice
+from rules.sets.attack_form import FLAG_ON
+from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.events import AttackDeclared, DamageDealt, MajorWoundRolled, SkillRolled
+from rules.sets.seed002.situation import GMSituation
+from tests.rules.seed002_duel import battle, duel, fighter, sword
+
+
+def make_pane(qtbot, state=None) -> tuple[AttackFormPane, BattleController]:  # type: ignore[no-untyped-def]
+    controller = BattleController(battle(state or duel()))
+    pane = ruleset_ui("002").attack_pane(controller, None)
+    assert isinstance(pane, AttackFormPane)
+    qtbot.addWidget(pane)
+    pane.show()
+    controller.select("a")
+    controller.set_target("d")
+    return pane, controller
+
+
+def combo(pane: AttackFormPane, key: str) -> QComboBox:
+    box = pane.field_widget(key)
+    assert isinstance(box, QComboBox)
+    return box
+
+
+def enabled(box: QComboBox, data: str) -> bool:
+    model = box.model()
+    assert isinstance(model, QStandardItemModel)
+    item = model.item(box.findData(data))
+    assert item is not None
+    return item.isEnabled()
+
+
+def test_the_pane_draws_seed_002_s_form_with_exact_odds(qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane, _controller = make_pane(qtbot)
+    assert pane.objectName() == "attackPane"
+    assert combo(pane, "weapon").findData("longsword/cut") >= 0
+    assert combo(pane, "defense").currentData() == "parry:longsword"
+    assert not enabled(combo(pane, "wind"), "hurricane")  # a ranged row in close combat
+    assert isinstance(pane.field_widget("helpless"), QCheckBox)
+    assert pane.preview is not None
+    assert sum(line.probability for line in pane.preview.odds) == 1
+    assert pane.preview.summary.startswith("Close Combat 50%")
+
+
+def test_a_shot_greys_the_parries(qtbot) -> None:  # type: ignore[no-untyped-def]
+    archer = fighter("Archer", ("shortbow", "dagger"))
+    pane, _controller = make_pane(qtbot, duel(archer, defender_hex=Hex.from_offset(8, 15)))
+    defense = combo(pane, "defense")
+    assert enabled(defense, "dodge") and not enabled(defense, "parry:longsword")
+    assert enabled(combo(pane, "wind"), "hurricane")
+
+
+def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane, controller = make_pane(qtbot)
+    pane.set_entry("defense", "dodge")
+    pane.set_entry("attacker_mounted", FLAG_ON)
+    pane.roll_button.click()
+    command = controller.battle.commands[-1]
+    assert isinstance(command, Attack)
+    assert command.options == Attack002(
+        "longsword", "cut", DefenseKind.DODGE, "", GMSituation(attacker_mounted=True)
+    )
+
+
+def test_log_lines_and_tones() -> None:
+    b = battle(duel(None, fighter("Defender", armour=None)))
+    events = b.execute(Attack("a", "d", sword()), ScriptedDice((3, 99, 5)))
+    formatter = ruleset_ui("002").log_formatter
+    declared = next(e for e in events if isinstance(e, AttackDeclared))
+    assert formatter.opens_row(declared)
+    assert seed002_line(declared) == (declared.describe(), Tone.TITLE)
+    attack, dodge = [e for e in events if isinstance(e, SkillRolled)]
+    assert seed002_line(attack) == (attack.describe(), Tone.CRITICAL)
+    assert seed002_line(dodge) == (dodge.describe(), Tone.FAILURE)
+    damage = next(e for e in events if isinstance(e, DamageDealt))
+    assert seed002_line(damage) == (damage.describe(), Tone.HARM)
+    wound = next(e for e in events if isinstance(e, MajorWoundRolled))
+    assert seed002_line(wound) == (wound.describe(), Tone.HARM)
+    assert "broken ribs" in wound.describe()
+    assert ruleset_ui("002").inspector_section(None, None) is None  # type: ignore[arg-type]
