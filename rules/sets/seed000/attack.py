@@ -218,7 +218,7 @@ from rules.sets.seed000.stances import (
     weapon_side,
 )
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import tracks_of, with_tracks
+from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.weapon_strikes import (
     SUBDUING_001,
     StrikePurpose,
@@ -1993,12 +1993,15 @@ def wound_inputs(
     chink: bool,
 ) -> WoundInputs:
     """What the located wound of a blow at ``key`` reads of the one struck: his
-    armor's uniform DR (the location's own DR is the system's) and his traits."""
+    armor's uniform DR (the location's own DR is the system's), his traits, and
+    his wounds so far with his weapon hand's side (for a system that keeps a
+    wound track per body part)."""
     f = c.fighter
+    victim = replace(Victim.of(f), wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
     return WoundInputs(
         key=key,
         damage_type=dtype,
-        victim=Victim.of(f),
+        victim=victim,
         armor_dr=f.armor.dr if f.armor is not None else 0,
         side=side,
         swung=swung,

@@ -8,7 +8,8 @@ ST, wounding multipliers, success-roll criticals - from the tables under
 the rules modules take the table they need from it: none of them picks a seed's
 asset folder. Its options choose components once: with ``locations-001`` the hit
 locations and the striking-at-weapons rules are seed 001's; with ``locations-2d6``
-the hit locations are seed 004's 2d6 zones (one hit location option at most).
+the hit locations are seed 004's 2d6 zones, with ``locations-fudge`` seed 003's
+FUDGE body parts and their wound tracks (one hit location option at most).
 ``rules.sets.seed000.ruleset.Seed000`` is the battle's ruleset built on it.
 """
 
@@ -64,6 +65,7 @@ from rules.sets.seed000.hit_location import (
 )
 from rules.sets.seed000.locations_001 import Locations001, parse_locations_001
 from rules.sets.seed000.locations_2d6 import zones_2d6
+from rules.sets.seed000.locations_fudge import fudge_locations
 from rules.sets.seed000.weapon_strikes import (
     WEAPON_STRIKES_000,
     WEAPON_STRIKES_001,
@@ -76,17 +78,23 @@ from rules.sets.seed000.weapon_strikes import (
 
 LOCATIONS_001 = "locations-001"
 LOCATIONS_2D6 = "locations-2d6"
+LOCATIONS_FUDGE = "locations-fudge"
 HIT_LOCATION_OPTIONS: Mapping[str, str] = MappingProxyType(
     {
         "": "hit locations: 000 table",
         LOCATIONS_001: "hit locations: 001 4th-edition-style",
+        LOCATIONS_FUDGE: "hit locations: 003 FUDGE body parts",
         LOCATIONS_2D6: "hit locations: 004 2d6 zones",
     }
 )
 # The hit location options, of which a battle takes one at most (each replaces the
 # 000 table), with the name the attack pane's "Hit locations" box gives each.
 LOCATION_OPTION_NAMES: Mapping[str, str] = MappingProxyType(
-    {LOCATIONS_001: "Seed 001 locations", LOCATIONS_2D6: "Seed 004 2d6 zones"}
+    {
+        LOCATIONS_001: "Seed 001 locations",
+        LOCATIONS_FUDGE: "Seed 003 FUDGE parts",
+        LOCATIONS_2D6: "Seed 004 2d6 zones",
+    }
 )
 
 
@@ -111,6 +119,11 @@ class Tables:
             LOCATIONS_001: (
                 "hit locations: seed 001's 4th-edition-style locations instead of the "
                 "000 table (also 001's striking at weapons by reach and knocking away)"
+            ),
+            LOCATIONS_FUDGE: (
+                "hit locations: seed 003's FUDGE body parts instead of the 000 table (the "
+                "1d6 random location, aiming by size, a wound track per part: useless and "
+                "crippled limbs)"
             ),
             LOCATIONS_2D6: (
                 "hit locations: seed 004's 2d6 zones instead of the 000 table (their "
@@ -242,9 +255,13 @@ class Tables:
         """The hit location system of this battle: seed 000's table (000 HIT
         LOCATIONS, 000 RANDOM HIT LOCATION) unless an option selects another:
         ``locations-001`` seed 001's 4th-edition-style locations (001 Hit
-        Location), ``locations-2d6`` seed 004's 2d6 zones (004 Zones)."""
+        Location), ``locations-fudge`` seed 003's FUDGE body parts with a wound
+        track each (003 5.871, 5.872), ``locations-2d6`` seed 004's 2d6 zones (004
+        Zones)."""
         if LOCATIONS_001 in self.options:
             return self.locations_001
+        if LOCATIONS_FUDGE in self.options:
+            return fudge_locations(self.wounding.multipliers)
         if LOCATIONS_2D6 in self.options:
             return zones_2d6(self.wounding.multipliers)
         return self.hit_location_table

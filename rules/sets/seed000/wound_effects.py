@@ -124,6 +124,7 @@ class Condition(Enum):
     SPLEEN_DAMAGE = "damaged spleen"
     PERFORATION = "perforated stomach, gall bladder, intestines or bladder"
     INFECTION = "infection"
+    LIMB_LOST = "limb lost for good (past crippled)"
 
 
 class RollKind(Enum):
@@ -161,6 +162,10 @@ class Victim:
     male: bool = True
     chin_padded_helm: bool = False  # 000 note 4: negates the jaw's knockout effects
     tolerances: frozenset[InjuryTolerance] = frozenset()
+    # The wounds the victim already has and its weapon hand's side: a system with a
+    # wound track per body part (the FUDGE option) reads them; the others do not.
+    wounds: tuple[Wound, ...] = ()
+    weapon_side: BodySide = BodySide.RIGHT
 
     def __post_init__(self) -> None:
         if self.hp < 1:
