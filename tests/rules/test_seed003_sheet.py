@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from rules.battle.commands import Attack, MoveCombatant
+from rules.battle.edits import EditFighter
 from rules.battle.model import Status
 from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.savefile import read_battle, write_battle
@@ -156,3 +157,21 @@ def test_catalog_and_placeable_items() -> None:
     names = [i.name for i in ruleset().placeable_items()]
     assert "Fist" not in names and "Medium shield" in names
     assert sheet_of(template("knight")).helmet == 3
+
+
+def test_an_edited_damage_capacity_keeps_the_wounds_on_the_new_tracks() -> None:
+    b = battle(duel())
+    b.execute(
+        Attack("a", "d", Choices003("broadsword", "swing", aim="head")),
+        ScriptedDice(fudge("++++") + fudge("-000")),
+    )
+    d = b.state.combatant("d")
+    assert body_of(d).track(BodyPart.HEAD).checked == (0, 0, 1, 0, 0)
+    entries = ruleset().sheet_entries(d.fighter)
+    tougher = ruleset().with_sheet_entries(
+        d.fighter, replace(entries, values={**entries.values, "damage_capacity": "Good"})
+    )
+    b.execute(EditFighter("d", tougher))
+    head = body_of(b.state.combatant("d")).track(BodyPart.HEAD)
+    assert head.capacity == 0 and head.boxes == (2, 2, 2, 2, 2)
+    assert head.checked == (0, 0, 1, 0, 0)

@@ -219,7 +219,7 @@ class Seed003:
             *attributes,
             SheetRow(
                 "Torso boxes",
-                f"{combatant.hp} of {f.hit_points}",
+                f"{body_of(combatant).track(BodyPart.TORSO).boxes_free} of {f.hit_points} free",
                 "The overall wound track: the torso's (003 5.872)",
             ),
             SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),

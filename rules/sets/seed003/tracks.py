@@ -3,7 +3,7 @@ the wound track of each body part (``rules.sets.components.fudge_locations``).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hexmap import Handedness
 from rules.battle.model import Combatant, RulesetTracks, Status
@@ -20,11 +20,34 @@ class Seed003Tracks(RulesetTracks):
 
 
 def body_of(combatant: Combatant) -> BodyTracks:
-    """The combatant's wound tracks (fresh ones for its Damage Capacity)."""
+    """The combatant's wound tracks (fresh ones for its Damage Capacity). A sheet
+    whose Damage Capacity was edited after the wounds keeps them on tracks of the
+    new capacity, each level's checks cut to its boxes."""
+    general = sheet_of(combatant).damage_capacity
     tracks = combatant.tracks
-    if isinstance(tracks, Seed003Tracks) and tracks.body is not None:
-        return tracks.body
-    return BodyTracks.for_capacity(sheet_of(combatant).damage_capacity)
+    if not isinstance(tracks, Seed003Tracks) or tracks.body is None:
+        return BodyTracks.for_capacity(general)
+    body = tracks.body
+    if body.track(BodyPart.TORSO).capacity == general:
+        return body
+    fresh = BodyTracks.for_capacity(general)
+    return BodyTracks(
+        tuple(
+            replace(
+                new,
+                checked=_cut(old.checked, new.boxes),
+                past=old.past,
+            )
+            for old, new in zip(body.parts, fresh.parts, strict=True)
+        )
+    )
+
+
+def _cut(
+    checked: tuple[int, int, int, int, int], boxes: tuple[int, int, int, int, int]
+) -> tuple[int, int, int, int, int]:
+    a, b, c, d, e = (min(n, m) for n, m in zip(checked, boxes, strict=True))
+    return (a, b, c, d, e)
 
 
 def with_body(combatant: Combatant, body: BodyTracks) -> Combatant:
