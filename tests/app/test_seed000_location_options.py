@@ -1,0 +1,97 @@
+"""The seed 000 attack pane with the "locations-fudge" and "locations-2d6" options
+(issue 12): the "Hit locations" box offers each option by name and switches to it
+by a command, "Aim at" lists the active system's parts or zones with their seed
+000 penalties, the aimed blow lands there through the roll, and the combat log
+names it."""
+
+from __future__ import annotations
+
+from app.controller import BattleController
+from app.event_text import rows_for_events
+from app.rulesets import ruleset_ui
+from app.rulesets.seed000.attack_pane import AttackPane
+from rules.battle.commands import Attack
+from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack_events import WoundInflicted
+from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, LOCATIONS_FUDGE
+from tests.app.test_attack_pane import choose
+from tests.app.test_attack_pane_aiming import entries, ready_pane
+
+LOG = ruleset_ui("000").log_formatter
+NAMES = {LOCATIONS_FUDGE: "Seed 003 FUDGE parts", LOCATIONS_2D6: "Seed 004 2d6 zones"}
+
+
+def choose_system(pane: AttackPane, option: str) -> None:
+    """Pick a hit location option in the "Hit locations" box, as the user would."""
+    combo = pane.hit_locations_combo
+    index = combo.findText(NAMES[option])
+    assert index >= 0, option
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def log_text(controller: BattleController) -> str:
+    rows = rows_for_events(controller.battle.events, LOG)
+    return "\n".join(f"{line.text}\n{line.detail}" for row in rows for line in row.lines)
+
+
+def test_the_hit_locations_box_names_every_option_and_switches_by_command(qtbot) -> None:
+    pane, controller = ready_pane(qtbot)
+    listed = entries(pane.hit_locations_combo)
+    assert [(text, data) for text, data, _e in listed] == [
+        ("Seed 000 table", ()),
+        ("Seed 001 locations", (LOCATIONS_001,)),
+        ("Seed 003 FUDGE parts", (LOCATIONS_FUDGE,)),
+        ("Seed 004 2d6 zones", (LOCATIONS_2D6,)),
+    ]
+    choose_system(pane, LOCATIONS_FUDGE)
+    assert controller.state.ruleset_options == (LOCATIONS_FUDGE,)
+    choose_system(pane, LOCATIONS_2D6)
+    assert controller.state.ruleset_options == (LOCATIONS_2D6,)
+
+
+def test_aim_at_follows_the_fudge_parts(qtbot) -> None:
+    pane, _controller = ready_pane(qtbot)
+    choose_system(pane, LOCATIONS_FUDGE)
+    listed = entries(pane.location_combo)
+    texts = {data: text for text, data, _e in listed}
+    assert [data for _t, data, _e in listed] == [
+        None, "head", "eyes", "left arm", "left hand", "right arm", "right hand",
+        "left leg", "left foot", "right leg", "right foot",
+    ]  # fmt: skip
+    assert texts[None] == "Torso (not aimed)"
+    assert texts["eyes"] == "Eyes (-6)" and texts["left hand"] == "Left hand (-4)"
+    assert texts["right leg"] == "Right leg (-2)"
+    assert all(enabled for _t, _d, enabled in listed)
+
+
+def test_aim_at_follows_the_2d6_zones(qtbot) -> None:
+    pane, _controller = ready_pane(qtbot)
+    choose_system(pane, LOCATIONS_2D6)
+    listed = entries(pane.location_combo)
+    texts = {data: text for text, data, _e in listed}
+    assert texts == {
+        None: "Torso (not aimed)", "heart": "Heart (-6)", "legs": "Legs (-3)",
+        "arms": "Arms (-3)", "head": "Head (-3)", "brain": "Brain (-6)",
+    }  # fmt: skip
+    assert pane.chink_hint.text() == "001 locations only"
+
+
+def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
+    for seed in range(60):
+        pane, controller = ready_pane(qtbot, seed)
+        choose_system(pane, LOCATIONS_FUDGE)
+        choose(pane.location_combo, "right arm")
+        assert pane.command() == Attack(
+            "c1", "c3", AttackOptions("broadsword", "swing", location="right arm")
+        )
+        pane.roll()
+        wounds = [e for e in controller.battle.events if isinstance(e, WoundInflicted)]
+        if wounds:
+            break
+    else:
+        raise AssertionError("no seed lands the aimed blow")
+    assert wounds[0].wound.location == "right arm" and wounds[0].wound.system == "003"
+    log = log_text(controller)
+    assert "Wound at the right arm" in log
+    assert "aimed at the right arm" in log
