@@ -13,7 +13,7 @@ from rules.core.errors import IllegalAttackError
 from rules.sets.seed002.attack import Attack002, DefenseKind
 from rules.sets.seed002.events import MajorWoundRolled, StatusChanged, TurnEffect
 from rules.sets.seed002.sheet import sheet_of
-from rules.sets.seed002.tables import major_wounds
+from rules.sets.seed002.tables import Level, major_wounds
 from rules.sets.seed002.tracks import tracks_of
 from rules.sets.seed002.wounds import major_wound_level
 from tests.rules.seed002_duel import RULESET, attack, battle, duel, fighter, of, rolls, sword
@@ -161,3 +161,13 @@ def test_a_useless_arm_cannot_wield_a_two_handed_weapon() -> None:
 
 def test_the_table_has_a_row_for_each_face() -> None:
     assert [r.roll for r in major_wounds()] == list(range(1, 11))
+
+
+def test_an_unconscious_or_paralysed_defender_is_helpless() -> None:
+    b, _, _ = wounded(7, 5)  # heart stopped: unconscious
+    events = attack(b, sword(), ())
+    roll = rolls(events)[0].roll
+    assert (roll.face, roll.level) == (None, Level.CRITICAL)  # an automatic critical
+    paralysed, _, _ = wounded(8, 1)
+    events = attack(paralysed, sword(), ())
+    assert rolls(events)[0].roll.level is Level.CRITICAL

@@ -24,8 +24,7 @@ before any die) and the resolution by the result matrix.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
@@ -471,11 +470,3 @@ def outcome_keys(plan: Plan, attack: Level, defense: Level) -> str:
     if halved:
         return "half damage"
     return "hit, defender fumbles" if cell.defender_fumbles else "hit"
-
-
-def iter_levels() -> Iterator[Level]:
-    return iter(Level)
-
-
-def with_defense(choices: Attack002, defense: DefenseKind, parry: str = "") -> Attack002:
-    return replace(choices, defense=defense, parry_weapon=parry)

@@ -4,7 +4,8 @@
   applies and they add up. The map supplies the target prone or the attacker in
   its rear arc, either side's height, posture, footing and deep water, and the
   light of both hexes (the darker counts for both rolls); the GM's form supplies
-  a helpless target (an automatic critical) and mounts.
+  a helpless target (an automatic critical) and mounts. A target unconscious or
+  paralysed below the neck is helpless without the GM's flag (in both tables).
 * **Ranged** (thrown and missile modes; the second table): a starred section
   applies only its strongest row (largest size; a tie goes to the penalty), the
   sections add up, and the attacker's conditions all add up. The map supplies the
@@ -20,10 +21,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hexmap import Arc, arc_of
-from rules.battle.model import Combatant, Delivery, Posture, WeaponMode
+from rules.battle.model import Combatant, Delivery, Posture, Status, WeaponMode
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, Light, Terrain, WaterDepth
 from rules.core.citation import cite
@@ -33,7 +34,6 @@ from rules.sets.seed002.tables import (
     KEY,
     Automatic,
     ModifierRow,
-    Roll,
     Section,
     close_row,
     ranged_section,
@@ -158,7 +158,6 @@ def close_attack_modifiers(
     light = light_row(ta, td)
     if light:
         out.append(_modifier(close_row(light).row))
-    assert close_row("lower-ground").roll is Roll.DEFENSE  # the defender's row only
     return tuple(out), automatic
 
 
@@ -212,6 +211,12 @@ def ranged_attack_modifiers(
     return tuple(out), automatic, reason
 
 
+def helpless_by_state(defender: Combatant) -> bool:
+    """An unconscious defender, or one paralysed below the neck, is helpless
+    whatever the GM's flag says (our reading)."""
+    return defender.status is Status.UNCONSCIOUS or tracks_of(defender).paralysis == "neck"
+
+
 def situation(
     state: BattleState,
     attacker: Combatant,
@@ -219,6 +224,8 @@ def situation(
     mode: WeaponMode,
     gm: GMSituation,
 ) -> Situation:
+    if not gm.helpless and helpless_by_state(defender):
+        gm = replace(gm, helpless=True)
     defense = defense_modifiers(state, attacker, defender, gm)
     if mode.is_ranged:
         attack, automatic, reason = ranged_attack_modifiers(state, attacker, defender, mode, gm)
