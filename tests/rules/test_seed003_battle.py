@@ -11,7 +11,7 @@ import pytest
 from hexmap import Facing
 from rules.battle.commands import Attack, EndTurn, PaintTerrain, SetPosture
 from rules.battle.model import Posture, Status
-from rules.battle.terrain import Footing, Light, TerrainChange, WaterDepth
+from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.battle.turns import ChooseManeuver, StartTurns
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError, IllegalCommandError
@@ -19,6 +19,7 @@ from rules.sets.components.fudge_locations import BodyPart, PartState, WoundLeve
 from rules.sets.seed003.combat import Choices003, Defense
 from rules.sets.seed003.events import (
     AttackDeclared,
+    CoverStruck,
     InitiativeRolled003,
     LocationRolled,
     OpposedRolled,
@@ -527,3 +528,28 @@ def test_a_fallen_fighter_may_stand_again_leaning_on_something() -> None:
     assert b.state.combatant("d").posture is Posture.PRONE
     b.execute(SetPosture("d", Posture.STANDING), ScriptedDice(()))
     assert b.state.combatant("d").posture is Posture.STANDING
+
+
+def test_cover_hides_parts_from_aim_random_locations_and_blasts() -> None:
+    """Our rule: partial cover hides the legs and feet, full cover the torso too."""
+    b = battle(duel(template("archer"), template("knight"), defender_hex=south(25)))
+    b.execute(PaintTerrain((south(25),), TerrainChange(cover=Cover.PARTIAL)), ScriptedDice(()))
+    # A distant shot's random location on a hidden leg: the cover takes it.
+    events = attack(b, Choices003("shortbow", "shoot"), fudge("++00") + fudge("0000") + (2, 2))
+    assert one(events, CoverStruck).part == "left leg"
+    assert not [e for e in events if isinstance(e, WoundDealt)]
+    near = battle(duel())
+    near.execute(PaintTerrain((SOUTH,), TerrainChange(cover=Cover.FULL)), ScriptedDice(()))
+    form = ruleset().attack_form(near.state, "a", "d", {})
+    problems = {c.key: c.problem for c in form.field("aim").choices}
+    assert problems["torso"] and problems["left foot"] and not problems["head"]
+    assert form.field("aim").value == "head"
+    blast = Choices003("broadsword", "swing", widespread=True)
+    events = attack(near, blast, fudge("0000") + DEF_WORST)
+    assert {e.part for e in events if isinstance(e, WoundDealt)} == {
+        "head",
+        "left arm",
+        "left hand",
+        "right arm",
+        "right hand",
+    }

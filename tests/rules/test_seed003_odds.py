@@ -4,13 +4,16 @@ and the attack pane's odds lines against the resolution itself, enumerated."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from rules.battle.model import Status
+from rules.battle.terrain import Cover, TerrainChange
 from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
+from rules.sets.components.fudge_locations import BodyPart
 from rules.sets.seed003.combat import Choices003, outcome_odds, plan_attack, resolve
 from rules.sets.seed003.fudge_dice import (
     fudge_distribution,
@@ -79,6 +82,21 @@ def test_distant_shot_odds_with_the_random_location_enumerated() -> None:
     enumerated = exact_outcomes(lambda dice: _key(state, plan, dice))
     assert dict(sorted(enumerated.items())) == outcome_odds(plan, state.combatant("d"))
     assert sum(enumerated.values()) == 1
+
+
+def test_odds_behind_cover_enumerated() -> None:
+    state = duel(template("archer"), defender_hex=south(25))
+    state = replace(
+        state, terrain=state.terrain.painted((south(25),), TerrainChange(cover=Cover.FULL))
+    )
+    for choices in (
+        Choices003("shortbow", "shoot"),
+        Choices003("shortbow", "shoot", widespread=True),
+    ):
+        plan = plan_attack(state, "a", "d", choices)
+        assert BodyPart.TORSO in plan.hidden
+        enumerated = exact_outcomes(lambda dice, plan=plan: _key(state, plan, dice))
+        assert dict(sorted(enumerated.items())) == outcome_odds(plan, state.combatant("d"))
 
 
 def test_a_helpless_defender_is_fixed_at_terrible() -> None:

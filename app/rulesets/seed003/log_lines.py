@@ -9,6 +9,7 @@ from rules.core.events import Event
 from rules.sets.seed003.events import (
     AttackDeclared,
     BodyStateChanged,
+    CoverStruck,
     InitiativeRolled003,
     LocationRolled,
     OpposedRolled,
@@ -34,7 +35,7 @@ def seed003_line(event: Event) -> tuple[str, Tone] | None:
         return text, Tone.SUCCESS if event.stood else Tone.HARM
     if isinstance(event, StrayChecked):
         return text, Tone.HARM if event.hit else Tone.SUCCESS
-    if isinstance(event, TurnPassed):
+    if isinstance(event, TurnPassed | CoverStruck):
         return text, Tone.NOTE
     if isinstance(event, LocationRolled | InitiativeRolled003):
         return text, Tone.PLAIN

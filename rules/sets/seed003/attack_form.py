@@ -17,6 +17,7 @@ from rules.sets.seed003.combat import (
     attack_side,
     best_defense,
     defense_options,
+    hidden_parts,
     reach_problem,
 )
 from rules.sets.seed003.tracks import body_of
@@ -88,11 +89,12 @@ def attack_form(
         return AttackForm((weapon_field, aim_field, *flags), None, problem)
     weapon_key, _, mode_name = weapon_value.partition(":")
     mode = attacker.fighter.weapon(weapon_key).mode(mode_name)
+    hidden = hidden_parts(state, defender)
     aims = tuple(
         FormChoice(
             t.key,
             f"{t.label} ({t.penalty:+d})" if t.penalty else t.label,
-            aim_problem(t.key, attacker, defender, mode, widespread) or "",
+            aim_problem(t.key, attacker, defender, mode, widespread, hidden) or "",
         )
         for t in AIM_TARGETS
     )

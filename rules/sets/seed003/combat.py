@@ -26,6 +26,9 @@ against a blow in hand; darkness in the defender's hex is -1 (dim), -2 (dim,
 darker), -3 (nearly or totally dark) to the attack; bad, very bad and
 treacherous footing -1, -2, -3 to whoever stands in it; water to the knee..hip
 -1, waist or chest -2, swimming -3; higher ground +1 in melee.
+Cover in the defender's hex hides parts (partial: legs and feet; full: the torso
+too): they cannot be aimed at, a random location on one hits the cover, a blast
+misses them.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ from rules.sets.components.fudge_locations import (
 from rules.sets.seed003.events import (
     AttackDeclared,
     BodyStateChanged,
+    CoverStruck,
     LocationRolled,
     OpposedRolled,
     StayedStanding,
@@ -101,6 +105,7 @@ BASE_RANGED = Citation("base-003", "ranged combat")
 BASE_DAMAGE = Citation("base-003", "wound factors and determining wound level")
 BASE_SITUATION = Citation("base-003", "combat modifiers (our values)")
 BASE_SHIELD = Citation("base-003", "shields (our values)")
+BASE_COVER = Citation("base-003", "cover hides parts (our rule)")
 BASE_HELPLESS = Citation("base-003", "unaware or helpless defender (our value)")
 HELPLESS_LEVEL = -3  # a defender who cannot defend stands at Terrible
 STAND_TARGET = 3  # 003 5.873: a Superb Agility roll keeps a fighter on his feet
@@ -147,6 +152,12 @@ class Plan003:
     damage_adjustment: int  # the large target's -1
     widespread: bool
     attack_side: Side
+    hidden: frozenset[BodyPart] = frozenset()  # by the cover in the defender's hex
+
+    @property
+    def exposed(self) -> tuple[BodyPart, ...]:
+        """The parts a widespread attack reaches: all but those the cover hides."""
+        return tuple(p for p in BODY_PARTS if p not in self.hidden)
 
     @property
     def difference(self) -> int:
@@ -200,17 +211,39 @@ def attack_side(attacker: Combatant, weapon: Weapon, body: BodyTracks) -> tuple[
     return side, "both arms are useless"
 
 
+def hidden_parts(state: BattleState, defender: Combatant) -> frozenset[BodyPart]:
+    """The parts the cover in the defender's hex hides: partial cover the legs and
+    feet, full cover the torso too (only the head and arms show)."""
+    areas = state.terrain.at(defender.hex).cover.covered_areas
+    hidden: set[BodyPart] = set()
+    if "leg" in areas:
+        hidden |= set(leg_parts())
+    if "torso" in areas:
+        hidden.add(BodyPart.TORSO)
+    return frozenset(hidden)
+
+
 def aim_problem(
-    key: str, attacker: Combatant, defender: Combatant, mode: WeaponMode, widespread: bool
+    key: str,
+    attacker: Combatant,
+    defender: Combatant,
+    mode: WeaponMode,
+    widespread: bool,
+    hidden: frozenset[BodyPart] = frozenset(),
 ) -> str | None:
     """Why the part ``key`` cannot be aimed at now (None: it can)."""
+    distant = is_distant(attacker, defender, mode)
     if key == UNAIMED.key:
+        if BodyPart.TORSO in hidden and not distant and not widespread:
+            return "the torso is hidden by cover"
         return None
     if widespread:
         return "a widespread attack hits every part: nothing to aim at"
-    if is_distant(attacker, defender, mode):
+    if distant:
         return "too distant to aim: a hit lands on a random location (003 5.871)"
     target = aim_target(key)
+    if target.part in hidden:
+        return f"the {target.part.value} is hidden by cover"
     if body_of(defender).track(target.part).state is PartState.LOST:
         return f"the {target.part.value} is gone"
     return None
@@ -397,7 +430,8 @@ def plan_attack(
     side, problem = attack_side(attacker, weapon, body)
     if problem is not None:
         raise IllegalAttackError(problem)
-    problem = aim_problem(choices.aim, attacker, defender, mode, choices.widespread)
+    hidden = hidden_parts(state, defender)
+    problem = aim_problem(choices.aim, attacker, defender, mode, choices.widespread, hidden)
     if problem is not None:
         raise IllegalAttackError(problem)
     sheet = sheet_of(attacker)
@@ -468,6 +502,7 @@ def plan_attack(
         damage_adjustment=adjustment,
         widespread=choices.widespread,
         attack_side=side,
+        hidden=hidden,
     )
 
 
@@ -569,7 +604,7 @@ def resolve(
     if relative <= 0:
         return Resolution(attacker, defender, tuple(events), (), False, 0)
     if plan.widespread:
-        parts: tuple[BodyPart, ...] = BODY_PARTS
+        parts: tuple[BodyPart, ...] = plan.exposed
     elif plan.aim is None:
         located = roll_random_location(dice, whose=defender.name)
         events.append(
@@ -581,6 +616,16 @@ def resolve(
             )
         )
         parts = (located.part,)
+        if located.part in plan.hidden:
+            events.append(
+                CoverStruck(
+                    citation=BASE_COVER,
+                    combatant_id=defender.id,
+                    name=defender.name,
+                    part=located.part.value,
+                )
+            )
+            parts = ()
     else:
         parts = (plan.aim.part,)
     body = body_of(defender)
@@ -699,9 +744,12 @@ def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
     out: dict[int, Fraction] = {}
     locations: dict[tuple[BodyPart, ...], Fraction]
     if plan.widespread:
-        locations = {BODY_PARTS: Fraction(1)}
+        locations = {plan.exposed: Fraction(1)}
     elif plan.aim is None:
-        locations = {(p,): q for p, q in random_location_odds().items()}
+        locations = {}
+        for located, chance in random_location_odds().items():
+            key = () if located in plan.hidden else (located,)
+            locations[key] = locations.get(key, Fraction(0)) + chance
     else:
         locations = {(plan.aim.part,): Fraction(1)}
     for rel, p in relative_odds(plan).items():

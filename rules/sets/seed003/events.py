@@ -67,6 +67,17 @@ class LocationRolled(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class CoverStruck(CombatantEvent):
+    """A random location that the cover in the defender's hex hides: the cover
+    takes the blow (our rule)."""
+
+    part: str
+
+    def describe(self) -> str:
+        return f"the blow lands on {self.name}'s {self.part}, behind cover: the cover takes it"
+
+
+@dataclass(frozen=True, kw_only=True)
 class WoundDealt(CombatantEvent):
     """The damage to one part: relative degree + offensive factor - defensive
     factor (+ the large target's -1), halved for a widespread blow, the wound
