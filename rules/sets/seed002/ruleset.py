@@ -78,6 +78,7 @@ from rules.sets.seed002.situation import (
     DARKNESS_FROM,
     PARTIAL_DARKNESS_FROM,
     GMSituation,
+    check_close_tests,
     situation,
 )
 from rules.sets.seed002.stray_hits import Seed002StrayHits
@@ -490,6 +491,7 @@ class Seed002:
 @functools.cache
 def _instance() -> Seed002:
     read_every_table()
+    check_close_tests()
     return Seed002()
 
 

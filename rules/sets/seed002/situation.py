@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hexmap import Arc, arc_of
@@ -28,14 +29,16 @@ from rules.battle.model import Combatant, Delivery, Posture, Status, WeaponMode
 from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, Light, Terrain, WaterDepth
 from rules.core.citation import cite
+from rules.core.errors import DataError
 from rules.core.modifiers import Modifier
 from rules.sets.seed002.sheet import sheet_of
 from rules.sets.seed002.tables import (
     KEY,
     Automatic,
     ModifierRow,
+    Roll,
     Section,
-    close_row,
+    close_combat_rows,
     ranged_section,
 )
 from rules.sets.seed002.tracks import tracks_of
@@ -112,53 +115,90 @@ def _wound_rows(who: Combatant) -> list[Modifier]:
     return [Modifier(penalty, "broken ribs", BROKEN_RIBS)] if penalty else []
 
 
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """The two fighters of a close combat row's test: ``me`` is the side whose
+    roll the row changes (for a row of the attack or of both, the attacker)."""
+
+    me: Combatant
+    foe: Combatant
+    mine: Terrain
+    theirs: Terrain
+    my_mount: bool
+    their_mount: bool
+    helpless_target: bool = False
+
+
+def _behind_or_prone(s: _Sides) -> bool:
+    behind = arc_of(s.me.hex, s.foe.hex, s.foe.facing, s.foe.handedness) is Arc.REAR
+    return s.foe.posture in LYING or behind
+
+
+def _light(key: str) -> Callable[[_Sides], bool]:
+    return lambda s: light_row(s.mine, s.theirs) == key
+
+
+# Each close combat row's test, by its key; the table's "roll" says whose roll
+# it changes: "attack" (tested for the attacker), "defense" (for the defender),
+# "own" (each side for its own roll) or "both" (tested once, both rolls).
+CLOSE_TESTS: dict[str, Callable[[_Sides], bool]] = {
+    "helpless": lambda s: s.helpless_target,
+    "prone-or-behind": _behind_or_prone,
+    "higher-ground": lambda s: s.mine.height > s.theirs.height or s.my_mount,
+    "prone": lambda s: s.me.posture in LYING,
+    "unstable": lambda s: _unstable(s.mine),
+    "underwater": lambda s: _underwater(s.mine),
+    "lower-ground": lambda s: s.mine.height < s.theirs.height or s.their_mount,
+    "partial-darkness": _light("partial-darkness"),
+    "darkness": _light("darkness"),
+}
+
+
+def check_close_tests() -> None:
+    """Every row of the close combat table has its test (``DataError`` if not)."""
+    missing = [r.row.key for r in close_combat_rows() if r.row.key not in CLOSE_TESTS]
+    if missing:
+        raise DataError(f"close_combat_modifiers.json: rows without a test: {missing}")
+
+
+def _close_rows(
+    state: BattleState, attacker: Combatant, defender: Combatant, gm: GMSituation, rolls: Roll
+) -> list[ModifierRow]:
+    """The close combat rows that hold for the attack's (``Roll.ATTACK``) or the
+    defense's (``Roll.DEFENSE``) roll, in the table's order."""
+    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
+    attacking = _Sides(
+        attacker, defender, ta, td, gm.attacker_mounted, gm.defender_mounted, gm.helpless
+    )
+    defending = _Sides(defender, attacker, td, ta, gm.defender_mounted, gm.attacker_mounted)
+    wanted = {
+        Roll.ATTACK: (Roll.ATTACK, Roll.OWN, Roll.BOTH),
+        Roll.DEFENSE: (Roll.DEFENSE, Roll.OWN, Roll.BOTH),
+    }[rolls]
+    out = []
+    for r in close_combat_rows():
+        if r.roll not in wanted:
+            continue
+        sides = attacking if rolls is Roll.ATTACK or r.roll is Roll.BOTH else defending
+        if CLOSE_TESTS[r.row.key](sides):
+            out.append(r.row)
+    return out
+
+
 def defense_modifiers(
     state: BattleState, attacker: Combatant, defender: Combatant, gm: GMSituation
 ) -> tuple[Modifier, ...]:
-    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
-    out: list[Modifier] = []
-    if td.height > ta.height or gm.defender_mounted:
-        out.append(_modifier(close_row("higher-ground").row))
-    if defender.posture in LYING:
-        out.append(_modifier(close_row("prone").row))
-    if _unstable(td):
-        out.append(_modifier(close_row("unstable").row))
-    if _underwater(td):
-        out.append(_modifier(close_row("underwater").row))
-    if td.height < ta.height or gm.attacker_mounted:
-        out.append(_modifier(close_row("lower-ground").row))
-    light = light_row(ta, td)
-    if light:
-        out.append(_modifier(close_row(light).row))
-    out.extend(_wound_rows(defender))
-    return tuple(out)
+    """The first table's rows about the defender, for any dodge or parry."""
+    rows = _close_rows(state, attacker, defender, gm, Roll.DEFENSE)
+    return (*(_modifier(r) for r in rows), *_wound_rows(defender))
 
 
 def close_attack_modifiers(
     state: BattleState, attacker: Combatant, defender: Combatant, gm: GMSituation
 ) -> tuple[tuple[Modifier, ...], Automatic | None]:
-    ta, td = state.terrain.at(attacker.hex), state.terrain.at(defender.hex)
-    out: list[Modifier] = []
-    automatic = None
-    if gm.helpless:
-        row = close_row("helpless").row
-        out.append(_modifier(row))
-        automatic = row.automatic
-    behind = arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness) is Arc.REAR
-    if defender.posture in LYING or behind:
-        out.append(_modifier(close_row("prone-or-behind").row))
-    if ta.height > td.height or gm.attacker_mounted:
-        out.append(_modifier(close_row("higher-ground").row))
-    if attacker.posture in LYING:
-        out.append(_modifier(close_row("prone").row))
-    if _unstable(ta):
-        out.append(_modifier(close_row("unstable").row))
-    if _underwater(ta):
-        out.append(_modifier(close_row("underwater").row))
-    light = light_row(ta, td)
-    if light:
-        out.append(_modifier(close_row(light).row))
-    return tuple(out), automatic
+    rows = _close_rows(state, attacker, defender, gm, Roll.ATTACK)
+    automatic = next((r.automatic for r in rows if r.automatic is not None), None)
+    return tuple(_modifier(r) for r in rows), automatic
 
 
 def _section_pick(section: Section, keys: list[str]) -> ModifierRow | None:
