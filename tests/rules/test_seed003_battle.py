@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hexmap import Facing
-from rules.battle.commands import Attack, EndTurn, PaintTerrain, SetPosture
+from rules.battle.commands import Attack, EndTurn, PaintTerrain, PickUpItem, SetPosture
 from rules.battle.model import Posture, Status
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
 from rules.battle.turns import ChooseManeuver, StartTurns
@@ -316,9 +316,11 @@ def test_a_one_handed_weapon_goes_to_the_other_hand_at_minus_one() -> None:
     assert any(m.reason.startswith("off hand") and m.value == -1 for m in plan.modifiers)
 
 
-def test_a_two_handed_weapon_needs_both_arms() -> None:
+def test_a_two_handed_weapon_drops_from_either_hand_and_needs_both_arms() -> None:
     b = battle(duel(defender=template("barbarian")))
     attack(b, Choices003("broadsword", "swing", aim="left hand"), fudge("++++") + fudge("----"))
+    assert [i.name for i in b.state.items] == ["Greatsword"]
+    b.execute(PickUpItem("d", b.state.items[0].id), ScriptedDice(()))
     form = ruleset().attack_form(b.state, "d", "a", {})
     problems = {c.key: c.problem for c in form.field("weapon").choices}
     assert "both arms" in problems["greatsword:swing"]

@@ -665,9 +665,10 @@ def wound_effects(
     c: Combatant, before: BodyTracks, after: BodyTracks, dice: DiceSource
 ) -> tuple[Combatant, tuple[Event, ...], tuple[LaunchedPiece, ...]]:
     """What newly useless limbs and a stopped body do (003 5.873): an arm or hand
-    drops what it holds (the weapon hand its weapon, the other a shield) at the
-    feet; a leg or foot drops the fighter unless a Superb Agility roll keeps him
-    up; the torso or head at Incapacitated or worse stops him."""
+    drops what it holds (the weapon hand its weapon, the other a shield; either
+    one a two-handed weapon) at the feet; a leg or foot drops the fighter unless
+    a Superb Agility roll keeps him up; the torso or head at Incapacitated or
+    worse stops him."""
     events: list[Event] = []
     pieces: list[LaunchedPiece] = []
     side = weapon_side(c)
@@ -677,7 +678,9 @@ def wound_effects(
         if was.disabled or not now.disabled or part.kind is not PartKind.LIMB:
             continue
         if part.drops_held:
-            c, piece = _drop_held(c, part.side is side)
+            held = held_weapon(c)
+            two_handed = held is not None and held.two_handed
+            c, piece = _drop_held(c, part.side is side or two_handed)
             if piece is not None:
                 pieces.append(LaunchedPiece(piece, c.id))
         elif part.fells and not fell_checked and c.posture is Posture.STANDING:
