@@ -171,3 +171,17 @@ def test_maximum_includes_the_damage_modifier() -> None:
     weak = fighter("Weak", strength=6, size=8)  # 14: -1d4
     _, events = run([SUCCESS, FAIL, 5, 4], attacker=weak)
     assert of(events, DamageDealt)[0].rolled == 1
+
+
+def test_a_large_shield_parries_a_huge_weapon_for_half_damage() -> None:
+    giant = fighter("Giant", ("greatsword",))
+    guard = fighter("Guard", ("longsword", "target-shield"), hp=HP)
+    b, events = run(
+        [SUCCESS, SUCCESS, 8, 8],
+        Attack002("greatsword", "cut", DefenseKind.PARRY, "target-shield"),
+        attacker=giant,
+        defender=guard,
+    )
+    damage = of(events, DamageDealt)[0]
+    assert (damage.rolled, damage.halved, damage.taken) == (16, True, 7)  # (16 - 2) / 2
+    assert hp_lost(b) == 7

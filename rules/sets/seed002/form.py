@@ -57,13 +57,15 @@ def parry_weapons(defender: Combatant) -> Iterator[Weapon]:
 
 
 def likely_defense(defender: Combatant, mode: WeaponMode) -> tuple[DefenseKind, str]:
-    """A parry with the defender's first weapon that can, against a close combat
-    attack, when its skill is at least its Dodge; else a dodge."""
+    """Against a close combat attack, a parry with the defender's largest weapon
+    that can parry (the first of the largest) when its skill is at least its
+    Dodge; else a dodge."""
     if not mode.is_ranged:
         sheet = sheet_of(defender)
-        for w in parry_weapons(defender):
-            if sheet.skill(w.skill) >= sheet.skill(DODGE):
-                return DefenseKind.PARRY, w.key
+        able = [w for w in parry_weapons(defender) if sheet.skill(w.skill) >= sheet.skill(DODGE)]
+        if able:
+            largest = max(able, key=lambda w: w.size.rank)
+            return DefenseKind.PARRY, largest.key
     return DefenseKind.DODGE, ""
 
 

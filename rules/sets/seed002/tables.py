@@ -228,13 +228,6 @@ def close_combat_rows() -> tuple[CloseRow, ...]:
     return tuple(rows)
 
 
-def close_row(key: str) -> CloseRow:
-    for r in close_combat_rows():
-        if r.row.key == key:
-            return r
-    raise DataError(f"no close combat row {key!r}")
-
-
 @functools.cache
 def ranged_sections() -> tuple[Section, ...]:
     """The second table (ranged attacks) by section."""
