@@ -277,3 +277,8 @@ def test_a_wound_mark_in_a_gms_words() -> None:
     tracks, mark = tracks.with_wound(BodyPart.HEAD, WoundLevel.VERY_HURT)
     tracks, mark = tracks.with_wound(BodyPart.HEAD, WoundLevel.VERY_HURT)
     assert mark.describe() == "Head: Very Hurt, box full: marked Incapacitated"
+    tracks, mark = tracks.with_wound(BodyPart.TORSO, WoundLevel.SCRATCH)
+    assert mark.describe() == "Torso: Scratch"
+    for _ in range(5):
+        tracks, mark = tracks.with_wound(BodyPart.LEFT_FOOT, WoundLevel.NEAR_DEATH)
+    assert mark.describe() == "Left foot: Crippled, no box left: lost"

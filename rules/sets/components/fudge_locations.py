@@ -524,7 +524,7 @@ class WoundMark:
         elif self.marked != self.dealt:
             text += f", box full: marked {self.marked.label(kind)}"
         shown = self.marked.label(kind).lower() if self.marked is not None else ""
-        if self.after is not self.before and self.after.label != shown:
+        if self.after is not self.before and self.after.disabled and self.after.label != shown:
             text += f" ({self.after.label})"
         return text
 
