@@ -3,14 +3,17 @@ attack (Close Combat 50%) and the dodge (40%) read back from the rolls' events."
 
 from __future__ import annotations
 
+import pytest
+
 from hexmap import Facing, Hex
 from rules.battle.commands import SetPosture
 from rules.battle.model import Posture
 from rules.battle.terrain import Footing, Light, WaterDepth
 from rules.core.dice import ScriptedDice
+from rules.core.errors import DataError
 from rules.sets.seed002.attack import Attack002
 from rules.sets.seed002.events import DamageDealt, DefenseNotMade
-from rules.sets.seed002.situation import GMSituation, strongest
+from rules.sets.seed002.situation import CLOSE_TESTS, GMSituation, check_close_tests, strongest
 from rules.sets.seed002.tables import (
     Automatic,
     Level,
@@ -271,3 +274,10 @@ def test_ranged_sections_pick_their_strongest_row() -> None:
 def test_ranged_table_is_not_used_in_close_combat() -> None:
     b = battle(duel())
     assert attack_skill(b, sword(wind="fierce-wind", blinded=True, movement="moved-30m")) == 50
+
+
+def test_every_close_combat_row_has_its_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    check_close_tests()
+    monkeypatch.delitem(CLOSE_TESTS, "darkness")
+    with pytest.raises(DataError, match="darkness"):
+        check_close_tests()

@@ -8,6 +8,7 @@ import pytest
 
 from rules.battle.commands import Attack, EndTurn
 from rules.battle.model import Posture, Status
+from rules.battle.turns import StartTurns
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed002.attack import Attack002, DefenseKind
@@ -171,3 +172,27 @@ def test_an_unconscious_or_paralysed_defender_is_helpless() -> None:
     paralysed, _, _ = wounded(8, 1)
     events = attack(paralysed, sword(), ())
     assert rolls(events)[0].roll.level is Level.CRITICAL
+
+
+def test_bleeding_and_unconsciousness_with_the_turns_running() -> None:
+    quick = fighter("Quick", dexterity=15)
+    defender = fighter("Defender", ("longsword", "dagger"), armour=None, hp=12)
+    b = battle(duel(quick, defender))
+    b.execute(StartTurns(), ScriptedDice(()))
+    assert b.state.initiative == ("a", "d")
+    b.execute(Attack("a", "d", sword()), ScriptedDice((*CRITICAL_HIT, 7, 2)))
+    assert tracks_of(b.state.combatant("d")).unconscious_rounds == 2
+    events = end_turn(b)  # the defender's turn passes (1 left), the attacker's begins
+    assert b.state.active_id == "a" and b.state.round == 2
+    assert [e.text for e in of(events, TurnEffect)] == ["unconscious, 1 more round to go"]
+    end_turn(b)  # round 2: passes again (0 left)
+    assert b.state.active_id == "a" and b.state.combatant("d").status is Status.UNCONSCIOUS
+    end_turn(b)  # round 3: it comes to and takes its turn
+    assert b.state.active_id == "d" and b.state.combatant("d").status is Status.ACTIVE
+    bleeder = battle(duel(quick, defender))
+    bleeder.execute(StartTurns(), ScriptedDice(()))
+    bleeder.execute(Attack("a", "d", sword()), ScriptedDice((*CRITICAL_HIT, 6)))
+    end_turn(bleeder)  # the attacker's turn ends, the defender's begins
+    assert bleeder.state.combatant("d").hp == 4
+    end_turn(bleeder)  # the defender's own turn ends: it bleeds
+    assert bleeder.state.combatant("d").hp == 3
