@@ -495,7 +495,6 @@ class AttackFormPane(QDockWidget):
             caption = self._captions.get(f.key)
             if caption is not None:
                 caption.setToolTip(f.tooltip)
-            widget.setToolTip(f.tooltip or f.label)
             items = [(c.label, c.key) for c in f.choices]
             current = [(widget.itemText(i), widget.itemData(i)) for i in range(widget.count())]
             if current != items:
@@ -517,6 +516,13 @@ class AttackFormPane(QDockWidget):
             widget.setPlaceholderText("(none possible)" if nothing else "(choose)")
             widget.setCurrentIndex(index)
             widget.setEnabled(bool(f.choices))
+            # the box's tooltip: what the field is, then what the choice taken means
+            taken = f.choices[index] if index >= 0 else None
+            tips = [f.tooltip or f.label]
+            if taken is not None and taken.tooltip:
+                tips.append(f"{taken.label}: {taken.tooltip}")
+            widget.setToolTip("\n".join(tips))
+            widget.setAccessibleName(f.label)
         finally:
             widget.blockSignals(False)
 

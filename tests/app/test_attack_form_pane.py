@@ -197,6 +197,9 @@ def test_a_field_depends_on_an_earlier_one(spearman):
     assert [enabled(mode, i) for i in range(3)] == [False, False, True]
     assert mode.currentData() == "throw"
     assert mode.itemData(0, Qt.ItemDataRole.ToolTipRole).startswith(f"Not allowed: {OUT_OF_REACH}")
+    # the box says what the choice taken means (its tooltip), under what the field is
+    assert mode.toolTip().startswith("Mode\nthrow: throw: ")
+    assert mode.accessibleName() == "Mode"
     assert pane.form is not None and pane.form.choices == AttackOptions(
         "knife", "throw", defenses=(DefenseChoice(DefenseKind.DODGE),)
     )
