@@ -243,9 +243,14 @@ def test_each_parts_capacity_is_its_defensive_factor_and_sets_its_boxes() -> Non
     assert wound.defensive == -2
     sheet = ruleset().sheet(b.state.combatant("d"))
     rows = {r.label: r.value for r in sheet[-1].rows}
-    assert rows["Torso"].endswith("0/2 0/2 0/2 0/2 0/2")
-    assert rows["Head"].endswith("0/2 0/2 0/1 0/2 0/2")
-    assert rows["Right hand"].endswith("0/2 0/1 0/1 0/2 0/2")
+    empty = "\u25a1"
+    assert rows["Torso"] == "unhurt  " + " ".join([empty * 2] * 5)
+    assert rows["Head"] == "unhurt  " + " ".join(
+        [empty * 2, empty * 2, empty, empty * 2, empty * 2]
+    )
+    assert rows["Right hand"] == "unhurt  " + " ".join(
+        [empty * 2, empty, empty, empty * 2, empty * 2]
+    )
 
 
 def test_constitution_does_not_change_the_parts() -> None:

@@ -60,6 +60,7 @@ from rules.sets.components.fudge_locations import (
     BODY_PARTS,
     BodyPart,
     PartKind,
+    PartTrack,
     WoundLevel,
     ladder_label,
 )
@@ -249,7 +250,7 @@ class Seed003:
         wounds = tuple(
             SheetRow(
                 t.part.label,
-                t.describe(),
+                track_boxes_text(t),
                 f"Damage Capacity {ladder_label(t.capacity)}, DDF "
                 f"{defensive_factor(combatant, t.part):+d}; boxes Scratch, Hurt, Very Hurt, "
                 + (
@@ -547,6 +548,16 @@ class Seed003:
             mark=mark.describe(),
         )
         return state.with_combatants(hurt), (note, *events)
+
+
+def track_boxes_text(track: PartTrack) -> str:
+    """A part's track as a sheet shows it: its state, then each level's boxes,
+    checked ones filled ("hurt  ■■ ■□ □ □□ □□")."""
+    groups = " ".join(
+        "■" * checked + "□" * (boxes - checked)
+        for checked, boxes in zip(track.checked, track.boxes, strict=True)
+    )
+    return f"{track.state.label}  {groups}"
 
 
 @dataclass(frozen=True, kw_only=True)
