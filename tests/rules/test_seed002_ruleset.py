@@ -135,6 +135,7 @@ def test_sheet_rows() -> None:
     c = duel().combatant("a")
     sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheet(c)}
     assert sections["Characteristics"]["HP"] == "12 of 12"
+    assert (sections["Characteristics"]["STR"], sections["Characteristics"]["CHA"]) == ("11", "11")
     assert sections["Characteristics"]["Major wound level"] == "6"
     assert sections["Characteristics"]["Armour points"] == "2 (Hard leather)"
     assert sections["Skills"]["Close Combat"] == "50%"

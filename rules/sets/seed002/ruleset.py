@@ -251,14 +251,11 @@ class Seed002:
         f = combatant.fighter
         sheet = sheet_of(f)
         c = sheet.characteristics
-        chars = SheetRow(
-            " / ".join(k.upper() for k in CHARACTERISTICS),
-            " / ".join(str(c.value(k)) for k in CHARACTERISTICS),
-            "OpenQuest characteristics",
-        )
+        tips = {k: SHEET_DESCRIPTION.field(k).tooltip for k in CHARACTERISTICS}
+        chars = tuple(SheetRow(k.upper(), str(c.value(k)), tips[k]) for k in CHARACTERISTICS)
         armour = f.armor.dr if f.armor is not None else 0
         vitals = (
-            chars,
+            *chars,
             SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
             SheetRow(
                 "Major wound level",
