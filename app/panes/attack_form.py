@@ -78,6 +78,8 @@ from rules.sets.registry import ruleset_of
 # ("Clear tar&get", "Appl&y", "Stat&us", "Ne&xt"). A field's caption takes the
 # first other letter of its label.
 _RESERVED_MNEMONICS = frozenset("atr" "fvb" "gyux")
+# The longest odds caption that still shares its row with another ("stopped by dodge").
+SHORT_ODDS_CAPTION = 16
 # The tones of the log's lines that say what an attack came to (the "Last roll" line).
 _OUTCOME_TONES = (Tone.OUTCOME, Tone.HARM, Tone.CRITICAL)
 
@@ -562,8 +564,11 @@ class AttackFormPane(QDockWidget):
             return
         self._clear_odds()
         self._odds_lines = tuple(lines)
+        # two lines to a row while the captions are short ("Hit", "Dodged"); one to
+        # a row when one is long ("Critical hit, defender fumbles"), unwrapped
+        per_row = 2 if all(len(line.label) <= SHORT_ODDS_CAPTION for line in lines) else 1
         for i, line in enumerate(lines):
-            row, col = divmod(i, 2)
+            row, col = divmod(i, per_row)
             caption = QLabel(line.label[:1].upper() + line.label[1:])
             caption.setStyleSheet(f"color:{MUTED.name()}")
             caption.setWordWrap(True)
@@ -586,11 +591,11 @@ class AttackFormPane(QDockWidget):
             note.setObjectName("oddsSumNote")
             note.setWordWrap(True)
             note.setStyleSheet(f"color:{BAD_TEXT.name()}")
-            self._odds_grid.addWidget(note, (len(lines) + 1) // 2, 0, 1, 5)
+            self._odds_grid.addWidget(note, -(-len(lines) // per_row), 0, 1, 5)
             self._odds_labels.append(note)
-        self._odds_grid.setColumnMinimumWidth(2, 10)
+        self._odds_grid.setColumnMinimumWidth(2, 10 if per_row == 2 else 0)
         self._odds_grid.setColumnStretch(0, 1)
-        self._odds_grid.setColumnStretch(3, 1)
+        self._odds_grid.setColumnStretch(3, 1 if per_row == 2 else 0)
         self.odds_box.setVisible(bool(lines))
 
     def _clear_odds(self) -> None:

@@ -405,3 +405,33 @@ def test_a_long_flag_caption_wraps_and_a_click_on_it_ticks(qtbot):
     assert pane.entries["long"] == FLAG_ON
     check = pane.field_widget("long")
     assert isinstance(check, QCheckBox) and check.isChecked()
+
+
+class RenamedOdds(LopsidedOdds):
+    """Seed 000's preview with a long caption on its first odds line."""
+
+    def preview_attack(self, state, attacker_id, defender_id, choices):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+        first = replace(preview.odds[0], label="critical hit, defender fumbles")
+        return replace(preview, odds=(first, *preview.odds[1:]))
+
+
+def odds_places(pane: AttackFormPane) -> list[tuple[int, int]]:
+    assert pane.preview is not None
+    labels = [pane.findChild(QLabel, f"odds_{i}") for i in range(len(pane.preview.odds))]
+    return [(label.x(), label.y()) for label in labels if label is not None]
+
+
+def test_short_odds_captions_pair_up_and_a_long_one_takes_its_own_line(spearman, qtbot,
+                                                                         monkeypatch):
+    pane, _controller = spearman
+    qtbot.waitUntil(lambda: len(set(odds_places(pane))) == len(pane.preview.odds))
+    places = odds_places(pane)
+    assert places[0][1] == places[1][1] and places[0][0] < places[1][0]  # two to a row
+    real = attack_form_module.ruleset_of
+    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: RenamedOdds(real(s)))
+    pane.refresh()
+    qtbot.waitUntil(lambda: len({y for _x, y in odds_places(pane)}) == len(pane.preview.odds))
+    places = odds_places(pane)
+    assert len({x for x, _y in places}) == 1  # one column
+    assert [y for _x, y in places] == sorted(y for _x, y in places)
