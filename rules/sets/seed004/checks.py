@@ -34,10 +34,9 @@ class CheckRoll:
     def text(self) -> str:
         faces = "+".join(map(str, self.faces))
         bonus = f"{self.bonus:+d}" if self.bonus else ""
-        need = f"above {self.against}" if self.beat else f"vs {self.against}"
-        return f"{self.total} ({faces}{bonus}) {need}: " + (
-            "success" if self.succeeded else "failure"
-        )
+        need = " (must beat it)" if self.beat else ""
+        result = "success" if self.succeeded else "failure"
+        return f"{self.total} ({faces}{bonus}) vs {self.against}{need}: {result}"
 
 
 def check(
