@@ -179,6 +179,7 @@ class AttackFormPane(QDockWidget):
         self._modifiers_grid.setVerticalSpacing(1)
         self._modifiers_grid.setColumnStretch(1, 1)
         self._modifier_labels: list[QLabel] = []
+        self._modifiers_shown: tuple[Modifier, ...] = ()
 
         # --- refusal, odds, roll ---------------------------------------------------------
         self.error_label = QLabel()
@@ -535,7 +536,12 @@ class AttackFormPane(QDockWidget):
         self.refresh()
 
     # --- the preview -------------------------------------------------------------------
-    def _show_modifiers(self, modifiers: Iterable[Modifier]) -> None:
+    def _show_modifiers(self, modifiers: Sequence[Modifier]) -> None:
+        """Each modifier's value and reason, its citation small beside it and in
+        the tooltip; the rows stay as they are while the modifiers do."""
+        if tuple(modifiers) == self._modifiers_shown:
+            return
+        self._modifiers_shown = tuple(modifiers)
         _discard(self._modifiers_grid, self._modifier_labels)
         self._modifier_labels = []
         for row, m in enumerate(modifiers):

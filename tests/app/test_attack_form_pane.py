@@ -435,3 +435,11 @@ def test_short_odds_captions_pair_up_and_a_long_one_takes_its_own_line(spearman,
     places = odds_places(pane)
     assert len({x for x, _y in places}) == 1  # one column
     assert [y for _x, y in places] == sorted(y for _x, y in places)
+
+
+def test_a_refresh_with_the_same_modifiers_keeps_their_rows(spearman):
+    pane, controller = spearman
+    first = pane.findChild(QLabel, "modifierReason_0")
+    assert first is not None
+    controller.execute(TurnCombatant("c1", controller.state.combatant("c1").facing.turned(1)))
+    assert pane.findChild(QLabel, "modifierReason_0") is first  # nothing of the pair changed
