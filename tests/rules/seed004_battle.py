@@ -27,7 +27,7 @@ GRID = HexGrid(12, 12)
 HOME = Hex.from_offset(5, 5)
 FRONT = HOME + Facing.S.vector
 NO_ARMOR = ZoneArmor()
-WEAPONS = ("knife", "club", "fists", "spear", "machete", "sledgehammer")
+WEAPONS = ("knife", "club", "fists", "spear", "machete", "sledgehammer", "torch")
 
 
 def fighter(

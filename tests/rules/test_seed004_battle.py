@@ -184,6 +184,8 @@ def test_armor_that_stops_the_blow_leaves_no_damage_and_no_wound_check() -> None
         ("machete", "stab", "piercing"),
         ("spear", "thrust", "piercing"),
         ("sledgehammer", "smash", "bludgeoning"),
+        ("torch", "strike", "bludgeoning"),
+        ("torch", "burn", "fire"),
     ],
 )
 def test_the_weapon_mode_gives_the_damage_type(weapon: str, mode: str, blow: str) -> None:
@@ -245,6 +247,14 @@ def test_the_human_vital_organ_rules(
     assert bob(battle).hp == 80 - hp_lost
     if hp_lost == 0:
         assert damaged.rule  # the log says which rule stopped it
+
+
+def test_fire_meets_no_bone_rule_on_a_vital_organ() -> None:
+    battle = duel(bob=fighter("Bob", hp=80))
+    events = hit(battle, (3, 3, 1, 1, *HEART, 3, 6, 6), "torch", "burn")  # 3 - 2 = 1
+    (damaged,) = of(events, ZoneDamaged)
+    assert (damaged.zone, damaged.left, damaged.damage) == (Zone.HEART, 1, 6)
+    assert "fire" in of(events, DamageRolled)[0].describe()
 
 
 def test_a_vital_organ_wears_the_armor_of_its_surrounding_zone() -> None:

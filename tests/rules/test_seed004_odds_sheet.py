@@ -151,7 +151,7 @@ def test_the_form_has_no_choices_when_nothing_reaches() -> None:
 def test_attack_variants_cover_modes_zones_and_defenses() -> None:
     variants = RULESET.attack_variants(duel().state, "a", "b")
     assert Seed004Attack("knife", "slash", Zone.HEART, Defense.BLOCK) in variants
-    assert len(variants) == 8 * 7 * 3  # modes in reach x (random + six zones) x defenses
+    assert len(variants) == 10 * 7 * 3  # modes in reach x (random + six zones) x defenses
 
 
 # --- the sheet ----------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ def test_the_tables_read_as_they_are() -> None:
         "machete",
         "sledgehammer",
         "spear",
+        "torch",
     ]
 
 

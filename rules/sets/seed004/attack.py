@@ -101,8 +101,25 @@ BLOWS: Mapping[DamageType, Blow] = {
 }
 
 
+# Other forms of damage (004 Damage: fire, acid ...), by name; the vital-organ
+# rules treat them all as ``Blow.OTHER``.
+OTHER_DAMAGE: Mapping[DamageType, str] = {
+    DamageType.BURNING: "fire",
+    DamageType.CORROSION: "acid",
+    DamageType.TOXIC: "toxic",
+    DamageType.FATIGUE: "fatigue",
+}
+
+
 def blow_of(mode: WeaponMode) -> Blow:
     return BLOWS.get(mode.damage.type, Blow.OTHER)
+
+
+def damage_label(mode: WeaponMode) -> str:
+    """The mode's damage type as seed 004 names it: piercing, slashing,
+    bludgeoning, or another form (fire, acid ...)."""
+    blow = blow_of(mode)
+    return OTHER_DAMAGE.get(mode.damage.type, blow.label) if blow is Blow.OTHER else blow.label
 
 
 class Defense(Enum):
@@ -324,7 +341,7 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
             defender_name=defender.name,
             weapon=plan.weapon.name,
             mode=plan.mode.name,
-            blow=plan.blow.label,
+            blow=damage_label(plan.mode),
             aimed=plan.zone,
             difficulty=plan.difficulty,
             modifiers=plan.modifiers,
@@ -400,7 +417,7 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
             rolled=rolled_total,
             halved=blocked,
             total=total,
-            blow=plan.blow.label,
+            blow=damage_label(plan.mode),
         )
     )
     defender, harm = injure(defender, zone, plan.blow, total, plan.exposed, dice)

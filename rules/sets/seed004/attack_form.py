@@ -16,7 +16,7 @@ from rules.sets.components.zones_2d6 import Zone, aim_problem
 from rules.sets.seed004.attack import (
     Defense,
     Seed004Attack,
-    blow_of,
+    damage_label,
     defense_block,
     target_size,
 )
@@ -62,7 +62,7 @@ def attack_form(
     weapon_choices = tuple(
         FormChoice(
             mode_key(w, m),
-            f"{w.name}: {m.name} ({m.damage.fixed or m.damage.base.value} {blow_of(m).label})",
+            f"{w.name}: {m.name} ({m.damage.fixed or m.damage.base.value} {damage_label(m)})",
             mode_problem(attacker, defender, w, m),
         )
         for w in attacker.fighter.weapons

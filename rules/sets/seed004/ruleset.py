@@ -58,9 +58,9 @@ from rules.sets.seed004.attack import (
     Defense,
     Outcome,
     Seed004Attack,
-    blow_of,
     consciousness_check,
     contest_odds,
+    damage_label,
     new_turn_tracks,
     plan_attack,
     resolve_attack,
@@ -206,7 +206,7 @@ class Seed004:
         gear = tuple(
             SheetRow(
                 w.name,
-                ", ".join(f"{m.name} {m.damage.fixed} {blow_of(m).label}" for m in w.modes),
+                ", ".join(f"{m.name} {m.damage.fixed} {damage_label(m)}" for m in w.modes),
             )
             for w in f.weapons
         )
@@ -301,7 +301,7 @@ class Seed004:
         )
         summary = (
             f"Melee Combat 2d6{plan.attack_bonus:+d} vs difficulty {plan.difficulty} "
-            f"({plan.weapon.name}, {plan.mode.name}, {plan.blow.label}{aim}); {defense}"
+            f"({plan.weapon.name}, {plan.mode.name}, {damage_label(plan.mode)}{aim}); {defense}"
         )
         return AttackPreview(summary, plan.modifiers, lines)
 
