@@ -418,16 +418,19 @@ class InspectorPane(QDockWidget):
 
 class SheetView(QWidget):
     """A ruleset's sheet (``Ruleset.sheet``) as titled groups of caption and value
-    rows, each with its tooltip. The labels are kept while the sections and their
-    captions stay the same (a wound changes only values), so a refresh does not
-    flicker; each value label is named ``sheet_<section>_<row>``."""
+    rows, each with its tooltip, in one grid (the values of every group line up).
+    The labels are kept while the sections and their captions stay the same (a
+    wound changes only values), so a refresh does not flicker; each value label
+    is named ``sheet_<section>_<row>``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspectorSheet")
-        self._layout = QVBoxLayout(self)
+        self._layout = QGridLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(2)
+        self._layout.setHorizontalSpacing(8)
+        self._layout.setVerticalSpacing(1)
+        self._layout.setColumnStretch(1, 1)
         self._shape: tuple[tuple[str, tuple[str, ...]], ...] = ()
         self._parts: list[QWidget] = []
         self._values: list[list[QLabel]] = []
@@ -464,15 +467,12 @@ class SheetView(QWidget):
             w.hide()
             w.deleteLater()
         self._parts, self._values, self._captions = [], [], []
+        line = 0
         for i, section in enumerate(sections):
             heading = section_label(section.title)
             heading.setObjectName(f"sheetSection_{i}")
-            grid_box = QWidget()
-            grid = QGridLayout(grid_box)
-            grid.setContentsMargins(0, 0, 0, 0)
-            grid.setHorizontalSpacing(8)
-            grid.setVerticalSpacing(1)
-            grid.setColumnStretch(1, 1)
+            self._place(heading, line, 0, 2)
+            line += 1
             values, captions = [], []
             for j, row in enumerate(section.rows):
                 caption = QLabel(row.label)
@@ -485,13 +485,15 @@ class SheetView(QWidget):
                 bold = QFont(value.font())
                 bold.setBold(True)
                 value.setFont(bold)
-                grid.addWidget(caption, j, 0, Qt.AlignmentFlag.AlignTop)
-                grid.addWidget(value, j, 1, Qt.AlignmentFlag.AlignTop)
+                self._place(caption, line, 0)
+                self._place(value, line, 1)
+                line += 1
                 values.append(value)
                 captions.append(caption)
-            for w in (heading, grid_box):
-                self._layout.addWidget(w)
-                w.show()  # at once, not at the layout's next pass
-                self._parts.append(w)
             self._values.append(values)
             self._captions.append(captions)
+
+    def _place(self, label: QLabel, line: int, column: int, span: int = 1) -> None:
+        self._layout.addWidget(label, line, column, 1, span, Qt.AlignmentFlag.AlignTop)
+        label.show()  # at once, not at the layout's next pass
+        self._parts.append(label)

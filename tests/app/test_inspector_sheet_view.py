@@ -80,15 +80,20 @@ def expected_rows(controller: BattleController, cid: str) -> Rows:
     return [(s.title, [(r.label, r.value) for r in s.rows]) for s in sections]
 
 
-def test_no_section_shows_the_rulesets_sheet(shown):
+def test_no_section_shows_the_rulesets_sheet(shown, qtbot):
     pane, controller = shown
     assert pane.section is None and pane.sheet_view is not None
     assert not pane.sheet_view.isVisibleTo(pane)  # nobody selected
     controller.select("c1")
     assert pane.sheet_view.isVisibleTo(pane)
+    qtbot.waitExposed(pane)
     rows = shown_rows(pane.sheet_view)
     assert rows == expected_rows(controller, "c1")
     assert [title for title, _rows in rows][:2] == ["Attributes", "Skills"]
+    # one grid: the values of every section line up
+    view = pane.sheet_view
+    xs = {view.value_label(i, 0).x() for i in range(len(view.sections))}
+    assert len(xs) == 1
     # the captions are on screen beside their values
     captions = [label.text() for label in pane.sheet_view.findChildren(QLabel)]
     assert "Broadsword" in captions and "HP" in captions
