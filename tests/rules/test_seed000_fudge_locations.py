@@ -31,6 +31,8 @@ from rules.sets.components.fudge_locations import track_boxes
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand, WoundInflicted
+from rules.sets.seed000.defense import DefenseChoice
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.locations import aim_choices
 from rules.sets.seed000.locations_fudge import FUDGE_LEVEL, FudgeLocations, fudge_damage
 from rules.sets.seed000.odds import attack_odds, status_distribution
@@ -44,6 +46,7 @@ from rules.sets.seed000.tables import (
 from rules.sets.seed000.tracks import wounds_of
 from rules.sets.seed000.wound_effects import Condition, Limb
 from tests.rules.battle_level import Make, of
+from tests.rules.sheets import amend
 
 RF = Tables((LOCATIONS_FUDGE,))
 HIT = (3, 3, 3)  # 9: a hit at skill 30 whatever the aim, never a critical
@@ -335,3 +338,72 @@ def test_the_odds_of_the_state_follow_the_torso_track(
             expected[state] = expected.get(state, Fraction(0)) + p / 6
     assert dict(odds.blow.status) == {k: v for k, v in expected.items() if v}
     assert odds.blow.status[Status.UNCONSCIOUS] > Fraction(1, 6)
+
+
+# --- 003 5.874: only the worst wound of the parts used counts ------------------------
+
+
+def _hurt_a(fighters: tuple[Combatant, Combatant], *blows: tuple[str, int]) -> Battle:
+    """The defender ``d`` strikes ``a`` (the sure swordsman, his armor taken off)
+    with 1d crushing thrusts at the parts given, each die showing the face given."""
+    a, d = fighters
+    a = replace(a, fighter=replace(a.fighter, armor=None))
+    d = replace(d, fighter=amend(d.fighter, skills={"Broadsword": 30}))
+    battle = battle_of(a, d)
+    for where, face in blows:
+        options = AttackOptions("broadsword", "thrust", location=where)
+        battle.execute(Attack("d", "a", options), ScriptedDice((*HIT, face, *MORE)))
+    return battle
+
+
+def _skill(battle: Battle, options: AttackOptions) -> tuple[int, tuple[str, ...]]:
+    a, d = battle.state.combatant("a"), battle.state.combatant("d")
+    plan = plan_attack(a, d, options, RF)
+    return plan.effective_skill, tuple(m.reason for m in plan.modifiers if "FUDGE" in m.reason)
+
+
+def test_the_worst_wound_of_the_parts_used_counts_and_not_the_others(
+    fighters: tuple[Combatant, Combatant],
+) -> None:
+    """003 5.874's example in seed 000: the weapon arm Hurt (-1, -2 on 3d6) and a
+    leg Very Hurt (-2, -4): fighting on one's feet is at -4, not -6; the other arm
+    (the shield's) does not count for the sword."""
+    unhurt = _skill(_hurt_a(fighters), AttackOptions("broadsword", "swing"))
+    swing = AttackOptions("broadsword", "swing")
+    battle = _hurt_a(fighters, ("right arm", 3))  # 3 at 12 HP -> 3: Hurt
+    skill, why = _skill(battle, swing)
+    assert why == ("right arm hurt (-1 in FUDGE levels): the worst wound of the parts it uses",)
+    # shock is seed 000's and passes with the turn; here the plan reads the wound only
+    assert skill == unhurt[0] - 2
+    battle = _hurt_a(fighters, ("right arm", 3), ("left leg", 6))  # 6 -> 5: Very Hurt
+    skill, why = _skill(battle, swing)
+    assert skill == unhurt[0] - 4 and why[0].startswith("left leg very hurt")
+    battle = _hurt_a(fighters, ("left hand", 6))  # the shield hand Very Hurt
+    assert _skill(battle, swing) == unhurt
+
+
+def test_the_legs_count_only_on_ones_feet(fighters: tuple[Combatant, Combatant]) -> None:
+    battle = _hurt_a(fighters, ("left leg", 6))  # Very Hurt
+    swing = AttackOptions("broadsword", "swing")
+    a, d = battle.state.combatant("a"), battle.state.combatant("d")
+    standing = [m.value for m in plan_attack(a, d, swing, RF).modifiers if "FUDGE" in m.reason]
+    assert standing == [-4]
+    kneeling = replace(a, posture=Posture.KNEELING)
+    plan = plan_attack(kneeling, d, swing, RF)
+    assert not [m for m in plan.modifiers if "FUDGE" in m.reason]
+
+
+def test_a_defense_counts_the_limb_it_uses(fighters: tuple[Combatant, Combatant]) -> None:
+    """A parry uses the weapon arm, a block the shield arm, a dodge the legs only;
+    the plan's defense scores carry the worst wound among them."""
+    battle = _hurt_a(fighters, ("left arm", 6))  # the shield arm Very Hurt
+    a, d = battle.state.combatant("a"), battle.state.combatant("d")
+    defenses = (
+        DefenseChoice(DefenseKind.BLOCK),
+        DefenseChoice(DefenseKind.PARRY, "broadsword"),
+        DefenseChoice(DefenseKind.DODGE),
+    )
+    for choice in defenses:
+        plan = plan_attack(d, a, AttackOptions("broadsword", "swing", defenses=(choice,)), RF)
+        fudge = [m.value for m in plan.defenses[0].modifiers if "FUDGE" in m.reason]
+        assert fudge == ([-4] if choice.kind is DefenseKind.BLOCK else []), choice

@@ -60,6 +60,7 @@ from rules.battle.model import (
     DamageSpec,
     DamageType,
     Delivery,
+    Posture,
     Status,
     TurnAction,
     Weapon,
@@ -526,6 +527,14 @@ def plan_attack(
             raise IllegalAttackError(str(e)) from None
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     mods.extend(wound_attack_modifiers(attacker, weapon))  # shock, a crippled hand
+    # The system's lasting wound modifiers (003 5.874 under locations-fudge; none else).
+    mods.extend(
+        system.fighting_modifiers(
+            victim_of(attacker),
+            arms=arms_using(attacker, weapon),
+            standing=attacker.posture is Posture.STANDING,
+        )
+    )
     if target is None:
         pd = ruleset.passive_defense(
             defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)
@@ -598,6 +607,11 @@ def plan_attack(
         if refused is not None:
             raise IllegalAttackError(refused)
         extra = ranged_defense_modifiers(defender, choice, mode) + wound_defense_modifiers(defender)
+        extra += system.fighting_modifiers(
+            victim_of(defender),
+            arms=_defending_arms(defender, choice),
+            standing=defender.posture is Posture.STANDING,
+        )
         if guarded is not None:
             extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
         if options.defense_modifiers:
@@ -1997,17 +2011,47 @@ def wound_inputs(
     his wounds so far with his weapon hand's side (for a system that keeps a
     wound track per body part)."""
     f = c.fighter
-    victim = replace(Victim.of(f), wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
     return WoundInputs(
         key=key,
         damage_type=dtype,
-        victim=victim,
+        victim=victim_of(c),
         armor_dr=f.armor.dr if f.armor is not None else 0,
         side=side,
         swung=swung,
         from_back=from_back,
         chink=chink,
     )
+
+
+def victim_of(c: Combatant) -> Victim:
+    """The combatant's traits as the wound rules read them, with his wounds so far
+    and his weapon hand's side (for a system that keeps a wound track per part)."""
+    return replace(Victim.of(c.fighter), wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
+
+
+def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:
+    """The sides whose arm and hand wield ``weapon``: the weapon hand's for the
+    sheet's first weapon (and a bare hand), the other hand's for any other, both
+    for a two-handed weapon (as ``wounded``'s crippled grip reads them)."""
+    hand = weapon_side(c.handedness)
+    if weapon.two_handed:
+        return frozenset({hand, hand.other})
+    held = weapon_hand_weapon(c.fighter)
+    if weapon.kind is WeaponKind.UNARMED or held is None or held.key == weapon.key:
+        return frozenset({hand})
+    return frozenset({hand.other})
+
+
+def _defending_arms(c: Combatant, choice: DefenseChoice) -> frozenset[BodySide]:
+    """The arms an active defense uses: a parry the parrying weapon's, a block the
+    shield arm, a dodge none (the legs only)."""
+    if choice.kind is DefenseKind.BLOCK:
+        return frozenset({weapon_side(c.handedness).other})
+    if choice.kind is DefenseKind.PARRY and choice.weapon_key is not None:
+        weapon = next((w for w in c.fighter.weapons if w.key == choice.weapon_key), None)
+        if weapon is not None:
+            return arms_using(c, weapon)
+    return frozenset()
 
 
 def _drop_from_hand(

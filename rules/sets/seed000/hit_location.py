@@ -319,6 +319,16 @@ class HitLocationSystem(Protocol):
         chink: bool = False,
     ) -> WoundAssessment: ...
 
+    def fighting_modifiers(
+        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
+    ) -> tuple[Modifier, ...]:
+        """The lasting modifiers the fighter's own wounds of this system give an
+        attack or a defense that uses the arms (and hands) of ``arms`` and, when
+        ``standing``, the legs (``fighter.wounds``: his wounds so far). Only the
+        FUDGE option has such a rule (003 5.874); seed 000's shock and crippled
+        limbs are ``rules.sets.seed000.wounded``'s, whatever the system."""
+        ...
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -909,6 +919,11 @@ class HitLocationTable:
             from_back=from_back,
             base_multiplier=base_multiplier,
         )
+
+    def fighting_modifiers(
+        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
+    ) -> tuple[Modifier, ...]:
+        return ()  # seed 000's wounds hurt by shock and crippling (rules.sets.seed000.wounded)
 
 
 # --------------------------------------------------------------------------- loading

@@ -470,6 +470,11 @@ class Locations001:
             chink=chink,
         )
 
+    def fighting_modifiers(
+        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
+    ) -> tuple[Modifier, ...]:
+        return ()  # seed 001 has no lasting wound modifiers of its own
+
 
 def _check_system(t: Locations001) -> HitLocationSystem:
     return t  # mypy checks that Locations001 satisfies the protocol

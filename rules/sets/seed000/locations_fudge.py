@@ -31,6 +31,8 @@ terms (docs/hit-locations.md, "FUDGE locations in seed 000"):
   torso or head at Incapacitated or Near Death knocks the fighter out; past Near
   Death he is dead. Seed 000's HP states, shock and the major wound's knockdown
   roll stay as they are (the seed 000 damage is kept).
+* **Modifiers due to damage** (003 5.874, ``fighting_modifiers``): the worst wound
+  among the parts an attack or a defense uses, -2 (Hurt) or -4 (Very Hurt).
 
 The tracks are not stored: every assessment replays the victim's earlier wounds
 of this system (``Victim.wounds``) onto fresh tracks, so a battle file, undo and
@@ -55,6 +57,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.components.fudge_locations import (
     AIM_TARGETS,
     BASE_WOUND_LEVELS,
+    DAMAGE_MODIFIERS,
     HIT_LOCATION,
     PART_DAMAGE,
     USELESS_LIMBS,
@@ -66,6 +69,8 @@ from rules.sets.components.fudge_locations import (
     Side,
     WoundMark,
     aim_target,
+    arm_parts,
+    leg_parts,
     random_location_odds,
     roll_random_location,
     wound_for_damage,
@@ -443,6 +448,34 @@ class FudgeLocations:
             shock_steps=tuple(shock_steps),
         )
 
+
+    def fighting_modifiers(
+        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
+    ) -> tuple[Modifier, ...]:
+        """003 5.874: only the worst wound among the parts the action uses counts
+        (the torso and the head always; the arms and hands of ``arms``; the legs
+        and feet when ``standing``), -1 Hurt and -2 Very Hurt, two 3d6 points a
+        level."""
+        if not any(w.system == self.system for w in fighter.wounds):
+            return ()
+        parts: set[BodyPart] = set()
+        for side in arms:
+            parts |= set(arm_parts(Side(side.value)))
+        if standing:
+            parts |= set(leg_parts())
+        tracks = tracks_of_victim(fighter)
+        penalty, where = tracks.activity_penalty(parts)
+        if not penalty or where is None:
+            return ()
+        state = tracks.track(where).state
+        return (
+            Modifier(
+                FUDGE_LEVEL * penalty,
+                f"{where.value} {state.label} ({penalty:+d} in FUDGE levels): the worst "
+                "wound of the parts it uses",
+                DAMAGE_MODIFIERS,
+            ),
+        )
 
 def _track_effects(
     mark: WoundMark, part: BodyPart, automatic: set[Condition], steps: list[Step]
