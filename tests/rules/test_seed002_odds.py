@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules.battle.commands import Attack
+from rules.battle.model import Status
 from rules.battle.state import BattleState
 from rules.sets.seed002.attack import (
     Attack002,
@@ -19,7 +20,8 @@ from rules.sets.seed002.attack import (
     plan_attack,
     rolled_damage_distribution,
 )
-from rules.sets.seed002.events import DamageDealt, Fumbled, ResultApplied
+from rules.sets.seed002.events import DamageDealt, Fumbled, MajorWoundRolled, ResultApplied
+from rules.sets.seed002.odds import harm_odds
 from rules.sets.seed002.success import critical_threshold, level_of, level_probabilities
 from rules.sets.seed002.tables import Automatic, Level
 from tests.rules.seed002_duel import RULESET, FacesThenOnes, battle, duel, fighter, of, sword
@@ -129,3 +131,24 @@ def test_preview_names_the_skills_and_the_modifiers() -> None:
     assert shown.summary.startswith("Close Combat 75% (Longsword, cut, 1d8)")
     assert [m.value for m in shown.modifiers] == [25, -25]
     assert shown.modifiers[1].reason.startswith("defense: ")
+
+
+def test_kill_and_major_wound_chances_match_brute_force_of_every_die() -> None:
+    """A shortsword (1d6) parried by a dagger (one rank smaller: half damage) on a
+    defender of 6 HP (Major Wound Level 3) in hard leather: every face of the
+    attack, the parry and the damage die through ``Battle``."""
+    state = duel(fighter("Swordsman", ("shortsword",)), fighter("Small", ("dagger",), hp=6))
+    choices = Attack002("shortsword", "cut", DefenseKind.PARRY, "dagger")
+    kills = majors = 0
+    for fa, fd, fx in itertools.product(range(1, 101), range(1, 101), range(1, 7)):
+        b = battle(state)
+        events = b.execute(Attack("a", "d", choices), FacesThenOnes((fa, fd, fx)))
+        kills += b.state.combatant("d").status is Status.DEAD
+        majors += bool(of(events, MajorWoundRolled))
+    plan = plan_attack(state, "a", "d", choices)
+    assert harm_odds(plan) == (Fraction(kills, 60_000), Fraction(majors, 60_000))
+    summary = RULESET.preview_attack(state, "a", "d", choices).summary
+    assert summary.endswith(
+        f"kills {float(Fraction(kills, 60_000)) * 100:.1f}%, "
+        f"major wound {float(Fraction(majors, 60_000)) * 100:.1f}%"
+    )

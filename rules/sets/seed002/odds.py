@@ -1,14 +1,23 @@
 """Exact odds of a seed 002 attack: the attack's and the defense's success
 levels, each by counting the 100 faces of its d100, combined through the
-result matrix (``attack.outcome_keys``). The lines sum to 1."""
+result matrix (``attack.outcome_keys``). The lines sum to 1. ``harm_odds`` adds
+every damage die: the chances of a kill and of a major wound."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.sets.seed002.attack import DefenseKind, Plan, outcome_keys
+from rules.sets.seed002.attack import (
+    DefenseKind,
+    Plan,
+    maximum_damage,
+    outcome_keys,
+    rolled_damage_distribution,
+    taken_damage,
+)
 from rules.sets.seed002.success import level_probabilities
 from rules.sets.seed002.tables import Level
+from rules.sets.seed002.wounds import is_major
 
 ODDS_ORDER = (
     "critical hit",
@@ -39,3 +48,29 @@ def attack_odds(plan: Plan) -> dict[str, Fraction]:
         for d, pd in defense.items():
             out[outcome_keys(plan, a, d)] += pa * pd
     return {k: v for k, v in out.items() if v}
+
+
+def harm_odds(plan: Plan) -> tuple[Fraction, Fraction]:
+    """The exact chances that the attack kills the defender and that it deals a
+    major wound (a blow of at least the Major Wound Level that does not kill),
+    over both d100s and every damage die."""
+    outcomes = attack_odds(plan)
+    rolled = rolled_damage_distribution(plan)
+    hp, max_hp = plan.defender.hp, plan.defender.fighter.hit_points
+    kill = major = Fraction(0)
+    for label, p in outcomes.items():
+        if label.startswith("critical hit"):
+            damage = {maximum_damage(plan): Fraction(1)}
+        elif label.startswith("hit") or label == "half damage":
+            damage = {}
+            for value, q in rolled.items():
+                taken = taken_damage(value, plan.armour, label == "half damage")
+                damage[taken] = damage.get(taken, Fraction(0)) + q
+        else:
+            continue
+        for taken, q in damage.items():
+            if taken >= hp:
+                kill += p * q
+            elif is_major(taken, max_hp):
+                major += p * q
+    return kill, major

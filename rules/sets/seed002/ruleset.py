@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from fractions import Fraction
 
 from hexmap import Facing, Hex
 from rules.battle.catalog import Catalog
@@ -63,7 +64,7 @@ from rules.sets.protocol import (
 from rules.sets.seed002 import maneuvers, turn
 from rules.sets.seed002.attack import Attack002, DefenseKind, plan_attack, resolve_attack
 from rules.sets.seed002.form import attack_form, likely_defense, parry_weapons, reaching_modes
-from rules.sets.seed002.odds import attack_odds
+from rules.sets.seed002.odds import attack_odds, harm_odds
 from rules.sets.seed002.saved_types import seed002_saved_types
 from rules.sets.seed002.sheet import (
     SHEET_DESCRIPTION,
@@ -184,6 +185,7 @@ class Seed002:
     ) -> AttackPreview:
         plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
         odds = attack_odds(plan)
+        kill, major = harm_odds(plan)
         if plan.automatic is not None:
             attack = f"automatic {plan.automatic.value} ({plan.automatic_reason})"
         else:
@@ -194,7 +196,8 @@ class Seed002:
         summary = (
             f"{attack} ({plan.weapon.name}, {plan.mode.name}, {dice_text(plan.damage)}"
             f"{'' if plan.damage_modifier.dice is None else plan.damage_modifier}); "
-            f"{plan.defender.name}: {defense}; armour {plan.armour}"
+            f"{plan.defender.name}: {defense}; armour {plan.armour}; "
+            f"kills {_percent(kill)}, major wound {_percent(major)}"
         )
         defense_mods = tuple(
             Modifier(m.value, f"defense: {m.reason}", m.citation) for m in plan.defense_modifiers
@@ -483,6 +486,13 @@ class Seed002:
     ) -> tuple[BattleState, tuple[Event, ...]]:
         """No seed 002 piece hits anybody (``stray_hits``): nothing happens."""
         return state, ()
+
+
+def _percent(p: Fraction) -> str:
+    """An exact chance as the pane shows it: "12.3%", "<0.1%" for a tiny one."""
+    if 0 < p < Fraction(1, 1000):
+        return "<0.1%"
+    return f"{float(p) * 100:.1f}%"
 
 
 @functools.cache
