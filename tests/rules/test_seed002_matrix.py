@@ -6,6 +6,7 @@ exactly: a cell that rolls no damage would leave a face unused and fail."""
 
 from __future__ import annotations
 
+from hexmap import Hex
 from rules.battle.commands import Attack
 from rules.battle.model import Posture
 from rules.core.dice import ScriptedDice
@@ -185,3 +186,13 @@ def test_a_large_shield_parries_a_huge_weapon_for_half_damage() -> None:
     damage = of(events, DamageDealt)[0]
     assert (damage.rolled, damage.halved, damage.taken) == (16, True, 7)  # (16 - 2) / 2
     assert hp_lost(b) == 7
+
+
+def test_a_thrown_weapon_lands_in_the_target_s_hex_hit_or_miss() -> None:
+    near = Hex.from_offset(8, 13)  # three hexes away
+    for faces in ([FAIL], [SUCCESS, FAIL, 3]):
+        thrower = fighter("Thrower", ("dagger", "fist"))
+        b = battle(duel(thrower, fighter("Defender", hp=HP), defender_hex=near))
+        b.execute(Attack("a", "d", Attack002("dagger", "throw")), ScriptedDice(faces))
+        assert [(i.name, i.hex) for i in b.state.items] == [("Dagger", near)]
+        assert [w.key for w in b.state.combatant("a").fighter.weapons] == ["fist"]

@@ -17,6 +17,7 @@ before any die) and the resolution by the result matrix.
   weapons; not bows and slings), never below 0, minus the armour points.
 * A fighter at 0 hit points or less dies (OpenQuest SRD); one who survives a blow
   of at least its Major Wound Level rolls on the major wound table.
+* A thrown weapon leaves the hand and lands in the target's hex, hit or miss.
 * A fumble (00): an attack or parry fumble drops the weapon at the fumbler's feet,
   a dodge fumble or an unarmed one puts the fumbler prone (our reading of the
   base rules' fumble results).
@@ -30,7 +31,7 @@ from fractions import Fraction
 
 from hexmap import in_front_arc, in_reach
 from rules.battle.model import Combatant, Delivery, Posture, Status, Weapon, WeaponMode
-from rules.battle.pieces import AT_FEET, Piece
+from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
 from rules.battle.state import AttackResult, BattleState, LaunchedPiece
 from rules.core.citation import Citation
 from rules.core.dice import Dice, DiceSource, dice_distribution, roll
@@ -71,6 +72,10 @@ from rules.sets.seed002.wounds import is_major, major_wound
 BASE_DEATH = Citation(BASE, "Hit points: at 0 or less the character dies")
 BASE_FUMBLES = Citation(BASE, "Fumbles in combat")
 BASE_DEFENSES = Citation(BASE, "Defensive reactions: dodge and parry")
+BASE_THROWN = Citation(BASE, "Ranged combat: thrown weapons")
+# A thrown weapon leaves the hand and lands in its target's hex, hit or miss (ours).
+THROWN_PLACEMENT = Placement(PlacementKind.ON_TARGET, citation=BASE_THROWN)
+THROWN = "thrown"  # the Piece.note of a thrown weapon
 
 
 NO_SITUATION = GMSituation()
@@ -384,6 +389,9 @@ def resolve_attack(state: BattleState, plan: Plan, dice: DiceSource) -> AttackRe
         attacker, event, launched = _fumble(attacker, plan.weapon, "attack")
         events.append(event)
         pieces.extend(launched)
+    elif plan.mode.delivery is Delivery.THROWN:
+        thrown = Piece(plan.weapon.name, plan.weapon, THROWN_PLACEMENT, note=THROWN)
+        pieces.append(LaunchedPiece(thrown, attacker.id, defender.hex))
     if cell.defender_fumbles and defender.status is not Status.DEAD:
         weapon = plan.parry_weapon if plan.defense is DefenseKind.PARRY else None
         defender, event, launched = _fumble(defender, weapon, plan.defense.value)
