@@ -95,6 +95,7 @@ from rules.core.errors import DataError
 from rules.sets.protocol import Ruleset
 from rules.sets.sheet_fields import (
     ALL_WEAPON_PARTS,
+    ProtectionPart,
     SheetEntries,
     SheetField,
     SheetFieldKind,
@@ -125,6 +126,8 @@ MODE_COLUMNS: tuple[tuple[str, WeaponPart | None], ...] = (
     ("Dice", WeaponPart.DICE),
 )
 DICE_COLUMN = 6
+# A row of the shield and armor tab: caption, box, problem place, the part it shows.
+GearRow = tuple[str, QWidget, str, ProtectionPart | None]
 
 
 def problem_label(object_name: str) -> QLabel:
@@ -800,26 +803,34 @@ class CharacterEditor(QDialog):
         self.armor_weight.setObjectName("armorWeight")
         self.armor_weight.setRange(0, 200)
         self.armor_weight.setSuffix(" lb")
-        grid.addWidget(QLabel("<b>Shield</b>"), 0, 0, 1, 3)
-        row = 1
-        for text, box, place in (
-            ("Shield", self.shield_source, "shield"),
-            ("Name", self.shield_name, "shield/name"),
-            ("Size", self.shield_size, "shield/size"),
-            ("PD", self.shield_pd, "shield/pd"),
-            ("Weight", self.shield_weight, "shield/weight"),
-        ):
-            row = self._grid_row(grid, row, text, box, place)
-        grid.addWidget(QLabel("<b>Armor</b>"), row, 0, 1, 3)
-        row += 1
-        for text, box, place in (
-            ("Armor", self.armor_source, "armor"),
-            ("Name", self.armor_name, "armor/name"),
-            ("PD", self.armor_pd, "armor/pd"),
-            ("DR", self.armor_dr, "armor/dr"),
-            ("Weight", self.armor_weight, "armor/weight"),
-        ):
-            row = self._grid_row(grid, row, text, box, place)
+        parts = self._description.protection_parts
+        groups: tuple[tuple[str, ProtectionPart, tuple[GearRow, ...]], ...] = (
+            ("Shield", ProtectionPart.SHIELD, (
+                ("Shield", self.shield_source, "shield", None),
+                ("Name", self.shield_name, "shield/name", None),
+                ("Size", self.shield_size, "shield/size", ProtectionPart.SHIELD_SIZE),
+                ("PD", self.shield_pd, "shield/pd", ProtectionPart.SHIELD_PD),
+                ("Weight", self.shield_weight, "shield/weight", ProtectionPart.WEIGHT),
+            )),
+            ("Armor", ProtectionPart.ARMOR, (
+                ("Armor", self.armor_source, "armor", None),
+                ("Name", self.armor_name, "armor/name", None),
+                ("PD", self.armor_pd, "armor/pd", ProtectionPart.ARMOR_PD),
+                ("DR", self.armor_dr, "armor/dr", ProtectionPart.ARMOR_DR),
+                ("Weight", self.armor_weight, "armor/weight", ProtectionPart.WEIGHT),
+            )),
+        )  # fmt: skip
+        row = 0
+        for title, group, rows in groups:
+            if group in parts:
+                grid.addWidget(QLabel(f"<b>{title}</b>"), row, 0, 1, 3)
+                row += 1
+            for text, box, place, read in rows:
+                if group in parts and (read is None or read in parts):
+                    row = self._grid_row(grid, row, text, box, place)
+                else:  # not read by the ruleset: not shown, the value kept
+                    box.setParent(page)
+                    box.hide()
         grid.setRowStretch(row, 1)
         self._shield_key = fighter.shield.key if fighter.shield else "shield"
         self._armor_key = fighter.armor.key if fighter.armor else "armor"

@@ -91,18 +91,36 @@ class WeaponPart(Enum):
 ALL_WEAPON_PARTS = frozenset(WeaponPart)
 
 
+class ProtectionPart(Enum):
+    """A part of the neutral shield and armor (``rules.battle.model.Shield``,
+    ``Armor``) that the character editor edits only for a ruleset that reads it;
+    their names are always edited."""
+
+    SHIELD = "shield"  # the whole shield (a ruleset without shields hides it)
+    SHIELD_SIZE = "shield size"
+    SHIELD_PD = "shield pd"  # seed 000's passive defense of the shield
+    ARMOR = "armor"  # the whole suit (a ruleset with armor by zone on its sheet hides it)
+    ARMOR_PD = "armor pd"
+    ARMOR_DR = "armor dr"  # damage resistance, armour points ...
+    WEIGHT = "weight"  # of the shield and of the armor
+
+
+ALL_PROTECTION_PARTS = frozenset(ProtectionPart)
+
+
 @dataclass(frozen=True, slots=True)
 class SheetDescription:
     """Every field of a ruleset's sheet, in the order the editor shows them, the
     range of a skill level (skills are a list of names and levels), and the parts
-    of a weapon the ruleset reads (``weapon_parts``; the editor hides the others,
-    which keep their values)."""
+    of a weapon, a shield and a suit of armor the ruleset reads (``weapon_parts``,
+    ``protection_parts``; the editor hides the others, which keep their values)."""
 
     fields: tuple[SheetField, ...]
     skill_minimum: int
     skill_maximum: int
     skills_tooltip: str = ""
     weapon_parts: frozenset[WeaponPart] = ALL_WEAPON_PARTS
+    protection_parts: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS
 
     def reads(self, part: WeaponPart) -> bool:
         """Whether the ruleset reads this part of a weapon (the editor shows it)."""

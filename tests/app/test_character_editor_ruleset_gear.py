@@ -33,10 +33,17 @@ from rules.battle.model import (
 )
 from rules.core.dice import Dice
 from rules.sets.protocol import Ruleset
-from rules.sets.sheet_fields import ALL_WEAPON_PARTS, SheetDescription, WeaponPart
+from rules.sets.sheet_fields import (
+    ALL_PROTECTION_PARTS,
+    ALL_WEAPON_PARTS,
+    ProtectionPart,
+    SheetDescription,
+    WeaponPart,
+)
 from tests.app.demo_panes import demo_controller
 
 SPEARMAN = "c2"
+SWORD_AND_SHIELD = "c1"
 FALCHION = Weapon(
     "falchion",
     "Falchion",
@@ -63,25 +70,40 @@ FIXED_DICE_PARTS = ALL_WEAPON_PARTS - {
 class OtherGear:
     """Seed 000's ruleset with another catalog and fewer weapon parts."""
 
-    def __init__(self, inner: Ruleset, parts: frozenset[WeaponPart]) -> None:
+    def __init__(
+        self,
+        inner: Ruleset,
+        parts: frozenset[WeaponPart],
+        protection: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS,
+    ) -> None:
         self._inner = inner
         self._parts = parts
+        self._protection = protection
 
     def catalog(self) -> Catalog:
         return OWN_CATALOG
 
     def sheet_description(self) -> SheetDescription:
-        return replace(self._inner.sheet_description(), weapon_parts=self._parts)
+        return replace(
+            self._inner.sheet_description(),
+            weapon_parts=self._parts,
+            protection_parts=self._protection,
+        )
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._inner, name)
 
 
-def editor_for(qtbot: QtBot, parts: frozenset[WeaponPart]) -> CharacterEditor:
+def editor_for(
+    qtbot: QtBot,
+    parts: frozenset[WeaponPart],
+    protection: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS,
+    combatant_id: str = SPEARMAN,
+) -> CharacterEditor:
     controller = demo_controller()
     state = controller.state
-    ruleset = OtherGear(controller.ruleset, parts)
-    editor = CharacterEditor(ruleset, state, state.combatant(SPEARMAN))  # type: ignore[arg-type]
+    ruleset = OtherGear(controller.ruleset, parts, protection)
+    editor = CharacterEditor(ruleset, state, state.combatant(combatant_id))  # type: ignore[arg-type]
     qtbot.addWidget(editor)
     editor.show()
     editor.tabs.setCurrentIndex(2)  # the weapons
@@ -150,3 +172,35 @@ def test_a_new_weapon_of_a_fixed_dice_ruleset_rolls_its_own_dice(qtbot: QtBot) -
         DamageBase.FIXED, 0, DamageType.CUTTING, Dice(1, 1, 8)
     )
     assert weapon.size is WeaponSize.LARGE
+
+
+def protection_captions(editor: CharacterEditor) -> list[str]:
+    editor.tabs.setCurrentIndex(3)
+    page = editor.tabs.currentWidget()
+    assert page is not None
+    return [label.text() for label in page.findChildren(QLabel)
+            if label.isVisibleTo(editor) and label.text() and not label.objectName()]
+
+
+def test_every_protection_part_is_shown_by_default(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, ALL_WEAPON_PARTS)
+    shown = protection_captions(editor)
+    assert shown.count("PD") == 2 and shown.count("Weight") == 2
+    assert {"<b>Shield</b>", "<b>Armor</b>", "Size", "DR"} <= set(shown)
+
+
+def test_protection_parts_the_ruleset_does_not_read_are_hidden_and_kept(qtbot: QtBot) -> None:
+    """A d100 ruleset: no shields of the 3d6 kind, armour points but no PD."""
+    parts = ALL_PROTECTION_PARTS - {ProtectionPart.SHIELD, ProtectionPart.ARMOR_PD}
+    editor = editor_for(qtbot, ALL_WEAPON_PARTS, parts, SWORD_AND_SHIELD)
+    shown = protection_captions(editor)
+    assert "<b>Shield</b>" not in shown and "PD" not in shown and "Size" not in shown
+    assert shown == ["<b>Armor</b>", "Armor", "Name", "DR", "Weight"]
+    assert not editor.shield_source.isVisibleTo(editor)
+    editor.name_edit.setText("Old guard")
+    editor.name_edit.textEdited.emit("Old guard")
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    before = editor._combatant.fighter
+    assert before.shield is not None  # the hidden shield stays as it was
+    assert command.fighter == replace(before, name="Old guard")
