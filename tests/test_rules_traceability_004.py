@@ -2,7 +2,7 @@
 of the seed file (a line ending in the pilcrow), every row of its zone table
 and every rule inside its sections has a row; no other "004 " row; the rows'
 code and tests exist, and each names a battle-level test (one that executes
-``Battle`` commands: tests/rules/test_seed004_battle.py)."""
+``Battle`` commands: tests/rules/test_seed004_battle.py, test_seed004_ranged.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.test_rules_traceability import SEEDS, parse_refs, parse_rows
 
 SEED_004 = SEEDS / "004_faa62cfc54a6b0ed.txt"
 REPO = Path(__file__).resolve().parent.parent
-BATTLE_LEVEL = "tests/rules/test_seed004_battle.py"
+BATTLE_LEVEL = ("tests/rules/test_seed004_battle.py", "tests/rules/test_seed004_ranged.py")
 # The rules inside the seed's sections, by the section they belong to.
 RULES_IN_SECTIONS = (
     "004 Damage: other forms of damage",
@@ -29,7 +29,11 @@ RULES_IN_SECTIONS = (
     "004 Humans: piercing below two",
 )
 # What the seed takes for granted, from its base rules (docs/ruleset-004.md).
-BASE_ROWS = ("004 base: checks, melee and the block", "004 base: initiative and maneuvers")
+BASE_ROWS = (
+    "004 base: checks, melee and the block",
+    "004 base: initiative and maneuvers",
+    "004 base: shots (ranged combat)",
+)
 
 needs_seed = pytest.mark.skipif(not SEED_004.exists(), reason="seed texts not present")
 
@@ -104,7 +108,8 @@ def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
 
 
 def test_the_battle_level_tests_run_battle_commands() -> None:
-    text = (REPO / BATTLE_LEVEL).read_text(encoding="utf-8")
-    assert "battle.execute(" in text or "hit(battle" in text
+    for path in BATTLE_LEVEL:
+        text = (REPO / path).read_text(encoding="utf-8")
+        assert "battle.execute(" in text or "hit(battle" in text
     helper = (REPO / "tests" / "rules" / "seed004_battle.py").read_text(encoding="utf-8")
     assert "battle.execute(Attack(" in helper

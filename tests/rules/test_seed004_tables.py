@@ -36,9 +36,11 @@ def test_the_tables_read_as_they_are() -> None:
     assert (table.base, table.light_difficulty(9)) == (5, 4)
     assert sorted(catalog().weapons) == [
         "club",
+        "crossbow",
         "fists",
         "knife",
         "machete",
+        "pistol",
         "sledgehammer",
         "spear",
         "torch",

@@ -34,9 +34,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
-from hexmap import Arc, arc_of, in_reach
-from rules.battle.model import Combatant, DamageType, Status, Weapon, WeaponMode
+from hexmap import Arc, arc_of, in_front_arc, in_reach
+from rules.battle.model import Combatant, DamageType, Delivery, Status, Weapon, WeaponMode
 from rules.battle.state import AttackResult, BattleState
+from rules.battle.turns import hexes_moved
 from rules.core.citation import Citation, cite
 from rules.core.dice import Dice, DiceSource, roll_dice
 from rules.core.enumerate import exact_outcomes
@@ -64,14 +65,20 @@ from rules.sets.seed004.events import (
     ZoneDamaged,
     ZoneFound,
 )
-from rules.sets.seed004.sheet import DODGE_SKILL, MELEE_SKILL, sheet_of
+from rules.sets.seed004.sheet import DODGE_SKILL, sheet_of
 from rules.sets.seed004.tables import (
     BASE_DIFFICULTY,
     ENVIRONMENT,
+    MOVEMENT,
+    RANGE_TABLE,
     SIZE_TABLE,
+    STANCE,
     STANCE_SIZE,
     DifficultyTable,
+    Movement,
+    RangeBand,
     difficulty_table,
+    range_band,
 )
 from rules.sets.seed004.tracks import Seed004Tracks, maximum_hit_points, tracks_of
 
@@ -173,11 +180,17 @@ def target_size(defender: Combatant, table: DifficultyTable | None = None) -> Si
 
 
 def defense_block(
-    state: BattleState, attacker: Combatant, defender: Combatant, surprise: bool
+    state: BattleState,
+    attacker: Combatant,
+    defender: Combatant,
+    surprise: bool,
+    mode: WeaponMode | None = None,
 ) -> str:
     """Why the defender can make no dodge or block; "" if it can."""
     if defender.status is not Status.ACTIVE:
         return f"{defender.name} is {defender.status.value}"
+    if mode is not None and mode.is_ranged:
+        return "no dodge or block against a shot"
     if surprise:
         return "a surprise attack"
     if arc_of(attacker.hex, defender.hex, defender.facing, defender.handedness) is Arc.REAR:
@@ -185,27 +198,96 @@ def defense_block(
     return ""
 
 
-def situation_modifiers(
-    state: BattleState, attacker: Combatant, defender: Combatant, table: DifficultyTable
-) -> tuple[Modifier, ...]:
-    """What the map adds to the difficulty: the target's size as it stands, and
-    the darkness of the darker of the two hexes."""
+def target_movement(defender: Combatant) -> Movement:
+    """How a shot's target moves (base rules): still when it cannot act, subtle
+    standing, slow when its last turn's movement was up to half its Speed, fast
+    beyond (its path since its own turn began: the last one it moved in)."""
+    if defender.status is not Status.ACTIVE:
+        return Movement.STILL
+    moved = hexes_moved(defender)
+    if moved == 0:
+        return Movement.SUBTLE
+    return Movement.SLOW if moved * 2 <= defender.fighter.move else Movement.FAST
+
+
+def _size_modifier(
+    defender: Combatant, zone: Zone | None, band: RangeBand, table: DifficultyTable
+) -> Modifier:
+    """The target's size (a step or two smaller when aiming at a zone) at the
+    range; ``IllegalAttackError`` for an aim below tiny."""
     size = target_size(defender, table)
-    mods = [
-        Modifier(
-            table.size[size],
-            f"{defender.name} is a {size.label} target "
-            f"({defender.posture.value.replace('_', ' ')})",
-            SIZE_TABLE if defender.posture.value == "standing" else STANCE_SIZE,
+    posture = defender.posture.value.replace("_", " ")
+    at = "" if band is RangeBand.CLOSE else f" at {band.value} range"
+    if zone is None:
+        citation = SIZE_TABLE if band is RangeBand.CLOSE else RANGE_TABLE
+        if defender.posture.value != "standing":
+            citation = STANCE_SIZE
+        return Modifier(
+            table.size(size, band),
+            f"{defender.name} is a {size.label} target ({posture}){at}",
+            citation,
         )
-    ]
+    problem = aim_problem(size, zone)
+    if problem:
+        raise IllegalAttackError(f"cannot aim at the {zone.label}: {problem}")
+    aimed = aimed_size(size, zone)
+    assert aimed is not None
+    return Modifier(
+        table.size(aimed, band), f"aimed at the {zone.label}: a {aimed.label} target{at}", AIMING
+    )
+
+
+def _light_modifiers(
+    state: BattleState, attacker: Combatant, defender: Combatant, table: DifficultyTable
+) -> list[Modifier]:
     darkness = max(
         state.terrain.at(attacker.hex).light.darkness, state.terrain.at(defender.hex).light.darkness
     )
     light = table.light_difficulty(darkness)
-    if light:
-        mods.append(Modifier(light, f"darkness {darkness} of 10", ENVIRONMENT))
-    return tuple(mods)
+    return [Modifier(light, f"darkness {darkness} of 10", ENVIRONMENT)] if light else []
+
+
+def _shot_modifiers(
+    attacker: Combatant, defender: Combatant, table: DifficultyTable
+) -> list[Modifier]:
+    """A shot's movement of target and shooter and the shooter's stance."""
+    mods: list[Modifier] = []
+    moving = target_movement(defender)
+    if table.movement[moving]:
+        mods.append(
+            Modifier(table.movement[moving], f"{defender.name} moves ({moving.value})", MOVEMENT)
+        )
+    if hexes_moved(attacker) and table.movement[Movement.SLOW]:
+        mods.append(
+            Modifier(table.movement[Movement.SLOW], f"{attacker.name} moved (slow)", MOVEMENT)
+        )
+    stance = table.stance[attacker.posture]
+    if stance:
+        posture = attacker.posture.value.replace("_", " ")
+        mods.append(Modifier(stance, f"{attacker.name} shoots {posture}", STANCE))
+    return mods
+
+
+def situation_modifiers(
+    state: BattleState, attacker: Combatant, defender: Combatant, table: DifficultyTable
+) -> tuple[Modifier, ...]:
+    """What the map adds to a melee attack's difficulty: the target's size as it
+    stands, and the darkness of the darker of the two hexes."""
+    return (
+        _size_modifier(defender, None, RangeBand.CLOSE, table),
+        *_light_modifiers(state, attacker, defender, table),
+    )
+
+
+def shot_range(attacker: Combatant, defender: Combatant, mode: WeaponMode) -> RangeBand | None:
+    """The range category of a shot at ``defender``; None when it cannot be made
+    (beyond the effective range, in the shooter's own hex, outside its front)."""
+    distance = attacker.hex.distance(defender.hex)
+    if mode.range_hexes is None or distance == 0:
+        return None
+    if not in_front_arc(attacker.hex, attacker.facing, defender.hex):
+        return None
+    return range_band(distance, mode.range_hexes)
 
 
 def plan_attack(
@@ -230,34 +312,33 @@ def plan_attack(
         raise IllegalAttackError(f"{attacker.name} is {attacker.status.value}")
     if defender.status is Status.DEAD:
         raise IllegalAttackError(f"{defender.name} is dead")
-    if mode.is_ranged or not in_reach(attacker.hex, attacker.facing, mode.reach, defender.hex):
-        raise IllegalAttackError(f"{defender.name} is out of {weapon.name}'s reach")
     if mode.damage.fixed is None:
         raise IllegalAttackError(f"{weapon.name} ({mode.name}) has no damage dice of its own")
     a = sheet_of(attacker)
     d = sheet_of(defender)
-    modifiers = [Modifier(table.base, "base difficulty of a melee attack", BASE_DIFFICULTY)]
-    size_mods = situation_modifiers(state, attacker, defender, table)
-    if choices.zone is not None:
-        standing = target_size(defender, table)
-        problem = aim_problem(standing, choices.zone)
-        if problem:
-            raise IllegalAttackError(f"cannot aim at the {choices.zone.label}: {problem}")
-        aimed = aimed_size(standing, choices.zone)
-        assert aimed is not None
-        size_mods = (
-            Modifier(
-                table.size[aimed],
-                f"aimed at the {choices.zone.label}: a {aimed.label} target",
-                AIMING,
-            ),
-            *size_mods[1:],
-        )
-    modifiers.extend(size_mods)
+    if mode.is_ranged:
+        if mode.delivery is not Delivery.MISSILE:
+            raise IllegalAttackError(f"seed 004 throws no weapons ({weapon.name}, {mode.name})")
+        band = shot_range(attacker, defender, mode)
+        if band is None:
+            raise IllegalAttackError(f"{defender.name} is out of {weapon.name}'s range")
+        modifiers = [Modifier(table.base, "base difficulty of a shot", BASE_DIFFICULTY)]
+        modifiers.append(_size_modifier(defender, choices.zone, band, table))
+        modifiers.extend(_shot_modifiers(attacker, defender, table))
+        bonus = a.abilities.modifier("dexterity") + a.abilities.modifier("perception")
+        strength = 0  # a shot's damage is the weapon's alone
+    else:
+        if not in_reach(attacker.hex, attacker.facing, mode.reach, defender.hex):
+            raise IllegalAttackError(f"{defender.name} is out of {weapon.name}'s reach")
+        modifiers = [Modifier(table.base, "base difficulty of a melee attack", BASE_DIFFICULTY)]
+        modifiers.append(_size_modifier(defender, choices.zone, RangeBand.CLOSE, table))
+        bonus = a.abilities.modifier("dexterity")
+        strength = a.abilities.modifier("strength")
+    modifiers.extend(_light_modifiers(state, attacker, defender, table))
     if choices.adjustment:
         modifiers.append(Modifier(choices.adjustment, "the GM's adjustment", GM_ADJUSTMENT))
     difficulty = sum(m.value for m in modifiers)
-    blocked = defense_block(state, attacker, defender, choices.surprise)
+    blocked = defense_block(state, attacker, defender, choices.surprise, mode)
     defense = Defense.NONE if blocked else choices.defense
     earlier = tracks_of(defender).defenses
     penalty = EXTRA_DEFENSE_PENALTY * earlier
@@ -277,14 +358,14 @@ def plan_attack(
         mode=mode,
         blow=blow_of(mode),
         zone=choices.zone,
-        attack_bonus=a.abilities.modifier("dexterity") + a.skill(MELEE_SKILL),
+        attack_bonus=bonus + a.skill(weapon.skill),
         difficulty=difficulty,
         modifiers=tuple(modifiers),
         defense=defense,
         defense_bonus=defense_bonus,
         defense_note=note,
         damage_dice=mode.damage.fixed,
-        strength=a.abilities.modifier("strength"),
+        strength=strength,
         exposed=choices.exposed,
     )
 

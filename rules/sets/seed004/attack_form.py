@@ -1,15 +1,16 @@
 """Seed 004's attack as a form (``rules.sets.attack_form``) for the generic
 attack pane: the weapon and mode (with its damage type), the zone aimed at
 (greyed where aiming is impossible, with the reason), the defender's defense
-(greyed when it can make none), and the GM's situational fields: a difficulty
-adjustment, the vital organs exposed, a surprise attack."""
+(greyed when it can make none: surprised, fallen, or shot at), and the GM's
+situational fields: a difficulty adjustment, the vital organs exposed, a
+surprise attack."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
 from hexmap import in_reach
-from rules.battle.model import Combatant, Weapon, WeaponMode
+from rules.battle.model import Combatant, Delivery, Weapon, WeaponMode
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
 from rules.sets.components.zones_2d6 import Zone, aim_problem
@@ -18,6 +19,7 @@ from rules.sets.seed004.attack import (
     Seed004Attack,
     damage_label,
     defense_block,
+    shot_range,
     target_size,
 )
 
@@ -32,8 +34,12 @@ def mode_key(weapon: Weapon, mode: WeaponMode) -> str:
 def mode_problem(attacker: Combatant, defender: Combatant, weapon: Weapon, mode: WeaponMode) -> str:
     if weapon.key in attacker.unready:
         return f"{weapon.name} is not ready"
-    if mode.is_ranged or mode.damage.fixed is None:
-        return "seed 004 plays melee weapons with their own damage dice"
+    if mode.damage.fixed is None or mode.delivery is Delivery.THROWN:
+        return "seed 004 plays weapons with their own damage dice, and throws none"
+    if mode.is_ranged:
+        if shot_range(attacker, defender, mode) is None:
+            return f"{defender.name} is out of range"
+        return ""
     if not in_reach(attacker.hex, attacker.facing, mode.reach, defender.hex):
         return f"{defender.name} is out of reach"
     return ""
@@ -86,7 +92,9 @@ def attack_form(
     )
     aim_value = _taken(aim_choices, entries.get("aim"), RANDOM)
     surprise = entries.get("surprise", FLAG_OFF) == FLAG_ON
-    blocked = defense_block(state, attacker, defender, surprise)
+    wk, _, mn = weapon_value.partition("/")
+    chosen = attacker.fighter.weapon(wk).mode(mn) if weapon_value else None
+    blocked = defense_block(state, attacker, defender, surprise, chosen)
     defense_choices = tuple(
         FormChoice(d.value, d.value, blocked if d is not Defense.NONE else "") for d in Defense
     )

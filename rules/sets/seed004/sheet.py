@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem, weapon_place
-from rules.battle.model import Combatant, DamageBase, Fighter, RulesetSheet
+from rules.battle.model import Combatant, DamageBase, Delivery, Fighter, RulesetSheet
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum
@@ -231,7 +231,8 @@ SHEET_DESCRIPTION = SheetDescription(
     skill_minimum=SKILL_MIN,
     skill_maximum=SKILL_MAX,
     skills_tooltip=f"Skill ranks, each a bonus to its checks: {MELEE_SKILL} to attack, "
-    f"{DODGE_SKILL} to dodge ({SKILLS_CITATION}).",
+    f"{DODGE_SKILL} to dodge, a ranged weapon's own skill (Firearms) to shoot "
+    f"({SKILLS_CITATION}).",
 )
 
 
@@ -264,8 +265,9 @@ def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
 
 def sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:
     """A weapon mode whose damage is not its own dice (seed 004 has no damage by
-    thrust or swing), a shield or an armor suit (seed 004 blocks with Strength
-    and Constitution and wears armor by zone)."""
+    thrust or swing), a thrown mode (no rule for the weapon's flight), a shield
+    or an armor suit (seed 004 blocks with Strength and Constitution and wears
+    armor by zone)."""
     found: list[SheetProblem] = []
     for i, w in enumerate(fighter.weapons):
         for j, m in enumerate(w.modes):
@@ -276,11 +278,11 @@ def sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:
                         f"{w.name} ({m.name}): seed 004 damage is the weapon's own dice.",
                     )
                 )
-            elif m.is_ranged:
+            elif m.delivery is Delivery.THROWN:
                 found.append(
                     SheetProblem(
                         weapon_place(i, f"modes/{j}/delivery"),
-                        f"{w.name} ({m.name}): seed 004 plays melee only.",
+                        f"{w.name} ({m.name}): seed 004 throws no weapons.",
                     )
                 )
     if fighter.shield is not None:

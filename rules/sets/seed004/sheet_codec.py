@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hexmap import Handedness
 from rules.battle.catalog import parse_vitals, parse_weapon
-from rules.battle.model import DamageSpec, Fighter, Weapon, WeaponMode
+from rules.battle.model import DamageSpec, Delivery, Fighter, Projectile, Weapon, WeaponMode
 from rules.core.errors import DataError
 from rules.core.jsondata import as_list, as_object, check_keys, get_enum, get_int, get_str
 from rules.sets.seed004.sheet import (
@@ -44,6 +44,14 @@ def _mode(mode: WeaponMode) -> dict[str, object]:
     }
     if mode.skill_modifier:
         out["skill_modifier"] = mode.skill_modifier
+    if mode.delivery is not Delivery.MELEE:
+        out["delivery"] = mode.delivery.value
+    if mode.projectile is not Projectile.NONE:
+        out["projectile"] = mode.projectile.value
+    if mode.range_hexes is not None:
+        out["range"] = mode.range_hexes
+    if mode.half_damage_hexes is not None:
+        out["half_damage_range"] = mode.half_damage_hexes
     return out
 
 
