@@ -163,6 +163,14 @@ def test_the_window_shows_the_new_battles_ruleset_pane_and_templates(
         for action in side_menu.actions()
     }
     assert offered == own
+    placement = window.fighter_placement  # Battle > Add Fighter
+    placement.fill_menu()
+    armed = {
+        action.objectName().rsplit(":", 1)[1]
+        for side_menu in placement.menu.findChildren(QMenu)
+        for action in side_menu.actions()
+    }
+    assert armed == own
     # A fighter of the battle is selected, targeted and drawn without a refusal.
     first, other = state.combatants[0], state.combatants[-1]
     window.controller.select(first.id)
