@@ -78,3 +78,26 @@ def test_a_screenshot_of_each_rulesets_demo_battle(
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1366, 768)
     assert asked and set(asked) == {key}, f"the window asked for the UIs of {sorted(set(asked))}"
+
+
+@pytest.mark.parametrize("key", ruleset_keys())
+def test_file_open_of_each_demo_in_a_running_window_brings_its_rulesets_pane(
+    main_window: app.main_window.MainWindow,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+) -> None:
+    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
+    problems: list[str] = []
+    main_window.file_actions.show_problem = lambda _title, text: problems.append(text)
+    assert main_window.file_actions.open_path(BATTLES / f"demo-{key}.hexfray", asked=True)
+    assert problems == []
+    state = main_window.controller.state
+    assert state.ruleset_key == key and state.turns_running
+    expected = ruleset_ui(key).attack_pane(main_window.controller, None)
+    assert type(main_window.attack_pane) is type(expected)
+    expected.deleteLater()
+    active = state.active_id
+    assert active is not None
+    main_window.controller.select(active)
+    main_window.repaint()
