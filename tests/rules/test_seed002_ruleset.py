@@ -292,3 +292,20 @@ def test_a_fighter_of_another_ruleset_is_refused() -> None:
             ScriptedDice(()),
         )
     assert SOUTH in b.state.grid
+
+
+def test_situation_names_the_map_s_modifiers_for_both_rolls() -> None:
+    b = battle(duel())
+    b.execute(SetPosture("d", Posture.PRONE), ScriptedDice(()))
+    found = [(m.value, m.reason) for m in RULESET.situation(b.state, "a", "d")]
+    assert found == [
+        (25, "target prone or attacked from behind"),
+        (-25, "defense: fighting while prone"),
+    ]
+
+
+def test_a_paralysed_attacker_has_no_attack() -> None:
+    state = duel()
+    still = state.with_combatants(state.combatant("a").evolve(tracks=Tracks002(paralysis="neck")))
+    assert RULESET.default_attack(still, "a", "d") is None
+    assert RULESET.attack_variants(still, "a", "d") == ()
