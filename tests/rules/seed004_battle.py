@@ -20,6 +20,7 @@ from rules.sets.registry import get_ruleset
 from rules.sets.seed004.attack import Defense, Seed004Attack
 from rules.sets.seed004.ruleset import Seed004, seed004_ruleset
 from rules.sets.seed004.sheet import Abilities, Sheet004, ZoneArmor
+from rules.sets.seed004.tracks import Seed004Tracks
 
 RULESET: Seed004 = seed004_ruleset()
 CATALOG = RULESET.catalog()
@@ -56,6 +57,7 @@ def duel(
     bob_facing: Facing = Facing.N,
     bob_posture: Posture = Posture.STANDING,
     bob_hp: int | None = None,
+    bob_wounds: int = 0,
 ) -> Battle:
     """Ann ("a", blue) at HOME facing south, Bob ("b", red) in front of her facing
     north; a seed 004 battle through the registry."""
@@ -70,6 +72,7 @@ def duel(
         bob_facing,
         bob.hit_points if bob_hp is None else bob_hp,
         posture=bob_posture,
+        tracks=Seed004Tracks(wounds=bob_wounds),
     )
     return Battle(BattleState(GRID, (a, b), ruleset_key="004"), 4, get_ruleset)
 

@@ -28,12 +28,12 @@ from rules.sets.seed004.events import (
     DefenseNotRolled,
     InitiativeRolled,
     StatusChanged,
-    WoundTaken,
     ZoneDamaged,
     ZoneFound,
 )
 from rules.sets.seed004.sheet import ZoneArmor, sheet_of
 from rules.sets.seed004.tracks import maximum_hit_points, tracks_of
+from rules.sets.seed004.wound_effects import WoundTaken
 from tests.rules.battle_level import of
 from tests.rules.seed004_battle import CATALOG, FRONT, HOME, RULESET, bob, duel, fighter, hit
 
@@ -517,3 +517,58 @@ def test_every_row_of_the_light_table(darkness: int, added: int) -> None:
     battle = duel()
     battle.execute(PaintTerrain((HOME,), TerrainChange(light=Light.of_darkness(darkness))))
     assert of(hit(battle, (1, 1)), CheckRolled)[0].roll.against == 6 + added
+
+
+# --- wounding effects (base rules: every fifth wound point) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("face", "wounds", "move", "abilities", "hp"),
+    [
+        (1, 7, 5, {}, 21),
+        (2, 6, 5, {}, 21),
+        (3, 5, 3, {}, 21),
+        (4, 5, 5, {"strength": 3}, 21),
+        (5, 5, 5, {"dexterity": 3}, 21),
+        (6, 5, 5, {"constitution": 3}, 21),
+        (7, 5, 5, {"perception": 3}, 21),
+        (8, 5, 5, {}, 18),
+        (9, 5, 5, {}, 20),
+        (10, 5, 5, {}, 21),
+    ],
+)
+def test_every_row_of_the_wounding_effects(
+    face: int, wounds: int, move: int, abilities: dict[str, int], hp: int
+) -> None:
+    from rules.sets.seed004.wound_effects import WoundEffectRolled
+
+    battle = duel(bob_wounds=4)
+    # torso: club 5 + 2 = 7, x2: 35 -> 21; the wound check 2 vs 7 fails: wound 5
+    events = hit(battle, (3, 3, 1, 1, 3, 3, 5, 1, 1, face))
+    (rolled,) = of(events, WoundEffectRolled)
+    assert (rolled.face, rolled.wounds) == (face, 5)
+    after = bob(battle)
+    assert tracks_of(after).wounds == wounds
+    assert maximum_hit_points(after) == 35 - wounds
+    assert after.fighter.move == move
+    ranks = sheet_of(after).abilities
+    for name in ("strength", "dexterity", "constitution", "perception"):
+        assert ranks.rank(name) == abilities.get(name, 5)
+    assert after.hp == hp
+    assert tracks_of(after).effects == (rolled.effect,)
+
+
+def test_no_wounding_effect_between_multiples_of_five() -> None:
+    from rules.sets.seed004.wound_effects import WoundEffectRolled
+
+    battle = duel(bob_wounds=5)
+    events = hit(battle, (3, 3, 1, 1, 3, 3, 5, 1, 1))  # wound 6: no d10
+    assert of(events, WoundEffectRolled) == []
+    assert tracks_of(bob(battle)).wounds == 6
+
+
+def test_a_lowered_ability_counts_in_later_checks() -> None:
+    battle = duel(bob_wounds=4)
+    hit(battle, (3, 3, 1, 1, 3, 3, 5, 1, 1, 5))  # Dexterity -2: Bob's dodge 2d6 + 1 - 2
+    events = hit(battle, (1, 1, 1, 1, 3, 3, 1, 6, 6), adjustment=-6)
+    assert of(events, CheckRolled)[1].roll.bonus == 1 - 2 - 2  # and -2 for a second defense

@@ -17,21 +17,26 @@ from rules.core.assets import asset_root
 from rules.core.errors import DataError
 from rules.core.strict_json import strict_json
 from rules.sets.seed004.tables import catalog, difficulty_table, parse_difficulty
+from rules.sets.seed004.wound_effects import parse_wound_effects, wound_effects
 from tests.rules.test_savefile_fuzz import json_values, places
 
 FOLDER = asset_root() / "rulesets" / "004"
 DIFFICULTY = json.loads((FOLDER / "difficulty.json").read_text(encoding="utf-8"))
 WEAPONS = json.loads((FOLDER / "weapons.json").read_text(encoding="utf-8"))
+EFFECTS = json.loads((FOLDER / "wound_effects.json").read_text(encoding="utf-8"))
 
 
 def read(name: str, document: object) -> None:
     if name == "difficulty":
         parse_difficulty(document)
+    elif name == "effects":
+        parse_wound_effects(document)
     else:
         parse_catalog(document, {"shields": []}, {"armor": []})
 
 
 def test_the_tables_read_as_they_are() -> None:
+    assert [e.roll for e in wound_effects()] == list(range(1, 11))
     table = difficulty_table()
     assert (table.base, table.light_difficulty(9)) == (5, 4)
     assert sorted(catalog().weapons) == [
@@ -47,7 +52,7 @@ def test_the_tables_read_as_they_are() -> None:
     ]
 
 
-@pytest.mark.parametrize("name", ["difficulty.json", "weapons.json"])
+@pytest.mark.parametrize("name", ["difficulty.json", "weapons.json", "wound_effects.json"])
 def test_a_table_cut_short_is_refused(name: str) -> None:
     text = (FOLDER / name).read_text(encoding="utf-8")
     with pytest.raises(DataError):
@@ -69,7 +74,9 @@ def test_light_rows_must_cover_every_darkness_once() -> None:
 )
 @given(data=st.data(), value=json_values, how=st.sampled_from(["replace", "delete"]))
 def test_a_changed_table_is_read_or_refused(data: st.DataObject, value: object, how: str) -> None:
-    name, original = data.draw(st.sampled_from([("difficulty", DIFFICULTY), ("weapons", WEAPONS)]))
+    name, original = data.draw(
+        st.sampled_from([("difficulty", DIFFICULTY), ("weapons", WEAPONS), ("effects", EFFECTS)])
+    )
     document: Any = copy.deepcopy(original)
     place = data.draw(st.sampled_from(places(document)[1:]))
     parent: Any = document

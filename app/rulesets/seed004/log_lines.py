@@ -15,10 +15,10 @@ from rules.sets.seed004.events import (
     InitiativeRolled,
     NothingHit,
     StatusChanged,
-    WoundTaken,
     ZoneDamaged,
     ZoneFound,
 )
+from rules.sets.seed004.wound_effects import WoundEffectRolled, WoundTaken
 
 
 def seed004_line(event: Event) -> tuple[str, Tone] | None:
@@ -30,7 +30,7 @@ def seed004_line(event: Event) -> tuple[str, Tone] | None:
         return text, Tone.SUCCESS if event.roll.succeeded else Tone.FAILURE
     if isinstance(event, AttackOutcome):
         return text, Tone.OUTCOME
-    if isinstance(event, ZoneDamaged | WoundTaken | StatusChanged):
+    if isinstance(event, ZoneDamaged | WoundTaken | WoundEffectRolled | StatusChanged):
         harmed = not isinstance(event, ZoneDamaged) or event.damage > 0
         return text, Tone.HARM if harmed else Tone.NOTE
     if isinstance(event, DefenseNotRolled | NothingHit):

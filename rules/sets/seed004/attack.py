@@ -22,7 +22,8 @@ The sequence (docs/ruleset-004.md):
 5. Injury (base rules, Injury and Death): hit points at or below minus the
    maximum kill; a survivor with damage after armor makes a wound check (2d6 +
    Constitution modifier against that damage, before the multiplier), a
-   failure is a wound (maximum HP -1); below 0 HP a consciousness check (2d6 +
+   failure is a wound (maximum HP -1; every fifth rolls a wounding effect,
+   ``rules.sets.seed004.wound_effects``); below 0 HP a consciousness check (2d6 +
    Constitution and Strength modifiers against the HP below zero) or
    unconscious.
 """
@@ -61,7 +62,6 @@ from rules.sets.seed004.events import (
     DamageRolled,
     DefenseNotRolled,
     StatusChanged,
-    WoundTaken,
     ZoneDamaged,
     ZoneFound,
 )
@@ -81,6 +81,7 @@ from rules.sets.seed004.tables import (
     range_band,
 )
 from rules.sets.seed004.tracks import Seed004Tracks, maximum_hit_points, tracks_of
+from rules.sets.seed004.wound_effects import add_wounds
 
 MELEE = Citation("base-004", "melee combat: Melee Combat against Dodge")
 BLOCK = Citation("base-004", "melee combat: a block halves the damage")
@@ -580,20 +581,13 @@ def injury_checks(
         CheckRolled(citation=WOUNDS, combatant_id=defender.id, name=defender.name, roll=wound)
     )
     if not wound.succeeded:
-        tracks = tracks_of(defender)
-        defender = defender.evolve(tracks=replace(tracks, wounds=tracks.wounds + 1))
+        defender, wounded = add_wounds(defender, 1, dice, WOUNDS)
+        events.extend(wounded)
         maximum = maximum_hit_points(defender)
-        events.append(
-            WoundTaken(
-                citation=WOUNDS,
-                combatant_id=defender.id,
-                name=defender.name,
-                wounds=tracks_of(defender).wounds,
-                maximum=maximum,
-            )
-        )
         if maximum <= 0 or defender.hp <= -maximum:
-            defender, event = _dead(defender, f"wounds leave maximum HP {maximum}")
+            defender, event = _dead(
+                defender, f"{defender.hp} HP with wounds leaving maximum HP {maximum}"
+            )
             events.append(event)
             return defender, tuple(events)
     if defender.hp < 0 and defender.status is Status.ACTIVE:

@@ -136,17 +136,6 @@ class ZoneDamaged(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WoundTaken(CombatantEvent):
-    """A failed wound check: one more wound point, the maximum HP one lower."""
-
-    wounds: int
-    maximum: int
-
-    def describe(self) -> str:
-        return f"{self.name} is wounded: {self.wounds} wound(s), maximum HP now {self.maximum}"
-
-
-@dataclass(frozen=True, kw_only=True)
 class StatusChanged(CombatantEvent):
     status: Status
     reason: str

@@ -192,7 +192,11 @@ class Seed004:
                 f"{combatant.hp} of {maximum_hit_points(combatant)}",
                 f"Base rules: 25 + CON + STR = {base_hit_points(s)}; dead at -maximum",
             ),
-            SheetRow("Wounds", str(t.wounds), "Each lowers the maximum HP by one"),
+            SheetRow(
+                "Wounds",
+                str(t.wounds) + (f" ({', '.join(t.effects)})" if t.effects else ""),
+                "Each lowers the maximum HP by one; every fifth rolls a wounding effect",
+            ),
             SheetRow(
                 "Speed",
                 f"{combatant.movement_left} of {f.move} left",

@@ -1,5 +1,6 @@
 """Seed 004's per-combatant state, in ``Combatant.tracks``: the wound points
-taken (base rules: each lowers the maximum hit points by one) and the defenses
+taken (base rules: each lowers the maximum hit points by one), the wounding
+effects rolled at every fifth one (``rules.sets.seed004.wound_effects``), and the defenses
 made since the fighter's own turn began (its reaction; each further one is at a
 cumulative -2)."""
 
@@ -14,6 +15,8 @@ from rules.battle.model import Combatant, RulesetTracks
 class Seed004Tracks(RulesetTracks):
     wounds: int = 0
     defenses: int = 0
+    # The wounding effects rolled (base rules), as the log named them.
+    effects: tuple[str, ...] = ()
 
 
 _NONE = Seed004Tracks()
