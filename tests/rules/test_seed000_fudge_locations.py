@@ -22,20 +22,26 @@ from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Armor, Combatant, DamageType, Posture, Status
+from rules.battle.savefile import read_battle, write_battle
 from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
-from rules.sets.components.fudge_locations import track_boxes
+from rules.sets.components.fudge_locations import BodyPart, PartState, track_boxes
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
+from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack, victim_of
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand, WoundInflicted
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.locations import aim_choices
-from rules.sets.seed000.locations_fudge import FUDGE_LEVEL, FudgeLocations, fudge_damage
+from rules.sets.seed000.locations_fudge import (
+    FUDGE_LEVEL,
+    FudgeLocations,
+    fudge_damage,
+    tracks_of_victim,
+)
 from rules.sets.seed000.odds import attack_odds, blow_odds, status_distribution
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import (
@@ -85,6 +91,11 @@ def blow(
     return battle.execute(
         Attack("a", "d", options), ScriptedDice((*HIT, *location_dice, damage, *MORE))
     )
+
+
+def hand_boxes(battle: Battle, part: BodyPart = BodyPart.LEFT_HAND) -> tuple[int, ...]:
+    """The boxes checked on a part of the defender's track, level by level."""
+    return tracks_of_victim(victim_of(battle.state.combatant("d"))).track(part).checked
 
 
 def wound(events: Sequence[Event]) -> WoundInflicted:
@@ -210,12 +221,13 @@ def test_a_hand_has_the_poor_track_and_a_full_level_moves_up(
     battle = battle_of(a, d)
     thrust = "thrust"  # 1d crushing: injury = the die
     first = wound(blow(battle, "left hand", 3, thrust))
-    assert fudge_damage(3, 12) == 3
-    assert "Left hand: Hurt" in first.assessment.steps[2].text
+    assert fudge_damage(3, 12) == 3 and first.wound.location == "left hand"
+    assert hand_boxes(battle) == (0, 1, 0, 0, 0)  # Hurt
     second = wound(blow(battle, "left hand", 3, thrust))
-    assert "box full: marked Very Hurt" in second.assessment.steps[2].text
+    assert hand_boxes(battle) == (0, 1, 1, 0, 0)  # Hurt full: Very Hurt
+    assert second.wound.crippled is None
     third = wound(blow(battle, "left hand", 3, thrust))  # Hurt, Very Hurt full: Useless
-    assert "marked Useless" in third.assessment.steps[2].text
+    assert hand_boxes(battle) == (0, 1, 1, 1, 0)
     assert third.wound.crippled is Limb.HAND and Condition.DROPPED_ITEM in third.wound.conditions
 
 
@@ -267,14 +279,15 @@ def test_the_torso_at_near_death_or_incapacitated_knocks_out(make: Make) -> None
     """The body's wound levels (base rules): one blow of Incapacitated or Near
     Death stops the fighter (seed 000's unconscious) where seed 000's HP alone would
     leave him up: 13 injury at 18 HP reads as 8 (Incapacitated), at 14 HP as 10."""
-    for hp, level in ((18, "Incapacitated"), (14, "Near Death")):
+    for hp, level in ((18, PartState.INCAPACITATED), (14, PartState.NEAR_DEATH)):
         a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", skills={"Broadsword": 30})
         d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
         d = replace(d, fighter=replace(d.fighter, armor=None, hit_points=hp), hp=hp)
         battle = battle_of(a, d)
         hurt = wound(blow(battle, None, 6))  # 9 x3/2 = 13
         assert hurt.assessment.location == "torso" and hurt.assessment.injury == 13
-        assert f"Torso: {level}" in hurt.assessment.steps[2].text
+        torso = tracks_of_victim(victim_of(battle.state.combatant("d"))).track(BodyPart.TORSO)
+        assert torso.state is level
         assert battle.state.combatant("d").hp > 0
         assert battle.state.combatant("d").status is Status.UNCONSCIOUS
 
@@ -436,3 +449,21 @@ def test_the_odds_equal_resolve_attack_face_by_face(make: Make) -> None:
     assert checked == 2 * len(system.locations)
     rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)
     assert dict(rolled) == dict(system.exact_distribution())
+
+
+def test_the_tracks_survive_save_load_and_undo(fighters: tuple[Combatant, Combatant]) -> None:
+    """The tracks are replayed from the wounds: a battle file read back and an undone
+    blow give the same boxes (a second Hurt hand wound moves up to Very Hurt only
+    after the first)."""
+    battle = battle_of(*fighters)
+    blow(battle, "left hand", 3, "thrust")  # Hurt (1 box)
+    loaded = read_battle(write_battle(battle, get_ruleset("000").saved_types), rulesets=get_ruleset)
+    assert loaded.state == battle.state
+    wound(blow(loaded, "left hand", 3, "thrust"))
+    assert hand_boxes(loaded) == (0, 1, 1, 0, 0)  # the loaded Hurt box is there
+    loaded.undo()
+    assert hand_boxes(loaded) == (0, 1, 0, 0, 0)
+    loaded.undo()  # the first blow too: the hand is unhurt again
+    assert hand_boxes(loaded) == (0, 0, 0, 0, 0)
+    wound(blow(loaded, "left hand", 3, "thrust"))
+    assert hand_boxes(loaded) == (0, 1, 0, 0, 0)

@@ -416,8 +416,9 @@ class FudgeLocations:
                     OPTION_FUDGE,
                 )
             )
-            _, mark = tracks_of_victim(victim).with_wound(part, level)
-            steps.append(Step(mark.describe(), PART_DAMAGE))
+            tracks, mark = tracks_of_victim(victim).with_wound(part, level)
+            boxes = tracks.track(part).describe()
+            steps.append(Step(f"{mark.describe()}; the track: {boxes}", PART_DAMAGE))
             crippling = _track_effects(mark, part, automatic, steps)
         knockdown = None
         if not automatic & {Condition.UNCONSCIOUS, Condition.DEAD}:
