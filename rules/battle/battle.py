@@ -21,8 +21,6 @@ from enum import Enum
 
 from hexmap import Hex, reach_hexes, weapon_hexes
 from rules.battle.items import (
-    BLOCK_MISS_000,
-    DROPPED_000,
     Falls,
     ItemKind,
     LeftHand,
@@ -595,7 +593,10 @@ def drop_from_hand(
     holder = state.combatant(combatant_id)
     emptied, held = take_from_hand(holder, key)
     state = state.with_combatants(emptied)
-    citation = placement.citation or (BLOCK_MISS_000 if held.shield is not None else DROPPED_000)
+    cites = ruleset.core_citations
+    citation = placement.citation or (
+        cites.dropped_shield if held.shield is not None else cites.dropped_weapon
+    )
     events: list[Event] = [
         LeftHand(
             citation=citation,
@@ -639,7 +640,7 @@ def apply_map_effects(
             state = state.with_combatants(holder)
             events.append(
                 LeftHand(
-                    citation=DROPPED_000,
+                    citation=ruleset.core_citations.dropped_weapon,
                     combatant_id=holder.id,
                     name=holder.name,
                     item_name=source.name if source is not None else effect.weapon_key,
@@ -675,7 +676,8 @@ def apply_map_effects(
             events.extend(dropped)
         elif isinstance(effect, Falls):
             holder = state.combatant(effect.combatant_id)
-            fallen, fell = apply_fall(holder, effect.posture, citation=effect.citation)
+            citation = effect.citation or ruleset.core_citations.posture
+            fallen, fell = apply_fall(holder, effect.posture, citation=citation)
             state = state.with_combatants(fallen)
             if fell is not None:
                 events.append(fell)

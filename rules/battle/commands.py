@@ -22,8 +22,6 @@ from rules.battle.command_events import (
     TurnEnded,
 )
 from rules.battle.items import (
-    DROPPED_000,
-    READY_BASE,
     GroundItem,
     ItemDropped,
     ItemKind,
@@ -43,7 +41,6 @@ from rules.battle.items import (
 from rules.battle.maneuvers import ManeuverAction
 from rules.battle.model import Combatant, Posture, Shield, Status, Weapon
 from rules.battle.movement import (
-    BASE_MOVEMENT,
     check_path,
     default_path,
     face,
@@ -124,7 +121,7 @@ class MoveCombatant(Command):
         moved = walked.combatant
         overridden = _movement_check(state, ruleset, mover, moved, "move", self.gm_override)
         event = Moved(
-            citation=BASE_MOVEMENT,
+            citation=ruleset.core_citations.movement,
             combatant_id=mover.id,
             name=mover.name,
             path=walked.path,
@@ -153,7 +150,7 @@ class TurnCombatant(Command):
         turned, cost, free = face(who, self.facing)
         overridden = _movement_check(state, ruleset, who, turned, "turn", self.gm_override)
         event = Turned(
-            citation=BASE_MOVEMENT,
+            citation=ruleset.core_citations.movement,
             combatant_id=who.id,
             name=who.name,
             before=who.facing,
@@ -349,7 +346,7 @@ class DropItem(Command):
                 held.weapon_state,
             )
         event = ItemDropped(
-            citation=DROPPED_000,
+            citation=ruleset.core_citations.dropped_weapon,
             combatant_id=who.id,
             name=who.name,
             item_id=new_id,
@@ -381,7 +378,7 @@ class PickUpItem(Command):
         holding, key = put_in_hand(who, item)
         holding = replace(holding, ready_used=True)
         event = ItemPickedUp(
-            citation=READY_BASE,
+            citation=ruleset.core_citations.ready,
             combatant_id=who.id,
             name=who.name,
             item_id=item.id,
@@ -425,7 +422,12 @@ class ReadyWeapon(Command):
             if is_shield and shield is not None
             else who.fighter.weapon(self.weapon_key).name
         )
-        event = Readied(citation=READY_BASE, combatant_id=who.id, name=who.name, item_name=name)
+        event = Readied(
+            citation=ruleset.core_citations.ready,
+            combatant_id=who.id,
+            name=who.name,
+            item_name=name,
+        )
         return CommandResult(state.with_combatants(readied), (*overridden, event))
 
 
@@ -524,7 +526,9 @@ class SetPosture(Command):
         who, checked = _maneuver_check(
             state, ruleset, who, ManeuverAction.POSTURE, self.gm_override, []
         )
-        changed, event = set_posture(who, self.posture)
+        changed, event = set_posture(
+            who, self.posture, citation=ruleset.core_citations.posture
+        )
         assert event is not None  # the posture differs
         return CommandResult(state.with_combatants(changed), (*checked, event))
 

@@ -30,13 +30,9 @@ from enum import Enum
 from hexmap import Hex, HexGrid
 from rules.battle.model import Combatant, Posture, Shield, Weapon, WeaponDamageState, WeaponKind
 from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece, Placement
-from rules.core.citation import Citation, cite
+from rules.core.citation import Citation
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
-
-DROPPED_000 = cite("000", "DROPPED WEAPONS")
-BLOCK_MISS_000 = cite("000", "CRITICAL MISSES ON DEFENSE ROLLS")
-READY_BASE = Citation("base", "maneuvers: Ready (draw, pick up or ready an item)")
 
 
 class ItemKind(Enum):

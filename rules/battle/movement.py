@@ -1,7 +1,8 @@
 """Movement, facing changes and posture on the hex map.
 
 Seed 000 takes movement for granted, so this follows the published basics of the
-3d6 family (cited ``BASE_MOVEMENT``), read as follows (docs/battlefield.md):
+3d6 family, read as follows (docs/battlefield.md); every ruleset moves so on the
+map, and each cites it as its own (``BattleRuleset.core_citations``):
 
 * A combatant has ``Fighter.move`` movement points (MP) a turn. Stepping into one
   of the three hexes in front (the front arc: ahead and the two front diagonals)
@@ -30,11 +31,9 @@ from itertools import pairwise
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
 from rules.battle.command_events import PostureChanged
 from rules.battle.model import Combatant, Posture
-from rules.core.citation import Citation, cite
+from rules.core.citation import Citation
 from rules.core.errors import IllegalCommandError
 
-BASE_MOVEMENT = Citation("base", "movement and facing: MP per hex, turning")
-POSTURES_000 = cite("000", "ADVERSE COMBAT CONDITIONS")
 FORWARD_STEP_COST = 1
 SIDE_OR_BACK_STEP_COST = 2
 TURN_COST_PER_SIDE = 1
@@ -144,13 +143,13 @@ def new_turn(combatant: Combatant) -> Combatant:
 
 
 def set_posture(
-    combatant: Combatant, posture: Posture, *, fell: bool = False, citation: Citation | None = None
+    combatant: Combatant, posture: Posture, *, citation: Citation, fell: bool = False
 ) -> tuple[Combatant, PostureChanged | None]:
     """The combatant in ``posture`` and the event (None when nothing changed)."""
     if combatant.posture is posture:
         return combatant, None
     event = PostureChanged(
-        citation=citation if citation is not None else POSTURES_000,
+        citation=citation,
         combatant_id=combatant.id,
         name=combatant.name,
         before=combatant.posture,
@@ -161,7 +160,7 @@ def set_posture(
 
 
 def apply_fall(
-    combatant: Combatant, posture: Posture = Posture.PRONE, *, citation: Citation | None = None
+    combatant: Combatant, posture: Posture = Posture.PRONE, *, citation: Citation
 ) -> tuple[Combatant, PostureChanged | None]:
     """A fall (e.g. 000 DODGE on a fumbled dodge: "prone or supine, whichever is
     worse", or sitting): the combatant ends up in ``posture``. Returns the

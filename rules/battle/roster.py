@@ -23,7 +23,7 @@ from rules.battle.catalog import RawSheet
 from rules.battle.command_events import TurnEnded
 from rules.battle.model import Combatant, Fighter, RulesetSheet, Side
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
-from rules.battle.turns import BASE_TURN_SEQUENCE, begin_turn, next_in_order
+from rules.battle.turns import begin_turn, next_in_order
 from rules.battle.values import hex_name
 from rules.core.citation import DEFAULT_RULESET_KEY, Citation
 from rules.core.dice import DiceSource
@@ -202,6 +202,6 @@ class RemoveCombatant(Command):
         after = replace(state, combatants=remaining, initiative=order, active_id=following)
         if new_round:
             after = replace(after, turn=after.turn + 1)
-            events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=after.turn))
+            events.append(TurnEnded(citation=ruleset.core_citations.turn_sequence, turn=after.turn))
         after, began = begin_turn(after, ruleset, following, rng)
         return CommandResult(after, (*events, *began))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from hexmap import Hex, HexGrid
+from rules.battle.citations import CoreCitations
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, RulesetSheet, Status, Weapon
@@ -69,6 +70,12 @@ class BattleRuleset(Protocol):
 
     def with_options(self, options: Iterable[str]) -> BattleRuleset:
         """The same ruleset with other options; ``RulesError`` for unknown ones."""
+        ...
+
+    @property
+    def core_citations(self) -> CoreCitations:
+        """What the battle's shared mechanics (turn sequence, movement, readying,
+        dropping, postures) cite in this ruleset's log (rules.battle.citations)."""
         ...
 
     @property

@@ -74,15 +74,9 @@ from rules.battle.maneuvers import (
 from rules.battle.model import ActionKind, Combatant, Status
 from rules.battle.movement import new_turn
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
-from rules.core.citation import Citation
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import CombatantEvent, Event
-
-BASE_TURN_SEQUENCE = Citation(
-    "base", "the turn sequence: one turn each, in order, then a new round"
-)
-
 
 
 class OverridableError(IllegalCommandError):
@@ -409,7 +403,10 @@ def begin_turn(
     fresh = ruleset.new_turn(start_afresh(who))
     state = replace(state.with_combatants(fresh), active_id=combatant_id)
     began = TurnBegan(
-        citation=BASE_TURN_SEQUENCE, combatant_id=who.id, name=who.name, round=state.turn
+        citation=ruleset.core_citations.turn_sequence,
+        combatant_id=who.id,
+        name=who.name,
+        round=state.turn,
     )
     state, ticks = ruleset.turn_begins(state, combatant_id, dice)
     return state, (began, *ticks)
@@ -447,7 +444,7 @@ def begin_turn_or_pass(
         current, new_round = next_in_order(state, current)
         if new_round:
             state = replace(state, turn=state.turn + 1)
-            events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+            events.append(TurnEnded(citation=ruleset.core_citations.turn_sequence, turn=state.turn))
 
 
 def next_in_order(state: BattleState, after_id: str) -> tuple[str, bool]:
@@ -476,14 +473,14 @@ def end_active_turn(
     events: list[Event] = list(ended)
     if new_round:
         state = replace(state, turn=state.turn + 1)
-        events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+        events.append(TurnEnded(citation=ruleset.core_citations.turn_sequence, turn=state.turn))
     state, began = begin_turn_or_pass(state, ruleset, following, dice)
     return state, (*events, *began)
 
 
-def _order_event(state: BattleState) -> TurnOrderSet:
+def _order_event(state: BattleState, ruleset: BattleRuleset) -> TurnOrderSet:
     return TurnOrderSet(
-        citation=BASE_TURN_SEQUENCE,
+        citation=ruleset.core_citations.turn_sequence,
         round=state.turn,
         order=state.initiative,
         names=tuple(state.combatant(i).name for i in state.initiative),
@@ -503,10 +500,10 @@ def start_turns(
     events: list[Event] = list(rolled)
     if state.turns_running:
         state = replace(state, turn=state.turn + 1)
-        events.append(TurnEnded(citation=BASE_TURN_SEQUENCE, turn=state.turn))
+        events.append(TurnEnded(citation=ruleset.core_citations.turn_sequence, turn=state.turn))
     state = replace(state, initiative=order, active_id=order[0])
     first, _ = next_in_order(state, order[-1])
-    events.append(_order_event(state))
+    events.append(_order_event(state, ruleset))
     state, began = begin_turn_or_pass(state, ruleset, first, dice)
     return state, (*events, *began)
 

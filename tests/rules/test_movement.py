@@ -26,6 +26,7 @@ from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.conditions import Posture
+from rules.sets.seed000.core_citations import POSTURES_000
 
 GRID = HexGrid(12, 12)
 HOME = Hex.from_offset(6, 6)
@@ -153,16 +154,17 @@ def test_replay_reproduces_movement(battle):
 def test_postures_and_falls(battle, make):
     events = battle.execute(SetPosture("a", Posture.KNEELING))
     assert isinstance(events[0], PostureChanged) and events[0].after is Posture.KNEELING
+    assert events[0].citation == POSTURES_000  # seed 000's battle cites its own heading
     assert battle.state.combatant("a").posture is Posture.KNEELING
     assert battle.execute(SetPosture("a", Posture.KNEELING)) == ()
     c = make("fencer", HOME, Facing.N)
     assert c.posture is Posture.STANDING
-    fallen, event = apply_fall(c)
+    fallen, event = apply_fall(c, citation=POSTURES_000)
     assert fallen.posture is Posture.PRONE and event is not None and event.fell
     assert "falls prone" in event.describe()
-    same, none = apply_fall(fallen, Posture.PRONE)
+    same, none = apply_fall(fallen, Posture.PRONE, citation=POSTURES_000)
     assert same is fallen and none is None
-    seated, event = apply_fall(c, Posture.SITTING)
+    seated, event = apply_fall(c, Posture.SITTING, citation=POSTURES_000)
     assert seated.posture is Posture.SITTING and event is not None
     up = replace(seated, posture=Posture.STANDING)
     assert up.posture is Posture.STANDING

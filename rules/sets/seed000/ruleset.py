@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from hexmap import Facing, Hex, in_front_arc, in_reach
 from rules.battle.catalog import Catalog, load_catalog
+from rules.battle.citations import CoreCitations
 from rules.battle.commands import (
     Attack,
     EndTurn,
@@ -68,6 +69,7 @@ from rules.sets.protocol import (
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
+from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
@@ -247,6 +249,11 @@ class Seed000(Tables):
         return terrain_penalties.terrain_label(fact)
 
     # --- the gear and the fighters ----------------------------------------------------
+    @property
+    def core_citations(self) -> CoreCitations:
+        """The 3d6 basics and seed 000's headings (rules.sets.seed000.core_citations)."""
+        return SEED000_CORE
+
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet000

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from hexmap import Facing, Hex
 from rules.battle.catalog import Catalog
+from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.commands import (
     Attack,
     EndTurn,
@@ -123,6 +124,11 @@ class Seed002:
     @property
     def available_options(self) -> Mapping[str, str]:
         return {}
+
+    @property
+    def core_citations(self) -> CoreCitations:
+        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
+        return HEXFRAY_CORE
 
     @property
     def sheet_type(self) -> type[RulesetSheet]:

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from hexmap import Facing, Hex
 from rules.battle.catalog import Catalog, parse_catalog
+from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.commands import (
     Attack,
     EndTurn,
@@ -186,6 +187,11 @@ class Seed003:
         return hash(KEY)
 
     # --- the gear and the fighters --------------------------------------------------
+    @property
+    def core_citations(self) -> CoreCitations:
+        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
+        return HEXFRAY_CORE
+
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet003

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from hexmap import Facing, Hex
 from rules.battle.catalog import Catalog
+from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.commands import Attack, EndTurn, MoveCombatant, ReadyWeapon, TurnCombatant
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver, ManeuverAction
@@ -155,6 +156,11 @@ class Seed004:
         return seed004_ruleset(options)
 
     # --- the gear and the fighters -------------------------------------------------
+    @property
+    def core_citations(self) -> CoreCitations:
+        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
+        return HEXFRAY_CORE
+
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet004
