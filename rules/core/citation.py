@@ -22,7 +22,7 @@ BASE_SOURCES: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    # "000" .. "004", or a key of BASE_SOURCES for the family's published basics
+    # "000" .. "004", or a key of BASE_SOURCES (a family's published basics, Hexfray)
     seed: str
     heading: str
 
@@ -31,11 +31,6 @@ class Citation:
         if source is not None:
             return f"{source}: {self.heading}"
         return f"{self.seed} {self.heading}"
-
-    @property
-    def is_base_rule(self) -> bool:
-        """Whether this cites a family's base rules rather than a seed."""
-        return self.seed in BASE_SOURCES
 
 
 def cite(seed: str, heading: str) -> Citation:
