@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from app.controller import BattleController
 from app.event_text import rows_for_events
+from app.new_battle import NewBattleDialog, new_battle
 from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import AttackPane
 from rules.battle.commands import Attack
+from rules.sets.registry import ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import WoundInflicted
+from rules.sets.seed000.locations_fudge import FudgeLocations
 from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, LOCATIONS_FUDGE
 from tests.app.test_attack_pane import choose
 from tests.app.test_attack_pane_aiming import entries, ready_pane
@@ -95,3 +98,19 @@ def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
     log = log_text(controller)
     assert "Wound at the right arm" in log
     assert "aimed at the right arm" in log
+
+
+def test_the_new_battle_dialog_offers_each_location_option_by_name(qtbot) -> None:
+    dialog = NewBattleDialog(seed=1)
+    qtbot.addWidget(dialog)
+    dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("000"))
+    names = {option: check.text() for option, check in dialog.option_checks.items()}
+    assert names == {
+        LOCATIONS_001: "Seed 001 hit locations",
+        LOCATIONS_FUDGE: "Seed 003 hit locations",
+        LOCATIONS_2D6: "Seed 004 hit zones",
+    }
+    dialog.option_checks[LOCATIONS_FUDGE].setChecked(True)
+    battle = new_battle(dialog.setup())
+    assert battle.state.ruleset_options == (LOCATIONS_FUDGE,)
+    assert isinstance(ruleset_of(battle.state).hit_locations, FudgeLocations)

@@ -117,16 +117,16 @@ class Tables:
     available_options: ClassVar[Mapping[str, str]] = MappingProxyType(
         {
             LOCATIONS_001: (
-                "hit locations: seed 001's 4th-edition-style locations instead of the "
+                "seed 001 hit locations: its 4th-edition-style locations instead of the "
                 "000 table (also 001's striking at weapons by reach and knocking away)"
             ),
             LOCATIONS_FUDGE: (
-                "hit locations: seed 003's FUDGE body parts instead of the 000 table (the "
-                "1d6 random location, aiming by size, a wound track per part: useless and "
+                "seed 003 hit locations: FUDGE body parts instead of the 000 table (the 1d6 "
+                "random location, aiming by size, a wound track per part: useless and "
                 "crippled limbs)"
             ),
             LOCATIONS_2D6: (
-                "hit locations: seed 004's 2d6 zones instead of the 000 table (their "
+                "seed 004 hit zones: the 2d6 zones instead of the 000 table (their "
                 "multipliers and the vital-organ rules, aiming by size steps)"
             ),
         }
