@@ -58,6 +58,15 @@ def test_abilities_and_skills_add_to_the_check() -> None:
     assert of(events, AttackOutcome)[0].outcome == "hit"
 
 
+def test_a_mode_s_skill_modifier_adds_to_the_attack() -> None:
+    ann = fighter("Ann")
+    club = ann.weapon("club")
+    clumsy = replace(club, modes=(replace(club.modes[0], skill_modifier=-1),))
+    battle = duel(replace(ann, weapons=(clumsy,)))
+    events = hit(battle, (1, 1))
+    assert of(events, CheckRolled)[0].roll.bonus == 2 - 1
+
+
 # --- the defense: opposed dodge, the block that halves -----------------------------------
 
 

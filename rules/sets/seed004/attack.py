@@ -359,7 +359,7 @@ def plan_attack(
         mode=mode,
         blow=blow_of(mode),
         zone=choices.zone,
-        attack_bonus=bonus + a.skill(weapon.skill),
+        attack_bonus=bonus + a.skill(weapon.skill) + mode.skill_modifier,
         difficulty=difficulty,
         modifiers=tuple(modifiers),
         defense=defense,

@@ -31,6 +31,7 @@ from rules.sets.sheet_fields import (
     SheetField,
     SheetFieldKind,
     SheetValue,
+    WeaponPart,
 )
 
 ABILITIES = ("strength", "dexterity", "constitution", "intelligence", "perception", "charisma")
@@ -230,6 +231,10 @@ SHEET_DESCRIPTION = SheetDescription(
     ),
     skill_minimum=SKILL_MIN,
     skill_maximum=SKILL_MAX,
+    # What seed 004 reads of a weapon beyond its name, skill and reach: each mode's
+    # own dice, damage type and skill modifier; no shield and no armor suit.
+    weapon_parts=frozenset({WeaponPart.DICE, WeaponPart.DAMAGE_TYPE, WeaponPart.SKILL_MODIFIER}),
+    protection_parts=frozenset(),
     skills_tooltip=f"Skill ranks, each a bonus to its checks: {MELEE_SKILL} to attack, "
     f"{DODGE_SKILL} to dodge, a ranged weapon's own skill (Firearms) to shoot "
     f"({SKILLS_CITATION}).",

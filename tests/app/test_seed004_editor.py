@@ -1,0 +1,49 @@
+"""The character editor on a seed 004 fighter: its abilities, armor by zone and
+size fields from the ruleset's sheet description, no shield or armor suit
+(armor is by zone), and an edit that becomes EditFighter with the new sheet."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from app.character_editor import CharacterEditor
+from app.controller import BattleController
+from rules.battle.edits import EditFighter
+from rules.sets.components.zones_2d6 import Size
+from rules.sets.seed004.sheet import sheet_of
+from tests.rules.seed004_battle import duel
+
+
+def editor(qtbot: QtBot) -> CharacterEditor:
+    controller = BattleController(duel())
+    state = controller.state
+    dialog = CharacterEditor(controller.ruleset, state, state.combatant("b"))
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_the_editor_shows_seed_004_s_fields_and_opens_valid(qtbot: QtBot) -> None:
+    dialog = editor(qtbot)
+    assert {"strength", "dexterity", "dr_head", "dr_torso", "dr_arms", "dr_legs", "size"} <= set(
+        dialog.field_boxes
+    )
+    assert dialog.problems == ()
+    assert dialog.command() is None
+
+
+def test_an_edit_of_ability_armor_and_size_is_an_edit_fighter(qtbot: QtBot) -> None:
+    dialog = editor(qtbot)
+    dex = dialog.field_boxes["dexterity"]
+    torso = dialog.field_boxes["dr_torso"]
+    size = dialog.field_boxes["size"]
+    assert isinstance(dex, QSpinBox) and isinstance(torso, QSpinBox)
+    assert isinstance(size, QComboBox)
+    dex.setValue(8)
+    torso.setValue(3)
+    size.setCurrentIndex(size.findData("small"))
+    dialog.revalidate()
+    command = dialog.command()
+    assert isinstance(command, EditFighter)
+    sheet = sheet_of(command.fighter)
+    assert (sheet.abilities.dexterity, sheet.armor.torso, sheet.size) == (8, 3, Size.SMALL)
