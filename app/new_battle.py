@@ -112,7 +112,10 @@ def new_battle(
 ) -> Battle:
     """The battle the dialog describes: its map, rules and sides, and its starting
     fighters (``setup.starting_fighters`` a side, from ``templates``, by default
-    the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``."""
+    the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``.
+    ``RulesError`` for an unknown ruleset or options it refuses together, before
+    anything is made."""
+    get_ruleset(setup.ruleset_key, setup.ruleset_options)
     state = BattleState(
         HexGrid(setup.columns, setup.rows),
         (),

@@ -8,6 +8,7 @@ ruleset is refused with a message naming both."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
 from rules.battle.sides import SideSetup
 from rules.battle.turns import StartTurns
+from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset, ruleset_keys
 from tests.app.own_home import use_own_home
 
@@ -226,3 +228,20 @@ def test_import_character_in_a_battle_of_another_ruleset_says_it_imports_none(
     assert importer.run() is None
     assert importer.import_file(gcs) is None
     assert len(problems) == 2 and window.controller.state.combatants == ()
+
+
+def test_options_the_ruleset_refuses_together_make_no_battle(window: MainWindow) -> None:
+    options = tuple(get_ruleset("000").available_options)[:2]
+    assert len(options) == 2
+    with pytest.raises(RulesError):
+        get_ruleset("000", options)
+    setup = replace(setup_of("000"), ruleset_options=options)
+    with pytest.raises(RulesError):
+        new_battle(setup)
+    problems: list[str] = []
+    window.file_actions.show_problem = lambda _title, text: problems.append(text)
+    window.file_actions.new_battle_setup = lambda: setup
+    before = window.controller.battle
+    window.file_actions.new_action.trigger()
+    assert window.controller.battle is before
+    assert len(problems) == 1 and problems[0].startswith("The battle cannot be made: ")
