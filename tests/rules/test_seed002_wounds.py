@@ -196,3 +196,12 @@ def test_bleeding_and_unconsciousness_with_the_turns_running() -> None:
     assert bleeder.state.combatant("d").hp == 4
     end_turn(bleeder)  # the defender's own turn ends: it bleeds
     assert bleeder.state.combatant("d").hp == 3
+
+
+def test_the_sheet_lists_the_major_wounds_and_their_conditions() -> None:
+    _, _, d = wounded(10)
+    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheet(d)}
+    assert sections["Major wounds"] == {
+        "d10 10": "useless right arm",
+        "Conditions": "useless right arm",
+    }

@@ -84,7 +84,14 @@ from rules.sets.seed002.situation import (
     situation,
 )
 from rules.sets.seed002.stray_hits import Seed002StrayHits
-from rules.sets.seed002.tables import CHARACTERISTICS, KEY, catalog_002, dice_text, read_every_table
+from rules.sets.seed002.tables import (
+    CHARACTERISTICS,
+    KEY,
+    catalog_002,
+    dice_text,
+    major_wounds,
+    read_every_table,
+)
 from rules.sets.seed002.tracks import tracks_of
 from rules.sets.seed002.wounds import major_wound_level
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
@@ -300,10 +307,15 @@ class Seed002:
             SheetSection("Skills", skills),
             SheetSection("Weapons", gear),
         ]
-        labels = self.condition_labels(combatant)
-        if tracks_of(combatant).wounds:
+        by_key = {r.key: r for r in major_wounds()}
+        wounds = tuple(
+            SheetRow(f"d10 {by_key[k].roll}", by_key[k].label, str(by_key[k].citation))
+            for k in tracks_of(combatant).wounds
+        )
+        if wounds:
+            conditions = ", ".join(self.condition_labels(combatant)) or "none"
             sections.append(
-                SheetSection("Major wounds", tuple(SheetRow("Wound", w) for w in labels))
+                SheetSection("Major wounds", (*wounds, SheetRow("Conditions", conditions)))
             )
         return tuple(sections)
 
