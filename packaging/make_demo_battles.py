@@ -82,7 +82,7 @@ from app.templates import numbered_name, read_template_file  # noqa: E402
 from hexmap import Facing, Hex, HexGrid  # noqa: E402
 from rules.battle.battle import Battle  # noqa: E402
 from rules.battle.commands import PaintTerrain  # noqa: E402
-from rules.battle.model import Combatant, Side  # noqa: E402
+from rules.battle.model import Combatant, Fighter, Side  # noqa: E402
 from rules.battle.roster import AddCombatant, next_combatant_id  # noqa: E402
 from rules.battle.savefile import json_object  # noqa: E402
 from rules.battle.sides import SideSetup  # noqa: E402
@@ -226,9 +226,9 @@ def _fighters(data: object, grid: HexGrid, sides: Sequence[Side]) -> tuple[Fight
     return tuple(entries)
 
 
-def template_fighter(key: str, template_key: str, where: str) -> Combatant:
-    """A placeholder combatant holding the bundled template's fighter (id, hex and
-    side are set by ``demo_battle``)."""
+def template_fighter(key: str, template_key: str, where: str) -> Fighter:
+    """The fighter of the bundled template ``template_key``, which must be a
+    template of ruleset ``key``."""
     path = TEMPLATES / f"{template_key}.json"
     if not path.is_file():
         raise SetupError(f"{where}.template: no bundled template {template_key!r} ({path.name})")
@@ -241,8 +241,7 @@ def template_fighter(key: str, template_key: str, where: str) -> Combatant:
             f"{where}.template: {template_key!r} is a template of ruleset "
             f"{template.ruleset_key}, not of ruleset {key}"
         )
-    fighter = template.fighter
-    return Combatant("", fighter, Side.RED, Hex(0, 0), Facing.N, fighter.hit_points)
+    return template.fighter
 
 
 def demo_battle(key: str, setup: Mapping[str, object]) -> Battle:
@@ -268,7 +267,7 @@ def demo_battle(key: str, setup: Mapping[str, object]) -> Battle:
     for patch in _terrain(setup.get("terrain", []), grid):
         battle.execute(patch)
     for i, entry in enumerate(_fighters(setup["fighters"], grid, side_members)):
-        fighter = template_fighter(key, entry.template, f"fighters[{i}]").fighter
+        fighter = template_fighter(key, entry.template, f"fighters[{i}]")
         name = numbered_name(battle.state, entry.name or fighter.name)
         fighter = replace(fighter, name=name)
         facing = entry.facing or facing_toward_centre(grid, entry.at)
