@@ -6,9 +6,11 @@ battle."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,7 @@ from rules.battle.model import Combatant
 from rules.battle.savefile import read_battle, write_battle
 from rules.battle.state import BattleState, Command
 from rules.battle.turns import ChooseManeuver
+from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 
@@ -211,3 +214,81 @@ def test_the_played_demo_saves_and_loads_as_it_is(
     assert loaded.commands == battle.commands
     assert loaded.dice_log == battle.dice_log
     assert write_battle(loaded, get_ruleset(key).saved_types) == text
+
+
+# --- the set-up's refusals ---------------------------------------------------------------
+
+
+def _script() -> Any:
+    """packaging/make_demo_battles.py by path (packaging/ is no package)."""
+    name = "hexfray_make_demo_battles"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses find their module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _setup(**changes: object) -> dict[str, object]:
+    setup: dict[str, object] = {
+        "map": {"cols": 12, "rows": 10},
+        "fighters": [
+            {"template": "fencer", "side": "red", "at": {"col": 4, "row": 3}, "facing": "S"},
+            {"template": "spearman", "side": "blue", "at": {"col": 6, "row": 8}},
+        ],
+    }
+    setup.update(changes)
+    return setup
+
+
+def test_a_set_up_is_built_through_commands_with_its_turns_begun() -> None:
+    battle = _script().demo_battle(
+        "000", _setup(terrain=[{"hexes": [{"col": 4, "row": 4}], "footing": "bad"}])
+    )
+    names = [type(c).__name__ for c in battle.commands]
+    assert names == ["PaintTerrain", "AddCombatant", "AddCombatant", "StartTurns"]
+    assert battle.initial.combatants == () and battle.state.turns_running
+    spearman = battle.state.combatant("c2")
+    assert spearman.facing.name == "N", "facing the map's middle by default"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        (
+            {"fighters": [{"template": "fencer", "side": "red", "at": {"col": 1, "row": 1}}]},
+            "at least two",
+        ),
+        ({"map": {"cols": 12, "rows": 10}, "seed": "x"}, "seed"),
+        (
+            {"sides": [{"side": "red", "name": "Reds", "colour": "#aa0000"}]},
+            "not one of the set-up's sides",
+        ),
+        (
+            {"terrain": [{"hexes": [{"col": 40, "row": 1}], "footing": "bad"}]},
+            "off the 12 x 10 map",
+        ),
+        ({"options": ["no-such-option"]}, "no-such-option"),
+    ],
+    ids=["one-fighter", "seed", "side", "terrain", "option"],
+)
+def test_a_broken_set_up_is_refused_by_its_place(changes: dict[str, object], message: str) -> None:
+    script = _script()
+    with pytest.raises(RulesError, match=message):
+        script.demo_battle("000", _setup(**changes))
+
+
+def test_a_template_of_another_ruleset_is_refused_in_a_set_up() -> None:
+    script = _script()
+    other = next((k for k in ruleset_keys() if k != "000"), None)
+    if other is None:
+        pytest.skip("one ruleset registered")
+    stranger = next(p.stem for p in (ROOT / "assets" / "templates").glob(f"{other}-*.json"))
+    fighters = _setup()["fighters"]
+    assert isinstance(fighters, list)
+    fighters[0]["template"] = stranger
+    with pytest.raises(RulesError, match=f"is a template of ruleset {other}, not of ruleset 000"):
+        script.demo_battle("000", _setup(fighters=fighters))
