@@ -28,6 +28,7 @@ from app.new_battle import (
 )
 from app.panes.widgets import ID_ROLE
 from app.rulesets import ruleset_ui
+from app.templates import load_library, save_custom_template
 from hexmap import Handedness, Hex
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
@@ -245,3 +246,23 @@ def test_options_the_ruleset_refuses_together_make_no_battle(window: MainWindow)
     window.file_actions.new_action.trigger()
     assert window.controller.battle is before
     assert len(problems) == 1 and problems[0].startswith("The battle cannot be made: ")
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_fighter_saved_as_the_gms_template_is_listed_for_its_ruleset_only(
+    key: str, tmp_path: Path
+) -> None:
+    battle = new_battle(setup_of(key, 1))
+    fighter = battle.state.combatants[0].fighter
+    saved = save_custom_template(fighter, "My champion", key, tmp_path)
+    assert saved.custom and saved.ruleset_key == key
+    assert saved.fighter.name == "My champion"
+    library = load_library(tmp_path)
+    assert saved.key in {t.key for t in library.for_ruleset(key)}
+    for other in KEYS:
+        if other != key:
+            assert saved.key not in {t.key for t in library.for_ruleset(other)}
+    # It joins a battle of its ruleset, and only there.
+    placed = new_combatant(battle.state, saved, Side.BLUE, Hex.from_offset(1, 1), Handedness.RIGHT)
+    battle.execute(AddCombatant(placed))
+    assert battle.state.combatant(placed.id).fighter.name == "My champion"
