@@ -124,8 +124,13 @@ MODE_COLUMNS: tuple[tuple[str, WeaponPart | None], ...] = (
     ("Reach", None),
     ("Skill ±", WeaponPart.SKILL_MODIFIER),
     ("Dice", WeaponPart.DICE),
+    ("Range", WeaponPart.RANGE),
+    ("½D", WeaponPart.HALF_DAMAGE_RANGE),
 )
 DICE_COLUMN = 6
+RANGE_COLUMN = 7
+HALF_DAMAGE_COLUMN = 8
+MAX_RANGE = 999  # hexes
 # A row of the shield and armor tab: caption, box, problem place, the part it shows.
 GearRow = tuple[str, QWidget, str, ProtectionPart | None]
 
@@ -153,14 +158,17 @@ class ModeDraft:
     reach_text: str
     skill_modifier: int
     dice_text: str = ""  # a fixed mode's own dice
+    range_hexes: int = 0  # a thrown or missile mode's range (0: a melee mode's none)
+    half_damage_hexes: int = 0  # its 1/2D range, 0 for none
 
     @classmethod
     def of(cls, mode: WeaponMode) -> ModeDraft:
         d = mode.damage
         dice = str(d.fixed) if d.fixed is not None else ""
         return cls(
-            mode, mode.name, d.base, d.adds, d.type, str(mode.reach), mode.skill_modifier, dice
-        )
+            mode, mode.name, d.base, d.adds, d.type, str(mode.reach), mode.skill_modifier, dice,
+            mode.range_hexes or 0, mode.half_damage_hexes or 0,
+        )  # fmt: skip
 
     def build(self) -> tuple[WeaponMode | None, list[tuple[str, str]]]:
         """The mode, or None and what is wrong with the typed text, by the mode's
@@ -176,8 +184,17 @@ class ModeDraft:
             fixed = dice_of(self.dice_text)
             if fixed is None:
                 wrong.append(("damage", DICE_HINT))
+        if self.source.is_ranged and not 0 <= self.half_damage_hexes <= self.range_hexes:
+            wrong.append((
+                "range",
+                f"The 1/2D range ({self.half_damage_hexes}) must be within the range "
+                f"({self.range_hexes}).",
+            ))  # fmt: skip
         if wrong:
             return None, wrong
+        far, half = self.source.range_hexes, self.source.half_damage_hexes
+        if self.source.is_ranged:  # at least 1 hex, as the catalog reads it
+            far, half = max(1, self.range_hexes), self.half_damage_hexes or None
         damage = replace(
             self.source.damage, base=self.base, adds=self.adds, type=self.damage_type, fixed=fixed
         )
@@ -187,6 +204,8 @@ class ModeDraft:
             damage=damage,
             reach=reach,
             skill_modifier=self.skill_modifier,
+            range_hexes=far,
+            half_damage_hexes=half,
         ), wrong
 
 
@@ -598,7 +617,10 @@ class CharacterEditor(QDialog):
         self.modes_table.setHorizontalHeaderLabels([title for title, _part in MODE_COLUMNS])
         # The dice stand beside the base they replace (a column added last, so a
         # column's number stays what it was); a part the ruleset reads not is hidden.
-        self.modes_table.horizontalHeader().moveSection(DICE_COLUMN, 2)
+        header = self.modes_table.horizontalHeader()
+        header.moveSection(DICE_COLUMN, 2)
+        header.moveSection(RANGE_COLUMN, header.visualIndex(4) + 1)  # after the reach
+        header.moveSection(HALF_DAMAGE_COLUMN, header.visualIndex(RANGE_COLUMN) + 1)
         for column, (_title, read) in enumerate(MODE_COLUMNS):
             self.modes_table.setColumnHidden(column, read is not None and read not in self._parts)
         self.modes_table.verticalHeader().setVisible(False)
@@ -606,6 +628,12 @@ class CharacterEditor(QDialog):
         self.modes_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents
         )
+        # the typed columns at the width of what is typed there ("1d8+1", "C,1"), the
+        # mode's name taking the rest: every column in view at the editor's size
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column, width in ((DICE_COLUMN, 64), (4, 56)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, width)
         grid.addWidget(QLabel("<b>Modes</b>"), row, 0, 1, 3)
         grid.addWidget(self.modes_table, row + 1, 0, 1, 3)
         grid.addWidget(self._message("weapon/modes"), row + 2, 0, 1, 3)
@@ -686,9 +714,25 @@ class CharacterEditor(QDialog):
         dice = QLineEdit(mode.dice_text)
         dice.setObjectName(f"modeDice:{row}")
         _show_dice_box(dice, mode.base)
+        # a thrown or missile mode's range and 1/2D range; a melee mode has none
+        ranged = mode.source.is_ranged
+        far = _spin(f"modeRange:{row}", 1 if ranged else 0, MAX_RANGE)
+        far.setValue(max(1, mode.range_hexes) if ranged else 0)
+        far.setToolTip("How far the thrown or missile mode strikes, in hexes")
+        half = _spin(f"modeHalfDamage:{row}", 0, MAX_RANGE)
+        half.setSpecialValueText("none")
+        half.setValue(mode.half_damage_hexes)
+        half.setToolTip("From this range on the mode does half damage (none: no 1/2D range)")
+        for box in (far, half):
+            box.setEnabled(ranged)
+            if not ranged:
+                box.setSpecialValueText("–")
         name.setObjectName(f"modeName:{row}")
-        for column, widget in enumerate((name, base, adds, kind, reach, modifier, dice)):
+        widgets = (name, base, adds, kind, reach, modifier, dice, far, half)
+        for column, widget in enumerate(widgets):
             self.modes_table.setCellWidget(row, column, widget)
+        far.valueChanged.connect(self._weapon_edited)
+        half.valueChanged.connect(self._weapon_edited)
         name.textEdited.connect(self._weapon_edited)
         base.currentIndexChanged.connect(self._weapon_edited)
         dice.textEdited.connect(self._weapon_edited)
@@ -716,11 +760,12 @@ class CharacterEditor(QDialog):
         draft.size = self.weapon_size.currentData()
         draft.weight = self.weapon_weight.value()
         for row, mode in enumerate(draft.modes):
-            name, base, adds, kind, reach, modifier, dice = (
+            name, base, adds, kind, reach, modifier, dice, far, half = (
                 self.mode_widget(row, c) for c in range(len(MODE_COLUMNS))
             )
             assert isinstance(name, QLineEdit) and isinstance(reach, QLineEdit)
             assert isinstance(dice, QLineEdit)
+            assert isinstance(far, QSpinBox) and isinstance(half, QSpinBox)
             assert isinstance(base, QComboBox) and isinstance(kind, QComboBox)
             assert isinstance(adds, QSpinBox) and isinstance(modifier, QSpinBox)
             mode.name = name.text()
@@ -731,6 +776,8 @@ class CharacterEditor(QDialog):
             mode.skill_modifier = modifier.value()
             mode.dice_text = dice.text()
             _show_dice_box(dice, mode.base)
+            mode.range_hexes = far.value()
+            mode.half_damage_hexes = half.value()
         item = self.weapon_list.item(index)
         if item is not None:
             item.setText(draft.name or "(no name)")

@@ -86,6 +86,8 @@ class WeaponPart(Enum):
     ADDS = "adds"  # the adds to thr or sw
     DAMAGE_TYPE = "damage type"
     SKILL_MODIFIER = "skill modifier"  # a mode's modifier to the weapon's skill
+    RANGE = "range"  # a thrown or missile mode's range in hexes
+    HALF_DAMAGE_RANGE = "half damage range"  # seed 000's 1/2D range
 
 
 ALL_WEAPON_PARTS = frozenset(WeaponPart)

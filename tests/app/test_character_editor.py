@@ -16,6 +16,8 @@ from pytestqt.qtbot import QtBot
 from app.character_editor import (
     DICE_COLUMN,
     DICE_HINT,
+    HALF_DAMAGE_COLUMN,
+    RANGE_COLUMN,
     CharacterEditing,
     CharacterEditor,
     SidesEditor,
@@ -311,3 +313,37 @@ def test_a_change_of_the_sides_repaints_the_tokens_and_so_does_its_undo(qtbot: Q
     assert repaints == [True]
     controller.undo()
     assert repaints == [True, True]
+
+
+def test_a_thrown_modes_range_is_edited_and_a_melee_mode_has_none(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    knife = next(i for i, w in enumerate(editor._weapons) if w.key == "knife")
+    editor.weapon_list.setCurrentRow(knife)
+    modes = [m.name for m in editor._weapons[knife].modes]
+    swing, throw = modes.index("swing"), modes.index("throw")
+    melee_range = editor.mode_widget(swing, RANGE_COLUMN)
+    far = editor.mode_widget(throw, RANGE_COLUMN)
+    half = editor.mode_widget(throw, HALF_DAMAGE_COLUMN)
+    assert isinstance(melee_range, QSpinBox) and not melee_range.isEnabled()
+    assert melee_range.text() == "–"
+    assert isinstance(far, QSpinBox) and isinstance(half, QSpinBox)
+    assert far.isEnabled() and far.value() == 5 and half.text() == "none"
+    far.setValue(7)
+    half.setValue(8)  # beyond the range
+    assert editor.message("weapon/modes") == (
+        f"Mode {throw + 1}: The 1/2D range (8) must be within the range (7)."
+    )
+    assert not editor.save_button.isEnabled()
+    half.setValue(3)
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    weapon = next(w for w in command.fighter.weapons if w.key == "knife")
+    assert (weapon.mode("throw").range_hexes, weapon.mode("throw").half_damage_hexes) == (7, 3)
+    assert weapon.mode("swing").range_hexes is None
+    header = editor.modes_table.horizontalHeader()
+    assert header.visualIndex(RANGE_COLUMN) == header.visualIndex(4) + 1  # after the reach
+    # every column in view at the editor's size, no scrolling sideways
+    editor.show()
+    editor.tabs.setCurrentIndex(2)
+    qtbot.waitExposed(editor)
+    assert editor.modes_table.horizontalScrollBar().maximum() == 0
