@@ -58,8 +58,9 @@ from hexmap import HexGrid
 from rules.battle.battle import Battle
 from rules.battle.savefile import PartlyReplayedFile
 from rules.battle.state import BattleState, Command
+from rules.core.assets import asset_path
 from rules.core.errors import RulesError
-from rules.sets.registry import get_ruleset
+from rules.sets.registry import get_ruleset, ruleset_keys
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,11 @@ class RecoveryChoice(Enum):
 
 
 # --- the default dialogs (tests replace them) ---------------------------------------------
+
+
+def demo_path(key: str) -> Path:
+    """Ruleset ``key``'s demo battle (packaging/make_demo_battles.py writes it)."""
+    return asset_path("battles", f"demo-{key}.hexfray")
 
 
 def ask_to_save_with_dialog(parent: QWidget, name: str) -> QMessageBox.StandardButton:
@@ -260,12 +266,19 @@ class FileActions(QObject):
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         self._fill_recent_menu()
+        self.demo_menu = QMenu("Open &Demo Battle", self._window)
+        self.demo_menu.setObjectName("demoMenu")
+        self.demo_menu.setToolTipsVisible(True)
+        self.demo_menu.aboutToShow.connect(self._on_demo_menu_about_to_show)
+        self.fill_demo_menu()
 
     def add_to_menu(self, menu: QMenu) -> None:
-        """New Battle, Open, Open Recent, Restore Autosave, Save, Save As and Close."""
+        """New Battle, Open, Open Recent, Open Demo Battle, Restore Autosave, Save,
+        Save As and Close."""
         menu.addAction(self.new_action)
         menu.addAction(self.open_action)
         menu.addMenu(self.recent_menu)
+        menu.addMenu(self.demo_menu)
         menu.addAction(self.restore_action)
         menu.addSeparator()
         for action in (self.save_action, self.save_as_action, self.close_action):
@@ -387,6 +400,45 @@ class FileActions(QObject):
         self._replace(battle, path, path.name)
         self._remember(path)
         self._status(f"Opened {path}", 5000)
+        return True
+
+    # --- the rulesets' demo battles ---------------------------------------------------------
+    def _on_demo_menu_about_to_show(self) -> None:
+        self.fill_demo_menu()
+
+    def fill_demo_menu(self) -> None:
+        """One entry per registered ruleset that has a demo battle
+        (``assets/battles/demo-<key>.hexfray``), by the ruleset's name."""
+        self.demo_menu.clear()
+        for key in ruleset_keys():
+            if not demo_path(key).is_file():
+                continue
+            try:
+                ruleset = get_ruleset(key)
+            except RulesError as exc:  # a ruleset that cannot load is not offered
+                log.warning("no demo of ruleset %s: %s", key, exc)
+                continue
+            action = self.demo_menu.addAction(ruleset.name)
+            action.setObjectName(f"openDemo:{key}")
+            action.setToolTip(ruleset.description)
+            action.setStatusTip(f"Open the demo battle of {ruleset.name}, its turn order rolled")
+            action.triggered.connect(lambda _=False, k=key: self.open_demo(k))
+        self.demo_menu.setEnabled(not self.demo_menu.isEmpty())
+
+    def open_demo(self, key: str) -> bool:
+        """Ruleset ``key``'s demo battle as a new, untitled battle: a Save asks
+        where, so the bundled file is never written."""
+        if not self.may_replace_battle():
+            return False
+        path = demo_path(key)
+        try:
+            battle = open_battle(path)
+        except BattleFileError as problem:
+            self.show_problem("Open Demo Battle", f"{path.name} cannot be opened: {problem}.")
+            return False
+        name = f"Demo battle ({get_ruleset(key).name})"
+        self._replace(battle, None, name)
+        self._status(f"Opened the demo battle of ruleset {key}", 5000)
         return True
 
     def _open_partly(self, path: Path, partly: PartlyReplayedFile) -> bool:

@@ -101,3 +101,26 @@ def test_file_open_of_each_demo_in_a_running_window_brings_its_rulesets_pane(
     assert active is not None
     main_window.controller.select(active)
     main_window.repaint()
+
+
+def test_file_open_demo_battle_offers_every_rulesets_demo_untitled(
+    main_window: app.main_window.MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
+    actions = main_window.file_actions
+    file_menu = main_window.menuBar().actions()[0].menu()
+    assert actions.demo_menu.menuAction() in file_menu.actions()
+    actions.fill_demo_menu()
+    entries = {a.objectName(): a for a in actions.demo_menu.actions()}
+    assert list(entries) == [f"openDemo:{key}" for key in ruleset_keys()]
+    asked: list[str] = []
+    actions.choose_save_path = lambda suggested: asked.append(suggested) or None  # type: ignore[func-returns-value]
+    for key in ruleset_keys():
+        entries[f"openDemo:{key}"].trigger()
+        state = main_window.controller.state
+        assert state.ruleset_key == key and state.turns_running
+        assert actions.path is None and get_ruleset(key).name in actions.name
+        assert not main_window.isWindowModified()
+        assert not actions.save()  # Save asks where (the test answers Cancel): never the asset
+        assert len(asked) == 1
+        asked.clear()
