@@ -6,17 +6,25 @@ names it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.controller import BattleController
 from app.event_text import rows_for_events
 from app.new_battle import NewBattleDialog, new_battle
+from app.panes.inspector import InspectorPane
 from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import AttackPane
-from rules.battle.commands import Attack
-from rules.sets.registry import ruleset_of
+from app.rulesets.seed000.inspector_section import Seed000InspectorSection
+from rules.battle.battle import Battle
+from rules.battle.commands import Attack, SetRulesetOptions
+from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import WoundInflicted
 from rules.sets.seed000.locations_fudge import FudgeLocations
 from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, LOCATIONS_FUDGE
+from rules.sets.seed000.tracks import with_wounds
+from rules.sets.seed000.wound_effects import BodySide, Wound
+from tests.app.demo_panes import demo_state
 from tests.app.test_attack_pane import choose
 from tests.app.test_attack_pane_aiming import entries, ready_pane
 
@@ -114,3 +122,28 @@ def test_the_new_battle_dialog_offers_each_location_option_by_name(qtbot) -> Non
     battle = new_battle(dialog.setup())
     assert battle.state.ruleset_options == (LOCATIONS_FUDGE,)
     assert isinstance(ruleset_of(battle.state).hit_locations, FudgeLocations)
+
+
+def test_the_inspector_shows_the_fudge_tracks_of_the_hurt_parts(qtbot) -> None:
+    """003 5.875 (keeping track of wounds): under the FUDGE option the inspector
+    lists each hurt part's track with its boxes; under the 000 table none."""
+    state = demo_state()
+    c1 = state.combatant("c1")
+    wound = Wound(
+        system="003", location="left hand", label="Left hand", side=BodySide.LEFT,
+        injury=3, crippled=None, conditions=frozenset(),
+    )  # fmt: skip
+    state = replace(state.with_combatants(with_wounds(c1, (wound,))), ruleset_options=())
+    controller = BattleController(Battle(state, 3, get_ruleset))
+    pane = InspectorPane(controller)
+    qtbot.addWidget(pane)
+    pane.show()
+    controller.select("c1")
+    section = pane.section
+    assert isinstance(section, Seed000InspectorSection)
+    assert "Wound tracks" not in section.wounds_label.text()
+    controller.execute(SetRulesetOptions((LOCATIONS_FUDGE,)))
+    pane.refresh()  # the option changes no combatant: the pane is shown afresh
+    text = section.wounds_label.text()
+    assert "Wound tracks" in text
+    assert "Left hand: hurt; 0/2 1/1 0/1 0/2 0/2" in text  # 3 at 12 HP: Hurt, a Poor hand

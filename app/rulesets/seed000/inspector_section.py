@@ -29,6 +29,7 @@ from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Arc
 from rules.battle.model import Combatant, ParryClass, Status, Weapon
 from rules.core.errors import RulesError
+from rules.sets.seed000.attack import victim_of
 from rules.sets.seed000.commands import SetDefendedArea, guarded_area_fixed
 from rules.sets.seed000.defense import (
     DefenseChoice,
@@ -38,6 +39,7 @@ from rules.sets.seed000.defense import (
     plan_defense,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.hit_location import HitLocationSystem
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import (
     BODY_AREA_CITATION,
@@ -208,7 +210,7 @@ class Seed000InspectorSection(QWidget):
             hands += f"no shield (off hand on the {side.other.value})."
         self.hands_label.setText(hands)
         self.traits_label.setText(traits_html(c))
-        self.wounds_label.setText(wounds_html(c))
+        self.wounds_label.setText(wounds_html(c, ruleset.hit_locations))
         guarded = tracks_of(c).defended_area
         self.area_combo.setCurrentIndex(max(0, self.area_combo.findData(guarded)))
         # 000 DEFENDING A SPECIFIC BODY AREA: chosen for the turn, fixed once it defended.
@@ -333,9 +335,10 @@ def traits_html(c: Combatant) -> str:
     return " · ".join(parts)
 
 
-def wounds_html(c: Combatant) -> str:
-    """Every located wound (with crippled limbs and lasting conditions), then the
-    combatant's own states: off balance, shield lost."""
+def wounds_html(c: Combatant, system: HitLocationSystem | None = None) -> str:
+    """Every located wound (with crippled limbs and lasting conditions), the wound
+    track of each hurt part where the battle's hit location ``system`` keeps one
+    (the FUDGE option), then the combatant's own states: off balance, shield lost."""
     lines = []
     for w in wounds_of(c):
         side = f" ({w.side.value})" if w.side is not None else ""
@@ -350,6 +353,10 @@ def wounds_html(c: Combatant) -> str:
         if cites:
             text += " " + muted_html(f"· {cites}")
         lines.append(text)
+    tracks = () if system is None else system.wound_tracks(victim_of(c))
+    if tracks:
+        lines.append(muted_html("Wound tracks (Scratch, Hurt, Very Hurt, then the two worst):"))
+        lines.extend(escape(line) for line in tracks)
     if tracks_of(c).off_balance:
         lines.append(
             f'<span style="color:{BAD_TEXT.name()}">off balance</span> '

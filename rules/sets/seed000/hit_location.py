@@ -329,6 +329,12 @@ class HitLocationSystem(Protocol):
         limbs are ``rules.sets.seed000.wounded``'s, whatever the system."""
         ...
 
+    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
+        """One line per wounded body part of a system that keeps a wound track
+        per part (the FUDGE option: "Left hand: useless; 0/2 1/1 1/1 1/2 0/2"),
+        for the inspector; none for the others."""
+        ...
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -924,6 +930,9 @@ class HitLocationTable:
         self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
     ) -> tuple[Modifier, ...]:
         return ()  # seed 000's wounds hurt by shock and crippling (rules.sets.seed000.wounded)
+
+    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
+        return ()  # seed 000's wounds are listed one by one
 
 
 # --------------------------------------------------------------------------- loading

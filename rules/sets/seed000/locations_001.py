@@ -475,6 +475,9 @@ class Locations001:
     ) -> tuple[Modifier, ...]:
         return ()  # seed 001 has no lasting wound modifiers of its own
 
+    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
+        return ()  # no wound track per part
+
 
 def _check_system(t: Locations001) -> HitLocationSystem:
     return t  # mypy checks that Locations001 satisfies the protocol

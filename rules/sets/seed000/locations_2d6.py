@@ -421,6 +421,9 @@ class Zones2d6:
     ) -> tuple[Modifier, ...]:
         return ()  # seed 004 has no lasting wound modifiers in its zones
 
+    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
+        return ()  # no wound track per part
+
 def _row_total(zone: Zone) -> int:
     """A 2d6 total on the zone's row of the table."""
     for total in range(2, 13):

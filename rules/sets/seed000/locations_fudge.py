@@ -478,6 +478,18 @@ class FudgeLocations:
             ),
         )
 
+    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
+        """Each wounded part's track (003 5.875, keeping track of wounds): its
+        state and the boxes checked of each level, Scratch to Near Death or
+        Crippled ("Left hand: useless; 0/2 1/1 1/1 1/2 0/2")."""
+        tracks = tracks_of_victim(fighter)
+        return tuple(
+            f"{t.part.label}: {t.describe()}"
+            for t in tracks.parts
+            if t.state is not PartState.UNHURT
+        )
+
+
 def _track_effects(
     mark: WoundMark, part: BodyPart, automatic: set[Condition], steps: list[Step]
 ) -> Crippling | None:
