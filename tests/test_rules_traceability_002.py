@@ -17,23 +17,25 @@ from tests.test_rules_traceability import SEEDS, Row, _defines, parse_refs, pars
 
 SEED_002 = SEEDS / "002_814acb322fa082f2.txt"
 REPO = Path(__file__).resolve().parent.parent
-# Test files whose every test executes Battle commands, and the battle-level
-# tests of the others.
-BATTLE_LEVEL_FILES = (
-    "tests/rules/test_seed002_modifiers.py",
-    "tests/rules/test_seed002_matrix.py",
-    "tests/rules/test_seed002_wounds.py",
+# A test is battle-level when its body executes Battle commands: directly, or
+# through the helpers of tests/rules/seed002_duel.py and the test files that
+# execute an Attack on a battle (each named here by what it calls).
+BATTLE_MARKERS = (
+    ".execute(",
+    "attack(",
+    "attack_skill(",
+    "dodge_skill(",
+    "run(",
+    "wounded(",
+    "brute_force(",
 )
-BATTLE_LEVEL_TESTS = {
-    "tests/rules/test_seed002_ruleset.py": (
-        "test_initiative_by_dex_ties_by_d10_rolled_again_while_equal",
-        "test_initiative_uses_dex_as_the_wounds_left_it",
-        "test_a_move_maneuver_allows_no_attack_and_an_attack_implies_the_attack_maneuver",
-        "test_legal_actions_on_its_turn_and_none_out_of_it",
-        "test_condition_labels",
-        "test_a_wounded_battle_saves_and_loads_as_it_is",
-    ),
-    "tests/rules/test_seed002_odds.py": ("test_preview_odds_match_brute_force_of_both_d100",),
+HELPERS_THAT_EXECUTE = {
+    "attack(": "tests/rules/seed002_duel.py",
+    "attack_skill(": "tests/rules/test_seed002_modifiers.py",
+    "dodge_skill(": "tests/rules/test_seed002_modifiers.py",
+    "run(": "tests/rules/test_seed002_matrix.py",
+    "wounded(": "tests/rules/test_seed002_wounds.py",
+    "brute_force(": "tests/rules/test_seed002_odds.py",
 }
 # What the seed takes for granted, from its base rules (docs/ruleset-002.md).
 BASE_ROWS = (
@@ -42,6 +44,7 @@ BASE_ROWS = (
     "002 base: major wound trigger",
     "002 base: initiative and maneuvers",
     "002 base: defenses",
+    "002 base: hit locations (option locations-d20)",
 )
 NOTES = ("002 Note star", "002 Note †", "002 Note ‡")
 
@@ -106,8 +109,19 @@ def test_no_stray_002_rows() -> None:
     assert not stray, f"rows that name no seed 002 rule: {stray}"
 
 
-def _is_battle_level(path: str, name: str) -> bool:
-    return path in BATTLE_LEVEL_FILES or name in BATTLE_LEVEL_TESTS.get(path, ())
+def _body(text: str, name: str) -> str:
+    return text.split(f"def {name}(", 1)[1].split("\ndef ", 1)[0]
+
+
+def _calls(body: str, marker: str) -> bool:
+    """``marker`` ("attack(") called in ``body`` as itself, not as ``plan_attack(``."""
+    if marker.startswith("."):
+        return marker in body
+    return re.search(rf"(?<![\w.]){re.escape(marker)}", body) is not None
+
+
+def _is_battle_level(text: str, name: str) -> bool:
+    return any(_calls(_body(text, name), marker) for marker in BATTLE_MARKERS)
 
 
 def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
@@ -133,18 +147,19 @@ def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
             for name in ref.names:
                 if not re.search(rf"^def {re.escape(name)}\(", text, re.M):
                     problems.append(f"{heading}: no test {name} in {ref.path}")
-                battle_level |= _is_battle_level(rel, name)
+                else:
+                    battle_level |= _is_battle_level(text, name)
         if not battle_level:
             problems.append(f"{heading}: names no battle-level test")
     assert not problems, "\n".join(problems)
 
 
-def test_the_battle_level_tests_execute_battle_commands() -> None:
-    for rel in BATTLE_LEVEL_FILES:
+def test_the_helpers_execute_battle_commands() -> None:
+    """Each helper a battle-level test may call executes a command on a Battle."""
+    for call, rel in HELPERS_THAT_EXECUTE.items():
         text = (REPO / rel).read_text(encoding="utf-8")
-        assert "battle(" in text and ("execute(" in text or "attack(" in text), rel
-    for rel, names in BATTLE_LEVEL_TESTS.items():
-        text = (REPO / rel).read_text(encoding="utf-8")
-        for name in names:
-            body = text.split(f"def {name}(", 1)[1].split("\ndef ", 1)[0]
-            assert ".execute(" in body or "brute_force(" in body, f"{rel}::{name}"
+        name = call.removesuffix("(")
+        assert re.search(rf"^def {name}\(", text, re.M), f"{rel} defines no {name}"
+        body = _body(text, name)
+        others = [m for m in BATTLE_MARKERS if m != call]  # ".execute(" or another helper
+        assert any(_calls(body, m) for m in others), f"{rel}::{name} executes no command"

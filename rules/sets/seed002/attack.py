@@ -25,7 +25,8 @@ before any die) and the resolution by the result matrix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
@@ -43,6 +44,7 @@ from rules.sets.seed002.events import (
     DamageDealt,
     DefenseNotMade,
     Fumbled,
+    LocationRolled,
     ResultApplied,
     SkillRolled,
     StatusChanged,
@@ -59,11 +61,13 @@ from rules.sets.seed002.success import (
 )
 from rules.sets.seed002.tables import (
     BASE,
+    LOCATION_DIE,
     Automatic,
     Damage,
     DamageModifier,
     Level,
     MatrixCell,
+    location_for,
     matrix_cell,
 )
 from rules.sets.seed002.tracks import tracks_of
@@ -117,6 +121,13 @@ class Plan:
     damage: Dice
     damage_modifier: DamageModifier
     armour: int
+    # The option "locations-d20": a blow that armour can stop rolls a d20 for its
+    # location, whose armour points count (``armour_at``).
+    locations: bool = False
+    armour_by_location: Mapping[str, int] = field(default_factory=dict)
+
+    def armour_at(self, location: str) -> int:
+        return self.armour_by_location.get(location, self.armour)
 
     @property
     def attack_skill(self) -> int:
@@ -185,7 +196,14 @@ def _find_weapon(who: Combatant, key: str) -> Weapon:
     raise IllegalAttackError(f"{who.name} has no weapon {key!r}")
 
 
-def plan_attack(state: BattleState, attacker_id: str, defender_id: str, choices: Attack002) -> Plan:
+def plan_attack(
+    state: BattleState,
+    attacker_id: str,
+    defender_id: str,
+    choices: Attack002,
+    *,
+    locations: bool = False,
+) -> Plan:
     if attacker_id == defender_id:
         raise IllegalAttackError("a combatant cannot attack itself")
     attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
@@ -239,6 +257,8 @@ def plan_attack(state: BattleState, attacker_id: str, defender_id: str, choices:
         damage=fixed,
         damage_modifier=dm,
         armour=armour,
+        locations=locations,
+        armour_by_location=sheet_of(defender).armour_by_location,
     )
 
 
@@ -427,11 +447,25 @@ def _damage(
         rolled = maximum_damage(plan)
     else:
         faces, rolled = roll_damage(plan, dice)
+    events: list[Event] = []
     armour = plan.armour if cell.armour else 0
+    if plan.locations and cell.armour:
+        (face,) = roll(1, dice, LOCATION_DIE, what=f"{defender.name}'s hit location")
+        where = location_for(face)
+        armour = plan.armour_at(where.key)
+        events.append(
+            LocationRolled(
+                citation=where.citation,
+                combatant_id=defender.id,
+                name=defender.name,
+                face=face,
+                label=where.label,
+                armour=armour,
+            )
+        )
     taken = taken_damage(rolled, armour, halved)
     max_hp = defender.fighter.hit_points
     hp_after = defender.hp - taken
-    events: list[Event] = []
     dm = "" if plan.damage_modifier.dice is None else str(plan.damage_modifier)
     events.append(
         DamageDealt(

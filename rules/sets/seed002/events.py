@@ -84,6 +84,18 @@ class DamageDealt(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LocationRolled(CombatantEvent):
+    """The d20 of the hit location (the option "locations-d20")."""
+
+    face: int
+    label: str
+    armour: int
+
+    def describe(self) -> str:
+        return f"Hit location d20 {self.face}: the {self.label}, armour {self.armour}"
+
+
+@dataclass(frozen=True, kw_only=True)
 class MajorWoundRolled(CombatantEvent):
     face: int
     label: str

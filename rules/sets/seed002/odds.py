@@ -16,7 +16,7 @@ from rules.sets.seed002.attack import (
     taken_damage,
 )
 from rules.sets.seed002.success import level_probabilities
-from rules.sets.seed002.tables import Level
+from rules.sets.seed002.tables import LOCATION_DIE, Level, hit_locations
 from rules.sets.seed002.wounds import is_major
 
 ODDS_ORDER = (
@@ -50,6 +50,19 @@ def attack_odds(plan: Plan) -> dict[str, Fraction]:
     return {k: v for k, v in out.items() if v}
 
 
+def armour_distribution(plan: Plan) -> dict[int, Fraction]:
+    """The armour points a blow meets: the overall ones, or with hit locations
+    those of each location by its faces of the d20."""
+    if not plan.locations:
+        return {plan.armour: Fraction(1)}
+    out: dict[int, Fraction] = {}
+    for where in hit_locations():
+        p = Fraction(where.high - where.low + 1, LOCATION_DIE)
+        armour = plan.armour_at(where.key)
+        out[armour] = out.get(armour, Fraction(0)) + p
+    return out
+
+
 def harm_odds(plan: Plan) -> tuple[Fraction, Fraction]:
     """The exact chances that the attack kills the defender and that it deals a
     major wound (a blow of at least the Major Wound Level that does not kill),
@@ -63,9 +76,10 @@ def harm_odds(plan: Plan) -> tuple[Fraction, Fraction]:
             damage = {maximum_damage(plan): Fraction(1)}
         elif label.startswith("hit") or label == "half damage":
             damage = {}
-            for value, q in rolled.items():
-                taken = taken_damage(value, plan.armour, label == "half damage")
-                damage[taken] = damage.get(taken, Fraction(0)) + q
+            for armour, r in armour_distribution(plan).items():
+                for value, q in rolled.items():
+                    taken = taken_damage(value, armour, label == "half damage")
+                    damage[taken] = damage.get(taken, Fraction(0)) + q * r
         else:
             continue
         for taken, q in damage.items():

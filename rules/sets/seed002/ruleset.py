@@ -63,7 +63,7 @@ from rules.sets.protocol import (
     SheetSection,
 )
 from rules.sets.seed002 import maneuvers, turn
-from rules.sets.seed002.attack import Attack002, DefenseKind, plan_attack, resolve_attack
+from rules.sets.seed002.attack import Attack002, DefenseKind, Plan, plan_attack, resolve_attack
 from rules.sets.seed002.form import attack_form, likely_defense, parry_weapons, reaching_modes
 from rules.sets.seed002.odds import attack_odds, harm_odds
 from rules.sets.seed002.saved_types import seed002_saved_types
@@ -99,11 +99,26 @@ from rules.sets.sheet_fields import SheetDescription, SheetEntries
 LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
 
 
-class Seed002:
-    """The seed 002 ruleset (it has no options)."""
+LOCATIONS_D20 = "locations-d20"
+OPTIONS = {
+    LOCATIONS_D20: (
+        "hit locations: a blow that armour can stop rolls a d20 location (RuneQuest SRD "
+        "table) and meets that location's armour points (the sheet's Armour by location)"
+    )
+}
 
-    def __init__(self) -> None:
+
+class Seed002:
+    """The seed 002 ruleset with its options (fixed at creation)."""
+
+    def __init__(self, options: frozenset[str] = frozenset()) -> None:
         self._stray_hits = Seed002StrayHits()
+        self._options = options
+
+    @property
+    def locations(self) -> bool:
+        """Whether blows roll a d20 hit location (the option "locations-d20")."""
+        return LOCATIONS_D20 in self._options
 
     @property
     def key(self) -> str:
@@ -111,7 +126,7 @@ class Seed002:
 
     @property
     def options(self) -> frozenset[str]:
-        return frozenset()
+        return self._options
 
     def with_options(self, options: Iterable[str]) -> Seed002:
         return seed002_ruleset(options)
@@ -130,7 +145,7 @@ class Seed002:
 
     @property
     def available_options(self) -> Mapping[str, str]:
-        return {}
+        return OPTIONS
 
     @property
     def core_citations(self) -> CoreCitations:
@@ -155,7 +170,9 @@ class Seed002:
         choices: object,
         dice: DiceSource,
     ) -> AttackResult:
-        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        plan = plan_attack(
+            state, attacker_id, defender_id, self._choices(choices), locations=self.locations
+        )
         return resolve_attack(state, plan, dice)
 
     def attack_form(
@@ -196,7 +213,9 @@ class Seed002:
     def preview_attack(
         self, state: BattleState, attacker_id: str, defender_id: str, choices: object
     ) -> AttackPreview:
-        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
+        plan = plan_attack(
+            state, attacker_id, defender_id, self._choices(choices), locations=self.locations
+        )
         odds = attack_odds(plan)
         kill, major = harm_odds(plan)
         if plan.automatic is not None:
@@ -209,7 +228,7 @@ class Seed002:
         summary = (
             f"{attack} ({plan.weapon.name}, {plan.mode.name}, {dice_text(plan.damage)}"
             f"{'' if plan.damage_modifier.dice is None else plan.damage_modifier}); "
-            f"{plan.defender.name}: {defense}; armour {plan.armour}; "
+            f"{plan.defender.name}: {defense}; {_armour_text(plan)}; "
             f"kills {_percent(kill)}, major wound {_percent(major)}"
         )
         defense_mods = tuple(
@@ -281,6 +300,10 @@ class Seed002:
             SheetRow("Damage modifier", str(sheet.damage_modifier), "By STR + SIZ"),
             SheetRow(
                 "Armour points", f"{armour}" + (f" ({f.armor.name})" if f.armor is not None else "")
+            ),
+            *(
+                SheetRow(f"AP {k.replace('-', ' ')}", str(v), "With the option locations-d20")
+                for k, v in sheet.armour_by_location.items()
             ),
             SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
             SheetRow("Status", combatant.status.value),
@@ -506,6 +529,14 @@ class Seed002:
         return state, ()
 
 
+def _armour_text(plan: Plan) -> str:
+    """ "armour 2", or with hit locations the armour of each location that differs."""
+    if not plan.locations or not plan.armour_by_location:
+        return f"armour {plan.armour}"
+    own = ", ".join(f"{k.replace('-', ' ')} {v}" for k, v in plan.armour_by_location.items())
+    return f"armour {plan.armour} ({own})"
+
+
 def _percent(p: Fraction) -> str:
     """An exact chance as the pane shows it: "12.3%", "<0.1%" for a tiny one."""
     if 0 < p < Fraction(1, 1000):
@@ -514,18 +545,21 @@ def _percent(p: Fraction) -> str:
 
 
 @functools.cache
-def _instance() -> Seed002:
+def _instance(options: frozenset[str] = frozenset()) -> Seed002:
     read_every_table()
     check_close_tests()
-    return Seed002()
+    return Seed002(options)
 
 
 def seed002_ruleset(options: Iterable[str] = ()) -> Seed002:
-    """The (shared) seed 002 ruleset; it takes no options (``RulesError``)."""
-    unknown = sorted(set(options))
+    """The (shared, cached) seed 002 ruleset with ``options``; ``RulesError`` for
+    an unknown one."""
+    chosen = frozenset(options)
+    unknown = sorted(chosen - set(OPTIONS))
     if unknown:
-        raise RulesError(f"seed 002 has no options (asked for {', '.join(unknown)})")
-    return _instance()
+        known = ", ".join(OPTIONS)
+        raise RulesError(f"seed 002 has no option {', '.join(unknown)} (it has {known})")
+    return _instance(chosen)
 
 
 # The protocol checks: mypy proves that Seed002 is a whole Ruleset and FormAttacks.

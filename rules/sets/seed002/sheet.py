@@ -23,7 +23,13 @@ from rules.battle.model import Combatant, Fighter, RulesetSheet
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_int, as_object, check_keys, get_int
-from rules.sets.seed002.tables import BASE, CHARACTERISTICS, DamageModifier, damage_modifier
+from rules.sets.seed002.tables import (
+    BASE,
+    CHARACTERISTICS,
+    LOCATION_KEYS,
+    DamageModifier,
+    damage_modifier,
+)
 from rules.sets.sheet_fields import (
     SheetDescription,
     SheetEntries,
@@ -100,6 +106,9 @@ class Sheet002(RulesetSheet):
 
     characteristics: Characteristics = Characteristics()
     skills: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # Armour points by hit location (the option "locations-d20"); a location it
+    # lacks has the armour's overall points.
+    armour_by_location: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def skill(self, name: str) -> int:
         """The skill in percent; its base value when the sheet lacks it."""
@@ -151,25 +160,43 @@ def read_skills(data: object, where: str) -> Mapping[str, int]:
     return MappingProxyType(dict(sorted(skills.items())))
 
 
+def read_armour_by_location(data: object, where: str) -> Mapping[str, int]:
+    obj = as_object(data, where)
+    check_keys(obj, where, (), LOCATION_KEYS)
+    out = {}
+    for key in obj:
+        ap = get_int(obj, key, where)
+        if not 0 <= ap <= MAX_AP:
+            raise DataError(f"{where}.{key}: armour points are 0 to {MAX_AP}")
+        out[key] = ap
+    return MappingProxyType({k: out[k] for k in LOCATION_KEYS if k in out})
+
+
 def read_sheet(obj: Mapping[str, object], where: str) -> Sheet002:
-    check_keys(obj, where, ("characteristics", "skills"), ())
+    check_keys(obj, where, ("characteristics", "skills"), ("armour_by_location",))
+    by_location = obj.get("armour_by_location", {})
     return Sheet002(
         read_characteristics(obj["characteristics"], f"{where}.characteristics"),
         read_skills(obj["skills"], f"{where}.skills"),
+        read_armour_by_location(by_location, f"{where}.armour_by_location"),
     )
 
 
 def write_sheet(sheet: Sheet002) -> dict[str, object]:
     c = sheet.characteristics
-    return {
+    out: dict[str, object] = {
         "characteristics": {k: c.value(k) for k in CHARACTERISTICS},
         "skills": dict(sorted(sheet.skills.items())),
     }
+    if sheet.armour_by_location:
+        out["armour_by_location"] = dict(sheet.armour_by_location)
+    return out
 
 
 # --- the editor's description -------------------------------------------------------------
 SKILL_MINIMUM = 0
 SKILL_MAXIMUM = 200
+MAX_AP = 30
 
 _LABELS = {
     "str": ("STR", "Strength: damage modifier (with SIZ), Close Combat base"),
@@ -199,6 +226,20 @@ SHEET_DESCRIPTION = SheetDescription(
         SheetField(
             "move", "Move", SheetFieldKind.NUMBER, "Characteristics", 0, 30, tooltip="Hexes a round"
         ),
+        *(
+            SheetField(
+                f"ap_{k}",
+                f"AP {k.replace('-', ' ')}",
+                SheetFieldKind.NUMBER,
+                "Armour by location",
+                0,
+                MAX_AP,
+                optional=True,
+                tooltip="Armour points here, with the option locations-d20; "
+                "empty: the armour's overall points",
+            )
+            for k in LOCATION_KEYS
+        ),
     ),
     skill_minimum=SKILL_MINIMUM,
     skill_maximum=SKILL_MAXIMUM,
@@ -225,6 +266,8 @@ def sheet_entries(fighter: Fighter) -> SheetEntries:
     values: dict[str, SheetValue] = {k: c.value(k) for k in CHARACTERISTICS}
     values["hit_points"] = fighter.hit_points
     values["move"] = fighter.move
+    for k in LOCATION_KEYS:
+        values[f"ap_{k}"] = sheet.armour_by_location.get(k)
     return SheetEntries(values=MappingProxyType(values), skills=sheet.skills)
 
 
@@ -240,9 +283,13 @@ def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
     if problems:
         raise DataError(f"{problems[0].place}: {problems[0].message}")
     values = entries.values
+    by_location = {
+        k: _int(values, f"ap_{k}") for k in LOCATION_KEYS if values.get(f"ap_{k}") is not None
+    }
     sheet = Sheet002(
         Characteristics.of({k: _int(values, k) for k in CHARACTERISTICS}),
         MappingProxyType(dict(sorted(entries.skills.items()))),
+        MappingProxyType(by_location),
     )
     return replace(
         fighter, stats=sheet, hit_points=_int(values, "hit_points"), move=_int(values, "move")

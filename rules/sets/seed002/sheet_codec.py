@@ -33,7 +33,7 @@ _REQUIRED = (
     "characteristics",
     "skills",
 )
-_OPTIONAL = ("armour", "handedness", "origin")
+_OPTIONAL = ("armour", "armour_by_location", "handedness", "origin")
 
 
 def encode_mode(mode: WeaponMode) -> dict[str, object]:
@@ -130,7 +130,8 @@ def decode_fighter(data: object, where: str = "sheet") -> Fighter:
             f"not {version}"
         )
     hp, move = parse_vitals(obj, where)
-    stats = read_sheet({"characteristics": obj["characteristics"], "skills": obj["skills"]}, where)
+    own = ("characteristics", "skills", "armour_by_location")
+    stats = read_sheet({k: obj[k] for k in own if k in obj}, where)
     weapons = tuple(
         _weapon(w, f"{where}.weapons[{i}]")
         for i, w in enumerate(as_list(obj["weapons"], f"{where}.weapons"))

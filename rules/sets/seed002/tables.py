@@ -424,8 +424,58 @@ def catalog_002() -> Catalog:
     return Catalog(MappingProxyType(weapons), MappingProxyType({}), MappingProxyType(armour))
 
 
+@dataclass(frozen=True, slots=True)
+class HitLocation:
+    """A row of the d20 hit location table (the option "locations-d20")."""
+
+    low: int
+    high: int
+    key: str
+    label: str
+
+    @property
+    def citation(self) -> Citation:
+        return Citation(BASE, f"Hit locations (d20): {self.low}-{self.high} {self.label}")
+
+
+LOCATION_DIE = 20
+
+
+@functools.cache
+def hit_locations() -> tuple[HitLocation, ...]:
+    data = as_object(read_json("rulesets", KEY, "hit_locations.json"), "hit_locations")
+    rows = []
+    for i, item in enumerate(as_list(data["rows"], "hit_locations.rows")):
+        where = f"hit_locations.rows[{i}]"
+        obj = as_object(item, where)
+        rows.append(
+            HitLocation(
+                get_int(obj, "from", where),
+                get_int(obj, "to", where),
+                get_str(obj, "key", where),
+                get_str(obj, "label", where),
+            )
+        )
+    faces = [f for r in rows for f in range(r.low, r.high + 1)]
+    if faces != list(range(1, LOCATION_DIE + 1)):
+        raise DataError("hit_locations.rows: each face of the d20 once, 1 to 20 in order")
+    return tuple(rows)
+
+
+def location_for(face: int) -> HitLocation:
+    for r in hit_locations():
+        if r.low <= face <= r.high:
+            return r
+    raise DataError(f"no hit location for the d20 face {face}")
+
+
+LOCATION_KEYS = ("head", "chest", "abdomen", "right-arm", "left-arm", "right-leg", "left-leg")
+
+
 def read_every_table() -> None:
     """Read (and check) every table once."""
+    if sorted(r.key for r in hit_locations()) != sorted(LOCATION_KEYS):
+        raise DataError(f"hit_locations.rows: the locations are {', '.join(LOCATION_KEYS)}")
     close_combat_rows()
     ranged_sections()
     result_matrix()
