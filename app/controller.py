@@ -235,11 +235,16 @@ def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:
     combatant's hex, facing and gear, so they are recomputed only when it changed;
     ground items and terrain follow ``BattleChange.items_changed`` and
     ``terrain_changed``. An undo is planned as the change from the state its command
-    led to back to the one before it."""
+    led to back to the one before it. A change of the ruleset's options
+    (``BattleChange.rules_changed``) may change how every fighter reads, so it
+    redraws every token, the overlays and the panes."""
+    changed = change.changed_ids
+    if change.rules_changed:
+        changed = frozenset(c.id for c in change.after.combatants)
     return Redraw(
-        tokens=change.changed_ids,
-        overlays=selected is not None and selected in change.changed_ids,
-        panes=bool(change.changed_ids) or change.before.turn != change.after.turn,
+        tokens=changed,
+        overlays=selected is not None and selected in changed,
+        panes=bool(changed) or change.before.turn != change.after.turn,
         log_events=() if change.kind is ChangeKind.UNDONE else change.events,
         items=change.items_changed,
         terrain=change.terrain_changed,

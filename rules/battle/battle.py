@@ -83,6 +83,12 @@ class BattleChange:
     def terrain_changed(self) -> bool:
         return self.before.terrain != self.after.terrain
 
+    @property
+    def rules_changed(self) -> bool:
+        """The ruleset's options changed: every fighter may read differently (its
+        wounds, its conditions, what it may aim at)."""
+        return self.before.ruleset_options != self.after.ruleset_options
+
 
 Observer = Callable[[BattleChange], None]
 

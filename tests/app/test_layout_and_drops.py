@@ -138,6 +138,21 @@ def test_plan_redraw_items_and_terrain(controller: BattleController) -> None:
     assert not plan.tokens
 
 
+def test_plan_redraw_of_new_ruleset_options_redraws_every_fighter(
+    controller: BattleController,
+) -> None:
+    """Other hit locations change every fighter's wounds and the aim list: each
+    token, the selected one's overlays and the panes are redrawn."""
+    seen = _changes(controller)
+    first = controller.state.combatants[0].id
+    controller.execute(SetRulesetOptions((LOCATIONS_001,)))
+    (switched,) = seen
+    plan = plan_redraw(switched, first)
+    assert not switched.changed_ids  # no combatant record changed ...
+    assert plan.tokens == {c.id for c in controller.state.combatants}  # ... all redrawn
+    assert plan.overlays and plan.panes
+
+
 def test_map_follows_the_plan_for_terrain_and_items(laptop: MainWindow) -> None:
     """The map redraws terrain and items when the plan says so, not on its own."""
     controller, view = laptop.controller, laptop.map_view
