@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.battle.commands import Attack, EndTurn
+from rules.battle.commands import Attack, EditCombatant, EndTurn
 from rules.battle.model import Posture, Status
 from rules.battle.turns import StartTurns
 from rules.core.dice import ScriptedDice
@@ -205,3 +205,19 @@ def test_the_sheet_lists_the_major_wounds_and_their_conditions() -> None:
         "d10 10": "useless right arm",
         "Conditions": "useless right arm",
     }
+
+
+def test_a_second_useless_arm_drops_what_the_other_hand_took_over() -> None:
+    """After a useless right arm the left hand holds the dagger; when the GM has
+    healed the fighter (EditCombatant) and the left arm goes too, the dagger
+    drops: a useless arm's hand holds nothing."""
+    b, _, _ = wounded(10)  # the right arm: the longsword drops
+    assert [w.key for w in b.state.combatant("d").fighter.weapons] == ["dagger"]
+    b.execute(EditCombatant("d", hp=12), ScriptedDice(()))
+    events = b.execute(Attack("a", "d", sword()), ScriptedDice((*CRITICAL_HIT, 9)))
+    wound = of(events, MajorWoundRolled)[0]
+    assert "drops the Dagger" in wound.effects
+    d = b.state.combatant("d")
+    assert tracks_of(d).useless_arms == {"left", "right"}
+    assert sorted(i.name for i in b.state.items) == ["Dagger", "Longsword"]
+    assert d.fighter.weapons == ()

@@ -13,11 +13,12 @@ RIGHT, LEFT = "right", "left"
 
 
 def held(combatant: Combatant) -> dict[str, tuple[Weapon, ...]]:
-    """The weapons in each hand ("right", "left")."""
+    """The weapons in each hand ("right", "left"); a useless arm's hand holds none."""
     weapons = [w for w in combatant.fighter.weapons if w.kind is not WeaponKind.UNARMED]
     main, off = (RIGHT, LEFT) if combatant.handedness.value == "right" else (LEFT, RIGHT)
+    useless = tracks_of(combatant).useless_arms
     hands: dict[str, list[Weapon]] = {RIGHT: [], LEFT: []}
-    order = [main, off]
+    order = [h for h in (main, off) if h not in useless]
     for w in weapons:
         if not order:
             break

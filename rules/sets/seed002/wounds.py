@@ -74,9 +74,12 @@ def apply_wound_row(
     pieces: list[LaunchedPiece] = []
     if row.drops is not None:
         arms = arms | {row.drops}
-        for weapon in held(c)[row.drops]:
+        in_hand = held(c)[row.drops]
+        for weapon in in_hand:
             pieces.append(LaunchedPiece(Piece(weapon.name, weapon, AT_FEET), c.id))
             effects.append(f"drops the {weapon.name}")
+        if not in_hand:
+            effects.append(f"nothing in the {row.drops} hand to drop")
     unconscious = tracks.unconscious_rounds
     status = c.status
     if row.unconscious is not None:
