@@ -5,9 +5,13 @@ seed 002 event a tone; the generic sheet view shows the sheet (no section)."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QComboBox
 
+import rules.sets.seed002 as seed002_package
 from app.controller import BattleController
 from app.event_text import Tone
 from app.panes.attack_form import AttackFormPane
@@ -16,10 +20,26 @@ from app.rulesets.seed002.log_lines import seed002_line
 from hexmap import Hex
 from rules.battle.commands import Attack
 from rules.core.dice import ScriptedDice
+from rules.core.events import Event
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.seed002.attack import Attack002, DefenseKind
-from rules.sets.seed002.events import AttackDeclared, DamageDealt, MajorWoundRolled, SkillRolled
+from rules.sets.seed002.events import (
+    AttackDeclared,
+    DamageDealt,
+    DefenseNotMade,
+    Fumbled,
+    LocationRolled,
+    MajorWoundRolled,
+    ResultApplied,
+    SkillRolled,
+    StatusChanged,
+    TurnEffect,
+)
+from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.situation import GMSituation
+from rules.sets.seed002.stray_hits import PiecePassed
+from rules.sets.seed002.success import PercentileRoll
+from rules.sets.seed002.tables import Level
 from tests.rules.seed002_duel import battle, duel, fighter, sword
 
 
@@ -96,3 +116,65 @@ def test_log_lines_and_tones() -> None:
     assert seed002_line(wound) == (wound.describe(), Tone.HARM)
     assert "broken ribs" in wound.describe()
     assert ruleset_ui("002").inspector_section(None, None) is None  # type: ignore[arg-type]
+
+
+def _seed002_event_classes() -> set[type[Event]]:
+    """Every event class that a module of rules.sets.seed002 defines."""
+    found: set[type[Event]] = set()
+    for info in pkgutil.iter_modules(seed002_package.__path__):
+        module = importlib.import_module(f"rules.sets.seed002.{info.name}")
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Event)
+                and value.__module__ == module.__name__
+            ):
+                found.add(value)
+    return found
+
+
+def test_every_seed_002_event_class_has_a_log_line() -> None:
+    """One sample of each event class of the package (the set is found by
+    walking its modules, so a new event without a sample fails here): each
+    gets its own describe() text and a tone."""
+    who = {"combatant_id": "d", "name": "Defender"}
+    samples: list[Event] = [
+        AttackDeclared(
+            attacker_id="a",
+            attacker_name="A",
+            defender_id="d",
+            defender_name="D",
+            weapon_name="Longsword",
+            mode="cut",
+            defense="dodge",
+        ),
+        SkillRolled(**who, what="dodge", roll=PercentileRoll(40, 7, Level.SUCCESS)),
+        DefenseNotMade(**who, reason="helpless"),
+        ResultApplied(text="a hit"),
+        DamageDealt(
+            **who,
+            dice="1d8",
+            faces=(5,),
+            rolled=5,
+            maximum=False,
+            armour=2,
+            halved=False,
+            taken=3,
+            hp_before=12,
+            hp_after=9,
+            max_hp=12,
+        ),
+        LocationRolled(**who, face=19, label="head", armour=3),
+        MajorWoundRolled(**who, face=5, label="broken ribs", spine_face=None, effects="-50%"),
+        Fumbled(**who, text="the dodge ends prone"),
+        StatusChanged(**who, text="dies"),
+        TurnEffect(**who, text="bleeds 1 HP"),
+        TieRolled(**who, dex=11, face=4),
+        PiecePassed(piece_name="Dagger", name="Defender"),
+    ]
+    assert {type(e) for e in samples} == _seed002_event_classes()
+    formatter = ruleset_ui("002").log_formatter
+    for event in samples:
+        line = formatter.line(event)
+        assert line is not None, type(event).__name__
+        assert line[0] == event.describe() and line[0] != type(event).__name__

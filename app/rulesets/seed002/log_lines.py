@@ -11,6 +11,7 @@ from rules.sets.seed002.events import (
     DamageDealt,
     DefenseNotMade,
     Fumbled,
+    LocationRolled,
     MajorWoundRolled,
     ResultApplied,
     SkillRolled,
@@ -46,7 +47,7 @@ def seed002_line(event: Event) -> tuple[str, Tone] | None:
         return text, Tone.CRITICAL
     if isinstance(event, DefenseNotMade | TurnEffect):
         return text, Tone.NOTE
-    if isinstance(event, TieRolled | PiecePassed):
+    if isinstance(event, LocationRolled | TieRolled | PiecePassed):
         return text, Tone.PLAIN
     return None
 
