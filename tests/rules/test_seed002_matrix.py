@@ -13,7 +13,7 @@ from rules.core.dice import ScriptedDice
 from rules.sets.seed002.attack import Attack002, DefenseKind
 from rules.sets.seed002.events import DamageDealt, Fumbled, ResultApplied
 from rules.sets.seed002.tables import Damage, Level, matrix_cell, result_matrix
-from tests.rules.seed002_duel import battle, duel, fighter, of, rolls, sword
+from tests.rules.seed002_duel import RULESET, battle, duel, fighter, of, rolls, sword
 
 FUMBLE, FAIL, SUCCESS, CRITICAL_ATTACK, CRITICAL_DEFENSE = 100, 99, 10, 3, 2
 HP = 20
@@ -196,3 +196,18 @@ def test_a_thrown_weapon_lands_in_the_target_s_hex_hit_or_miss() -> None:
         b.execute(Attack("a", "d", Attack002("dagger", "throw")), ScriptedDice(faces))
         assert [(i.name, i.hex) for i in b.state.items] == [("Dagger", near)]
         assert [w.key for w in b.state.combatant("a").fighter.weapons] == ["fist"]
+
+
+def test_the_damage_dice_read_as_d100_dice_in_the_log_the_pane_and_the_sheet() -> None:
+    """A shortsword (1d6) in a strong hand (STR + SIZ 38: +1d6): "1d6+1d6", never
+    the 3d6 family's "1d"."""
+    strong = fighter("Strong", ("shortsword",), strength=20, size=18)
+    _, events = run([SUCCESS, FAIL, 4, 3], Attack002("shortsword", "cut"), attacker=strong)
+    damage = of(events, DamageDealt)[0]
+    assert (damage.dice, damage.rolled) == ("1d6+1d6", 7)
+    assert damage.describe().startswith("Damage 1d6+1d6: 4+3 = 7;")
+    state = duel(strong, fighter("Defender", hp=HP))
+    summary = RULESET.preview_attack(state, "a", "d", Attack002("shortsword", "cut")).summary
+    assert "(Shortsword, cut, 1d6+1d6)" in summary
+    sheet = {r.label: r.value for s in RULESET.sheet(state.combatant("a")) for r in s.rows}
+    assert sheet["Damage modifier"] == "+1d6"

@@ -67,6 +67,7 @@ from rules.sets.seed002.tables import (
     DamageModifier,
     Level,
     MatrixCell,
+    dice_text,
     location_for,
     matrix_cell,
 )
@@ -472,7 +473,7 @@ def _damage(
             citation=cell.citation,
             combatant_id=defender.id,
             name=defender.name,
-            dice=f"{plan.damage}{dm}",
+            dice=f"{dice_text(plan.damage)}{dm}",
             faces=faces,
             rolled=rolled,
             maximum=maximum,

@@ -173,7 +173,7 @@ class DamageModifier:
     def __str__(self) -> str:
         if self.dice is None:
             return "+0"
-        return f"{'+' if self.sign > 0 else '-'}{self.dice}"
+        return f"{'+' if self.sign > 0 else '-'}{dice_text(self.dice)}"
 
 
 CHARACTERISTICS = ("str", "con", "siz", "dex", "int", "pow", "cha")
