@@ -61,7 +61,7 @@ from app.panes.widgets import (
 from app.rulesets import ruleset_ui
 from app.theme import ARC_COLOURS
 from hexmap.arcs import arc_of
-from rules.battle.battle import BattleChange
+from rules.battle.battle import BattleChange, ChangeKind
 from rules.battle.commands import Attack
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
@@ -329,6 +329,14 @@ class AttackFormPane(QDockWidget):
     # --- refresh -----------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
         self.refresh()
+        # The "Last roll" line follows the history: an undone attack's line goes
+        # (it no longer happened), a redone attack of the attacker shown comes back.
+        command = change.command
+        if isinstance(command, Attack):
+            if change.kind is ChangeKind.UNDONE:
+                self.last_label.clear()
+            elif change.kind is ChangeKind.REDONE and command.attacker_id == self.attacker_id:
+                self._show_last(change.events)
 
     def _on_pair_changed(self, _combatant_id: object) -> None:
         self.refresh()
@@ -522,8 +530,10 @@ class AttackFormPane(QDockWidget):
             # the box's tooltip: what the field is, then what the choice taken means
             taken = f.choices[index] if index >= 0 else None
             tips = [f.tooltip or f.label]
-            if taken is not None and taken.tooltip:
-                tips.append(f"{taken.label}: {taken.tooltip}")
+            if taken is not None:
+                # the whole label too: a long one ("Dagger (throw, 1d4, small,
+                # range 10)") is cut off by the box's width beside the map
+                tips.append(f"{taken.label}: {taken.tooltip}" if taken.tooltip else taken.label)
             widget.setToolTip("\n".join(tips))
             widget.setAccessibleName(f.label)
         finally:

@@ -163,7 +163,9 @@ def test_fields_are_drawn_in_order_combos_and_a_check_box(spearman):
     weapon = combo(pane, "weapon")
     assert [weapon.itemData(i) for i in range(weapon.count())] == ["long-spear", "knife"]
     assert weapon.currentData() == "long-spear"
-    assert weapon.toolTip() == "The attacker's weapon"
+    # what the field is, then the whole label of the choice taken (a long one is cut
+    # off by the box's width)
+    assert weapon.toolTip() == "The attacker's weapon\nLong spear"
     below = pane.field_widget("below")
     assert isinstance(below, QCheckBox) and not below.isChecked()
     below_caption = pane.findChild(QLabel, "fieldCaption_below")
@@ -259,6 +261,22 @@ def test_roll_executes_the_forms_choices(spearman):
     pane.roll_button.click()
     assert controller.battle.commands[-1] == Attack("c2", "c4", choices)
     assert pane.last_label.text().startswith("Last roll: ")
+
+
+def test_an_undone_roll_takes_its_last_roll_line_with_it_and_a_redo_brings_it_back(spearman):
+    pane, controller = spearman
+    choose(combo(pane, "defense"), "none")
+    pane.roll_button.click()
+    line = pane.last_label.text()
+    assert line.startswith("Last roll: ")
+    controller.undo()
+    assert pane.last_label.text() == ""
+    controller.redo()
+    assert pane.last_label.text() == line
+    # an undo of something else keeps the line
+    controller.execute(TurnCombatant("c2", controller.state.combatant("c2").facing.turned(1)))
+    controller.undo()
+    assert pane.last_label.text() == line
 
 
 def test_enter_rolls_and_ctrl_return_does_not(spearman, qtbot):
