@@ -25,9 +25,17 @@ def editor(qtbot: QtBot) -> CharacterEditor:
 
 def test_the_editor_shows_seed_004_s_fields_and_opens_valid(qtbot: QtBot) -> None:
     dialog = editor(qtbot)
-    assert {"strength", "dexterity", "dr_head", "dr_torso", "dr_arms", "dr_legs", "size"} <= set(
-        dialog.field_boxes
-    )
+    assert {
+        "strength",
+        "dexterity",
+        "hit_points",
+        "move",
+        "dr_head",
+        "dr_torso",
+        "dr_arms",
+        "dr_legs",
+        "size",
+    } <= set(dialog.field_boxes)
     assert dialog.problems == ()
     assert dialog.command() is None
 
@@ -47,3 +55,20 @@ def test_an_edit_of_ability_armor_and_size_is_an_edit_fighter(qtbot: QtBot) -> N
     assert isinstance(command, EditFighter)
     sheet = sheet_of(command.fighter)
     assert (sheet.abilities.dexterity, sheet.armor.torso, sheet.size) == (8, 3, Size.SMALL)
+
+
+def test_hit_points_and_speed_are_edited_on_the_sheet_tab(qtbot: QtBot) -> None:
+    """The base rules' secondary abilities: the GM sets the maximum hit points and
+    the Speed (Move) with the abilities; the tooltips give the base rules' sums."""
+    dialog = editor(qtbot)
+    hp = dialog.field_boxes["hit_points"]
+    speed = dialog.field_boxes["move"]
+    assert isinstance(hp, QSpinBox) and isinstance(speed, QSpinBox)
+    assert (hp.value(), speed.value()) == (35, 5)
+    assert "25 + Constitution" in hp.toolTip() and "Dexterity and Strength" in speed.toolTip()
+    hp.setValue(41)
+    speed.setValue(6)
+    dialog.revalidate()
+    command = dialog.command()
+    assert isinstance(command, EditFighter)
+    assert (command.fighter.hit_points, command.fighter.move) == (41, 6)

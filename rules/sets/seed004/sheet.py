@@ -39,6 +39,7 @@ ABILITY_LABELS = {a: a.capitalize() for a in ABILITIES}
 ABILITY_MIN, ABILITY_MAX, AVERAGE = 1, 10, 5
 SKILL_MIN, SKILL_MAX = 0, 10
 DR_MAX = 20
+HIT_POINTS_MAX, SPEED_MAX = 200, 30
 MELEE_SKILL = "Melee Combat"
 DODGE_SKILL = "Dodge"
 ABILITIES_CITATION = Citation("base-004", "character creation: abilities and modifiers")
@@ -218,6 +219,26 @@ def _armor_field(zone: Zone) -> SheetField:
 SHEET_DESCRIPTION = SheetDescription(
     fields=(
         *(_ability_field(a) for a in ABILITIES),
+        SheetField(
+            "hit_points",
+            "Hit points",
+            SheetFieldKind.NUMBER,
+            "Secondary abilities",
+            1,
+            HIT_POINTS_MAX,
+            tooltip="The fighter's maximum hit points; the base rules give 25 + Constitution "
+            f"+ Strength ranks ({HIT_POINTS_CITATION}).",
+        ),
+        SheetField(
+            "move",
+            "Speed",
+            SheetFieldKind.NUMBER,
+            "Secondary abilities",
+            0,
+            SPEED_MAX,
+            tooltip="Metres (hexes) the Move maneuver covers; the base rules give 5 + the "
+            f"Dexterity and Strength modifiers ({HIT_POINTS_CITATION}).",
+        ),
         *(_armor_field(z) for z in ARMORED_ZONES),
         SheetField(
             "size",
@@ -244,6 +265,8 @@ SHEET_DESCRIPTION = SheetDescription(
 def sheet_entries(fighter: Fighter) -> SheetEntries:
     sheet = sheet_of(fighter)
     values: dict[str, SheetValue] = {a: sheet.abilities.rank(a) for a in ABILITIES}
+    values["hit_points"] = fighter.hit_points
+    values["move"] = fighter.move
     values.update({f"dr_{z.value}": sheet.armor.reduction(z) for z in ARMORED_ZONES})
     values["size"] = sheet.size.value
     return SheetEntries(values=values, skills=dict(sheet.skills))
@@ -265,7 +288,7 @@ def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
         armor=ZoneArmor(**{z.value: number(f"dr_{z.value}") for z in ARMORED_ZONES}),
         size=as_enum(entries.values["size"], Size, "size"),
     )
-    return with_sheet(fighter, sheet)
+    return replace(with_sheet(fighter, sheet), hit_points=number("hit_points"), move=number("move"))
 
 
 def sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:
