@@ -243,13 +243,18 @@ def test_each_parts_capacity_is_its_defensive_factor_and_sets_its_boxes() -> Non
     assert wound.defensive == -2
     sheet = ruleset().sheet(b.state.combatant("d"))
     rows = {r.label: r.value for r in sheet[-1].rows}
-    empty = "\u25a1"
-    assert rows["Torso"] == "unhurt  " + " ".join([empty * 2] * 5)
-    assert rows["Head"] == "unhurt  " + " ".join(
-        [empty * 2, empty * 2, empty, empty * 2, empty * 2]
+    empty, full = "\u25a1", "\u25a0"
+    assert rows["Torso"] == " ".join([empty * 2] * 5) + "  unhurt"
+    assert (
+        rows["Head"] == " ".join([empty * 2, empty * 2, empty, empty * 2, empty * 2]) + "  unhurt"
     )
-    assert rows["Right hand"] == "unhurt  " + " ".join(
-        [empty * 2, empty, empty, empty * 2, empty * 2]
+    assert rows["Right hand"] == " ".join([empty * 2, empty, empty, empty * 2, empty * 2]) + (
+        "  unhurt"
+    )
+    # The left hand: relative 3 (1 against -2) + ODF 3 - DDF -2 = 8: a Useless box.
+    assert (
+        rows["Left hand"]
+        == " ".join([empty * 2, empty, empty, full + empty, empty * 2]) + "  useless"
     )
 
 
@@ -394,7 +399,7 @@ def test_the_sheet_records_every_parts_wounds() -> None:
     assert wounds.title == "Wounds by body part"
     assert [r.label for r in wounds.rows][:3] == ["Torso", "Head", "Left arm"]
     assert len(wounds.rows) == 10
-    assert {r.label: r.value for r in wounds.rows}["Left arm"].startswith("very hurt")
+    assert {r.label: r.value for r in wounds.rows}["Left arm"].endswith("  very hurt (-2)")
 
 
 # --- 003 5.876 widespread damage ---------------------------------------------------------
@@ -441,9 +446,9 @@ def test_all_out_attack_and_all_out_defense() -> None:
     b.execute(EndTurn(), ScriptedDice(()))
     b.execute(ChooseManeuver("d", "all-out-defense", ""), ScriptedDice(()))
     plan = ruleset().preview_attack(b.state, "d", "a", SWORD)
-    assert any("guard down" in m.reason and m.value == 2 for m in plan.modifiers)
+    assert any("guard down" in m.reason and m.value == -2 for m in plan.modifiers)
     plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
-    assert any("all-out defense" in m.reason and m.value == -2 for m in plan.modifiers)
+    assert any("all-out defense" in m.reason and m.value == 2 for m in plan.modifiers)
     with pytest.raises(IllegalCommandError):
         b.execute(Attack("d", "a", SWORD), ScriptedDice(fudge("0000") * 2))
 
@@ -476,10 +481,11 @@ def test_from_behind_the_defense_is_minus_one_and_the_shield_does_not_help() -> 
     state = duel(defender_facing=Facing.S)
     plan = ruleset().preview_attack(state, "a", "d", SWORD)
     reasons = {m.reason: m.value for m in plan.modifiers}
-    assert reasons["defense: attacked from the side or behind"] == 1
+    # The defense's modifiers keep the defender's signs.
+    assert reasons["defense: attacked from the side or behind"] == -1
     assert "defense: Medium shield" not in reasons
     front = ruleset().preview_attack(duel(), "a", "d", SWORD)
-    assert {m.reason: m.value for m in front.modifiers}["defense: Medium shield"] == -1
+    assert {m.reason: m.value for m in front.modifiers}["defense: Medium shield"] == 1
 
 
 def test_dodge_can_be_chosen_and_missiles_cannot_be_parried() -> None:

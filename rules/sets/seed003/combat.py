@@ -568,9 +568,10 @@ def resolve(
         if plan.widespread
         else ("random location" if plan.aim is None else plan.aim.label.lower())
     )
+    citation = BASE_RANGED if plan.mode.is_ranged else BASE_OPPOSED
     events: list[Event] = [
         AttackDeclared(
-            citation=BASE_OPPOSED,
+            citation=citation,
             combatant_id=attacker.id,
             name=attacker.name,
             defender_id=defender.id,
@@ -592,7 +593,7 @@ def resolve(
     relative = attack.result - against
     events.append(
         OpposedRolled(
-            citation=BASE_OPPOSED,
+            citation=citation,
             attacker=attacker.name,
             defender=defender.name,
             attack=attack,

@@ -383,10 +383,12 @@ class Seed003:
             f"{plan.weapon.name} at the {where}: {ladder_label(plan.attack_level)} "
             f"({plan.attack_level:+d}) against {defense}; ODF {plan.offensive:+d}"
         )
+        # The defense's modifiers with their own signs, as the defender has them
+        # (seed 002 does the same): "-2 defense: Dodge" is a Poor dodge.
         modifiers = (
             *plan.attack_modifiers,
             *(
-                Modifier(-m.value, f"defense: {m.reason}", m.citation)
+                Modifier(m.value, f"defense: {m.reason}", m.citation)
                 for m in plan.defense_modifiers
             ),
         )
@@ -404,7 +406,7 @@ class Seed003:
         return (
             *attack_situation(state, attacker, defender, mode),
             *(
-                Modifier(-m.value, f"defense: {m.reason}", m.citation)
+                Modifier(m.value, f"defense: {m.reason}", m.citation)
                 for m in defense_situation(state, attacker, defender, mode)
             ),
         )
@@ -557,13 +559,17 @@ class Seed003:
 
 
 def track_boxes_text(track: PartTrack) -> str:
-    """A part's track as a sheet shows it: its state, then each level's boxes,
-    checked ones filled ("hurt  ■■ ■□ □ □□ □□")."""
+    """A part's track as a sheet shows it: each level's boxes, checked ones
+    filled, so the ten rows' boxes start in one column, then its state with the
+    modifier it gives while usable ("■■ ■□ □ □□ □□  hurt (-1)")."""
     groups = " ".join(
         "■" * checked + "□" * (boxes - checked)
         for checked, boxes in zip(track.checked, track.boxes, strict=True)
     )
-    return f"{track.state.label}  {groups}"
+    state = track.state.label
+    if track.penalty and not track.state.disabled:
+        state += f" ({track.penalty:+d})"
+    return f"{groups}  {state}"
 
 
 @dataclass(frozen=True, kw_only=True)
