@@ -15,8 +15,32 @@ from app.rulesets import ruleset_ui
 from app.rulesets.seed003.log_lines import seed003_line
 from rules.battle.commands import Attack
 from rules.core.dice import ScriptedDice
+from rules.core.events import Event
+from rules.sets.components.fudge_locations import (
+    BodyPart,
+    BodyTracks,
+    PartState,
+    WoundLevel,
+    roll_random_location,
+)
+from rules.sets.seed003 import combat as combat_module
+from rules.sets.seed003 import events as events_module
+from rules.sets.seed003 import ruleset as ruleset_module
+from rules.sets.seed003 import turn as turn_module
 from rules.sets.seed003.combat import Choices003
-from rules.sets.seed003.events import AttackDeclared, OpposedRolled, WoundDealt
+from rules.sets.seed003.events import (
+    AttackDeclared,
+    BodyStateChanged,
+    CoverStruck,
+    InitiativeRolled003,
+    LocationRolled,
+    OpposedRolled,
+    StayedStanding,
+    TurnPassed,
+    WoundDealt,
+)
+from rules.sets.seed003.fudge_dice import FudgeRoll
+from rules.sets.seed003.ruleset import PieceStruck, StrayChecked
 from tests.rules.seed003_battle import battle, duel, fudge, south, template
 
 
@@ -88,3 +112,67 @@ def test_log_lines_and_tones() -> None:
     wound = next(e for e in events if isinstance(e, WoundDealt))
     assert seed003_line(wound) == (wound.describe(), Tone.HARM)
     assert ruleset_ui("003").inspector_section(None, None) is None  # type: ignore[arg-type]
+
+
+def _every_seed003_event() -> tuple[Event, ...]:
+    """One event of each kind seed 003 makes, with plain values."""
+    roll = FudgeRoll(1, fudge("+0-0"))
+    mark = BodyTracks.for_capacity(0).with_wound(BodyPart.LEFT_ARM, WoundLevel.HURT)[1]
+    who = {"citation": None, "combatant_id": "d", "name": "Brigand"}
+    return (
+        AttackDeclared(**who, defender_id="a", defender_name="Hero", weapon="Sword", aim="torso"),
+        OpposedRolled(
+            attacker="Hero",
+            defender="Brigand",
+            attack=roll,
+            defense=None,
+            defense_kind="defense",
+            relative=4,
+        ),
+        LocationRolled(**who, location=roll_random_location(ScriptedDice((5, 2)))),
+        CoverStruck(**who, part="left leg"),
+        WoundDealt(
+            **who,
+            part="left arm",
+            relative=1,
+            offensive=3,
+            defensive=1,
+            adjustment=0,
+            widespread=False,
+            damage=3,
+            mark=mark,
+        ),
+        StayedStanding(**who, part="left leg", roll=roll),
+        BodyStateChanged(**who, state=PartState.INCAPACITATED),
+        InitiativeRolled003(entries=(("d", "Brigand", roll, ()),)),
+        TurnPassed(**who, reason="incapacitated"),
+        StrayChecked(**who, piece_name="Axe", roll=roll, hit=True),
+        PieceStruck(**who, piece_name="Axe", mark=mark.describe()),
+    )
+
+
+def _event_classes_of_seed003() -> set[type]:
+    found: set[type] = set()
+    for module in (events_module, combat_module, ruleset_module, turn_module):
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Event)
+                and value.__module__ == module.__name__
+            ):
+                found.add(value)
+    return found
+
+
+def test_every_event_class_of_seed_003_has_a_short_log_line() -> None:
+    """Every Event subclass the seed 003 package defines is in the list above (a
+    new one without a log line fails here), and each gives a short line."""
+    made = _every_seed003_event()
+    assert {type(e) for e in made} == _event_classes_of_seed003()
+    for event in made:
+        line = seed003_line(event)
+        assert line is not None, type(event).__name__
+        text, tone = line
+        assert text == event.describe() and text and "\n" not in text
+        assert len(text) <= 160, text
+        assert isinstance(tone, Tone)
