@@ -13,14 +13,15 @@ from rules.battle.model import Status
 from rules.battle.terrain import Cover, TerrainChange
 from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
-from rules.sets.components.fudge_locations import BodyPart
+from rules.sets.components.fudge_locations import BodyPart, WoundLevel
 from rules.sets.seed003.combat import Choices003, outcome_odds, plan_attack, resolve
 from rules.sets.seed003.fudge_dice import (
     fudge_distribution,
     opposed_distribution,
     roll_fudge,
 )
-from tests.rules.seed003_battle import duel, ruleset, south, template
+from rules.sets.seed003.tracks import body_of, with_body
+from tests.rules.seed003_battle import duel, restat, ruleset, south, template
 
 FACES = tuple(itertools.product((1, 2, 3), repeat=4))  # the 81 ways of 4dF
 
@@ -106,3 +107,43 @@ def test_a_helpless_defender_is_fixed_at_terrible() -> None:
     assert plan.helpless and plan.difference == 1 + 3
     enumerated = exact_outcomes(lambda dice: _key(state, plan, dice))
     assert dict(sorted(enumerated.items())) == outcome_odds(plan, state.combatant("d"))
+
+
+def _wounded(state, marks):  # type: ignore[no-untyped-def]
+    d = state.combatant("d")
+    body = body_of(d)
+    for part, level in marks:
+        body, _ = body.with_wound(part, level)
+    return state.with_combatants(with_body(d, body))
+
+
+@pytest.mark.parametrize(
+    ("aim", "marks", "absent", "present"),
+    [
+        # The head's single Very Hurt box is checked: a Very Hurt wound checks an
+        # Incapacitated box instead, so no line reads Very Hurt.
+        ("head", ((BodyPart.HEAD, WoundLevel.VERY_HURT),), "hit: Very Hurt", "hit: Incapacitated"),
+        # Both Crippled boxes of the hand checked: a Crippled wound takes it for good.
+        (
+            "left hand",
+            ((BodyPart.LEFT_HAND, WoundLevel.NEAR_DEATH),) * 2,
+            "hit: Crippled",
+            "hit: limb lost",
+        ),
+    ],
+)
+def test_odds_read_the_box_each_wound_checks_on_the_defenders_tracks(
+    aim: str, marks: tuple[tuple[BodyPart, WoundLevel], ...], absent: str, present: str
+) -> None:
+    """Brute force over the 6561 ways through resolve, on a wounded defender."""
+    state = _wounded(duel(restat(template("swordsman"), strength=3)), marks)
+    choices = Choices003("broadsword", "swing", aim=aim)
+    plan = plan_attack(state, "a", "d", choices)
+    counts: dict[int, int] = {}
+    for a, d in itertools.product(FACES, FACES):
+        key = _key(state, plan, ScriptedDice(a + d))
+        counts[key] = counts.get(key, 0) + 1
+    expected = {k: Fraction(n, 6561) for k, n in sorted(counts.items())}
+    assert outcome_odds(plan, state.combatant("d")) == expected
+    labels = {line.label for line in ruleset().preview_attack(state, "a", "d", choices).odds}
+    assert absent not in labels and present in labels

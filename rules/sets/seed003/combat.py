@@ -67,6 +67,8 @@ from rules.sets.components.fudge_locations import (
     PartKind,
     PartState,
     Side,
+    WoundLevel,
+    WoundMark,
     aim_target,
     arm_parts,
     leg_parts,
@@ -552,7 +554,7 @@ class Resolution:
     events: tuple[Event, ...]
     pieces: tuple[LaunchedPiece, ...]
     hit: bool
-    worst: int  # the worst wound level dealt (0: none)
+    worst: int  # the worst box checked (``outcome_of``; 0: none)
 
 
 def resolve(
@@ -638,7 +640,7 @@ def resolve(
         mark = None
         if level is not None:
             body, mark = body.with_wound(part, level)
-            worst = max(worst, int(level))
+            worst = max(worst, outcome_of(mark))
         events.append(
             WoundDealt(
                 citation=WIDESPREAD if plan.widespread else PART_DAMAGE,
@@ -728,6 +730,19 @@ def _drop_held(c: Combatant, weapon_hand: bool) -> tuple[Combatant, Piece | None
 # --- the odds --------------------------------------------------------------------------------
 
 
+PAST_THE_TRACK = len(WoundLevel) + 1  # an outcome past a track's last box: dead or lost
+
+
+def outcome_of(mark: WoundMark) -> int:
+    """A wound's outcome for the odds: the level of the box it checked (1 Scratch
+    .. 5 Near Death/Crippled; a full level passes the wound up, so a Hurt on a
+    full Hurt row is a Very Hurt), ``PAST_THE_TRACK`` when it went past the last
+    box (the torso or head dead, a limb lost), 0 when the part was already gone."""
+    if mark.marked is not None:
+        return int(mark.marked)
+    return 0 if mark.before is mark.after else PAST_THE_TRACK
+
+
 def relative_odds(plan: Plan003) -> dict[int, Fraction]:
     """The exact distribution of the relative degree: the opposed rolls over the
     81 x 81 outcomes, or against a helpless defender's fixed Terrible the attack's
@@ -743,8 +758,11 @@ def hit_odds(plan: Plan003) -> Fraction:
 
 def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
     """The exact chance of each outcome: -1 no hit, 0 a hit without a wound, 1..5
-    the worst wound level dealt (Scratch .. Near Death/Crippled), over the 81 x 81
-    outcomes of the two rolls and the random location's 1/3, 1/6 ... ."""
+    the worst box the wounds check on the defender's tracks as they stand
+    (Scratch .. Near Death/Crippled, ``outcome_of``), ``PAST_THE_TRACK`` past a
+    track's last box, over the 81 x 81 outcomes of the two rolls and the random
+    location's 1/3, 1/6 ... ."""
+    body = body_of(defender)
     out: dict[int, Fraction] = {}
     locations: dict[tuple[BodyPart, ...], Fraction]
     if plan.widespread:
@@ -764,6 +782,7 @@ def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
             worst = 0
             for part in parts:
                 level = wound_for_damage(part_damage(plan, defender, rel, part))
-                worst = max(worst, 0 if level is None else int(level))
+                if level is not None:
+                    worst = max(worst, outcome_of(body.track(part).with_wound(level)[1]))
             out[worst] = out.get(worst, Fraction(0)) + p * q
     return dict(sorted(out.items()))

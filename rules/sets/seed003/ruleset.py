@@ -77,6 +77,7 @@ from rules.sets.protocol import (
 from rules.sets.seed003 import turn
 from rules.sets.seed003.attack_form import attack_form
 from rules.sets.seed003.combat import (
+    PAST_THE_TRACK,
     Choices003,
     attack_situation,
     defense_situation,
@@ -356,16 +357,20 @@ class Seed003:
             if plan.aim is not None and plan.aim.part.kind is PartKind.LIMB
             else PartKind.BODY
         )
+        aimed = plan.aim is not None and not plan.widespread
+        past = "dead" if kind is PartKind.BODY else "limb lost"
         lines = []
         for outcome, p in odds.items():
             if outcome == -1:
                 label = "no hit"
             elif outcome == 0:
                 label = "hit, no wound"
-            else:
+            elif outcome == PAST_THE_TRACK:
+                label = f"hit: {past}" if aimed else "hit: past a track (dead or a limb lost)"
+            elif aimed:
                 label = f"hit: {WoundLevel(outcome).label(kind)}"
-                if plan.aim is None or plan.widespread:
-                    label = f"hit: worst wound {WoundLevel(outcome).label()}"
+            else:
+                label = f"hit: worst wound {WoundLevel(outcome).label()}"
             lines.append(OddsLine(label, p))
         where = (
             "whole body"
