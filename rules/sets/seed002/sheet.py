@@ -251,6 +251,7 @@ SHEET_DESCRIPTION = SheetDescription(
             WeaponPart.SIZE,
             WeaponPart.DICE,
             WeaponPart.DAMAGE_TYPE,
+            WeaponPart.RANGE,
         }
     ),
     skills_tooltip=(
