@@ -10,9 +10,10 @@ import pytest
 
 from hexmap import Facing
 from rules.battle.commands import Attack, EndTurn, PaintTerrain, PickUpItem, SetPosture
+from rules.battle.maneuvers import MoveAllowance
 from rules.battle.model import Posture, Status
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
-from rules.battle.turns import ChooseManeuver, StartTurns
+from rules.battle.turns import ChooseManeuver, StartTurns, movement_left
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.sets.components.fudge_locations import BodyPart, PartState, WoundLevel
@@ -20,6 +21,7 @@ from rules.sets.seed003.combat import Choices003, Defense
 from rules.sets.seed003.events import (
     AttackDeclared,
     CoverStruck,
+    Hobbled,
     InitiativeRolled003,
     LocationRolled,
     OpposedRolled,
@@ -541,6 +543,31 @@ def test_a_fallen_fighter_may_stand_again_leaning_on_something() -> None:
     assert b.state.combatant("d").posture is Posture.PRONE
     b.execute(SetPosture("d", Posture.STANDING), ScriptedDice(()))
     assert b.state.combatant("d").posture is Posture.STANDING
+
+
+def test_on_a_useless_leg_he_moves_only_slowly() -> None:
+    """003 5.873: standing again, he moves slowly: his Move halved (our value),
+    once, whichever leg or foot; a full Move maneuver then goes 2 hexes, not 5."""
+    b = battle(duel())
+    events = attack(
+        b,
+        Choices003("broadsword", "swing", aim="left leg"),
+        fudge("++++") + DEF_WORST + fudge("++++"),  # he stays up: a Superb Agility roll
+    )
+    hobbled = one(events, Hobbled)
+    assert (hobbled.move_before, hobbled.move_after) == (5, 2)
+    assert b.state.combatant("d").fighter.move == 2
+    foot = Choices003("broadsword", "swing", aim="right foot")
+    events = attack(b, foot, fudge("++++") + DEF_WORST + fudge("++++"))
+    assert body_of(b.state.combatant("d")).track(BodyPart.RIGHT_FOOT).state.disabled
+    assert not [e for e in events if isinstance(e, Hobbled)]
+    assert b.state.combatant("d").fighter.move == 2
+    b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
+    assert b.state.active_id == "d"
+    b.execute(ChooseManeuver("d", "move", ""), ScriptedDice(()))
+    assert movement_left(ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
+    rows = {r.label: r.value for r in ruleset().sheet(b.state.combatant("d"))[0].rows}
+    assert rows["Move"] == "2 of 2 left"
 
 
 def test_cover_hides_parts_from_aim_random_locations_and_blasts() -> None:

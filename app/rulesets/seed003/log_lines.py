@@ -10,6 +10,7 @@ from rules.sets.seed003.events import (
     AttackDeclared,
     BodyStateChanged,
     CoverStruck,
+    Hobbled,
     InitiativeRolled003,
     LocationRolled,
     OpposedRolled,
@@ -29,7 +30,7 @@ def seed003_line(event: Event) -> tuple[str, Tone] | None:
         return text, Tone.SUCCESS if event.hit else Tone.FAILURE
     if isinstance(event, WoundDealt):
         return text, Tone.HARM if event.mark is not None else Tone.NOTE
-    if isinstance(event, BodyStateChanged | PieceStruck):
+    if isinstance(event, BodyStateChanged | PieceStruck | Hobbled):
         return text, Tone.HARM
     if isinstance(event, StayedStanding):
         return text, Tone.SUCCESS if event.stood else Tone.HARM

@@ -82,6 +82,7 @@ from rules.sets.seed003.events import (
     AttackDeclared,
     BodyStateChanged,
     CoverStruck,
+    Hobbled,
     LocationRolled,
     OpposedRolled,
     StayedStanding,
@@ -670,9 +671,24 @@ def wound_effects(
     """What newly useless limbs and a stopped body do (003 5.873): an arm or hand
     drops what it holds (the weapon hand its weapon, the other a shield; either
     one a two-handed weapon) at the feet; a leg or foot drops the fighter unless
-    a Superb Agility roll keeps him up; the torso or head at Incapacitated or
-    worse stops him."""
+    a Superb Agility roll keeps him up, and from then on he moves only slowly
+    (``hobbled_move``); the torso or head at Incapacitated or worse stops him."""
     events: list[Event] = []
+    legs_before = any(before.track(p).state.disabled for p in leg_parts())
+    legs_after = any(after.track(p).state.disabled for p in leg_parts())
+    if legs_after and not legs_before:
+        slow = hobbled_move(c.fighter.move)
+        if slow < c.fighter.move:
+            events.append(
+                Hobbled(
+                    citation=USELESS,
+                    combatant_id=c.id,
+                    name=c.name,
+                    move_before=c.fighter.move,
+                    move_after=slow,
+                )
+            )
+            c = c.evolve(fighter=replace(c.fighter, move=slow))
     pieces: list[LaunchedPiece] = []
     side = weapon_side(c)
     fell_checked = False
@@ -707,6 +723,12 @@ def wound_effects(
         if c.posture is Posture.STANDING:
             c = c.evolve(posture=Posture.PRONE)
     return c, tuple(events), tuple(pieces)
+
+
+def hobbled_move(move: int) -> int:
+    """003 5.873: on a useless leg or foot a fighter moves again only slowly,
+    leaning on something: half his Move, rounded down, at least 1 (our value)."""
+    return max(1, move // 2)
 
 
 def _drop_held(c: Combatant, weapon_hand: bool) -> tuple[Combatant, Piece | None]:

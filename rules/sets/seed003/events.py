@@ -121,6 +121,21 @@ class StayedStanding(CombatantEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Hobbled(CombatantEvent):
+    """A leg or foot turned useless: the fighter moves only slowly from now on,
+    his Move halved (003 5.873, our value)."""
+
+    move_before: int
+    move_after: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} can only hobble, leaning on something: "
+            f"Move {self.move_before} -> {self.move_after}"
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
 class BodyStateChanged(CombatantEvent):
     """The torso or head reached a state that stops the fighter."""
 
