@@ -188,3 +188,28 @@ def test_a_shot_s_odds_are_exact() -> None:
         "hit": Fraction(hits, 36),
         "miss": 1 - Fraction(hits, 36),
     }
+
+
+def test_a_firearm_shoots_piercing_and_strikes_bludgeoning_in_melee() -> None:
+    """004 Damage: a firearm does piercing and bludgeoning damage - the shot
+    pierces, the butt strikes as a blow (Melee Combat, Strength, a dodge): 7
+    bludgeoning on the heart is below 10, so the torso takes it (x2)."""
+    battle = range_duel(1, shooter=gunman(strength=7))
+    form = RULESET.attack_form(battle.state, "a", "b", {})
+    labels = {c.key: (c.label, c.problem) for c in form.field("weapon").choices}
+    assert labels["pistol/shoot"] == ("Pistol: shoot (2d piercing)", "")
+    assert labels["pistol/strike"] == ("Pistol: strike (1d-1 bludgeoning)", "")
+    strike = Seed004Attack("pistol", "strike")
+    dice = ScriptedDice((3, 3, 1, 1, 1, 1, 6, 6, 6))
+    events = battle.execute(Attack("a", "b", strike), dice)
+    assert dice.unused == 0
+    attack, dodge, _wound = of(events, CheckRolled)
+    assert attack.roll.bonus == 1  # Melee Combat 1, not Firearms 2
+    assert dodge.roll.what == "dodge" and not dodge.roll.succeeded
+    (damage,) = of(events, DamageRolled)
+    assert (damage.strength, damage.total, damage.blow) == (2, 7, "bludgeoning")
+    (zoned,) = of(events, ZoneDamaged)
+    assert (zoned.aimed_zone, zoned.zone, zoned.damage) == (Zone.HEART, Zone.TORSO, 14)
+    far = RULESET.attack_form(range_duel(10).state, "a", "b", {})
+    problems = {c.key: c.problem for c in far.field("weapon").choices}
+    assert problems["pistol/strike"] == "Bob is out of reach" and problems["pistol/shoot"] == ""

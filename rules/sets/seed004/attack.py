@@ -65,7 +65,7 @@ from rules.sets.seed004.events import (
     ZoneDamaged,
     ZoneFound,
 )
-from rules.sets.seed004.sheet import DODGE_SKILL, sheet_of
+from rules.sets.seed004.sheet import DODGE_SKILL, MELEE_SKILL, sheet_of
 from rules.sets.seed004.tables import (
     BASE_DIFFICULTY,
     ENVIRONMENT,
@@ -169,6 +169,12 @@ class AttackPlan:
     damage_dice: Dice
     strength: int
     exposed: bool
+
+
+def blow_skill(weapon: Weapon) -> str:
+    """The skill of a blow: the weapon's own, but Melee Combat for a ranged
+    weapon used in melee (a pistol's butt strike is not a Firearms check)."""
+    return MELEE_SKILL if any(m.is_ranged for m in weapon.modes) else weapon.skill
 
 
 def target_size(defender: Combatant, table: DifficultyTable | None = None) -> Size:
@@ -328,6 +334,7 @@ def plan_attack(
         modifiers.extend(_shot_modifiers(attacker, defender, table))
         bonus = a.abilities.modifier("dexterity") + a.abilities.modifier("perception")
         strength = 0  # a shot's damage is the weapon's alone
+        skill = weapon.skill
     else:
         if not in_reach(attacker.hex, attacker.facing, mode.reach, defender.hex):
             raise IllegalAttackError(f"{defender.name} is out of {weapon.name}'s reach")
@@ -335,6 +342,7 @@ def plan_attack(
         modifiers.append(_size_modifier(defender, choices.zone, RangeBand.CLOSE, table))
         bonus = a.abilities.modifier("dexterity")
         strength = a.abilities.modifier("strength")
+        skill = blow_skill(weapon)
     modifiers.extend(_light_modifiers(state, attacker, defender, table))
     if choices.adjustment:
         modifiers.append(Modifier(choices.adjustment, "the GM's adjustment", GM_ADJUSTMENT))
@@ -359,7 +367,7 @@ def plan_attack(
         mode=mode,
         blow=blow_of(mode),
         zone=choices.zone,
-        attack_bonus=bonus + a.skill(weapon.skill) + mode.skill_modifier,
+        attack_bonus=bonus + a.skill(skill) + mode.skill_modifier,
         difficulty=difficulty,
         modifiers=tuple(modifiers),
         defense=defense,
