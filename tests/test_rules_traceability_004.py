@@ -113,3 +113,26 @@ def test_the_battle_level_tests_run_battle_commands() -> None:
         assert "battle.execute(" in text or "hit(battle" in text
     helper = (REPO / "tests" / "rules" / "seed004_battle.py").read_text(encoding="utf-8")
     assert "battle.execute(Attack(" in helper
+
+
+def cited_base_rules() -> set[str]:
+    """Every ``Citation("base-004", ...)`` text in seed 004's code and its zones."""
+    sources = [*sorted((REPO / "rules" / "sets" / "seed004").glob("*.py"))]
+    sources.append(REPO / "rules" / "sets" / "components" / "zones_2d6.py")
+    found: set[str] = set()
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        found.update(re.findall(r'Citation\(\s*"base-004",\s*"([^"]+)"\s*\)', text))
+    return found
+
+
+def test_every_base_rule_the_code_cites_is_listed_in_the_docs_page() -> None:
+    page = (REPO / "docs" / "ruleset-004.md").read_text(encoding="utf-8")
+    section = page.split("## Every base-rule choice", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| ([^|]+?) \|", section, re.M)) - {
+        "Cited as (Endless Horizons base rules)"
+    }
+    cited = cited_base_rules()
+    assert len(cited) >= 20
+    assert not cited - listed, f"cited but not listed: {sorted(cited - listed)}"
+    assert not listed - cited, f"listed but never cited: {sorted(listed - cited)}"
