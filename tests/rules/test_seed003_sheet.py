@@ -3,8 +3,10 @@ answers (legal actions, conditions, terrain labels, stray pieces)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
@@ -21,7 +23,6 @@ from rules.core.errors import DataError
 from rules.sets.components.fudge_locations import BodyPart, WoundLevel
 from rules.sets.registry import get_ruleset
 from rules.sets.seed003.combat import Choices003
-from rules.sets.seed003.fudge_dice import fudge_distribution
 from rules.sets.seed003.sheet import Sheet003, sheet_of
 from rules.sets.seed003.tracks import body_of
 from tests.rules.seed003_battle import (
@@ -130,9 +131,14 @@ def test_a_stray_piece_is_dodged_on_agility_and_hits_with_a_scratch() -> None:
     state = duel()
     d = state.combatant("d")
     rules = ruleset().stray_hits
-    assert rules.hit_chance(Occupant(d), StrayRule.IN_PATH) == sum(
-        p for k, p in fudge_distribution().items() if k < 0
+    # By enumeration: every one of 4dF's 81 ways through the check itself; a Fair
+    # Agility is hit below Fair, on 1 + 4 + 10 + 16 = 31 of them.
+    hits = sum(
+        rules.check("Axe", AT_FEET, Occupant(d), SOUTH, StrayRule.IN_PATH, ScriptedDice(f)).hit
+        for f in itertools.product((1, 2, 3), repeat=4)
     )
+    assert hits == 31
+    assert rules.hit_chance(Occupant(d), StrayRule.IN_PATH) == Fraction(hits, 81)
     check = rules.check(
         "Axe", AT_FEET, Occupant(d), SOUTH, StrayRule.IN_PATH, ScriptedDice(fudge("-000"))
     )
