@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 
+from hexmap import Hex
 from rules.battle.commands import Attack
 from rules.battle.model import Status
 from rules.battle.state import BattleState
@@ -22,6 +23,7 @@ from rules.sets.seed002.attack import (
 )
 from rules.sets.seed002.events import DamageDealt, Fumbled, MajorWoundRolled, ResultApplied
 from rules.sets.seed002.odds import harm_odds
+from rules.sets.seed002.situation import GMSituation
 from rules.sets.seed002.success import critical_threshold, level_of, level_probabilities
 from rules.sets.seed002.tables import Automatic, Level
 from tests.rules.seed002_duel import RULESET, FacesThenOnes, battle, duel, fighter, of, sword
@@ -85,9 +87,10 @@ def outcome(events) -> str:  # type: ignore[no-untyped-def]
 
 def brute_force(state: BattleState, choices: Attack002) -> dict[str, Fraction]:
     counts: Counter[str] = Counter()
+    defends = plan_attack(state, "a", "d", choices).defense is not DefenseKind.NONE
     for fa, fd in itertools.product(range(1, 101), repeat=2):
         b = battle(state)
-        faces = (fa, fd) if choices.defense is not DefenseKind.NONE else (fa,)
+        faces = (fa, fd) if defends else (fa,)
         counts[outcome(b.execute(Attack("a", "d", choices), FacesThenOnes(faces)))] += 1
     return {k: Fraction(n, 10_000) for k, n in counts.items()}
 
@@ -152,3 +155,21 @@ def test_kill_and_major_wound_chances_match_brute_force_of_every_die() -> None:
         f"kills {float(Fraction(kills, 60_000)) * 100:.1f}%, "
         f"major wound {float(Fraction(majors, 60_000)) * 100:.1f}%"
     )
+
+
+@pytest.mark.parametrize(
+    "gm",
+    [{}, {"wind": "high-wind", "obscured": "obscured"}, {"wind": "hurricane"}, {"helpless": True}],
+    ids=["shot", "wind-and-mist", "hurricane", "helpless"],
+)
+def test_preview_odds_of_a_shot_match_brute_force_of_both_d100(gm: dict[str, object]) -> None:
+    """The ranged table's rows (a section's row, two sections together, an
+    automatic failure, a helpless target that makes no defense) through the
+    same brute force over both d100s."""
+    archer = fighter("Archer", ("shortbow",))
+    state = duel(archer, TOUGH, defender_hex=Hex.from_offset(8, 15))
+    choices = Attack002("shortbow", "shoot", gm=GMSituation(**gm))  # type: ignore[arg-type]
+    odds = preview(state, choices)
+    assert odds == brute_force(state, choices)
+    if gm.get("wind") == "hurricane":
+        assert odds == {"miss": 1}
