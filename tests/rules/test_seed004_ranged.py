@@ -188,6 +188,7 @@ def test_a_shot_s_odds_are_exact() -> None:
         "hit": Fraction(hits, 36),
         "miss": 1 - Fraction(hits, 36),
     }
+    assert preview.summary.startswith("Firearms 2d6+2 vs difficulty 8")
 
 
 def test_a_firearm_shoots_piercing_and_strikes_bludgeoning_in_melee() -> None:
@@ -200,6 +201,8 @@ def test_a_firearm_shoots_piercing_and_strikes_bludgeoning_in_melee() -> None:
     assert labels["pistol/shoot"] == ("Pistol: shoot (2d piercing)", "")
     assert labels["pistol/strike"] == ("Pistol: strike (1d-1 bludgeoning)", "")
     strike = Seed004Attack("pistol", "strike")
+    summary = RULESET.preview_attack(battle.state, "a", "b", strike).summary
+    assert summary.startswith("Melee Combat 2d6+1 vs difficulty 6 (Pistol, strike, bludgeoning)")
     dice = ScriptedDice((3, 3, 1, 1, 1, 1, 6, 6, 6))
     events = battle.execute(Attack("a", "b", strike), dice)
     assert dice.unused == 0

@@ -169,6 +169,7 @@ class AttackPlan:
     damage_dice: Dice
     strength: int
     exposed: bool
+    skill: str = MELEE_SKILL  # the skill whose rank the attack adds
 
 
 def blow_skill(weapon: Weapon) -> str:
@@ -376,6 +377,7 @@ def plan_attack(
         damage_dice=mode.damage.fixed,
         strength=strength,
         exposed=choices.exposed,
+        skill=skill,
     )
 
 

@@ -310,7 +310,7 @@ class Seed004:
             else f"no defense ({plan.defense_note})"
         )
         summary = (
-            f"Melee Combat 2d6{plan.attack_bonus:+d} vs difficulty {plan.difficulty} "
+            f"{plan.skill} 2d6{plan.attack_bonus:+d} vs difficulty {plan.difficulty} "
             f"({plan.weapon.name}, {plan.mode.name}, {damage_label(plan.mode)}{aim}); {defense}"
         )
         return AttackPreview(summary, plan.modifiers, lines)
