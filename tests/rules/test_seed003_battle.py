@@ -391,6 +391,32 @@ def test_only_the_worst_wound_of_the_activity_counts() -> None:
     assert [m.value for m in wounds] == [-1]
 
 
+def test_a_dodge_counts_the_legs_standing_and_no_limb_lying_down() -> None:
+    """003 5.874: the activity's parts: a dodge uses the legs and feet, not the
+    weapon arm; lying down, no limb's wound counts against it."""
+    b = battle(duel())
+    # A Hurt right (weapon) arm: 0 against -2, damage 2 + 3 - 1 = 4.
+    attack(b, Choices003("broadsword", "swing", aim="right arm"), fudge("-000") + DEF_WORST)
+    assert body_of(b.state.combatant("d")).track(BodyPart.RIGHT_ARM).state is PartState.HURT
+    dodge = Choices003("broadsword", "swing", defense=Defense.DODGE)
+    parry = Choices003("broadsword", "swing", defense=Defense.PARRY)
+
+    def wounds(state, choices):  # type: ignore[no-untyped-def]
+        preview = ruleset().preview_attack(state, "a", "d", choices)
+        return [m.value for m in preview.modifiers if "worst wound" in m.reason]
+
+    assert wounds(b.state, parry) == [-1]
+    assert wounds(b.state, dodge) == []
+    # A Very Hurt left leg (0 against -3, damage 3 + 3 - 1 = 5) counts against the
+    # dodge standing...
+    attack(b, Choices003("broadsword", "swing", aim="left leg"), fudge("0000") + DEF_WORST)
+    assert body_of(b.state.combatant("d")).track(BodyPart.LEFT_LEG).state is PartState.VERY_HURT
+    assert wounds(b.state, dodge) == [-2]
+    # ... and not lying down, nor does the arm.
+    lying = b.state.with_combatants(b.state.combatant("d").evolve(posture=Posture.PRONE))
+    assert wounds(lying, dodge) == []
+
+
 # --- 003 5.875 keeping track of wounds ---------------------------------------------------
 
 

@@ -480,7 +480,9 @@ def plan_attack(
         two = held is not None and held.two_handed and defense is Defense.PARRY
         parts = fight_parts(defender, d_side, two)
         if defense is Defense.DODGE:
-            parts = frozenset(p for p in parts if p.kind is PartKind.LIMB and p.fells) or parts
+            # A dodge uses the legs and feet while standing; lying down, none of
+            # the limbs (the torso and head count for every activity).
+            parts = frozenset(p for p in parts if p.fells)
         defense_mods.extend(wound_modifier(defender, parts, "defender"))
         defense_mods.extend(defense_situation(state, attacker, defender, mode))
         defense_mods.extend(_maneuver_defense(defender))
