@@ -235,6 +235,9 @@ BRAIN = (6, 6)
         ("knife", "stab", HEART, 3, 0, False, Zone.HEART, 18),
         ("knife", "stab", BRAIN, 2, 0, False, Zone.BRAIN, 0),
         ("knife", "stab", HEART, 1, 0, False, Zone.HEART, 0),
+        # an exposed organ: no bone, so neither piercing 2 nor bludgeoning 6 is stopped or moved
+        ("knife", "stab", BRAIN, 2, 0, True, Zone.BRAIN, 12),
+        ("club", "strike", HEART, 4, 0, True, Zone.HEART, 36),
     ],
 )
 def test_the_human_vital_organ_rules(

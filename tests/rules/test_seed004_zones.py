@@ -108,6 +108,10 @@ def test_vital_organs_wear_the_surrounding_armor() -> None:
         # slashing: nothing unless exposed
         (Zone.HEART, Blow.SLASHING, 8, False, Zone.HEART, 0),
         (Zone.BRAIN, Blow.SLASHING, 8, True, Zone.BRAIN, 48),
+        # an exposed organ has no bone before it: no rule applies, x6
+        (Zone.HEART, Blow.PIERCING, 2, True, Zone.HEART, 12),
+        (Zone.HEART, Blow.BLUDGEONING, 6, True, Zone.HEART, 36),
+        (Zone.BRAIN, Blow.PIERCING, 1, True, Zone.BRAIN, 6),
         # piercing: above 2 full, exactly 2 and below stopped
         (Zone.HEART, Blow.PIERCING, 3, False, Zone.HEART, 18),
         (Zone.BRAIN, Blow.PIERCING, 2, False, Zone.BRAIN, 0),

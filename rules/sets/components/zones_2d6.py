@@ -25,10 +25,12 @@ The human vital-organ rules (004 Humans), read on the damage left after armor:
   around the organ, with that zone's multiplier (torso x2 for the heart, head x3
   for the brain); exactly 10 or more reaches the organ (x6);
 - slashing cannot harm an organ that is not exposed: no damage at all (the rib
-  cage or skull turns the edge); an exposed organ takes it (x6);
+  cage or skull turns the edge);
 - piercing above 2 (``PIERCING_STOPPED_UP_TO``) does full damage (x6); 2 or less
   (exactly 2 included) is stopped by the bone: no damage;
-- other damage (fire, acid ...) has no special rule for humans: x6.
+- other damage (fire, acid ...) has no special rule for humans: x6;
+- an exposed organ (the caller's ``exposed``) has no bone before it: these rules
+  are all about the skull and the rib cage, so none applies and any damage is x6.
 
 Aiming (004 Zones, sizes from the base rules' size categories): aiming at a body
 part makes the target one size step smaller, at a vital organ two steps;
@@ -280,10 +282,21 @@ class ZoneDamage:
 def zone_damage(zone: Zone, blow: Blow, after_armor: int, *, exposed: bool = False) -> ZoneDamage:
     """The damage a hit on ``zone`` does with ``after_armor`` left after the
     zone's armor; a vital organ follows the human rules (``exposed``: the organ
-    lies open, so a slashing blow reaches it)."""
+    lies open, no skull or rib cage guards it, so no bone rule applies and any
+    blow does x6)."""
     left = max(0, after_armor)
     if not zone.is_vital or left == 0:
         return ZoneDamage(zone, zone, left, zone.multiplier, left * zone.multiplier)
+    if exposed:
+        return ZoneDamage(
+            zone,
+            zone,
+            left,
+            VITAL_MULTIPLIER,
+            left * VITAL_MULTIPLIER,
+            "the organ lies exposed: no bone guards it",
+            HUMANS_CITATION,
+        )
     if blow is Blow.BLUDGEONING and left < BLUDGEONING_REACHES_ORGAN:
         around = zone.surrounding
         return ZoneDamage(
@@ -295,7 +308,7 @@ def zone_damage(zone: Zone, blow: Blow, after_armor: int, *, exposed: bool = Fal
             f"bludgeoning below {BLUDGEONING_REACHES_ORGAN}: the {around.label} takes it",
             HUMANS_CITATION,
         )
-    if blow is Blow.SLASHING and not exposed:
+    if blow is Blow.SLASHING:
         return ZoneDamage(
             zone,
             zone,
@@ -318,9 +331,7 @@ def zone_damage(zone: Zone, blow: Blow, after_armor: int, *, exposed: bool = Fal
     rule = {
         Blow.PIERCING: f"piercing above {PIERCING_STOPPED_UP_TO} goes through the bone",
         Blow.BLUDGEONING: f"bludgeoning of {BLUDGEONING_REACHES_ORGAN} or more crushes through",
-        Blow.SLASHING: "slashing at an exposed organ",
-        Blow.OTHER: "",
-    }[blow]
+    }.get(blow, "")
     return ZoneDamage(
         zone,
         zone,

@@ -122,7 +122,8 @@ def attack_form(
             "Vital organs exposed",
             (),
             FLAG_ON if exposed else FLAG_OFF,
-            "A slashing blow harms an exposed heart or brain (004 Humans)",
+            "Heart and brain lie open, no skull or rib cage before them: no bone rule "
+            "applies and any blow on them does x6 (004 Humans)",
             flag=True,
         ),
         FormField(
