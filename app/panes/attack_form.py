@@ -581,8 +581,10 @@ class AttackFormPane(QDockWidget):
         self._clear_odds()
         self._odds_lines = tuple(lines)
         # two lines to a row while the captions are short ("Hit", "Dodged"); one to
-        # a row when one is long ("Critical hit, defender fumbles"), unwrapped
-        per_row = 2 if all(len(line.label) <= SHORT_ODDS_CAPTION for line in lines) else 1
+        # a row when one is long ("Critical hit, defender fumbles") or there is one,
+        # a row, unwrapped; a single line ("Miss 100%") keeps its value at the right edge
+        short = all(len(line.label) <= SHORT_ODDS_CAPTION for line in lines)
+        per_row = 2 if short and len(lines) > 1 else 1
         for i, line in enumerate(lines):
             row, col = divmod(i, per_row)
             caption = QLabel(line.label[:1].upper() + line.label[1:])

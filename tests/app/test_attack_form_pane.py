@@ -455,6 +455,34 @@ def test_short_odds_captions_pair_up_and_a_long_one_takes_its_own_line(spearman,
     assert [y for _x, y in places] == sorted(y for _x, y in places)
 
 
+class CertainOdds:
+    """Seed 000's ruleset whose every attack is certain to miss: one odds line."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+
+    def preview_attack(self, state, attacker_id, defender_id, choices):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+        return replace(preview, odds=(replace(preview.odds[0], label="miss",
+                                              probability=Fraction(1)),))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+def test_a_single_odds_line_keeps_its_value_at_the_right_edge(spearman, qtbot, monkeypatch):
+    """A lone "Miss 100%": the value stands where a column of odds ends, not mid-pane."""
+    pane, _controller = spearman
+    real = attack_form_module.ruleset_of
+    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: CertainOdds(real(s)))
+    pane.refresh()
+    value = pane.findChild(QLabel, "odds_0")
+    assert value is not None and value.text() == "100%"
+    qtbot.waitUntil(lambda: value.isVisible() and value.width() > 0)
+    right = value.mapTo(pane.odds_box, value.rect().topRight()).x()
+    assert right >= pane.odds_box.width() - 2
+
+
 def test_a_refresh_with_the_same_modifiers_keeps_their_rows(spearman):
     pane, controller = spearman
     first = pane.findChild(QLabel, "modifierReason_0")
