@@ -131,6 +131,7 @@ DICE_COLUMN = 6
 RANGE_COLUMN = 7
 HALF_DAMAGE_COLUMN = 8
 MAX_RANGE = 999  # hexes
+PROTECTION_TAB = 3  # the "Shield and armor" tab's index
 # A row of the shield and armor tab: caption, box, problem place, the part it shows.
 GearRow = tuple[str, QWidget, str, ProtectionPart | None]
 
@@ -164,7 +165,7 @@ class ModeDraft:
     @classmethod
     def of(cls, mode: WeaponMode) -> ModeDraft:
         d = mode.damage
-        dice = str(d.fixed) if d.fixed is not None else ""
+        dice = dice_text(d.fixed) if d.fixed is not None else ""
         return cls(
             mode, mode.name, d.base, d.adds, d.type, str(mode.reach), mode.skill_modifier, dice,
             mode.range_hexes or 0, mode.half_damage_hexes or 0,
@@ -207,6 +208,14 @@ class ModeDraft:
             range_hexes=far,
             half_damage_hexes=half,
         ), wrong
+
+
+def dice_text(dice: Dice) -> str:
+    """A fixed damage's dice as the editor writes them, the die always named
+    ("1d6+1", "1d8"): the 3d6 family's "1d+1" beside another ruleset's "1d8" would
+    read as no die at all in a d100 or 2d6 battle. ``dice_of`` reads it back."""
+    adds = f"{dice.adds:+d}" if dice.adds else ""
+    return f"{dice.count}d{dice.sides}{adds}"
 
 
 def dice_of(text: str) -> Dice | None:
@@ -362,6 +371,12 @@ class CharacterEditor(QDialog):
         self.tabs.addTab(self._skills_tab(), "Skills")
         self.tabs.addTab(self._weapons_tab(), "Weapons")
         self.tabs.addTab(self._protection_tab(), "Shield and armor")
+        # A ruleset that reads neither a shield nor an armor suit (armor by zone on
+        # its sheet) gets no empty tab; the values stay as they are.
+        protection = self._description.protection_parts
+        self.tabs.setTabVisible(
+            PROTECTION_TAB, bool({ProtectionPart.SHIELD, ProtectionPart.ARMOR} & protection)
+        )
         self._tab_titles = tuple(self.tabs.tabText(i) for i in range(self.tabs.count()))
 
         self.summary = problem_label("problemSummary")

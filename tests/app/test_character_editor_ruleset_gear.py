@@ -14,7 +14,14 @@ from types import MappingProxyType
 from PySide6.QtWidgets import QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
-from app.character_editor import DICE_COLUMN, MODE_COLUMNS, CharacterEditor
+from app.character_editor import (
+    DICE_COLUMN,
+    MODE_COLUMNS,
+    PROTECTION_TAB,
+    CharacterEditor,
+    dice_of,
+    dice_text,
+)
 from hexmap import Reach
 from rules.battle.catalog import Catalog
 from rules.battle.edits import EditFighter
@@ -160,7 +167,7 @@ def test_a_new_weapon_of_a_fixed_dice_ruleset_rolls_its_own_dice(qtbot: QtBot) -
     editor.add_new_weapon()
     editor.weapon_skill.setCurrentText("Spear")
     dice = editor.mode_widget(0, DICE_COLUMN)
-    assert isinstance(dice, QLineEdit) and dice.isEnabled() and dice.text() == "1d"
+    assert isinstance(dice, QLineEdit) and dice.isEnabled() and dice.text() == "1d6"
     dice.setText("1d8+1")
     dice.textEdited.emit("1d8+1")
     size = editor.weapon_size
@@ -204,3 +211,35 @@ def test_protection_parts_the_ruleset_does_not_read_are_hidden_and_kept(qtbot: Q
     before = editor._combatant.fighter
     assert before.shield is not None  # the hidden shield stays as it was
     assert command.fighter == replace(before, name="Old guard")
+
+
+def test_a_fixed_modes_dice_name_their_die_and_read_back() -> None:
+    """The die always named: "1d6+1", not the 3d6 family's "1d+1", beside "1d8"."""
+    for dice, text in ((Dice(1, 1, 8), "1d8+1"), (Dice(2, -1), "2d6-1"), (Dice(3), "3d6")):
+        assert dice_text(dice) == text
+        assert dice_of(text) == dice
+
+
+def test_a_falchions_dice_are_shown_with_their_die(qtbot: QtBot) -> None:
+    editor = editor_for(qtbot, FIXED_DICE_PARTS)
+    editor.catalog_weapons.setCurrentIndex(editor.catalog_weapons.findData("falchion"))
+    editor.add_catalog_weapon()
+    dice = editor.mode_widget(0, DICE_COLUMN)
+    assert isinstance(dice, QLineEdit) and dice.text() == "1d8+1"
+
+
+def test_no_shield_and_armor_tab_for_a_ruleset_that_reads_neither(qtbot: QtBot) -> None:
+    """A 2d6 ruleset with armor by zone on its sheet: no empty tab."""
+    assert editor_for(qtbot, ALL_WEAPON_PARTS).tabs.isTabVisible(PROTECTION_TAB)
+    armor_only = frozenset({ProtectionPart.ARMOR, ProtectionPart.ARMOR_DR})
+    assert editor_for(qtbot, ALL_WEAPON_PARTS, armor_only).tabs.isTabVisible(PROTECTION_TAB)
+    editor = editor_for(qtbot, ALL_WEAPON_PARTS, frozenset(), SWORD_AND_SHIELD)
+    assert editor.tabs.tabText(PROTECTION_TAB) == "Shield and armor"
+    assert not editor.tabs.isTabVisible(PROTECTION_TAB)
+    # the hidden shield and armor are kept as they were
+    editor.name_edit.setText("Old guard")
+    editor.name_edit.textEdited.emit("Old guard")
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    before = editor._combatant.fighter
+    assert (command.fighter.shield, command.fighter.armor) == (before.shield, before.armor)
