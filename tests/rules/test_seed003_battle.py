@@ -384,7 +384,12 @@ def test_only_the_worst_wound_of_the_activity_counts() -> None:
     assert body.track(BodyPart.RIGHT_FOOT).state is PartState.HURT
     preview = ruleset().preview_attack(b.state, "d", "a", SWORD)
     wounds = [m for m in preview.modifiers if "worst wound" in m.reason]
-    assert [(m.value, m.reason) for m in wounds] == [(-2, "attacker: worst wound (left leg)")]
+    assert [(m.value, m.reason) for m in wounds] == [(-2, "worst wound: left leg, very hurt")]
+    # Against him, the same wound counts against his parry.
+    against = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    assert [(m.value, m.reason) for m in against.modifiers if "worst wound" in m.reason] == [
+        (-2, "defense: worst wound: left leg, very hurt")
+    ]
     lying = b.state.with_combatants(b.state.combatant("d").evolve(posture=Posture.PRONE))
     preview = ruleset().preview_attack(lying, "d", "a", SWORD)
     wounds = [m for m in preview.modifiers if "worst wound" in m.reason]

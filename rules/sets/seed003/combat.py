@@ -271,11 +271,16 @@ def fight_parts(c: Combatant, side: Side, two_handed: bool) -> frozenset[BodyPar
     return frozenset(parts)
 
 
-def wound_modifier(c: Combatant, parts: frozenset[BodyPart], what: str) -> tuple[Modifier, ...]:
-    penalty, where = body_of(c).activity_penalty(parts)
+def wound_modifier(c: Combatant, parts: frozenset[BodyPart]) -> tuple[Modifier, ...]:
+    """003 5.874: the worst wound among ``parts`` (and the torso and head) as one
+    modifier, named by its part and state ("worst wound: left leg, very hurt");
+    the preview prefixes a defense's with "defense: "."""
+    body = body_of(c)
+    penalty, where = body.activity_penalty(parts)
     if not penalty or where is None:
         return ()
-    return (Modifier(penalty, f"{what}: worst wound ({where.value})", MODIFIERS),)
+    state = body.track(where).state.label
+    return (Modifier(penalty, f"worst wound: {where.value}, {state}", MODIFIERS),)
 
 
 # --- the situation ----------------------------------------------------------------------
@@ -450,9 +455,7 @@ def plan_attack(
         attack_mods.append(Modifier(aim.penalty, f"aimed at the {aim.label.lower()}", HIT_LOCATION))
     if choices.large_target:
         attack_mods.append(Modifier(LARGE_TARGET_TO_HIT, "large target", HIT_LOCATION))
-    attack_mods.extend(
-        wound_modifier(attacker, fight_parts(attacker, side, weapon.two_handed), "attacker")
-    )
+    attack_mods.extend(wound_modifier(attacker, fight_parts(attacker, side, weapon.two_handed)))
     attack_mods.extend(attack_situation(state, attacker, defender, mode))
     attack_mods.extend(_maneuver_attack(attacker))
     # The defense.
@@ -483,7 +486,7 @@ def plan_attack(
             # A dodge uses the legs and feet while standing; lying down, none of
             # the limbs (the torso and head count for every activity).
             parts = frozenset(p for p in parts if p.fells)
-        defense_mods.extend(wound_modifier(defender, parts, "defender"))
+        defense_mods.extend(wound_modifier(defender, parts))
         defense_mods.extend(defense_situation(state, attacker, defender, mode))
         defense_mods.extend(_maneuver_defense(defender))
     # The offensive damage factor.
