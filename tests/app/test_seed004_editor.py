@@ -7,12 +7,13 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from app.character_editor import CharacterEditor
+from app.character_editor import HALF_DAMAGE_COLUMN, RANGE_COLUMN, CharacterEditor
 from app.controller import BattleController
 from rules.battle.edits import EditFighter
 from rules.sets.components.zones_2d6 import Size
 from rules.sets.seed004.sheet import sheet_of
-from tests.rules.seed004_battle import duel
+from tests.rules.seed004_battle import duel, fighter
+from tests.rules.test_seed004_ranged import gunman
 
 
 def editor(qtbot: QtBot) -> CharacterEditor:
@@ -72,3 +73,24 @@ def test_hit_points_and_speed_are_edited_on_the_sheet_tab(qtbot: QtBot) -> None:
     command = dialog.command()
     assert isinstance(command, EditFighter)
     assert (command.fighter.hit_points, command.fighter.move) == (41, 6)
+
+
+def test_a_missile_mode_s_effective_range_is_edited(qtbot: QtBot) -> None:
+    """Seed 004 reads a shot's range bands from the mode's effective range, so the
+    editor edits it (the pistol's 50 m); it has no 1/2D range."""
+    controller = BattleController(duel(fighter("Ann"), gunman()))
+    state = controller.state
+    dialog = CharacterEditor(controller.ruleset, state, state.combatant("b"))
+    qtbot.addWidget(dialog)
+    pistol = next(i for i, w in enumerate(dialog._weapons) if w.key == "pistol")
+    dialog.weapon_list.setCurrentRow(pistol)
+    modes = [m.name for m in dialog._weapons[pistol].modes]
+    far = dialog.mode_widget(modes.index("shoot"), RANGE_COLUMN)
+    assert isinstance(far, QSpinBox) and far.isEnabled() and far.value() == 50
+    assert dialog.modes_table.isColumnHidden(HALF_DAMAGE_COLUMN)
+    far.setValue(30)
+    command = dialog.command()
+    assert isinstance(command, EditFighter)
+    weapon = next(w for w in command.fighter.weapons if w.key == "pistol")
+    assert weapon.mode("shoot").range_hexes == 30
+    assert weapon.mode("strike").range_hexes is None

@@ -253,8 +253,11 @@ SHEET_DESCRIPTION = SheetDescription(
     skill_minimum=SKILL_MIN,
     skill_maximum=SKILL_MAX,
     # What seed 004 reads of a weapon beyond its name, skill and reach: each mode's
-    # own dice, damage type and skill modifier; no shield and no armor suit.
-    weapon_parts=frozenset({WeaponPart.DICE, WeaponPart.DAMAGE_TYPE, WeaponPart.SKILL_MODIFIER}),
+    # own dice, damage type and skill modifier, a missile mode's effective range
+    # (its range bands); no 1/2D range, no shield and no armor suit.
+    weapon_parts=frozenset(
+        {WeaponPart.DICE, WeaponPart.DAMAGE_TYPE, WeaponPart.SKILL_MODIFIER, WeaponPart.RANGE}
+    ),
     protection_parts=frozenset(),
     skills_tooltip=f"Skill ranks, each a bonus to its checks: {MELEE_SKILL} to attack, "
     f"{DODGE_SKILL} to dodge, a ranged weapon's own skill (Firearms) to shoot "
