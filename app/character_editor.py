@@ -127,6 +127,7 @@ MODE_COLUMNS: tuple[tuple[str, WeaponPart | None], ...] = (
     ("Range", WeaponPart.RANGE),
     ("½D", WeaponPart.HALF_DAMAGE_RANGE),
 )
+TYPE_COLUMN = 3
 DICE_COLUMN = 6
 RANGE_COLUMN = 7
 HALF_DAMAGE_COLUMN = 8
@@ -717,7 +718,12 @@ class CharacterEditor(QDialog):
         # a box clamping it would change the mode silently at the next edit.
         adds = _spin(f"modeAdds:{row}", min(-10, mode.adds), max(20, mode.adds))
         adds.setValue(mode.adds)
-        kind = _combo(f"modeType:{row}", [(t.value, t) for t in DamageType])
+        # the ruleset's damage types by its own names; a mode's type it does not
+        # offer stays, by its code, so that nothing changes unasked
+        types = list(self._description.damage_type_choices)
+        if all(t is not mode.damage_type for _name, t in types):
+            types.append((mode.damage_type.value, mode.damage_type))
+        kind = _combo(f"modeType:{row}", types)
         _select_data(kind, mode.damage_type)
         reach = QLineEdit(mode.reach_text)
         reach.setObjectName(f"modeReach:{row}")

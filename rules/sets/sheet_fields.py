@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rules.battle.edits import SheetProblem
+from rules.battle.model import DamageType
 
 SheetValue = int | bool | str | None
 
@@ -115,7 +116,10 @@ class SheetDescription:
     """Every field of a ruleset's sheet, in the order the editor shows them, the
     range of a skill level (skills are a list of names and levels), and the parts
     of a weapon, a shield and a suit of armor the ruleset reads (``weapon_parts``,
-    ``protection_parts``; the editor hides the others, which keep their values)."""
+    ``protection_parts``; the editor hides the others, which keep their values),
+    and the damage types a mode may take, each by the ruleset's name for it
+    (``damage_types``: seed 004 has piercing, slashing, bludgeoning; empty: every
+    ``DamageType`` by its 3d6 code, "cr", "imp", "pi-")."""
 
     fields: tuple[SheetField, ...]
     skill_minimum: int
@@ -123,6 +127,14 @@ class SheetDescription:
     skills_tooltip: str = ""
     weapon_parts: frozenset[WeaponPart] = ALL_WEAPON_PARTS
     protection_parts: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS
+    damage_types: tuple[tuple[DamageType, str], ...] = ()
+
+    @property
+    def damage_type_choices(self) -> tuple[tuple[str, DamageType], ...]:
+        """The damage types the editor offers, (name, type), in the ruleset's order."""
+        if self.damage_types:
+            return tuple((name, t) for t, name in self.damage_types)
+        return tuple((t.value, t) for t in DamageType)
 
     def reads(self, part: WeaponPart) -> bool:
         """Whether the ruleset reads this part of a weapon (the editor shows it)."""

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from types import MappingProxyType
 
-from PySide6.QtWidgets import QLabel, QLineEdit
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from app.character_editor import (
     DICE_COLUMN,
     MODE_COLUMNS,
     PROTECTION_TAB,
+    TYPE_COLUMN,
     CharacterEditor,
     dice_of,
     dice_text,
@@ -82,10 +83,12 @@ class OtherGear:
         inner: Ruleset,
         parts: frozenset[WeaponPart],
         protection: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS,
+        damage_types: tuple[tuple[DamageType, str], ...] = (),
     ) -> None:
         self._inner = inner
         self._parts = parts
         self._protection = protection
+        self._damage_types = damage_types
 
     def catalog(self) -> Catalog:
         return OWN_CATALOG
@@ -95,6 +98,7 @@ class OtherGear:
             self._inner.sheet_description(),
             weapon_parts=self._parts,
             protection_parts=self._protection,
+            damage_types=self._damage_types,
         )
 
     def __getattr__(self, name: str) -> object:
@@ -106,10 +110,11 @@ def editor_for(
     parts: frozenset[WeaponPart],
     protection: frozenset[ProtectionPart] = ALL_PROTECTION_PARTS,
     combatant_id: str = SPEARMAN,
+    damage_types: tuple[tuple[DamageType, str], ...] = (),
 ) -> CharacterEditor:
     controller = demo_controller()
     state = controller.state
-    ruleset = OtherGear(controller.ruleset, parts, protection)
+    ruleset = OtherGear(controller.ruleset, parts, protection, damage_types)
     editor = CharacterEditor(ruleset, state, state.combatant(combatant_id))  # type: ignore[arg-type]
     qtbot.addWidget(editor)
     editor.show()
@@ -243,3 +248,44 @@ def test_no_shield_and_armor_tab_for_a_ruleset_that_reads_neither(qtbot: QtBot) 
     assert isinstance(command, EditFighter)
     before = editor._combatant.fighter
     assert (command.fighter.shield, command.fighter.armor) == (before.shield, before.armor)
+
+
+BLOWS = (
+    (DamageType.PIERCING, "piercing"),
+    (DamageType.CUTTING, "slashing"),
+    (DamageType.CRUSHING, "bludgeoning"),
+)
+
+
+def type_box(editor: CharacterEditor, row: int) -> QComboBox:
+    box = editor.mode_widget(row, TYPE_COLUMN)
+    assert isinstance(box, QComboBox)
+    return box
+
+
+def test_every_damage_type_by_its_code_by_default(qtbot: QtBot) -> None:
+    box = type_box(editor_for(qtbot, ALL_WEAPON_PARTS), 0)
+    assert [box.itemData(i) for i in range(box.count())] == list(DamageType)
+    assert box.itemText(box.findData(DamageType.CRUSHING)) == "cr"
+
+
+def test_the_rulesets_damage_types_by_its_own_names(qtbot: QtBot) -> None:
+    """A 2d6 ruleset's three blows: the GM reads "bludgeoning", not "cr"; a mode's
+    type it does not offer (the long spear's imp) stays, by its code."""
+    editor = editor_for(qtbot, FIXED_DICE_PARTS, damage_types=BLOWS)
+    box = type_box(editor, 0)
+    spear = editor._combatant.fighter.weapons[editor.current_weapon]
+    assert spear.modes[0].damage.type is DamageType.IMPALING
+    texts = [box.itemText(i) for i in range(box.count())]
+    assert texts == ["piercing", "slashing", "bludgeoning", "imp"]
+    assert box.currentText() == "imp"
+    box.setCurrentIndex(box.findData(DamageType.CUTTING))
+    command = editor.command()
+    assert isinstance(command, EditFighter)
+    assert command.fighter.weapons[editor.current_weapon].modes[0].damage.type is (
+        DamageType.CUTTING
+    )
+    editor.add_new_weapon()  # a new weapon's swing cuts: "slashing", nothing added
+    new = type_box(editor, 0)
+    assert [new.itemText(i) for i in range(new.count())] == ["piercing", "slashing", "bludgeoning"]
+    assert new.currentText() == "slashing"
