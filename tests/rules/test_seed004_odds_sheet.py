@@ -19,7 +19,8 @@ from rules.core.errors import DataError
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.registry import get_ruleset
-from rules.sets.seed004.attack import Defense, Outcome, Seed004Attack, contest, plan_attack
+from rules.sets.seed004.attack import Defense, Seed004Attack, contest, plan_attack
+from rules.sets.seed004.events import AttackOutcome
 from rules.sets.seed004.sheet import ZoneArmor, sheet_of
 from rules.sets.seed004.sheet_codec import SHEET_FORMAT
 from tests.rules.seed004_battle import RULESET, duel, fighter, hit
@@ -92,16 +93,20 @@ def test_the_standing_duel_odds_as_numbers() -> None:
     assert sum(odds.values()) == 1
 
 
-def test_the_odds_match_the_attack_on_the_same_dice() -> None:
-    """Each outcome the preview counts is what the Attack command does on dice
-    that give it (the contest is one piece of code)."""
-    for faces, outcome in [((1, 1), "miss"), ((3, 3, 4, 4), "dodged"), ((3, 3, 1, 1), "hit")]:
-        battle = duel()
-        events = hit(battle, (*faces, 3, 3, 1, 6, 6), exact=False)
-        from rules.sets.seed004.events import AttackOutcome
-
-        assert [e.outcome for e in events if isinstance(e, AttackOutcome)] == [outcome]
-    assert Outcome.HIT.value == "hit"
+@pytest.mark.parametrize("defense", [Defense.DODGE, Defense.BLOCK])
+def test_the_odds_match_the_attack_command_on_every_face(defense: Defense) -> None:
+    """The preview's odds against the Attack command itself, executed through
+    Battle on each of the 6^4 faces of the attack and defense dice."""
+    choices = Seed004Attack("club", "strike", defense=defense)
+    preview = RULESET.preview_attack(duel().state, "a", "b", choices)
+    counts: dict[str, int] = {}
+    for faces in itertools.product(range(1, 7), repeat=4):
+        events = hit(duel(), (*faces, 3, 3, 1, 6, 6, 6, 6), exact=False, defense=defense)
+        (outcome,) = [e.outcome for e in events if isinstance(e, AttackOutcome)]
+        counts[outcome] = counts.get(outcome, 0) + 1
+    assert {line.label: line.probability for line in preview.odds} == {
+        LABELS[k]: Fraction(n, 6**4) for k, n in counts.items()
+    }
 
 
 # --- the attack form ------------------------------------------------------------------------
