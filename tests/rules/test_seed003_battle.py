@@ -219,6 +219,23 @@ def test_a_ranged_attack_within_half_range_may_aim() -> None:
     assert one(events, WoundDealt).part == "left leg"
 
 
+def test_a_missile_is_dodged_at_minus_two_a_thrown_weapon_is_not() -> None:
+    """Base rules, ranged combat: the defender dodges; a propelled missile (the
+    bow) takes 2 from his dodge, a thrown dagger nothing."""
+    b = battle(_shot_state(3))
+    events = attack(b, Choices003("shortbow", "shoot"), fudge("0000") + fudge("0000"))
+    rolled = one(events, OpposedRolled)
+    # The swordsman's Dodge Mediocre (-1), his medium shield +1, the missile -2.
+    assert (rolled.defense_kind, rolled.defense.level) == ("dodge", -2)  # type: ignore[union-attr]
+    preview = ruleset().preview_attack(_shot_state(3), "a", "d", Choices003("shortbow", "shoot"))
+    assert {m.reason: m.value for m in preview.modifiers}["defense: dodging a missile"] == -2
+    thrown = ruleset().preview_attack(_shot_state(3), "a", "d", Choices003("dagger", "throw"))
+    assert not [m for m in thrown.modifiers if "missile" in m.reason]
+    b = battle(_shot_state(3))
+    events = attack(b, Choices003("dagger", "throw"), fudge("0000") + fudge("0000"))
+    assert one(events, OpposedRolled).defense.level == 0  # type: ignore[union-attr]
+
+
 def test_a_distant_shot_cannot_aim_and_a_hit_lands_on_the_random_location() -> None:
     state = _shot_state(21)
     form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot", "aim": "head"})

@@ -41,6 +41,7 @@ from hexmap import in_front_arc, in_reach
 from rules.battle.model import (
     Combatant,
     DamageBase,
+    Delivery,
     ParryClass,
     Posture,
     Status,
@@ -113,6 +114,7 @@ BASE_HELPLESS = Citation("base-003", "unaware or helpless defender (our value)")
 HELPLESS_LEVEL = -3  # a defender who cannot defend stands at Terrible
 STAND_TARGET = 3  # 003 5.873: a Superb Agility roll keeps a fighter on his feet
 OFF_HAND = -1  # a one-handed weapon in the off hand (our value)
+MISSILE_DODGE = -2  # base rules: dodging a propelled missile, -2 or -3 (we take -2)
 MANEUVER = Citation("base-003", "combat options: all-out attack and defense (our values)")
 
 
@@ -488,6 +490,10 @@ def plan_attack(
             parts = frozenset(p for p in parts if p.fells)
         defense_mods.extend(wound_modifier(defender, parts))
         defense_mods.extend(defense_situation(state, attacker, defender, mode))
+        if mode.delivery is Delivery.MISSILE:
+            # Base rules: a shot from a bow or a gun is harder to dodge than a
+            # thrown weapon (-2 or -3 there; -2 here).
+            defense_mods.append(Modifier(MISSILE_DODGE, "dodging a missile", BASE_RANGED))
         defense_mods.extend(_maneuver_defense(defender))
     # The offensive damage factor.
     odf_mods = [Modifier(mode.damage.adds, f"{weapon.name} damage factor", BASE_DAMAGE)]
