@@ -142,8 +142,7 @@ def test_the_inspector_shows_the_fudge_tracks_of_the_hurt_parts(qtbot) -> None:
     section = pane.section
     assert isinstance(section, Seed000InspectorSection)
     assert "Wound tracks" not in section.wounds_label.text()
-    controller.execute(SetRulesetOptions((LOCATIONS_FUDGE,)))
-    pane.refresh()  # the option changes no combatant: the pane is shown afresh
+    controller.execute(SetRulesetOptions((LOCATIONS_FUDGE,)))  # redraws the panes
     text = section.wounds_label.text()
     assert "Wound tracks" in text
     assert "Left hand: hurt; 0/2 1/1 0/1 0/2 0/2" in text  # 3 at 12 HP: Hurt, a Poor hand

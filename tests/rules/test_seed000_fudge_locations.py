@@ -83,7 +83,12 @@ def battle_of(*fighters: Combatant) -> Battle:
 
 
 def blow(
-    battle: Battle, where: str | None, damage: int, mode: str = "swing", *, random: bool = False,
+    battle: Battle,
+    where: str | None,
+    damage: int,
+    mode: str = "swing",
+    *,
+    random: bool = False,
     location_dice: tuple[int, ...] = (),
 ) -> tuple[Event, ...]:
     """A sure broadsword blow of ``a`` at ``d``, its one damage die showing ``damage``."""

@@ -143,9 +143,7 @@ def test_aiming_costs_three_a_size_step_and_lands_without_a_roll(
     zone is hit without the 2d6. The unaimed blow is at the torso, as in 000."""
     a, d = fighters
     system = R2D6.hit_locations
-    choices = aim_choices(
-        system, d, from_front=True, melee=True, damage_type=DamageType.CUTTING
-    )
+    choices = aim_choices(system, d, from_front=True, melee=True, damage_type=DamageType.CUTTING)
     penalties = {c.key: c.penalty for c in choices}
     assert penalties == {
         None: 0, "heart": 2 * SIZE_STEP_PENALTY, "legs": SIZE_STEP_PENALTY,
@@ -197,6 +195,9 @@ def test_the_larger_of_the_zone_and_the_damage_type_multiplier_counts(
     a = hurt.assessment
     assert a.location == key and a.multiplier == expected
     assert a.injury == int(a.penetrating * expected)
+    zone_x = {"arms": 1, "legs": 1, "torso": 2, "head": 3}[key]
+    owner = {"arms": "the arms'", "legs": "the legs'"}.get(key, f"the {key}'s")
+    assert f"the larger of {owner} x{zone_x} and" in a.steps[-1].text
     assert battle.state.combatant("d").hp == fighters[1].hp - a.injury
 
 
@@ -222,7 +223,13 @@ def test_seed_000_damage_types_as_the_vital_organ_blows(
 
 
 def _organ_blow(
-    make: Make, template: str, key: str, mode: tuple[str, str], faces: int, *, dr: int = 0,
+    make: Make,
+    template: str,
+    key: str,
+    mode: tuple[str, str],
+    faces: int,
+    *,
+    dr: int = 0,
     st: int | None = None,
 ) -> WoundInflicted:
     """A sure blow (skill 30) of ``template`` aimed at ``key`` of an unarmored
@@ -280,6 +287,8 @@ def test_a_cut_cannot_harm_an_unexposed_organ(make: Make) -> None:
         assert hurt.assessment.penetrating > 0
         assert hurt.assessment.injury == 0 and hurt.wound.injury == 0
         assert hurt.assessment.location == organ
+        assert hurt.assessment.multiplier == 0  # stopped: the log reads x0, not x6
+        assert "slashing cannot harm an unexposed organ" in hurt.assessment.steps[1].text
 
 
 def test_piercing_of_2_is_stopped_and_above_2_does_full_damage(make: Make) -> None:
@@ -292,6 +301,7 @@ def test_piercing_of_2_is_stopped_and_above_2_does_full_damage(make: Make) -> No
         assert hurt.assessment.penetrating == left
         assert hurt.assessment.injury == injury, left
         assert hurt.assessment.location == "brain"
+        assert hurt.assessment.multiplier == (6 if injury else 0), left
 
 
 # --- the odds ------------------------------------------------------------------------

@@ -45,16 +45,17 @@ from rules.core.errors import IllegalAttackError, RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.components.zones_2d6 import (
     SIZE_CITATION,
+    ZONE_TABLE,
     ZONES_CITATION,
     Blow,
     Size,
     Zone,
+    ZoneRow,
     aim_problem,
     aim_steps,
     roll_zone,
     zone_damage,
     zone_distribution,
-    zone_row,
 )
 from rules.sets.seed000.hit_location import (
     HitLocationSystem,
@@ -78,7 +79,15 @@ from rules.sets.seed000.wound_effects import (
     shock_000,
 )
 
-__all__ = ["SIZE_STEP_PENALTY", "SYSTEM_2D6", "Zones2d6", "blow_of", "zones_2d6"]
+__all__ = [
+    "SIZE_STEP_PENALTY",
+    "SYSTEM_2D6",
+    "Zones2d6",
+    "blow_of",
+    "zone_label",
+    "zone_of",
+    "zones_2d6",
+]
 
 SYSTEM_2D6 = "004"
 # One size step of seed 004's aiming, as a penalty to seed 000's 3d6 attack roll:
@@ -93,19 +102,8 @@ CHINKS_NEED_001 = (
     f"({cite('001', 'Targeting Chinks in Armor')})"
 )
 
-# The zones in the order of the table (2 to 12), keyed as the attack names them.
-_KEYS: Mapping[Zone, str] = MappingProxyType(
-    {
-        Zone.HEART: "heart",
-        Zone.LEGS: "legs",
-        Zone.TORSO: "torso",
-        Zone.ARMS: "arms",
-        Zone.HEAD: "head",
-        Zone.BRAIN: "brain",
-    }
-)
-_ZONES: Mapping[str, Zone] = MappingProxyType({k: z for z, k in _KEYS.items()})
-# Seed 000's body areas (cover, a guarded area) and the zones inside them.
+# Seed 000's body areas (cover, a guarded area) and the zones inside them. A
+# zone's key is its value ("heart"); ``Zone`` lists them in the table's order.
 _AREAS: Mapping[Zone, str] = MappingProxyType(
     {
         Zone.HEART: "torso",
@@ -117,14 +115,17 @@ _AREAS: Mapping[Zone, str] = MappingProxyType(
     }
 )
 _LIMBS = {"arm": "arms", "hand": "arms", "leg": "legs", "foot": "legs"}
-_LABELS = {
-    Zone.HEART: "Heart",
-    Zone.LEGS: "Legs",
-    Zone.TORSO: "Torso",
-    Zone.ARMS: "Arms",
-    Zone.HEAD: "Head",
-    Zone.BRAIN: "Brain",
-}
+
+
+def zone_label(zone: Zone) -> str:
+    """The zone as the attack pane's "Aim at" list and the log name it ("Heart")."""
+    return zone.value.capitalize()
+
+
+def _zone_possessive(zone: Zone) -> str:
+    """'the torso's', 'the arms'' (a plural zone takes the apostrophe alone)."""
+    name = zone.value
+    return f"the {name}'" if name.endswith("s") else f"the {name}'s"
 
 
 def blow_of(damage_type: DamageType) -> Blow:
@@ -144,11 +145,11 @@ def blow_of(damage_type: DamageType) -> Blow:
 
 
 def zone_of(key: str) -> Zone:
-    zone = _ZONES.get(key)
-    if zone is None:
-        known = ", ".join(_ZONES)
-        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})")
-    return zone
+    try:
+        return Zone(key)
+    except ValueError:
+        known = ", ".join(z.value for z in Zone)
+        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})") from None
 
 
 @dataclass(frozen=True)
@@ -165,14 +166,14 @@ class Zones2d6:
 
     def __post_init__(self) -> None:
         locations = {
-            key: Location(
-                key=key,
-                label=_LABELS[zone],
+            zone.value: Location(
+                key=zone.value,
+                label=zone_label(zone),
                 area=_AREAS[zone],
-                penalty=0 if key == DEFAULT_AIM else SIZE_STEP_PENALTY * aim_steps(zone),
+                penalty=0 if zone.value == DEFAULT_AIM else SIZE_STEP_PENALTY * aim_steps(zone),
                 citation=ZONES_CITATION,
             )
-            for zone, key in _KEYS.items()
+            for zone in Zone
         }
         object.__setattr__(self, "locations", MappingProxyType(locations))
 
@@ -194,7 +195,7 @@ class Zones2d6:
         return (
             Modifier(
                 SIZE_STEP_PENALTY * steps,
-                f"aimed at the {_LABELS[zone].lower()}: {steps} size step"
+                f"aimed at the {zone.value}: {steps} size step"
                 f"{'s' if steps > 1 else ''} smaller, {SIZE_STEP_PENALTY} a step",
                 ZONES_CITATION,
             ),
@@ -293,10 +294,10 @@ class Zones2d6:
         attempts: list[LocationAttempt] = []
         while True:
             rolled = roll_zone(rng, what or "hit zone")
-            key = _KEYS[rolled.zone]
+            key = rolled.zone.value
             hidden = key in covered
             faces = "+".join(map(str, rolled.faces))
-            text = f"2d6 {faces} = {rolled.total}: {_LABELS[rolled.zone]}"
+            text = f"2d6 {faces} = {rolled.total}: {zone_label(rolled.zone)}"
             if hidden:
                 text += " (under cover: roll again)"
             steps.append(Step(text, rolled.citation))
@@ -325,11 +326,9 @@ class Zones2d6:
         known = self._distributions.get(covered)
         if known is not None:
             return known
-        dist = {_KEYS[z]: p for z, p in zone_distribution().items()}
+        dist = {z.value: p for z, p in zone_distribution().items()}
         result = (
-            condition_on_cover(dist, covered, self.locations)
-            if covered
-            else MappingProxyType(dist)
+            condition_on_cover(dist, covered, self.locations) if covered else MappingProxyType(dist)
         )
         self._distributions[covered] = result
         return result
@@ -372,30 +371,31 @@ class Zones2d6:
         ]
         hit = zone_damage(zone, blow_of(damage_type), after_armor)
         if hit.rule:
-            steps.append(Step(f"{_LABELS[zone].lower()}: {hit.rule}", hit.citation))
+            steps.append(Step(f"{zone.value}: {hit.rule}", hit.citation))
         took = hit.zone
-        if hit.base == 0 or hit.damage == 0:
+        if hit.damage == 0:
+            # Nothing passed the armor, or the bone stopped it: a stopped blow reads
+            # "x0" in the log, not the organ's x6.
             injury = 0
-            multiplier = Fraction(hit.multiplier)
+            multiplier = Fraction(0) if hit.stopped else Fraction(hit.multiplier)
         else:
             multiplier = max(Fraction(hit.multiplier), ordinary)
             injury = injury_of(hit.base, multiplier)
             steps.append(
                 Step(
-                    f"x{fraction_text(multiplier)}: the larger of the {_LABELS[took].lower()}'s "
+                    f"x{fraction_text(multiplier)}: the larger of {_zone_possessive(took)} "
                     f"x{hit.multiplier} and {damage_type.value} x{fraction_text(ordinary)}"
                     f" = {injury} injury",
-                    zone_row(_row_total(took)).citation,
+                    _row_of(took).citation,
                 )
             )
         knockdown = major_wound_roll(injury, victim)
         rolls: tuple[RequiredRoll, ...] = () if knockdown is None else (knockdown,)
         shock, shock_steps = shock_000(injury, Fraction(1), victim.pain)
-        key = _KEYS[took]
         return WoundAssessment(
             system=self.system,
-            location=key,
-            label=_LABELS[took],
+            location=took.value,
+            label=zone_label(took),
             side=None,
             damage_type=damage_type,
             basic_damage=basic_damage,
@@ -415,7 +415,6 @@ class Zones2d6:
             shock_steps=tuple(shock_steps),
         )
 
-
     def fighting_modifiers(
         self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
     ) -> tuple[Modifier, ...]:
@@ -424,12 +423,10 @@ class Zones2d6:
     def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
         return ()  # no wound track per part
 
-def _row_total(zone: Zone) -> int:
-    """A 2d6 total on the zone's row of the table."""
-    for total in range(2, 13):
-        if zone_row(total).zone is zone:
-            return total
-    raise RulesError(f"the zone table has no row for {zone.value}")
+
+def _row_of(zone: Zone) -> ZoneRow:
+    """The zone's row of the 2d6 table (each zone has one)."""
+    return next(row for row in ZONE_TABLE if row.zone is zone)
 
 
 def zones_2d6(wounding: Mapping[DamageType, Fraction]) -> Zones2d6:

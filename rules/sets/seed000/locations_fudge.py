@@ -361,9 +361,7 @@ class FudgeLocations:
             return known
         dist = {part.value: p for part, p in random_location_odds().items()}
         result = (
-            condition_on_cover(dist, covered, self.locations)
-            if covered
-            else MappingProxyType(dist)
+            condition_on_cover(dist, covered, self.locations) if covered else MappingProxyType(dist)
         )
         self._distributions[covered] = result
         return result
@@ -448,7 +446,6 @@ class FudgeLocations:
             steps=tuple(steps),
             shock_steps=tuple(shock_steps),
         )
-
 
     def fighting_modifiers(
         self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
