@@ -74,10 +74,10 @@ from rules.sets.protocol import AttackPreview, OddsLine
 from rules.sets.registry import ruleset_of
 
 # Letters a field's caption leaves to others: the pane's own ("&Attacker",
-# "&Target", "&Roll"), the menu bar's (&File, &View, &Battle) and the other panes'
-# ("Clear tar&get", "Appl&y", "Stat&us", "Ne&xt"). A field's caption takes the
-# first other letter of its label.
-_RESERVED_MNEMONICS = frozenset("atr" "fvb" "gyux")
+# "&Target", "&Roll"), the menu bar's (&File, &View, &Battle, &Help) and the other
+# panes' ("Clear tar&get", "Appl&y", "Stat&us", "Ne&xt"). A field's caption takes
+# the first other letter of its label (seed 002's "Target &helpless" took Help's).
+_RESERVED_MNEMONICS = frozenset("atr" "fvbh" "gyux")
 # The longest odds caption that still shares its row with another ("stopped by dodge").
 SHORT_ODDS_CAPTION = 16
 # The tones of the log's lines that say what an attack came to (the "Last roll" line).

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
-from PySide6.QtWidgets import QComboBox, QDockWidget
+from PySide6.QtWidgets import QComboBox, QDockWidget, QLabel
 
 from app.controller import BattleController
 from app.files import open_battle
 from app.main_window import MainWindow
-from app.panes.attack_form import AttackFormPane
+from app.panes.attack_form import AttackFormPane, _mnemonic_of
 from app.screenshot import SCREEN_HEIGHT, SCREEN_WIDTH
 from rules.battle.commands import Attack, EndTurn, MoveCombatant, TurnCombatant
 from rules.core.dice import DiceRequest
@@ -114,3 +114,24 @@ def test_physical_dice_are_asked_for_the_forms_attack(laptop) -> None:
     assert battle.commands[-1] == command
     assert asked and battle.entered_log[-1]
 
+
+
+def test_no_field_takes_a_letter_of_the_menu_bar(qtbot, settings: QSettings) -> None:
+    """Seed 002's form (its "Target helpless" flag once took Help's Alt+H): every
+    field's mnemonic is its own, none a menu's or another field's."""
+    controller = BattleController(open_battle(ASSETS / "demo-002.hexfray"))
+    window = MainWindow(controller, settings)
+    qtbot.addWidget(window)
+    face_to_face(controller)
+    settle()
+    pane = window.attack_pane
+    assert isinstance(pane, AttackFormPane) and pane.form is not None
+    menus = {_mnemonic_of(a.text()) for a in window.menuBar().actions()} - {""}
+    assert {"f", "v", "b", "h"} <= menus
+    fields = [
+        _mnemonic_of(pane.findChild(QLabel, f"fieldCaption_{f.key}").text())
+        for f in pane.form.fields
+    ]
+    assert "helpless" in {f.key for f in pane.form.fields}
+    assert all(fields) and len(set(fields)) == len(fields)
+    assert not menus & set(fields)
