@@ -182,7 +182,11 @@ class ModeDraft:
         except HexmapError:
             wrong.append(("reach", REACH_HINT))
         fixed = self.source.damage.fixed
-        if self.base is DamageBase.FIXED:
+        # dice as they came (typed over or not) stay as they are, even a shape the
+        # box does not take: seed 003's crossbow "0d" (its damage factor alone),
+        # whose Dice column that ruleset does not show
+        unchanged = fixed is not None and self.dice_text == dice_text(fixed)
+        if self.base is DamageBase.FIXED and not unchanged:
             fixed = dice_of(self.dice_text)
             if fixed is None:
                 wrong.append(("damage", DICE_HINT))

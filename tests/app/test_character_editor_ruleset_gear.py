@@ -289,3 +289,36 @@ def test_the_rulesets_damage_types_by_its_own_names(qtbot: QtBot) -> None:
     new = type_box(editor, 0)
     assert [new.itemText(i) for i in range(new.count())] == ["piercing", "slashing", "bludgeoning"]
     assert new.currentText() == "slashing"
+
+
+def test_dice_the_box_does_not_take_stay_as_they_came(qtbot: QtBot) -> None:
+    """Seed 003's crossbow does "0d" (its damage factor alone), with no Dice column
+    shown: the fighter is saved as it is, the dice kept; typed over, they are read."""
+    controller = demo_controller()
+    state = controller.state
+    crossbow = replace(
+        FALCHION,
+        key="crossbow",
+        name="Crossbow",
+        modes=(replace(FALCHION.modes[0], damage=DamageSpec(
+            DamageBase.FIXED, 0, DamageType.IMPALING, Dice(0, 4)
+        )),),
+    )  # fmt: skip
+    spearman = state.combatant(SPEARMAN)
+    fighter = replace(spearman.fighter, weapons=(crossbow, *spearman.fighter.weapons[1:]))
+    ruleset = OtherGear(controller.ruleset, FIXED_DICE_PARTS - {WeaponPart.DICE})
+    editor = CharacterEditor(ruleset, state, replace(spearman, fighter=fighter))  # type: ignore[arg-type]
+    qtbot.addWidget(editor)
+    editor.show()
+    editor.name_edit.setText("Crossbowman")
+    editor.name_edit.textEdited.emit("Crossbowman")
+    command = editor.command()
+    assert isinstance(command, EditFighter) and editor.save_button.isEnabled()
+    assert command.fighter.weapons[0].modes[0].damage.fixed == Dice(0, 4)
+    editor.tabs.setCurrentIndex(2)
+    editor.weapon_list.setCurrentRow(0)
+    dice = editor.mode_widget(0, DICE_COLUMN)
+    assert isinstance(dice, QLineEdit) and dice.text() == "0d6+4"
+    dice.setText("0d+2")  # typed: read as typed, and refused
+    dice.textEdited.emit("0d+2")
+    assert editor.command() is None
