@@ -21,6 +21,7 @@ from rules.core.errors import DataError, IllegalCommandError, RulesError
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.registry import get_ruleset
 from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.events import SkillRolled
 from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.sheet import Sheet002, base_hit_points, sheet_of
 from rules.sets.seed002.tables import catalog_002
@@ -35,6 +36,7 @@ from tests.rules.seed002_duel import (
     duel,
     fighter,
     of,
+    paint,
     sword,
 )
 
@@ -309,3 +311,23 @@ def test_a_paralysed_attacker_has_no_attack() -> None:
     still = state.with_combatants(state.combatant("a").evolve(tracks=Tracks002(paralysis="neck")))
     assert RULESET.default_attack(still, "a", "d") is None
     assert RULESET.attack_variants(still, "a", "d") == ()
+
+
+def test_the_form_s_defenses_show_the_skill_the_situation_leaves() -> None:
+    """The defense choices name the base skill and, when the map, a mount or a
+    wound changes it, the skill the roll is made at (as the attack rolls it)."""
+    b = battle(duel(None, fighter("Defender", ("longsword", "dagger"))))
+    plain = {
+        c.key: c.label for c in RULESET.attack_form(b.state, "a", "d", {}).field("defense").choices
+    }
+    assert plain["dodge"] == "dodge (40%)"
+    paint(b, [SOUTH], footing=Footing.BAD)
+    form = RULESET.attack_form(b.state, "a", "d", {"defense": "dodge"})
+    labels = {c.key: c.label for c in form.field("defense").choices}
+    assert labels["dodge"] == "dodge (40%, now 15%)"
+    assert labels["parry:dagger"] == "parry with the Dagger (50%, now 25%, small)"
+    mounted = RULESET.attack_form(b.state, "a", "d", {"defender_mounted": FLAG_ON})
+    # mounted +25% against the unstable ground's -25%: back to its skill
+    assert {c.key: c.label for c in mounted.field("defense").choices}["dodge"] == "dodge (40%)"
+    events = b.execute(Attack("a", "d", form.choices), ScriptedDice((10, 99, 1)))  # type: ignore[arg-type]
+    assert [r.roll.skill for r in of(events, SkillRolled)] == [50, 15]

@@ -1,7 +1,8 @@
 """Seed 002's attack form as data (``rules.sets.attack_form``): the weapon and
 mode, the defender's defense, and the GM's situational fields (what the map
 cannot know). The fields of the ranged table offer their rows only to a ranged
-mode; a choice that cannot be taken now is greyed with its reason."""
+mode; a choice that cannot be taken now is greyed with its reason. Each defense
+names its skill and, when the situation changes it, the skill it is rolled at."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator, Mapping
 
 from rules.battle.model import Combatant, Weapon, WeaponMode
 from rules.battle.state import BattleState
+from rules.core.modifiers import total
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
 from rules.sets.seed002.attack import (
     Attack002,
@@ -19,7 +21,7 @@ from rules.sets.seed002.attack import (
     reaches,
 )
 from rules.sets.seed002.sheet import DODGE, sheet_of
-from rules.sets.seed002.situation import GMSituation
+from rules.sets.seed002.situation import GMSituation, situation
 from rules.sets.seed002.tables import dice_text, ranged_section
 
 RANGED_ONLY = "only for ranged attacks (the seed's second table)"
@@ -95,6 +97,29 @@ def _flag(
     return FormField(key, label, (), FLAG_ON if on else FLAG_OFF, tooltip or problem, flag=True)
 
 
+def _defense_shift(
+    state: BattleState,
+    attacker: Combatant,
+    defender: Combatant,
+    chosen: tuple[Weapon, WeaponMode] | None,
+    entries: Mapping[str, str],
+) -> int:
+    """The situational modifiers' total on any defense against the chosen mode
+    (the map's, the mounts' and the defender's wounds), 0 with no mode."""
+    if chosen is None:
+        return 0
+    gm = GMSituation(
+        attacker_mounted=entries.get("attacker_mounted") == FLAG_ON,
+        defender_mounted=entries.get("defender_mounted") == FLAG_ON,
+    )
+    return total(situation(state, attacker, defender, chosen[1], gm).defense)
+
+
+def _skill_text(base: int, shift: int) -> str:
+    """ "40%", or with the situation "40%, now 15%"."""
+    return f"{base}%" if not shift else f"{base}%, now {base + shift}%"
+
+
 def attack_form(
     state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
 ) -> AttackForm:
@@ -113,17 +138,20 @@ def attack_form(
     ranged = chosen is not None and chosen[1].is_ranged
     helpless = entries.get("helpless") == FLAG_ON
     no_defense = no_defense_reason(defender, GMSituation(helpless=helpless))
+    shift = _defense_shift(state, attacker, defender, chosen, entries)
     defense_choices: list[FormChoice] = [
-        FormChoice("dodge", f"dodge ({sheet_of(defender).skill(DODGE)}%)", no_defense)
+        FormChoice(
+            "dodge", f"dodge ({_skill_text(sheet_of(defender).skill(DODGE), shift)})", no_defense
+        )
     ]
     for w in defender.fighter.weapons:
         problem = no_defense or (parry_problem(defender, w) or "")
         if not problem and ranged:
             problem = "a ranged attack can be dodged, not parried"
-        skill = sheet_of(defender).skill(w.skill)
+        skill = _skill_text(sheet_of(defender).skill(w.skill), shift)
         defense_choices.append(
             FormChoice(
-                f"parry:{w.key}", f"parry with the {w.name} ({skill}%, {w.size.value})", problem
+                f"parry:{w.key}", f"parry with the {w.name} ({skill}, {w.size.value})", problem
             )
         )
     defense_choices.append(FormChoice("none", "no defense"))
