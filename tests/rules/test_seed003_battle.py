@@ -94,6 +94,14 @@ def test_strength_adds_to_a_muscle_powered_weapon_not_to_a_crossbow() -> None:
     assert "ODF +4" in ruleset().preview_attack(state, "a", "d", shot).summary
 
 
+def test_the_sheet_shows_each_modes_odf_and_whether_strength_adds() -> None:
+    rows = {r.label: r.value for r in ruleset().sheet(duel().combatant("a"))[2].rows}
+    assert rows["Broadsword"] == "swing ODF +3 + Strength, reach 1"
+    shooter = duel(template("crossbowman")).combatant("a")
+    rows = {r.label: r.value for r in ruleset().sheet(shooter)[2].rows}
+    assert rows["Crossbow"].startswith("shoot ODF +4, range ")
+
+
 def test_a_hit_of_no_damage_is_no_wound() -> None:
     knight = template("knight")  # full plate, Good Damage Capacity: torso DDF 4
     weak = restat(template("swordsman"), strength=-3)

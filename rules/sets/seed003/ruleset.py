@@ -27,6 +27,7 @@ from rules.battle.items import within_reach
 from rules.battle.maneuvers import Maneuver, ManeuverAction
 from rules.battle.model import (
     Combatant,
+    DamageBase,
     Fighter,
     Posture,
     RulesetSheet,
@@ -34,6 +35,7 @@ from rules.battle.model import (
     Status,
     Weapon,
     WeaponKind,
+    WeaponMode,
 )
 from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece, Placement
@@ -239,8 +241,9 @@ class Seed003:
         gear = tuple(
             SheetRow(
                 w.name,
-                ", ".join(f"{m.name} {m.damage.adds:+d} {m.reach_text}" for m in w.modes),
-                f"skill {w.skill}",
+                "; ".join(_mode_text(m) for m in w.modes),
+                f"skill {w.skill}; the offensive damage factor (ODF) of each mode, with "
+                "the wielder's Strength where the weapon is muscle-powered",
             )
             for w in f.weapons
         )
@@ -561,6 +564,12 @@ class Seed003:
             mark=mark.describe(),
         )
         return state.with_combatants(hurt), (note, *events)
+
+
+def _mode_text(mode: WeaponMode) -> str:
+    """A weapon mode as the sheet shows it: "swing ODF +3 + Strength, reach 1"."""
+    strength = "" if mode.damage.base is DamageBase.FIXED else " + Strength"
+    return f"{mode.name} ODF {mode.damage.adds:+d}{strength}, {mode.reach_text}"
 
 
 def track_boxes_text(track: PartTrack) -> str:
