@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from hexmap import Facing, Hex
-from rules.battle.commands import Attack, EndTurn, MoveCombatant, SetPosture
+from rules.battle.commands import Attack, EndTurn, MoveCombatant, PickUpItem, SetPosture
 from rules.battle.model import Posture, Side
 from rules.battle.roster import AddCombatant
 from rules.battle.savefile import read_battle, write_battle
@@ -331,3 +331,53 @@ def test_the_form_s_defenses_show_the_skill_the_situation_leaves() -> None:
     assert {c.key: c.label for c in mounted.field("defense").choices}["dodge"] == "dodge (40%)"
     events = b.execute(Attack("a", "d", form.choices), ScriptedDice((10, 99, 1)))  # type: ignore[arg-type]
     assert [r.roll.skill for r in of(events, SkillRolled)] == [50, 15]
+
+
+def _turns(b):  # type: ignore[no-untyped-def]
+    """Start the turns: the quick attacker "a" first, the defender "d" next."""
+    b.execute(StartTurns(), ScriptedDice(()))
+    assert b.state.initiative == ("a", "d")
+
+
+def test_each_maneuver_allows_what_it_says_through_battle_commands() -> None:
+    """Wait: one attack on another fighter's turn; Ready: pick up a weapon and a
+    step, no attack; Change posture: stand up, no step; Do nothing: no step, no
+    attack. The Move maneuver's test is above."""
+    step = HOME + Facing.N.vector
+    waiting = battle(duel(fighter("Quick", dexterity=15), fighter("Tough", hp=40)))
+    _turns(waiting)
+    waiting.execute(ChooseManeuver("a", "wait", ""), ScriptedDice(()))
+    waiting.execute(EndTurn(), ScriptedDice(()))
+    assert waiting.state.active_id == "d"
+    waiting.execute(Attack("a", "d", sword()), ScriptedDice((99,)))  # on the defender's turn
+    with pytest.raises(IllegalCommandError, match="Wait allows 1"):
+        waiting.execute(Attack("a", "d", sword()), ScriptedDice((99,)))
+
+    ready = battle(duel(fighter("Quick", dexterity=15), fighter("Tough", hp=40)))
+    _turns(ready)
+    ready.execute(Attack("a", "d", sword()), ScriptedDice((100,)))  # a fumble drops the sword
+    ready.execute(EndTurn(), ScriptedDice(()))
+    ready.execute(EndTurn(), ScriptedDice(()))
+    ready.execute(ChooseManeuver("a", "ready", ""), ScriptedDice(()))
+    ready.execute(PickUpItem("a", ready.state.items[0].id), ScriptedDice(()))
+    assert [w.key for w in ready.state.combatant("a").fighter.weapons] == ["longsword"]
+    with pytest.raises(IllegalCommandError, match="Ready"):
+        ready.execute(Attack("a", "d", sword()), ScriptedDice((99,)))
+    ready.execute(MoveCombatant("a", step), ScriptedDice(()))
+    assert ready.state.combatant("a").hex == step
+
+    posture = battle(duel(fighter("Quick", dexterity=15)))
+    posture.execute(SetPosture("a", Posture.PRONE), ScriptedDice(()))  # before the turns
+    _turns(posture)
+    posture.execute(ChooseManeuver("a", "change-posture", ""), ScriptedDice(()))
+    posture.execute(SetPosture("a", Posture.STANDING), ScriptedDice(()))
+    assert posture.state.combatant("a").posture is Posture.STANDING
+    with pytest.raises(IllegalCommandError, match="Change posture"):
+        posture.execute(MoveCombatant("a", step), ScriptedDice(()))
+
+    idle = battle(duel(fighter("Quick", dexterity=15)))
+    _turns(idle)
+    idle.execute(ChooseManeuver("a", "do-nothing", ""), ScriptedDice(()))
+    for command in (Attack("a", "d", sword()), MoveCombatant("a", step)):
+        with pytest.raises(IllegalCommandError, match="Do nothing"):
+            idle.execute(command, ScriptedDice((99,)))
