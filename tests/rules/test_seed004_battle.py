@@ -116,6 +116,12 @@ def test_a_surprise_attack_allows_no_defense() -> None:
     battle = duel()
     events = hit(battle, (3, 3, 3, 3, 1, 3, 3), surprise=True)
     assert of(events, DefenseNotRolled)[0].reason == "a surprise attack"
+    cited = of(events, DefenseNotRolled)[0].citation
+    assert cited is not None and cited.heading.endswith(
+        "a surprise attack allows no dodge or block"
+    )
+    attack = of(events, CheckRolled)[0].citation
+    assert attack is not None and attack.heading.startswith("melee combat")
     assert len(of(events, CheckRolled)) == 2  # the attack and the wound check
 
 

@@ -21,7 +21,14 @@ from rules.core.errors import IllegalAttackError
 from rules.sets.components.zones_2d6 import Size, Zone
 from rules.sets.registry import get_ruleset
 from rules.sets.seed004.attack import Defense, Seed004Attack
-from rules.sets.seed004.events import CheckRolled, DamageRolled, DefenseNotRolled, ZoneDamaged
+from rules.sets.seed004.events import (
+    AttackDeclared,
+    AttackOutcome,
+    CheckRolled,
+    DamageRolled,
+    DefenseNotRolled,
+    ZoneDamaged,
+)
 from rules.sets.seed004.sheet import sheet_of
 from rules.sets.seed004.tables import RangeBand, range_band
 from tests.rules.battle_level import of
@@ -117,6 +124,11 @@ def test_a_shot_allows_no_dodge_or_block_and_rolls_its_zone() -> None:
     (damage,) = of(events, DamageRolled)
     assert (damage.strength, damage.total) == (0, 6)  # a shot adds no Strength
     assert of(events, ZoneDamaged)[0].damage == 18  # head x3
+    # the shot's lines cite the base rules' ranged combat, not melee or surprise
+    shot_rule = "ranged combat: a shot against the difficulty, no dodge or block"
+    for kind in (AttackDeclared, CheckRolled, AttackOutcome, DefenseNotRolled):
+        cited = of(events, kind)[0].citation
+        assert cited is not None and cited.heading == shot_rule, kind.__name__
 
 
 def test_strength_does_not_add_to_a_shot() -> None:

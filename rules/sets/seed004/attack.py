@@ -84,6 +84,7 @@ from rules.sets.seed004.tracks import Seed004Tracks, maximum_hit_points, tracks_
 from rules.sets.seed004.wound_effects import add_wounds
 
 MELEE = Citation("base-004", "melee combat: Melee Combat against Dodge")
+SHOT = Citation("base-004", "ranged combat: a shot against the difficulty, no dodge or block")
 BLOCK = Citation("base-004", "melee combat: a block halves the damage")
 SURPRISE = Citation("base-004", "melee combat: a surprise attack allows no dodge or block")
 EXTRA_DEFENSE = Citation("base-004", "melee combat: each further dodge at a cumulative -2")
@@ -426,7 +427,7 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
     defender = state.combatant(plan.defender_id)
     events: list[Event] = [
         AttackDeclared(
-            citation=MELEE,
+            citation=_attack_citation(plan),
             combatant_id=attacker.id,
             name=attacker.name,
             defender_id=defender.id,
@@ -442,7 +443,10 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
     result = contest(plan, dice)
     events.append(
         CheckRolled(
-            citation=MELEE, combatant_id=attacker.id, name=attacker.name, roll=result.attack
+            citation=_attack_citation(plan),
+            combatant_id=attacker.id,
+            name=attacker.name,
+            roll=result.attack,
         )
     )
     if result.outcome is Outcome.MISS:
@@ -451,7 +455,7 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
     if plan.defense is Defense.NONE:
         events.append(
             DefenseNotRolled(
-                citation=SURPRISE if plan.defense_note != "no defense chosen" else MELEE,
+                citation=_no_defense_citation(plan),
                 combatant_id=defender.id,
                 name=defender.name,
                 reason=plan.defense_note,
@@ -517,11 +521,23 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
     return AttackResult((attacker, defender), tuple(events))
 
 
+def _attack_citation(plan: AttackPlan) -> Citation:
+    return SHOT if plan.mode.is_ranged else MELEE
+
+
+def _no_defense_citation(plan: AttackPlan) -> Citation:
+    """Why no defense is rolled: a shot, a surprise attack, or the GM's choice
+    or a defender who cannot act (the melee rule)."""
+    if plan.mode.is_ranged:
+        return SHOT
+    return SURPRISE if "surprise" in plan.defense_note else MELEE
+
+
 def _outcome(
     plan: AttackPlan, attacker: Combatant, defender: Combatant, outcome: Outcome, verb: str
 ) -> AttackOutcome:
     return AttackOutcome(
-        citation=BLOCK if outcome is Outcome.BLOCKED else MELEE,
+        citation=BLOCK if outcome is Outcome.BLOCKED else _attack_citation(plan),
         attacker_id=attacker.id,
         defender_id=defender.id,
         outcome=outcome.value,
