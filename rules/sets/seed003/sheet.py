@@ -42,6 +42,7 @@ from rules.sets.components.fudge_locations import (
     track_boxes,
 )
 from rules.sets.sheet_fields import (
+    ProtectionPart,
     SheetDescription,
     SheetEntries,
     SheetField,
@@ -222,8 +223,9 @@ SHEET_DESCRIPTION = SheetDescription(
     skills_tooltip="Skill levels on the ladder, -3 (Terrible) to +3 (Superb); "
     "a skill not listed is Poor (-2).",
     # What seed 003 reads of a weapon: bare hands or not, whether it parries, its
-    # hands, whether Strength adds (thr/sw) or not (fixed), its factor (the adds)
-    # and a mode's skill modifier.
+    # hands, whether Strength adds (thr/sw) or not (fixed), its factor (the adds),
+    # a mode's skill modifier, and a shot's range and half range (past it the
+    # shot is too distant to aim: 003 5.871).
     weapon_parts=frozenset(
         {
             WeaponPart.KIND,
@@ -232,6 +234,18 @@ SHEET_DESCRIPTION = SheetDescription(
             WeaponPart.DAMAGE_BASE,
             WeaponPart.ADDS,
             WeaponPart.SKILL_MODIFIER,
+            WeaponPart.RANGE,
+            WeaponPart.HALF_DAMAGE_RANGE,
+        }
+    ),
+    # What seed 003 reads of the shield and armor: the shield's bonus to the
+    # defense (its PD) and the suit's defensive factor (its DR).
+    protection_parts=frozenset(
+        {
+            ProtectionPart.SHIELD,
+            ProtectionPart.SHIELD_PD,
+            ProtectionPart.ARMOR,
+            ProtectionPart.ARMOR_DR,
         }
     ),
 )
