@@ -270,18 +270,14 @@ def test_each_parts_capacity_is_its_defensive_factor_and_sets_its_boxes() -> Non
     assert wound.defensive == -2
     sheet = ruleset().sheet(b.state.combatant("d"))
     rows = {r.label: r.value for r in sheet[-1].rows}
-    empty, full = "\u25a1", "\u25a0"
-    assert rows["Torso"] == " ".join([empty * 2] * 5) + "  unhurt"
-    assert (
-        rows["Head"] == " ".join([empty * 2, empty * 2, empty, empty * 2, empty * 2]) + "  unhurt"
-    )
-    assert rows["Right hand"] == " ".join([empty * 2, empty, empty, empty * 2, empty * 2]) + (
-        "  unhurt"
-    )
+    empty, full, thin = "\u25a1", "\u25a0", "\u2009"
+    # An unhurt part shows its boxes alone, level by level a thin space apart.
+    assert rows["Torso"] == thin.join([empty * 2] * 5)
+    assert rows["Head"] == thin.join([empty * 2, empty * 2, empty, empty * 2, empty * 2])
+    assert rows["Right hand"] == thin.join([empty * 2, empty, empty, empty * 2, empty * 2])
     # The left hand: relative 3 (1 against -2) + ODF 3 - DDF -2 = 8: a Useless box.
-    assert (
-        rows["Left hand"]
-        == " ".join([empty * 2, empty, empty, full + empty, empty * 2]) + "  useless"
+    assert rows["Left hand"] == (
+        thin.join([empty * 2, empty, empty, full + empty, empty * 2]) + "  useless"
     )
 
 
@@ -457,7 +453,7 @@ def test_the_sheet_records_every_parts_wounds() -> None:
     assert wounds.title == "Wounds by body part"
     assert [r.label for r in wounds.rows][:3] == ["Torso", "Head", "Left arm"]
     assert len(wounds.rows) == 10
-    assert {r.label: r.value for r in wounds.rows}["Left arm"].endswith("  very hurt (-2)")
+    assert {r.label: r.value for r in wounds.rows}["Left arm"].endswith("  very\u00a0hurt\u00a0-2")
 
 
 # --- 003 5.876 widespread damage ---------------------------------------------------------

@@ -63,6 +63,7 @@ from rules.sets.components.fudge_locations import (
     BODY_PARTS,
     BodyPart,
     PartKind,
+    PartState,
     PartTrack,
     WoundLevel,
     ladder_label,
@@ -572,18 +573,27 @@ def _mode_text(mode: WeaponMode) -> str:
     return f"{mode.name} ODF {mode.damage.adds:+d}{strength}, {mode.reach_text}"
 
 
+NO_BREAK = "\u00a0"
+
+
 def track_boxes_text(track: PartTrack) -> str:
     """A part's track as a sheet shows it: each level's boxes, checked ones
-    filled, so the ten rows' boxes start in one column, then its state with the
-    modifier it gives while usable ("■■ ■□ □ □□ □□  hurt (-1)")."""
-    groups = " ".join(
+    filled, the levels a thin space apart, so the ten rows' boxes start in one
+    column and fit the inspector; then, for a hurt part, its state with the
+    modifier it gives while usable ("■■ ■□ □ □□ □□  hurt -1"); an unhurt part
+    shows its boxes alone."""
+    groups = "\u2009".join(
         "■" * checked + "□" * (boxes - checked)
         for checked, boxes in zip(track.checked, track.boxes, strict=True)
     )
+    if track.state is PartState.UNHURT:
+        return groups
     state = track.state.label
     if track.penalty and not track.state.disabled:
-        state += f" ({track.penalty:+d})"
-    return f"{groups}  {state}"
+        state += f" {track.penalty:+d}"
+    # The state's words never part: in a narrow inspector it wraps whole under
+    # the boxes.
+    return f"{groups}  {state.replace(' ', NO_BREAK)}"
 
 
 @dataclass(frozen=True, kw_only=True)
