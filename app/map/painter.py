@@ -997,6 +997,8 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
 
     reach: list[ReachArea] = []
     for i, weapon in enumerate(c.fighter.weapons):
+        if all(m.is_ranged for m in weapon.modes):
+            continue  # a bow only shoots: its range area says where (range_areas)
         shown = frozenset(h for h in reach_hexes(origin, facing, weapon.reach) if h in grid)
         anchor = origin + facing.vector.scale(weapon.reach.max)
         reach.append(
