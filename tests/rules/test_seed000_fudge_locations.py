@@ -27,7 +27,7 @@ from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
-from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.fudge_locations import BodyPart, PartState, track_boxes
 from rules.sets.registry import get_ruleset
@@ -472,3 +472,15 @@ def test_the_tracks_survive_save_load_and_undo(fighters: tuple[Combatant, Combat
     assert hand_boxes(loaded) == (0, 0, 0, 0, 0)
     wound(blow(loaded, "left hand", 3, "thrust"))
     assert hand_boxes(loaded) == (0, 1, 0, 0, 0)
+
+
+def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Combatant]) -> None:
+    """Seed 001's chinks in armor have no FUDGE part: the attack is refused, the
+    battle unchanged."""
+    battle = battle_of(*fighters)
+    before = battle.state
+    options = AttackOptions("broadsword", "thrust", location="head", chink=True)
+    with pytest.raises(IllegalAttackError, match="the FUDGE locations have no chinks in armor"):
+        battle.execute(Attack("a", "d", options), ScriptedDice((*HIT, 3, *MORE)))
+    assert battle.state == before
+

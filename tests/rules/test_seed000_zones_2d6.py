@@ -23,7 +23,7 @@ from rules.battle.model import Armor, Combatant, DamageType
 from rules.battle.state import BattleState
 from rules.core.dice import Dice, ScriptedDice, distribution
 from rules.core.enumerate import exact_outcomes
-from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.zones_2d6 import Blow, Zone, zone_distribution
 from rules.sets.registry import get_ruleset
@@ -387,3 +387,14 @@ def test_the_odds_equal_resolve_attack_face_by_face(make: Make) -> None:
     assert checked == 2 * len(system.locations)
     rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)
     assert dict(rolled) == dict(system.exact_distribution())
+
+
+def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Combatant]) -> None:
+    """Seed 001's chinks in armor have no 2d6 zone: the attack is refused, the
+    battle unchanged."""
+    battle = battle_of(*fighters)
+    before = battle.state
+    options = AttackOptions("broadsword", "thrust", location="head", chink=True)
+    with pytest.raises(IllegalAttackError, match="the 2d6 zones have no chinks in armor"):
+        battle.execute(Attack("a", "d", options), ScriptedDice((*HIT, 3, *[1] * 12)))
+    assert battle.state == before

@@ -33,13 +33,14 @@ puts them in seed 000's terms (docs/hit-locations.md, "Seed 004's zones in seed
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.model import DamageType
-from rules.core.citation import BASE_DAMAGE, Citation, cite
+from rules.core.citation import BASE_DAMAGE, Citation
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError, RulesError
 from rules.core.modifiers import Modifier
@@ -62,9 +63,9 @@ from rules.sets.seed000.hit_location import (
     Location,
     LocationAttempt,
     LocationRoll,
-    condition_on_cover,
     known_location,
 )
+from rules.sets.seed000.replacement_locations import UNAIMED_KEY, ReplacementLocations
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     PIERCING_TYPES,
@@ -96,11 +97,6 @@ SYSTEM_2D6 = "004"
 SIZE_STEP_PENALTY = -3
 # Every seed 000 fighter is a man-sized target (see the module docstring).
 TARGET_SIZE = Size.MEDIUM
-DEFAULT_AIM = "torso"  # the unaimed blow (locations.UNAIMED_KEY, base rules)
-CHINKS_NEED_001 = (
-    "the 2d6 zones have no chinks in armor: they need the 001 hit locations "
-    f"({cite('001', 'Targeting Chinks in Armor')})"
-)
 
 # Seed 000's body areas (cover, a guarded area) and the zones inside them. A
 # zone's key is its value ("heart"); ``Zone`` lists them in the table's order.
@@ -114,7 +110,6 @@ _AREAS: Mapping[Zone, str] = MappingProxyType(
         Zone.BRAIN: "head",
     }
 )
-_LIMBS = {"arm": "arms", "hand": "arms", "leg": "legs", "foot": "legs"}
 
 
 def zone_label(zone: Zone) -> str:
@@ -153,10 +148,14 @@ def zone_of(key: str) -> Zone:
 
 
 @dataclass(frozen=True)
-class Zones2d6:
+class Zones2d6(ReplacementLocations):
     """Seed 004's hit zones in seed 000 (see the module docstring). ``wounding``:
     seed 000's wounding multipliers by damage type (``Tables.wounding``)."""
 
+    system_name: ClassVar[str] = "2d6 zones"
+    limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"arm": "arms", "hand": "arms", "leg": "legs", "foot": "legs"}
+    )
     wounding: Mapping[DamageType, Fraction]
     system: str = SYSTEM_2D6
     locations: Mapping[str, Location] = field(init=False, repr=False, compare=False)
@@ -170,7 +169,7 @@ class Zones2d6:
                 key=zone.value,
                 label=zone_label(zone),
                 area=_AREAS[zone],
-                penalty=0 if zone.value == DEFAULT_AIM else SIZE_STEP_PENALTY * aim_steps(zone),
+                penalty=0 if zone.value == UNAIMED_KEY else SIZE_STEP_PENALTY * aim_steps(zone),
                 citation=ZONES_CITATION,
             )
             for zone in Zone
@@ -189,7 +188,7 @@ class Zones2d6:
         organ (004 Zones); the torso is the unaimed blow, with none. A shield or
         the direction has no rule here."""
         zone = zone_of(location_key)
-        if location_key == DEFAULT_AIM:
+        if location_key == UNAIMED_KEY:
             return ()
         steps = aim_steps(zone)
         return (
@@ -200,40 +199,6 @@ class Zones2d6:
                 ZONES_CITATION,
             ),
         )
-
-    def aimed_penalty(
-        self,
-        location_key: str,
-        *,
-        shield_side: bool,
-        from_front: bool,
-        chink: bool,
-        melee: bool = True,
-    ) -> tuple[Modifier, ...]:
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
-        return self.penalty(location_key, shield_side=shield_side, melee=melee)
-
-    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
-        return CHINKS_NEED_001
-
-    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
-        return tuple(k for k in self.locations if k != DEFAULT_AIM)
-
-    def limb_key(self, limb: str) -> str:
-        try:
-            return _LIMBS[limb]
-        except KeyError:
-            raise RulesError(f"no limb {limb!r} (limbs: {', '.join(_LIMBS)})") from None
-
-    def shield_limb(self, aimed: str | None) -> str | None:
-        return None
-
-    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
-        return frozenset(k for k, loc in self.locations.items() if loc.area in areas)
-
-    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
-        return frozenset()  # injury tolerance is seed 001's rule
 
     def can_target(
         self,
@@ -259,18 +224,6 @@ class Zones2d6:
         problem = aim_problem(TARGET_SIZE, zone_of(location_key))
         return f"{problem} ({SIZE_CITATION})" if problem else None
 
-    def missed_aim(
-        self,
-        location_key: str,
-        total: int,
-        effective_skill: int,
-        aim_penalty: int,
-        damage_type: DamageType,
-        swung: bool,
-        hand_weapon: bool = True,
-    ) -> tuple[str, str, Citation] | None:
-        return None  # near misses and shifted aims belong to the 000 table
-
     # --- the dice -------------------------------------------------------------------
     def roll_random(
         self,
@@ -288,50 +241,23 @@ class Zones2d6:
     ) -> LocationRoll:
         """Roll 2d6 on the zone table (004 Zones); a covered zone is rolled again.
         The table has no sides and no rule for the direction of the blow."""
-        if covered:  # fail early (and never loop) when every zone is covered
-            self.exact_distribution(covered=covered)
-        steps: list[Step] = []
-        attempts: list[LocationAttempt] = []
-        while True:
-            rolled = roll_zone(rng, what or "hit zone")
+
+        def roll_once(dice: DiceSource) -> tuple[Zone, LocationAttempt, Step]:
+            rolled = roll_zone(dice, what or "hit zone")
             key = rolled.zone.value
-            hidden = key in covered
             faces = "+".join(map(str, rolled.faces))
             text = f"2d6 {faces} = {rolled.total}: {zone_label(rolled.zone)}"
-            if hidden:
-                text += " (under cover: roll again)"
-            steps.append(Step(text, rolled.citation))
-            attempts.append(
-                LocationAttempt(
-                    rolled.faces, 0, rolled.total, rolled.total, None, None, key, hidden
-                )
+            attempt = LocationAttempt(
+                rolled.faces, 0, rolled.total, rolled.total, None, None, key, False
             )
-            if not hidden:
-                break
-        return LocationRoll(
-            self.system, tuple(attempts), key, self.locations[key].label, None, None, tuple(steps)
-        )
+            return rolled.zone, attempt, Step(text, rolled.citation)
 
-    def exact_distribution(
-        self,
-        from_above: bool = False,
-        from_below: bool = False,
-        from_back: bool = False,
-        covered: frozenset[str] = frozenset(),
-        *,
-        from_side: bool = False,
-    ) -> Mapping[str, Fraction]:
-        """The exact chance of each zone on 2d6 (``zone_distribution``), covered
-        zones conditioned away; the direction has no rule here."""
-        known = self._distributions.get(covered)
-        if known is not None:
-            return known
-        dist = {z.value: p for z, p in zone_distribution().items()}
-        result = (
-            condition_on_cover(dist, covered, self.locations) if covered else MappingProxyType(dist)
-        )
-        self._distributions[covered] = result
-        return result
+        zone, attempts, steps = self.roll_uncovered(rng, covered, roll_once)
+        return LocationRoll(self.system, attempts, zone.value, zone_label(zone), None, None, steps)
+
+    def random_chances(self) -> Mapping[str, Fraction]:
+        """The exact chance of each zone on 2d6 (``zone_distribution``)."""
+        return MappingProxyType({z.value: p for z, p in zone_distribution().items()})
 
     # --- wounds ----------------------------------------------------------------------
     def assess_wound(
@@ -354,8 +280,7 @@ class Zones2d6:
         for the damage type. Shock and a major wound's knockdown roll are seed
         000's base rules. ``side``, ``swung``, ``from_back`` and ``tight_beam``
         have no rule here."""
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
+        self.refuse_chink(chink)
         known_location(self.locations, location_key)
         zone = zone_of(location_key)
         try:

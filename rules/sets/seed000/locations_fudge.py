@@ -44,15 +44,16 @@ the odds see the same boxes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.model import DamageType
-from rules.core.citation import BASE_DAMAGE, Citation, cite
+from rules.core.citation import BASE_DAMAGE, Citation
 from rules.core.dice import DiceSource
-from rules.core.errors import IllegalAttackError, RulesError
+from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.components.fudge_locations import (
     AIM_TARGETS,
@@ -66,6 +67,7 @@ from rules.sets.components.fudge_locations import (
     PartGroup,
     PartKind,
     PartState,
+    RandomLocation,
     Side,
     WoundMark,
     aim_target,
@@ -80,9 +82,9 @@ from rules.sets.seed000.hit_location import (
     Location,
     LocationAttempt,
     LocationRoll,
-    condition_on_cover,
     known_location,
 )
+from rules.sets.seed000.replacement_locations import ReplacementLocations
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     BodySide,
@@ -116,11 +118,6 @@ FUDGE_LEVEL = 2
 FAIR_HP = 10
 # The general damage capacity the parts' levels are counted from (HP scale the damage).
 GENERAL_CAPACITY = 0
-DEFAULT_AIM = "torso"
-CHINKS_NEED_001 = (
-    "the FUDGE locations have no chinks in armor: they need the 001 hit locations "
-    f"({cite('001', 'Targeting Chinks in Armor')})"
-)
 OPTION_FUDGE = Citation("base-003", "wound levels: the damage table, read on seed 000's injury")
 _AREAS = {
     PartGroup.TORSO: "torso",
@@ -136,8 +133,6 @@ _LIMBS = {
     PartGroup.LEG: Limb.LEG,
     PartGroup.FOOT: Limb.FOOT,
 }
-# The key of each limb as the attack code names it (its side comes with the blow).
-_LIMB_KEYS = {"arm": "right arm", "hand": "right hand", "leg": "right leg", "foot": "right foot"}
 _LIMB_STATES = frozenset({PartState.USELESS, PartState.CRIPPLED, PartState.LOST})
 _OUT_STATES = frozenset({PartState.INCAPACITATED, PartState.NEAR_DEATH})
 
@@ -179,11 +174,27 @@ def tracks_of_victim(victim: Victim) -> BodyTracks:
     return tracks
 
 
+def _roll_part(rng: DiceSource) -> tuple[RandomLocation, LocationAttempt, Step]:
+    """One roll of 003 5.871's random location, with its attempt and its step."""
+    rolled = roll_random_location(rng)
+    faces = rolled.faces
+    sub = faces[1] if len(faces) > 1 else None
+    sub2 = faces[2] if len(faces) > 2 else None
+    key = rolled.part.value
+    attempt = LocationAttempt(faces[:1], 0, faces[0], faces[0], sub, sub2, key, False)
+    step = Step(f"1d6 {'; '.join(rolled.steps)}: {rolled.part.label}", rolled.citation)
+    return rolled, attempt, step
+
+
 @dataclass(frozen=True)
-class FudgeLocations:
+class FudgeLocations(ReplacementLocations):
     """FUDGE 5.87's body parts in seed 000 (see the module docstring).
     ``wounding``: seed 000's wounding multipliers by damage type."""
 
+    system_name: ClassVar[str] = "FUDGE locations"
+    limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"arm": "right arm", "hand": "right hand", "leg": "right leg", "foot": "right foot"}
+    )  # the attack gives the side with the blow
     wounding: Mapping[DamageType, Fraction]
     system: str = SYSTEM_FUDGE
     locations: Mapping[str, Location] = field(init=False, repr=False, compare=False)
@@ -228,40 +239,6 @@ class FudgeLocations:
             ),
         )
 
-    def aimed_penalty(
-        self,
-        location_key: str,
-        *,
-        shield_side: bool,
-        from_front: bool,
-        chink: bool,
-        melee: bool = True,
-    ) -> tuple[Modifier, ...]:
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
-        return self.penalty(location_key, shield_side=shield_side, melee=melee)
-
-    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
-        return CHINKS_NEED_001
-
-    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
-        return tuple(k for k in self.locations if k != DEFAULT_AIM)
-
-    def limb_key(self, limb: str) -> str:
-        try:
-            return _LIMB_KEYS[limb]
-        except KeyError:
-            raise RulesError(f"no limb {limb!r} (limbs: {', '.join(_LIMB_KEYS)})") from None
-
-    def shield_limb(self, aimed: str | None) -> str | None:
-        return None
-
-    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
-        return frozenset(k for k, loc in self.locations.items() if loc.area in areas)
-
-    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
-        return frozenset()  # injury tolerance is seed 001's rule
-
     def can_target(
         self,
         location_key: str,
@@ -286,18 +263,6 @@ class FudgeLocations:
         known_location(self.locations, location_key)
         return None
 
-    def missed_aim(
-        self,
-        location_key: str,
-        total: int,
-        effective_skill: int,
-        aim_penalty: int,
-        damage_type: DamageType,
-        swung: bool,
-        hand_weapon: bool = True,
-    ) -> tuple[str, str, Citation] | None:
-        return None  # near misses and shifted aims belong to the 000 table
-
     # --- the dice -------------------------------------------------------------------
     def roll_random(
         self,
@@ -317,54 +282,19 @@ class FudgeLocations:
         and a limb's side d6 (1-3 left, 4-6 right); a covered part is rolled again.
         The table has no rule for the direction of the blow, nor for a stance:
         left and right are the target's own."""
-        if covered:  # fail early (and never loop) when every part is covered
-            self.exact_distribution(covered=covered)
-        steps: list[Step] = []
-        attempts: list[LocationAttempt] = []
-        while True:
-            rolled = roll_random_location(rng)
-            key = rolled.part.value
-            hidden = key in covered
-            text = f"1d6 {'; '.join(rolled.steps)}: {rolled.part.label}"
-            if hidden:
-                text += " (under cover: roll again)"
-            steps.append(Step(text, rolled.citation))
-            faces = rolled.faces
-            sub = faces[1] if len(faces) > 1 else None
-            sub2 = faces[2] if len(faces) > 2 else None
-            attempts.append(
-                LocationAttempt(faces[:1], 0, faces[0], faces[0], sub, sub2, key, hidden)
-            )
-            if not hidden:
-                break
+        rolled, attempts, steps = self.roll_uncovered(rng, covered, _roll_part)
         part_side = rolled.part.side
         side = None if part_side is None else BodySide(part_side.value)
         label = f"{rolled.part.label} ({'; '.join(rolled.steps)})"
+        final = attempts[-1]
         return LocationRoll(
-            self.system, tuple(attempts), key, label, side, sub2 or sub, tuple(steps)
+            self.system, attempts, final.location, label, side, final.sub2 or final.sub, steps
         )
 
-    def exact_distribution(
-        self,
-        from_above: bool = False,
-        from_below: bool = False,
-        from_back: bool = False,
-        covered: frozenset[str] = frozenset(),
-        *,
-        from_side: bool = False,
-    ) -> Mapping[str, Fraction]:
-        """The exact chance of each part (``random_location_odds``: torso 1/3, head
-        1/6, each arm and leg 1/12, each hand and foot 1/24), covered parts
-        conditioned away; the direction has no rule here."""
-        known = self._distributions.get(covered)
-        if known is not None:
-            return known
-        dist = {part.value: p for part, p in random_location_odds().items()}
-        result = (
-            condition_on_cover(dist, covered, self.locations) if covered else MappingProxyType(dist)
-        )
-        self._distributions[covered] = result
-        return result
+    def random_chances(self) -> Mapping[str, Fraction]:
+        """``random_location_odds``: torso 1/3, head 1/6, each arm and leg 1/12,
+        each hand and foot 1/24."""
+        return MappingProxyType({part.value: p for part, p in random_location_odds().items()})
 
     # --- wounds ----------------------------------------------------------------------
     def assess_wound(
@@ -385,8 +315,7 @@ class FudgeLocations:
         its wound on the part's track (003 5.872) and what the track's new state
         does (003 5.873). ``side`` moves a limb to that side; ``swung``,
         ``from_back`` and ``tight_beam`` have no rule here."""
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
+        self.refuse_chink(chink)
         known_location(self.locations, location_key)
         part = part_of(location_key, side)
         try:
@@ -404,9 +333,9 @@ class FudgeLocations:
         ]
         automatic: set[Condition] = set()
         crippling: Crippling | None = None
-        level = wound_for_damage(fudge_damage(injury, victim.hp))
+        scaled = fudge_damage(injury, victim.hp)
+        level = wound_for_damage(scaled)
         if level is not None:
-            scaled = fudge_damage(injury, victim.hp)
             steps.append(
                 Step(
                     f"{injury} injury at {victim.hp} HP reads as FUDGE damage {scaled} "
