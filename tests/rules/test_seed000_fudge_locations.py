@@ -21,17 +21,16 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, SetRulesetOptions
-from rules.battle.model import Armor, Combatant, DamageType, Posture, Status
+from rules.battle.model import Combatant, DamageType, Posture, Status
 from rules.battle.savefile import read_battle, write_battle
 from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
-from rules.core.enumerate import exact_outcomes
 from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.fudge_locations import BodyPart, PartState, track_boxes
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack, victim_of
+from rules.sets.seed000.attack import AttackOptions, plan_attack, victim_of
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand, WoundInflicted
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -42,7 +41,7 @@ from rules.sets.seed000.locations_fudge import (
     fudge_damage,
     tracks_of_victim,
 )
-from rules.sets.seed000.odds import attack_odds, blow_odds, status_distribution
+from rules.sets.seed000.odds import attack_odds, status_distribution
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import (
     LOCATIONS_001,
@@ -53,6 +52,7 @@ from rules.sets.seed000.tables import (
 from rules.sets.seed000.tracks import wounds_of
 from rules.sets.seed000.wound_effects import Condition, Limb
 from tests.rules.battle_level import Make, of
+from tests.rules.location_options import check_injury_odds_face_by_face
 from tests.rules.sheets import amend
 
 RF = Tables((LOCATIONS_FUDGE,))
@@ -429,31 +429,7 @@ def test_a_defense_counts_the_limb_it_uses(fighters: tuple[Combatant, Combatant]
 
 
 def test_the_odds_equal_resolve_attack_face_by_face(make: Make) -> None:
-    """resolve_attack itself, a critical hit (1+1+2) at every key the option can
-    aim at, swung and thrust, fed every combination of damage faces (the wound's
-    and the HT rolls all 1s): exactly the injury the odds report. And the random
-    location's odds are ``roll_random`` itself on every way its dice fall."""
-    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", skills={"Broadsword": 14})
-    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    d = replace(d, fighter=replace(d.fighter, armor=Armor("test-armor", "Test armor", 1, 2)))
-    system = RF.hit_locations
-    checked = 0
-    for key in sorted(system.locations):
-        for mode in ("swing", "thrust"):
-            plan = plan_attack(a, d, AttackOptions("broadsword", mode, location=key), RF)
-            dice = plan.damage_dice
-            counts: dict[int, Fraction] = {}
-            for faces in itertools.product(range(1, 7), repeat=dice.count):
-                rng = ScriptedDice((1, 1, 2, *faces, *(1,) * 60))
-                result = resolve_attack(plan, a, d, rng, RF)
-                assert result.damage is not None
-                injury = result.damage.injury
-                counts[injury] = counts.get(injury, Fraction(0)) + Fraction(1, 6**dice.count)
-            assert dict(blow_odds(plan, d, RF).injury) == counts, (key, mode)
-            checked += 1
-    assert checked == 2 * len(system.locations)
-    rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)
-    assert dict(rolled) == dict(system.exact_distribution())
+    check_injury_odds_face_by_face(make, RF)
 
 
 def test_the_tracks_survive_save_load_and_undo(fighters: tuple[Combatant, Combatant]) -> None:
@@ -483,4 +459,3 @@ def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Com
     with pytest.raises(IllegalAttackError, match="the FUDGE locations have no chinks in armor"):
         battle.execute(Attack("a", "d", options), ScriptedDice((*HIT, 3, *MORE)))
     assert battle.state == before
-

@@ -22,19 +22,19 @@ from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Armor, Combatant, DamageType
 from rules.battle.state import BattleState
 from rules.core.dice import Dice, ScriptedDice, distribution
-from rules.core.enumerate import exact_outcomes
 from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.zones_2d6 import Blow, Zone, zone_distribution
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
+from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import HitLocationRolled, WoundInflicted
 from rules.sets.seed000.locations import aim_choices
 from rules.sets.seed000.locations_2d6 import SIZE_STEP_PENALTY, Zones2d6, blow_of
-from rules.sets.seed000.odds import attack_odds, blow_odds
+from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, Tables
 from tests.rules.battle_level import Make, of
+from tests.rules.location_options import check_injury_odds_face_by_face
 from tests.rules.sheets import amend
 
 R2D6 = Tables((LOCATIONS_2D6,))
@@ -362,31 +362,7 @@ def test_the_odds_of_a_club_at_the_heart_move_below_10(make: Make) -> None:
 
 
 def test_the_odds_equal_resolve_attack_face_by_face(make: Make) -> None:
-    """resolve_attack itself, a critical hit (1+1+2) at every key the option can
-    aim at, swung and thrust, fed every combination of damage faces (the wound's
-    and the HT rolls all 1s): exactly the injury the odds report. And the random
-    location's odds are ``roll_random`` itself on every way its dice fall."""
-    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", skills={"Broadsword": 14})
-    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    d = replace(d, fighter=replace(d.fighter, armor=Armor("test-armor", "Test armor", 1, 2)))
-    system = R2D6.hit_locations
-    checked = 0
-    for key in sorted(system.locations):
-        for mode in ("swing", "thrust"):
-            plan = plan_attack(a, d, AttackOptions("broadsword", mode, location=key), R2D6)
-            dice = plan.damage_dice
-            counts: dict[int, Fraction] = {}
-            for faces in itertools.product(range(1, 7), repeat=dice.count):
-                rng = ScriptedDice((1, 1, 2, *faces, *(1,) * 60))
-                result = resolve_attack(plan, a, d, rng, R2D6)
-                assert result.damage is not None
-                injury = result.damage.injury
-                counts[injury] = counts.get(injury, Fraction(0)) + Fraction(1, 6**dice.count)
-            assert dict(blow_odds(plan, d, R2D6).injury) == counts, (key, mode)
-            checked += 1
-    assert checked == 2 * len(system.locations)
-    rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)
-    assert dict(rolled) == dict(system.exact_distribution())
+    check_injury_odds_face_by_face(make, R2D6)
 
 
 def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Combatant]) -> None:
