@@ -17,6 +17,7 @@ from app.rulesets.seed000.attack_pane import AttackPane
 from app.rulesets.seed000.inspector_section import Seed000InspectorSection
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, SetRulesetOptions
+from rules.core.dice import DiceRequest
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import WoundInflicted
@@ -89,23 +90,31 @@ def test_aim_at_follows_the_2d6_zones(qtbot) -> None:
 
 
 def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
-    for seed in range(60):
-        pane, controller = ready_pane(qtbot, seed)
-        choose_system(pane, LOCATIONS_FUDGE)
-        choose(pane.location_combo, "right arm")
-        assert pane.command() == Attack(
-            "c1", "c3", AttackOptions("broadsword", "swing", location="right arm")
-        )
-        pane.roll()
-        wounds = [e for e in controller.battle.events if isinstance(e, WoundInflicted)]
-        if wounds:
-            break
-    else:
-        raise AssertionError("no seed lands the aimed blow")
+    """The dice entered at the table (physical dice): the attack 1+1+3, the damage
+    die 6, every later roll 1. The blow lands on the right arm, and the log names
+    the part, the aim's FUDGE levels and the wound's FUDGE damage on the track."""
+    pane, controller = ready_pane(qtbot)
+    choose_system(pane, LOCATIONS_FUDGE)
+    choose(pane.location_combo, "right arm")
+    assert pane.command() == Attack(
+        "c1", "c3", AttackOptions("broadsword", "swing", location="right arm")
+    )
+    faces = iter((1, 1, 3, 6))
+    asked: list[str] = []
+
+    def table(_command: str, request: DiceRequest) -> tuple[int, ...]:
+        asked.append(request.what)
+        return tuple(next(faces, 1) for _ in range(request.count))
+
+    controller.set_dice_entry(table)
+    pane.roll()
+    wounds = [e for e in controller.battle.events if isinstance(e, WoundInflicted)]
+    assert len(wounds) == 1, asked
     assert wounds[0].wound.location == "right arm" and wounds[0].wound.system == "003"
     log = log_text(controller)
     assert "Wound at the right arm" in log
-    assert "aimed at the right arm" in log
+    assert "aimed at the right arm: -1 in FUDGE levels, 2 a level on 3d6" in log
+    assert "reads as FUDGE damage" in log and "Right arm:" in log
 
 
 def test_the_new_battle_dialog_offers_each_location_option_by_name(qtbot) -> None:
