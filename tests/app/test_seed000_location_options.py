@@ -117,6 +117,27 @@ def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
     assert "reads as FUDGE damage" in log and "Right arm:" in log
 
 
+def test_a_cut_aimed_at_the_heart_is_turned_by_the_ribs_in_the_log(qtbot) -> None:
+    """Seed 004's zones in the pane: a broadsword swing aimed at the heart, dice
+    entered at the table (1+1+2: a critical hit, 6 damage): the cut cannot harm
+    the organ, no HP lost, and the log says why and shows the blow x0."""
+    pane, controller = ready_pane(qtbot)
+    choose_system(pane, LOCATIONS_2D6)
+    choose(pane.location_combo, "heart")
+    faces = iter((1, 1, 2, 6))
+    controller.set_dice_entry(lambda _c, r: tuple(next(faces, 1) for _ in range(r.count)))
+    hp = controller.state.combatant("c3").hp
+    pane.roll()
+    wounds = [e for e in controller.battle.events if isinstance(e, WoundInflicted)]
+    assert len(wounds) == 1
+    assert wounds[0].wound.location == "heart" and wounds[0].wound.injury == 0
+    assert controller.state.combatant("c3").hp == hp
+    log = log_text(controller)
+    assert "aimed at the heart: 2 size steps smaller, -3 a step" in log
+    assert "heart: slashing cannot harm an unexposed organ" in log
+    assert "×0 = 0 injury" in log
+
+
 def test_the_new_battle_dialog_offers_each_location_option_by_name(qtbot) -> None:
     dialog = NewBattleDialog(seed=1)
     qtbot.addWidget(dialog)
