@@ -23,6 +23,7 @@ from rules.sets.registry import get_ruleset
 from rules.sets.seed002.attack import Attack002, DefenseKind
 from rules.sets.seed002.events import SkillRolled
 from rules.sets.seed002.maneuvers import TieRolled
+from rules.sets.seed002.ruleset import seed002_ruleset
 from rules.sets.seed002.sheet import Sheet002, base_hit_points, sheet_of
 from rules.sets.seed002.tables import catalog_002
 from rules.sets.seed002.tracks import Tracks002, tracks_of
@@ -266,7 +267,10 @@ def test_placeable_items_are_the_catalog_weapons_but_bare_hands() -> None:
 
 
 def test_no_options() -> None:
-    assert get_ruleset("002") is RULESET
+    # The registry hands out the package's shared instance (asked again here: a
+    # test elsewhere may have made the cache start over since RULESET was built).
+    assert get_ruleset("002") is seed002_ruleset()
+    assert get_ruleset("002").options == RULESET.options == frozenset()
     with pytest.raises(RulesError):
         get_ruleset("002", ["locations-001"])
 
