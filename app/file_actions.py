@@ -270,7 +270,9 @@ class FileActions(QObject):
         self.demo_menu.setObjectName("demoMenu")
         self.demo_menu.setToolTipsVisible(True)
         self.demo_menu.aboutToShow.connect(self._on_demo_menu_about_to_show)
-        self.fill_demo_menu()
+        # Filled as it opens: the entries name each ruleset, and asking a ruleset its
+        # name imports its package, which the first frame must not wait for.
+        self.demo_menu.setEnabled(any(demo_path(key).is_file() for key in ruleset_keys()))
 
     def add_to_menu(self, menu: QMenu) -> None:
         """New Battle, Open, Open Recent, Open Demo Battle, Restore Autosave, Save,

@@ -110,7 +110,8 @@ def test_file_open_demo_battle_offers_every_rulesets_demo_untitled(
     actions = main_window.file_actions
     file_menu = main_window.menuBar().actions()[0].menu()
     assert actions.demo_menu.menuAction() in file_menu.actions()
-    actions.fill_demo_menu()
+    assert actions.demo_menu.isEnabled()
+    actions.demo_menu.aboutToShow.emit()  # filled as it opens, not at start-up
     entries = {a.objectName(): a for a in actions.demo_menu.actions()}
     assert list(entries) == [f"openDemo:{key}" for key in ruleset_keys()]
     asked: list[str] = []
