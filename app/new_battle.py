@@ -27,7 +27,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QRegularExpression, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QRegularExpressionValidator
+from PySide6.QtGui import (
+    QColor,
+    QIcon,
+    QPainter,
+    QPixmap,
+    QRegularExpressionValidator,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QColorDialog,
@@ -500,6 +507,24 @@ class NewBattleDialog(QDialog):
                 self._option_notes.append(note)
         self._form.setRowVisible(self.options_box, bool(self.option_checks))
         self._show_starting_fighters()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Make room for the wrapped option notes at the dialog's width: a window
+        takes its size from its layout's size hints, which leave out the extra
+        height a wrapped line needs, so a note of two lines would get one and
+        overlap the next box."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        needed = layout.totalHeightForWidth(self.width())
+        self.setMinimumHeight(needed)
+        if self.height() < needed:
+            self.resize(self.width(), needed)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_height()  # the width is final only now
 
     def _show_starting_fighters(self, *_args: object) -> None:
         """Which templates the starting fighters come from (the first few named)."""

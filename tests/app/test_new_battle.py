@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QDockWidget, QMenu
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu
 
 from app.main_window import MainWindow
 from app.new_battle import (
@@ -78,6 +78,23 @@ def test_the_dialog_offers_every_registered_ruleset_with_its_description_and_opt
         names = {t.fighter.name for t in starting_templates(key)[: 2 * DEFAULT_STARTING_FIGHTERS]}
         note = dialog.starting_fighters_note.text()
         assert names and all(name in note for name in names), note
+
+
+def test_every_option_note_has_the_height_its_wrapped_lines_need(qtbot: object) -> None:
+    """A note of two lines gets two lines' height for every ruleset, shown as the GM
+    opens the dialog: none is squeezed into one line over the next box."""
+    dialog = NewBattleDialog(seed=1)
+    qtbot.addWidget(dialog)  # type: ignore[attr-defined]
+    dialog.show()
+    qtbot.waitExposed(dialog)  # type: ignore[attr-defined]
+    wrapped = 0
+    for index in range(dialog.ruleset_box.count()):
+        dialog.ruleset_box.setCurrentIndex(index)
+        QApplication.processEvents()
+        for note in dialog._option_notes:
+            assert note.height() >= note.heightForWidth(note.width()), note.text()
+            wrapped += note.heightForWidth(note.width()) > note.fontMetrics().height() * 1.5
+    assert wrapped, "no option note wraps: the test shows nothing"
 
 
 def test_no_starting_fighters_is_an_empty_map(qtbot: object) -> None:
