@@ -7,9 +7,10 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from app.character_editor import HALF_DAMAGE_COLUMN, RANGE_COLUMN, CharacterEditor
+from app.character_editor import HALF_DAMAGE_COLUMN, RANGE_COLUMN, TYPE_COLUMN, CharacterEditor
 from app.controller import BattleController
 from rules.battle.edits import EditFighter
+from rules.battle.model import DamageType
 from rules.sets.components.zones_2d6 import Size
 from rules.sets.seed004.sheet import sheet_of
 from tests.rules.seed004_battle import duel, fighter
@@ -94,3 +95,23 @@ def test_a_missile_mode_s_effective_range_is_edited(qtbot: QtBot) -> None:
     weapon = next(w for w in command.fighter.weapons if w.key == "pistol")
     assert weapon.mode("shoot").range_hexes == 30
     assert weapon.mode("strike").range_hexes is None
+
+
+def test_damage_types_by_seed_004_s_names(qtbot: QtBot) -> None:
+    """004 Damage: the GM picks piercing, slashing, bludgeoning (or fire, acid),
+    the names the attack form and the log use, not the 3d6 codes."""
+    dialog = editor(qtbot)
+    knife = next(i for i, w in enumerate(dialog._weapons) if w.key == "knife")
+    dialog.weapon_list.setCurrentRow(knife)
+    modes = [m.name for m in dialog._weapons[knife].modes]
+    stab = dialog.mode_widget(modes.index("stab"), TYPE_COLUMN)
+    slash = dialog.mode_widget(modes.index("slash"), TYPE_COLUMN)
+    assert isinstance(stab, QComboBox) and isinstance(slash, QComboBox)
+    texts = [stab.itemText(i) for i in range(stab.count())]
+    assert texts == ["piercing", "slashing", "bludgeoning", "fire", "acid"]
+    assert (stab.currentText(), slash.currentText()) == ("piercing", "slashing")
+    slash.setCurrentIndex(slash.findData(DamageType.CRUSHING))
+    command = dialog.command()
+    assert isinstance(command, EditFighter)
+    weapon = next(w for w in command.fighter.weapons if w.key == "knife")
+    assert weapon.mode("slash").damage.type is DamageType.CRUSHING

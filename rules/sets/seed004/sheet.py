@@ -20,7 +20,14 @@ from types import MappingProxyType
 
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem, weapon_place
-from rules.battle.model import Combatant, DamageBase, Delivery, Fighter, RulesetSheet
+from rules.battle.model import (
+    Combatant,
+    DamageBase,
+    DamageType,
+    Delivery,
+    Fighter,
+    RulesetSheet,
+)
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum
@@ -259,6 +266,15 @@ SHEET_DESCRIPTION = SheetDescription(
         {WeaponPart.DICE, WeaponPart.DAMAGE_TYPE, WeaponPart.SKILL_MODIFIER, WeaponPart.RANGE}
     ),
     protection_parts=frozenset(),
+    # The damage types by seed 004's names (004 Damage), as the form and the log
+    # name them; the catalog's torch burns (fire).
+    damage_types=(
+        (DamageType.PIERCING, "piercing"),
+        (DamageType.CUTTING, "slashing"),
+        (DamageType.CRUSHING, "bludgeoning"),
+        (DamageType.BURNING, "fire"),
+        (DamageType.CORROSION, "acid"),
+    ),
     skills_tooltip=f"Skill ranks, each a bonus to its checks: {MELEE_SKILL} to attack, "
     f"{DODGE_SKILL} to dodge, a ranged weapon's own skill (Firearms) to shoot "
     f"({SKILLS_CITATION}).",
