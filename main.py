@@ -206,13 +206,17 @@ def open_window(
             )
         )
     window.call_after_first_paint(setup_logging)
-    # The autosave, then the offer to restore what a crash left (app.file_actions).
-    window.call_after_first_paint(lambda: window.file_actions.start(battle_file))
+    # The autosave, then the offer to restore what a crash left (app.file_actions),
+    # then the first-run guide: after the offer is answered, not over it.
+    window.call_after_first_paint(
+        lambda: window.file_actions.start(
+            battle_file, then=lambda: maybe_show_first_run_guide(window)
+        )
+    )
     if open_in_window is not None:
         window.call_after_first_paint(
             lambda: window.file_actions.open_path(open_in_window, asked=True)
         )
-    window.call_after_first_paint(lambda: maybe_show_first_run_guide(window))
     return window
 
 

@@ -567,16 +567,25 @@ class FileActions(QObject):
         return self.open_path(path)
 
     # --- autosave and recovery ---------------------------------------------------------------
-    def start(self, battle_file: Path | None = None) -> None:
+    def start(
+        self, battle_file: Path | None = None, then: Callable[[], object] | None = None
+    ) -> None:
         """At start-up, once the window shows: the battle's file, the autosave, then
         the offer to restore what a crash left behind (from the event loop, so the
-        window is drawn behind the question)."""
+        window is drawn behind the question), and ``then`` once the GM has answered
+        it (the first-run guide, which must not open over the question)."""
         if battle_file is not None:
             self.path, self.name = battle_file, battle_file.name
             self._remember(battle_file)
             self._update_title()
         self.autosave = install_autosave(self._controller, battle_file)
-        QTimer.singleShot(0, self.offer_recovery)
+
+        def offer_then_go_on() -> None:
+            self.offer_recovery()
+            if then is not None:
+                then()
+
+        QTimer.singleShot(0, offer_then_go_on)
 
     def stop_autosave(self) -> None:
         if self.autosave is not None:

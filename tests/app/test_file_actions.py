@@ -511,6 +511,25 @@ def test_the_window_own_autosave_is_not_offered_and_a_clean_close_removes_it(
     assert close.isAccepted() and find_recoverable() == ()
 
 
+def test_what_comes_after_start_waits_for_the_restore_question(
+    window: MainWindow, answers: Answers, home: Path, qtbot: object
+) -> None:
+    """The first-run guide (main.py's ``then``) opens once the GM has answered the
+    offer to restore a crashed battle, not on top of it."""
+    crashed_battle(home)
+    order: list[str] = []
+
+    def ask(entry: object) -> RecoveryChoice:
+        order.append("restore?")
+        return RecoveryChoice.LATER
+
+    window.file_actions.ask_recovery = ask
+    window.file_actions.start(None, then=lambda: order.append("guide"))
+    assert order == []  # both wait for the event loop, the window drawn first
+    qtbot.waitUntil(lambda: len(order) == 2)  # type: ignore[attr-defined]
+    assert order == ["restore?", "guide"]
+
+
 def without_the_question(window: MainWindow) -> None:
     window.set_preferences(replace(window.preferences, confirmations=frozenset()))
 
