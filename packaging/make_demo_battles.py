@@ -270,7 +270,10 @@ def demo_battle(key: str, setup: Mapping[str, object]) -> Battle:
         fighter = template_fighter(key, entry.template, f"fighters[{i}]")
         name = numbered_name(battle.state, entry.name or fighter.name)
         fighter = replace(fighter, name=name)
-        facing = entry.facing or facing_toward_centre(grid, entry.at)
+        # Facing.N is 0: only a facing left out means toward the middle.
+        facing = (
+            entry.facing if entry.facing is not None else facing_toward_centre(grid, entry.at)
+        )
         combatant = Combatant(
             next_combatant_id(battle.state),
             fighter,

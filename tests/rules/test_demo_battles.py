@@ -255,6 +255,18 @@ def test_a_set_up_is_built_through_commands_with_its_turns_begun() -> None:
     assert spearman.facing.name == "N", "facing the map's middle by default"
 
 
+def test_every_facing_a_set_up_names_is_kept_north_too() -> None:
+    """North is Facing 0: a set-up's "N" is kept, not taken for a facing left out."""
+    for facing in ("N", "SE"):
+        fighters = [
+            # At the top edge: the middle of the map is to the south.
+            {"template": "fencer", "side": "red", "at": {"col": 6, "row": 1}, "facing": facing},
+            {"template": "spearman", "side": "blue", "at": {"col": 6, "row": 8}},
+        ]
+        battle = _script().demo_battle("000", _setup(fighters=fighters))
+        assert battle.state.combatant("c1").facing.name == facing
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
