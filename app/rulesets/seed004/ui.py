@@ -4,12 +4,8 @@ sheet view shows ``Ruleset.sheet``)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDockWidget, QWidget
-
-from app.controller import BattleController
-from app.event_text import LogFormatter
-from app.panes.attack_form import AttackFormPane
-from app.rulesets import InspectorControls, InspectorSection, RulesetUI
+from app.rulesets import RulesetUI
+from app.rulesets.form_ui import FormRulesetUI
 from app.rulesets.seed004.log_lines import Seed004LogLines
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FormAttacks
@@ -20,22 +16,4 @@ def _form_of(state: BattleState) -> FormAttacks:
     return seed004_ruleset(state.ruleset_options)
 
 
-class Seed004UI:
-    def __init__(self) -> None:
-        self._log_formatter = Seed004LogLines()
-
-    @property
-    def log_formatter(self) -> LogFormatter:
-        return self._log_formatter
-
-    def attack_pane(self, controller: BattleController, parent: QWidget | None) -> QDockWidget:
-        return AttackFormPane(controller, _form_of, parent)
-
-    def inspector_section(
-        self, controller: BattleController, controls: InspectorControls
-    ) -> InspectorSection | None:
-        return None
-
-
-# Typed as the protocol, so mypy proves Seed004UI is a whole RulesetUI.
-SEED004_UI: RulesetUI = Seed004UI()
+SEED004_UI: RulesetUI = FormRulesetUI(_form_of, Seed004LogLines())
