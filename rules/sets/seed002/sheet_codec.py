@@ -5,19 +5,11 @@ as the templates do)."""
 
 from __future__ import annotations
 
-from hexmap import Handedness
 from rules.battle.catalog import parse_vitals
 from rules.battle.model import Armor, Delivery, Fighter, Weapon, WeaponMode
+from rules.battle.sheet_gear import check_format, check_version, decode_neutral, decode_weapons
 from rules.core.errors import DataError
-from rules.core.jsondata import (
-    as_list,
-    as_object,
-    check_keys,
-    get_enum,
-    get_int,
-    get_number,
-    get_str,
-)
+from rules.core.jsondata import as_object, check_keys, get_int, get_number, get_str
 from rules.sets.seed002.sheet import read_sheet, sheet_of, write_sheet
 from rules.sets.seed002.tables import catalog_002, dice_text, parse_weapon_002
 
@@ -120,32 +112,12 @@ def _armour(data: object, where: str) -> Armor:
 def decode_fighter(data: object, where: str = "sheet") -> Fighter:
     obj = as_object(data, where)
     check_keys(obj, where, _REQUIRED, _OPTIONAL)
-    fmt = get_str(obj, "format", where)
-    if fmt != SHEET_FORMAT:
-        raise DataError(f"{where}.format: a {SHEET_FORMAT!r} sheet, not {fmt!r:.40}")
-    version = get_int(obj, "version", where)
-    if not 1 <= version <= SHEET_VERSION:
-        raise DataError(
-            f"{where}.version: this Hexfray reads sheet versions 1 to {SHEET_VERSION}, "
-            f"not {version}"
-        )
-    hp, move = parse_vitals(obj, where)
+    check_format(obj, where, SHEET_FORMAT)
+    check_version(obj, where, SHEET_VERSION)
+    vitals = parse_vitals(obj, where)
     own = ("characteristics", "skills", "armour_by_location")
     stats = read_sheet({k: obj[k] for k in own if k in obj}, where)
-    weapons = tuple(
-        _weapon(w, f"{where}.weapons[{i}]")
-        for i, w in enumerate(as_list(obj["weapons"], f"{where}.weapons"))
-    )
-    keys = [w.key for w in weapons]
-    if len(set(keys)) != len(keys):
-        raise DataError(f"{where}.weapons: duplicate keys {keys}")
-    return Fighter(
-        name=get_str(obj, "name", where),
-        hit_points=hp,
-        move=move,
-        weapons=weapons,
-        stats=stats,
-        handedness=get_enum(obj, "handedness", Handedness, where, Handedness.RIGHT),
-        armor=_armour(obj["armour"], f"{where}.armour") if "armour" in obj else None,
-        origin=get_str(obj, "origin", where) if "origin" in obj else "",
+    weapons = decode_weapons(obj, where, _weapon)
+    return decode_neutral(
+        obj, where, vitals=vitals, weapons=weapons, stats=stats, armor_key="armour", armor=_armour
     )
