@@ -12,20 +12,11 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from hexmap import Facing, Hex, in_front_arc, in_reach
+from hexmap import Hex, in_front_arc, in_reach
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
-from rules.battle.commands import (
-    Attack,
-    EndTurn,
-    MoveCombatant,
-    PickUpItem,
-    ReadyWeapon,
-    TurnCombatant,
-)
 from rules.battle.edits import SheetProblem
-from rules.battle.items import within_reach
-from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
@@ -36,27 +27,16 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
-from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
 from rules.battle.state import AttackResult, BattleState, LaunchedPiece
 from rules.battle.terrain import TerrainFact
-from rules.battle.turns import (
-    ChooseManeuver,
-    action_problems,
-    allowance_problem,
-    attacks_left,
-    hexes_moved,
-    maneuver_problems,
-    movement_left,
-    other_foes_attacked,
-    turn_problem,
-)
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
@@ -338,93 +318,15 @@ class Seed000(Tables):
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, attacks on every foe in reach while its
-        maneuver allows one, readying an unready weapon, picking up an item in
+        """Each maneuver (and option) it may choose, attacks on every foe in reach
+        that can defend while its maneuver allows one (an all-out attack's second
+        on the first one's foe), readying an unready weapon, picking up an item in
         reach (while the turns run, under the Ready maneuver or none yet), a step
         to each free adjacent hex within the movement left, a turn to each other
-        facing, and the end of its turn. While the turns run, only
-        the fighter whose turn it is acts (a waiting one may still attack); the
-        fallen may do nothing."""
-        me = state.combatant(combatant_id)
-        if me.status is not Status.ACTIVE:
-            own_turn = state.active_id == me.id
-            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
-        late = turn_problem(state, me, "act") is not None
-        terms = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key).terms(
-            me.maneuver.option
-        )
-        if late and not (terms is not None and terms.out_of_turn):
-            return ()
-        actions: list[LegalAction] = []
-        if not late:
-            for m in self.maneuvers(state, me.id):
-                for option in m.options or (None,):
-                    key = "" if option is None else option.key
-                    if me.maneuver is not None and (me.maneuver.key, me.maneuver.option) == (
-                        m.key,
-                        key,
-                    ):
-                        continue
-                    if maneuver_problems(me, m, key):
-                        continue  # it moved or attacked more than this maneuver allows
-                    actions.append(
-                        LegalAction(
-                            f"maneuver: {m.describe_choice(key)}",
-                            ChooseManeuver(me.id, m.key, key),
-                        )
-                    )
-        may_attack = not state.turns_running or attacks_left(self, me) > 0
-        if may_attack and state.turns_running and me.maneuver is None:
-            may_attack = hexes_moved(me) <= 1  # the implied Attack allows one step
-        for foe in state.combatants:
-            if not may_attack:
-                break
-            if foe.side is me.side or not foe.status.can_defend:
-                continue
-            if terms is not None and terms.same_foe and other_foes_attacked(state, me, foe):
-                continue  # two attacks of an all-out attack: on the first one's foe
-            choices = self.default_attack(state, me.id, foe.id)
-            if choices is not None:
-                actions.append(
-                    LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
-                )
-        if late:
-            return tuple(actions)
-        ready_problems, _ = (
-            action_problems(state, self, me, ManeuverAction.READY)
-            if state.turns_running
-            else ([], None)
-        )
-        if not me.ready_used and not ready_problems:  # under Ready, or none yet
-            for key in sorted(me.unready):
-                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
-            for item in state.items:
-                if within_reach(me, item):
-                    actions.append(
-                        LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id))
-                    )
-        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
-        held_option = "" if me.maneuver is None else me.maneuver.option
-        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
-            for step in me.hex.neighbors():
-                if step not in state.grid or state.occupant(step) is not None:
-                    continue
-                stepped = walk(me, (me.hex, step)).combatant
-                if state.turns_running and allowance_problem(stepped, held, held_option):
-                    continue  # a step to the side or back may cost more than is left
-                actions.append(
-                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
-                )
-        for facing in Facing:
-            if facing is me.facing:
-                continue
-            turned, _, _ = face(me, facing)
-            if state.turns_running and allowance_problem(turned, held, held_option):
-                continue  # more hex sides than movement points left
-            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
-        if state.active_id == me.id:
-            actions.append(LegalAction("end the turn", EndTurn()))
-        return tuple(actions)
+        facing, and the end of its turn (rules.sets.components.legal_actions).
+        While the turns run, only the fighter whose turn it is acts (a waiting one
+        may still attack); the fallen may do nothing."""
+        return shared_legal_actions(self, state, combatant_id, attackable=_can_defend)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its status unless active, its posture off its feet, and its wounds'
@@ -531,3 +433,8 @@ def _reaches(attacker: Combatant, mode: WeaponMode, target: Hex) -> bool:
 
 # The protocol check: mypy proves that Seed000 is a whole Ruleset.
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed000_ruleset
+
+
+def _can_defend(foe: Combatant) -> bool:
+    """Seed 000 attacks only a foe who can defend (not one unconscious or dead)."""
+    return foe.status.can_defend

@@ -9,20 +9,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
-from hexmap import Facing, Hex
+from hexmap import Hex
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.commands import (
-    Attack,
-    EndTurn,
-    MoveCombatant,
-    PickUpItem,
-    ReadyWeapon,
-    TurnCombatant,
-)
 from rules.battle.edits import SheetProblem, weapon_place
-from rules.battle.items import within_reach
-from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
@@ -33,26 +24,16 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
 )
-from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
-from rules.battle.turns import (
-    ChooseManeuver,
-    action_problems,
-    allowance_problem,
-    attacks_left,
-    hexes_moved,
-    maneuver_problems,
-    movement_left,
-    turn_problem,
-)
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
@@ -386,78 +367,12 @@ class Seed002:
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, an attack on every foe in reach while its
-        maneuver allows one, readying and picking up under Ready (or none yet), a
-        step to each free adjacent hex within its movement, a turn to each other
-        facing, and the end of its own turn. The fallen may only end their turn."""
-        me = state.combatant(combatant_id)
-        own_turn = state.active_id == me.id
-        if me.status is not Status.ACTIVE or tracks_of(me).paralysis == "neck":
-            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
-        late = turn_problem(state, me, "act") is not None
-        terms = (
-            None
-            if me.maneuver is None
-            else maneuvers.maneuver(me.maneuver.key).terms(me.maneuver.option)
-        )
-        if late and not (terms is not None and terms.out_of_turn):
-            return ()
-        actions: list[LegalAction] = []
-        if not late:
-            for m in self.maneuvers(state, me.id):
-                if me.maneuver is not None and me.maneuver.key == m.key:
-                    continue
-                if maneuver_problems(me, m, ""):
-                    continue
-                actions.append(
-                    LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key, ""))
-                )
-        may_attack = not state.turns_running or attacks_left(self, me) > 0
-        if may_attack and state.turns_running and me.maneuver is None:
-            may_attack = hexes_moved(me) <= 1
-        if may_attack:
-            for foe in state.combatants:
-                if foe.side is me.side or foe.status is Status.DEAD:
-                    continue
-                choices = self.default_attack(state, me.id, foe.id)
-                if choices is not None:
-                    actions.append(
-                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
-                    )
-        if late:
-            return tuple(actions)
-        ready_problems, _ = (
-            action_problems(state, self, me, ManeuverAction.READY)
-            if state.turns_running
-            else ([], None)
-        )
-        if not me.ready_used and not ready_problems:
-            for key in sorted(me.unready):
-                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
-            for item in state.items:
-                if within_reach(me, item):
-                    actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
-        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
-        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
-            for step in me.hex.neighbors():
-                if step not in state.grid or state.occupant(step) is not None:
-                    continue
-                stepped = walk(me, (me.hex, step)).combatant
-                if state.turns_running and allowance_problem(stepped, held, ""):
-                    continue
-                actions.append(
-                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
-                )
-        for facing in Facing:
-            if facing is me.facing:
-                continue
-            turned, _, _ = face(me, facing)
-            if state.turns_running and allowance_problem(turned, held, ""):
-                continue
-            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
-        if own_turn:
-            actions.append(LegalAction("end the turn", EndTurn()))
-        return tuple(actions)
+        """Each maneuver it may choose, an attack on every foe but the dead while
+        its maneuver allows one, readying and picking up under Ready (or none yet),
+        a step to each free adjacent hex within its movement, a turn to each other
+        facing, and the end of its own turn (rules.sets.components.legal_actions).
+        The fallen, and one paralysed from the neck down, may only end their turn."""
+        return shared_legal_actions(self, state, combatant_id, helpless=_paralysed)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its status unless active, lying down, and each major wound's effect."""
@@ -565,3 +480,8 @@ def seed002_ruleset(options: Iterable[str] = ()) -> Seed002:
 # The protocol checks: mypy proves that Seed002 is a whole Ruleset and FormAttacks.
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed002_ruleset
 _FORM: Callable[[], FormAttacks] = _instance
+
+
+def _paralysed(me: Combatant) -> bool:
+    """Paralysed from the neck down: an active fighter who can only end his turn."""
+    return tracks_of(me).paralysis == "neck"

@@ -11,20 +11,11 @@ from collections.abc import Mapping as _Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from hexmap import Facing, Hex
+from hexmap import Hex
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.commands import (
-    Attack,
-    EndTurn,
-    MoveCombatant,
-    PickUpItem,
-    ReadyWeapon,
-    TurnCombatant,
-)
 from rules.battle.edits import SheetProblem
-from rules.battle.items import within_reach
-from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     DamageBase,
@@ -37,21 +28,10 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
-from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece, Placement
 from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
-from rules.battle.turns import (
-    ChooseManeuver,
-    action_problems,
-    allowance_problem,
-    attacks_left,
-    hexes_moved,
-    maneuver_problems,
-    movement_left,
-    turn_problem,
-)
 from rules.core.assets import read_json
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource
@@ -68,6 +48,7 @@ from rules.sets.components.fudge_locations import (
     WoundLevel,
     ladder_label,
 )
+from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
@@ -432,65 +413,12 @@ class Seed003:
 
     # --- what a combatant may do ----------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, attacks on every foe in reach while its
+        """Each maneuver it may choose, attacks on every foe but the dead while its
         maneuver allows one, readying and picking up (under Ready, or none yet),
         a step to each free adjacent hex within the movement left, a turn to each
-        other facing, and the end of its own turn; the fallen may only end it."""
-        me = state.combatant(combatant_id)
-        own_turn = state.active_id == me.id
-        if me.status is not Status.ACTIVE:
-            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
-        if turn_problem(state, me, "act") is not None:
-            return ()
-        actions: list[LegalAction] = []
-        for m in self.maneuvers(state, me.id):
-            if me.maneuver is not None and me.maneuver.key == m.key:
-                continue
-            if maneuver_problems(me, m, ""):
-                continue
-            actions.append(LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key, "")))
-        may_attack = not state.turns_running or attacks_left(self, me) > 0
-        if may_attack and state.turns_running and me.maneuver is None:
-            may_attack = hexes_moved(me) <= 1
-        if may_attack:
-            for foe in state.combatants:
-                if foe.side is me.side or foe.status is Status.DEAD:
-                    continue
-                choices = self.default_attack(state, me.id, foe.id)
-                if choices is not None:
-                    actions.append(
-                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
-                    )
-        ready_problems = (
-            action_problems(state, self, me, ManeuverAction.READY)[0] if state.turns_running else []
-        )
-        if not me.ready_used and not ready_problems:
-            for key in sorted(me.unready):
-                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
-            for item in state.items:
-                if within_reach(me, item):
-                    actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
-        held = None if me.maneuver is None else turn.maneuver(me.maneuver.key)
-        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
-            for step in me.hex.neighbors():
-                if step not in state.grid or state.occupant(step) is not None:
-                    continue
-                stepped = walk(me, (me.hex, step)).combatant
-                if state.turns_running and allowance_problem(stepped, held, ""):
-                    continue
-                actions.append(
-                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
-                )
-        for facing in Facing:
-            if facing is me.facing:
-                continue
-            turned, _, _ = face(me, facing)
-            if state.turns_running and allowance_problem(turned, held, ""):
-                continue
-            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
-        if own_turn:
-            actions.append(LegalAction("end the turn", EndTurn()))
-        return tuple(actions)
+        other facing, and the end of its own turn; the fallen may only end it
+        (rules.sets.components.legal_actions)."""
+        return shared_legal_actions(self, state, combatant_id)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its body's state past Scratch, its status, its posture off its feet,

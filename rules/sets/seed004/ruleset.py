@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
-from hexmap import Facing, Hex
+from hexmap import Hex
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.commands import Attack, EndTurn, MoveCombatant, ReadyWeapon, TurnCombatant
 from rules.battle.edits import SheetProblem
-from rules.battle.maneuvers import Maneuver, ManeuverAction
+from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
@@ -25,25 +24,20 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
 )
-from rules.battle.movement import face, walk
 from rules.battle.pieces import Piece, Placement
 from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Light, TerrainFact, fact_label
 from rules.battle.turns import (
-    ChooseManeuver,
-    action_problems,
-    allowance_problem,
     attacks_left,
     maneuver_problems,
-    movement_left,
-    turn_problem,
 )
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.components.zones_2d6 import ARMORED_ZONES, Zone, aim_problem
 from rules.sets.protocol import (
     AttackPreview,
@@ -332,66 +326,19 @@ class Seed004:
 
     # --- what a combatant may do --------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """The maneuvers it may choose, an attack on each foe in reach while its
-        maneuver allows one, readying an unready weapon under Ready, a step to
-        each free neighbouring hex and a turn to each facing while its movement
-        allows, and the end of its own turn. The fallen only end their turn."""
-        me = state.combatant(combatant_id)
-        own_turn = state.active_id == me.id
-        if me.status is not Status.ACTIVE:
-            return (LegalAction("end the turn", EndTurn()),) if own_turn else ()
-        if turn_problem(state, me, "act") is not None:
-            return ()
-        actions: list[LegalAction] = []
-        held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
-        if state.turns_running:
-            for m in self.maneuvers(state, me.id):
-                if held is not None and held.key == m.key:
-                    continue
-                if not maneuver_problems(me, m, ""):
-                    actions.append(
-                        LegalAction(f"maneuver: {m.label}", ChooseManeuver(me.id, m.key))
-                    )
-        may_attack = not state.turns_running or (
-            attacks_left(self, me) > 0 and (held is None or held.attacks > 0)
+        """The maneuvers it may choose (once the turns run), an attack on each foe
+        but the dead while its maneuver allows one, readying an unready weapon
+        under Ready (no picking up), a step to each free neighbouring hex and a
+        turn to each facing while its movement allows, and the end of its own
+        turn (rules.sets.components.legal_actions). The fallen only end their turn."""
+        return shared_legal_actions(
+            self,
+            state,
+            combatant_id,
+            may_attack=_may_attack,
+            pick_up=False,
+            maneuvers_before_turns=False,
         )
-        if may_attack and state.turns_running and held is None:
-            may_attack = not maneuver_problems(me, maneuvers.ATTACK, "")
-        if may_attack:
-            for foe in state.combatants:
-                if foe.side is me.side or foe.status is Status.DEAD:
-                    continue
-                choices = self.default_attack(state, me.id, foe.id)
-                if choices is not None:
-                    actions.append(
-                        LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices))
-                    )
-        ready_blocked = state.turns_running and bool(
-            action_problems(state, self, me, ManeuverAction.READY)[0]
-        )
-        if not me.ready_used and not ready_blocked:
-            for key in sorted(me.unready):
-                actions.append(LegalAction(f"ready {key}", ReadyWeapon(me.id, key)))
-        if me.movement_left > 0 and (not state.turns_running or movement_left(self, me)[1] > 0):
-            for step in me.hex.neighbors():
-                if step not in state.grid or state.occupant(step) is not None:
-                    continue
-                stepped = walk(me, (me.hex, step)).combatant
-                if state.turns_running and allowance_problem(stepped, held):
-                    continue
-                actions.append(
-                    LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step))
-                )
-        for facing in Facing:
-            if facing is me.facing:
-                continue
-            turned, _, _ = face(me, facing)
-            if state.turns_running and allowance_problem(turned, held):
-                continue
-            actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
-        if own_turn:
-            actions.append(LegalAction("end the turn", EndTurn()))
-        return tuple(actions)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         labels: list[str] = []
@@ -478,3 +425,14 @@ def seed004_ruleset(options: Iterable[str] = ()) -> Seed004:
 # attacks the generic attack pane plans (FormAttacks).
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed004_ruleset
 _FORMS: Callable[[Iterable[str]], FormAttacks] = seed004_ruleset
+
+
+def _may_attack(ruleset: Ruleset, state: BattleState, me: Combatant) -> bool:
+    """Before the turns run always; then while an attack is left and its maneuver
+    has attacks, and with none chosen yet while the Attack maneuver still fits."""
+    if not state.turns_running:
+        return True
+    held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
+    if attacks_left(ruleset, me) <= 0 or (held is not None and held.attacks <= 0):
+        return False
+    return held is not None or not maneuver_problems(me, maneuvers.ATTACK, "")

@@ -1,0 +1,129 @@
+"""The shared legal actions (rules.sets.components.legal_actions), through Battle
+on the seed 000 duel: their order, the turn and maneuver limits, and each of the
+knobs a ruleset turns (helpless, attackable, may_attack, pick_up,
+maneuvers_before_turns)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.battle.battle import Battle
+from rules.battle.commands import (
+    Attack,
+    EndTurn,
+    MoveCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    TurnCombatant,
+)
+from rules.battle.items import item_from_weapon
+from rules.battle.model import Status
+from rules.battle.state import BattleState, Command
+from rules.battle.turns import ChooseManeuver
+from rules.core.dice import ScriptedDice
+from rules.sets.components.legal_actions import legal_actions
+from rules.sets.protocol import LegalAction
+from rules.sets.registry import get_ruleset
+from tests.rules.battle_level import BROADSWORD, HOME, MISS, Make, duel, started
+
+RULESET = get_ruleset()
+
+
+def _commands(actions: tuple[LegalAction, ...]) -> list[Command]:
+    return [a.command for a in actions]
+
+
+def _kinds(actions: tuple[LegalAction, ...]) -> list[type]:
+    """The command kinds in order, each run of one kind once."""
+    kinds: list[type] = []
+    for a in actions:
+        if not kinds or kinds[-1] is not type(a.command):
+            kinds.append(type(a.command))
+    return kinds
+
+
+def _with_sword_on_the_floor(state: BattleState) -> BattleState:
+    sword = state.combatant("s").fighter.weapons[0]
+    return replace(state, items=(item_from_weapon(sword, "item-1", HOME),))
+
+
+def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make) -> None:
+    state = duel(make)
+    f = state.combatant("f")
+    state = _with_sword_on_the_floor(
+        state.with_combatants(replace(f, unready=frozenset({"rapier"})))
+    )
+    battle = started(state)
+    actions = legal_actions(RULESET, battle.state, "f")
+    assert _kinds(actions) == [
+        ChooseManeuver,
+        Attack,
+        ReadyWeapon,
+        PickUpItem,
+        MoveCombatant,
+        TurnCombatant,
+        EndTurn,
+    ]  # the rapier unready, its other weapon reaches the swordsman
+    assert actions == RULESET.legal_actions(battle.state, "f")
+    assert legal_actions(RULESET, battle.state, "s") == ()  # not its turn
+    labels = [a.label for a in actions]
+    assert "ready rapier" in labels and labels[-1] == "end the turn"
+    assert len([c for c in _commands(actions) if isinstance(c, TurnCombatant)]) == 5
+
+
+def test_an_attack_on_the_foe_in_reach_until_the_maneuver_has_none_left(make: Make) -> None:
+    battle = started(duel(make))
+    battle.execute(EndTurn())  # the fencer's turn passes; the swordsman's begins
+    mine = _commands(legal_actions(RULESET, battle.state, "s"))
+    assert [c.defender_id for c in mine if isinstance(c, Attack)] == ["f"]
+    assert ChooseManeuver("s", "move") in mine
+    battle.execute(Attack("s", "f", BROADSWORD), ScriptedDice(MISS))
+    mine = _commands(legal_actions(RULESET, battle.state, "s"))
+    assert not any(isinstance(c, Attack) for c in mine)
+    assert ChooseManeuver("s", "move") not in mine  # it attacked: Move no longer fits
+
+
+def test_a_helpless_fighter_may_only_end_its_turn(make: Make) -> None:
+    battle = started(duel(make))
+    assert legal_actions(RULESET, battle.state, "f", helpless=lambda c: True) == (
+        LegalAction("end the turn", EndTurn()),
+    )
+    assert legal_actions(RULESET, battle.state, "s", helpless=lambda c: True) == ()
+
+
+def test_attackable_picks_the_foes_an_unconscious_one_included_by_default(make: Make) -> None:
+    state = duel(make)
+    s = state.combatant("s")
+    battle = started(state.with_combatants(replace(s, status=Status.UNCONSCIOUS)))
+    attacks = [
+        c for c in _commands(legal_actions(RULESET, battle.state, "f")) if isinstance(c, Attack)
+    ]
+    assert [c.defender_id for c in attacks] == ["s"]
+    only_defenders = legal_actions(
+        RULESET, battle.state, "f", attackable=lambda foe: foe.status.can_defend
+    )
+    assert not any(isinstance(c, Attack) for c in _commands(only_defenders))
+    assert not any(
+        isinstance(c, Attack) for c in _commands(RULESET.legal_actions(battle.state, "f"))
+    )
+
+
+def test_may_attack_pick_up_and_maneuvers_before_turns(make: Make) -> None:
+    state = _with_sword_on_the_floor(duel(make))
+    before = Battle(state, 3, get_ruleset)  # the order not rolled yet
+    both = _commands(legal_actions(RULESET, before.state, "s"))
+    assert any(isinstance(c, ChooseManeuver) for c in both)
+    assert PickUpItem("s", "item-1") in both  # the item lies next to it
+    plain = _commands(
+        legal_actions(
+            RULESET,
+            before.state,
+            "s",
+            may_attack=lambda r, st, me: False,
+            pick_up=False,
+            maneuvers_before_turns=False,
+        )
+    )
+    assert not any(isinstance(c, ChooseManeuver | Attack | PickUpItem) for c in plain)
+    assert EndTurn() not in plain  # nobody's turn before the order is rolled
+    assert plain == [c for c in both if not isinstance(c, ChooseManeuver | Attack | PickUpItem)]
