@@ -5,11 +5,7 @@ seed 002 event a tone; the generic sheet view shows the sheet (no section)."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
-from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QCheckBox, QComboBox
+from PySide6.QtWidgets import QCheckBox
 
 import rules.sets.seed002 as seed002_package
 from app.controller import BattleController
@@ -22,62 +18,35 @@ from rules.battle.commands import Attack
 from rules.core.dice import ScriptedDice
 from rules.core.events import Event
 from rules.sets.attack_form import FLAG_ON
+from rules.sets.seed002 import events as ev
 from rules.sets.seed002.attack import Attack002, DefenseKind
-from rules.sets.seed002.events import (
-    AttackDeclared,
-    DamageDealt,
-    DefenseNotMade,
-    Fumbled,
-    LocationRolled,
-    MajorWoundRolled,
-    ResultApplied,
-    SkillRolled,
-    StatusChanged,
-    TurnEffect,
-)
 from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.situation import GMSituation
 from rules.sets.seed002.stray_hits import PiecePassed
 from rules.sets.seed002.success import PercentileRoll
 from rules.sets.seed002.tables import Level
+from tests.app.form_ui_checks import (
+    assert_exact_odds,
+    combo,
+    enabled,
+    event_classes,
+    form_pane,
+    package_modules,
+)
 from tests.rules.seed002_duel import battle, duel, fighter, sword
 
 
 def make_pane(qtbot, state=None) -> tuple[AttackFormPane, BattleController]:  # type: ignore[no-untyped-def]
-    controller = BattleController(battle(state or duel()))
-    pane = ruleset_ui("002").attack_pane(controller, None)
-    assert isinstance(pane, AttackFormPane)
-    qtbot.addWidget(pane)
-    pane.show()
-    controller.select("a")
-    controller.set_target("d")
-    return pane, controller
-
-
-def combo(pane: AttackFormPane, key: str) -> QComboBox:
-    box = pane.field_widget(key)
-    assert isinstance(box, QComboBox)
-    return box
-
-
-def enabled(box: QComboBox, data: str) -> bool:
-    model = box.model()
-    assert isinstance(model, QStandardItemModel)
-    item = model.item(box.findData(data))
-    assert item is not None
-    return item.isEnabled()
+    return form_pane(qtbot, "002", battle(state or duel()), "a", "d")
 
 
 def test_the_pane_draws_seed_002_s_form_with_exact_odds(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane, _controller = make_pane(qtbot)
-    assert pane.objectName() == "attackPane"
     assert combo(pane, "weapon").findData("longsword/cut") >= 0
     assert combo(pane, "defense").currentData() == "parry:longsword"
     assert not enabled(combo(pane, "wind"), "hurricane")  # a ranged row in close combat
     assert isinstance(pane.field_widget("helpless"), QCheckBox)
-    assert pane.preview is not None
-    assert sum(line.probability for line in pane.preview.odds) == 1
-    assert pane.preview.summary.startswith("Close Combat 50%")
+    assert assert_exact_odds(pane).startswith("Close Combat 50%")
 
 
 def test_a_shot_greys_the_parries(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -104,33 +73,18 @@ def test_log_lines_and_tones() -> None:
     b = battle(duel(None, fighter("Defender", armour=None)))
     events = b.execute(Attack("a", "d", sword()), ScriptedDice((3, 99, 5)))
     formatter = ruleset_ui("002").log_formatter
-    declared = next(e for e in events if isinstance(e, AttackDeclared))
+    declared = next(e for e in events if isinstance(e, ev.AttackDeclared))
     assert formatter.opens_row(declared)
     assert seed002_line(declared) == (declared.describe(), Tone.TITLE)
-    attack, dodge = [e for e in events if isinstance(e, SkillRolled)]
+    attack, dodge = [e for e in events if isinstance(e, ev.SkillRolled)]
     assert seed002_line(attack) == (attack.describe(), Tone.CRITICAL)
     assert seed002_line(dodge) == (dodge.describe(), Tone.FAILURE)
-    damage = next(e for e in events if isinstance(e, DamageDealt))
+    damage = next(e for e in events if isinstance(e, ev.DamageDealt))
     assert seed002_line(damage) == (damage.describe(), Tone.HARM)
-    wound = next(e for e in events if isinstance(e, MajorWoundRolled))
+    wound = next(e for e in events if isinstance(e, ev.MajorWoundRolled))
     assert seed002_line(wound) == (wound.describe(), Tone.HARM)
     assert "broken ribs" in wound.describe()
     assert ruleset_ui("002").inspector_section(None, None) is None  # type: ignore[arg-type]
-
-
-def _seed002_event_classes() -> set[type[Event]]:
-    """Every event class that a module of rules.sets.seed002 defines."""
-    found: set[type[Event]] = set()
-    for info in pkgutil.iter_modules(seed002_package.__path__):
-        module = importlib.import_module(f"rules.sets.seed002.{info.name}")
-        for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and issubclass(value, Event)
-                and value.__module__ == module.__name__
-            ):
-                found.add(value)
-    return found
 
 
 def test_every_seed_002_event_class_has_a_log_line() -> None:
@@ -139,7 +93,7 @@ def test_every_seed_002_event_class_has_a_log_line() -> None:
     gets its own describe() text and a tone."""
     who = {"combatant_id": "d", "name": "Defender"}
     samples: list[Event] = [
-        AttackDeclared(
+        ev.AttackDeclared(
             attacker_id="a",
             attacker_name="A",
             defender_id="d",
@@ -148,10 +102,10 @@ def test_every_seed_002_event_class_has_a_log_line() -> None:
             mode="cut",
             defense="dodge",
         ),
-        SkillRolled(**who, what="dodge", roll=PercentileRoll(40, 7, Level.SUCCESS)),
-        DefenseNotMade(**who, reason="helpless"),
-        ResultApplied(text="a hit"),
-        DamageDealt(
+        ev.SkillRolled(**who, what="dodge", roll=PercentileRoll(40, 7, Level.SUCCESS)),
+        ev.DefenseNotMade(**who, reason="helpless"),
+        ev.ResultApplied(text="a hit"),
+        ev.DamageDealt(
             **who,
             dice="1d8",
             faces=(5,),
@@ -164,15 +118,15 @@ def test_every_seed_002_event_class_has_a_log_line() -> None:
             hp_after=9,
             max_hp=12,
         ),
-        LocationRolled(**who, face=19, label="head", armour=3),
-        MajorWoundRolled(**who, face=5, label="broken ribs", spine_face=None, effects="-50%"),
-        Fumbled(**who, text="the dodge ends prone"),
-        StatusChanged(**who, text="dies"),
-        TurnEffect(**who, text="bleeds 1 HP"),
+        ev.LocationRolled(**who, face=19, label="head", armour=3),
+        ev.MajorWoundRolled(**who, face=5, label="broken ribs", spine_face=None, effects="-50%"),
+        ev.Fumbled(**who, text="the dodge ends prone"),
+        ev.StatusChanged(**who, text="dies"),
+        ev.TurnEffect(**who, text="bleeds 1 HP"),
         TieRolled(**who, dex=11, face=4),
         PiecePassed(piece_name="Dagger", name="Defender"),
     ]
-    assert {type(e) for e in samples} == _seed002_event_classes()
+    assert {type(e) for e in samples} == event_classes(package_modules(seed002_package))
     formatter = ruleset_ui("002").log_formatter
     for event in samples:
         line = formatter.line(event)

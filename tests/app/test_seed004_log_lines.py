@@ -4,11 +4,8 @@ gets a short one-line text with every number read from the event, in its tone.""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
-
 import rules.sets.seed004
+import rules.sets.seed004.events as ev
 from app.event_text import Tone
 from app.rulesets import ruleset_ui
 from app.rulesets.seed004.log_lines import seed004_line
@@ -16,48 +13,31 @@ from rules.battle.pieces import Piece, Placement, PlacementKind
 from rules.battle.turns import StartTurns
 from rules.core.dice import ScriptedDice
 from rules.core.events import Event
-from rules.sets.seed004.events import (
-    AttackDeclared,
-    AttackOutcome,
-    CheckRolled,
-    DamageRolled,
-    DefenseNotRolled,
-    InitiativeRolled,
-    NothingHit,
-    StatusChanged,
-    ZoneDamaged,
-    ZoneFound,
-)
 from rules.sets.seed004.wound_effects import WoundEffectRolled, WoundTaken
+from tests.app.form_ui_checks import event_classes, package_modules
 from tests.rules.seed004_battle import CATALOG, FRONT, RULESET, duel, hit
 
 # The tone each event class of seed 004 is shown in (a check by its result, a
 # zone's damage by whether any was done).
 TONES: dict[type[Event], tuple[Tone, ...]] = {
-    AttackDeclared: (Tone.TITLE,),
-    CheckRolled: (Tone.SUCCESS, Tone.FAILURE),
-    AttackOutcome: (Tone.OUTCOME,),
-    ZoneFound: (Tone.PLAIN,),
-    DamageRolled: (Tone.PLAIN,),
-    ZoneDamaged: (Tone.HARM, Tone.NOTE),
+    ev.AttackDeclared: (Tone.TITLE,),
+    ev.CheckRolled: (Tone.SUCCESS, Tone.FAILURE),
+    ev.AttackOutcome: (Tone.OUTCOME,),
+    ev.ZoneFound: (Tone.PLAIN,),
+    ev.DamageRolled: (Tone.PLAIN,),
+    ev.ZoneDamaged: (Tone.HARM, Tone.NOTE),
     WoundTaken: (Tone.HARM,),
     WoundEffectRolled: (Tone.HARM,),
-    StatusChanged: (Tone.HARM,),
-    DefenseNotRolled: (Tone.NOTE,),
-    NothingHit: (Tone.NOTE,),
-    InitiativeRolled: (Tone.PLAIN,),
+    ev.StatusChanged: (Tone.HARM,),
+    ev.DefenseNotRolled: (Tone.NOTE,),
+    ev.NothingHit: (Tone.NOTE,),
+    ev.InitiativeRolled: (Tone.PLAIN,),
 }
 
 
 def seed004_event_classes() -> set[type[Event]]:
     """Every Event subclass defined in a module of the rules.sets.seed004 package."""
-    found: set[type[Event]] = set()
-    for info in pkgutil.iter_modules(rules.sets.seed004.__path__):
-        module = importlib.import_module(f"rules.sets.seed004.{info.name}")
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, Event) and cls.__module__ == module.__name__:
-                found.add(cls)
-    return found
+    return event_classes(package_modules(rules.sets.seed004))
 
 
 def battle_events() -> list[Event]:
@@ -99,10 +79,10 @@ def test_every_seed_004_event_reaches_the_log_with_a_short_line() -> None:
         assert formatter.line(event) == line
         assert text == event.describe() and "\n" not in text and 0 < len(text) <= 140, text
         assert tone in TONES[type(event)], (type(event).__name__, tone)
-    zoned = [e for e in events if isinstance(e, ZoneDamaged)]
+    zoned = [e for e in events if isinstance(e, ev.ZoneDamaged)]
     assert {tone_of(e) for e in zoned if e.damage} == {Tone.HARM}
     assert {tone_of(e) for e in zoned if not e.damage} == {Tone.NOTE}
-    checks = [e for e in events if isinstance(e, CheckRolled)]
+    checks = [e for e in events if isinstance(e, ev.CheckRolled)]
     assert {tone_of(e) for e in checks if e.roll.succeeded} == {Tone.SUCCESS}
     assert {tone_of(e) for e in checks if not e.roll.succeeded} == {Tone.FAILURE}
 
@@ -116,7 +96,7 @@ def tone_of(event: Event) -> Tone:
 def test_only_an_attack_declaration_opens_a_row() -> None:
     formatter = ruleset_ui("004").log_formatter
     for event in battle_events():
-        assert formatter.opens_row(event) is isinstance(event, AttackDeclared)
+        assert formatter.opens_row(event) is isinstance(event, ev.AttackDeclared)
 
 
 def test_other_events_are_not_seed_004_s() -> None:

@@ -5,9 +5,6 @@ and rolls the attack; the log lines give each seed 004 event a tone."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox
-
 from app.controller import BattleController
 from app.event_text import Tone
 from app.panes.attack_form import AttackFormPane
@@ -18,42 +15,19 @@ from rules.battle.model import Posture
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.seed004.attack import Seed004Attack
 from rules.sets.seed004.events import AttackDeclared, CheckRolled, ZoneDamaged
+from tests.app.form_ui_checks import assert_exact_odds, combo, enabled, form_pane
 from tests.rules.seed004_battle import duel
 
 
 def make_pane(qtbot, **duel_args: object) -> tuple[AttackFormPane, BattleController]:
-    controller = BattleController(duel(**duel_args))
-    pane = ruleset_ui("004").attack_pane(controller, None)
-    assert isinstance(pane, AttackFormPane)
-    qtbot.addWidget(pane)
-    pane.show()
-    controller.select("a")
-    controller.set_target("b")
-    return pane, controller
-
-
-def combo(pane: AttackFormPane, key: str) -> QComboBox:
-    box = pane.field_widget(key)
-    assert isinstance(box, QComboBox)
-    return box
-
-
-def enabled(box: QComboBox, data: str) -> bool:
-    model = box.model()
-    assert isinstance(model, QStandardItemModel)
-    item = model.item(box.findData(data))
-    assert item is not None
-    return item.isEnabled()
+    return form_pane(qtbot, "004", duel(**duel_args), "a", "b")
 
 
 def test_the_pane_draws_seed_004_s_form_with_exact_odds(qtbot) -> None:
     pane, _controller = make_pane(qtbot)
-    assert pane.objectName() == "attackPane"
     weapons = combo(pane, "weapon")
     assert weapons.findData("knife/stab") >= 0 and weapons.findData("knife/slash") >= 0
-    assert pane.preview is not None
-    assert sum(line.probability for line in pane.preview.odds) == 1
-    assert "difficulty 6" in pane.preview.summary
+    assert "difficulty 6" in assert_exact_odds(pane)
 
 
 def test_zones_below_tiny_are_greyed(qtbot) -> None:
