@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rules_traceability import SEEDS, parse_refs, parse_rows
+from tests.test_rules_traceability import SEEDS
+from tests.traceability_checks import row_problems, rows_of
 
 SEED_004 = SEEDS / "004_faa62cfc54a6b0ed.txt"
 REPO = Path(__file__).resolve().parent.parent
@@ -53,10 +54,6 @@ def seed_004_labels() -> tuple[str, ...]:
     return tuple(labels)
 
 
-def rows_004() -> dict[str, object]:
-    return {r.heading: r for r in parse_rows() if r.heading.startswith("004 ")}
-
-
 @needs_seed
 def test_the_extraction_finds_the_seed_s_structure() -> None:
     labels = seed_004_labels()
@@ -69,41 +66,19 @@ def test_the_extraction_finds_the_seed_s_structure() -> None:
 @needs_seed
 def test_every_heading_table_row_and_rule_has_a_row() -> None:
     need = {*seed_004_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
-    missing = sorted(need - set(rows_004()))
+    missing = sorted(need - set(rows_of("004")))
     assert not missing, f"seed 004 rules without a row in docs/rules.md: {missing}"
 
 
 @needs_seed
 def test_no_stray_004_rows() -> None:
     need = {*seed_004_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
-    stray = sorted(set(rows_004()) - need)
+    stray = sorted(set(rows_of("004")) - need)
     assert not stray, f"rows that name no seed 004 rule: {stray}"
 
 
 def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
-    problems: list[str] = []
-    for r in parse_rows():
-        if not r.heading.startswith("004 "):
-            continue
-        for cell, kind in ((r.implemented, "code"), (r.tests, "test")):
-            refs = parse_refs(cell)
-            if not refs:
-                problems.append(f"{r.heading}: no {kind}")
-            for ref in refs:
-                path = (REPO / "docs" / ref.path).resolve()
-                if not path.is_file():
-                    problems.append(f"{r.heading}: no file {ref.path}")
-                    continue
-                text = path.read_text(encoding="utf-8")
-                for name in ref.names:
-                    last = re.escape(name.split(".")[-1])
-                    if not re.search(rf"^\s*(def|class)\s+{last}\b|^\s*{last}\s*[:=]", text, re.M):
-                        problems.append(f"{r.heading}: {name} not in {ref.path}")
-        battle = [
-            ref for ref in parse_refs(r.tests) if ref.path.endswith(BATTLE_LEVEL) and ref.names
-        ]
-        if not battle:
-            problems.append(f"{r.heading}: no battle-level test ({BATTLE_LEVEL})")
+    problems = row_problems("004", BATTLE_LEVEL)
     assert not problems, "\n".join(problems)
 
 
