@@ -26,7 +26,11 @@ from rules.battle.model import (
     WeaponMode,
 )
 from rules.core.errors import DataError
-from rules.core.jsondata import as_list, get_enum, get_int, get_str
+from rules.core.jsondata import as_list, as_object, check_keys, get_enum, get_int, get_str
+
+# The neutral fields every sheet has, and the gear a ruleset may let it carry.
+REQUIRED = ("format", "version", "name", "hit_points", "move", "weapons")
+GEAR_OPTIONAL = ("shield", "armor", "handedness", "origin")
 
 
 def encode_damage(spec: DamageSpec) -> dict[str, object]:
@@ -144,6 +148,27 @@ def check_version(obj: Mapping[str, object], where: str, version: int) -> None:
         raise DataError(
             f"{where}.version: this Hexfray reads sheet versions 1 to {version}, not {found}"
         )
+
+
+def sheet_object(
+    data: object,
+    where: str,
+    sheet_format: str,
+    version: int,
+    keys: tuple[tuple[str, ...], tuple[str, ...]],
+    *,
+    format_first: bool = False,
+) -> Mapping[str, object]:
+    """The sheet ``data`` as an object whose keys are among ``keys`` (required,
+    optional), of the format ``sheet_format`` and a version from 1 to
+    ``version``; ``format_first``: a named format is checked before the keys."""
+    obj = as_object(data, where)
+    if format_first and "format" in obj:
+        check_format(obj, where, sheet_format)
+    check_keys(obj, where, *keys)
+    check_format(obj, where, sheet_format)
+    check_version(obj, where, version)
+    return obj
 
 
 def decode_weapons(

@@ -5,9 +5,9 @@ as the templates do)."""
 
 from __future__ import annotations
 
+from rules.battle import sheet_gear as gear
 from rules.battle.catalog import parse_vitals
 from rules.battle.model import Armor, Delivery, Fighter, Weapon, WeaponMode
-from rules.battle.sheet_gear import check_format, check_version, decode_neutral, decode_weapons
 from rules.core.errors import DataError
 from rules.core.jsondata import as_object, check_keys, get_int, get_number, get_str
 from rules.sets.seed002.sheet import read_sheet, sheet_of, write_sheet
@@ -15,17 +15,10 @@ from rules.sets.seed002.tables import catalog_002, dice_text, parse_weapon_002
 
 SHEET_FORMAT = "hexfray-sheet-002"
 SHEET_VERSION = 1
-_REQUIRED = (
-    "format",
-    "version",
-    "name",
-    "hit_points",
-    "move",
-    "weapons",
-    "characteristics",
-    "skills",
+_KEYS = (
+    (*gear.REQUIRED, "characteristics", "skills"),
+    ("armour", "armour_by_location", "handedness", "origin"),
 )
-_OPTIONAL = ("armour", "armour_by_location", "handedness", "origin")
 
 
 def encode_mode(mode: WeaponMode) -> dict[str, object]:
@@ -110,14 +103,11 @@ def _armour(data: object, where: str) -> Armor:
 
 
 def decode_fighter(data: object, where: str = "sheet") -> Fighter:
-    obj = as_object(data, where)
-    check_keys(obj, where, _REQUIRED, _OPTIONAL)
-    check_format(obj, where, SHEET_FORMAT)
-    check_version(obj, where, SHEET_VERSION)
+    obj = gear.sheet_object(data, where, SHEET_FORMAT, SHEET_VERSION, _KEYS)
     vitals = parse_vitals(obj, where)
     own = ("characteristics", "skills", "armour_by_location")
     stats = read_sheet({k: obj[k] for k in own if k in obj}, where)
-    weapons = decode_weapons(obj, where, _weapon)
-    return decode_neutral(
+    weapons = gear.decode_weapons(obj, where, _weapon)
+    return gear.decode_neutral(
         obj, where, vitals=vitals, weapons=weapons, stats=stats, armor_key="armour", armor=_armour
     )
