@@ -17,15 +17,13 @@ from rules.battle.turns import ChooseManeuver, StartTurns, movement_left
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.sets.components.fudge_locations import BodyPart, PartState, WoundLevel
+from rules.sets.seed003 import events as events003
 from rules.sets.seed003.combat import Choices003, Defense
 from rules.sets.seed003.events import (
     AttackDeclared,
     CoverStruck,
-    Hobbled,
-    InitiativeRolled003,
     LocationRolled,
     OpposedRolled,
-    StayedStanding,
     TurnPassed,
     WoundDealt,
 )
@@ -365,7 +363,7 @@ def test_a_useless_leg_drops_him_unless_a_superb_agility_roll(agility: str, stay
     b = battle(duel())
     leg = Choices003("broadsword", "swing", aim="left leg")  # DDF +1
     events = attack(b, leg, fudge("++++") + DEF_WORST + fudge(agility))  # damage 8
-    roll = one(events, StayedStanding)
+    roll = one(events, events003.StayedStanding)
     assert roll.stood is stays
     expected = Posture.STANDING if stays else Posture.PRONE
     assert b.state.combatant("d").posture is expected
@@ -484,7 +482,7 @@ def test_widespread_damage_halves_to_every_part_with_its_own_armor() -> None:
 def test_initiative_is_agility_plus_4df_best_first_ties_by_a_die() -> None:
     b = battle(duel(template("archer"), template("knight")))  # Agility +1 and -1
     events = b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
-    order = one(events, InitiativeRolled003)
+    order = one(events, events003.InitiativeRolled003)
     assert [e[0] for e in order.entries] == ["d", "a"]
     b = battle(duel())
     events = b.execute(StartTurns(), ScriptedDice(fudge("0000") + fudge("0000") + (2, 5)))
@@ -606,13 +604,13 @@ def test_on_a_useless_leg_he_moves_only_slowly() -> None:
         Choices003("broadsword", "swing", aim="left leg"),
         fudge("++++") + DEF_WORST + fudge("++++"),  # he stays up: a Superb Agility roll
     )
-    hobbled = one(events, Hobbled)
+    hobbled = one(events, events003.Hobbled)
     assert (hobbled.move_before, hobbled.move_after) == (5, 2)
     assert b.state.combatant("d").fighter.move == 2
     foot = Choices003("broadsword", "swing", aim="right foot")
     events = attack(b, foot, fudge("++++") + DEF_WORST + fudge("++++"))
     assert body_of(b.state.combatant("d")).track(BodyPart.RIGHT_FOOT).state.disabled
-    assert not [e for e in events if isinstance(e, Hobbled)]
+    assert not [e for e in events if isinstance(e, events003.Hobbled)]
     assert b.state.combatant("d").fighter.move == 2
     b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
     assert b.state.active_id == "d"
