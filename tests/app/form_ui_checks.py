@@ -17,6 +17,7 @@ from app.controller import BattleController
 from app.panes.attack_form import AttackFormPane
 from app.rulesets import ruleset_ui
 from rules.battle.battle import Battle
+from rules.battle.commands import Attack
 from rules.core.events import Event
 
 
@@ -56,6 +57,14 @@ def assert_exact_odds(pane: AttackFormPane) -> str:
     assert pane.preview is not None
     assert sum(line.probability for line in pane.preview.odds) == 1
     return pane.preview.summary
+
+
+def roll(pane: AttackFormPane, controller: BattleController) -> Attack:
+    """Click Roll: the battle's last command, the ``Attack`` the form made."""
+    pane.roll_button.click()
+    command = controller.battle.commands[-1]
+    assert isinstance(command, Attack)
+    return command
 
 
 def package_modules(package: ModuleType) -> tuple[ModuleType, ...]:

@@ -37,6 +37,7 @@ from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.app.demo_panes import SEED, demo_state
+from tests.app.form_ui_checks import combo
 
 OUT_OF_REACH = "out of reach"
 
@@ -119,12 +120,6 @@ def spearman(qtbot) -> tuple[AttackFormPane, BattleController]:
     controller.select("c2")
     controller.set_target("c4")
     return pane, controller
-
-
-def combo(pane: AttackFormPane, key: str) -> QComboBox:
-    widget = pane.field_widget(key)
-    assert isinstance(widget, QComboBox)
-    return widget
 
 
 def choose(box: QComboBox, data: str) -> None:

@@ -32,6 +32,7 @@ from tests.app.form_ui_checks import (
     event_classes,
     form_pane,
     package_modules,
+    roll,
 )
 from tests.rules.seed002_duel import battle, duel, fighter, sword
 
@@ -61,10 +62,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("defense", "dodge")
     pane.set_entry("attacker_mounted", FLAG_ON)
-    pane.roll_button.click()
-    command = controller.battle.commands[-1]
-    assert isinstance(command, Attack)
-    assert command.options == Attack002(
+    assert roll(pane, controller).options == Attack002(
         "longsword", "cut", DefenseKind.DODGE, "", GMSituation(attacker_mounted=True)
     )
 

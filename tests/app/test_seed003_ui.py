@@ -27,7 +27,14 @@ from rules.sets.seed003 import turn as turn_module
 from rules.sets.seed003.combat import Choices003
 from rules.sets.seed003.fudge_dice import FudgeRoll
 from rules.sets.seed003.ruleset import PieceStruck, StrayChecked
-from tests.app.form_ui_checks import assert_exact_odds, combo, enabled, event_classes, form_pane
+from tests.app.form_ui_checks import (
+    assert_exact_odds,
+    combo,
+    enabled,
+    event_classes,
+    form_pane,
+    roll,
+)
 from tests.rules.seed003_battle import battle, duel, fudge, south, template
 
 
@@ -54,10 +61,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("aim", "right arm")
     pane.set_entry("widespread", "")
-    pane.roll_button.click()
-    command = controller.battle.commands[-1]
-    assert isinstance(command, Attack)
-    assert command.options == Choices003("broadsword", "swing", aim="right arm")
+    assert roll(pane, controller).options == Choices003("broadsword", "swing", aim="right arm")
 
 
 def test_log_lines_and_tones() -> None:

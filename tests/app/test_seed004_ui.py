@@ -15,7 +15,7 @@ from rules.battle.model import Posture
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.seed004.attack import Seed004Attack
 from rules.sets.seed004.events import AttackDeclared, CheckRolled, ZoneDamaged
-from tests.app.form_ui_checks import assert_exact_odds, combo, enabled, form_pane
+from tests.app.form_ui_checks import assert_exact_odds, combo, enabled, form_pane, roll
 from tests.rules.seed004_battle import duel
 
 
@@ -40,10 +40,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:
     pane, controller = make_pane(qtbot)
     pane.set_entry("weapon", "club/strike")
     pane.set_entry("aim", "head")
-    pane.roll_button.click()
-    command = controller.battle.commands[-1]
-    assert isinstance(command, Attack)
-    assert command.options == Seed004Attack(
+    assert roll(pane, controller).options == Seed004Attack(
         "club",
         "strike",
         zone=Zone.HEAD,
