@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_rules_traceability import SEEDS
-from tests.traceability_checks import row_problems, rows_of
+from tests.traceability_checks import assert_rows_cover, assert_rows_trace
 
 SEED_003 = SEEDS / "003_15579ac7d0506469.txt"
 REPO = Path(__file__).resolve().parent.parent
@@ -93,22 +93,12 @@ def test_the_extraction_finds_the_seed_s_structure() -> None:
 
 
 @needs_seed
-def test_every_section_table_row_and_rule_has_a_row() -> None:
-    need = {*seed_003_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
-    missing = sorted(need - set(rows_of("003")))
-    assert not missing, f"seed 003 rules without a row in docs/rules.md: {missing}"
-
-
-@needs_seed
-def test_no_stray_003_rows() -> None:
-    need = {*seed_003_labels(), *RULES_IN_SECTIONS, *BASE_ROWS}
-    stray = sorted(set(rows_of("003")) - need)
-    assert not stray, f"rows that name no seed 003 rule: {stray}"
+def test_every_rule_has_a_row_and_every_row_a_rule() -> None:
+    assert_rows_cover("003", {*seed_003_labels(), *RULES_IN_SECTIONS, *BASE_ROWS})
 
 
 def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
-    problems = row_problems("003", BATTLE_LEVEL)
-    assert not problems, "\n".join(problems)
+    assert_rows_trace("003", BATTLE_LEVEL)
 
 
 def test_the_battle_level_tests_run_battle_commands() -> None:

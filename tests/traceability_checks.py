@@ -17,6 +17,23 @@ def rows_of(key: str) -> dict[str, Row]:
     return {r.heading: r for r in parse_rows() if r.heading.startswith(f"{key} ")}
 
 
+def assert_rows_cover(key: str, need: set[str]) -> None:
+    """Seed ``key``'s rows are exactly the labels ``need``: every one has a row
+    (else the missing are named), and no row names another (else the stray)."""
+    rows = set(rows_of(key))
+    missing = sorted(need - rows)
+    assert not missing, f"seed {key} rules without a row in docs/rules.md: {missing}"
+    stray = sorted(rows - need)
+    assert not stray, f"rows that name no seed {key} rule: {stray}"
+
+
+def assert_rows_trace(key: str, battle_level: str | tuple[str, ...]) -> None:
+    """Every row of seed ``key`` names code and tests that exist, one of them in
+    ``battle_level``."""
+    problems = row_problems(key, battle_level)
+    assert not problems, "\n".join(problems)
+
+
 def row_problems(key: str, battle_level: str | tuple[str, ...]) -> list[str]:
     """What is wrong with seed ``key``'s rows: a row without code or tests, a
     named file or name that does not exist, a row naming no test of
