@@ -25,44 +25,36 @@ from rules.sets.seed002.situation import GMSituation
 from rules.sets.seed002.stray_hits import PiecePassed
 from rules.sets.seed002.success import PercentileRoll
 from rules.sets.seed002.tables import Level
-from tests.app.form_ui_checks import (
-    assert_exact_odds,
-    combo,
-    enabled,
-    event_classes,
-    form_pane,
-    package_modules,
-    roll,
-)
+from tests.app import form_ui_checks as ui
 from tests.rules.seed002_duel import battle, duel, fighter, sword
 
 
 def make_pane(qtbot, state=None) -> tuple[AttackFormPane, BattleController]:  # type: ignore[no-untyped-def]
-    return form_pane(qtbot, "002", battle(state or duel()), "a", "d")
+    return ui.form_pane(qtbot, "002", battle(state or duel()), "a", "d")
 
 
 def test_the_pane_draws_seed_002_s_form_with_exact_odds(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane, _controller = make_pane(qtbot)
-    assert combo(pane, "weapon").findData("longsword/cut") >= 0
-    assert combo(pane, "defense").currentData() == "parry:longsword"
-    assert not enabled(combo(pane, "wind"), "hurricane")  # a ranged row in close combat
+    assert ui.combo(pane, "weapon").findData("longsword/cut") >= 0
+    assert ui.combo(pane, "defense").currentData() == "parry:longsword"
+    assert not ui.enabled(ui.combo(pane, "wind"), "hurricane")  # a ranged row in close combat
     assert isinstance(pane.field_widget("helpless"), QCheckBox)
-    assert assert_exact_odds(pane).startswith("Close Combat 50%")
+    assert ui.assert_exact_odds(pane).startswith("Close Combat 50%")
 
 
 def test_a_shot_greys_the_parries(qtbot) -> None:  # type: ignore[no-untyped-def]
     archer = fighter("Archer", ("shortbow", "dagger"))
     pane, _controller = make_pane(qtbot, duel(archer, defender_hex=Hex.from_offset(8, 15)))
-    defense = combo(pane, "defense")
-    assert enabled(defense, "dodge") and not enabled(defense, "parry:longsword")
-    assert enabled(combo(pane, "wind"), "hurricane")
+    defense = ui.combo(pane, "defense")
+    assert ui.enabled(defense, "dodge") and not ui.enabled(defense, "parry:longsword")
+    assert ui.enabled(ui.combo(pane, "wind"), "hurricane")
 
 
 def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane, controller = make_pane(qtbot)
     pane.set_entry("defense", "dodge")
     pane.set_entry("attacker_mounted", FLAG_ON)
-    assert roll(pane, controller).options == Attack002(
+    assert ui.roll(pane, controller).options == Attack002(
         "longsword", "cut", DefenseKind.DODGE, "", GMSituation(attacker_mounted=True)
     )
 
@@ -124,7 +116,7 @@ def test_every_seed_002_event_class_has_a_log_line() -> None:
         TieRolled(**who, dex=11, face=4),
         PiecePassed(piece_name="Dagger", name="Defender"),
     ]
-    assert {type(e) for e in samples} == event_classes(package_modules(seed002_package))
+    assert {type(e) for e in samples} == ui.event_classes(ui.package_modules(seed002_package))
     formatter = ruleset_ui("002").log_formatter
     for event in samples:
         line = formatter.line(event)

@@ -27,33 +27,27 @@ from rules.sets.seed003 import turn as turn_module
 from rules.sets.seed003.combat import Choices003
 from rules.sets.seed003.fudge_dice import FudgeRoll
 from rules.sets.seed003.ruleset import PieceStruck, StrayChecked
-from tests.app.form_ui_checks import (
-    assert_exact_odds,
-    combo,
-    enabled,
-    event_classes,
-    form_pane,
-    roll,
-)
+from tests.app import form_ui_checks as ui
 from tests.rules.seed003_battle import battle, duel, fudge, south, template
 
 
 def make_pane(qtbot, state=None) -> tuple[AttackFormPane, BattleController]:  # type: ignore[no-untyped-def]
-    return form_pane(qtbot, "003", battle(state or duel()), "a", "d")
+    return ui.form_pane(qtbot, "003", battle(state or duel()), "a", "d")
 
 
 def test_the_pane_draws_seed_003_s_form_with_exact_odds(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane, _controller = make_pane(qtbot)
-    assert combo(pane, "weapon").findData("broadsword:swing") >= 0
-    aim = combo(pane, "aim")
-    assert aim.findData("eyes") >= 0 and enabled(aim, "left hand")
-    assert "against parry" in assert_exact_odds(pane)
+    assert ui.combo(pane, "weapon").findData("broadsword:swing") >= 0
+    aim = ui.combo(pane, "aim")
+    assert aim.findData("eyes") >= 0 and ui.enabled(aim, "left hand")
+    assert "against parry" in ui.assert_exact_odds(pane)
 
 
 def test_a_distant_shot_greys_every_aim_but_the_torso(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane, _controller = make_pane(qtbot, duel(template("archer"), defender_hex=south(25)))
-    aim = combo(pane, "aim")
-    assert enabled(aim, "torso") and not enabled(aim, "head") and not enabled(aim, "left leg")
+    aim = ui.combo(pane, "aim")
+    assert ui.enabled(aim, "torso")
+    assert not ui.enabled(aim, "head") and not ui.enabled(aim, "left leg")
     assert pane.preview is not None and "random location" in pane.preview.summary
 
 
@@ -61,7 +55,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("aim", "right arm")
     pane.set_entry("widespread", "")
-    assert roll(pane, controller).options == Choices003("broadsword", "swing", aim="right arm")
+    assert ui.roll(pane, controller).options == Choices003("broadsword", "swing", aim="right arm")
 
 
 def test_log_lines_and_tones() -> None:
@@ -126,7 +120,7 @@ def test_every_event_class_of_seed_003_has_a_short_log_line() -> None:
     new one without a log line fails here), and each gives a short line."""
     made = _every_seed003_event()
     modules = (events_module, combat_module, ruleset_module, turn_module)
-    assert {type(e) for e in made} == event_classes(modules)
+    assert {type(e) for e in made} == ui.event_classes(modules)
     for event in made:
         line = seed003_line(event)
         assert line is not None, type(event).__name__

@@ -15,32 +15,32 @@ from rules.battle.model import Posture
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.seed004.attack import Seed004Attack
 from rules.sets.seed004.events import AttackDeclared, CheckRolled, ZoneDamaged
-from tests.app.form_ui_checks import assert_exact_odds, combo, enabled, form_pane, roll
+from tests.app import form_ui_checks as ui
 from tests.rules.seed004_battle import duel
 
 
 def make_pane(qtbot, **duel_args: object) -> tuple[AttackFormPane, BattleController]:
-    return form_pane(qtbot, "004", duel(**duel_args), "a", "b")
+    return ui.form_pane(qtbot, "004", duel(**duel_args), "a", "b")
 
 
 def test_the_pane_draws_seed_004_s_form_with_exact_odds(qtbot) -> None:
     pane, _controller = make_pane(qtbot)
-    weapons = combo(pane, "weapon")
+    weapons = ui.combo(pane, "weapon")
     assert weapons.findData("knife/stab") >= 0 and weapons.findData("knife/slash") >= 0
-    assert "difficulty 6" in assert_exact_odds(pane)
+    assert "difficulty 6" in ui.assert_exact_odds(pane)
 
 
 def test_zones_below_tiny_are_greyed(qtbot) -> None:
     pane, _controller = make_pane(qtbot, bob_posture=Posture.KNEELING)
-    aim = combo(pane, "aim")
-    assert enabled(aim, "arms") and not enabled(aim, "heart") and not enabled(aim, "brain")
+    aim = ui.combo(pane, "aim")
+    assert ui.enabled(aim, "arms") and not ui.enabled(aim, "heart") and not ui.enabled(aim, "brain")
 
 
 def test_roll_executes_the_form_s_choices(qtbot) -> None:
     pane, controller = make_pane(qtbot)
     pane.set_entry("weapon", "club/strike")
     pane.set_entry("aim", "head")
-    assert roll(pane, controller).options == Seed004Attack(
+    assert ui.roll(pane, controller).options == Seed004Attack(
         "club",
         "strike",
         zone=Zone.HEAD,
