@@ -5,6 +5,9 @@ as the templates do)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
 from rules.battle import sheet_gear as gear
 from rules.battle.catalog import parse_vitals
 from rules.battle.model import Armor, Delivery, Fighter, Weapon, WeaponMode
@@ -12,6 +15,8 @@ from rules.core.errors import DataError
 from rules.core.jsondata import as_object, check_keys, get_int, get_number, get_str
 from rules.sets.seed002.sheet import read_sheet, sheet_of, write_sheet
 from rules.sets.seed002.tables import catalog_002, dice_text, parse_weapon_002
+
+T = TypeVar("T")
 
 SHEET_FORMAT = "hexfray-sheet-002"
 SHEET_VERSION = 1
@@ -73,21 +78,23 @@ def encode_fighter(fighter: Fighter) -> dict[str, object]:
     return {**out, **write_sheet(sheet_of(fighter))}
 
 
+def _by_key(table: Mapping[str, T], key: str, where: str, what: str) -> T:
+    """A weapon or armour that the sheet names by its seed 002 catalog key."""
+    try:
+        return table[key]
+    except KeyError:
+        raise DataError(f"{where}: no seed 002 {what} {key!r:.40}") from None
+
+
 def _weapon(data: object, where: str) -> Weapon:
     if isinstance(data, str):
-        try:
-            return catalog_002().weapons[data]
-        except KeyError:
-            raise DataError(f"{where}: no seed 002 weapon {data!r:.40}") from None
+        return _by_key(catalog_002().weapons, data, where, "weapon")
     return parse_weapon_002(data, where)
 
 
 def _armour(data: object, where: str) -> Armor:
     if isinstance(data, str):
-        try:
-            return catalog_002().armor[data]
-        except KeyError:
-            raise DataError(f"{where}: no seed 002 armour {data!r:.40}") from None
+        return _by_key(catalog_002().armor, data, where, "armour")
     obj = as_object(data, where)
     check_keys(obj, where, ("key", "name", "ap"), ("weight",))
     ap = get_int(obj, "ap", where)
