@@ -23,6 +23,26 @@ H2 = "003 5.872 Damage to an Individual Body Part"
 H3 = "003 5.873 Useless and Crippled Limbs"
 H4 = "003 5.874 Modifiers Due to Damage"
 H6 = "003 5.876 Widespread Damage"
+needs_seed = pytest.mark.skipif(not SEED_003.exists(), reason="seed texts not present")
+
+
+@cache
+def seed_003_labels() -> tuple[str, ...]:
+    """The numbered sections ("5.871 Hit Location"), the 1d6 table's rows
+    ("5.871 Hit Location: 2 Leg") and the capacity list's ("...: Foot -2")."""
+    text = SEED_003.read_text(encoding="utf-8")
+    sections = re.findall(r"(5\.87[1-9]) (.+?) -{5,}", text)
+    labels = [f"003 {number} {title.strip()}" for number, title in sections]
+    table = re.search(r"Rolled Hit (.+?) On a result", text)
+    assert table is not None
+    for face, part in re.findall(r"(\d) ([A-Z][a-z]+)", table.group(1)):
+        labels.append(f"{H1}: {face} {part}")
+    capacity = text[text.index("5.872") : text.index("That is,")]
+    for part, levels in re.findall(r"([A-Z][a-z]+): -(\d) level", capacity):
+        labels.append(f"{H2}: {part} -{levels}")
+    return tuple(labels)
+
+
 # The rules inside the seed's sections, by the section they belong to.
 RULES_IN_SECTIONS = (
     f"{H1}: eyes, coins -3",
@@ -62,25 +82,6 @@ BASE_ROWS = (
     "003 base: initiative and maneuvers",
     "003 base: situational modifiers",
 )
-
-needs_seed = pytest.mark.skipif(not SEED_003.exists(), reason="seed texts not present")
-
-
-@cache
-def seed_003_labels() -> tuple[str, ...]:
-    """The numbered sections ("5.871 Hit Location"), the 1d6 table's rows
-    ("5.871 Hit Location: 2 Leg") and the capacity list's ("...: Foot -2")."""
-    text = SEED_003.read_text(encoding="utf-8")
-    sections = re.findall(r"(5\.87[1-9]) (.+?) -{5,}", text)
-    labels = [f"003 {number} {title.strip()}" for number, title in sections]
-    table = re.search(r"Rolled Hit (.+?) On a result", text)
-    assert table is not None
-    for face, part in re.findall(r"(\d) ([A-Z][a-z]+)", table.group(1)):
-        labels.append(f"{H1}: {face} {part}")
-    capacity = text[text.index("5.872") : text.index("That is,")]
-    for part, levels in re.findall(r"([A-Z][a-z]+): -(\d) level", capacity):
-        labels.append(f"{H2}: {part} -{levels}")
-    return tuple(labels)
 
 
 @needs_seed

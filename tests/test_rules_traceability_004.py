@@ -18,6 +18,24 @@ from tests.traceability_checks import assert_rows_cover, assert_rows_trace
 SEED_004 = SEEDS / "004_faa62cfc54a6b0ed.txt"
 REPO = Path(__file__).resolve().parent.parent
 BATTLE_LEVEL = ("tests/rules/test_seed004_battle.py", "tests/rules/test_seed004_ranged.py")
+needs_seed = pytest.mark.skipif(not SEED_004.exists(), reason="seed texts not present")
+
+
+@cache
+def seed_004_labels() -> tuple[str, ...]:
+    """The seed's headings ("Zones") and its table's rows ("Zones: 5,6,7 Torso")."""
+    labels: list[str] = []
+    for line in SEED_004.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.endswith("\u00b6"):
+            labels.append(f"004 {line[:-1].strip()}")
+            continue
+        row = re.fullmatch(r"\|\s*(\d[\d, ]*)\|\s*([^|]+?)\s*\|.*", line)
+        if row:
+            labels.append(f"004 Zones: {row.group(1).strip()} {row.group(2)}")
+    return tuple(labels)
+
+
 # The rules inside the seed's sections, by the section they belong to.
 RULES_IN_SECTIONS = (
     "004 Damage: other forms of damage",
@@ -35,23 +53,6 @@ BASE_ROWS = (
     "004 base: initiative and maneuvers",
     "004 base: shots (ranged combat)",
 )
-
-needs_seed = pytest.mark.skipif(not SEED_004.exists(), reason="seed texts not present")
-
-
-@cache
-def seed_004_labels() -> tuple[str, ...]:
-    """The seed's headings ("Zones") and its table's rows ("Zones: 5,6,7 Torso")."""
-    labels: list[str] = []
-    for line in SEED_004.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line.endswith("\u00b6"):
-            labels.append(f"004 {line[:-1].strip()}")
-            continue
-        row = re.fullmatch(r"\|\s*(\d[\d, ]*)\|\s*([^|]+?)\s*\|.*", line)
-        if row:
-            labels.append(f"004 Zones: {row.group(1).strip()} {row.group(2)}")
-    return tuple(labels)
 
 
 def test_every_row_names_code_and_a_battle_level_test_that_exist() -> None:
