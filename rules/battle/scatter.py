@@ -28,12 +28,12 @@ probabilities of each landing hex.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Protocol
 
 from hexmap import Facing, Hex, HexGrid, ray
 from rules.battle.model import Combatant
@@ -104,9 +104,23 @@ class StrayCheck:
     event: Event
 
 
-class StrayHitRules(Protocol):
-    """The ruleset's part in a flying piece: the check for somebody in its way
-    (dice through ``dice``) and, for exact odds, the chance that check hits."""
+@dataclass(frozen=True, slots=True)
+class StrayAttempt:
+    """A piece that may hit somebody: its name, how it left the hand, who stands
+    in its way, where, and by which rule it is checked."""
+
+    piece_name: str
+    placement: Placement
+    occupant: Occupant
+    where: Hex
+    rule: StrayRule
+
+
+class StrayHitRules(ABC):
+    """The ruleset's part in a flying piece: the roll for somebody in its way
+    (dice through ``dice``; ``roll_hit`` says whether it hit and gives the event that
+    shows it in the log) and, for exact odds, the chance that roll hits.
+    ``check`` turns the roll into the ``StrayCheck`` the scatter records."""
 
     def check(
         self,
@@ -116,9 +130,37 @@ class StrayHitRules(Protocol):
         where: Hex,
         rule: StrayRule,
         dice: DiceSource,
-    ) -> StrayCheck: ...
+    ) -> StrayCheck:
+        attempt = StrayAttempt(piece_name, placement, occupant, where, rule)
+        hit, event = self.roll_hit(attempt, dice)
+        return StrayCheck(
+            combatant_id=occupant.combatant_id,
+            name=occupant.name,
+            hex=where,
+            rule=rule,
+            hit=hit,
+            event=event,
+        )
 
+    @abstractmethod
+    def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]: ...
+
+    @abstractmethod
     def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction: ...
+
+
+class NoStrayHits(StrayHitRules):
+    """A ruleset in which a flying piece never hits anybody (chance 0): rolls
+    nothing, and ``passed(piece_name, occupant)`` is the event that says so."""
+
+    def __init__(self, passed: Callable[[str, Occupant], Event]) -> None:
+        self._passed = passed
+
+    def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]:
+        return False, self._passed(attempt.piece_name, attempt.occupant)
+
+    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
+        return Fraction(0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from fractions import Fraction
 
 from hexmap import Hex
 from rules.battle.model import Combatant, DamageType, Weapon
-from rules.battle.pieces import Piece, Placement
-from rules.battle.scatter import Occupant, StrayCheck, StrayRule
+from rules.battle.pieces import Piece
+from rules.battle.scatter import Occupant, StrayAttempt, StrayHitRules, StrayRule
 from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.dice import Dice, DiceSource
@@ -75,18 +75,11 @@ class StrayHitChecked(Event):
         return (self.combatant_id,)
 
 
-class Seed000StrayHits:
+class Seed000StrayHits(StrayHitRules):
     """``rules.battle.scatter.StrayHitRules`` by seed 000 (module docstring)."""
 
-    def check(
-        self,
-        piece_name: str,
-        placement: Placement,
-        occupant: Occupant,
-        where: Hex,
-        rule: StrayRule,
-        dice: DiceSource,
-    ) -> StrayCheck:
+    def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]:
+        occupant, rule = attempt.occupant, attempt.rule
         if rule is StrayRule.DX_AT_LANDING:
             roll = success_roll(sheet_of(occupant.combatant).attributes.dx, dice)
             hit = not roll.succeeded
@@ -94,25 +87,18 @@ class Seed000StrayHits:
             roll = success_roll(IN_PATH_HIT_TARGET, dice)
             hit = roll.succeeded
         else:
-            raise RulesError(f"{piece_name} hits nobody: there is nothing to check")
+            raise RulesError(f"{attempt.piece_name} hits nobody: there is nothing to check")
         event = StrayHitChecked(
-            citation=placement.citation,
-            piece_name=piece_name,
+            citation=attempt.placement.citation,
+            piece_name=attempt.piece_name,
             combatant_id=occupant.combatant_id,
             name=occupant.name,
-            hex=where,
+            hex=attempt.where,
             rule=rule,
             roll=roll,
             hit=hit,
         )
-        return StrayCheck(
-            combatant_id=occupant.combatant_id,
-            name=occupant.name,
-            hex=where,
-            rule=rule,
-            hit=hit,
-            event=event,
-        )
+        return hit, event
 
     def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
         if rule is StrayRule.IN_PATH:

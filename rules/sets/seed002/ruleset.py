@@ -64,7 +64,7 @@ from rules.sets.seed002.situation import (
     check_close_tests,
     situation,
 )
-from rules.sets.seed002.stray_hits import Seed002StrayHits
+from rules.sets.seed002.stray_hits import seed002_stray_hits
 from rules.sets.seed002.tables import (
     CHARACTERISTICS,
     KEY,
@@ -93,7 +93,7 @@ class Seed002:
     """The seed 002 ruleset with its options (fixed at creation)."""
 
     def __init__(self, options: frozenset[str] = frozenset()) -> None:
-        self._stray_hits = Seed002StrayHits()
+        self._stray_hits = seed002_stray_hits()
         self._options = options
 
     @property

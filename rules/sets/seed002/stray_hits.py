@@ -6,13 +6,9 @@ effect sends through a hex never hits (chance 0) and does no harm."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
-from hexmap import Hex
-from rules.battle.pieces import Placement
-from rules.battle.scatter import Occupant, StrayCheck, StrayRule
+from rules.battle.scatter import NoStrayHits, Occupant, StrayHitRules
 from rules.core.citation import Citation
-from rules.core.dice import DiceSource
 from rules.core.events import Event
 from rules.sets.seed002.tables import BASE
 
@@ -28,25 +24,10 @@ class PiecePassed(Event):
         return f"The {self.piece_name} passes {self.name} by"
 
 
-class Seed002StrayHits:
-    def check(
-        self,
-        piece_name: str,
-        placement: Placement,
-        occupant: Occupant,
-        where: Hex,
-        rule: StrayRule,
-        dice: DiceSource,
-    ) -> StrayCheck:
-        event = PiecePassed(citation=NO_STRAY_HITS, piece_name=piece_name, name=occupant.name)
-        return StrayCheck(
-            combatant_id=occupant.combatant_id,
-            name=occupant.name,
-            hex=where,
-            rule=rule,
-            hit=False,
-            event=event,
-        )
+def _passed(piece_name: str, occupant: Occupant) -> Event:
+    return PiecePassed(citation=NO_STRAY_HITS, piece_name=piece_name, name=occupant.name)
 
-    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
-        return Fraction(0)
+
+def seed002_stray_hits() -> StrayHitRules:
+    """Seed 002's stray hits: a piece passes everybody by."""
+    return NoStrayHits(_passed)

@@ -28,8 +28,8 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
-from rules.battle.pieces import Piece, Placement
-from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
+from rules.battle.pieces import Piece
+from rules.battle.scatter import Occupant, StrayAttempt, StrayHitRules, StrayRule
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
 from rules.core.assets import read_json
@@ -108,32 +108,22 @@ class StrayChecked(CombatantEvent):
         )
 
 
-class Seed003StrayHits:
+class Seed003StrayHits(StrayHitRules):
     """Somebody in a flying piece's way rolls Agility + 4dF and is hit below Fair."""
 
-    def check(
-        self,
-        piece_name: str,
-        placement: Placement,
-        occupant: Occupant,
-        where: Hex,
-        rule: StrayRule,
-        dice: DiceSource,
-    ) -> StrayCheck:
-        c = occupant.combatant
+    def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]:
+        c = attempt.occupant.combatant
         rolled = roll_fudge(sheet_of(c).agility, dice, f"{c.name}'s Agility")
         hit = rolled.result < 0
         event = StrayChecked(
             citation=BASE_STRAY,
             combatant_id=c.id,
             name=c.name,
-            piece_name=piece_name,
+            piece_name=attempt.piece_name,
             roll=rolled,
             hit=hit,
         )
-        return StrayCheck(
-            combatant_id=c.id, name=c.name, hex=where, rule=rule, hit=hit, event=event
-        )
+        return hit, event
 
     def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
         level = sheet_of(occupant.combatant).agility

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Hex
@@ -24,8 +23,8 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
 )
-from rules.battle.pieces import Piece, Placement
-from rules.battle.scatter import Occupant, StrayCheck, StrayHitRules, StrayRule
+from rules.battle.pieces import Piece
+from rules.battle.scatter import NoStrayHits, Occupant, StrayHitRules
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Light, TerrainFact, fact_label
 from rules.battle.turns import (
@@ -90,37 +89,16 @@ _OUTCOME_LABELS = {
 }
 
 
-class _NoStrayHits:
+def _passed(piece_name: str, occupant: Occupant) -> Event:
     """Seed 004 has no rule for a flying piece hitting somebody: it passes."""
-
-    def check(
-        self,
-        piece_name: str,
-        placement: Placement,
-        occupant: Occupant,
-        where: Hex,
-        rule: StrayRule,
-        dice: DiceSource,
-    ) -> StrayCheck:
-        event = NothingHit(combatant_id=occupant.combatant_id, name=occupant.name, piece=piece_name)
-        return StrayCheck(
-            combatant_id=occupant.combatant_id,
-            name=occupant.name,
-            hex=where,
-            rule=rule,
-            hit=False,
-            event=event,
-        )
-
-    def hit_chance(self, occupant: Occupant, rule: StrayRule) -> Fraction:
-        return Fraction(0)
+    return NothingHit(combatant_id=occupant.combatant_id, name=occupant.name, piece=piece_name)
 
 
 class Seed004:
     """The seed 004 ruleset (it has no options)."""
 
     def __init__(self) -> None:
-        self._stray: StrayHitRules = _NoStrayHits()
+        self._stray: StrayHitRules = NoStrayHits(_passed)
 
     @property
     def key(self) -> str:
