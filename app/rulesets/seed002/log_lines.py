@@ -1,10 +1,9 @@
-"""Seed 002's lines in the combat log: each event's short text (its own
-``describe()``, every number read from the event) and its tone; an attack's
-events form one row that starts at ``AttackDeclared``."""
+"""Seed 002's tones in the combat log (``app.rulesets.tone_lines``)."""
 
 from __future__ import annotations
 
 from app.event_text import Tone
+from app.rulesets.tone_lines import ToneLogLines
 from rules.core.events import Event
 from rules.sets.seed002.events import (
     AttackDeclared,
@@ -30,33 +29,29 @@ _ROLL_TONES = {
 }
 
 
-def seed002_line(event: Event) -> tuple[str, Tone] | None:
-    """The short line and tone of a seed 002 event; None for any other event."""
-    text = event.describe()
-    if isinstance(event, AttackDeclared):
-        return text, Tone.TITLE
+def _tone(event: Event) -> Tone | None:
+    """The tone of a seed 002 event other than ``AttackDeclared``; None for an
+    event that is not seed 002's."""
     if isinstance(event, SkillRolled):
-        return text, _ROLL_TONES[event.roll.level]
+        return _ROLL_TONES[event.roll.level]
     if isinstance(event, ResultApplied):
-        return text, Tone.OUTCOME
+        return Tone.OUTCOME
     if isinstance(event, DamageDealt):
-        return text, Tone.HARM if event.taken else Tone.PLAIN
+        return Tone.HARM if event.taken else Tone.PLAIN
     if isinstance(event, MajorWoundRolled | StatusChanged):
-        return text, Tone.HARM
+        return Tone.HARM
     if isinstance(event, Fumbled):
-        return text, Tone.CRITICAL
+        return Tone.CRITICAL
     if isinstance(event, DefenseNotMade | TurnEffect):
-        return text, Tone.NOTE
+        return Tone.NOTE
     if isinstance(event, LocationRolled | TieRolled | PiecePassed):
-        return text, Tone.PLAIN
+        return Tone.PLAIN
     return None
 
 
-class Seed002LogLines:
-    """Seed 002's ``LogFormatter``."""
+LOG_LINES = ToneLogLines(AttackDeclared, _tone)
 
-    def line(self, event: Event) -> tuple[str, Tone] | None:
-        return seed002_line(event)
 
-    def opens_row(self, event: Event) -> bool:
-        return isinstance(event, AttackDeclared)
+def seed002_line(event: Event) -> tuple[str, Tone] | None:
+    """The short line and tone of a seed 002 event; None for any other event."""
+    return LOG_LINES.line(event)

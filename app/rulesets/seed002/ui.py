@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.rulesets import RulesetUI
 from app.rulesets.form_ui import FormRulesetUI
-from app.rulesets.seed002.log_lines import Seed002LogLines
+from app.rulesets.seed002.log_lines import LOG_LINES
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FormAttacks
 from rules.sets.seed002.ruleset import seed002_ruleset
@@ -16,4 +16,4 @@ def _form_of(state: BattleState) -> FormAttacks:
     return seed002_ruleset(state.ruleset_options)
 
 
-SEED002_UI: RulesetUI = FormRulesetUI(_form_of, Seed002LogLines())
+SEED002_UI: RulesetUI = FormRulesetUI(_form_of, LOG_LINES)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.rulesets import RulesetUI
 from app.rulesets.form_ui import FormRulesetUI
-from app.rulesets.seed004.log_lines import Seed004LogLines
+from app.rulesets.seed004.log_lines import LOG_LINES
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FormAttacks
 from rules.sets.seed004.ruleset import seed004_ruleset
@@ -16,4 +16,4 @@ def _form_of(state: BattleState) -> FormAttacks:
     return seed004_ruleset(state.ruleset_options)
 
 
-SEED004_UI: RulesetUI = FormRulesetUI(_form_of, Seed004LogLines())
+SEED004_UI: RulesetUI = FormRulesetUI(_form_of, LOG_LINES)
