@@ -133,13 +133,9 @@ class StrayHitRules(ABC):
     ) -> StrayCheck:
         attempt = StrayAttempt(piece_name, placement, occupant, where, rule)
         hit, event = self.roll_hit(attempt, dice)
+        who = occupant
         return StrayCheck(
-            combatant_id=occupant.combatant_id,
-            name=occupant.name,
-            hex=where,
-            rule=rule,
-            hit=hit,
-            event=event,
+            combatant_id=who.combatant_id, name=who.name, hex=where, rule=rule, hit=hit, event=event
         )
 
     @abstractmethod
