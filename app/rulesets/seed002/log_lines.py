@@ -5,18 +5,7 @@ from __future__ import annotations
 from app.event_text import Tone
 from app.rulesets.tone_lines import ToneLogLines
 from rules.core.events import Event
-from rules.sets.seed002.events import (
-    AttackDeclared,
-    DamageDealt,
-    DefenseNotMade,
-    Fumbled,
-    LocationRolled,
-    MajorWoundRolled,
-    ResultApplied,
-    SkillRolled,
-    StatusChanged,
-    TurnEffect,
-)
+from rules.sets.seed002 import events as ev
 from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.stray_hits import PiecePassed
 from rules.sets.seed002.tables import Level
@@ -30,28 +19,25 @@ _ROLL_TONES = {
 
 
 def _tone(event: Event) -> Tone | None:
-    """The tone of a seed 002 event other than ``AttackDeclared``; None for an
-    event that is not seed 002's."""
-    if isinstance(event, SkillRolled):
+    """The tone of a seed 002 event (but its attack declaration, a title)."""
+    if isinstance(event, ev.SkillRolled):
         return _ROLL_TONES[event.roll.level]
-    if isinstance(event, ResultApplied):
+    if isinstance(event, ev.ResultApplied):
         return Tone.OUTCOME
-    if isinstance(event, DamageDealt):
+    if isinstance(event, ev.DamageDealt):
         return Tone.HARM if event.taken else Tone.PLAIN
-    if isinstance(event, MajorWoundRolled | StatusChanged):
+    if isinstance(event, ev.MajorWoundRolled | ev.StatusChanged):
         return Tone.HARM
-    if isinstance(event, Fumbled):
+    if isinstance(event, ev.Fumbled):
         return Tone.CRITICAL
-    if isinstance(event, DefenseNotMade | TurnEffect):
+    if isinstance(event, ev.DefenseNotMade | ev.TurnEffect):
         return Tone.NOTE
-    if isinstance(event, LocationRolled | TieRolled | PiecePassed):
+    if isinstance(event, ev.LocationRolled | TieRolled | PiecePassed):
         return Tone.PLAIN
     return None
 
 
-LOG_LINES = ToneLogLines(AttackDeclared, _tone)
+LOG_LINES = ToneLogLines(ev.AttackDeclared, _tone)
 
-
-def seed002_line(event: Event) -> tuple[str, Tone] | None:
-    """The short line and tone of a seed 002 event; None for any other event."""
-    return LOG_LINES.line(event)
+# The short line and tone of a seed 002 event; None for any other event.
+seed002_line = LOG_LINES.line
