@@ -7,15 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules.battle import commands
 from rules.battle.battle import Battle
-from rules.battle.commands import (
-    Attack,
-    EndTurn,
-    MoveCombatant,
-    PickUpItem,
-    ReadyWeapon,
-    TurnCombatant,
-)
+from rules.battle.commands import Attack, EndTurn, PickUpItem
 from rules.battle.items import item_from_weapon
 from rules.battle.model import Status
 from rules.battle.state import BattleState, Command
@@ -58,17 +52,17 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
     assert _kinds(actions) == [
         ChooseManeuver,
         Attack,
-        ReadyWeapon,
+        commands.ReadyWeapon,
         PickUpItem,
-        MoveCombatant,
-        TurnCombatant,
+        commands.MoveCombatant,
+        commands.TurnCombatant,
         EndTurn,
     ]  # the rapier unready, its other weapon reaches the swordsman
     assert actions == RULESET.legal_actions(battle.state, "f")
     assert legal_actions(RULESET, battle.state, "s") == ()  # not its turn
     labels = [a.label for a in actions]
     assert "ready rapier" in labels and labels[-1] == "end the turn"
-    assert len([c for c in _commands(actions) if isinstance(c, TurnCombatant)]) == 5
+    assert len([c for c in _commands(actions) if isinstance(c, commands.TurnCombatant)]) == 5
 
 
 def test_an_attack_on_the_foe_in_reach_until_the_maneuver_has_none_left(make: Make) -> None:

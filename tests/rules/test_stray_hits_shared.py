@@ -8,16 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hexmap import Facing, Hex, HexGrid, ray
+from rules.battle import scatter
 from rules.battle.model import Combatant, Side
 from rules.battle.pieces import Piece, flies
-from rules.battle.scatter import (
-    NoStrayHits,
-    Occupant,
-    StrayAttempt,
-    StrayHitRules,
-    StrayRule,
-    scatter_piece,
-)
+from rules.battle.scatter import Occupant, StrayAttempt, StrayRule
 from rules.core.dice import DiceSource, ScriptedDice
 from rules.core.events import Event
 from tests.rules.sheets import seed000_fighter
@@ -39,7 +33,7 @@ class Struck(Event):
     attempt: StrayAttempt
 
 
-class AlwaysHits(StrayHitRules):
+class AlwaysHits(scatter.StrayHitRules):
     def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]:
         return True, Struck(attempt=attempt)
 
@@ -61,13 +55,13 @@ def _passed(piece_name: str, occupant: Occupant) -> Event:
 
 def test_a_piece_passes_by_under_no_stray_hits() -> None:
     dice = ScriptedDice((2, 2, 1))  # 2d6 = 4 hexes, direction 1 = N
-    landing = scatter_piece(
+    landing = scatter.scatter_piece(
         _club(),
         START,
         GRID,
         dice,
         occupants=_bob(),
-        hits=NoStrayHits(_passed),
+        hits=scatter.NoStrayHits(_passed),
     )
     assert landing.final == START + Facing.N.vector.scale(4) and landing.hit_id is None
     (check,) = landing.checks
@@ -78,12 +72,12 @@ def test_a_piece_passes_by_under_no_stray_hits() -> None:
         False,
     )
     assert check.event == Passed(piece_name="Club", name=check.name)
-    assert NoStrayHits(_passed).hit_chance(_bob()[BOB_HEX], StrayRule.IN_PATH) == 0
+    assert scatter.NoStrayHits(_passed).hit_chance(_bob()[BOB_HEX], StrayRule.IN_PATH) == 0
 
 
 def test_the_base_records_the_ruleset_s_roll_and_a_hit_stops_the_piece() -> None:
     dice = ScriptedDice((2, 2, 1))
-    landing = scatter_piece(_club(), START, GRID, dice, occupants=_bob(), hits=AlwaysHits())
+    landing = scatter.scatter_piece(_club(), START, GRID, dice, occupants=_bob(), hits=AlwaysHits())
     assert landing.final == BOB_HEX and landing.path == ray(START, Facing.N, 2)
     (check,) = landing.checks
     assert check.hit and landing.hit_id == "bob"
