@@ -10,11 +10,13 @@ statistics and its own gear fields; what it writes stays its own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from hexmap import Handedness
-from rules.battle.catalog import parse_armor, parse_shield, parse_weapon
+from rules.battle.catalog import RawSheet, parse_armor, parse_shield, parse_weapon
 from rules.battle.model import (
     Armor,
+    Combatant,
     DamageBase,
     DamageSpec,
     Delivery,
@@ -27,6 +29,8 @@ from rules.battle.model import (
 )
 from rules.core.errors import DataError
 from rules.core.jsondata import as_list, as_object, check_keys, get_enum, get_int, get_str
+
+S = TypeVar("S", bound=RulesetSheet)
 
 # The neutral fields every sheet has, and the gear a ruleset may let it carry.
 REQUIRED = ("format", "version", "name", "hit_points", "move", "weapons")
@@ -213,3 +217,17 @@ def decode_neutral(
         armor=armor(obj[armor_key], f"{where}.{armor_key}") if armor_key in obj else None,
         origin=get_str(obj, "origin", where) if "origin" in obj else "",
     )
+
+
+def sheet_stats(
+    who: Fighter | Combatant, sheet_type: type[S], read_raw: Callable[[RawSheet], S], key: str
+) -> S:
+    """The statistics of ruleset ``key`` (a ``sheet_type``) of a fighter or of a
+    combatant's fighter, read by ``read_raw`` if the files' ``RawSheet`` is still
+    unread; ``DataError`` for a fighter with another ruleset's statistics."""
+    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
+    if isinstance(stats, sheet_type):
+        return stats
+    if isinstance(stats, RawSheet):
+        return read_raw(stats)
+    raise DataError(f"{who.name} has no seed {key} statistics (a {type(stats).__name__})")

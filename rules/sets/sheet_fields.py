@@ -18,8 +18,17 @@ from enum import Enum
 
 from rules.battle.edits import SheetProblem
 from rules.battle.model import DamageType
+from rules.core.errors import DataError
 
 SheetValue = int | bool | str | None
+
+
+def entry_int(values: Mapping[str, SheetValue], key: str) -> int:
+    """The whole number in the entries' field ``key`` (``DataError`` if not one)."""
+    value = values.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"{key}: a whole number, got {value!r:.40}")
+    return value
 
 
 class SheetFieldKind(Enum):

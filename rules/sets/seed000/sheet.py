@@ -23,6 +23,7 @@ from types import MappingProxyType
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem, weapon_place
 from rules.battle.model import Combatant, Fighter, RulesetSheet
+from rules.battle.sheet_gear import sheet_stats
 from rules.core.errors import DataError
 from rules.core.jsondata import (
     as_enum,
@@ -41,6 +42,7 @@ from rules.sets.sheet_fields import (
     SheetField,
     SheetFieldKind,
     SheetValue,
+    entry_int,
 )
 
 ENCUMBRANCE_LIMITS = (2, 4, 6, 12, 20)  # x ST: none, light, medium, heavy, extra-heavy
@@ -121,12 +123,7 @@ class Sheet000(RulesetSheet):
 
 def sheet_of(who: Fighter | Combatant) -> Sheet000:
     """The seed 000 statistics of a fighter (or of a combatant's fighter)."""
-    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
-    if isinstance(stats, Sheet000):
-        return stats
-    if isinstance(stats, RawSheet):
-        return _read_once(stats)
-    raise DataError(f"{who.name} has no seed 000 statistics (a {type(stats).__name__})")
+    return sheet_stats(who, Sheet000, _read_once, "000")
 
 
 def with_sheet(fighter: Fighter, sheet: Sheet000) -> Fighter:
@@ -338,13 +335,6 @@ def sheet_entries(fighter: Fighter) -> SheetEntries:
     return SheetEntries(values=MappingProxyType(values), skills=sheet.skills)
 
 
-def _int(values: Mapping[str, SheetValue], key: str) -> int:
-    value = values.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(f"{key}: a whole number, got {value!r:.40}")
-    return value
-
-
 def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
     """The fighter with ``entries`` (valid by ``SHEET_DESCRIPTION``: ``DataError``
     names the first that is not); what the editor does not show (001's injury
@@ -357,23 +347,22 @@ def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
     sheet = replace(
         sheet_of(fighter),
         attributes=Attributes(
-            st=_int(values, "st"),
-            dx=_int(values, "dx"),
-            iq=_int(values, "iq"),
-            ht=_int(values, "ht"),
+            st=entry_int(values, "st"),
+            dx=entry_int(values, "dx"),
+            iq=entry_int(values, "iq"),
+            ht=entry_int(values, "ht"),
         ),
         skills=MappingProxyType(dict(entries.skills)),
         shield_skill=str(values["shield_skill"]).strip(),
         dodge_skill=dodge if isinstance(dodge, int) and not isinstance(dodge, bool) else None,
-        encumbrance=_int(values, "encumbrance"),
+        encumbrance=entry_int(values, "encumbrance"),
         combat_reflexes=values["combat_reflexes"] is True,
         fencing=values["fencing"] is True,
         pain_threshold=PainThreshold(values["pain_threshold"]),
         ambidextrous=values["ambidextrous"] is True,
     )
-    return replace(
-        fighter, stats=sheet, hit_points=_int(values, "hit_points"), move=_int(values, "move")
-    )
+    hit_points, move = entry_int(values, "hit_points"), entry_int(values, "move")
+    return replace(fighter, stats=sheet, hit_points=hit_points, move=move)
 
 
 def sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:

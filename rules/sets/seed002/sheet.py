@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from rules.battle.catalog import RawSheet
 from rules.battle.model import Combatant, Fighter, RulesetSheet
+from rules.battle.sheet_gear import sheet_stats
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_int, as_object, check_keys, get_int
@@ -37,6 +38,7 @@ from rules.sets.sheet_fields import (
     SheetFieldKind,
     SheetValue,
     WeaponPart,
+    entry_int,
 )
 
 BASE_CHARACTERISTICS = Citation(BASE, "Characteristics")
@@ -126,12 +128,7 @@ def base_hit_points(c: Characteristics) -> int:
 
 
 def sheet_of(who: Fighter | Combatant) -> Sheet002:
-    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
-    if isinstance(stats, Sheet002):
-        return stats
-    if isinstance(stats, RawSheet):
-        return _read_raw(stats)
-    raise DataError(f"{who.name} has no seed 002 statistics (a {type(stats).__name__})")
+    return sheet_stats(who, Sheet002, _read_raw, "002")
 
 
 def _read_raw(raw: RawSheet) -> Sheet002:
@@ -272,26 +269,18 @@ def sheet_entries(fighter: Fighter) -> SheetEntries:
     return SheetEntries(values=MappingProxyType(values), skills=sheet.skills)
 
 
-def _int(values: Mapping[str, SheetValue], key: str) -> int:
-    value = values.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(f"{key}: a whole number, got {value!r:.40}")
-    return value
-
-
 def with_sheet_entries(fighter: Fighter, entries: SheetEntries) -> Fighter:
     problems = SHEET_DESCRIPTION.problems(entries)
     if problems:
         raise DataError(f"{problems[0].place}: {problems[0].message}")
     values = entries.values
     by_location = {
-        k: _int(values, f"ap_{k}") for k in LOCATION_KEYS if values.get(f"ap_{k}") is not None
+        k: entry_int(values, f"ap_{k}") for k in LOCATION_KEYS if values.get(f"ap_{k}") is not None
     }
     sheet = Sheet002(
-        Characteristics.of({k: _int(values, k) for k in CHARACTERISTICS}),
+        Characteristics.of({k: entry_int(values, k) for k in CHARACTERISTICS}),
         MappingProxyType(dict(sorted(entries.skills.items()))),
         MappingProxyType(by_location),
     )
-    return replace(
-        fighter, stats=sheet, hit_points=_int(values, "hit_points"), move=_int(values, "move")
-    )
+    hit_points, move = entry_int(values, "hit_points"), entry_int(values, "move")
+    return replace(fighter, stats=sheet, hit_points=hit_points, move=move)

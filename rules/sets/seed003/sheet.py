@@ -31,6 +31,7 @@ from enum import Enum
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, RulesetSheet
+from rules.battle.sheet_gear import sheet_stats
 from rules.core.errors import DataError
 from rules.core.jsondata import as_int, as_object, check_keys, get_enum, get_int
 from rules.sets.components.fudge_locations import (
@@ -101,12 +102,7 @@ class Sheet003(RulesetSheet):
 
 def sheet_of(who: Fighter | Combatant) -> Sheet003:
     """The seed 003 statistics of a fighter (or of a combatant's fighter)."""
-    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
-    if isinstance(stats, Sheet003):
-        return stats
-    if isinstance(stats, RawSheet):
-        return _read_raw(stats)
-    raise DataError(f"{who.name} has no seed 003 statistics (a {type(stats).__name__})")
+    return sheet_stats(who, Sheet003, _read_raw, "003")
 
 
 def overall_boxes(damage_capacity: int) -> int:

@@ -28,6 +28,7 @@ from rules.battle.model import (
     Fighter,
     RulesetSheet,
 )
+from rules.battle.sheet_gear import sheet_stats
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum
@@ -163,12 +164,7 @@ def write_sheet(sheet: Sheet004) -> dict[str, object]:
 
 def sheet_of(who: Fighter | Combatant) -> Sheet004:
     """The seed 004 statistics of a fighter (or of a combatant's fighter)."""
-    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
-    if isinstance(stats, Sheet004):
-        return stats
-    if isinstance(stats, RawSheet):
-        return _read_raw(stats)
-    raise DataError(f"{who.name} has no seed 004 statistics (a {type(stats).__name__})")
+    return sheet_stats(who, Sheet004, _read_raw, "004")
 
 
 @functools.lru_cache(maxsize=256)
