@@ -32,13 +32,13 @@ from rules.battle.sheet_gear import sheet_stats
 from rules.core.citation import Citation
 from rules.core.errors import DataError
 from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum
+from rules.sets import sheet_fields
 from rules.sets.components.zones_2d6 import ARMORED_ZONES, Size, Zone, armor_zone
 from rules.sets.sheet_fields import (
     SheetDescription,
     SheetEntries,
     SheetField,
     SheetFieldKind,
-    SheetValue,
     WeaponPart,
 )
 
@@ -279,7 +279,7 @@ SHEET_DESCRIPTION = SheetDescription(
 
 def sheet_entries(fighter: Fighter) -> SheetEntries:
     sheet = sheet_of(fighter)
-    values: dict[str, SheetValue] = {a: sheet.abilities.rank(a) for a in ABILITIES}
+    values: dict[str, sheet_fields.SheetValue] = {a: sheet.abilities.rank(a) for a in ABILITIES}
     values["hit_points"] = fighter.hit_points
     values["move"] = fighter.move
     values.update({f"dr_{z.value}": sheet.armor.reduction(z) for z in ARMORED_ZONES})
