@@ -1,7 +1,8 @@
 """Checks shared by the UI tests of the rulesets whose UI is the generic
 ``FormRulesetUI`` (app/rulesets/form_ui.py): the attack form pane opened from
-the registry over a battle, its fields read back, its exact odds, and the event
-classes a ruleset's modules define (each must have a log line)."""
+the registry over a battle, its fields read back, its exact odds, the event
+classes a ruleset's modules define (each must have a log line), and the
+character editor opened on a combatant."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from types import ModuleType
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox
 
+from app.character_editor import CharacterEditor
 from app.controller import BattleController
 from app.panes.attack_form import AttackFormPane
 from app.rulesets import ruleset_ui
@@ -34,6 +36,17 @@ def form_pane(  # type: ignore[no-untyped-def]
     controller.select(attacker)
     controller.set_target(defender)
     return pane, controller
+
+
+def character_editor(  # type: ignore[no-untyped-def]
+    qtbot, battle: Battle, combatant_id: str
+) -> CharacterEditor:
+    """The character editor on ``combatant_id`` of ``battle``, as the window opens it."""
+    controller = BattleController(battle)
+    state = controller.state
+    dialog = CharacterEditor(controller.ruleset, state, state.combatant(combatant_id))
+    qtbot.addWidget(dialog)
+    return dialog
 
 
 def combo(pane: AttackFormPane, key: str) -> QComboBox:

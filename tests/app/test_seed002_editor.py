@@ -9,20 +9,16 @@ from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from app.character_editor import HALF_DAMAGE_COLUMN, RANGE_COLUMN, CharacterEditor
-from app.controller import BattleController
 from hexmap import Hex
 from rules.battle.edits import EditFighter
 from rules.sets.seed002.sheet import sheet_of
+from tests.app.form_ui_checks import character_editor
 from tests.rules.seed002_duel import RULESET, battle, duel, fighter
 
 
 def editor(qtbot: QtBot) -> CharacterEditor:
     archer = fighter("Archer", ("shortbow", "dagger"), dexterity=16)
-    controller = BattleController(battle(duel(archer, defender_hex=Hex.from_offset(8, 15))))
-    state = controller.state
-    dialog = CharacterEditor(controller.ruleset, state, state.combatant("a"))
-    qtbot.addWidget(dialog)
-    return dialog
+    return character_editor(qtbot, battle(duel(archer, defender_hex=Hex.from_offset(8, 15))), "a")
 
 
 def test_the_editor_shows_seed_002_s_fields_and_opens_valid(qtbot: QtBot) -> None:

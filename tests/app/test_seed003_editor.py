@@ -9,18 +9,14 @@ from PySide6.QtWidgets import QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from app.character_editor import HALF_DAMAGE_COLUMN, RANGE_COLUMN, CharacterEditor
-from app.controller import BattleController
 from rules.battle.edits import EditFighter
 from rules.sets.seed003.sheet import ArmorCover, sheet_of
+from tests.app.form_ui_checks import character_editor
 from tests.rules.seed003_battle import battle, duel, south, template
 
 
 def editor(qtbot: QtBot, state=None) -> CharacterEditor:  # type: ignore[no-untyped-def]
-    controller = BattleController(battle(state or duel()))
-    st = controller.state
-    dialog = CharacterEditor(controller.ruleset, st, st.combatant("a"))
-    qtbot.addWidget(dialog)
-    return dialog
+    return character_editor(qtbot, battle(state or duel()), "a")
 
 
 def test_the_editor_edits_the_ladder_the_armor_cover_and_the_helmet(qtbot: QtBot) -> None:

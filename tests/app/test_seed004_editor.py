@@ -13,16 +13,13 @@ from rules.battle.edits import EditFighter
 from rules.battle.model import DamageType
 from rules.sets.components.zones_2d6 import Size
 from rules.sets.seed004.sheet import sheet_of
+from tests.app.form_ui_checks import character_editor
 from tests.rules.seed004_battle import duel, fighter
 from tests.rules.test_seed004_ranged import gunman
 
 
 def editor(qtbot: QtBot) -> CharacterEditor:
-    controller = BattleController(duel())
-    state = controller.state
-    dialog = CharacterEditor(controller.ruleset, state, state.combatant("b"))
-    qtbot.addWidget(dialog)
-    return dialog
+    return character_editor(qtbot, duel(), "b")
 
 
 def test_the_editor_shows_seed_004_s_fields_and_opens_valid(qtbot: QtBot) -> None:
