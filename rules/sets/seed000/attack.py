@@ -2026,7 +2026,8 @@ def wound_inputs(
 def victim_of(c: Combatant) -> Victim:
     """The combatant's traits as the wound rules read them, with his wounds so far
     and his weapon hand's side (for a system that keeps a wound track per part)."""
-    return replace(Victim.of(c.fighter), wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
+    # Built at once, not replace()d: every attack makes two (about 10% of its time).
+    return Victim.of(c.fighter, wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
 
 
 def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:

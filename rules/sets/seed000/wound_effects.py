@@ -180,6 +180,8 @@ class Victim:
         male: bool = True,
         chin_padded_helm: bool = False,
         tolerances: frozenset[InjuryTolerance] | None = None,
+        wounds: tuple[Wound, ...] = (),
+        weapon_side: BodySide = BodySide.RIGHT,
     ) -> Victim:
         """The victim traits of a character sheet (HP, HT, DX, pain threshold and
         injury tolerance, the last two unless given) plus the rest."""
@@ -187,7 +189,17 @@ class Victim:
         a = sheet.attributes
         pain = sheet.pain_threshold if pain is None else pain
         tolerances = sheet.injury_tolerance if tolerances is None else tolerances
-        return cls(fighter.hit_points, a.ht, a.dx, pain, male, chin_padded_helm, tolerances)
+        return cls(
+            fighter.hit_points,
+            a.ht,
+            a.dx,
+            pain,
+            male,
+            chin_padded_helm,
+            tolerances,
+            wounds,
+            weapon_side,
+        )
 
 
 @dataclass(frozen=True, slots=True)
