@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
 from hexmap import Arc
 from rules.battle.model import Combatant, DamageType, Status
+from rules.core.citation import cite
 from rules.core.dice import SIDES, Dice
 from rules.core.enumerate import EnumeratingDice, exact_outcomes
 from rules.core.errors import IllegalAttackError
@@ -641,16 +642,17 @@ def _located_wounds(
     system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice, factor: Fraction
 ) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
     """The damage step on every way its dice fall, each basic damage's wound
-    (``WoundInputs.assess``) and every outcome of its required rolls. Counted in
-    ways (one denominator: the damage dice's and 216 per roll of the longest
-    chain), so that no Fraction is reduced along the way."""
+    (``WoundInputs.assess``) and every outcome of its required rolls that can
+    change the state. Counted in ways (one denominator: the damage dice's and 216
+    per roll of the longest such chain), so that no Fraction is reduced along the
+    way."""
     # (ways of the damage, HP lost, automatic conditions, rolls made, their ways)
     parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
     longest = 0
     damage_ways = SIDES**dice.count
     for basic, p in _basic_damage(dice, factor).items():
         a = inputs.assess(system.value, basic)
-        made, counts = _required_rolls_ways(a.rolls)
+        made, counts = _required_rolls_ways(_state_rolls(a.rolls))
         automatic = a.automatic & STATE_CONDITIONS
         parts.append((int(p * damage_ways), a.hp_loss, automatic, made, counts))
         longest = max(longest, made)
@@ -682,7 +684,9 @@ def _required_rolls_ways(
     State = tuple[frozenset[WoundRollKind], frozenset[WoundCondition]]
     states: dict[State, int] = {(frozenset(), frozenset()): 1}
     for req in rolls:
-        branches = [(k, int(p * WAYS_3D6)) for k, p in _required_roll_odds(req).items()]
+        # roll_required reads neither the kind nor the chain: one enumeration each.
+        alike = replace(req, kind=_SHAPE_KIND, requires_failed=None)
+        branches = [(k, int(p * WAYS_3D6)) for k, p in _required_roll_odds(alike).items()]
         nxt: dict[State, int] = {}
         for (failed, conds), n in states.items():
             if req.requires_failed is not None and req.requires_failed not in failed:
@@ -700,6 +704,42 @@ def _required_rolls_ways(
 
 WAYS_3D6 = 6**3
 Conditions = frozenset[WoundCondition]
+# Stands in for every required roll's own citation in ``_state_shape``.
+_SHAPE_CITATION = cite("000", "RANDOM BODY HIT")
+_SHAPE_KIND = WoundRollKind.KNOCKOUT  # ... and for its kind, where only the chain reads it
+
+
+@functools.cache
+def _state_rolls(rolls: tuple[RequiredRoll, ...]) -> tuple[RequiredRoll, ...]:
+    """The rolls of a wound that can change the defender's state, as
+    ``_state_shape``s: those that grant a state condition, and those a later roll
+    needs failed. The rest (a roll against a lung or spleen hit, say) change
+    nothing the odds count, whatever they show: each counts 216 ways of 216."""
+    needed = {r.requires_failed for r in rolls if r.requires_failed is not None}
+    shapes = [_state_shape(r) for r in rolls]
+    return tuple(
+        [
+            r
+            for r in shapes
+            if r.on_failure or r.on_critical_failure or r.on_failure_by or r.kind in needed
+        ]
+    )
+
+
+def _state_shape(req: RequiredRoll) -> RequiredRoll:
+    """``req`` with only what the odds read of it: its kind and chain, its target
+    and the conditions it grants that change the state. The many rolls that differ
+    only in their reason, citation, limb or lasting conditions (a 000 random
+    location's wounds on each damage total) are then enumerated once, cold."""
+    return replace(
+        req,
+        citation=_SHAPE_CITATION,
+        reason="",
+        limb=None,
+        on_failure=req.on_failure & STATE_CONDITIONS,
+        on_critical_failure=req.on_critical_failure & STATE_CONDITIONS,
+        on_failure_by=req.on_failure_by & STATE_CONDITIONS,
+    )
 
 
 @functools.cache
