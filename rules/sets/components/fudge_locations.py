@@ -207,12 +207,11 @@ class BodyPart(Enum):
 
     @property
     def group(self) -> PartGroup:
-        return PartGroup(self.value.split()[-1])
+        return _GROUP_OF[self]
 
     @property
     def side(self) -> Side | None:
-        first = self.value.split()[0]
-        return Side(first) if first in ("left", "right") else None
+        return _SIDE_OF[self]
 
     @property
     def kind(self) -> PartKind:
@@ -242,6 +241,14 @@ class BodyPart(Enum):
         if side is None:
             raise RulesError(f"which {group.value}: left or right?")
         return cls(f"{side.value} {group.value}")
+
+
+# Each part's group and side, read from its name once (the wound rules ask often).
+_GROUP_OF = {part: PartGroup(part.value.split()[-1]) for part in BodyPart}
+_SIDE_OF = {
+    part: Side(first) if (first := part.value.split()[0]) in ("left", "right") else None
+    for part in BodyPart
+}
 
 
 BODY_PARTS: tuple[BodyPart, ...] = tuple(BodyPart)

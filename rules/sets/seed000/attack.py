@@ -528,13 +528,7 @@ def plan_attack(
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     mods.extend(wound_attack_modifiers(attacker, weapon))  # shock, a crippled hand
     # The system's lasting wound modifiers (003 5.874 under locations-fudge; none else).
-    mods.extend(
-        system.fighting_modifiers(
-            victim_of(attacker),
-            arms=arms_using(attacker, weapon),
-            standing=attacker.posture is Posture.STANDING,
-        )
-    )
+    mods.extend(_lasting_wound_modifiers(system, attacker, arms_using(attacker, weapon)))
     if target is None:
         pd = ruleset.passive_defense(
             defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)
@@ -607,11 +601,7 @@ def plan_attack(
         if refused is not None:
             raise IllegalAttackError(refused)
         extra = ranged_defense_modifiers(defender, choice, mode) + wound_defense_modifiers(defender)
-        extra += system.fighting_modifiers(
-            victim_of(defender),
-            arms=_defending_arms(defender, choice),
-            standing=defender.posture is Posture.STANDING,
-        )
+        extra += _lasting_wound_modifiers(system, defender, _defending_arms(defender, choice))
         if guarded is not None:
             extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
         if options.defense_modifiers:
@@ -2020,6 +2010,19 @@ def wound_inputs(
         swung=swung,
         from_back=from_back,
         chink=chink,
+    )
+
+
+def _lasting_wound_modifiers(
+    system: HitLocationSystem, c: Combatant, arms: frozenset[BodySide]
+) -> tuple[Modifier, ...]:
+    """The system's lasting modifiers of ``c``'s wounds on an action that uses
+    ``arms`` (003 5.874 under locations-fudge). An unwounded fighter has none, and
+    most are: they are asked for only once he has a wound."""
+    if not wounds_of(c):
+        return ()
+    return system.fighting_modifiers(
+        victim_of(c), arms=arms, standing=c.posture is Posture.STANDING
     )
 
 

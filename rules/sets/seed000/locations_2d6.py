@@ -349,9 +349,12 @@ class Zones2d6(ReplacementLocations):
         return ()  # no wound track per part
 
 
+_ROWS = {row.zone: row for row in ZONE_TABLE}
+
+
 def _row_of(zone: Zone) -> ZoneRow:
     """The zone's row of the 2d6 table (each zone has one)."""
-    return next(row for row in ZONE_TABLE if row.zone is zone)
+    return _ROWS[zone]
 
 
 def zones_2d6(wounding: Mapping[DamageType, Fraction]) -> Zones2d6:

@@ -39,6 +39,7 @@ wielder's facing and 4-6 the opposite one (``Landing.facing``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -125,6 +126,7 @@ ONE_HEX_RANDOM = Placement(
 )
 
 
+@functools.cache  # a handful of weights, read on every parry
 def exact_weight(weight: float) -> Fraction:
     """A weight in lb as an exact fraction of its decimal text (0.1 -> 1/10)."""
     return Fraction(str(weight))

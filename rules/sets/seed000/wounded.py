@@ -254,13 +254,14 @@ def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     The weapon hand holds the first weapon of the sheet, the other hand any other
     (as a crippled hand's drop takes them); a two-handed weapon needs both. A wound
     without a side is taken to be on the weapon side, as that drop takes it."""
-    if weapon.kind is WeaponKind.UNARMED:
+    wounds = wounds_of(c)
+    if weapon.kind is WeaponKind.UNARMED or not wounds:
         return None
     held = weapon_hand_weapon(c.fighter)
     weapon_hand = weapon_side(c.handedness)
     grip = weapon_hand if held is not None and held.key == weapon.key else weapon_hand.other
     found: Limb | None = None
-    for w in wounds_of(c):
+    for w in wounds:
         if w.crippled not in (Limb.ARM, Limb.HAND):
             continue
         side: BodySide = weapon_hand if w.side is None else w.side
