@@ -497,10 +497,9 @@ class Combatant:
         """``dataclasses.replace(self, **changes)`` at half the cost, for the attack
         path that copies combatants several times a command: replace goes through
         ``__init__`` with every field by keyword. The new instance is filled before
-        anyone holds it, as the frozen ``__init__`` fills it itself."""
-        if not changes.keys() <= _COMBATANT_FIELD_SET:
-            unknown = ", ".join(sorted(changes.keys() - _COMBATANT_FIELD_SET))
-            raise TypeError(f"Combatant has no field {unknown}")
+        anyone holds it, as the frozen ``__init__`` fills it itself. A name that is
+        no field is an ``AttributeError`` (the class has slots only), as mypy tells
+        from ``CombatantChanges`` beforehand."""
         new = _new_instance(Combatant)
         for set_slot, value in zip(_SLOT_SETTERS, _combatant_values(self), strict=True):
             set_slot(new, value)
@@ -591,7 +590,6 @@ class CombatantChanges(TypedDict, total=False):
 
 
 _COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
-_COMBATANT_FIELD_SET = frozenset(_COMBATANT_FIELDS)
 _combatant_values = attrgetter(*_COMBATANT_FIELDS)  # every field's value, in order
 _new_instance = object.__new__
 _set_field = object.__setattr__  # what the frozen ``__init__`` itself uses

@@ -239,6 +239,7 @@ from rules.sets.seed000.wounded import (
     after_blow,
     after_wound,
     defense_problem,
+    kept_shock,
     weapon_hand_weapon,
     wielding_problem,
     wound_attack_modifiers,
@@ -1933,9 +1934,14 @@ def _body_blow(
         killed_outright=outright,
         citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
     )
-    # One copy for the injury, the state, the wound and the turn record.
+    # One copy for the injury, the state, the wound, its shock and the turn record.
     held = tracks_of(d)
-    tracks = replace(held, wounds=(*held.wounds, wound))
+    tracks, shocked = kept_shock(
+        d,
+        replace(held, wounds=(*held.wounds, wound)),
+        damage.status_after,
+        assessment.shock_penalty,
+    )
     wounded: CombatantChanges = {
         **(record or {}),
         "hp": damage.hp_after,
@@ -1955,7 +1961,9 @@ def _body_blow(
     _damage_events(flow, damage, d, between, side_reason)
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
-    struck, hurt = after_wound(d, flow.get(target_id), assessment, wound)  # shock, falls
+    struck, hurt = after_wound(  # its shock logged, falls
+        d, flow.get(target_id), assessment, wound, shock_kept=shocked
+    )
     flow.put(struck)
     flow.events.extend(hurt)
     return damage, location_roll, hit_key

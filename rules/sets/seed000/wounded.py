@@ -42,7 +42,7 @@ from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty, weapon_side
-from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
+from rules.sets.seed000.tracks import Seed000Tracks, tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.wound_effects import (
     BASE_MAJOR_WOUND,
     BASE_SHOCK,
@@ -130,14 +130,23 @@ def combined_shock(kept: int, new: int, pain: PainThreshold) -> int:
 
 def store_shock(c: Combatant, penalty: int) -> tuple[Combatant, tuple[Event, ...]]:
     """A wound's shock ``penalty`` (0 or negative) kept for the victim's next turn."""
-    if penalty >= 0 or c.status is Status.DEAD:
-        return c, ()
-    tracks = tracks_of(c)
+    tracks, events = kept_shock(c, tracks_of(c), c.status, penalty)
+    return (with_tracks(c, tracks), events) if events else (c, ())
+
+
+def kept_shock(
+    c: Combatant, tracks: Seed000Tracks, status: Status, penalty: int
+) -> tuple[Seed000Tracks, tuple[Event, ...]]:
+    """``tracks`` with a wound's shock ``penalty`` kept for ``c``'s next turn, and
+    its event; as they are when there is none, or ``status`` (after the blow) is
+    dead. For a caller that makes the wound and its shock in one copy of ``c``."""
+    if penalty >= 0 or status is Status.DEAD:
+        return tracks, ()
     total = combined_shock(tracks.shock_next, penalty, sheet_of(c).pain_threshold)
     event = ShockTaken(
         citation=BASE_SHOCK, combatant_id=c.id, name=c.name, penalty=penalty, total=total
     )
-    return with_tracks(c, replace(tracks, shock_next=total)), (event,)
+    return replace(tracks, shock_next=total), (event,)
 
 
 def begin_shock(c: Combatant) -> Combatant:
@@ -175,11 +184,20 @@ def after_blow(
 
 
 def after_wound(
-    before: Combatant, after: Combatant, assessment: WoundAssessment, wound: Wound
+    before: Combatant,
+    after: Combatant,
+    assessment: WoundAssessment,
+    wound: Wound,
+    *,
+    shock_kept: tuple[Event, ...] | None = None,
 ) -> tuple[Combatant, tuple[Event, ...]]:
     """``wounded_now`` for a located wound: the shock its location gave it (the
-    table's stun multipliers, the pain threshold), the falls its conditions call for."""
-    return wounded_now(before, after, shock=assessment.shock_penalty, wound=wound)
+    table's stun multipliers, the pain threshold), the falls its conditions call for.
+    ``shock_kept``: ``after`` already keeps that shock (``kept_shock``), with these
+    events."""
+    return wounded_now(
+        before, after, shock=assessment.shock_penalty, wound=wound, shock_kept=shock_kept
+    )
 
 
 def wounded_now(
@@ -189,6 +207,7 @@ def wounded_now(
     shock: int,
     wound: Wound | None = None,
     knockdown: RollOutcome | None = None,
+    shock_kept: tuple[Event, ...] | None = None,
 ) -> tuple[Combatant, tuple[Event, ...]]:
     """What a blow's injury does at once to the one struck (``before``: as the blow
     found him; ``after``: with its injury, state and wound): its ``shock`` kept for
@@ -205,7 +224,10 @@ def wounded_now(
                 outcome=knockdown,
             )
         )
-    c, stored = store_shock(after, shock)
+    if shock_kept is None:
+        c, stored = store_shock(after, shock)
+    else:  # the caller kept it in the same copy as the wound
+        c, stored = after, shock_kept
     events.extend(stored)
     falls: list[Citation] = []
     if knockdown is not None and knockdown.failed:
