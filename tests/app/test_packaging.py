@@ -82,6 +82,26 @@ def test_measure_starts_both_from_source_with_this_python() -> None:
     assert measure.START_BUDGET == measure.SOURCE_START_BUDGET == 2.0
 
 
+def test_measure_counts_the_instructions_up_to_the_first_paint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # callgrind writes the profile up to quit() (the first paint) as <out>.1
+    measure = _load("measure")
+    seen: list[list[str]] = []
+
+    def fake_run(command: list[str], **kwargs: object) -> None:
+        seen.append(command)
+        out = next(a.split("=", 1)[1] for a in command if a.startswith("--callgrind-out-file="))
+        Path(out + ".1").write_text("events: Ir\nsummary: 1234\ntotals: 1234\n")
+        Path(out).write_text("events: Ir\ntotals: 99\n")
+
+    monkeypatch.setattr(measure.subprocess, "run", fake_run)
+    assert measure.instructions_to_first_paint(["prog"]) == 1234
+    assert seen[0][:2] == ["valgrind", "--tool=callgrind"]
+    assert "--dump-before=QCoreApplication::quit*" in seen[0]
+    assert seen[0][-2:] == ["prog", "--measure-startup"]
+
+
 def test_build_paths() -> None:
     build = _load("build")
     exe = "hexfray.exe" if sys.platform == "win32" else "hexfray"
