@@ -40,7 +40,7 @@ from typing import TypeVar
 from rules.core.dice import RecordingDice, distribution
 from rules.core.errors import RulesError
 
-__all__ = ["EnumeratingDice", "exact_outcomes", "representative_faces"]
+__all__ = ["EnumeratingDice", "exact_outcomes", "representative_faces", "sum_ways"]
 
 K = TypeVar("K", bound=Hashable)
 
@@ -168,10 +168,11 @@ def exact_outcomes(
             raise RulesError("the enumerated step rolled differently on the same dice")
         counts = ways.setdefault(key, {})
         counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
-    return MappingProxyType({key: _sum(counts) for key, counts in ways.items()})
+    return MappingProxyType({key: sum_ways(counts) for key, counts in ways.items()})
 
 
-def _sum(counts: Mapping[int, int]) -> Fraction:
-    """``sum(ways / out_of)`` over a result's paths, reduced once."""
+def sum_ways(counts: Mapping[int, int]) -> Fraction:
+    """``sum(ways / out_of)`` over ``counts`` (out of -> ways), reduced once: a
+    result's paths, or any sum of chances kept as whole numbers."""
     common = math.lcm(*counts)
     return Fraction(sum(n * (common // d) for d, n in counts.items()), common)

@@ -38,7 +38,7 @@ from hexmap import Arc
 from rules.battle.model import Combatant, DamageType, Status
 from rules.core.citation import cite
 from rules.core.dice import SIDES, Dice
-from rules.core.enumerate import EnumeratingDice, exact_outcomes
+from rules.core.enumerate import EnumeratingDice, exact_outcomes, sum_ways
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import (
     AttackPlan,
@@ -508,9 +508,10 @@ def _mixed_blow(
     """Blows landing at each aim with its weight (None: the plan's own way - the
     uniform torso or a random location)."""
     f = defender.fighter
-    # (injury, the wound's conditions that change the state) -> chance; the
-    # uniform torso damage gives its state itself.
-    joint: dict[tuple[int, frozenset[WoundCondition]], Fraction] = {}
+    # (injury, the wound's conditions that change the state) -> out of -> ways:
+    # whole numbers, each reduced once at the end (a random location mixes some
+    # 28 locations' wounds); the uniform torso damage gives its state itself.
+    joint: dict[tuple[int, frozenset[WoundCondition]], dict[int, int]] = {}
     torso: dict[tuple[int, Status], Fraction] = {}
     for weight, aim in aims:
         weights = location_weights(plan, defender, ruleset, aim)
@@ -530,14 +531,17 @@ def _mixed_blow(
         for key, lp in weights.items():
             at = weight * lp
             for k, p in located_wounds(plan, defender, ruleset, key).items():
-                joint[k] = joint.get(k, ZERO) + at * p
+                counts = joint.setdefault(k, {})
+                out_of = at.denominator * p.denominator
+                counts[out_of] = counts.get(out_of, 0) + at.numerator * p.numerator
     injury_acc: dict[int, Fraction] = {}
     status_acc: dict[Status, Fraction] = {}
     for (amount, state), p in torso.items():
         injury_acc[amount] = injury_acc.get(amount, ZERO) + p
         status_acc[state] = status_acc.get(state, ZERO) + p
     ht = sheet_of(f).attributes.ht
-    for (amount, conditions), p in joint.items():
+    for (amount, conditions), ways in joint.items():
+        p = sum_ways(ways)
         injury_acc[amount] = injury_acc.get(amount, ZERO) + p
         after = _status_after(defender.hp, defender.hp - amount, f.hit_points, ht, defender.status)
         for s, ps in after.items():
