@@ -498,13 +498,16 @@ class Combatant:
         path that copies combatants several times a command: replace goes through
         ``__init__`` with every field by keyword. The new instance is filled before
         anyone holds it, as the frozen ``__init__`` fills it itself. A name that is
-        no field is an ``AttributeError`` (the class has slots only), as mypy tells
-        from ``CombatantChanges`` beforehand."""
+        no field is a ``TypeError``, as for ``replace``: the slots refuse it (and
+        mypy, from ``CombatantChanges``), so no check costs the attack path."""
         new = _new_instance(Combatant)
         for set_slot, value in zip(_SLOT_SETTERS, _combatant_values(self), strict=True):
             set_slot(new, value)
         for name, value in changes.items():
-            _set_field(new, name, value)
+            try:
+                _set_field(new, name, value)
+            except AttributeError:
+                raise TypeError(f"Combatant has no field {name}") from None
         return new
 
     def weapon_state(self, key: str) -> WeaponDamageState | None:

@@ -243,12 +243,14 @@ class BodyPart(Enum):
         return cls(f"{side.value} {group.value}")
 
 
+def _side_named(part: BodyPart) -> Side | None:
+    first = part.value.split()[0]
+    return Side(first) if first in ("left", "right") else None
+
+
 # Each part's group and side, read from its name once (the wound rules ask often).
 _GROUP_OF = {part: PartGroup(part.value.split()[-1]) for part in BodyPart}
-_SIDE_OF = {
-    part: Side(first) if (first := part.value.split()[0]) in ("left", "right") else None
-    for part in BodyPart
-}
+_SIDE_OF = {part: _side_named(part) for part in BodyPart}
 
 
 BODY_PARTS: tuple[BodyPart, ...] = tuple(BodyPart)

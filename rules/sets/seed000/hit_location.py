@@ -326,8 +326,9 @@ class HitLocationSystem(Protocol):
         attack or a defense that uses the arms (and hands) of ``arms`` and, when
         ``standing``, the legs (``fighter.wounds``: his wounds so far). Only the
         FUDGE option has such a rule (003 5.874); seed 000's shock and crippled
-        limbs are ``rules.sets.seed000.wounded``'s, whatever the system. An attack
-        asks only for a fighter who has a wound."""
+        limbs are ``rules.sets.seed000.wounded``'s, whatever the system. A fighter
+        without wounds has none: every system returns ``()`` for him, and an
+        attack does not ask."""
         ...
 
     def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:

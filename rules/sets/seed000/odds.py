@@ -650,7 +650,7 @@ def _located_wounds(
     change the state. Counted in ways (one denominator: the damage dice's and 216
     per roll of the longest such chain), so that no Fraction is reduced along the
     way."""
-    # (ways of the damage, HP lost, automatic conditions, rolls made, their ways)
+    # (ways of the damage, HP lost, automatic conditions, state rolls kept, their ways)
     parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
     longest = 0
     damage_ways = SIDES**dice.count
@@ -732,7 +732,8 @@ def _state_rolls(rolls: tuple[RequiredRoll, ...]) -> tuple[RequiredRoll, ...]:
 
 def _state_shape(req: RequiredRoll) -> RequiredRoll:
     """``req`` with only what the odds read of it: its kind and chain, its target
-    and the conditions it grants that change the state. The many rolls that differ
+    (with ``critical_only`` and ``failure_margin``) and the conditions it grants
+    that change the state. The many rolls that differ
     only in their reason, citation, limb or lasting conditions (a 000 random
     location's wounds on each damage total) are then enumerated once, cold."""
     return replace(

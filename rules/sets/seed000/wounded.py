@@ -8,7 +8,8 @@ takes their use in a fight from the base rules of its 3d6 family. In our words:
   -1 per HP lost, at most -4, to DX and the skills based on it - the fighter's
   attacks and its note 22 roll to stay up - on its *next* turn only. Wounds before
   that turn add up, to at most -4 (scaled by the pain threshold) unless one wound
-  alone was worse. ``store_shock`` keeps it in ``Seed000Tracks.shock_next``;
+  alone was worse. ``store_shock`` keeps it in ``Seed000Tracks.shock_next`` (a
+  located wound's, ``kept_shock``, in the same copy as the wound);
   ``begin_shock`` makes it the current turn's (``shock``) when the fighter's next
   turn begins; ``end_shock`` clears it when that turn ends.
 * **Major wound** (base rules): a single wound of more than half the HP calls for an
@@ -213,7 +214,9 @@ def wounded_now(
     found him; ``after``: with its injury, state and wound): its ``shock`` kept for
     his next turn; a failed ``knockdown`` roll of a blow without a location, or a
     wound that knocks down, cripples a leg or foot or paralyses, drops him if the
-    blow found him on his feet (a paralysis also takes his Move)."""
+    blow found him on his feet (a paralysis also takes his Move). With
+    ``shock_kept``, ``after`` already keeps the shock (``kept_shock``) and these are
+    its events: ``shock`` is not kept again."""
     events: list[Event] = []
     if knockdown is not None:
         events.append(
