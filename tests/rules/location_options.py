@@ -1,17 +1,24 @@
 """What the tests of seed 000's hit location options ("locations-fudge",
 "locations-2d6") share: the odds of a blow at every location the option knows,
-checked against ``resolve_attack`` itself face by face."""
+checked against ``resolve_attack`` itself face by face, and the refusal of seed
+001's chinks in armor."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
+
 from hexmap import Facing, Hex
+from rules.battle.battle import Battle
+from rules.battle.commands import Attack
 from rules.battle.model import Armor
 from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
+from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
 from rules.sets.seed000.odds import blow_odds
 from rules.sets.seed000.tables import Tables
@@ -45,3 +52,14 @@ def check_injury_odds_face_by_face(make: Make, ruleset: Tables) -> None:
     assert checked == 2 * len(system.locations)
     rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)
     assert dict(rolled) == dict(system.exact_distribution())
+
+
+def check_chinks_refused(battle: Battle, faces: Sequence[int], message: str) -> None:
+    """A broadsword thrust of "a" at a chink in "d"'s head armor, on ``faces``: the
+    option has no such thing, so the attack is refused with ``message`` and the
+    battle is unchanged."""
+    before = battle.state
+    options = AttackOptions("broadsword", "thrust", location="head", chink=True)
+    with pytest.raises(IllegalAttackError, match=message):
+        battle.execute(Attack("a", "d", options), ScriptedDice(tuple(faces)))
+    assert battle.state == before

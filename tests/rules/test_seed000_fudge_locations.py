@@ -26,7 +26,7 @@ from rules.battle.savefile import read_battle, write_battle
 from rules.battle.scatter import PieceLanded
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
-from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
+from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.fudge_locations import BodyPart, PartState, track_boxes
 from rules.sets.registry import get_ruleset
@@ -52,7 +52,7 @@ from rules.sets.seed000.tables import (
 from rules.sets.seed000.tracks import wounds_of
 from rules.sets.seed000.wound_effects import Condition, Limb
 from tests.rules.battle_level import Make, of
-from tests.rules.location_options import check_injury_odds_face_by_face
+from tests.rules.location_options import check_chinks_refused, check_injury_odds_face_by_face
 from tests.rules.sheets import amend
 
 RF = Tables((LOCATIONS_FUDGE,))
@@ -453,9 +453,6 @@ def test_the_tracks_survive_save_load_and_undo(fighters: tuple[Combatant, Combat
 def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Combatant]) -> None:
     """Seed 001's chinks in armor have no FUDGE part: the attack is refused, the
     battle unchanged."""
-    battle = battle_of(*fighters)
-    before = battle.state
-    options = AttackOptions("broadsword", "thrust", location="head", chink=True)
-    with pytest.raises(IllegalAttackError, match="the FUDGE locations have no chinks in armor"):
-        battle.execute(Attack("a", "d", options), ScriptedDice((*HIT, 3, *MORE)))
-    assert battle.state == before
+    check_chinks_refused(
+        battle_of(*fighters), (*HIT, 3, *MORE), "the FUDGE locations have no chinks in armor"
+    )

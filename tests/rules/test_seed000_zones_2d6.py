@@ -22,7 +22,7 @@ from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.model import Armor, Combatant, DamageType
 from rules.battle.state import BattleState
 from rules.core.dice import Dice, ScriptedDice, distribution
-from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
+from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.sets.components.zones_2d6 import Blow, Zone, zone_distribution
 from rules.sets.registry import get_ruleset
@@ -34,7 +34,7 @@ from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, Tables
 from tests.rules.battle_level import Make, of
-from tests.rules.location_options import check_injury_odds_face_by_face
+from tests.rules.location_options import check_chinks_refused, check_injury_odds_face_by_face
 from tests.rules.sheets import amend
 
 R2D6 = Tables((LOCATIONS_2D6,))
@@ -368,9 +368,6 @@ def test_the_odds_equal_resolve_attack_face_by_face(make: Make) -> None:
 def test_a_chink_in_armor_needs_the_001_locations(fighters: tuple[Combatant, Combatant]) -> None:
     """Seed 001's chinks in armor have no 2d6 zone: the attack is refused, the
     battle unchanged."""
-    battle = battle_of(*fighters)
-    before = battle.state
-    options = AttackOptions("broadsword", "thrust", location="head", chink=True)
-    with pytest.raises(IllegalAttackError, match="the 2d6 zones have no chinks in armor"):
-        battle.execute(Attack("a", "d", options), ScriptedDice((*HIT, 3, *[1] * 12)))
-    assert battle.state == before
+    check_chinks_refused(
+        battle_of(*fighters), (*HIT, 3, *[1] * 12), "the 2d6 zones have no chinks in armor"
+    )
