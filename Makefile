@@ -28,8 +28,10 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
+# One worker per core (pytest-xdist); the longest tests are split into one item per
+# matchup so that the workers share them out.
 pytest: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n auto --dist worksteal
 
 package-test: $(STAMP)
 	PY=$(PY) bash packaging/ci_build_and_selftest.sh

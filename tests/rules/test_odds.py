@@ -1174,24 +1174,77 @@ def _demo_matchups() -> Iterator[tuple[Combatant, Combatant, Weapon, WeaponMode]
                     yield a, d, weapon, mode
 
 
-def test_demo_matchups_agree_exactly_with_resolve_attack(ruleset: Tables) -> None:
+Matchup = tuple[Combatant, Combatant, Weapon, WeaponMode]
+
+
+def _matchup_id(matchup: Matchup) -> str:
+    a, d, weapon, mode = matchup
+    return f"{a.name}-{weapon.key}-{mode.name}-vs-{d.name}".replace(" ", "_")
+
+
+# One test item per matchup, so that the suite's workers (pytest-xdist) share the
+# long enumerations out among them.
+DEMO_MATCHUPS = list(_demo_matchups())
+MATCHUP_IDS = [_matchup_id(m) for m in DEMO_MATCHUPS]
+
+
+def _bare_and_first_defense(matchup: Matchup) -> list[AttackOptions]:
+    """The matchup's attack without a defense and, if the defender has one, with
+    the defender's first."""
+    _a, d, weapon, mode = matchup
+    first = next(iter(possible_defenses(d)), None)
+    variants = [AttackOptions(weapon.key, mode.name)]
+    if first is not None:
+        variants.append(AttackOptions(weapon.key, mode.name, defenses=(first,)))
+    return variants
+
+
+def test_the_demo_matchups_give_42_plans_to_enumerate() -> None:
+    assert sum(len(_bare_and_first_defense(m)) for m in DEMO_MATCHUPS) == 42
+
+
+@pytest.mark.parametrize("matchup", DEMO_MATCHUPS, ids=MATCHUP_IDS)
+def test_demo_matchups_agree_exactly_with_resolve_attack(
+    ruleset: Tables, matchup: Matchup
+) -> None:
     """Each demo matchup and weapon mode, without a defense and with the
     defender's first one: the odds equal resolve_attack enumerated, Fraction for
     Fraction (the outcomes, each defense, the injury, the state after)."""
-    checked = 0
-    for a, d, weapon, mode in _demo_matchups():
-        first = next(iter(possible_defenses(d)), None)
-        variants = [AttackOptions(weapon.key, mode.name)]
-        if first is not None:
-            variants.append(AttackOptions(weapon.key, mode.name, defenses=(first,)))
-        for options in variants:
-            _agree_exactly(plan_attack(a, d, options, ruleset), a, d, ruleset)
-            checked += 1
-    assert checked == 42, checked
+    a, d, _weapon, _mode = matchup
+    for options in _bare_and_first_defense(matchup):
+        _agree_exactly(plan_attack(a, d, options, ruleset), a, d, ruleset)
 
 
-@pytest.mark.parametrize("ruleset", [get_ruleset("000"), R000_001], ids=["000", "001-locations"])
-def test_every_demo_matchup_and_attack_pane_option_agrees_exactly(ruleset: Tables) -> None:
+def _pane_option_plans(matchup: Matchup, ruleset: Tables) -> Iterator[AttackPlan]:
+    """The plans of the matchup with each attack-pane option the test below
+    enumerates whole (its docstring says which it leaves out)."""
+    a, d, weapon, mode = matchup
+    for options in attack_form_options(weapon, mode, a, d, ruleset):
+        knock_away = ruleset is R000_001 and options.weapon_attack is WeaponAttack.DISARM
+        if knock_away or options.random_location or any(
+            c.kind is DefenseKind.PARRY for c in options.defenses
+        ):
+            continue
+        try:
+            yield plan_attack(a, d, options, ruleset)
+        except IllegalAttackError:
+            continue
+
+
+PANE_RULESETS = {"000": get_ruleset("000"), "001-locations": R000_001}
+
+
+@pytest.mark.parametrize("ruleset_id", PANE_RULESETS)
+def test_the_attack_pane_options_give_at_least_190_plans_to_enumerate(ruleset_id: str) -> None:
+    ruleset = PANE_RULESETS[ruleset_id]
+    assert sum(len(list(_pane_option_plans(m, ruleset))) for m in DEMO_MATCHUPS) >= 190
+
+
+@pytest.mark.parametrize("matchup", DEMO_MATCHUPS, ids=MATCHUP_IDS)
+@pytest.mark.parametrize("ruleset_id", PANE_RULESETS)
+def test_every_demo_matchup_and_attack_pane_option_agrees_exactly(
+    ruleset_id: str, matchup: Matchup
+) -> None:
     """Each demo matchup and weapon mode with every option of the attack pane
     (``attack_form_options``: each defense, aims, chinks, from above and below,
     modifiers, conditions, striking at and disarming weapons, subduing,
@@ -1207,21 +1260,10 @@ def test_every_demo_matchup_and_attack_pane_option_agrees_exactly(ruleset: Table
     the odds do not report (a parry is enumerated whole in the demo matchups test
     above when it is the defender's first defense), and 001's knock-away, whose
     weapon's flight is rolled on the map."""
-    checked = 0
-    for a, d, weapon, mode in _demo_matchups():
-        for options in attack_form_options(weapon, mode, a, d, ruleset):
-            knock_away = ruleset is R000_001 and options.weapon_attack is WeaponAttack.DISARM
-            if knock_away or options.random_location or any(
-                c.kind is DefenseKind.PARRY for c in options.defenses
-            ):
-                continue
-            try:
-                plan = plan_attack(a, d, options, ruleset)
-            except IllegalAttackError:
-                continue
-            _agree_exactly(plan, a, d, ruleset, by_reads=True)
-            checked += 1
-    assert checked >= 190, checked
+    ruleset = PANE_RULESETS[ruleset_id]
+    a, d, _weapon, _mode = matchup
+    for plan in _pane_option_plans(matchup, ruleset):
+        _agree_exactly(plan, a, d, ruleset, by_reads=True)
 
 
 # --- the enumerating dice source (rules.core.enumerate) ------------------------------------
