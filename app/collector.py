@@ -11,15 +11,17 @@ So, once start-up is over, ``settle_collector`` collects what start-up left over
 freezes the rest (``gc.freeze``): the collector's later runs only walk what the
 battle made since. It also lets the young generation grow to ``YOUNG_GENERATION``
 new objects before it is collected, instead of Python's 700. The records a command
-keeps (its state, its events) are not garbage, yet at 700 each of them is walked
-again by the young and middle generations' collections every few commands, and
-the full collections come often, since after the freeze they compare what is new
-with the little that is not frozen. Measured on the benchmark's attacks, 700
-against 50,000 alternated in one run, on the busy 2-core machine: 4,605 against
-5,751 commands a second (medians of 20 passes), and 4,055 against 4,465 in a
-second run (16 passes). Cyclic garbage is still collected, only in larger
-batches: a young collection of 50,000 objects took 10 to 25 ms there, about once
-in a hundred commands. It is the same policy for the window and for
+keeps (its state, its events) are not garbage, but the full collections that walk
+all of them come after every hundred young ones (ten middle ones) once enough is
+new, and after the freeze almost everything is new: at 700 that is a walk of the
+whole battle every 70,000 kept objects, at 50,000 every 5 million. Measured on the
+benchmark's attacks, 700 against 50,000 alternated in one process on the busy
+2-core machine: 4,605 against 5,751 commands a second (medians of 20 passes), and
+4,055 against 4,465 in a second run (16 passes); indicative, as the two gains
+differ. Cyclic garbage is still collected, in larger batches: a young collection
+took 1 to 25 ms there and a middle one up to about 35 ms, the latter about once in
+a thousand commands, a dropped frame or two that a GM does not notice between
+commands. It is the same policy for the window and for
 ``--benchmark``, so the figures are those of the program as a GM runs it.
 """
 

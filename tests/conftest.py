@@ -8,7 +8,9 @@ import tempfile
 
 # Before anything imports Qt: no display needed, and no user files touched.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("HEXFRAY_HOME", tempfile.mkdtemp(prefix="hexfray-tests-"))
+os.environ["HEXFRAY_HOME"] = os.environ.get("HEXFRAY_HOME") or tempfile.mkdtemp(
+    prefix="hexfray-tests-"
+)
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,16 @@ from PySide6.QtCore import QSettings
 from rules.battle.battle import Battle
 
 DEMO_SEED = 1
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each pytest-xdist worker gets a home of its own inside the run's: the workers
+    inherit the run's variable, and the self-tests write fixed file names there."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        home = os.path.join(os.environ["HEXFRAY_HOME"], worker)
+        os.makedirs(home, exist_ok=True)
+        os.environ["HEXFRAY_HOME"] = home
 
 
 @pytest.fixture

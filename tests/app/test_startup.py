@@ -63,6 +63,7 @@ def test_garbage_collection_waits_for_the_window_and_its_panes(tmp_path: Path) -
     seen = _run(
         """
         import gc
+        import app.collector as collector
         import app.startup_probe as probe
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
@@ -80,7 +81,7 @@ def test_garbage_collection_waits_for_the_window_and_its_panes(tmp_path: Path) -
                     # app.collector: start-up's objects are out of the collector's walks
                     seen["start-up frozen"] = gc.get_freeze_count() > 10_000
                     # ... and the young generation is collected in large batches
-                    seen["young batches"] = gc.get_threshold()[0] >= 10_000
+                    seen["young batches"] = gc.get_threshold()[0] == collector.YOUNG_GENERATION
                     QApplication.quit()
 
                 QTimer.singleShot(0, later)
@@ -106,24 +107,43 @@ def test_garbage_collection_waits_for_the_window_and_its_panes(tmp_path: Path) -
     }.items()))  # fmt: skip
 
 
-def test_cyclic_garbage_is_still_collected_in_its_batches(tmp_path: Path) -> None:
-    # app.collector: once settled, the young generation waits for YOUNG_GENERATION
-    # new objects; cycles dropped meanwhile are freed with no explicit collect.
-    freed = _run(
+def test_the_young_generation_is_collected_in_batches_and_cycles_still_freed(
+    tmp_path: Path,
+) -> None:
+    # app.collector: once settled, the first young collection waits for about
+    # YOUNG_GENERATION new objects (Python's own threshold is 700), and cycles
+    # dropped meanwhile are freed with no explicit collect.
+    first, freed = _run(
         """
+        import gc
         import weakref
-        from app.collector import YOUNG_GENERATION, settle_collector
+        from app.collector import YOUNG_GENERATION, pause_collector, settle_collector
 
         class Node:
             def __init__(self):
                 self.me = self  # a cycle: reference counting alone never frees it
 
+        made = [0]
+        first = []
+
+        def on_collect(phase, info):
+            if phase == "start" and info["generation"] == 0 and not first:
+                first.append(made[0])
+
+        pause_collector()
         settle_collector()
-        refs = [weakref.ref(Node()) for _ in range(3 * YOUNG_GENERATION)]
-        print(sum(r() is None for r in refs) / len(refs))
+        gc.callbacks.append(on_collect)
+        refs = []
+        for _ in range(3 * YOUNG_GENERATION):
+            refs.append(weakref.ref(Node()))  # two new objects kept: the ref and its node
+            made[0] += 2
+        gc.callbacks.remove(on_collect)
+        freed = sum(r() is None for r in refs) / len(refs)
+        print(first[0] if first else -1, freed)
         """,
         tmp_path,
-    )
+    ).split()
+    assert int(first) >= 40_000
     assert float(freed) > 0.5
 
 

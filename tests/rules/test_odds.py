@@ -1235,9 +1235,9 @@ PANE_RULESETS = {"000": get_ruleset("000"), "001-locations": R000_001}
 
 
 @pytest.mark.parametrize("ruleset_id", PANE_RULESETS)
-def test_the_attack_pane_options_give_at_least_190_plans_to_enumerate(ruleset_id: str) -> None:
+def test_the_attack_pane_options_give_at_least_220_plans_to_enumerate(ruleset_id: str) -> None:
     ruleset = PANE_RULESETS[ruleset_id]
-    assert sum(len(list(_pane_option_plans(m, ruleset))) for m in DEMO_MATCHUPS) >= 190
+    assert sum(len(list(_pane_option_plans(m, ruleset))) for m in DEMO_MATCHUPS) >= 220
 
 
 @pytest.mark.parametrize("matchup", DEMO_MATCHUPS, ids=MATCHUP_IDS)
@@ -1262,8 +1262,11 @@ def test_every_demo_matchup_and_attack_pane_option_agrees_exactly(
     weapon's flight is rolled on the map."""
     ruleset = PANE_RULESETS[ruleset_id]
     a, d, _weapon, _mode = matchup
+    checked = 0
     for plan in _pane_option_plans(matchup, ruleset):
         _agree_exactly(plan, a, d, ruleset, by_reads=True)
+        checked += 1
+    assert checked > 0
 
 
 # --- the enumerating dice source (rules.core.enumerate) ------------------------------------
