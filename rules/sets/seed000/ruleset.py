@@ -224,7 +224,17 @@ class Seed000(Tables):
     def situation(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Modifier, ...]:
-        return situation_modifiers(state, attacker_id, defender_id, tables=self).modifiers
+        """The situation read in the column of the attacker's default attack on the
+        defender: the ranged one for a thrown or missile attack (000 ADVERSE COMBAT
+        CONDITIONS: a prone target -4 ...), the melee one otherwise."""
+        default = self.default_attack(state, attacker_id, defender_id)
+        melee = True
+        if default is not None:
+            weapon = state.combatant(attacker_id).fighter.weapon(default.weapon_key)
+            melee = not weapon.mode(default.mode).is_ranged
+        return situation_modifiers(
+            state, attacker_id, defender_id, tables=self, melee=melee
+        ).modifiers
 
     def terrain_label(self, fact: TerrainFact) -> str:
         """The fact with its 000 ADVERSE COMBAT CONDITIONS penalty."""
