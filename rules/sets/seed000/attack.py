@@ -510,8 +510,10 @@ def plan_attack(
         strike_mods = ruleset.weapon_strikes.strike_modifiers(target, weapon, purpose)
         mods.extend(strike_mods)
     # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.sets.seed000.conditions).
+    # The minimum ST is the fighter's own: a pulled blow may take any lower ST
+    # (001 Subduing a Foe) without being wielded any worse.
     for automatic in (
-        minimum_st_modifier(st, weapon.min_st),
+        minimum_st_modifier(sheet.attributes.st, weapon.min_st),
         large_shield_modifier(fighter.shield, swinging),
         _off_hand(options, sheet.ambidextrous),
     ):
