@@ -441,7 +441,10 @@ def test_a_critical_hit_allows_no_defense_and_does_normal_damage(make: Make) -> 
     # No table roll: the command's dice are the attack's 3 and the damage dice only.
     assert len(battle.dice_log[-1]) == 3 + dealt.damage.dice.count
     (resolved,) = of(events, AttackResolved)
-    assert "no defense allowed" in resolved.describe()
+    # The log's outcome line tells the whole rule, not only the pane's tooltip.
+    told = resolved.describe()
+    assert "Critical hit" in told and "no defense allowed" in told
+    assert "normal damage" in told and "critical hit table is not rolled" in told
 
 
 def test_the_blunt_end_of_a_long_weapon_needs_a_ready_to_turn_it(make: Make) -> None:
