@@ -49,7 +49,7 @@ from rules.sets.seed000.commands import ReverseWeapon, WeaponReversed
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import Hand
-from rules.sets.seed000.sheet import InjuryTolerance
+from rules.sets.seed000.sheet import InjuryTolerance, sheet_of
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import RollKind
 from tests.rules.battle_level import Make, of
@@ -390,6 +390,36 @@ def test_pulled_blows_and_shots_at_weapons_with_missiles_and_thrown_weapons(
         Battle(state, 1, get_ruleset).execute(Attack("a", "d", flat))
 
 
+def test_a_pulled_blow_is_wielded_at_the_fighters_own_st(make: Make) -> None:
+    # 001 Subduing a Foe: any ST below your own. The weapon's minimum ST (000
+    # ADVERSE COMBAT CONDITIONS: -1 a point short) is met by the fighter's real ST.
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
+    attributes = sheet_of(d).attributes
+
+    def attack_roll(st: int, pulled: int | None) -> AttackRolled:
+        own_st = replace(attributes, st=st)
+        a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", attributes=own_st)
+        options = AttackOptions(
+            "broadsword",
+            "swing",
+            subdue=None if pulled is None else SubdueMode.PULLED,
+            pulled_st=pulled,
+        )
+        battle = Battle(BattleState(HexGrid(10, 10), (a, d)), 1, get_ruleset)
+        (rolled,) = of(battle.execute(Attack("a", "d", options)), AttackRolled)
+        return rolled
+
+    broadsword_min_st = d.fighter.weapon("broadsword").min_st
+    assert 8 < broadsword_min_st <= 12  # a ST 12 fighter meets it, a ST 8 one does not
+    strong, pulled = attack_roll(12, None), attack_roll(12, 5)
+    assert not [m for m in pulled.modifiers if "minimum ST" in m.reason]
+    assert pulled.effective_skill == strong.effective_skill
+    weak, weak_pulled = attack_roll(8, None), attack_roll(8, 5)
+    (short,) = [m for m in weak_pulled.modifiers if "minimum ST" in m.reason]
+    assert short.value == 8 - broadsword_min_st  # the real ST's shortfall, not 5's
+    assert weak_pulled.effective_skill == weak.effective_skill
+
+
 # --- critical hits (base rules; seed 000 names only the defense criticals) ---------------
 
 
@@ -411,7 +441,10 @@ def test_a_critical_hit_allows_no_defense_and_does_normal_damage(make: Make) -> 
     # No table roll: the command's dice are the attack's 3 and the damage dice only.
     assert len(battle.dice_log[-1]) == 3 + dealt.damage.dice.count
     (resolved,) = of(events, AttackResolved)
-    assert "no defense allowed" in resolved.describe()
+    # The log's outcome line tells the whole rule, not only the pane's tooltip.
+    told = resolved.describe()
+    assert "Critical hit" in told and "no defense allowed" in told
+    assert "normal damage" in told and "critical hit table is not rolled" in told
 
 
 def test_the_blunt_end_of_a_long_weapon_needs_a_ready_to_turn_it(make: Make) -> None:

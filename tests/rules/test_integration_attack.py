@@ -818,16 +818,6 @@ def test_battle_strikes_at_a_weapon_through_the_map_predicate(make: Make) -> Non
     assert battle.state.combatant("d").hp == d.hp
 
 
-def test_off_balance_ends_with_the_turn(make: Make) -> None:
-    from rules.battle.commands import EndTurn
-
-    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    d = with_tracks(d, replace(tracks_of(d), off_balance=True))
-    battle = Battle(BattleState(HexGrid(10, 10), (d,)), 1, get_ruleset)
-    battle.execute(EndTurn())
-    assert tracks_of(battle.state.combatant("d")).off_balance is False
-
-
 def test_001_refuses_locations_the_attack_cannot_reach(make: Make) -> None:
 
     a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")

@@ -125,7 +125,7 @@ def ref_judge(total: int, target: int, defense: bool) -> int:
         return CF
     if not defense and (total == 18 or (total == 17 and target <= 15)):
         return CF
-    if total - target >= 10:
+    if not defense and total - target >= 10:  # defense rolls: only 17 and 18 (000)
         return CF
     if total >= 17 or total > target:
         return F

@@ -79,6 +79,16 @@ def test_defense_rolls_use_seed_000_criticals() -> None:
     assert p[CF] == ways(lambda t: t >= 17)
 
 
+@pytest.mark.parametrize("score", range(-4, 8))
+def test_a_defense_that_fails_by_10_or_more_is_no_disaster(score: int) -> None:
+    # 000 CRITICAL MISSES ON DEFENSE ROLLS alone: 17 and 18 are the only disasters,
+    # however low the score (the base "fail by 10" is for the other rolls only).
+    assert judge(score + 10, score, DEFENSE) is (CF if score + 10 >= 17 else F)
+    p = outcome_probabilities(score, DEFENSE)
+    assert p[CF] == ways(lambda t: t >= 17)
+    assert p[F] == ways(lambda t: max(score, 4) < t < 17)
+
+
 @pytest.mark.parametrize("kind", list(RollKind))
 @pytest.mark.parametrize("skill", [-3, 3, 9, 12, 15, 16, 19])
 def test_outcome_probabilities_sum_to_one_and_match_judge(kind: RollKind, skill: int) -> None:

@@ -649,7 +649,10 @@ class AttackPane(QDockWidget):
         situation refills them, so the GM's unticking stays."""
         situation = None
         if attacker is not None and defender is not None:
-            situation = battlefield_situation(self._controller.state, attacker.id, defender.id)
+            mode = self._chosen_mode(attacker)  # a thrown or missile mode: the ranged column
+            melee = mode is None or not mode.is_ranged
+            state = self._controller.state
+            situation = battlefield_situation(state, attacker.id, defender.id, melee=melee)
         if situation == self._situation:
             return
         self._situation = situation
@@ -999,6 +1002,7 @@ class AttackPane(QDockWidget):
             self._fill_locations(attacker, defender)
             self._fill_chink(attacker)
             self._fill_weapon_targets(attacker, defender)  # a missile strikes by range
+            self._fill_situation(attacker, defender)  # melee or ranged column
         finally:
             self._updating -= 1
         self.update_preview()
@@ -1041,6 +1045,7 @@ class AttackPane(QDockWidget):
             # the damage type and melee or not changed: what may be aimed at, chinks
             self._fill_locations(attacker, defender)
             self._fill_chink(attacker)
+            self._fill_situation(attacker, defender)
             self._fill_more_knock_away()
             self._update_pulled_enabled()  # a long weapon can be turned around
         finally:
@@ -1235,12 +1240,13 @@ def maneuver_phrase(ruleset: BattleRuleset, c: Combatant) -> str:
 
 
 def battlefield_situation(
-    state: BattleState, attacker_id: str, defender_id: str
+    state: BattleState, attacker_id: str, defender_id: str, *, melee: bool = True
 ) -> Situation | None:
-    """``rules.battle.situation.situation_modifiers`` for the pair, None when the
-    rules refuse it."""
+    """``rules.battle.situation.situation_modifiers`` for the pair, in the melee or
+    the ranged column; None when the rules refuse it."""
     try:
-        return situation_modifiers(state, attacker_id, defender_id, tables=seed000_tables(state))
+        tables = seed000_tables(state)
+        return situation_modifiers(state, attacker_id, defender_id, tables=tables, melee=melee)
     except RulesError:
         return None
 

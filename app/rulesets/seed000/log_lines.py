@@ -47,6 +47,7 @@ from rules.sets.seed000.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
+from rules.sets.seed000.balance import BalanceRegained
 from rules.sets.seed000.checks import Outcome, SuccessRoll
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.wounded import KnockdownRolled, ShockFelt, ShockTaken
@@ -235,7 +236,7 @@ def _special_text_and_tone(event: Event) -> tuple[str, Tone] | None:
 # The events whose line is their describe(), and how it reads.
 _DESCRIBED: tuple[tuple[tuple[type[Event], ...], Tone], ...] = (
     ((LocationShifted, AttackAdjusted, HeavyShieldUnreadied, StunRecoveryRolled), Tone.NOTE),
-    ((ShockTaken, ShockFelt), Tone.NOTE),
+    ((ShockTaken, ShockFelt, BalanceRegained), Tone.NOTE),
     ((WeaponBroke, SideBlowDamaged, WeakenedWeaponSnapped, BystanderStruck, BleedingRolled),
      Tone.HARM),
     ((CriticalMissChecked, CriticalMissTableRolled, DefenseMishapResolved), Tone.CRITICAL),

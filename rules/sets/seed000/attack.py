@@ -125,6 +125,7 @@ from rules.sets.seed000.attack_steps import (
     defense_step,
     wound_status,
 )
+from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
     BreakResult,
@@ -219,7 +220,7 @@ from rules.sets.seed000.stances import (
     weapon_side,
 )
 from rules.sets.seed000.tables import Tables
-from rules.sets.seed000.tracks import tracks_of, with_tracks, wounds_of
+from rules.sets.seed000.tracks import BalanceBack, tracks_of, with_tracks, wounds_of
 from rules.sets.seed000.weapon_strikes import (
     SUBDUING_001,
     StrikePurpose,
@@ -444,6 +445,9 @@ def plan_attack(
         raise IllegalAttackError("a combatant cannot attack itself")
     if attacker.status is not Status.ACTIVE:
         raise IllegalAttackError(f"{attacker.name} is {attacker.status.value} and cannot attack")
+    unbalanced = off_balance_problem(attacker)  # 000 CRITICAL MISSES ON DEFENSE ROLLS
+    if unbalanced is not None:
+        raise IllegalAttackError(unbalanced)
     weapon, base_mode = _weapon_and_mode(attacker, options)
     if weapon.key in attacker.unready:
         raise IllegalAttackError(f"{attacker.name}'s {weapon.name} is not ready")
@@ -506,8 +510,10 @@ def plan_attack(
         strike_mods = ruleset.weapon_strikes.strike_modifiers(target, weapon, purpose)
         mods.extend(strike_mods)
     # 000 ADVERSE COMBAT CONDITIONS that follow from the gear (rules.sets.seed000.conditions).
+    # The minimum ST is the fighter's own: a pulled blow may take any lower ST
+    # (001 Subduing a Foe) without being wielded any worse.
     for automatic in (
-        minimum_st_modifier(st, weapon.min_st),
+        minimum_st_modifier(sheet.attributes.st, weapon.min_st),
         large_shield_modifier(fighter.shield, swinging),
         _off_hand(options, sheet.ambidextrous),
     ):
@@ -1586,8 +1592,11 @@ def _defense_fumble(
     if isinstance(mishap, DodgeMishap):
         dx_roll = mishap.dx_roll
         if mishap.off_balance:
-            flow.defender = with_tracks(c, replace(tracks_of(c), off_balance=True))
-            applied = "keeps his feet but is off-balance: defense penalties doubled this turn"
+            flow.defender = lose_balance(c, BalanceBack.AFTER_NEXT_TURN)
+            applied = (
+                "keeps his feet but is off-balance: no attack and defense penalties "
+                "doubled until the end of his next turn"
+            )
         else:
             fallen, fell = apply_fall(c, mishap.posture, citation=DEFENSE_CRITICAL_MISS_CITATION)
             flow.defender = fallen
@@ -1695,7 +1704,7 @@ def _apply_miss_table(
         turns = consequence.turns
         applied = f"the {weapon.name} is unready ({turns} turn{'' if turns == 1 else 's'} to ready)"
     elif isinstance(consequence, LostBalance):
-        flow.put(with_tracks(c, replace(tracks_of(c), off_balance=True)))
+        flow.put(lose_balance(c, BalanceBack.AT_NEXT_TURN))
         applied = (
             f"loses balance: no action until next turn, defenses "
             f"{consequence.defense_modifier:+d} (off-balance)"

@@ -161,7 +161,12 @@ class AttackResolved(_Between):
 
     def describe(self) -> str:
         text = {
-            AttackOutcome.CRITICAL_HIT: f"Critical hit on {self.defender_name}: no defense allowed",
+            # The whole rule, as the pane's odds row tells it: seed 000 names no
+            # critical hit effect, so the base rules' table is not rolled.
+            AttackOutcome.CRITICAL_HIT: (
+                f"Critical hit on {self.defender_name}: no defense allowed, normal damage "
+                "(the critical hit table is not rolled)"
+            ),
             AttackOutcome.HIT: f"{self.attacker_name} hits {self.defender_name}",
             AttackOutcome.DEFENDED: f"{self.defender_name} defends against {self.attacker_name}",
             AttackOutcome.MISSED: f"{self.attacker_name} misses {self.defender_name}",

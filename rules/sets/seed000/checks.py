@@ -11,11 +11,12 @@ published 3rd-edition basics of the family (cited ``BASE_SUCCESS_ROLL`` and
   at effective skill 15 or less and a plain failure above; any roll that fails by
   10 or more is a critical failure.
 
-Defense rolls use seed 000's own criticals instead (``RollKind.DEFENSE``):
-"000 CRITICAL HITS ON DEFENSE ROLLS" makes a 3 or 4 (only) a critical success,
-"000 CRITICAL MISSES ON DEFENSE ROLLS" makes 17 and 18 critical failures at any
-score. We keep the base "fail by 10 or more" critical failure for defenses too:
-the seed adds disasters, it does not say it removes any.
+Defense rolls use seed 000's own criticals instead (``RollKind.DEFENSE``), and
+only those: "000 CRITICAL HITS ON DEFENSE ROLLS" makes a 3 or 4 (only) a critical
+success, "000 CRITICAL MISSES ON DEFENSE ROLLS" makes 17 and 18 critical failures
+at any score, and no other defense roll fails critically - not even one that
+fails by 10 or more, so that a desperate parry at a low score is a plain failure,
+not a disaster.
 """
 
 from __future__ import annotations
@@ -70,9 +71,9 @@ def judge(total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcom
             return Outcome.CRITICAL_SUCCESS
         if total == 18 or (total == 17 and target <= 15):
             return Outcome.CRITICAL_FAILURE
+        if total >= target + 10:
+            return Outcome.CRITICAL_FAILURE
     elif total >= 17:
-        return Outcome.CRITICAL_FAILURE
-    if total >= target + 10:
         return Outcome.CRITICAL_FAILURE
     if total >= 17 or total > target:
         return Outcome.FAILURE

@@ -54,7 +54,7 @@ from rules.core.jsondata import as_enum, as_object, check_keys, get_bool, get_ci
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import Sheet000, sheet_of
-from rules.sets.seed000.tracks import tracks_of, with_tracks
+from rules.sets.seed000.tracks import tracks_of
 
 DEFENSES = cite("000", "DEFENSES")
 ACTIVE_DEFENSES = cite("000", "ACTIVE DEFENSES")
@@ -411,13 +411,11 @@ def attack_cumulative_modifiers(
 
 
 def start_new_turn(c: Combatant) -> Combatant:
-    """Clear the per-turn record of attacks and defenses (000 CUMULATIVE DEFENSES)
-    and the off-balance of a fumbled dodge, which lasts one turn (000 CRITICAL
-    MISSES ON DEFENSE ROLLS)."""
-    tracks = tracks_of(c)
-    if not c.actions_this_turn and not tracks.off_balance:
+    """Clear the per-turn record of attacks and defenses (000 CUMULATIVE DEFENSES).
+    An off-balance outlasts it: ``rules.sets.seed000.balance`` ends it."""
+    if not c.actions_this_turn:
         return c
-    return with_tracks(replace(c, actions_this_turn=()), replace(tracks, off_balance=False))
+    return replace(c, actions_this_turn=())
 
 
 # --- one planned defense --------------------------------------------------------

@@ -36,6 +36,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.sets.components.legal_actions import attack_allowed
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
@@ -49,6 +50,7 @@ from rules.sets.protocol import (
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
+from rules.sets.seed000.balance import off_balance_problem
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.missiles import THROWN_NOTE
@@ -222,7 +224,17 @@ class Seed000(Tables):
     def situation(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Modifier, ...]:
-        return situation_modifiers(state, attacker_id, defender_id, tables=self).modifiers
+        """The situation read in the column of the attacker's default attack on the
+        defender: the ranged one for a thrown or missile attack (000 ADVERSE COMBAT
+        CONDITIONS: a prone target -4 ...), the melee one otherwise."""
+        default = self.default_attack(state, attacker_id, defender_id)
+        melee = True
+        if default is not None:
+            weapon = state.combatant(attacker_id).fighter.weapon(default.weapon_key)
+            melee = not weapon.mode(default.mode).is_ranged
+        return situation_modifiers(
+            state, attacker_id, defender_id, tables=self, melee=melee
+        ).modifiers
 
     def terrain_label(self, fact: TerrainFact) -> str:
         """The fact with its 000 ADVERSE COMBAT CONDITIONS penalty."""
@@ -325,8 +337,10 @@ class Seed000(Tables):
         to each free adjacent hex within the movement left, a turn to each other
         facing, and the end of its turn (rules.sets.components.legal_actions).
         While the turns run, only the fighter whose turn it is acts (a waiting one
-        may still attack); the fallen may do nothing."""
-        return shared_legal_actions(self, state, combatant_id, attackable=_can_defend)
+        may still attack); the fallen may do nothing, the off-balance not attack."""
+        return shared_legal_actions(
+            self, state, combatant_id, attackable=_can_defend, may_attack=_may_attack
+        )
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its status unless active, its posture off its feet, and its wounds'
@@ -438,3 +452,8 @@ _FACTORY: Callable[[Iterable[str]], Ruleset] = seed000_ruleset
 def _can_defend(foe: Combatant) -> bool:
     """Seed 000 attacks only a foe who can defend (not one unconscious or dead)."""
     return foe.status.can_defend
+
+
+def _may_attack(ruleset: Ruleset, state: BattleState, me: Combatant) -> bool:
+    """The common rule, and not while off-balance (000 CRITICAL MISSES ON DEFENSE ROLLS)."""
+    return attack_allowed(ruleset, state, me) and off_balance_problem(me) is None

@@ -1,16 +1,29 @@
 """Seed 000's own per-combatant state, carried by the battle in ``Combatant.tracks``:
 the located wounds (``rules.sets.seed000.wound_effects``), oldest first; the body
 area the fighter guards; the weapons whose arm a critical miss strained; a
-fumbled dodge's off-balance; and the shock of injury (base rules: a penalty on
-the victim's next turn, ``rules.sets.seed000.wounded``)."""
+fumbled dodge's off-balance and when it ends (``rules.sets.seed000.balance``); and
+the shock of injury (base rules: a penalty on the victim's next turn,
+``rules.sets.seed000.wounded``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from rules.battle.model import Combatant, RulesetTracks
 from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
+
+
+class BalanceBack(Enum):
+    """When an off-balance fighter has its balance back, in the order they come."""
+
+    # Its next turn has begun: the off-balance ends with this turn.
+    AFTER_THIS_TURN = "at the end of this turn"
+    # The critical miss table's lost balance (base rules): "until your next turn".
+    AT_NEXT_TURN = "when its next turn begins"
+    # 000 CRITICAL MISSES ON DEFENSE ROLLS, Dodge: after the fighter's next turn.
+    AFTER_NEXT_TURN = "at the end of its next turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +34,9 @@ class Seed000Tracks(RulesetTracks):
     # STRAIN): the arm is crippled for the minutes the table gives - the rest of a
     # battle - so the weapon neither attacks nor parries until the GM clears it.
     strained_weapons: frozenset[str] = field(default_factory=frozenset)
-    off_balance: bool = False  # this turn: active-defense penalties doubled
+    # Off-balance: no attack, active-defense penalties doubled, until ``balance_back``.
+    off_balance: bool = False
+    balance_back: BalanceBack = BalanceBack.AFTER_NEXT_TURN
     # Long weapons (by key) held butt first, turned with a Ready to strike with
     # the blunt end (001 Subduing a Foe; rules.sets.seed000.commands.ReverseWeapon).
     reversed_weapons: frozenset[str] = field(default_factory=frozenset)

@@ -2,16 +2,19 @@
 HT to recover; a severely bleeding one loses 1 HP, with the injury rolls that may
 call for, and rolls HT to stop the bleeding. The per-turn record of defenses and
 a fumbled dodge's off-balance end with the turn (000 CUMULATIVE DEFENSES, 000
-CRITICAL MISSES ON DEFENSE ROLLS). The shock of a fighter's wounds is its next
+CRITICAL MISSES ON DEFENSE ROLLS); an off-balance ends by its own clock
+(``rules.sets.seed000.balance``). The shock of a fighter's wounds is its next
 turn's (``rules.sets.seed000.wounded``): ``new_turn`` makes it this turn's.
 
 In turn order (rules.battle.turns) each of these comes with the fighter's own
 turn. At its start (``turn_begins``): a conscious fighter at 0 HP or less rolls HT
 to stay conscious (base rules); a knockdown's mark ends (the fall came with the
-blow); one in shock is told its penalty; an unconscious one's turn passes. At its end
-(``turn_ends``): one standing on a crippled leg or foot rolls DX to stay up, at
--2 if it attacked or moved this turn or was hit after moving (000 RANDOM BODY HIT
-note 22); the stun recovery roll and the bleeding; the turn's shock is over.
+blow); a lost balance ends or now lasts to the turn's end; one in shock is told
+its penalty; an unconscious one's turn passes. At its end (``turn_ends``): one
+standing on a crippled leg or foot rolls DX to stay up, at -2 if it attacked or
+moved this turn or was hit after moving (000 RANDOM BODY HIT note 22); the stun
+recovery roll and the bleeding; the turn's shock is over; so is a fumbled dodge's
+off-balance, on the turn after the fumble.
 Before the order is rolled, EndTurn ends everybody's turn and begins everybody's
 next with the same two (rules.battle.commands.EndTurn)."""
 
@@ -33,6 +36,7 @@ from rules.sets.seed000.attack_events import (
     StunRecoveryRolled,
     injury_events,
 )
+from rules.sets.seed000.balance import balance_at_turn_end, balance_at_turn_start
 from rules.sets.seed000.checks import RollKind, SuccessRoll, success_roll
 from rules.sets.seed000.damage import injury_status, turn_start_consciousness
 from rules.sets.seed000.defense import start_new_turn
@@ -87,8 +91,8 @@ class TurnPassed(CombatantEvent):
 
 
 def new_turn(c: Combatant) -> Combatant:
-    """The attacks and defenses counted last turn, and a fumbled dodge's
-    off-balance, end with it; the shock kept for this turn begins."""
+    """The attacks and defenses counted last turn end with it; the shock kept for
+    this turn begins."""
     return begin_shock(start_new_turn(c))
 
 
@@ -96,8 +100,9 @@ def turn_begins(
     state: BattleState, combatant_id: str, rng: DiceSource
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """The start of ``combatant_id``'s own turn: staying conscious at 0 HP or
-    less, a knockdown ends (``knockdown_over``), its shock, an unconscious
-    fighter's turn passing (the module docstring)."""
+    less, a knockdown ends (``knockdown_over``), a lost balance
+    (``balance_at_turn_start``), its shock, an unconscious fighter's turn passing
+    (the module docstring)."""
     was = state.combatant(combatant_id)
     events: list[Event] = []
     c, conscious = turn_start_consciousness(was, rng)
@@ -105,6 +110,8 @@ def turn_begins(
         events.extend(injury_events(c, (conscious,), was.status, c.status))
     c, fell = knockdown_over(c)
     events.extend(fell)
+    c, balance = balance_at_turn_start(c)
+    events.extend(balance)
     events.extend(shock_felt(c))
     if c.status is Status.UNCONSCIOUS:
         events.append(
@@ -138,14 +145,16 @@ def turn_ends(
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """The end of ``combatant_id``'s own turn: the DX roll to stay up on a crippled
     leg or foot (``standing_roll``), its stun recovery roll and its bleeding
-    (``per_turn_effects``); its shock ends with the turn."""
+    (``per_turn_effects``); its shock ends with the turn, and so may its
+    off-balance (``balance_at_turn_end``)."""
     was = state.combatant(combatant_id)
     c, stood = standing_roll(was, rng)
     c, effects = per_turn_effects(c, rng)
     c = end_shock(c)
+    c, balance = balance_at_turn_end(c)
     if c is was and not (stood or effects):
         return state, ()
-    return state.with_combatants(c), (*stood, *effects)
+    return state.with_combatants(c), (*stood, *effects, *balance)
 
 
 def standing_roll(c: Combatant, rng: DiceSource) -> tuple[Combatant, tuple[Event, ...]]:
