@@ -8,17 +8,23 @@ menus and asks it before the window closes (``may_close``). It keeps:
   opened (``is_modified``: the applied log differs from the one saved; an undo
   back to the saved point is clean again). The window title shows the file's name
   and ``[*]`` (``setWindowModified``).
+* what the file held when this window last read or wrote it (a ``DiskStamp``): Save
+  never silently replaces a file that has changed on disk since (another window's
+  save, or newer work than a restored autosave); it asks, offering Save As.
 * the question before a battle is replaced or the window closes: Save / Discard /
   Cancel, asked only when there are unsaved changes and the GM's preferences ask
   it (``Confirmation.CLOSE_BATTLE``); Cancel leaves everything as it was.
 * the recent files (``QSettings``), missing ones greyed out and named so.
 * the autosave journal (``app.files``): installed with ``start``, restarted when
   the battle is replaced or saved, removed on a clean close; ``start`` then offers
-  the journals a crash left behind (Restore / Discard / Later).
+  the journals a crash left behind (Restore / Discard / Later). A journal is thrown
+  away only once the restored battle's own is written; while the autosave cannot
+  write, the status bar says so with a Retry button (``AutosaveWarning``).
 
 Every question and file dialog is an attribute the tests replace (``ask_to_save``,
 ``choose_open_path``, ``choose_save_path``, ``new_battle_setup``,
-``ask_recovery``, ``show_problem``), so nothing here blocks offscreen. Close
+``ask_recovery``, ``ask_restore_partly``, ``ask_changed_file``, ``show_problem``),
+so nothing here blocks offscreen. Close
 returns to an empty, untitled map with the same rules (not the demo: the GM closed
 a battle and should not find someone else's fighters on the map).
 """
@@ -27,27 +33,34 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
 
 from app import theme
+from app.autosave_warning import AutosaveWarning
 from app.controller import BattleController
 from app.files import (
     FILE_SUFFIX,
     BattleFileError,
     ControllerAutosave,
+    DiskStamp,
+    PartlyRecovered,
     Recoverable,
+    battle_file_changed,
+    battle_file_stamp,
     discard,
     find_recoverable,
     install_autosave,
     open_battle,
     recover,
-    save_battle,
+    save_battle_file,
+    write_problem,
 )
 from app.help import key_sequences
 from app.map.view import MapView
@@ -77,6 +90,14 @@ class RecoveryChoice(Enum):
     RESTORE = "restore"
     DISCARD = "discard"
     LATER = "later"  # keep the journal: the offer comes again at the next start
+
+
+class ChangedFileChoice(Enum):
+    """Save found the file changed on disk since this window read or wrote it."""
+
+    SAVE_AS = "save as"  # keep the file, save this battle to another
+    REPLACE = "replace"
+    CANCEL = "cancel"
 
 
 # --- the default dialogs (tests replace them) ---------------------------------------------
@@ -135,34 +156,112 @@ def ask_open_partly_with_dialog(parent: QWidget, name: str, partly: PartlyReplay
     return box.clickedButton() is opening
 
 
-def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryChoice:
-    when = time.strftime("%A %d %B, %H:%M", time.localtime(entry.modified))
+def _when(seconds: float) -> str:
+    return time.strftime("%A %d %B, %H:%M", time.localtime(seconds))
+
+
+def recovery_question(entry: Recoverable) -> tuple[str, str]:
+    """The restore offer's question and its explanation. A battle whose file has
+    been written since its autosave began says so: restoring brings back the older
+    battle, and Save then asks before it replaces the newer file."""
     what = f"the battle saved as {entry.saved_to.name}" if entry.saved_to else "an unsaved battle"
     changes = f"{entry.changes} change{'' if entry.changes == 1 else 's'}"
     if entry.unsaved_start:
         changes += " since it was last restored, unsaved"
     elif entry.saved_to is not None:
         changes += " after its last save"
-    box = QMessageBox(QMessageBox.Icon.Question, "Restore a battle?", "", parent=parent)
-    box.setText(f"Restore {what}? Its last changes were never saved.")
-    box.setInformativeText(
-        f"Its autosave was last written on {when}, with {changes}. Restore brings it back "
-        "as it was at its last command; Discard throws the autosave away; Later keeps it "
-        "for the next start."
+    explanation = (
+        f"Its autosave was last written on {_when(entry.modified)}, with {changes}. Restore "
+        "brings it back as it was at its last command; Discard throws the autosave away; "
+        "Later keeps it for the next start."
     )
-    restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
-    throw_away = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-    later = box.addButton("Later", QMessageBox.ButtonRole.RejectRole)
-    box.setDefaultButton(restore)
-    box.setEscapeButton(later)
+    if entry.file_changed and entry.saved_to is not None:
+        try:
+            written = f" (last written on {_when(entry.saved_to.stat().st_mtime)})"
+        except OSError:
+            written = ""
+        explanation = (
+            f"{entry.saved_to.name} has been saved again since this autosave began{written}: "
+            "it holds newer work than this battle. Restore brings back the older battle; "
+            "Save then asks before it replaces the file, and offers Save As.\n\n" + explanation
+        )
+    return f"Restore {what}? Its last changes were never saved.", explanation
+
+
+Answer = TypeVar("Answer")
+_Role = QMessageBox.ButtonRole
+# The buttons of a question: caption, role and answer. The first is the default;
+# the last is what Esc or closing the question answers.
+RECOVERY_BUTTONS = (
+    ("Restore", _Role.AcceptRole, RecoveryChoice.RESTORE),
+    ("Discard", _Role.DestructiveRole, RecoveryChoice.DISCARD),
+    ("Later", _Role.RejectRole, RecoveryChoice.LATER),
+)
+RESTORE_PARTLY_BUTTONS = (("Restore", _Role.AcceptRole, True), ("Cancel", _Role.RejectRole, False))
+CHANGED_FILE_BUTTONS = (
+    ("Save As…", _Role.AcceptRole, ChangedFileChoice.SAVE_AS),
+    ("Replace", _Role.DestructiveRole, ChangedFileChoice.REPLACE),
+    ("Cancel", _Role.RejectRole, ChangedFileChoice.CANCEL),
+)
+
+
+def choose_with_dialog(
+    parent: QWidget,
+    question: tuple[QMessageBox.Icon, str, str, str],
+    buttons: Sequence[tuple[str, QMessageBox.ButtonRole, Answer]],
+) -> Answer:
+    """A question (icon, title, text, explanation) answered by one of ``buttons``."""
+    icon, title, text, explanation = question
+    box = QMessageBox(icon, title, text, parent=parent)
+    box.setInformativeText(explanation)
+    added = [(box.addButton(caption, role), answer) for caption, role, answer in buttons]
+    box.setDefaultButton(added[0][0])
+    box.setEscapeButton(added[-1][0])
     box.exec()
     clicked = box.clickedButton()
     box.deleteLater()
-    if clicked is restore:
-        return RecoveryChoice.RESTORE
-    if clicked is throw_away:
-        return RecoveryChoice.DISCARD
-    return RecoveryChoice.LATER
+    return next((answer for button, answer in added if button is clicked), added[-1][1])
+
+
+def ask_recovery_with_dialog(parent: QWidget, entry: Recoverable) -> RecoveryChoice:
+    text, explanation = recovery_question(entry)
+    question = (QMessageBox.Icon.Question, "Restore a battle?", text, explanation)
+    return choose_with_dialog(parent, question, RECOVERY_BUTTONS)
+
+
+def ask_restore_partly_with_dialog(parent: QWidget, partly: PartlyRecovered) -> bool:
+    explanation = (
+        "Restore the battle as it was before the damaged change? The autosave is then "
+        "thrown away; Cancel keeps it."
+    )
+    question = (
+        QMessageBox.Icon.Warning,
+        "Restore a battle",
+        partly_recovered_text(partly),
+        explanation,
+    )
+    return choose_with_dialog(parent, question, RESTORE_PARTLY_BUTTONS)
+
+
+def partly_recovered_text(partly: PartlyRecovered) -> str:
+    """What a damaged autosave brings back and what it loses."""
+    lost = "the last change" if partly.lost == 1 else f"the last {partly.lost} changes"
+    return (
+        f"The autosave is damaged: {partly}. It brings back {partly.recovered} of its "
+        f"{partly.total} changes; {lost} cannot be read and {'is' if partly.lost == 1 else 'are'} "
+        "lost."
+    )
+
+
+def ask_changed_file_with_dialog(parent: QWidget, name: str) -> ChangedFileChoice:
+    text = f"{name} has changed on disk since this window opened or saved it."
+    explanation = (
+        "Another window or program has saved it since, or this battle is an older one "
+        "restored from its autosave. Replacing it loses what the file holds now; Save As "
+        "keeps both."
+    )
+    question = (QMessageBox.Icon.Warning, "Save Battle", text, explanation)
+    return choose_with_dialog(parent, question, CHANGED_FILE_BUTTONS)
 
 
 def show_problem_with_dialog(parent: QWidget, title: str, text: str) -> None:
@@ -194,10 +293,12 @@ class FileActions(QObject):
         self._preferences = preferences
         self.path: Path | None = None
         self.name = DEMO_NAME
+        # What ``path`` held when this window last read or wrote it (None: unknown).
+        self.on_disk: DiskStamp | None = None
         self._saved_commands: tuple[Command, ...] = controller.battle.commands
-        # Set by this object just before it replaces the battle: the new one's file
-        # and name (a battle replaced by anyone else is the demo).
-        self._pending: tuple[Path | None, str] | None = None
+        # Set by this object just before it replaces the battle: the new one's file,
+        # name and what the file held (a battle replaced by anyone else is the demo).
+        self._pending: tuple[Path | None, str, DiskStamp | None] | None = None
         self.autosave: ControllerAutosave | None = None
         # How a new or opened battle is put in the window (the window's own, which
         # swaps the ruleset's panes: ``MainWindow.replace_battle``).
@@ -221,9 +322,18 @@ class FileActions(QObject):
         self.ask_open_partly: Callable[[str, PartlyReplayedFile], bool] = lambda name, partly: (
             ask_open_partly_with_dialog(window, name, partly)
         )
+        self.ask_restore_partly: Callable[[PartlyRecovered], bool] = lambda partly: (
+            ask_restore_partly_with_dialog(window, partly)
+        )
+        self.ask_changed_file: Callable[[str], ChangedFileChoice] = lambda name: (
+            ask_changed_file_with_dialog(window, name)
+        )
         self.show_problem: Callable[[str, str], None] = lambda title, text: (
             show_problem_with_dialog(window, title, text)
         )
+        self.autosave_warning = AutosaveWarning(window)
+        self.autosave_warning.retry_requested.connect(self.retry_autosave)
+        window.statusBar().addPermanentWidget(self.autosave_warning)
 
         self._set_aside_note = ""
         self._unsaved_goes_unasked = False  # may_replace_battle let unsaved work go unasked
@@ -306,9 +416,9 @@ class FileActions(QObject):
         self._window.setWindowModified(self.is_modified)
 
     def _on_controller_battle_reset(self) -> None:
-        path, name = self._pending if self._pending is not None else (None, DEMO_NAME)
+        pending = self._pending if self._pending is not None else (None, DEMO_NAME, None)
         self._pending = None
-        self.path, self.name = path, name
+        self.path, self.name, self.on_disk = pending
         self._mark_saved()
         self.show_side_colours()
 
@@ -323,12 +433,26 @@ class FileActions(QObject):
             self._map_view.refresh_look()
             self._window.update()
 
-    def _replace(self, battle: Battle, path: Path | None, name: str) -> None:
+    def _replace(
+        self,
+        battle: Battle,
+        path: Path | None,
+        name: str,
+        stamp: DiskStamp | None = None,
+        *,
+        unsaved: bool = False,
+    ) -> None:
+        """Put ``battle`` in the window, from ``path`` which held ``stamp`` (None: a
+        new battle); ``unsaved``: the battle is unsaved work (a restored autosave)."""
         self._set_aside_unsaved()
-        self._pending = (path, name)
+        self._pending = (path, name, stamp)
         self.replace_battle(battle)
-        if path is not None and self.autosave is not None:
-            self.autosave.restart(path)  # the journal names the file it belongs to
+        if unsaved:
+            self._saved_commands = ()  # what it holds is in no file of its own yet
+            self._update_title()
+        if (path is not None or unsaved) and self.autosave is not None:
+            # The journal names the file it belongs to, and says what the file held.
+            self.autosave.restart(path, unsaved=unsaved, stamp=stamp)
 
     # --- the question ------------------------------------------------------------------------
     def may_replace_battle(self) -> bool:
@@ -392,6 +516,9 @@ class FileActions(QObject):
         opened gets a dialog naming the problem and the battle stays as it was."""
         if not asked and not self.may_replace_battle():
             return False
+        # What the file holds, taken before it is read: should another program write
+        # it in between, the next save asks rather than replacing that unseen work.
+        stamp = battle_file_stamp(path)
         try:
             battle = open_battle(path)
         except PartlyReplayedFile as partly:
@@ -399,7 +526,7 @@ class FileActions(QObject):
         except BattleFileError as problem:
             self.show_problem("Open Battle", f"{path.name} cannot be opened: {problem}.")
             return False
-        self._replace(battle, path, path.name)
+        self._replace(battle, path, path.name, stamp)
         self._remember(path)
         self._status(f"Opened {path}", 5000)
         return True
@@ -474,8 +601,16 @@ class FileActions(QObject):
 
     # --- save ----------------------------------------------------------------------------------
     def save(self) -> bool:
+        """Save to the battle's file; a file that changed on disk since this window
+        read or wrote it is replaced only if the GM says so (or saved as another)."""
         if self.path is None:
             return self.save_as()
+        if battle_file_changed(self.path, self.on_disk):
+            choice = self.ask_changed_file(self.path.name)
+            if choice is ChangedFileChoice.SAVE_AS:
+                return self.save_as()
+            if choice is ChangedFileChoice.CANCEL:
+                return False
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
@@ -488,18 +623,19 @@ class FileActions(QObject):
         return self.save_to(path)
 
     def save_to(self, path: Path) -> bool:
+        """Write the battle to ``path``; any error ends in a dialog, and the file
+        there, if any, is kept as it was."""
         try:
-            text = save_battle(self._controller.battle, path)
-        except OSError as problem:
-            reason = problem.strerror or str(problem)
+            saved = save_battle_file(self._controller.battle, path)
+        except (OSError, ValueError) as problem:
             self.show_problem(
-                "Save Battle", f"The battle could not be saved to {path}: {reason}. "
-                "The file there, if any, is as it was.",
+                "Save Battle", f"The battle could not be saved to {path}: "
+                f"{write_problem(problem)}. The file there, if any, is as it was.",
             )  # fmt: skip
             return False
         if self.autosave is not None:
-            self.autosave.saved(path, text)
-        self.path, self.name = path, path.name
+            self.autosave.saved(path, saved.text, saved.stamp)
+        self.path, self.name, self.on_disk = path, path.name, saved.stamp
         self._mark_saved()
         self._remember(path)
         self._status(f"Saved {path}", 5000)
@@ -575,10 +711,16 @@ class FileActions(QObject):
         window is drawn behind the question), and ``then`` once the GM has answered
         it (the first-run guide, which must not open over the question)."""
         if battle_file is not None:
+            # Taken now, not when main.py read the file a moment ago; a second
+            # program that wrote it in that moment would be overwritten unasked.
             self.path, self.name = battle_file, battle_file.name
+            self.on_disk = battle_file_stamp(battle_file)
             self._remember(battle_file)
             self._update_title()
-        self.autosave = install_autosave(self._controller, battle_file)
+        self.autosave = install_autosave(self._controller, battle_file, self.on_disk)
+        self.autosave.unsaved_work = lambda: self.is_modified
+        self.autosave.status_changed.connect(self._on_autosave_status_changed)
+        self._on_autosave_status_changed(self.autosave.problem)
 
         def offer_then_go_on() -> None:
             self.offer_recovery()
@@ -586,6 +728,18 @@ class FileActions(QObject):
                 then()
 
         QTimer.singleShot(0, offer_then_go_on)
+
+    def _on_autosave_status_changed(self, problem: str) -> None:
+        was_shown = self.autosave_warning.isVisible()
+        self.autosave_warning.show_problem(problem)
+        if problem and not was_shown:  # the warning stays; the message comes once
+            self._status(f"The autosave cannot be written: {problem}", 10000)
+        elif was_shown and not problem:
+            self._status("The autosave works again", 5000)
+
+    def retry_autosave(self) -> bool:
+        """The warning's Retry: write the autosave again from the battle as it is."""
+        return self.autosave is not None and self.autosave.retry()
 
     def stop_autosave(self) -> None:
         if self.autosave is not None:
@@ -623,8 +777,15 @@ class FileActions(QObject):
         return self.offer_recovery()
 
     def restore(self, entry: Recoverable) -> bool:
+        """Bring back the battle of ``entry``: as it was at its last change, or, when a
+        change is damaged, before it if the GM agrees. The journal is thrown away
+        only once the window's own autosave holds the restored battle."""
         try:
             battle = recover(entry)
+        except PartlyRecovered as partly:
+            if not self.ask_restore_partly(partly):
+                return False
+            battle = partly.battle
         except BattleFileError as problem:
             self.show_problem(
                 "Restore a battle", f"The autosave cannot be restored: {problem}. It is kept."
@@ -633,14 +794,17 @@ class FileActions(QObject):
         if not self.may_replace_battle():
             return False
         name = entry.saved_to.name if entry.saved_to is not None else RESTORED_NAME
-        self._replace(battle, entry.saved_to, name)
         # Restored, not saved: what the crash kept is unsaved work until the GM saves,
         # and the new journal says so, or a second crash before the next command
-        # would leave a journal that looks like nothing to lose.
-        self._saved_commands = ()
-        self._update_title()
-        if self.autosave is not None:
-            self.autosave.restart(entry.saved_to, unsaved=True)
+        # would leave a journal that looks like nothing to lose. The file is known as
+        # the journal knew it: a save asks if it has been written since.
+        self._replace(battle, entry.saved_to, name, entry.saved_stamp, unsaved=True)
+        if self.autosave is None or not self.autosave.working:
+            self._status(
+                "Battle restored; its autosave is kept, since the autosave cannot be "
+                "written now", 10000,
+            )  # fmt: skip
+            return True
         discard(entry)
         self._status("Battle restored from its autosave", 6000)
         return True

@@ -2,10 +2,11 @@
 
 What the File menu calls:
 
-* ``save_battle(battle, path)``: Save and Save As. The file is written whole to a
-  temporary file in the same folder, flushed and fsync'd, then renamed over the
-  old one (``write_atomically``): a failed or interrupted save leaves the previous
-  file as it was.
+* ``save_battle_file(battle, path)``: Save and Save As. The file is written whole
+  and renamed over the old one (``app.atomic_files.write_atomically``): a failed
+  or interrupted save leaves the previous file as it was. It returns the text and
+  the ``DiskStamp`` of what the file holds, so that the next save can tell
+  whether someone else has written the file since (``changed_on_disk``).
 * ``open_battle(path)``: Open and Open Recent. ``BattleFileError`` (its message
   is for the GM's dialog) for any file that cannot be opened; the open battle is
   untouched, since a new ``Battle`` is built. A file over ``MAX_FILE_BYTES`` is
@@ -13,13 +14,18 @@ What the File menu calls:
 * ``Autosave``: after every executed, undone or redone command, one line is
   appended to a journal in the user data folder (``app.user_dirs.autosave_dir``)
   and fsync'd; the journal starts with the whole battle. ``saved(path)`` after a
-  save starts it afresh, ``close()`` on a clean close removes it, and
+  save starts it afresh in a new file, and only once that is written and synced
+  is the old one removed; ``close()`` on a clean close removes it, and
   ``set_aside()`` keeps it for a later restore when unsaved work is left without
   the question. The journal is locked while its window writes it.
+* ``ControllerAutosave``: the window's autosave. A journal that cannot be written
+  is reported (``problem``, ``status_changed``) and written afresh at the next
+  change or ``retry``.
 * ``find_recoverable()`` lists the journals a crash, a kill or a set-aside left
   behind (never one another window still writes), and
   ``recover(entry)`` rebuilds the battle exactly as it was at its last command
-  (``discard(entry)`` throws one away).
+  (``PartlyRecovered``: the changes up to a damaged line; ``discard(entry)``
+  throws one away).
 
 The format is docs/file-format.md; the pure codec is ``rules.battle.savefile``.
 """
@@ -29,22 +35,25 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QMessageBox
 
-if sys.platform == "win32":
-    import msvcrt
-else:
-    import fcntl
-
+from app.atomic_files import (
+    DiskStamp,
+    WriteProgress,
+    changed_on_disk,
+    file_stamp,
+    lock_file,
+    publish,
+    remove_leftovers,
+    write_atomically,
+)
 from app.controller import BattleController, Redraw
 from app.user_dirs import autosave_dir
 from rules.battle.battle import Battle, BattleChange, ChangeKind
@@ -71,15 +80,22 @@ __all__ = [
     "Autosave",
     "BattleFileError",
     "ControllerAutosave",
+    "DiskStamp",
+    "PartlyRecovered",
     "Recoverable",
+    "SavedBattle",
+    "battle_file_changed",
+    "battle_file_stamp",
     "discard",
     "find_recoverable",
     "install_autosave",
     "open_battle",
     "recover",
     "save_battle",
+    "save_battle_file",
     "show_damaged_bundle",
     "write_atomically",
+    "write_problem",
 ]
 
 log = logging.getLogger(__name__)
@@ -87,11 +103,7 @@ log = logging.getLogger(__name__)
 JOURNAL_SUFFIX = ".hexfray-journal"
 JOURNAL_FORMAT = "hexfray-autosave"
 JOURNAL_VERSION = 1
-WRITE_CHUNK = 64 * 1024
-
-# Called after each chunk a save writes, with the bytes written so far (tests pause
-# a save in the middle with it).
-WriteProgress = Callable[[int], None]
+SHOWN_AROUND = 40  # characters of a file's line shown either side of what cannot be written
 
 
 def ruleset_types(battle: Battle) -> tuple[type, ...]:
@@ -99,52 +111,64 @@ def ruleset_types(battle: Battle) -> tuple[type, ...]:
     return get_ruleset(battle.initial.ruleset_key).saved_types
 
 
-# --- atomic writes ---------------------------------------------------------------------
-
-
-def write_atomically(path: Path, data: bytes, progress: WriteProgress | None = None) -> None:
-    """Replace ``path`` with ``data`` all at once: a temporary file in the same
-    folder is written, flushed and fsync'd, then renamed over ``path``
-    (``os.replace``, atomic on one file system). Until the rename the old file
-    is untouched; if anything fails, the temporary file is removed."""
-    folder = path.parent
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            for start in range(0, len(data), WRITE_CHUNK):
-                out.write(data[start : start + WRITE_CHUNK])
-                if progress is not None:
-                    out.flush()
-                    progress(min(start + WRITE_CHUNK, len(data)))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _sync_folder(folder)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX; Windows has no directory handles)."""
-    if os.name != "posix":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
 # --- save and open -----------------------------------------------------------------------
 
 
-def save_battle(battle: Battle, path: Path, progress: WriteProgress | None = None) -> str:
+@dataclass(frozen=True)
+class SavedBattle:
+    """A save: the text written and what the file holds now."""
+
+    text: str
+    stamp: DiskStamp
+
+
+def save_battle_file(
+    battle: Battle, path: Path, progress: WriteProgress | None = None
+) -> SavedBattle:
     """Save the whole battle (log, dice and undo position) to ``path`` atomically.
-    Returns the text written (``Autosave.saved`` starts its journal from it)."""
+    ``OSError`` when the file cannot be written, ``UnicodeEncodeError`` for text
+    that UTF-8 cannot hold (a lone surrogate); either way the old file is kept."""
     text = write_battle(battle, ruleset_types(battle))
-    write_atomically(path, text.encode("utf-8"), progress)
-    return text
+    return SavedBattle(text, write_atomically(path, text.encode("utf-8"), progress))
+
+
+def save_battle(battle: Battle, path: Path, progress: WriteProgress | None = None) -> str:
+    """``save_battle_file``'s text (``Autosave.saved`` starts its journal from it)."""
+    return save_battle_file(battle, path, progress).text
+
+
+def battle_file_stamp(path: Path) -> DiskStamp | None:
+    """What the battle file ``path`` holds now (None: it cannot be read)."""
+    return file_stamp(path, MAX_FILE_BYTES)
+
+
+def battle_file_changed(path: Path, known: DiskStamp | None) -> bool:
+    """Whether ``path`` holds something else than ``known`` (what this window last
+    read or wrote there), so that saving would replace someone else's work."""
+    return changed_on_disk(path, known, MAX_FILE_BYTES)
+
+
+def write_problem(problem: OSError | ValueError) -> str:
+    """Why a file could not be written, for the GM's dialog. Text that UTF-8 cannot
+    hold is shown where it is in the battle: the line of the file it would be on."""
+    if isinstance(problem, UnicodeEncodeError) and isinstance(problem.object, str):
+        text, at = problem.object, problem.start
+        line_end = text.find("\n", at)
+        line_end = len(text) if line_end < 0 else line_end
+        # The line around the character, at most SHOWN_AROUND characters either side.
+        start = max(text.rfind("\n", 0, at) + 1, at - SHOWN_AROUND)
+        end = min(line_end, at + SHOWN_AROUND)
+        excerpt = text[start:end].strip().rstrip(",")
+        shown = excerpt.encode("utf-8", "replace").decode("utf-8")
+        character = ord(text[at])
+        surrogate = ", half of a surrogate pair" if 0xD800 <= character < 0xE000 else ""
+        return (
+            f"the battle holds text that no file can hold: {shown} "
+            f"(the character U+{character:04X}{surrogate})"
+        )
+    if isinstance(problem, OSError):
+        return problem.strerror or str(problem) or type(problem).__name__
+    return str(problem) or type(problem).__name__
 
 
 def read_limited(source: BinaryIO, what: str) -> bytes:
@@ -174,35 +198,11 @@ def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Batt
 # --- the autosave journal ------------------------------------------------------------------
 
 
-# A journal is locked by the window that writes it, so that a second Hexfray neither
-# offers nor discards it. The lock is advisory on POSIX (flock); on Windows a byte far
-# past the end is locked, because a locked byte there blocks no reader.
-_WINDOWS_LOCK_OFFSET = 1 << 40
-
-
-def _lock_journal(journal: BinaryIO) -> bool:
-    """Take the journal's lock without waiting; False when another holds it."""
-    descriptor = journal.fileno()
-    try:
-        if sys.platform == "win32":
-            here = os.lseek(descriptor, 0, os.SEEK_CUR)
-            os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
-            try:
-                msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-            finally:
-                os.lseek(descriptor, here, os.SEEK_SET)
-        else:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
 def journal_in_use(path: Path) -> bool:
     """Whether a running Hexfray (this one included) is writing ``path``."""
     try:
         with path.open("rb") as journal:
-            return not _lock_journal(journal)  # closing the file drops a lock taken here
+            return not lock_file(journal.fileno())  # closing the file drops a lock taken here
     except OSError:
         return False
 
@@ -214,6 +214,15 @@ def new_journal_path(folder: Path) -> Path:
     return folder / f"battle-{stamp}-{os.getpid()}-{os.urandom(4).hex()}{JOURNAL_SUFFIX}"
 
 
+def remove_journal_leftovers(folder: Path) -> int:
+    """Remove the temporary files of journals whose writing was killed (at start:
+    another window's journal in the making is locked and stays)."""
+    return remove_leftovers(folder, lambda name: name.endswith(JOURNAL_SUFFIX))
+
+
+AutosaveFolder = Path | Callable[[], Path]
+
+
 class Autosave:
     """Appends every change of a battle to a journal, fsync'd line by line.
 
@@ -222,18 +231,38 @@ class Autosave:
     ``{"executed": {"command": ..., "dice": [...]}}``, ``{"undone": n}`` or
     ``{"redone": n}`` (``n``: the index of the command in the log). Connect
     ``record`` to the battle's changes (``Battle.subscribe`` or the controller's
-    ``battle_changed``); call ``restart`` when the battle is replaced."""
+    ``battle_changed``); call ``restart`` when the battle is replaced.
 
-    def __init__(self, battle: Battle, folder: Path, saved_to: Path | None = None) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        self._path = new_journal_path(folder)
+    ``folder`` may be a function that makes the folder, called at each start, so
+    that a folder that could not be made is tried again. With ``start`` False the
+    first journal waits for ``restart``."""
+
+    def __init__(
+        self,
+        battle: Battle,
+        folder: AutosaveFolder,
+        saved_to: Path | None = None,
+        *,
+        stamp: DiskStamp | None = None,
+        start: bool = True,
+    ) -> None:
+        self._folder: Callable[[], Path] = (lambda: folder) if isinstance(folder, Path) else folder
+        self._path: Path | None = None
         self._journal: BinaryIO | None = None
+        self._behind = False  # a change could not be written: only a restart catches up
         self._codec = ValueCodec(saved_types_for(ruleset_types(battle)))
-        self.restart(battle, saved_to)
+        if start:
+            self.restart(battle, saved_to, stamp=stamp)
 
     @property
-    def path(self) -> Path:
+    def path(self) -> Path | None:
+        """The journal written now (None before it starts, after a close or a set-aside)."""
         return self._path
+
+    @property
+    def up_to_date(self) -> bool:
+        """Whether the journal holds the battle with every change so far."""
+        return self._journal is not None and not self._behind
 
     def restart(
         self,
@@ -242,41 +271,49 @@ class Autosave:
         text: str | None = None,
         *,
         unsaved: bool = False,
+        stamp: DiskStamp | None = None,
     ) -> None:
         """Start the journal afresh from ``battle`` as it is now (after a save, an
-        open or a new battle). ``text`` is the battle's file text if it was just
-        written (a save), so it is not encoded twice. ``unsaved``: the battle it
-        starts from is itself unsaved work (a restored autosave), worth restoring
-        even before its first change."""
-        self._codec = ValueCodec(saved_types_for(ruleset_types(battle)))
+        open or a new battle), in a new file; the old journal is removed only once
+        the new one is written and synced (``OSError`` leaves it as it was).
+        ``text`` is the battle's file text if it was just written (a save), so it
+        is not encoded twice. ``unsaved``: the battle it starts from is itself
+        unsaved work (a restored autosave), worth restoring even before its first
+        change. ``stamp``: what ``saved_to`` held when this battle was read from it
+        or written to it (a restore compares it with the file)."""
+        codec = ValueCodec(saved_types_for(ruleset_types(battle)))
         if text is None:
             text = write_battle(battle, ruleset_types(battle))
         header = {
             "journal": JOURNAL_FORMAT,
             "version": JOURNAL_VERSION,
             "saved_to": None if saved_to is None else str(saved_to),
+            "saved_fingerprint": None if stamp is None else stamp.fingerprint,
             "unsaved": unsaved,
             "battle": json.loads(text),
         }
-        line = json.dumps(header, sort_keys=True, ensure_ascii=False) + "\n"
-        # The journal is rewritten in place, on the handle that holds its lock, so no
-        # other window ever sees it unlocked. What it held before is never needed:
-        # a restart follows a save, or a battle the GM saved, discarded or set aside.
-        if self._journal is None:
-            self._journal = self._path.open("wb")
-            if not _lock_journal(self._journal):
-                log.warning("the autosave journal %s could not be locked", self._path)
-            _sync_folder(self._path.parent)
-        else:
-            self._journal.seek(0)
-            self._journal.truncate()
-        self._journal.write(line.encode("utf-8"))
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+        # ASCII, with JSON's escapes for anything else: any text a battle holds can
+        # be journaled, even a lone surrogate that UTF-8 cannot hold.
+        line = (json.dumps(header, sort_keys=True) + "\n").encode("ascii")
+        try:
+            folder = self._folder()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = new_journal_path(folder)
+            # Written whole under a hidden name, locked, then renamed: no other
+            # window ever sees it unlocked or half written.
+            journal, _ = publish(path, line, keep_open=True)
+        except BaseException:
+            self._behind = True  # the old journal is kept, but is no longer this battle's
+            raise
+        old_path, old_journal = self._path, self._journal
+        self._path, self._journal, self._codec, self._behind = path, journal, codec, False
+        self._drop(old_journal, old_path)
 
     def record(self, change: BattleChange) -> None:
-        """Append one change and make it durable before the next command."""
-        if self._journal is None:
+        """Append one change and make it durable before the next command. A
+        journal that is not up to date takes no more lines (a line after a lost one
+        would not follow the log): it waits for a restart."""
+        if self._journal is None or self._behind:
             return
         entry: dict[str, object]
         if change.kind is ChangeKind.EXECUTED:
@@ -289,32 +326,50 @@ class Autosave:
             entry = {"undone": change.index}
         else:
             entry = {"redone": change.index}
-        self._journal.write((json.dumps(entry, sort_keys=True) + "\n").encode("utf-8"))
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+        data = memoryview((json.dumps(entry, sort_keys=True) + "\n").encode("ascii"))
+        try:
+            while data:
+                data = data[self._journal.write(data) or 0 :]
+            os.fsync(self._journal.fileno())
+        except BaseException:
+            self._behind = True
+            raise
 
-    def saved(self, battle: Battle, path: Path, text: str) -> None:
+    def saved(self, battle: Battle, path: Path, text: str, stamp: DiskStamp | None = None) -> None:
         """The battle was saved to ``path`` as ``text``: the journal starts again there."""
-        self.restart(battle, path, text)
+        self.restart(battle, path, text, stamp=stamp)
 
     def close(self) -> None:
         """A clean close: nothing to recover, the journal goes."""
+        path, self._path = self._path, None
         self._close_journal()
-        self._path.unlink(missing_ok=True)
+        if path is not None:
+            path.unlink(missing_ok=True)
 
-    def set_aside(self) -> Path:
+    def set_aside(self) -> Path | None:
         """Keep the journal as it is for a later restore (unsaved work that the GM
-        left without being asked) and write the next one to a new file. Returns the
-        journal kept."""
-        kept = self._path
+        left without being asked); the next ``restart`` writes a new one. Returns
+        the journal kept."""
+        kept, self._path = self._path, None
         self._close_journal()
-        self._path = new_journal_path(kept.parent)
         return kept
 
     def _close_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
+        journal, self._journal = self._journal, None
+        if journal is not None:
+            journal.close()
+
+    @staticmethod
+    def _drop(journal: BinaryIO | None, path: Path | None) -> None:
+        """The journal a restart replaced: closed and removed (a journal that stays
+        by a failure is offered at the next start, which loses nothing)."""
+        try:
+            if journal is not None:
+                journal.close()
+            if path is not None:
+                path.unlink(missing_ok=True)
+        except OSError:
+            log.warning("the autosave journal %s could not be removed", path, exc_info=True)
 
 
 class ControllerAutosave(QObject):
@@ -323,43 +378,102 @@ class ControllerAutosave(QObject):
     replaced battle (``battle_reset``: new, open, recover) starts it afresh.
     ``saved`` after Save and Save As; ``close`` on a clean close or quit.
 
-    A journal that cannot be written (a full disk) is logged, never raised into
-    the GM's click: the battle goes on, and the next change tries again."""
+    A journal that cannot be written (a full disk, a folder that cannot be made)
+    never raises into the GM's click: the battle goes on, ``problem`` says why and
+    ``status_changed`` tells the window (an empty text: it works again). The next
+    change, or ``retry``, writes the journal afresh from the battle as it is then.
+    ``unsaved_work`` tells whether that battle is unsaved work (the window's File
+    menu knows; without it, it is taken to be)."""
+
+    status_changed = Signal(str)
 
     def __init__(
-        self, controller: BattleController, folder: Path, saved_to: Path | None = None
+        self,
+        controller: BattleController,
+        folder: AutosaveFolder,
+        saved_to: Path | None = None,
+        *,
+        stamp: DiskStamp | None = None,
     ) -> None:
         super().__init__(controller)
         self._controller = controller
-        self.journal = Autosave(controller.battle, folder, saved_to)
+        self.problem = ""
+        self.unsaved_work: Callable[[], bool] = lambda: True
+        self._saved_to: Path | None = None
+        self._stamp: DiskStamp | None = None
+        self.journal = Autosave(controller.battle, folder, start=False)
         controller.battle_changed.connect(self._on_changed)
         controller.battle_reset.connect(self._on_reset)
+        self.restart(saved_to, stamp=stamp)
+
+    @property
+    def working(self) -> bool:
+        """Whether the journal holds the battle with every change so far."""
+        return self.journal.up_to_date
 
     def _on_changed(self, change: BattleChange, redraw: Redraw) -> None:
+        if not self.journal.up_to_date:
+            self.retry()
+            return
         try:
             self.journal.record(change)
-        except OSError:
-            log.warning("the autosave could not record a change", exc_info=True)
+        except (OSError, ValueError) as exc:
+            self._failed(exc, "record a change")
 
     def _on_reset(self) -> None:
         self.restart(None)
 
     def restart(
-        self, saved_to: Path | None, text: str | None = None, *, unsaved: bool = False
-    ) -> None:
+        self,
+        saved_to: Path | None,
+        text: str | None = None,
+        *,
+        unsaved: bool = False,
+        stamp: DiskStamp | None = None,
+    ) -> bool:
+        """The journal afresh from the battle as it is now; False (and ``problem``)
+        when it cannot be written."""
+        self._saved_to, self._stamp = saved_to, stamp
         try:
-            self.journal.restart(self._controller.battle, saved_to, text, unsaved=unsaved)
-        except OSError:
-            log.warning("the autosave could not start its journal", exc_info=True)
+            self.journal.restart(
+                self._controller.battle, saved_to, text, unsaved=unsaved, stamp=stamp
+            )
+        except (OSError, ValueError) as exc:
+            self._failed(exc, "start its journal")
+            return False
+        if self.problem:
+            self.problem = ""
+            log.info("the autosave works again")
+            self.status_changed.emit("")
+        return True
 
-    def saved(self, path: Path, text: str) -> None:
-        """The battle was saved to ``path`` as ``text`` (``save_battle`` returns it)."""
-        self.restart(path, text)
+    def retry(self) -> bool:
+        """Write the journal again from the battle as it is now (after a failure,
+        the journal lacks changes). True when the autosave works."""
+        return self.restart(self._saved_to, unsaved=self.unsaved_work(), stamp=self._stamp)
+
+    def _failed(self, exc: OSError | ValueError, doing: str) -> None:
+        log.warning("the autosave could not %s", doing, exc_info=True)
+        reason = write_problem(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError) and exc.filename:
+            reason = f"a file is in the way of its folder {exc.filename}"
+        elif isinstance(exc, OSError) and exc.filename:
+            reason = f"{reason}: {exc.filename}"
+        self.problem = reason
+        self.status_changed.emit(reason)
+
+    def saved(self, path: Path, text: str, stamp: DiskStamp | None = None) -> None:
+        """The battle was saved to ``path`` as ``text`` (``save_battle_file`` gives both)."""
+        self.restart(path, text, stamp=stamp)
 
     def close(self) -> None:
         self.journal.close()
 
-    def set_aside(self) -> Path:
+    def set_aside(self) -> Path | None:
+        """Keep the journal for a later restore; one that lacks changes is written
+        afresh first, so that it holds them."""
+        if not self.journal.up_to_date:
+            self.retry()
         return self.journal.set_aside()
 
 
@@ -379,15 +493,17 @@ def show_damaged_bundle(damaged: DataError) -> None:
 
 
 def install_autosave(
-    controller: BattleController, saved_to: Path | None = None
-) -> ControllerAutosave | None:
+    controller: BattleController, saved_to: Path | None = None, stamp: DiskStamp | None = None
+) -> ControllerAutosave:
     """The window's autosave in the user data folder, removed when the program
-    quits cleanly; None (logged) when the folder cannot be written."""
+    quits cleanly. The leftovers of journals killed while they were written go
+    first. A folder that cannot be written leaves the autosave failing (its
+    ``problem``), to be tried again."""
     try:
-        autosave = ControllerAutosave(controller, autosave_dir(), saved_to)
+        remove_journal_leftovers(autosave_dir())
     except OSError:
-        log.warning("no autosave: the autosave folder cannot be written", exc_info=True)
-        return None
+        log.warning("the autosave folder cannot be made", exc_info=True)
+    autosave = ControllerAutosave(controller, autosave_dir, saved_to, stamp=stamp)
     application = QCoreApplication.instance()
     if application is not None:
         application.aboutToQuit.connect(autosave.close)
@@ -403,11 +519,28 @@ class Recoverable:
     modified: float  # the journal's last change, seconds since the epoch
     changes: int  # the changes after the header
     unsaved_start: bool = False  # the header's battle is unsaved work (it was restored)
+    # What saved_to held when the journal's battle was read from it or saved to it
+    # (None for a journal that does not say), and whether it holds something else
+    # now: another save has replaced the battle the journal continues.
+    saved_stamp: DiskStamp | None = None
+    file_changed: bool = False
 
     @property
     def worth_offering(self) -> bool:
         """Whether restoring it could bring back anything that is not in a file."""
         return self.changes > 0 or self.unsaved_start
+
+
+def _file_changed_since(saved_to: Path, stamp: DiskStamp | None, journal_time: float) -> bool:
+    """Whether ``saved_to`` holds something else than the journal's battle began
+    from; a journal that does not say what the file held asks whether the file
+    was written after the journal's last change."""
+    if stamp is not None:
+        return battle_file_changed(saved_to, stamp)
+    try:
+        return saved_to.stat().st_mtime > journal_time
+    except OSError:
+        return False
 
 
 def find_recoverable(
@@ -416,7 +549,10 @@ def find_recoverable(
     """The journals in the autosave folder, newest first (start-up offers these),
     but for those a running Hexfray still writes (this window's own, which
     ``excluding`` names even when the lock is unavailable, and another window's)."""
-    where = folder if folder is not None else autosave_dir()
+    try:
+        where = folder if folder is not None else autosave_dir()
+    except OSError:  # no autosave folder: nothing to offer (the autosave itself warns)
+        return ()
     own = excluding.journal if isinstance(excluding, ControllerAutosave) else excluding
     found: list[Recoverable] = []
     for journal in where.glob(f"*{JOURNAL_SUFFIX}"):
@@ -429,25 +565,39 @@ def find_recoverable(
             header = json.loads(first)
             saved_to = header.get("saved_to") if isinstance(header, dict) else None
             unsaved_start = isinstance(header, dict) and header.get("unsaved") is True
+            known = header.get("saved_fingerprint") if isinstance(header, dict) else None
             modified = journal.stat().st_mtime
         except (OSError, ValueError):
             continue  # unreadable: recover() names the problem if the GM picks it
-        found.append(
-            Recoverable(
-                journal,
-                Path(saved_to) if isinstance(saved_to, str) else None,
-                modified,
-                changes,
-                unsaved_start,
-            )
-        )
+        file = Path(saved_to) if isinstance(saved_to, str) else None
+        stamp = DiskStamp(known) if isinstance(known, str) else None
+        changed = file is not None and _file_changed_since(file, stamp, modified)
+        found.append(Recoverable(journal, file, modified, changes, unsaved_start, stamp, changed))
     found.sort(key=lambda r: r.modified, reverse=True)
     return tuple(found)
 
 
+class PartlyRecovered(BattleFileError):
+    """A journal with a damaged change: ``battle`` is the battle after the
+    ``recovered`` changes before it, of the journal's ``total``; the message says
+    what is wrong with the first one lost."""
+
+    def __init__(self, message: str, battle: Battle, recovered: int, total: int) -> None:
+        super().__init__(message)
+        self.battle = battle
+        self.recovered = recovered
+        self.total = total
+
+    @property
+    def lost(self) -> int:
+        return self.total - self.recovered
+
+
 def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_ruleset) -> Battle:
     """The battle of a journal at its last complete change. A last line cut short
-    by the crash is left out; any other problem is a ``BattleFileError``."""
+    by the crash is left out. A damaged change is a ``PartlyRecovered`` that holds
+    the battle after the changes before it; a journal whose first line (the
+    battle it starts from) is damaged is a ``BattleFileError``."""
     path = entry.journal if isinstance(entry, Recoverable) else entry
     try:
         with path.open("rb") as source:
@@ -463,8 +613,14 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
         parse_document(json.dumps(header["battle"])), rulesets=rulesets, sheet_owner=sheet_owner
     )
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
-    for number, line in enumerate(complete[1:], start=1):
-        _replay_line(battle, codec, line, f"autosave change {number}")
+    changes = complete[1:]
+    for number, line in enumerate(changes, start=1):
+        try:
+            _replay_line(battle, codec, line, f"autosave change {number}")
+        except BattleFileError as damage:
+            # A change that does not replay leaves the battle as it was before it
+            # (Battle.execute, undo and redo change nothing when they refuse).
+            raise PartlyRecovered(str(damage), battle, number - 1, len(changes)) from None
     return battle
 
 

@@ -123,6 +123,14 @@ def battle_types() -> tuple[type, ...]:
 def saved_types_for(ruleset_types: Iterable[type]) -> SavedTypes:
     """The registry of a battle's file: the battle's types and its ruleset's. A
     not yet read sheet's template keys (``RawSheet.fields``) show as data."""
+    return _saved_types(tuple(ruleset_types))
+
+
+@functools.cache
+def _saved_types(ruleset_types: tuple[type, ...]) -> SavedTypes:
+    # Built once per ruleset: walking every type's fields takes tens of
+    # milliseconds, which each save and each autosave start would pay again. A
+    # registry never changes once built.
     return SavedTypes((*battle_types(), *ruleset_types), json_text={RawSheet: ("fields",)})
 
 

@@ -70,6 +70,8 @@ class Answers:
         actions.choose_save_path = never("the Save dialog")  # type: ignore[assignment]
         actions.new_battle_setup = never("the New Battle dialog")  # type: ignore[assignment]
         actions.ask_recovery = never("the recovery offer")  # type: ignore[assignment]
+        actions.ask_restore_partly = never("the damaged autosave's offer")  # type: ignore[assignment]
+        actions.ask_changed_file = never("the changed file's question")  # type: ignore[assignment]
 
     def _ask(self, name: str) -> QMessageBox.StandardButton:
         self.asked.append(name)
@@ -461,7 +463,7 @@ def crashed_battle(home: Path) -> BattleController:
 
 
 def test_the_recovery_offer_restores_the_last_command(
-    window: MainWindow, answers: Answers, home: Path
+    window: MainWindow, answers: Answers, home: Path, qtbot: object
 ) -> None:
     crashed = crashed_battle(home)
     offers: list[object] = []
@@ -471,7 +473,8 @@ def test_the_recovery_offer_restores_the_last_command(
         return RecoveryChoice.RESTORE
 
     window.file_actions.ask_recovery = restore
-    assert window.file_actions.offer_recovery()
+    window.file_actions.start(None)  # the autosave, then the offer
+    qtbot.waitUntil(lambda: len(offers) == 1)  # type: ignore[attr-defined]
     restored = window.controller.battle
     assert len(offers) == 1
     assert restored.commands == crashed.battle.commands
