@@ -20,6 +20,7 @@ from typing import Protocol
 
 from hexmap import Hex
 from rules.battle.command_events import Edited, Moved, RulesetOptionsSet, Turned, TurnEnded
+from rules.battle.decision import BattleContinued, BattleDecided, BattleUndecided
 from rules.battle.turns import RuleOverridden, TurnBegan
 from rules.core.events import Event
 
@@ -99,7 +100,7 @@ class LogRow:
 
 
 # Events that always make a row of their own and end an attack's group.
-_STANDALONE = (Moved, Turned, Edited, TurnEnded)
+_STANDALONE = (Moved, Turned, Edited, TurnEnded, BattleDecided, BattleUndecided, BattleContinued)
 
 
 def rows_for_events(events: Iterable[Event], formatter: LogFormatter) -> tuple[LogRow, ...]:
@@ -217,8 +218,10 @@ def _text_and_tone(event: Event, formatter: LogFormatter) -> tuple[str, Tone]:
         return own
     if isinstance(event, RulesetOptionsSet | RuleOverridden):  # a GM override stands out
         return event.describe(), Tone.NOTE
-    if isinstance(event, TurnBegan):
+    if isinstance(event, TurnBegan | BattleDecided):
         return event.describe(), Tone.TITLE
+    if isinstance(event, BattleUndecided | BattleContinued):
+        return event.describe(), Tone.NOTE
     if isinstance(event, TurnEnded):
         return f"Turn {event.turn}", Tone.TITLE
     return event.describe(), Tone.PLAIN

@@ -72,6 +72,7 @@ from app.gcs_import import CharacterImport
 from app.help import app_icon, build_help_menu, key_sequences, keys_text
 from app.help import shortcut as help_shortcut
 from app.map import animation
+from app.map.banner import BattleBanner
 from app.map.export import export_map_png
 from app.map.view import MapView
 from app.override import OverrideAction
@@ -97,6 +98,7 @@ from hexmap import Hex
 from rules.battle import catalog
 from rules.battle.battle import Battle, BattleChange
 from rules.battle.commands import EndTurn
+from rules.battle.decision import awaiting_continue
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.battle.terrain import (
@@ -206,6 +208,7 @@ class MainWindow(QMainWindow):
             bool(self._settings.value(LEGEND_FOLDED_KEY, False, type=bool))
         )
         self.setCentralWidget(self.map_view)
+        self.battle_banner = BattleBanner(controller, self.map_view)
         self.setDockOptions(
             QMainWindow.DockOption.AnimatedDocks
             | QMainWindow.DockOption.AllowTabbedDocks
@@ -474,6 +477,10 @@ class MainWindow(QMainWindow):
         self.end_turn_action.setToolTip(f"End the turn ({keys_text(help_shortcut('end_turn'))})")
         self.end_turn_action.setStatusTip("End the turn: defenses and weapons are ready again")
         self.end_turn_action.triggered.connect(self.end_turn)
+        # A decided battle ends no turn until the GM continues it (rules.battle.decision).
+        self._controller.battle_changed.connect(self._update_end_turn_action)
+        self._controller.battle_reset.connect(self._update_end_turn_action)
+        self._update_end_turn_action()
         # A refused command, done anyway (app.override): the status bar offers it.
         self.override_action = OverrideAction(self._controller, self)
         self.override_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -680,7 +687,15 @@ class MainWindow(QMainWindow):
         if self.file_actions.may_close():
             self.close()
 
+    def _update_end_turn_action(self, *_args: object) -> None:
+        self.end_turn_action.setEnabled(not awaiting_continue(self._controller.state))
+
     def end_turn(self) -> None:
+        if awaiting_continue(self._controller.state):
+            self.statusBar().showMessage(
+                "The battle is decided: Undo takes it back, Continue anyway plays on", 6000
+            )
+            return
         if self.preferences.asks(Confirmation.END_TURN):
             answer = QMessageBox.question(
                 self, "End the turn", f"End turn {self._controller.state.turn}?"

@@ -6,7 +6,9 @@ It reads the turn order from the state (``initiative``, ``active_id``, ``round``
 ruleset (``maneuvers``, ``maneuver``, ``condition_labels``); it changes the battle
 only through commands sent to the controller: ``StartTurns`` ("Roll initiative"),
 the window's end of the turn ("Next", Ctrl+Return: ``EndTurn``) and
-``ChooseManeuver``. A click on a fighter selects it.
+``ChooseManeuver``. A click on a fighter selects it. Once the battle is decided
+(``rules.battle.decision``) it names the winner and the round, offers no "Next"
+and offers "Continue anyway" (``ContinueBattle``) instead.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from app.panes.widgets import (
 )
 from rules.battle.battle import BattleChange
 from rules.battle.commands import EndTurn
+from rules.battle.decision import ContinueBattle, awaiting_continue, decided_event
 from rules.battle.maneuvers import Maneuver, MoveAllowance
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleRuleset, BattleState
@@ -166,6 +169,12 @@ class TurnTrackerPane(QDockWidget):
         self.next_button = QPushButton("Ne&xt ▸")
         self.next_button.setObjectName("nextTurnButton")
         self.next_button.clicked.connect(self._on_next_button_clicked)
+        self.continue_button = QPushButton("Continue anyway")
+        self.continue_button.setObjectName("continueBattleButton")
+        self.continue_button.setToolTip(
+            "The battle is decided: play on anyway (Undo takes the battle back instead)"
+        )
+        self.continue_button.clicked.connect(self._on_continue_button_clicked)
 
         self.maneuver_combo = _narrow_combo("maneuverCombo", 10)
         self.maneuver_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -189,6 +198,8 @@ class TurnTrackerPane(QDockWidget):
         head.addWidget(self.round_label, 1)
         head.addWidget(self.start_button)
         head.addWidget(self.next_button)
+        self.continue_button.hide()
+        head.addWidget(self.continue_button)
         choice = QGridLayout()
         choice.setContentsMargins(0, 0, 0, 0)
         choice.setHorizontalSpacing(4)
@@ -229,7 +240,15 @@ class TurnTrackerPane(QDockWidget):
 
     def _show_round(self, state: BattleState, ruleset: Ruleset) -> None:
         running = state.turns_running
-        self.start_button.setVisible(not running)
+        decided = awaiting_continue(state)
+        self.start_button.setVisible(not running and not decided)
+        self.next_button.setVisible(not decided)
+        self.continue_button.setVisible(decided)
+        if decided and state.outcome is not None:
+            event = decided_event(state, state.outcome)
+            self.round_label.setText(f"{event.headline} · round {event.round}")
+            self.round_label.setToolTip(f"The battle is decided: {event.reason}")
+            return
         if not running:
             self.round_label.setText(f"Turn {state.turn} · no order")
             self.round_label.setToolTip("Roll initiative to take turns in order")
@@ -394,6 +413,9 @@ class TurnTrackerPane(QDockWidget):
 
     def _execute_end_turn(self) -> None:
         self._controller.execute(EndTurn())
+
+    def _on_continue_button_clicked(self) -> None:
+        self._controller.execute(ContinueBattle())
 
     def _on_maneuver_combo_activated(self, _index: int) -> None:
         if self._updating:

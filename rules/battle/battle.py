@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from hexmap import Hex, reach_hexes, weapon_hexes
+from rules.battle.aftermath import run_command
 from rules.battle.items import (
     Falls,
     ItemKind,
@@ -217,7 +218,7 @@ class Battle:
         would roll. Nothing changes."""
         state = self._state
         dice = command_rng(self._seed, len(self._commands))
-        return command.apply(state, dice, self.ruleset_of(state))
+        return run_command(command, state, dice, self.ruleset_of(state))
 
     def execute(self, command: Command, dice: RecordingDice | None = None) -> tuple[Event, ...]:
         """Apply ``command`` and log it with the faces it rolled. ``dice`` replaces
@@ -274,7 +275,7 @@ class Battle:
     def _run(self, command: Command, source: RecordingDice) -> tuple[BattleState, CommandResult]:
         """Apply ``command`` with ``source`` and log it: the state before, and the result."""
         before = self._state
-        result = command.apply(before, source, self.ruleset_of(before))
+        result = run_command(command, before, source, self.ruleset_of(before))
         self._state = result.state
         self._before.append(before)
         leaving = len(self._before) - 1 - RECENT_CHECKPOINTS  # leaves the recent ones
@@ -301,8 +302,8 @@ class Battle:
             found = self._before[start]
         state = found
         for k in range(start, index):
-            state = self._commands[k].apply(
-                state, ScriptedDice(self._dice[k]), self.ruleset_of(state)
+            state = run_command(
+                self._commands[k], state, ScriptedDice(self._dice[k]), self.ruleset_of(state)
             ).state
             self._before[k + 1] = state
         return state

@@ -21,6 +21,7 @@ from rules.battle.command_events import (
     Turned,
     TurnEnded,
 )
+from rules.battle.falls import turn_step_with_falls
 from rules.battle.items import (
     GroundItem,
     ItemDropped,
@@ -184,13 +185,13 @@ class EndTurn(Command):
             return CommandResult(after, in_order)
         events: list[Event] = []
         for c in state.combatants:
-            state, ended = ruleset.turn_ends(state, c.id, rng)
+            state, ended = turn_step_with_falls(ruleset.turn_ends, state, c.id, rng, ruleset)
             events.extend(ended)
         fresh = tuple(ruleset.new_turn(start_afresh(c)) for c in state.combatants)
         state = replace(state, combatants=fresh, turn=state.turn + 1)
         events.append(TurnEnded(turn=state.turn))
         for c in state.combatants:
-            state, began = ruleset.turn_begins(state, c.id, rng)
+            state, began = turn_step_with_falls(ruleset.turn_begins, state, c.id, rng, ruleset)
             events.extend(began)
         return CommandResult(state, tuple(events))
 

@@ -19,9 +19,11 @@ from typing import Protocol
 
 from hexmap import Hex, HexGrid
 from rules.battle.citations import CoreCitations
+from rules.battle.condition import FighterCondition
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, RulesetSheet, Status, Weapon
+from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.sides import SideSetup
@@ -162,6 +164,14 @@ class BattleRuleset(Protocol):
         terrain brush's event, the map's tooltip and the hex pane read it."""
         ...
 
+    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+        """Whether the combatant can still take part in the fight, and whether it
+        is down and how (rules.battle.condition), by this ruleset's wounds. The
+        battle makes one who goes down fall and let go (rules.battle.falls) and
+        decides the battle when one side or none is left able to act
+        (rules.battle.decision)."""
+        ...
+
 
 @dataclass(frozen=True)
 class BattleState:
@@ -185,6 +195,9 @@ class BattleState:
     # The sides as the New Battle dialog named and coloured them (rules.battle.sides);
     # empty: each side by its own name, in the GM's preferred colours.
     sides: tuple[SideSetup, ...] = ()
+    # How the battle ended, once every side but one (or every side) has no fighter
+    # able to act (rules.battle.decision); None while it goes on.
+    outcome: BattleOutcome | None = None
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]

@@ -64,6 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rules.battle.command_events import TurnEnded
+from rules.battle.falls import turn_step_with_falls
 from rules.battle.maneuvers import (
     Maneuver,
     ManeuverAction,
@@ -408,7 +409,7 @@ def begin_turn(
         name=who.name,
         round=state.turn,
     )
-    state, ticks = ruleset.turn_begins(state, combatant_id, dice)
+    state, ticks = turn_step_with_falls(ruleset.turn_begins, state, combatant_id, dice, ruleset)
     return state, (began, *ticks)
 
 
@@ -439,7 +440,7 @@ def begin_turn_or_pass(
         if not others:
             return state, tuple(events)
         passes_left -= 1
-        state, ended = ruleset.turn_ends(state, current, dice)
+        state, ended = turn_step_with_falls(ruleset.turn_ends, state, current, dice, ruleset)
         events.extend(ended)
         current, new_round = next_in_order(state, current)
         if new_round:
@@ -468,7 +469,7 @@ def end_active_turn(
     if state.active_id is None:
         raise IllegalCommandError("the turn order has not been rolled")
     ending = state.active_id
-    state, ended = ruleset.turn_ends(state, ending, dice)
+    state, ended = turn_step_with_falls(ruleset.turn_ends, state, ending, dice, ruleset)
     following, new_round = next_in_order(state, ending)
     events: list[Event] = list(ended)
     if new_round:

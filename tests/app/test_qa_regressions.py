@@ -218,7 +218,13 @@ def test_a_downed_fighter_shows_no_arcs_and_no_reach(main_window: MainWindow) ->
         assert view.overlay_arc_at(near) is None
         assert mp.legend_note(fighter) == note
         assert not view.legend_rect().isEmpty()  # the legend says why
+    # It let go of its weapons as it fell: back on its feet it has none in hand
+    # (they lie in its hex); undoing the edits gives them back, and the reach.
     c.execute(EditCombatant("c1", status=Status.ACTIVE))
+    assert view.reach_hexes_shown() == frozenset()
+    assert {i.hex for i in c.state.items} == {fighter.hex}
+    for _ in range(3):
+        c.undo()
     assert view.reach_hexes_shown()
 
 

@@ -16,6 +16,7 @@ from rules.battle.battle import Battle
 from rules.battle.catalog import load_demo_battle
 from rules.battle.command_events import Moved, PostureChanged, TurnEnded
 from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.decision import BattleDecided
 from rules.battle.maneuvers import ManeuverChoice, MoveAllowance
 from rules.battle.model import Combatant, Posture, Status
 from rules.battle.state import BattleState
@@ -430,7 +431,10 @@ def test_at_zero_hp_a_fighter_rolls_to_stay_conscious_and_the_unconscious_pass(
     assert get_ruleset().maneuvers(battle.state, "s") == ()
     # Its turn passes at once: the next fighter's begins, in a new round.
     assert battle.state.active_id == "f" and battle.state.round == 2
-    assert [type(e) for e in events][-2:] == [TurnEnded, TurnBegan]
+    # It fell as its turn began; the fencer, the last able to act, wins.
+    kinds = [type(e) for e in events]
+    assert kinds.index(PostureChanged) < kinds.index(TurnEnded)
+    assert kinds[-3:] == [TurnEnded, TurnBegan, BattleDecided]
     assert get_ruleset().legal_actions(battle.state, "s") == ()
 
 

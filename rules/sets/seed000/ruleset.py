@@ -15,6 +15,7 @@ from dataclasses import replace
 from hexmap import Hex, in_front_arc, in_reach
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
+from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -69,7 +70,7 @@ from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
-from rules.sets.seed000.wounded import wielding_problem
+from rules.sets.seed000.wounded import fighter_condition, wielding_problem
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 
@@ -364,6 +365,11 @@ class Seed000(Tables):
         if tracks.shock_next:
             labels.append(f"shock {tracks.shock_next} next turn")
         return tuple(dict.fromkeys(labels))
+
+    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+        """The dead, the unconscious and the paralysed from the neck down are out
+        of the fight (rules.sets.seed000.wounded.fighter_condition)."""
+        return fighter_condition(combatant)
 
     # --- turns in order and maneuvers (base rules) -------------------------------------
     def initiative(

@@ -26,6 +26,12 @@ takes their use in a fight from the base rules of its 3d6 family. In our words:
 * **Spinal paralysis** (note 17): the fighter falls and its Move is 0; paralysed
   from the neck down (a neck or brain wound), it can neither attack nor make an
   active defense.
+* **Out of the fight** (``fighter_condition``, base rules on injury,
+  unconsciousness and death): the unconscious and the dead, whatever put them
+  there (a head, brain or groin knockout, a failed HT roll at 0 HP or below, a
+  failed death roll), and a fighter paralysed from the neck down (note 17). The
+  battle makes each fall and let go (rules.battle.falls); a stunned fighter is
+  still in the fight.
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from rules.battle.condition import ABLE, Down, FighterCondition, down_as
 from rules.battle.model import Combatant, Fighter, Posture, Status, Weapon, WeaponKind
 from rules.battle.movement import apply_fall
-from rules.core.citation import Citation
+from rules.core.citation import BASE_INJURY, Citation
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.damage import DamageResult
@@ -355,3 +362,18 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
     if c.status is not Status.STUNNED:
         return ()
     return (Modifier(STUNNED_DEFENSE_PENALTY, "stunned", BASE_STUNNED),)
+
+
+# --- out of the fight ---------------------------------------------------------------------
+
+
+def fighter_condition(c: Combatant) -> FighterCondition:
+    """Whether ``c`` is still in the fight: not the dead or the unconscious (base
+    rules), nor one paralysed from the neck down (note 17)."""
+    if c.status is Status.DEAD:
+        return down_as(Down.DEAD, BASE_INJURY)
+    if c.status is Status.UNCONSCIOUS:
+        return down_as(Down.UNCONSCIOUS, BASE_INJURY)
+    if paralysed_from_the_neck(c):
+        return down_as(Down.PARALYSED, NOTE_17)
+    return ABLE

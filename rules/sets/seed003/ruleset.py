@@ -14,6 +14,7 @@ from fractions import Fraction
 from hexmap import Hex
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
+from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -87,7 +88,7 @@ from rules.sets.seed003.sheet import (
     with_sheet_entries,
 )
 from rules.sets.seed003.sheet_codec import decode_fighter, encode_fighter
-from rules.sets.seed003.tracks import body_of, with_body
+from rules.sets.seed003.tracks import body_of, fighter_condition, with_body
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 KEY = "003"
@@ -409,6 +410,11 @@ class Seed003:
         other facing, and the end of its own turn; the fallen may only end it
         (rules.sets.components.legal_actions)."""
         return shared_legal_actions(self, state, combatant_id)
+
+    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+        """Out of the fight at Incapacitated or worse in the torso or the head
+        (rules.sets.seed003.tracks.fighter_condition)."""
+        return fighter_condition(combatant)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its body's state past Scratch, its status, its posture off its feet,

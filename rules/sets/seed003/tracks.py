@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hexmap import Handedness
+from rules.battle.condition import ABLE, Down, FighterCondition, down_as
 from rules.battle.model import Combatant, RulesetTracks, Status
+from rules.core.citation import Citation
 from rules.sets.components.fudge_locations import BodyPart, BodyTracks, PartState, Side
 from rules.sets.seed003.sheet import sheet_of
 
@@ -62,6 +64,31 @@ def with_body(combatant: Combatant, body: BodyTracks) -> Combatant:
         status = Status.UNCONSCIOUS
     hp = body.track(BodyPart.TORSO).boxes_free
     return combatant.evolve(tracks=Seed003Tracks(body), hp=hp, status=status)
+
+
+# FUDGE's wound levels (base rules): Incapacitated is "incapable of any action",
+# Near Death unconscious and dying; past Near Death the fighter is dead.
+BASE_WOUND_LEVELS = Citation("base-003", "wound levels: Incapacitated, Near Death")
+BASE_UNCONSCIOUS = Citation("base-003", "wound levels: unconscious, no action (the GM's edit)")
+_DOWN_BY_BODY = {
+    PartState.DEAD: Down.DEAD,
+    PartState.NEAR_DEATH: Down.UNCONSCIOUS,
+    PartState.INCAPACITATED: Down.INCAPACITATED,
+}
+
+
+def fighter_condition(combatant: Combatant) -> FighterCondition:
+    """Out of the fight by the torso's or the head's wound level (003 5.872: body
+    and head wounds as the main text): dead past Near Death, unconscious at Near
+    Death, incapable of any action at Incapacitated; or as the GM marked it."""
+    if combatant.status is Status.DEAD:
+        return down_as(Down.DEAD, BASE_WOUND_LEVELS)
+    down = _DOWN_BY_BODY.get(body_of(combatant).body_state)
+    if down is not None:
+        return down_as(down, BASE_WOUND_LEVELS)
+    if combatant.status is Status.UNCONSCIOUS:
+        return down_as(Down.UNCONSCIOUS, BASE_UNCONSCIOUS)
+    return ABLE
 
 
 def weapon_side(combatant: Combatant) -> Side:

@@ -24,11 +24,10 @@ from rules.core.events import Event
 from rules.sets.seed003.events import InitiativeRolled003, TurnPassed
 from rules.sets.seed003.fudge_dice import FudgeRoll, roll_fudge
 from rules.sets.seed003.sheet import sheet_of
-from rules.sets.seed003.tracks import body_of
+from rules.sets.seed003.tracks import BASE_WOUND_LEVELS, body_of
 
 BASE_INITIATIVE = Citation("base-003", "initiative (Agility roll, our choice of trait)")
 BASE_OPTIONS = Citation("base-003", "combat options (our values)")
-BASE_INCAPACITATED = Citation("base-003", "wound levels: Incapacitated, Near Death")
 
 MANEUVERS: tuple[Maneuver, ...] = (
     Maneuver(
@@ -114,7 +113,7 @@ def turn_begins(
     if c.status is Status.UNCONSCIOUS:
         reason = body_of(c).body_state.label
         return state, (
-            TurnPassed(citation=BASE_INCAPACITATED, combatant_id=c.id, name=c.name, reason=reason),
+            TurnPassed(citation=BASE_WOUND_LEVELS, combatant_id=c.id, name=c.name, reason=reason),
         )
     return state, ()
 

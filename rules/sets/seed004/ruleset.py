@@ -12,6 +12,7 @@ from types import MappingProxyType
 from hexmap import Hex
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
+from rules.battle.condition import ABLE, Down, FighterCondition, down_as
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -49,6 +50,7 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed004 import maneuvers
 from rules.sets.seed004.attack import (
+    HIT_POINTS,
     Defense,
     Outcome,
     Seed004Attack,
@@ -317,6 +319,16 @@ class Seed004:
             pick_up=False,
             maneuvers_before_turns=False,
         )
+
+    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+        """Out of the fight: the dead (at minus the maximum hit points) and the
+        unconscious (a failed consciousness check below 0), by the base rules'
+        injury and death."""
+        if combatant.status is Status.DEAD:
+            return down_as(Down.DEAD, HIT_POINTS)
+        if combatant.status is Status.UNCONSCIOUS:
+            return down_as(Down.UNCONSCIOUS, HIT_POINTS)
+        return ABLE
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         labels: list[str] = []
