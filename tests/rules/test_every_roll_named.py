@@ -17,6 +17,7 @@ piece's landing)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -29,7 +30,7 @@ import pytest
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle, attacker_reach, weapon_positions
 from rules.battle.catalog import parse_fighter
-from rules.battle.commands import Attack, DropItem, EndTurn, TurnCombatant
+from rules.battle.commands import Attack, DropItem
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState, Command
@@ -38,7 +39,7 @@ from rules.core.dice import DiceRequest, EnteredDice
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys
-from tests.rules.test_demo_battles import ACTIONS_PER_TURN, choose, demo_file
+from tests.rules.test_demo_battles import demo_file, play_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
@@ -267,34 +268,16 @@ def attack_drive(key: str) -> Drive:
 
 def turn_drive(key: str, seed: int) -> Drive:
     """The demo battle's turn order rolled again, then ``ROUNDS`` rounds by the demo
-    policy, on entered dice."""
+    policy, then a drop where the dice say of what each fighter holds, all on
+    entered dice."""
     drive = Drive()
     battle = read_battle(demo_file(key).read_bytes(), rulesets=get_ruleset)
-    ruleset = get_ruleset(key, battle.state.ruleset_options)
-    drive.run(battle, StartTurns(), seed)
-    last_round = battle.state.turn + ROUNDS
-    step = 0
-    while battle.state.turn < last_round and battle.state.turns_running:
-        active = battle.state.active_id
-        assert active is not None
-        turned = False
-        for _ in range(ACTIONS_PER_TURN):
-            state = battle.state
-            if state.active_id != active:
-                break
-            command = choose(state, ruleset, state.combatant(active), turned)
-            if command is None:
-                break
-            turned = turned or isinstance(command, TurnCombatant)
-            step += 1
-            drive.run(battle, command, seed * 100_003 + step)
-        if battle.state.active_id == active:
-            step += 1
-            drive.run(battle, EndTurn(), seed * 100_003 + step)
-    for c in battle.state.combatants:  # a drop where the dice say, of what each holds
+    steps = itertools.count(seed * 100_003)
+    drive.run(battle, StartTurns(), next(steps))
+    play_rounds(battle, ROUNDS, lambda command: drive.run(battle, command, next(steps)))
+    for c in battle.state.combatants:
         for weapon in c.fighter.weapons[:1]:
-            step += 1
-            drive.run(battle, DropItem(c.id, weapon.key, random_hex=True), seed * 100_003 + step)
+            drive.run(battle, DropItem(c.id, weapon.key, random_hex=True), next(steps))
     return drive
 
 
