@@ -39,6 +39,7 @@ from rules.sets.protocol import (
     CharacterFileKind,
     LegalAction,
     OddsLine,
+    OptionChoice,
     Ruleset,
     SheetRow,
     SheetSection,
@@ -127,6 +128,10 @@ class Seed002:
     @property
     def available_options(self) -> Mapping[str, str]:
         return OPTIONS
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()  # its options stand alone
 
     @property
     def core_citations(self) -> CoreCitations:
