@@ -806,11 +806,7 @@ def break_weapon(
     ``who``: the one whose weapon breaks, for dice entered at the table."""
     section = table.section(weapon)
     sides = section.die_sides
-    what = (
-        None
-        if who is None
-        else f"how {who}'s {weapon.name} breaks ({faces_legend(section)})"
-    )
+    what = None if who is None else f"how {who}'s {weapon.name} breaks ({faces_legend(section)})"
     face = roll(1, rng, sides, what=what)[0] if len(section.outcomes) > 1 else 1
     outcome = _pick(section, face)
     in_hand: Piece | None = None
