@@ -22,6 +22,7 @@ from hexmap import Hex
 from rules.battle.command_events import Edited, Moved, RulesetOptionsSet, Turned, TurnEnded
 from rules.battle.decision import BattleContinued, BattleDecided, BattleUndecided
 from rules.battle.turns import RuleOverridden, TurnBegan
+from rules.core.dice import TableRoll
 from rules.core.events import Event
 
 log = logging.getLogger(__name__)
@@ -137,24 +138,39 @@ def rows_for_batches(
     return tuple(rows)
 
 
-def entered_dice_text(faces: Sequence[int]) -> str:
-    """The mark of faces entered at the table: "(dice entered: 4, 2, 6)"."""
-    return f"(dice entered: {', '.join(str(f) for f in faces)})"
+@dataclass(frozen=True, kw_only=True)
+class RollEntered(Event):
+    """The log's own event for one roll entered at the table (physical dice): the
+    battle records the roll with its command (``BattleChange.table_rolls``), not as
+    an event of the rules."""
+
+    roll: TableRoll
+
+    def describe(self) -> str:
+        return f"Entered at the table: {self.roll}"
 
 
-def with_entered_dice(rows: Sequence[LogRow], faces: Sequence[int]) -> tuple[LogRow, ...]:
-    """A command's rows with the mark of its entered dice (physical dice) after the
-    first line of its first row that is not a turn separator: the log says which
-    numbers came from the table and not from the computer."""
+def entered_roll_line(roll: TableRoll) -> LogLine:
+    """A roll entered at the table on a line of its own: "Entered: Spearman's
+    attack (3d6): 2, 4, 6"."""
+    event = RollEntered(roll=roll)
+    return LogLine(f"Entered: {roll}", "", Tone.NOTE, event, event.describe())
+
+
+def with_entered_dice(rows: Sequence[LogRow], rolls: Sequence[TableRoll]) -> tuple[LogRow, ...]:
+    """A command's rows with each roll entered at the table (physical dice) on a
+    line of its own, named by what it was for, at the end of the command's first
+    row that is not a turn separator (a row of their own if it has none): the log
+    says which numbers came from the table, roll by roll."""
+    if not rolls:
+        return tuple(rows)
+    lines = tuple(entered_roll_line(roll) for roll in rolls)
     marked = list(rows)
     for i, row in enumerate(marked):
-        if row.kind is RowKind.TURN or not row.lines:
-            continue
-        mark = entered_dice_text(faces)
-        first = row.lines[0]
-        line = replace(first, text=f"{first.text} {mark}", detail=f"{first.detail} {mark}")
-        marked[i] = replace(row, lines=(line, *row.lines[1:]))
-        break
+        if row.kind is not RowKind.TURN and row.lines:
+            marked[i] = replace(row, lines=(*row.lines, *lines))
+            return tuple(marked)
+    marked.append(LogRow(RowKind.EVENT, lines, (), ()))
     return tuple(marked)
 
 

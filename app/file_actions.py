@@ -64,13 +64,20 @@ from app.files import (
 )
 from app.help import key_sequences
 from app.map.view import MapView
-from app.new_battle import NewBattleDialog, NewBattleSetup, new_battle
+from app.new_battle import (
+    NewBattleDialog,
+    NewBattleSetup,
+    new_battle,
+    read_last_setup,
+    write_last_setup,
+)
 from app.panes.widgets import clear_swatches
 from app.preferences import Confirmation, Preferences
 from hexmap import HexGrid
 from rules.battle.battle import Battle
 from rules.battle.savefile import PartlyReplayedFile
 from rules.battle.state import BattleState, Command
+from rules.battle.turns import StartTurns
 from rules.core.assets import asset_path
 from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset, ruleset_keys
@@ -132,9 +139,9 @@ def choose_save_path_with_dialog(parent: QWidget, suggested: str) -> Path | None
 
 
 def new_battle_setup_with_dialog(
-    parent: QWidget, preferences: Preferences
+    parent: QWidget, preferences: Preferences, last: NewBattleSetup | None
 ) -> NewBattleSetup | None:
-    dialog = NewBattleDialog(parent, side_colours=preferences.side_colours)
+    dialog = NewBattleDialog(parent, side_colours=preferences.side_colours, last=last)
     accepted = dialog.exec() == NewBattleDialog.DialogCode.Accepted
     setup = dialog.setup() if accepted else None
     dialog.deleteLater()
@@ -314,7 +321,7 @@ class FileActions(QObject):
             choose_save_path_with_dialog(window, suggested)
         )
         self.new_battle_setup: Callable[[], NewBattleSetup | None] = lambda: (
-            new_battle_setup_with_dialog(window, self._preferences())
+            new_battle_setup_with_dialog(window, self._preferences(), read_last_setup(settings))
         )
         self.ask_recovery: Callable[[Recoverable], RecoveryChoice] = lambda entry: (
             ask_recovery_with_dialog(window, entry)
@@ -501,8 +508,18 @@ class FileActions(QObject):
         except RulesError as problem:  # an option the ruleset refuses
             self.show_problem("New Battle", f"The battle cannot be made: {problem}")
             return False
+        write_last_setup(self._settings, setup)
         self._replace(battle, None, UNTITLED_NAME)
-        self._status(f"New battle, seed {setup.seed}: right-click a hex to add a fighter", 8000)
+        rolled = (
+            setup.roll_initiative
+            and bool(battle.state.combatants)
+            # Through the controller, so that physical dice ask the table for it.
+            and self._controller.execute(StartTurns()) is not None
+        )
+        if rolled:
+            self._mark_saved()  # the order is part of the new battle, as its fighters are
+        then = "the turn order is rolled" if rolled else "right-click a hex to add a fighter"
+        self._status(f"New battle, seed {setup.seed}: {then}", 8000)
         return True
 
     def open(self) -> bool:

@@ -21,12 +21,13 @@ command: undone, saved and replayed like any other.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QRegularExpression, Qt
+from PySide6.QtCore import QRegularExpression, QSettings, Qt
 from PySide6.QtGui import (
     QColor,
     QIcon,
@@ -55,7 +56,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController
-from app.panes.widgets import MUTED
+from app.panes.widgets import BAD_TEXT, MUTED
 from app.preferences import Preferences
 from app.templates import (
     Template,
@@ -74,6 +75,7 @@ from rules.battle.state import BattleState
 from rules.core.assets import asset_path, read_json
 from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import DataError, RulesError
+from rules.sets.protocol import OptionChoice
 from rules.sets.registry import get_ruleset, ruleset_keys
 
 log = logging.getLogger(__name__)
@@ -110,6 +112,79 @@ class NewBattleSetup:
     sides: tuple[SideSetup, ...]
     seed: int
     starting_fighters: int = 0  # per side, from the ruleset's bundled templates
+    # Roll the turn order as the battle starts (False: free play, no maneuver
+    # limits). The window rolls it through its controller, so that physical dice
+    # ask the table for it (``app.file_actions.FileActions.new_battle``).
+    roll_initiative: bool = False
+
+
+# --- the last set-up, for the next New Battle -------------------------------------------
+
+LAST_SETUP_KEY = "newBattle/lastSetup"
+MAX_SETUP_TEXT = 4096  # characters: a set-up of four sides with long names fits
+
+
+def write_last_setup(settings: QSettings, setup: NewBattleSetup) -> None:
+    """Keep ``setup`` for the next New Battle dialog (``read_last_setup``)."""
+    document = {
+        "columns": setup.columns,
+        "rows": setup.rows,
+        "ruleset": setup.ruleset_key,
+        "options": list(setup.ruleset_options),
+        "sides": [{"side": s.side.value, "name": s.name, "colour": s.colour} for s in setup.sides],
+        "seed": setup.seed,
+        "starting_fighters": setup.starting_fighters,
+        "roll_initiative": setup.roll_initiative,
+    }
+    settings.setValue(LAST_SETUP_KEY, json.dumps(document))
+
+
+def read_last_setup(settings: QSettings) -> NewBattleSetup | None:
+    """The set-up ``write_last_setup`` kept; None when there is none or it is not
+    one this Hexfray can offer (a ruleset or option it lacks, a number out of range)."""
+    text = settings.value(LAST_SETUP_KEY, "")
+    if not isinstance(text, str) or not text or len(text) > MAX_SETUP_TEXT:
+        return None
+    try:
+        return _setup_of(json.loads(text))
+    except (ValueError, TypeError, KeyError, RulesError) as exc:
+        log.info("the last New Battle set-up is not offered again: %s", exc)
+        return None
+
+
+def _bounded(value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"expected a whole number {low} to {high}, got {value!r:.20}")
+    return value
+
+
+def _setup_of(document: object) -> NewBattleSetup:
+    if not isinstance(document, dict):
+        raise TypeError("not a set-up")
+    key = document["ruleset"]
+    options = document["options"]
+    if key not in ruleset_keys() or not isinstance(options, list):
+        raise ValueError(f"no ruleset {key!r:.20} to offer")
+    get_ruleset(key, options)  # every option known and allowed together
+    sides = tuple(
+        SideSetup(Side(side["side"]), str(side["name"]), str(side["colour"]))
+        for side in document["sides"]
+    )
+    if not MIN_SIDES <= len({s.side for s in sides}) == len(sides) <= MAX_SIDES:
+        raise ValueError("not a set of sides")
+    roll_initiative = document["roll_initiative"]
+    if not isinstance(roll_initiative, bool):
+        raise TypeError("roll_initiative: expected true or false")
+    return NewBattleSetup(
+        columns=_bounded(document["columns"], 1, MAX_MAP_SIDE),
+        rows=_bounded(document["rows"], 1, MAX_MAP_SIDE),
+        ruleset_key=key,
+        ruleset_options=tuple(options),
+        sides=sides,
+        seed=_bounded(document["seed"], 0, 10**SEED_DIGITS - 1),
+        starting_fighters=_bounded(document["starting_fighters"], 0, MAX_STARTING_FIGHTERS),
+        roll_initiative=roll_initiative,
+    )
 
 
 def new_battle(
@@ -284,11 +359,15 @@ class SideRow(QWidget):
     def _show_colour(self) -> None:
         self.colour_button.setIcon(colour_icon(self.colour))
 
+    def set_colour(self, colour: QColor) -> None:
+        if colour.isValid():
+            self.colour = QColor(colour)
+            self._show_colour()
+
     def _on_colour_button_clicked(self) -> None:
         chosen = self._choose_colour(self.colour, self)
         if chosen is not None:
-            self.colour = QColor(chosen)
-            self._show_colour()
+            self.set_colour(chosen)
 
     def setup(self) -> SideSetup:
         name = self.name_edit.text().strip() or DEFAULT_SIDE_NAMES[self.side]
@@ -296,7 +375,9 @@ class SideRow(QWidget):
 
 
 class NewBattleDialog(QDialog):
-    """Map size, ruleset and options, sides, seed; OK makes ``setup()``."""
+    """Map size, ruleset and options, sides, seed; OK makes ``setup()``. ``last``:
+    the set-up of the last battle made, shown again (but for its seed: a new
+    battle gets new dice unless the GM types the old seed)."""
 
     def __init__(
         self,
@@ -305,6 +386,7 @@ class NewBattleDialog(QDialog):
         side_colours: Mapping[Side, str] | None = None,
         choose_colour: ColourChooser = choose_colour_with_dialog,
         seed: int | None = None,
+        last: NewBattleSetup | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("newBattleDialog")
@@ -349,8 +431,12 @@ class NewBattleDialog(QDialog):
         self.options_box = QWidget(self)
         self.options_layout = QVBoxLayout(self.options_box)
         self.options_layout.setContentsMargins(0, 0, 0, 0)
+        # An option that stands alone is a check box; options that exclude each
+        # other (``Ruleset.option_choices``) are one box, keyed by the choice's label.
         self.option_checks: dict[str, QCheckBox] = {}
+        self.option_choice_boxes: dict[str, QComboBox] = {}
         self._option_notes: list[QLabel] = []
+        self._option_widgets: list[QWidget] = []
         form.addRow("Options:", self.options_box)
 
         fighters_row = QHBoxLayout()
@@ -375,6 +461,10 @@ class NewBattleDialog(QDialog):
         self.starting_fighters_note.setStyleSheet(f"color: {MUTED.name()}")
         form.addRow("", self.starting_fighters_note)
         self.fighters_box.valueChanged.connect(self._show_starting_fighters)
+        self.initiative_check = QCheckBox("Roll initiative now", self)
+        self.initiative_check.setObjectName("rollInitiativeCheck")
+        self.initiative_check.setChecked(True)
+        form.addRow("", self.initiative_check)
 
         seed_row = QHBoxLayout()
         self.seed_edit = QLineEdit(self)
@@ -416,16 +506,25 @@ class NewBattleDialog(QDialog):
         )
         hint.setWordWrap(True)
         layout.addWidget(hint)
+        # What keeps the battle from being made, in the dialog: nothing typed is lost.
+        self.problem_label = QLabel(self)
+        self.problem_label.setObjectName("newBattleProblem")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet(f"color: {BAD_TEXT.name()}")
+        self.problem_label.hide()
+        layout.addWidget(self.problem_label)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
-        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok = self.create_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Create Battle")
         ok.setObjectName("createBattleButton")
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self._on_ruleset_box_changed()
+        if last is not None:
+            self.show_setup(last)
 
     def _size_box(self, name: str, value: int, tip: str) -> QSpinBox:
         box = QSpinBox(self)
@@ -460,6 +559,33 @@ class NewBattleDialog(QDialog):
         row.deleteLater()
         self._update_side_buttons()
 
+    def show_setup(self, setup: NewBattleSetup) -> None:
+        """Show ``setup``'s choices (the seed aside): map, rules and options, the
+        starting fighters and the turn order, and the sides with their names and
+        colours. A ruleset no longer offered leaves the rules as they are."""
+        self.columns_box.setValue(setup.columns)
+        self.rows_box.setValue(setup.rows)
+        index = self.ruleset_box.findData(setup.ruleset_key)
+        if index >= 0:
+            self.ruleset_box.setCurrentIndex(index)
+            for option, check in self.option_checks.items():
+                check.setChecked(option in setup.ruleset_options)
+            for box in self.option_choice_boxes.values():
+                chosen = next((o for o in setup.ruleset_options if box.findData(o) >= 0), "")
+                box.setCurrentIndex(box.findData(chosen))
+        self.fighters_box.setValue(setup.starting_fighters)
+        self.initiative_check.setChecked(setup.roll_initiative)
+        wanted = {s.side: s for s in setup.sides}
+        if len(wanted) >= MIN_SIDES:
+            for row in list(self.side_rows):
+                if row.side not in wanted:
+                    self.remove_side(row)
+            for side in wanted:
+                self.add_side(side)
+            for row in self.side_rows:
+                row.name_edit.setText(wanted[row.side].name)
+                row.set_colour(QColor(wanted[row.side].colour))
+
     def _update_side_buttons(self) -> None:
         self.add_side_button.setEnabled(len(self.side_rows) < MAX_SIDES)
         for row in self.side_rows:
@@ -474,11 +600,14 @@ class NewBattleDialog(QDialog):
 
     # --- ruleset and seed ----------------------------------------------------------------
     def _on_ruleset_box_changed(self, *_args: object) -> None:
-        for widget in (*self.option_checks.values(), *self._option_notes):
+        for widget in self._option_widgets:
             self.options_layout.removeWidget(widget)
+            widget.hide()  # gone at once, not when the event loop deletes it
             widget.deleteLater()
         self.option_checks = {}
+        self.option_choice_boxes = {}
         self._option_notes = []
+        self._option_widgets = []
         key = self.ruleset_box.currentData()
         if not isinstance(key, str):
             self.ruleset_description.setText("No ruleset can be loaded.")
@@ -486,27 +615,103 @@ class NewBattleDialog(QDialog):
         ruleset = get_ruleset(key)
         self.ruleset_description.setText(ruleset.description)
         options = ruleset.available_options
-        names = [explanation.partition(": ")[0] for explanation in options.values()]
+        grouped = {o for choice in ruleset.option_choices for o in choice.options}
+        labels = option_labels(options)
+        for choice in ruleset.option_choices:
+            self._add_option_choice(choice, options, labels)
         for option, explanation in options.items():
-            # "hit locations: seed 001's ..." - the name on the box, the rest below it
-            name, _, details = explanation.partition(": ")
-            label = name[:1].upper() + name[1:] if details else explanation
-            if details and names.count(name) > 1:  # two options of one name: keep them apart
-                label = f"{label} ({option})"
-            check = QCheckBox(label)
+            if option in grouped:
+                continue
+            check = QCheckBox(labels[option])
             check.setObjectName(f"option:{option}")
             check.setToolTip(explanation)
-            self.options_layout.addWidget(check)
+            check.toggled.connect(self._check_options)
+            self._add_option_widget(check)
             self.option_checks[option] = check
+            details = explanation.partition(": ")[2]
             if details:
-                note = QLabel(details[:1].upper() + details[1:], self.options_box)
-                note.setWordWrap(True)
-                note.setIndent(20)
-                note.setStyleSheet(f"color: {MUTED.name()}")
-                self.options_layout.addWidget(note)
-                self._option_notes.append(note)
-        self._form.setRowVisible(self.options_box, bool(self.option_checks))
+                self._add_option_note(details)
+        self._form.setRowVisible(self.options_box, bool(self._option_widgets))
         self._show_starting_fighters()
+        self._check_options()
+        self._fit_height()
+
+    def _add_option_widget(self, widget: QWidget) -> None:
+        self.options_layout.addWidget(widget)
+        self._option_widgets.append(widget)
+
+    def _add_option_note(self, text: str) -> QLabel:
+        note = QLabel(text[:1].upper() + text[1:], self.options_box)
+        note.setWordWrap(True)
+        note.setIndent(20)
+        note.setStyleSheet(f"color: {MUTED.name()}")
+        self._add_option_widget(note)
+        self._option_notes.append(note)
+        return note
+
+    def _add_option_choice(
+        self, choice: OptionChoice, options: Mapping[str, str], labels: Mapping[str, str]
+    ) -> None:
+        """Options that exclude each other as one box: "Hit locations: [Seed 000
+        table]", the chosen one's explanation below it."""
+        row = QWidget(self.options_box)
+        row_layout = QHBoxLayout(row)
+        row_layout.setContentsMargins(0, 0, 0, 0)
+        box = QComboBox(row)
+        box.setObjectName(f"optionChoice:{choice.label}")
+        box.addItem(choice.none_label, "")
+        for option in choice.options:
+            if option in options:
+                box.addItem(labels[option], option)
+                box.setItemData(box.count() - 1, options[option], Qt.ItemDataRole.ToolTipRole)
+        caption = QLabel(f"{choice.label}:", row)
+        caption.setBuddy(box)
+        row_layout.addWidget(caption)
+        row_layout.addWidget(box, 1)
+        self._add_option_widget(row)
+        note = self._add_option_note("")
+        self.option_choice_boxes[choice.label] = box
+
+        def show_chosen(*_args: object) -> None:
+            option = box.currentData()
+            details = options.get(option, "").partition(": ")[2] if option else ""
+            note.setText(details[:1].upper() + details[1:])
+            note.setVisible(bool(details))
+            box.setToolTip(options[option] if option else choice.none_label)
+            self._check_options()
+            self._fit_height()
+
+        box.currentIndexChanged.connect(show_chosen)
+        show_chosen()
+
+    def chosen_options(self) -> tuple[str, ...]:
+        """The options chosen, in the order the ruleset lists them."""
+        key = self.ruleset_box.currentData()
+        if not isinstance(key, str):
+            return ()
+        chosen = {o for o, check in self.option_checks.items() if check.isChecked()}
+        chosen |= {box.currentData() for box in self.option_choice_boxes.values()} - {""}
+        return tuple(o for o in get_ruleset(key).available_options if o in chosen)
+
+    def problem(self) -> str:
+        """Why the battle cannot be made as chosen, in the GM's words; "" when it can."""
+        key = self.ruleset_box.currentData()
+        if not isinstance(key, str):
+            return "No ruleset can be loaded: this Hexfray cannot make a battle."
+        try:
+            get_ruleset(key, self.chosen_options())
+        except RulesError as refusal:
+            reason = str(refusal)
+            return f"These options cannot go together: {reason[:1].lower()}{reason[1:]}."
+        return ""
+
+    def _check_options(self, *_args: object) -> None:
+        """Say at once what keeps the battle from being made, and allow Create only
+        when nothing does."""
+        problem = self.problem()
+        self.problem_label.setText(problem)
+        self.problem_label.setVisible(bool(problem))
+        self.create_button.setEnabled(not problem)
         self._fit_height()
 
     def _fit_height(self) -> None:
@@ -527,10 +732,21 @@ class NewBattleDialog(QDialog):
         self._fit_height()  # the width is final only now
 
     def _show_starting_fighters(self, *_args: object) -> None:
-        """Which templates the starting fighters come from (the first few named)."""
+        """Which templates the starting fighters come from (the first few named), and
+        whether there is anybody to roll initiative for."""
         key = self.ruleset_box.currentData()
         templates = starting_templates(key) if isinstance(key, str) else ()
         count = self.fighters_box.value()
+        orderable = count > 0 and bool(templates)
+        self.initiative_check.setEnabled(orderable)
+        self.initiative_check.setToolTip(
+            "Start with the turn order rolled: each fighter acts on its own turn, within "
+            "its maneuver's limits. Untick for free play: anybody moves and attacks, in "
+            "any order, with no maneuver limit."
+            if orderable
+            else "Nobody to roll initiative for yet: add fighters, then roll it in the "
+            "turn tracker."
+        )
         if count == 0:
             text = "The map starts empty."
         elif not templates:
@@ -545,6 +761,9 @@ class NewBattleDialog(QDialog):
         self.seed_edit.setText(str(random_seed()))
 
     def _on_buttons_accepted(self) -> None:
+        self._check_options()
+        if self.problem_label.isVisible():
+            return  # the problem shows in the dialog; nothing typed is lost
         if not self.seed_edit.text():
             self.seed_edit.setText(str(random_seed()))
         self.accept()
@@ -555,13 +774,28 @@ class NewBattleDialog(QDialog):
             columns=self.columns_box.value(),
             rows=self.rows_box.value(),
             ruleset_key=key if isinstance(key, str) else "",
-            ruleset_options=tuple(
-                o for o, check in self.option_checks.items() if check.isChecked()
-            ),
+            ruleset_options=self.chosen_options(),
             sides=tuple(row.setup() for row in self.side_rows),
             seed=int(self.seed_edit.text() or 0),
             starting_fighters=self.fighters_box.value(),
+            roll_initiative=self.initiative_check.isEnabled()
+            and self.initiative_check.isChecked(),
         )
+
+
+def option_labels(options: Mapping[str, str]) -> dict[str, str]:
+    """The name each option is offered by: its explanation's words before ": "
+    ("hit locations: seed 001's ..." -> "Hit locations"), told apart by its key
+    where two share a name; the whole explanation when it has no such part."""
+    names = [explanation.partition(": ")[0] for explanation in options.values()]
+    labels: dict[str, str] = {}
+    for option, explanation in options.items():
+        name, _, details = explanation.partition(": ")
+        label = name[:1].upper() + name[1:] if details else explanation
+        if details and names.count(name) > 1:  # two options of one name: keep them apart
+            label = f"{label} ({option})"
+        labels[option] = label
+    return labels
 
 
 # --- fighters from the template library --------------------------------------------------

@@ -849,11 +849,10 @@ class CombatLogPane(QDockWidget):
         groups: list[tuple[int, Sequence[LogRow]]] = [
             (NO_COMMAND, (turn_separator(battle.initial.turn),))
         ]
-        for index, (batch, faces, entered) in enumerate(
-            zip(battle.event_batches, battle.dice_log, battle.entered_log, strict=True)
+        for index, (batch, rolls) in enumerate(
+            zip(battle.event_batches, battle.table_roll_log, strict=True)
         ):
-            rows = rows_for_events(batch, formatter)
-            groups.append((index, with_entered_dice(rows, faces) if entered else rows))
+            groups.append((index, with_entered_dice(rows_for_events(batch, formatter), rolls)))
         self.delegate.clear_cache()
         self.entries.set_rows(groups)
         self._refresh_combatant_choices()
@@ -866,12 +865,10 @@ class CombatLogPane(QDockWidget):
         if change.kind is ChangeKind.UNDONE:
             dropped = self.entries.drop_commands_from(change.index)
         else:
-            # The one place a command's rows are made from its change: when
-            # BattleChange says which faces were entered at the table, the rows
-            # get their mark here.
+            # The one place a command's rows are made from its change: the rolls
+            # BattleChange says were entered at the table get their lines here.
             rows = rows_for_events(redraw.log_events, self._formatter())
-            if change.dice_entered:
-                rows = with_entered_dice(rows, change.dice)
+            rows = with_entered_dice(rows, change.table_rolls)
             dropped = self.entries.put_command(change.index, rows)
         self.delegate.forget(dropped)
         if redraw.panes:

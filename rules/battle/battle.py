@@ -48,7 +48,7 @@ from rules.battle.state import (
     LaunchedPiece,
     RulesetFinder,
 )
-from rules.core.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
+from rules.core.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice, TableRoll
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
 
@@ -75,6 +75,8 @@ class BattleChange:
     dice: tuple[int, ...] = ()  # the faces the command rolled, in order
     kind: ChangeKind = ChangeKind.EXECUTED
     dice_entered: bool = False  # the faces were entered at the table (physical dice)
+    # Each roll entered at the table, with what it was for (physical dice only).
+    table_rolls: tuple[TableRoll, ...] = ()
 
     @property
     def items_changed(self) -> bool:
@@ -126,6 +128,9 @@ class Battle:
         self._dice: list[tuple[int, ...]] = []
         # Whether each command's faces were entered at the table (physical dice).
         self._entered: list[bool] = []
+        # Each command's rolls entered at the table, with what each was for: found
+        # again when an entered command is redone or replayed (``ScriptedDice``).
+        self._table_rolls: list[tuple[TableRoll, ...]] = []
         # The checkpoints: the state before each command of the log, for the last
         # RECENT_CHECKPOINTS commands and, further back, every CHECKPOINT_STRIDE-th
         # (None between them). States share every part a command leaves alone, but a
@@ -176,6 +181,12 @@ class Battle:
     def entered_log(self) -> tuple[bool, ...]:
         """For each command of the log, whether its faces were entered at the table."""
         return tuple(self._entered)
+
+    @property
+    def table_roll_log(self) -> tuple[tuple[TableRoll, ...], ...]:
+        """For each command of the log, the rolls entered at the table (none for
+        the computer's dice), each with what it was for."""
+        return tuple(self._table_rolls)
 
     @property
     def undone_entered(self) -> tuple[bool, ...]:
@@ -249,6 +260,7 @@ class Battle:
         self._events.pop()
         self._dice.pop()
         self._entered.pop()
+        self._table_rolls.pop()
         self._before.pop()
         self._state = before
         self._undone.append((change.command, change.dice))
@@ -285,6 +297,7 @@ class Battle:
         self._events.append(result.events)
         self._dice.append(source.faces)
         self._entered.append(source.entered)
+        self._table_rolls.append(source.table_rolls)
         return before, result
 
     def _state_before(self, index: int) -> BattleState:
@@ -322,6 +335,7 @@ class Battle:
             dice=self._dice[index],
             kind=kind,
             dice_entered=self._entered[index],
+            table_rolls=self._table_rolls[index],
         )
 
     def _tell(self, change: BattleChange) -> None:
@@ -458,6 +472,7 @@ def _place_one(
         wielder_facing=holder.facing,
         occupants=_occupants(state, holder.id),
         hits=ruleset.stray_hits,
+        whose=holder.name,
     )
     events: list[Event] = [c.event for c in landing.checks]
     new_id = item_id(state.next_item)

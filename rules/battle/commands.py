@@ -61,7 +61,7 @@ from rules.battle.turns import (
     start_afresh,
     turn_problem,
 )
-from rules.core.dice import DiceSource
+from rules.core.dice import DiceSource, roll
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 
@@ -328,7 +328,8 @@ class DropItem(Command):
                 )
             where = self.to_hex
         elif self.random_hex:
-            where = candidates[rng.randint(1, len(candidates)) - 1]
+            what = f"which of {len(candidates)} hexes {who.name} drops it in (1: its own hex)"
+            where = candidates[roll(1, rng, len(candidates), what=what)[0] - 1]
             by_dice = True
         else:
             where = who.hex

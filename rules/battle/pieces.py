@@ -164,14 +164,17 @@ _WHICH_WAY = {
 }
 
 
-def land(placement: Placement, rng: DiceSource, name: str | None = None) -> Landing:
+def land(
+    placement: Placement, rng: DiceSource, name: str | None = None, whose: str = ""
+) -> Landing:
     """Roll where a piece lands: first the distance dice (if any), then — only if it
-    moved — one d6 for the direction. ``name``: the piece's, for dice entered at the
-    table ("how far the Broadsword goes")."""
+    moved — one d6 for the direction. ``name``: the piece's, and ``whose``: who held
+    it, for dice entered at the table ("Fencer: how far the Broadsword goes")."""
     faces: tuple[int, ...] = ()
+    held = f"{whose}: " if whose else ""
     if placement.dice is not None:
         dice = placement.dice
-        what = None if name is None else f"how far the {name} goes (hexes)"
+        what = None if name is None else f"{held}how far the {name} goes (hexes)"
         faces = roll(dice.count, rng, dice.sides, what=what, adds=dice.adds)
         distance = max(0, sum(faces) + placement.dice.adds)
     else:
@@ -179,7 +182,7 @@ def land(placement: Placement, rng: DiceSource, name: str | None = None) -> Land
     direction: int | None = None
     if distance > 0 and placement.direction is not DirectionRule.NONE:
         which = _WHICH_WAY.get(placement.direction, "")
-        what = None if name is None else f"which way the {name} goes ({which})"
+        what = None if name is None else f"{held}which way the {name} goes ({which})"
         direction = roll(1, rng, what=what)[0]
     return Landing(placement, faces, distance, direction)
 
@@ -205,8 +208,9 @@ class Piece:
     def usable(self) -> bool:
         return self.weapon is not None
 
-    def landed(self, rng: DiceSource) -> Piece:
-        """This piece with its placement rolled (in-hand pieces stay as they are)."""
+    def landed(self, rng: DiceSource, whose: str) -> Piece:
+        """This piece with its placement rolled (in-hand pieces stay as they are);
+        ``whose``: who held it, for dice entered at the table."""
         if self.placement.kind is PlacementKind.IN_HAND:
             return self
-        return replace(self, landing=land(self.placement, rng, self.name))
+        return replace(self, landing=land(self.placement, rng, self.name, whose))

@@ -51,9 +51,10 @@ def direction_of_die(die: int) -> Facing:
     return Facing(die - 1)
 
 
-def random_direction(rng: DiceSource) -> tuple[int, Facing]:
-    """Roll 1d6 for a random direction: the die and the hex side it names."""
-    die = roll(1, rng)[0]
+def random_direction(rng: DiceSource, what: str) -> tuple[int, Facing]:
+    """Roll 1d6 for a random direction: the die and the hex side it names. ``what``
+    names the roll for dice entered at the table ("which way Fencer's Rapier goes")."""
+    die = roll(1, rng, what=f"{what} (1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW)")[0]
     return die, direction_of_die(die)
 
 
@@ -326,8 +327,10 @@ def scatter_piece(
     wielder_facing: Facing | None = None,
     occupants: Mapping[Hex, Occupant] | None = None,
     hits: StrayHitRules | None = None,
+    whose: str = "",
 ) -> MapLanding:
-    """Place one piece leaving a hand at ``start``.
+    """Place one piece leaving a hand at ``start``; ``whose`` hand, for dice entered
+    at the table.
 
     Dice order: the piece's landing dice if not rolled yet (distance, then the
     direction die if it moved: ``weapon_strikes.land``), then the stray checks in
@@ -341,7 +344,7 @@ def scatter_piece(
         if start not in grid:
             raise RulesError(f"{piece.name} cannot be dropped off the map at {start}")
         return MapLanding(piece.name, placement, start, None, None, (start,), start, False)
-    dice = piece.landing if piece.landing is not None else land(placement, rng, piece.name)
+    dice = piece.landing if piece.landing is not None else land(placement, rng, piece.name, whose)
     return scatter_landing(
         piece.name,
         dice,

@@ -81,6 +81,20 @@ class DiceRequest:
         return f"{self.what}: {self.dice}" if self.what else self.dice
 
 
+@dataclass(frozen=True, slots=True)
+class TableRoll:
+    """One roll entered at the table: what was asked, and the faces entered."""
+
+    request: DiceRequest
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        """ "Fencer's parry (3d6): 6, 5, 5"."""
+        faces = ", ".join(str(face) for face in self.faces)
+        what = self.request.what or "a roll"
+        return f"{what} ({self.request.dice}): {faces}"
+
+
 class DiceEntryCancelled(Exception):
     """The person at the table did not enter a roll: the command is abandoned.
     Not a ``RulesError``: nothing was refused, and nothing is reported as such."""
@@ -104,6 +118,12 @@ class RecordingDice:
     def entered(self) -> bool:
         """Whether the faces given were entered by a person at the table."""
         return False
+
+    @property
+    def table_rolls(self) -> tuple[TableRoll, ...]:
+        """Each roll entered at the table, in order, with what it was for (none
+        unless ``entered``): the combat log shows each on a line of its own."""
+        return ()
 
     def randint(self, a: int, b: int) -> int:
         face = self._next(a, b)
@@ -179,17 +199,45 @@ class DiceExhaustedError(RulesError):
 class ScriptedDice(RecordingDice):
     """Dice that show the given faces in order; asking for one more is an error,
     never a silent roll. Replays a command's recorded dice (redo, replay) and
-    scripts exact scenarios in tests."""
+    scripts exact scenarios in tests.
+
+    Faces ``entered`` at the table are given roll by roll as they were entered,
+    each kept with what it was for (``table_rolls``), as ``EnteredDice`` kept them."""
 
     def __init__(self, faces: Iterable[int], *, entered: bool = False) -> None:
         super().__init__()
         self._faces = tuple(faces)
         self._entered = entered
+        self._table: _TableRecord | None = _TableRecord() if entered else None
 
     @property
     def entered(self) -> bool:
         """The recorded faces were entered at the table (a redo keeps the mark)."""
         return self._entered
+
+    @property
+    def table_rolls(self) -> tuple[TableRoll, ...]:
+        return () if self._table is None else tuple(self._table.rolls)
+
+    def note(self, what: str, adds: int = 0) -> None:
+        if self._table is not None:
+            self._table.note(what, adds)
+
+    def randint(self, a: int, b: int) -> int:
+        face = super().randint(a, b)
+        if self._table is not None:
+            self._table.keep(1, a, b, (face,))
+        return face
+
+    def roll(
+        self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
+    ) -> tuple[int, ...]:
+        if self._table is None:
+            return super().roll(count, sides, reads)
+        # One roll of ``count`` dice, as it was entered: not ``count`` rolls of one.
+        faces = tuple(RecordingDice.randint(self, 1, sides) for _ in range(count))
+        self._table.keep(count, 1, sides, faces)
+        return faces
 
     def _next(self, a: int, b: int) -> int:
         used = len(self.trace)
@@ -207,6 +255,30 @@ class ScriptedDice(RecordingDice):
 DiceAsk = Callable[[DiceRequest], Sequence[int]]
 
 
+class _TableRecord:
+    """The rolls of a command entered at the table: the note a roll site gave for
+    the next roll, and each roll kept as a ``TableRoll``."""
+
+    def __init__(self) -> None:
+        self.rolls: list[TableRoll] = []
+        self._what = ""
+        self._adds = 0
+
+    def note(self, what: str, adds: int) -> None:
+        self._what, self._adds = what, adds
+
+    def request(self, count: int, low: int, high: int) -> DiceRequest:
+        """The request for the next roll, which uses up the note."""
+        request = DiceRequest(self._what, count, high, low, self._adds)
+        self._what, self._adds = "", 0
+        return request
+
+    def keep(self, count: int, low: int, high: int, faces: tuple[int, ...]) -> None:
+        request = self.request(count, low, high)
+        if count:  # a roll of no dice (0d+2) was asked of nobody
+            self.rolls.append(TableRoll(request, faces))
+
+
 class EnteredDice(RecordingDice):
     """Dice read off the table (physical-dice mode): ``ask(request)`` returns the
     faces a person entered for one roll, all its dice at once, or raises
@@ -216,15 +288,18 @@ class EnteredDice(RecordingDice):
     def __init__(self, ask: DiceAsk) -> None:
         super().__init__()
         self._ask = ask
-        self._what = ""
-        self._adds = 0
+        self._table = _TableRecord()
 
     def note(self, what: str, adds: int = 0) -> None:
-        self._what, self._adds = what, adds
+        self._table.note(what, adds)
 
     @property
     def entered(self) -> bool:
         return bool(self.trace)
+
+    @property
+    def table_rolls(self) -> tuple[TableRoll, ...]:
+        return tuple(self._table.rolls)
 
     def roll(
         self, count: int, sides: int, reads: Callable[[int], Hashable] | None = None
@@ -238,8 +313,7 @@ class EnteredDice(RecordingDice):
     def _entered_faces(
         self, count: int, low: int, high: int, *, record: bool = True
     ) -> tuple[int, ...]:
-        request = DiceRequest(self._what, count, high, low, self._adds)
-        self._what, self._adds = "", 0  # the note was for this roll only
+        request = self._table.request(count, low, high)  # the note was for this roll only
         if count == 0:  # a roll of no dice (0d+2): nothing to ask
             return ()
         faces = tuple(self._ask(request))
@@ -250,6 +324,7 @@ class EnteredDice(RecordingDice):
                 raise RulesError(f"a die must show {low}..{high}, got {face!r}")
         if record:
             self.trace.extend(faces)
+        self._table.rolls.append(TableRoll(request, faces))
         return faces
 
 

@@ -51,6 +51,17 @@ class SheetSection:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionChoice:
+    """Options of which a battle takes one at most, offered as one choice (seed
+    000's hit location systems, each replacing its table): the choice's name, what
+    taking none of them means, and the options in the order offered."""
+
+    label: str
+    none_label: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class OddsLine:
     """One outcome of a planned action and its exact probability."""
 
@@ -116,6 +127,12 @@ class Ruleset(BattleRuleset, Protocol):
     @property
     def available_options(self) -> Mapping[str, str]:
         """Each option this ruleset accepts, with one line that explains it."""
+        ...
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        """The options that exclude each other, each group offered as one choice;
+        an option in none stands alone."""
         ...
 
     # --- the gear and the fighters ------------------------------------------------

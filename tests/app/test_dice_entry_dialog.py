@@ -244,26 +244,39 @@ def test_the_preference_sets_the_switch(main_window: MainWindow) -> None:
 # --- the combat log -------------------------------------------------------------------
 
 
-def test_the_log_marks_entered_dice_and_keeps_the_mark_on_a_rebuild(
+def entered_lines(pane: CombatLogPane) -> list[str]:
+    return [line.text for row in pane.rows for line in row.lines if line.text.startswith("Ent")]
+
+
+def test_the_log_shows_each_entered_roll_on_its_own_line_and_keeps_them_on_a_rebuild(
     qtbot: QtBot, controller: BattleController
 ) -> None:
     pane = CombatLogPane(controller)
     qtbot.addWidget(pane)
-    controller.set_dice_entry(Table(first=(3, 3, 3, 5, 5, 6)))
+    # The spear hits (9), the fencer's parry fails (16), the damage die shows 4.
+    controller.set_dice_entry(Table(first=(3, 3, 3, 5, 5, 6, 4)))
     controller.execute(spear_attack(controller))
-    faces = controller.battle.dice_log[-1]
-    mark = f"(dice entered: {', '.join(map(str, faces))})"
-    marked = [row for row in pane.rows if mark in row.title]
-    assert len(marked) == 1 and mark in marked[0].plain_text()
+    shown = [
+        "Entered: Spearman's attack (3d6): 3, 3, 3",
+        "Entered: Fencer's parry (3d6): 5, 5, 6",
+        "Entered: Spearman's damage (1d6+2): 4",
+    ]
+    assert entered_lines(pane)[:3] == shown
+    attack = next(row for row in pane.rows if row.lines[-1].text == entered_lines(pane)[-1])
+    assert attack.title.startswith("Spearman → Fencer: Long spear thrust")
+    assert "entered" not in attack.title  # no longer every face on the attack's first line
+    assert "Entered at the table: Spearman's attack (3d6): 3, 3, 3" in attack.plain_text()
+    lines = entered_lines(pane)
     controller.set_dice_entry(None)
-    controller.execute(spear_attack(controller))  # the computer's dice: no mark
-    assert sum("dice entered" in row.title for row in pane.rows) == 1
+    controller.execute(spear_attack(controller))  # the computer's dice: no such line
+    assert entered_lines(pane) == lines
     pane.rebuild()  # as after opening the battle from its file
-    assert [row.title for row in pane.rows if "dice entered" in row.title] == [marked[0].title]
+    assert entered_lines(pane) == lines
     controller.undo()
     controller.undo()
-    controller.redo()  # the redo's rows carry the mark again
-    assert [row.title for row in pane.rows if "dice entered" in row.title] == [marked[0].title]
+    assert entered_lines(pane) == []
+    controller.redo()  # the redo's rows show the entered rolls again
+    assert entered_lines(pane) == lines
 
 
 # --- the autosave journal -----------------------------------------------------------------

@@ -141,7 +141,8 @@ def test_a_new_dialog_offers_a_random_seed_and_the_ruleset_options(qtbot: object
         seeds.add(dialog.seed_edit.text())
         assert dialog.seed_edit.text().isdigit()
     assert len(seeds) > 1  # not the same seed every time
-    dialog.option_checks["locations-001"].setChecked(True)
+    locations = dialog.option_choice_boxes["Hit locations"]
+    locations.setCurrentIndex(locations.findData("locations-001"))
     assert dialog.setup().ruleset_options == ("locations-001",)
     dialog.new_seed_button.click()
     assert dialog.seed_edit.text().isdigit()

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QDockWidget, QMenu
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QDockWidget, QMenu
 
 from app.main_window import MainWindow
 from app.new_battle import (
@@ -55,6 +56,15 @@ def window(main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 # --- the dialog ----------------------------------------------------------------------------
 
 
+def offered_choices(dialog: NewBattleDialog) -> dict[str, QComboBox]:
+    """Each option offered in a box of options that exclude each other, with its box."""
+    return {
+        box.itemData(i): box
+        for box in dialog.option_choice_boxes.values()
+        for i in range(1, box.count())  # the first is none of them
+    }
+
+
 def test_the_dialog_offers_every_registered_ruleset_with_its_description_and_options(
     qtbot: object,
 ) -> None:
@@ -67,11 +77,16 @@ def test_the_dialog_offers_every_registered_ruleset_with_its_description_and_opt
         ruleset = get_ruleset(key)
         assert dialog.ruleset_box.currentText() == ruleset.name
         assert dialog.ruleset_description.text() == ruleset.description
-        assert set(dialog.option_checks) == set(ruleset.available_options)
+        offered_options = {**offered_choices(dialog), **dialog.option_checks}
+        assert set(offered_options) == set(ruleset.available_options)
         labels = [check.text() for check in dialog.option_checks.values()]
-        assert len(set(labels)) == len(labels), "each option's box has its own label"
+        labels += [box.itemText(box.findData(o)) for o, box in offered_choices(dialog).items()]
+        assert len(set(labels)) == len(labels), "each option has its own label"
         for option, check in dialog.option_checks.items():
             assert check.toolTip() == ruleset.available_options[option]
+        for option, box in offered_choices(dialog).items():
+            tip = box.itemData(box.findData(option), Qt.ItemDataRole.ToolTipRole)
+            assert tip == ruleset.available_options[option]
         setup = dialog.setup()
         assert setup.ruleset_key == key
         assert setup.starting_fighters == DEFAULT_STARTING_FIGHTERS

@@ -142,13 +142,15 @@ def test_the_new_battle_dialog_offers_each_location_option_by_name(qtbot) -> Non
     dialog = NewBattleDialog(seed=1)
     qtbot.addWidget(dialog)
     dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("000"))
-    names = {option: check.text() for option, check in dialog.option_checks.items()}
+    box = dialog.option_choice_boxes["Hit locations"]
+    names = {box.itemData(i): box.itemText(i) for i in range(box.count())}
     assert names == {
+        "": "Seed 000 table",
         LOCATIONS_001: "Seed 001 hit locations",
         LOCATIONS_FUDGE: "Seed 003 hit locations",
         LOCATIONS_2D6: "Seed 004 hit zones",
     }
-    dialog.option_checks[LOCATIONS_FUDGE].setChecked(True)
+    box.setCurrentIndex(box.findData(LOCATIONS_FUDGE))
     battle = new_battle(dialog.setup())
     assert battle.state.ruleset_options == (LOCATIONS_FUDGE,)
     assert isinstance(ruleset_of(battle.state).hit_locations, FudgeLocations)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +118,12 @@ def choose(state: BattleState, ruleset: Ruleset, me: Combatant, turned: bool) ->
     return None
 
 
-def play_rounds(battle: Battle, rounds: int = ROUNDS) -> None:
-    """``rounds`` rounds of the running turn order by the policy (``choose``)."""
+def play_rounds(
+    battle: Battle, rounds: int = ROUNDS, run: Callable[[Command], object] | None = None
+) -> None:
+    """``rounds`` rounds of the running turn order by the policy (``choose``), each
+    command given to ``run`` (by default ``battle.execute``)."""
+    run = battle.execute if run is None else run
     ruleset = ruleset_of(battle.state)
     assert battle.state.turns_running, "the demo opens with its turn order begun"
     last_round = battle.state.turn + rounds
@@ -134,9 +139,9 @@ def play_rounds(battle: Battle, rounds: int = ROUNDS) -> None:
             if command is None:
                 break
             turned = turned or isinstance(command, TurnCombatant)
-            battle.execute(command)
+            run(command)
         if battle.state.active_id == active:
-            battle.execute(EndTurn())
+            run(EndTurn())
 
 
 @pytest.fixture(scope="module", params=ruleset_keys())

@@ -220,12 +220,37 @@ def test_a_flying_piece_names_its_distance_and_its_direction() -> None:
     placement = Placement(
         PlacementKind.FLIES, DistanceDice(1, 3, 1), direction=DirectionRule.FORWARD_OR_BACK
     )
-    landing = land(placement, EnteredDice(table), "Broadsword")
+    landing = land(placement, EnteredDice(table), "Broadsword", "Sir Aldric")
     assert landing.distance == 2 and landing.direction_roll == 1
     assert [str(r) for r in table.requests] == [
-        "how far the Broadsword goes (hexes): 1d3+1",
-        "which way the Broadsword goes (1-3 forward, 4-6 back): 1d6",
+        "Sir Aldric: how far the Broadsword goes (hexes): 1d3+1",
+        "Sir Aldric: which way the Broadsword goes (1-3 forward, 4-6 back): 1d6",
     ]
+
+
+def test_the_battle_keeps_each_entered_roll_with_its_name_through_redo_and_file() -> None:
+    battle = demo_battle(seed=3)
+    # The spear hits (9), the fencer's defense fails (16): the damage follows.
+    table = Table(6, first=(3, 3, 3, 5, 5, 6))
+    battle.execute(spearman_attack(battle), EnteredDice(table))
+    (rolls,) = battle.table_roll_log
+    assert [r.request for r in rolls] == table.requests
+    assert [face for r in rolls for face in r.faces] == list(battle.dice_log[0])
+    assert str(rolls[0]) == "Spearman's attack (3d6): 3, 3, 3"
+    assert str(rolls[1]).endswith("(3d6): 5, 5, 6") and str(rolls[1]).startswith("Fencer's ")
+    battle.execute(EndTurn())  # the computer's dice: no roll entered
+    assert battle.table_roll_log == (rolls, ())
+    battle.undo()
+    battle.undo()
+    assert battle.table_roll_log == ()
+    assert battle.redo().table_rolls == rolls  # found again on the recorded faces
+    types = ruleset_of(battle.state).saved_types
+    loaded = read_battle(document_text(battle_document(battle, types)), rulesets=get_ruleset)
+    assert loaded.table_roll_log == (rolls,)
+    again = Battle.replay(
+        battle.initial, 3, battle.commands, battle.dice_log, rulesets=get_ruleset, entered=(True,)
+    )
+    assert again.table_roll_log == (rolls,)
 
 
 def test_initiative_ties_and_the_turn_s_rolls_name_the_fighter() -> None:

@@ -218,7 +218,7 @@ def test_parry_outcome_distribution_is_exact() -> None:
 
 def test_the_roll_is_one_d6(scripted: Callable[..., random.Random]) -> None:
     for face in range(1, 7):
-        r = roll_improvised_parry(scripted([face]))
+        r = roll_improvised_parry(scripted([face]), "Brawler's chair after the parry")
         assert (r.die, r.outcome) == (face, improvised_parry_outcome(face))
 
 

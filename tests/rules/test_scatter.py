@@ -85,8 +85,8 @@ def test_direction_die_rejects_non_faces(bad):
 
 def test_random_direction_rolls_one_d6(scripted):
     dice = scripted([4, 6])
-    assert random_direction(dice) == (4, Facing.S)
-    assert random_direction(dice) == (6, Facing.NW)
+    assert random_direction(dice, "which way the Rapier goes") == (4, Facing.S)
+    assert random_direction(dice, "which way the Rapier goes") == (6, Facing.NW)
     assert dice.unused == 0
 
 
@@ -334,7 +334,7 @@ def test_scatter_piece_with_scripted_dice(scripted):
 
 def test_a_rolled_landing_is_kept(scripted):
     """Pieces from seed 000's breakage and disarm rules arrive with their dice rolled."""
-    rolled = Piece("Broadsword", None, KNOCKED_AWAY).landed(scripted([3, 5]))  # 2 hexes, SW
+    rolled = Piece("Broadsword", None, KNOCKED_AWAY).landed(scripted([3, 5]), "Sir Aldric")  # SW 2
     dice = scripted([])
     landing = scatter_piece(rolled, MIDDLE, BIG, dice)
     assert landing.final == MIDDLE + Facing.SW.vector.scale(2)

@@ -81,7 +81,7 @@ def test_the_option_selects_the_zones_and_refuses_a_second_location_system() -> 
     with pytest.raises(RulesError, match="one of them at most"):
         Tables((LOCATIONS_001, LOCATIONS_2D6))
     battle = Battle(BattleState(HexGrid(4, 4), ()), 0, get_ruleset)
-    with pytest.raises(IllegalCommandError, match="locations-001 and locations-2d6"):
+    with pytest.raises(IllegalCommandError, match="Seed 001 locations and Seed 004 2d6 zones"):
         battle.execute(SetRulesetOptions((LOCATIONS_001, LOCATIONS_2D6)))
     assert battle.state.ruleset_options == ()
 

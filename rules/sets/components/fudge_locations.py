@@ -360,11 +360,12 @@ def side_of(face: int) -> Side:
     return Side.LEFT if face <= 3 else Side.RIGHT
 
 
-def roll_random_location(dice: DiceSource, *, whose: str = "") -> RandomLocation:
+def roll_random_location(dice: DiceSource, *, whose: str = "", what: str = "") -> RandomLocation:
     """Roll the random location (003 5.871) through ``dice``: 1d6 on the table, a
     second d6 for an extremity, a last d6 for the side of a limb. ``whose`` names
-    the target for dice rolled at the table ("Brigand's hit location")."""
-    prefix = f"{whose}'s " if whose else ""
+    the target for dice rolled at the table ("Brigand's hit location"), or ``what``
+    the whole roll ("where the blow lands on Brigand: hit location")."""
+    prefix = f"{what}: " if what else f"{whose}'s " if whose else ""
     (face,) = roll(1, dice, what=f"{prefix}hit location")
     faces = [face]
     group = LOCATION_DIE[face]

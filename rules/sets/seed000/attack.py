@@ -1388,7 +1388,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
         return
     if not is_improvised(weapon):
         return
-    pr = roll_improvised_parry(rng)
+    pr = roll_improvised_parry(rng, f"{d.name}'s {weapon.name} after the parry")
     flow.events.append(
         ImprovisedParryRolled(
             citation=IMPROVISED_000, weapon_name=weapon.name, roll=pr, **flow.between
@@ -1424,7 +1424,9 @@ def _unarmed_counter(
     limb = "foot" if "kick" in f"{plan.weapon.name} {plan.mode.name}".lower() else "hand"
     key = system.limb_key(limb)
     skill = sheet_of(d).skill(weapon.skill)
-    roll = success_roll(skill + 2, rng, RollKind.STANDARD)
+    roll = success_roll(
+        skill + 2, rng, RollKind.STANDARD, what=f"{d.name}'s counter at {a.name}'s {limb}"
+    )
     flow.events.append(
         UnarmedCounterRolled(
             citation=PARRIES_VS_UNARMED_CITATION,
@@ -1488,7 +1490,7 @@ def _use_weakened(
         )
     )
     try:
-        result = break_weapon(weapon, rng, table=ruleset.broken_weapons)
+        result = break_weapon(weapon, rng, table=ruleset.broken_weapons, who=c.name)
     except IllegalAttackError:
         flow.put(_swap_weapon(c, weapon_key, None))
         return True
@@ -1508,7 +1510,12 @@ def _parry_break(
     if parry_break_chance(parrying, plan.weapon.weight, table=blades).probability == 0:
         return
     pb = roll_parry_break(
-        parrying, plan.weapon.weight, rng, blades=blades, broken=ruleset.broken_weapons
+        parrying,
+        plan.weapon.weight,
+        rng,
+        blades=blades,
+        broken=ruleset.broken_weapons,
+        who=flow.defender.name,
     )
     flow.events.append(
         ParryBreakRolled(
@@ -2107,7 +2114,8 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         return
     d = flow.defender
     state = d.weapon_state(target.key) or INTACT
-    basic = damage_step(plan.damage_dice, plan.damage_spec.factor, rng)[1]
+    what = f"{flow.attacker.name}'s damage to {d.name}'s {target.name}"
+    basic = damage_step(plan.damage_dice, plan.damage_spec.factor, rng, what)[1]
     dtype = plan.damage_spec.type
     struck = ruleset.weapon_strikes.damage_struck_weapon(
         target, plan.weapon, state, basic, dtype, ruleset
@@ -2129,7 +2137,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     flow.defender = d.evolve(weapon_states=states)
     if broke:
         try:
-            result = break_weapon(target, rng, table=ruleset.broken_weapons)
+            result = break_weapon(target, rng, table=ruleset.broken_weapons, who=d.name)
         except IllegalAttackError:
             flow.defender = _swap_weapon(flow.defender, target.key, None)
             return

@@ -175,20 +175,28 @@ def roll_parry_break(
     rule: ParryBreakRule = ParryBreakRule.BY_QUALITY,
     blades: BladeTable,
     broken: BrokenWeaponTable,
+    who: str | None = None,
 ) -> ParryBreakRoll:
     """Roll the parry-break chance on one die (d6 for these chances: the weapon
     breaks on a roll of at most chance x 6), then the broken-weapon table.
     ``blades`` and ``broken``: the ruleset's tables (``Tables.blade_breaking``,
-    ``Tables.broken_weapons``)."""
+    ``Tables.broken_weapons``). ``who``: the parrying fighter, for dice entered
+    at the table."""
     chance = parry_break_chance(parrying, attacking_weight, result, rule=rule, table=blades)
     p = chance.probability
     if p in (0, 1):
         broke, die = p == 1, None
     else:
         sides = 6 if (6 * p).denominator == 1 else p.denominator
-        die = roll(1, rng, sides)[0]
+        breaks_on = faces_text(1, int(p * sides))
+        what = (
+            None
+            if who is None
+            else f"whether {who}'s {parrying.name} breaks on the parry (breaks on {breaks_on})"
+        )
+        die = roll(1, rng, sides, what=what)[0]
         broke = die <= p * sides
-    outcome = break_weapon(parrying, rng, table=broken) if broke else None
+    outcome = break_weapon(parrying, rng, table=broken, who=who) if broke else None
     return ParryBreakRoll(chance, die, broke, outcome)
 
 
@@ -766,19 +774,40 @@ def _pick(section: BreakSection, face: int) -> BreakOutcome:
     raise RulesError(f"face {face} beyond d{sides}")  # pragma: no cover - chances sum to 1
 
 
+def faces_text(low: int, high: int) -> str:
+    """A run of faces as the GM reads it: "3", "1-4"."""
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def faces_legend(section: BreakSection) -> str:
+    """What each face of the section's die means: "1-4 at chain, 5 stump, 6 shorter
+    flail"."""
+    parts: list[str] = []
+    upto = Fraction(0)
+    for outcome in section.outcomes:
+        low = int(upto * section.die_sides) + 1
+        upto += outcome.chance
+        high = int(upto * section.die_sides)
+        parts.append(f"{faces_text(low, high)} {outcome.key.replace('_', ' ')}")
+    return ", ".join(parts)
+
+
 def break_weapon(
     weapon: Weapon,
     rng: DiceSource,
     *,
     table: BrokenWeaponTable,
+    who: str | None = None,
 ) -> BreakResult:
     """Break ``weapon``: roll one die with as many sides as the section needs (the
     lcm of its chances' denominators, a d6 for the seed's 1/2, 1/3, 2/3 and 1/6; no
     roll for a single certain outcome), then each leaving piece's landing in order.
-    Raises ``IllegalAttackError`` for a weapon with no section (bare hands)."""
+    Raises ``IllegalAttackError`` for a weapon with no section (bare hands).
+    ``who``: the one whose weapon breaks, for dice entered at the table."""
     section = table.section(weapon)
     sides = section.die_sides
-    face = roll(1, rng, sides)[0] if len(section.outcomes) > 1 else 1
+    what = None if who is None else f"how {who}'s {weapon.name} breaks ({faces_legend(section)})"
+    face = roll(1, rng, sides, what=what)[0] if len(section.outcomes) > 1 else 1
     outcome = _pick(section, face)
     in_hand: Piece | None = None
     base_key = f"{weapon.key}{BROKEN_MARK}"
@@ -803,7 +832,7 @@ def break_weapon(
             stray_hit_factor=spec.stray_hit_factor,
             note=spec.note,
         )
-        pieces.append(piece.landed(rng))
+        pieces.append(piece.landed(rng, who or ""))
     citations: tuple[Citation, ...] = (table.citation,)
     if section.citation != table.citation:
         citations += (section.citation,)

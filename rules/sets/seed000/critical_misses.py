@@ -395,6 +395,7 @@ def _resolve_roll(
     allow_reroll: bool,
     rng: DiceSource,
     rolls: list[tuple[int, ...]],
+    what: str | None,
 ) -> _Final:
     row = table.row(total)
     exc = _step(row, weapon, context, table, allow_reroll)
@@ -403,14 +404,16 @@ def _resolve_roll(
     if exc.action is ExceptionAction.REPLACE:
         assert exc.key is not None and exc.effect is not None
         return _Final(exc.key, exc.effect, exc.text or row.text, _merge(row.params, exc.params))
-    faces = roll(3, rng)
+    confirming = exc.action is ExceptionAction.CONFIRM_BREAK
+    again = "the table again" + (" (the same result breaks it)" if confirming else "")
+    faces = roll(3, rng, what=None if what is None else f"{what}: {again}")
     rolls.append(faces)
-    if exc.action is ExceptionAction.CONFIRM_BREAK:
+    if confirming:
         assert exc.key is not None and exc.effect is not None
         if table.row(sum(faces)) is row:
             return _Final(row.key, row.effect, row.text, row.params)
         return _Final(exc.key, exc.effect, exc.text or row.text, _merge(row.params, exc.params))
-    return _resolve_roll(sum(faces), weapon, context, table, False, rng, rolls)
+    return _resolve_roll(sum(faces), weapon, context, table, False, rng, rolls, what)
 
 
 # --- typed consequences -------------------------------------------------------
@@ -495,13 +498,18 @@ class CriticalMissResult:
 
 
 def _consequence(
-    final: _Final, weapon: Weapon, rng: DiceSource, citation: Citation, broken: BrokenWeaponTable
+    final: _Final,
+    weapon: Weapon,
+    rng: DiceSource,
+    citation: Citation,
+    broken: BrokenWeaponTable,
+    who: str | None,
 ) -> Consequence:
     effect, params = final.effect, final.params
     if effect is MissEffect.DROP_WEAPON:
         return WeaponDropped(Piece(weapon.name, weapon, AT_FEET))
     if effect is MissEffect.WEAPON_BREAKS:
-        return WeaponBroken(break_weapon(weapon, rng, table=broken))
+        return WeaponBroken(break_weapon(weapon, rng, table=broken, who=who))
     if effect is MissEffect.WEAPON_FLIES:
         placement = Placement(
             PlacementKind.FLIES,
@@ -517,7 +525,7 @@ def _consequence(
             stray_hit_factor=params.stray_hit_factor,
             note="whoever is where it lands rolls DX or takes this share of its damage",
         )
-        return WeaponFlew(piece.landed(rng))
+        return WeaponFlew(piece.landed(rng, who or ""))
     if effect is MissEffect.UNREADY:
         return WeaponUnready(params.turns)
     if effect is MissEffect.LOSE_BALANCE:
@@ -525,7 +533,12 @@ def _consequence(
     if effect is MissEffect.FALL:
         return Fell()
     if effect is MissEffect.HIT_SELF:
-        die = roll(1, rng)[0]
+        what = (
+            None
+            if who is None
+            else f"which of {who}'s own limbs the fumbled blow strikes (1-3 arm, 4-6 leg)"
+        )
+        die = roll(1, rng, what=what)[0]
         return HitSelf("arm" if die <= 3 else "leg", die, params.damage_factor or Fraction(1))
     if effect is MissEffect.STRAIN:
         return Strained(params.minutes)
@@ -552,8 +565,8 @@ def roll_critical_miss(
     table = tables.critical_misses
     what = None if who is None else f"{who}'s critical miss with the {weapon.name} (the table)"
     rolls: list[tuple[int, ...]] = [roll(3, rng, what=what)]
-    final = _resolve_roll(sum(rolls[0]), weapon, context, table, True, rng, rolls)
-    consequence = _consequence(final, weapon, rng, table.citation, tables.broken_weapons)
+    final = _resolve_roll(sum(rolls[0]), weapon, context, table, True, rng, rolls, what)
+    consequence = _consequence(final, weapon, rng, table.citation, tables.broken_weapons, who)
     return CriticalMissResult(
         weapon=weapon,
         context=context,
@@ -674,7 +687,7 @@ def parry_mishap(
             table=tables.blade_breaking,
         )
         if chance.probability == 1:
-            broke = break_weapon(weapon, rng, table=tables.broken_weapons)
+            broke = break_weapon(weapon, rng, table=tables.broken_weapons, who=who)
             return ParryMishap(weapon, None, broke)
     result = roll_critical_miss(weapon, MissContext(MissAction.PARRY), rng, tables=tables, who=who)
     return ParryMishap(weapon, result, None)

@@ -253,8 +253,21 @@ def resolve_disarm(
         raise ValueError(
             f"a contest of {contest.rules.disarm_citation} resolved under {rules.disarm_citation}"
         )
-    a_roll = success_roll(contest.attacker.level, rng, total_read=True)  # margins compared
-    d_roll = success_roll(contest.defender.level, rng, total_read=True)
+    # The margins are compared: both totals are read.
+    a_roll = success_roll(
+        contest.attacker.level,
+        rng,
+        total_read=True,
+        what=f"{attacker.name}'s disarm of {defender.name}'s {defender_weapon.name} "
+        "(Quick Contest)",
+    )
+    d_roll = success_roll(
+        contest.defender.level,
+        rng,
+        total_read=True,
+        what=f"{defender.name}'s hold on the {defender_weapon.name} against the disarm "
+        "(Quick Contest)",
+    )
     outcome, winner, by = _outcome(
         rules, a_roll.outcome, a_roll.margin, d_roll.outcome, d_roll.margin
     )
@@ -263,11 +276,15 @@ def resolve_disarm(
     if outcome is DisarmOutcome.DEFENDER_DISARMED:
         disarmed = Hand.DEFENDER
         placement = rules.disarmed_placement(defender_weapon, knock_away=knock_away)
-        dropped = Piece(defender_weapon.name, defender_weapon, placement).landed(rng)
+        dropped = Piece(defender_weapon.name, defender_weapon, placement).landed(
+            rng, defender.name
+        )
     elif outcome is DisarmOutcome.ATTACKER_DISARMED:
         disarmed = Hand.ATTACKER
         placement = rules.disarmed_placement(attacker_weapon, knock_away=knock_away)
-        dropped = Piece(attacker_weapon.name, attacker_weapon, placement).landed(rng)
+        dropped = Piece(attacker_weapon.name, attacker_weapon, placement).landed(
+            rng, attacker.name
+        )
     return DisarmResult(
         contest=contest,
         attacker_roll=a_roll,

@@ -587,7 +587,12 @@ class HitLocationTable:
                 break
         loc = self.locations[where]
         side, side_die = self._side(
-            loc, rng, shield_side_near=shield_side_near, shielded=shielded, left_handed=left_handed
+            loc,
+            rng,
+            shield_side_near=shield_side_near,
+            shielded=shielded,
+            left_handed=left_handed,
+            what=None if what is None else f"{what}: side die (1-3 right, 4-6 left)",
         )
         if side is not None:
             how = f"side die {side_die}: " if side_die is not None else ""
@@ -604,9 +609,10 @@ class HitLocationTable:
         shield_side_near: bool,
         shielded: bool,
         left_handed: bool,
+        what: str | None,
     ) -> tuple[BodySide | None, int | None]:
         if loc.side is not None:
-            die = None if shielded else roll(1, rng)[0]
+            die = None if shielded else roll(1, rng, what=what)[0]
             side = resolve_table_side(
                 loc.side,
                 shield_side_near=shield_side_near,
@@ -616,7 +622,7 @@ class HitLocationTable:
             )
             return side, die
         if self.wounds[loc.key].wound.cripple is not None:
-            die = roll(1, rng)[0]
+            die = roll(1, rng, what=what)[0]
             return side_from_die(die), die
         return None, None
 

@@ -75,8 +75,10 @@ def improvised_parry_distribution() -> dict[ImprovisedParryOutcome, Fraction]:
     return out
 
 
-def roll_improvised_parry(rng: DiceSource) -> ImprovisedParryRoll:
-    die = roll(1, rng, PARRY_DIE_SIDES)[0]
+def roll_improvised_parry(rng: DiceSource, what: str) -> ImprovisedParryRoll:
+    """The d6 for an improvised item that parried; ``what`` names the roll for dice
+    entered at the table ("Brawler's chair after the parry")."""
+    die = roll(1, rng, PARRY_DIE_SIDES, what=f"{what} (1 ruined, 2 damaged, 3-6 unharmed)")[0]
     return ImprovisedParryRoll(die, improvised_parry_outcome(die))
 
 

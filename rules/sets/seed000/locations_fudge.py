@@ -43,6 +43,7 @@ the odds see the same boxes.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -174,9 +175,10 @@ def tracks_of_victim(victim: Victim) -> BodyTracks:
     return tracks
 
 
-def _roll_part(rng: DiceSource) -> tuple[RandomLocation, LocationAttempt, Step]:
-    """One roll of 003 5.871's random location, with its attempt and its step."""
-    rolled = roll_random_location(rng)
+def _roll_part(rng: DiceSource, what: str) -> tuple[RandomLocation, LocationAttempt, Step]:
+    """One roll of 003 5.871's random location, with its attempt and its step;
+    ``what`` names it for dice entered at the table ("" for none)."""
+    rolled = roll_random_location(rng, what=what)
     faces = rolled.faces
     sub = faces[1] if len(faces) > 1 else None
     sub2 = faces[2] if len(faces) > 2 else None
@@ -282,7 +284,9 @@ class FudgeLocations(ReplacementLocations):
         and a limb's side d6 (1-3 left, 4-6 right); a covered part is rolled again.
         The table has no rule for the direction of the blow, nor for a stance:
         left and right are the target's own."""
-        rolled, attempts, steps = self.roll_uncovered(rng, covered, _roll_part)
+        rolled, attempts, steps = self.roll_uncovered(
+            rng, covered, functools.partial(_roll_part, what=what or "")
+        )
         part_side = rolled.part.side
         side = None if part_side is None else BodySide(part_side.value)
         label = f"{rolled.part.label} ({'; '.join(rolled.steps)})"

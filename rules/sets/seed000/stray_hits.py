@@ -80,11 +80,14 @@ class Seed000StrayHits(StrayHitRules):
 
     def roll_hit(self, attempt: StrayAttempt, dice: DiceSource) -> tuple[bool, Event]:
         occupant, rule = attempt.occupant, attempt.rule
+        piece, name = attempt.piece_name, occupant.name
         if rule is StrayRule.DX_AT_LANDING:
-            roll = success_roll(sheet_of(occupant.combatant).attributes.dx, dice)
+            dx = sheet_of(occupant.combatant).attributes.dx
+            roll = success_roll(dx, dice, what=f"{name}'s DX roll to dodge the falling {piece}")
             hit = not roll.succeeded
         elif rule is StrayRule.IN_PATH:
-            roll = success_roll(IN_PATH_HIT_TARGET, dice)
+            what = f"whether the flying {piece} hits {name} (hits on {IN_PATH_HIT_TARGET} or less)"
+            roll = success_roll(IN_PATH_HIT_TARGET, dice, what=what)
             hit = roll.succeeded
         else:
             raise RulesError(f"{attempt.piece_name} hits nobody: there is nothing to check")
@@ -137,12 +140,20 @@ def stray_damage(
 
 
 def roll_stray_damage(
-    damage: StrayDamage, target: Combatant, rng: DiceSource, wounding: WoundingTable
+    damage: StrayDamage,
+    target: Combatant,
+    rng: DiceSource,
+    wounding: WoundingTable,
+    piece_name: str,
 ) -> DamageResult:
-    """Roll a stray hit on ``target``: the dice, times the factor (rounded down:
-    "1/2 damage" halves the basic damage), then DR, wounding and the injury rolls
-    exactly as for any blow (rules.sets.seed000.damage). ``target`` itself is not changed."""
-    return roll_damage(damage.dice, damage.damage_type, target, rng, wounding, factor=damage.factor)
+    """Roll a stray hit of ``piece_name`` on ``target``: the dice, times the factor
+    (rounded down: "1/2 damage" halves the basic damage), then DR, wounding and the
+    injury rolls exactly as for any blow (rules.sets.seed000.damage). ``target``
+    itself is not changed."""
+    what = f"damage of the {piece_name} that hit {target.name} ({damage.source})"
+    return roll_damage(
+        damage.dice, damage.damage_type, target, rng, wounding, factor=damage.factor, what=what
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,7 +194,7 @@ def piece_hit(
     if damage is None:
         return state, ()
     target = state.combatant(victim_id)
-    result = roll_stray_damage(damage, target, rng, tables.wounding)
+    result = roll_stray_damage(damage, target, rng, tables.wounding, piece.name)
     events: list[Event] = [
         StrayHitDamaged(
             citation=piece.placement.citation or BROKEN_000,

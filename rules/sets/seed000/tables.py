@@ -28,6 +28,7 @@ from rules.core.citation import Citation
 from rules.core.dice import Dice
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
+from rules.sets.protocol import OptionChoice
 from rules.sets.seed000.breakage import BrokenWeaponTable, load_broken_weapon_table
 from rules.sets.seed000.checks import Outcome, RollKind, judge
 from rules.sets.seed000.conditions import (
@@ -96,6 +97,8 @@ LOCATION_OPTION_NAMES: Mapping[str, str] = MappingProxyType(
         LOCATIONS_2D6: "Seed 004 2d6 zones",
     }
 )
+# The same as one choice of the New Battle dialog.
+HIT_LOCATION_CHOICE = OptionChoice("Hit locations", "Seed 000 table", tuple(LOCATION_OPTION_NAMES))
 
 
 class Tables:
@@ -131,6 +134,7 @@ class Tables:
             ),
         }
     )
+    option_choices: ClassVar[tuple[OptionChoice, ...]] = (HIT_LOCATION_CHOICE,)
 
     # Caps of seed 000 (000 ACTIVE DEFENSES, 000 BLOCK, 000 PARRY, 000 PASSIVE DEFENSE).
     defense_cap: ClassVar[int] = DEFAULT_SCORE_CAP
@@ -143,11 +147,12 @@ class Tables:
         unknown = sorted(chosen - set(self.available_options))
         if unknown:
             raise RulesError(f"ruleset {self.key!r} has no option(s) {', '.join(unknown)}")
-        systems = sorted(chosen & set(LOCATION_OPTION_NAMES))
+        systems = [key for key in LOCATION_OPTION_NAMES if key in chosen]
         if len(systems) > 1:
+            names = " and ".join(LOCATION_OPTION_NAMES[key] for key in systems)
             raise RulesError(
-                f"options {' and '.join(systems)} each replace the 000 hit locations: "
-                "a battle takes one of them at most"
+                f"{names} each replace the 000 hit locations: a battle takes one of them "
+                "at most"
             )
         self.options: frozenset[str] = chosen
         # 000 STRIKING AT WEAPONS, or with the option 001 Striking at Weapons in

@@ -360,7 +360,12 @@ def roll_damage(plan: Plan, dice: DiceSource) -> tuple[tuple[int, ...], int]:
     value = sum(faces) + d.adds
     dm = plan.damage_modifier
     if dm.dice is not None:
-        extra = roll(dm.dice.count, dice, dm.dice.sides, what="damage modifier")
+        extra = roll(
+            dm.dice.count,
+            dice,
+            dm.dice.sides,
+            what=f"{plan.attacker.name}'s damage modifier ({dm})",
+        )
         faces = (*faces, *extra)
         value += dm.sign * (sum(extra) + dm.dice.adds)
     return faces, max(0, value)

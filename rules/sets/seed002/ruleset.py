@@ -41,6 +41,7 @@ from rules.sets.protocol import (
     CharacterFileKind,
     LegalAction,
     OddsLine,
+    OptionChoice,
     Ruleset,
     SheetRow,
     SheetSection,
@@ -140,6 +141,10 @@ class Seed002:
     @property
     def available_options(self) -> Mapping[str, str]:
         return OPTIONS
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()  # its options stand alone
 
     @property
     def core_citations(self) -> CoreCitations:

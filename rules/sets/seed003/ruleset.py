@@ -55,6 +55,7 @@ from rules.sets.protocol import (
     CharacterFileKind,
     LegalAction,
     OddsLine,
+    OptionChoice,
     Ruleset,
     SheetRow,
     SheetSection,
@@ -152,6 +153,10 @@ class Seed003:
     @property
     def available_options(self) -> Mapping[str, str]:
         return {}
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()
 
     def with_options(self, options: Iterable[str]) -> Seed003:
         return seed003_ruleset(options)

@@ -399,14 +399,19 @@ class Contest:
     outcome: Outcome
 
 
-def contest(plan: AttackPlan, dice: DiceSource) -> Contest:
-    """The attack check and, if it reaches the difficulty, the defense."""
-    attack = check(dice, "attack", plan.attack_bonus, plan.difficulty)
+def contest(
+    plan: AttackPlan, dice: DiceSource, attacker: str = "", defender: str = ""
+) -> Contest:
+    """The attack check and, if it reaches the difficulty, the defense; the names
+    say whose each roll is, for dice entered at the table (the odds pass none)."""
+    attack = check(dice, "attack", plan.attack_bonus, plan.difficulty, whose=attacker)
     if not attack.succeeded:
         return Contest(attack, None, Outcome.MISS)
     if plan.defense is Defense.NONE:
         return Contest(attack, None, Outcome.HIT)
-    defense = check(dice, plan.defense.value, plan.defense_bonus, attack.total, beat=True)
+    defense = check(
+        dice, plan.defense.value, plan.defense_bonus, attack.total, beat=True, whose=defender
+    )
     if not defense.succeeded:
         return Contest(attack, defense, Outcome.HIT)
     return Contest(
@@ -440,7 +445,7 @@ def resolve_attack(state: BattleState, plan: AttackPlan, dice: DiceSource) -> At
             modifiers=plan.modifiers,
         )
     ]
-    result = contest(plan, dice)
+    result = contest(plan, dice, attacker.name, defender.name)
     events.append(
         CheckRolled(
             citation=_attack_citation(plan),
@@ -602,7 +607,7 @@ def injury_checks(
         defender, event = _dead(defender, f"{defender.hp} HP, at or below -{maximum}")
         return defender, (event,)
     con = sheet_of(defender).abilities.modifier("constitution")
-    wound = check(dice, "wound check", con, wound_damage)
+    wound = check(dice, "wound check", con, wound_damage, whose=defender.name)
     events.append(
         CheckRolled(citation=WOUNDS, combatant_id=defender.id, name=defender.name, roll=wound)
     )
@@ -633,6 +638,7 @@ def consciousness_check(
         "consciousness check",
         a.modifier("constitution") + a.modifier("strength"),
         -defender.hp,
+        whose=defender.name,
     )
     events: list[Event] = [
         CheckRolled(citation=HIT_POINTS, combatant_id=defender.id, name=defender.name, roll=stay)

@@ -40,8 +40,9 @@ class CheckRoll:
 
 
 def check(
-    dice: DiceSource, what: str, bonus: int, against: int, *, beat: bool = False
+    dice: DiceSource, what: str, bonus: int, against: int, *, beat: bool = False, whose: str = ""
 ) -> CheckRoll:
-    """Roll a 2d6 check through ``dice``."""
-    faces = roll(2, dice, what=what, adds=bonus)
+    """Roll a 2d6 check through ``dice``; ``whose`` check it is, for dice entered at
+    the table ("Bruiser's attack"; the odds pass none)."""
+    faces = roll(2, dice, what=f"{whose}'s {what}" if whose else what, adds=bonus)
     return CheckRoll(what, faces, bonus, against, beat)

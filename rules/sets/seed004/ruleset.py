@@ -44,6 +44,7 @@ from rules.sets.protocol import (
     CharacterFileKind,
     LegalAction,
     OddsLine,
+    OptionChoice,
     Ruleset,
     SheetRow,
     SheetSection,
@@ -125,6 +126,10 @@ class Seed004:
     @property
     def available_options(self) -> Mapping[str, str]:
         return MappingProxyType({})
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()
 
     def with_options(self, options: Iterable[str]) -> Seed004:
         return seed004_ruleset(options)
