@@ -109,6 +109,7 @@ from rules.battle.terrain import (
     fact_label,
 )
 from rules.battle.turns import start_turns
+from rules.battle.values import hex_name
 from rules.core.dice import SeededDice
 from rules.sets.registry import get_ruleset
 
@@ -812,7 +813,7 @@ class MainWindow(QMainWindow):
     # --- status bar ----------------------------------------------------------------------
     def _update_selection_label(self, *_args: object) -> None:
         state = self._controller.state
-        parts = [f"Turn {state.turn}"]
+        parts = [f"Round {state.turn}"]
         sid, tid = self._controller.selected_id, self._controller.target_id
         if sid is not None:
             c = state.combatant(sid)
@@ -841,7 +842,7 @@ class MainWindow(QMainWindow):
     def _update_hover_label(self, h: object) -> None:
         if isinstance(h, Hex):
             occupant = self._controller.state.occupant(h)
-            text = f"Hex {h.q},{h.r}"
+            text = hex_name(h).capitalize()
             if occupant is not None:
                 text += f" – {occupant.name}"
             self.hover_label.setText(text)

@@ -14,8 +14,10 @@ from app.map import painter as mp
 from app.map.camera import Camera
 from hexmap import Hex, arc_of
 from rules.battle.items import GroundItem
+from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 from rules.battle.terrain import TerrainLabel
+from rules.battle.values import hex_name
 
 LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
 
@@ -169,13 +171,12 @@ def describe_hex(
     """Tooltip text: coordinates, occupant, terrain (each fact named by
     ``terrain_label``, the battle's ruleset's), items, arc relative to the
     selection and the weapons that reach the hex."""
-    col, row = h.to_offset()
-    lines = [f"Hex {h.q},{h.r}  (column {col}, row {row})"]
+    lines = [hex_name(h).capitalize()]
     for c in state.combatants:
         if c.hex == h:
             hand = c.fighter.handedness.value
             lines.append(
-                f"{c.name} — {c.side.value}, HP {c.hp}/{c.fighter.hit_points}, "
+                f"{c.name} — {side_name(state.sides, c.side)}, HP {c.hp}/{c.fighter.hit_points}, "
                 f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
             )
     terrain = state.terrain.at(h)

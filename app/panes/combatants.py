@@ -44,6 +44,8 @@ from app.panes.widgets import (
 )
 from rules.battle.battle import BattleChange
 from rules.battle.model import Combatant, Status
+from rules.battle.sides import side_name
+from rules.battle.values import hex_name
 
 _INDEX = QModelIndex | QPersistentModelIndex
 
@@ -106,8 +108,9 @@ class CombatantsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return c.id
         if role == Qt.ItemDataRole.ToolTipRole:
+            side = side_name(self._controller.state.sides, c.side)
             return (
-                f"{c.name} ({c.side.value}) at {c.hex.q},{c.hex.r}, facing {c.facing.label}\n"
+                f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}\n"
                 f"HP {c.hp}/{c.fighter.hit_points}, {c.status.value}"
             )
         if col == self.NAME:

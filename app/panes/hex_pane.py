@@ -39,6 +39,7 @@ from rules.battle.commands import PaintTerrain, PickUpItem, ReadyWeapon
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant
 from rules.battle.terrain import Cover, Footing, Light, Terrain, TerrainChange, WaterDepth
+from rules.battle.values import hex_name
 
 # A value one terrain property takes: an enum member, or the height as a number.
 TerrainValue = TerrainChoice | int
@@ -251,8 +252,7 @@ class HexPane(QDockWidget):
             self.items.clear()
             self._update_buttons()
             return
-        col, row = h.to_offset()
-        self.title.setText(f"Hex {h.q},{h.r}  (column {col}, row {row})")
+        self.title.setText(hex_name(h).capitalize())
         here = [c for c in state.combatants if c.hex == h]
         if here:
             self.occupant.setText(

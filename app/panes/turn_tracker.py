@@ -231,7 +231,7 @@ class TurnTrackerPane(QDockWidget):
         running = state.turns_running
         self.start_button.setVisible(not running)
         if not running:
-            self.round_label.setText(f"Turn {state.turn} · no order")
+            self.round_label.setText(f"Round {state.turn} · no order")
             self.round_label.setToolTip("Roll initiative to take turns in order")
             self.next_button.setToolTip("End the turn for everybody (Ctrl+Return)")
             return

@@ -346,10 +346,10 @@ def test_event_text_single_events_and_turn_separators(controller):
     assert isinstance(rows[0].events[0], Moved)
     assert rows[0].hexes == moved[0].involved_hexes()
     assert isinstance(rows[1].events[0], TurnEnded)
-    assert rows[1].title == "Turn 2"
+    assert rows[1].title == "Round 2"
     assert isinstance(rows[2].events[0], Edited)
     assert rows[2].title == edited[0].describe()
-    assert turn_separator(1).title == "Turn 1"
+    assert turn_separator(1).title == "Round 1"
 
 
 def test_a_stand_alone_event_ends_an_attack_group(controller):
@@ -410,7 +410,7 @@ def test_copy_puts_the_entries_on_the_clipboard(qtbot, log_pane, controller):
     text = QApplication.clipboard().text()
     for event in events:
         assert event.describe() in text
-    assert "Turn 1" in text
+    assert "Round 1" in text
     log_pane.view.selectionModel().select(
         log_pane.model.index(1, 0),
         log_pane.view.selectionModel().SelectionFlag.ClearAndSelect,
