@@ -207,12 +207,15 @@ def open_window(
         )
     window.call_after_first_paint(setup_logging)
     # The autosave, then the offer to restore what a crash left (app.file_actions),
-    # then the first-run guide: after the offer is answered, not over it.
-    window.call_after_first_paint(
-        lambda: window.file_actions.start(
-            battle_file, then=lambda: maybe_show_first_run_guide(window)
-        )
-    )
+    # then the first-run guide: after the offer is answered, not over it, and only
+    # over the demo battle (not over a restored one, a file opened or its refusal).
+    demo_shown = battle is None and open_in_window is None
+
+    def welcome(restored: bool) -> None:
+        if demo_shown and not restored:
+            maybe_show_first_run_guide(window)
+
+    window.call_after_first_paint(lambda: window.file_actions.start(battle_file, then=welcome))
     if open_in_window is not None:
         window.call_after_first_paint(
             lambda: window.file_actions.open_path(open_in_window, asked=True)

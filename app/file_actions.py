@@ -568,12 +568,13 @@ class FileActions(QObject):
 
     # --- autosave and recovery ---------------------------------------------------------------
     def start(
-        self, battle_file: Path | None = None, then: Callable[[], object] | None = None
+        self, battle_file: Path | None = None, then: Callable[[bool], object] | None = None
     ) -> None:
         """At start-up, once the window shows: the battle's file, the autosave, then
         the offer to restore what a crash left behind (from the event loop, so the
         window is drawn behind the question), and ``then`` once the GM has answered
-        it (the first-run guide, which must not open over the question)."""
+        it, told whether a battle was restored (the first-run guide, which must not
+        open over the question nor over the restored battle)."""
         if battle_file is not None:
             self.path, self.name = battle_file, battle_file.name
             self._remember(battle_file)
@@ -581,9 +582,9 @@ class FileActions(QObject):
         self.autosave = install_autosave(self._controller, battle_file)
 
         def offer_then_go_on() -> None:
-            self.offer_recovery()
+            restored = self.offer_recovery()
             if then is not None:
-                then()
+                then(restored)
 
         QTimer.singleShot(0, offer_then_go_on)
 

@@ -176,7 +176,7 @@ class HexPane(QDockWidget):
         map_view.hex_clicked.connect(self.show_hex)
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._label_choices)
-        controller.battle_reset.connect(self.refresh)
+        controller.battle_reset.connect(self._on_battle_reset)
         controller.selection_changed.connect(lambda _sid: self.refresh())
         self.refresh()
 
@@ -203,6 +203,11 @@ class HexPane(QDockWidget):
 
     def unpin(self) -> None:
         self._pinned = False
+        self.refresh()
+
+    def _on_battle_reset(self) -> None:
+        """Another battle: no hex of the last one stays pinned."""
+        self._hex, self._pinned = None, False
         self.refresh()
 
     def _on_hover(self, h: object) -> None:
