@@ -862,7 +862,11 @@ class MainWindow(QMainWindow):
         sid, tid = self._controller.selected_id, self._controller.target_id
         if sid is not None:
             c = state.combatant(sid)
-            parts.append(f"Selected: {c.name} ({c.facing.label}, HP {c.hp}/{c.fighter.hit_points})")
+            health = ""
+            if self.panes:  # the ruleset is loaded once the panes are
+                ruleset = self._controller.ruleset
+                health = f", {ruleset.health_heading}: {ruleset.health(c).text}"
+            parts.append(f"Selected: {c.name} ({c.facing.label}{health})")
         else:
             parts.append("Nothing selected")
         if tid is not None:

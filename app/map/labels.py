@@ -16,8 +16,8 @@ from hexmap import Hex, arc_of
 from rules.battle.items import GroundItem
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
-from rules.battle.terrain import TerrainLabel
 from rules.battle.values import hex_name
+from rules.sets.protocol import Ruleset
 
 LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
 TOKEN_DISC = 0.62  # a token's disc, half its side in hex radii: what labels keep clear of
@@ -204,22 +204,23 @@ def describe_hex(
     h: Hex,
     selected_id: str | None,
     overlay: mp.Overlay | None,
-    terrain_label: TerrainLabel,
+    ruleset: Ruleset,
 ) -> str:
-    """Tooltip text: coordinates, occupant, terrain (each fact named by
-    ``terrain_label``, the battle's ruleset's), items, arc relative to the
-    selection and the weapons that reach the hex."""
+    """Tooltip text: coordinates, occupant (its health in the ruleset's terms),
+    terrain (each fact named by the ruleset's ``terrain_label``), items, arc
+    relative to the selection and the weapons that reach the hex."""
     lines = [hex_name(h).capitalize()]
     for c in state.combatants:
         if c.hex == h:
             hand = c.fighter.handedness.value
+            health = f"{ruleset.health_heading}: {ruleset.health(c).text}"
             lines.append(
-                f"{c.name} — {side_name(state.sides, c.side)}, HP {c.hp}/{c.fighter.hit_points}, "
+                f"{c.name} — {side_name(state.sides, c.side)}, {health}, "
                 f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
             )
     terrain = state.terrain.at(h)
     if not mp.terrain_look(terrain).plain:
-        lines.append("Terrain: " + terrain.describe(terrain_label))
+        lines.append("Terrain: " + terrain.describe(ruleset.terrain_label))
     items = state.items_at(h)
     if items:
         lines.append("On the ground: " + ", ".join(i.name for i in items))

@@ -934,7 +934,7 @@ class MapView(QWidget):
             h,
             self._controller.selected_id,
             self._overlay,
-            self._controller.ruleset.terrain_label,
+            self._controller.ruleset,
         )
 
     def _show_tooltip(self, event: QHelpEvent) -> None:

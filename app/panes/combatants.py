@@ -1,4 +1,5 @@
-"""The combatants pane: every fighter with side, HP, status and facing.
+"""The combatants pane: every fighter with side, health (in the ruleset's terms:
+hit points, or the worst wound of a wound track), status and facing.
 
 Clicking a row selects the fighter in the controller; the row follows the
 selection made on the map. Right-click ("Set as target") or Ctrl+click makes a row
@@ -67,6 +68,8 @@ class CombatantsModel(QAbstractTableModel):
         """Take the controller's current state; a reset only if the roster changed."""
         rows = self._controller.state.combatants
         self._target = self._controller.target_id
+        # A battle of another ruleset may name the health column otherwise.
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.HP, self.HP)
         if [c.id for c in rows] != [c.id for c in self._rows]:
             self.beginResetModel()
             self._rows = rows
@@ -97,6 +100,8 @@ class CombatantsModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == self.HP:
+                return self._controller.ruleset.health_heading
             return self.HEADERS[section]
         return None
 
@@ -111,7 +116,7 @@ class CombatantsModel(QAbstractTableModel):
             side = side_name(self._controller.state.sides, c.side)
             return (
                 f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}\n"
-                f"HP {c.hp}/{c.fighter.hit_points}, {c.status.value}"
+                f"{self._controller.ruleset.health(c).tooltip}, {c.status.value}"
             )
         if col == self.NAME:
             if role == Qt.ItemDataRole.DisplayRole:
@@ -126,9 +131,9 @@ class CombatantsModel(QAbstractTableModel):
                 return status_colour(c.status)
         elif col == self.HP:
             if role == HP_ROLE:
-                return (c.hp, c.fighter.hit_points, c.status)
+                return (self._controller.ruleset.health(c), c.status)
             if role == Qt.ItemDataRole.DisplayRole:
-                return f"{c.hp}/{c.fighter.hit_points}"
+                return self._controller.ruleset.health(c).text
         elif col == self.STATUS:
             if role == Qt.ItemDataRole.DisplayRole:
                 return c.status.value
@@ -167,8 +172,7 @@ class CombatantsPane(QDockWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
         header.setSectionResizeMode(CombatantsModel.NAME, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(CombatantsModel.HP, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(CombatantsModel.HP, 56)
+        header.setSectionResizeMode(CombatantsModel.HP, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(CombatantsModel.STATUS, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(CombatantsModel.FACING, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

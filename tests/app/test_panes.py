@@ -7,6 +7,7 @@ hard-coded copy. The battle is the shipped demo battle.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -134,11 +135,9 @@ def test_combatants_list_shows_every_fighter(combatants_pane, controller):
         assert model.index(row, 0).data(ID_ROLE) == c.id
         assert model.index(row, CombatantsModel.NAME).data() == c.name
         assert model.index(row, CombatantsModel.HP).data() == f"{c.hp}/{c.fighter.hit_points}"
-        assert model.index(row, CombatantsModel.HP).data(HP_ROLE) == (
-            c.hp,
-            c.fighter.hit_points,
-            c.status,
-        )
+        health, status = model.index(row, CombatantsModel.HP).data(HP_ROLE)
+        assert health.fraction == Fraction(max(0, c.hp), c.fighter.hit_points)
+        assert status is c.status
         assert model.index(row, CombatantsModel.STATUS).data() == c.status.value
         assert model.index(row, CombatantsModel.FACING).data() == c.facing.label
         assert model.index(row, CombatantsModel.NAME).data(Qt.ItemDataRole.DecorationRole)
