@@ -68,14 +68,15 @@ class CombatantsModel(QAbstractTableModel):
         """Take the controller's current state; a reset only if the roster changed."""
         rows = self._controller.state.combatants
         self._target = self._controller.target_id
-        # A battle of another ruleset may name the health column otherwise.
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.HP, self.HP)
         if [c.id for c in rows] != [c.id for c in self._rows]:
             self.beginResetModel()
             self._rows = rows
             self.endResetModel()
             return
         self._rows = rows
+        # A battle of another ruleset with the same ids names the health otherwise;
+        # asked only now that no row is the last battle's.
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.HP, self.HP)
         if rows:
             last = self.index(len(rows) - 1, self.columnCount() - 1)
             self.dataChanged.emit(self.index(0, 0), last)
