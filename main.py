@@ -176,6 +176,16 @@ def run_self_test(regenerate: bool) -> int:
     return self_test(regenerate=regenerate)
 
 
+def seed_message(seed: int) -> str:
+    """What the status bar says of the demo's dice once the window opens: the seed,
+    and how to play the same dice again from the window (a packaged program has
+    no command line to show)."""
+    return (
+        f"Demo battle, dice seed {seed}: File ▸ New Demo Battle plays it again "
+        "with the same dice"
+    )
+
+
 def open_window(
     seed: int,
     *,
@@ -200,19 +210,19 @@ def open_window(
             lambda: controller.replace_battle(load_demo_battle(seed, turn_order=True))
         )
         window.call_after_first_paint(
-            lambda: window.statusBar().showMessage(
-                f"Demo battle, dice seed {seed} (python main.py --seed {seed} rolls it again)",
-                SEED_MESSAGE_MS,
-            )
+            lambda: window.statusBar().showMessage(seed_message(seed), SEED_MESSAGE_MS)
         )
     window.call_after_first_paint(setup_logging)
     # The autosave, then the offer to restore what a crash left (app.file_actions),
-    # then the first-run guide: after the offer is answered, not over it.
-    window.call_after_first_paint(
-        lambda: window.file_actions.start(
-            battle_file, then=lambda: maybe_show_first_run_guide(window)
-        )
-    )
+    # then the first-run guide: after the offer is answered, not over it, and only
+    # over the demo battle (not over a restored one, a file opened or its refusal).
+    demo_shown = battle is None and open_in_window is None
+
+    def welcome(restored: bool) -> None:
+        if demo_shown and not restored:
+            maybe_show_first_run_guide(window)
+
+    window.call_after_first_paint(lambda: window.file_actions.start(battle_file, then=welcome))
     if open_in_window is not None:
         window.call_after_first_paint(
             lambda: window.file_actions.open_path(open_in_window, asked=True)

@@ -3,7 +3,7 @@
 Every number here is read from an event; nothing is computed. One row per event,
 except that the events of one attack (from an event the ruleset's ``LogFormatter``
 says opens a row, up to the next stand-alone event) form one multi-line row, and
-``TurnEnded`` becomes a turn separator. Each line keeps its event, the event's
+``TurnEnded`` becomes a round's separator ("Round 2"). Each line keeps its event, the event's
 ``describe()`` text (the full sentence, with every modifier, for tooltips and
 copying) and its citation. The ruleset's formatter (``app.rulesets``) gives its own
 events' short lines and tones; this module knows only the battle's neutral
@@ -183,7 +183,7 @@ def turn_separator(turn: int) -> LogRow:
 
 
 def _turn_row(event: TurnEnded) -> LogRow:
-    line = LogLine(f"Turn {event.turn}", _cite(event), Tone.TITLE, event, event.describe())
+    line = LogLine(f"Round {event.turn}", _cite(event), Tone.TITLE, event, event.describe())
     return LogRow(RowKind.TURN, (line,), (), ())
 
 
@@ -239,5 +239,5 @@ def _text_and_tone(event: Event, formatter: LogFormatter) -> tuple[str, Tone]:
     if isinstance(event, BattleUndecided | BattleContinued):
         return event.describe(), Tone.NOTE
     if isinstance(event, TurnEnded):
-        return f"Turn {event.turn}", Tone.TITLE
+        return f"Round {event.turn}", Tone.TITLE
     return event.describe(), Tone.PLAIN

@@ -721,12 +721,13 @@ class FileActions(QObject):
 
     # --- autosave and recovery ---------------------------------------------------------------
     def start(
-        self, battle_file: Path | None = None, then: Callable[[], object] | None = None
+        self, battle_file: Path | None = None, then: Callable[[bool], object] | None = None
     ) -> None:
         """At start-up, once the window shows: the battle's file, the autosave, then
         the offer to restore what a crash left behind (from the event loop, so the
         window is drawn behind the question), and ``then`` once the GM has answered
-        it (the first-run guide, which must not open over the question)."""
+        it, told whether a battle was restored (the first-run guide, which must not
+        open over the question nor over the restored battle)."""
         if battle_file is not None:
             # Taken now, not when main.py read the file a moment ago; a second
             # program that wrote it in that moment would be overwritten unasked.
@@ -740,9 +741,9 @@ class FileActions(QObject):
         self._on_autosave_status_changed(self.autosave.problem)
 
         def offer_then_go_on() -> None:
-            self.offer_recovery()
+            restored = self.offer_recovery()
             if then is not None:
-                then()
+                then(restored)
 
         QTimer.singleShot(0, offer_then_go_on)
 

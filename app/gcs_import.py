@@ -49,6 +49,7 @@ from rules.battle.model import Combatant, Fighter, Side
 from rules.battle.roster import AddCombatant, next_combatant_id
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
+from rules.battle.values import hex_name
 from rules.core.errors import DataError, RulesError
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.registry import get_ruleset, ruleset_keys
@@ -175,9 +176,8 @@ def update_text(state: BattleState, plan: ImportPlan) -> str:
     who = plan.updates
     if who is None:
         return ""
-    col, row = who.hex.to_offset()
     line = (
-        f"Updates {who.name} ({side_name(state.sides, who.side)}, column {col}, row {row}), "
+        f"Updates {who.name} ({side_name(state.sides, who.side)}, {hex_name(who.hex)}), "
         "who keeps place, facing, side and the hit points lost in the battle. "
     )
     if not plan.changes:

@@ -5,8 +5,8 @@ actions from it (``key_sequences(action)``) and the shortcut dialog shows it, so
 the two cannot disagree. ``MOUSE_CONTROLS`` is the same for the mouse.
 
 ``build_help_menu(window)`` adds the Help menu; ``maybe_show_first_run_guide``
-opens the controls guide over the demo battle until the GM ticks "Don't show
-again" (kept in the settings, see ``app.user_dirs.settings``).
+opens the controls guide over the demo battle at the first start only (kept in the
+settings, see ``app.user_dirs.settings``); Help ▸ Controls guide opens it again.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -50,7 +50,9 @@ from rules.core.assets import asset_path, bundle_root
 from rules.core.version import ENGINE_VERSION
 
 APP_TITLE = "Hexfray"
-GUIDE_DISMISSED_KEY = "help/first_run_guide_dismissed"
+# Set once the guide has opened at a start (earlier versions set it with their
+# "Don't show this again", which the one opening replaces).
+GUIDE_SEEN_KEY = "help/first_run_guide_dismissed"
 GUIDE_TEXT_WIDTH = 500
 
 
@@ -199,8 +201,9 @@ def guide_html() -> str:
     )
 
 
-def guide_dismissed(store: QSettings | None = None) -> bool:
-    value = (store if store is not None else user_settings()).value(GUIDE_DISMISSED_KEY, False)
+def guide_seen(store: QSettings | None = None) -> bool:
+    """Whether the guide has opened at a start before."""
+    value = (store if store is not None else user_settings()).value(GUIDE_SEEN_KEY, False)
     return value in (True, "true", "1", 1)
 
 
@@ -470,9 +473,8 @@ class AboutDialog(QDialog):
 class FirstRunGuide(QDialog):
     """A short, non-modal guide to the controls, shown over the demo battle."""
 
-    def __init__(self, parent: QWidget | None = None, store: QSettings | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._settings = store if store is not None else user_settings()
         self.setWindowTitle(f"Welcome to {APP_TITLE}")
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
@@ -484,20 +486,13 @@ class FirstRunGuide(QDialog):
         # dialog opens tall enough for all of the text.
         text.setFixedWidth(GUIDE_TEXT_WIDTH)
         text.setMinimumHeight(text.heightForWidth(GUIDE_TEXT_WIDTH))
-        self.dont_show = QCheckBox("Don't show this again", self)
-        self.dont_show.setChecked(guide_dismissed(self._settings))
         buttons = QDialogButtonBox(self)
         buttons.addButton("Start", QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.dont_show)
-        bottom.addStretch(1)
-        bottom.addWidget(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(text)
-        layout.addLayout(bottom)
-        self.finished.connect(self._remember)
+        layout.addWidget(buttons)
         self.adjustSize()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -510,19 +505,19 @@ class FirstRunGuide(QDialog):
             corner = anchor.mapToGlobal(anchor.rect().bottomLeft())
             self.move(corner.x() + 16, corner.y() - self.frameGeometry().height() - 16)
 
-    def _remember(self, _result: int = 0) -> None:
-        self._settings.setValue(GUIDE_DISMISSED_KEY, self.dont_show.isChecked())
-        self._settings.sync()
-
 
 def maybe_show_first_run_guide(
     parent: QWidget | None = None, store: QSettings | None = None
 ) -> FirstRunGuide | None:
-    """Open the guide (non-modal) unless the GM chose "Don't show again"."""
+    """Open the guide (non-modal) at the first start, once: never again after that,
+    and not while a dialog waits for the GM (a file that could not be opened), over
+    which it would open; that start does not count as its first."""
     store = store if store is not None else user_settings()
-    if guide_dismissed(store):
+    if guide_seen(store) or QApplication.activeModalWidget() is not None:
         return None
-    guide = FirstRunGuide(parent, store)
+    store.setValue(GUIDE_SEEN_KEY, True)
+    store.sync()
+    guide = FirstRunGuide(parent)
     guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     guide.show()
     return guide

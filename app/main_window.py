@@ -1,7 +1,9 @@
 """The main window: the map in the middle, the panes docked around it.
 
 Dock layout and window geometry are saved with ``QSettings`` (``saveState`` /
-``restoreState``); the panes' stable object names make that work across runs. The
+``restoreState``) a moment after they change and at close, so the window reopens as
+it was, maximized included, however the program ended; the panes' stable object
+names make that work across runs. The
 default layout fits a 1366x768 laptop: the turn tracker over combatants, inspector
 and hex tabbed on the left over the combat log, the attack pane alone on the right
 (the whole height).
@@ -34,11 +36,13 @@ from PySide6.QtGui import (
     QColor,
     QIcon,
     QIconEngine,
+    QMoveEvent,
     QPainter,
     QPainterPath,
     QPen,
     QPixmap,
     QPolygonF,
+    QResizeEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
@@ -47,7 +51,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -66,6 +69,7 @@ from app.character_editor import CharacterEditing
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
 from app.dice_entry import DiceEntryPrompt, dice_icon
+from app.export_folders import ask_export_path
 from app.fighter_placement import FighterPlacement
 from app.file_actions import FileActions
 from app.gcs_import import CharacterImport
@@ -111,6 +115,7 @@ from rules.battle.terrain import (
     fact_label,
 )
 from rules.battle.turns import start_turns
+from rules.battle.values import hex_name
 from rules.core.dice import SeededDice
 from rules.sets.registry import get_ruleset
 
@@ -129,6 +134,9 @@ LOG_HEIGHT = 260
 GEOMETRY_KEY = "mainWindow/geometry"
 STATE_KEY = "mainWindow/state"
 LEGEND_FOLDED_KEY = "view/legend_folded"
+# A resize, a maximize or a dock moved is saved once it settles: the window reopens
+# as it was even after the program was ended without closing it.
+LAYOUT_SAVE_DELAY_MS = 1000
 
 BRUSH_KINDS: tuple[tuple[str, str], ...] = (
     ("light", "Light"),
@@ -221,6 +229,10 @@ class MainWindow(QMainWindow):
         self._size_docks_on_show = False
         self._after_first_paint: list[Callable[[], object]] = []
         self._first_paint_seen = False
+        self._layout_save = QTimer(self)
+        self._layout_save.setSingleShot(True)
+        self._layout_save.setInterval(LAYOUT_SAVE_DELAY_MS)
+        self._layout_save.timeout.connect(self.save_layout)
 
         # The File menu's logic: new, open, save, recent files, the unsaved-changes
         # question, the autosave (app.file_actions).
@@ -282,7 +294,7 @@ class MainWindow(QMainWindow):
         self.attack_pane: QDockWidget = ruleset_ui(controller.state.ruleset_key).attack_pane(
             controller, self
         )
-        self.log_pane: CombatLogPane = CombatLogPane(controller, self)
+        self.log_pane: CombatLogPane = CombatLogPane(controller, self, self._settings)
         self.hex_pane: HexPane = HexPane(controller, self.map_view, self)
         self.inspector_pane.edit_requested.connect(self.character_editing.edit)
         self.combatants_pane.table.doubleClicked.connect(self._edit_combatant_at)
@@ -302,6 +314,7 @@ class MainWindow(QMainWindow):
         self._arrange_default_docks()
         for pane in self.panes:
             guard_wheel(pane)  # the wheel scrolls a pane, not the box it passes over
+            self._watch_dock(pane)
             toggle = pane.toggleViewAction()
             toggle.setText(f"Show {pane.windowTitle()}")
             self._view_menu.insertAction(self._pane_toggles_end, toggle)
@@ -390,7 +403,35 @@ class MainWindow(QMainWindow):
         # The dock sizes settle once the window has its new size.
         QTimer.singleShot(0, self._resize_default_docks)
 
+    @property
+    def layout_save_pending(self) -> bool:
+        """Whether a change of the window's size, state or docks waits to be saved."""
+        return self._layout_save.isActive()
+
+    def _layout_changed(self, *_args: object) -> None:
+        if self.panes:
+            self._layout_save.start()
+
+    def _watch_dock(self, pane: QDockWidget) -> None:
+        pane.dockLocationChanged.connect(self._layout_changed)
+        pane.topLevelChanged.connect(self._layout_changed)
+        pane.visibilityChanged.connect(self._layout_changed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._layout_changed()
+
+    def moveEvent(self, event: QMoveEvent) -> None:
+        super().moveEvent(event)
+        self._layout_changed()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange:  # maximized, full screen, back
+            self._layout_changed()
+
     def save_layout(self) -> None:
+        self._layout_save.stop()
         if not self.panes:  # closed before the panes were built: keep the saved layout
             return
         self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
@@ -644,6 +685,10 @@ class MainWindow(QMainWindow):
         another ruleset brings that ruleset's attack pane, in the old one's place:
         the old pane is taken out before the battle changes, so that it never reads
         a battle of rules it does not know."""
+        # Nothing of the last battle stays chosen: no fighter selected (the inspector
+        # clears) and no target.
+        self._controller.select(None)
+        self._controller.set_target(None)
         key = battle.state.ruleset_key
         if not self.panes or key == self._controller.state.ruleset_key:
             self._controller.replace_battle(battle)
@@ -677,6 +722,7 @@ class MainWindow(QMainWindow):
         if not floating and not tabbed_with:
             self.resizeDocks([new], [width], Qt.Orientation.Horizontal)
         guard_wheel(new)
+        self._watch_dock(new)
         toggle = new.toggleViewAction()
         toggle.setText(f"Show {new.windowTitle()}")
         self._view_menu.insertAction(after, toggle)
@@ -747,12 +793,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Cancelled at the table: {name} (nothing changed)", 6000)
 
     def _on_export_map_action_triggered(self) -> None:
-        name, _filter = QFileDialog.getSaveFileName(
-            self, "Export Map as Picture", str(Path.home() / "hexfray-map.png"),
+        path = ask_export_path(
+            self, self._settings, "Export Map as Picture", "hexfray-map.png",
             "PNG picture (*.png)",
         )  # fmt: skip
-        if name:
-            self.export_map_picture(Path(name))
+        if path is not None:
+            self.export_map_picture(path)
 
     def export_map_picture(self, path: Path) -> bool:
         """The whole map as a PNG at ``path`` (".png" added if missing)."""
@@ -827,11 +873,15 @@ class MainWindow(QMainWindow):
     # --- status bar ----------------------------------------------------------------------
     def _update_selection_label(self, *_args: object) -> None:
         state = self._controller.state
-        parts = [f"Turn {state.turn}"]
+        parts = [f"Round {state.turn}"]
         sid, tid = self._controller.selected_id, self._controller.target_id
         if sid is not None:
             c = state.combatant(sid)
-            parts.append(f"Selected: {c.name} ({c.facing.label}, HP {c.hp}/{c.fighter.hit_points})")
+            health = ""
+            if self.panes:  # the ruleset is loaded once the panes are
+                ruleset = self._controller.ruleset
+                health = f", {ruleset.health_heading}: {ruleset.health(c).text}"
+            parts.append(f"Selected: {c.name} ({c.facing.label}{health})")
         else:
             parts.append("Nothing selected")
         if tid is not None:
@@ -856,7 +906,7 @@ class MainWindow(QMainWindow):
     def _update_hover_label(self, h: object) -> None:
         if isinstance(h, Hex):
             occupant = self._controller.state.occupant(h)
-            text = f"Hex {h.q},{h.r}"
+            text = hex_name(h).capitalize()
             if occupant is not None:
                 text += f" – {occupant.name}"
             self.hover_label.setText(text)

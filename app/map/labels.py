@@ -14,10 +14,20 @@ from app.map import painter as mp
 from app.map.camera import Camera
 from hexmap import Hex, arc_of
 from rules.battle.items import GroundItem
+from rules.battle.sides import side_name
 from rules.battle.state import BattleState
-from rules.battle.terrain import TerrainLabel
+from rules.battle.values import hex_name
+from rules.sets.protocol import Ruleset
 
 LABELS_MIN_PIXELS = 16.0  # hexes smaller than this on screen get no labels
+TOKEN_DISC = 0.62  # a token's disc, half its side in hex radii: what labels keep clear of
+# The target callout's ways out from the target, turned from straight away from the
+# attacker: nearest first, each side in turn.
+CALLOUT_TURNS = (
+    0.0,
+    *(math.radians(sign * degrees) for degrees in range(30, 180, 30) for sign in (1, -1)),
+    math.pi,
+)
 
 
 @dataclass(frozen=True)
@@ -45,13 +55,8 @@ def layout_labels(
     labels: list[Label] = []
     if overlay is None or camera.hex_pixels < LABELS_MIN_PIXELS:
         return labels
-    half = 0.62 * camera.hex_pixels
-    obstacles: list[QRectF] = []
-    taken: set[Hex] = set()
-    for c in state.combatants:
-        centre = camera.hex_center(c.hex)
-        obstacles.append(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
-        taken.add(c.hex)
+    obstacles = token_rects(camera, state)
+    taken = {c.hex for c in state.combatants}
     target = target_labels(camera, state, overlay, target_id, texts)
     labels += target
     obstacles += [label.rect for label in target]
@@ -91,6 +96,16 @@ def layout_labels(
     return labels
 
 
+def token_rects(camera: Camera, state: BattleState) -> list[QRectF]:
+    """On screen, the disc of every token: what a label must not cover."""
+    half = TOKEN_DISC * camera.hex_pixels
+    rects = []
+    for c in state.combatants:
+        centre = camera.hex_center(c.hex)
+        rects.append(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
+    return rects
+
+
 def target_labels(
     camera: Camera,
     state: BattleState,
@@ -98,8 +113,12 @@ def target_labels(
     target_id: str | None,
     texts: mp.TextCache,
 ) -> list[Label]:
-    """Beyond the target, away from the attacker: who it is, where it stands in
-    the attacker's arcs and from which of its own arcs it is attacked."""
+    """Beside the target: who it is, where it stands in the attacker's arcs and
+    from which of its own arcs it is attacked. The callout goes beyond the target,
+    away from the attacker, unless it would cover a token there: then the nearest
+    turn from that way (30 degrees at a time, close to the target, then further
+    out) where it covers none and stays in view; failing that, where it covers no
+    token; failing that too, straight beyond."""
     if target_id is None:
         return []
     a = state.combatant(overlay.combatant_id)
@@ -123,15 +142,36 @@ def target_labels(
     width = max(r.width() for r in sizes)
     height = step * (len(lines) - 1) + sizes[0].height()
     gap = 0.72 * camera.hex_pixels + 4
-    # the box's centre: out from the target until the box clears the token
-    cx = end.x() + ux * (gap + width / 2 * abs(ux))
-    cy = end.y() + uy * (gap + height / 2 * abs(uy))
-    top = cy - height / 2 + sizes[0].height() / 2
-    labels = []
-    for i, (text, px, b, fg, bgc, edge) in enumerate(lines):
-        rect = mp.pill_rect(texts, text, QPointF(cx, top + i * step), pixel_size=px, bold=b)
-        labels.append(Label(text, rect, px, b, fg, bgc, edge, on_top=True))
-    return labels
+
+    def callout(dx: float, dy: float, distance: float) -> list[Label]:
+        # the box's centre: out from the target until the box clears the token
+        cx = end.x() + dx * (distance + width / 2 * abs(dx))
+        cy = end.y() + dy * (distance + height / 2 * abs(dy))
+        top = cy - height / 2 + sizes[0].height() / 2
+        placed = []
+        for i, (text, px, b, fg, bgc, edge) in enumerate(lines):
+            rect = mp.pill_rect(texts, text, QPointF(cx, top + i * step), pixel_size=px, bold=b)
+            placed.append(Label(text, rect, px, b, fg, bgc, edge, on_top=True))
+        return placed
+
+    tokens = token_rects(camera, state)
+    view = QRectF(0, 0, camera.width, camera.height)
+    away = math.atan2(uy, ux)
+    candidates = [
+        callout(math.cos(away + turn), math.sin(away + turn), gap * farther)
+        for farther in (1.0, 2.0)
+        for turn in CALLOUT_TURNS
+    ]
+    clear = [c for c in candidates if not any(_box(c).intersects(t) for t in tokens)]
+    shown = [c for c in clear if view.contains(_box(c))]
+    return (shown or clear or candidates)[0]
+
+
+def _box(labels: list[Label]) -> QRectF:
+    box = QRectF(labels[0].rect)
+    for label in labels[1:]:
+        box = box.united(label.rect)
+    return box
 
 
 def paint_labels(p: QPainter, texts: mp.TextCache, labels: list[Label], on_top: bool) -> None:
@@ -164,23 +204,23 @@ def describe_hex(
     h: Hex,
     selected_id: str | None,
     overlay: mp.Overlay | None,
-    terrain_label: TerrainLabel,
+    ruleset: Ruleset,
 ) -> str:
-    """Tooltip text: coordinates, occupant, terrain (each fact named by
-    ``terrain_label``, the battle's ruleset's), items, arc relative to the
-    selection and the weapons that reach the hex."""
-    col, row = h.to_offset()
-    lines = [f"Hex {h.q},{h.r}  (column {col}, row {row})"]
+    """Tooltip text: coordinates, occupant (its health in the ruleset's terms),
+    terrain (each fact named by the ruleset's ``terrain_label``), items, arc
+    relative to the selection and the weapons that reach the hex."""
+    lines = [hex_name(h).capitalize()]
     for c in state.combatants:
         if c.hex == h:
             hand = c.fighter.handedness.value
+            health = f"{ruleset.health_heading}: {ruleset.health(c).text}"
             lines.append(
-                f"{c.name} — {c.side.value}, HP {c.hp}/{c.fighter.hit_points}, "
+                f"{c.name} — {side_name(state.sides, c.side)}, {health}, "
                 f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
             )
     terrain = state.terrain.at(h)
     if not mp.terrain_look(terrain).plain:
-        lines.append("Terrain: " + terrain.describe(terrain_label))
+        lines.append("Terrain: " + terrain.describe(ruleset.terrain_label))
     items = state.items_at(h)
     if items:
         lines.append("On the ground: " + ", ".join(i.name for i in items))

@@ -66,6 +66,7 @@ FIT_NONE, FIT_MAP, FIT_BATTLE = 0, 1, 2
 ZOOM_SETTLE_MS = 140  # after the last zoom step, crisp tokens and terrain follow
 HEIGHTS_MIN_PIXELS = 18.0  # smaller hexes get no height numbers
 ITEMS_MIN_PIXELS = 9.0  # ... and no item icons
+LEGEND_MARGIN = 12  # px between the legend and the map view's edges
 LEGEND_FOLD_MARK = "\u25be"  # before the open legend's title: a click folds it
 LEGEND_OPEN_MARK = "\u25b8"  # before the folded one's: a click opens it
 
@@ -116,6 +117,8 @@ class MapView(QWidget):
         self._overlay: mp.Overlay | None = None
         self._legend: QPixmap | None = None
         self._legend_folded = False
+        self._legend_at = QRectF()  # where the legend was last painted
+        self._callout: list[QRectF] = []  # the target callout's labels, as last painted
         self._highlight: tuple[Hex, ...] = ()
         self._highlight_path = QPainterPath()
         self._highlight_line = QPolygonF()
@@ -553,6 +556,7 @@ class MapView(QWidget):
             layers.paint_path(p, camera, self.path_shown())
         overlay = self._overlay
         labels = ml.layout_labels(camera, state, overlay, target, self._texts)
+        self._callout = [label.rect for label in labels if label.on_top]
         ml.paint_labels(p, self._texts, labels, on_top=False)
         if selected is not None and target is not None:
             layers.paint_target_line(p, camera, state.combatant(selected), state.combatant(target))
@@ -759,16 +763,36 @@ class MapView(QWidget):
         self.update()
 
     def legend_rect(self) -> QRectF:
-        """Where the legend sits, bottom left (empty with no selection)."""
+        """Where the legend sits (empty with no selection): bottom left, else the
+        first other corner (bottom right, top left, top right) where it hides
+        neither the selected fighter, nor its target, nor the target's callout."""
         if self._overlay is None:
             return QRectF()
         pixmap = self._legend_pixmap(self._overlay)
         dpr = pixmap.devicePixelRatio()
         w, h = pixmap.width() / dpr, pixmap.height() / dpr
-        return QRectF(12, self.height() - h - 12, w, h)
+        left, right = LEGEND_MARGIN, self.width() - w - LEGEND_MARGIN
+        top, bottom = LEGEND_MARGIN, self.height() - h - LEGEND_MARGIN
+        corners = [QRectF(x, y, w, h) for x, y in ((left, bottom), (right, bottom),
+                                                   (left, top), (right, top))]  # fmt: skip
+        chosen = (self._controller.selected_id, self._controller.target_id)
+        kept_clear = [
+            self._token_rect(c.hex).toRectF()
+            for c in map(self._controller.combatant_or_none, chosen)
+            if c is not None
+        ]
+        kept_clear += self._callout
+        for corner in corners:
+            if not any(corner.intersects(token) for token in kept_clear):
+                return corner
+        return corners[0]
 
     def _paint_legend(self, p: QPainter, overlay: mp.Overlay, exposed: QRectF) -> None:
         rect = self.legend_rect()
+        if rect != self._legend_at:  # it moved off a token: its old place is drawn again
+            self.update(self._legend_at.toAlignedRect())
+            self.update(rect.toAlignedRect())
+            self._legend_at = rect
         if rect.intersects(exposed):
             p.drawPixmap(rect.topLeft(), self._legend_pixmap(overlay))
 
@@ -910,7 +934,7 @@ class MapView(QWidget):
             h,
             self._controller.selected_id,
             self._overlay,
-            self._controller.ruleset.terrain_label,
+            self._controller.ruleset,
         )
 
     def _show_tooltip(self, event: QHelpEvent) -> None:

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from app.controller import BattleController, Redraw
 from app.event_text import Tone
 from app.help import key_sequences
+from app.panes.labels import fighter_choice
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -63,7 +64,7 @@ from app.theme import ARC_COLOURS
 from hexmap.arcs import arc_of
 from rules.battle.battle import BattleChange, ChangeKind
 from rules.battle.commands import Attack
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.battle.turns import attack_problems, attacks_left
 from rules.core.errors import RulesError
@@ -355,9 +356,11 @@ class AttackFormPane(QDockWidget):
         state = self._controller.state
         attacker = self._controller.combatant_or_none(self.attacker_id)
         defender = self._controller.combatant_or_none(self.defender_id)
-        _fill_combatants(self.attacker_combo, state.combatants, attacker, "(select a fighter)")
+        _fill_combatants(
+            self.attacker_combo, state.combatants, attacker, "(select a fighter)", state
+        )
         others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
-        _fill_combatants(self.target_combo, others, defender, "(choose a target)")
+        _fill_combatants(self.target_combo, others, defender, "(choose a target)", state)
         pair = (
             attacker.id if attacker is not None else None,
             defender.id if defender is not None else None,
@@ -820,12 +823,15 @@ def _combo(name: str, tip: str) -> QComboBox:
 
 
 def _fill_combatants(
-    combo: QComboBox, combatants: Sequence[Combatant], current: Combatant | None, placeholder: str
+    combo: QComboBox,
+    combatants: Sequence[Combatant],
+    current: Combatant | None,
+    placeholder: str,
+    state: BattleState,
 ) -> None:
     items: list[tuple[str, object]] = [(placeholder, None)]
     for c in combatants:
-        note = "" if c.status is Status.ACTIVE else f" ({c.status.value})"
-        items.append((f"{c.name} – {c.side.value}{note}", c.id))
+        items.append((fighter_choice(c, state.sides), c.id))
     combo.blockSignals(True)
     try:
         existing = [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]

@@ -37,6 +37,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QPoint,
     QRectF,
+    QSettings,
     QSize,
     Qt,
     QTimer,
@@ -56,7 +57,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -81,10 +81,12 @@ from app.event_text import (
     turn_separator,
     with_entered_dice,
 )
+from app.export_folders import ask_export_path
 from app.help import key_sequences
 from app.log_export import ExportFormat, export_log
 from app.panes.widgets import MUTED, configure_dock, pane_body
 from app.rulesets import ruleset_ui
+from app.user_dirs import settings as user_settings
 from rules.battle.battle import BattleChange, ChangeKind
 
 _INDEX = QModelIndex | QPersistentModelIndex
@@ -717,10 +719,18 @@ class RowHeights(QObject):
 
 
 class CombatLogPane(QDockWidget):
-    def __init__(self, controller: BattleController, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: BattleController,
+        parent: QWidget | None = None,
+        settings: QSettings | None = None,
+    ) -> None:
+        """``settings``: where the export remembers its folders (the program's own
+        settings by default)."""
         super().__init__(parent)
         configure_dock(self, "combatLogPane", "Combat log")
         self._controller = controller
+        self._settings = settings if settings is not None else user_settings()
         self._hovered: int = -1
         self._combatant_choices: tuple[tuple[str, str], ...] = ()
 
@@ -859,6 +869,7 @@ class CombatLogPane(QDockWidget):
         self._after_change()
 
     def _on_controller_battle_reset(self) -> None:
+        self.clear_filter()  # another battle: its whole log, not the last one's filter
         self.rebuild()
 
     def _on_controller_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
@@ -918,6 +929,18 @@ class CombatLogPane(QDockWidget):
         self.model.set_filter(log_filter)
         self._show_count()
         self.view.scrollToBottom()
+
+    def clear_filter(self) -> None:
+        """Everyone and no search text: the whole log shows."""
+        for box in (self.combatant_box, self.search_box):
+            box.blockSignals(True)
+        try:
+            self.combatant_box.setCurrentIndex(0)
+            self.search_box.clear()
+        finally:
+            for box in (self.combatant_box, self.search_box):
+                box.blockSignals(False)
+        self.set_filter(LogFilter())
 
     def _apply_filter(self) -> None:
         combatant = self.combatant_box.currentData()
@@ -1003,15 +1026,15 @@ class CombatLogPane(QDockWidget):
         self._ask_and_export(ExportFormat.HTML)
 
     def _ask_and_export(self, fmt: ExportFormat) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        path = ask_export_path(
             self,
+            self._settings,
             self.export_caption(),
             f"combat-log{fmt.suffix}",
             f"{fmt.label} (*{fmt.suffix})",
         )
-        if not name:
+        if path is None:
             return
-        path = Path(name)
         if not path.suffix:
             path = path.with_suffix(fmt.suffix)
         try:

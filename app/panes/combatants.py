@@ -1,4 +1,5 @@
-"""The combatants pane: every fighter with side, HP, status and facing.
+"""The combatants pane: every fighter with side, health (in the ruleset's terms:
+hit points, or the worst wound of a wound track), status and facing.
 
 Clicking a row selects the fighter in the controller; the row follows the
 selection made on the map. Right-click ("Set as target") or Ctrl+click makes a row
@@ -44,6 +45,8 @@ from app.panes.widgets import (
 )
 from rules.battle.battle import BattleChange
 from rules.battle.model import Combatant, Status
+from rules.battle.sides import side_name
+from rules.battle.values import hex_name
 
 _INDEX = QModelIndex | QPersistentModelIndex
 
@@ -71,6 +74,9 @@ class CombatantsModel(QAbstractTableModel):
             self.endResetModel()
             return
         self._rows = rows
+        # A battle of another ruleset with the same ids names the health otherwise;
+        # asked only now that no row is the last battle's.
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, self.HP, self.HP)
         if rows:
             last = self.index(len(rows) - 1, self.columnCount() - 1)
             self.dataChanged.emit(self.index(0, 0), last)
@@ -95,6 +101,8 @@ class CombatantsModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == self.HP:
+                return self._controller.ruleset.health_heading
             return self.HEADERS[section]
         return None
 
@@ -106,9 +114,10 @@ class CombatantsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return c.id
         if role == Qt.ItemDataRole.ToolTipRole:
+            side = side_name(self._controller.state.sides, c.side)
             return (
-                f"{c.name} ({c.side.value}) at {c.hex.q},{c.hex.r}, facing {c.facing.label}\n"
-                f"HP {c.hp}/{c.fighter.hit_points}, {c.status.value}"
+                f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}\n"
+                f"{self._controller.ruleset.health(c).tooltip}, {c.status.value}"
             )
         if col == self.NAME:
             if role == Qt.ItemDataRole.DisplayRole:
@@ -123,9 +132,9 @@ class CombatantsModel(QAbstractTableModel):
                 return status_colour(c.status)
         elif col == self.HP:
             if role == HP_ROLE:
-                return (c.hp, c.fighter.hit_points, c.status)
+                return (self._controller.ruleset.health(c), c.status)
             if role == Qt.ItemDataRole.DisplayRole:
-                return f"{c.hp}/{c.fighter.hit_points}"
+                return self._controller.ruleset.health(c).text
         elif col == self.STATUS:
             if role == Qt.ItemDataRole.DisplayRole:
                 return c.status.value
@@ -164,8 +173,7 @@ class CombatantsPane(QDockWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
         header.setSectionResizeMode(CombatantsModel.NAME, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(CombatantsModel.HP, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(CombatantsModel.HP, 56)
+        header.setSectionResizeMode(CombatantsModel.HP, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(CombatantsModel.STATUS, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(CombatantsModel.FACING, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

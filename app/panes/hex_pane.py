@@ -39,6 +39,7 @@ from rules.battle.commands import PaintTerrain, PickUpItem, ReadyWeapon
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant
 from rules.battle.terrain import Cover, Footing, Light, Terrain, TerrainChange, WaterDepth
+from rules.battle.values import hex_name
 
 # A value one terrain property takes: an enum member, or the height as a number.
 TerrainValue = TerrainChoice | int
@@ -175,7 +176,7 @@ class HexPane(QDockWidget):
         map_view.hex_clicked.connect(self.show_hex)
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._label_choices)
-        controller.battle_reset.connect(self.refresh)
+        controller.battle_reset.connect(self._on_battle_reset)
         controller.selection_changed.connect(lambda _sid: self.refresh())
         self.refresh()
 
@@ -202,6 +203,11 @@ class HexPane(QDockWidget):
 
     def unpin(self) -> None:
         self._pinned = False
+        self.refresh()
+
+    def _on_battle_reset(self) -> None:
+        """Another battle: no hex of the last one stays pinned."""
+        self._hex, self._pinned = None, False
         self.refresh()
 
     def _on_hover(self, h: object) -> None:
@@ -251,8 +257,7 @@ class HexPane(QDockWidget):
             self.items.clear()
             self._update_buttons()
             return
-        col, row = h.to_offset()
-        self.title.setText(f"Hex {h.q},{h.r}  (column {col}, row {row})")
+        self.title.setText(hex_name(h).capitalize())
         here = [c for c in state.combatants if c.hex == h]
         if here:
             self.occupant.setText(

@@ -51,6 +51,8 @@ from app.rulesets import InspectorControls, InspectorSection, ruleset_ui
 from rules.battle.battle import BattleChange
 from rules.battle.commands import EditCombatant, SetPosture, TurnCombatant
 from rules.battle.model import Combatant, Posture, Status
+from rules.battle.sides import side_name
+from rules.battle.values import hex_name
 from rules.core.errors import RulesError
 from rules.sets.protocol import SheetSection
 
@@ -327,7 +329,7 @@ class InspectorPane(QDockWidget):
         self.swatch.setPixmap(side_swatch(c.side, 14, c.status is Status.DEAD).pixmap(14, 14))
         self.name_label.setText(c.name)
         self.place_label.setText(
-            f"{c.side.value.capitalize()} side · hex {c.hex.q},{c.hex.r} · "
+            f"{side_name(self._controller.state.sides, c.side)} · {hex_name(c.hex)} · "
             f"facing {c.facing.label} · {c.status.value}"
         )
         self._show_conditions(c)

@@ -250,7 +250,7 @@ class TurnTrackerPane(QDockWidget):
             self.round_label.setToolTip(f"The battle is decided: {event.reason}")
             return
         if not running:
-            self.round_label.setText(f"Turn {state.turn} · no order")
+            self.round_label.setText(f"Round {state.turn} · no order")
             self.round_label.setToolTip("Roll initiative to take turns in order")
             self.next_button.setToolTip("End the turn for everybody (Ctrl+Return)")
             return

@@ -53,6 +53,7 @@ from rules.battle.model import Side, Status
 
 # Pane geometry: every dock must fit a 1366x768 laptop next to the map (<= 300).
 PANE_MIN_WIDTH = 240
+HEALTH_MIN_WIDTH = 56  # the health bar's column: "12/12" and its bar
 
 MUTED = QColor("#7a7166")  # citations and secondary text
 BAD_TEXT = QColor("#c62828")
@@ -60,7 +61,8 @@ WARN_BACK = QColor("#fdecea")
 
 # Item-data role carrying a combatant id in the panes' models.
 ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
-# Item-data role carrying (current, maximum, status) for the HP bar delegate.
+# Item-data role carrying (Health, status) for the health bar delegate: the
+# ruleset's words for how the fighter is (rules.sets.protocol.Health).
 HP_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 
 _swatch_cache: dict[tuple[Side, int, bool], QIcon] = {}
@@ -107,7 +109,8 @@ def muted_html(text: str) -> str:
 
 
 class HpBarDelegate(QStyledItemDelegate):
-    """Paints ``HP_ROLE`` = (current, maximum, status) as a thin bar with "cur/max"."""
+    """Paints ``HP_ROLE`` = (health, status) as a thin bar under the health's text
+    ("8/11", "Very Hurt")."""
 
     def paint(
         self,
@@ -119,7 +122,7 @@ class HpBarDelegate(QStyledItemDelegate):
         if not data:
             super().paint(painter, option, index)
             return
-        current, maximum, status = data
+        health, status = data
         painter.save()
         style = option.widget.style() if option.widget is not None else None
         if style is not None:
@@ -134,7 +137,7 @@ class HpBarDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(HP_BACK)
         painter.drawRoundedRect(bar, 2, 2)
-        fraction = max(0.0, min(1.0, current / maximum)) if maximum > 0 else 0.0
+        fraction = float(health.fraction)
         if fraction > 0:
             filled = QRect(bar)
             filled.setWidth(max(2, round(bar.width() * fraction)))
@@ -144,13 +147,12 @@ class HpBarDelegate(QStyledItemDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         text_colour = option.palette.color(role)
-        if current <= 0 and not selected:
+        if fraction <= 0 and not selected:
             text_colour = BAD_TEXT
         painter.setPen(text_colour)
         text_rect = QRect(rect.left(), rect.top(), rect.width(), rect.height() - 5)
         painter.drawText(
-            text_rect, Qt.AlignmentFlag.AlignCenter | Qt.AlignmentFlag.AlignVCenter,
-            f"{current}/{maximum}",
+            text_rect, Qt.AlignmentFlag.AlignCenter | Qt.AlignmentFlag.AlignVCenter, health.text
         )
         painter.restore()
 
@@ -158,7 +160,9 @@ class HpBarDelegate(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
         hint = super().sizeHint(option, index)
-        return QSize(max(hint.width(), 56), hint.height() + 6)
+        data = index.data(HP_ROLE)
+        text = option.fontMetrics.horizontalAdvance(data[0].text) + 10 if data else 0
+        return QSize(max(hint.width(), text, HEALTH_MIN_WIDTH), hint.height() + 6)
 
 
 def section_label(text: str) -> QLabel:

@@ -40,6 +40,7 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.values import hex_name
 from rules.core.assets import read_json
 from rules.core.dice import parse_dice
 from rules.core.errors import DataError
@@ -470,7 +471,7 @@ def load_battle_setup(
         if c.id in seen:
             raise DataError(f"{where}: duplicate id {c.id!r}")
         if any(o.hex == c.hex for o in combatants):
-            raise DataError(f"{where}: another combatant already stands on {c.hex}")
+            raise DataError(f"{where}: another combatant already stands on {hex_name(c.hex)}")
         seen.add(c.id)
         combatants.append(c)
     return grid, tuple(combatants)
@@ -517,7 +518,9 @@ def _parse_combatant(
         get_int(at, "col", f"{where}.at"), get_int(at, "row", f"{where}.at")
     )
     if where_hex not in grid:
-        raise DataError(f"{where}.at: {where_hex} is off the {grid.width} x {grid.height} map")
+        raise DataError(
+            f"{where}.at: {hex_name(where_hex)} is off the {grid.width} x {grid.height} map"
+        )
     return Combatant(
         id=get_str(obj, "id", where, default_id),
         fighter=fighter,

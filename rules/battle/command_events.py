@@ -81,7 +81,7 @@ class TurnEnded(Event):
     turn: int
 
     def describe(self) -> str:
-        return f"— Turn {self.turn} begins —"
+        return f"— Round {self.turn} begins —"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -61,6 +61,7 @@ from rules.battle.turns import (
     start_afresh,
     turn_problem,
 )
+from rules.battle.values import hex_name
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
@@ -106,7 +107,7 @@ class MoveCombatant(Command):
     ) -> CommandResult:
         mover = state.combatant(self.combatant_id)
         if self.destination not in state.grid:
-            raise IllegalCommandError(f"{self.destination} is off the map")
+            raise IllegalCommandError(f"{hex_name(self.destination)} is off the map")
         blocker = state.occupant(self.destination)
         if blocker is not None and blocker.id != mover.id:
             raise IllegalCommandError(f"{blocker.name} stands in that hex")
@@ -445,7 +446,7 @@ class PlaceItem(Command):
     ) -> CommandResult:
         item = state.item(self.item_id)
         if self.hex is not None and self.hex not in state.grid:
-            raise IllegalCommandError(f"{self.hex} is off the map")
+            raise IllegalCommandError(f"{hex_name(self.hex)} is off the map")
         if self.hex == item.hex:
             return CommandResult(state, ())
         event = ItemPlaced(item_id=item.id, item_name=item.name, before=item.hex, after=self.hex)
@@ -469,7 +470,7 @@ class AddItem(Command):
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         if self.hex not in state.grid:
-            raise IllegalCommandError(f"{self.hex} is off the map")
+            raise IllegalCommandError(f"{hex_name(self.hex)} is off the map")
         item = GroundItem(
             id=item_id(state.next_item),
             name=self.name,
@@ -496,7 +497,7 @@ class PaintTerrain(Command):
     ) -> CommandResult:
         for h in self.hexes:
             if h not in state.grid:
-                raise IllegalCommandError(f"{h} is off the map")
+                raise IllegalCommandError(f"{hex_name(h)} is off the map")
         terrain = state.terrain.painted(self.hexes, self.change)
         if terrain == state.terrain:
             return CommandResult(state, ())

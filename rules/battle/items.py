@@ -30,6 +30,7 @@ from enum import Enum
 from hexmap import Hex, HexGrid
 from rules.battle.model import Combatant, Posture, Shield, Weapon, WeaponDamageState, WeaponKind
 from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece, Placement
+from rules.battle.values import hex_name
 from rules.core.citation import Citation
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
@@ -332,7 +333,7 @@ class ItemDropped(Event):
 
     def describe(self) -> str:
         how = " (the dice pick the hex)" if self.picked_by_dice else ""
-        return f"{self.name} drops the {self.item_name} at {self.hex.q},{self.hex.r}{how}"
+        return f"{self.name} drops the {self.item_name} at {hex_name(self.hex)}{how}"
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.hex,)
@@ -386,10 +387,10 @@ class ItemPlaced(Event):
         if self.after is None:
             return f"GM removes {self.item_name} from the map"
         if self.before is None:
-            return f"GM places {self.item_name} at {self.after.q},{self.after.r}"
+            return f"GM places {self.item_name} at {hex_name(self.after)}"
         return (
-            f"GM moves {self.item_name} from {self.before.q},{self.before.r} "
-            f"to {self.after.q},{self.after.r}"
+            f"GM moves {self.item_name} from {hex_name(self.before)} "
+            f"to {hex_name(self.after)}"
         )
 
     def involved_hexes(self) -> tuple[Hex, ...]:

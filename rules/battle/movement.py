@@ -31,6 +31,7 @@ from itertools import pairwise
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
 from rules.battle.command_events import PostureChanged
 from rules.battle.model import Combatant, Posture
+from rules.battle.values import hex_name
 from rules.core.citation import Citation
 from rules.core.errors import IllegalCommandError
 
@@ -42,7 +43,9 @@ TURN_COST_PER_SIDE = 1
 def step_cost(facing: Facing, origin: Hex, destination: Hex) -> int:
     """MP for one step between adjacent hexes: 1 into the front arc, else 2."""
     if origin.distance(destination) != 1:
-        raise IllegalCommandError(f"{origin} and {destination} are not adjacent")
+        raise IllegalCommandError(
+            f"{hex_name(origin)} and {hex_name(destination)} are not adjacent"
+        )
     arc = arc_of(destination, origin, facing, Handedness.RIGHT)
     return FORWARD_STEP_COST if arc.is_front else SIDE_OR_BACK_STEP_COST
 
@@ -68,10 +71,10 @@ def check_path(path: Sequence[Hex], grid: HexGrid) -> tuple[Hex, ...]:
         raise IllegalCommandError("a path needs at least its starting hex")
     for h in path:
         if h not in grid:
-            raise IllegalCommandError(f"the path leaves the map at {h.q},{h.r}")
+            raise IllegalCommandError(f"the path leaves the map at {hex_name(h)}")
     for a, b in pairwise(path):
         if a.distance(b) != 1:
-            raise IllegalCommandError(f"the path jumps from {a.q},{a.r} to {b.q},{b.r}")
+            raise IllegalCommandError(f"the path jumps from {hex_name(a)} to {hex_name(b)}")
     return tuple(path)
 
 

@@ -38,6 +38,7 @@ from types import MappingProxyType
 from hexmap import Facing, Hex, HexGrid, ray
 from rules.battle.model import Combatant
 from rules.battle.pieces import DirectionRule, Landing, Piece, Placement, PlacementKind, land
+from rules.battle.values import hex_name
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import RulesError
@@ -204,9 +205,9 @@ class MapLanding:
     def describe(self) -> str:
         if self.dice is None or (self.distance_rolled == 0 and self.direction is None):
             if self.placement.kind is PlacementKind.ON_TARGET:
-                return f"{self.piece_name} lands in the target's hex ({_hex_text(self.final)})"
+                return f"{self.piece_name} lands in the target's hex ({hex_name(self.final)})"
             where = "at the feet" if self.final == self.start else "nearby"
-            return f"{self.piece_name} falls {where} ({_hex_text(self.final)})"
+            return f"{self.piece_name} falls {where} ({hex_name(self.final)})"
         dice = self.placement.dice
         if dice is not None and self.dice.distance_faces:
             faces = "+".join(str(f) for f in self.dice.distance_faces)
@@ -222,11 +223,7 @@ class MapLanding:
             text += f", stopped by the map edge after {travelled}"
         elif self.hit_id is not None and travelled < self.distance_rolled:
             text += f", stopped by a hit after {travelled}"
-        return text + f"; lands at {_hex_text(self.final)}"
-
-
-def _hex_text(h: Hex) -> str:
-    return f"{h.q},{h.r}"
+        return text + f"; lands at {hex_name(self.final)}"
 
 
 # --------------------------------------------------------------------- tracing
@@ -238,7 +235,7 @@ def trace(
     """The hexes from ``start`` straight along ``direction`` for ``distance`` hexes,
     cut at the map edge; and whether the edge cut it."""
     if start not in grid:
-        raise RulesError(f"a piece cannot start off the map at {start}")
+        raise RulesError(f"a piece cannot start off the map at {hex_name(start)}")
     full = ray(start, direction, distance)
     last = grid.last_inside(full)
     kept = full[: full.index(last) + 1]
@@ -295,7 +292,7 @@ def scatter_landing(
         raise RulesError(f"{piece_name} moves {dice.distance} hexes but has no direction")
     if direction is None or dice.distance == 0:
         if start not in grid:
-            raise RulesError(f"a piece cannot start off the map at {start}")
+            raise RulesError(f"a piece cannot start off the map at {hex_name(start)}")
         path: tuple[Hex, ...] = (start,)
         edge = False
     else:
@@ -342,7 +339,7 @@ def scatter_piece(
         raise RulesError(f"{piece.name} stays in the hand; there is nothing to place")
     if placement.kind is PlacementKind.DROPPED_NEARBY:
         if start not in grid:
-            raise RulesError(f"{piece.name} cannot be dropped off the map at {start}")
+            raise RulesError(f"{piece.name} cannot be dropped off the map at {hex_name(start)}")
         return MapLanding(piece.name, placement, start, None, None, (start,), start, False)
     dice = piece.landing if piece.landing is not None else land(placement, rng, piece.name, whose)
     return scatter_landing(
@@ -390,7 +387,7 @@ def _outcomes(
     if placement.kind is PlacementKind.IN_HAND:
         raise RulesError("a piece in the hand has no landing")
     if start not in grid:
-        raise RulesError(f"a piece cannot start off the map at {start}")
+        raise RulesError(f"a piece cannot start off the map at {hex_name(start)}")
     if placement.kind is PlacementKind.DROPPED_NEARBY:
         yield start, None, Fraction(1)
         return

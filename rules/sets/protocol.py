@@ -62,6 +62,22 @@ class OptionChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class Health:
+    """A combatant's health as the Combatants list shows it, in the ruleset's own
+    terms: the cell's short text ("8/11" hit points, "Very Hurt" on a wound track),
+    how full its bar is (1 unhurt, 0 down) and a tooltip that says what the text
+    means."""
+
+    text: str
+    fraction: Fraction
+    tooltip: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.fraction <= 1:
+            raise ValueError(f"a health bar is 0 to 1 full, got {self.fraction}")
+
+
+@dataclass(frozen=True, slots=True)
 class OddsLine:
     """One outcome of a planned action and its exact probability."""
 
@@ -235,6 +251,15 @@ class Ruleset(BattleRuleset, Protocol):
         """The combatant's conditions in a few words each, most telling first
         ("stunned", "prone", "severe bleeding", "crippled leg"): what the turn
         tracker and the token show beside its maneuver."""
+        ...
+
+    @property
+    def health_heading(self) -> str:
+        """The heading of the Combatants list's health column ("HP", "Wound")."""
+        ...
+
+    def health(self, combatant: Combatant) -> Health:
+        """The combatant's health in the ruleset's terms, for that column."""
         ...
 
 

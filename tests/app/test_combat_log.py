@@ -154,9 +154,9 @@ def test_a_filtered_log_keeps_up_with_new_entries_and_turns(pane, controller):
     assert entries(pane.shown_rows()) == []
     controller.execute(EndTurn())
     assert pane.shown_rows() == []  # no heading over no entries
-    step(controller, "c1")  # the first of c1's entries in turn 2 brings its heading
+    step(controller, "c1")  # the first of c1's entries in round 2 brings its heading
     shown = pane.shown_rows()
-    assert [r.title for r in shown if r.kind is RowKind.TURN] == ["Turn 2"]
+    assert [r.title for r in shown if r.kind is RowKind.TURN] == ["Round 2"]
     assert shown[-1] == pane.rows[-1]
 
 
@@ -196,13 +196,13 @@ def test_html_export_escapes_every_text():
     assert TRICKY in text
     assert "000 <CITE> & co" in text and "Only <these> & those" in text
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; *star*" in page
-    assert "<h2>Turn 3</h2>" in page
+    assert "<h2>Round 3</h2>" in page
     assert page.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in page
 
 
 def test_markdown_export_escapes_markup():
     text = log_markdown(tricky_rows())
-    assert "## Turn 3" in text
+    assert "## Round 3" in text
     assert (
         r"- **a \<b\>bold\</b\> \& \*star\* \_under\_ \`tick\` \[link\](x) \| pipe \~strike\~**"
         in text
@@ -369,9 +369,9 @@ def test_row_groups_follow_changes_by_command_index(pane, controller):
 def test_undo_under_a_filter_hides_an_emptied_turn(pane, controller):
     evening(controller)
     pane.set_filter(LogFilter(combatant="c2"))
-    assert [r.title for r in pane.shown_rows() if r.kind is RowKind.TURN] == ["Turn 1", "Turn 2"]
-    controller.undo()  # c2's only move of turn 2
-    assert [r.title for r in pane.shown_rows() if r.kind is RowKind.TURN] == ["Turn 1"]
+    assert [r.title for r in pane.shown_rows() if r.kind is RowKind.TURN] == ["Round 1", "Round 2"]
+    controller.undo()  # c2's only move of round 2
+    assert [r.title for r in pane.shown_rows() if r.kind is RowKind.TURN] == ["Round 1"]
 
 
 def test_a_new_battle_redraws_the_log(pane, controller):

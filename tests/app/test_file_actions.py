@@ -519,19 +519,20 @@ def test_what_comes_after_start_waits_for_the_restore_question(
     window: MainWindow, answers: Answers, home: Path, qtbot: object
 ) -> None:
     """The first-run guide (main.py's ``then``) opens once the GM has answered the
-    offer to restore a crashed battle, not on top of it."""
+    offer to restore a crashed battle, not on top of it; ``then`` learns whether a
+    battle was restored (the guide does not open over it)."""
     crashed_battle(home)
-    order: list[str] = []
+    order: list[object] = []
 
     def ask(entry: object) -> RecoveryChoice:
         order.append("restore?")
         return RecoveryChoice.LATER
 
     window.file_actions.ask_recovery = ask
-    window.file_actions.start(None, then=lambda: order.append("guide"))
+    window.file_actions.start(None, then=lambda restored: order.append(("then", restored)))
     assert order == []  # both wait for the event loop, the window drawn first
     qtbot.waitUntil(lambda: len(order) == 2)  # type: ignore[attr-defined]
-    assert order == ["restore?", "guide"]
+    assert order == ["restore?", ("then", False)]
 
 
 def without_the_question(window: MainWindow) -> None:

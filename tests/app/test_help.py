@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app import help as app_help
 
@@ -169,19 +169,29 @@ def test_the_components_read_their_dist_info_as_importlib_metadata_does() -> Non
     assert by_name["NumPy"].licence_text  # its top-level text, not its vendored parts'
 
 
-def test_first_run_guide_shows_until_dont_show_again(qtbot, settings: QSettings) -> None:
+def test_the_first_run_guide_opens_at_the_first_start_only(qtbot, settings: QSettings) -> None:
     guide = app_help.maybe_show_first_run_guide(None, settings)
     assert guide is not None
-    qtbot.addWidget(guide)
     assert guide.isVisible() and not guide.isModal()
-    guide.close()  # closed without ticking: shown again next time
-    again = app_help.maybe_show_first_run_guide(None, settings)
-    assert again is not None
-    qtbot.addWidget(again)
-    again.dont_show.setChecked(True)
-    again.accept()
-    assert app_help.guide_dismissed(settings)
+    guide.close()  # closed at once, nothing ticked: still not shown again
+    assert app_help.guide_seen(settings)
     assert app_help.maybe_show_first_run_guide(None, settings) is None
+
+
+def test_the_first_run_guide_never_opens_over_a_dialog(qtbot, settings: QSettings) -> None:
+    """A dialog waiting for the GM (a file that could not be opened) keeps the guide
+    away, and that start does not count as its first."""
+    problem = QMessageBox(QMessageBox.Icon.Warning, "Open Battle", "cannot be opened")
+    qtbot.addWidget(problem)
+    problem.setModal(True)
+    problem.show()
+    assert QApplication.activeModalWidget() is problem
+    assert app_help.maybe_show_first_run_guide(None, settings) is None
+    assert not app_help.guide_seen(settings)
+    problem.close()
+    guide = app_help.maybe_show_first_run_guide(None, settings)
+    assert guide is not None
+    guide.close()
 
 
 def test_the_guide_names_the_real_keys(qapp) -> None:

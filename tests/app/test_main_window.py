@@ -18,6 +18,7 @@ from app.controller import BattleController
 from app.main_window import DEFAULT_SIZE, MainWindow, load_demo_battle
 from app.map.view import MapView
 from rules.battle.commands import MoveCombatant
+from rules.battle.values import hex_name
 
 PANE_NAMES = (
     "turnTrackerPane", "combatantsPane", "inspectorPane", "attackPane", "combatLogPane", "hexPane",
@@ -124,7 +125,7 @@ def test_toolbar_turns_and_ends_turn(main_window: MainWindow) -> None:
     assert controller.state.combatant(c.id).facing is c.facing
     main_window.end_turn_action.trigger()
     assert controller.state.turn == 2
-    assert "Turn 2" in main_window.selection_label.text()
+    assert "Round 2" in main_window.selection_label.text()
 
 
 def test_status_bar_shows_selection_hover_and_refusals(qtbot, main_window: MainWindow) -> None:
@@ -138,7 +139,7 @@ def test_status_bar_shows_selection_hover_and_refusals(qtbot, main_window: MainW
     assert b.name in main_window.statusBar().currentMessage()
     view = main_window.map_view
     qtbot.mouseMove(view, view.hex_center(b.hex).toPoint())
-    assert f"{b.hex.q},{b.hex.r}" in main_window.hover_label.text()
+    assert hex_name(b.hex).capitalize() in main_window.hover_label.text()
 
 
 def test_new_demo_battle_starts_afresh(main_window: MainWindow) -> None:

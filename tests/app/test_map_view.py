@@ -13,6 +13,7 @@ from app.map.view import MapView
 from hexmap import Arc, Facing, Handedness, Hex, reach_hexes
 from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.model import Combatant
+from rules.battle.values import hex_name
 
 # Arc of the neighbour k hex sides clockwise of the facing, for a right-handed
 # fighter (shield on the left); written out here, not taken from the code under test.
@@ -362,7 +363,7 @@ def test_tooltip_names_coords_occupant_and_arc(view: MapView) -> None:
     a = controller.state.combatants[0]
     b = controller.state.combatants[2]
     text = view.describe_hex(b.hex)
-    assert f"Hex {b.hex.q},{b.hex.r}" in text
+    assert hex_name(b.hex).capitalize() in text
     assert b.name in text
     controller.select(a.id)
     text = view.describe_hex(a.hex + a.facing.vector)

@@ -7,6 +7,7 @@ hard-coded copy. The battle is the shipped demo battle.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -134,11 +135,9 @@ def test_combatants_list_shows_every_fighter(combatants_pane, controller):
         assert model.index(row, 0).data(ID_ROLE) == c.id
         assert model.index(row, CombatantsModel.NAME).data() == c.name
         assert model.index(row, CombatantsModel.HP).data() == f"{c.hp}/{c.fighter.hit_points}"
-        assert model.index(row, CombatantsModel.HP).data(HP_ROLE) == (
-            c.hp,
-            c.fighter.hit_points,
-            c.status,
-        )
+        health, status = model.index(row, CombatantsModel.HP).data(HP_ROLE)
+        assert health.fraction == Fraction(max(0, c.hp), c.fighter.hit_points)
+        assert status is c.status
         assert model.index(row, CombatantsModel.STATUS).data() == c.status.value
         assert model.index(row, CombatantsModel.FACING).data() == c.facing.label
         assert model.index(row, CombatantsModel.NAME).data(Qt.ItemDataRole.DecorationRole)
@@ -346,10 +345,10 @@ def test_event_text_single_events_and_turn_separators(controller):
     assert isinstance(rows[0].events[0], Moved)
     assert rows[0].hexes == moved[0].involved_hexes()
     assert isinstance(rows[1].events[0], TurnEnded)
-    assert rows[1].title == "Turn 2"
+    assert rows[1].title == "Round 2"
     assert isinstance(rows[2].events[0], Edited)
     assert rows[2].title == edited[0].describe()
-    assert turn_separator(1).title == "Turn 1"
+    assert turn_separator(1).title == "Round 1"
 
 
 def test_a_stand_alone_event_ends_an_attack_group(controller):
@@ -410,7 +409,7 @@ def test_copy_puts_the_entries_on_the_clipboard(qtbot, log_pane, controller):
     text = QApplication.clipboard().text()
     for event in events:
         assert event.describe() in text
-    assert "Turn 1" in text
+    assert "Round 1" in text
     log_pane.view.selectionModel().select(
         log_pane.model.index(1, 0),
         log_pane.view.selectionModel().SelectionFlag.ClearAndSelect,

@@ -118,6 +118,6 @@ def test_the_log_reads_the_neutral_events_without_the_rulesets_lines() -> None:
     assert [r.kind for r in rows] == [RowKind.EVENT] * 3 + [RowKind.TURN]
     assert [r.lines[0].tone for r in rows] == [Tone.PLAIN, Tone.PLAIN, Tone.NOTE, Tone.TITLE]
     assert rows[0].title == moved.describe()
-    assert rows[3].title == "Turn 2"
+    assert rows[3].title == "Round 2"
     edited = Edited(citation=None, combatant_id="c1", name="A", changes=(("hp", "12", "3"),))
     assert line_for(edited, NoLines()).text == edited.describe()

@@ -31,3 +31,26 @@ def test_the_status_bar_names_the_demo_seed(qtbot: QtBot, monkeypatch: pytest.Mo
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: "dice seed 4242" in window.statusBar().currentMessage())
     assert window.controller.battle.seed == 4242
+
+
+def test_the_status_bar_says_how_to_play_the_seed_again_in_the_window(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A packaged program has no command line to show: the message names what in
+    the window plays the same dice again, and that does."""
+    monkeypatch.setattr(main, "maybe_show_first_run_guide", lambda window: None)
+    window = main.open_window(4242)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: "dice seed 4242" in window.statusBar().currentMessage())
+    message = window.statusBar().currentMessage()
+    assert "python" not in message.lower() and ".py" not in message and "--" not in message
+    assert "File ▸ New Demo Battle" in message
+    file_menu = next(
+        a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File"
+    )
+    again = next(a for a in file_menu.actions() if a.text().replace("&", "") == "New Demo Battle")
+    opened = window.controller.battle
+    again.trigger()
+    assert window.controller.battle is not opened
+    assert window.controller.battle.seed == 4242
+    assert window.controller.battle.state == opened.state  # the same turn order, rolled again

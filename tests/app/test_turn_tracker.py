@@ -101,7 +101,7 @@ def test_roll_initiative_when_the_order_is_not_rolled(qtbot, qapp, settings) -> 
     qtbot.addWidget(tracker)
     tracker.show()
     assert tracker.start_button.isVisible()
-    assert tracker.round_label.text() == "Turn 1 · no order"
+    assert tracker.round_label.text() == "Round 1 · no order"
     names = [c.name for c in controller.state.combatants]
     assert [r.split("  ")[0] for r in rows(tracker)] == names
     qtbot.mouseClick(tracker.start_button, Qt.MouseButton.LeftButton)

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
+from app.panes.labels import fighter_choice
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -68,7 +69,7 @@ from app.rulesets.seed000.tables import seed000_tables
 from app.theme import ARC_COLOURS
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
-from rules.battle.model import Combatant, Status, WeaponMode
+from rules.battle.model import Combatant, WeaponMode
 from rules.battle.state import BattleRuleset, BattleState
 from rules.battle.turns import attack_problems, attacks_left, terms_of
 from rules.core.citation import cite
@@ -748,8 +749,7 @@ class AttackPane(QDockWidget):
     ) -> None:
         items: list[tuple[str, object]] = [(placeholder, None)]
         for c in combatants:
-            note = "" if c.status is Status.ACTIVE else f" ({c.status.value})"
-            items.append((f"{c.name} – {c.side.value}{note}", c.id))
+            items.append((fighter_choice(c, self._controller.state.sides), c.id))
         _set_items(combo, items, current.id if current is not None else None)
 
     def _fill_weapons(self, attacker: Combatant | None) -> None:

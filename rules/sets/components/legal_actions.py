@@ -48,6 +48,7 @@ from rules.battle.turns import (
     terms_of,
     turn_problem,
 )
+from rules.battle.values import hex_name
 from rules.sets.protocol import LegalAction, Ruleset
 
 
@@ -135,7 +136,7 @@ def legal_actions(
             stepped = walk(me, (me.hex, step)).combatant
             if state.turns_running and allowance_problem(stepped, held, held_option):
                 continue  # a step to the side or back may cost more than is left
-            actions.append(LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step)))
+            actions.append(LegalAction(f"step to {hex_name(step)}", MoveCombatant(me.id, step)))
     for facing in Facing:
         if facing is me.facing:
             continue

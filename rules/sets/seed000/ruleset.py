@@ -37,11 +37,13 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
 from rules.sets.components.legal_actions import attack_allowed
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
+    Health,
     LegalAction,
     OddsLine,
     Ruleset,
@@ -370,6 +372,12 @@ class Seed000(Tables):
         """The dead, the unconscious and the paralysed from the neck down are out
         of the fight (rules.sets.seed000.wounded.fighter_condition)."""
         return fighter_condition(combatant)
+    @property
+    def health_heading(self) -> str:
+        return HIT_POINTS_HEADING
+
+    def health(self, combatant: Combatant) -> Health:
+        return hit_points_health(combatant.hp, combatant.fighter.hit_points)
 
     # --- turns in order and maneuvers (base rules) -------------------------------------
     def initiative(

@@ -35,10 +35,12 @@ from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
+    Health,
     LegalAction,
     OddsLine,
     OptionChoice,
@@ -430,6 +432,13 @@ class Seed002:
         if "skull" in tracks.wounds:
             labels.append("cracked skull")
         return tuple(dict.fromkeys(labels))
+
+    @property
+    def health_heading(self) -> str:
+        return HIT_POINTS_HEADING
+
+    def health(self, combatant: Combatant) -> Health:
+        return hit_points_health(combatant.hp, combatant.fighter.hit_points)
 
     # --- turns -------------------------------------------------------------------------------
     def initiative(

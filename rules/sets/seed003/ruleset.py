@@ -53,6 +53,7 @@ from rules.sets.components.legal_actions import legal_actions as shared_legal_ac
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
+    Health,
     LegalAction,
     OddsLine,
     OptionChoice,
@@ -89,7 +90,7 @@ from rules.sets.seed003.sheet import (
     with_sheet_entries,
 )
 from rules.sets.seed003.sheet_codec import decode_fighter, encode_fighter
-from rules.sets.seed003.tracks import body_of, fighter_condition, with_body
+from rules.sets.seed003.tracks import body_of, fighter_condition, with_body, worst_wound_health
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
 KEY = "003"
@@ -439,6 +440,16 @@ class Seed003:
         if penalty and where is not None and not state.disabled:
             labels.append(f"{body.track(where).state.label} {where.value} ({penalty:+d})")
         return tuple(dict.fromkeys(labels))
+
+    @property
+    def health_heading(self) -> str:
+        return "Wound"
+
+    def health(self, combatant: Combatant) -> Health:
+        """The most severe wound on any body part, by its level's name (003 5.874:
+        only the most severe counts; 003 5.872: a limb's last two levels are Useless
+        and Crippled), the bar as far down the five levels as that wound."""
+        return worst_wound_health(body_of(combatant))
 
     # --- turns ------------------------------------------------------------------------------
     def initiative(

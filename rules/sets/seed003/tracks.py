@@ -4,12 +4,22 @@ the wound track of each body part (``rules.sets.components.fudge_locations``).""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from hexmap import Handedness
 from rules.battle.condition import ABLE, Down, FighterCondition, down_as
 from rules.battle.model import Combatant, RulesetTracks, Status
 from rules.core.citation import Citation
-from rules.sets.components.fudge_locations import BodyPart, BodyTracks, PartState, Side
+from rules.sets.components.fudge_locations import (
+    LEVELS,
+    BodyPart,
+    BodyTracks,
+    PartKind,
+    PartState,
+    PartTrack,
+    Side,
+)
+from rules.sets.protocol import Health
 from rules.sets.seed003.sheet import sheet_of
 
 
@@ -93,3 +103,33 @@ def fighter_condition(combatant: Combatant) -> FighterCondition:
 
 def weapon_side(combatant: Combatant) -> Side:
     return Side.RIGHT if combatant.handedness is Handedness.RIGHT else Side.LEFT
+
+
+def worst_wound_health(body: BodyTracks) -> Health:
+    """The Combatants list's health of a body: the most severe wound on any part by
+    its level's name ("Hurt", a limb's "Useless"; "Dead" or "Lost" past the track;
+    "Unhurt" without a wound), a body wound before a limb's of the same level; the
+    bar empties a fifth per level, and the tooltip names every wounded part."""
+    wounded = [t for t in body.parts if t.past or t.worst is not None]
+    if not wounded:
+        return Health("Unhurt", Fraction(1), "No wound on any body part")
+    worst = max(wounded, key=lambda t: (_severity(t), t.part.kind is PartKind.BODY))
+    level = worst.worst
+    if worst.past or level is None:
+        text = worst.state.label.capitalize()
+    else:
+        text = level.label(worst.part.kind)
+    parts = "; ".join(f"{t.part.value} {t.state.label}" for t in wounded)
+    return Health(
+        text,
+        Fraction(max(0, len(LEVELS) - _severity(worst)), len(LEVELS)),
+        f"Most severe wound: {text} ({worst.part.value}); only it counts (003 5.874). "
+        f"Wounds: {parts}",
+    )
+
+
+def _severity(track: PartTrack) -> int:
+    """How far down its five levels a part's wound goes; past the track, one more."""
+    if track.past:
+        return len(LEVELS) + 1
+    return 0 if track.worst is None else int(track.worst)

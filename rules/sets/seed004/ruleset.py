@@ -37,11 +37,13 @@ from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.components.zones_2d6 import ARMORED_ZONES, Zone, aim_problem
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
+    Health,
     LegalAction,
     OddsLine,
     OptionChoice,
@@ -347,6 +349,16 @@ class Seed004:
         if wounds:
             labels.append(f"{wounds} wound{'s' if wounds > 1 else ''}")
         return tuple(labels)
+
+    @property
+    def health_heading(self) -> str:
+        return HIT_POINTS_HEADING
+
+    def health(self, combatant: Combatant) -> Health:
+        """Hit points of the maximum its wounds leave (each lowers it by one)."""
+        wounds = tracks_of(combatant).wounds
+        note = f"the maximum less {wounds} for wounds" if wounds else ""
+        return hit_points_health(combatant.hp, maximum_hit_points(combatant), note)
 
     # --- turns ------------------------------------------------------------------------------
     def initiative(
