@@ -73,7 +73,7 @@ def start_answering(window: MainWindow, qtbot: object, choice: RecoveryChoice) -
 
     window.file_actions.ask_recovery = answer
     done: list[bool] = []
-    window.file_actions.start(None, then=lambda: done.append(True))
+    window.file_actions.start(None, then=lambda _restored: done.append(True))
     qtbot.waitUntil(lambda: bool(done))  # type: ignore[attr-defined]
     return offers
 
