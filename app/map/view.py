@@ -133,6 +133,7 @@ class MapView(QWidget):
         controller.battle_reset.connect(self._on_battle_reset)
         controller.selection_changed.connect(self._on_selection_changed)
         controller.target_changed.connect(self._on_target_changed)
+        controller.turn_passed.connect(self._on_turn_passed)
         controller.highlight_requested.connect(self._on_highlight)
         controller.drop_requested.connect(self.begin_drop)
 
@@ -488,6 +489,13 @@ class MapView(QWidget):
 
     def _on_target_changed(self, _target: object) -> None:
         self.update()
+
+    def _on_turn_passed(self, combatant_id: str) -> None:
+        """The fighter whose turn it is now comes into view (the map scrolls to it
+        only if it is off screen)."""
+        c = self._controller.combatant_or_none(combatant_id)
+        if c is not None:
+            self.ensure_visible(c.hex)
 
     def _on_highlight(self, hexes: object) -> None:
         old = self._highlight_path.boundingRect()

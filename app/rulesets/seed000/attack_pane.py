@@ -9,6 +9,12 @@ preview is ``rules.sets.seed000.attack.plan_attack`` on those options, redrawn l
 Roll (Enter anywhere in the main window) executes ``Attack`` through the controller;
 the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
 pane too, so it can never roll a second attack.
+
+A new attacker or target starts afresh: weapon and mode are the ruleset's default
+attack for the pair (``Ruleset.default_attack``), the defender announces its
+default defense, and every other choice of the last exchange is gone. Over Roll
+the pane says in plain words when the target is the attacker's ally and when the
+blow meets no defense.
 """
 
 from __future__ import annotations
@@ -42,6 +48,13 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
+from app.panes.attack_notes import (
+    ally_mark,
+    ally_notice,
+    no_target_hint,
+    notice_label,
+    show_notices,
+)
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -87,6 +100,7 @@ from rules.sets.seed000.attack import (
     plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
+from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.commands import ReverseWeapon
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
@@ -131,7 +145,8 @@ class AttackPane(QDockWidget):
         self._error: str | None = None
         # Announced defenses in the order they were ticked: the order of rolling.
         self._announced: list[DefenseKind] = []
-        self._defender_for_announced: str | None = None
+        # (attacker, defender) the choices were made for: another pair starts afresh
+        self._pair: tuple[str | None, str | None] | None = None
         self._pulled_for: str | None = None
         # (attacker, defender, turn) the GM's situational modifier was set for.
         self._situational_for: tuple[str | None, str | None, int] | None = None
@@ -298,6 +313,7 @@ class AttackPane(QDockWidget):
             "border:1px solid #e6a8a2; border-radius:3px; padding:3px"
         )
         self.error_label.hide()
+        self.notice_label = notice_label("attackNotice")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setObjectName("rollButton")
         self.roll_button.setToolTip("Roll the attack (Enter)")
@@ -459,6 +475,7 @@ class AttackPane(QDockWidget):
         # odds, the last roll's line) takes its room from the scrolling part, so the
         # button never moves under the GM's pointer.
         footer.addWidget(self.error_label)
+        footer.addWidget(self.notice_label)
         footer.addWidget(self.odds_panel)
         footer.addWidget(self.last_label)
         roll_row = QHBoxLayout()
@@ -708,17 +725,82 @@ class AttackPane(QDockWidget):
                 self.attacker_combo, state.combatants, attacker, "(select a fighter)"
             )
             others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
-            self._fill_combatants(self.target_combo, others, defender, "(choose a target)")
+            self._fill_combatants(
+                self.target_combo, others, defender, "(choose a target)", attacker
+            )
+            pair = (
+                attacker.id if attacker is not None else None,
+                defender.id if defender is not None else None,
+            )
+            default = None
+            if pair != self._pair:
+                self._pair = pair
+                default = self._start_afresh(attacker, defender)
             self._fill_weapons(attacker)
+            if default is not None:
+                _choose(self.weapon_combo, default.weapon_key)
             self._fill_modes(attacker)
+            if default is not None:
+                _choose(self.mode_combo, default.mode)
             self._fill_locations(attacker, defender)
             self._fill_defenses(defender)
+            if default is not None:
+                parry = [d.weapon_key for d in default.defenses if d.kind is DefenseKind.PARRY]
+                if parry:
+                    _choose(self.parry_weapon_combo, parry[0])
             self._fill_more(attacker, defender)
             self._fill_situation(attacker, defender)
             self._reset_for_new_exchange(attacker, defender, state.turn)
         finally:
             self._updating -= 1
         self.update_preview()
+
+    def _start_afresh(
+        self, attacker: Combatant | None, defender: Combatant | None
+    ) -> AttackOptions | None:
+        """A new attacker or target: no choice of the last exchange stays. The
+        boxes are emptied so that each fill takes its first entry, the checks
+        unticked and the GM's conditions cleared; the defender announces its
+        default defense. Returns the ruleset's default attack for the pair (None
+        when nothing reaches), whose weapon and mode the fills then take."""
+        for combo in (
+            self.weapon_combo,
+            self.mode_combo,
+            self.location_combo,
+            self.parry_weapon_combo,
+            self.target_weapon_combo,
+            self.weapon_attack_combo,
+            self.subdue_combo,
+            self.obscured_combo,
+        ):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.blockSignals(False)
+        for check in (
+            self.random_check,
+            self.above_check,
+            self.below_check,
+            self.acrobatic_check,
+            self.all_out_check,
+            self.chink_check,
+            self.knock_away_check,
+            self.off_hand_check,
+        ):
+            check.setChecked(False)
+        self.off_hand_training_spin.setValue(0)
+        self._situation = None
+        self._auto_conditions = ()
+        self.conditions.set_selected(())
+        if attacker is None or defender is None:
+            self._announced = []
+            return None
+        state = self._controller.state
+        default = self._controller.ruleset.default_attack(state, attacker.id, defender.id)
+        if not isinstance(default, AttackOptions):
+            default = None
+        defenses = default.defenses if default is not None else (likely_defense(defender),)
+        self._announced = [d.kind for d in defenses]
+        return default
 
     def _reset_for_new_exchange(
         self, attacker: Combatant | None, defender: Combatant | None, turn: int
@@ -742,11 +824,14 @@ class AttackPane(QDockWidget):
         combatants: Sequence[Combatant],
         current: Combatant | None,
         placeholder: str,
+        attacker: Combatant | None = None,
     ) -> None:
+        """The combatants as a box's entries; with ``attacker`` (the Target box)
+        its allies are marked."""
         items: list[tuple[str, object]] = [(placeholder, None)]
         for c in combatants:
             note = "" if c.status is Status.ACTIVE else f" ({c.status.value})"
-            items.append((f"{c.name} – {c.side.value}{note}", c.id))
+            items.append((f"{c.name} – {c.side.value}{note}{ally_mark(c, attacker)}", c.id))
         _set_items(combo, items, current.id if current is not None else None)
 
     def _fill_weapons(self, attacker: Combatant | None) -> None:
@@ -826,11 +911,6 @@ class AttackPane(QDockWidget):
             self.location_combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
 
     def _fill_defenses(self, defender: Combatant | None) -> None:
-        defender_id = defender.id if defender is not None else None
-        if defender_id != self._defender_for_announced:
-            # A new defender announces afresh.
-            self._announced = []
-            self._defender_for_announced = defender_id
         available = possible_defenses(defender) if defender is not None else ()
         held = terms_of(self._controller.ruleset, defender) if defender is not None else None
         if held is not None and not held.active_defenses:
@@ -1072,15 +1152,17 @@ class AttackPane(QDockWidget):
         self._plan, self._error = None, None
         for label in self._value_labels.values():
             label.clear()
+        show_notices(self.notice_label, ())
         if attacker is None:
             self._show_hint("Select the attacker on the map or in the combatants list.")
             return
         if defender is None:
-            self._show_hint("Choose a target (right-click a token, or the Target box).")
+            self._show_hint(no_target_hint(attacker, self._controller.target_cleared))
             return
         if options is None:
             self._show_hint(f"{attacker.name} has no weapon to attack with.")
             return
+        show_notices(self.notice_label, (ally_notice(attacker, defender),))
         self._show_turn(attacker, defender)
         # The two fighters' maneuvers change the attack as the roll will (all-out
         # attack: +4, no active defense; all-out defense: its bonus).
@@ -1098,7 +1180,24 @@ class AttackPane(QDockWidget):
         self.error_label.hide()
         self.arc_label.setText(arc_html(plan, defender))
         self.preview_label.setText(plan_html(plan, defender))
+        show_notices(
+            self.notice_label,
+            (ally_notice(attacker, defender), self._no_defense_notice(plan, defender)),
+        )
         self.roll_button.setEnabled(True)
+
+    def _no_defense_notice(self, plan: AttackPlan, defender: Combatant) -> str:
+        """"No defense: ..." when the blow meets no active defense, and why (a
+        disarm contest has none to meet)."""
+        if plan.defenses or plan.contest is not None:
+            return ""
+        if any(check.isEnabled() for check in self._checks.values()):
+            return (
+                f"No defense: {defender.name} takes this blow without a dodge, block or "
+                "parry (none is ticked)."
+            )
+        # no defense is possible: the Dodge box's tooltip says why (_fill_defenses)
+        return f"No defense: {self.dodge_check.toolTip()}."
 
     @property
     def odds(self) -> AttackOdds | None:
@@ -1418,6 +1517,15 @@ def _combo(name: str, tip: str) -> QComboBox:
     combo.setMinimumContentsLength(8)
     combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     return combo
+
+
+def _choose(combo: QComboBox, data: object) -> None:
+    """Take the entry whose data is ``data``, if the box has one; emits no signals."""
+    index = next((i for i in range(combo.count()) if combo.itemData(i) == data), -1)
+    if index >= 0:
+        combo.blockSignals(True)
+        combo.setCurrentIndex(index)
+        combo.blockSignals(False)
 
 
 def _set_items(combo: QComboBox, items: Sequence[tuple[str, object]], keep: object) -> None:
