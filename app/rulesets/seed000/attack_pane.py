@@ -59,7 +59,7 @@ from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
     WARN_BACK,
-    VerticalScrollArea,
+    FittedScrollArea,
     buddy_label,
     configure_dock,
     hline,
@@ -133,6 +133,9 @@ _ORDINALS = ("1st", "2nd", "3rd")
 
 
 PAIRED_COMBO_CHARS = 5  # the least a box of two in a row shows (8 elsewhere)
+# The lines of the preview (the itemised modifiers) that stay in view while the
+# choices above scroll ("More options" open).
+PREVIEW_LEAST_LINES = 12
 
 
 class AttackPane(QDockWidget):
@@ -327,26 +330,34 @@ class AttackPane(QDockWidget):
         self.odds_seconds = 0.0  # how long the last odds took, for the benchmark
 
         # --- layout ----------------------------------------------------------------------------
+        # Attacker and target head the pane, outside the scrolling choices: always
+        # in view, whatever the GM scrolled to before the roll.
+        who = QGridLayout()
+        who.setContentsMargins(6, 6, 6, 3)
         form = QGridLayout()
         form.setContentsMargins(0, 0, 0, 0)
-        form.setHorizontalSpacing(6)
-        form.setVerticalSpacing(3)
-        for row, (caption, widget) in enumerate((
-            ("&Attacker", self.attacker_combo),
-            ("&Target", self.target_combo),
-            ("&Weapon", self.weapon_combo),
-            ("Mod&e", self.mode_combo),
-            ("A&im at", self.location_combo),
-        )):
-            label = QLabel(caption)
-            label.setBuddy(widget)
-            form.addWidget(label, row, 0)
-            if widget is self.location_combo:
-                form.addWidget(widget, row, 1, 1, 2)
-                form.addWidget(self.random_check, row, 3)
-            else:
-                form.addWidget(widget, row, 1, 1, 3)
-        form.setColumnStretch(1, 1)
+        captions: list[QLabel] = []
+        for grid, rows in (
+            (who, (("&Attacker", self.attacker_combo), ("&Target", self.target_combo))),
+            (form, (("&Weapon", self.weapon_combo), ("Mod&e", self.mode_combo),
+                    ("A&im at", self.location_combo))),
+        ):  # fmt: skip
+            grid.setHorizontalSpacing(6)
+            grid.setVerticalSpacing(3)
+            grid.setColumnStretch(1, 1)
+            for row, (caption, widget) in enumerate(rows):
+                label = buddy_label(caption, widget)
+                captions.append(label)
+                grid.addWidget(label, row, 0)
+                if widget is self.location_combo:
+                    grid.addWidget(widget, row, 1, 1, 2)
+                    grid.addWidget(self.random_check, row, 3)
+                else:
+                    grid.addWidget(widget, row, 1, 1, 3)
+        # the two grids' boxes line up under each other
+        caption_width = max(label.sizeHint().width() for label in captions)
+        for grid in (who, form):
+            grid.setColumnMinimumWidth(0, caption_width)
 
         defenses = QGridLayout()
         defenses.setContentsMargins(0, 0, 0, 0)
@@ -439,8 +450,8 @@ class AttackPane(QDockWidget):
         more.addWidget(self.off_hand_check, 8, 0, 1, 2)
         more.addWidget(self.off_hand_training_spin, 8, 2)
         locations_label = buddy_label("Hit locations", self.hit_locations_combo)
-        more.addWidget(locations_label, 8, 0)
-        more.addWidget(self.hit_locations_combo, 8, 1, 1, 2)
+        more.addWidget(locations_label, 9, 0)
+        more.addWidget(self.hit_locations_combo, 9, 1, 1, 2)
         more.setColumnStretch(1, 2)
         more.setColumnStretch(2, 1)
         self.more = Collapsible("More optio&ns", more_body)
@@ -452,6 +463,7 @@ class AttackPane(QDockWidget):
         )
 
         body, layout = pane_body("attackBody", 6)
+        layout.setContentsMargins(6, 0, 6, 3)
         layout.addLayout(form)
         layout.addLayout(defenses_head)
         layout.addLayout(defenses)
@@ -459,14 +471,21 @@ class AttackPane(QDockWidget):
         layout.addLayout(situational)
         layout.addWidget(self.battlefield_list)
         layout.addWidget(self.more)
-        layout.addWidget(hline())
-        layout.addWidget(self.turn_label)
-        layout.addWidget(self.arc_label)
-        layout.addWidget(self.preview_label)
         layout.addStretch(1)
-
-        scroll = VerticalScrollArea(body)
-        self.scroll_area = scroll  # not "scroll": QWidget.scroll is a method
+        # The choices and the preview scroll each on its own: opening "More options"
+        # scrolls the choices, and the modifiers below stay in view.
+        self.scroll_area = FittedScrollArea(body, self._choices_least)
+        self.scroll_area.setSizePolicy(
+            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred
+        )
+        shown, preview_layout = pane_body("attackPreviewBody", 6)
+        preview_layout.setContentsMargins(6, 0, 6, 3)
+        preview_layout.addWidget(hline())
+        preview_layout.addWidget(self.turn_label)
+        preview_layout.addWidget(self.arc_label)
+        preview_layout.addWidget(self.preview_label)
+        preview_layout.addStretch(1)
+        self.preview_area = FittedScrollArea(shown, self._preview_least)
 
         footer = QVBoxLayout()
         footer.setContentsMargins(6, 2, 6, 6)
@@ -486,7 +505,9 @@ class AttackPane(QDockWidget):
         outer_layout = QVBoxLayout(outer)
         outer_layout.setContentsMargins(0, 0, 0, 0)
         outer_layout.setSpacing(0)
-        outer_layout.addWidget(scroll, 1)
+        outer_layout.addLayout(who)
+        outer_layout.addWidget(self.scroll_area)
+        outer_layout.addWidget(self.preview_area, 1)
         outer_layout.addLayout(footer)
         self.setWidget(outer)
 
@@ -574,6 +595,16 @@ class AttackPane(QDockWidget):
 
     def _on_pick_changed(self, _combatant_id: object) -> None:
         self.refresh()
+
+    def _choices_least(self) -> int:
+        """The choices' part that never scrolls away for the preview: all of it down
+        to "More options" (what "More options" opens may scroll)."""
+        return self.more.y() + self.more.button.geometry().bottom() + 6
+
+    def _preview_least(self) -> int:
+        """The preview keeps room for this many lines of modifiers however much the
+        choices above it ask for."""
+        return PREVIEW_LEAST_LINES * self.fontMetrics().lineSpacing()
 
     # --- public ----------------------------------------------------------------------------
     @property
@@ -788,6 +819,7 @@ class AttackPane(QDockWidget):
         ):
             check.setChecked(False)
         self.off_hand_training_spin.setValue(0)
+        self.scroll_area.verticalScrollBar().setValue(0)  # weapon, mode and defense in view
         self._situation = None
         self._auto_conditions = ()
         self.conditions.set_selected(())
