@@ -29,6 +29,7 @@ from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import ruleset_of
+from rules.sets.targeting import default_target
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class BattleController(QObject):
     selection_changed = Signal(object)
     # The attack pane's current target changed (id or None).
     target_changed = Signal(object)
+    # The turn passed to this fighter (its id), now the selection: the map shows it.
+    turn_passed = Signal(str)
     # A command was refused by the rules; the message is for the status bar.
     command_refused = Signal(str)
     # The GM cancelled a roll at the table: the command was abandoned, nothing changed.
@@ -80,6 +83,11 @@ class BattleController(QObject):
         self._unsubscribe = battle.subscribe(self._on_battle_changed)
         self._selected: str | None = None
         self._target: str | None = None
+        # The GM took the target away: no default comes back until the attacker changes.
+        self._target_cleared = False
+        if battle.state.active_id is not None:  # opened with its turn order running
+            self._selected = battle.state.active_id
+            self._target = self._default_target(self._selected)
         self._table_dice: TableDice | None = None  # physical dice: who asks the table
         self._refused: Command | None = None
 
@@ -102,6 +110,10 @@ class BattleController(QObject):
         self._battle = battle
         self._unsubscribe = battle.subscribe(self._on_battle_changed)
         ids = {c.id for c in battle.state.combatants}
+        if battle.state.active_id is not None:  # its turn order runs: whose turn it is
+            self._selected = battle.state.active_id
+            self._target = self._default_target(self._selected)
+            self._target_cleared = False
         if self._selected not in ids:
             self._selected = None
         if self._target not in ids:
@@ -174,6 +186,13 @@ class BattleController(QObject):
             self._selected = None
             self.selection_changed.emit(None)
         self.battle_changed.emit(change, plan_redraw(change, self._selected))
+        active = turn_passed_to(change)
+        if active is not None:
+            self._pick(active)
+            self.turn_passed.emit(active)
+        elif self._awaits_target() and self._selected in change.changed_ids:
+            # the attacker moved or turned: a foe may be in reach now
+            self._pick(self._selected)
 
     # --- selection -------------------------------------------------------------
     @property
@@ -183,6 +202,12 @@ class BattleController(QObject):
     @property
     def target_id(self) -> str | None:
         return self._target
+
+    @property
+    def target_cleared(self) -> bool:
+        """Whether the GM took the target away (no default comes back until the
+        attacker changes)."""
+        return self._target_cleared
 
     def combatant_or_none(self, combatant_id: str | None) -> Combatant | None:
         """The combatant with that id in the battle now; None for no id or for one the
@@ -195,21 +220,38 @@ class BattleController(QObject):
             return None
 
     def select(self, combatant_id: str | None) -> None:
+        """Make ``combatant_id`` the attacker, aiming at its default target."""
         if combatant_id == self._selected:
             return
-        self._selected = combatant_id
-        if self._target == combatant_id:
-            self._target = None
-            self.target_changed.emit(None)
-        self.selection_changed.emit(combatant_id)
+        self._pick(combatant_id)
 
     def set_target(self, combatant_id: str | None) -> None:
-        if combatant_id == self._target:
-            return
         if combatant_id is not None and combatant_id == self._selected:
+            return
+        self._target_cleared = combatant_id is None
+        if combatant_id == self._target:
             return
         self._target = combatant_id
         self.target_changed.emit(combatant_id)
+
+    def _pick(self, attacker_id: str | None) -> None:
+        """Select ``attacker_id`` and aim at its default target (none without an
+        attacker), telling the panes what changed."""
+        target = self._default_target(attacker_id) if attacker_id is not None else None
+        moved, retargeted = attacker_id != self._selected, target != self._target
+        self._selected, self._target = attacker_id, target
+        self._target_cleared = False
+        if moved:
+            self.selection_changed.emit(attacker_id)
+        if retargeted:
+            self.target_changed.emit(target)
+
+    def _default_target(self, attacker_id: str) -> str | None:
+        return default_target(self.state, self.ruleset, attacker_id)
+
+    def _awaits_target(self) -> bool:
+        """An attacker without a target that the GM did not take away."""
+        return self._selected is not None and self._target is None and not self._target_cleared
 
     def highlight(self, hexes: tuple[Hex, ...]) -> None:
         self.highlight_requested.emit(hexes)
@@ -228,6 +270,18 @@ class BattleController(QObject):
             return
         current = self.state.combatant(self._selected).facing
         self.execute(TurnCombatant(self._selected, current.turned(steps)))
+
+
+def turn_passed_to(change: BattleChange) -> str | None:
+    """The fighter whose turn began with ``change`` (the next one after an end of
+    turn, the first when the order is rolled, the earlier one when an undo takes an
+    end of turn back); None when the turn stayed where it was."""
+    before, after = change.before, change.after
+    if after.active_id is None:
+        return None
+    if (before.active_id, before.turn) == (after.active_id, after.turn):
+        return None
+    return after.active_id
 
 
 def plan_redraw(change: BattleChange, selected: str | None) -> Redraw:

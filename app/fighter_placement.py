@@ -6,6 +6,10 @@ choosing one arms it, and the next left click on a free hex puts the fighter the
 away. A right-click on an empty hex does the same in one menu
 (``app.new_battle.add_fighter_menu``).
 
+The templates pane arms its template to repeat after "Add to Map": every click on a
+free hex places one more fighter, until Esc, a right-click, or a click on a
+fighter (which then selects it as usual).
+
 Battle ▸ Duplicate Fighter (Ctrl+D) puts a fresh copy of the selected fighter in
 the free hex nearest it (``app.new_battle.duplicate_fighter``).
 """
@@ -33,6 +37,7 @@ from hexmap import Hex
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
 from rules.battle.sides import side_name
+from rules.battle.values import hex_name
 
 
 class FighterPlacement(QObject):
@@ -46,6 +51,8 @@ class FighterPlacement(QObject):
         self._controller = controller
         self._map_view = map_view
         self.armed: tuple[Template, Side] | None = None
+        # the template stays armed after each placement (the templates pane's)
+        self.repeating = False
         self._swallow_release = False
         self.menu = QMenu("Add &Fighter", parent)
         self.menu.setObjectName("placeFighterMenu")
@@ -95,22 +102,38 @@ class FighterPlacement(QObject):
                     lambda _=False, t=template, s=side: self.arm(t, s)
                 )  # fmt: skip
 
-    def arm(self, template: Template, side: Side) -> None:
-        """The next click on a free hex puts ``template`` there for ``side``."""
+    def arm(
+        self, template: Template, side: Side, *, repeat: bool = False, take_focus: bool = True
+    ) -> None:
+        """The next click on a free hex puts ``template`` there for ``side``; with
+        ``repeat`` every click on a free hex does, until Esc. ``take_focus``: the
+        map takes the keyboard, so that Esc there puts the template away (the
+        templates pane keeps it, and its Esc does the same)."""
         if self.armed is None and not self._swallow_release:
             self._map_view.installEventFilter(self)
         self.armed = (template, side)
+        self.repeating = repeat
         self._map_view.setCursor(Qt.CursorShape.CrossCursor)
-        self._map_view.setFocus()
-        name = side_name(self._controller.state.sides, side)
-        self.prompt_changed.emit(
-            f"Click a free hex for the {template.fighter.name} ({name}); Esc to stop"
-        )
+        if take_focus:
+            self._map_view.setFocus()
+        self.prompt_changed.emit(self._prompt())
+
+    def _prompt(self, placed_at: Hex | None = None) -> str:
+        """The status bar's invitation while a template waits for its hex."""
+        if self.armed is None:
+            return ""
+        template, side = self.armed
+        who = f"{template.fighter.name} ({side_name(self._controller.state.sides, side)})"
+        if not self.repeating:
+            return f"Click a free hex for the {who}; Esc to stop"
+        done = f"Placed at {hex_name(placed_at)}. " if placed_at is not None else ""
+        return f"{done}Click a free hex for the next {who}; Esc when done"
 
     def disarm(self) -> None:
         if self.armed is None:
             return
         self.armed = None
+        self.repeating = False
         if not self._swallow_release:  # else once the click's release is swallowed
             self._map_view.removeEventFilter(self)
         self._map_view.unsetCursor()
@@ -129,7 +152,10 @@ class FighterPlacement(QObject):
         combatant = new_combatant(state, template, side, where, handedness)
         if self._controller.execute(AddCombatant(combatant)) is None:
             return False
-        self.disarm()
+        if self.repeating:
+            self.prompt_changed.emit(self._prompt(where))
+        else:
+            self.disarm()
         self._controller.select(combatant.id)
         return True
 
@@ -148,10 +174,15 @@ class FighterPlacement(QObject):
         if self.armed is None:
             return super().eventFilter(watched, event)
         if kind == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            where = self._map_view.hex_at(event.position())
+            left = event.button() == Qt.MouseButton.LeftButton
+            if left and self.repeating and self._map_view.combatant_at(where) is not None:
+                self.disarm()  # done placing: the click selects the fighter as usual
+                return super().eventFilter(watched, event)
             self._swallow_release = True
-            if event.button() == Qt.MouseButton.LeftButton:
-                self.place_at(self._map_view.hex_at(event.position()))
-            else:
+            if left and self.place_at(where):
+                self._map_view.hex_clicked.emit(where)  # the hex the GM chose, for the panes
+            elif not left:
                 self.disarm()
             return True
         escape = isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape

@@ -88,6 +88,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("pan_up", ("Up",), "Pan up", "Map"),
     Shortcut("pan_down", ("Down",), "Pan down", "Map"),
     Shortcut("paint_terrain", ("T",), "Paint terrain: click or drag over hexes", "Map"),
+    Shortcut("context_menu", ("Menu", "Shift+F10"),
+             "Open the menu of the hex under the pointer, else of the selected fighter "
+             "(postures, ready, drop, pick up)", "Map"),
     # the battle's file (app.file_actions)
     Shortcut("new_battle", (_Std.New,), "New battle: map, rules, sides and seed", "File"),
     Shortcut("open_battle", (_Std.Open,), "Open a saved battle", "File"),
@@ -121,6 +124,8 @@ MOUSE_CONTROLS: tuple[tuple[str, str], ...] = (
     ("Drag a token", "Move it to the hex where you drop it"),
     ("Right-click a token", "Make it the target of the selected combatant's attack"),
     ("Right-click an empty hex", "Add a fighter from the template library, or place an item"),
+    ("Shift+right-click a token (or right-click the selected one)",
+     "Its menu: postures, ready, drop, pick up, remove, duplicate"),
     ("Wheel, Ctrl+wheel, pinch", "Zoom around the pointer"),
     ("Drag the empty map, two-finger scroll", "Pan"),
     ("Double-click a token", "Edit its sheet: stats, skills, gear and side (an undoable command)"),

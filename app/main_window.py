@@ -242,6 +242,7 @@ class MainWindow(QMainWindow):
         self.file_actions.replace_battle = self.replace_battle
         self.fighter_placement = FighterPlacement(controller, self.map_view, self)
         self.fighter_placement.prompt_changed.connect(self._show_drop_prompt)
+        self.fighter_placement.prompt_changed.connect(self._on_fighter_placement_prompt_changed)
         # File > Import Character...: a fighter from a character file (app.gcs_import).
         self.character_import = CharacterImport(controller, self)
         self.character_import.watch_map(self.map_view)  # a .gcs file dropped on the map
@@ -299,7 +300,9 @@ class MainWindow(QMainWindow):
         self.inspector_pane.edit_requested.connect(self.character_editing.edit)
         self.combatants_pane.table.doubleClicked.connect(self._edit_combatant_at)
         self.tracker_pane = TurnTrackerPane(controller, self, end_turn=self.end_turn)
-        self.templates_pane = TemplatesPane(controller, self.map_view, self)
+        self.templates_pane = TemplatesPane(
+            controller, self.map_view, self, placement=self.fighter_placement
+        )
         self.map_view.show_conditions = True  # the ruleset is loaded by now: badges too
         self.map_view.update()
         self.panes = (
@@ -821,14 +824,19 @@ class MainWindow(QMainWindow):
     def _on_map_view_drop_prompt_changed(self, _message: str) -> None:
         self._update_roll_enabled()
 
+    def _on_fighter_placement_prompt_changed(self, _message: str) -> None:
+        self._update_roll_enabled()
+
     def _update_roll_enabled(self) -> None:
         """Enter rolls unless a box is being typed in (outside the attack pane, which
-        rolls on Enter itself) or the map waits for a drop's hex (Enter: own hex)."""
+        rolls on Enter itself), the map waits for a drop's hex (Enter: own hex) or
+        a fighter waits for its hex (the newcomer is no attacker yet)."""
         focus = QApplication.focusWidget()
         typing = isinstance(focus, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit) or (
             isinstance(focus, QComboBox) and focus.isEditable()
         )
-        self.roll_action.setEnabled(not typing and self.map_view.drop_pick is None)
+        waiting = self.map_view.drop_pick is not None or self.fighter_placement.armed is not None
+        self.roll_action.setEnabled(not typing and not waiting)
 
     def _on_map_view_legend_folded_changed(self, folded: bool) -> None:
         self.fold_legend_action.setChecked(folded)

@@ -1,6 +1,7 @@
 """What the pointer does on the map: select, move (click or drag a token), pan
-(drag empty map), target (right-click), paint terrain strokes and pick the hex of a
-deliberate drop; and the rules commands these tools send through the controller."""
+(drag empty map), target (right-click: nothing opens), paint terrain strokes and
+pick the hex of a deliberate drop; and the rules commands these tools send through
+the controller."""
 
 from __future__ import annotations
 
@@ -150,7 +151,9 @@ class MapTools:
             return
         if button == Qt.MouseButton.LeftButton:
             self.click(pos)
-        elif button == Qt.MouseButton.RightButton:
+        elif button == Qt.MouseButton.RightButton and not (
+            QApplication.keyboardModifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):  # Shift+right-click opens the hex's menu and targets nobody
             self.right_click(pos)
 
     def click(self, pos: QPointF) -> None:

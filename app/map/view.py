@@ -136,6 +136,7 @@ class MapView(QWidget):
         controller.battle_reset.connect(self._on_battle_reset)
         controller.selection_changed.connect(self._on_selection_changed)
         controller.target_changed.connect(self._on_target_changed)
+        controller.turn_passed.connect(self._on_turn_passed)
         controller.highlight_requested.connect(self._on_highlight)
         controller.drop_requested.connect(self.begin_drop)
 
@@ -185,6 +186,9 @@ class MapView(QWidget):
         )
         self.paint_terrain_action = self._action(
             "paint_terrain", "Paint &Terrain", self._terrain_mode_toggled
+        )
+        self.context_menu_action = self._action(
+            "context_menu", "Hex &Menu", self.open_context_menu, widget
         )
         self.paint_terrain_action.setCheckable(True)
         self.pan_actions = [
@@ -491,6 +495,13 @@ class MapView(QWidget):
 
     def _on_target_changed(self, _target: object) -> None:
         self.update()
+
+    def _on_turn_passed(self, combatant_id: str) -> None:
+        """The fighter whose turn it is now comes into view (the map scrolls to it
+        only if it is off screen)."""
+        c = self._controller.combatant_or_none(combatant_id)
+        if c is not None:
+            self.ensure_visible(c.hex)
 
     def _on_highlight(self, hexes: object) -> None:
         old = self._highlight_path.boundingRect()
@@ -809,9 +820,11 @@ class MapView(QWidget):
         self.tools.release(event.position(), event.button())
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        """A right-click on a token: it becomes the target (as a plain right-click
-        does) and a menu offers its postures and the items in reach. Elsewhere a
-        right-click clears the target (on release)."""
+        """A right-click on another token makes it the target and opens nothing.
+        The hex's menu (postures, ready, drop, pick up, add a fighter, place an
+        item) opens with a right-click on an empty hex or on the selected fighter,
+        a Shift+right-click anywhere, or the keyboard (``open_context_menu``). A
+        right-click on an empty hex also clears the target."""
         event.accept()
         if self.terrain_mode:
             return
@@ -819,13 +832,36 @@ class MapView(QWidget):
             self.tools.forget_press()
             self.cancel_drop()
             return
-        menu = self.context_menu_for(self.hex_at(QPointF(event.pos())))
+        if event.reason() is not QContextMenuEvent.Reason.Mouse:
+            self.open_context_menu()
+            return
+        pos = QPointF(event.pos())
+        # the press that opened the menu or set the target gets no release here
+        self.tools.forget_press()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        token = self.combatant_at(self.hex_at(pos))
+        if not shift and (token is None or token.id != self._controller.selected_id):
+            self.tools.right_click(pos)  # targeting is one action: no menu to dismiss
+            if token is not None:
+                return
+        self._exec_menu(self.hex_at(pos), event.globalPos())
+
+    def open_context_menu(self) -> None:
+        """The menu from the keyboard (Menu key, Shift+F10): of the hex under the
+        pointer, else of the selected fighter's hex, shown at that hex."""
+        h = self._hover
+        if h is None:
+            selected = self._controller.combatant_or_none(self._controller.selected_id)
+            h = selected.hex if selected is not None else None
+        if h is None or self.terrain_mode or self.tools.drop is not None:
+            return
+        self._exec_menu(h, self.mapToGlobal(self.hex_center(h).toPoint()))
+
+    def _exec_menu(self, h: Hex | None, at: QPoint) -> None:
+        menu = self.context_menu_for(h)
         if menu is None:
             return
-        # the press that opened the menu gets no release here
-        self.tools.forget_press()
-        self.tools.right_click(QPointF(event.pos()))
-        menu.exec(event.globalPos())
+        menu.exec(at)
         menu.deleteLater()
 
     def context_menu_for(self, h: Hex | None) -> QMenu | None:

@@ -14,7 +14,8 @@ fraction in the tooltip). Roll (Enter anywhere in the pane, or in the window)
 executes ``Attack(attacker, defender, form.choices)`` through the controller, so
 physical dice, undo and the GM's override work as for every command; a form
 without choices, or a refused preview, shows why and disables Roll. Ctrl+Return
-stays End Turn, here too.
+stays End Turn, here too. Over Roll it says when the target is the attacker's
+ally, and each notice of a choice taken ("No defense: ...").
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ from PySide6.QtWidgets import (
 from app.controller import BattleController, Redraw
 from app.event_text import Tone
 from app.help import key_sequences
+from app.panes.attack_notes import (
+    ally_mark,
+    ally_notice,
+    no_target_hint,
+    notice_label,
+    show_notices,
+)
 from app.panes.labels import fighter_choice
 from app.panes.widgets import (
     BAD_TEXT,
@@ -191,6 +199,7 @@ class AttackFormPane(QDockWidget):
             "border:1px solid #e6a8a2; border-radius:3px; padding:3px"
         )
         self.error_label.hide()
+        self.notice_label = notice_label("attackNotice")
         self.odds_box = QWidget()
         self.odds_box.setObjectName("oddsPanel")
         self.odds_box.setToolTip("Exact odds of this attack, before the roll")
@@ -231,6 +240,7 @@ class AttackFormPane(QDockWidget):
         # roll take their room from the scrolling part, so the button never moves
         # under the GM's pointer.
         footer.addWidget(self.error_label)
+        footer.addWidget(self.notice_label)
         footer.addWidget(self.odds_box)
         footer.addWidget(self.last_label)
         roll_row = QHBoxLayout()
@@ -360,7 +370,9 @@ class AttackFormPane(QDockWidget):
             self.attacker_combo, state.combatants, attacker, "(select a fighter)", state
         )
         others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
-        _fill_combatants(self.target_combo, others, defender, "(choose a target)", state)
+        _fill_combatants(
+            self.target_combo, others, defender, "(choose a target)", state, attacker
+        )
         pair = (
             attacker.id if attacker is not None else None,
             defender.id if defender is not None else None,
@@ -372,13 +384,14 @@ class AttackFormPane(QDockWidget):
             self._last_roll_by = pair[0]
             self.last_label.clear()
         self._form, self._preview, self._error = None, None, None
+        show_notices(self.notice_label, ())
         if attacker is None:
             self._show_fields(())
             self._show_hint("Select the attacker on the map or in the combatants list.")
             return
         if defender is None:
             self._show_fields(())
-            self._show_hint("Choose a target (right-click a token, or the Target box).")
+            self._show_hint(no_target_hint(attacker, self._controller.target_cleared))
             return
         try:
             form = self._form_of(state).attack_form(state, attacker.id, defender.id, self._entries)
@@ -387,6 +400,7 @@ class AttackFormPane(QDockWidget):
             self._show_refusal(str(refusal), attacker, defender)
             return
         self._form = form
+        show_notices(self.notice_label, (ally_notice(attacker, defender), *form.notices))
         self._show_fields(form.fields)
         self._show_turn(attacker, defender)
         self.arc_label.setText(arc_html(attacker, defender))
@@ -828,10 +842,13 @@ def _fill_combatants(
     current: Combatant | None,
     placeholder: str,
     state: BattleState,
+    attacker: Combatant | None = None,
 ) -> None:
+    """The combatants as a box's entries; with ``attacker`` (the Target box) its
+    allies are marked."""
     items: list[tuple[str, object]] = [(placeholder, None)]
     for c in combatants:
-        items.append((fighter_choice(c, state.sides), c.id))
+        items.append((fighter_choice(c, state.sides) + ally_mark(c, attacker), c.id))
     combo.blockSignals(True)
     try:
         existing = [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]

@@ -7,7 +7,9 @@ shows under the list. A click on a template and one on "Add to Map" (or a
 double-click, or Enter in the list) puts the fighter for the chosen side on the
 hex last clicked on the map, or on the free hex nearest it (the middle of the
 map until a hex is clicked): an ``AddCombatant`` command, undone and saved like
-any other.
+any other. After that, each click on a free hex of the map places one more of the
+template (``app.fighter_placement``, armed to repeat) until Esc: the newcomer's
+selection never turns that click into a move.
 
 "Save Selected Fighter…" keeps the selected combatant's sheet as the GM's own
 template in the user data folder; "Rename…" and "Delete" change only the GM's
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
+from app.fighter_placement import FighterPlacement
 from app.map.view import MapView
 from app.new_battle import battle_sides, colour_icon, new_combatant, preferred_handedness
 from app.panes.widgets import (
@@ -105,12 +108,19 @@ class TemplatesPane(QDockWidget):
     templates saved, renamed and deleted."""
 
     def __init__(
-        self, controller: BattleController, map_view: MapView, parent: QWidget | None = None
+        self,
+        controller: BattleController,
+        map_view: MapView,
+        parent: QWidget | None = None,
+        placement: FighterPlacement | None = None,
     ) -> None:
+        """``placement``: the map's click that places a fighter, armed with the
+        pane's template after each "Add to Map" (none: only Add to Map adds)."""
         super().__init__(parent)
         configure_dock(self, "templatesPane", "Templates")
         self._controller = controller
         self._map = map_view
+        self._placement = placement
         self._clicked: Hex | None = None
         self.library = TemplateLibrary(())
         self.ask_name: NameAsker = ask_name_with_dialog
@@ -120,6 +130,7 @@ class TemplatesPane(QDockWidget):
         self.side_box = QComboBox()
         self.side_box.setObjectName("templateSide")
         self.side_box.setToolTip("The side a fighter added from the list joins")
+        self.side_box.activated.connect(self._follow_with_placement)
         self.add_button = QPushButton("Add to Map")
         self.add_button.setObjectName("addTemplate")
         self.add_button.setToolTip("Put the template's fighter on the map (Undo takes it away)")
@@ -178,6 +189,8 @@ class TemplatesPane(QDockWidget):
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._on_battle_reset)
         controller.selection_changed.connect(self._on_selection_changed)
+        if placement is not None:
+            placement.prompt_changed.connect(self._on_placement_prompt_changed)
         self._fill_sides()
         self.reload()
 
@@ -256,7 +269,21 @@ class TemplatesPane(QDockWidget):
         if self._controller.execute(AddCombatant(combatant)) is None:
             return None
         self._controller.select(combatant.id)
+        if self._placement is not None:  # the next click on a free hex places the next one
+            self._placement.arm(template, side, repeat=True, take_focus=False)
         return combatant
+
+    def placing(self) -> bool:
+        """Whether a click on a free hex of the map places the pane's template."""
+        return self._placement is not None and self._placement.repeating
+
+    def _follow_with_placement(self, *_args: object) -> None:
+        """Another template or side while the clicks place: they place that one."""
+        placement, template, side = self._placement, self.current_template(), self.side()
+        if placement is None or not placement.repeating:
+            return
+        if template is not None and side is not None:
+            placement.arm(template, side, repeat=True, take_focus=False)
 
     # --- the GM's own templates --------------------------------------------------------------
     def save_fighter(self, combatant_id: str, name: str) -> Template | None:
@@ -326,12 +353,17 @@ class TemplatesPane(QDockWidget):
         self.description.setText(template.description if template is not None else "")
         if at is None:
             self.target.setText("The map is full: no free hex for a new fighter")
-        elif at == self.aimed_hex():
-            self.target.setText(f"Goes to {hex_name(at)}")
         else:
-            self.target.setText(
-                f"Goes to {hex_name(at)}, the free hex nearest {hex_name(self.aimed_hex())}"
-            )
+            goes = f"Goes to {hex_name(at)}"
+            if at != self.aimed_hex():
+                goes += f", the free hex nearest {hex_name(self.aimed_hex())}"
+            if self.placing() and template is not None:
+                # the click on the map places the next one; Add to Map still works
+                goes = (
+                    f"Click a free hex on the map for the next {template.fighter.name} "
+                    f"(Esc when done). Add to Map: {goes[:1].lower()}{goes[1:]}"
+                )
+            self.target.setText(goes)
         self.add_button.setEnabled(template is not None and at is not None)
         self.save_button.setEnabled(self._controller.selected_id is not None)
         custom = template is not None and template.custom
@@ -339,6 +371,10 @@ class TemplatesPane(QDockWidget):
         self.delete_button.setEnabled(custom)
 
     def _on_list_current_item_changed(self, *_args: object) -> None:
+        self._follow_with_placement()
+        self._update()
+
+    def _on_placement_prompt_changed(self, _prompt: str) -> None:
         self._update()
 
     def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
@@ -362,13 +398,18 @@ class TemplatesPane(QDockWidget):
         self._update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Enter in the list adds the fighter (and does not roll the attack)."""
+        """Enter in the list adds the fighter (and does not roll the attack); Esc
+        there ends the placing clicks."""
         if watched is self.list and isinstance(event, QKeyEvent):
             enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            if enter and event.type() == QEvent.Type.ShortcutOverride:
+            escape = event.key() == Qt.Key.Key_Escape and self.placing()
+            if (enter or escape) and event.type() == QEvent.Type.ShortcutOverride:
                 event.accept()
                 return True
             if enter and event.type() == QEvent.Type.KeyPress:
                 self.add_selected()
+                return True
+            if escape and event.type() == QEvent.Type.KeyPress and self._placement:
+                self._placement.disarm()
                 return True
         return super().eventFilter(watched, event)

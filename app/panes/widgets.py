@@ -6,7 +6,7 @@ Nothing here knows the rules; the panes pass in numbers the rules computed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
 from PySide6.QtCore import (
@@ -312,6 +312,48 @@ class VerticalScrollArea(QScrollArea):
         if content is not None:
             content.setMaximumWidth(max(self.viewport().width(), content.minimumSizeHint().width()))
         super().resizeEvent(event)
+
+
+class FittedScrollArea(VerticalScrollArea):
+    """A vertical scroll area that asks for its content's whole height at its
+    width, and will not be squeezed below ``least()`` pixels of it (all of it
+    when the content is shorter). Two of them in a column share it as the
+    content needs: the one whose ``least`` is larger stays in view, the other
+    scrolls. ``least`` is asked again at each layout (a section opened or closed)."""
+
+    def __init__(
+        self, content: QWidget, least: Callable[[], int], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(content, parent)
+        self._least = least
+        content.installEventFilter(self)
+
+    def content_height(self) -> int:
+        """The content's height at the viewport's width."""
+        content = self.widget()
+        if content is None:
+            return 0
+        width = self.viewport().width()
+        if content.hasHeightForWidth() and width > 0:
+            return content.heightForWidth(width)
+        return content.sizeHint().height()
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.content_height() + 2 * self.frameWidth())
+
+    def minimumSizeHint(self) -> QSize:
+        least = min(self.content_height(), max(0, self._least()))
+        return QSize(super().minimumSizeHint().width(), least + 2 * self.frameWidth())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the content grew or shrank: ask the column again
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # wrapped text is as tall as its width makes it
 
 
 class WheelGuard(QObject):

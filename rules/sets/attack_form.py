@@ -27,12 +27,15 @@ FLAG_OFF = ""
 class FormChoice:
     """One choice of a field: ``key`` is its value in the entries, ``label`` what
     the box shows; a non-empty ``problem`` greys it out and says why ("the arm is
-    useless")."""
+    useless"). A ``notice`` is what the GM must read before rolling while this
+    choice is taken ("No defense: Hilda takes the blow undefended."); the pane
+    shows it over Roll."""
 
     key: str
     label: str
     problem: str = ""
     tooltip: str = ""
+    notice: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,13 @@ class AttackForm:
             if f.key == key:
                 return f
         raise KeyError(key)
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """The notices of the choices taken, in the fields' order."""
+        return tuple(
+            c.notice for f in self.fields for c in f.choices if c.key == f.value and c.notice
+        )
 
     @property
     def entries(self) -> dict[str, str]:

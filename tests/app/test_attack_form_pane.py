@@ -146,7 +146,9 @@ def test_without_a_pair_there_is_no_form_and_no_roll(qtbot):
     pane, controller = make_pane(qtbot)
     assert pane.form is None and not pane.roll_button.isEnabled()
     assert "Select the attacker" in pane.arc_label.text()
-    controller.select("c2")
+    controller.select("c2")  # the fencer in the long spear's reach is its default target
+    assert controller.target_id == "c4" and pane.form is not None
+    controller.set_target(None)
     assert pane.form is None and "Choose a target" in pane.arc_label.text()
     assert not pane.fields_box.isVisibleTo(pane)
 

@@ -66,6 +66,15 @@ def choose(combo: QComboBox, data: object) -> None:
     combo.activated.emit(index)
 
 
+def untick_defenses(qtbot, pane: AttackPane) -> None:
+    """Take back the defender's default defense, as the GM would to announce
+    others in an order of his own."""
+    for check in (pane.dodge_check, pane.block_check, pane.parry_check):
+        if check.isChecked():
+            qtbot.mouseClick(check, Qt.MouseButton.LeftButton)
+    assert pane.options() is None or pane.options().defenses == ()
+
+
 def expected_plan(controller: BattleController, attacker: str, defender: str, options):
     state = controller.state
     return plan_attack(
@@ -82,7 +91,10 @@ def test_attacker_and_target_follow_the_controller(pane_and_controller):
     assert not pane.roll_button.isEnabled()
     controller.select("c1")
     assert pane.attacker_combo.currentData() == "c1"
-    assert not pane.roll_button.isEnabled()  # no target yet
+    # the foe in the broadsword's reach is the default target (rules.sets.targeting)
+    assert pane.target_combo.currentData() == "c3"
+    controller.set_target(None)
+    assert not pane.roll_button.isEnabled()  # no target
     controller.set_target("c3")
     assert pane.target_combo.currentData() == "c3"
     targets = [pane.target_combo.itemData(i) for i in range(pane.target_combo.count())]
@@ -139,6 +151,7 @@ def test_preview_matches_plan_attack_for_the_same_inputs(qtbot, pane_and_control
     controller.set_target("c3")
     choose(pane.mode_combo, "swing")
     choose(pane.location_combo, "head")
+    untick_defenses(qtbot, pane)
     qtbot.mouseClick(pane.block_check, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pane.parry_check, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pane.dodge_check, Qt.MouseButton.LeftButton)
@@ -205,6 +218,7 @@ def test_defense_order_is_the_order_ticked(qtbot, pane_and_controller):
     pane, controller = pane_and_controller
     controller.select("c1")
     controller.set_target("c3")
+    untick_defenses(qtbot, pane)
     qtbot.mouseClick(pane.parry_check, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pane.dodge_check, Qt.MouseButton.LeftButton)
     kinds = [d.kind for d in pane.options().defenses]
@@ -214,9 +228,10 @@ def test_defense_order_is_the_order_ticked(qtbot, pane_and_controller):
     kinds = [d.kind for d in pane.options().defenses]
     assert kinds == [DefenseKind.DODGE, DefenseKind.PARRY]
     assert [d.kind for d in pane.plan.defenses] == kinds
-    # A new defender announces afresh.
+    # A new defender announces afresh: its own default defense (the fencer parries
+    # with his rapier).
     controller.set_target("c4")
-    assert pane.options().defenses == ()
+    assert pane.options().defenses == (DefenseChoice(DefenseKind.PARRY, "rapier"),)
 
 
 def test_empty_reason_gets_a_default(pane_and_controller):
@@ -292,6 +307,7 @@ def test_end_to_end_attack_through_the_pane(qtbot, defenses):
     controller.set_target("c3")
     choose(pane.weapon_combo, "broadsword")
     choose(pane.mode_combo, "swing")
+    untick_defenses(qtbot, pane)
     checks = {DefenseKind.BLOCK: pane.block_check, DefenseKind.DODGE: pane.dodge_check}
     for kind in defenses:
         qtbot.mouseClick(checks[kind], Qt.MouseButton.LeftButton)
@@ -423,6 +439,7 @@ def test_a_defense_that_becomes_impossible_is_no_longer_announced(qtbot, pane_an
     pane, controller = pane_and_controller
     controller.select("c1")
     controller.set_target("c3")
+    untick_defenses(qtbot, pane)
     qtbot.mouseClick(pane.dodge_check, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pane.parry_check, Qt.MouseButton.LeftButton)
     assert [d.kind for d in pane.options().defenses] == [DefenseKind.DODGE, DefenseKind.PARRY]

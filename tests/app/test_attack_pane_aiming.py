@@ -31,7 +31,7 @@ from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.tables import LOCATIONS_001
-from tests.app.test_attack_pane import choose, make_pane
+from tests.app.test_attack_pane import choose, make_pane, untick_defenses
 from tests.rules.sheets import amend
 
 LOG = ruleset_ui("000").log_formatter
@@ -85,6 +85,7 @@ def test_aim_at_lists_every_row_of_the_000_table_under_its_name(qtbot) -> None:
 def test_the_aim_chosen_reaches_the_wound_through_the_roll(qtbot) -> None:
     for seed in range(40):
         pane, controller = ready_pane(qtbot, seed)
+        untick_defenses(qtbot, pane)  # the flail fighter's default block
         choose(pane.location_combo, "near_arm")
         assert pane.command() == Attack(
             "c1", "c3", AttackOptions("broadsword", "swing", location="near_arm")
@@ -161,6 +162,7 @@ def test_the_off_hand_penalty_is_a_control(qtbot) -> None:
 
 def test_knock_away_is_offered_for_a_000_disarm(qtbot) -> None:
     pane, controller = ready_pane(qtbot)
+    untick_defenses(qtbot, pane)  # a block cannot protect a weapon
     assert not pane.knock_away_check.isEnabled()
     choose(pane.target_weapon_combo, "morningstar")
     choose(pane.weapon_attack_combo, WeaponAttack.DISARM)

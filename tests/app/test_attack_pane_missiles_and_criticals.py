@@ -14,7 +14,7 @@ from rules.sets.seed000.attack import SubdueMode, WeaponAttack
 from rules.sets.seed000.attack_events import AttackAdjusted, WeaponStruck
 from rules.sets.seed000.commands import WeaponReversed
 from rules.sets.seed000.tracks import tracks_of
-from tests.app.test_attack_pane import choose, make_pane
+from tests.app.test_attack_pane import choose, make_pane, untick_defenses
 
 
 def test_a_sling_shoots_at_a_weapon_and_pulls_its_blow_through_the_pane(qtbot) -> None:
@@ -25,6 +25,7 @@ def test_a_sling_shoots_at_a_weapon_and_pulls_its_blow_through_the_pane(qtbot) -
     controller.execute(PickUpItem("c1", controller.state.items[-1].id, gm_override=True))
     controller.select("c1")
     controller.set_target("c3")
+    untick_defenses(qtbot, pane)  # a block cannot protect a weapon
     pane.more.set_expanded(True)
     choose(pane.weapon_combo, "sling")
     choose(pane.mode_combo, "shoot")

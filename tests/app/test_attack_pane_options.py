@@ -25,15 +25,17 @@ from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet import sheet_of
-from tests.app.test_attack_pane import choose, make_pane
+from tests.app.test_attack_pane import choose, make_pane, untick_defenses
 
 
 @pytest.fixture
 def ready(qtbot) -> tuple[AttackPane, BattleController]:
-    """c1 (broadsword and shield) next to c3 (morningstar), c3 targeted."""
+    """c1 (broadsword and shield) next to c3 (morningstar), c3 targeted, its
+    default defense taken back."""
     pane, controller = make_pane(qtbot)
     controller.select("c1")
     controller.set_target("c3")
+    untick_defenses(qtbot, pane)
     pane.more.set_expanded(True)
     return pane, controller
 
@@ -45,9 +47,17 @@ def base_options(pane: AttackPane, **changes: object) -> AttackOptions:
     return AttackOptions(**{**options.__dict__, **changes})
 
 
-def test_untouched_widgets_make_the_default_options(ready):
-    pane, _controller = ready
-    assert pane.current_options() == base_options(pane)
+def test_untouched_widgets_make_the_default_options(qtbot):
+    """A new pair starts from the ruleset's default attack: its weapon and mode,
+    and the defender's likeliest defense (the flail fighter blocks)."""
+    pane, controller = make_pane(qtbot)
+    controller.select("c1")
+    assert controller.target_id == "c3"
+    default = ruleset_of(controller.state).default_attack(controller.state, "c1", "c3")
+    assert pane.current_options() == default
+    assert default == AttackOptions(
+        weapon_key="broadsword", mode="swing", defenses=(DefenseChoice(DefenseKind.BLOCK),)
+    )
 
 
 def test_each_check_box_sets_its_field(qtbot, ready):
@@ -273,7 +283,11 @@ def test_a_whole_exchange_from_the_keyboard(qtbot):
     pane.conditions.tree.setCurrentItem(pane.conditions.item("bad_footing"))
     press(qtbot, Qt.Key.Key_Space)
     assert pane.current_options().conditions == (SelectedCondition("bad_footing", -1),)
-    assert pane.current_options().defenses == (DefenseChoice(DefenseKind.DODGE),)
+    # the flail fighter's default block, then the dodge ticked
+    assert pane.current_options().defenses == (
+        DefenseChoice(DefenseKind.BLOCK),
+        DefenseChoice(DefenseKind.DODGE),
+    )
     odds_before = pane.odds
     assert odds_before is not None
 

@@ -26,7 +26,7 @@ from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, LOCATIONS_FU
 from rules.sets.seed000.tracks import with_wounds
 from rules.sets.seed000.wound_effects import BodySide, Wound
 from tests.app.demo_panes import demo_state
-from tests.app.test_attack_pane import choose
+from tests.app.test_attack_pane import choose, untick_defenses
 from tests.app.test_attack_pane_aiming import entries, ready_pane
 
 LOG = ruleset_ui("000").log_formatter
@@ -96,6 +96,7 @@ def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
     pane, controller = ready_pane(qtbot)
     choose_system(pane, LOCATIONS_FUDGE)
     choose(pane.location_combo, "right arm")
+    untick_defenses(qtbot, pane)  # the flail fighter's default block
     assert pane.command() == Attack(
         "c1", "c3", AttackOptions("broadsword", "swing", location="right arm")
     )

@@ -54,7 +54,8 @@ def test_the_battles_side_names_are_used_everywhere(window: MainWindow, key: str
     attackers = combo_texts(window.attack_pane, "attackerCombo")
     targets = combo_texts(window.attack_pane, "targetCombo")
     assert attackers == [f"{c.name} – {NAMES[c.side]}" for c in state.combatants]
-    assert targets == [f"{c.name} – {NAMES[c.side]}" for c in state.combatants[1:]]
+    ally = {c.id: " · ally" if c.side is first.side else "" for c in state.combatants}
+    assert targets == [f"{c.name} – {NAMES[c.side]}{ally[c.id]}" for c in state.combatants[1:]]
     model = window.combatants_pane.model
     for row, c in enumerate(state.combatants):
         tooltip = model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)

@@ -9,6 +9,12 @@ preview is ``rules.sets.seed000.attack.plan_attack`` on those options, redrawn l
 Roll (Enter anywhere in the main window) executes ``Attack`` through the controller;
 the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
 pane too, so it can never roll a second attack.
+
+A new attacker or target starts afresh: weapon and mode are the ruleset's default
+attack for the pair (``Ruleset.default_attack``), the defender announces its
+default defense, and every other choice of the last exchange is gone. Over Roll
+the pane says in plain words when the target is the attacker's ally and when the
+blow meets no defense.
 """
 
 from __future__ import annotations
@@ -42,12 +48,19 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
+from app.panes.attack_notes import (
+    ally_mark,
+    ally_notice,
+    no_target_hint,
+    notice_label,
+    show_notices,
+)
 from app.panes.labels import fighter_choice
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
     WARN_BACK,
-    VerticalScrollArea,
+    FittedScrollArea,
     buddy_label,
     configure_dock,
     hline,
@@ -88,6 +101,7 @@ from rules.sets.seed000.attack import (
     plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
+from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.commands import ReverseWeapon
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
@@ -120,6 +134,9 @@ _ORDINALS = ("1st", "2nd", "3rd")
 
 
 PAIRED_COMBO_CHARS = 5  # the least a box of two in a row shows (8 elsewhere)
+# The lines of the preview (the itemised modifiers) that stay in view while the
+# choices above scroll ("More options" open).
+PREVIEW_LEAST_LINES = 12
 
 
 class AttackPane(QDockWidget):
@@ -132,7 +149,8 @@ class AttackPane(QDockWidget):
         self._error: str | None = None
         # Announced defenses in the order they were ticked: the order of rolling.
         self._announced: list[DefenseKind] = []
-        self._defender_for_announced: str | None = None
+        # (attacker, defender) the choices were made for: another pair starts afresh
+        self._pair: tuple[str | None, str | None] | None = None
         self._pulled_for: str | None = None
         # (attacker, defender, turn) the GM's situational modifier was set for.
         self._situational_for: tuple[str | None, str | None, int] | None = None
@@ -299,6 +317,7 @@ class AttackPane(QDockWidget):
             "border:1px solid #e6a8a2; border-radius:3px; padding:3px"
         )
         self.error_label.hide()
+        self.notice_label = notice_label("attackNotice")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setObjectName("rollButton")
         self.roll_button.setToolTip("Roll the attack (Enter)")
@@ -312,26 +331,34 @@ class AttackPane(QDockWidget):
         self.odds_seconds = 0.0  # how long the last odds took, for the benchmark
 
         # --- layout ----------------------------------------------------------------------------
+        # Attacker and target head the pane, outside the scrolling choices: always
+        # in view, whatever the GM scrolled to before the roll.
+        who = QGridLayout()
+        who.setContentsMargins(6, 6, 6, 3)
         form = QGridLayout()
         form.setContentsMargins(0, 0, 0, 0)
-        form.setHorizontalSpacing(6)
-        form.setVerticalSpacing(3)
-        for row, (caption, widget) in enumerate((
-            ("&Attacker", self.attacker_combo),
-            ("&Target", self.target_combo),
-            ("&Weapon", self.weapon_combo),
-            ("Mod&e", self.mode_combo),
-            ("A&im at", self.location_combo),
-        )):
-            label = QLabel(caption)
-            label.setBuddy(widget)
-            form.addWidget(label, row, 0)
-            if widget is self.location_combo:
-                form.addWidget(widget, row, 1, 1, 2)
-                form.addWidget(self.random_check, row, 3)
-            else:
-                form.addWidget(widget, row, 1, 1, 3)
-        form.setColumnStretch(1, 1)
+        captions: list[QLabel] = []
+        for grid, rows in (
+            (who, (("&Attacker", self.attacker_combo), ("&Target", self.target_combo))),
+            (form, (("&Weapon", self.weapon_combo), ("Mod&e", self.mode_combo),
+                    ("A&im at", self.location_combo))),
+        ):  # fmt: skip
+            grid.setHorizontalSpacing(6)
+            grid.setVerticalSpacing(3)
+            grid.setColumnStretch(1, 1)
+            for row, (caption, widget) in enumerate(rows):
+                label = buddy_label(caption, widget)
+                captions.append(label)
+                grid.addWidget(label, row, 0)
+                if widget is self.location_combo:
+                    grid.addWidget(widget, row, 1, 1, 2)
+                    grid.addWidget(self.random_check, row, 3)
+                else:
+                    grid.addWidget(widget, row, 1, 1, 3)
+        # the two grids' boxes line up under each other
+        caption_width = max(label.sizeHint().width() for label in captions)
+        for grid in (who, form):
+            grid.setColumnMinimumWidth(0, caption_width)
 
         defenses = QGridLayout()
         defenses.setContentsMargins(0, 0, 0, 0)
@@ -424,8 +451,8 @@ class AttackPane(QDockWidget):
         more.addWidget(self.off_hand_check, 8, 0, 1, 2)
         more.addWidget(self.off_hand_training_spin, 8, 2)
         locations_label = buddy_label("Hit locations", self.hit_locations_combo)
-        more.addWidget(locations_label, 8, 0)
-        more.addWidget(self.hit_locations_combo, 8, 1, 1, 2)
+        more.addWidget(locations_label, 9, 0)
+        more.addWidget(self.hit_locations_combo, 9, 1, 1, 2)
         more.setColumnStretch(1, 2)
         more.setColumnStretch(2, 1)
         self.more = Collapsible("More optio&ns", more_body)
@@ -437,6 +464,7 @@ class AttackPane(QDockWidget):
         )
 
         body, layout = pane_body("attackBody", 6)
+        layout.setContentsMargins(6, 0, 6, 3)
         layout.addLayout(form)
         layout.addLayout(defenses_head)
         layout.addLayout(defenses)
@@ -444,14 +472,21 @@ class AttackPane(QDockWidget):
         layout.addLayout(situational)
         layout.addWidget(self.battlefield_list)
         layout.addWidget(self.more)
-        layout.addWidget(hline())
-        layout.addWidget(self.turn_label)
-        layout.addWidget(self.arc_label)
-        layout.addWidget(self.preview_label)
         layout.addStretch(1)
-
-        scroll = VerticalScrollArea(body)
-        self.scroll_area = scroll  # not "scroll": QWidget.scroll is a method
+        # The choices and the preview scroll each on its own: opening "More options"
+        # scrolls the choices, and the modifiers below stay in view.
+        self.scroll_area = FittedScrollArea(body, self._choices_least)
+        self.scroll_area.setSizePolicy(
+            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred
+        )
+        shown, preview_layout = pane_body("attackPreviewBody", 6)
+        preview_layout.setContentsMargins(6, 0, 6, 3)
+        preview_layout.addWidget(hline())
+        preview_layout.addWidget(self.turn_label)
+        preview_layout.addWidget(self.arc_label)
+        preview_layout.addWidget(self.preview_label)
+        preview_layout.addStretch(1)
+        self.preview_area = FittedScrollArea(shown, self._preview_least)
 
         footer = QVBoxLayout()
         footer.setContentsMargins(6, 2, 6, 6)
@@ -460,6 +495,7 @@ class AttackPane(QDockWidget):
         # odds, the last roll's line) takes its room from the scrolling part, so the
         # button never moves under the GM's pointer.
         footer.addWidget(self.error_label)
+        footer.addWidget(self.notice_label)
         footer.addWidget(self.odds_panel)
         footer.addWidget(self.last_label)
         roll_row = QHBoxLayout()
@@ -470,7 +506,9 @@ class AttackPane(QDockWidget):
         outer_layout = QVBoxLayout(outer)
         outer_layout.setContentsMargins(0, 0, 0, 0)
         outer_layout.setSpacing(0)
-        outer_layout.addWidget(scroll, 1)
+        outer_layout.addLayout(who)
+        outer_layout.addWidget(self.scroll_area)
+        outer_layout.addWidget(self.preview_area, 1)
         outer_layout.addLayout(footer)
         self.setWidget(outer)
 
@@ -558,6 +596,16 @@ class AttackPane(QDockWidget):
 
     def _on_pick_changed(self, _combatant_id: object) -> None:
         self.refresh()
+
+    def _choices_least(self) -> int:
+        """The choices' part that never scrolls away for the preview: all of it down
+        to "More options" (what "More options" opens may scroll)."""
+        return self.more.y() + self.more.button.geometry().bottom() + 6
+
+    def _preview_least(self) -> int:
+        """The preview keeps room for this many lines of modifiers however much the
+        choices above it ask for."""
+        return PREVIEW_LEAST_LINES * self.fontMetrics().lineSpacing()
 
     # --- public ----------------------------------------------------------------------------
     @property
@@ -712,17 +760,83 @@ class AttackPane(QDockWidget):
                 self.attacker_combo, state.combatants, attacker, "(select a fighter)"
             )
             others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
-            self._fill_combatants(self.target_combo, others, defender, "(choose a target)")
+            self._fill_combatants(
+                self.target_combo, others, defender, "(choose a target)", attacker
+            )
+            pair = (
+                attacker.id if attacker is not None else None,
+                defender.id if defender is not None else None,
+            )
+            default = None
+            if pair != self._pair:
+                self._pair = pair
+                default = self._start_afresh(attacker, defender)
             self._fill_weapons(attacker)
+            if default is not None:
+                _choose(self.weapon_combo, default.weapon_key)
             self._fill_modes(attacker)
+            if default is not None:
+                _choose(self.mode_combo, default.mode)
             self._fill_locations(attacker, defender)
             self._fill_defenses(defender)
+            if default is not None:
+                parry = [d.weapon_key for d in default.defenses if d.kind is DefenseKind.PARRY]
+                if parry:
+                    _choose(self.parry_weapon_combo, parry[0])
             self._fill_more(attacker, defender)
             self._fill_situation(attacker, defender)
             self._reset_for_new_exchange(attacker, defender, state.turn)
         finally:
             self._updating -= 1
         self.update_preview()
+
+    def _start_afresh(
+        self, attacker: Combatant | None, defender: Combatant | None
+    ) -> AttackOptions | None:
+        """A new attacker or target: no choice of the last exchange stays. The
+        boxes are emptied so that each fill takes its first entry, the checks
+        unticked and the GM's conditions cleared; the defender announces its
+        default defense. Returns the ruleset's default attack for the pair (None
+        when nothing reaches), whose weapon and mode the fills then take."""
+        for combo in (
+            self.weapon_combo,
+            self.mode_combo,
+            self.location_combo,
+            self.parry_weapon_combo,
+            self.target_weapon_combo,
+            self.weapon_attack_combo,
+            self.subdue_combo,
+            self.obscured_combo,
+        ):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.blockSignals(False)
+        for check in (
+            self.random_check,
+            self.above_check,
+            self.below_check,
+            self.acrobatic_check,
+            self.all_out_check,
+            self.chink_check,
+            self.knock_away_check,
+            self.off_hand_check,
+        ):
+            check.setChecked(False)
+        self.off_hand_training_spin.setValue(0)
+        self.scroll_area.verticalScrollBar().setValue(0)  # weapon, mode and defense in view
+        self._situation = None
+        self._auto_conditions = ()
+        self.conditions.set_selected(())
+        if attacker is None or defender is None:
+            self._announced = []
+            return None
+        state = self._controller.state
+        default = self._controller.ruleset.default_attack(state, attacker.id, defender.id)
+        if not isinstance(default, AttackOptions):
+            default = None
+        defenses = default.defenses if default is not None else (likely_defense(defender),)
+        self._announced = [d.kind for d in defenses]
+        return default
 
     def _reset_for_new_exchange(
         self, attacker: Combatant | None, defender: Combatant | None, turn: int
@@ -746,10 +860,15 @@ class AttackPane(QDockWidget):
         combatants: Sequence[Combatant],
         current: Combatant | None,
         placeholder: str,
+        attacker: Combatant | None = None,
     ) -> None:
+        """The combatants as a box's entries; with ``attacker`` (the Target box)
+        its allies are marked."""
         items: list[tuple[str, object]] = [(placeholder, None)]
         for c in combatants:
-            items.append((fighter_choice(c, self._controller.state.sides), c.id))
+            items.append(
+                (fighter_choice(c, self._controller.state.sides) + ally_mark(c, attacker), c.id)
+            )
         _set_items(combo, items, current.id if current is not None else None)
 
     def _fill_weapons(self, attacker: Combatant | None) -> None:
@@ -829,11 +948,6 @@ class AttackPane(QDockWidget):
             self.location_combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
 
     def _fill_defenses(self, defender: Combatant | None) -> None:
-        defender_id = defender.id if defender is not None else None
-        if defender_id != self._defender_for_announced:
-            # A new defender announces afresh.
-            self._announced = []
-            self._defender_for_announced = defender_id
         available = possible_defenses(defender) if defender is not None else ()
         held = terms_of(self._controller.ruleset, defender) if defender is not None else None
         if held is not None and not held.active_defenses:
@@ -1077,15 +1191,17 @@ class AttackPane(QDockWidget):
         self._plan, self._error = None, None
         for label in self._value_labels.values():
             label.clear()
+        show_notices(self.notice_label, ())
         if attacker is None:
             self._show_hint("Select the attacker on the map or in the combatants list.")
             return
         if defender is None:
-            self._show_hint("Choose a target (right-click a token, or the Target box).")
+            self._show_hint(no_target_hint(attacker, self._controller.target_cleared))
             return
         if options is None:
             self._show_hint(f"{attacker.name} has no weapon to attack with.")
             return
+        show_notices(self.notice_label, (ally_notice(attacker, defender),))
         self._show_turn(attacker, defender)
         # The two fighters' maneuvers change the attack as the roll will (all-out
         # attack: +4, no active defense; all-out defense: its bonus).
@@ -1103,7 +1219,24 @@ class AttackPane(QDockWidget):
         self.error_label.hide()
         self.arc_label.setText(arc_html(plan, defender))
         self.preview_label.setText(plan_html(plan, defender))
+        show_notices(
+            self.notice_label,
+            (ally_notice(attacker, defender), self._no_defense_notice(plan, defender)),
+        )
         self.roll_button.setEnabled(True)
+
+    def _no_defense_notice(self, plan: AttackPlan, defender: Combatant) -> str:
+        """"No defense: ..." when the blow meets no active defense, and why (a
+        disarm contest has none to meet)."""
+        if plan.defenses or plan.contest is not None:
+            return ""
+        if any(check.isEnabled() for check in self._checks.values()):
+            return (
+                f"No defense: {defender.name} takes this blow without a dodge, block or "
+                "parry (none is ticked)."
+            )
+        # no defense is possible: the Dodge box's tooltip says why (_fill_defenses)
+        return f"No defense: {self.dodge_check.toolTip()}."
 
     @property
     def odds(self) -> AttackOdds | None:
@@ -1424,6 +1557,15 @@ def _combo(name: str, tip: str) -> QComboBox:
     combo.setMinimumContentsLength(8)
     combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     return combo
+
+
+def _choose(combo: QComboBox, data: object) -> None:
+    """Take the entry whose data is ``data``, if the box has one; emits no signals."""
+    index = next((i for i in range(combo.count()) if combo.itemData(i) == data), -1)
+    if index >= 0:
+        combo.blockSignals(True)
+        combo.setCurrentIndex(index)
+        combo.blockSignals(False)
 
 
 def _set_items(combo: QComboBox, items: Sequence[tuple[str, object]], keep: object) -> None:

@@ -46,6 +46,7 @@ from rules.sets.seed000.attack_events import (
     WeaponStruck,
     WeaponUnreadied,
     WoundInflicted,
+    as_clause,
 )
 from rules.sets.seed000.balance import BalanceRegained
 from rules.sets.seed000.checks import Outcome, SuccessRoll
@@ -177,7 +178,8 @@ def _improvised_parry(e: ImprovisedParryRolled) -> tuple[str, Tone]:
 def _weapon_struck(e: WeaponStruck) -> tuple[str, Tone]:
     verdict = "breaks" if e.broke else "holds"
     return (
-        f"Blow on the {e.weapon_name}: {e.basic_damage} basic, {e.text}; it {verdict}",
+        f"Blow on the {e.weapon_name}: {e.basic_damage} basic, {as_clause(e.text)}; "
+        f"it {verdict}",
         Tone.HARM if e.broke else Tone.PLAIN,
     )
 

@@ -37,6 +37,12 @@ class AttackOutcome(Enum):
         self.is_hit = value in ("critical hit", "hit")
 
 
+def as_clause(text: str) -> str:
+    """A table's sentence ("The sword is ruined.") as a clause that a semicolon
+    follows in a log line: its closing full stop dropped."""
+    return text.rstrip().removesuffix(".")
+
+
 def _mods(modifiers: tuple[Modifier, ...]) -> str:
     return "".join(f" {m.value:+d} {m.reason}" for m in modifiers if m.value)
 
@@ -368,7 +374,7 @@ class WeaponBroke(CombatantEvent):
         kept = self.result.in_hand.name if self.result.in_hand is not None else "nothing"
         return (
             f"{self.name}'s {self.result.weapon.name} breaks ({self.cause}): "
-            f"{self.result.text}; in hand: {kept}"
+            f"{as_clause(self.result.text)}; in hand: {kept}"
         )
 
     def involved_hexes(self) -> tuple[Hex, ...]:
@@ -425,7 +431,7 @@ class WeaponStruck(_Between):
         verdict = "it breaks" if self.broke else "it holds"
         return (
             f"{self.attacker_name} strikes {self.defender_name}'s {self.weapon_name} for "
-            f"{self.basic_damage} basic damage: {self.text}; {verdict}"
+            f"{self.basic_damage} basic damage: {as_clause(self.text)}; {verdict}"
         )
 
 

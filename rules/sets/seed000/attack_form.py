@@ -10,12 +10,14 @@ from dataclasses import replace
 
 from rules.battle.model import Combatant, ParryClass, Weapon, WeaponMode
 from rules.core.citation import cite
+from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.locations import aim_choices
+from rules.sets.seed000.missiles import ranged_defense_modifiers
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 
@@ -28,14 +30,24 @@ def parrying_weapon(defender: Combatant) -> Weapon | None:
     return next((w for w in defender.fighter.weapons if w.parry is not ParryClass.NONE), None)
 
 
-def likely_defense(defender: Combatant) -> DefenseChoice:
+def likely_defense(defender: Combatant, mode: WeaponMode | None = None) -> DefenseChoice:
     """A block with a shield in hand (its grip not lost), else a parry with the
-    first weapon that can, else a dodge."""
+    first weapon that can, else a dodge; against ``mode``, only a defense it
+    allows (000 MISSILE AND THROWN WEAPONS: no parry of an arrow without Missile
+    Parrying, no block of a bullet), a dodge always."""
+    candidates: list[DefenseChoice] = []
     if defender.fighter.shield is not None and defender.shield_ready:
-        return DefenseChoice(DefenseKind.BLOCK)
+        candidates.append(DefenseChoice(DefenseKind.BLOCK))
     parrying = parrying_weapon(defender)
     if parrying is not None:
-        return DefenseChoice(DefenseKind.PARRY, parrying.key)
+        candidates.append(DefenseChoice(DefenseKind.PARRY, parrying.key))
+    for choice in candidates:
+        try:
+            if mode is not None:
+                ranged_defense_modifiers(defender, choice, mode)
+        except IllegalAttackError:
+            continue
+        return choice
     return DefenseChoice(DefenseKind.DODGE)
 
 

@@ -183,7 +183,7 @@ class Seed000(Tables):
         defender = state.combatant(defender_id)
         for weapon, mode in _reaching_modes(attacker, defender.hex):
             return AttackOptions(
-                weapon_key=weapon.key, mode=mode.name, defenses=(likely_defense(defender),)
+                weapon_key=weapon.key, mode=mode.name, defenses=(likely_defense(defender, mode),)
             )
         return None
 

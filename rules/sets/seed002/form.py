@@ -154,7 +154,12 @@ def attack_form(
                 f"parry:{w.key}", f"parry with the {w.name} ({skill}, {w.size.value})", problem
             )
         )
-    defense_choices.append(FormChoice("none", "no defense"))
+    undefended = (
+        f"{defender.name} is {no_defense}"
+        if no_defense
+        else f"{defender.name} takes the blow without a dodge or parry"
+    )
+    defense_choices.append(FormChoice("none", "no defense", notice=f"No defense: {undefended}."))
     likely = "none"
     if chosen is not None and not no_defense:
         kind, key = likely_defense(defender, chosen[1])

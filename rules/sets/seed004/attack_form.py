@@ -95,8 +95,12 @@ def attack_form(
     wk, _, mn = weapon_value.partition("/")
     chosen = attacker.fighter.weapon(wk).mode(mn) if weapon_value else None
     blocked = defense_block(state, attacker, defender, surprise, chosen)
+    undefended = blocked or f"{defender.name} takes the blow without a dodge or block"
     defense_choices = tuple(
-        FormChoice(d.value, d.value, blocked if d is not Defense.NONE else "") for d in Defense
+        FormChoice(d.value, d.value, notice=f"No defense: {undefended}.")
+        if d is Defense.NONE
+        else FormChoice(d.value, d.value, blocked)
+        for d in Defense
     )
     defense_value = _taken(
         defense_choices, entries.get("defense"), Defense.NONE.value if blocked else "dodge"
