@@ -411,17 +411,22 @@ def import_to_template(
     path: Path, name: str, user_folder: Path | None = None
 ) -> tuple[Template, ImportedCharacter]:
     """Read the character file ``path`` and save its fighter as the GM's template
-    ``name`` (in ``user_folder``, by default the user data folder). ``OSError``
-    when the file cannot be read, ``DataError`` when it cannot be imported."""
+    ``name`` (in ``user_folder``, by default the user data folder); the fighter
+    keeps the character's name. ``OSError`` when the file cannot be read,
+    ``DataError`` when it cannot be imported."""
     ruleset_key, kind = ruleset_for_file(path)
     result = kind.read(read_character_file(path))
-    template = save_custom_template(result.fighter, name, ruleset_key, user_folder)
+    template = save_custom_template(
+        result.fighter, name, ruleset_key, user_folder, keep_fighter_name=True
+    )
     return template, result
 
 
 def batch_summary(source: Path, template: Template, result: ImportedCharacter) -> str:
     """The one line the batch import prints: what was written, what was left out."""
-    written = f"wrote template {template.fighter.name!r} to {template.path} from {source.name}"
+    fighter = template.fighter.name
+    placing = "" if fighter == template.name else f" (its fighter: {fighter!r})"
+    written = f"wrote template {template.name!r}{placing} to {template.path} from {source.name}"
     if not result.skipped:
         return written + "; nothing was left out"
     return written + f"; left out {len(result.skipped)}: " + "; ".join(result.skipped)

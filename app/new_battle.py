@@ -643,7 +643,7 @@ def add_fighter_menu(
         side_menu.setObjectName(f"addFighter:{side.value}")
         side_menu.setToolTipsVisible(True)  # each template's description
         for template in templates:
-            action = side_menu.addAction(template.fighter.name)
+            action = side_menu.addAction(template.name)
             action.setObjectName(f"addFighter:{side.value}:{template.key}")
             action.setToolTip(template.description)
             action.setStatusTip(template.description)
