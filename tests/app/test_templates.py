@@ -308,12 +308,11 @@ def test_the_nearest_free_hex() -> None:
                                               Handedness.RIGHT)))
     beside = nearest_free_hex(battle.state, middle)
     assert beside is not None and beside.distance(middle) == 1
-    full = BattleState(HexGrid(1, 1), ())
-    lone = new_combatant(full, fencer, Side.RED, Hex.from_offset(0, 0), Handedness.RIGHT)
-    tiny = Battle(full, 1, get_ruleset)
-    tiny.execute(AddCombatant(lone))
-    assert nearest_free_hex(tiny.state, Hex.from_offset(0, 0)) is None
-    assert duplicate_of(tiny.state, tiny.state.combatants[0]) is None
+    empty = BattleState(HexGrid(1, 1), ())
+    lone = new_combatant(empty, fencer, Side.RED, Hex.from_offset(0, 0), Handedness.RIGHT)
+    full = BattleState(HexGrid(1, 1), (lone,))  # a map of one hex, taken
+    assert nearest_free_hex(full, Hex.from_offset(0, 0)) is None
+    assert duplicate_of(full, lone) is None
 
 
 def test_a_template_may_name_itself_apart_from_its_fighter(tmp_path: Path) -> None:
