@@ -47,14 +47,23 @@ def run_import(source: Path, name: str, home: Path) -> subprocess.CompletedProce
     )
 
 
-def test_a_gcs_file_becomes_a_custom_template(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def import_aldo(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> subprocess.CompletedProcess[str]:
+    """The batch import of Ser Aldo's file as the template ``name``, in a home of
+    the test's, which the test then reads as its own (HEXFRAY_HOME)."""
     home = tmp_path / "home"
-    result = run_import(FIXTURES / "sword_and_shield_v5.gcs", "Ser Aldo", home)
+    result = run_import(FIXTURES / "sword_and_shield_v5.gcs", name, home)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     monkeypatch.setenv("HEXFRAY_HOME", str(home))
+    return result
+
+
+def test_a_gcs_file_becomes_a_custom_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = import_aldo("Ser Aldo", tmp_path, monkeypatch)
     written = templates_dir() / "ser-aldo.json"
     imported = read_gcs((FIXTURES / "sword_and_shield_v5.gcs").read_bytes())
     assert result.stdout.splitlines() == [
@@ -72,10 +81,7 @@ def test_a_gcs_file_becomes_a_custom_template(
 def test_the_template_takes_the_name_given_and_its_fighter_keeps_the_characters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = tmp_path / "home"
-    result = run_import(FIXTURES / "sword_and_shield_v5.gcs", "Shield wall", home)
-    assert result.returncode == 0, result.stderr
-    monkeypatch.setenv("HEXFRAY_HOME", str(home))
+    result = import_aldo("Shield wall", tmp_path, monkeypatch)
     written = templates_dir() / "shield-wall.json"
     assert result.stdout.startswith(
         f"wrote template 'Shield wall' (its fighter: 'Ser Aldo') to {written} from "

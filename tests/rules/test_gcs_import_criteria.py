@@ -8,23 +8,13 @@ highest level, the mode's modifier is its default's to that skill."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
-from hexmap import Handedness, Reach
+from hexmap import Handedness
 from rules.battle.edits import fighter_problems
-from rules.battle.model import (
-    Armor,
-    DamageBase,
-    DamageSpec,
-    DamageType,
-    ParryClass,
-    Shield,
-    ShieldSize,
-    WeaponKind,
-    WeaponMode,
-    WeaponSize,
-)
+from rules.battle.model import DamageBase, DamageType, ParryClass, WeaponKind
 from rules.core.errors import DataError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.gcs_import import import_gcs
@@ -91,10 +81,10 @@ def test_the_current_format_is_read_stat_by_stat() -> None:
     )
     # Spear: none of Polearm-4, Spear, Staff-2 is known; each would be DX-5, so
     # the best modifier, Spear's +0, gives the highest level.
-    assert (spear.kind, spear.skill, spear.size, spear.min_st) == (
+    assert (spear.kind, spear.skill, spear.size.value, spear.min_st) == (
         WeaponKind.SPEAR,
         "Spear",
-        WeaponSize.LARGE,
+        "large",
         9,
     )
     assert spear.modes == (melee("thrust", DamageBase.THRUST, 2, DamageType.IMPALING, "1"),)
@@ -106,13 +96,21 @@ def test_the_current_format_is_read_stat_by_stat() -> None:
         ParryClass.FULL,
         0.0,
     )
-    kick = DamageSpec(DamageBase.THRUST, 0, DamageType.CRUSHING)
+    kick = melee("kick", DamageBase.THRUST, 0, DamageType.CRUSHING, "C-1")
     assert natural.modes == (
         melee("punch", DamageBase.THRUST, -1, DamageType.CRUSHING, "C"),
-        WeaponMode("kick", kick, Reach.parse("C-1"), skill_modifier=-2),
+        replace(kick, skill_modifier=-2),
     )
-    assert fighter.shield == Shield("gcs-buckler", "Buckler", ShieldSize.BUCKLER, 1, 2.0)
-    assert fighter.armor == Armor("gcs-armor", "Leather Armor", 2, 2, 10.0)
+    shield, armor = fighter.shield, fighter.armor
+    assert shield is not None and armor is not None
+    # A buckler's PD is 1 whatever its DB; leather's DR 2 gives PD 2.
+    assert (shield.name, shield.size.value, shield.pd, shield.weight) == (
+        "Buckler",
+        "buckler",
+        1,
+        2.0,
+    )
+    assert (armor.name, armor.pd, armor.dr, armor.weight) == ("Leather Armor", 2, 2, 10.0)
     assert result.skipped == (
         "techniques (seed 000 has none): Kicking",
         "Buckler: its shield attack (Bash) is left out",
