@@ -90,8 +90,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="FILE.gcs",
         type=Path,
         help="with --to-template NAME: import a GURPS Character Sheet file as your "
-        "template NAME (in the user data folder), print what was written and exit, "
-        "without a window",
+        "template NAME (in the user data folder; the fighter keeps the character's "
+        "name), print what was written and exit, without a window",
     )
     mode.add_argument(
         "--measure-startup",

@@ -94,7 +94,7 @@ class FighterPlacement(QObject):
             sub.setObjectName(f"placeFighter:{side.value}")
             sub.setToolTipsVisible(True)  # each template's description
             for template in templates:
-                action = sub.addAction(f"{template.fighter.name}…")
+                action = sub.addAction(f"{template.name}…")
                 action.setObjectName(f"placeFighter:{side.value}:{template.key}")
                 action.setToolTip(template.description)
                 action.setStatusTip(template.description)

@@ -44,7 +44,7 @@ from app.map.view import MapView
 from app.new_battle import battle_sides
 from app.templates import Template, nearest_free_hex, save_custom_template
 from hexmap import Facing, Hex
-from rules.battle.edits import EditFighter, sheet_changes
+from rules.battle.edits import EditFighter, fighter_problems, sheet_changes
 from rules.battle.model import Combatant, Fighter, Side
 from rules.battle.roster import AddCombatant, next_combatant_id
 from rules.battle.sides import side_name
@@ -323,8 +323,15 @@ class CharacterImport(QObject):
 
     def add(self, result: ImportedCharacter, near: Hex | None = None) -> str | None:
         """Show the report; on acceptance add the fighter for the chosen side
-        near ``near``, or update the fighter already imported from the character."""
+        near ``near``, or update the fighter already imported from the character.
+        A sheet this battle refuses (a reach its map cannot show) is named at once,
+        before the report: ``AddCombatant`` and ``EditFighter`` would refuse it."""
         state = self._controller.state
+        problems = fighter_problems(result.fighter, state.grid)
+        if problems:
+            name = result.fighter.name
+            self.show_problem(TITLE, f"{name} cannot join this battle: {problems[0].message}")
+            return None
         plan = plan_for(state, result)
         side = self.confirm(self._parent, plan, update_text(state, plan))
         if side is None:
@@ -411,17 +418,22 @@ def import_to_template(
     path: Path, name: str, user_folder: Path | None = None
 ) -> tuple[Template, ImportedCharacter]:
     """Read the character file ``path`` and save its fighter as the GM's template
-    ``name`` (in ``user_folder``, by default the user data folder). ``OSError``
-    when the file cannot be read, ``DataError`` when it cannot be imported."""
+    ``name`` (in ``user_folder``, by default the user data folder); the fighter
+    keeps the character's name. ``OSError`` when the file cannot be read,
+    ``DataError`` when it cannot be imported."""
     ruleset_key, kind = ruleset_for_file(path)
     result = kind.read(read_character_file(path))
-    template = save_custom_template(result.fighter, name, ruleset_key, user_folder)
+    template = save_custom_template(
+        result.fighter, name, ruleset_key, user_folder, keep_fighter_name=True
+    )
     return template, result
 
 
 def batch_summary(source: Path, template: Template, result: ImportedCharacter) -> str:
     """The one line the batch import prints: what was written, what was left out."""
-    written = f"wrote template {template.fighter.name!r} to {template.path} from {source.name}"
+    fighter = template.fighter.name
+    placing = "" if fighter == template.name else f" (its fighter: {fighter!r})"
+    written = f"wrote template {template.name!r}{placing} to {template.path} from {source.name}"
     if not result.skipped:
         return written + "; nothing was left out"
     return written + f"; left out {len(result.skipped)}: " + "; ".join(result.skipped)

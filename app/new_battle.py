@@ -68,6 +68,7 @@ from app.templates import (
 from app.theme import SIDE_COLOURS
 from hexmap import Facing, Handedness, Hex, HexGrid
 from rules.battle.battle import Battle
+from rules.battle.edits import fighter_problems
 from rules.battle.model import Combatant, Side
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
@@ -273,7 +274,9 @@ def starting_lineup(
     sides of two from four templates field four different fighters), in lines
     facing each other across the middle of the map (the nearest free hex where a
     small map has no room); named "Fencer 2" where a Fencer stands already. Fewer
-    when the map is full; none without templates."""
+    when the map is full; none without templates. A template whose fighter the
+    map refuses (a reach longer than the map: ``fighter_problems``) is passed over."""
+    templates = [t for t in templates if not fighter_problems(t.fighter, state.grid)]
     if not templates:
         return ()
     placed = state
@@ -877,7 +880,7 @@ def add_fighter_menu(
         side_menu.setObjectName(f"addFighter:{side.value}")
         side_menu.setToolTipsVisible(True)  # each template's description
         for template in templates:
-            action = side_menu.addAction(template.fighter.name)
+            action = side_menu.addAction(template.name)
             action.setObjectName(f"addFighter:{side.value}:{template.key}")
             action.setToolTip(template.description)
             action.setStatusTip(template.description)

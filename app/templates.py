@@ -3,7 +3,8 @@
 A template is one versioned JSON file (docs/templates.md): the bundled ones in
 ``assets/templates/``, the GM's own in ``app.user_dirs.templates_dir()``. Each
 names its format and version, the ruleset its sheet is for, its key (the file's
-name without ``.json``), a short description, and the fighter, either
+name without ``.json``), its name (from version 2; the fighter's name before), a
+short description, and the fighter, either
 
 * ``"fighter"``: the fighter in the catalog's template form (gear by catalog
   key, as ``assets/fighters.json``; ``rules.battle.catalog.parse_fighter``), or
@@ -45,7 +46,10 @@ from rules.sets.registry import get_ruleset, ruleset_keys
 log = logging.getLogger(__name__)
 
 FORMAT = "hexfray-template"
-VERSION = 1
+# Version 2 gives the template a name of its own ("name"): an imported character
+# keeps its name in a template the GM named otherwise. Version 1 is still read.
+VERSION = 2
+NAMED_SINCE = 2
 SUFFIX = ".json"
 # A template is a few kilobytes; a far larger file is no template.
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -56,6 +60,7 @@ MAX_NAME = 60
 # or hostile file (and would hang the rules that count up to it).
 MAX_NUMBER = 1_000_000
 _DOCUMENT_KEYS = frozenset({"format", "version", "ruleset", "key", "description"})
+_NAME_KEY = "name"
 _FIGHTER_FORMS = ("fighter", "sheet")
 _KEY_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # The GM's own templates are listed by this prefix on their key, so that a custom
@@ -71,6 +76,7 @@ class TemplateFileError(DataError):
 @dataclass(frozen=True)
 class Template:
     key: str
+    name: str  # as the lists show it; the fighter placed from it has its own
     fighter: Fighter
     names_its_hand: bool  # the template says which hand: the GM's default does not apply
     description: str = ""
@@ -147,10 +153,11 @@ def _template_from(document: Mapping[str, object], stem: str, custom: bool) -> T
     forms = [form for form in _FIGHTER_FORMS if form in document]
     if len(forms) != 1:
         raise TemplateFileError("the template needs exactly one of 'fighter' and 'sheet'")
-    unknown = sorted(set(document) - _DOCUMENT_KEYS - set(forms))
+    keys = _DOCUMENT_KEYS | {_NAME_KEY} if version >= NAMED_SINCE else _DOCUMENT_KEYS
+    unknown = sorted(set(document) - keys - set(forms))
     if unknown:
         raise TemplateFileError(f"the template holds parts Hexfray does not know: {unknown}")
-    missing = sorted(_DOCUMENT_KEYS - set(document))
+    missing = sorted(keys - set(document))
     if missing:
         raise TemplateFileError(f"the template lacks {', '.join(missing)}")
     key, description = document["key"], document["description"]
@@ -168,10 +175,14 @@ def _template_from(document: Mapping[str, object], stem: str, custom: bool) -> T
     fighter = _fighter(ruleset, form, document[form])
     if not fighter.name.strip() or len(fighter.name) > MAX_NAME:
         raise TemplateFileError(f"{form}.name: a name of 1 to {MAX_NAME} characters")
+    name = document.get(_NAME_KEY, fighter.name)
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise TemplateFileError(f"name: a name of 1 to {MAX_NAME} characters")
     raw = document[form]
     names_its_hand = form == "sheet" or (isinstance(raw, dict) and "handedness" in raw)
     return Template(
         key=f"{CUSTOM_PREFIX}{key}" if custom else key,
+        name=name,
         fighter=fighter,
         names_its_hand=names_its_hand,
         description=description,
@@ -268,13 +279,14 @@ def gear_summary(fighter: Fighter) -> str:
 
 
 def template_document(
-    ruleset: Ruleset, ruleset_key: str, key: str, description: str, fighter: Fighter
+    ruleset: Ruleset, ruleset_key: str, key: str, name: str, description: str, fighter: Fighter
 ) -> dict[str, object]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": ruleset_key,
         "key": key,
+        _NAME_KEY: name,
         "description": description[:MAX_DESCRIPTION],
         "sheet": ruleset.encode_sheet(fighter),
     }
@@ -302,30 +314,45 @@ def check_name(name: str) -> str:
 
 
 def save_custom_template(
-    fighter: Fighter, name: str, ruleset_key: str, user_folder: Path | None = None
+    fighter: Fighter,
+    name: str,
+    ruleset_key: str,
+    user_folder: Path | None = None,
+    *,
+    keep_fighter_name: bool = False,
 ) -> Template:
-    """Save ``fighter`` (its sheet as it is now) as the GM's template ``name``;
-    the saved file is read back, so what is listed is what a later start loads."""
+    """Save ``fighter`` (its sheet as it is now) as the GM's template ``name``,
+    the fighter named ``name`` too unless ``keep_fighter_name`` (an imported
+    character keeps the name its file gives it); the saved file is read back, so
+    what is listed is what a later start loads."""
     name = check_name(name)
     folder = templates_dir() if user_folder is None else user_folder
     ruleset = get_ruleset(ruleset_key)
     key = key_for(name, _custom_keys(folder))
-    fighter = replace(fighter, name=name)
-    description = f"Your template: {gear_summary(fighter)}."
-    path = _write(folder, template_document(ruleset, ruleset_key, key, description, fighter))
-    return read_template_file(path, custom=True)
+    if not keep_fighter_name:
+        fighter = replace(fighter, name=name)
+    who = "" if fighter.name == name else f" {fighter.name} with"
+    description = f"Your template:{who} {gear_summary(fighter)}."
+    document = template_document(ruleset, ruleset_key, key, name, description, fighter)
+    return read_template_file(_write(folder, document), custom=True)
 
 
 def rename_custom_template(template: Template, name: str) -> Template:
-    """The GM's template under a new name (its file renamed to match)."""
+    """The GM's template under a new name (its file renamed to match); its
+    fighter takes the new name too if it had the template's, and keeps its own
+    otherwise (an imported character)."""
     if not template.custom or template.path is None:
         raise DataError("only your own templates can be renamed")
     name = check_name(name)
     folder = template.path.parent
     ruleset = get_ruleset(template.ruleset_key)
     key = key_for(name, _custom_keys(folder) - {template.path.stem})
-    fighter = replace(template.fighter, name=name)
-    document = template_document(ruleset, template.ruleset_key, key, template.description, fighter)
+    fighter = template.fighter
+    if fighter.name == template.name:
+        fighter = replace(fighter, name=name)
+    document = template_document(
+        ruleset, template.ruleset_key, key, name, template.description, fighter
+    )
     path = _write(folder, document)
     if path != template.path:
         template.path.unlink(missing_ok=True)

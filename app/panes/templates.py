@@ -91,7 +91,8 @@ def confirm_delete_with_dialog(parent: QWidget, name: str) -> bool:
 def template_tooltip(template: Template) -> str:
     f = template.fighter
     where = "your template" if template.custom else "bundled template"
-    return f"{template.description}\n({where}; HP {f.hit_points}, Move {f.move})"
+    who = "" if f.name == template.name else f"; places {f.name}"
+    return f"{template.description}\n({where}{who}; HP {f.hit_points}, Move {f.move})"
 
 
 class ShortList(QListWidget):
@@ -202,7 +203,7 @@ class TemplatesPane(QDockWidget):
         self.library = load_library()
         self.list.clear()
         for template in self.library.for_ruleset(self._controller.state.ruleset_key):
-            text = template.fighter.name + (" (yours)" if template.custom else "")
+            text = template.name + (" (yours)" if template.custom else "")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, template.key)
             item.setToolTip(template_tooltip(template))
@@ -333,17 +334,13 @@ class TemplatesPane(QDockWidget):
         template = self.current_template()
         if template is None or not template.custom:
             return
-        name = self.ask_name(self, "Rename Template", template.fighter.name)
+        name = self.ask_name(self, "Rename Template", template.name)
         if name is not None:
             self.rename(template, name)
 
     def _on_delete_button_clicked(self) -> None:
         template = self.current_template()
-        if (
-            template is not None
-            and template.custom
-            and self.confirm_delete(self, template.fighter.name)
-        ):
+        if template is not None and template.custom and self.confirm_delete(self, template.name):
             self.delete(template)
 
     # --- following the battle -------------------------------------------------------------

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from hexmap import HexGrid
 from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
-from rules.battle.roster import check_sheet
+from rules.battle.sheet_owner import check_sheet
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -135,10 +135,15 @@ def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...
     return tuple(problems)
 
 
-def _check_fighter(fighter: Fighter, grid: HexGrid) -> None:
+def check_fighter(fighter: Fighter, grid: HexGrid, ruleset: BattleRuleset) -> None:
+    """``IllegalCommandError`` for a sheet the battle refuses, the same for every
+    command that brings one in (``EditFighter``, ``rules.battle.roster.AddCombatant``):
+    the first of its ``fighter_problems`` on this map, or a sheet of another
+    ruleset (``rules.battle.sheet_owner.check_sheet``)."""
     problems = fighter_problems(fighter, grid)
     if problems:
-        raise IllegalCommandError(f"the edited sheet of {fighter.name!r}: {problems[0].message}")
+        raise IllegalCommandError(f"the sheet of {fighter.name!r}: {problems[0].message}")
+    check_sheet(fighter, ruleset)
 
 
 def sheet_changes(before: Fighter, after: Fighter) -> tuple[str, ...]:
@@ -218,8 +223,7 @@ class EditFighter(Command):
 
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        _check_fighter(self.fighter, state.grid)
-        check_sheet(self.fighter, ruleset)
+        check_fighter(self.fighter, state.grid, ruleset)
         changes = list(sheet_changes(who.fighter, self.fighter))
         edited = edited_combatant(who, self.fighter)
         if self.side is not None and self.side is not who.side:

@@ -7,25 +7,25 @@ template library changes later. While the turns run (``rules.battle.turns``) a
 newcomer takes its place in the turn order by the ruleset's initiative; one who
 leaves drops out of it, and if it was its turn, the next fighter's begins.
 
-A fighter's sheet belongs to one ruleset (``BattleRuleset.sheet_type``): a fighter
-whose statistics are another ruleset's cannot join, nor can an edit give one such
-a sheet (``sheet_refusal``; ``rules.battle.edits.EditFighter``), and a battle file
-that holds one is refused on load (``rules.battle.savefile``).
+A newcomer's sheet passes the same checks as an edited one
+(``rules.battle.edits.check_fighter``): what the battle refuses in any sheet (a
+fighter without a name, weapons sharing a key, a reach longer than the map ...)
+and a sheet of another ruleset (``rules.battle.sheet_owner``). So neither a
+battle file nor an import brings in a fighter that ``EditFighter`` would refuse.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from hexmap import Hex
-from rules.battle.catalog import RawSheet
 from rules.battle.command_events import TurnEnded
-from rules.battle.model import Combatant, Fighter, RulesetSheet, Side
+from rules.battle.edits import check_fighter
+from rules.battle.model import Combatant, Side
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.battle.turns import begin_turn, next_in_order
 from rules.battle.values import hex_name
-from rules.core.citation import DEFAULT_RULESET_KEY, Citation
+from rules.core.citation import Citation
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import CombatantEvent, Event
@@ -61,52 +61,6 @@ class CombatantRemoved(CombatantEvent):
 
     def involved_hexes(self) -> tuple[Hex, ...]:
         return (self.at,)
-
-
-# A sheet as the catalog's templates hold it, not yet read (``RawSheet``), is seed
-# 000's: its gear is the 3d6 catalog of assets/weapons.json and its keys are 000's.
-RAW_SHEET_RULESET = DEFAULT_RULESET_KEY
-# Each ruleset's package is rules.sets.seed<key> (rules.sets.registry): a sheet class
-# defined in one names its ruleset.
-_RULESET_PACKAGE = re.compile(r"rules\.sets\.seed(?P<key>[0-9A-Za-z_]+)(?:\.|$)")
-
-
-def sheet_ruleset_key(stats: RulesetSheet) -> str | None:
-    """The key of the ruleset whose sheet ``stats`` is: 000 for a sheet not yet
-    read (``RawSheet``), else the key of the ruleset package that defines its
-    class; None for the empty base (no ruleset's statistics) or a class of no
-    ruleset package."""
-    if isinstance(stats, RawSheet):
-        return RAW_SHEET_RULESET
-    if type(stats) is RulesetSheet:
-        return None
-    found = _RULESET_PACKAGE.match(type(stats).__module__)
-    return found.group("key") if found is not None else None
-
-
-def sheet_refusal(fighter: Fighter, ruleset: BattleRuleset) -> str | None:
-    """Why ``fighter`` cannot fight in a battle of ``ruleset``: its sheet is
-    another ruleset's (naming both); None when it may (its sheet is the ruleset's
-    ``sheet_type``, a not yet read sheet of that ruleset, or none at all)."""
-    stats = fighter.stats
-    if isinstance(stats, ruleset.sheet_type) or type(stats) is RulesetSheet:
-        return None
-    owner = sheet_ruleset_key(stats)
-    if owner == ruleset.key and isinstance(stats, RawSheet):
-        return None  # the ruleset reads it on first use
-    of_owner = f"ruleset {owner}" if owner is not None else "another ruleset"
-    return (
-        f"{fighter.name or 'the fighter'}'s sheet is of {of_owner} "
-        f"({type(stats).__name__}), and this battle plays ruleset {ruleset.key}: "
-        "a battle takes fighters of its own ruleset only"
-    )
-
-
-def check_sheet(fighter: Fighter, ruleset: BattleRuleset) -> None:
-    """``IllegalCommandError`` with ``sheet_refusal``'s reason, if there is one."""
-    refusal = sheet_refusal(fighter, ruleset)
-    if refusal is not None:
-        raise IllegalCommandError(refusal)
 
 
 def next_combatant_id(state: BattleState) -> str:
@@ -148,7 +102,7 @@ class AddCombatant(Command):
         occupant = state.occupant(newcomer.hex)
         if occupant is not None:
             raise IllegalCommandError(f"{occupant.name} stands at {hex_name(newcomer.hex)}")
-        check_sheet(newcomer.fighter, ruleset)
+        check_fighter(newcomer.fighter, state.grid, ruleset)
         after = replace(state, combatants=(*state.combatants, newcomer))
         before_name = ""
         if state.turns_running:

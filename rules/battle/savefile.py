@@ -33,8 +33,9 @@ import rules.battle.commands  # noqa: F401  (defines the commands battle_types s
 from hexmap import HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
+from rules.battle.edits import check_fighter
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
-from rules.battle.roster import RAW_SHEET_RULESET
+from rules.battle.sheet_owner import RAW_SHEET_RULESET
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.battle.values import (
     TYPE_KEY,
@@ -44,7 +45,7 @@ from rules.battle.values import (
     hex_name,
 )
 from rules.core.dice import ScriptedDice
-from rules.core.errors import DataError
+from rules.core.errors import DataError, IllegalCommandError
 from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
@@ -265,6 +266,11 @@ def battle_from_document(
         undone = _entries(codec, document["undone"], "undone entry")
     except ValueFileError as exc:
         raise BattleFileError(str(exc)) from None
+    for combatant in initial.combatants:  # as AddCombatant checks a newcomer in the log
+        try:
+            check_fighter(combatant.fighter, initial.grid, ruleset)
+        except IllegalCommandError as refusal:
+            raise BattleFileError(f"initial_state: {refusal}") from None
     marks = _entered_marks(document["log"])
     try:
         return Battle.restore(
@@ -312,7 +318,7 @@ def foreign_sheet(
     document: Mapping[str, object], ruleset: SavingRuleset, sheet_owner: SheetOwner | None
 ) -> str | None:
     """Why the file cannot be opened because a fighter in it is of another ruleset
-    than the battle's (``rules.battle.roster.sheet_refusal``: its sheet is none of
+    than the battle's (``rules.battle.sheet_owner.sheet_refusal``: its sheet is none of
     the battle's ruleset's sheet types): the fighter's name and place, its sheet's
     ruleset and the battle's. A not yet read sheet (``RawSheet``) is seed 000's.
     None when every fighter is the battle's ruleset's (or the sheet's name is no

@@ -15,9 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from app.new_battle import new_combatant
 from app.templates import load_library
 from app.user_dirs import templates_dir
+from hexmap import Handedness, Hex
+from rules.battle.model import Side
+from rules.battle.roster import AddCombatant
 from rules.sets.seed000.gcs_import import read_gcs
+from tests.rules.test_history import demo_battle
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "data" / "gcs"
@@ -42,14 +47,23 @@ def run_import(source: Path, name: str, home: Path) -> subprocess.CompletedProce
     )
 
 
-def test_a_gcs_file_becomes_a_custom_template(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def import_aldo(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> subprocess.CompletedProcess[str]:
+    """The batch import of Ser Aldo's file as the template ``name``, in a home of
+    the test's, which the test then reads as its own (HEXFRAY_HOME)."""
     home = tmp_path / "home"
-    result = run_import(FIXTURES / "sword_and_shield_v5.gcs", "Ser Aldo", home)
+    result = run_import(FIXTURES / "sword_and_shield_v5.gcs", name, home)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     monkeypatch.setenv("HEXFRAY_HOME", str(home))
+    return result
+
+
+def test_a_gcs_file_becomes_a_custom_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = import_aldo("Ser Aldo", tmp_path, monkeypatch)
     written = templates_dir() / "ser-aldo.json"
     imported = read_gcs((FIXTURES / "sword_and_shield_v5.gcs").read_bytes())
     assert result.stdout.splitlines() == [
@@ -62,6 +76,28 @@ def test_a_gcs_file_becomes_a_custom_template(
     template = library.template("custom:ser-aldo")
     assert template is not None and template.custom
     assert template.fighter == imported.fighter
+
+
+def test_the_template_takes_the_name_given_and_its_fighter_keeps_the_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = import_aldo("Shield wall", tmp_path, monkeypatch)
+    written = templates_dir() / "shield-wall.json"
+    assert result.stdout.startswith(
+        f"wrote template 'Shield wall' (its fighter: 'Ser Aldo') to {written} from "
+        "sword_and_shield_v5.gcs; left out "
+    )
+    template = load_library().template("custom:shield-wall")
+    assert template is not None
+    assert (template.name, template.fighter.name) == ("Shield wall", "Ser Aldo")
+    assert template.fighter == read_gcs((FIXTURES / "sword_and_shield_v5.gcs").read_bytes()).fighter
+    # Placed in a battle, the fighter is Ser Aldo.
+    battle = demo_battle(2)
+    placed = new_combatant(
+        battle.state, template, Side.BLUE, Hex.from_offset(1, 1), Handedness.RIGHT
+    )
+    battle.execute(AddCombatant(placed))
+    assert battle.state.combatant(placed.id).name == "Ser Aldo"
 
 
 def test_a_second_batch_of_the_same_name_writes_a_second_file(tmp_path: Path) -> None:

@@ -20,8 +20,11 @@ from app.gcs_import import (
     report_text,
 )
 from app.main_window import MainWindow
+from hexmap import HexGrid
+from rules.battle.battle import Battle
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
+from rules.battle.state import BattleState
 from rules.sets.protocol import ImportedCharacter
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.gcs_import import read_gcs
@@ -147,3 +150,18 @@ def test_the_report_dialog_lists_what_was_left_out_and_the_sides(qtbot: object) 
 def test_the_filter_comes_from_the_rulesets_file_kinds() -> None:
     kinds = get_ruleset("000").character_file_kinds()
     assert file_filter(kinds) == "GURPS Character Sheet (*.gcs);;All files (*)"
+
+
+def test_a_character_the_battles_map_cannot_hold_is_named_before_the_report(
+    window: MainWindow,
+) -> None:
+    # Two hexes: a reach of 1 at most; Brunhild's great axe reaches 1-2 hexes.
+    window.controller.replace_battle(Battle(BattleState(HexGrid(2, 1), ()), 1, get_ruleset))
+    answers = Answers(window.character_import, FIXTURES / "two_handed_v4.gcs", Side.RED)
+    window.character_import.action.trigger()
+    assert answers.reports == []
+    assert answers.problems == [
+        "Brunhild cannot join this battle: Reach 1-2 is longer than this map can show "
+        "(at most 1 hexes from one edge to the other)."
+    ]
+    assert window.controller.state.combatants == () and window.controller.battle.commands == ()

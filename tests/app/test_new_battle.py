@@ -164,6 +164,15 @@ def test_a_small_map_takes_the_fighters_that_fit() -> None:
     assert len({c.hex for c in battle.state.combatants}) == 2
 
 
+def test_a_map_too_small_for_a_reach_takes_the_fighters_whose_reach_it_shows() -> None:
+    # Two hexes: a reach of 1 at most. The spearman's long spear reaches 2, which
+    # AddCombatant refuses as the character editor does: the brawler comes instead.
+    templates = {t.key: t for t in starting_templates("000")}
+    setup = NewBattleSetup(2, 1, "000", (), SIDES, 3, starting_fighters=1)
+    battle = new_battle(setup, templates=(templates["spearman"], templates["brawler"]))
+    assert [c.name for c in battle.state.combatants] == ["Brawler", "Brawler 2"]
+
+
 # --- the window on a new battle of each ruleset ------------------------------------------------
 
 

@@ -154,7 +154,10 @@ BROKEN: dict[str, tuple[str | bytes | dict[str, object], str]] = {
     "not-text": (b"\xff\xfe\x00garbage", "not text"),
     "list": ("[1, 2]", "no Hexfray template inside"),
     "other-format": (document(format="hexfray-battle"), "not a Hexfray template"),
-    "newer": (document(version=2), "newer Hexfray"),
+    "newer": (document(version=3), "newer Hexfray"),
+    "unnamed-v2": (document(version=2), "lacks name"),
+    "named-v1": (document(name="Pikes"), "does not know: ['name']"),
+    "blank-name": (document(version=2, name="  "), "name: a name of 1 to 60 characters"),
     "version-text": (document(version="1"), "version: expected a whole number"),
     "other-key": (document(key="archer"), "is not the file's name"),
     "unknown-part": (document(portrait="me.png"), "does not know: ['portrait']"),
@@ -305,9 +308,47 @@ def test_the_nearest_free_hex() -> None:
                                               Handedness.RIGHT)))
     beside = nearest_free_hex(battle.state, middle)
     assert beside is not None and beside.distance(middle) == 1
-    full = BattleState(HexGrid(1, 1), ())
-    lone = new_combatant(full, fencer, Side.RED, Hex.from_offset(0, 0), Handedness.RIGHT)
-    tiny = Battle(full, 1, get_ruleset)
-    tiny.execute(AddCombatant(lone))
-    assert nearest_free_hex(tiny.state, Hex.from_offset(0, 0)) is None
-    assert duplicate_of(tiny.state, tiny.state.combatants[0]) is None
+    empty = BattleState(HexGrid(1, 1), ())
+    lone = new_combatant(empty, fencer, Side.RED, Hex.from_offset(0, 0), Handedness.RIGHT)
+    full = BattleState(HexGrid(1, 1), (lone,))  # a map of one hex, taken
+    assert nearest_free_hex(full, Hex.from_offset(0, 0)) is None
+    assert duplicate_of(full, lone) is None
+
+
+def test_a_template_may_name_itself_apart_from_its_fighter(tmp_path: Path) -> None:
+    fencer = load_fighters()["fencer"]
+    saved = save_custom_template(
+        fencer, "Duelling master", "000", tmp_path, keep_fighter_name=True
+    )
+    assert (saved.name, saved.fighter.name) == ("Duelling master", "Fencer")
+    assert saved.description.startswith("Your template: Fencer with ")
+    document = json.loads((tmp_path / "duelling-master.json").read_text(encoding="utf-8"))
+    assert (document["version"], document["name"], document["sheet"]["name"]) == (
+        2,
+        "Duelling master",
+        "Fencer",
+    )
+    again = load_library(tmp_path).template("custom:duelling-master")
+    assert again is not None and again.name == "Duelling master"
+    assert RULESET.encode_sheet(again.fighter) == RULESET.encode_sheet(fencer)
+    # Renamed, it keeps its fighter's own name; one named as its fighter renames both.
+    renamed = rename_custom_template(saved, "Old master")
+    assert (renamed.name, renamed.fighter.name) == ("Old master", "Fencer")
+    plain = save_custom_template(fencer, "Picket", "000", tmp_path)
+    assert (plain.name, plain.fighter.name) == ("Picket", "Picket")
+    assert rename_custom_template(plain, "Watch").fighter.name == "Watch"
+    # A battle places the fighter by its own name.
+    battle = empty_battle()
+    at = Hex.from_offset(1, 1)
+    placed = new_combatant(battle.state, renamed, Side.BLUE, at, Handedness.RIGHT)
+    battle.execute(AddCombatant(placed))
+    assert [c.name for c in battle.state.combatants] == ["Fencer"]
+
+
+def test_a_template_of_version_1_is_named_as_its_fighter(tmp_path: Path) -> None:
+    write(tmp_path, "pikeman.json", document())
+    template = load_library(tmp_path).template("custom:pikeman")
+    assert template is not None and (template.name, template.fighter.name) == (
+        "Pikeman",
+        "Pikeman",
+    )

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QWidget
 
 from app.controller import BattleController
+from app.gcs_import import import_to_template
 from app.main_window import MainWindow
 from app.panes.templates import LIST_MIN_HEIGHT, TemplatesPane
 from app.panes.widgets import ID_ROLE
@@ -24,6 +25,8 @@ from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
 from rules.sets.registry import get_ruleset
 from tests.app.own_home import use_own_home
+
+GCS_FIXTURES = Path(__file__).resolve().parents[1] / "data" / "gcs"
 
 
 @pytest.fixture
@@ -230,3 +233,32 @@ def test_the_add_fighter_menus_show_the_descriptions(window: MainWindow) -> None
     )
     assert isinstance(battle_menu, QMenu)
     assert window.fighter_placement.duplicate_action in battle_menu.actions()
+
+
+def test_an_imported_character_keeps_its_name_under_the_templates_own(
+    window: MainWindow, home: Path, qtbot: object
+) -> None:
+    # python main.py --import-gcs sword_and_shield_v5.gcs --to-template "Shield wall"
+    import_to_template(GCS_FIXTURES / "sword_and_shield_v5.gcs", "Shield wall")
+    pane = pane_of(window)
+    pane.reload()
+    assert pane.select_template("custom:shield-wall")
+    item = pane.list.currentItem()
+    assert item.text() == "Shield wall (yours)"
+    assert "places Ser Aldo" in item.toolTip()
+    # The Add Fighter menus name the template, as the list does.
+    menu = window.map_view.context_menu_for(Hex.from_offset(1, 1))
+    assert menu is not None
+    wanted = "addFighter:red:custom:shield-wall"
+    [entry] = [a for a in menu.findChildren(QAction) if a.objectName() == wanted]
+    assert entry.text() == "Shield wall"
+    qtbot.mouseClick(pane.add_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    placed = window.controller.state.combatants[-1]
+    assert placed.name == "Ser Aldo"
+    assert placed.fighter.origin == "gcs:Ahexfray0000test1"
+    # Renamed, the template still places Ser Aldo.
+    pane.ask_name = lambda _parent, _title, _current: "Old guard"
+    qtbot.mouseClick(pane.rename_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    assert pane.list.currentItem().text() == "Old guard (yours)"
+    template = pane.current_template()
+    assert template is not None and template.fighter.name == "Ser Aldo"

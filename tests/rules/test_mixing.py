@@ -26,8 +26,9 @@ from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet, load_fighters
 from rules.battle.edits import EditFighter
 from rules.battle.model import Combatant, Fighter, RulesetSheet, Side
-from rules.battle.roster import AddCombatant, sheet_refusal, sheet_ruleset_key
+from rules.battle.roster import AddCombatant
 from rules.battle.savefile import BattleFileError, read_battle, write_battle
+from rules.battle.sheet_owner import sheet_refusal, sheet_ruleset_key
 from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset, ruleset_keys, sheet_owner

@@ -41,12 +41,21 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.sides import MAX_SIDE_NAME
 from rules.core.dice import parse_dice
 from rules.core.errors import DataError
 from rules.core.jsondata import JSONObject, as_list, as_object
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
+from rules.sets.seed000.gcs_criteria import (
+    GcsSkill,
+    SkillDefault,
+    fill_placeholders,
+    read_replacements,
+    read_text_criteria,
+)
 from rules.sets.seed000.sheet import (
     MAX_ENCUMBRANCE,
+    SHEET_DESCRIPTION,
     Attributes,
     PainThreshold,
     Sheet000,
@@ -64,6 +73,7 @@ MAX_HIT_POINTS = 999
 MAX_MOVE = 99
 SKILL_LEVELS = (-50, 99)
 MAX_WEIGHT_LB = 100_000.0
+MAX_NAME = MAX_SIDE_NAME  # as many characters as the character editor's name box holds
 RESAVE = "open it in a current GURPS Character Sheet (GCS 5), save it once and import it again"
 
 # Armor PD by the DR of the worn armor on the torso, as in the seed 000 catalog's
@@ -270,8 +280,28 @@ class _Item:
         for key in ("name", "description"):
             value = self.data.get(key)
             if isinstance(value, str) and value.strip():
-                return value.strip()
+                return fill_placeholders(value, self.replacements).strip()
         return self.where
+
+    @property
+    def replacements(self) -> Mapping[str, str]:
+        """What the placeholders of its names, and of its weapons' skills, stand for."""
+        return read_replacements(self.data, self.where)
+
+    def skill(self) -> GcsSkill:
+        """The skill or technique this entry is, by its name and specializations."""
+        name = self._text_field("name")
+        if not name:
+            raise DataError(f"{self.where}.name: a skill needs a name")
+        return GcsSkill(
+            name,
+            self._text_field("specialization"),
+            self._text_field("optional_specialization"),
+        )
+
+    def _text_field(self, key: str) -> str:
+        text = _text(self.data.get(key), f"{self.where}.{key}")
+        return fill_placeholders(text, self.replacements).strip()
 
     def label(self) -> str:
         return f"{self.name} ({self.where})"
@@ -292,24 +322,28 @@ class _Reader:
         self.version = version
         self.imported: list[str] = []
         self.skipped: list[str] = []
+        self.gcs_skills: list[GcsSkill] = []  # the character's skills that have a level
+        # Skills a weapon names that the character lacks, by their key on the sheet.
+        self.lacking_skills: dict[str, GcsSkill] = {}
 
     # --- the whole character ----------------------------------------------------------
     def character(self) -> ImportedCharacter:
         name = self._name()
         values = self._attributes()
         attributes = Attributes(
-            st=self._attribute(values, "st", 1, MAX_ATTRIBUTE),
-            dx=self._attribute(values, "dx", 1, MAX_ATTRIBUTE),
-            iq=self._attribute(values, "iq", 1, MAX_ATTRIBUTE),
-            ht=self._attribute(values, "ht", 1, MAX_ATTRIBUTE),
+            st=self._on_sheet("st", self._attribute(values, "st", 1, MAX_ATTRIBUTE)),
+            dx=self._on_sheet("dx", self._attribute(values, "dx", 1, MAX_ATTRIBUTE)),
+            iq=self._on_sheet("iq", self._attribute(values, "iq", 1, MAX_ATTRIBUTE)),
+            ht=self._on_sheet("ht", self._attribute(values, "ht", 1, MAX_ATTRIBUTE)),
         )
-        hit_points = self._attribute(values, "hp", 1, MAX_HIT_POINTS)
-        move = self._attribute(values, "basic_move", 0, MAX_MOVE)
+        file_hit_points = self._attribute(values, "hp", 1, MAX_HIT_POINTS)
+        hit_points = self._on_sheet("hit_points", file_hit_points)
+        move = self._on_sheet("move", self._attribute(values, "basic_move", 0, MAX_MOVE))
         self.imported.append(
             f"ST {attributes.st}, DX {attributes.dx}, IQ {attributes.iq}, HT {attributes.ht}; "
             f"HP {hit_points}, Move {move}"
         )
-        now = self._current_hp(values["hp"], hit_points)
+        now = self._current_hp(values["hp"], file_hit_points, hit_points)
         skills = self._skills()
         traits = self._traits()
         equipment = list(self._walk("equipment"))
@@ -329,7 +363,7 @@ class _Reader:
         flags = self._trait_effects(traits)
         sheet = Sheet000(
             attributes=attributes,
-            skills=MappingProxyType(dict(skills)),
+            skills=MappingProxyType(self._sheet_skills(skills, attributes, weapons)),
             shield_skill=shield_skill,
             encumbrance=encumbrance,
             combat_reflexes=flags.combat_reflexes,
@@ -370,7 +404,13 @@ class _Reader:
             return "Imported character"
         if not isinstance(name, str):
             raise DataError(f"profile.name: expected text, got {_short(name)}")
-        return name.strip()[:80] or "Imported character"
+        name = name.strip()
+        if len(name) > MAX_NAME:
+            self.skipped.append(
+                f"name: {len(name)} characters, more than the character editor takes; "
+                f"the fighter joins with the first {MAX_NAME}"
+            )
+        return name[:MAX_NAME].strip() or "Imported character"
 
     def _handedness(self) -> Handedness:
         profile = as_object(self.doc.get("profile", {}), "profile")
@@ -399,18 +439,34 @@ class _Reader:
         calc = as_object(values[attr_id].get("calc"), f"attribute {attr_id}.calc")
         return _whole(calc.get("value"), f"attribute {attr_id}.calc.value", low, high)
 
-    def _current_hp(self, hp: JSONObject, hit_points: int) -> int:
+    def _on_sheet(self, key: str, value: int) -> int:
+        """``value`` within the range of seed 000's sheet field ``key`` (the
+        character editor's): a value beyond it joins at its nearest end, and the
+        report says so."""
+        field = next(f for f in SHEET_DESCRIPTION.fields if f.key == key)
+        kept = min(max(value, field.minimum), field.maximum)
+        if kept != value:
+            self.skipped.append(
+                f"{field.label} {value} is beyond the sheet's {field.minimum} to "
+                f"{field.maximum}: the fighter joins with {field.label} {kept}"
+            )
+        return kept
+
+    def _current_hp(self, hp: JSONObject, in_file: int, hit_points: int) -> int:
+        """The HP the fighter joins with: ``hit_points`` less the file's injury (of
+        its ``in_file`` hit points), at least 1."""
         calc = as_object(hp.get("calc"), "attribute hp.calc")
         if "current" in calc:
-            now = _whole(
-                calc["current"], "attribute hp.calc.current", -100 * hit_points, hit_points
+            now_in_file = _whole(
+                calc["current"], "attribute hp.calc.current", -100 * in_file, in_file
             )
         else:
-            damage = _whole(hp.get("damage", 0), "attribute hp.damage", 0, 101 * hit_points)
-            now = hit_points - damage
+            damage = _whole(hp.get("damage", 0), "attribute hp.damage", 0, 101 * in_file)
+            now_in_file = in_file - damage
+        now = hit_points - (in_file - now_in_file)
         if now < 1:
             self.skipped.append(
-                f"HP: the file's current HP is {now}; the fighter joins with 1 HP "
+                f"HP: the file's current HP is {now_in_file}; the fighter joins with 1 HP "
                 "(wounds below 1 HP are not brought over)"
             )
             return 1
@@ -460,19 +516,20 @@ class _Reader:
             if item.kind == "skill_container":
                 continue
             if item.kind == "technique":
-                techniques.append(_skill_name(item.data, item.where))
+                techniques.append(item.skill().key)
                 continue
             if item.kind != "skill":
                 self.skipped.append(f"{item.label()}: not a skill ({item.kind or 'unknown'})")
                 continue
-            name = _skill_name(item.data, item.where)
+            skill = item.skill()
             calc = item.data.get("calc")
             level = calc.get("level") if isinstance(calc, dict) else None
             if level is None:
-                self.skipped.append(f"skill {name}: the file gives no level")
+                self.skipped.append(f"skill {skill.key}: the file gives no level")
                 continue
             value = _whole(level, f"{item.where}.calc.level", *SKILL_LEVELS)
-            skills[name] = max(value, skills.get(name, value))
+            skills[skill.key] = max(value, skills.get(skill.key, value))
+            self.gcs_skills.append(skill)
         if techniques:
             self.skipped.append(
                 f"techniques (seed 000 has none): {', '.join(sorted(set(techniques)))}"
@@ -484,6 +541,27 @@ class _Reader:
             listed = ", ".join(f"{n} {v}" for n, v in sorted(skills.items()))
             self.imported.append(f"skills: {listed}")
         return skills
+
+    def _sheet_skills(
+        self, skills: Mapping[str, int], attributes: Attributes, weapons: list[Weapon]
+    ) -> dict[str, int]:
+        """The skills on the sheet: the file's levels within the sheet's range, and
+        each weapon's skill the character lacks at seed 000's default for it."""
+        low, high = SHEET_DESCRIPTION.skill_minimum, SHEET_DESCRIPTION.skill_maximum
+        levels = {name: min(max(level, low), high) for name, level in skills.items()}
+        beyond = [f"{n} {v} joins at {levels[n]}" for n, v in skills.items() if v != levels[n]]
+        if beyond:
+            listed = ", ".join(beyond)
+            self.skipped.append(f"skill levels beyond the sheet's {low} to {high}: {listed}")
+        untrained = Sheet000(attributes=attributes)  # every skill at its default
+        for name in dict.fromkeys(w.skill for w in weapons if w.skill not in levels):
+            default = untrained.skill(name)
+            levels[name] = min(max(default, low), high)
+            self.imported.append(
+                f"skill {name} at {levels[name]}: the character lacks the skill its weapon "
+                f"is used with, so it joins at seed 000's default, DX-5 ({default})"
+            )
+        return levels
 
     def _traits(self) -> list[_Item]:
         """The enabled traits (``advantages`` in version 2)."""
@@ -531,6 +609,51 @@ class _Reader:
             )
         return _TraitEffects(combat_reflexes, ambidextrous, pain)
 
+    # --- the skill a weapon is used with --------------------------------------------------
+    def _best_skill(
+        self, owner: _Item, weapon: JSONObject, where: str, skills: Mapping[str, int]
+    ) -> str | None:
+        """The skill the character uses the weapon with, by its key on the sheet:
+        of the skills it has that the weapon's defaults name, the one that gives the
+        highest level (the first default, then the first skill, among equals). Else
+        a skill the character lacks, which seed 000 defaults to DX-5 whatever it
+        is: of those the defaults name exactly, the one of the best modifier (a
+        spear's Spear at +0 before its Polearm at -4; the first among equals)."""
+        defaults = _skill_defaults(owner, weapon, where)
+        known = [
+            (skills[skill.key] + default.modifier, -i, -j, skill.key)
+            for i, default in enumerate(defaults)
+            for j, skill in enumerate(self.gcs_skills)
+            if default.matches(skill)
+        ]
+        if known:
+            return max(known)[3]
+        lacking = [
+            (default.modifier, -i, named)
+            for i, default in enumerate(defaults)
+            if (named := default.named_skill()) is not None
+        ]
+        if not lacking:
+            return None
+        named = max(lacking, key=lambda found: found[:2])[2]
+        self.lacking_skills.setdefault(named.key, named)
+        return named.key
+
+    def _skill_modifier(
+        self, owner: _Item, weapon: JSONObject, where: str, skill_key: str
+    ) -> int | None:
+        """The modifier of a weapon entry to the skill ``skill_key`` (the best of
+        its defaults that name it), None when no default names it."""
+        named = [s for s in self.gcs_skills if s.key == skill_key]
+        if skill_key in self.lacking_skills:
+            named.append(self.lacking_skills[skill_key])
+        modifiers = [
+            d.modifier
+            for d in _skill_defaults(owner, weapon, where)
+            if any(d.matches(skill) for skill in named)
+        ]
+        return max(modifiers, default=None)
+
     # --- weapons -----------------------------------------------------------------------
     def _weapon_entries(self, item: _Item) -> list[tuple[JSONObject, str, str]]:
         """(weapon, its place, its kind) of an item's ``weapons`` list."""
@@ -563,7 +686,7 @@ class _Reader:
                 )
         if not melee:
             return None, False
-        skill_name = _best_skill(*melee[0], skills)
+        skill_name = self._best_skill(item, *melee[0], skills)
         if skill_name is None:
             self.skipped.append(f"{item.label()}: its weapon names no skill")
             return None, False
@@ -619,7 +742,7 @@ class _Reader:
         if name in taken:
             name = f"{name} {len(taken) + 1}"
         label = f"{item.name} ({name}, {where})"
-        modifier = _skill_modifier(weapon, where, skill_name)
+        modifier = self._skill_modifier(item, weapon, where, skill_name)
         if modifier is None:
             self.skipped.append(f"{label}: it is not used with {skill_name}, the weapon's skill")
             return None
@@ -697,7 +820,7 @@ class _Reader:
                 weight=self._weight(item),
                 heavy=pd >= MAX_SHIELD_PD,
             )
-            skill = _best_skill(*blocking[0], skills)
+            skill = self._best_skill(item, *blocking[0], skills)
             shield_skill = skill if skill is not None else shield_skill
             self.imported.append(
                 f"shield {item.name}: DB {db} gives PD {pd}; blocks with {shield_skill}"
@@ -846,48 +969,28 @@ def _leading_int(text: str, default: int, low: int, high: int) -> int:
     return max(low, min(high, int(match.group(1)[:4])))
 
 
-def _skill_name(data: JSONObject, where: str) -> str:
-    name = _text(data.get("name"), f"{where}.name").strip()
-    if not name:
-        raise DataError(f"{where}.name: a skill needs a name")
-    specialization = _text(data.get("specialization"), f"{where}.specialization").strip()
-    return f"{name} ({specialization})" if specialization else name
-
-
-def _skill_defaults(weapon: JSONObject, where: str) -> list[tuple[str, int]]:
-    """The skills a weapon is used with, each with its modifier."""
-    found: list[tuple[str, int]] = []
+def _skill_defaults(owner: _Item, weapon: JSONObject, where: str) -> list[SkillDefault]:
+    """The skills a weapon of ``owner`` is used with, each with its modifier; a
+    name and a specialization may be text or a criteria (``gcs_criteria``)."""
+    found: list[SkillDefault] = []
     for i, entry in enumerate(as_list(weapon.get("defaults", []), f"{where}.defaults")):
+        if entry is None:  # GCS skips an empty default
+            continue
         place = f"{where}.defaults[{i}]"
         default = as_object(entry, place)
-        if default.get("type") != "skill":
-            continue
-        name = _skill_name(default, place)
-        modifier = _whole(default.get("modifier", 0), f"{place}.modifier", -99, 99)
-        found.append((name, modifier))
+        kind = default.get("type")
+        if not isinstance(kind, str) or kind.strip().lower() != "skill":
+            continue  # an attribute's default (DX-4): seed 000 defaults skills itself
+        found.append(
+            SkillDefault(
+                read_text_criteria(default.get("name"), f"{place}.name", owner.replacements),
+                read_text_criteria(
+                    default.get("specialization"), f"{place}.specialization", owner.replacements
+                ),
+                _whole(default.get("modifier", 0), f"{place}.modifier", -99, 99),
+            )
+        )
     return found
-
-
-def _best_skill(weapon: JSONObject, where: str, skills: Mapping[str, int]) -> str | None:
-    """The skill the character uses the weapon with: of the skills it has, the one
-    that gives the highest level; else the first the weapon names (seed 000 then
-    defaults it to DX-5)."""
-    defaults = _skill_defaults(weapon, where)
-    known = [
-        (skills[name] + modifier, -i, name)
-        for i, (name, modifier) in enumerate(defaults)
-        if name in skills
-    ]
-    if known:
-        return max(known)[2]
-    return defaults[0][0] if defaults else None
-
-
-def _skill_modifier(weapon: JSONObject, where: str, skill_name: str) -> int | None:
-    for name, modifier in _skill_defaults(weapon, where):
-        if name == skill_name:
-            return modifier
-    return None
 
 
 def _weapon_kind(skill_name: str, damage_type: DamageType) -> WeaponKind | None:
