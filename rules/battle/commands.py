@@ -74,14 +74,16 @@ def _movement_check(
     gm_override: bool,
 ) -> tuple[Event, ...]:
     """The rules of a move or turn while the turns run (``before`` on its own turn,
-    ``after`` within its maneuver's movement points); the override's events."""
+    ``after`` within its maneuver's movement, or without one within the widest
+    maneuver still open to it, in its posture: ``rules.battle.turns.move_limit``);
+    the override's events."""
     if not state.turns_running:
         return ()
     problems = [turn_problem(state, before, action)]
     chosen = before.maneuver
     maneuver = None if chosen is None else ruleset.maneuver(chosen.key)
     option = "" if chosen is None else chosen.option
-    problems.append(allowance_problem(after, maneuver, option))
+    problems.append(allowance_problem(state, ruleset, after, maneuver, option))
     found = [p for p in problems if p is not None]
     return overrule(found, gm_override, before, action)
 
@@ -128,6 +130,7 @@ class MoveCombatant(Command):
             cost=walked.cost,
             move_used=moved.move_used,
             move=mover.fighter.move,
+            verb=ruleset.posture_move(mover.posture).verb,
         )
         return CommandResult(state.with_combatants(moved), (*overridden, event))
 

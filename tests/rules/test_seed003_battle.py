@@ -615,7 +615,7 @@ def test_on_a_useless_leg_he_moves_only_slowly() -> None:
     b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
     assert b.state.active_id == "d"
     b.execute(ChooseManeuver("d", "move", ""), ScriptedDice(()))
-    assert movement_left(ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
+    assert movement_left(b.state, ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
     rows = {r.label: r.value for r in ruleset().sheet(b.state.combatant("d"))[0].rows}
     assert rows["Move"] == "2 of 2 left"
 

@@ -99,7 +99,7 @@ def legal_actions(
                 key = "" if option is None else option.key
                 if chosen == (m.key, key):
                     continue
-                if maneuver_problems(me, m, key):
+                if maneuver_problems(state, ruleset, me, m, key):
                     continue  # it moved or attacked more than this maneuver allows
                 actions.append(
                     LegalAction(
@@ -128,19 +128,22 @@ def legal_actions(
                 actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
     held = None if me.maneuver is None else ruleset.maneuver(me.maneuver.key)
     held_option = "" if me.maneuver is None else me.maneuver.option
-    if me.movement_left > 0 and (not state.turns_running or movement_left(ruleset, me)[1] > 0):
+    moving = not state.turns_running or movement_left(state, ruleset, me)[1] > 0
+    if me.movement_left > 0 and moving:
         for step in me.hex.neighbors():
             if step not in state.grid or state.occupant(step) is not None:
                 continue
             stepped = walk(me, (me.hex, step)).combatant
-            if state.turns_running and allowance_problem(stepped, held, held_option):
+            if state.turns_running and allowance_problem(
+                state, ruleset, stepped, held, held_option
+            ):
                 continue  # a step to the side or back may cost more than is left
             actions.append(LegalAction(f"step to {step.q},{step.r}", MoveCombatant(me.id, step)))
     for facing in Facing:
         if facing is me.facing:
             continue
         turned, _, _ = face(me, facing)
-        if state.turns_running and allowance_problem(turned, held, held_option):
+        if state.turns_running and allowance_problem(state, ruleset, turned, held, held_option):
             continue  # more hex sides than movement points left
         actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
     if own_turn:

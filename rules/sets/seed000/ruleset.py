@@ -20,6 +20,7 @@ from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
+    Posture,
     RulesetSheet,
     Shield,
     Status,
@@ -27,6 +28,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
+from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -362,6 +364,9 @@ class Seed000(Tables):
 
     def maneuver(self, key: str) -> Maneuver:
         return maneuvers.maneuver(key)
+
+    def posture_move(self, posture: Posture) -> PostureMove:
+        return maneuvers.posture_move(posture)
 
     def turn_begins(
         self, state: BattleState, combatant_id: str, dice: DiceSource
