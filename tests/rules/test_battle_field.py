@@ -152,6 +152,9 @@ def test_pick_up_reach_and_usefulness(make):
         battle.execute(PickUpItem("a", "item-1"))  # two hexes away
     with pytest.raises(IllegalCommandError):
         battle.execute(PickUpItem("a", "item-3"))  # useless
+    with pytest.raises(IllegalCommandError, match="needs a free hand"):
+        battle.execute(PickUpItem("a", "item-2"))  # sword and shield fill both hands
+    battle.execute(DropItem("a", "broadsword"))
     battle.execute(PickUpItem("a", "item-2"))  # adjacent
     assert battle.state.combatant("a").fighter.weapon("knife").name == "Knife"
     with pytest.raises(IllegalCommandError):

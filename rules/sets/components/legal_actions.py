@@ -4,12 +4,13 @@
 ``legal_actions(ruleset, state, combatant_id, ...)`` lists, in this order: each
 maneuver (and maneuver option) it may still choose, an attack (the ruleset's
 ``default_attack``) on every foe its maneuver lets it attack, readying each
-unready weapon and picking up each item in reach (under Ready, or with no
-maneuver yet; once a turn), a step to each free neighbouring hex within the
-movement left, a turn to each other facing within it, and the end of its own
-turn. While the turns run only the fighter whose turn it is acts; one whose
-maneuver acts out of turn (a waiting one) may still attack. A fallen fighter
-(not active, or ``helpless``) may only end its own turn.
+unready weapon, drawing each carried weapon and picking up each item in reach
+that a free hand can take (under Ready, or with no maneuver yet; once a turn),
+a step to each free neighbouring hex within the movement left, a turn to each
+other facing within it, and the end of its own turn. While the turns run only
+the fighter whose turn it is acts; one whose maneuver acts out of turn (a
+waiting one) may still attack. A fallen fighter (not active, or ``helpless``)
+may only end its own turn.
 
 What differs between the rulesets is passed in: ``helpless`` (a condition that
 leaves an active fighter nothing but ending its turn), ``attackable`` (which
@@ -31,6 +32,7 @@ from rules.battle.commands import (
     ReadyWeapon,
     TurnCombatant,
 )
+from rules.battle.hands import hands_of, pick_up_problem
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import ManeuverAction
 from rules.battle.model import Combatant, Status
@@ -123,8 +125,12 @@ def legal_actions(
     if not me.ready_used and not ready_blocked:  # under Ready, or none yet
         for weapon_key in sorted(me.unready):
             actions.append(LegalAction(f"ready {weapon_key}", ReadyWeapon(me.id, weapon_key)))
+        for weapon in me.fighter.weapons:  # a carried weapon, into a free hand
+            if weapon.key in hands_of(me).carried and pick_up_problem(me, weapon) is None:
+                actions.append(LegalAction(f"draw {weapon.key}", ReadyWeapon(me.id, weapon.key)))
         for item in state.items if pick_up else ():
-            if within_reach(me, item):
+            gear = item.shield if item.shield is not None else item.weapon
+            if within_reach(me, item) and gear is not None and pick_up_problem(me, gear) is None:
                 actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
     held = None if me.maneuver is None else ruleset.maneuver(me.maneuver.key)
     held_option = "" if me.maneuver is None else me.maneuver.option

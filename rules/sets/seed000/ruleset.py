@@ -16,6 +16,7 @@ from hexmap import Hex, in_front_arc, in_reach
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.edits import SheetProblem
+from rules.battle.hands import wielded_weapons
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
@@ -415,8 +416,9 @@ def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
 
 
 def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, WeaponMode]]:
-    """The attacker's ready weapon modes that strike ``target``, in sheet order."""
-    for weapon in attacker.fighter.weapons:
+    """The attacker's ready weapon modes in hand that strike ``target``, in sheet
+    order."""
+    for weapon in wielded_weapons(attacker):
         if weapon.key in attacker.unready or weapon.key in tracks_of(attacker).strained_weapons:
             continue
         if wielding_problem(attacker, weapon) is not None:  # a crippled arm, paralysis
