@@ -38,6 +38,7 @@ from rules.battle.items import (
     item_id,
     put_in_hand,
     take_from_hand,
+    weapon_of,
     within_reach,
 )
 from rules.battle.maneuvers import ManeuverAction
@@ -413,16 +414,16 @@ class ReadyWeapon(Command):
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         is_shield = shield is not None and shield.key == self.weapon_key
-        weapon = next((w for w in who.fighter.weapons if w.key == self.weapon_key), None)
-        if not is_shield and weapon is None:
-            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
+        weapon = None if is_shield else weapon_of(who, self.weapon_key)
         drawing = weapon is not None and self.weapon_key in hands_of(who).carried
         if drawing and weapon is not None:
             no_hand = pick_up_problem(who, weapon)
             if no_hand is not None:
                 raise IllegalCommandError(no_hand)
-        needs = drawing or self.weapon_key in who.unready or (
-            is_shield and (not who.shield_ready or who.heavy_shield_unready)
+        needs = (
+            drawing
+            or self.weapon_key in who.unready
+            or (is_shield and (not who.shield_ready or who.heavy_shield_unready))
         )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
@@ -443,6 +444,20 @@ class ReadyWeapon(Command):
         return CommandResult(state.with_combatants(readied), (*overridden, event))
 
 
+def _weapon_to_put_away(who: Combatant, key: str) -> Weapon:
+    """The weapon ``key`` that ``who`` holds; ``IllegalCommandError`` for the shield
+    (strapped to its arm: it is dropped) or a weapon not in hand."""
+    shield = who.fighter.shield
+    if shield is not None and shield.key == key:
+        raise IllegalCommandError(
+            f"{who.name}'s {shield.name} is strapped to its arm: drop it to free the hand"
+        )
+    weapon = weapon_of(who, key)
+    if not hands_of(who).holds(key):
+        raise IllegalCommandError(f"{who.name} does not hold the {weapon.name}")
+    return weapon
+
+
 @dataclass(frozen=True)
 class PutAwayItem(Command):
     """Put a held weapon away (sheathe or sling it) to free its hand: it stays on
@@ -454,20 +469,9 @@ class PutAwayItem(Command):
     key: str
     gm_override: bool = False
 
-    def apply(
-        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
-    ) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        shield = who.fighter.shield
-        if shield is not None and shield.key == self.key:
-            raise IllegalCommandError(
-                f"{who.name}'s {shield.name} is strapped to its arm: drop it to free the hand"
-            )
-        weapon = next((w for w in who.fighter.weapons if w.key == self.key), None)
-        if weapon is None:
-            raise IllegalCommandError(f"{who.name} holds no weapon {self.key!r}")
-        if not hands_of(who).holds(self.key):
-            raise IllegalCommandError(f"{who.name} does not hold the {weapon.name}")
+        weapon = _weapon_to_put_away(who, self.key)
         who, overridden = ready_check(state, ruleset, who, self.gm_override)
         stowed = replace(put_away(who, self.key), ready_used=True)
         event = PutAway(

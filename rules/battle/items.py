@@ -259,6 +259,15 @@ def put_in_hand(combatant: Combatant, item: GroundItem) -> tuple[Combatant, str]
     return after, weapon.key
 
 
+def weapon_of(combatant: Combatant, key: str) -> Weapon:
+    """The combatant's weapon ``key`` (in hand or carried); ``IllegalCommandError``
+    naming it when the sheet has none."""
+    weapon = next((w for w in combatant.fighter.weapons if w.key == key), None)
+    if weapon is None:
+        raise IllegalCommandError(f"{combatant.name} holds no weapon {key!r}")
+    return weapon
+
+
 def within_reach(combatant: Combatant, item: GroundItem) -> bool:
     """An item in the combatant's hex or an adjacent one can be picked up."""
     return combatant.hex.distance(item.hex) <= 1
@@ -373,36 +382,35 @@ class ItemPickedUp(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Readied(Event):
-    """A weapon or the shield readied, or (``drawn``) a carried weapon drawn into
-    a free hand."""
+class ReadyEvent(Event):
+    """A Ready maneuver of ``name``'s with one of its items."""
 
     combatant_id: str
     name: str
     item_name: str
-    drawn: bool = False
-
-    def describe(self) -> str:
-        verb = "draws" if self.drawn else "readies"
-        return f"{self.name} {verb} the {self.item_name} (Ready maneuver)"
 
     def involved_combatants(self) -> tuple[str, ...]:
         return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)
-class PutAway(Event):
-    """A held weapon put away (sheathed, slung): it is carried, its hand free."""
+class Readied(ReadyEvent):
+    """A weapon or the shield readied, or (``drawn``) a carried weapon drawn into
+    a free hand."""
 
-    combatant_id: str
-    name: str
-    item_name: str
+    drawn: bool = False
+
+    def describe(self) -> str:
+        verb = "draws" if self.drawn else "readies"
+        return f"{self.name} {verb} the {self.item_name} (Ready maneuver)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PutAway(ReadyEvent):
+    """A held weapon put away (sheathed, slung): it is carried, its hand free."""
 
     def describe(self) -> str:
         return f"{self.name} puts the {self.item_name} away (Ready maneuver): a hand is free"
-
-    def involved_combatants(self) -> tuple[str, ...]:
-        return (self.combatant_id,)
 
 
 @dataclass(frozen=True, kw_only=True)
