@@ -74,6 +74,7 @@ from rules.battle.commands import (
     ReadyWeapon,
     TurnCombatant,
 )
+from rules.battle.hands import pick_up_problem
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
 from rules.core.dice import ScriptedDice
@@ -391,7 +392,13 @@ def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     plain attack (``Ruleset.default_attack``), readying an unready weapon first if
     nothing ready reaches, else step towards it."""
     if not who.fighter.weapons:  # disarmed or dropped: pick a weapon up within reach
-        near = [i for i in state.items if i.weapon is not None and who.hex.distance(i.hex) <= 1]
+        near = [
+            i
+            for i in state.items
+            if i.weapon is not None
+            and who.hex.distance(i.hex) <= 1
+            and pick_up_problem(who, i.weapon) is None  # a hand free for it
+        ]
         return [PickUpItem(who.id, near[0].id)] if near else []
     enemies = [c for c in state.combatants if c.side != who.side and c.status is Status.ACTIVE]
     if not enemies:

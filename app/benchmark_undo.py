@@ -30,6 +30,7 @@ from rules.battle.commands import (
     ReadyWeapon,
     TurnCombatant,
 )
+from rules.battle.hands import pick_up_problem
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
@@ -86,7 +87,11 @@ def mixed_command(state: BattleState, chooser: random.Random) -> Command:
         if roll < 0.2
         else min(enemies, key=lambda c: (who.hex.distance(c.hex), c.id))
     )
-    weapons_lying = [i for i in state.items if i.weapon is not None]
+    weapons_lying = [
+        i
+        for i in state.items
+        if i.weapon is not None and pick_up_problem(who, i.weapon) is None  # a hand free
+    ]
     if not who.fighter.weapons and weapons_lying:  # disarmed: go for a weapon on the ground
         nearest = min(weapons_lying, key=lambda i: (who.hex.distance(i.hex), i.id))
         if who.hex.distance(nearest.hex) <= 1:

@@ -898,7 +898,7 @@ class MainWindow(QMainWindow):
         self.move_label.setText(move_text(state.combatant(sid)) if sid is not None else "")
         if sid is not None and self.panes and state.turns_running:
             # what its maneuver leaves (the ruleset is loaded once the panes are)
-            movement = movement_text(self._controller.ruleset, state.combatant(sid))
+            movement = movement_text(state, self._controller.ruleset, state.combatant(sid))
             self.move_label.setText(f"{self.move_label.text()} · {movement}")
 
     def _edit_combatant_at(self, index: QModelIndex) -> None:

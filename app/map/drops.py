@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from hexmap import Hex
 from rules.battle.commands import AddItem
+from rules.battle.hands import hands_of
 from rules.battle.items import ItemKind, drop_candidates, icon_key
 from rules.battle.model import Combatant, Shield, Weapon, WeaponKind
 from rules.battle.state import BattleState, Command
@@ -31,6 +32,20 @@ def droppable_items(c: Combatant) -> list[tuple[str, str]]:
     if c.fighter.shield is not None:
         out.append((c.fighter.shield.key, c.fighter.shield.name))
     return out
+
+
+def put_away_choices(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of the weapons in ``c``'s hands that it may put away
+    (``PutAwayItem``: the shield stays on its arm)."""
+    held = hands_of(c)
+    return [(w.key, w.name) for w in c.fighter.weapons if held.holds(w.key)]
+
+
+def draw_choices(c: Combatant) -> list[tuple[str, str]]:
+    """(key, name) of the weapons ``c`` carries without holding, each drawn by a
+    ``ReadyWeapon`` into a free hand."""
+    carried = set(hands_of(c).carried)
+    return [(w.key, w.name) for w in c.fighter.weapons if w.key in carried]
 
 
 def make_drop_pick(state: BattleState, combatant_id: str, key: str) -> DropPick | None:

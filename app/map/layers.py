@@ -15,6 +15,7 @@ from app.map.animation import FlightAnimator, point_along
 from app.map.camera import Camera
 from app.map.drops import DropPick
 from hexmap import Hex
+from rules.battle.hands import wielded_weapons
 from rules.battle.items import GroundItem
 from rules.battle.model import Combatant
 
@@ -121,7 +122,7 @@ def paint_weapon_positions(
     size_px = camera.hex_pixels
     if size_px < WEAPON_MARKS_MIN_PIXELS:
         return
-    keys = [w.key for w in c.fighter.weapons]
+    keys = [w.key for w in wielded_weapons(c)]  # as the reach overlay numbers them
     d = max(3.5, 0.11 * size_px)
     for key, hexes in positions.items():
         index = keys.index(key) if key in keys else 0

@@ -1,5 +1,6 @@
 """The map's context menu: for a combatant "Set as target", "Select", its postures
-(``SetPosture``), what it must ready (``ReadyWeapon``) and what it may drop; on an
+(``SetPosture``), what it must ready or may draw (``ReadyWeapon``), what it may
+put away (``PutAwayItem``) and what it may drop; on an
 empty hex the GM's "Place item"; for items on the hex, "Pick up" by the selection
 (``PickUpItem``)."""
 
@@ -11,19 +12,26 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from app import icons
 from app.controller import BattleController
-from app.map.drops import catalog_item_choices, droppable_items
+from app.map.drops import (
+    catalog_item_choices,
+    draw_choices,
+    droppable_items,
+    put_away_choices,
+)
 from app.map.tools import (
     combatant_at,
     pick_up_command,
     posture_choices,
     posture_command,
     posture_label,
+    put_away_command,
     ready_choices,
     ready_command,
 )
 from app.new_battle import add_fighter_menu, duplicate_fighter_action, remove_fighter_action
 from hexmap import Hex
 from rules.battle.items import ItemKind
+from rules.battle.model import Combatant
 
 
 def context_menu_for(
@@ -58,17 +66,7 @@ def context_menu_for(
             action.triggered.connect(
                 lambda _=False, cid=c.id, po=posture: controller.execute(posture_command(cid, po))
             )
-        readiable = ready_choices(c)
-        if readiable:
-            sub = menu.addMenu("&Ready")
-            sub.setObjectName("readyMenu")
-            for key, name in readiable:
-                action = sub.addAction(name)
-                action.setObjectName(f"ready:{key}")
-                action.setStatusTip(f"{c.name} readies the {name} (a Ready maneuver)")
-                action.triggered.connect(
-                    lambda _=False, cid=c.id, k=key: controller.execute(ready_command(cid, k))
-                )
+        add_hands_menus(menu, controller, c)
         droppable = droppable_items(c)
         if droppable:
             sub = menu.addMenu("&Drop")
@@ -104,6 +102,38 @@ def context_menu_for(
         menu.deleteLater()
         return None
     return menu
+
+
+def add_hands_menus(menu: QMenu, controller: BattleController, c: Combatant) -> None:
+    """The fighter's "Ready" submenu (what the rules left unready, and drawing what
+    it carries: ``ReadyWeapon``) and its "Put away" submenu (``PutAwayItem``, to
+    free a hand); each a Ready maneuver."""
+    readiable = [(key, name, name, "readies") for key, name in ready_choices(c)]
+    readiable += [(key, f"Draw {name}", name, "draws") for key, name in draw_choices(c)]
+    if readiable:
+        sub = menu.addMenu("&Ready")
+        sub.setObjectName("readyMenu")
+        for key, text, name, verb in readiable:
+            action = sub.addAction(text)
+            action.setObjectName(f"ready:{key}")
+            action.setStatusTip(f"{c.name} {verb} the {name} (a Ready maneuver)")
+            action.triggered.connect(
+                lambda _=False, cid=c.id, k=key: controller.execute(ready_command(cid, k))
+            )
+    held = put_away_choices(c)
+    if held:
+        sub = menu.addMenu("Put a&way")
+        sub.setObjectName("putAwayMenu")
+        for key, name in held:
+            action = sub.addAction(name)
+            action.setObjectName(f"putAway:{key}")
+            action.setStatusTip(
+                f"{c.name} puts the {name} away to free a hand (a Ready maneuver; "
+                "Ready draws it again)"
+            )
+            action.triggered.connect(
+                lambda _=False, cid=c.id, k=key: controller.execute(put_away_command(cid, k))
+            )
 
 
 def add_place_item_menu(menu: QMenu, controller: BattleController, h: Hex) -> None:

@@ -49,6 +49,7 @@ from hexmap import (
     front_arc_hexes,
     reach_hexes,
 )
+from rules.battle.hands import wielded_weapons
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState
 from rules.battle.terrain import Light, Terrain, TerrainMap
@@ -996,7 +997,7 @@ def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -
         label_directions.append((arc_of(origin + f.vector, origin, facing, hand), f))
 
     reach: list[ReachArea] = []
-    for i, weapon in enumerate(c.fighter.weapons):
+    for i, weapon in enumerate(wielded_weapons(c)):  # what is carried strikes nowhere
         if all(m.is_ranged for m in weapon.modes):
             continue  # a bow only shoots: its range area says where (range_areas)
         shown = frozenset(h for h in reach_hexes(origin, facing, weapon.reach) if h in grid)
@@ -1039,7 +1040,7 @@ def range_areas(c: Combatant, grid: HexGrid) -> list[RangeArea]:
     the hexes 1 to range away in the front arc (as ``rules.sets.seed000.missiles.range_problem``
     allows), on the map."""
     areas: list[RangeArea] = []
-    for i, weapon in enumerate(c.fighter.weapons):
+    for i, weapon in enumerate(wielded_weapons(c)):
         ranged = [m for m in weapon.modes if m.is_ranged and m.range_hexes]
         if not ranged:
             continue

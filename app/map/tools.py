@@ -22,6 +22,7 @@ from rules.battle.commands import (
     MoveCombatant,
     PaintTerrain,
     PickUpItem,
+    PutAwayItem,
     ReadyWeapon,
     SetPosture,
 )
@@ -279,7 +280,12 @@ def ready_choices(c: Combatant) -> list[tuple[str, str]]:
 
 
 def ready_command(combatant_id: str, key: str) -> Command:
+    """Ready an unready weapon or the shield, or draw a carried weapon."""
     return ReadyWeapon(combatant_id, key)
+
+
+def put_away_command(combatant_id: str, key: str) -> Command:
+    return PutAwayItem(combatant_id, key)
 
 
 def paint_command(hexes: tuple[Hex, ...], brush: TerrainChange | None) -> Command | None:

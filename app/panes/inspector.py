@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
-from app.map.drops import droppable_items
-from app.map.tools import ready_choices, ready_command
+from app.map.drops import draw_choices, droppable_items, put_away_choices
+from app.map.tools import put_away_command, ready_choices, ready_command
 from app.panes.widgets import (
     BAD_TEXT,
     MUTED,
@@ -50,6 +50,7 @@ from app.panes.widgets import (
 from app.rulesets import InspectorControls, InspectorSection, ruleset_ui
 from rules.battle.battle import BattleChange
 from rules.battle.commands import EditCombatant, SetPosture, TurnCombatant
+from rules.battle.hands import carried_text, hands_text
 from rules.battle.model import Combatant, Posture, Status
 from rules.battle.sides import side_name
 from rules.battle.values import hex_name
@@ -84,6 +85,8 @@ class InspectorPane(QDockWidget):
         self.conditions_label.setObjectName("inspectorConditions")
         self.conditions_label.setWordWrap(True)
         self.conditions_label.hide()
+        # What the hands hold and what is carried (rules.battle.hands).
+        self.hands_label = muted_label("inspectorHands", "", word_wrap=True)
         self.turn_left = QToolButton()
         self.turn_left.setObjectName("turnLeftButton")
         self.turn_left.setText("↺")
@@ -110,6 +113,7 @@ class InspectorPane(QDockWidget):
         header.addWidget(self.turn_right, 0, 3)
         header.addWidget(self.place_label, 1, 1, 1, 3)
         header.addWidget(self.conditions_label, 2, 1, 1, 3)
+        header.addWidget(self.hands_label, 3, 1, 1, 3)
         header.setColumnStretch(1, 1)
 
         # --- the choices every ruleset shares: posture, a deliberate drop ------------------
@@ -130,12 +134,14 @@ class InspectorPane(QDockWidget):
             "Drop a weapon or the shield deliberately: pick the hex on the map (a hex "
             "passed through this turn or next to one)",
         )
-        # Ready an unready weapon or the shield (ReadyWeapon, the turn's Ready maneuver).
+        # Ready an unready weapon or the shield, draw a carried weapon or put one away
+        # (ReadyWeapon, PutAwayItem: each the turn's Ready maneuver).
         self.ready_menu, self.ready_button = self._menu_button(
             "inspectorReadyMenu",
             "readyButton",
             "Ready…",
-            "Ready a weapon or the shield that the rules left unready (a Ready maneuver)",
+            "Ready what the rules left unready, draw a carried weapon, or put one away "
+            "to free a hand (each a Ready maneuver)",
         )
         # The ruleset's part, which places the posture combo, the ready and drop
         # buttons; made again when a battle of another ruleset comes (``refresh``).
@@ -292,6 +298,7 @@ class InspectorPane(QDockWidget):
     def _show_nothing(self) -> None:
         self.swatch.clear()
         self.conditions_label.hide()
+        self.hands_label.clear()
         self.name_label.setText("No fighter selected")
         self.place_label.setText("Select a fighter on the map or in the list.")
         if self.section is not None:
@@ -315,13 +322,28 @@ class InspectorPane(QDockWidget):
         self.drop_button.setEnabled(not self.drop_menu.isEmpty())
 
     def _load_ready_menu(self, c: Combatant) -> None:
-        """One entry per unready weapon (and the shield), each a ``ReadyWeapon``."""
+        """One entry per unready weapon (and the shield) and per weapon carried,
+        each a ``ReadyWeapon`` (a carried one is drawn); then one per weapon in
+        hand, each a ``PutAwayItem`` that frees its hand. All are Ready maneuvers."""
         self.ready_menu.clear()
-        for key, name in ready_choices(c):
-            action = self.ready_menu.addAction(f"Ready {name}")
+        readiable = [(key, f"Ready {name}") for key, name in ready_choices(c)]
+        readiable += [(key, f"Draw {name}") for key, name in draw_choices(c)]
+        for key, text in readiable:
+            action = self.ready_menu.addAction(text)
             action.setObjectName(f"ready:{key}")
             action.triggered.connect(
                 lambda _=False, cid=c.id, k=key: self._controller.execute(ready_command(cid, k))
+            )
+        held = put_away_choices(c)
+        if readiable and held:
+            self.ready_menu.addSeparator()
+        for key, name in held:
+            action = self.ready_menu.addAction(f"Put away {name}")
+            action.setObjectName(f"putAway:{key}")
+            action.triggered.connect(
+                lambda _=False, cid=c.id, k=key: self._controller.execute(
+                    put_away_command(cid, k)
+                )
             )
         self.ready_button.setEnabled(not self.ready_menu.isEmpty())
 
@@ -333,6 +355,7 @@ class InspectorPane(QDockWidget):
             f"facing {c.facing.label} · {c.status.value}"
         )
         self._show_conditions(c)
+        self.hands_label.setText(hands_line(c))
         if self.section is not None:
             self.section.show_combatant(c)
         if self.sheet_view is not None:
@@ -499,3 +522,10 @@ class SheetView(QWidget):
         self._layout.addWidget(label, line, column, 1, span, Qt.AlignmentFlag.AlignTop)
         label.show()  # at once, not at the layout's next pass
         self._parts.append(label)
+
+
+def hands_line(c: Combatant) -> str:
+    """ "In hand: Broadsword (right hand), Medium shield (left arm) · carried: Dagger"."""
+    carried = carried_text(c)
+    line = f"In hand: {hands_text(c)}"
+    return f"{line} · carried: {carried}" if carried else line

@@ -85,14 +85,14 @@ def implied_by(maneuver: Maneuver) -> str:
     return " or ".join(f"by {a.gerund}" for a in sorted(maneuver.permits, key=lambda a: a.value))
 
 
-def allowance_text(ruleset: BattleRuleset, c: Combatant) -> str:
+def allowance_text(state: BattleState, ruleset: BattleRuleset, c: Combatant) -> str:
     """What the combatant's maneuver still allows this turn: attacks, movement,
     whether it keeps its active defenses, and readying or a posture change where
     it permits them."""
     parts: list[str] = []
     left = attacks_left(ruleset, c)
     parts.append(f"{left} attack{'' if left == 1 else 's'} left" if left > 0 else "no attack")
-    parts.append(movement_text(ruleset, c))
+    parts.append(movement_text(state, ruleset, c))
     terms = terms_of(ruleset, c)
     if terms is not None and not terms.active_defenses:
         parts.append("no active defense")
@@ -104,14 +104,20 @@ def allowance_text(ruleset: BattleRuleset, c: Combatant) -> str:
     return " · ".join(parts)
 
 
-def movement_text(ruleset: BattleRuleset, c: Combatant) -> str:
-    """How far the combatant's maneuver still lets it move this turn ("move 3 left
-    (half Move)", "a step left", "no movement")."""
-    allowance, movement = movement_left(ruleset, c)
+def movement_text(state: BattleState, ruleset: BattleRuleset, c: Combatant) -> str:
+    """How far the combatant's maneuver (or, without one, the widest still open to
+    it) lets it move this turn in its posture ("move 3 left (half Move)", "a step
+    left", "crawls 1 hex left (prone)", "no movement")."""
+    allowance, movement = movement_left(state, ruleset, c)
     if allowance is MoveAllowance.STEP:
         return "a step left" if movement > 0 else "no step left"
-    if allowance is MoveAllowance.NONE:
-        return "no movement"
+    posture = c.posture.value.replace("_", " ")
+    limit = ruleset.posture_move(c.posture)
+    if allowance is MoveAllowance.NONE or limit.hexes == 0:
+        return "no movement" if limit.hexes != 0 else f"no movement ({posture})"
+    if limit.hexes is not None:
+        left = max(0, movement)
+        return f"{limit.verb} {left} hex{'' if left == 1 else 'es'} left ({posture})"
     return f"move {max(0, movement)} left ({allowance.label})"
 
 
@@ -361,7 +367,7 @@ class TurnTrackerPane(QDockWidget):
             self.allowance_label.setText(f"{chooser.name} is {chooser.status.value}: no maneuver")
         else:
             who = "" if chooser.id == state.active_id else f"{chooser.name}: "
-            self.allowance_label.setText(f"{who}{allowance_text(ruleset, chooser)}")
+            self.allowance_label.setText(f"{who}{allowance_text(state, ruleset, chooser)}")
 
     def _fill_options(self, ruleset: Ruleset) -> None:
         chooser = self._controller.combatant_or_none(self.chooser_id)

@@ -21,6 +21,7 @@ from enum import Enum
 
 from hexmap import Hex, reach_hexes, weapon_hexes
 from rules.battle.aftermath import run_command
+from rules.battle.hands import wielded_weapons
 from rules.battle.items import (
     Falls,
     ItemKind,
@@ -710,20 +711,21 @@ def apply_map_effects(
 
 
 def weapon_positions(combatant: Combatant) -> dict[str, tuple[Hex, ...]]:
-    """Where each of a combatant's weapons is on the map, by key, nearest the
-    wielder first (``hexmap.weapon_hexes`` with the weapon's longest reach; 001
+    """Where each of a combatant's weapons in hand is on the map, by key, nearest
+    the wielder first (``hexmap.weapon_hexes`` with the weapon's longest reach; 001
     Striking at Weapons in Tactical Combat). Bare hands are left out: they are a
-    hit location, not a weapon."""
+    hit location, not a weapon; so is what is carried at the belt
+    (``rules.battle.hands``)."""
     return {
         w.key: weapon_hexes(combatant.hex, combatant.facing, w.reach)
-        for w in combatant.fighter.weapons
+        for w in wielded_weapons(combatant)
         if w.kind is not WeaponKind.UNARMED
     }
 
 
 def attacker_reach(combatant: Combatant, weapon_key: str | None = None) -> frozenset[Hex]:
-    """The hexes ``combatant`` can strike: with one weapon, or with any of them."""
-    weapons = combatant.fighter.weapons
+    """The hexes ``combatant`` can strike: with one weapon in hand, or with any."""
+    weapons = wielded_weapons(combatant)
     if weapon_key is not None:
         weapons = tuple(w for w in weapons if w.key == weapon_key)
         if not weapons:

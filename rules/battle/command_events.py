@@ -22,12 +22,14 @@ class Moved(Event):
     cost: int | None = None
     move_used: int | None = None
     move: int | None = None
+    verb: str = "moves"  # how its posture moves it ("crawls": rules.battle.movement)
 
     def describe(self) -> str:
         end = self.path[-1]
         steps = len(self.path) - 1
         # The map's own column and row, as every other line names a hex.
-        text = f"{self.name} moves to {hex_name(end)} ({steps} hex{'' if steps == 1 else 'es'})"
+        where = f"{hex_name(end)} ({steps} hex{'' if steps == 1 else 'es'})"
+        text = f"{self.name} {self.verb} to {where}"
         if self.cost is not None:
             text += f", {self.cost} MP"
             if self.move_used is not None and self.move is not None:

@@ -22,6 +22,7 @@ from rules.battle.command_events import (
     TurnEnded,
 )
 from rules.battle.falls import turn_step_with_falls
+from rules.battle.hands import draw, hands_of, pick_up_problem, put_away
 from rules.battle.items import (
     GroundItem,
     ItemDropped,
@@ -29,6 +30,7 @@ from rules.battle.items import (
     ItemPickedUp,
     ItemPlaced,
     MapEffect,
+    PutAway,
     Readied,
     drop_candidates,
     icon_key,
@@ -37,6 +39,7 @@ from rules.battle.items import (
     item_id,
     put_in_hand,
     take_from_hand,
+    weapon_of,
     within_reach,
 )
 from rules.battle.maneuvers import ManeuverAction
@@ -76,14 +79,16 @@ def _movement_check(
     gm_override: bool,
 ) -> tuple[Event, ...]:
     """The rules of a move or turn while the turns run (``before`` on its own turn,
-    ``after`` within its maneuver's movement points); the override's events."""
+    ``after`` within its maneuver's movement, or without one within the widest
+    maneuver still open to it, in its posture: ``rules.battle.turns.move_limit``);
+    the override's events."""
     if not state.turns_running:
         return ()
     problems = [turn_problem(state, before, action)]
     chosen = before.maneuver
     maneuver = None if chosen is None else ruleset.maneuver(chosen.key)
     option = "" if chosen is None else chosen.option
-    problems.append(allowance_problem(after, maneuver, option))
+    problems.append(allowance_problem(state, ruleset, after, maneuver, option))
     found = [p for p in problems if p is not None]
     return overrule(found, gm_override, before, action)
 
@@ -130,6 +135,7 @@ class MoveCombatant(Command):
             cost=walked.cost,
             move_used=moved.move_used,
             move=mover.fighter.move,
+            verb=ruleset.posture_move(mover.posture).verb,
         )
         return CommandResult(state.with_combatants(moved), (*overridden, event))
 
@@ -395,9 +401,11 @@ class PickUpItem(Command):
 
 @dataclass(frozen=True)
 class ReadyWeapon(Command):
-    """Ready an unready weapon (000 PARRY: unready after use) or re-grip the shield
-    (after a fumbled block): the turn's Ready maneuver (one per turn; while the
-    turns run under the Ready maneuver, unless ``gm_override``)."""
+    """Ready an unready weapon (000 PARRY: unready after use), re-grip the shield
+    (after a fumbled block), or draw a carried weapon into a free hand (both for a
+    two-handed one: ``rules.battle.hands``): the turn's Ready maneuver (one per
+    turn; while the turns run under the Ready maneuver, unless ``gm_override``).
+    No free hand for a weapon drawn is a refusal the override does not lift."""
 
     combatant_id: str
     weapon_key: str
@@ -409,29 +417,73 @@ class ReadyWeapon(Command):
         who = state.combatant(self.combatant_id)
         shield = who.fighter.shield
         is_shield = shield is not None and shield.key == self.weapon_key
-        if not is_shield and not any(w.key == self.weapon_key for w in who.fighter.weapons):
-            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
-        needs = self.weapon_key in who.unready or (
-            is_shield and (not who.shield_ready or who.heavy_shield_unready)
+        weapon = None if is_shield else weapon_of(who, self.weapon_key)
+        drawing = weapon is not None and self.weapon_key in hands_of(who).carried
+        if drawing and weapon is not None:
+            no_hand = pick_up_problem(who, weapon)
+            if no_hand is not None:
+                raise IllegalCommandError(no_hand)
+        needs = (
+            drawing
+            or self.weapon_key in who.unready
+            or (is_shield and (not who.shield_ready or who.heavy_shield_unready))
         )
         if not needs:
             raise IllegalCommandError(f"{who.name}'s {self.weapon_key} is already ready")
         who, overridden = ready_check(state, ruleset, who, self.gm_override)
+        if drawing:
+            who = draw(who, self.weapon_key)
         readied = replace(who, unready=who.unready - {self.weapon_key}, ready_used=True)
         if is_shield:
             readied = replace(readied, shield_ready=True, heavy_shield_unready=False)
-        name = (
-            shield.name
-            if is_shield and shield is not None
-            else who.fighter.weapon(self.weapon_key).name
-        )
+        name = shield.name if is_shield and shield is not None else weapon.name if weapon else ""
         event = Readied(
             citation=ruleset.core_citations.ready,
             combatant_id=who.id,
             name=who.name,
             item_name=name,
+            drawn=drawing,
         )
         return CommandResult(state.with_combatants(readied), (*overridden, event))
+
+
+def _weapon_to_put_away(who: Combatant, key: str) -> Weapon:
+    """The weapon ``key`` that ``who`` holds; ``IllegalCommandError`` for the shield
+    (strapped to its arm: it is dropped) or a weapon not in hand."""
+    shield = who.fighter.shield
+    if shield is not None and shield.key == key:
+        raise IllegalCommandError(
+            f"{who.name}'s {shield.name} is strapped to its arm: drop it to free the hand"
+        )
+    weapon = weapon_of(who, key)
+    if not hands_of(who).holds(key):
+        raise IllegalCommandError(f"{who.name} does not hold the {weapon.name}")
+    return weapon
+
+
+@dataclass(frozen=True)
+class PutAwayItem(Command):
+    """Put a held weapon away (sheathe or sling it) to free its hand: it stays on
+    the sheet, carried, and a ``ReadyWeapon`` draws it again (``rules.battle.
+    hands``). The turn's Ready maneuver, as ``ReadyWeapon`` (a drop, ``DropItem``,
+    costs nothing). A shield stays on its arm: it is dropped, not put away."""
+
+    combatant_id: str
+    key: str
+    gm_override: bool = False
+
+    def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
+        who = state.combatant(self.combatant_id)
+        weapon = _weapon_to_put_away(who, self.key)
+        who, overridden = ready_check(state, ruleset, who, self.gm_override)
+        stowed = replace(put_away(who, self.key), ready_used=True)
+        event = PutAway(
+            citation=ruleset.core_citations.ready,
+            combatant_id=who.id,
+            name=who.name,
+            item_name=weapon.name,
+        )
+        return CommandResult(state.with_combatants(stowed), (*overridden, event))
 
 
 @dataclass(frozen=True)

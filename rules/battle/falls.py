@@ -12,13 +12,11 @@ fighter's turn, ``rules.battle.turns``), else after the command that did
   (``rules.battle.items``). No die is rolled: a hand that goes limp lets go
   straight down.
 
-Which hand holds what (``in_hands``, our reading, as seed 002's useless arms read
-it): the weapon hand holds the sheet's first weapon that is not bare hands, and a
-two-handed one takes both hands. The other hand holds a hand-held shield (a
-buckler, or a small shield, as 000 CRITICAL MISSES ON DEFENSE ROLLS reads "small
-hand-held shields"), or, with no shield at all, the next one-handed weapon. A
-strapped shield (medium, large), a force shield and a worn cloak stay on the
-fighter, and so does every further weapon: it is carried, not held.
+What it lets go of (``let_go_of``): everything in its hands, as the hands model
+reads them (``rules.battle.hands``), but a strapped shield (medium, large), a force
+shield and a worn cloak stay on the fighter; a hand-held shield (a buckler, or a
+small shield, as 000 CRITICAL MISSES ON DEFENSE ROLLS reads "small hand-held
+shields") drops. What it carries without holding stays carried.
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from dataclasses import dataclass
 
 from hexmap import Hex
 from rules.battle.condition import FighterCondition
+from rules.battle.hands import hands_of
 from rules.battle.items import (
     GroundItem,
     item_from_shield,
@@ -35,7 +34,7 @@ from rules.battle.items import (
     item_id,
     take_from_hand,
 )
-from rules.battle.model import Combatant, Posture, Shield, ShieldSize, Weapon, WeaponKind
+from rules.battle.model import Combatant, Posture, ShieldSize
 from rules.battle.movement import apply_fall
 from rules.battle.state import BattleRuleset, BattleState
 from rules.battle.values import hex_name
@@ -49,34 +48,11 @@ TurnStep = Callable[[BattleState, str, DiceSource], tuple[BattleState, tuple[Eve
 HAND_HELD_SHIELDS = frozenset({ShieldSize.BUCKLER, ShieldSize.SMALL})
 
 
-@dataclass(frozen=True, slots=True)
-class Held:
-    """What a fighter's hands hold: weapons, and a hand-held shield."""
-
-    weapons: tuple[Weapon, ...]
-    shield: Shield | None
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        shield = () if self.shield is None else (self.shield.key,)
-        return (*(w.key for w in self.weapons), *shield)
-
-
-def in_hands(combatant: Combatant) -> Held:
-    """What ``combatant``'s hands hold (the module docstring)."""
-    fighter = combatant.fighter
-    weapons = [w for w in fighter.weapons if w.kind is not WeaponKind.UNARMED]
-    shield = fighter.shield
-    held: list[Weapon] = []
-    if weapons:
-        first = weapons[0]
-        held.append(first)
-        if not first.two_handed and shield is None:
-            second = next((w for w in weapons[1:] if not w.two_handed), None)
-            if second is not None:
-                held.append(second)
-    hand_shield = shield if shield is not None and shield.size in HAND_HELD_SHIELDS else None
-    return Held(tuple(held), hand_shield)
+def let_go_of(combatant: Combatant) -> tuple[str, ...]:
+    """The keys of what ``combatant`` lets go of as it goes down (the module docstring)."""
+    shield = combatant.fighter.shield
+    strapped = shield.key if shield is not None and shield.size not in HAND_HELD_SHIELDS else None
+    return tuple(key for key in hands_of(combatant).held if key != strapped)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,7 +88,7 @@ def fall_and_let_go(
     if fell is not None:
         events.append(fell)
     items: list[GroundItem] = []
-    for key in in_hands(fallen).keys:
+    for key in let_go_of(fallen):
         fallen, held = take_from_hand(fallen, key)
         new_id = item_id(state.next_item + len(items))
         if held.shield is not None:

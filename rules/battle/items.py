@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from hexmap import Hex, HexGrid
+from rules.battle.hands import keep_carried, pick_up_problem, settled
 from rules.battle.model import Combatant, Posture, Shield, Weapon, WeaponDamageState, WeaponKind
 from rules.battle.pieces import AT_FEET, BROKEN_MARK, Piece, Placement
 from rules.battle.values import hex_name
@@ -188,7 +189,9 @@ def take_from_hand(combatant: Combatant, key: str) -> tuple[Combatant, InHand]:
     """Remove the weapon (or the shield) with ``key`` from the combatant's gear.
 
     A weapon key wins over a shield with the same key. Bare hands cannot be
-    dropped. Raises ``IllegalCommandError``."""
+    dropped. What the combatant carried stays carried (``rules.battle.hands.
+    keep_carried``): nothing leaps into the hand that emptied. Raises
+    ``IllegalCommandError``."""
     fighter = combatant.fighter
     for w in fighter.weapons:
         if w.key == key:
@@ -201,7 +204,7 @@ def take_from_hand(combatant: Combatant, key: str) -> tuple[Combatant, InHand]:
                 unready=combatant.unready - {key},
                 weapon_states=tuple((k, s) for k, s in combatant.weapon_states if k != key),
             )
-            return after, InHand(w, None, state)
+            return keep_carried(combatant, after), InHand(w, None, state)
     if fighter.shield is not None and fighter.shield.key == key:
         shield = fighter.shield
         after = replace(
@@ -210,20 +213,29 @@ def take_from_hand(combatant: Combatant, key: str) -> tuple[Combatant, InHand]:
             unready=combatant.unready - {key},
             shield_ready=True,
         )
-        return after, InHand(None, shield)
+        return keep_carried(combatant, after), InHand(None, shield)
     raise IllegalCommandError(f"{combatant.name} holds no weapon or shield {key!r}")
 
 
 def put_in_hand(combatant: Combatant, item: GroundItem) -> tuple[Combatant, str]:
-    """Give a ground item's weapon or shield to ``combatant``, ready; return the
+    """Give a ground item's weapon or shield to ``combatant``, ready, in a free
+    hand (both for a two-handed weapon: ``rules.battle.hands``); return the
     combatant and the key it now has (a weapon key the combatant already uses gets
-    ``@<item id>`` appended so keys stay unique)."""
+    ``@<item id>`` appended so keys stay unique). Raises ``IllegalCommandError``
+    when no hand is free for it."""
+    fighter = combatant.fighter
+    if item.shield is not None and fighter.shield is not None:
+        raise IllegalCommandError(
+            f"{combatant.name} already carries a shield ({fighter.shield.name})"
+        )
+    gear = item.shield if item.shield is not None else item.weapon
+    if gear is not None:
+        no_hand = pick_up_problem(combatant, gear)
+        if no_hand is not None:
+            raise IllegalCommandError(no_hand)
+    combatant = settled(combatant)  # what it carries stays carried
     fighter = combatant.fighter
     if item.shield is not None:
-        if fighter.shield is not None:
-            raise IllegalCommandError(
-                f"{combatant.name} already carries a shield ({fighter.shield.name})"
-            )
         after = replace(
             combatant,
             fighter=replace(fighter, shield=item.shield),
@@ -246,6 +258,15 @@ def put_in_hand(combatant: Combatant, item: GroundItem) -> tuple[Combatant, str]
         weapon_states=states,
     )
     return after, weapon.key
+
+
+def weapon_of(combatant: Combatant, key: str) -> Weapon:
+    """The combatant's weapon ``key`` (in hand or carried); ``IllegalCommandError``
+    naming it when the sheet has none."""
+    weapon = next((w for w in combatant.fighter.weapons if w.key == key), None)
+    if weapon is None:
+        raise IllegalCommandError(f"{combatant.name} holds no weapon {key!r}")
+    return weapon
 
 
 def within_reach(combatant: Combatant, item: GroundItem) -> bool:
@@ -362,16 +383,35 @@ class ItemPickedUp(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Readied(Event):
+class ReadyEvent(Event):
+    """A Ready maneuver of ``name``'s with one of its items."""
+
     combatant_id: str
     name: str
     item_name: str
 
-    def describe(self) -> str:
-        return f"{self.name} readies the {self.item_name} (Ready maneuver)"
-
     def involved_combatants(self) -> tuple[str, ...]:
         return (self.combatant_id,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Readied(ReadyEvent):
+    """A weapon or the shield readied, or (``drawn``) a carried weapon drawn into
+    a free hand."""
+
+    drawn: bool = False
+
+    def describe(self) -> str:
+        verb = "draws" if self.drawn else "readies"
+        return f"{self.name} {verb} the {self.item_name} (Ready maneuver)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PutAway(ReadyEvent):
+    """A held weapon put away (sheathed, slung): it is carried, its hand free."""
+
+    def describe(self) -> str:
+        return f"{self.name} puts the {self.item_name} away (Ready maneuver): a hand is free"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -478,6 +478,10 @@ class Combatant:
     move_used: int = 0  # movement points spent this turn (rules.battle.movement)
     free_facing_change: bool = False  # the last step's free one-hex-side turn is unused
     ready_used: bool = False  # the turn's Ready maneuver is spent (pick up, ready)
+    # Keys of the weapons on the sheet that the fighter carries but does not hold:
+    # put away, or left at the belt when a hand changed. Empty until then: the
+    # sheet's order fills the hands (rules.battle.hands).
+    carried: frozenset[str] = field(default_factory=frozenset)
     # Last turn's record, for "the first turn after it attacked or feinted"
     # (001 Striking at Weapons in Tactical Combat).
     actions_last_turn: tuple[TurnAction, ...] = ()
@@ -586,6 +590,7 @@ class CombatantChanges(TypedDict, total=False):
     move_used: int
     free_facing_change: bool
     ready_used: bool
+    carried: frozenset[str]
     actions_last_turn: tuple[TurnAction, ...]
     maneuver: ManeuverChoice | None
     attacks_made: int

@@ -20,13 +20,22 @@ map, and each cites it as its own (``BattleRuleset.core_citations``):
 * Postures are ``rules.battle.model.Posture`` (re-exported by ``rules.sets.seed000.conditions``); a
   fall (``apply_fall``) or the GM (``rules.battle.commands.SetPosture``) changes them. The
   ruleset's posture table gives the hit modifiers (seed 000: ``rules.sets.seed000.situation``).
+* A posture limits movement too: the ruleset answers how far a fighter in each
+  posture moves in a turn (``BattleRuleset.posture_move``, a ``PostureMove``), and
+  the turn rules check it with the maneuver's allowance (``rules.battle.turns.
+  move_limit``). ``basic_posture_moves`` is the 3d6 family's table, which no seed
+  gives (our reading of its 3rd edition's positions): standing, the whole Move; a
+  crouch, two thirds of it; kneeling, on hands and knees, crawling or lying, one
+  hex a turn (a prone fighter crawls); sitting, no movement (it stands up first).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from itertools import pairwise
+from types import MappingProxyType
 
 from hexmap import Facing, Handedness, Hex, HexGrid, arc_of, hex_line
 from rules.battle.command_events import PostureChanged
@@ -143,6 +152,63 @@ def new_turn(combatant: Combatant) -> Combatant:
 
 
 # ---------------------------------------------------------------- posture
+
+
+@dataclass(frozen=True, slots=True)
+class PostureMove:
+    """How far a fighter in one posture moves in a turn, as its ruleset answers
+    (``BattleRuleset.posture_move``): at most ``hexes`` hexes (None: as far as its
+    movement points go), with ``move_fraction`` of its Move as movement points.
+    ``verb`` is how the log says it moves ("crawls"); ``rule`` the limit in words
+    for a refusal ("a prone fighter crawls one hex a turn")."""
+
+    hexes: int | None = None
+    move_fraction: Fraction = Fraction(1)
+    verb: str = "moves"
+    rule: str = ""
+    citation: Citation | None = None
+
+    def move_points(self, move: int) -> int:
+        """The movement points a turn for a fighter whose Move is ``move``: scaled
+        by ``move_fraction``, rounded down, but at least one while it has any."""
+        if self.move_fraction == 1 or move <= 0:
+            return move
+        return max(1, int(move * self.move_fraction))
+
+
+STANDING_MOVE = PostureMove()
+
+
+def basic_posture_moves(citation: Citation) -> Mapping[Posture, PostureMove]:
+    """The 3d6 family's posture movement (our reading of its 3rd edition's table
+    of positions; no seed gives one), each citing ``citation``: a crouch two
+    thirds of the Move, kneeling, on hands and knees, crawling or lying one hex a
+    turn, sitting none."""
+    crouch = PostureMove(
+        move_fraction=Fraction(2, 3),
+        rule="a crouching fighter moves two thirds of its Move",
+        citation=citation,
+    )
+
+    def one_hex(verb: str, who: str) -> PostureMove:
+        return PostureMove(1, verb=verb, rule=f"{who} {verb} one hex a turn", citation=citation)
+
+    seated = PostureMove(
+        0, rule="a sitting fighter cannot move: it stands up first", citation=citation
+    )
+    return MappingProxyType(
+        {
+            Posture.STANDING: replace(STANDING_MOVE, citation=citation),
+            Posture.DEFENSIVE_CROUCH: crouch,
+            Posture.DEEP_CROUCH: crouch,
+            Posture.KNEELING: one_hex("shuffles", "a kneeling fighter"),
+            Posture.HANDS_AND_KNEES: one_hex("crawls", "a fighter on hands and knees"),
+            Posture.CRAWLING: one_hex("crawls", "a fighter on its belly"),
+            Posture.PRONE: one_hex("crawls", "a prone fighter"),
+            Posture.SITTING: seated,
+            Posture.SITTING_IN_CHAIR: seated,
+        }
+    )
 
 
 def set_posture(

@@ -22,7 +22,8 @@ from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
-from rules.battle.model import Combatant, RulesetSheet, Status, Weapon
+from rules.battle.model import Combatant, Posture, RulesetSheet, Status, Weapon
+from rules.battle.movement import PostureMove
 from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
@@ -120,6 +121,12 @@ class BattleRuleset(Protocol):
 
     def maneuver(self, key: str) -> Maneuver:
         """Any maneuver of the ruleset by its key; ``RulesError`` for an unknown one."""
+        ...
+
+    def posture_move(self, posture: Posture) -> PostureMove:
+        """How far a fighter in ``posture`` moves in a turn (``rules.battle.movement.
+        PostureMove``; ``basic_posture_moves`` is the 3d6 family's table): while
+        the turns run, the battle checks it with the maneuver's allowance."""
         ...
 
     def turn_begins(

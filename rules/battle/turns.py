@@ -21,10 +21,16 @@ The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
   ``ruleset.turn_begins`` / ``turn_ends`` (the conditions that tick);
   ``Ruleset.legal_actions(state, id)`` (commands, the maneuvers among them) and
   ``Ruleset.condition_labels(combatant)`` (stunned, bleeding ... for the tracker).
-  ``terms_of(ruleset, combatant)``, ``movement_left(ruleset, combatant)`` and
-  ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here;
-  ``maneuver_problems(combatant, maneuver, option)`` says why a maneuver no longer
-  fits what it did this turn (empty: it may still take it);
+  ``ruleset.posture_move(posture)`` (how far a fighter in that posture moves a
+  turn: a prone one crawls one hex).
+  ``terms_of(ruleset, combatant)``, ``movement_left(state, ruleset, combatant)``
+  and ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here;
+  ``move_limit(state, ruleset, combatant, maneuver, option)`` is how far it may
+  move under a maneuver in its posture (a fighter without one: as far as the
+  widest maneuver still open to it, ``widest_open_maneuver``, allows; a stunned
+  one's Do nothing, not at all);
+  ``maneuver_problems(state, ruleset, combatant, maneuver, option)`` says why a
+  maneuver no longer fits what it did this turn (empty: it may still take it);
   ``action_problems(state, ruleset, combatant, action)`` why it may not ready or
   change posture now, and the maneuver that action takes when it chose none.
 
@@ -38,12 +44,15 @@ Commands (all frozen dataclasses of plain data):
   over at once, its end-of-turn effects included (``begin_turn_or_pass``);
   ``ChooseManeuver(combatant_id, maneuver, option="", gm_override=False)``.
   ``Attack``, ``MoveCombatant``, ``TurnCombatant``, ``ReadyWeapon``,
-  ``ReadyShield``, ``PickUpItem`` and ``SetPosture`` take ``gm_override=False`` too.
+  ``ReadyShield``, ``PickUpItem``, ``PutAwayItem`` and ``SetPosture`` take
+  ``gm_override=False`` too.
 
 Refusals and overrides: while the turns run, an action out of turn, beyond the
 maneuver (a second attack, an all-out attack's second attack on another foe, a
-move or turn past the movement points, a ready under a maneuver other than Ready,
-a posture change under one other than Change posture) or on a dead foe raises
+move or turn past the movement points or, without a maneuver, past what the
+maneuvers still open to it allow, a move further than its posture lets it (a
+prone fighter crawls), a ready under a maneuver other than Ready, a posture
+change under one other than Change posture) or on a dead foe raises
 ``OverridableError`` (an ``IllegalCommandError``) with the reason for the status
 bar; other refusals cannot be overridden. A fighter without a maneuver who
 attacks, readies or changes posture takes the maneuver that allows it (logged as
@@ -73,7 +82,7 @@ from rules.battle.maneuvers import (
     MoveAllowance,
 )
 from rules.battle.model import ActionKind, Combatant, Status
-from rules.battle.movement import new_turn
+from rules.battle.movement import PostureMove, new_turn
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError, RulesError
@@ -174,19 +183,91 @@ def hexes_moved(who: Combatant) -> int:
     return max(0, len(who.path_this_turn) - 1)
 
 
-def movement_left(ruleset: BattleRuleset, who: Combatant) -> tuple[MoveAllowance, int]:
-    """How far the combatant may still move this turn: movement points for a full
-    or half Move (a fighter without a maneuver has its full Move), hexes for a
-    step or none."""
-    terms = terms_of(ruleset, who)
-    allowance = MoveAllowance.FULL if terms is None else terms.movement
+_ALLOWANCE_ORDER = (
+    MoveAllowance.NONE,
+    MoveAllowance.STEP,
+    MoveAllowance.HALF,
+    MoveAllowance.FULL,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLimit:
+    """How far a combatant may move this turn: its maneuver's allowance (for one
+    without a maneuver, the widest of those still open to it, ``maneuver``), as
+    movement points (``points``; None for a step or none) and hexes (``hexes``;
+    None: as far as the points go), its posture (``posture``) applied."""
+
+    allowance: MoveAllowance
+    maneuver: Maneuver | None
+    option: str
+    chosen: bool  # the fighter chose (or an action took) its maneuver
+    points: int | None
+    hexes: int | None
+    posture: PostureMove
+
+
+def widest_open_maneuver(
+    state: BattleState, ruleset: BattleRuleset, who: Combatant
+) -> Maneuver | None:
+    """Of the maneuvers the ruleset offers ``who`` now, the one that moves it
+    furthest (the first of those that move as far); None when it offers none."""
+    offered = ruleset.maneuvers(state, who.id)
+    if not offered:
+        return None
+    return max(offered, key=lambda m: _ALLOWANCE_ORDER.index(m.movement))
+
+
+def move_limit(
+    state: BattleState,
+    ruleset: BattleRuleset,
+    who: Combatant,
+    maneuver: Maneuver | None,
+    option: str = "",
+) -> MoveLimit:
+    """How far ``who`` may move this turn under ``maneuver`` (None: it chose none
+    yet, and may move only as far as the maneuvers still open to it allow, a
+    stunned fighter's Do nothing none), in its posture (``BattleRuleset.
+    posture_move``: a prone fighter crawls one hex)."""
+    chosen = maneuver is not None
+    if maneuver is None:
+        maneuver = widest_open_maneuver(state, ruleset, who)
+        option = ""
+    allowance = MoveAllowance.NONE if maneuver is None else maneuver.terms(option).movement
+    posture = ruleset.posture_move(who.posture)
+    move = posture.move_points(who.fighter.move)
+    points: int | None = None
+    hexes = posture.hexes
     if allowance is MoveAllowance.FULL:
-        return allowance, who.fighter.move - who.move_used
-    if allowance is MoveAllowance.HALF:
-        return allowance, who.fighter.move // 2 - who.move_used
-    if allowance is MoveAllowance.STEP:
-        return allowance, 1 - hexes_moved(who)
-    return allowance, -hexes_moved(who)
+        points = move
+    elif allowance is MoveAllowance.HALF:
+        points = move // 2
+    elif allowance is MoveAllowance.STEP:
+        hexes = 1 if hexes is None else min(1, hexes)
+    else:
+        hexes = 0
+    return MoveLimit(allowance, maneuver, option, chosen, points, hexes, posture)
+
+
+def movement_left(
+    state: BattleState, ruleset: BattleRuleset, who: Combatant
+) -> tuple[MoveAllowance, int]:
+    """How far the combatant may still move this turn (``move_limit`` of its
+    maneuver, or of the widest still open to it): movement points for a full or
+    half Move; hexes for a step, none, or a posture that counts hexes (a prone
+    fighter's crawl: ``BattleRuleset.posture_move(posture).hexes`` is then set),
+    0 or less once the movement points are spent."""
+    chosen = None if who.maneuver is None else ruleset.maneuver(who.maneuver.key)
+    option = "" if who.maneuver is None else who.maneuver.option
+    limit = move_limit(state, ruleset, who, chosen, option)
+    points_left = None if limit.points is None else limit.points - who.move_used
+    if limit.hexes is None:
+        assert points_left is not None  # a full or half Move counts points
+        return limit.allowance, points_left
+    hexes_left = limit.hexes - hexes_moved(who)
+    if points_left is not None and points_left <= 0:
+        return limit.allowance, min(hexes_left, points_left)
+    return limit.allowance, hexes_left
 
 
 def attacks_left(ruleset: BattleRuleset, who: Combatant) -> int:
@@ -247,34 +328,58 @@ def turn_problem(state: BattleState, who: Combatant, doing: str) -> str | None:
     return f"it is {active.name}'s turn: {who.name} cannot {doing}"
 
 
-def allowance_problem(who: Combatant, maneuver: Maneuver | None, option: str = "") -> str | None:
-    """Why what ``who`` has moved this turn exceeds ``maneuver``'s allowance (None:
-    the full Move of a fighter without a maneuver), or None."""
-    allowance = MoveAllowance.FULL if maneuver is None else maneuver.terms(option).movement
-    label = "" if maneuver is None else f"; {maneuver.describe_choice(option)} allows"
-    move, used, hexes = who.fighter.move, who.move_used, hexes_moved(who)
-    if allowance is MoveAllowance.FULL and used > move:
-        return (
-            f"{who.name} would spend {used} movement points this turn"
-            f"{label or '; its Move is'} {move}"
-        )
-    if allowance is MoveAllowance.HALF and used > move // 2:
-        return (
-            f"{who.name} would spend {used} movement points this turn{label} "
-            f"half its Move, {move // 2}"
-        )
-    if allowance is MoveAllowance.STEP and hexes > 1:
-        return f"{who.name} would move {hexes} hexes this turn{label} one step"
-    if allowance is MoveAllowance.NONE and hexes > 0:
-        return f"{who.name} would move {hexes} hex(es) this turn{label} no movement"
-    return None
+def allowance_problem(
+    state: BattleState,
+    ruleset: BattleRuleset,
+    who: Combatant,
+    maneuver: Maneuver | None,
+    option: str = "",
+) -> str | None:
+    """Why what ``who`` has moved this turn exceeds what ``maneuver`` allows in
+    its posture (``move_limit``; None: the widest maneuver still open to it), or
+    None."""
+    limit = move_limit(state, ruleset, who, maneuver, option)
+    used, hexes = who.move_used, hexes_moved(who)
+    if limit.maneuver is None:
+        basis = f"{who.name} can take no maneuver now and"
+        return f"{basis} may not move" if hexes > 0 else None
+    label = limit.maneuver.describe_choice(limit.option)
+    allows = (
+        f"{label} allows"
+        if limit.chosen
+        else f"with no maneuver chosen, the most still open to it, {label}, allows"
+    )
+    if limit.allowance is MoveAllowance.NONE and hexes > 0:
+        return f"{who.name} would move {hexes} hex(es) this turn; {allows} no movement"
+    if limit.allowance is MoveAllowance.STEP and hexes > 1:
+        return f"{who.name} would move {hexes} hexes this turn; {allows} one step"
+    if limit.hexes is not None and hexes > limit.hexes:
+        return f"{who.name} would move {hexes} hex(es) this turn; {limit.posture.rule}"
+    if limit.points is None or used <= limit.points:
+        return None
+    spend = f"{who.name} would spend {used} movement points this turn"
+    move = who.fighter.move
+    crouched = limit.posture.move_points(move) != move
+    if limit.allowance is MoveAllowance.HALF:
+        return f"{spend}; {allows} half its Move, {limit.points}"
+    if crouched:
+        return f"{spend}; {limit.posture.rule}, {limit.points}"
+    if not limit.chosen and limit.allowance is MoveAllowance.FULL:
+        return f"{spend}; its Move is {move}"
+    return f"{spend}; {allows} {move}"
 
 
-def maneuver_problems(who: Combatant, maneuver: Maneuver, option: str = "") -> list[str]:
+def maneuver_problems(
+    state: BattleState,
+    ruleset: BattleRuleset,
+    who: Combatant,
+    maneuver: Maneuver,
+    option: str = "",
+) -> list[str]:
     """Why ``maneuver`` no longer fits what ``who`` did this turn: moved further or
     attacked more often than it allows."""
     problems: list[str] = []
-    moved = allowance_problem(who, maneuver, option)
+    moved = allowance_problem(state, ruleset, who, maneuver, option)
     if moved is not None:
         problems.append(moved)
     terms = maneuver.terms(option)
@@ -305,7 +410,7 @@ def attack_problems(
             problems.append(f"{attacker.name} has no maneuver that allows an attack now")
         else:
             implied = ManeuverChoice(maneuver.key, "", implied=True)
-            moved = allowance_problem(attacker, maneuver)
+            moved = allowance_problem(state, ruleset, attacker, maneuver)
             if moved is not None:
                 problems.append(moved)
     terms = None if maneuver is None else maneuver.terms(option)
@@ -366,7 +471,7 @@ def action_problems(
             problems.append(f"{who.name} has no maneuver now that lets it {action.infinitive}")
         else:
             implied = ManeuverChoice(permitting[0].key, "", implied=True)
-            problems.extend(maneuver_problems(who, permitting[0]))
+            problems.extend(maneuver_problems(state, ruleset, who, permitting[0]))
         return problems, implied
     held = ruleset.maneuver(who.maneuver.key)
     if action not in held.permits:
@@ -558,7 +663,7 @@ class ChooseManeuver(Command):
             problems.append(late)
         if maneuver.key not in {m.key for m in ruleset.maneuvers(state, who.id)}:
             problems.append(f"{who.name} cannot take {label} now")
-        problems.extend(maneuver_problems(who, maneuver, option))
+        problems.extend(maneuver_problems(state, ruleset, who, maneuver, option))
         overridden = overrule(problems, self.gm_override, who, "maneuver")
         after = state.with_combatants(replace(who, maneuver=choice))
         return CommandResult(after, (*overridden, maneuver_chosen(who, maneuver, option)))

@@ -103,8 +103,21 @@ class RefusedForm:
         return AttackForm((field,), AttackOptions("knife", "swing"))
 
 
+def knife_in_hand(state: BattleState) -> BattleState:
+    """The demo with the spearman's long spear held in one hand, so that the knife
+    he carries is in the other (rules.battle.hands): the form offers both."""
+    spearman = state.combatant("c2")
+    weapons = tuple(
+        replace(w, two_handed=False) if w.key == "long-spear" else w
+        for w in spearman.fighter.weapons
+    )
+    return state.with_combatants(
+        replace(spearman, fighter=replace(spearman.fighter, weapons=weapons))
+    )
+
+
 def make_pane(qtbot, form: FormAttacks | None = None) -> tuple[AttackFormPane, BattleController]:
-    controller = BattleController(Battle(demo_state(), SEED, get_ruleset))
+    controller = BattleController(Battle(knife_in_hand(demo_state()), SEED, get_ruleset))
     the_form = WeaponForm() if form is None else form
     pane = AttackFormPane(controller, lambda _state: the_form)
     qtbot.addWidget(pane)

@@ -21,7 +21,13 @@ from app.rulesets.seed000.attack_pane import SITUATIONAL_CITATION, SITUATIONAL_R
 from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Hex
 from rules.battle.battle import Battle, command_rng
-from rules.battle.commands import Attack, MoveCombatant, TurnCombatant
+from rules.battle.commands import (
+    Attack,
+    DropItem,
+    MoveCombatant,
+    ReadyWeapon,
+    TurnCombatant,
+)
 from rules.battle.state import BattleState
 from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
@@ -124,9 +130,13 @@ def test_modes_follow_the_weapon(pane_and_controller):
 
 
 def test_a_thrown_mode_shows_its_range(pane_and_controller):
-    """000 MISSILE AND THROWN WEAPONS: the demo spearman's knife can be thrown."""
+    """000 MISSILE AND THROWN WEAPONS: the demo spearman's knife can be thrown, once
+    he has dropped the two-handed spear and drawn it (rules.battle.hands)."""
     pane, controller = pane_and_controller
     controller.select("c2")
+    assert pane.weapon_combo.findData("knife") < 0  # at his belt
+    controller.execute(DropItem("c2", "long-spear"))
+    controller.execute(ReadyWeapon("c2", "knife"))
     choose(pane.weapon_combo, "knife")
     combo = pane.mode_combo
     texts = {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}

@@ -8,7 +8,7 @@ from PySide6.QtGui import QStandardItemModel
 
 from app.rulesets.seed000.attack_pane import odds_rows
 from rules.battle.catalog import load_catalog
-from rules.battle.commands import AddItem, PickUpItem
+from rules.battle.commands import AddItem, DropItem, PickUpItem, ReadyWeapon
 from rules.battle.items import ItemKind
 from rules.sets.seed000.attack import SubdueMode, WeaponAttack
 from rules.sets.seed000.attack_events import AttackAdjusted, WeaponStruck
@@ -18,9 +18,12 @@ from tests.app.test_attack_pane import choose, make_pane, untick_defenses
 
 
 def test_a_sling_shoots_at_a_weapon_and_pulls_its_blow_through_the_pane(qtbot) -> None:
-    pane, controller = make_pane(qtbot)
+    # Seed found by search: no shot before the one on the morningstar fumbles the
+    # sling out of the hand.
+    pane, controller = make_pane(qtbot, seed=4)
     sling = load_catalog().weapon("sling")
     here = controller.state.combatant("c1").hex
+    controller.execute(DropItem("c1", "broadsword"))  # a hand free for the sling
     controller.execute(AddItem(here, sling.name, ItemKind.WEAPON, weapon=sling))
     controller.execute(PickUpItem("c1", controller.state.items[-1].id, gm_override=True))
     controller.select("c1")
@@ -80,5 +83,9 @@ def test_turn_it_around_readies_the_long_spear_s_blunt_end(qtbot) -> None:
     assert "long-spear" in tracks_of(controller.state.combatant("c2")).reversed_weapons
     pane.update_preview()
     assert pane.roll_button.isEnabled()
-    choose(pane.weapon_combo, "knife")  # a short weapon: nothing to turn
+    # The knife at his belt, drawn once the spear is down (a second Ready this
+    # turn: the GM's): a short weapon, nothing to turn.
+    controller.execute(DropItem("c2", "long-spear"))
+    controller.execute(ReadyWeapon("c2", "knife", gm_override=True))
+    choose(pane.weapon_combo, "knife")
     assert not pane.turn_weapon_button.isEnabled()

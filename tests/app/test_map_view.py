@@ -485,12 +485,24 @@ def test_a_click_on_the_legend_moves_nobody(qtbot, view: MapView) -> None:
 
 # --- throwing and shooting ranges (000 MISSILE AND THROWN WEAPONS) ----------------------
 def _with_weapon(c: Combatant, key: str) -> Combatant:
+    """``c`` with the catalog weapon ``key`` alone in its hands (sword and shield
+    put down: rules.battle.hands)."""
     from dataclasses import replace
 
     from rules.battle.catalog import load_catalog
 
     weapon = load_catalog().weapon(key)
-    return replace(c, fighter=replace(c.fighter, weapons=(*c.fighter.weapons, weapon)))
+    return replace(c, fighter=replace(c.fighter, weapons=(weapon,), shield=None))
+
+
+def _knife_drawn(controller: BattleController) -> Combatant:
+    """The demo's spearman, his long spear dropped and the knife at his belt drawn
+    (rules.battle.hands: the spear took both hands)."""
+    from rules.battle.commands import DropItem, ReadyWeapon
+
+    controller.execute(DropItem("c2", "long-spear"))
+    controller.execute(ReadyWeapon("c2", "knife"))
+    return controller.state.combatant("c2")
 
 
 def test_a_throwing_range_is_where_the_rules_allow_the_throw(controller: BattleController) -> None:
@@ -498,8 +510,10 @@ def test_a_throwing_range_is_where_the_rules_allow_the_throw(controller: BattleC
     from rules.sets.seed000.missiles import range_problem
 
     state = controller.state
-    spearman = next(c for c in state.combatants if any(
-        m.is_ranged for w in c.fighter.weapons for m in w.modes))  # fmt: skip
+    spearman = state.combatant("c2")
+    assert mp.range_areas(spearman, state.grid) == []  # the knife is at his belt
+    spearman = _knife_drawn(controller)
+    state = controller.state
     areas = mp.range_areas(spearman, state.grid)
     assert areas, "the demo's spearman carries a knife to throw"
     for area in areas:
@@ -526,16 +540,15 @@ def test_only_ranged_weapons_get_a_range_and_a_bow_shows_its_half_damage_range(
     assert (area.name, area.mode, area.range_hexes, area.half_damage_hexes) == (
         "Short bow", "shoot", 20, 10)  # fmt: skip
     assert area.text == "Short bow, shoot 1/2D 10, max 20"
-    assert area.index == len(swordsman.fighter.weapons)
+    assert area.index == 0
     # cut at the map's edge
     assert area.hexes and all(h in state.grid for h in area.hexes)
 
 
 def test_the_legend_and_the_tooltip_name_the_range(qtbot, view: MapView) -> None:
     controller = view.controller
+    spearman = _knife_drawn(controller)
     state = controller.state
-    spearman = next(c for c in state.combatants if any(
-        m.is_ranged for w in c.fighter.weapons for m in w.modes))  # fmt: skip
     controller.select(spearman.id)
     overlay = view._overlay
     assert overlay is not None and overlay.ranges

@@ -26,7 +26,15 @@ from app.rulesets.seed000.inspector_section import Seed000InspectorSection, defe
 from hexmap import Arc, Hex
 from rules.battle.battle import Battle
 from rules.battle.command_events import Edited, Moved, TurnEnded
-from rules.battle.commands import Attack, EditCombatant, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.commands import (
+    Attack,
+    DropItem,
+    EditCombatant,
+    EndTurn,
+    MoveCombatant,
+    ReadyWeapon,
+    TurnCombatant,
+)
 from rules.battle.model import Status
 from rules.battle.scatter import PieceLanded
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -437,6 +445,8 @@ def test_a_thrown_weapon_is_logged_as_a_throw_not_a_loss() -> None:
     lines: dict[str, list[tuple[str, Tone]]] = {"on target": [], "wide": []}
     for seed in range(60):
         battle = load_demo_battle(seed)
+        battle.execute(DropItem("c2", "long-spear"))  # the knife at his belt: drawn
+        battle.execute(ReadyWeapon("c2", "knife"))
         battle.execute(Attack("c2", "c4", AttackOptions("knife", "throw")))
         events = list(battle.events)
         (left,) = [e for e in events if isinstance(e, PiecesLeftHand)]

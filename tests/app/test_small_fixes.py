@@ -203,11 +203,14 @@ def test_ready_from_the_inspector(laptop: MainWindow) -> None:
     laptop.controller.select("c1")
     inspector = laptop.inspector_pane
     assert inspector.ready_button.isEnabled()
-    actions = inspector.ready_menu.actions()
-    assert [a.objectName() for a in actions] == [f"ready:{key}"]
+    actions = [a for a in inspector.ready_menu.actions() if not a.isSeparator()]
+    # Readying the unready sword, then putting away what the hands hold (the shield
+    # stays on its arm).
+    assert [a.objectName() for a in actions] == [f"ready:{key}", f"putAway:{key}"]
     actions[0].trigger()
     assert laptop.controller.battle.commands[-1] == ReadyWeapon("c1", key)
-    assert not inspector.ready_button.isEnabled()  # nothing left to ready
+    names = [a.objectName() for a in inspector.ready_menu.actions()]
+    assert names == [f"putAway:{key}"]  # nothing left to ready
 
 
 # --- the attack pane fits beside the map on a 1366-pixel screen ---------------------------

@@ -10,11 +10,13 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
+from app.panes.inspector import InspectorPane
 from app.rulesets.seed000.attack_pane import AttackPane
 from rules.battle.battle import Battle
 from rules.battle.commands import Attack, EditCombatant, ReadyWeapon, SetPosture
@@ -39,6 +41,13 @@ def log_texts(window: MainWindow) -> list[str]:
     return [line.text for row in window.log_pane.rows for line in row.lines]
 
 
+def ready_entry(inspector: InspectorPane) -> QAction:
+    """The inspector's one entry that readies the fencer's unready rapier (the
+    others put a weapon away)."""
+    (ready,) = [a for a in inspector.ready_menu.actions() if a.objectName() == "ready:rapier"]
+    return ready
+
+
 def test_ready_from_the_inspector_under_another_maneuver_shows_why_and_can_be_forced(
     window: MainWindow,
 ) -> None:
@@ -49,7 +58,7 @@ def test_ready_from_the_inspector_under_another_maneuver_shows_why_and_can_be_fo
     tracker.maneuver_combo.activated.emit(index)
     controller.select(FENCER)
     inspector = window.inspector_pane
-    (ready,) = inspector.ready_menu.actions()
+    ready = ready_entry(inspector)
     done = len(controller.battle.commands)
     ready.trigger()
     assert len(controller.battle.commands) == done  # refused
@@ -68,8 +77,7 @@ def test_ready_from_the_inspector_under_another_maneuver_shows_why_and_can_be_fo
 def test_ready_without_a_maneuver_takes_ready_as_the_tracker_shows(window: MainWindow) -> None:
     controller = window.controller
     controller.select(FENCER)
-    (ready,) = window.inspector_pane.ready_menu.actions()
-    ready.trigger()
+    ready_entry(window.inspector_pane).trigger()
     assert controller.state.combatant(FENCER).maneuver == ManeuverChoice(
         "ready", "", implied=True
     )

@@ -6,10 +6,12 @@ fencer against the swordsman, with its turn order started."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
+from rules.battle.hands import draw, hand_problem, hands_of, put_away
 from rules.battle.model import Combatant, Side
 from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
@@ -33,6 +35,21 @@ BROADSWORD = AttackOptions("broadsword", "swing")
 
 def of(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
+
+
+def in_hand(who: Combatant, key: str) -> Combatant:
+    """``who`` with its weapon ``key`` drawn, what it held before put away and, for
+    a two-handed weapon, the shield off its arm (``rules.battle.hands``): for a test
+    of a weapon that the sheet carries at the belt."""
+    if hand_problem(who, key) is None:
+        return who
+    shield = who.fighter.shield
+    for held in hands_of(who).held:
+        if shield is None or held != shield.key:
+            who = put_away(who, held)
+    if shield is not None and who.fighter.weapon(key).two_handed:
+        who = replace(who, fighter=replace(who.fighter, shield=None))
+    return draw(who, key)
 
 
 def duel(

@@ -10,7 +10,8 @@ from types import MappingProxyType
 
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
-from rules.battle.commands import Attack
+from rules.battle.commands import Attack, PutAwayItem, ReadyWeapon
+from rules.battle.hands import hand_problem, hands_of
 from rules.battle.model import Combatant, Fighter, Posture, Side
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
@@ -88,13 +89,27 @@ def hit(
     exact: bool = True,
     **choices: object,
 ) -> tuple[Event, ...]:
-    """Execute an attack on ``faces``; with ``exact`` every face must be used."""
+    """Execute an attack on ``faces`` with ``weapon`` in hand (``wield``); with
+    ``exact`` every face must be used."""
+    wield(battle, attacker, weapon)
     dice = ScriptedDice(faces)
     options = Seed004Attack(weapon, mode, **choices)
     events = battle.execute(Attack(attacker, defender, options), dice)
     if exact:
         assert dice.unused == 0, f"{dice.unused} face(s) left unrolled"
     return events
+
+
+def wield(battle: Battle, who: str, weapon: str) -> None:
+    """Put away what ``who`` holds and draw ``weapon`` (the GM's Ready commands,
+    overriding the one Ready a turn), unless it is in hand already or bare hands:
+    a fighter with every catalog weapon holds only the first two."""
+    c = battle.state.combatant(who)
+    if hand_problem(c, weapon) is None:
+        return
+    for key in hands_of(c).held:
+        battle.execute(PutAwayItem(who, key, gm_override=True))
+    battle.execute(ReadyWeapon(who, weapon, gm_override=True))
 
 
 def bob(battle: Battle) -> Combatant:

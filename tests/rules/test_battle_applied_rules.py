@@ -364,6 +364,7 @@ def test_pulled_blows_and_shots_at_weapons_with_missiles_and_thrown_weapons(
         Facing.S,
         id="a",
         weapons=(sling, knife),
+        shield=None,  # a hand for each
         skills={"Sling": 30, "Knife": 30},
     )
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")

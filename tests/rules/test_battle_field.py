@@ -152,6 +152,9 @@ def test_pick_up_reach_and_usefulness(make):
         battle.execute(PickUpItem("a", "item-1"))  # two hexes away
     with pytest.raises(IllegalCommandError):
         battle.execute(PickUpItem("a", "item-3"))  # useless
+    with pytest.raises(IllegalCommandError, match="needs a free hand"):
+        battle.execute(PickUpItem("a", "item-2"))  # sword and shield fill both hands
+    battle.execute(DropItem("a", "broadsword"))
     battle.execute(PickUpItem("a", "item-2"))  # adjacent
     assert battle.state.combatant("a").fighter.weapon("knife").name == "Knife"
     with pytest.raises(IllegalCommandError):
@@ -408,26 +411,27 @@ def reach_c_knife():
 
 
 def with_weapon(state: BattleState, cid: str, weapon) -> BattleState:
+    """``cid`` with ``weapon`` alone in hand (a two-handed one takes the shield's
+    arm too: rules.battle.hands)."""
     c = state.combatant(cid)
-    return state.with_combatants(replace(c, fighter=replace(c.fighter, weapons=(weapon,))))
+    shield = None if weapon.two_handed else c.fighter.shield
+    fighter = replace(c.fighter, weapons=(weapon,), shield=shield)
+    return state.with_combatants(replace(c, fighter=fighter))
 
 
 def test_weapon_positions_follow_001(make):
-    d = make("sword-and-shield", HOME, Facing.S)
-    d = replace(
-        d,
-        fighter=replace(
-            d.fighter,
-            weapons=(
-                reach_c_knife(),
-                CATALOG.weapon("broadsword"),
-                CATALOG.weapon("greatsword"),
-                CATALOG.weapon("halberd"),
-                CATALOG.weapon("fist"),
-            ),
-        ),
+    """Each weapon held alone (what is carried at the belt is nowhere to strike)."""
+    d = make("sword-and-shield", HOME, Facing.S, shield=None)
+    weapons = (
+        reach_c_knife(),
+        CATALOG.weapon("broadsword"),
+        CATALOG.weapon("greatsword"),
+        CATALOG.weapon("halberd"),
+        CATALOG.weapon("fist"),
     )
-    pos = weapon_positions(d)
+    pos: dict[str, tuple[Hex, ...]] = {}
+    for weapon in weapons:
+        pos |= weapon_positions(replace(d, fighter=replace(d.fighter, weapons=(weapon,))))
     s = Facing.S.vector
     assert pos["dirk"] == (HOME,)
     assert pos["broadsword"] == (HOME, HOME + s)
@@ -435,6 +439,9 @@ def test_weapon_positions_follow_001(make):
     assert pos["halberd"] == (HOME + s, HOME + s.scale(2), HOME + s.scale(3))
     assert "fist" not in pos
     assert pos["halberd"] == weapon_hexes(HOME, Facing.S, Reach.of(1, 2, 3))
+    # With all five on the sheet, the dirk and the broadsword fill the hands.
+    every = weapon_positions(replace(d, fighter=replace(d.fighter, weapons=weapons)))
+    assert set(every) == {"dirk", "broadsword"}
 
 
 @pytest.mark.parametrize(

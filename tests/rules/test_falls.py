@@ -17,7 +17,7 @@ from rules.battle.catalog import load_catalog, parse_fighter
 from rules.battle.command_events import PostureChanged
 from rules.battle.commands import Attack, EditCombatant, EndTurn, PickUpItem
 from rules.battle.condition import Down
-from rules.battle.falls import LetGo, in_hands
+from rules.battle.falls import LetGo, let_go_of
 from rules.battle.model import Combatant, Fighter, Posture, Side, Status
 from rules.battle.state import BattleState
 from rules.core.dice import ScriptedDice
@@ -330,10 +330,9 @@ def test_seed004_a_failed_consciousness_check_falls_and_lets_go() -> None:
     assert target_size(bob).step == upright.step - 2
 
 
-def test_in_hands_reads_hands_not_the_whole_sheet(make: Make) -> None:
+def test_a_fighter_going_down_lets_go_of_what_its_hands_hold(make: Make) -> None:
     fencer = make("fencer", HOME, Facing.S)
-    held = in_hands(fencer)
-    assert [w.key for w in held.weapons] == ["rapier", "main-gauche"] and held.shield is None
-    held = in_hands(placed(template("town-guard"), "g", Side.RED))
-    # A small shield is hand-held (000 CRITICAL MISSES ON DEFENSE ROLLS): it fills the off hand.
-    assert [w.key for w in held.weapons] == ["spear"] and held.keys == ("spear", "small-shield")
+    assert let_go_of(fencer) == ("rapier", "main-gauche")
+    # A small shield is hand-held (000 CRITICAL MISSES ON DEFENSE ROLLS): it fills the off hand
+    # and drops; what the guard carries at his belt stays there.
+    assert let_go_of(placed(template("town-guard"), "g", Side.RED)) == ("spear", "small-shield")

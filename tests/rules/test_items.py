@@ -94,7 +94,7 @@ def test_take_and_put_back_a_weapon(make):
 
 
 def test_a_second_weapon_with_the_same_key_is_renamed(make):
-    c = make("sword-and-shield", HOME, Facing.N)
+    c = make("sword-and-shield", HOME, Facing.N, shield=None)  # a hand free for the second
     item = item_from_weapon(SWORD, "item-7", HOME)
     after, key = put_in_hand(c, item)
     assert key == "broadsword@item-7"

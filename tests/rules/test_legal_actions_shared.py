@@ -9,7 +9,9 @@ from dataclasses import replace
 
 from rules.battle import commands
 from rules.battle.battle import Battle
+from rules.battle.catalog import load_catalog
 from rules.battle.commands import Attack, EndTurn, PickUpItem
+from rules.battle.hands import put_away
 from rules.battle.items import item_from_weapon
 from rules.battle.model import Status
 from rules.battle.state import BattleState, Command
@@ -42,7 +44,10 @@ def _with_sword_on_the_floor(state: BattleState) -> BattleState:
 
 
 def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make) -> None:
-    state = duel(make)
+    """The fencer with its rapier unready and bare hands instead of the main-gauche:
+    a hand free for the sword on the floor."""
+    catalog = load_catalog()
+    state = duel(make, weapons=(catalog.weapon("rapier"), catalog.weapon("fist")))
     f = state.combatant("f")
     state = _with_sword_on_the_floor(
         state.with_combatants(replace(f, unready=frozenset({"rapier"})))
@@ -57,7 +62,7 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
         commands.MoveCombatant,
         commands.TurnCombatant,
         EndTurn,
-    ]  # the rapier unready, its other weapon reaches the swordsman
+    ]  # the rapier unready, its bare hands reach the swordsman
     assert actions == RULESET.legal_actions(battle.state, "f")
     assert legal_actions(RULESET, battle.state, "s") == ()  # not its turn
     labels = [a.label for a in actions]
@@ -104,6 +109,8 @@ def test_attackable_picks_the_foes_an_unconscious_one_included_by_default(make: 
 
 def test_may_attack_pick_up_and_maneuvers_before_turns(make: Make) -> None:
     state = _with_sword_on_the_floor(duel(make))
+    # The swordsman's sword put away: a hand free for the one on the floor.
+    state = state.with_combatants(put_away(state.combatant("s"), "broadsword"))
     before = Battle(state, 3, get_ruleset)  # the order not rolled yet
     both = _commands(legal_actions(RULESET, before.state, "s"))
     assert any(isinstance(c, ChooseManeuver) for c in both)

@@ -130,14 +130,15 @@ def test_readying_after_a_long_move_or_out_of_turn_is_refused(make: Make) -> Non
 def test_picking_up_in_the_order_needs_the_ready_maneuver(make: Make) -> None:
     battle = Battle(duel(make), 3, get_ruleset)
     battle.execute(DropItem("s", "broadsword"))  # at the swordsman's feet, by the fencer
+    battle.execute(DropItem("f", "main-gauche"))  # a hand free for it
     battle.execute(StartTurns())
-    (sword,) = battle.state.items
+    sword = next(i for i in battle.state.items if i.name == "Broadsword")
     battle.execute(ChooseManeuver("f", "move"))
     with pytest.raises(OverridableError, match="Fencer's maneuver, Move, allows no readying"):
         battle.execute(PickUpItem("f", sword.id))
     battle.execute(ChooseManeuver("f", "ready"))
     events = battle.execute(PickUpItem("f", sword.id))
-    assert of(events, ItemPickedUp) and not battle.state.items
+    assert of(events, ItemPickedUp) and sword not in battle.state.items
 
 
 def test_before_the_order_readying_is_free_of_maneuvers(make: Make) -> None:
@@ -332,14 +333,15 @@ def test_before_the_order_end_turn_makes_everybody_s_end_and_start_of_turn_check
 
 
 def _archer_on_bad_footing(make: Make, catalog: Catalog) -> Battle:
-    """An archer (the swordsman with a short bow and Bow 13) on bad footing, first
-    in the order, and a foe four hexes in front of him."""
+    """An archer (the swordsman with a short bow in both hands instead of sword
+    and shield, and Bow 13) on bad footing, first in the order, and a foe four
+    hexes in front of him."""
     archer = make("sword-and-shield", HOME, Facing.S, id="a", side=Side.BLUE)
     bow = catalog.weapon("shortbow")
     skills = {**sheet_of(archer).skills, "Bow": 13}
     archer = replace(
         archer,
-        fighter=amend(archer.fighter, weapons=(*archer.fighter.weapons, bow), skills=skills),
+        fighter=amend(archer.fighter, weapons=(bow,), shield=None, skills=skills),
     )
     foe = make("sword-and-shield", HOME + Facing.S.vector.scale(4), Facing.N, id="t")
     battle = Battle(BattleState(GRID, (archer, foe)), 3, get_ruleset)

@@ -97,6 +97,7 @@ from rules.sets.seed000.wound_effects import (
     roll_required,
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from tests.rules.battle_level import in_hand
 from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
@@ -1158,7 +1159,8 @@ def _agree_exactly(
 
 def _demo_matchups() -> Iterator[tuple[Combatant, Combatant, Weapon, WeaponMode]]:
     """Every demo fighter against every other, with each weapon mode, the defender
-    at the mode's shortest reach straight ahead, facing the attacker."""
+    at the mode's shortest reach straight ahead, facing the attacker; a weapon the
+    attacker carries at its belt (the spearman's knife) drawn first."""
     _grid, fighters = load_demo_battle()
     for af in fighters:
         for df in fighters:
@@ -1169,7 +1171,7 @@ def _demo_matchups() -> Iterator[tuple[Combatant, Combatant, Weapon, WeaponMode]
                     distance = min((n for n in mode.reach.distances if n > 0), default=None)
                     if distance is None:
                         continue
-                    a = replace(af, id="a", hex=Hex(0, 0), facing=Facing.N)
+                    a = replace(in_hand(af, weapon.key), id="a", hex=Hex(0, 0), facing=Facing.N)
                     d = replace(df, id="d", hex=Facing.N.vector.scale(distance), facing=Facing.S)
                     yield a, d, weapon, mode
 

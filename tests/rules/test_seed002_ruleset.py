@@ -205,7 +205,8 @@ def test_attack_form_fields_and_greyed_choices() -> None:
     form = RULESET.attack_form(state, "a", "d", {})
     assert form.field("weapon").value == "shortbow/shoot"
     dagger = {c.key: c.problem for c in form.field("weapon").choices}["dagger/stab"]
-    assert dagger == "out of reach"
+    # The bow takes both hands: the dagger stays at the belt (rules.battle.hands).
+    assert dagger == "Archer's Dagger is carried, not in hand: draw it first (Ready)"
     defenses = {c.key: c.problem for c in form.field("defense").choices}
     assert defenses["parry:longsword"] == "a ranged attack can be dodged, not parried"
     entries = {

@@ -10,6 +10,7 @@ import pytest
 
 from hexmap import Facing
 from rules.battle.commands import Attack, EndTurn, PaintTerrain, PickUpItem, SetPosture
+from rules.battle.hands import draw, put_away
 from rules.battle.maneuvers import MoveAllowance
 from rules.battle.model import Posture, Status
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange, WaterDepth
@@ -215,6 +216,12 @@ def _shot_state(distance: int):  # type: ignore[no-untyped-def]
     return duel(archer, defender_hex=south(distance))
 
 
+def _dagger_drawn(state):  # type: ignore[no-untyped-def]
+    """The shot state with the archer's bow slung and its dagger in hand."""
+    archer = state.combatant("a")
+    return state.with_combatants(draw(put_away(archer, "shortbow"), "dagger"))
+
+
 def test_a_ranged_attack_within_half_range_may_aim() -> None:
     state = _shot_state(20)  # the short bow's half range is 20
     form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot"})
@@ -235,9 +242,10 @@ def test_a_missile_is_dodged_at_minus_two_a_thrown_weapon_is_not() -> None:
     assert (rolled.defense_kind, rolled.defense.level) == ("dodge", -2)  # type: ignore[union-attr]
     preview = ruleset().preview_attack(_shot_state(3), "a", "d", Choices003("shortbow", "shoot"))
     assert {m.reason: m.value for m in preview.modifiers}["defense: dodging a missile"] == -2
-    thrown = ruleset().preview_attack(_shot_state(3), "a", "d", Choices003("dagger", "throw"))
+    dagger_in_hand = _dagger_drawn(_shot_state(3))
+    thrown = ruleset().preview_attack(dagger_in_hand, "a", "d", Choices003("dagger", "throw"))
     assert not [m for m in thrown.modifiers if "missile" in m.reason]
-    b = battle(_shot_state(3))
+    b = battle(dagger_in_hand)
     events = attack(b, Choices003("dagger", "throw"), fudge("0000") + fudge("0000"))
     assert one(events, OpposedRolled).defense.level == 0  # type: ignore[union-attr]
 
@@ -615,7 +623,7 @@ def test_on_a_useless_leg_he_moves_only_slowly() -> None:
     b.execute(StartTurns(), ScriptedDice(fudge("----") + fudge("++++")))
     assert b.state.active_id == "d"
     b.execute(ChooseManeuver("d", "move", ""), ScriptedDice(()))
-    assert movement_left(ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
+    assert movement_left(b.state, ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
     rows = {r.label: r.value for r in ruleset().sheet(b.state.combatant("d"))[0].rows}
     assert rows["Move"] == "2 of 2 left"
 

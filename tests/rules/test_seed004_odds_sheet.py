@@ -156,7 +156,9 @@ def test_the_form_has_no_choices_when_nothing_reaches() -> None:
 def test_attack_variants_cover_modes_zones_and_defenses() -> None:
     variants = RULESET.attack_variants(duel().state, "a", "b")
     assert Seed004Attack("knife", "slash", Zone.HEART, Defense.BLOCK) in variants
-    assert len(variants) == 10 * 7 * 3  # modes in reach x (random + six zones) x defenses
+    # Ann holds the knife and the club (the rest of her catalog is carried): the
+    # modes in hand and in reach (knife 2, club, fists) x (random + six zones) x defenses.
+    assert len(variants) == 4 * 7 * 3
 
 
 # --- the sheet ----------------------------------------------------------------------------------

@@ -35,7 +35,13 @@ from rules.core.assets import read_json
 from rules.core.dice import Dice
 from rules.core.errors import DataError, IllegalAttackError
 from rules.sets.registry import get_ruleset
-from rules.sets.seed000.attack import AttackOptions, AttackOutcome, plan_attack, resolve_attack
+from rules.sets.seed000.attack import (
+    AttackOptions,
+    AttackOutcome,
+    AttackPlan,
+    plan_attack,
+    resolve_attack,
+)
 from rules.sets.seed000.attack_events import HitLocationRolled, PiecesLeftHand
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -44,6 +50,7 @@ from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_strikes import KNOCKED_AWAY, WEAPON_STRIKES_000
+from tests.rules.battle_level import in_hand
 from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
@@ -95,6 +102,14 @@ def duel(make: Make, catalog: Catalog) -> Callable[..., tuple[Combatant, Combata
         return a, d
 
     return build
+
+
+def _plan(
+    attacker: Combatant, defender: Combatant, options: AttackOptions, ruleset: Tables
+) -> AttackPlan:
+    """``plan_attack`` with the chosen weapon in hand: the knight carries the rest
+    of its gear at the belt (rules.battle.hands), so each test draws what it uses."""
+    return plan_attack(in_hand(attacker, options.weapon_key), defender, options, ruleset)
 
 
 # --- the catalog --------------------------------------------------------------------------
@@ -168,18 +183,18 @@ def test_the_demo_spearman_carries_a_knife_to_throw() -> None:
 
 def test_a_throw_reaches_any_front_hex_within_range(duel: Any, ruleset: Tables) -> None:
     a, d = duel("knife", row=5)  # 3 hexes
-    plan = plan_attack(a, d, AttackOptions("knife", "throw"), ruleset)
+    plan = _plan(a, d, AttackOptions("knife", "throw"), ruleset)
     assert plan.distance == 3 and plan.mode.delivery is Delivery.THROWN
     with pytest.raises(IllegalAttackError, match="reach"):  # the thrust still needs reach
-        plan_attack(a, d, AttackOptions("knife", "thrust"), ruleset)
+        _plan(a, d, AttackOptions("knife", "thrust"), ruleset)
     far = replace(d, hex=_at(8))  # 6 hexes, range 5
     with pytest.raises(IllegalAttackError, match="beyond the range 5"):
-        plan_attack(a, far, AttackOptions("knife", "throw"), ruleset)
+        _plan(a, far, AttackOptions("knife", "throw"), ruleset)
     behind = replace(d, hex=Hex.from_offset(5, 0))
     with pytest.raises(IllegalAttackError, match="front arc"):
-        plan_attack(a, behind, AttackOptions("knife", "throw"), ruleset)
+        _plan(a, behind, AttackOptions("knife", "throw"), ruleset)
     with pytest.raises(IllegalAttackError, match="in hand"):
-        plan_attack(a, d, AttackOptions("knife", "throw", subdue=_any_subdue()), ruleset)
+        _plan(a, d, AttackOptions("knife", "throw", subdue=_any_subdue()), ruleset)
 
 
 def _any_subdue() -> Any:
@@ -199,10 +214,10 @@ def test_parry_minus_1_against_thrown_minus_2_against_small_thrown(
     duel: Any, ruleset: Tables
 ) -> None:
     a, d = duel("knife", "spear", "throwing-axe", row=3)  # adjacent: melee to compare
-    melee = plan_attack(a, d, AttackOptions("broadsword", "thrust", defenses=(PARRY,)), ruleset)
+    melee = _plan(a, d, AttackOptions("broadsword", "thrust", defenses=(PARRY,)), ruleset)
     expected = {"knife": -2, "spear": -1, "throwing-axe": -1}
     for key, penalty in expected.items():
-        plan = plan_attack(a, d, AttackOptions(key, "throw", defenses=(PARRY,)), ruleset)
+        plan = _plan(a, d, AttackOptions(key, "throw", defenses=(PARRY,)), ruleset)
         parry = _defense(plan, DefenseKind.PARRY)
         assert parry.value == _defense(melee, DefenseKind.PARRY).value + penalty
         cited = [m for m in parry.modifiers if str(m.citation) == MISSILE]
@@ -215,11 +230,11 @@ def test_block_stops_thrown_and_low_tech_missiles_not_bullets_or_beams(
     bullet, beam = _ranged("Pistol", Projectile.BULLET), _ranged("Blaster", Projectile.BEAM)
     a, d = duel("knife", "shortbow", "sling", bullet, beam)
     for key, mode in (("knife", "throw"), ("shortbow", "shoot"), ("sling", "shoot")):
-        plan = plan_attack(a, d, AttackOptions(key, mode, defenses=(BLOCK,)), ruleset)
+        plan = _plan(a, d, AttackOptions(key, mode, defenses=(BLOCK,)), ruleset)
         assert _defense(plan, DefenseKind.BLOCK).value > 0
     for weapon in (bullet, beam):
         with pytest.raises(IllegalAttackError, match="cannot block"):
-            plan_attack(a, d, AttackOptions(weapon.key, "shoot", defenses=(BLOCK,)), ruleset)
+            _plan(a, d, AttackOptions(weapon.key, "shoot", defenses=(BLOCK,)), ruleset)
 
 
 def test_fast_missiles_are_parried_only_with_missile_parrying(
@@ -228,16 +243,16 @@ def test_fast_missiles_are_parried_only_with_missile_parrying(
     a, d = duel("shortbow", "sling")
     for key in ("shortbow", "sling"):
         with pytest.raises(IllegalAttackError, match="Missile Parrying"):
-            plan_attack(a, d, AttackOptions(key, "shoot", defenses=(PARRY,)), ruleset)
+            _plan(a, d, AttackOptions(key, "shoot", defenses=(PARRY,)), ruleset)
     a, skilled = duel("shortbow", "sling", skills={MISSILE_PARRYING: 12})
-    melee_parry = plan_attack(
+    melee_parry = _plan(
         replace(a, hex=_at(4)),
         skilled,
         AttackOptions("broadsword", "thrust", defenses=(PARRY,)),
         ruleset,
     )
     for key in ("shortbow", "sling"):
-        plan = plan_attack(a, skilled, AttackOptions(key, "shoot", defenses=(PARRY,)), ruleset)
+        plan = _plan(a, skilled, AttackOptions(key, "shoot", defenses=(PARRY,)), ruleset)
         # the skill permits the parry at the weapon's usual score
         assert (
             _defense(plan, DefenseKind.PARRY).value
@@ -255,7 +270,7 @@ def test_fast_missiles_are_parried_only_with_missile_parrying(
         ),
     )
     with pytest.raises(IllegalAttackError, match="bare-handed"):
-        plan_attack(
+        _plan(
             a,
             brawler,
             AttackOptions(
@@ -276,14 +291,14 @@ def test_bullets_and_beams_are_never_parried(duel: Any, ruleset: Tables) -> None
     a, d = duel(bullet, beam, skills={MISSILE_PARRYING: 16})
     for weapon in (bullet, beam):
         with pytest.raises(IllegalAttackError, match="cannot be parried"):
-            plan_attack(a, d, AttackOptions(weapon.key, "shoot", defenses=(PARRY,)), ruleset)
+            _plan(a, d, AttackOptions(weapon.key, "shoot", defenses=(PARRY,)), ruleset)
 
 
 def test_a_dodge_is_always_allowed(duel: Any, ruleset: Tables) -> None:
     bullet, beam = _ranged("Pistol", Projectile.BULLET), _ranged("Blaster", Projectile.BEAM)
     a, d = duel("knife", "spear", "shortbow", bullet, beam)
     adjacent = replace(d, hex=_at(3))
-    melee = plan_attack(
+    melee = _plan(
         a, adjacent, AttackOptions("broadsword", "thrust", defenses=(DODGE,)), ruleset
     )
     for key, mode in (
@@ -293,7 +308,7 @@ def test_a_dodge_is_always_allowed(duel: Any, ruleset: Tables) -> None:
         (bullet.key, "shoot"),
         (beam.key, "shoot"),
     ):
-        plan = plan_attack(a, d, AttackOptions(key, mode, defenses=(DODGE,)), ruleset)
+        plan = _plan(a, d, AttackOptions(key, mode, defenses=(DODGE,)), ruleset)
         assert plan.defenses[0].value == melee.defenses[0].value
 
 
@@ -304,16 +319,17 @@ def test_a_missile_beyond_half_damage_range_hits_a_random_location(
     duel: Any, ruleset: Tables
 ) -> None:
     a, d = duel("shortbow")
-    near = plan_attack(a, d, AttackOptions("shortbow", "shoot"), ruleset)  # 3 <= 1/2D 10
+    a = in_hand(a, "shortbow")
+    near = _plan(a, d, AttackOptions("shortbow", "shoot"), ruleset)  # 3 <= 1/2D 10
     assert not near.options.random_location
     far = replace(d, hex=Hex.from_offset(5, 14))  # 12 hexes: beyond 1/2D, within 20
-    grid_free = plan_attack(a, far, AttackOptions("shortbow", "shoot"), ruleset)
+    grid_free = _plan(a, far, AttackOptions("shortbow", "shoot"), ruleset)
     assert grid_free.options.random_location and grid_free.distance == 12
     with pytest.raises(IllegalAttackError, match="random location"):
-        plan_attack(a, far, AttackOptions("shortbow", "shoot", location="head"), ruleset)
+        _plan(a, far, AttackOptions("shortbow", "shoot", location="head"), ruleset)
     # a thrown weapon has no such rule
     a2, d2 = duel("knife")
-    assert not plan_attack(a2, d2, AttackOptions("knife", "throw"), ruleset).options.random_location
+    assert not _plan(a2, d2, AttackOptions("knife", "throw"), ruleset).options.random_location
     # the resolution rolls the location on a hit (seed found by search)
     hits = 0
     for seed in range(40):
@@ -331,6 +347,7 @@ def test_a_missile_beyond_half_damage_range_hits_a_random_location(
 def _first(
     plan: Any, a: Combatant, d: Combatant, ruleset: Tables, want: Callable[[Any], bool]
 ) -> Any:
+    a = in_hand(a, plan.weapon.key)
     for seed in range(500):
         r = resolve_attack(plan, a, d, random.Random(seed), ruleset)
         if want(r):
@@ -340,7 +357,7 @@ def _first(
 
 def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Tables) -> None:
     a, d = duel("knife")
-    plan = plan_attack(a, d, AttackOptions("knife", "throw", defenses=(DODGE,)), ruleset)
+    plan = _plan(a, d, AttackOptions("knife", "throw", defenses=(DODGE,)), ruleset)
     landed = {
         AttackOutcome.HIT: PlacementKind.ON_TARGET,
         AttackOutcome.DEFENDED: PlacementKind.ON_TARGET,
@@ -364,7 +381,7 @@ def test_a_thrown_weapon_leaves_the_hand(duel: Any, ruleset: Tables) -> None:
 
 def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Tables) -> None:
     a, d = duel("shortbow")
-    plan = plan_attack(a, d, AttackOptions("shortbow", "shoot"), ruleset)
+    plan = _plan(a, d, AttackOptions("shortbow", "shoot"), ruleset)
     for outcome in (AttackOutcome.HIT, AttackOutcome.MISSED):
         r = _first(plan, a, d, ruleset, lambda r, o=outcome: r.outcome is o)
         assert r.pieces == ()
@@ -373,7 +390,7 @@ def test_arrows_are_spent_and_the_bow_stays(duel: Any, ruleset: Tables) -> None:
 
 def test_the_battle_puts_a_thrown_knife_on_the_map(duel: Any) -> None:
     a, d = duel("knife")
-    state = BattleState(HexGrid(10, 10), (a, d))
+    state = BattleState(HexGrid(10, 10), (in_hand(a, "knife"), d))
     seen: set[AttackOutcome] = set()
     for seed in range(60):
         battle = Battle(state, seed, get_ruleset)
@@ -418,7 +435,8 @@ def test_a_foe_with_a_missile_weapon_rolls_dx_against_a_disarm(
 
 def test_odds_of_a_throw_sum_to_one_and_match_resolve(duel: Any, ruleset: Tables) -> None:
     a, d = duel("spear")
-    plan = plan_attack(
+    a = in_hand(a, "spear")
+    plan = _plan(
         a, d, AttackOptions("spear", "throw", defenses=(BLOCK, PARRY, DODGE)), ruleset
     )
     odds = attack_odds(plan, a, d, ruleset)

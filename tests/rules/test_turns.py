@@ -221,7 +221,8 @@ def test_an_attack_on_a_dead_fighter_is_refused_unless_overridden(make: Make) ->
 def test_a_move_past_the_movement_points_is_refused_unless_overridden(make: Make) -> None:
     battle = started(duel(make))
     f = battle.state.combatant("f")
-    assert f.fighter.move == 6 and movement_left(get_ruleset(), f) == (MoveAllowance.FULL, 6)
+    assert f.fighter.move == 6
+    assert movement_left(battle.state, get_ruleset(), f) == (MoveAllowance.FULL, 6)
     battle.execute(TurnCombatant("f", Facing.N))  # 3 hex sides: 3 MP
     refusal = "would spend 7 movement points this turn; its Move is 6"
     with pytest.raises(IllegalCommandError, match=refusal):
@@ -239,7 +240,8 @@ def test_a_move_past_the_movement_points_is_refused_unless_overridden(make: Make
 def test_the_maneuver_sets_how_far_the_fighter_moves(make: Make) -> None:
     battle = started(duel(make))
     battle.execute(ChooseManeuver("f", "attack"))
-    assert movement_left(get_ruleset(), battle.state.combatant("f")) == (MoveAllowance.STEP, 1)
+    f = battle.state.combatant("f")
+    assert movement_left(battle.state, get_ruleset(), f) == (MoveAllowance.STEP, 1)
     battle.execute(MoveCombatant("f", HOME + Facing.SE.vector))
     with pytest.raises(
         IllegalCommandError, match="would move 2 hexes this turn; Attack allows one step"
@@ -248,7 +250,8 @@ def test_the_maneuver_sets_how_far_the_fighter_moves(make: Make) -> None:
     # All-out attack: half the Move (3 of 6) in movement points.
     battle = started(duel(make))
     battle.execute(ChooseManeuver("f", "all-out-attack"))
-    assert movement_left(get_ruleset(), battle.state.combatant("f")) == (MoveAllowance.HALF, 3)
+    f = battle.state.combatant("f")
+    assert movement_left(battle.state, get_ruleset(), f) == (MoveAllowance.HALF, 3)
 
 
 def test_an_attack_after_a_long_move_needs_a_maneuver_that_allows_both(make: Make) -> None:
@@ -455,7 +458,7 @@ def test_maneuvers_without_an_attack(
     battle = started(duel(make))
     battle.execute(ChooseManeuver("f", key))
     f = battle.state.combatant("f")
-    assert movement_left(get_ruleset(), f) == (allowance, left)
+    assert movement_left(battle.state, get_ruleset(), f) == (allowance, left)
     assert attacks_left(get_ruleset(), f) == 0
     with pytest.raises(IllegalCommandError, match="allows no attack"):
         battle.execute(Attack("f", "s", RAPIER), ScriptedDice(MISS))
@@ -496,7 +499,7 @@ def test_legal_steps_fit_the_movement_left(make: Make) -> None:
     battle.execute(TurnCombatant("f", Facing.SE))  # the side a step turns for free
     battle.execute(TurnCombatant("f", Facing.SW))  # 2 MP: 1 of 6 left
     f = battle.state.combatant("f")
-    left = movement_left(get_ruleset(), f)[1]
+    left = movement_left(battle.state, get_ruleset(), f)[1]
     steps = [
         a.command
         for a in get_ruleset().legal_actions(battle.state, "f")

@@ -82,6 +82,7 @@ from app.rulesets.seed000.tables import seed000_tables
 from app.theme import ARC_COLOURS
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
+from rules.battle.hands import wielded_weapons
 from rules.battle.model import Combatant, WeaponMode
 from rules.battle.state import BattleRuleset, BattleState
 from rules.battle.turns import attack_problems, attacks_left, terms_of
@@ -874,7 +875,7 @@ class AttackPane(QDockWidget):
     def _fill_weapons(self, attacker: Combatant | None) -> None:
         items: list[tuple[str, object]] = []
         if attacker is not None:
-            for w in attacker.fighter.weapons:
+            for w in wielded_weapons(attacker):  # what the hands hold strikes
                 note = " (unready)" if w.key in attacker.unready else ""
                 skill = sheet_of(attacker).skill(w.skill)
                 items.append((f"{w.name} – {w.skill} {skill}{note}", w.key))

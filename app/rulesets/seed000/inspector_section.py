@@ -27,6 +27,7 @@ from app.panes.widgets import (
 from app.rulesets import InspectorControls
 from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Arc
+from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant, ParryClass, Status, Weapon
 from rules.core.errors import RulesError
 from rules.sets.seed000.attack import victim_of
@@ -238,6 +239,8 @@ class Seed000InspectorSection(QWidget):
             flags = []
             if w.two_handed:
                 flags.append("two-handed")
+            if hand_problem(c, w.key) is not None:
+                flags.append(muted_html("carried, not in hand"))
             if w.key in c.unready:
                 flags.append(f'<span style="color:{BAD_TEXT.name()}">unready</span>')
             state = weapon_state_text(c, w.key)

@@ -4,12 +4,13 @@
 ``legal_actions(ruleset, state, combatant_id, ...)`` lists, in this order: each
 maneuver (and maneuver option) it may still choose, an attack (the ruleset's
 ``default_attack``) on every foe its maneuver lets it attack, readying each
-unready weapon and picking up each item in reach (under Ready, or with no
-maneuver yet; once a turn), a step to each free neighbouring hex within the
-movement left, a turn to each other facing within it, and the end of its own
-turn. While the turns run only the fighter whose turn it is acts; one whose
-maneuver acts out of turn (a waiting one) may still attack. A fallen fighter
-(not active, or ``helpless``) may only end its own turn.
+unready weapon, drawing each carried weapon and picking up each item in reach
+that a free hand can take (under Ready, or with no maneuver yet; once a turn),
+a step to each free neighbouring hex within the movement left, a turn to each
+other facing within it, and the end of its own turn. While the turns run only
+the fighter whose turn it is acts; one whose maneuver acts out of turn (a
+waiting one) may still attack. A fallen fighter (not active, or ``helpless``)
+may only end its own turn.
 
 What differs between the rulesets is passed in: ``helpless`` (a condition that
 leaves an active fighter nothing but ending its turn), ``attackable`` (which
@@ -31,6 +32,7 @@ from rules.battle.commands import (
     ReadyWeapon,
     TurnCombatant,
 )
+from rules.battle.hands import hands_of, pick_up_problem
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import ManeuverAction
 from rules.battle.model import Combatant, Status
@@ -100,7 +102,7 @@ def legal_actions(
                 key = "" if option is None else option.key
                 if chosen == (m.key, key):
                     continue
-                if maneuver_problems(me, m, key):
+                if maneuver_problems(state, ruleset, me, m, key):
                     continue  # it moved or attacked more than this maneuver allows
                 actions.append(
                     LegalAction(
@@ -124,24 +126,31 @@ def legal_actions(
     if not me.ready_used and not ready_blocked:  # under Ready, or none yet
         for weapon_key in sorted(me.unready):
             actions.append(LegalAction(f"ready {weapon_key}", ReadyWeapon(me.id, weapon_key)))
+        for weapon in me.fighter.weapons:  # a carried weapon, into a free hand
+            if weapon.key in hands_of(me).carried and pick_up_problem(me, weapon) is None:
+                actions.append(LegalAction(f"draw {weapon.key}", ReadyWeapon(me.id, weapon.key)))
         for item in state.items if pick_up else ():
-            if within_reach(me, item):
+            gear = item.shield if item.shield is not None else item.weapon
+            if within_reach(me, item) and gear is not None and pick_up_problem(me, gear) is None:
                 actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
     held = None if me.maneuver is None else ruleset.maneuver(me.maneuver.key)
     held_option = "" if me.maneuver is None else me.maneuver.option
-    if me.movement_left > 0 and (not state.turns_running or movement_left(ruleset, me)[1] > 0):
+    moving = not state.turns_running or movement_left(state, ruleset, me)[1] > 0
+    if me.movement_left > 0 and moving:
         for step in me.hex.neighbors():
             if step not in state.grid or state.occupant(step) is not None:
                 continue
             stepped = walk(me, (me.hex, step)).combatant
-            if state.turns_running and allowance_problem(stepped, held, held_option):
+            if state.turns_running and allowance_problem(
+                state, ruleset, stepped, held, held_option
+            ):
                 continue  # a step to the side or back may cost more than is left
             actions.append(LegalAction(f"step to {hex_name(step)}", MoveCombatant(me.id, step)))
     for facing in Facing:
         if facing is me.facing:
             continue
         turned, _, _ = face(me, facing)
-        if state.turns_running and allowance_problem(turned, held, held_option):
+        if state.turns_running and allowance_problem(state, ruleset, turned, held, held_option):
             continue  # more hex sides than movement points left
         actions.append(LegalAction(f"face {facing.label}", TurnCombatant(me.id, facing)))
     if own_turn:

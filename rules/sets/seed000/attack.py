@@ -52,6 +52,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import Arc, Handedness, arc_of, in_reach
+from rules.battle.hands import hand_problem, keep_carried
 from rules.battle.model import (
     INTACT,
     ActionKind,
@@ -418,6 +419,9 @@ def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapo
         weapon = attacker.fighter.weapon(options.weapon_key)
     except KeyError:
         raise IllegalAttackError(f"{attacker.name} has no weapon {options.weapon_key!r}") from None
+    not_in_hand = hand_problem(attacker, weapon.key)
+    if not_in_hand is not None:
+        raise IllegalAttackError(not_in_hand)
     try:
         mode = weapon.mode(options.mode)
     except KeyError:
@@ -1567,9 +1571,10 @@ def _swap_weapon(c: Combatant, key: str, new: Weapon | None) -> Combatant:
         for w2 in ((w,) if w.key != key else ((new,) if new is not None else ()))
     )
     states = tuple((k, s) for k, s in c.weapon_states if k != key)
-    return c.evolve(
+    swapped = c.evolve(
         fighter=replace(f, weapons=weapons), unready=c.unready - {key}, weapon_states=states
     )
+    return keep_carried(c, swapped)  # nothing carried leaps into the hand
 
 
 def _defense_fumble(
@@ -1612,7 +1617,8 @@ def _defense_fumble(
                 posture_events.append(fell)
     elif isinstance(mishap, BlockMishap):
         if mishap.dropped is not None:
-            flow.defender = c.evolve(fighter=replace(f, shield=None), shield_ready=True)
+            dropped = c.evolve(fighter=replace(f, shield=None), shield_ready=True)
+            flow.defender = keep_carried(c, dropped)
             flow.lose(
                 c,
                 (mishap.dropped,),
@@ -2064,7 +2070,7 @@ def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:
     hand = weapon_side(c.handedness)
     if weapon.two_handed:
         return frozenset({hand, hand.other})
-    held = weapon_hand_weapon(c.fighter)
+    held = weapon_hand_weapon(c)
     if weapon.kind is WeaponKind.UNARMED or held is None or held.key == weapon.key:
         return frozenset({hand})
     return frozenset({hand.other})
@@ -2091,13 +2097,13 @@ def _drop_from_hand(
     f = c.fighter
     weapon_hand = side is None or side is weapon_side(c.handedness)
     if weapon_hand:
-        held = weapon_hand_weapon(f)
+        held = weapon_hand_weapon(c)
         if held is None:
             return
         flow.put(_swap_weapon(c, held.key, None))
         piece = Piece(held.name, held, replace(AT_FEET, citation=citation))
     elif f.shield is not None and f.shield.dropped_on_critical_miss:
-        flow.put(c.evolve(fighter=replace(f, shield=None)))
+        flow.put(keep_carried(c, c.evolve(fighter=replace(f, shield=None))))
         piece = Piece(f.shield.name, None, replace(AT_FEET, citation=citation), note="a shield")
     else:
         return

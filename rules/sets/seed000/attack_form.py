@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+from rules.battle.hands import wielded_weapons
 from rules.battle.model import Combatant, ParryClass, Weapon, WeaponMode
 from rules.core.citation import cite
 from rules.core.errors import IllegalAttackError
@@ -26,8 +27,8 @@ SITUATIONAL = Modifier(-2, "GM's situational modifier", cite("000", "ADVERSE COM
 
 
 def parrying_weapon(defender: Combatant) -> Weapon | None:
-    """The defender's first weapon that can parry (000 PARRY), if any."""
-    return next((w for w in defender.fighter.weapons if w.parry is not ParryClass.NONE), None)
+    """The defender's first weapon in hand that can parry (000 PARRY), if any."""
+    return next((w for w in wielded_weapons(defender) if w.parry is not ParryClass.NONE), None)
 
 
 def likely_defense(defender: Combatant, mode: WeaponMode | None = None) -> DefenseChoice:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.battle.commands import ready_check
+from rules.battle.items import weapon_of
 from rules.battle.model import ActionKind, Combatant
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.dice import DiceSource
@@ -85,9 +86,7 @@ class ReverseWeapon(Command):
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
         who = state.combatant(self.combatant_id)
-        weapon = next((w for w in who.fighter.weapons if w.key == self.weapon_key), None)
-        if weapon is None:
-            raise IllegalCommandError(f"{who.name} holds no weapon {self.weapon_key!r}")
+        weapon = weapon_of(who, self.weapon_key)
         if not turns_end_for_end(weapon):
             raise IllegalCommandError(
                 f"the {weapon.name} strikes with its blunt end without turning it: only a "

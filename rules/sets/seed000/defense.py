@@ -39,6 +39,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from hexmap import Arc
+from rules.battle.hands import hand_problem, wielded_weapons
 from rules.battle.model import (
     ActionKind,
     Combatant,
@@ -522,6 +523,9 @@ def plan_defense(
             ) from None
         if weapon.parry is ParryClass.NONE:
             raise IllegalAttackError(f"a {weapon.name} cannot parry")
+        not_in_hand = hand_problem(defender, weapon.key)
+        if not_in_hand is not None:
+            raise IllegalAttackError(not_in_hand)
         if weapon.key in defender.unready and needs_ready_to_parry(weapon):
             raise IllegalAttackError(f"{defender.name}'s {weapon.name} is not ready to parry")
         if weapon.key in tracks.strained_weapons:
@@ -619,7 +623,7 @@ def possible_defenses(defender: Combatant) -> tuple[DefenseChoice, ...]:
     choices = [DefenseChoice(DefenseKind.DODGE)]
     if f.shield is not None and f.shield.key not in defender.unready and defender.shield_ready:
         choices.append(DefenseChoice(DefenseKind.BLOCK))
-    for w in f.weapons:
+    for w in wielded_weapons(defender):
         if w.parry is ParryClass.NONE:
             continue
         if w.key in defender.unready and needs_ready_to_parry(w):

@@ -17,6 +17,11 @@ in our reading:
   (their ``permits``). Aim gives no bonus (the weapons carry no Accuracy), but a
   missile shot after a turn of it ignores bad footing (``aimed_shot``, 000
   ADVERSE COMBAT CONDITIONS). A stunned fighter can only do nothing.
+* Posture limits movement (``posture_move``) as the base rules' table of
+  positions says, which the seed does not give: a crouch (the seed's defensive and
+  deep crouch alike) moves two thirds of the Move; kneeling, on hands and knees,
+  crawling or lying prone, one hex a turn (a prone fighter crawls); sitting, not
+  at all (``rules.battle.movement.basic_posture_moves``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.battle.maneuvers import Maneuver, ManeuverAction, ManeuverOption, MoveAllowance
-from rules.battle.model import Combatant, Delivery, Status
+from rules.battle.model import Combatant, Delivery, Posture, Status
+from rules.battle.movement import PostureMove, basic_posture_moves
 from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.dice import DiceSource, roll
@@ -49,6 +55,7 @@ BASE_CHANGE_POSTURE = cite("base", "maneuvers: Change Position")
 BASE_AIM = cite("base", "maneuvers: Aim")
 BASE_WAIT = cite("base", "maneuvers: Wait")
 BASE_DO_NOTHING = cite("base", "maneuvers: Do Nothing")
+BASE_POSTURE_MOVE = cite("base", "posture: movement (table of positions)")
 # 000 ADVERSE COMBAT CONDITIONS, Bad Footing: "If you are firing a Missile weapon,
 # taking time to aim will also eliminate this penalty."
 AIM_LIFTS_BAD_FOOTING = cite("000", "ADVERSE COMBAT CONDITIONS")
@@ -166,6 +173,14 @@ def maneuver(key: str) -> Maneuver:
     except KeyError:
         known = ", ".join(_BY_KEY)
         raise RulesError(f"no maneuver {key!r} in seed 000 (it has {known})") from None
+
+
+POSTURE_MOVES = basic_posture_moves(BASE_POSTURE_MOVE)
+
+
+def posture_move(posture: Posture) -> PostureMove:
+    """How far a fighter in ``posture`` moves in a turn (the base rules' table)."""
+    return POSTURE_MOVES[posture]
 
 
 def maneuvers_for(combatant: Combatant) -> tuple[Maneuver, ...]:

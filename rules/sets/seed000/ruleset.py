@@ -17,10 +17,12 @@ from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
+from rules.battle.hands import wielded_weapons
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
+    Posture,
     RulesetSheet,
     Shield,
     Status,
@@ -28,6 +30,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
+from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
@@ -391,6 +394,9 @@ class Seed000(Tables):
     def maneuver(self, key: str) -> Maneuver:
         return maneuvers.maneuver(key)
 
+    def posture_move(self, posture: Posture) -> PostureMove:
+        return maneuvers.posture_move(posture)
+
     def turn_begins(
         self, state: BattleState, combatant_id: str, dice: DiceSource
     ) -> tuple[BattleState, tuple[Event, ...]]:
@@ -438,8 +444,9 @@ def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
 
 
 def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, WeaponMode]]:
-    """The attacker's ready weapon modes that strike ``target``, in sheet order."""
-    for weapon in attacker.fighter.weapons:
+    """The attacker's ready weapon modes in hand that strike ``target``, in sheet
+    order."""
+    for weapon in wielded_weapons(attacker):
         if weapon.key in attacker.unready or weapon.key in tracks_of(attacker).strained_weapons:
             continue
         if wielding_problem(attacker, weapon) is not None:  # a crippled arm, paralysis

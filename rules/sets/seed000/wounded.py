@@ -40,7 +40,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.battle.condition import ABLE, Down, FighterCondition, down_as
-from rules.battle.model import Combatant, Fighter, Posture, Status, Weapon, WeaponKind
+from rules.battle.hands import hands_of
+from rules.battle.model import Combatant, Posture, Status, Weapon, WeaponKind
 from rules.battle.movement import apply_fall
 from rules.core.citation import BASE_INJURY, Citation
 from rules.core.events import CombatantEvent, Event
@@ -275,21 +276,23 @@ def paralysed_from_the_neck(c: Combatant) -> bool:
     )
 
 
-def weapon_hand_weapon(fighter: Fighter) -> Weapon | None:
-    """What the weapon hand holds: the sheet's first weapon that is not unarmed
-    (the other hand holds any other); None when there is none."""
-    return next((w for w in fighter.weapons if w.kind is not WeaponKind.UNARMED), None)
+def weapon_hand_weapon(c: Combatant) -> Weapon | None:
+    """What the weapon hand (the main hand) holds (``rules.battle.hands``: the
+    other hand holds any other weapon); None when it holds none."""
+    key = hands_of(c).main
+    return next((w for w in c.fighter.weapons if w.key == key), None)
 
 
 def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     """The crippled limb that holds ``weapon`` (the arm before the hand), or None.
-    The weapon hand holds the first weapon of the sheet, the other hand any other
-    (as a crippled hand's drop takes them); a two-handed weapon needs both. A wound
-    without a side is taken to be on the weapon side, as that drop takes it."""
+    The weapon hand is the main hand (``rules.battle.hands``), the other hand
+    holds any other weapon (as a crippled hand's drop takes them); a two-handed
+    weapon needs both. A wound without a side is taken to be on the weapon side,
+    as that drop takes it."""
     wounds = wounds_of(c)
     if weapon.kind is WeaponKind.UNARMED or not wounds:
         return None
-    held = weapon_hand_weapon(c.fighter)
+    held = weapon_hand_weapon(c)
     weapon_hand = weapon_side(c.handedness)
     grip = weapon_hand if held is not None and held.key == weapon.key else weapon_hand.other
     found: Limb | None = None

@@ -12,6 +12,11 @@ seed has neither), in our reading:
 * An unconscious or dead fighter takes no action; one paralysed below the neck
   can only do nothing; one with a useless leg or paralysed below the torso
   cannot change posture (it cannot get up).
+* Posture limits movement (``posture_move``): off its feet (kneeling, on hands
+  and knees, crawling, lying prone) a fighter crawls 2 hexes a round at most, the
+  seed's crawl of 2 m a round (002 major wounds 3 and 4; a hex is about a metre);
+  sitting, it does not move; a crouch moves two thirds of the Move (the SRD has
+  no crouch: the 3d6 family's basics, ``rules.battle.movement``).
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.battle.maneuvers import Maneuver, ManeuverAction, MoveAllowance
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
+from rules.battle.movement import PostureMove, basic_posture_moves
 from rules.battle.state import BattleState
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, roll
@@ -31,6 +37,8 @@ from rules.sets.seed002.tracks import tracks_of
 
 BASE_INITIATIVE = Citation(BASE, "Combat rounds: order of action by DEX")
 BASE_ACTIONS = Citation(BASE, "Combat actions")
+SEED_CRAWL = Citation("002", "major wounds: useless leg, crawl at 2 m a round")
+CRAWL_HEXES = 2
 TIE_DIE = 10
 
 DO_NOTHING = Maneuver("do-nothing", "Do nothing", BASE_ACTIONS, "Take no action this round.")
@@ -86,6 +94,29 @@ def maneuver(key: str) -> Maneuver:
         return _BY_KEY[key]
     except KeyError:
         raise RulesError(f"no maneuver {key!r} in seed 002 (it has {', '.join(_BY_KEY)})") from None
+
+
+def _crawl(who: str) -> PostureMove:
+    return PostureMove(
+        CRAWL_HEXES,
+        verb="crawls",
+        rule=f"{who} crawls {CRAWL_HEXES} hexes a round",
+        citation=SEED_CRAWL,
+    )
+
+
+POSTURE_MOVES = {
+    **basic_posture_moves(BASE_ACTIONS),
+    Posture.KNEELING: _crawl("a kneeling fighter"),
+    Posture.HANDS_AND_KNEES: _crawl("a fighter on hands and knees"),
+    Posture.CRAWLING: _crawl("a fighter on its belly"),
+    Posture.PRONE: _crawl("a prone fighter"),
+}
+
+
+def posture_move(posture: Posture) -> PostureMove:
+    """How far a fighter in ``posture`` moves in a round (see the module)."""
+    return POSTURE_MOVES[posture]
 
 
 def maneuvers_for(c: Combatant) -> tuple[Maneuver, ...]:

@@ -25,6 +25,7 @@ from rules.battle.model import (
     Weapon,
     WeaponKind,
 )
+from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.state import AttackResult, BattleState
@@ -451,6 +452,9 @@ class Seed002:
 
     def maneuver(self, key: str) -> Maneuver:
         return maneuvers.maneuver(key)
+
+    def posture_move(self, posture: Posture) -> PostureMove:
+        return maneuvers.posture_move(posture)
 
     def turn_begins(
         self, state: BattleState, combatant_id: str, dice: DiceSource

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
@@ -34,7 +35,11 @@ def weapon_choices(attacker: Combatant, defender: Combatant) -> tuple[FormChoice
             if weapon.key in attacker.unready:
                 problem = f"the {weapon.name} is not ready"
             else:
-                problem = reach_problem(attacker, defender, mode) or ""
+                problem = (
+                    hand_problem(attacker, weapon.key)
+                    or reach_problem(attacker, defender, mode)
+                    or ""
+                )
                 if not problem:
                     problem = attack_side(attacker, weapon, body)[1] or ""
             factor = mode.damage.adds

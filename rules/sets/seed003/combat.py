@@ -38,6 +38,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import in_front_arc, in_reach
+from rules.battle.hands import hand_problem, hands_of, keep_carried
 from rules.battle.model import (
     Combatant,
     DamageBase,
@@ -46,7 +47,6 @@ from rules.battle.model import (
     Posture,
     Status,
     Weapon,
-    WeaponKind,
     WeaponMode,
 )
 from rules.battle.pieces import AT_FEET, Piece
@@ -255,11 +255,9 @@ def aim_problem(
 
 
 def held_weapon(combatant: Combatant) -> Weapon | None:
-    """The weapon in the weapon hand: the sheet's first that is not bare hands."""
-    for w in combatant.fighter.weapons:
-        if w.kind is not WeaponKind.UNARMED:
-            return w
-    return None
+    """The weapon in the weapon hand, the main hand (``rules.battle.hands``)."""
+    key = hands_of(combatant).main
+    return next((w for w in combatant.fighter.weapons if w.key == key), None)
 
 
 def fight_parts(c: Combatant, side: Side, two_handed: bool) -> frozenset[BodyPart]:
@@ -433,7 +431,7 @@ def plan_attack(
         ) from None
     if weapon.key in attacker.unready:
         raise IllegalAttackError(f"the {weapon.name} is not ready")
-    problem = reach_problem(attacker, defender, mode)
+    problem = hand_problem(attacker, weapon.key) or reach_problem(attacker, defender, mode)
     if problem is not None:
         raise IllegalAttackError(problem)
     body = body_of(attacker)
@@ -750,12 +748,11 @@ def _drop_held(c: Combatant, weapon_hand: bool) -> tuple[Combatant, Piece | None
         if held is None:
             return c, None
         fighter = replace(f, weapons=tuple(w for w in f.weapons if w.key != held.key))
-        return c.evolve(fighter=fighter, unready=c.unready - {held.key}), Piece(
-            held.name, held, placement
-        )
+        emptied = c.evolve(fighter=fighter, unready=c.unready - {held.key})
+        return keep_carried(c, emptied), Piece(held.name, held, placement)
     if f.shield is None:
         return c, None
-    return c.evolve(fighter=replace(f, shield=None)), Piece(
+    return keep_carried(c, c.evolve(fighter=replace(f, shield=None))), Piece(
         f.shield.name, None, placement, note="a shield"
     )
 

@@ -29,6 +29,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
+from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import Occupant, StrayAttempt, StrayHitRules, StrayRule
 from rules.battle.state import AttackResult, BattleState
@@ -462,6 +463,9 @@ class Seed003:
 
     def maneuver(self, key: str) -> Maneuver:
         return turn.maneuver(key)
+
+    def posture_move(self, posture: Posture) -> PostureMove:
+        return turn.posture_move(posture)
 
     def turn_begins(
         self, state: BattleState, combatant_id: str, dice: DiceSource

@@ -10,12 +10,17 @@ options and rounds; the values are ours, docs/ruleset-003.md).
   All-out defense (+2 to defend, no attack, one step), Move (full Move) and Ready
   (ready or pick up a weapon, change posture, one step).
 - A fighter who cannot act (Incapacitated, Near Death: unconscious) passes his turn.
+- Posture limits movement (``posture_move``; FUDGE leaves it to the GM, so the
+  3d6 family's basics, ``rules.battle.movement.basic_posture_moves``): a crouch
+  two thirds of the Move; kneeling or lying, one hex a turn (a prone fighter
+  crawls); sitting, none.
 """
 
 from __future__ import annotations
 
 from rules.battle.maneuvers import Maneuver, ManeuverAction, MoveAllowance
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
+from rules.battle.movement import PostureMove, basic_posture_moves
 from rules.battle.state import BattleState
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, roll
@@ -28,6 +33,8 @@ from rules.sets.seed003.tracks import BASE_WOUND_LEVELS, body_of
 
 BASE_INITIATIVE = Citation("base-003", "initiative (Agility roll, our choice of trait)")
 BASE_OPTIONS = Citation("base-003", "combat options (our values)")
+BASE_POSTURE_MOVE = Citation("base-003", "movement by posture (the 3d6 basics, our choice)")
+POSTURE_MOVES = basic_posture_moves(BASE_POSTURE_MOVE)
 
 MANEUVERS: tuple[Maneuver, ...] = (
     Maneuver(
@@ -72,6 +79,11 @@ def maneuver(key: str) -> Maneuver:
         return _BY_KEY[key]
     except KeyError:
         raise RulesError(f"seed 003 has no maneuver {key!r}") from None
+
+
+def posture_move(posture: Posture) -> PostureMove:
+    """How far a fighter in ``posture`` moves in a turn (see the module)."""
+    return POSTURE_MOVES[posture]
 
 
 def maneuvers_for(c: Combatant) -> tuple[Maneuver, ...]:

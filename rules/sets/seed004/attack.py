@@ -36,6 +36,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import Arc, arc_of, in_front_arc, in_reach
+from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant, DamageType, Delivery, Status, Weapon, WeaponMode
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.turns import hexes_moved
@@ -317,6 +318,9 @@ def plan_attack(
         ) from None
     if weapon.key in attacker.unready:
         raise IllegalAttackError(f"{attacker.name}'s {weapon.name} is not ready")
+    not_in_hand = hand_problem(attacker, weapon.key)
+    if not_in_hand is not None:
+        raise IllegalAttackError(not_in_hand)
     if attacker.status is not Status.ACTIVE:
         raise IllegalAttackError(f"{attacker.name} is {attacker.status.value}")
     if defender.status is Status.DEAD:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from hexmap import in_reach
+from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant, Delivery, Weapon, WeaponMode
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
@@ -34,6 +35,9 @@ def mode_key(weapon: Weapon, mode: WeaponMode) -> str:
 def mode_problem(attacker: Combatant, defender: Combatant, weapon: Weapon, mode: WeaponMode) -> str:
     if weapon.key in attacker.unready:
         return f"{weapon.name} is not ready"
+    not_in_hand = hand_problem(attacker, weapon.key)
+    if not_in_hand is not None:
+        return not_in_hand
     if mode.damage.fixed is None or mode.delivery is Delivery.THROWN:
         return "seed 004 plays weapons with their own damage dice, and throws none"
     if mode.is_ranged:

@@ -6,14 +6,18 @@ readying (drawing a weapon, picking one up); the reaction is the dodge or block
 against an attack before its next turn. Initiative is 2d6 plus the Dexterity
 modifier, rolled once for the battle (the base rules' alternate fixed order),
 highest first; equal totals go to the higher Dexterity, then a die each, again
-among those still tied."""
+among those still tied. Posture limits movement (``posture_move``; the base
+rules give no table, so the 3d6 family's basics, ``rules.battle.movement.
+basic_posture_moves``: a crouch two thirds of the Speed; kneeling or lying, one
+metre a turn, a prone fighter crawling; sitting, none)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rules.battle.maneuvers import Maneuver, ManeuverAction, MoveAllowance
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
+from rules.battle.movement import PostureMove, basic_posture_moves
 from rules.battle.state import BattleState
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, roll
@@ -24,6 +28,8 @@ from rules.sets.seed004.sheet import sheet_of
 
 ACTIONS = Citation("base-004", "combat: actions (one action, one reaction, one free action)")
 INITIATIVE = Citation("base-004", "combat: turns and initiative (2d6 + Dexterity)")
+POSTURE_MOVEMENT = Citation("base-004", "movement by stance (the 3d6 basics, our choice)")
+POSTURE_MOVES = basic_posture_moves(POSTURE_MOVEMENT)
 
 ATTACK = Maneuver(
     key="attack",
@@ -59,6 +65,11 @@ def maneuver(key: str) -> Maneuver:
         return _BY_KEY[key]
     except KeyError:
         raise RulesError(f"seed 004 has no maneuver {key!r}") from None
+
+
+def posture_move(posture: Posture) -> PostureMove:
+    """How far a fighter in ``posture`` moves in a turn (see the module)."""
+    return POSTURE_MOVES[posture]
 
 
 def maneuvers_for(combatant: Combatant) -> tuple[Maneuver, ...]:

@@ -18,12 +18,14 @@ from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
+    Posture,
     RulesetSheet,
     Shield,
     Status,
     Weapon,
     WeaponKind,
 )
+from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import NoStrayHits, Occupant, StrayHitRules
 from rules.battle.state import AttackResult, BattleState
@@ -372,6 +374,9 @@ class Seed004:
     def maneuver(self, key: str) -> Maneuver:
         return maneuvers.maneuver(key)
 
+    def posture_move(self, posture: Posture) -> PostureMove:
+        return maneuvers.posture_move(posture)
+
     def new_turn(self, combatant: Combatant) -> Combatant:
         return new_turn_tracks(combatant)
 
@@ -442,4 +447,4 @@ def _may_attack(ruleset: Ruleset, state: BattleState, me: Combatant) -> bool:
     held = None if me.maneuver is None else maneuvers.maneuver(me.maneuver.key)
     if attacks_left(ruleset, me) <= 0 or (held is not None and held.attacks <= 0):
         return False
-    return held is not None or not maneuver_problems(me, maneuvers.ATTACK, "")
+    return held is not None or not maneuver_problems(state, ruleset, me, maneuvers.ATTACK, "")
