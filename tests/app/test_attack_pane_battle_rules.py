@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from app.panes.combat_log import CombatLogPane
 from app.rulesets.seed000.attack_pane import odds_rows
-from rules.battle.commands import Attack, SetPosture
+from rules.battle.commands import Attack, PutAwayItem, ReadyWeapon, SetPosture
 from rules.battle.model import Posture
 from rules.core.dice import DiceRequest
 from rules.sets.seed000.attack import AttackOptions
@@ -34,10 +34,18 @@ def battlefield_texts(pane) -> list[str]:
     return [pane.battlefield_list.item(i).text() for i in range(pane.battlefield_list.count())]
 
 
+def draw_the_spearmans_knife(controller) -> None:
+    """The spearman (c2) puts his two-handed spear away and draws the knife he
+    carries, to throw it (rules.battle.hands: both hands held the spear)."""
+    controller.execute(PutAwayItem("c2", "long-spear", gm_override=True))
+    controller.execute(ReadyWeapon("c2", "knife", gm_override=True))
+
+
 def test_a_thrown_knife_at_a_prone_target_takes_the_ranged_minus_4(qtbot) -> None:
     pane, controller = make_pane(qtbot)
     controller.execute(SetPosture("c3", Posture.PRONE))  # the flail fighter lies down
-    controller.select("c2")  # the spearman, with a knife to throw
+    draw_the_spearmans_knife(controller)
+    controller.select("c2")
     controller.set_target("c3")
     choose(pane.weapon_combo, "knife")
     choose(pane.mode_combo, "throw")
@@ -45,13 +53,12 @@ def test_a_thrown_knife_at_a_prone_target_takes_the_ranged_minus_4(qtbot) -> Non
     assert -4 in [m.value for m in pane.options().extra_modifiers]
     choose(pane.mode_combo, "thrust")  # the same knife in hand: the melee column
     assert not any("target lying prone" in t for t in battlefield_texts(pane))
-    choose(pane.weapon_combo, "long-spear")
-    assert not any("target lying prone" in t for t in battlefield_texts(pane))
 
 
 def test_a_kneeling_target_is_minus_2_to_a_throw_only(qtbot) -> None:
     pane, controller = make_pane(qtbot)
     controller.execute(SetPosture("c3", Posture.KNEELING))
+    draw_the_spearmans_knife(controller)
     controller.select("c2")
     controller.set_target("c3")
     choose(pane.weapon_combo, "knife")
