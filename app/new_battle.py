@@ -74,8 +74,8 @@ from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
 from rules.battle.state import BattleState
 from rules.core.assets import asset_path, read_json
-from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import DataError, RulesError
+from rules.core.formats import DEFAULT_RULESET_KEY
 from rules.sets.protocol import OptionChoice
 from rules.sets.registry import get_ruleset, ruleset_keys
 

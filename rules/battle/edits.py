@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 
 from hexmap import HexGrid
 from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
-from rules.battle.sheet_owner import check_sheet
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -139,11 +138,13 @@ def check_fighter(fighter: Fighter, grid: HexGrid, ruleset: BattleRuleset) -> No
     """``IllegalCommandError`` for a sheet the battle refuses, the same for every
     command that brings one in (``EditFighter``, ``rules.battle.roster.AddCombatant``):
     the first of its ``fighter_problems`` on this map, or a sheet of another
-    ruleset (``rules.battle.sheet_owner.check_sheet``)."""
+    ruleset (``BattleRuleset.sheet_refusal``)."""
     problems = fighter_problems(fighter, grid)
     if problems:
         raise IllegalCommandError(f"the sheet of {fighter.name!r}: {problems[0].message}")
-    check_sheet(fighter, ruleset)
+    refusal = ruleset.sheet_refusal(fighter)
+    if refusal is not None:
+        raise IllegalCommandError(refusal)
 
 
 def sheet_changes(before: Fighter, after: Fighter) -> tuple[str, ...]:

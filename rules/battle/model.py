@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
 from operator import attrgetter
-from typing import TypedDict, Unpack
+from typing import ClassVar, TypedDict, Unpack
 
 from hexmap import Facing, Handedness, Hex, Reach
 from rules.battle.maneuvers import ManeuverChoice
@@ -340,6 +340,14 @@ class RulesetSheet:
     advantages). Each ruleset subclasses it; the battle carries it in
     ``Fighter.stats`` and never looks inside. The base itself holds nothing: a
     fighter with it has no ruleset's statistics."""
+
+    # The registry key of the ruleset whose sheet this is, declared by each
+    # ruleset's sheet class (a test checks it against the registry): the battle
+    # names a fighter's ruleset by it, and never by the class's module.
+    ruleset_key: ClassVar[str | None] = None
+    # Whether the ruleset whose sheet this is reads the catalog's not yet read
+    # sheets (``rules.battle.catalog.RawSheet``) as its own (one ruleset does).
+    reads_raw_sheets: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, slots=True)

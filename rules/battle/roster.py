@@ -10,7 +10,7 @@ leaves drops out of it, and if it was its turn, the next fighter's begins.
 A newcomer's sheet passes the same checks as an edited one
 (``rules.battle.edits.check_fighter``): what the battle refuses in any sheet (a
 fighter without a name, weapons sharing a key, a reach longer than the map ...)
-and a sheet of another ruleset (``rules.battle.sheet_owner``). So neither a
+and a sheet of another ruleset (``BattleRuleset.sheet_refusal``). So neither a
 battle file nor an import brings in a fighter that ``EditFighter`` would refuse.
 """
 

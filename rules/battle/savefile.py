@@ -35,7 +35,6 @@ from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import check_fighter
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
-from rules.battle.sheet_owner import RAW_SHEET_RULESET
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.battle.values import (
     TYPE_KEY,
@@ -90,9 +89,11 @@ class SavingRuleset(BattleRuleset, Protocol):
     def saved_types(self) -> tuple[type, ...]: ...
 
 
-SavingRulesetFinder = Callable[[str, Sequence[str]], SavingRuleset]
-# The key of the ruleset whose sheet class has this name (rules.sets.registry knows;
-# app.files asks it), None for a name no ruleset has.
+# The ruleset of a key with options; no key (a file whose state names none) means the
+# registry's default (rules.core.formats.DEFAULT_RULESET_KEY).
+SavingRulesetFinder = Callable[[str | None, Sequence[str]], SavingRuleset]
+# The key of the ruleset whose sheet class has this name, ``RawSheet`` included
+# (rules.sets.registry knows; app.files asks it), None for a name no ruleset has.
 SheetOwner = Callable[[str], str | None]
 
 
@@ -318,18 +319,19 @@ def foreign_sheet(
     document: Mapping[str, object], ruleset: SavingRuleset, sheet_owner: SheetOwner | None
 ) -> str | None:
     """Why the file cannot be opened because a fighter in it is of another ruleset
-    than the battle's (``rules.battle.sheet_owner.sheet_refusal``: its sheet is none of
-    the battle's ruleset's sheet types): the fighter's name and place, its sheet's
-    ruleset and the battle's. A not yet read sheet (``RawSheet``) is seed 000's.
-    None when every fighter is the battle's ruleset's (or the sheet's name is no
-    ruleset's at all: then the codec names it as unknown)."""
+    than the battle's (``BattleRuleset.sheet_refusal``: its sheet is none of the
+    battle's ruleset's sheet types): the fighter's name and place, its sheet's
+    ruleset (``sheet_owner``'s answer) and the battle's. A not yet read sheet
+    (``RawSheet``) is the battle's own if its ruleset reads such sheets. None when
+    every fighter is the battle's ruleset's (or the sheet's name is no ruleset's
+    at all: then the codec names it as unknown)."""
     own = {
         cls.__name__
         for cls in (ruleset.sheet_type, *ruleset.saved_types)
         if isinstance(cls, type) and issubclass(cls, ruleset.sheet_type)
     }
     own.add(RulesetSheet.__name__)
-    if ruleset.key == RAW_SHEET_RULESET:
+    if ruleset.sheet_type.reads_raw_sheets:
         own.add(RawSheet.__name__)
     parts: list[tuple[str, object]] = [("the initial state", document.get("initial_state"))]
     for what in ("log", "undone"):
@@ -343,10 +345,7 @@ def foreign_sheet(
             kind = stats[TYPE_KEY]
             if not isinstance(kind, str) or kind in own:
                 continue
-            if kind == RawSheet.__name__:
-                owner: str | None = RAW_SHEET_RULESET
-            else:
-                owner = sheet_owner(kind) if sheet_owner is not None else None
+            owner = sheet_owner(kind) if sheet_owner is not None else None
             if owner is None or owner == ruleset.key:
                 continue
             name = fighter.get("name")
@@ -379,14 +378,14 @@ def _replayable_part(
 
 
 def _ruleset_named(raw_state: Mapping[str, object], rulesets: SavingRulesetFinder) -> SavingRuleset:
-    key = raw_state.get("ruleset_key", "000")
+    key = raw_state.get("ruleset_key")
     options = raw_state.get("ruleset_options", [])
-    if not isinstance(key, str) or len(key) > 100:
+    if "ruleset_key" in raw_state and (not isinstance(key, str) or len(key) > 100):
         raise BattleFileError("initial_state.ruleset_key: expected the ruleset's name")
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise BattleFileError("initial_state.ruleset_options: expected a list of names")
-    try:
-        return rulesets(key, tuple(options))
+    try:  # no key: the registry's default (docs/file-format.md)
+        return rulesets(key if isinstance(key, str) else None, tuple(options))
     except Exception as exc:  # an unknown ruleset or option
         raise BattleFileError(f"the battle's rules cannot be found: {exc}") from None
 

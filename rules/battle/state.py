@@ -22,17 +22,17 @@ from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
-from rules.battle.model import Combatant, Posture, RulesetSheet, Status, Weapon
+from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Status, Weapon
 from rules.battle.movement import PostureMove
 from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.sides import SideSetup
 from rules.battle.terrain import TerrainFact, TerrainMap
-from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
+from rules.core.formats import DEFAULT_RULESET_KEY
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,14 @@ class BattleRuleset(Protocol):
         """The class of this ruleset's statistics in ``Fighter.stats``: a fighter
         whose sheet is another ruleset's cannot join its battles (a sheet not yet
         read, ``rules.battle.catalog.RawSheet``, is read by the ruleset first)."""
+        ...
+
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        """Why ``fighter`` cannot fight in this ruleset's battles: its sheet is
+        another ruleset's (the reason names the fighter and both rulesets); None
+        when it may. ``AddCombatant``, ``EditFighter`` and a battle file's initial
+        state refuse such a fighter. Every ruleset answers with
+        ``rules.sets.sheet_refusal``, which asks the registry whose a sheet is."""
         ...
 
     def attack(

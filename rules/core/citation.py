@@ -37,12 +37,6 @@ def cite(seed: str, heading: str) -> Citation:
     return Citation(seed, heading)
 
 
-# The seed whose rules a battle follows unless told otherwise, as the key of its
-# ruleset (re-exported by rules.sets.seed000.ruleset). Kept here, in a module without tables, so
-# that rules.battle.battle need not load the rulesets at start-up (docs/packaging.md).
-DEFAULT_RULESET_KEY = "000"
-
-
 # The published 3d6 basics that seed 000 assumes but never states.
 BASE_SUCCESS_ROLL = Citation("base", "success rolls (3d6 roll-under)")
 BASE_CRITICALS = Citation("base", "critical success and failure")

@@ -6,9 +6,8 @@ message, not as an unknown kind. Battle-level: commands executed on a ``Battle``
 files written and read back.
 
 Besides the registered rulesets (every pair of them is mixed below), a stand-in
-ruleset "999" (seed 000's rules with a sheet of its own, defined as if in a
-package rules.sets.seed999) shows the refusals while only one ruleset is
-registered."""
+ruleset "999" (seed 000's rules with a sheet of its own, which declares the key
+"999") shows the refusals while only one ruleset is registered."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -28,11 +27,11 @@ from rules.battle.edits import EditFighter
 from rules.battle.model import Combatant, Fighter, RulesetSheet, Side
 from rules.battle.roster import AddCombatant
 from rules.battle.savefile import BattleFileError, read_battle, write_battle
-from rules.battle.sheet_owner import sheet_refusal, sheet_ruleset_key
 from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset, ruleset_keys, sheet_owner
 from rules.sets.seed000.sheet import read_stats
+from rules.sets.sheet_refusal import sheet_refusal_in, sheet_ruleset_key
 
 ROOT = Path(__file__).resolve().parents[2]
 GRID = HexGrid(12, 10)
@@ -42,10 +41,9 @@ GRID = HexGrid(12, 10)
 class Sheet999(RulesetSheet):
     """The stand-in ruleset's sheet."""
 
+    ruleset_key: ClassVar[str | None] = "999"
+
     grit: int = 3
-
-
-Sheet999.__module__ = "rules.sets.seed999.sheet"
 
 
 class Ruleset999:
@@ -61,6 +59,9 @@ class Ruleset999:
     def saved_types(self) -> tuple[type, ...]:
         return (*self._base.saved_types, Sheet999)
 
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
 
@@ -68,7 +69,7 @@ class Ruleset999:
 STAND_IN = Ruleset999()
 
 
-def finder(key: str, options: Sequence[str] = ()) -> Any:
+def finder(key: str | None, options: Sequence[str] = ()) -> Any:
     return STAND_IN if key == "999" else get_ruleset(key, options)
 
 
@@ -122,8 +123,8 @@ def test_own_sheets_join_read_or_not() -> None:
     battle.execute(AddCombatant(placed(read_stats(fencer), "c2", 5, Side.BLUE)))
     assert len(battle.state.combatants) == 2
     ruleset = get_ruleset("000")
-    assert sheet_refusal(fencer, ruleset) is None
-    assert sheet_refusal(replace(fencer, stats=RulesetSheet()), ruleset) is None
+    assert ruleset.sheet_refusal(fencer) is None
+    assert ruleset.sheet_refusal(replace(fencer, stats=RulesetSheet())) is None
     assert sheet_ruleset_key(fencer.stats) == "000" and isinstance(fencer.stats, RawSheet)
     assert sheet_ruleset_key(Sheet999()) == "999"
     assert sheet_ruleset_key(RulesetSheet()) is None

@@ -24,8 +24,8 @@ from rules.battle.catalog import (
 )
 from rules.battle.model import DamageBase, DamageType, ParryClass, Side, WeaponKind
 from rules.core.assets import asset_path, asset_root, read_json
-from rules.core.citation import DEFAULT_RULESET_KEY
 from rules.core.errors import DataError, RulesError
+from rules.core.formats import DEFAULT_RULESET_KEY
 from rules.sets.registry import RULESETS, get_ruleset
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.sheet import encumbrance_level, sheet_of

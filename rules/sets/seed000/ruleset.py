@@ -77,6 +77,7 @@ from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 from rules.sets.seed000.wounded import fighter_condition, wielding_problem
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
+from rules.sets.sheet_refusal import sheet_refusal_in
 
 
 class Seed000(Tables):
@@ -255,6 +256,9 @@ class Seed000(Tables):
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet000
+
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self)
 
     def catalog(self) -> Catalog:
         """The shared 3d6 catalog of ``assets/weapons.json``, ``shields.json`` and

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem, weapon_place
@@ -102,6 +103,11 @@ _AVERAGE = Attributes()  # 10 in each
 @dataclass(frozen=True, slots=True)
 class Sheet000(RulesetSheet):
     """A fighter's seed 000 statistics."""
+
+    ruleset_key: ClassVar[str | None] = "000"
+    # The catalog's templates (assets/fighters.json) hold seed 000's statistics,
+    # unread until first use (``sheet_of``).
+    reads_raw_sheets: ClassVar[bool] = True
 
     attributes: Attributes = _AVERAGE
     skills: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))

@@ -91,6 +91,7 @@ from rules.sets.seed002.tracks import tracks_of
 from rules.sets.seed002.turn import HEART
 from rules.sets.seed002.wounds import SPINE, major_wound_level
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
+from rules.sets.sheet_refusal import sheet_refusal_in
 
 LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
 # Whom the GM marks unconscious (no row of the seed's does but the heart's).
@@ -157,6 +158,9 @@ class Seed002:
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet002
+
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self)
 
     # --- the attack -----------------------------------------------------------------
     def _choices(self, choices: object) -> Attack002:

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.catalog import RawSheet
 from rules.battle.model import Combatant, Fighter, RulesetSheet
@@ -105,6 +106,8 @@ SKILL_BASES: Mapping[str, Callable[[Characteristics], int]] = MappingProxyType(
 @dataclass(frozen=True, slots=True)
 class Sheet002(RulesetSheet):
     """A fighter's seed 002 statistics."""
+
+    ruleset_key: ClassVar[str | None] = "002"
 
     characteristics: Characteristics = Characteristics()
     skills: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))

@@ -93,6 +93,7 @@ from rules.sets.seed003.sheet import (
 from rules.sets.seed003.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed003.tracks import body_of, fighter_condition, with_body, worst_wound_health
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
+from rules.sets.sheet_refusal import sheet_refusal_in
 
 KEY = "003"
 BASE_STRAY = Citation("base-003", "a flying piece in the way: Agility against Fair (our rule)")
@@ -178,6 +179,9 @@ class Seed003:
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet003
+
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self)
 
     def catalog(self) -> Catalog:
         return _catalog()

@@ -27,6 +27,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import ClassVar
 
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem
@@ -81,6 +82,8 @@ _COVERED = {
 
 @dataclass(frozen=True, slots=True)
 class Sheet003(RulesetSheet):
+    ruleset_key: ClassVar[str | None] = "003"
+
     strength: int = 0
     agility: int = 0
     damage_capacity: int = 0

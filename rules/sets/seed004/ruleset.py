@@ -87,6 +87,7 @@ from rules.sets.seed004.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed004.tables import KEY, catalog, difficulty_table
 from rules.sets.seed004.tracks import maximum_hit_points, tracks_of
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
+from rules.sets.sheet_refusal import sheet_refusal_in
 
 _OUTCOME_LABELS = {
     Outcome.HIT: "hit",
@@ -147,6 +148,9 @@ class Seed004:
     @property
     def sheet_type(self) -> type[RulesetSheet]:
         return Sheet004
+
+    def sheet_refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self)
 
     def catalog(self) -> Catalog:
         return catalog()

@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.catalog import RawSheet
 from rules.battle.edits import SheetProblem, weapon_place
@@ -94,6 +95,8 @@ class ZoneArmor:
 @dataclass(frozen=True, slots=True)
 class Sheet004(RulesetSheet):
     """A fighter's seed 004 statistics."""
+
+    ruleset_key: ClassVar[str | None] = "004"
 
     abilities: Abilities = Abilities()
     skills: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
