@@ -40,7 +40,7 @@ from rules.sets.seed000.defense import (
     plan_defense,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
-from rules.sets.seed000.hit_location import HitLocationSystem
+from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import (
     BODY_AREA_CITATION,
@@ -338,7 +338,7 @@ def traits_html(c: Combatant) -> str:
     return " · ".join(parts)
 
 
-def wounds_html(c: Combatant, system: HitLocationSystem | None = None) -> str:
+def wounds_html(c: Combatant, system: LocationRules | None = None) -> str:
     """Every located wound (with crippled limbs and lasting conditions), the wound
     track of each hurt part where the battle's hit location ``system`` keeps one
     (the FUDGE option), then the combatant's own states: off balance, shield lost."""

@@ -179,9 +179,7 @@ from rules.sets.seed000.disarm import (
     Hand,
 )
 from rules.sets.seed000.hit_location import (
-    AREAS,
     MISSING_000,
-    HitLocationSystem,
     HitLocationTable,
     LocationRoll,
     TableSide,
@@ -195,6 +193,7 @@ from rules.sets.seed000.improvised import (
     is_improvised,
     roll_improvised_parry,
 )
+from rules.sets.seed000.location_rules import AREAS, LocationRules
 from rules.sets.seed000.locations import HitLocation, aim_at
 from rules.sets.seed000.locations_001 import CHINKS_001
 from rules.sets.seed000.missiles import (
@@ -749,7 +748,7 @@ def _check_parrying_limb(options: AttackOptions, defender: Combatant) -> None:
 PARRYING_LIMB_BONUS = 2
 
 
-def covered_keys(system: HitLocationSystem, areas: frozenset[str]) -> frozenset[str]:
+def covered_keys(system: LocationRules, areas: frozenset[str]) -> frozenset[str]:
     """The system's location keys inside the covered body areas."""
     return system.covered_keys(areas) if areas else frozenset()
 
@@ -830,7 +829,7 @@ def _off_hand(options: AttackOptions, ambidextrous: bool) -> Modifier | None:
 
 def _aim(
     options: AttackOptions,
-    system: HitLocationSystem,
+    system: LocationRules,
     defender: Combatant,
     arc: Arc,
     mode: WeaponMode,
@@ -868,7 +867,7 @@ def _aim(
     )
 
 
-def _stance_decides(system: HitLocationSystem, hit_key: str | None, random: bool) -> bool:
+def _stance_decides(system: LocationRules, hit_key: str | None, random: bool) -> bool:
     """Whether the defender's stance matters to this blow (000 REFUSED VS. OPEN
     STANCES): an aim at a far limb, whose penalty it picks, or a random location on
     a table of near and far limbs, whose side it decides."""
@@ -878,7 +877,7 @@ def _stance_decides(system: HitLocationSystem, hit_key: str | None, random: bool
 
 
 def _shield_pd_factor(
-    system: HitLocationSystem, hit_key: str | None, swung: bool
+    system: LocationRules, hit_key: str | None, swung: bool
 ) -> tuple[int, str, Citation] | None:
     """000 RANDOM BODY HIT note 13, for a blow aimed at a location of seed 000's
     table: the shield's PD counts double against a swing at the chest area and
@@ -1991,7 +1990,7 @@ def _body_blow(
     return damage, location_roll, hit_key
 
 
-def limb_side(plan: AttackPlan, system: HitLocationSystem, c: Combatant) -> BodySide | None:
+def limb_side(plan: AttackPlan, system: LocationRules, c: Combatant) -> BodySide | None:
     """The side of the limb a blow aimed at the parrying limb (the weapon side) or
     at a shield limb (the other side) strikes; None for any other aim."""
     if plan.location.key == PARRYING_LIMB:
@@ -2001,7 +2000,7 @@ def limb_side(plan: AttackPlan, system: HitLocationSystem, c: Combatant) -> Body
     return None
 
 
-def table_side(system: HitLocationSystem, key: str, c: Combatant) -> BodySide | None:
+def table_side(system: LocationRules, key: str, c: Combatant) -> BodySide | None:
     """The side of an aimed location that has one (the near side: the weapon
     hand's)."""
     side = system.locations[key].side
@@ -2044,7 +2043,7 @@ def wound_inputs(
 
 
 def _lasting_wound_modifiers(
-    system: HitLocationSystem, c: Combatant, arms: frozenset[BodySide]
+    system: LocationRules, c: Combatant, arms: frozenset[BodySide]
 ) -> tuple[Modifier, ...]:
     """The system's lasting modifiers of ``c``'s wounds on an action that uses
     ``arms`` (003 5.874 under locations-fudge). An unwounded fighter has none, and

@@ -45,7 +45,7 @@ from rules.sets.seed000.critical_misses import (
     CriticalMissCheck,
     confirm_critical_miss,
 )
-from rules.sets.seed000.hit_location import HitLocationSystem
+from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.stances import AcrobaticResult, BodySide, acrobatic_dodge
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import Victim, WoundAssessment
@@ -180,7 +180,7 @@ class AttackRollStep:
 
 def attack_roll_step(
     inputs: AttackRollInputs,
-    system: HitLocationSystem,
+    system: LocationRules,
     dice: DiceSource,
     what: str | None = None,
 ) -> AttackRollStep:
@@ -298,7 +298,7 @@ class WoundInputs:
     from_back: bool
     chink: bool
 
-    def assess(self, system: HitLocationSystem, basic: int) -> WoundAssessment:
+    def assess(self, system: LocationRules, basic: int) -> WoundAssessment:
         """The wound ``basic`` damage makes here (no dice: its rolls are
         ``resolve_rolls``')."""
         return system.assess_wound(

@@ -7,31 +7,30 @@ The numbers are data, ``assets/rulesets/000/hit_locations.json``;
 (``rules.sets.seed000.tables.Tables.hit_location_table``). docs/hit-locations.md restates the table
 and lists every reading of the seed's typos.
 
-The table and seed 001's (``rules.sets.seed000.locations_001``) both satisfy the
-``HitLocationSystem`` protocol, so a ruleset can offer either:
-
-* ``locations``: every location that can be aimed at, with its penalty;
-* ``penalty``: the itemised modifiers to hit one location;
-* ``roll_random``: a random location, with every die rolled recorded;
-* ``exact_distribution``: the exact chance of each location, by enumerating every
-  way the dice can fall (3d6 x sub-roll x second sub-roll) - no sampling;
-* ``assess_wound``: what a blow does there (``rules.sets.seed000.wound_effects``).
+The table is one of the hit location systems a ruleset can offer: it extends
+``rules.sets.seed000.location_rules.LocationRules`` (whose records and required
+core ``HitLocationSystem`` this module re-exports). Besides the core - the
+locations with their penalties, the random roll with every die recorded, its exact
+chances by enumerating every way the dice can fall (3d6 x sub-roll x second
+sub-roll, no sampling) and what a blow does there
+(``rules.sets.seed000.wound_effects``) - it has seed 000's own rules: what may aim
+where (notes 5 and 10) and where a missed aim lands (000 NEAR MISSES, 000 MISSING A
+SPECIFIC HIT LOCATION).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Protocol
+from typing import ClassVar
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
-from rules.core.errors import DataError, IllegalAttackError, RulesError
+from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
     JSONObject,
     as_enum,
@@ -45,6 +44,16 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.core.modifiers import Modifier
+from rules.sets.seed000.location_rules import (
+    AREAS,
+    HitLocationSystem,
+    Location,
+    LocationAttempt,
+    LocationRoll,
+    LocationRules,
+    TableSide,
+    condition_on_cover,
+)
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     BodySide,
@@ -73,11 +82,6 @@ __all__ = [
 
 HIT_LOCATIONS_FILE = "hit_locations.json"
 RANDOM_000 = cite("000", "RANDOM HIT LOCATION")
-# Seed 001's rule that the 000 table lacks (an aimed chink is refused under 000).
-CHINKS_CITATION = cite("001", "Targeting Chinks in Armor")
-CHINKS_NEED_001 = (
-    f"seed 000 has no chinks in armor: they need the 001 hit locations ({CHINKS_CITATION})"
-)
 # The keys of the limbs an aim at "the arm" or "the leg" means (the near ones).
 _LIMB_KEYS_000 = {"arm": "near_arm", "hand": "near_hand", "leg": "near_thigh", "foot": "near_foot"}
 PENALTY_000 = cite("000", "HIT PENALTY")
@@ -85,40 +89,6 @@ TABLE_000 = cite("000", "RANDOM BODY HIT")
 MISSING_000 = cite("000", "MISSING A SPECIFIC HIT LOCATION")
 HANDS_000 = cite("000", "HITTING HANDS IN MELEE")
 NEAR_MISSES_000 = cite("000", "NEAR MISSES")
-AREAS = ("head", "arm", "leg", "torso")
-
-
-class TableSide(Enum):
-    """Seed 000's table distinguishes the near (weapon) and far (shield) limbs."""
-
-    NEAR = "near"
-    FAR = "far"
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    """A location that can be aimed at.
-
-    ``penalty`` is the penalty to hit it on an unarmored foe; ``shield_penalty``
-    replaces it when the location is on the side where the target carries a
-    shield; ``front_penalty``/``rear_penalty`` replace it when aiming from the
-    front / from the side or rear. ``random`` tells whether the random table can
-    land on it. ``area`` is one of head, arm, leg, torso."""
-
-    key: str
-    label: str
-    area: str
-    penalty: int
-    citation: Citation
-    random: bool = True
-    side: TableSide | None = None
-    shield_penalty: int | None = None
-    front_penalty: int | None = None
-    rear_penalty: int | None = None
-    hand: bool = False
-    notes: tuple[int, ...] = ()
-    printed_notes: tuple[int, ...] = ()
-    major_damage: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,206 +106,6 @@ class TableRow:
 
     def matches_first(self, total: int, direction: str) -> bool:
         return self.low <= total <= self.high and self.direction in (None, direction)
-
-
-@dataclass(frozen=True, slots=True)
-class LocationAttempt:
-    """One pass at the table. ``dice`` are the 3d6 as rolled, ``total`` their sum
-    plus the shift (-3 from above, +3 from below), ``row`` the total brought onto
-    the table's range; ``sub``/``sub2`` the sub-rolls, if the row needed them (in
-    seed 001, ``sub`` is the hand or foot's side die)."""
-
-    dice: tuple[int, ...]
-    shift: int
-    total: int
-    row: int
-    sub: int | None
-    sub2: int | None
-    location: str
-    covered: bool
-
-
-@dataclass(frozen=True, slots=True)
-class LocationRoll:
-    """A random hit location with everything rolled to find it. Covered results
-    are kept as earlier attempts; the last attempt is the hit."""
-
-    system: str
-    attempts: tuple[LocationAttempt, ...]
-    location: str
-    label: str
-    side: BodySide | None
-    side_die: int | None
-    steps: tuple[Step, ...]
-
-    @property
-    def final(self) -> LocationAttempt:
-        return self.attempts[-1]
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        return self.final.dice
-
-
-class HitLocationSystem(Protocol):
-    """What a ruleset needs from a hit location system (seed 000's table,
-    seed 001's locations). Arguments a system has no rule for are ignored by it."""
-
-    @property
-    def system(self) -> str: ...
-
-    @property
-    def locations(self) -> Mapping[str, Location]: ...
-
-    @property
-    def random_citation(self) -> Citation:
-        """The rule of a random hit location in this system."""
-        ...
-
-    def penalty(
-        self, location_key: str, *, shield_side: bool, melee: bool, from_front: bool = True
-    ) -> tuple[Modifier, ...]: ...
-
-    def aimed_penalty(
-        self,
-        location_key: str,
-        *,
-        shield_side: bool,
-        from_front: bool,
-        chink: bool,
-        melee: bool = True,
-    ) -> tuple[Modifier, ...]:
-        """The modifiers of a blow aimed at the location (``melee``: a hand-weapon
-        blow, which may cost more) or at a chink in its armor, where the system
-        has that rule: else ``IllegalAttackError``."""
-        ...
-
-    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
-        """Why an attack of ``damage_type`` cannot aim at a chink in the armor, with
-        the rule cited; None when it can."""
-        ...
-
-    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
-        """Every key an attack may aim at, in the table's order: each location, and
-        the aims the system adds (001's shield arm and hand, for a ``shielded``
-        target). The unaimed default (001's torso) is left out."""
-        ...
-
-    def limb_key(self, limb: str) -> str:
-        """The location key of a limb (arm, hand, leg, foot)."""
-        ...
-
-    def shield_limb(self, aimed: str | None) -> str | None:
-        """The limb an aim such as "shield arm" names, where the system has such
-        aims; else None."""
-        ...
-
-    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
-        """The location keys inside the covered body areas (head, arm, leg, torso)."""
-        ...
-
-    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
-        """Locations a target with these injury tolerances does not have."""
-        ...
-
-    def can_target(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> bool:
-        """Whether an attack of ``damage_type`` may aim at the location."""
-        ...
-
-    def aim_problem(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        swung: bool,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> str | None:
-        """Why this attack (its damage type, a swing) cannot aim at the location,
-        with the rule cited; None when it can. Asked when the attack is planned,
-        so that no blow is refused only once it lands."""
-        ...
-
-    def missed_aim(
-        self,
-        location_key: str,
-        total: int,
-        effective_skill: int,
-        aim_penalty: int,
-        damage_type: DamageType,
-        swung: bool,
-        hand_weapon: bool = True,
-    ) -> tuple[str, str, Citation] | None:
-        """Where a failed (not critical) blow aimed at ``location_key`` lands
-        anyway, if the defender fails to defend: the location, why, and the rule;
-        None for a plain miss (or a system without such rules). ``hand_weapon``
-        is False for a thrown or missile attack."""
-        ...
-
-    def roll_random(
-        self,
-        rng: DiceSource,
-        *,
-        from_above: bool = False,
-        from_below: bool = False,
-        from_back: bool = False,
-        from_side: bool = False,
-        covered: frozenset[str] = frozenset(),
-        shield_side_near: bool = False,
-        shielded: bool = True,
-        left_handed: bool = False,
-        what: str | None = None,
-    ) -> LocationRoll: ...
-
-    def exact_distribution(
-        self,
-        from_above: bool = False,
-        from_below: bool = False,
-        from_back: bool = False,
-        covered: frozenset[str] = frozenset(),
-        *,
-        from_side: bool = False,
-    ) -> Mapping[str, Fraction]: ...
-
-    def assess_wound(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        basic_damage: int,
-        victim: Victim,
-        *,
-        armor_dr: int = 0,
-        side: BodySide | None = None,
-        swung: bool = False,
-        from_back: bool = False,
-        tight_beam: bool = False,
-        chink: bool = False,
-    ) -> WoundAssessment: ...
-
-    def fighting_modifiers(
-        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
-    ) -> tuple[Modifier, ...]:
-        """The lasting modifiers the fighter's own wounds of this system give an
-        attack or a defense that uses the arms (and hands) of ``arms`` and, when
-        ``standing``, the legs (``fighter.wounds``: his wounds so far). Only the
-        FUDGE option has such a rule (003 5.874); seed 000's shock and crippled
-        limbs are ``rules.sets.seed000.wounded``'s, whatever the system. A fighter
-        without wounds has none: every system returns ``()`` for him, and an
-        attack does not ask."""
-        ...
-
-    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
-        """One line per wounded body part of a system that keeps a wound track
-        per part (the FUDGE option: "Left hand: useless; 0/2 1/1 1/1 1/2 0/2"),
-        for the inspector; none for the others."""
-        ...
 
 
 # --------------------------------------------------------------------------- helpers
@@ -383,30 +153,6 @@ def first_roll_shift(from_above: bool, from_below: bool, above: int, below: int)
     return above if from_above else below if from_below else 0
 
 
-def condition_on_cover(
-    dist: Mapping[str, Fraction], covered: frozenset[str], known: Mapping[str, object]
-) -> Mapping[str, Fraction]:
-    """Re-rolling covered results until an open one comes up gives each open
-    location its chance divided by the chance of landing on any open one."""
-    unknown = sorted(covered - set(known))
-    if unknown:
-        raise RulesError(f"unknown covered location(s): {', '.join(unknown)}")
-    open_p = sum((p for k, p in dist.items() if k not in covered), Fraction(0))
-    if open_p == 0:
-        raise RulesError("every location the dice can reach is under cover")
-    return MappingProxyType({k: p / open_p for k, p in dist.items() if k not in covered and p != 0})
-
-
-def known_location(locations: Mapping[str, Location], key: str) -> Location:
-    """The location under ``key``; every system refuses an unknown key the same way,
-    listing the keys it knows so that a typo in a plan is easy to spot."""
-    try:
-        return locations[key]
-    except KeyError:
-        known = ", ".join(locations)
-        raise IllegalAttackError(f"unknown hit location {key!r} (known: {known})") from None
-
-
 # --------------------------------------------------------------------------- the table
 
 # The number of the 216 ways 3d6 fall that give each total.
@@ -430,9 +176,11 @@ class ShieldPD:
 
 
 @dataclass(frozen=True)
-class HitLocationTable:
+class HitLocationTable(LocationRules):
     """Seed 000's hit locations (see the module docstring)."""
 
+    limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType(_LIMB_KEYS_000)
+    no_chinks: ClassVar[str] = "seed 000 has no chinks in armor"
     system: str
     locations: Mapping[str, Location]
     rows: tuple[TableRow, ...]
@@ -664,58 +412,9 @@ class HitLocationTable:
         return result
 
     # --- aiming -------------------------------------------------------------------
-    def location(self, key: str) -> Location:
-        return known_location(self.locations, key)
-
     @property
     def random_citation(self) -> Citation:
         return RANDOM_000
-
-    def aimed_penalty(
-        self,
-        location_key: str,
-        *,
-        shield_side: bool,
-        from_front: bool,
-        chink: bool,
-        melee: bool = True,
-    ) -> tuple[Modifier, ...]:
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
-        return self.penalty(
-            location_key, shield_side=shield_side, melee=melee, from_front=from_front
-        )
-
-    def chink_problem(self, damage_type: DamageType, *, tight_beam: bool = False) -> str | None:
-        return CHINKS_NEED_001
-
-    def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
-        return tuple(self.locations)  # every row, the ones never rolled at random too
-
-    def limb_key(self, limb: str) -> str:
-        return _LIMB_KEYS_000[limb]
-
-    def shield_limb(self, aimed: str | None) -> str | None:
-        return None  # seed 000 aims at the near or far limb, not at "the shield arm"
-
-    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
-        out: frozenset[str] = frozenset()
-        for area in areas:
-            out |= self.area_keys(area)
-        return out
-
-    def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
-        return frozenset()  # injury tolerance is seed 001's rule
-
-    def can_target(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> bool:
-        return self.aim_problem(location_key, damage_type, swung=False) is None
 
     def aim_problem(
         self,
@@ -768,12 +467,6 @@ class HitLocationTable:
             if to != location_key:
                 return to, "missed only because of the aim", MISSING_000
         return None
-
-    def area_keys(self, area: str) -> frozenset[str]:
-        """Every location of an area (head, arm, leg, torso), e.g. for ``covered``."""
-        if area not in AREAS:
-            raise RulesError(f"unknown area {area!r}; areas are {', '.join(AREAS)}")
-        return frozenset(k for k, loc in self.locations.items() if loc.area == area)
 
     def penalty(
         self,
@@ -913,8 +606,7 @@ class HitLocationTable:
         ``base_multiplier`` overrides the damage type's ordinary multiplier (default:
         the ruleset's wounding table, ``base_multipliers``). ``tight_beam`` and
         ``chink`` are seed 001 options; seed 000 refuses a chink."""
-        if chink:
-            raise IllegalAttackError(CHINKS_NEED_001)
+        self.refuse_chink(chink)
         self.location(location_key)
         if base_multiplier is None:
             try:
@@ -933,14 +625,6 @@ class HitLocationTable:
             from_back=from_back,
             base_multiplier=base_multiplier,
         )
-
-    def fighting_modifiers(
-        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
-    ) -> tuple[Modifier, ...]:
-        return ()  # seed 000's wounds hurt by shock and crippling (rules.sets.seed000.wounded)
-
-    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
-        return ()  # seed 000's wounds are listed one by one
 
 
 # --------------------------------------------------------------------------- loading
@@ -1167,7 +851,3 @@ def _validate(t: HitLocationTable) -> None:
                 f"hit_locations.locations.{key}: 'random' is {loc.random} but the location is"
                 f"{'' if key in on_table else ' not'} on the table"
             )
-
-
-def _check_system(t: HitLocationTable) -> HitLocationSystem:
-    return t  # mypy checks that HitLocationTable satisfies the protocol

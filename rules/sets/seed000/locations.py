@@ -16,7 +16,7 @@ from rules.battle.model import Combatant, DamageType
 from rules.core.citation import BASE_HIT_LOCATION, Citation
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.hit_location import HitLocationSystem, TableSide
+from rules.sets.seed000.location_rules import LocationRules, TableSide
 from rules.sets.seed000.locations_001 import DEFAULT_AIM_001, HIT_LOCATION_001
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.stances import combatant_stance
@@ -41,7 +41,7 @@ UNAIMED = HitLocation(UNAIMED_KEY, "Torso", 0, BASE_HIT_LOCATION)
 
 
 def aim_at(
-    system: HitLocationSystem,
+    system: LocationRules,
     defender: Combatant,
     location_key: str | None,
     *,
@@ -109,7 +109,7 @@ class AimChoice:
 
 
 def aim_choices(
-    system: HitLocationSystem,
+    system: LocationRules,
     defender: Combatant,
     *,
     from_front: bool,

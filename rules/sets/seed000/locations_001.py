@@ -12,7 +12,9 @@ rules of its family (4th edition) and said so in the data and in
 docs/hit-locations.md: the 3d6 random location table, the ordinary wounding
 multipliers, the Unliving/Homogenous/Diffuse modifiers, shock and knockdown.
 
-``Locations001`` satisfies ``rules.sets.seed000.hit_location.HitLocationSystem``.
+``Locations001`` extends ``rules.sets.seed000.location_rules.LocationRules`` with the
+seed's own rules: chinks in armor, aims at the shield arm and hand, what may aim at
+the eye and vitals, and the locations an injury tolerance lacks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
@@ -40,14 +43,13 @@ from rules.core.jsondata import (
     get_str,
 )
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.hit_location import (
-    HitLocationSystem,
+from rules.sets.seed000.hit_location import parse_location
+from rules.sets.seed000.location_rules import (
     Location,
     LocationAttempt,
     LocationRoll,
+    LocationRules,
     condition_on_cover,
-    known_location,
-    parse_location,
 )
 from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
@@ -82,13 +84,6 @@ LIMBS_001 = ("arm", "hand", "leg", "foot")
 # 001 Hit Location: "shield arm" / "shield hand" aim at the far limb carrying a shield.
 SHIELD_LIMBS_001 = {"shield arm": "arm", "shield hand": "hand"}
 DEFAULT_AIM_001 = "torso"  # 001 Hit Location: the target of an attack that names none
-# The locations inside each body area that cover can hide (000 RANDOM HIT LOCATION).
-_KEYS_BY_AREA_001 = {
-    "head": ("skull", "eye", "face", "neck"),
-    "arm": ("arm", "hand"),
-    "leg": ("leg", "foot"),
-    "torso": ("torso", "vitals", "groin"),
-}
 CHINKS_001 = cite("001", "Targeting Chinks in Armor")
 TOLERANCE_001 = cite("001", "Injury Tolerance and Hit Location")
 LARGE_AREA_001 = cite("001", "Large-Area Injury")
@@ -147,9 +142,10 @@ class RandomRow001:
 
 
 @dataclass(frozen=True)
-class Locations001:
+class Locations001(LocationRules):
     """Seed 001's hit locations (see the module docstring)."""
 
+    limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType({limb: limb for limb in LIMBS_001})
     system: str
     locations: Mapping[str, Location]
     wounds: Mapping[str, Wound001]
@@ -173,9 +169,6 @@ class Locations001:
     )
 
     # --- aiming -------------------------------------------------------------------
-    def location(self, key: str) -> Location:
-        return known_location(self.locations, key)
-
     @property
     def random_citation(self) -> Citation:
         return RANDOM_001
@@ -201,32 +194,13 @@ class Locations001:
         )
 
     def aim_keys(self, *, shielded: bool) -> tuple[str, ...]:
-        keys = tuple(k for k in self.locations if k != DEFAULT_AIM_001)
+        """Every location but the torso, and the shield arm and hand of a shield bearer."""
+        keys = super().aim_keys(shielded=shielded)
         return (*keys, *SHIELD_LIMBS_001) if shielded else keys
 
-    def limb_key(self, limb: str) -> str:
-        if limb not in LIMBS_001:
-            raise RulesError(f"no limb {limb!r} (limbs: {', '.join(LIMBS_001)})")
-        return limb
-
     def shield_limb(self, aimed: str | None) -> str | None:
+        """The limb "shield arm" or "shield hand" names."""
         return None if aimed is None else SHIELD_LIMBS_001.get(aimed)
-
-    def covered_keys(self, areas: frozenset[str]) -> frozenset[str]:
-        keys = {k for area in areas for k in _KEYS_BY_AREA_001[area]}
-        return frozenset(k for k in keys if k in self.locations)
-
-    def missed_aim(
-        self,
-        location_key: str,
-        total: int,
-        effective_skill: int,
-        aim_penalty: int,
-        damage_type: DamageType,
-        swung: bool,
-        hand_weapon: bool = True,
-    ) -> tuple[str, str, Citation] | None:
-        return None  # near misses and shifted aims are seed 000's rules
 
     def lacking_locations(self, tolerances: Iterable[InjuryTolerance]) -> frozenset[str]:
         """Locations a target with these tolerances does not have (No Eyes, No
@@ -237,24 +211,6 @@ class Locations001:
             out |= self.lacking.get(t, frozenset())
         return frozenset(out)
 
-    def can_target(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> bool:
-        """Whether the attack may aim at the location: the eye and vitals take
-        only impaling, piercing and tight-beam burning attacks; fatigue damage
-        ignores hit location; a lacking location cannot be targeted."""
-        self.location(location_key)
-        if location_key in self.lacking_locations(tolerances):
-            return False
-        if damage_type is DamageType.FATIGUE:
-            return location_key == "torso"
-        return self._type_allowed(self.wounds[location_key], self._norm(damage_type), tight_beam)
-
     def aim_problem(
         self,
         location_key: str,
@@ -264,13 +220,19 @@ class Locations001:
         tight_beam: bool = False,
         tolerances: frozenset[InjuryTolerance] = frozenset(),
     ) -> str | None:
-        """``can_target`` with its reason: a lacking location, the eye and vitals
-        (impaling, piercing and tight-beam burning only), fatigue damage."""
-        if self.can_target(location_key, damage_type, tight_beam=tight_beam, tolerances=tolerances):
-            return None
+        """Why the attack may not aim at the location: a lacking location cannot be
+        targeted; the eye and vitals take only impaling, piercing and tight-beam
+        burning attacks; fatigue damage ignores hit location (the torso only)."""
         label = self.location(location_key).label.lower()
         if location_key in self.lacking_locations(tolerances):
             return f"cannot aim at the {label}: the target has none ({TOLERANCE_001})"
+        if damage_type is DamageType.FATIGUE:
+            allowed = location_key == "torso"
+        else:
+            wound = self.wounds[location_key]
+            allowed = self._type_allowed(wound, self._norm(damage_type), tight_beam)
+        if allowed:
+            return None
         return f"a {damage_type.value} attack cannot aim at the {label} ({HIT_LOCATION_001})"
 
     def _type_allowed(self, w: Wound001, dt: DamageType, tight_beam: bool) -> bool:
@@ -469,18 +431,6 @@ class Locations001:
             tight_beam=tight_beam,
             chink=chink,
         )
-
-    def fighting_modifiers(
-        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
-    ) -> tuple[Modifier, ...]:
-        return ()  # seed 001 has no lasting wound modifiers of its own
-
-    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
-        return ()  # no wound track per part
-
-
-def _check_system(t: Locations001) -> HitLocationSystem:
-    return t  # mypy checks that Locations001 satisfies the protocol
 
 
 # --------------------------------------------------------------------------- large area

@@ -15,7 +15,8 @@ puts them in seed 000's terms (docs/hit-locations.md, "Seed 004's zones in seed
   two for a vital organ; in seed 000 each step costs ``SIZE_STEP_PENALTY`` (-3)
   to the attack. Every fighter of seed 000 is a man-sized target (medium): seed
   000's posture penalties already make a lower target harder to hit, so no zone
-  is ever too small to aim at in melee.
+  is ever too small to aim at in melee (a medium target two steps smaller is
+  still tiny) and any damage type may aim anywhere.
 * **Damage.** Seed 000's damage roll, its armor DR (the same on every zone: a
   seed 000 armor covers the body), then the zone's effect on what is left: the
   vital-organ rules (crushing is bludgeoning, cutting slashing, impaling and the
@@ -28,7 +29,9 @@ puts them in seed 000's terms (docs/hit-locations.md, "Seed 004's zones in seed
   its shock and, over HP/2, the major wound's knockdown roll. Seed 004 has no
   crippling, so no zone cripples a limb.
 
-``Zones2d6`` satisfies ``rules.sets.seed000.hit_location.HitLocationSystem``.
+``Zones2d6`` extends ``rules.sets.seed000.location_rules.UndirectedLocations``: none
+of the rules only some seeds have applies to the zones, so it keeps every neutral
+answer.
 """
 
 from __future__ import annotations
@@ -45,28 +48,23 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError, RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.components.zones_2d6 import (
-    SIZE_CITATION,
     ZONE_TABLE,
     ZONES_CITATION,
     Blow,
-    Size,
     Zone,
     ZoneRow,
-    aim_problem,
     aim_steps,
     roll_zone,
     zone_damage,
     zone_distribution,
 )
-from rules.sets.seed000.hit_location import (
-    HitLocationSystem,
+from rules.sets.seed000.location_rules import (
+    UNAIMED_KEY,
     Location,
     LocationAttempt,
     LocationRoll,
-    known_location,
+    UndirectedLocations,
 )
-from rules.sets.seed000.replacement_locations import UNAIMED_KEY, ReplacementLocations
-from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     PIERCING_TYPES,
     BodySide,
@@ -95,8 +93,6 @@ SYSTEM_2D6 = "004"
 # the middle of seed 000's own aimed penalties for a body part (arm and leg -2,
 # vitals -3, hand and foot -4, head -5).
 SIZE_STEP_PENALTY = -3
-# Every seed 000 fighter is a man-sized target (see the module docstring).
-TARGET_SIZE = Size.MEDIUM
 
 # Seed 000's body areas (cover, a guarded area) and the zones inside them. A
 # zone's key is its value ("heart"); ``Zone`` lists them in the table's order.
@@ -148,11 +144,11 @@ def zone_of(key: str) -> Zone:
 
 
 @dataclass(frozen=True)
-class Zones2d6(ReplacementLocations):
+class Zones2d6(UndirectedLocations):
     """Seed 004's hit zones in seed 000 (see the module docstring). ``wounding``:
     seed 000's wounding multipliers by damage type (``Tables.wounding``)."""
 
-    system_name: ClassVar[str] = "2d6 zones"
+    no_chinks: ClassVar[str] = "the 2d6 zones have no chinks in armor"
     limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
         {"arm": "arms", "hand": "arms", "leg": "legs", "foot": "legs"}
     )
@@ -199,30 +195,6 @@ class Zones2d6(ReplacementLocations):
                 ZONES_CITATION,
             ),
         )
-
-    def can_target(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> bool:
-        return self.aim_problem(location_key, damage_type, swung=False) is None
-
-    def aim_problem(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        swung: bool,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> str | None:
-        """A zone too small to aim at (below tiny once made smaller: never for a
-        man-sized target); any damage type may aim anywhere."""
-        problem = aim_problem(TARGET_SIZE, zone_of(location_key))
-        return f"{problem} ({SIZE_CITATION})" if problem else None
 
     # --- the dice -------------------------------------------------------------------
     def roll_random(
@@ -281,7 +253,7 @@ class Zones2d6(ReplacementLocations):
         000's base rules. ``side``, ``swung``, ``from_back`` and ``tight_beam``
         have no rule here."""
         self.refuse_chink(chink)
-        known_location(self.locations, location_key)
+        self.location(location_key)
         zone = zone_of(location_key)
         try:
             ordinary = self.wounding[damage_type]
@@ -340,14 +312,6 @@ class Zones2d6(ReplacementLocations):
             shock_steps=tuple(shock_steps),
         )
 
-    def fighting_modifiers(
-        self, fighter: Victim, *, arms: frozenset[BodySide], standing: bool
-    ) -> tuple[Modifier, ...]:
-        return ()  # seed 004 has no lasting wound modifiers in its zones
-
-    def wound_tracks(self, fighter: Victim) -> tuple[str, ...]:
-        return ()  # no wound track per part
-
 
 _ROWS = {row.zone: row for row in ZONE_TABLE}
 
@@ -360,7 +324,3 @@ def _row_of(zone: Zone) -> ZoneRow:
 def zones_2d6(wounding: Mapping[DamageType, Fraction]) -> Zones2d6:
     """The 2d6 zones with seed 000's wounding multipliers."""
     return Zones2d6(MappingProxyType(dict(wounding)))
-
-
-def _check_system(t: Zones2d6) -> HitLocationSystem:
-    return t  # mypy checks that Zones2d6 satisfies the protocol

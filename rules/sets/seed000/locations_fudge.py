@@ -38,7 +38,9 @@ The tracks are not stored: every assessment replays the victim's earlier wounds
 of this system (``Victim.wounds``) onto fresh tracks, so a battle file, undo and
 the odds see the same boxes.
 
-``FudgeLocations`` satisfies ``rules.sets.seed000.hit_location.HitLocationSystem``.
+``FudgeLocations`` extends ``rules.sets.seed000.location_rules.UndirectedLocations``:
+of the rules only some seeds have, it keeps the FUDGE option's own, the modifiers due
+to damage and a wound track per body part.
 """
 
 from __future__ import annotations
@@ -78,15 +80,12 @@ from rules.sets.components.fudge_locations import (
     roll_random_location,
     wound_for_damage,
 )
-from rules.sets.seed000.hit_location import (
-    HitLocationSystem,
+from rules.sets.seed000.location_rules import (
     Location,
     LocationAttempt,
     LocationRoll,
-    known_location,
+    UndirectedLocations,
 )
-from rules.sets.seed000.replacement_locations import ReplacementLocations
-from rules.sets.seed000.sheet import InjuryTolerance
 from rules.sets.seed000.wound_effects import (
     BodySide,
     Condition,
@@ -189,11 +188,12 @@ def _roll_part(rng: DiceSource, what: str) -> tuple[RandomLocation, LocationAtte
 
 
 @dataclass(frozen=True)
-class FudgeLocations(ReplacementLocations):
-    """FUDGE 5.87's body parts in seed 000 (see the module docstring).
-    ``wounding``: seed 000's wounding multipliers by damage type."""
+class FudgeLocations(UndirectedLocations):
+    """FUDGE 5.87's body parts in seed 000 (see the module docstring): every part
+    takes every blow (003 5.871 has no such limit). ``wounding``: seed 000's
+    wounding multipliers by damage type."""
 
-    system_name: ClassVar[str] = "FUDGE locations"
+    no_chinks: ClassVar[str] = "the FUDGE locations have no chinks in armor"
     limb_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
         {"arm": "right arm", "hand": "right hand", "leg": "right leg", "foot": "right foot"}
     )  # the attack gives the side with the blow
@@ -228,7 +228,7 @@ class FudgeLocations(ReplacementLocations):
     ) -> tuple[Modifier, ...]:
         """003 5.871's penalty by the part's size, two 3d6 points a FUDGE level.
         A shield, melee or the direction have no rule here."""
-        loc = known_location(self.locations, location_key)
+        loc = self.location(location_key)
         if not loc.penalty:
             return ()
         levels = loc.penalty // FUDGE_LEVEL
@@ -240,30 +240,6 @@ class FudgeLocations(ReplacementLocations):
                 HIT_LOCATION,
             ),
         )
-
-    def can_target(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> bool:
-        known_location(self.locations, location_key)
-        return True
-
-    def aim_problem(
-        self,
-        location_key: str,
-        damage_type: DamageType,
-        *,
-        swung: bool,
-        tight_beam: bool = False,
-        tolerances: frozenset[InjuryTolerance] = frozenset(),
-    ) -> str | None:
-        """Every part takes every blow (003 5.871 has no such limit)."""
-        known_location(self.locations, location_key)
-        return None
 
     # --- the dice -------------------------------------------------------------------
     def roll_random(
@@ -320,7 +296,7 @@ class FudgeLocations(ReplacementLocations):
         does (003 5.873). ``side`` moves a limb to that side; ``swung``,
         ``from_back`` and ``tight_beam`` have no rule here."""
         self.refuse_chink(chink)
-        known_location(self.locations, location_key)
+        self.location(location_key)
         part = part_of(location_key, side)
         try:
             multiplier = self.wounding[damage_type]
@@ -457,7 +433,3 @@ def _track_effects(
 def fudge_locations(wounding: Mapping[DamageType, Fraction]) -> FudgeLocations:
     """The FUDGE locations with seed 000's wounding multipliers."""
     return FudgeLocations(MappingProxyType(dict(wounding)))
-
-
-def _check_system(t: FudgeLocations) -> HitLocationSystem:
-    return t  # mypy checks that FudgeLocations satisfies the protocol

@@ -69,7 +69,7 @@ from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
 from rules.sets.seed000.defense import DefensePlan
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
-from rules.sets.seed000.hit_location import HitLocationSystem
+from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
@@ -417,7 +417,7 @@ def attack_odds(
 
 @functools.cache
 def attack_roll_odds(
-    inputs: AttackRollInputs, system: ByIdentity[HitLocationSystem]
+    inputs: AttackRollInputs, system: ByIdentity[LocationRules]
 ) -> Mapping[AttackRollDecision, Fraction]:
     """``attack_roll_step`` on every way the dice fall: the attack roll by total
     (the step reads it), the confirming rolls by outcome."""
@@ -643,7 +643,7 @@ def located_wounds(
 
 @functools.cache
 def _located_wounds(
-    system: ByIdentity[HitLocationSystem], inputs: WoundInputs, dice: Dice, factor: Fraction
+    system: ByIdentity[LocationRules], inputs: WoundInputs, dice: Dice, factor: Fraction
 ) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
     """The damage step on every way its dice fall, each basic damage's wound
     (``WoundInputs.assess``) and every outcome of its required rolls that can

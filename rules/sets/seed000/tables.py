@@ -60,10 +60,10 @@ from rules.sets.seed000.defense import (
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import (
     HIT_LOCATIONS_FILE,
-    HitLocationSystem,
     HitLocationTable,
     parse_hit_location_table,
 )
+from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.locations_001 import Locations001, parse_locations_001
 from rules.sets.seed000.locations_2d6 import zones_2d6
 from rules.sets.seed000.locations_fudge import fudge_locations
@@ -256,7 +256,7 @@ class Tables:
         )
 
     @functools.cached_property
-    def hit_locations(self) -> HitLocationSystem:
+    def hit_locations(self) -> LocationRules:
         """The hit location system of this battle: seed 000's table (000 HIT
         LOCATIONS, 000 RANDOM HIT LOCATION) unless an option selects another:
         ``locations-001`` seed 001's 4th-edition-style locations (001 Hit
