@@ -20,18 +20,19 @@ ruleset's events tell it. The exact odds enumerate ``decide`` itself
 (``rules.battle.attack_odds``).
 
 The attacker's choices and the defender's answer are each the ruleset's own
-frozen dataclass, a subclass of ``AttackChoices`` and ``DefenderAnswer``; the
-``Attack`` command carries them apart, and the ruleset's steps take them back as
-their own types (``own_choices``, ``own_answer``): a wrong type is refused, never
-cast.
+frozen dataclass, a subclass of ``AttackChoices`` and ``DefenderAnswer``
+(``rules.battle.attack_choices``). The ``Attack`` command carries them apart,
+and the ruleset's steps take them back as their own types (``own_choices``,
+``own_answer``): a wrong type is refused, never cast.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.attack_outcome import AttackOutcome
 from rules.battle.state import AttackResult, BattleState
 from rules.core.dice import DiceSource
@@ -40,10 +41,7 @@ from rules.core.events import Event
 from rules.core.modifiers import Modifier
 
 __all__ = [
-    "AnswerInChoices",
-    "AttackChoices",
     "AttackSteps",
-    "DefenderAnswer",
     "Needs",
     "PlannedAttack",
     "PlannedRoll",
@@ -51,36 +49,6 @@ __all__ = [
     "own_choices",
     "run_attack",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class AttackChoices:
-    """Base of a ruleset's attack choices: what the attacker chooses (weapon,
-    mode, aim, options). Each ruleset subclasses it with a frozen dataclass; the
-    battle carries it in ``Attack.choices`` and never looks inside."""
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerInChoices:
-    """Where battle files kept a defender's answer before it had a type of its
-    own: in the attacker's choices of the type named ``choices_type``, as its
-    ``fields``. Reading such a file moves those fields into the answer
-    (``rules.battle.savefile``)."""
-
-    choices_type: str
-    fields: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DefenderAnswer:
-    """Base of a ruleset's defender answer: what the defender chooses against one
-    planned attack (its defense, a retreat, a defended area ...). Each ruleset
-    subclasses it with a frozen dataclass whose fields all have defaults: an
-    ``Attack`` without an answer takes the ruleset's ``default_answer``."""
-
-    # Set by a ruleset whose answer older battle files kept in the attacker's
-    # choices (``AnswerInChoices``); None for an answer that always had its type.
-    was_in_choices: ClassVar[AnswerInChoices | None] = None
 
 
 class Needs(Enum):

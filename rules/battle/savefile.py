@@ -29,10 +29,11 @@ from types import ModuleType
 from typing import Protocol
 
 import rules.battle as battle_package
-import rules.battle.commands  # noqa: F401  (defines the commands battle_types saves)
 from hexmap import HexGrid
+from rules.battle.attack_choices import DefenderAnswer
 from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
+from rules.battle.commands import Attack  # (and every command battle_types saves)
 from rules.battle.edits import check_fighter
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
 from rules.battle.state import BattleRuleset, BattleState, Command
@@ -49,7 +50,7 @@ from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
 FORMAT = "hexfray-battle"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_SUFFIX = ".hexfray"
 # A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -441,6 +442,7 @@ def _entries(
 ) -> tuple[tuple[Command, tuple[int, ...]], ...]:
     if not isinstance(data, list):
         raise BattleFileError(f"{what.split()[0]}: expected a list of commands")
+    answers = answers_in_choices(codec)
     out: list[tuple[Command, tuple[int, ...]]] = []
     for i, entry in enumerate(data, start=1):
         where = f"{what} {i}"
@@ -450,9 +452,24 @@ def _entries(
             raise BattleFileError(f'{where}: expected {{"command": ..., "dice": [...]}}')
         if entry.get("entered", True) is not True:
             raise BattleFileError(f"{where}.entered: expected true (the dice were entered)")
-        command: Command = codec.decode(entry["command"], Command, f"{where}")
+        command = decode_command(entry["command"], codec, where, answers)
         out.append((command, _faces(entry["dice"], where)))
     return tuple(out)
+
+
+def decode_command(
+    data: object,
+    codec: ValueCodec,
+    where: str,
+    answers: Mapping[str, type[DefenderAnswer]] | None = None,
+) -> Command:
+    """A command as a battle file or an autosave journal of any version holds it:
+    an older ``Attack`` is lifted to today's shape first (``lift_attack``).
+    ``answers``: the codec's ``answers_in_choices``, when known already."""
+    if answers is None:
+        answers = answers_in_choices(codec)
+    command: Command = codec.decode(lift_attack(data, answers), Command, where)
+    return command
 
 
 def _faces(data: object, where: str) -> tuple[int, ...]:
@@ -504,8 +521,58 @@ def _from_version_1(document: dict[str, object]) -> dict[str, object]:
     return document
 
 
+def _from_version_2(document: dict[str, object]) -> dict[str, object]:
+    """Version 2: an ``Attack`` held the attacker's choices as ``options``, with the
+    defender's answer inside them. Every attack is lifted to today's shape as it is
+    read (``lift_attack``), those of an autosave journal too, so the document
+    itself only moves on."""
+    document["schema_version"] = 3
+    return document
+
+
 # schema version -> the function that lifts a document of it by one version
-MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {1: _from_version_1}
+MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {
+    1: _from_version_1,
+    2: _from_version_2,
+}
+
+
+def answers_in_choices(codec: ValueCodec) -> dict[str, type[DefenderAnswer]]:
+    """The defender answers of the codec's types that older files kept in the
+    attacker's choices (``DefenderAnswer.was_in_choices``), by the name of the
+    choices type that held them."""
+    found: dict[str, type[DefenderAnswer]] = {}
+    for cls in codec.types.subclasses_of(DefenderAnswer):
+        assert issubclass(cls, DefenderAnswer)
+        if cls.was_in_choices is not None:
+            found[cls.was_in_choices.choices_type] = cls
+    return found
+
+
+def lift_attack(data: object, answers: Mapping[str, type[DefenderAnswer]]) -> object:
+    """An ``Attack`` (a command's data) as an older file or journal wrote it, in
+    today's shape; any other data as it is. Schema 2 named the attacker's choices
+    ``options``: they become ``choices``. An attack without an ``answer`` whose
+    choices are of a type a ruleset's answer names (``answers``,
+    ``answers_in_choices``) was written before that ruleset's defender answered
+    apart: the answer's fields move out of the choices into an answer of that
+    type (fields the choices left at their default stay at the answer's)."""
+    if not isinstance(data, dict) or data.get(TYPE_KEY) != Attack.__name__:
+        return data
+    lifted = dict(data)
+    if "options" in lifted and "choices" not in lifted:
+        lifted["choices"] = lifted.pop("options")
+    choices = lifted.get("choices")
+    if "answer" in lifted or not isinstance(choices, dict):
+        return lifted
+    kind = choices.get(TYPE_KEY)
+    answer = answers.get(kind) if isinstance(kind, str) else None
+    if answer is None or answer.was_in_choices is None:
+        return lifted
+    moved = answer.was_in_choices.fields
+    lifted["choices"] = {k: v for k, v in choices.items() if k not in moved}
+    lifted["answer"] = {TYPE_KEY: answer.__name__, **{k: choices[k] for k in moved if k in choices}}
+    return lifted
 
 
 def schema_version_of(document: Mapping[str, object]) -> int:

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from hexmap import Facing, Hex, HexGrid
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.attack_odds import attack_odds
 from rules.battle.attack_outcome import (
     ActiveDefense,
@@ -21,9 +22,7 @@ from rules.battle.attack_outcome import (
     OutcomeKind,
 )
 from rules.battle.attack_steps import (
-    AttackChoices,
     AttackSteps,
-    DefenderAnswer,
     Needs,
     PlannedRoll,
     own_answer,

@@ -36,6 +36,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import Arc, arc_of, in_front_arc, in_reach
+from rules.battle.attack_choices import AttackChoices
 from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant, DamageType, Delivery, Status, Weapon, WeaponMode
 from rules.battle.state import AttackResult, BattleState
@@ -139,7 +140,7 @@ class Defense(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Seed004Attack:
+class Seed004Attack(AttackChoices):
     """The attacker's choices (``Attack.options``): the weapon and mode (the mode
     carries the damage type: a knife's stab or slash), the zone aimed at (None:
     a random zone), the defender's defense, the GM's difficulty adjustment,

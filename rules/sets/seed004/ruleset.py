@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from hexmap import Hex
+from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import ABLE, Down, FighterCondition, down_as
@@ -247,8 +248,10 @@ class Seed004:
         attacker_id: str,
         defender_id: str,
         choices: object,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
+        refuse_answer_apart(answer)  # the defender's answer is still in the choices
         plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
         return resolve_attack(state, plan, dice)
 
@@ -285,8 +288,14 @@ class Seed004:
         )
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
+        refuse_answer_apart(answer)
         plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
         odds = contest_odds(plan)
         lines = tuple(OddsLine(_OUTCOME_LABELS[o], odds[o]) for o in Outcome if odds.get(o, 0))
