@@ -91,6 +91,9 @@ FACINGS = (Facing.S, Facing.SE, Facing.N)  # the defender faces the attacker, be
 SHORT_SHOT = 3  # hexes: a missile or a throw at short range
 ROOM = 6  # free hexes around the two fighters, for whatever flies off
 DIGEST_CHARS = 8  # of a sha256: a change of a field goes unseen once in 2**32
+# The battle file schema in whose shape the recorded choices are written: the
+# defender's answer still inside the attacker's choices.
+CHOICES_SCHEMA = 2
 
 
 @dataclass(frozen=True)
@@ -263,16 +266,17 @@ def _fresh(
 
 def attack_of(case: Case) -> Attack:
     """The case's command: the one place to adapt when ``Attack`` changes shape.
-    The recorded choices are read as a battle file of schema 2 holds them: a
-    ruleset whose defender now answers apart has its answer moved out of them, as
-    the file's reading does (``rules.battle.savefile.lift_attack``)."""
+    The recorded choices are read as a battle file of ``CHOICES_SCHEMA`` holds
+    them: a ruleset whose defender has answered apart since has its answer moved
+    out of them, as the file's reading does (``rules.battle.savefile.lift_attack``)."""
     data = {
         TYPE_KEY: Attack.__name__,
         "attacker_id": case.setup.attacker,
         "defender_id": case.setup.defender,
         "options": dict(case.choices),
     }
-    command = decode_command(data, codec_of(case.group), "the case's choices")
+    codec = codec_of(case.group)
+    command = decode_command(data, codec, "the case's choices", version=CHOICES_SCHEMA)
     assert isinstance(command, Attack)
     return command
 

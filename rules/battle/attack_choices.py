@@ -27,11 +27,13 @@ class AttackChoices:
 class AnswerInChoices:
     """Where battle files kept a defender's answer before it had a type of its
     own: in the attacker's choices of the type named ``choices_type``, as its
-    ``fields``. Reading such a file moves those fields into the answer
-    (``rules.battle.savefile.lift_attack``)."""
+    ``fields``, in every file of a schema version below ``before_schema`` (the
+    version that moved it out). Reading such a file moves those fields into the
+    answer (``rules.battle.savefile.lift_attack``)."""
 
     choices_type: str
     fields: tuple[str, ...]
+    before_schema: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Attacks in battle files of every version (rules.battle.savefile.lift_attack): schema
 2's ``options`` read as today's ``choices``, a defender's answer that older files
-kept inside the attacker's choices moved into an answer of its own, in a whole file
-and in an autosave journal's entry alike, and everything else left as written."""
+kept inside the attacker's choices moved into an answer of its own, in a whole
+file and in an autosave journal's entry alike, and everything else left as
+written."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ class NewAnswer(DefenderAnswer):
     defense: str = "dodge"
     retreat: bool = False
     was_in_choices: ClassVar[AnswerInChoices | None] = AnswerInChoices(
-        "OldChoices", ("defense", "retreat")
+        "OldChoices", ("defense", "retreat"), before_schema=3
     )
 
 
@@ -73,10 +74,11 @@ def test_an_attack_of_today_and_other_commands_are_left_as_written() -> None:
     assert lift_attack(unknown, ANSWERS) == unknown
 
 
-def test_the_codec_names_the_answers_kept_in_choices() -> None:
+def test_the_codec_names_the_answers_kept_in_choices_in_files_before_they_moved() -> None:
     codec = ValueCodec(saved_types_for((OldChoices, NewAnswer)))
-    assert answers_in_choices(codec) == ANSWERS
-    assert answers_in_choices(ValueCodec(saved_types_for(()))) == {}
+    assert answers_in_choices(codec, 2) == ANSWERS
+    assert answers_in_choices(codec, 3) == {}  # written with the answer apart
+    assert answers_in_choices(ValueCodec(saved_types_for(())), 2) == {}
 
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "assets" / "battles" / "evening-in-progress.hexfray"
@@ -113,3 +115,4 @@ def test_an_autosave_entry_of_schema_2_is_lifted_too() -> None:
     assert isinstance(command, Attack)
     assert codec.encode(command.choices, AttackChoices) == choices
     assert (command.answer, faces) == (None, (3, 4, 5))
+
