@@ -191,7 +191,7 @@ def run_attack(
 ) -> AttackResult:
     """The GM's path: plan, the defender's answer (its default for None), decide,
     apply and describe. The result holds the fighters ``apply`` changed, the
-    events, and the pieces the battle places."""
+    events, the pieces the battle places, and the state ``apply`` made."""
     plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
     taken = own_answer(steps, plan, answer)
     outcome = steps.decide(plan, taken, dice)
@@ -199,4 +199,4 @@ def run_attack(
     changed = tuple(
         now for now, was in zip(after.combatants, state.combatants, strict=True) if now is not was
     )
-    return AttackResult(changed, steps.describe(plan, taken, outcome), outcome.pieces)
+    return AttackResult(changed, steps.describe(plan, taken, outcome), outcome.pieces, after)

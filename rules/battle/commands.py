@@ -271,7 +271,9 @@ class Attack(Command):
         result = ruleset.attack(
             state, self.attacker_id, self.defender_id, self.choices, self.answer, rng
         )
-        after = state.with_combatants(*result.combatants)
+        after = result.after
+        if after is None:
+            after = state.with_combatants(*result.combatants)
         if state.turns_running:
             counted = after.combatant(self.attacker_id)
             after = after.with_combatants(counted.evolve(attacks_made=counted.attacks_made + 1))

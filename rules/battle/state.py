@@ -51,11 +51,14 @@ class LaunchedPiece:
 class AttackResult:
     """What a ruleset's attack did: every combatant it changed, as they are after
     it, the events in order, and the pieces that left a hand (the battle puts
-    them on the map with the same dice, after the attack's own rolls)."""
+    them on the map with the same dice, after the attack's own rolls). ``after``:
+    the state after the attack when the ruleset made it (its ``apply`` step,
+    ``rules.battle.attack_steps``), else None (the battle puts ``combatants`` in)."""
 
     combatants: tuple[Combatant, ...]
     events: tuple[Event, ...]
     pieces: tuple[LaunchedPiece, ...] = ()
+    after: BattleState | None = None
 
 
 class BattleRuleset(Protocol):

@@ -1,8 +1,8 @@
 """Attacks in battle files of every version (rules.battle.savefile.lift_attack): schema
 2's ``options`` read as today's ``choices``, a defender's answer that older files
-kept inside the attacker's choices moved into an answer of its own, in a whole
-file and in an autosave journal's entry alike, and everything else left as
-written."""
+kept inside the attacker's choices moved into an answer of its own (seed 004's
+defense, since schema 3), in a whole file and in an autosave journal's entry alike,
+and everything else left as written."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from rules.battle.savefile import (
 )
 from rules.battle.values import TYPE_KEY, ValueCodec
 from rules.sets.registry import get_ruleset
+from rules.sets.seed004.attack import Defense, Seed004Answer, Seed004Attack
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +117,38 @@ def test_an_autosave_entry_of_schema_2_is_lifted_too() -> None:
     assert codec.encode(command.choices, AttackChoices) == choices
     assert (command.answer, faces) == (None, (3, 4, 5))
 
+
+# --- seed 004, whose defender answers apart since schema 3 -------------------------------------
+
+
+def seed004_file(version: int, choices: dict[str, object], **more: object) -> str:
+    """The seed 004 demo battle with one attack of the Knife fighter's in its log
+    (the GM's +6 makes its 1 and 1 a miss), written as schema ``version``."""
+    demo = json.loads((EXAMPLE.parent / "demo-004.hexfray").read_text(encoding="utf-8"))
+    key = "options" if version < 3 else "choices"
+    command = attack(**{key: {TYPE_KEY: "Seed004Attack", "adjustment": 6, **choices}}, **more)
+    command.update(attacker_id="c4", defender_id="c1")
+    demo["log"].append({"command": command, "dice": [1, 1]})  # a miss
+    demo["schema_version"] = version
+    return json.dumps(demo)
+
+
+def last_attack(text: str) -> Attack:
+    command = read_battle(text, rulesets=get_ruleset).commands[-1]
+    assert isinstance(command, Attack)
+    return command
+
+
+def test_a_seed_004_defense_of_schema_2_is_the_defenders_answer() -> None:
+    stab = {"weapon_key": "knife", "mode": "stab"}
+    blocked = last_attack(seed004_file(2, {**stab, "defense": "BLOCK"}))
+    assert blocked.choices == Seed004Attack("knife", "stab", adjustment=6)
+    assert blocked.answer == Seed004Answer(Defense.BLOCK)
+    assert last_attack(seed004_file(2, stab)).answer == Seed004Answer(Defense.DODGE)
+
+
+def test_a_seed_004_attack_of_schema_3_keeps_its_answer_or_none() -> None:
+    stab = {"weapon_key": "knife", "mode": "stab"}
+    assert last_attack(seed004_file(3, stab)).answer is None
+    chosen = last_attack(seed004_file(3, stab, answer={TYPE_KEY: "Seed004Answer"}))
+    assert chosen.answer == Seed004Answer()
