@@ -229,7 +229,7 @@ def dice_of(text: str) -> Dice | None:
     match = _DICE_TEXT.fullmatch(text)
     if match is None:
         return None
-    count, sides, adds = (parse_digits(part) for part in match.group(1, 2, 4))
+    count, sides, adds = (parse_digits(part or "") for part in match.group(1, 2, 4))
     if count is None or count < 1 or (sides is not None and sides < 2):
         return None
     return Dice(count, (adds or 0) * (-1 if match.group(3) == "-" else 1), sides or 6)

@@ -201,6 +201,7 @@ def test_names_and_dice_typed_in_other_digits_are_not_numbers() -> None:
     assert base_name("Fencer 2") == "Fencer"
     assert base_name("Fencer ²") == "Fencer ²"
     assert dice_of("1d8+1") == Dice(1, 1, 8)
+    assert dice_of("3d") == Dice(3, 0, 6) and dice_of("2d6-1") == Dice(2, -1, 6)
     assert dice_of("٣d6") is None and dice_of("1d٨") is None
 
 
