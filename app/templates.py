@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.user_dirs import templates_dir
-from hexmap import Hex
+from hexmap import Hex, is_digits
 from rules.battle.catalog import parse_fighter
 from rules.battle.model import Combatant, Fighter
 from rules.battle.roster import next_combatant_id
@@ -42,6 +42,7 @@ from rules.core.errors import DataError
 from rules.core.strict_json import short_reason
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys
+from rules.sets.sheet_refusal import sheet_range_refusal
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +174,11 @@ def _template_from(document: Mapping[str, object], stem: str, custom: bool) -> T
     ruleset = get_ruleset(ruleset_key)
     form = forms[0]
     fighter = _fighter(ruleset, form, document[form])
+    # Within the ruleset's sheet, as a battle file's fighters: hit points of a
+    # billion would join the battle and overflow the inspector's number box.
+    refusal = sheet_range_refusal(fighter, ruleset)
+    if refusal is not None:
+        raise TemplateFileError(f"{form}: {refusal}")
     if not fighter.name.strip() or len(fighter.name) > MAX_NAME:
         raise TemplateFileError(f"{form}.name: a name of 1 to {MAX_NAME} characters")
     name = document.get(_NAME_KEY, fighter.name)
@@ -386,7 +392,7 @@ def numbered_name(state: BattleState, name: str) -> str:
 def base_name(name: str) -> str:
     """ "Fencer 2" -> "Fencer": the name a copy is numbered from."""
     stem, _space, number = name.rpartition(" ")
-    return stem if stem and number.isdigit() else name
+    return stem if stem and is_digits(number) else name
 
 
 def duplicate_of(state: BattleState, original: Combatant) -> Combatant | None:

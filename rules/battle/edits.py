@@ -28,6 +28,10 @@ from rules.core.errors import IllegalCommandError
 from rules.core.events import CombatantEvent, Event
 
 GM_EDIT = Citation("hexfray", "the GM edits a fighter's sheet and the battle's sides")
+# Past every ruleset's own range (at most 200 in each sheet description): a bound
+# for the sheets whose hit points no editor field shows (seed 003 derives them),
+# so that no file brings in a number the panes' number boxes cannot hold.
+MAX_HIT_POINTS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +113,8 @@ def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProb
 
 def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...]:
     """What the battle itself refuses in a sheet: a fighter without a name, hit
-    points or a Move below the least the battle handles, weapons sharing a key,
+    points or a Move below the least the battle handles, hit points beyond
+    ``MAX_HIT_POINTS``, weapons sharing a key,
     a weapon without a skill, a mode without a name of its own, a melee reach
     longer than the map (``map_span``) and fixed damage without its dice. A
     ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``)."""
@@ -118,6 +123,10 @@ def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...
         problems.append(SheetProblem("name", "A fighter needs a name."))
     if fighter.hit_points < 1:
         problems.append(SheetProblem("hit_points", "Hit points must be at least 1."))
+    elif fighter.hit_points > MAX_HIT_POINTS:
+        problems.append(
+            SheetProblem("hit_points", f"Hit points must be at most {MAX_HIT_POINTS:,}.")
+        )
     if fighter.move < 0:
         problems.append(SheetProblem("move", "Move cannot be below 0."))
     keys = [w.key for w in fighter.weapons]
