@@ -11,7 +11,8 @@ never next to the program: the installed or frozen bundle is read-only to us.
   records of start-up in memory until then, so the GUI can set up the file after
   its first frame (issue 5) and still log what happened before it.
 * ``settings()`` is the one ``QSettings`` of the program, an INI file in
-  ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too).
+  ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too); one that is not a regular
+  file, or is over ``MAX_SETTINGS_BYTES``, is never handed to Qt.
 """
 
 from __future__ import annotations
@@ -21,10 +22,15 @@ import logging.handlers
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import platformdirs
 from PySide6.QtCore import QSettings
+
+from rules.core.file_reading import check_regular
+
+if TYPE_CHECKING:
+    from tempfile import TemporaryDirectory
 
 APP_NAME = "Hexfray"
 APP_AUTHOR = "Hexfray"
@@ -32,8 +38,12 @@ HOME_ENV = "HEXFRAY_HOME"
 LOG_FILE_NAME = "hexfray.log"
 LOG_MAX_BYTES = 1_000_000
 LOG_BACKUPS = 3
+SETTINGS_FILE_NAME = "settings.ini"
+MAX_SETTINGS_BYTES = 1024 * 1024  # the settings are a few kilobytes
 
 _LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+log = logging.getLogger(__name__)
 
 
 def _home() -> Path | None:
@@ -88,13 +98,49 @@ def log_file() -> Path:
     return log_dir() / LOG_FILE_NAME
 
 
+class _UnusableSettings(Exception):
+    """A settings file Qt must not read: not a regular file, or too large."""
+
+
+def settings_path() -> Path:
+    """Where the settings live: ``settings.ini`` in ``config_dir()``."""
+    return config_dir() / SETTINGS_FILE_NAME
+
+
 def settings() -> QSettings:
     """The program's settings, an INI file in ``config_dir()``.
 
     Use this rather than ``QSettings()`` so that ``HEXFRAY_HOME`` keeps tests away
-    from the user's real settings.
+    from the user's real settings. A settings file that is not a regular file (a
+    named pipe would hang Qt's reading, ``/dev/zero`` fill the memory) or is
+    over ``MAX_SETTINGS_BYTES`` is left alone and logged: the program runs on its
+    defaults, in settings of this session only.
     """
-    return QSettings(str(config_dir() / "settings.ini"), QSettings.Format.IniFormat)
+    path = settings_path()
+    try:
+        check_regular(
+            path, MAX_SETTINGS_BYTES, _UnusableSettings, name=str(path), kind="the settings"
+        )
+    except _UnusableSettings as problem:
+        path = _session_settings_path(str(problem))
+    except OSError:
+        pass  # missing: Qt makes it; unreadable: Qt reads nothing from it, and says so
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+_session_folder: TemporaryDirectory[str] | None = None
+
+
+def _session_settings_path(problem: str) -> Path:
+    """Settings for this session only (removed when the program ends), instead of
+    a settings file that cannot be used because of ``problem`` (logged once)."""
+    global _session_folder
+    if _session_folder is None:
+        import tempfile  # only for this rare case: the window starts without it
+
+        log.warning("%s: Hexfray uses its default settings until it closes", problem)
+        _session_folder = tempfile.TemporaryDirectory(prefix="hexfray-settings-")
+    return Path(_session_folder.name) / SETTINGS_FILE_NAME
 
 
 class _FileHandler(logging.handlers.RotatingFileHandler):
