@@ -13,6 +13,8 @@ never next to the program: the installed or frozen bundle is read-only to us.
 * ``settings()`` is the one ``QSettings`` of the program, an INI file in
   ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too); one that is not a regular
   file, or is over ``MAX_SETTINGS_BYTES``, is never handed to Qt.
+* ``user_folder_problem(folders)`` makes the folders a mode needs at start, and
+  says in one line which cannot be made and why (main.py: status 2).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
+import stat
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -91,6 +95,41 @@ def autosave_dir() -> Path:
 def templates_dir() -> Path:
     """The GM's own combatant templates."""
     return _ensure(data_dir() / "templates")
+
+
+UserFolder = Callable[[], Path]  # one of the functions above: makes its folder
+
+
+def user_folder_problem(folders: Iterable[UserFolder]) -> str | None:
+    """Make ``folders`` (``config_dir``, ``data_dir`` ...) now: None when all of
+    them can be made, else one line that names the first folder that cannot and
+    why ("cannot make the user folder /x/file/home/config: /x/file is a file, not a
+    folder"), for the command line and a dialog."""
+    for folder in folders:
+        try:
+            folder()
+        except OSError as exc:
+            return _folder_problem(exc)
+    return None
+
+
+def _folder_problem(exc: OSError) -> str:
+    where = Path(os.fsdecode(exc.filename)) if exc.filename else None
+    reason = exc.strerror or str(exc)
+    if where is not None and isinstance(exc, NotADirectoryError | FileExistsError):
+        in_the_way = next((p for p in (where, *where.parents) if _is_a_file(p)), None)
+        if in_the_way is not None:
+            reason = f"{in_the_way} is a file, not a folder"
+    home = os.environ.get(HOME_ENV, "").strip()
+    set_by = f" ({HOME_ENV} is {home})" if home else ""
+    return f"cannot make the user folder {where or 'of Hexfray'}: {reason}{set_by}"
+
+
+def _is_a_file(path: Path) -> bool:
+    try:
+        return not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def log_file() -> Path:
