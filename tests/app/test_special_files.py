@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from rules.core.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPE = "is not a regular file (a named pipe)"
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a system without named pipes")
 DEVICE = "is not a regular file (a device)"
 
 
@@ -193,6 +193,8 @@ print(json.dumps(found))
 
 def limit_memory() -> None:
     # Reading /dev/zero whole would fill the machine: the child fails instead.
+    import resource  # POSIX only, as /dev/zero
+
     resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
 
