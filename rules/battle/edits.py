@@ -119,11 +119,12 @@ def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProb
 
 def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...]:
     """What the battle itself refuses in a sheet: a fighter without a name, hit
-    points or a Move below the least the battle handles, more weapons or modes
-    than a battle holds (``rules.battle.limits``), weapons sharing a key, a
-    weapon without a skill, a mode without a name of its own, a melee reach
+    points or a Move below the least the battle handles, weapons sharing a key,
+    a weapon without a skill, a mode without a name of its own, a melee reach
     longer than the map (``map_span``) and fixed damage without its dice. A
-    ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``)."""
+    ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``).
+    More weapons, or modes of one weapon, than a battle holds are problems too
+    (``rules.battle.limits``: no file could hold them)."""
     problems: list[SheetProblem] = []
     if not fighter.name.strip():
         problems.append(SheetProblem("name", "A fighter needs a name."))
