@@ -578,6 +578,7 @@ class CharacterEditor(QDialog):
         remove.setObjectName("removeWeaponButton")
         remove.clicked.connect(self._remove_weapon)
         left.addWidget(self.weapon_list, 1)
+        left.addWidget(self._message("weapons"))  # the list itself: too many weapons
         left.addWidget(self.catalog_weapons)
         left.addWidget(add_catalog)
         left.addWidget(add_new)
@@ -1074,6 +1075,8 @@ class CharacterEditor(QDialog):
         parts = problem.place.split("/")
         if parts[0] == "skills":
             return "skills", problem.message, 1
+        if problem.place == "weapons":  # the list itself (rules.battle.limits.MAX_WEAPONS)
+            return "weapons", problem.message, 2
         if parts[0] == "weapons":
             index = int(parts[1])
             flagged_weapons.add(index)

@@ -172,7 +172,7 @@ _LEADING_INT = re.compile(r"\s*([+-]?[0-9]+)")
 
 def gcs_file_kind() -> CharacterFileKind:
     """The GCS character file as seed 000's ruleset offers it (``character_file_kinds``)."""
-    return CharacterFileKind("GURPS Character Sheet", (".gcs",), read_gcs)
+    return CharacterFileKind("GURPS Character Sheet", (".gcs",), read_gcs, MAX_FILE_BYTES)
 
 
 def read_gcs(data: bytes) -> ImportedCharacter:
