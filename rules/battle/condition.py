@@ -2,22 +2,16 @@
 
 The battle, the panes and, later, computer-controlled sides and statistics ask
 the ruleset (``BattleRuleset.fighter_condition``) rather than read its statuses,
-wound tracks or labels:
+wound tracks or labels: whether the fighter can still take part in the fight,
+and whether it is down and how. The battle core reads it for two rules of its
+own: a fighter who goes down falls and lets go of what it holds
+(``rules.battle.falls``), and a battle in which only one side (or none) still has
+a fighter able to act is decided (``rules.battle.decision``).
 
-* whether the fighter can still take part in the fight, and whether it is down
-  and how (``able_to_act``, ``down``);
-* how hurt it is (``hurt``): one exact number from 0, unhurt, to 1, out of the
-  fight, that grows with every injury; each ruleset says in its
-  ``fighter_condition`` what it maps;
-* which limbs are useless (``useless_limbs``): each by the key its rules name
-  it with, its kind and how it is lost to the fighter;
-* which penalties are in force and on which rolls (``penalties``): each the very
-  modifier the ruleset's attack adds, with its reason and rule.
-
-The battle core reads the first two for rules of its own: a fighter who goes
-down falls and lets go of what it holds (``rules.battle.falls``), and a battle
-in which only one side (or none) still has a fighter able to act is decided
-(``rules.battle.decision``).
+Beside those, fields with defaults: how hurt the fighter is (``hurt``, an exact
+fraction from 0 to 1 that each ruleset's ``fighter_condition`` says how it maps),
+which limbs are useless (``useless_limbs``) and which penalties are in force on
+which of its rolls (``penalties``, each the very modifier its attack adds).
 """
 
 from __future__ import annotations
@@ -61,11 +55,14 @@ class FighterCondition:
             raise RulesError(f"a fighter who is {self.down.value} cannot be able to act")
         if self.down is not None and self.citation is None:
             raise RulesError(f"a fighter {self.down.value} needs the rule that says so")
+        # By numerator and denominator: comparing Fractions costs the battle's
+        # every question a few microseconds.
+        hurt = self.hurt
         if self.down is not None:
-            if self.hurt != OUT_OF_THE_FIGHT:
+            if hurt.numerator != hurt.denominator:
                 object.__setattr__(self, "hurt", OUT_OF_THE_FIGHT)
-        elif not UNHURT <= self.hurt < OUT_OF_THE_FIGHT:
-            raise RulesError(f"a fighter still in the fight is hurt 0 to below 1, not {self.hurt}")
+        elif not 0 <= hurt.numerator < hurt.denominator:
+            raise RulesError(f"a fighter still in the fight is hurt 0 to below 1, not {hurt}")
 
     def penalty_to(self, rolls: Rolls, weapon_key: str | None = None) -> int:
         """The penalties in force on a roll of the kind ``rolls`` (one kind:
@@ -161,9 +158,11 @@ class Penalty:
     def citation(self) -> Citation:
         return self.modifier.citation
 
-    def describe(self) -> str:
-        """One line for a GM: "-2 to attacks: shock from injury"."""
-        return f"{self.amount:+d} to {self.applies_to.label}: {self.reason}"
+    def describe(self, weapon_name: str = "") -> str:
+        """One line for a GM: "-2 to attacks (shock from injury)"; with
+        ``weapon_name``, the attacks named as those with it."""
+        weapon = f" with the {weapon_name}" if weapon_name else ""
+        return f"{self.amount:+d} to {self.applies_to.label}{weapon} ({self.reason})"
 
 
 def as_penalty(

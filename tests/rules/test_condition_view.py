@@ -100,7 +100,8 @@ def test_penalties_add_up_by_the_rolls_and_the_weapon_they_apply_to() -> None:
     assert view.penalty_to(Rolls.MELEE_ATTACKS, "sword") == -33
     assert view.penalty_to(Rolls.RANGED_ATTACKS) == -2
     assert view.penalty_to(Rolls.RANGED_DEFENSES) == -25
-    assert prone.describe() == "-25 to close combat attacks and active defenses: prone"
+    assert prone.describe() == "-25 to close combat attacks and active defenses (prone)"
+    assert hand.describe("Sword") == "-6 to attacks with the Sword (crippled hand)"
     assert Rolls.ALL.label == "attacks and active defenses"
     assert Rolls.MELEE_DEFENSES.label == "defenses against blows"
 
