@@ -28,7 +28,7 @@ from rules.battle.condition import (
     UselessLimb,
     down_as,
 )
-from rules.battle.model import Status
+from rules.battle.model import Posture, Status
 from rules.core.citation import Citation, cite
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RulesError
@@ -39,6 +39,7 @@ from rules.sets.seed000.attack_events import AttackRolled, DefenseRolled
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.tracks import tracks_of
+from rules.sets.seed000.wound_effects import Condition, Wound
 from rules.sets.seed002.attack import Attack002
 from rules.sets.seed002.attack import plan_attack as plan_002
 from rules.sets.seed003.combat import Choices003
@@ -174,6 +175,19 @@ def test_seed000_a_crippled_leg_is_a_useless_limb(make: Make) -> None:
         "right leg",
         Citation("base", "crippled leg or foot: the fighter falls"),
     )
+
+
+def test_seed000_a_spine_wound_below_the_neck_paralyses_both_legs(make: Make) -> None:
+    """000 RANDOM BODY HIT note 17: paralysed below the wound; from the neck down
+    the fighter is out of the fight, lower down the legs no longer obey."""
+    spine = Wound("000", "abdomen", "Abdomen", None, 5, None, frozenset({Condition.PARALYZED}))
+    battle = Battle(with_wound(duel(make), "f", spine), 3, get_ruleset)
+    view = condition(battle, "f")
+    assert view.down is None
+    assert [(u.location, u.state, str(u.citation)) for u in view.useless_limbs] == [
+        (f"{side}_leg", LimbState.PARALYSED, "000 RANDOM BODY HIT note 17")
+        for side in ("left", "right")
+    ]
 
 
 def test_seed000_a_crippled_hand_is_minus_6_with_the_weapon_it_holds(make: Make) -> None:
@@ -357,6 +371,21 @@ def test_seed004_hurt_runs_to_the_death_line_and_a_defense_costs_the_next_2() ->
     )
     dodge = plan_004(battle.state, "a", "b", Seed004Attack("club", "strike", defense=Defense.DODGE))
     assert dodge.defense_bonus == 0 + 1 + defended.amount  # DEX modifier, Dodge 1
+
+
+def test_seed004_a_prone_shooter_s_stance_raises_his_shot_s_difficulty_by_2() -> None:
+    """Base rules, the shooter's stance: lying prone +2 to the difficulty, which is
+    -2 on the shooter's roll; standing (-1) is no penalty."""
+    bob = d004.fighter("Bob")
+    bob = replace(bob, weapons=(d004.CATALOG.weapon("pistol"), *bob.weapons))
+    battle = d004.duel(bob=bob, bob_posture=Posture.PRONE)
+    d004.wield(battle, "b", "pistol")
+    (stance,) = condition(battle, "b").penalties
+    assert (stance.amount, stance.applies_to) == (-2, Rolls.RANGED_ATTACKS)
+    assert str(stance.citation) == "Endless Horizons: ranged combat: the shooter's stance"
+    shot = plan_004(battle.state, "b", "a", Seed004Attack("pistol", "shoot"))
+    assert [m.value for m in shot.modifiers if m.citation == stance.citation] == [-stance.amount]
+    assert condition(battle, "a").penalties == ()  # Ann stands
 
 
 # --- every ruleset: the view's invariants while blows land ------------------------------------
