@@ -12,7 +12,7 @@ from types import MappingProxyType
 from hexmap import Hex
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.condition import ABLE, Down, FighterCondition, down_as
+from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -55,7 +55,6 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed004 import maneuvers
 from rules.sets.seed004.attack import (
-    HIT_POINTS,
     Defense,
     Outcome,
     Seed004Attack,
@@ -69,6 +68,7 @@ from rules.sets.seed004.attack import (
     target_size,
 )
 from rules.sets.seed004.attack_form import attack_form, reaching_modes
+from rules.sets.seed004.condition_view import condition_004, down_004
 from rules.sets.seed004.events import NothingHit
 from rules.sets.seed004.saved_types import SAVED_TYPES
 from rules.sets.seed004.sheet import (
@@ -333,15 +333,14 @@ class Seed004:
             maneuvers_before_turns=False,
         )
 
-    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
         """Out of the fight: the dead (at minus the maximum hit points) and the
         unconscious (a failed consciousness check below 0), by the base rules'
-        injury and death."""
-        if combatant.status is Status.DEAD:
-            return down_as(Down.DEAD, HIT_POINTS)
-        if combatant.status is Status.UNCONSCIOUS:
-            return down_as(Down.UNCONSCIOUS, HIT_POINTS)
-        return ABLE
+        injury and death; how hurt on the way to the death line; further defenses
+        and a prone shooter's stance as penalties (rules.sets.seed004.condition_view)."""
+        return condition_004(combatant) if details else down_004(combatant)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         labels: list[str] = []
