@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.benchmark import run as run_benchmark_figures
 from app.collector import pause_collector, settle_collector
@@ -34,7 +34,18 @@ from app.new_battle import random_seed
 from app.screenshot import save_screenshot
 from app.self_test import run_self_test as self_test
 from app.startup_probe import install_startup_probe
-from app.user_dirs import buffer_early_logging, finish_early_logging, setup_logging
+from app.user_dirs import (
+    UserFolder,
+    buffer_early_logging,
+    cache_dir,
+    config_dir,
+    data_dir,
+    finish_early_logging,
+    log_dir,
+    setup_logging,
+    templates_dir,
+    user_folder_problem,
+)
 from rules.battle.battle import Battle
 from rules.core.errors import DataError, RulesError
 from rules.sets.registry import get_ruleset, ruleset_keys
@@ -44,6 +55,14 @@ ORGANISATION = "Hexfray"
 DEFAULT_SEED = 1
 SEED_MESSAGE_MS = 10_000
 EXIT_BAD_FILE = 2  # a battle file that cannot be opened (as argparse's usage errors)
+EXIT_NO_USER_FOLDER = 2  # a user folder that cannot be made: the GM's setting, not the build
+# The user folders each mode needs, made before it starts (the autosave's folder is
+# not among them: the window warns while it cannot be made, and tries again).
+WINDOW_FOLDERS: tuple[UserFolder, ...] = (config_dir, log_dir, data_dir, templates_dir)
+SCREENSHOT_FOLDERS: tuple[UserFolder, ...] = (config_dir, data_dir, templates_dir)
+SELF_TEST_FOLDERS: tuple[UserFolder, ...] = (*WINDOW_FOLDERS, cache_dir)
+BENCHMARK_FOLDERS: tuple[UserFolder, ...] = (config_dir,)  # the combat log pane's settings
+IMPORT_FOLDERS: tuple[UserFolder, ...] = (data_dir, templates_dir)
 EXIT_DAMAGED_BUNDLE = 1  # a table that came with Hexfray cannot be read
 
 
@@ -312,8 +331,36 @@ def run_list_rulesets() -> int:
     return EXIT_DAMAGED_BUNDLE if problems else 0
 
 
+def user_folders_for(args: argparse.Namespace) -> tuple[UserFolder, ...]:
+    """The user folders the mode of ``args`` writes to or reads from."""
+    if args.list_rulesets:
+        return ()
+    if args.import_gcs is not None:
+        return IMPORT_FOLDERS
+    if args.self_test:
+        return SELF_TEST_FOLDERS
+    if args.screenshot is not None:
+        return SCREENSHOT_FOLDERS
+    if args.benchmark:
+        return BENCHMARK_FOLDERS
+    return WINDOW_FOLDERS
+
+
+def refuse_to_start(problem: str, *, window: bool) -> int:
+    """A user folder that cannot be made: one line on stderr and status 2, and for
+    a bundle's window, which a double-click starts with no terminal, a dialog."""
+    print(f"hexfray: {problem}", file=sys.stderr)
+    if window and getattr(sys, "frozen", False):
+        _application([])
+        QMessageBox.critical(None, "Hexfray cannot start", f"Hexfray cannot start: it {problem}.")
+    return EXIT_NO_USER_FOLDER
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    folder_problem = user_folder_problem(user_folders_for(args))
+    if folder_problem is not None:
+        return refuse_to_start(folder_problem, window=is_window_mode(args))
     if args.list_rulesets:
         return run_list_rulesets()
     if args.import_gcs is not None:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from rules.core.file_reading import READ_FLAGS, read_regular
+
 if sys.platform == "win32":
     import msvcrt
 else:
@@ -43,7 +45,6 @@ WRITE_CHUNK = 64 * 1024
 _RANDOM_LENGTH = 8
 _RANDOM_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO opened to be looked at must not hang
 
 # Called after each chunk a write writes, with the bytes written so far (tests pause
 # or stop a write in the middle with it).
@@ -101,22 +102,16 @@ def fingerprint(data: bytes) -> str:
     return f"{len(data)}-{zlib.crc32(data):08x}-{zlib.adler32(data):08x}"
 
 
+class _NotStamped(Exception):
+    """A file ``file_stamp`` does not read: not a regular file, or too large."""
+
+
 def file_stamp(path: Path, limit: int) -> DiskStamp | None:
     """What ``path`` holds now; None when it is not a regular file of at most
-    ``limit`` bytes that can be read."""
+    ``limit`` bytes that can be read (``rules.core.file_reading``)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | _BINARY | _NONBLOCK)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(descriptor, "rb") as source:
-            status = os.fstat(source.fileno())
-            if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
-                return None
-            data = source.read(limit + 1)
-    except OSError:
-        return None
-    if len(data) > limit:
+        data, status = read_regular(path, limit, _NotStamped, name=path.name, kind="a stamp")
+    except (OSError, _NotStamped):
         return None
     return DiskStamp(fingerprint(data), _identity(status))
 
@@ -188,7 +183,7 @@ def _remove_unless_locked(path: Path) -> bool:
     if sys.platform == "win32":  # a file another program has open cannot be removed there
         path.unlink()
         return True
-    descriptor = os.open(path, os.O_RDONLY | _NONBLOCK)
+    descriptor = os.open(path, READ_FLAGS)  # a named pipe put there must not hang
     try:
         if not lock_file(descriptor):
             return False

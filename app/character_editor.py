@@ -58,7 +58,7 @@ from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
 from app.panes.widgets import buddy_label
 from app.templates import first_untaken
-from hexmap import Handedness, HexmapError, Reach
+from hexmap import Handedness, HexmapError, Reach, parse_digits, parse_signed_digits
 from rules.battle.catalog import Catalog
 from rules.battle.edits import (
     AddSide,
@@ -113,7 +113,7 @@ NUMBER_SLACK = 999
 EDITOR_SIZE = (940, 620)  # fits a 1366x768 screen with the window's frame
 REACH_HINT = "Write a reach as C, 1, 2, 1-2 or C,1."
 DICE_HINT = "Write the fixed damage's dice as 1d8+1, 2d-1 or 3d (d alone is d6)."
-_DICE_TEXT = re.compile(r"\s*(\d{1,2})\s*d\s*(\d{0,3})\s*(?:([+-])\s*(\d{1,3}))?\s*")
+_DICE_TEXT = re.compile(r"\s*([0-9]{1,2})\s*d\s*([0-9]{0,3})\s*(?:([+-])\s*([0-9]{1,3}))?\s*")
 BOX_WIDTH = 220
 # The modes table's columns and the weapon part each shows (None: always shown).
 MODE_COLUMNS: tuple[tuple[str, WeaponPart | None], ...] = (
@@ -227,13 +227,12 @@ def dice_of(text: str) -> Dice | None:
     """The dice of "1d8+1", "2d-1", "3d" or "2d6" (d alone is d6), None for text
     that is no dice."""
     match = _DICE_TEXT.fullmatch(text)
-    if match is None or int(match.group(1)) < 1:
+    if match is None:
         return None
-    sides = int(match.group(2) or 6)
-    if sides < 2:
+    count, sides, adds = (parse_digits(part or "") for part in match.group(1, 2, 4))
+    if count is None or count < 1 or (sides is not None and sides < 2):
         return None
-    adds = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
-    return Dice(int(match.group(1)), adds, sides)
+    return Dice(count, (adds or 0) * (-1 if match.group(3) == "-" else 1), sides or 6)
 
 
 @dataclass
@@ -547,9 +546,8 @@ class CharacterEditor(QDialog):
             name_item, level_item = self.skills_table.item(row, 0), self.skills_table.item(row, 1)
             name = name_item.text().strip() if name_item is not None else ""
             text = level_item.text().strip() if level_item is not None else ""
-            try:
-                level = int(text)
-            except ValueError:
+            level = parse_signed_digits(text)
+            if level is None:
                 problems.append(
                     SheetProblem(skill_place(name), f"{name or 'A skill'}'s level is a number.")
                 )
@@ -580,6 +578,7 @@ class CharacterEditor(QDialog):
         remove.setObjectName("removeWeaponButton")
         remove.clicked.connect(self._remove_weapon)
         left.addWidget(self.weapon_list, 1)
+        left.addWidget(self._message("weapons"))  # the list itself: too many weapons
         left.addWidget(self.catalog_weapons)
         left.addWidget(add_catalog)
         left.addWidget(add_new)
@@ -1076,6 +1075,8 @@ class CharacterEditor(QDialog):
         parts = problem.place.split("/")
         if parts[0] == "skills":
             return "skills", problem.message, 1
+        if problem.place == "weapons":  # the list itself (rules.battle.limits.MAX_WEAPONS)
+            return "weapons", problem.message, 2
         if parts[0] == "weapons":
             index = int(parts[1])
             flagged_weapons.add(index)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panes.widgets import BAD_TEXT, MUTED, muted_label
+from hexmap import parse_digits
 from rules.core.dice import DiceEntryCancelled, DiceRequest
 
 FIELD_WIDTH = 44  # px: one die's field, wide enough for "20" in a large font
@@ -64,7 +65,7 @@ class DiceEntryDialog(QDialog):
 
         self.fields: list[QLineEdit] = []
         row = QHBoxLayout()
-        digits_only = QRegularExpression(rf"\d{{0,{self._digits}}}")
+        digits_only = QRegularExpression(rf"[0-9]{{0,{self._digits}}}")
         validator = QRegularExpressionValidator(digits_only, self)
         for i in range(request.count):
             field = QLineEdit()
@@ -119,7 +120,7 @@ class DiceEntryDialog(QDialog):
 
     def faces(self) -> tuple[int, ...]:
         """The faces typed in, in die order (every field legal: see ``complete``)."""
-        return tuple(int(field.text()) for field in self.fields)
+        return tuple(parse_digits(field.text()) or 0 for field in self.fields)
 
     @property
     def complete(self) -> bool:
@@ -131,7 +132,8 @@ class DiceEntryDialog(QDialog):
             super().accept()
 
     def _legal(self, text: str) -> bool:
-        return text.isdigit() and self._request.low <= int(text) <= self._request.high
+        face = parse_digits(text)
+        return face is not None and self._request.low <= face <= self._request.high
 
     def _on_field_text_edited(self, text: str) -> None:
         self._check()
@@ -140,7 +142,7 @@ class DiceEntryDialog(QDialog):
         if (
             isinstance(field, QLineEdit)
             and self._legal(text)
-            and int(text) * 10 > self._request.high
+            and (parse_digits(text) or 0) * 10 > self._request.high
         ):
             self._focus_after(field)
 

@@ -9,8 +9,9 @@ What the File menu calls:
   whether someone else has written the file since (``changed_on_disk``).
 * ``open_battle(path)``: Open and Open Recent. ``BattleFileError`` (its message
   is for the GM's dialog) for any file that cannot be opened; the open battle is
-  untouched, since a new ``Battle`` is built. A file over ``MAX_FILE_BYTES`` is
-  refused before it is read.
+  untouched, since a new ``Battle`` is built. Only a regular file is read (never a
+  named pipe or a device), and one over ``MAX_FILE_BYTES`` is refused before it
+  is read (``rules.core.file_reading``).
 * ``Autosave``: after every executed, undone or redone command, one line is
   appended to a journal in the user data folder (``app.user_dirs.autosave_dir``)
   and fsync'd; the journal starts with the whole battle. ``saved(path)`` after a
@@ -74,6 +75,7 @@ from rules.battle.savefile import (
 from rules.battle.values import ValueCodec
 from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError
+from rules.core.file_reading import open_for_reading, read_regular_file
 from rules.sets.registry import get_ruleset, sheet_owner
 
 __all__ = [
@@ -104,6 +106,9 @@ log = logging.getLogger(__name__)
 JOURNAL_SUFFIX = ".hexfray-journal"
 JOURNAL_FORMAT = "hexfray-autosave"
 JOURNAL_VERSION = 1
+# A journal holds the whole battle (at most a battle file's MAX_FILE_BYTES, written
+# more tightly) and the changes since; a save starts it afresh.
+MAX_JOURNAL_BYTES = 2 * MAX_FILE_BYTES
 SHOWN_AROUND = 40  # characters of a file's line shown either side of what cannot be written
 
 
@@ -172,25 +177,13 @@ def write_problem(problem: OSError | ValueError) -> str:
     return str(problem) or type(problem).__name__
 
 
-def read_limited(source: BinaryIO, what: str) -> bytes:
-    """At most ``MAX_FILE_BYTES`` of a file; a larger one is refused unread."""
-    data = source.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise BattleFileError(
-            f"{what} is too large for a battle (over {MAX_FILE_BYTES // 2**20} MB)"
-        )
-    return data
-
-
 def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Battle:
-    """The battle saved in ``path``; ``BattleFileError`` names what is wrong."""
+    """The battle saved in ``path``; ``BattleFileError`` names what is wrong. Only
+    a regular file of at most ``MAX_FILE_BYTES`` is read."""
     try:
-        with path.open("rb") as source:
-            if os.fstat(source.fileno()).st_size > MAX_FILE_BYTES:
-                raise BattleFileError(
-                    f"{path.name} is too large for a battle (over {MAX_FILE_BYTES // 2**20} MB)"
-                )
-            data = read_limited(source, path.name)
+        data = read_regular_file(
+            path, MAX_FILE_BYTES, BattleFileError, name=path.name, kind="a battle file"
+        )
     except OSError as exc:
         raise BattleFileError(f"{path.name} cannot be read: {exc.strerror or exc}") from None
     return battle_from_document(parse_document(data), rulesets=rulesets, sheet_owner=sheet_owner)
@@ -200,12 +193,27 @@ def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Batt
 
 
 def journal_in_use(path: Path) -> bool:
-    """Whether a running Hexfray (this one included) is writing ``path``."""
+    """Whether a running Hexfray (this one included) is writing ``path`` (never
+    a file that is not a regular file: no journal is one)."""
     try:
-        with path.open("rb") as journal:
-            return not lock_file(journal.fileno())  # closing the file drops a lock taken here
-    except OSError:
+        descriptor = open_for_reading(path, BattleFileError, name=path.name)
+    except (OSError, BattleFileError):
         return False
+    try:
+        return not lock_file(descriptor)
+    finally:
+        os.close(descriptor)  # which drops a lock taken here
+
+
+def read_journal(path: Path) -> bytes:
+    """The journal's bytes: a regular file of at most ``MAX_JOURNAL_BYTES``
+    (``BattleFileError`` otherwise, and when it cannot be read)."""
+    try:
+        return read_regular_file(
+            path, MAX_JOURNAL_BYTES, BattleFileError, name=path.name, kind="an autosave"
+        )
+    except OSError as exc:
+        raise BattleFileError(f"{path.name} cannot be read: {exc.strerror or exc}") from None
 
 
 def new_journal_path(folder: Path) -> Path:
@@ -560,16 +568,16 @@ def find_recoverable(
         if (own is not None and journal == own.path) or journal_in_use(journal):
             continue
         try:
-            with journal.open("rb") as source:
-                first = source.readline(MAX_FILE_BYTES + 1)
-                changes = sum(1 for line in source if line.endswith(b"\n"))
+            first, _, rest = read_journal(journal).partition(b"\n")
+            changes = rest.count(b"\n")  # a last line without its newline was cut short
             header = json.loads(first)
             saved_to = header.get("saved_to") if isinstance(header, dict) else None
             unsaved_start = isinstance(header, dict) and header.get("unsaved") is True
             known = header.get("saved_fingerprint") if isinstance(header, dict) else None
             modified = journal.stat().st_mtime
-        except (OSError, ValueError):
-            continue  # unreadable: recover() names the problem if the GM picks it
+        except (OSError, ValueError) as exc:  # BattleFileError too: nothing to offer
+            log.warning("the autosave %s is not offered: %s", journal, exc)
+            continue
         file = Path(saved_to) if isinstance(saved_to, str) else None
         stamp = DiskStamp(known) if isinstance(known, str) else None
         changed = file is not None and _file_changed_since(file, stamp, modified)
@@ -600,12 +608,7 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     the battle after the changes before it; a journal whose first line (the
     battle it starts from) is damaged is a ``BattleFileError``."""
     path = entry.journal if isinstance(entry, Recoverable) else entry
-    try:
-        with path.open("rb") as source:
-            data = read_limited(source, path.name)
-    except OSError as exc:
-        raise BattleFileError(f"{path.name} cannot be read: {exc.strerror or exc}") from None
-    lines = data.split(b"\n")
+    lines = read_journal(path).split(b"\n")
     complete = lines[:-1]  # the part after the last newline was being written
     if not complete:
         raise BattleFileError("the autosave is empty")

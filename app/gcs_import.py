@@ -51,14 +51,12 @@ from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 from rules.battle.values import hex_name
 from rules.core.errors import DataError, RulesError
+from rules.core.file_reading import read_regular_file
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.registry import get_ruleset, ruleset_keys
 
 REPORT_SIZE = (560, 420)
 NO_KINDS = "The rules of this battle import no character files."
-# Read no more than this of a file: the rulesets' readers refuse far smaller
-# files, and a device or an endless file must not fill the memory.
-MAX_READ_BYTES = 64 * 1024 * 1024
 TITLE = "Import Character"
 
 
@@ -79,16 +77,14 @@ def imports_file(path: Path, kinds: Sequence[CharacterFileKind]) -> bool:
     return any(path.suffix.lower() in k.suffixes for k in kinds)
 
 
-def read_character_file(path: Path) -> bytes:
-    """The file's bytes for a reader; ``DataError`` when it is larger than
-    ``MAX_READ_BYTES``, ``OSError`` when it cannot be read."""
-    with path.open("rb") as file:
-        data = file.read(MAX_READ_BYTES + 1)
-    if len(data) > MAX_READ_BYTES:
-        raise DataError(
-            f"the file is larger than {MAX_READ_BYTES // (1024 * 1024)} MB: not a character file"
-        )
-    return data
+def read_character_file(path: Path, kind: CharacterFileKind) -> bytes:
+    """The file's bytes for ``kind``'s reader: only a regular file, of at most the
+    kind's ``max_bytes`` (``rules.core.file_reading``: a named pipe, a device or
+    an endless file is refused unread, ``DataError``); ``OSError`` when it cannot
+    be read."""
+    return read_regular_file(
+        path, kind.max_bytes, DataError, name="the file", kind="a character file"
+    )
 
 
 def map_middle(state: BattleState) -> Hex:
@@ -312,7 +308,8 @@ class CharacterImport(QObject):
             self.show_problem(TITLE, NO_KINDS)
             return None
         try:
-            result = kind_for(path, kinds).read(read_character_file(path))
+            kind = kind_for(path, kinds)
+            result = kind.read(read_character_file(path, kind))
         except OSError as exc:
             self.show_problem(TITLE, f"{path.name} cannot be opened: {exc.strerror or exc}")
             return None
@@ -422,7 +419,7 @@ def import_to_template(
     keeps the character's name. ``OSError`` when the file cannot be read,
     ``DataError`` when it cannot be imported."""
     ruleset_key, kind = ruleset_for_file(path)
-    result = kind.read(read_character_file(path))
+    result = kind.read(read_character_file(path, kind))
     template = save_custom_template(
         result.fighter, name, ruleset_key, user_folder, keep_fighter_name=True
     )

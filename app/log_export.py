@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 
 from app.event_text import LogLine, LogRow, RowKind, Tone
+from hexmap import is_digits
 from rules.battle.turns import TurnBegan
 
 
@@ -39,7 +40,7 @@ TITLE = "Combat log"
 # links, raw HTML and entities, tables, strike-through).
 _MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
 # What makes a list item's text a heading or a nested list when it leads.
-_MARKDOWN_LEADING = re.compile(r"^(#|[-+](?= )|\d+(?=[.)]))")
+_MARKDOWN_LEADING = re.compile(r"^(#|[-+](?= )|[0-9]+(?=[.)]))")
 
 
 def markdown_text(text: str) -> str:
@@ -49,7 +50,7 @@ def markdown_text(text: str) -> str:
     if leading is None:
         return escaped
     marker = leading.group(1)
-    if marker[0].isdigit():  # "12." -> "12\."
+    if is_digits(marker[0]):  # "12." -> "12\."
         end = leading.end()
         return escaped[:end] + "\\" + escaped[end:]
     return "\\" + escaped

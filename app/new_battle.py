@@ -66,7 +66,7 @@ from app.templates import (
     numbered_name,
 )
 from app.theme import SIDE_COLOURS
-from hexmap import Facing, Handedness, Hex, HexGrid
+from hexmap import Facing, Handedness, Hex, HexGrid, parse_digits
 from rules.battle.battle import Battle
 from rules.battle.edits import fighter_problems
 from rules.battle.model import Combatant, Side
@@ -473,7 +473,7 @@ class NewBattleDialog(QDialog):
         self.seed_edit = QLineEdit(self)
         self.seed_edit.setObjectName("seedEdit")
         self.seed_edit.setValidator(
-            QRegularExpressionValidator(QRegularExpression(rf"\d{{1,{SEED_DIGITS}}}"), self)
+            QRegularExpressionValidator(QRegularExpression(rf"[0-9]{{1,{SEED_DIGITS}}}"), self)
         )
         self.seed_edit.setToolTip(
             "The battle's dice follow from this number: type the seed of an earlier "
@@ -779,7 +779,7 @@ class NewBattleDialog(QDialog):
             ruleset_key=key if isinstance(key, str) else "",
             ruleset_options=self.chosen_options(),
             sides=tuple(row.setup() for row in self.side_rows),
-            seed=int(self.seed_edit.text() or 0),
+            seed=parse_digits(self.seed_edit.text(), SEED_DIGITS) or 0,
             starting_fighters=self.fighters_box.value(),
             roll_initiative=self.initiative_check.isEnabled()
             and self.initiative_check.isChecked(),

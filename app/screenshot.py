@@ -1,6 +1,7 @@
-"""``main.py --screenshot FILE.png``: the main window on the demo battle, drawn
-offscreen at 1366x768 with one combatant selected (its arcs and reach showing) and
-an enemy set as its target."""
+"""``main.py --screenshot FILE.png``: the main window on the demo battle (or a
+battle file), drawn offscreen at 1366x768 with one combatant selected (its arcs and
+reach showing) and an enemy set as its target; a battle without fighters is drawn
+with nobody selected."""
 
 from __future__ import annotations
 
@@ -22,10 +23,12 @@ SCREEN_WIDTH, SCREEN_HEIGHT = 1366, 768
 
 def pick_selection(
     combatants: tuple[Combatant, ...], active_id: str | None = None
-) -> tuple[Combatant, Combatant | None]:
+) -> tuple[Combatant, Combatant | None] | None:
     """A combatant worth showing (the one whose turn it is while the turns run,
     else one with a shield and a weapon, if any) and the nearest enemy as its
-    target."""
+    target; None for a battle without fighters."""
+    if not combatants:
+        return None
     armed = [c for c in combatants if c.fighter.weapons]
     shielded = [c for c in armed if c.fighter.shield is not None]
     active = [c for c in combatants if c.id == active_id]
@@ -45,8 +48,11 @@ def in_reach(attacker: Combatant, defender: Combatant) -> bool:
 def stage(controller: BattleController) -> None:
     """Select a combatant and target the nearest enemy; if that enemy is out of
     reach, step towards it first (one move, as a GM would), so the attack pane shows
-    an attack that can be rolled."""
-    chosen, target = pick_selection(controller.state.combatants, controller.state.active_id)
+    an attack that can be rolled. A battle without fighters is drawn as it is."""
+    picked = pick_selection(controller.state.combatants, controller.state.active_id)
+    if picked is None:
+        return
+    chosen, target = picked
     if target is not None and not in_reach(chosen, target):
         line = hex_line(chosen.hex, target.hex)
         step = line[1] if len(line) > 2 else None

@@ -31,17 +31,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.user_dirs import templates_dir
-from hexmap import Hex
+from hexmap import Hex, is_digits
 from rules.battle.catalog import parse_fighter
+from rules.battle.limits import check_counts
 from rules.battle.model import Combatant, Fighter
 from rules.battle.roster import next_combatant_id
 from rules.battle.savefile import json_object
 from rules.battle.state import BattleState
 from rules.core.assets import asset_path
 from rules.core.errors import DataError
+from rules.core.file_reading import read_regular_file, size_text, too_large
 from rules.core.strict_json import short_reason
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset, ruleset_keys
+from rules.sets.sheet_refusal import sheet_range_refusal
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +112,9 @@ def parse_template(text: str | bytes, stem: str, *, custom: bool = False) -> Tem
     """The template a file's text holds (``stem``: the file's name without
     ``.json``, which is its key). ``TemplateFileError`` for any problem."""
     if len(text) > MAX_TEMPLATE_BYTES:
-        raise TemplateFileError(
-            f"the file is too large for a template ({len(text) // 1024} KB; "
-            f"at most {MAX_TEMPLATE_BYTES // 1024} KB)"
-        )
+        raise TemplateFileError(too_large("the file", len(text), MAX_TEMPLATE_BYTES, "a template"))
     data = json_object(text, TemplateFileError, MAX_DEPTH, kind="a template", holding="template")
+    check_counts(data, TemplateFileError)  # before a fighter is built from it
     _check_numbers(data)
     return _template_from(data, stem, custom)
 
@@ -173,6 +174,11 @@ def _template_from(document: Mapping[str, object], stem: str, custom: bool) -> T
     ruleset = get_ruleset(ruleset_key)
     form = forms[0]
     fighter = _fighter(ruleset, form, document[form])
+    # Within the ruleset's sheet, as a battle file's fighters: hit points of a
+    # billion would join the battle and overflow the inspector's number box.
+    refusal = sheet_range_refusal(fighter, ruleset)
+    if refusal is not None:
+        raise TemplateFileError(f"{form}: {refusal}")
     if not fighter.name.strip() or len(fighter.name) > MAX_NAME:
         raise TemplateFileError(f"{form}.name: a name of 1 to {MAX_NAME} characters")
     name = document.get(_NAME_KEY, fighter.name)
@@ -211,14 +217,12 @@ def _fighter(ruleset: Ruleset, form: str, data: object) -> Fighter:
 
 
 def read_template_file(path: Path, *, custom: bool = False) -> Template:
+    """The template in ``path``: a regular file of at most ``MAX_TEMPLATE_BYTES``
+    (``rules.core.file_reading``); ``TemplateFileError`` for any problem."""
     try:
-        size = path.stat().st_size
-        if size > MAX_TEMPLATE_BYTES:
-            raise TemplateFileError(
-                f"the file is too large for a template ({size // 1024} KB; "
-                f"at most {MAX_TEMPLATE_BYTES // 1024} KB)"
-            )
-        text = path.read_bytes()
+        text = read_regular_file(
+            path, MAX_TEMPLATE_BYTES, TemplateFileError, name="the file", kind="a template"
+        )
     except OSError as exc:
         raise TemplateFileError(f"cannot be read ({exc.strerror or exc})") from None
     return replace(parse_template(text, path.stem, custom=custom), path=path)
@@ -292,13 +296,27 @@ def template_document(
     }
 
 
-def _write(folder: Path, document: Mapping[str, object]) -> Path:
-    path = folder / f"{document['key']}{SUFFIX}"
+def _write(folder: Path, document: Mapping[str, object]) -> Template:
+    """Write the GM's template ``document`` to ``folder``, once it is known to be
+    what a later start loads: a template too large or refused when read back is
+    never written (``TemplateFileError``), so no start lists it as a problem."""
+    key = str(document["key"])
     text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    try:
+        data = (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        raise TemplateFileError("the template holds text that no file can hold") from None
+    if len(data) > MAX_TEMPLATE_BYTES:
+        raise TemplateFileError(
+            f"the template would take {size_text(len(data))}; a template takes at most "
+            f"{size_text(MAX_TEMPLATE_BYTES)}"
+        )
+    template = parse_template(data, key, custom=True)
+    path = folder / f"{key}{SUFFIX}"
     partial = path.with_suffix(".partial")
-    partial.write_text(text + "\n", encoding="utf-8")
+    partial.write_bytes(data)
     partial.replace(path)  # whole or not at all: a crash leaves no half a template
-    return path
+    return replace(template, path=path)
 
 
 def _custom_keys(folder: Path) -> set[str]:
@@ -323,8 +341,10 @@ def save_custom_template(
 ) -> Template:
     """Save ``fighter`` (its sheet as it is now) as the GM's template ``name``,
     the fighter named ``name`` too unless ``keep_fighter_name`` (an imported
-    character keeps the name its file gives it); the saved file is read back, so
-    what is listed is what a later start loads."""
+    character keeps the name its file gives it). The file's text is read as a
+    later start reads it before it is written, so what is listed is what a later
+    start loads, and a template that start would refuse is never written
+    (``TemplateFileError``)."""
     name = check_name(name)
     folder = templates_dir() if user_folder is None else user_folder
     ruleset = get_ruleset(ruleset_key)
@@ -334,7 +354,7 @@ def save_custom_template(
     who = "" if fighter.name == name else f" {fighter.name} with"
     description = f"Your template:{who} {gear_summary(fighter)}."
     document = template_document(ruleset, ruleset_key, key, name, description, fighter)
-    return read_template_file(_write(folder, document), custom=True)
+    return _write(folder, document)
 
 
 def rename_custom_template(template: Template, name: str) -> Template:
@@ -353,10 +373,10 @@ def rename_custom_template(template: Template, name: str) -> Template:
     document = template_document(
         ruleset, template.ruleset_key, key, name, template.description, fighter
     )
-    path = _write(folder, document)
-    if path != template.path:
+    renamed = _write(folder, document)
+    if renamed.path != template.path:
         template.path.unlink(missing_ok=True)
-    return read_template_file(path, custom=True)
+    return renamed
 
 
 def delete_custom_template(template: Template) -> None:
@@ -386,7 +406,7 @@ def numbered_name(state: BattleState, name: str) -> str:
 def base_name(name: str) -> str:
     """ "Fencer 2" -> "Fencer": the name a copy is numbered from."""
     stem, _space, number = name.rpartition(" ")
-    return stem if stem and number.isdigit() else name
+    return stem if stem and is_digits(number) else name
 
 
 def duplicate_of(state: BattleState, original: Combatant) -> Combatant | None:

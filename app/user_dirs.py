@@ -11,7 +11,10 @@ never next to the program: the installed or frozen bundle is read-only to us.
   records of start-up in memory until then, so the GUI can set up the file after
   its first frame (issue 5) and still log what happened before it.
 * ``settings()`` is the one ``QSettings`` of the program, an INI file in
-  ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too).
+  ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too); one that is not a regular
+  file, or is over ``MAX_SETTINGS_BYTES``, is never handed to Qt.
+* ``user_folder_problem(folders)`` makes the folders a mode needs at start, and
+  says in one line which cannot be made and why (main.py: status 2).
 """
 
 from __future__ import annotations
@@ -19,12 +22,19 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
+import stat
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import platformdirs
 from PySide6.QtCore import QSettings
+
+from rules.core.file_reading import check_regular
+
+if TYPE_CHECKING:
+    from tempfile import TemporaryDirectory
 
 APP_NAME = "Hexfray"
 APP_AUTHOR = "Hexfray"
@@ -32,8 +42,12 @@ HOME_ENV = "HEXFRAY_HOME"
 LOG_FILE_NAME = "hexfray.log"
 LOG_MAX_BYTES = 1_000_000
 LOG_BACKUPS = 3
+SETTINGS_FILE_NAME = "settings.ini"
+MAX_SETTINGS_BYTES = 1024 * 1024  # the settings are a few kilobytes
 
 _LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+log = logging.getLogger(__name__)
 
 
 def _home() -> Path | None:
@@ -83,18 +97,89 @@ def templates_dir() -> Path:
     return _ensure(data_dir() / "templates")
 
 
+UserFolder = Callable[[], Path]  # one of the functions above: makes its folder
+
+
+def user_folder_problem(folders: Iterable[UserFolder]) -> str | None:
+    """Make ``folders`` (``config_dir``, ``data_dir`` ...) now: None when all of
+    them can be made, else one line that names the first folder that cannot and
+    why ("cannot make the user folder /x/file/home/config: /x/file is a file, not a
+    folder"), for the command line and a dialog."""
+    for folder in folders:
+        try:
+            folder()
+        except OSError as exc:
+            return _folder_problem(exc)
+    return None
+
+
+def _folder_problem(exc: OSError) -> str:
+    where = Path(os.fsdecode(exc.filename)) if exc.filename else None
+    reason = exc.strerror or str(exc)
+    if where is not None and isinstance(exc, NotADirectoryError | FileExistsError):
+        in_the_way = next((p for p in (where, *where.parents) if _is_a_file(p)), None)
+        if in_the_way is not None:
+            reason = f"{in_the_way} is a file, not a folder"
+    home = os.environ.get(HOME_ENV, "").strip()
+    set_by = f" ({HOME_ENV} is {home})" if home else ""
+    return f"cannot make the user folder {where or 'of Hexfray'}: {reason}{set_by}"
+
+
+def _is_a_file(path: Path) -> bool:
+    try:
+        return not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def log_file() -> Path:
     """The current log file (older ones are ``hexfray.log.1`` ... beside it)."""
     return log_dir() / LOG_FILE_NAME
+
+
+class _UnusableSettings(Exception):
+    """A settings file Qt must not read: not a regular file, or too large."""
+
+
+def settings_path() -> Path:
+    """Where the settings live: ``settings.ini`` in ``config_dir()``."""
+    return config_dir() / SETTINGS_FILE_NAME
 
 
 def settings() -> QSettings:
     """The program's settings, an INI file in ``config_dir()``.
 
     Use this rather than ``QSettings()`` so that ``HEXFRAY_HOME`` keeps tests away
-    from the user's real settings.
+    from the user's real settings. A settings file that is not a regular file (a
+    named pipe would hang Qt's reading, ``/dev/zero`` fill the memory) or is
+    over ``MAX_SETTINGS_BYTES`` is left alone and logged: the program runs on its
+    defaults, in settings of this session only.
     """
-    return QSettings(str(config_dir() / "settings.ini"), QSettings.Format.IniFormat)
+    path = settings_path()
+    try:
+        check_regular(
+            path, MAX_SETTINGS_BYTES, _UnusableSettings, name=str(path), kind="the settings"
+        )
+    except _UnusableSettings as problem:
+        path = _session_settings_path(str(problem))
+    except OSError:
+        pass  # missing: Qt makes it; unreadable: Qt reads nothing from it, and says so
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+_session_folder: TemporaryDirectory[str] | None = None
+
+
+def _session_settings_path(problem: str) -> Path:
+    """Settings for this session only (removed when the program ends), instead of
+    a settings file that cannot be used because of ``problem`` (logged once)."""
+    global _session_folder
+    if _session_folder is None:
+        import tempfile  # only for this rare case: the window starts without it
+
+        log.warning("%s: Hexfray uses its default settings until it closes", problem)
+        _session_folder = tempfile.TemporaryDirectory(prefix="hexfray-settings-")
+    return Path(_session_folder.name) / SETTINGS_FILE_NAME
 
 
 class _FileHandler(logging.handlers.RotatingFileHandler):

@@ -1,4 +1,5 @@
-"""Pure hex-map geometry for Hexfray: coordinates, facings, arcs, reach, lines, layout.
+"""Pure hex-map geometry for Hexfray: coordinates, facings, arcs, reach, lines, layout,
+and the one reader of digit text (``digits``) that every layer uses.
 
 No Qt and nothing else of ours; this is the only package that imports ``hexy``.
 Everything public is importable from ``hexmap`` directly.
@@ -17,6 +18,7 @@ from hexmap.arcs import (
 )
 from hexmap.coords import Facing, Hex
 from hexmap.diagram import arc_diagram
+from hexmap.digits import MAX_DIGITS, is_digits, parse_digits, parse_signed_digits
 from hexmap.errors import HexmapError
 from hexmap.grid import HexGrid
 from hexmap.layout import Layout, Orientation
@@ -24,6 +26,7 @@ from hexmap.reach import MAX_REACH, Reach, in_reach, reach_hexes, reaches_any, w
 from hexmap.shapes import disk, hex_line, ray, ring
 
 __all__ = [
+    "MAX_DIGITS",
     "MAX_REACH",
     "Arc",
     "Facing",
@@ -44,6 +47,9 @@ __all__ = [
     "hex_line",
     "in_front_arc",
     "in_reach",
+    "is_digits",
+    "parse_digits",
+    "parse_signed_digits",
     "ray",
     "reach_hexes",
     "reaches_any",

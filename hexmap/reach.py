@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from hexmap.arcs import front_arc_hexes, in_front_arc
 from hexmap.coords import Facing, Hex, as_int
+from hexmap.digits import is_digits, parse_digits
 from hexmap.errors import HexmapError
 
 # Sanity cap so a typo like "1-100000" cannot make a million-hex set. Real melee
 # reaches are C to about 7.
 MAX_REACH = 99
 
-_TOKEN = re.compile(r"[0-9]+|[cC]")
-
 
 def _parse_token(token: str, text: str) -> int:
     token = token.strip()
-    if not _TOKEN.fullmatch(token):
-        raise HexmapError(f"bad reach {text!r}: {token!r} is neither C nor a distance")
-    value = 0 if token in ("c", "C") else int(token)
-    if value > MAX_REACH:
-        raise HexmapError(f"bad reach {text!r}: {value} is beyond {MAX_REACH}")
-    return value
+    if token in ("c", "C"):
+        return 0
+    value = parse_digits(token)
+    if value is not None and value <= MAX_REACH:
+        return value
+    if is_digits(token):
+        distance = str(value) if value is not None else f"a distance of {len(token):,} digits"
+        raise HexmapError(f"bad reach {_shown(text)}: {distance} is beyond {MAX_REACH}")
+    raise HexmapError(f"bad reach {_shown(text)}: {_shown(token)} is neither C nor a distance")
+
+
+def _shown(text: str) -> str:
+    """Text for a message, quoted; the start of it only, as it may be a file's, of
+    any length."""
+    return repr(text if len(text) <= 40 else f"{text[:37]}...")
 
 
 def _token(distance: int) -> str:
@@ -62,17 +69,19 @@ class Reach:
         distances: set[int] = set()
         for item in text.split(","):
             if not item.strip():
-                raise HexmapError(f"bad reach {text!r}: empty item")
+                raise HexmapError(f"bad reach {_shown(text)}: empty item")
             ends = item.split("-")
             if len(ends) == 1:
                 distances.add(_parse_token(ends[0], text))
             elif len(ends) == 2:
                 low, high = (_parse_token(end, text) for end in ends)
                 if low >= high:
-                    raise HexmapError(f"bad reach {text!r}: range {item.strip()!r} not ascending")
+                    raise HexmapError(
+                        f"bad reach {_shown(text)}: range {_shown(item.strip())} not ascending"
+                    )
                 distances.update(range(low, high + 1))
             else:
-                raise HexmapError(f"bad reach {text!r}: {item.strip()!r}")
+                raise HexmapError(f"bad reach {_shown(text)}: {_shown(item.strip())}")
         return cls(frozenset(distances))
 
     def __str__(self) -> str:

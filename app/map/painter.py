@@ -47,6 +47,7 @@ from hexmap import (
     arc_of,
     disk,
     front_arc_hexes,
+    is_digits,
     reach_hexes,
 )
 from rules.battle.hands import wielded_weapons
@@ -423,7 +424,7 @@ def initials(name: str) -> str:
     words = name.split()
     if not words:
         return "?"
-    if len(words) >= 2 and words[-1].isdigit():
+    if len(words) >= 2 and is_digits(words[-1]):
         return (words[0][0] + words[-1][:2]).upper()
     if len(words) >= 2:
         return (words[0][0] + words[1][0]).upper()

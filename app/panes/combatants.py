@@ -33,9 +33,11 @@ from PySide6.QtWidgets import (
 
 from app.controller import BattleController, Redraw
 from app.new_battle import duplicate_fighter_action
+from app.panes.labels import penalty_lines, status_word
 from app.panes.widgets import (
     HP_ROLE,
     ID_ROLE,
+    MUTED,
     HpBarDelegate,
     configure_dock,
     muted_label,
@@ -115,10 +117,13 @@ class CombatantsModel(QAbstractTableModel):
             return c.id
         if role == Qt.ItemDataRole.ToolTipRole:
             side = side_name(self._controller.state.sides, c.side)
-            return (
-                f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}\n"
-                f"{self._controller.ruleset.health(c).tooltip}, {c.status.value}"
-            )
+            view = self._controller.ruleset.fighter_condition(c)
+            lines = [
+                f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}",
+                f"{self._controller.ruleset.health(c).tooltip}, {status_word(view, c.status)}",
+                *penalty_lines(view, c),
+            ]
+            return "\n".join(lines)
         if col == self.NAME:
             if role == Qt.ItemDataRole.DisplayRole:
                 return ("◎ " if c.id == self._target else "") + c.name
@@ -136,10 +141,14 @@ class CombatantsModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self._controller.ruleset.health(c).text
         elif col == self.STATUS:
+            # How the ruleset's condition view says the fighter is down, if it is:
+            # a fighter paralysed below the neck is out of the fight though active.
             if role == Qt.ItemDataRole.DisplayRole:
-                return c.status.value
+                view = self._controller.ruleset.fighter_condition(c, details=False)
+                return status_word(view, c.status)
             if role == Qt.ItemDataRole.ForegroundRole:
-                return status_colour(c.status)
+                view = self._controller.ruleset.fighter_condition(c, details=False)
+                return MUTED if view.down is not None else status_colour(c.status)
         elif col == self.FACING:
             if role == Qt.ItemDataRole.DisplayRole:
                 return c.facing.label

@@ -57,6 +57,8 @@ from rules.battle.values import hex_name
 from rules.core.errors import RulesError
 from rules.sets.protocol import SheetSection
 
+QT_INT_MAX = 2**31 - 1  # a QSpinBox holds a C int
+
 
 class InspectorPane(QDockWidget):
     # The GM asks to edit the shown fighter's sheet (the window opens the character editor).
@@ -386,8 +388,10 @@ class InspectorPane(QDockWidget):
         self.hp_spin.blockSignals(True)
         self.status_combo.blockSignals(True)
         try:
-            # Room below any ruleset's death threshold (seed 000: -5xHP) and above full HP.
-            self.hp_spin.setRange(-6 * max(maximum, 1), max(maximum * 2, maximum + 10))
+            # Room below any ruleset's death threshold (seed 000: -5xHP) and above full
+            # HP, within what a Qt number box holds (a file's sheet is bounded anyway).
+            low, high = -6 * max(maximum, 1), max(maximum * 2, maximum + 10)
+            self.hp_spin.setRange(max(low, -QT_INT_MAX), min(high, QT_INT_MAX))
             self.hp_spin.setValue(c.hp)
             self.hp_spin.setSuffix(f" / {maximum}")
             self.status_combo.setCurrentIndex(self.status_combo.findData(c.status))

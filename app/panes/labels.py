@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.battle.condition import FighterCondition
 from rules.battle.model import Combatant, Status
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.terrain import TerrainFact, TerrainLabel
@@ -23,3 +24,22 @@ def fighter_choice(combatant: Combatant, sides: tuple[SideSetup, ...]) -> str:
     Aldric – Knights (stunned)")."""
     note = "" if combatant.status is Status.ACTIVE else f" ({combatant.status.value})"
     return f"{combatant.name} – {side_name(sides, combatant.side)}{note}"
+
+
+def status_word(view: FighterCondition, status: Status) -> str:
+    """A fighter's state in a word: how it is down, as its ruleset's condition
+    view says ("paralysed", "incapacitated"), else its status ("active",
+    "stunned")."""
+    return view.down.value if view.down is not None else status.value
+
+
+def penalty_lines(view: FighterCondition, combatant: Combatant) -> tuple[str, ...]:
+    """The penalties in force on the fighter's rolls, one line each, as its
+    ruleset's condition view gives them ("-3 to attacks (shock from injury)"); one
+    bound to a weapon names it where its reason does not."""
+    names = {w.key: w.name for w in combatant.fighter.weapons}
+    lines = []
+    for p in view.penalties:
+        name = names.get(p.weapon_key or "", "")
+        lines.append(p.describe("" if name in p.reason else name))
+    return tuple(lines)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
+from app.panes.labels import penalty_lines, status_word
 from app.panes.widgets import (
     BAD_TEXT,
     ID_ROLE,
@@ -324,12 +325,19 @@ class TurnTrackerPane(QDockWidget):
         return f"{place}{c.name}{mark}{second}"
 
     def _row_tip(self, ruleset: Ruleset, c: Combatant) -> str:
-        lines = [f"{c.name}: HP {c.hp}/{c.fighter.hit_points}, {c.status.value}"]
+        """The fighter's health in its ruleset's terms, its state, maneuver and
+        conditions, and the penalties in force (the ruleset's condition view)."""
+        view = ruleset.fighter_condition(c)
+        health = f"{ruleset.health_heading} {ruleset.health(c).text}"
+        lines = [f"{c.name}: {health}, {status_word(view, c.status)}"]
         maneuver = maneuver_text(ruleset, c)
         lines.append(f"Maneuver: {maneuver or 'none chosen yet'}")
         conditions = ruleset.condition_labels(c)
         if conditions:
             lines.append(f"Conditions: {', '.join(conditions)}")
+        penalties = penalty_lines(view, c)
+        if penalties:
+            lines.append(f"Penalties: {'; '.join(penalties)}")
         return "\n".join(lines)
 
     def _fill_maneuvers(self, state: BattleState, ruleset: Ruleset) -> None:

@@ -96,8 +96,10 @@ _DONE = {
 
 @dataclass(frozen=True, slots=True)
 class ConditionChange:
-    """A fighter whose condition the attack changed, and its condition after it
-    (``rules.battle.condition``: able to act, down and how)."""
+    """A fighter whose standing in the fight the attack changed (put down, or up
+    again), with its condition after it as the battle's own rules read it
+    (``rules.battle.condition``, ``fighter_condition(..., details=False)``: able to
+    act, down and how). How hurt it is and its penalties are the state's to tell."""
 
     combatant_id: str
     condition: FighterCondition
@@ -121,7 +123,8 @@ class AttackOutcome(Generic[PayloadT]):
     defense did. ``location``: the key of the hit location or zone struck, None
     when nothing was. ``injury``: the hit points the defender lost, on the scale of
     ``Combatant.hp`` (a FUDGE ruleset's overall wound track). ``conditions``: each
-    fighter whose condition the attack changed. ``pieces``: what left a hand
+    fighter the attack put down (or up again), as ``ConditionChange``. ``pieces``:
+    what left a hand
     (dropped, knocked away, thrown or flying), each with how it goes; the battle
     traces where it lands, with the same dice, after the attack's own rolls.
     ``broken``: what the attack broke. ``payload``: the ruleset's own record of

@@ -35,6 +35,7 @@ from rules.battle.items import (
     piece_kind,
     take_from_hand,
 )
+from rules.battle.limits import MAX_COMMANDS, MAX_FACES
 from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponDamageState, WeaponKind
 from rules.battle.movement import (
     apply_fall,
@@ -238,8 +239,14 @@ class Battle:
         (``ScriptedDice``, which never rolls), or dice entered at the table
         (``EnteredDice``). A source that raises, as a person cancelling the entry
         does, leaves the battle as it was: the command is applied to the frozen
-        state first, and nothing is logged until it returns."""
+        state first, and nothing is logged until it returns. A log of
+        ``MAX_COMMANDS`` takes no more (``rules.battle.limits``: a file holds no
+        more)."""
         index = len(self._commands)
+        if index >= MAX_COMMANDS:
+            raise IllegalCommandError(
+                f"the battle's log is full: a battle holds at most {MAX_COMMANDS:,} commands"
+            )
         source = command_rng(self._seed, index) if dice is None else dice
         before, result = self._run(command, source)
         self._undone.clear()  # a new command starts a new future
@@ -289,6 +296,11 @@ class Battle:
         """Apply ``command`` with ``source`` and log it: the state before, and the result."""
         before = self._state
         result = run_command(command, before, source, self.ruleset_of(before))
+        if len(source.faces) > MAX_FACES:  # no file could hold it
+            raise IllegalCommandError(
+                f"the command rolled {len(source.faces):,} dice; a command rolls at most "
+                f"{MAX_FACES:,}"
+            )
         self._state = result.state
         self._before.append(before)
         leaving = len(self._before) - 1 - RECENT_CHECKPOINTS  # leaves the recent ones

@@ -16,9 +16,11 @@ cannot bring in a fighter the editor would refuse (``fighter_problems``).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from hexmap import HexGrid
+from rules.battle.limits import MAX_MODES, MAX_WEAPONS
 from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
 from rules.battle.sides import SideSetup, side_name
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
@@ -28,6 +30,10 @@ from rules.core.errors import IllegalCommandError
 from rules.core.events import CombatantEvent, Event
 
 GM_EDIT = Citation("hexfray", "the GM edits a fighter's sheet and the battle's sides")
+# Past every ruleset's own range (at most 200 in each sheet description): a bound
+# for the sheets whose hit points no editor field shows (seed 003 derives them),
+# so that no file brings in a number the panes' number boxes cannot hold.
+MAX_HIT_POINTS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +82,18 @@ def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProb
                 f"{weapon.name or 'This weapon'} needs the skill it is used with.",
             )
         )
+    if len(weapon.modes) > MAX_MODES:
+        problems.append(
+            SheetProblem(
+                weapon_place(index, "modes"),
+                f"{weapon.name or 'This weapon'} has {len(weapon.modes)} modes; a weapon "
+                f"has at most {MAX_MODES}.",
+            )
+        )
     span = map_span(grid)
-    mode_names = [m.name for m in weapon.modes]
+    mode_names = Counter(m.name for m in weapon.modes)
     for m_index, mode in enumerate(weapon.modes):
-        if not mode.name.strip() or mode_names.count(mode.name) > 1:
+        if not mode.name.strip() or mode_names[mode.name] > 1:
             problems.append(
                 SheetProblem(
                     mode_place(index, m_index, "name"),
@@ -109,20 +123,34 @@ def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProb
 
 def fighter_problems(fighter: Fighter, grid: HexGrid) -> tuple[SheetProblem, ...]:
     """What the battle itself refuses in a sheet: a fighter without a name, hit
-    points or a Move below the least the battle handles, weapons sharing a key,
+    points or a Move below the least the battle handles, hit points beyond
+    ``MAX_HIT_POINTS``, weapons sharing a key,
     a weapon without a skill, a mode without a name of its own, a melee reach
     longer than the map (``map_span``) and fixed damage without its dice. A
-    ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``)."""
+    ruleset adds its own checks (``rules.sets.protocol.Ruleset.sheet_problems``).
+    More weapons, or modes of one weapon, than a battle holds are problems too
+    (``rules.battle.limits``: no file could hold them)."""
     problems: list[SheetProblem] = []
     if not fighter.name.strip():
         problems.append(SheetProblem("name", "A fighter needs a name."))
     if fighter.hit_points < 1:
         problems.append(SheetProblem("hit_points", "Hit points must be at least 1."))
+    elif fighter.hit_points > MAX_HIT_POINTS:
+        problems.append(
+            SheetProblem("hit_points", f"Hit points must be at most {MAX_HIT_POINTS:,}.")
+        )
     if fighter.move < 0:
         problems.append(SheetProblem("move", "Move cannot be below 0."))
-    keys = [w.key for w in fighter.weapons]
+    if len(fighter.weapons) > MAX_WEAPONS:
+        problems.append(
+            SheetProblem(
+                "weapons",
+                f"{len(fighter.weapons)} weapons; a fighter carries at most {MAX_WEAPONS}.",
+            )
+        )
+    keys = Counter(w.key for w in fighter.weapons)
     for index, weapon in enumerate(fighter.weapons):
-        if not weapon.key.strip() or keys.count(weapon.key) > 1:
+        if not weapon.key.strip() or keys[weapon.key] > 1:
             problems.append(
                 SheetProblem(
                     weapon_place(index, "key"),

@@ -130,8 +130,8 @@ def falls_since(
         was = earlier.get(c.id)
         if was is None or was is c:
             continue
-        now = ruleset.fighter_condition(c)
-        if now.down is None or ruleset.fighter_condition(was).down is not None:
+        now = ruleset.fighter_condition(c, details=False)
+        if now.down is None or ruleset.fighter_condition(was, details=False).down is not None:
             continue
         state, fell = fall_and_let_go(state, c.id, now)
         events.extend(fell)

@@ -17,7 +17,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from hexmap import Facing
+from hexmap import Facing, parse_digits
 from rules.battle.model import Weapon
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, distribution, roll
@@ -68,18 +68,14 @@ class DistanceDice:
         """Parse "2d6", "1d6", "1d3-1", "1d2-1". Raises ``DataError``."""
         cleaned = text.replace(" ", "").lower()
         count_text, sep, rest = cleaned.partition("d")
-        if not sep or not count_text.isdigit():
-            raise DataError(f"bad distance dice {text!r}")
-        sides_text, adds = rest, 0
-        for sign in "+-":
-            if sign in rest:
-                sides_text, _, adds_text = rest.partition(sign)
-                if not adds_text.isdigit():
-                    raise DataError(f"bad distance dice {text!r}")
-                adds = int(adds_text) if sign == "+" else -int(adds_text)
-        if not sides_text.isdigit() or int(sides_text) < 1:
-            raise DataError(f"bad distance dice {text!r}")
-        return cls(int(count_text), int(sides_text), adds)
+        sides_text, sign, adds_text = rest, "+", "0"
+        for mark in "+-":
+            if mark in rest:
+                sides_text, sign, adds_text = rest.partition(mark)
+        count, sides, adds = (parse_digits(t) for t in (count_text, sides_text, adds_text))
+        if not sep or count is None or sides is None or adds is None or sides < 1:
+            raise DataError(f"bad distance dice {text!r:.40}")
+        return cls(count, sides, adds if sign == "+" else -adds)
 
     def distribution(self) -> Mapping[int, Fraction]:
         """Exact distribution of the distance (floored at 0)."""

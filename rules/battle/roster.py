@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hexmap import Hex
+from hexmap import Hex, parse_digits
 from rules.battle.command_events import TurnEnded
 from rules.battle.edits import check_fighter
 from rules.battle.model import Combatant, Side
@@ -64,9 +64,14 @@ class CombatantRemoved(CombatantEvent):
 
 
 def next_combatant_id(state: BattleState) -> str:
-    """A new id in the demo's style ("c7"): one more than the highest "c" number."""
-    numbers = [int(c.id[1:]) for c in state.combatants if c.id[:1] == "c" and c.id[1:].isdigit()]
-    return f"c{max(numbers, default=0) + 1}"
+    """A new id in the demo's style ("c7"): one more than the highest "c" number.
+    Any other id a file may hold ("c²", "c" and thousands of digits) is passed over."""
+    ids = {c.id for c in state.combatants}
+    numbers = (parse_digits(c.id[1:]) for c in state.combatants if c.id[:1] == "c")
+    number = max((n for n in numbers if n is not None), default=0) + 1
+    while f"c{number}" in ids:  # passed over, yet spelt as a number: "c1000000000"
+        number += 1
+    return f"c{number}"
 
 
 def place_in_order(

@@ -14,7 +14,8 @@ choices, sheet and tracks). Reading and writing files is ``app.files``'s.
 
 Every problem with a file is a ``BattleFileError`` whose message names it in a
 game master's terms: a damaged or cut-short file, a newer or unknown version,
-huge numbers, deep nesting, too large a file, wrong types, ids given twice, hexes
+huge numbers, deep nesting, too large a file, too many of anything (fighters,
+weapons, commands ...: ``rules.battle.limits``), wrong types, ids given twice, hexes
 off the map (by column and row), unknown commands or a log that cannot be
 replayed, and a fighter whose sheet is another ruleset's than the battle's (named,
 with both rulesets: ``foreign_sheet``). Nothing else comes out of ``read_battle``.
@@ -35,6 +36,7 @@ from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
 from rules.battle.commands import Attack  # (and every command battle_types saves)
 from rules.battle.edits import check_fighter
+from rules.battle.limits import MAX_MAP_SIDE, check_counts
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.battle.values import (
@@ -57,7 +59,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_SEED = 2**64
 MAX_FACE = 1000
-MAX_MAP_SIDE = 1000
 
 _ENTRY_KEYS = frozenset({"command", "dice"})
 _DOCUMENT_KEYS = frozenset(
@@ -193,15 +194,18 @@ def encode_entry(
 
 def parse_document(text: str | bytes) -> dict[str, object]:
     """The file's JSON, checked for size, syntax and nesting, migrated to this
-    schema version."""
+    schema version, its lists checked against the battle's limits
+    (``rules.battle.limits.check_counts``) before anything is built from it."""
     if len(text) > MAX_FILE_BYTES:
         raise BattleFileError(
             f"the file is too large for a battle ({len(text) // 2**20} MB; "
             f"at most {MAX_FILE_BYTES // 2**20} MB)"
         )
-    return migrate(
+    document = migrate(
         json_object(text, BattleFileError, MAX_DEPTH, kind="a battle file", holding="battle")
     )
+    check_counts(document, BattleFileError)
+    return document
 
 
 def json_object(
@@ -503,7 +507,8 @@ def decode_entry(
 ) -> tuple[Command, tuple[int, ...]]:
     """One log entry written by ``encode_entry`` (the autosave journal's), by a
     Hexfray that wrote files of schema ``version`` (the journal's battle's:
-    ``written_in``)."""
+    ``written_in``), its lists checked against the battle's limits first."""
+    check_counts(data, BattleFileError, root=where)
     try:
         (entry,) = _entries(codec, [data], where, version)
     except ValueFileError as exc:

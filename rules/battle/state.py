@@ -186,12 +186,16 @@ class BattleRuleset(Protocol):
         terrain brush's event, the map's tooltip and the hex pane read it."""
         ...
 
-    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
         """Whether the combatant can still take part in the fight, and whether it
-        is down and how (rules.battle.condition), by this ruleset's wounds. The
-        battle makes one who goes down fall and let go (rules.battle.falls) and
-        decides the battle when one side or none is left able to act
-        (rules.battle.decision)."""
+        is down and how (rules.battle.condition), by this ruleset's wounds; how
+        hurt it is, its useless limbs and the penalties in force. The battle makes
+        one who goes down fall and let go (rules.battle.falls) and decides the
+        battle when one side or none is left able to act (rules.battle.decision):
+        it asks after every command with ``details`` False, and the ruleset then
+        leaves ``hurt``, ``useless_limbs`` and ``penalties`` at their defaults."""
         ...
 
 

@@ -36,9 +36,10 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from hexmap import Facing, Hex, HexGrid, HexmapError, Reach
+from hexmap import Facing, Hex, HexGrid, HexmapError, Reach, parse_digits, parse_signed_digits
 from rules.core.dice import Dice
 from rules.core.errors import DataError
+from rules.core.numbers import NumberTextError, parse_fraction
 from rules.core.strict_json import short_reason
 
 TYPE_KEY = "@type"
@@ -437,30 +438,32 @@ def _list(data: object, where: str) -> list[object]:
 def _fraction(data: object, where: str) -> Fraction:
     text = _text(data, where)
     try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueFileError(
-            f'{where}: expected a fraction like "3/2", got {_short(data)}'
-        ) from None
+        value = parse_fraction(text)  # bounded before it is converted
+    except NumberTextError as exc:
+        raise ValueFileError(f"{where}: {exc}") from None
     if abs(value.numerator) > MAX_INTEGER or value.denominator > MAX_INTEGER:
         raise ValueFileError(f"{where}: the fraction {text} is too large")
     return value
 
 
-_DICE_SIDES_AND_ADDS = re.compile(r"(\d{0,4})([+-]\d+)?")
+_DICE_SIDES_AND_ADDS = re.compile(r"([0-9]*)([+-][0-9]+)?")
 
 
 def _dice(data: object, where: str) -> Dice:
-    """ "2d+1" (d6, as ``str(Dice)`` writes them) or "1d8+1" (other sides)."""
+    """ "2d+1" (d6, as ``str(Dice)`` writes them) or "1d8+1" (other sides); every
+    number in ASCII digits, read by ``hexmap.digits``."""
     text = _text(data, where)
     count_text, sep, rest = text.partition("d")
     match = _DICE_SIDES_AND_ADDS.fullmatch(rest)
-    count = int(count_text) if count_text.isdigit() else -1
-    sides = int(match.group(1)) if match is not None and match.group(1) else 6
-    adds = int(match.group(2)) if match is not None and match.group(2) else 0
+    count = parse_digits(count_text)
+    sides = parse_digits(match.group(1)) if match is not None and match.group(1) else 6
+    adds = parse_signed_digits(match.group(2)) if match is not None and match.group(2) else 0
     if (
         not sep
         or match is None
+        or count is None
+        or sides is None
+        or adds is None
         or not 0 <= count <= MAX_DICE
         or not 2 <= sides <= MAX_SIDES
         or abs(adds) > MAX_INTEGER

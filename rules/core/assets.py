@@ -13,9 +13,12 @@ import sys
 from pathlib import Path
 
 from rules.core.errors import DataError
+from rules.core.file_reading import read_regular_file
 from rules.core.strict_json import strict_json
 
 _REPO_ASSETS = Path(__file__).resolve().parents[2] / "assets"
+# The largest table is a few tens of kilobytes; a far larger one is damaged.
+MAX_ASSET_BYTES = 4 * 1024 * 1024
 
 
 def bundle_root() -> Path:
@@ -45,13 +48,21 @@ def asset_path(*parts: str) -> Path:
 
 
 def read_json(*parts: str) -> object:
-    """Parse an asset as JSON. A missing, unreadable or damaged file (bad JSON,
-    NaN, a key twice, deep nesting, a number too long) raises ``DataError``."""
+    """Parse an asset as JSON. A missing, unreadable or damaged file (not a
+    regular file, over ``MAX_ASSET_BYTES``, bad JSON, NaN, a key twice, deep
+    nesting, a number too long) raises ``DataError``."""
     path = asset_path(*parts)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read asset {'/'.join(parts)}: {exc}") from exc
     name = "/".join(parts)
+    try:
+        data = read_regular_file(
+            path,
+            MAX_ASSET_BYTES,
+            lambda problem: DataError(f"asset {problem}"),
+            name=name,
+            kind="a table",
+        )
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read asset {name}: {exc}") from exc
     # Strict: a damaged table is refused as a DataError, whatever the damage is.
     return strict_json(text, lambda problem: DataError(f"asset {name} is damaged: {problem}"))

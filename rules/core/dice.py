@@ -22,6 +22,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Protocol
 
+from hexmap import MAX_DIGITS, parse_digits
 from rules.core.errors import DataError, RulesError
 
 SIDES = 6  # the 3d6 family's die
@@ -427,20 +428,24 @@ def dice_distribution(dice: Dice, minimum: int | None = 0) -> Mapping[int, Fract
     return MappingProxyType(dict(sorted(result.items())))
 
 
-_DICE = re.compile(r"\s*(\d+)\s*d(?:6)?\s*(?:([+-])\s*(\d+))?\s*")
+_DICE = re.compile(r"\s*([0-9]+)\s*d(?:6)?\s*(?:([+-])\s*([0-9]+))?\s*")
 
 
 def parse_dice(text: str) -> Dice:
-    """Parse "2d", "1d-2", "3d+1" (also "2d6+1"). Raises ``DataError``."""
+    """Parse "2d", "1d-2", "3d+1" (also "2d6+1"), in ASCII digits of at most
+    ``hexmap.digits.MAX_DIGITS`` each (read by ``parse_digits``). Raises ``DataError``."""
     if not isinstance(text, str):
-        raise DataError(f"dice must be text like '2d+1', got {text!r}")
+        raise DataError(f"dice must be text like '2d+1', got {text!r:.40}")
+    shown = repr(text if len(text) <= 40 else f"{text[:37]}...")
     match = _DICE.fullmatch(text)
     if match is None:
-        raise DataError(f"bad dice expression {text!r} (expected e.g. '2d+1')")
-    count = int(match.group(1))
-    if count > MAX_DICE:
-        raise DataError(f"bad dice expression {text!r}: more than {MAX_DICE} dice")
-    adds = int(match.group(3) or 0)
+        raise DataError(f"bad dice expression {shown} (expected e.g. '2d+1')")
+    count = parse_digits(match.group(1))
+    if count is None or count > MAX_DICE:
+        raise DataError(f"bad dice expression {shown}: more than {MAX_DICE} dice")
+    adds = parse_digits(match.group(3) or "0")
+    if adds is None:
+        raise DataError(f"bad dice expression {shown}: the adds have more than {MAX_DIGITS} digits")
     if match.group(2) == "-":
         adds = -adds
     return Dice(count, adds)

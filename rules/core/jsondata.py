@@ -14,10 +14,18 @@ from typing import TypeVar
 
 from rules.core.citation import Citation
 from rules.core.errors import DataError
+from rules.core.numbers import NumberTextError, parse_fraction
+from rules.core.strict_json import strict_json
 
 E = TypeVar("E", bound=Enum)
 
 JSONObject = Mapping[str, object]
+
+
+def parse_json_text(text: str, where: str) -> object:
+    """JSON that a file holds as text (a sheet's keys not yet read), parsed as
+    strictly as the file itself (``strict_json``: numbers bounded, no key twice)."""
+    return strict_json(text, lambda problem: DataError(f"{where}: {problem}"))
 
 
 def as_object(value: object, where: str) -> JSONObject:
@@ -105,7 +113,8 @@ def as_enum(value: object, enum: type[E], where: str) -> E:
 
 
 def as_fraction(value: object, where: str) -> Fraction:
-    """An exact number: an integer or a string such as "3/2"."""
+    """An exact number: an integer or a string such as "3/2" (bounded before it is
+    converted: ``rules.core.numbers.parse_fraction``)."""
 
     if isinstance(value, bool):
         raise DataError(f"{where}: expected a number or fraction, got {value!r}")
@@ -113,9 +122,9 @@ def as_fraction(value: object, where: str) -> Fraction:
         return Fraction(value)
     if isinstance(value, str):
         try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            pass
+            return parse_fraction(value)
+        except NumberTextError as exc:
+            raise DataError(f"{where}: {exc}") from None
     raise DataError(f'{where}: expected an integer or a fraction like "3/2", got {_short(value)}')
 
 

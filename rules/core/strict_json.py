@@ -1,19 +1,27 @@
 """Strict JSON for files from outside the program: battle files and bundled tables.
 
 ``json.loads`` as it is accepts NaN and Infinity, keeps the last of a key given
-twice, and raises ``RecursionError`` or a bare ``ValueError`` on deep nesting and
-numbers of thousands of digits. ``strict_json`` refuses each of those with the
-caller's own error type (``DataError`` for an asset, ``BattleFileError`` for a
-battle file), so nothing else comes out of reading a file.
+twice, raises ``RecursionError`` or a bare ``ValueError`` on deep nesting and
+numbers of thousands of digits, turns ``1e999999999`` into infinity and refuses a
+byte-order mark. ``strict_json`` refuses each of those but the mark, which it
+skips, with the caller's own error type (``DataError`` for an asset,
+``BattleFileError`` for a battle file), so nothing else comes out of reading a
+file. Its numbers are bounded before they are converted (``bounded_loads``, which
+the GCS import uses as well).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
+from typing import Any
+
+from rules.core.numbers import NumberTextError, number_text_problem
 
 # Deeper than any table or battle file we write (the deepest table has 11 levels).
 MAX_JSON_DEPTH = 64
+BYTE_ORDER_MARK = "\ufeff"
 
 
 def short_reason(exc: BaseException) -> str:
@@ -26,8 +34,9 @@ def strict_json(
     text: str, on_error: Callable[[str], Exception], max_depth: int = MAX_JSON_DEPTH
 ) -> object:
     """Parse JSON text strictly: no NaN or Infinity, no key twice in an object,
-    no nesting deeper than ``max_depth``. ``on_error`` turns a message into the
-    exception to raise."""
+    no nesting deeper than ``max_depth``, no number too long or too large
+    (``bounded_loads``); a byte-order mark before it is skipped. ``on_error``
+    turns a message into the exception to raise."""
 
     def no_constant(name: str) -> object:
         raise on_error(f"the number {name} is not allowed")
@@ -40,18 +49,86 @@ def strict_json(
             found[key] = value
         return found
 
+    if text.startswith(BYTE_ORDER_MARK):  # some editors put one before UTF-8 text
+        text = text[len(BYTE_ORDER_MARK) :]
     try:
-        data: object = json.loads(text, parse_constant=no_constant, object_pairs_hook=unique_keys)
+        data = bounded_loads(
+            text, parse_constant=no_constant, object_pairs_hook=unique_keys, max_depth=max_depth
+        )
     except json.JSONDecodeError as exc:
         raise on_error(
             f"the file is damaged or cut short (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
     except RecursionError:
         raise on_error(f"the file is nested too deeply (more than {max_depth} levels)") from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise on_error(f"the file holds a number too large to read ({short_reason(exc)})") from None
+    except NumberTextError as exc:
+        raise on_error(str(exc)) from None
+    except ValueError as exc:  # nothing known; as every reader's, one line for the GM
+        raise on_error(f"the file cannot be read ({short_reason(exc)})") from None
     _check_depth(data, max_depth, on_error)
     return data
+
+
+class _UnreadNumber:
+    """A number of the text that was not converted, and why: it stands in the data
+    until ``bounded_loads`` has found its place to name."""
+
+    __slots__ = ("problem",)
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def bounded_loads(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> object:
+    """``json.loads(text, **options)`` with every number's text bounded before it
+    is converted (``rules.core.numbers.number_text_problem``: its length and its
+    power of ten), and no infinite float. A number beyond them is a
+    ``NumberTextError`` naming its place ("log[3].dice[0]: the number ...");
+    ``max_depth`` bounds the search for that place."""
+    unread: list[_UnreadNumber] = []
+
+    def read_int(number: str) -> object:
+        problem = number_text_problem(number)
+        if problem is None:
+            return int(number)
+        unread.append(_UnreadNumber(problem))
+        return unread[-1]
+
+    def read_float(number: str) -> object:
+        problem = number_text_problem(number)
+        if problem is None:
+            value = float(number)
+            if math.isfinite(value):
+                return value
+            problem = f"the number {number} is too large to read"
+        unread.append(_UnreadNumber(problem))
+        return unread[-1]
+
+    data: object = json.loads(text, parse_int=read_int, parse_float=read_float, **options)
+    if unread:
+        place = _place_of(data, unread[0], max_depth)
+        raise NumberTextError(f"{place}: {unread[0].problem}" if place else unread[0].problem)
+    return data
+
+
+def _place_of(data: object, target: object, max_depth: int) -> str:
+    """Where ``target`` stands in ``data``, as messages name it
+    ("initial_state.combatants[0].hp"); "" at the top or when deeper than
+    ``max_depth`` (a depth the caller refuses anyway)."""
+    pending: list[tuple[object, str, int]] = [(data, "", 0)]
+    while pending:
+        value, place, depth = pending.pop()
+        if value is target:
+            return place
+        if depth >= max_depth:
+            continue
+        if isinstance(value, dict):
+            pending.extend(
+                (v, f"{place}.{k}" if place else str(k), depth + 1) for k, v in value.items()
+            )
+        elif isinstance(value, list):
+            pending.extend((v, f"{place}[{i}]", depth + 1) for i, v in enumerate(value))
+    return ""
 
 
 def _check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:

@@ -123,11 +123,13 @@ class ImportedCharacter:
 class CharacterFileKind:
     """A kind of character file the ruleset imports ("GURPS Character Sheet",
     ``.gcs``): ``read`` turns the file's bytes into a fighter, or raises
-    ``DataError`` with a message naming the part of the file that is wrong."""
+    ``DataError`` with a message naming the part of the file that is wrong.
+    ``max_bytes``: the largest file of the kind; nothing larger is read."""
 
     label: str
     suffixes: tuple[str, ...]
     read: Callable[[bytes], ImportedCharacter]
+    max_bytes: int = 16 * 1024 * 1024
 
 
 class Ruleset(BattleRuleset, Protocol):

@@ -27,6 +27,7 @@ from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
+from rules.battle.limits import MAX_WEAPONS
 from rules.battle.model import DamageBase, Side
 from rules.battle.state import Command
 from rules.core.dice import Dice
@@ -347,3 +348,18 @@ def test_a_thrown_modes_range_is_edited_and_a_melee_mode_has_none(qtbot: QtBot) 
     editor.tabs.setCurrentIndex(2)
     qtbot.waitExposed(editor)
     assert editor.modes_table.horizontalScrollBar().maximum() == 0
+
+
+def test_a_weapon_more_than_a_fighter_carries_is_named_under_the_list(qtbot: QtBot) -> None:
+    editor = editor_on(qtbot, demo_controller(), SPEARMAN)
+    editor.catalog_weapons.setCurrentIndex(editor.catalog_weapons.findData("spear"))
+    carried = editor.weapon_list.count()
+    for _ in range(MAX_WEAPONS - carried):
+        editor.add_catalog_weapon()
+    assert editor.message("weapons") == "" and editor.save_button.isEnabled()
+    editor.add_catalog_weapon()
+    assert editor.message("weapons") == (
+        f"{MAX_WEAPONS + 1} weapons; a fighter carries at most {MAX_WEAPONS}."
+    )
+    assert not editor.save_button.isEnabled()
+    assert editor.tabs.tabText(2) == "⚠ Weapons"

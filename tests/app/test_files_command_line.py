@@ -15,8 +15,14 @@ import pytest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 import main
+from app.files import save_battle
+from app.screenshot import pick_selection
+from hexmap import HexGrid
 from rules.battle import catalog
+from rules.battle.battle import Battle
+from rules.battle.state import BattleState
 from rules.core import assets
+from rules.sets.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "assets" / "battles" / "evening-in-progress.hexfray"
@@ -131,3 +137,17 @@ def test_the_window_tells_why_the_file_it_was_given_cannot_be_opened(
     window.file_actions.stop_autosave()
     window.close()
     window.deleteLater()
+
+
+def test_a_screenshot_of_a_battle_without_fighters(
+    qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 23, "Inputs that hang or crash", 5: picking whom to select raised IndexError.
+    monkeypatch.setenv("HEXFRAY_HOME", str(tmp_path / "home"))
+    empty = Battle(BattleState(HexGrid(12, 9), ()), 5, get_ruleset)
+    path = tmp_path / "empty.hexfray"
+    save_battle(empty, path)
+    picture = tmp_path / "empty.png"
+    assert main.main(["--screenshot", str(picture), str(path)]) == 0
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    assert pick_selection(()) is None

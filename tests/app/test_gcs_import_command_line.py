@@ -151,13 +151,16 @@ def test_a_huge_or_endless_file_is_refused_without_reading_it_all(tmp_path: Path
     result = run_import(huge, "Huge", tmp_path / "home")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        f"hexfray: cannot import {huge}: the file is larger than 64 MB: not a character file"
+        f"hexfray: cannot import {huge}: the file is too large for a character file "
+        "(200 MB; at most 16 MB)"
     ]
     zeros = tmp_path / "zeros.gcs"
     zeros.symlink_to("/dev/zero")  # a file without end
     endless = run_import(zeros, "Zero", tmp_path / "home")
     assert endless.returncode == 2
-    assert "larger than 64 MB" in endless.stderr
+    assert endless.stderr.splitlines() == [
+        f"hexfray: cannot import {zeros}: the file is not a regular file (a device)"
+    ]
 
 
 def test_the_batch_needs_no_application_and_no_display(tmp_path: Path) -> None:
@@ -180,3 +183,26 @@ def test_the_two_options_go_together(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "--import-gcs and --to-template go together" in result.stderr
+
+
+def test_a_character_too_large_for_a_template_leaves_no_file_behind(tmp_path: Path) -> None:
+    # Issue 23, "Inputs that hang or crash", 5: the 2 MB template was written, then
+    # refused when read back, and every start listed it as a problem.
+    sheet = json.loads((FIXTURES / "sword_and_shield_v5.gcs").read_text(encoding="utf-8"))
+    lore = [
+        {"id": f"s{n:016d}", "name": f"Lore {n} " + "of far lands " * 12, "calc": {"level": 12}}
+        for n in range(8000)
+    ]
+    sheet["skills"].extend(lore)
+    source = tmp_path / "scholar.gcs"
+    source.write_text(json.dumps(sheet), encoding="utf-8")
+    home = tmp_path / "home"
+    result = run_import(source, "Scholar", home)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"hexfray: cannot import {source}: the template would take 1.3 MB; a template "
+        "takes at most 1 MB"
+    ]
+    templates = home / "data" / "templates"
+    assert list(templates.iterdir()) == []
+    assert load_library(templates).problems == ()

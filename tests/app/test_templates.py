@@ -170,7 +170,9 @@ BROKEN: dict[str, tuple[str | bytes | dict[str, object], str]] = {
              "at least 1"),
     "stat-text": (document(fighter=fighter_part(skills={"Spear": "good"})), "Spear"),
     "no-hp": (document(fighter=fighter_part(hit_points=0)), "hit_points"),
-    "huge": (document(fighter=fighter_part(move=10**400)), "too large"),
+    "huge": (document(fighter=fighter_part(move=10**400)), "fighter.move: the number 1000"),
+    "armoury": (document(fighter=fighter_part(weapons=["pike"] * 51)),
+                "fighter.weapons: 51 weapons; a fighter carries at most 50"),
     "ruleset": (document(ruleset="gurps4"), "no ruleset 'gurps4'"),
     "bad-sheet": (document(fighter=None, sheet={"format": "hexfray-sheet-000"}), "sheet"),
 }

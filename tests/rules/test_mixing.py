@@ -31,6 +31,7 @@ from rules.battle.state import BattleState
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset, ruleset_keys, sheet_owner
 from rules.sets.seed000.sheet import read_stats
+from rules.sets.sheet_fields import SheetDescription, SheetEntries
 from rules.sets.sheet_refusal import sheet_refusal_in, sheet_ruleset_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +62,13 @@ class Ruleset999:
 
     def sheet_refusal(self, fighter: Fighter) -> str | None:
         return sheet_refusal_in(fighter, self)
+
+    def sheet_description(self) -> SheetDescription:
+        """No field the editor shows: ``sheet_refusal_in`` checks the ranges of none."""
+        return SheetDescription(fields=(), skill_minimum=0, skill_maximum=0)
+
+    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+        return SheetEntries(values={}, skills={})
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)

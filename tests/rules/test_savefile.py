@@ -300,7 +300,7 @@ def test_hostile_numbers_nesting_and_damage_are_refused() -> None:
     assert "damaged or cut short" in refusal(text[: len(text) // 2])
     assert "nested too deeply" in refusal("[" * 100_000 + "]" * 100_000)
     assert "nested too deeply" in refusal('{"a":' * 70 + "1" + "}" * 70)
-    assert "too large to read" in refusal('{"seed": ' + "9" * 5000 + "}")
+    assert "too long to read" in refusal('{"seed": ' + "9" * 5000 + "}")
     data = document(demo_battle(1))
     data["initial_state"]["combatants"][0]["hp"] = 10**30  # type: ignore[index]
     assert "too large" in refusal(data)

@@ -30,7 +30,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
-from hexmap import Reach
+from hexmap import Reach, parse_digits
 from rules.battle.model import (
     DamageBase,
     DamageSpec,
@@ -204,7 +204,7 @@ def roll_parry_break(
 # The broken-weapon table: data
 # ---------------------------------------------------------------------------
 
-_DAMAGE = re.compile(r"^\s*(thr|sw)\s*([+-]\s*\d+)?\s+(\S+)\s*$")
+_DAMAGE = re.compile(r"^\s*(thr|sw)\s*(?:([+-])\s*([0-9]+))?\s+(\S+)\s*$")
 
 
 def parse_damage(text: str, where: str = "damage") -> DamageSpec:
@@ -213,8 +213,12 @@ def parse_damage(text: str, where: str = "damage") -> DamageSpec:
     if match is None:
         raise DataError(f"{where}: bad damage {text!r} (expected e.g. 'sw+2 cr')")
     base = DamageBase.THRUST if match.group(1) == "thr" else DamageBase.SWING
-    adds = int(match.group(2).replace(" ", "")) if match.group(2) else 0
-    return DamageSpec(base, adds, as_enum(match.group(3), DamageType, f"{where}.type"))
+    adds = parse_digits(match.group(3) or "0")
+    if adds is None:
+        raise DataError(f"{where}: the adds of {text!r:.40} are too large")
+    if match.group(2) == "-":
+        adds = -adds
+    return DamageSpec(base, adds, as_enum(match.group(4), DamageType, f"{where}.type"))
 
 
 @dataclass(frozen=True, slots=True)

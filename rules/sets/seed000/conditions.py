@@ -445,6 +445,15 @@ class PostureTable:
                 return e
         raise DataError(f"postures: missing {posture.value}")  # unreachable after init
 
+    def attacker_modifier(self, posture: Posture, *, melee: bool) -> Modifier | None:
+        """The modifier an attacker in ``posture`` takes on a melee or a ranged
+        attack; None when it takes none."""
+        attacker = self.entry(posture)
+        value = attacker.attacker.value(melee=melee)
+        if not value:
+            return None
+        return Modifier(value, f"attacker {attacker.label.lower()}", attacker.attacker.citation)
+
     def posture_modifiers(
         self,
         attacker_posture: Posture,
@@ -458,11 +467,9 @@ class PostureTable:
         ``prone_cover`` matters only for a ranged attack on a target lying flat.
         """
         result: list[Modifier] = []
-        attacker = self.entry(attacker_posture)
-        value = attacker.attacker.value(melee=melee)
-        if value:
-            reason = f"attacker {attacker.label.lower()}"
-            result.append(Modifier(value, reason, attacker.attacker.citation))
+        attacker = self.attacker_modifier(attacker_posture, melee=melee)
+        if attacker is not None:
+            result.append(attacker)
         defender = self.entry(defender_posture)
         effect = defender.defender
         value = effect.value(melee=melee, cover=prone_cover)

@@ -588,11 +588,7 @@ def plan_defense(
     if tracks.off_balance:
         temporary = sum(m.value for m in mods[len(base_mods) :] if m.value < 0) - waived
         if temporary:
-            mods.append(
-                Modifier(
-                    temporary, "off-balance: defense penalties doubled", CRITICAL_MISSES_ON_DEFENSE
-                )
-            )
+            mods.append(off_balance_modifier(temporary))
     value = base.value + sum([m.value for m in mods])
     if value > score_cap:
         mods.append(
@@ -612,6 +608,13 @@ def plan_defense(
         action=TurnAction(kind.action_kind, key),
         becomes_unready=becomes_unready,
     )
+
+
+def off_balance_modifier(penalties: int) -> Modifier:
+    """An off-balance defender's active-defense ``penalties`` (the negative
+    temporary ones, added up) once more: doubled (000 CRITICAL MISSES ON DEFENSE
+    ROLLS, dodge)."""
+    return Modifier(penalties, "off-balance: defense penalties doubled", CRITICAL_MISSES_ON_DEFENSE)
 
 
 def possible_defenses(defender: Combatant) -> tuple[DefenseChoice, ...]:

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from hexmap import Handedness, HexmapError, Reach
+from hexmap import Handedness, HexmapError, Reach, parse_signed_digits
 from rules.battle.model import (
     Armor,
     DamageBase,
@@ -45,6 +45,8 @@ from rules.battle.sides import MAX_SIDE_NAME
 from rules.core.dice import parse_dice
 from rules.core.errors import DataError
 from rules.core.jsondata import JSONObject, as_list, as_object
+from rules.core.numbers import number_text_problem
+from rules.core.strict_json import bounded_loads
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.seed000.gcs_criteria import (
     GcsSkill,
@@ -170,7 +172,7 @@ _LEADING_INT = re.compile(r"\s*([+-]?[0-9]+)")
 
 def gcs_file_kind() -> CharacterFileKind:
     """The GCS character file as seed 000's ruleset offers it (``character_file_kinds``)."""
-    return CharacterFileKind("GURPS Character Sheet", (".gcs",), read_gcs)
+    return CharacterFileKind("GURPS Character Sheet", (".gcs",), read_gcs, MAX_FILE_BYTES)
 
 
 def read_gcs(data: bytes) -> ImportedCharacter:
@@ -187,14 +189,14 @@ def read_gcs(data: bytes) -> ImportedCharacter:
     if text.lstrip().startswith("<"):
         raise DataError(f"this is a character file of the old XML format: {RESAVE}")
     try:
-        document = json.loads(text)
+        document = bounded_loads(text, max_depth=MAX_JSON_DEPTH)
     except json.JSONDecodeError as exc:
         raise DataError(
             f"not a GCS character file: not JSON (line {exc.lineno}, column {exc.colno})"
         ) from exc
     except RecursionError as exc:
         raise DataError("not a GCS character file: its JSON is nested too deeply") from exc
-    except ValueError as exc:  # e.g. an integer of thousands of digits
+    except ValueError as exc:  # a number too long or too large (bounded_loads names it)
         raise DataError(f"not a GCS character file: {exc}") from exc
     return import_gcs(document)
 
@@ -774,12 +776,13 @@ class _Reader:
         base_text = _text(damage.get("base"), f"{where}.damage.base").replace(" ", "")
         if strength_base in ("sw", "thr"):
             base = DamageBase.SWING if strength_base == "sw" else DamageBase.THRUST
-            if base_text and not re.fullmatch(r"[+-]?[0-9]{1,3}", base_text):
+            adds = parse_signed_digits(base_text or "0", 3)  # "+2", "-1"; not "+1d"
+            if adds is None:
                 self.skipped.append(
-                    f"{label}: damage {strength_base}{base_text} adds dice to {strength_base}"
+                    f"{label}: damage {strength_base}{base_text:.20} adds dice to {strength_base}"
                 )
                 return None
-            return DamageSpec(base, int(base_text or 0), damage_type)
+            return DamageSpec(base, adds, damage_type)
         if strength_base:
             self.skipped.append(f"{label}: damage based on {strength_base!r} is not seed 000's")
             return None
@@ -956,6 +959,9 @@ def _pounds(value: object, where: str) -> float:
         match = _WEIGHT.fullmatch(_text(value, where))
         if match is None:
             raise DataError(f"{where}: expected a weight like '3 lb', got {_short(value)}")
+        problem = number_text_problem(match.group(1))  # bounded before float()
+        if problem is not None:
+            raise DataError(f"{where}: {problem}")
         pounds = float(match.group(1)) * _LB_PER_UNIT[match.group(2) or "lb"]
     if not 0 <= pounds <= MAX_WEIGHT_LB:
         raise DataError(f"{where}: {pounds:g} lb is out of range")
@@ -963,10 +969,16 @@ def _pounds(value: object, where: str) -> float:
 
 
 def _leading_int(text: str, default: int, low: int, high: int) -> int:
+    """The whole number ``text`` begins with, within ``low..high`` (a longer one
+    counts as the end of the range its sign points to); ``default`` for none."""
     match = _LEADING_INT.match(text)
     if match is None:
         return default
-    return max(low, min(high, int(match.group(1)[:4])))
+    number = match.group(1)
+    value = parse_signed_digits(number)
+    if value is None:  # more digits than any range here: past its end
+        return low if number.startswith("-") else high
+    return max(low, min(high, value))
 
 
 def _skill_defaults(owner: _Item, weapon: JSONObject, where: str) -> list[SkillDefault]:

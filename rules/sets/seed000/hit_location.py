@@ -27,6 +27,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import ClassVar
 
+from hexmap import parse_digits
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
@@ -786,9 +787,10 @@ def parse_hit_location_table(
 
     notes: dict[int, str] = {}
     for k, v in as_object(obj.get("notes", {}), f"{w}.notes").items():
-        if not k.isdigit() or not isinstance(v, str):
-            raise DataError(f"{w}.notes.{k}: expected a numbered text")
-        notes[int(k)] = v
+        number = parse_digits(k)
+        if number is None or not isinstance(v, str):
+            raise DataError(f"{w}.notes.{k:.20}: expected a numbered text")
+        notes[number] = v
     weapon_range = (-5, -3)
     armor_delta = -3
     if "other_targets" in obj:

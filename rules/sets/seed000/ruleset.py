@@ -58,6 +58,7 @@ from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.balance import off_balance_problem
+from rules.sets.seed000.condition_view import condition_000
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.missiles import THROWN_NOTE
@@ -384,10 +385,14 @@ class Seed000(Tables):
             labels.append(f"shock {tracks.shock_next} next turn")
         return tuple(dict.fromkeys(labels))
 
-    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
         """The dead, the unconscious and the paralysed from the neck down are out
-        of the fight (rules.sets.seed000.wounded.fighter_condition)."""
-        return fighter_condition(combatant)
+        of the fight; how hurt by the HP lost against 0 HP and -5x HP; crippled
+        limbs; shock, a crippled hand, a stun, lasting wound modifiers, posture
+        and off-balance as penalties (rules.sets.seed000.condition_view)."""
+        return condition_000(combatant, self) if details else fighter_condition(combatant)
     @property
     def health_heading(self) -> str:
         return HIT_POINTS_HEADING

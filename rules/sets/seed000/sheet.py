@@ -14,7 +14,6 @@ Encumbrance, when a template does not state it, follows the 3rd-edition levels
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -36,6 +35,7 @@ from rules.core.jsondata import (
     get_enum,
     get_int,
     get_str,
+    parse_json_text,
 )
 from rules.sets.sheet_fields import (
     SheetDescription,
@@ -248,11 +248,11 @@ def _read_once(raw: RawSheet) -> Sheet000:
 def _read_raw(raw: RawSheet) -> Sheet000:
     """A template's sheet, with a battle file's amendments; read once per raw sheet
     (the battle copies the same object into every state)."""
-    obj = as_object(json.loads(raw.fields), raw.where)
+    obj = as_object(parse_json_text(raw.fields, raw.where), raw.where)
     check_keys(obj, raw.where, SHEET_REQUIRED, SHEET_OPTIONAL)
     sheet = read_sheet(obj, raw.where, carried_weight=raw.carried_weight)
     for text, where in raw.amendments:
-        amendment = as_object(json.loads(text), where)
+        amendment = as_object(parse_json_text(text, where), where)
         check_keys(amendment, where, (), AMENDMENT_KEYS)
         if "skills" in amendment:
             levels = parse_skills(amendment["skills"], f"{where}.skills")

@@ -38,6 +38,7 @@ from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
+from hexmap import parse_digits
 from rules.battle.model import DamageType, Fighter
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
@@ -572,9 +573,10 @@ def parse_threshold(value: object, strict: bool, where: str) -> Threshold:
         text = value.replace(" ", "").upper()
         if text == "HP":
             return Threshold(strict, hp_divisor=1)
-        if text.startswith("HP/") and text[3:].isdigit() and int(text[3:]) > 0:
-            return Threshold(strict, hp_divisor=int(text[3:]))
-    raise DataError(f"{where}: expected 'HP', 'HP/n' or a whole number, got {value!r}")
+        divisor = parse_digits(text[3:]) if text.startswith("HP/") else None
+        if divisor is not None and divisor > 0:
+            return Threshold(strict, hp_divisor=divisor)
+    raise DataError(f"{where}: expected 'HP', 'HP/n' or a whole number, got {value!r:.40}")
 
 
 def _threshold_from(obj: JSONObject, where: str) -> Threshold | None:

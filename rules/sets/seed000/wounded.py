@@ -349,15 +349,23 @@ def defense_problem(c: Combatant, choice: DefenseChoice) -> str | None:
 def wound_attack_modifiers(c: Combatant, weapon: Weapon) -> tuple[Modifier, ...]:
     """The attacker's wounds on its attack: this turn's shock (every weapon skill
     is DX-based) and a crippled hand's -6 (note 12)."""
-    mods: list[Modifier] = []
+    return tuple(
+        m for m in (shock_modifier(c), crippled_hand_modifier(c, weapon)) if m is not None
+    )
+
+
+def shock_modifier(c: Combatant) -> Modifier | None:
+    """This turn's shock, on DX and the skills based on it; None without."""
     shock = tracks_of(c).shock
-    if shock:
-        mods.append(Modifier(shock, "shock from injury", BASE_SHOCK))
-    if _crippled_grip(c, weapon) is Limb.HAND:
-        mods.append(
-            Modifier(CRIPPLED_HAND_PENALTY, f"crippled hand holding the {weapon.name}", NOTE_12)
-        )
-    return tuple(mods)
+    return Modifier(shock, "shock from injury", BASE_SHOCK) if shock else None
+
+
+def crippled_hand_modifier(c: Combatant, weapon: Weapon) -> Modifier | None:
+    """Note 12's -6 to attacks with ``weapon`` when a crippled hand kept hold of
+    it; None otherwise."""
+    if _crippled_grip(c, weapon) is not Limb.HAND:
+        return None
+    return Modifier(CRIPPLED_HAND_PENALTY, f"crippled hand holding the {weapon.name}", NOTE_12)
 
 
 def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:

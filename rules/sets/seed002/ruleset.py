@@ -13,7 +13,7 @@ from hexmap import Hex
 from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.condition import ABLE, Down, FighterCondition, down_as
+from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem, weapon_place
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -31,7 +31,6 @@ from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
-from rules.core.citation import Citation
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
@@ -52,13 +51,13 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed002 import maneuvers, turn
 from rules.sets.seed002.attack import (
-    BASE_DEATH,
     Attack002,
     DefenseKind,
     Plan,
     plan_attack,
     resolve_attack,
 )
+from rules.sets.seed002.condition_view import condition_002, down_002
 from rules.sets.seed002.form import attack_form, likely_defense, parry_weapons, reaching_modes
 from rules.sets.seed002.odds import attack_odds, harm_odds
 from rules.sets.seed002.saved_types import seed002_saved_types
@@ -80,7 +79,6 @@ from rules.sets.seed002.situation import (
 )
 from rules.sets.seed002.stray_hits import seed002_stray_hits
 from rules.sets.seed002.tables import (
-    BASE,
     CHARACTERISTICS,
     KEY,
     catalog_002,
@@ -89,15 +87,11 @@ from rules.sets.seed002.tables import (
     read_every_table,
 )
 from rules.sets.seed002.tracks import tracks_of
-from rules.sets.seed002.turn import HEART
-from rules.sets.seed002.wounds import SPINE, major_wound_level
+from rules.sets.seed002.wounds import major_wound_level
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 from rules.sets.sheet_refusal import sheet_refusal_in
 
 LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
-# Whom the GM marks unconscious (no row of the seed's does but the heart's).
-BASE_UNCONSCIOUS = Citation(BASE, "Unconsciousness: no actions until the character comes to")
-
 
 LOCATIONS_D20 = "locations-d20"
 OPTIONS = {
@@ -408,18 +402,15 @@ class Seed002:
         The fallen, and one paralysed from the neck down, may only end their turn."""
         return shared_legal_actions(self, state, combatant_id, helpless=_paralysed)
 
-    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
         """Out of the fight: the dead (0 HP or less), the unconscious (a stopped
         heart, 002 Major wound 7, or the GM's edit) and one paralysed below the
-        neck (002 Major wound 8)."""
-        if combatant.status is Status.DEAD:
-            return down_as(Down.DEAD, BASE_DEATH)
-        if combatant.status is Status.UNCONSCIOUS:
-            heart = "heart" in tracks_of(combatant).wounds
-            return down_as(Down.UNCONSCIOUS, HEART if heart else BASE_UNCONSCIOUS)
-        if tracks_of(combatant).paralysis == "neck":
-            return down_as(Down.PARALYSED, SPINE)
-        return ABLE
+        neck (002 Major wound 8); how hurt by the hit points lost; useless and
+        paralysed limbs; broken ribs and lying down as penalties
+        (rules.sets.seed002.condition_view)."""
+        return condition_002(combatant) if details else down_002(combatant)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its status unless active, lying down, and each major wound's effect."""

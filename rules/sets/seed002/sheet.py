@@ -13,7 +13,6 @@ skills (OpenQuest SRD, cited "base-002"), carried in ``Fighter.stats``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -24,7 +23,7 @@ from rules.battle.model import Combatant, Fighter, RulesetSheet
 from rules.battle.sheet_gear import sheet_stats
 from rules.core.citation import Citation
 from rules.core.errors import DataError
-from rules.core.jsondata import as_int, as_object, check_keys, get_int
+from rules.core.jsondata import as_int, as_object, check_keys, get_int, parse_json_text
 from rules.sets.seed002.tables import (
     BASE,
     CHARACTERISTICS,
@@ -135,7 +134,7 @@ def sheet_of(who: Fighter | Combatant) -> Sheet002:
 
 
 def _read_raw(raw: RawSheet) -> Sheet002:
-    obj = as_object(json.loads(raw.fields), raw.where)
+    obj = as_object(parse_json_text(raw.fields, raw.where), raw.where)
     return read_sheet(obj, raw.where)
 
 

@@ -110,9 +110,25 @@ def _underwater(t: Terrain) -> bool:
     return t.water is WaterDepth.DEEP
 
 
-def _wound_rows(who: Combatant) -> list[Modifier]:
+def wound_modifiers(who: Combatant) -> list[Modifier]:
+    """The fighter's wounds on every roll it makes: broken ribs (major wound 5)."""
     penalty = tracks_of(who).skill_penalty
     return [Modifier(penalty, "broken ribs", BROKEN_RIBS)] if penalty else []
+
+
+def lying(who: Combatant) -> bool:
+    """Whether the fighter is down on the ground: "prone" in both tables."""
+    return who.posture in LYING
+
+
+def lying_modifiers(who: Combatant) -> tuple[Modifier, Modifier] | None:
+    """A fighter lying down: the close combat table's "prone" row (on its own
+    close combat attacks and its defenses) and the ranged table's "attacker
+    prone" (on its shots and throws); None on its feet."""
+    if not lying(who):
+        return None
+    close = next(r.row for r in close_combat_rows() if r.row.key == "prone")
+    return _modifier(close), _modifier(ranged_section("attacker").row("prone"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +161,7 @@ CLOSE_TESTS: dict[str, Callable[[_Sides], bool]] = {
     "helpless": lambda s: s.helpless_target,
     "prone-or-behind": _behind_or_prone,
     "higher-ground": lambda s: s.mine.height > s.theirs.height or s.my_mount,
-    "prone": lambda s: s.me.posture in LYING,
+    "prone": lambda s: lying(s.me),
     "unstable": lambda s: _unstable(s.mine),
     "underwater": lambda s: _underwater(s.mine),
     "lower-ground": lambda s: s.mine.height < s.theirs.height or s.their_mount,
@@ -190,7 +206,7 @@ def defense_modifiers(
 ) -> tuple[Modifier, ...]:
     """The first table's rows about the defender, for any dodge or parry."""
     rows = _close_rows(state, attacker, defender, gm, Roll.DEFENSE)
-    return (*(_modifier(r) for r in rows), *_wound_rows(defender))
+    return (*(_modifier(r) for r in rows), *wound_modifiers(defender))
 
 
 def close_attack_modifiers(
@@ -236,8 +252,9 @@ def ranged_attack_modifiers(
         if row.automatic is not None:
             automatic, reason = row.automatic, row.label
     own = ranged_section("attacker")
-    if attacker.posture in LYING:
-        out.append(_modifier(own.row("prone")))
+    prone = lying_modifiers(attacker)
+    if prone is not None:
+        out.append(prone[1])
     if _underwater(ta):
         if mode.delivery is Delivery.MISSILE:
             out.append(Modifier(0, "shot underwater: an automatic miss", NOTE_DOUBLE_DAGGER))
@@ -272,5 +289,5 @@ def situation(
     else:
         attack, automatic = close_attack_modifiers(state, attacker, defender, gm)
         reason = "target helpless" if automatic is not None else ""
-    attack = (*attack, *_wound_rows(attacker))
+    attack = (*attack, *wound_modifiers(attacker))
     return Situation(attack, defense, automatic, reason)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
+from hexmap import parse_digits
 from rules.battle.catalog import Catalog, parse_reach
 from rules.battle.model import (
     Armor,
@@ -178,7 +179,7 @@ class DamageModifier:
 
 CHARACTERISTICS = ("str", "con", "siz", "dex", "int", "pow", "cha")
 
-_DICE = re.compile(r"\s*(\d+)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*")
+_DICE = re.compile(r"\s*([0-9]+)\s*d\s*([0-9]+)\s*(?:([+-])\s*([0-9]+))?\s*")
 
 
 def parse_dice_002(text: object, where: str) -> Dice:
@@ -188,11 +189,12 @@ def parse_dice_002(text: object, where: str) -> Dice:
     m = _DICE.fullmatch(text)
     if m is None:
         raise DataError(f"{where}: {text!r:.40} is no dice expression like '1d8+1'")
-    count, sides = int(m.group(1)), int(m.group(2))
-    if not (1 <= count <= 20 and 2 <= sides <= 100):
+    count, sides, adds = (parse_digits(g or "0") for g in m.group(1, 2, 4))
+    if count is None or sides is None or not (1 <= count <= 20 and 2 <= sides <= 100):
         raise DataError(f"{where}: {text!r:.40} needs 1-20 dice of 2-100 sides")
-    adds = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-    return Dice(count, adds, sides)
+    if adds is None:
+        raise DataError(f"{where}: the adds of {text!r:.40} are too large")
+    return Dice(count, adds * (-1 if m.group(3) == "-" else 1), sides)
 
 
 def dice_text(dice: Dice) -> str:

@@ -272,6 +272,35 @@ def fight_parts(c: Combatant, side: Side, two_handed: bool) -> frozenset[BodyPar
     return frozenset(parts)
 
 
+def defense_parts(c: Combatant, defense: Defense) -> frozenset[BodyPart]:
+    """003 5.874: the parts a defense uses: a parry the weapon arm and hand (both
+    for a two-handed weapon) and, on his feet, the legs and feet; a dodge the
+    legs and feet while standing, lying down none of the limbs (the torso and
+    head count for every activity)."""
+    held = held_weapon(c)
+    two = held is not None and held.two_handed and defense is Defense.PARRY
+    parts = fight_parts(c, weapon_side(c), two)
+    if defense is Defense.DODGE:
+        parts = frozenset(p for p in parts if p.fells)
+    return parts
+
+
+def off_hand_modifier(c: Combatant, side: Side) -> tuple[Modifier, ...]:
+    """A one-handed weapon in the off hand, the weapon arm being useless (our
+    value, beside 003 5.874)."""
+    if side is weapon_side(c):
+        return ()
+    return (Modifier(OFF_HAND, "off hand (the weapon arm is useless)", MODIFIERS),)
+
+
+def off_feet_modifier(c: Combatant, who: str) -> tuple[Modifier, ...]:
+    """A fighter off his feet in melee, ``who`` the attacker or the defender: -1
+    (our value)."""
+    if c.posture is Posture.STANDING:
+        return ()
+    return (Modifier(-1, f"{who} off his feet", BASE_SITUATION),)
+
+
 def wound_modifier(c: Combatant, parts: frozenset[BodyPart]) -> tuple[Modifier, ...]:
     """003 5.874: the worst wound among ``parts`` (and the torso and head) as one
     modifier, named by its part and state ("worst wound: left leg, very hurt");
@@ -350,8 +379,7 @@ def attack_situation(
     if light_penalty(light):
         mods.append(Modifier(light_penalty(light), f"target in {light.label}", BASE_SITUATION))
     if not mode.is_ranged:
-        if attacker.posture is not Posture.STANDING:
-            mods.append(Modifier(-1, "attacker off his feet", BASE_SITUATION))
+        mods.extend(off_feet_modifier(attacker, "attacker"))
         up = state.terrain.at(attacker.hex).height - state.terrain.at(defender.hex).height
         if up > 0:
             mods.append(Modifier(1, "higher ground", BASE_SITUATION))
@@ -368,8 +396,7 @@ def defense_situation(
     if not in_front_arc(defender.hex, defender.facing, attacker.hex):
         mods.append(Modifier(-1, "attacked from the side or behind", BASE_SITUATION))
     if not mode.is_ranged:
-        if defender.posture is not Posture.STANDING:
-            mods.append(Modifier(-1, "defender off his feet", BASE_SITUATION))
+        mods.extend(off_feet_modifier(defender, "defender"))
         up = state.terrain.at(defender.hex).height - state.terrain.at(attacker.hex).height
         if up > 0:
             mods.append(Modifier(1, "defender on higher ground", BASE_SITUATION))
@@ -448,8 +475,7 @@ def plan_attack(
     attack_mods: list[Modifier] = [Modifier(sheet.skill(weapon.skill), weapon.skill, citation)]
     if mode.skill_modifier:
         attack_mods.append(Modifier(mode.skill_modifier, f"{mode.name}", citation))
-    if side is not weapon_side(attacker):
-        attack_mods.append(Modifier(OFF_HAND, "off hand (the weapon arm is useless)", MODIFIERS))
+    attack_mods.extend(off_hand_modifier(attacker, side))
     distant = is_distant(attacker, defender, mode)
     aim: AimTarget | None = None if distant else aim_target(choices.aim)
     if aim is not None and aim.penalty:
@@ -479,21 +505,13 @@ def plan_attack(
         front = in_front_arc(defender.hex, defender.facing, attacker.hex)
         if shield is not None and shield.pd and front and defender.shield_ready:
             defense_mods.append(Modifier(shield.pd, shield.name, BASE_SHIELD))
-        d_side = weapon_side(defender)
-        held = held_weapon(defender)
-        two = held is not None and held.two_handed and defense is Defense.PARRY
-        parts = fight_parts(defender, d_side, two)
-        if defense is Defense.DODGE:
-            # A dodge uses the legs and feet while standing; lying down, none of
-            # the limbs (the torso and head count for every activity).
-            parts = frozenset(p for p in parts if p.fells)
-        defense_mods.extend(wound_modifier(defender, parts))
+        defense_mods.extend(wound_modifier(defender, defense_parts(defender, defense)))
         defense_mods.extend(defense_situation(state, attacker, defender, mode))
         if mode.delivery is Delivery.MISSILE:
             # Base rules: a shot from a bow or a gun is harder to dodge than a
             # thrown weapon (-2 or -3 there; -2 here).
             defense_mods.append(Modifier(MISSILE_DODGE, "dodging a missile", BASE_RANGED))
-        defense_mods.extend(_maneuver_defense(defender))
+        defense_mods.extend(maneuver_defense_modifiers(defender))
     # The offensive damage factor.
     odf_mods = [Modifier(mode.damage.adds, f"{weapon.name} damage factor", BASE_DAMAGE)]
     if mode.damage.base is not DamageBase.FIXED:
@@ -525,7 +543,9 @@ def _maneuver_attack(c: Combatant) -> tuple[Modifier, ...]:
     return ()
 
 
-def _maneuver_defense(c: Combatant) -> tuple[Modifier, ...]:
+def maneuver_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
+    """What the fighter's maneuver does to its defenses: an all-out attack's
+    guard down, an all-out defense's bonus."""
     if c.maneuver is None:
         return ()
     if c.maneuver.key == "all-out-attack":

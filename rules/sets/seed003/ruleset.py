@@ -79,6 +79,7 @@ from rules.sets.seed003.combat import (
     water_penalty,
     wound_effects,
 )
+from rules.sets.seed003.condition_view import condition_003
 from rules.sets.seed003.fudge_dice import FudgeRoll, fudge_distribution, roll_fudge
 from rules.sets.seed003.saved_types import seed003_saved_types
 from rules.sets.seed003.sheet import (
@@ -431,10 +432,14 @@ class Seed003:
         (rules.sets.components.legal_actions)."""
         return shared_legal_actions(self, state, combatant_id)
 
-    def fighter_condition(self, combatant: Combatant) -> FighterCondition:
-        """Out of the fight at Incapacitated or worse in the torso or the head
-        (rules.sets.seed003.tracks.fighter_condition)."""
-        return fighter_condition(combatant)
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
+        """Out of the fight at Incapacitated or worse in the torso or the head;
+        how hurt by the worst wound level; Useless, Crippled and lost limbs; the
+        wound levels, off his feet and guard down as penalties
+        (rules.sets.seed003.condition_view)."""
+        return condition_003(combatant) if details else fighter_condition(combatant)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its body's state past Scratch, its status, its posture off its feet,

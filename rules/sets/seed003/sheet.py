@@ -23,7 +23,6 @@ once, with the same reading as the sheet codec (``read_sheet``).
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -34,7 +33,7 @@ from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, RulesetSheet
 from rules.battle.sheet_gear import sheet_stats
 from rules.core.errors import DataError
-from rules.core.jsondata import as_int, as_object, check_keys, get_enum, get_int
+from rules.core.jsondata import as_int, as_object, check_keys, get_enum, get_int, parse_json_text
 from rules.sets.components.fudge_locations import (
     LADDER,
     LADDER_BOTTOM,
@@ -176,7 +175,7 @@ def write_sheet(sheet: Sheet003) -> dict[str, object]:
 
 @functools.cache
 def _read_raw(raw: RawSheet) -> Sheet003:
-    obj = as_object(json.loads(raw.fields), raw.where)
+    obj = as_object(parse_json_text(raw.fields, raw.where), raw.where)
     check_keys(obj, raw.where, SHEET_REQUIRED, SHEET_OPTIONAL)
     return read_sheet(obj, raw.where)
 

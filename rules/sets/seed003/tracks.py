@@ -55,6 +55,15 @@ def body_of(combatant: Combatant) -> BodyTracks:
     )
 
 
+def wounded_body(combatant: Combatant) -> BodyTracks | None:
+    """The combatant's wound tracks once it has taken a wound (``body_of``);
+    None before, when every part is unhurt (and fresh tracks need not be made)."""
+    tracks = combatant.tracks
+    if not isinstance(tracks, Seed003Tracks) or tracks.body is None:
+        return None
+    return body_of(combatant)
+
+
 def _cut(
     checked: tuple[int, int, int, int, int], boxes: tuple[int, int, int, int, int]
 ) -> tuple[int, int, int, int, int]:
@@ -93,7 +102,8 @@ def fighter_condition(combatant: Combatant) -> FighterCondition:
     Death, incapable of any action at Incapacitated; or as the GM marked it."""
     if combatant.status is Status.DEAD:
         return down_as(Down.DEAD, BASE_WOUND_LEVELS)
-    down = _DOWN_BY_BODY.get(body_of(combatant).body_state)
+    body = wounded_body(combatant)
+    down = None if body is None else _DOWN_BY_BODY.get(body.body_state)
     if down is not None:
         return down_as(down, BASE_WOUND_LEVELS)
     if combatant.status is Status.UNCONSCIOUS:

@@ -189,10 +189,7 @@ class AttackPlan:
     @property
     def defender_modifiers(self) -> tuple[Modifier, ...]:
         """The cumulative -2 of each defense made since the defender's turn began."""
-        if not self.earlier_defenses:
-            return ()
-        made = f"{self.earlier_defenses} defense(s) since its turn began"
-        return (Modifier(EXTRA_DEFENSE_PENALTY * self.earlier_defenses, made, EXTRA_DEFENSE),)
+        return (further_defense(self.earlier_defenses),) if self.earlier_defenses else ()
 
     @property
     def rolls(self) -> tuple[PlannedRoll, ...]:
@@ -228,6 +225,14 @@ class AttackPlan:
         if defense is not Defense.NONE:
             return ""
         return self.defense_block or "no defense chosen"
+
+
+def further_defense(earlier: int) -> Modifier:
+    """What a defense costs after ``earlier`` defenses since the defender's own turn
+    began: a cumulative -2 each (the plan's defender modifier, and the penalty in
+    force the fighter's condition shows)."""
+    made = f"{earlier} defense{'s' if earlier > 1 else ''} since its own turn began"
+    return Modifier(EXTRA_DEFENSE_PENALTY * earlier, made, EXTRA_DEFENSE)
 
 
 def blow_skill(weapon: Weapon) -> str:

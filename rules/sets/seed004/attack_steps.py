@@ -18,8 +18,7 @@ from fractions import Fraction
 
 from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
 from rules.battle.attack_steps import AttackSteps
-from rules.battle.condition import ABLE, Down, FighterCondition, down_as
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.core.citation import Citation
 from rules.core.dice import DiceSource, roll_dice
@@ -44,6 +43,7 @@ from rules.sets.seed004.attack import (
     plan_attack,
 )
 from rules.sets.seed004.checks import CheckRoll, check
+from rules.sets.seed004.condition_view import down_004
 from rules.sets.seed004.events import (
     AttackDeclared,
     CheckRolled,
@@ -52,7 +52,7 @@ from rules.sets.seed004.events import (
     ZoneFound,
 )
 from rules.sets.seed004.events import AttackOutcome as OutcomeTold
-from rules.sets.seed004.injury import HIT_POINTS, InjuryStep, injure, injury_events
+from rules.sets.seed004.injury import InjuryStep, injure, injury_events
 from rules.sets.seed004.tracks import tracks_of
 
 # --- the contest: attack and defense ---------------------------------------------------
@@ -143,17 +143,6 @@ _LANDING = {
 }
 
 
-def fighter_condition(combatant: Combatant) -> FighterCondition:
-    """Out of the fight: the dead (at minus the maximum hit points) and the
-    unconscious (a failed consciousness check below 0), by the base rules'
-    injury and death."""
-    if combatant.status is Status.DEAD:
-        return down_as(Down.DEAD, HIT_POINTS)
-    if combatant.status is Status.UNCONSCIOUS:
-        return down_as(Down.UNCONSCIOUS, HIT_POINTS)
-    return ABLE
-
-
 def decide(
     plan: AttackPlan, answer: Seed004Answer, dice: DiceSource
 ) -> AttackOutcome[Seed004Rolls]:
@@ -181,7 +170,7 @@ def decide(
     defender, injury = injure(defender, zone, plan.blow, total, plan.exposed, dice)
     was = plan.defender
     changed = (
-        (ConditionChange(defender.id, fighter_condition(defender)),)
+        (ConditionChange(defender.id, down_004(defender)),)
         if defender.status is not was.status
         else ()
     )

@@ -14,6 +14,7 @@ from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.attack_steps import own_answer, own_choices, run_attack
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
+from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
@@ -64,7 +65,8 @@ from rules.sets.seed004.attack import (
     target_size,
 )
 from rules.sets.seed004.attack_form import attack_form, reaching_modes
-from rules.sets.seed004.attack_steps import STEPS, Outcome, contest_odds, fighter_condition
+from rules.sets.seed004.attack_steps import STEPS, Outcome, contest_odds
+from rules.sets.seed004.condition_view import condition_004, down_004
 from rules.sets.seed004.events import NothingHit
 from rules.sets.seed004.injury import consciousness_check, injury_events
 from rules.sets.seed004.saved_types import SAVED_TYPES
@@ -335,9 +337,14 @@ class Seed004:
             maneuvers_before_turns=False,
         )
 
-    # Out of the fight: the dead and the unconscious (the attack's outcome tells the
-    # same; the battle asks this after every command, so no call in between).
-    fighter_condition = staticmethod(fighter_condition)
+    def fighter_condition(
+        self, combatant: Combatant, *, details: bool = True
+    ) -> FighterCondition:
+        """Out of the fight: the dead (at minus the maximum hit points) and the
+        unconscious (a failed consciousness check below 0), by the base rules'
+        injury and death; how hurt on the way to the death line; further defenses
+        and a prone shooter's stance as penalties (rules.sets.seed004.condition_view)."""
+        return condition_004(combatant) if details else down_004(combatant)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         labels: list[str] = []

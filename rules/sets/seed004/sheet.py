@@ -13,7 +13,6 @@ metre. A fighter from a template's catalog form brings its statistics unread
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -32,7 +31,7 @@ from rules.battle.model import (
 from rules.battle.sheet_gear import sheet_stats
 from rules.core.citation import Citation
 from rules.core.errors import DataError
-from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum
+from rules.core.jsondata import as_enum, as_int, as_object, check_keys, get_enum, parse_json_text
 from rules.sets import sheet_fields
 from rules.sets.components.zones_2d6 import ARMORED_ZONES, Size, Zone, armor_zone
 from rules.sets.sheet_fields import (
@@ -172,9 +171,9 @@ def sheet_of(who: Fighter | Combatant) -> Sheet004:
 
 @functools.lru_cache(maxsize=256)
 def _read_raw(raw: RawSheet) -> Sheet004:
-    obj = as_object(json.loads(raw.fields), raw.where)
+    obj = as_object(parse_json_text(raw.fields, raw.where), raw.where)
     for text, where in raw.amendments:  # a battle file's skills, added to the template's
-        amendment = as_object(json.loads(text), where)
+        amendment = as_object(parse_json_text(text, where), where)
         check_keys(amendment, where, (), ("skills",))
         if "skills" in amendment:
             skills = {**as_object(obj.get("skills", {}), raw.where)}
