@@ -372,14 +372,18 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
         try:
             start = time.perf_counter()
             ruleset.preview_attack(
-                case.state, command.attacker_id, command.defender_id, command.options
+                case.state,
+                command.attacker_id,
+                command.defender_id,
+                command.choices,
+                command.answer,
             )
         except RulesError:
             continue  # the pane refuses this one before it shows odds
         cold.append((time.perf_counter() - start) * 1000.0)
         start = time.perf_counter()
         ruleset.preview_attack(
-            case.state, command.attacker_id, command.defender_id, command.options
+            case.state, command.attacker_id, command.defender_id, command.choices, command.answer
         )
         warm.append((time.perf_counter() - start) * 1000.0)
     return OddsTimes(tuple(warm), tuple(cold))

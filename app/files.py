@@ -70,6 +70,7 @@ from rules.battle.savefile import (
     parse_document,
     saved_types_for,
     write_battle,
+    written_in,
 )
 from rules.battle.values import ValueCodec
 from rules.core.dice import ScriptedDice
@@ -612,14 +613,14 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     if not complete:
         raise BattleFileError("the autosave is empty")
     header = _journal_header(complete[0])
-    battle = battle_from_document(
-        parse_document(json.dumps(header["battle"])), rulesets=rulesets, sheet_owner=sheet_owner
-    )
+    document = parse_document(json.dumps(header["battle"]))
+    battle = battle_from_document(document, rulesets=rulesets, sheet_owner=sheet_owner)
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
+    version = written_in(document)  # the Hexfray that wrote the journal wrote its changes so
     changes = complete[1:]
     for number, line in enumerate(changes, start=1):
         try:
-            _replay_line(battle, codec, line, f"autosave change {number}")
+            _replay_line(battle, codec, line, f"autosave change {number}", version)
         except BattleFileError as damage:
             # A change that does not replay leaves the battle as it was before it
             # (Battle.execute, undo and redo change nothing when they refuse).
@@ -641,7 +642,9 @@ def _journal_header(line: bytes) -> dict[str, object]:
     return header
 
 
-def _replay_line(battle: Battle, codec: ValueCodec, line: bytes, where: str) -> None:
+def _replay_line(
+    battle: Battle, codec: ValueCodec, line: bytes, where: str, version: int
+) -> None:
     try:
         change = json.loads(line)
     except ValueError:
@@ -651,7 +654,7 @@ def _replay_line(battle: Battle, codec: ValueCodec, line: bytes, where: str) -> 
     ((kind, value),) = change.items()
     try:
         if kind == "executed":
-            command, faces = decode_entry(value, codec, where)
+            command, faces = decode_entry(value, codec, where, version)
             battle.execute(command, ScriptedDice(faces, entered=entry_entered(value)))
         elif kind == "undone" and value == len(battle.commands) - 1:
             battle.undo()

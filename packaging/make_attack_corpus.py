@@ -58,13 +58,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hexmap import Facing, Hex, HexGrid  # noqa: E402  (the repository root is on the path)
+from rules.battle.attack_choices import AttackChoices  # noqa: E402
 from rules.battle.battle import Battle  # noqa: E402
 from rules.battle.catalog import load_demo_battle  # noqa: E402
 from rules.battle.commands import Attack  # noqa: E402
 from rules.battle.items import GroundItem  # noqa: E402
 from rules.battle.maneuvers import ManeuverChoice  # noqa: E402
 from rules.battle.model import Combatant, Fighter, Status  # noqa: E402
-from rules.battle.savefile import read_battle, saved_types_for  # noqa: E402
+from rules.battle.savefile import decode_command, read_battle, saved_types_for  # noqa: E402
 from rules.battle.state import BattleState  # noqa: E402
 from rules.battle.terrain import Terrain, TerrainMap  # noqa: E402
 from rules.battle.values import TYPE_KEY, SavedTypes, ValueCodec  # noqa: E402
@@ -90,6 +91,9 @@ FACINGS = (Facing.S, Facing.SE, Facing.N)  # the defender faces the attacker, be
 SHORT_SHOT = 3  # hexes: a missile or a throw at short range
 ROOM = 6  # free hexes around the two fighters, for whatever flies off
 DIGEST_CHARS = 8  # of a sha256: a change of a field goes unseen once in 2**32
+# The battle file schema in whose shape the recorded choices are written: the
+# defender's answer still inside the attacker's choices.
+CHOICES_SCHEMA = 2
 
 
 @dataclass(frozen=True)
@@ -261,9 +265,20 @@ def _fresh(
 
 
 def attack_of(case: Case) -> Attack:
-    """The case's command: the one place to adapt when ``Attack`` changes shape."""
-    choices = codec_of(case.group).decode(dict(case.choices), object, "choices")
-    return Attack(case.setup.attacker, case.setup.defender, choices)
+    """The case's command: the one place to adapt when ``Attack`` changes shape.
+    The recorded choices are read as a battle file of ``CHOICES_SCHEMA`` holds
+    them: a ruleset whose defender has answered apart since has its answer moved
+    out of them, as the file's reading does (``rules.battle.savefile.lift_attack``)."""
+    data = {
+        TYPE_KEY: Attack.__name__,
+        "attacker_id": case.setup.attacker,
+        "defender_id": case.setup.defender,
+        "options": dict(case.choices),
+    }
+    codec = codec_of(case.group)
+    command = decode_command(data, codec, "the case's choices", version=CHOICES_SCHEMA)
+    assert isinstance(command, Attack)
+    return command
 
 
 # --- what a case does -----------------------------------------------------------------
@@ -332,7 +347,7 @@ def odds_of(case: Case) -> Odds:
     state = battle_state(case.group, case.setup)
     try:
         preview = ruleset_of(case.group).preview_attack(
-            state, command.attacker_id, command.defender_id, command.options
+            state, command.attacker_id, command.defender_id, command.choices, command.answer
         )
     except RulesError as refusal:
         return Odds(refused=f"{type(refusal).__name__}: {refusal}")
@@ -434,7 +449,9 @@ def _plain(group: Group, setup: Setup) -> Iterator[Case]:
         yield from _accepted(group, setup, (choices,))
 
 
-def _accepted(group: Group, setup: Setup, variants: Sequence[object]) -> Iterator[Case]:
+def _accepted(
+    group: Group, setup: Setup, variants: Sequence[AttackChoices]
+) -> Iterator[Case]:
     """The choices the rules accept there (the first attack, on seed 0)."""
     state = battle_state(group, setup)
     for choices in variants:

@@ -8,10 +8,11 @@ by name: a combo box per field (a choice the rules refuse is greyed out, its
 tooltip the reason) and a check box per flag field. After every change it asks
 the form again with the GM's entries, since a field may depend on an earlier one
 (the aim on the weapon); the entries stay while the same attacker and defender
-stay selected. The form's choices go to ``Ruleset.preview_attack``: the summary,
-each modifier with its citation, and the exact odds as percentages (the exact
-fraction in the tooltip). Roll (Enter anywhere in the pane, or in the window)
-executes ``Attack(attacker, defender, form.choices)`` through the controller, so
+stay selected. The form's choices and the defender's answer go to
+``Ruleset.preview_attack``: the summary, each modifier with its citation, and the
+exact odds as percentages (the exact fraction in the tooltip). Roll (Enter
+anywhere in the pane, or in the window) executes ``Attack(attacker, defender,
+form.choices, form.answer)`` through the controller, so
 physical dice, undo and the GM's override work as for every command; a form
 without choices, or a refused preview, shows why and disables Roll. Ctrl+Return
 stays End Turn, here too. Over Roll it says when the target is the attacker's
@@ -320,7 +321,7 @@ class AttackFormPane(QDockWidget):
             return None
         if attacker is None or defender is None:
             return None
-        return Attack(attacker, defender, form.choices)
+        return Attack(attacker, defender, form.choices, form.answer)
 
     def roll(self) -> None:
         """Execute the attack shown (nothing when Roll is disabled)."""
@@ -410,7 +411,7 @@ class AttackFormPane(QDockWidget):
         started = time.perf_counter()
         try:
             preview = ruleset_of(state).preview_attack(
-                state, attacker.id, defender.id, form.choices
+                state, attacker.id, defender.id, form.choices, form.answer
             )
         except RulesError as refusal:
             self._show_refusal(str(refusal), attacker, defender)

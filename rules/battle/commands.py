@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import rules.battle.edits  # (EditFighter and the side commands: saved with these)
 import rules.battle.roster  # noqa: F401  (AddCombatant, RemoveCombatant: saved with these)
 from hexmap import Facing, Hex
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.battle import apply_map_effects, place_launched_pieces
 from rules.battle.command_events import (
     Edited,
@@ -231,11 +232,15 @@ class EditCombatant(Command):
 
 @dataclass(frozen=True)
 class Attack(Command):
-    """One attack of ``attacker_id`` on ``defender_id``. ``options`` are the
-    attacker's choices in the ruleset's own terms (seed 000: ``AttackOptions``);
-    the ruleset plans and resolves the attack, and the battle puts whatever left
-    a hand on the map with the same dice, after the attack's own rolls
-    (docs/battlefield.md).
+    """One attack of ``attacker_id`` on ``defender_id``. ``choices`` are the
+    attacker's, ``answer`` the defender's, each in the ruleset's own type
+    (``rules.battle.attack_choices``; seed 004: ``Seed004Attack`` and
+    ``Seed004Answer``); no answer means the ruleset's default answer to the
+    planned attack. A ruleset not yet in four steps still reads the defender's
+    answer from the choices (seed 000's ``AttackOptions.defenses``) and refuses
+    one given apart. The ruleset plans and resolves the attack, and the battle
+    puts whatever left a hand on the map with the same dice, after the attack's
+    own rolls (docs/battlefield.md).
 
     While the turns run (rules.battle.turns): on the attacker's turn (or while it
     waits), within its maneuver's attacks, and never on a dead defender, unless
@@ -244,7 +249,8 @@ class Attack(Command):
 
     attacker_id: str
     defender_id: str
-    options: object
+    choices: AttackChoices
+    answer: DefenderAnswer | None = None
     gm_override: bool = False
 
     def apply(
@@ -262,8 +268,12 @@ class Attack(Command):
                 maneuver = ruleset.maneuver(implied.key)
                 state = state.with_combatants(replace(attacker, maneuver=implied))
                 first.append(maneuver_chosen(attacker, maneuver, implied=True))
-        result = ruleset.attack(state, self.attacker_id, self.defender_id, self.options, rng)
-        after = state.with_combatants(*result.combatants)
+        result = ruleset.attack(
+            state, self.attacker_id, self.defender_id, self.choices, self.answer, rng
+        )
+        after = result.after
+        if after is None:
+            after = state.with_combatants(*result.combatants)
         if state.turns_running:
             counted = after.combatant(self.attacker_id)
             after = after.with_combatants(counted.evolve(attacks_made=counted.attacks_made + 1))

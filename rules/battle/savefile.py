@@ -30,10 +30,11 @@ from types import ModuleType
 from typing import Protocol
 
 import rules.battle as battle_package
-import rules.battle.commands  # noqa: F401  (defines the commands battle_types saves)
 from hexmap import HexGrid
+from rules.battle.attack_choices import DefenderAnswer
 from rules.battle.battle import Battle
 from rules.battle.catalog import RawSheet
+from rules.battle.commands import Attack  # (and every command battle_types saves)
 from rules.battle.edits import check_fighter
 from rules.battle.limits import MAX_MAP_SIDE, check_counts
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
@@ -51,7 +52,7 @@ from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
 FORMAT = "hexfray-battle"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_SUFFIX = ".hexfray"
 # A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -63,6 +64,9 @@ _ENTRY_KEYS = frozenset({"command", "dice"})
 _DOCUMENT_KEYS = frozenset(
     {"format", "schema_version", "engine_version", "seed", "initial_state", "log", "undone"}
 )
+# What ``migrate`` adds to a document it lifted: the schema version the file was
+# written in, for what is lifted as it is read (``lift_attack``).
+WRITTEN_IN = "written_in_schema"
 
 
 class BattleFileError(DataError):
@@ -242,7 +246,7 @@ def battle_from_document(
     rulesets: SavingRulesetFinder,
     sheet_owner: SheetOwner | None = None,
 ) -> Battle:
-    unknown = sorted(set(document) - _DOCUMENT_KEYS)
+    unknown = sorted(set(document) - _DOCUMENT_KEYS - {WRITTEN_IN})
     if unknown:
         raise BattleFileError(
             f"the file holds parts this Hexfray does not know: {', '.join(unknown)}"
@@ -267,8 +271,9 @@ def battle_from_document(
     try:
         codec.grid = _grid(codec, raw_state)
         initial = _initial_state(codec, raw_state)
-        log = _entries(codec, document["log"], "log entry")
-        undone = _entries(codec, document["undone"], "undone entry")
+        version = written_in(document)
+        log = _entries(codec, document["log"], "log entry", version)
+        undone = _entries(codec, document["undone"], "undone entry", version)
     except ValueFileError as exc:
         raise BattleFileError(str(exc)) from None
     for combatant in initial.combatants:  # as AddCombatant checks a newcomer in the log
@@ -441,10 +446,11 @@ def _check_standing(state: BattleState) -> None:
 
 
 def _entries(
-    codec: ValueCodec, data: object, what: str
+    codec: ValueCodec, data: object, what: str, version: int
 ) -> tuple[tuple[Command, tuple[int, ...]], ...]:
     if not isinstance(data, list):
         raise BattleFileError(f"{what.split()[0]}: expected a list of commands")
+    answers = answers_in_choices(codec, version)
     out: list[tuple[Command, tuple[int, ...]]] = []
     for i, entry in enumerate(data, start=1):
         where = f"{what} {i}"
@@ -454,9 +460,27 @@ def _entries(
             raise BattleFileError(f'{where}: expected {{"command": ..., "dice": [...]}}')
         if entry.get("entered", True) is not True:
             raise BattleFileError(f"{where}.entered: expected true (the dice were entered)")
-        command: Command = codec.decode(entry["command"], Command, f"{where}")
+        command = decode_command(entry["command"], codec, where, answers=answers)
         out.append((command, _faces(entry["dice"], where)))
     return tuple(out)
+
+
+def decode_command(
+    data: object,
+    codec: ValueCodec,
+    where: str,
+    *,
+    version: int = SCHEMA_VERSION,
+    answers: Mapping[str, type[DefenderAnswer]] | None = None,
+) -> Command:
+    """A command as a battle file or an autosave journal of schema ``version``
+    holds it: an older ``Attack`` is lifted to today's shape first
+    (``lift_attack``). ``answers``: ``answers_in_choices(codec, version)``, when
+    known already."""
+    if answers is None:
+        answers = answers_in_choices(codec, version)
+    command: Command = codec.decode(lift_attack(data, answers), Command, where)
+    return command
 
 
 def _faces(data: object, where: str) -> tuple[int, ...]:
@@ -478,12 +502,15 @@ def _entered_marks(entries: object) -> tuple[bool, ...]:
     return tuple(entry_entered(e) for e in entries) if isinstance(entries, list) else ()
 
 
-def decode_entry(data: object, codec: ValueCodec, where: str) -> tuple[Command, tuple[int, ...]]:
-    """One log entry written by ``encode_entry`` (the autosave journal's), its
-    lists checked against the battle's limits first."""
+def decode_entry(
+    data: object, codec: ValueCodec, where: str, version: int = SCHEMA_VERSION
+) -> tuple[Command, tuple[int, ...]]:
+    """One log entry written by ``encode_entry`` (the autosave journal's), by a
+    Hexfray that wrote files of schema ``version`` (the journal's battle's:
+    ``written_in``), its lists checked against the battle's limits first."""
     check_counts(data, BattleFileError, root=where)
     try:
-        (entry,) = _entries(codec, [data], where)
+        (entry,) = _entries(codec, [data], where, version)
     except ValueFileError as exc:
         raise BattleFileError(str(exc)) from None
     return entry
@@ -510,8 +537,65 @@ def _from_version_1(document: dict[str, object]) -> dict[str, object]:
     return document
 
 
+def _from_version_2(document: dict[str, object]) -> dict[str, object]:
+    """Version 2: an ``Attack`` held the attacker's choices as ``options``, with the
+    defender's answer inside them. Every attack is lifted to today's shape as it is
+    read (``lift_attack``), those of an autosave journal too, so the document
+    itself only moves on."""
+    document["schema_version"] = 3
+    return document
+
+
 # schema version -> the function that lifts a document of it by one version
-MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {1: _from_version_1}
+MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {
+    1: _from_version_1,
+    2: _from_version_2,
+}
+
+
+def answers_in_choices(codec: ValueCodec, version: int) -> dict[str, type[DefenderAnswer]]:
+    """The defender answers of the codec's types that files of schema ``version``
+    kept in the attacker's choices (``DefenderAnswer.was_in_choices``), by the
+    name of the choices type that held them."""
+    found: dict[str, type[DefenderAnswer]] = {}
+    for cls in codec.types.subclasses_of(DefenderAnswer):
+        assert issubclass(cls, DefenderAnswer)
+        kept = cls.was_in_choices
+        if kept is not None and version < kept.before_schema:
+            found[kept.choices_type] = cls
+    return found
+
+
+def written_in(document: Mapping[str, object]) -> int:
+    """The schema version a document read by ``parse_document`` was written in."""
+    version = document.get(WRITTEN_IN, document.get("schema_version"))
+    return version if isinstance(version, int) and not isinstance(version, bool) else 0
+
+
+def lift_attack(data: object, answers: Mapping[str, type[DefenderAnswer]]) -> object:
+    """An ``Attack`` (a command's data) as an older file or journal wrote it, in
+    today's shape; any other data as it is. Schema 2 named the attacker's choices
+    ``options``: they become ``choices``. In a file written before a ruleset's
+    defender answered apart (``answers``: ``answers_in_choices`` of the file's
+    version), an attack without an ``answer`` whose choices are of that ruleset's
+    type has the answer's fields moved out of the choices into an answer of its
+    type (fields the choices left at their default stay at the answer's)."""
+    if not isinstance(data, dict) or data.get(TYPE_KEY) != Attack.__name__:
+        return data
+    lifted = dict(data)
+    if "options" in lifted and "choices" not in lifted:
+        lifted["choices"] = lifted.pop("options")
+    choices = lifted.get("choices")
+    if "answer" in lifted or not isinstance(choices, dict):
+        return lifted
+    kind = choices.get(TYPE_KEY)
+    answer = answers.get(kind) if isinstance(kind, str) else None
+    if answer is None or answer.was_in_choices is None:
+        return lifted
+    moved = answer.was_in_choices.fields
+    lifted["choices"] = {k: v for k, v in choices.items() if k not in moved}
+    lifted["answer"] = {TYPE_KEY: answer.__name__, **{k: choices[k] for k in moved if k in choices}}
+    return lifted
 
 
 def schema_version_of(document: Mapping[str, object]) -> int:
@@ -524,8 +608,9 @@ def schema_version_of(document: Mapping[str, object]) -> int:
 
 
 def migrate(document: dict[str, object]) -> dict[str, object]:
-    """The document in this schema version: older ones lifted step by step, a
-    newer one refused."""
+    """The document in this schema version: older ones lifted step by step (and
+    the version they were written in kept as ``WRITTEN_IN``), a newer one
+    refused."""
     version = schema_version_of(document)
     if version > SCHEMA_VERSION:
         written_by = document.get("engine_version")
@@ -536,7 +621,10 @@ def migrate(document: dict[str, object]) -> dict[str, object]:
         )
     if version < 1:
         raise BattleFileError(f"the file's format version {version} does not exist")
+    written = version
     while version < SCHEMA_VERSION:
         document = MIGRATIONS[version](document)
         version = schema_version_of(document)
+    if written != version:
+        document[WRITTEN_IN] = written
     return document

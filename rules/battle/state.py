@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from hexmap import Hex, HexGrid
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
 from rules.battle.items import GroundItem, item_id
@@ -50,11 +51,14 @@ class LaunchedPiece:
 class AttackResult:
     """What a ruleset's attack did: every combatant it changed, as they are after
     it, the events in order, and the pieces that left a hand (the battle puts
-    them on the map with the same dice, after the attack's own rolls)."""
+    them on the map with the same dice, after the attack's own rolls). ``after``:
+    the state after the attack when the ruleset made it (its ``apply`` step,
+    ``rules.battle.attack_steps``), else None (the battle puts ``combatants`` in)."""
 
     combatants: tuple[Combatant, ...]
     events: tuple[Event, ...]
     pieces: tuple[LaunchedPiece, ...] = ()
+    after: BattleState | None = None
 
 
 class BattleRuleset(Protocol):
@@ -101,12 +105,15 @@ class BattleRuleset(Protocol):
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
-        """Plan and resolve one attack with the attacker's ``choices`` (the
-        ruleset's own attack-choices type); ``IllegalAttackError`` if it cannot be
-        made."""
+        """Plan and resolve one attack with the attacker's ``choices`` and the
+        defender's ``answer`` (each the ruleset's own type,
+        ``rules.battle.attack_choices``; no answer: the default answer to the
+        planned attack); ``IllegalAttackError`` if it cannot be made. A ruleset in
+        four steps answers with ``rules.battle.attack_steps.run_attack``."""
         ...
 
     def new_turn(self, combatant: Combatant) -> Combatant:

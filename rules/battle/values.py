@@ -106,6 +106,12 @@ class SavedTypes:
     def __contains__(self, cls: object) -> bool:
         return isinstance(cls, type) and self._by_name.get(cls.__name__) is cls
 
+    def subclasses_of(self, base: type) -> tuple[type, ...]:
+        """The registered classes derived from ``base`` (``base`` left out)."""
+        return tuple(
+            cls for cls in self._by_name.values() if cls is not base and issubclass(cls, base)
+        )
+
     def _register(self, hint: object) -> None:
         if not isinstance(hint, type):
             for arg in typing.get_args(hint):

@@ -3,10 +3,11 @@
 A ruleset whose attack needs no widgets of its own (seeds 002, 003, 004) answers
 ``FormAttacks.attack_form``: the fields the GM chooses in (weapon, defense, aim,
 the situation's starred choices ...), each with its choices and the one now
-taken, and the attack choices object those entries make. The generic pane
-(``app.panes.attack_form``) draws one box per field, knows no field by name,
-and hands ``AttackForm.choices`` to ``Ruleset.preview_attack`` for the odds and
-to the ``Attack`` command for the roll. Fields may depend on earlier ones (the
+taken, and the attack choices and defender's answer those entries make. The
+generic pane (``app.panes.attack_form``) draws one box per field, knows no field
+by name, and hands ``AttackForm.choices`` and ``AttackForm.answer`` to
+``Ruleset.preview_attack`` for the odds and to the ``Attack`` command for the
+roll. Fields may depend on earlier ones (the
 aim list on the weapon): the pane asks again after every change.
 """
 
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.state import BattleState
 
 # A flag field's two values in the entries (``FormField.flag``).
@@ -56,13 +58,16 @@ class FormField:
 @dataclass(frozen=True, slots=True)
 class AttackForm:
     """The form between one attacker and one defender as they stand: its fields in
-    the order shown, and the attack choices (the ruleset's frozen dataclass, as
-    ``Attack.choices``) that the fields' values make; ``choices`` is None, with
-    ``problem`` saying why, when no attack can be made (nothing reaches)."""
+    the order shown, and the attack choices and the defender's answer (the
+    ruleset's frozen dataclasses, as ``Attack.choices`` and ``Attack.answer``)
+    that the fields' values make; ``choices`` is None, with ``problem`` saying
+    why, when no attack can be made (nothing reaches). ``answer`` is None for a
+    ruleset that keeps the defender's answer in its choices."""
 
     fields: tuple[FormField, ...]
-    choices: object | None
+    choices: AttackChoices | None
     problem: str = ""
+    answer: DefenderAnswer | None = None
 
     def field(self, key: str) -> FormField:
         for f in self.fields:

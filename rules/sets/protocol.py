@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.catalog import Catalog
 from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
@@ -211,15 +212,16 @@ class Ruleset(BattleRuleset, Protocol):
     # --- the attack -----------------------------------------------------------------
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> object | None:
+    ) -> AttackChoices | None:
         """The attack choices of a plain attack: the first weapon and mode that
-        reach, with the defense the defender would most likely make; None when
-        nothing reaches."""
+        reach (a ruleset that still keeps the defender's answer in the choices:
+        with the defense the defender would most likely make); None when nothing
+        reaches."""
         ...
 
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> tuple[object, ...]:
+    ) -> tuple[AttackChoices, ...]:
         """Every distinct set of attack choices the ruleset's attack form offers
         between the two as they stand (each weapon mode that reaches, each
         defense, each option in turn): what scripted play, benchmarks and
@@ -227,9 +229,15 @@ class Ruleset(BattleRuleset, Protocol):
         ...
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: AttackChoices,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        """The plan of an attack with ``choices`` and its exact odds;
+        """The plan of an attack with the attacker's ``choices`` against the
+        defender's ``answer`` (None: its default answer), and its exact odds;
         ``IllegalAttackError`` if it cannot be made."""
         ...
 

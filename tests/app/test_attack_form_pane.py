@@ -350,8 +350,8 @@ class LopsidedOdds:
     def __init__(self, inner: object) -> None:
         self._inner = inner
 
-    def preview_attack(self, state, attacker_id, defender_id, choices):
-        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+    def preview_attack(self, state, attacker_id, defender_id, choices, answer=None):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices, answer)
         return replace(preview, odds=preview.odds[:-1])
 
     def __getattr__(self, name: str) -> object:
@@ -438,8 +438,8 @@ def test_a_long_flag_caption_wraps_and_a_click_on_it_ticks(qtbot):
 class RenamedOdds(LopsidedOdds):
     """Seed 000's preview with a long caption on its first odds line."""
 
-    def preview_attack(self, state, attacker_id, defender_id, choices):
-        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+    def preview_attack(self, state, attacker_id, defender_id, choices, answer=None):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices, answer)
         first = replace(preview.odds[0], label="critical hit, defender fumbles")
         return replace(preview, odds=(first, *preview.odds[1:]))
 
@@ -471,8 +471,8 @@ class CertainOdds:
     def __init__(self, inner: object) -> None:
         self._inner = inner
 
-    def preview_attack(self, state, attacker_id, defender_id, choices):
-        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices)
+    def preview_attack(self, state, attacker_id, defender_id, choices, answer=None):
+        preview = self._inner.preview_attack(state, attacker_id, defender_id, choices, answer)
         return replace(preview, odds=(replace(preview.odds[0], label="miss",
                                               probability=Fraction(1)),))
 

@@ -295,7 +295,7 @@ def test_a_whole_exchange_from_the_keyboard(qtbot):
     assert len(controller.battle.commands) == count + 1
     command = controller.battle.commands[-1]
     assert isinstance(command, Attack)
-    assert command.options.conditions == (SelectedCondition("bad_footing", -1),)
+    assert command.choices.conditions == (SelectedCondition("bad_footing", -1),)
     attack_rows = [r for r in log.rows if r.kind is RowKind.ATTACK]
     assert attack_rows and all(line.citation for line in attack_rows[-1].lines[1:])
 

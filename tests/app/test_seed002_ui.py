@@ -54,7 +54,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("defense", "dodge")
     pane.set_entry("attacker_mounted", FLAG_ON)
-    assert ui.roll(pane, controller).options == Attack002(
+    assert ui.roll(pane, controller).choices == Attack002(
         "longsword", "cut", DefenseKind.DODGE, "", GMSituation(attacker_mounted=True)
     )
 

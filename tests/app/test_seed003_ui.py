@@ -55,7 +55,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("aim", "right arm")
     pane.set_entry("widespread", "")
-    assert ui.roll(pane, controller).options == Choices003("broadsword", "swing", aim="right arm")
+    assert ui.roll(pane, controller).choices == Choices003("broadsword", "swing", aim="right arm")
 
 
 def test_log_lines_and_tones() -> None:

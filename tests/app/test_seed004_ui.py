@@ -40,7 +40,7 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:
     pane, controller = make_pane(qtbot)
     pane.set_entry("weapon", "club/strike")
     pane.set_entry("aim", "head")
-    assert ui.roll(pane, controller).options == Seed004Attack(
+    assert ui.roll(pane, controller).choices == Seed004Attack(
         "club",
         "strike",
         zone=Zone.HEAD,

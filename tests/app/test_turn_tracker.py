@@ -180,7 +180,7 @@ def test_an_all_out_defense_shows_its_bonus_and_an_all_out_attack_its_own(window
     assert any(m.reason == "All-out attack (+4 to hit)" for m in pane.plan.modifiers)
     command = pane.command()
     assert command is not None and not any(
-        "All-out" in m.reason for m in command.options.extra_modifiers
+        "All-out" in m.reason for m in command.choices.extra_modifiers
     )  # the ruleset adds the bonus when it rolls
 
 

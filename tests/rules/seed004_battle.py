@@ -18,7 +18,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.events import Event
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.registry import get_ruleset
-from rules.sets.seed004.attack import Defense, Seed004Attack
+from rules.sets.seed004.attack import Defense, Seed004Answer, Seed004Attack
 from rules.sets.seed004.ruleset import Seed004, seed004_ruleset
 from rules.sets.seed004.sheet import Abilities, Sheet004, ZoneArmor
 from rules.sets.seed004.tracks import Seed004Tracks
@@ -87,14 +87,17 @@ def hit(
     attacker: str = "a",
     defender: str = "b",
     exact: bool = True,
+    defense: Defense | None = None,
     **choices: object,
 ) -> tuple[Event, ...]:
-    """Execute an attack on ``faces`` with ``weapon`` in hand (``wield``); with
+    """Execute an attack on ``faces`` with ``weapon`` in hand (``wield``), the
+    defender answering with ``defense`` (None: its default answer); with
     ``exact`` every face must be used."""
     wield(battle, attacker, weapon)
     dice = ScriptedDice(faces)
     options = Seed004Attack(weapon, mode, **choices)
-    events = battle.execute(Attack(attacker, defender, options), dice)
+    answer = None if defense is None else Seed004Answer(defense)
+    events = battle.execute(Attack(attacker, defender, options, answer), dice)
     if exact:
         assert dice.unused == 0, f"{dice.unused} face(s) left unrolled"
     return events

@@ -369,8 +369,9 @@ def test_seed004_hurt_runs_to_the_death_line_and_a_defense_costs_the_next_2() ->
         str(defended.citation)
         == "Endless Horizons: melee combat: each further dodge at a cumulative -2"
     )
-    dodge = plan_004(battle.state, "a", "b", Seed004Attack("club", "strike", defense=Defense.DODGE))
-    assert dodge.defense_bonus == 0 + 1 + defended.amount  # DEX modifier, Dodge 1
+    plan = plan_004(battle.state, "a", "b", Seed004Attack("club", "strike"))
+    assert plan.defense_bonus(Defense.DODGE) == 0 + 1 + defended.amount  # DEX modifier, Dodge 1
+    assert plan.defender_modifiers == (defended.modifier,)  # the plan cites the same -2
 
 
 def test_seed004_a_prone_shooter_s_stance_raises_his_shot_s_difficulty_by_2() -> None:

@@ -197,7 +197,7 @@ def test_the_attack_s_rolls_are_named_for_the_table() -> None:
     battle.execute(attack, EnteredDice(table))
     named = [str(r) for r in table.requests]
     assert named[0] == "Spearman's attack: 3d6"
-    defense = attack.options.defenses[0].kind.value  # type: ignore[attr-defined]
+    defense = attack.choices.defenses[0].kind.value  # type: ignore[attr-defined]
     assert named[1] == f"Fencer's {defense}: 3d6"
     damage = next(r for r in table.requests if r.what == "Spearman's damage")
     assert damage.high == 6 and damage.count >= 1

@@ -773,7 +773,7 @@ def test_battle_attack_returns_pieces_on_the_resolution(make: Make) -> None:
     def run(rng: random.Random) -> tuple[Battle, Any]:
         battle = Battle(state, rng.randrange(10**6), get_ruleset)
         resolution = ruleset_of(state).resolution(  # shape check only
-            state, command.attacker_id, command.defender_id, command.options, random.Random(0)
+            state, command.attacker_id, command.defender_id, command.choices, random.Random(0)
         )
         battle.execute(command)
         return battle, resolution
@@ -869,7 +869,7 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
     def resolve(dice: DiceSource) -> object:
         assert isinstance(first, Attack)
         return rules.resolution(  # type: ignore[attr-defined]
-            battle.initial, first.attacker_id, first.defender_id, first.options, dice
+            battle.initial, first.attacker_id, first.defender_id, first.choices, dice
         )
 
     rolled = SeededDice("trace")

@@ -19,7 +19,8 @@ from rules.core.errors import DataError
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.components.zones_2d6 import Zone
 from rules.sets.registry import get_ruleset
-from rules.sets.seed004.attack import Defense, Seed004Attack, contest, plan_attack
+from rules.sets.seed004.attack import Defense, Seed004Answer, Seed004Attack, plan_attack
+from rules.sets.seed004.attack_steps import STEPS, contest
 from rules.sets.seed004.events import AttackOutcome
 from rules.sets.seed004.sheet import ZoneArmor, sheet_of
 from rules.sets.seed004.sheet_codec import SHEET_FORMAT
@@ -49,39 +50,47 @@ LABELS = {"hit": "hit", "blocked": "hit, blocked (half damage)", "dodged": "dodg
 
 
 @pytest.mark.parametrize(
-    ("choices", "bob_posture", "bonus", "difficulty", "defense_bonus"),
+    ("choices", "defense", "bob_posture", "bonus", "difficulty", "defense_bonus"),
     [
-        (Seed004Attack("club", "strike"), Posture.STANDING, 2, 6, 1),
-        (Seed004Attack("club", "strike", defense=Defense.BLOCK), Posture.STANDING, 2, 6, 0),
-        (Seed004Attack("knife", "stab", Zone.HEART), Posture.STANDING, 2, 8, 1),
-        (Seed004Attack("knife", "slash", Zone.ARMS, adjustment=4), Posture.KNEELING, 2, 12, 1),
-        (Seed004Attack("club", "strike", surprise=True), Posture.PRONE, 2, 8, 0),
+        (Seed004Attack("club", "strike"), Defense.DODGE, Posture.STANDING, 2, 6, 1),
+        (Seed004Attack("club", "strike"), Defense.BLOCK, Posture.STANDING, 2, 6, 0),
+        (Seed004Attack("knife", "stab", Zone.HEART), Defense.DODGE, Posture.STANDING, 2, 8, 1),
         (
-            Seed004Attack("club", "strike", defense=Defense.NONE, adjustment=-6),
-            Posture.STANDING,
+            Seed004Attack("knife", "slash", Zone.ARMS, adjustment=4),
+            Defense.DODGE,
+            Posture.KNEELING,
             2,
-            0,
-            0,
+            12,
+            1,
         ),
+        (Seed004Attack("club", "strike", surprise=True), Defense.DODGE, Posture.PRONE, 2, 8, 0),
+        (Seed004Attack("club", "strike", adjustment=-6), Defense.NONE, Posture.STANDING, 2, 0, 0),
     ],
 )
 def test_the_preview_odds_are_exact(
-    choices: Seed004Attack, bob_posture: Posture, bonus: int, difficulty: int, defense_bonus: int
+    choices: Seed004Attack,
+    defense: Defense,
+    bob_posture: Posture,
+    bonus: int,
+    difficulty: int,
+    defense_bonus: int,
 ) -> None:
     battle = duel(bob_posture=bob_posture)
-    preview = RULESET.preview_attack(battle.state, "a", "b", choices)
+    answer = Seed004Answer(defense)
+    preview = RULESET.preview_attack(battle.state, "a", "b", choices, answer)
     plan = plan_attack(battle.state, "a", "b", choices)
-    assert (plan.attack_bonus, plan.difficulty, plan.defense_bonus) == (
+    made = plan.defense_made(answer)
+    assert (plan.attack_bonus, plan.difficulty, plan.defense_bonus(made)) == (
         bonus,
         difficulty,
         defense_bonus,
     )
-    expected = brute_force(bonus, difficulty, plan.defense, defense_bonus)
+    expected = brute_force(bonus, difficulty, made, defense_bonus)
     assert {line.label: line.probability for line in preview.odds} == {
         LABELS[k]: p for k, p in expected.items()
     }
     assert sum(line.probability for line in preview.odds) == 1
-    by_faces = exact_outcomes(lambda d: contest(plan, d).outcome, by_totals=False)
+    by_faces = exact_outcomes(lambda d: contest(plan, made, d).outcome, by_totals=False)
     assert {o.value: p for o, p in by_faces.items()} == expected
     assert sum(m.value for m in preview.modifiers) == difficulty
 
@@ -97,8 +106,8 @@ def test_the_standing_duel_odds_as_numbers() -> None:
 def test_the_odds_match_the_attack_command_on_every_face(defense: Defense) -> None:
     """The preview's odds against the Attack command itself, executed through
     Battle on each of the 6^4 faces of the attack and defense dice."""
-    choices = Seed004Attack("club", "strike", defense=defense)
-    preview = RULESET.preview_attack(duel().state, "a", "b", choices)
+    choices = Seed004Attack("club", "strike")
+    preview = RULESET.preview_attack(duel().state, "a", "b", choices, Seed004Answer(defense))
     counts: dict[str, int] = {}
     for faces in itertools.product(range(1, 7), repeat=4):
         events = hit(duel(), (*faces, 3, 3, 1, 6, 6, 6, 6), exact=False, defense=defense)
@@ -117,7 +126,7 @@ def test_the_form_offers_each_weapon_mode_with_its_damage_type() -> None:
     labels = [c.label for c in form.field("weapon").choices]
     assert "Knife: stab (1d piercing)" in labels
     assert "Knife: slash (1d slashing)" in labels
-    assert form.choices == Seed004Attack("knife", "stab")
+    assert (form.choices, form.answer) == (Seed004Attack("knife", "stab"), Seed004Answer())
 
 
 def test_the_form_takes_the_gm_entries() -> None:
@@ -129,9 +138,8 @@ def test_the_form_takes_the_gm_entries() -> None:
         "exposed": FLAG_ON,
     }
     form = RULESET.attack_form(duel().state, "a", "b", entries)
-    assert form.choices == Seed004Attack(
-        "club", "strike", Zone.BRAIN, Defense.BLOCK, -2, exposed=True
-    )
+    assert form.choices == Seed004Attack("club", "strike", Zone.BRAIN, -2, exposed=True)
+    assert form.answer == Seed004Answer(Defense.BLOCK)
     assert form.entries == {**entries, "surprise": ""}
 
 
@@ -153,12 +161,15 @@ def test_the_form_has_no_choices_when_nothing_reaches() -> None:
     assert all(c.problem for c in form.field("weapon").choices)
 
 
-def test_attack_variants_cover_modes_zones_and_defenses() -> None:
-    variants = RULESET.attack_variants(duel().state, "a", "b")
-    assert Seed004Attack("knife", "slash", Zone.HEART, Defense.BLOCK) in variants
+def test_attack_variants_cover_modes_and_zones_and_the_answers_each_defense() -> None:
+    state = duel().state
+    variants = RULESET.attack_variants(state, "a", "b")
+    assert Seed004Attack("knife", "slash", Zone.HEART) in variants
     # Ann holds the knife and the club (the rest of her catalog is carried): the
-    # modes in hand and in reach (knife 2, club, fists) x (random + six zones) x defenses.
-    assert len(variants) == 4 * 7 * 3
+    # modes in hand and in reach (knife 2, club, fists) x (random + six zones).
+    assert len(variants) == 4 * 7
+    plan = STEPS.plan(state, "a", "b", variants[0])
+    assert [a.defense for a in STEPS.answers(plan)] == [Defense.DODGE, Defense.BLOCK, Defense.NONE]
 
 
 # --- the sheet ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError
 from rules.sets.components.zones_2d6 import Size, Zone
 from rules.sets.registry import get_ruleset
-from rules.sets.seed004.attack import Defense, Seed004Attack
+from rules.sets.seed004.attack import Defense, Seed004Answer, Seed004Attack
 from rules.sets.seed004.events import (
     AttackDeclared,
     AttackOutcome,
@@ -186,7 +186,7 @@ def test_beyond_the_effective_range_or_behind_there_is_no_shot() -> None:
 
 def test_the_form_greys_the_defenses_of_a_shot() -> None:
     form = RULESET.attack_form(range_duel(3).state, "a", "b", {})
-    assert form.choices == replace(SHOT, defense=Defense.NONE)
+    assert (form.choices, form.answer) == (SHOT, Seed004Answer(Defense.NONE))
     assert [c.problem for c in form.field("defense").choices][:2] == [
         "no dodge or block against a shot"
     ] * 2

@@ -548,8 +548,8 @@ def test_the_plain_attack_on_a_fighter_whose_shield_grip_is_lost_is_one_it_can_m
         for a in get_ruleset().legal_actions(battle.state, "f")
         if isinstance(a.command, Attack)
     )
-    assert isinstance(attack.options, AttackOptions)
-    assert DefenseKind.BLOCK not in {d.kind for d in attack.options.defenses}
+    assert isinstance(attack.choices, AttackOptions)
+    assert DefenseKind.BLOCK not in {d.kind for d in attack.choices.defenses}
     battle.execute(attack, ScriptedDice(MISS))
 
 

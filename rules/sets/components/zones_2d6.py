@@ -170,9 +170,11 @@ class ZoneRoll:
         return zone_row(self.total).citation
 
 
-def roll_zone(dice: DiceSource, what: str = "hit zone") -> ZoneRoll:
-    """Roll 2d6 for the hit zone, through ``dice``."""
-    faces = roll(2, dice, what=what)
+def roll_zone(dice: DiceSource, what: str = "hit zone", *, zone_read: bool = False) -> ZoneRoll:
+    """Roll 2d6 for the hit zone, through ``dice``. ``zone_read``: the caller
+    reads the roll through its zone alone (not its total or row), so the exact
+    odds may branch once per zone (``rules.core.enumerate``, ``by_reads``)."""
+    faces = roll(2, dice, reads=zone_for_roll if zone_read else None, what=what)
     total = sum(faces)
     return ZoneRoll(faces, total, zone_for_roll(total))
 

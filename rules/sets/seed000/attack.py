@@ -52,6 +52,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import Arc, Handedness, arc_of, in_reach
+from rules.battle.attack_choices import AttackChoices
 from rules.battle.hands import hand_problem, keep_carried
 from rules.battle.model import (
     INTACT,
@@ -297,7 +298,7 @@ PARRYING_LIMB = "parrying limb"  # HitLocation key of an attack at the parrying 
 
 
 @dataclass(frozen=True)
-class AttackOptions:
+class AttackOptions(AttackChoices):
     weapon_key: str
     mode: str
     location: str | None = None  # aimed hit location key; None is the torso

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from hexmap import Hex, in_front_arc, in_reach
+from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
@@ -160,8 +161,10 @@ class Seed000(Tables):
         attacker_id: str,
         defender_id: str,
         choices: object,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
+        refuse_answer_apart(answer)  # the defender's answer is still in the choices
         if not isinstance(choices, AttackOptions):
             raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
         resolution = self.resolution(state, attacker_id, defender_id, choices, dice)
@@ -204,8 +207,14 @@ class Seed000(Tables):
         )
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
+        refuse_answer_apart(answer)
         if not isinstance(choices, AttackOptions):
             raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
         attacker = state.combatant(attacker_id)

@@ -31,6 +31,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import in_front_arc, in_reach
+from rules.battle.attack_choices import AttackChoices
 from rules.battle.model import Combatant, Delivery, Posture, Status, Weapon, WeaponMode
 from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
 from rules.battle.state import AttackResult, BattleState, LaunchedPiece
@@ -93,7 +94,7 @@ class DefenseKind(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Attack002:
+class Attack002(AttackChoices):
     """The attack's choices: the weapon and mode, the defender's defense (a parry
     names its weapon) and the GM's situation."""
 

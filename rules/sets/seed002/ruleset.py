@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from hexmap import Hex
+from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -168,8 +169,10 @@ class Seed002:
         attacker_id: str,
         defender_id: str,
         choices: object,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
+        refuse_answer_apart(answer)  # the defender's answer is still in the choices
         plan = plan_attack(
             state, attacker_id, defender_id, self._choices(choices), locations=self.locations
         )
@@ -211,8 +214,14 @@ class Seed002:
         return tuple(out)
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
+        refuse_answer_apart(answer)
         plan = plan_attack(
             state, attacker_id, defender_id, self._choices(choices), locations=self.locations
         )

@@ -38,6 +38,7 @@ from enum import Enum
 from fractions import Fraction
 
 from hexmap import in_front_arc, in_reach
+from rules.battle.attack_choices import AttackChoices
 from rules.battle.hands import hand_problem, hands_of, keep_carried
 from rules.battle.model import (
     Combatant,
@@ -124,7 +125,7 @@ class Defense(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Choices003:
+class Choices003(AttackChoices):
     """Seed 003's attack choices: the weapon and mode, the part aimed at (a key of
     ``AIM_TARGETS``; "torso" is the unaimed blow), the defense the defender makes
     (None: his better one), whether the target is large (+1 to hit, -1 damage) and

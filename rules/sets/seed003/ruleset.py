@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hexmap import Hex
+from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -298,8 +299,10 @@ class Seed003:
         attacker_id: str,
         defender_id: str,
         choices: object,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
+        refuse_answer_apart(answer)  # the defender's answer is still in the choices
         plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
         result = resolve(state, plan, dice)
         return AttackResult((result.attacker, result.defender), result.events, result.pieces)
@@ -335,8 +338,14 @@ class Seed003:
         return tuple(dict.fromkeys(out))
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
+        refuse_answer_apart(answer)
         plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
         defender = state.combatant(defender_id)
         odds = outcome_odds(plan, defender)

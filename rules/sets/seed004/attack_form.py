@@ -1,7 +1,8 @@
 """Seed 004's attack as a form (``rules.sets.attack_form``) for the generic
 attack pane: the weapon and mode (with its damage type), the zone aimed at
 (greyed where aiming is impossible, with the reason), the defender's defense
-(greyed when it can make none: surprised, fallen, or shot at), and the GM's
+(its answer, ``Seed004Answer``; greyed when it can make none: surprised, fallen,
+or shot at), and the GM's
 situational fields: a difficulty adjustment, the vital organs exposed, a
 surprise attack."""
 
@@ -17,6 +18,7 @@ from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, Fo
 from rules.sets.components.zones_2d6 import Zone, aim_problem
 from rules.sets.seed004.attack import (
     Defense,
+    Seed004Answer,
     Seed004Attack,
     damage_label,
     defense_block,
@@ -152,9 +154,8 @@ def attack_form(
         weapon_key=weapon_key,
         mode=mode_name,
         zone=None if aim_value == RANDOM else Zone(aim_value),
-        defense=Defense(defense_value),
         adjustment=int(adjust_value),
         exposed=exposed,
         surprise=surprise,
     )
-    return AttackForm(fields, choices)
+    return AttackForm(fields, choices, answer=Seed004Answer(Defense(defense_value)))

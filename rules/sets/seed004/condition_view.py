@@ -33,7 +33,8 @@ from rules.battle.condition import (
 )
 from rules.battle.model import Combatant, Status
 from rules.core.modifiers import Modifier
-from rules.sets.seed004.attack import EXTRA_DEFENSE, EXTRA_DEFENSE_PENALTY, HIT_POINTS
+from rules.sets.seed004.attack import further_defense
+from rules.sets.seed004.injury import HIT_POINTS
 from rules.sets.seed004.tables import STANCE, difficulty_table
 from rules.sets.seed004.tracks import maximum_hit_points, tracks_of
 
@@ -75,10 +76,7 @@ def penalties_004(c: Combatant) -> tuple[Penalty, ...]:
     out: list[Penalty] = []
     earlier = tracks_of(c).defenses
     if earlier:
-        made = f"{earlier} defense{'s' if earlier > 1 else ''} since its own turn began"
-        out.append(
-            Penalty(Modifier(EXTRA_DEFENSE_PENALTY * earlier, made, EXTRA_DEFENSE), Rolls.DEFENSES)
-        )
+        out.append(Penalty(further_defense(earlier), Rolls.DEFENSES))
     stance = difficulty_table().stance[c.posture]
     if stance > 0:
         posture = c.posture.value.replace("_", " ")

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from hexmap import Hex
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import own_answer, own_choices, run_attack
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -56,20 +58,17 @@ from rules.sets.protocol import (
 from rules.sets.seed004 import maneuvers
 from rules.sets.seed004.attack import (
     Defense,
-    Outcome,
     Seed004Attack,
-    consciousness_check,
-    contest_odds,
     damage_label,
     new_turn_tracks,
-    plan_attack,
-    resolve_attack,
     situation_modifiers,
     target_size,
 )
 from rules.sets.seed004.attack_form import attack_form, reaching_modes
+from rules.sets.seed004.attack_steps import STEPS, Outcome, contest_odds
 from rules.sets.seed004.condition_view import condition_004, down_004
 from rules.sets.seed004.events import NothingHit
+from rules.sets.seed004.injury import consciousness_check, injury_events
 from rules.sets.seed004.saved_types import SAVED_TYPES
 from rules.sets.seed004.sheet import (
     ABILITIES,
@@ -246,11 +245,12 @@ class Seed004:
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
+        answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
-        plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
-        return resolve_attack(state, plan, dice)
+        """The attack in four steps (``rules.sets.seed004.attack_steps``)."""
+        return run_attack(STEPS, state, attacker_id, defender_id, choices, answer, dice)
 
     def attack_form(
         self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
@@ -267,7 +267,7 @@ class Seed004:
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Seed004Attack, ...]:
         """Each reaching weapon mode, at a random zone and at each zone that can
-        be aimed at, against each defense the defender can make."""
+        be aimed at (the defender's defense is its answer: ``STEPS.answers``)."""
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
         size = target_size(defender)
@@ -275,30 +275,34 @@ class Seed004:
             None,
             *(z for z in Zone if not aim_problem(size, z)),
         )
-        form = attack_form(state, attacker_id, defender_id, {})
-        defenses = tuple(Defense(c.key) for c in form.field("defense").choices if not c.problem)
         return tuple(
-            Seed004Attack(w.key, m.name, zone, defense)
+            Seed004Attack(w.key, m.name, zone)
             for w, m in reaching_modes(attacker, defender)
             for zone in zones
-            for defense in defenses
         )
 
     def preview_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: object
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: AttackChoices,
+        answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        plan = plan_attack(state, attacker_id, defender_id, _choices(choices))
-        odds = contest_odds(plan)
+        plan = STEPS.plan(state, attacker_id, defender_id, own_choices(STEPS, choices))
+        taken = own_answer(STEPS, plan, answer)
+        odds = contest_odds(plan, taken)
         lines = tuple(OddsLine(_OUTCOME_LABELS[o], odds[o]) for o in Outcome if odds.get(o, 0))
         aim = f", aimed at the {plan.zone.label}" if plan.zone is not None else ""
-        defense = (
-            f"{plan.defense.value} 2d6{plan.defense_bonus:+d}"
-            if plan.defense is not Defense.NONE
-            else f"no defense ({plan.defense_note})"
+        defense = plan.defense_made(taken)
+        defends = (
+            f"{defense.value} 2d6{plan.defense_bonus(defense):+d}"
+            if defense is not Defense.NONE
+            else f"no defense ({plan.no_defense_note(defense)})"
         )
         summary = (
             f"{plan.skill} 2d6{plan.attack_bonus:+d} vs difficulty {plan.difficulty} "
-            f"({plan.weapon.name}, {plan.mode.name}, {damage_label(plan.mode)}{aim}); {defense}"
+            f"({plan.weapon.name}, {plan.mode.name}, {damage_label(plan.mode)}{aim}); {defends}"
         )
         return AttackPreview(summary, plan.modifiers, lines)
 
@@ -390,8 +394,8 @@ class Seed004:
         me = state.combatant(combatant_id)
         if me.status is not Status.ACTIVE or me.hp >= 0:
             return state, ()
-        after, events = consciousness_check(me, dice)
-        return state.with_combatants(after), events
+        after, steps = consciousness_check(me, dice)
+        return state.with_combatants(after), injury_events(me, steps)
 
     def turn_ends(
         self, state: BattleState, combatant_id: str, dice: DiceSource
@@ -415,12 +419,6 @@ class Seed004:
     ) -> tuple[BattleState, tuple[Event, ...]]:
         victim = state.combatant(victim_id)
         return state, (NothingHit(combatant_id=victim.id, name=victim.name, piece=piece.name),)
-
-
-def _choices(choices: object) -> Seed004Attack:
-    if not isinstance(choices, Seed004Attack):
-        raise RulesError(f"seed 004 attacks take Seed004Attack, not {type(choices).__name__}")
-    return choices
 
 
 @functools.cache

@@ -113,34 +113,68 @@ class WoundEffectRolled(CombatantEvent):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class WoundAdded:
+    """A wound point taken (``WoundTaken`` in the log): the wounds now and the
+    maximum HP they leave; ``citation``: the rule that gave it."""
+
+    citation: Citation
+    wounds: int
+    maximum: int
+
+    def event(self, combatant_id: str, name: str) -> Event:
+        return WoundTaken(
+            citation=self.citation,
+            combatant_id=combatant_id,
+            name=name,
+            wounds=self.wounds,
+            maximum=self.maximum,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRolled:
+    """A wounding effect rolled at a multiple of five wound points
+    (``WoundEffectRolled`` in the log)."""
+
+    wounds: int
+    face: int
+    effect: str
+    hp_after: int
+
+    def event(self, combatant_id: str, name: str) -> Event:
+        return WoundEffectRolled(
+            citation=WOUND_EFFECTS,
+            combatant_id=combatant_id,
+            name=name,
+            wounds=self.wounds,
+            face=self.face,
+            effect=self.effect,
+            hp_after=self.hp_after,
+        )
+
+
 def add_wounds(
     defender: Combatant, count: int, dice: DiceSource, citation: Citation
-) -> tuple[Combatant, tuple[Event, ...]]:
+) -> tuple[Combatant, tuple[WoundAdded | EffectRolled, ...]]:
     """``count`` wound points, one at a time; each that reaches a multiple of
-    five rolls a wounding effect (which may add more)."""
-    events: list[Event] = []
+    five rolls a wounding effect (which may add more). The wounded fighter, and
+    what happened in the order the log tells it."""
+    done: list[WoundAdded | EffectRolled] = []
     for _ in range(count):
         tracks = tracks_of(defender)
         defender = defender.evolve(tracks=replace(tracks, wounds=tracks.wounds + 1))
         wounds = tracks.wounds + 1
-        events.append(
-            WoundTaken(
-                citation=citation,
-                combatant_id=defender.id,
-                name=defender.name,
-                wounds=wounds,
-                maximum=maximum_hit_points(defender),
-            )
-        )
+        done.append(WoundAdded(citation, wounds, maximum_hit_points(defender)))
         if wounds % EVERY == 0:
             defender, more = _wounding_effect(defender, wounds, dice)
-            events.extend(more)
-    return defender, tuple(events)
+            done.extend(more)
+    return defender, tuple(done)
 
 
 def _wounding_effect(
     defender: Combatant, wounds: int, dice: DiceSource
-) -> tuple[Combatant, tuple[Event, ...]]:
+) -> tuple[Combatant, tuple[WoundAdded | EffectRolled, ...]]:
     (face,) = roll(1, dice, SIDES, what=f"{defender.name}'s wounding effect")
     effect = wound_effects()[face - 1]
     fighter = defender.fighter
@@ -157,15 +191,7 @@ def _wounding_effect(
         defender = defender.evolve(hp=defender.hp - effect.amount)
     tracks = tracks_of(defender)
     defender = defender.evolve(tracks=replace(tracks, effects=(*tracks.effects, effect.label)))
-    rolled = WoundEffectRolled(
-        citation=WOUND_EFFECTS,
-        combatant_id=defender.id,
-        name=defender.name,
-        wounds=wounds,
-        face=face,
-        effect=effect.label,
-        hp_after=defender.hp,
-    )
+    rolled = EffectRolled(wounds, face, effect.label, defender.hp)
     if effect.kind is EffectKind.WOUNDS:
         defender, more = add_wounds(defender, effect.amount, dice, WOUND_EFFECTS)
         return defender, (rolled, *more)

@@ -1,0 +1,63 @@
+"""The exact odds of an attack, from its ``decide`` itself.
+
+``attack_odds`` runs a ruleset's ``decide`` (``rules.battle.attack_steps``) on every
+way the dice can fall (``rules.core.enumerate.exact_outcomes``) and reads each
+outcome in the shared vocabulary (``rules.battle.attack_outcome``): the chance of
+each kind of outcome, the expected injury, and the chance that the attack takes
+the defender out of the fight. There is no second description of any ruleset's
+attack: the odds are the rolling code, run on every face.
+
+A roll that names what ``decide`` reads of it (``roll(..., reads=...)``, a check
+read as its success) branches once per such value rather than once per total
+(``by_reads``), which keeps a whole attack's enumeration to a few thousand runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from rules.battle.attack_outcome import OutcomeKind
+from rules.battle.attack_steps import AnswerT, AttackSteps, ChoicesT, PayloadT, PlanT
+from rules.core.dice import DiceSource
+from rules.core.enumerate import exact_outcomes
+
+__all__ = ["AttackOdds", "attack_odds"]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """What an attack may come to, exactly: the chance of each ``OutcomeKind``
+    (they sum to 1), the expected injury (hit points on the scale of
+    ``Combatant.hp``) and the chance that it leaves the defender unable to act."""
+
+    kinds: Mapping[OutcomeKind, Fraction]
+    expected_injury: Fraction
+    takes_out: Fraction
+
+    def chance(self, kind: OutcomeKind) -> Fraction:
+        return self.kinds.get(kind, Fraction(0))
+
+
+def attack_odds(
+    steps: AttackSteps[ChoicesT, AnswerT, PlanT, PayloadT], plan: PlanT, answer: AnswerT
+) -> AttackOdds:
+    """The exact odds of ``plan`` against ``answer``: ``steps.decide`` run on every
+    way the dice can fall."""
+    defender = plan.defender_id
+
+    def summary(dice: DiceSource) -> tuple[OutcomeKind, int, bool]:
+        outcome = steps.decide(plan, answer, dice)
+        return outcome.kind, outcome.injury, outcome.takes_out(defender)
+
+    kinds: dict[OutcomeKind, Fraction] = {}
+    injury = Fraction(0)
+    out = Fraction(0)
+    for (kind, hurt, taken_out), p in exact_outcomes(summary, by_reads=True).items():
+        kinds[kind] = kinds.get(kind, Fraction(0)) + p
+        injury += hurt * p
+        if taken_out:
+            out += p
+    return AttackOdds(MappingProxyType(kinds), injury, out)
