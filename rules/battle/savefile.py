@@ -52,7 +52,7 @@ from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
 FORMAT = "hexfray-battle"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 FILE_SUFFIX = ".hexfray"
 # A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -546,10 +546,20 @@ def _from_version_2(document: dict[str, object]) -> dict[str, object]:
     return document
 
 
+def _answer_moved_out(document: dict[str, object]) -> dict[str, object]:
+    """A version after which one more ruleset's defender answers apart
+    (``DefenderAnswer.was_in_choices``: seed 003's from version 5). Its attacks
+    are lifted as they are read (``lift_attack``), so the document only moves on."""
+    document["schema_version"] = schema_version_of(document) + 1
+    return document
+
+
 # schema version -> the function that lifts a document of it by one version
 MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {
     1: _from_version_1,
     2: _from_version_2,
+    3: _answer_moved_out,
+    4: _answer_moved_out,
 }
 
 

@@ -323,7 +323,7 @@ def test_seed003_a_hurt_torso_is_minus_1_to_everything_and_half_way_down() -> No
     attack = plan_003(battle.state, "d", "a", Choices003("broadsword", "swing"))
     defense = plan_003(battle.state, "a", "d", Choices003("broadsword", "swing"))
     assert view.penalties[0].modifier in attack.attack_modifiers
-    assert view.penalties[1].modifier in defense.defense_modifiers
+    assert view.penalties[1].modifier in defense.defender_modifiers
 
 
 def test_seed003_a_useless_leg_drops_him_to_fight_off_his_feet() -> None:
@@ -348,7 +348,7 @@ def test_seed003_a_useless_leg_drops_him_to_fight_off_his_feet() -> None:
         (-1, Rolls.MELEE_DEFENSES, "defender off his feet"),
     ]
     defense = plan_003(battle.state, "a", "d", Choices003("broadsword", "swing"))
-    assert view.penalties[1].modifier in defense.defense_modifiers
+    assert view.penalties[1].modifier in defense.defender_modifiers
 
 
 # --- seed 004 ---------------------------------------------------------------------------------

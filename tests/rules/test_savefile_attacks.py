@@ -1,8 +1,8 @@
 """Attacks in battle files of every version (rules.battle.savefile.lift_attack): schema
 2's ``options`` read as today's ``choices``, a defender's answer that older files
 kept inside the attacker's choices moved into an answer of its own (seed 004's
-defense, since schema 3), in a whole file and in an autosave journal's entry alike,
-and everything else left as written."""
+defense, since schema 3; seed 003's, since schema 5), in a whole file and in an
+autosave journal's entry alike, and everything else left as written."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
+
+import pytest
 
 from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
 from rules.battle.commands import Attack
@@ -20,10 +22,18 @@ from rules.battle.savefile import (
     lift_attack,
     read_battle,
     saved_types_for,
+    write_battle,
 )
 from rules.battle.values import TYPE_KEY, ValueCodec
+from rules.core.dice import ScriptedDice
 from rules.sets.registry import get_ruleset
+from rules.sets.seed003.combat import Choices003, Seed003Answer
+from rules.sets.seed003.combat import Defense as Defense003
+from rules.sets.seed003.events import OpposedRolled
 from rules.sets.seed004.attack import Defense, Seed004Answer, Seed004Attack
+from tests.rules.seed003_battle import battle as battle003
+from tests.rules.seed003_battle import duel as duel003
+from tests.rules.seed003_battle import fudge as fudge003
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +100,7 @@ def test_a_schema_2_file_loads_the_same_battle() -> None:
     schema 2's shape: each attack's choices under ``options``."""
     text = EXAMPLE.read_text(encoding="utf-8")
     document = json.loads(text)
-    assert document["schema_version"] == SCHEMA_VERSION == 3
+    assert document["schema_version"] == SCHEMA_VERSION == 5
     document["schema_version"] = 2
     attacks = 0
     for entry in (*document["log"], *document["undone"]):
@@ -152,3 +162,55 @@ def test_a_seed_004_attack_of_schema_3_keeps_its_answer_or_none() -> None:
     assert last_attack(seed004_file(3, stab)).answer is None
     chosen = last_attack(seed004_file(3, stab, answer={TYPE_KEY: "Seed004Answer"}))
     assert chosen.answer == Seed004Answer()
+
+
+# --- seed 003, whose defender answers apart since schema 5 -------------------------------------
+
+
+def seed003_text() -> str:
+    """A seed 003 duel of four sword blows: the better defense by default, a
+    parry and a dodge answered, and one more by default, written today."""
+    b = battle003(duel003())
+    sword = Choices003("broadsword", "swing")
+    answers = (None, Seed003Answer(Defense003.PARRY), Seed003Answer(Defense003.DODGE), None)
+    for number, answer in enumerate(answers):
+        faces = fudge003("+0-0") + fudge003("0-0-" if number % 2 else "00+0") + fudge003("0000")
+        b.execute(Attack("a", "d", sword, answer), ScriptedDice(faces))
+    return write_battle(b, get_ruleset("003").saved_types)
+
+
+def as_written_in(text: str, version: int) -> str:
+    """``text`` in the shape of schema ``version`` below 5: each attack's answer
+    back inside its choices (schema 2 also names the choices ``options``)."""
+    document = json.loads(text)
+    document["schema_version"] = version
+    for entry in (*document["log"], *document["undone"]):
+        command = entry["command"]
+        if command[TYPE_KEY] != "Attack":
+            continue
+        answer = command.pop("answer", None) or {}
+        choices = command.pop("choices")
+        choices.update({k: v for k, v in answer.items() if k != TYPE_KEY})
+        command["options" if version < 3 else "choices"] = choices
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_a_seed_003_defense_kept_in_the_choices_is_the_defenders_answer(version: int) -> None:
+    """A file of any schema before 5 (whether or not a schema 4 moved another
+    ruleset's answer) replays the same duel, each defense as the answer."""
+    text = seed003_text()
+    assert json.loads(text)["schema_version"] == SCHEMA_VERSION
+    now = read_battle(text, rulesets=get_ruleset)
+    old = read_battle(as_written_in(text, version), rulesets=get_ruleset)
+    assert (old.state, old.dice_log, old.events) == (now.state, now.dice_log, now.events)
+    attacks = [c for c in old.commands if isinstance(c, Attack)]
+    assert [c.choices for c in attacks] == [Choices003("broadsword", "swing")] * 4
+    assert [c.answer for c in attacks] == [
+        Seed003Answer(),
+        Seed003Answer(Defense003.PARRY),
+        Seed003Answer(Defense003.DODGE),
+        Seed003Answer(),
+    ]
+    kinds = [e.defense_kind for e in old.events if isinstance(e, OpposedRolled)]
+    assert kinds == ["parry", "parry", "dodge", "parry"]  # the swordsman parries better

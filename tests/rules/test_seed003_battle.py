@@ -19,7 +19,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.sets.components.fudge_locations import BodyPart, PartState, WoundLevel
 from rules.sets.seed003 import events as events003
-from rules.sets.seed003.combat import Choices003, Defense
+from rules.sets.seed003.combat import Choices003, Defense, Seed003Answer
 from rules.sets.seed003.events import (
     AttackDeclared,
     CoverStruck,
@@ -430,11 +430,11 @@ def test_a_dodge_counts_the_legs_standing_and_no_limb_lying_down() -> None:
     # A Hurt right (weapon) arm: 0 against -2, damage 2 + 3 - 1 = 4.
     attack(b, Choices003("broadsword", "swing", aim="right arm"), fudge("-000") + DEF_WORST)
     assert body_of(b.state.combatant("d")).track(BodyPart.RIGHT_ARM).state is PartState.HURT
-    dodge = Choices003("broadsword", "swing", defense=Defense.DODGE)
-    parry = Choices003("broadsword", "swing", defense=Defense.PARRY)
+    dodge = Seed003Answer(Defense.DODGE)
+    parry = Seed003Answer(Defense.PARRY)
 
-    def wounds(state, choices):  # type: ignore[no-untyped-def]
-        preview = ruleset().preview_attack(state, "a", "d", choices)
+    def wounds(state, answer):  # type: ignore[no-untyped-def]
+        preview = ruleset().preview_attack(state, "a", "d", SWORD, answer)
         return [m.value for m in preview.modifiers if "worst wound" in m.reason]
 
     assert wounds(b.state, parry) == [-1]
@@ -550,14 +550,16 @@ def test_from_behind_the_defense_is_minus_one_and_the_shield_does_not_help() -> 
 
 def test_dodge_can_be_chosen_and_missiles_cannot_be_parried() -> None:
     b = battle(duel())
-    events = attack(
-        b, Choices003("broadsword", "swing", defense=Defense.DODGE), fudge("0000") + fudge("0000")
-    )
+    dodge = Seed003Answer(Defense.DODGE)
+    events = b.execute(Attack("a", "d", SWORD, dodge), ScriptedDice(fudge("0000") * 2))
     assert one(events, OpposedRolled).defense_kind == "dodge"
     state = _shot_state(3)
+    parry = Seed003Answer(Defense.PARRY)
     with pytest.raises(IllegalAttackError):
-        ruleset().preview_attack(
-            state, "a", "d", Choices003("shortbow", "shoot", defense=Defense.PARRY)
+        ruleset().preview_attack(state, "a", "d", Choices003("shortbow", "shoot"), parry)
+    with pytest.raises(IllegalAttackError):
+        battle(state).execute(
+            Attack("a", "d", Choices003("shortbow", "shoot"), parry), ScriptedDice(())
         )
 
 

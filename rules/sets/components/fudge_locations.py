@@ -360,18 +360,26 @@ def side_of(face: int) -> Side:
     return Side.LEFT if face <= 3 else Side.RIGHT
 
 
+def _location_group(face: int) -> PartGroup | None:
+    return LOCATION_DIE[face]
+
+
 def roll_random_location(dice: DiceSource, *, whose: str = "", what: str = "") -> RandomLocation:
     """Roll the random location (003 5.871) through ``dice``: 1d6 on the table, a
     second d6 for an extremity, a last d6 for the side of a limb. ``whose`` names
     the target for dice rolled at the table ("Brigand's hit location"), or ``what``
     the whole roll ("where the blow lands on Brigand: hit location")."""
     prefix = f"{what}: " if what else f"{whose}'s " if whose else ""
-    (face,) = roll(1, dice, what=f"{prefix}hit location")
+    # Each die is read only through what it selects (``reads``): the exact odds
+    # branch once per group, extremity and side rather than per face.
+    (face,) = roll(1, dice, what=f"{prefix}hit location", reads=_location_group)
     faces = [face]
     group = LOCATION_DIE[face]
     if group is None:
         steps = [f"{face}: extremity"]
-        (second,) = roll(1, dice, what=f"{prefix}extremity (1-3 foot, 4-6 hand)")
+        (second,) = roll(
+            1, dice, what=f"{prefix}extremity (1-3 foot, 4-6 hand)", reads=extremity_of
+        )
         faces.append(second)
         group = extremity_of(second)
         steps.append(f"{second}: {group.value}")
@@ -379,7 +387,9 @@ def roll_random_location(dice: DiceSource, *, whose: str = "", what: str = "") -
         steps = [f"{face}: {group.value}"]
     side: Side | None = None
     if group.kind is PartKind.LIMB:
-        (third,) = roll(1, dice, what=f"{prefix}{group.value}'s side (1-3 left, 4-6 right)")
+        (third,) = roll(
+            1, dice, what=f"{prefix}{group.value}'s side (1-3 left, 4-6 right)", reads=side_of
+        )
         faces.append(third)
         side = side_of(third)
         steps.append(f"{third}: {side.value}")

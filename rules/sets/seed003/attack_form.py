@@ -1,6 +1,7 @@
 """Seed 003's attack as a form (``rules.sets.attack_form``): the weapon and mode,
 the part aimed at (each greyed with its reason where it cannot be aimed at), the
-defense, the large-target and widespread flags."""
+large-target and widespread flags, and the defender's answer (``Seed003Answer``:
+its defense, the better one unless the GM picks)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rules.sets.components.fudge_locations import AIM_TARGETS, UNAIMED
 from rules.sets.seed003.combat import (
     Choices003,
     Defense,
+    Seed003Answer,
     aim_problem,
     attack_side,
     best_defense,
@@ -122,8 +124,8 @@ def attack_form(
         weapon_key,
         mode_name,
         aim=aim_value,
-        defense=None if defense_value == BEST else Defense(defense_value),
         large_target=large,
         widespread=widespread,
     )
-    return AttackForm((weapon_field, aim_field, defense_field, *flags), choices)
+    answer = Seed003Answer(None if defense_value == BEST else Defense(defense_value))
+    return AttackForm((weapon_field, aim_field, defense_field, *flags), choices, answer=answer)

@@ -35,10 +35,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from fractions import Fraction
+from typing import ClassVar
 
 from hexmap import in_front_arc, in_reach
-from rules.battle.attack_choices import AttackChoices
+from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import Needs, PlannedRoll
 from rules.battle.hands import hand_problem, hands_of, keep_carried
 from rules.battle.model import (
     Combatant,
@@ -75,29 +76,12 @@ from rules.sets.components.fudge_locations import (
     arm_parts,
     leg_parts,
     part_capacity,
-    random_location_odds,
-    roll_random_location,
     widespread_share,
-    wound_for_damage,
 )
-from rules.sets.seed003.events import (
-    AttackDeclared,
-    BodyStateChanged,
-    CoverStruck,
-    Hobbled,
-    LocationRolled,
-    OpposedRolled,
-    StayedStanding,
-    WoundDealt,
-)
-from rules.sets.seed003.fudge_dice import (
-    FudgeRoll,
-    fudge_distribution,
-    opposed_distribution,
-    roll_fudge,
-)
+from rules.sets.seed003.events import BodyStateChanged, Hobbled, StayedStanding
+from rules.sets.seed003.fudge_dice import FudgeRoll, roll_fudge
 from rules.sets.seed003.sheet import DODGE, sheet_of
-from rules.sets.seed003.tracks import body_of, weapon_side, with_body
+from rules.sets.seed003.tracks import body_of, weapon_side
 
 SEED = "003"
 HIT_LOCATION = cite(SEED, "5.871 Hit Location")
@@ -127,32 +111,62 @@ class Defense(Enum):
 @dataclass(frozen=True, slots=True)
 class Choices003(AttackChoices):
     """Seed 003's attack choices: the weapon and mode, the part aimed at (a key of
-    ``AIM_TARGETS``; "torso" is the unaimed blow), the defense the defender makes
-    (None: his better one), whether the target is large (+1 to hit, -1 damage) and
-    whether the attack is widespread (a blast: every part is hit)."""
+    ``AIM_TARGETS``; "torso" is the unaimed blow), whether the target is large (+1
+    to hit, -1 damage) and whether the attack is widespread (a blast: every part
+    is hit). The defense is the defender's answer (``Seed003Answer``)."""
 
     weapon_key: str
     mode: str
     aim: str = UNAIMED.key
-    defense: Defense | None = None
     large_target: bool = False
     widespread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Plan003:
-    """An attack as planned, before any die."""
+class Seed003Answer(DefenderAnswer):
+    """The defender's answer (``Attack.answer``): the defense it makes, None for
+    its better one (``best_defense``). A defender who cannot defend makes none,
+    whatever it answered. Battle files before schema 5 kept the defense in the
+    attacker's choices."""
 
-    attacker_id: str
-    defender_id: str
+    defense: Defense | None = None
+
+    was_in_choices: ClassVar[AnswerInChoices | None] = AnswerInChoices(
+        "Choices003", ("defense",), before_schema=5
+    )
+
+
+BEST_DEFENSE = Seed003Answer()
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedDefense:
+    """One defense the defender may answer with: its level with its modifiers, or
+    why it cannot be made (``problem``, None: it can)."""
+
+    kind: Defense
+    level: int
+    modifiers: tuple[Modifier, ...]
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan003:
+    """An attack as planned, before any die and before the defender's answer
+    (``rules.battle.attack_steps.PlannedAttack``): the attack's level with its
+    modifiers, each defense the defender may make (none when it cannot defend:
+    ``helpless``) and the damage's factors; the two fighters as the attack finds
+    them (the wounds are rolled on a copy)."""
+
+    attacker: Combatant
+    defender: Combatant
     weapon: Weapon
     mode: WeaponMode
     aim: AimTarget | None  # None: a distant shot's random location
     attack_level: int
     attack_modifiers: tuple[Modifier, ...]
-    defense: Defense | None  # None: the defender cannot defend
-    defense_level: int
-    defense_modifiers: tuple[Modifier, ...]
+    defenses: tuple[PlannedDefense, ...]  # empty: the defender cannot defend
+    best: Defense | None  # the better defense allowed (None: helpless)
     offensive: int
     offensive_modifiers: tuple[Modifier, ...]
     damage_adjustment: int  # the large target's -1
@@ -161,18 +175,74 @@ class Plan003:
     hidden: frozenset[BodyPart] = frozenset()  # by the cover in the defender's hex
 
     @property
+    def attacker_id(self) -> str:
+        return self.attacker.id
+
+    @property
+    def defender_id(self) -> str:
+        return self.defender.id
+
+    @property
+    def helpless(self) -> bool:
+        return not self.defenses
+
+    @property
     def exposed(self) -> tuple[BodyPart, ...]:
         """The parts a widespread attack reaches: all but those the cover hides."""
         return tuple(p for p in BODY_PARTS if p not in self.hidden)
 
     @property
-    def difference(self) -> int:
-        defense = HELPLESS_LEVEL if self.defense is None else self.defense_level
-        return self.attack_level - defense
+    def attacker_modifiers(self) -> tuple[Modifier, ...]:
+        return self.attack_modifiers
 
     @property
-    def helpless(self) -> bool:
-        return self.defense is None
+    def defender_modifiers(self) -> tuple[Modifier, ...]:
+        """The modifiers of the defense made against the default answer."""
+        return self.defense_modifiers(BEST_DEFENSE)
+
+    @property
+    def rolls(self) -> tuple[PlannedRoll, ...]:
+        """The attack, which must beat the defense (a helpless defender's fixed
+        Terrible), then each defense the defender may make."""
+        attack = PlannedRoll(
+            self.attacker.id,
+            "attack",
+            f"4dF{self.attack_level:+d}",
+            Needs.ABOVE,
+            HELPLESS_LEVEL if self.helpless else None,
+        )
+        defenses = tuple(
+            PlannedRoll(self.defender.id, d.kind.value, f"4dF{d.level:+d}", Needs.ABOVE)
+            for d in self.defenses
+            if d.problem is None
+        )
+        return (attack, *defenses)
+
+    def defense_made(self, answer: Seed003Answer) -> PlannedDefense | None:
+        """The defense rolled against ``answer`` (None: the defender cannot defend);
+        ``IllegalAttackError`` for a defense it cannot make."""
+        if self.helpless:
+            return None
+        wanted = answer.defense or self.best
+        planned = next(d for d in self.defenses if d.kind is wanted)
+        if planned.problem is not None:
+            raise IllegalAttackError(
+                f"{self.defender.name} cannot {planned.kind.value}: {planned.problem}"
+            )
+        return planned
+
+    def defense_modifiers(self, answer: Seed003Answer) -> tuple[Modifier, ...]:
+        """The modifiers of the defense made against ``answer``, or the helpless
+        defender's fixed Terrible."""
+        made = self.defense_made(answer)
+        if made is None:
+            return (Modifier(HELPLESS_LEVEL, f"{self.defender.name} cannot defend", BASE_HELPLESS),)
+        return made.modifiers
+
+    def difference(self, answer: Seed003Answer = BEST_DEFENSE) -> int:
+        """The attack's level less the defense's against ``answer``."""
+        made = self.defense_made(answer)
+        return self.attack_level - (HELPLESS_LEVEL if made is None else made.level)
 
 
 # --- what the attack may be -----------------------------------------------------------
@@ -485,49 +555,31 @@ def plan_attack(
     attack_mods.extend(wound_modifier(attacker, fight_parts(attacker, side, weapon.two_handed)))
     attack_mods.extend(attack_situation(state, attacker, defender, mode))
     attack_mods.extend(_maneuver_attack(attacker))
-    # The defense.
-    defense: Defense | None
-    defense_mods: list[Modifier] = []
-    if defender.status is not Status.ACTIVE:
-        defense = None
-        defense_mods.append(
-            Modifier(HELPLESS_LEVEL, f"{defender.name} cannot defend", BASE_HELPLESS)
-        )
-    else:
+    # The defenses the defender may answer with.
+    defenses: tuple[PlannedDefense, ...] = ()
+    best: Defense | None = None
+    if defender.status is Status.ACTIVE:
         allowed = defense_options(attacker, defender, mode)
-        defense = choices.defense or best_defense(attacker, defender, mode)
-        why = allowed[defense]
-        if why is not None:
-            raise IllegalAttackError(f"{defender.name} cannot {defense.value}: {why}")
-        level, name = _defense_level(defender, defense)
-        defense_mods.append(Modifier(level, name, BASE_OPPOSED))
-        shield = defender.fighter.shield
-        front = in_front_arc(defender.hex, defender.facing, attacker.hex)
-        if shield is not None and shield.pd and front and defender.shield_ready:
-            defense_mods.append(Modifier(shield.pd, shield.name, BASE_SHIELD))
-        defense_mods.extend(wound_modifier(defender, defense_parts(defender, defense)))
-        defense_mods.extend(defense_situation(state, attacker, defender, mode))
-        if mode.delivery is Delivery.MISSILE:
-            # Base rules: a shot from a bow or a gun is harder to dodge than a
-            # thrown weapon (-2 or -3 there; -2 here).
-            defense_mods.append(Modifier(MISSILE_DODGE, "dodging a missile", BASE_RANGED))
-        defense_mods.extend(maneuver_defense_modifiers(defender))
+        best = best_defense(attacker, defender, mode)
+        defenses = tuple(
+            _planned_defense(state, attacker, defender, mode, kind, why)
+            for kind, why in allowed.items()
+        )
     # The offensive damage factor.
     odf_mods = [Modifier(mode.damage.adds, f"{weapon.name} damage factor", BASE_DAMAGE)]
     if mode.damage.base is not DamageBase.FIXED:
         odf_mods.append(Modifier(sheet.strength, "Strength", BASE_DAMAGE))
     adjustment = LARGE_TARGET_DAMAGE if choices.large_target else 0
     return Plan003(
-        attacker_id=attacker.id,
-        defender_id=defender.id,
+        attacker=attacker,
+        defender=defender,
         weapon=weapon,
         mode=mode,
         aim=aim,
         attack_level=sum(m.value for m in attack_mods),
         attack_modifiers=tuple(attack_mods),
-        defense=defense,
-        defense_level=sum(m.value for m in defense_mods),
-        defense_modifiers=tuple(defense_mods),
+        defenses=defenses,
+        best=best,
         offensive=sum(m.value for m in odf_mods),
         offensive_modifiers=tuple(odf_mods),
         damage_adjustment=adjustment,
@@ -535,6 +587,35 @@ def plan_attack(
         attack_side=side,
         hidden=hidden,
     )
+
+
+def _planned_defense(
+    state: BattleState,
+    attacker: Combatant,
+    defender: Combatant,
+    mode: WeaponMode,
+    kind: Defense,
+    problem: str | None,
+) -> PlannedDefense:
+    """One defense with its modifiers (the skill, the shield from the front, the
+    worst wound among the parts it uses, the map, a missile, the maneuver); a
+    defense that cannot be made is planned at 0 with its reason."""
+    if problem is not None:
+        return PlannedDefense(kind, 0, (), problem)
+    level, name = _defense_level(defender, kind)
+    mods = [Modifier(level, name, BASE_OPPOSED)]
+    shield = defender.fighter.shield
+    front = in_front_arc(defender.hex, defender.facing, attacker.hex)
+    if shield is not None and shield.pd and front and defender.shield_ready:
+        mods.append(Modifier(shield.pd, shield.name, BASE_SHIELD))
+    mods.extend(wound_modifier(defender, defense_parts(defender, kind)))
+    mods.extend(defense_situation(state, attacker, defender, mode))
+    if mode.delivery is Delivery.MISSILE:
+        # Base rules: a shot from a bow or a gun is harder to dodge than a
+        # thrown weapon (-2 or -3 there; -2 here).
+        mods.append(Modifier(MISSILE_DODGE, "dodging a missile", BASE_RANGED))
+    mods.extend(maneuver_defense_modifiers(defender))
+    return PlannedDefense(kind, sum(m.value for m in mods), tuple(mods))
 
 
 def _maneuver_attack(c: Combatant) -> tuple[Modifier, ...]:
@@ -575,151 +656,36 @@ def part_damage(plan: Plan003, defender: Combatant, relative: int, part: BodyPar
     return widespread_share(damage) if plan.widespread else damage
 
 
-# --- the resolution -------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
-class Resolution:
-    attacker: Combatant
-    defender: Combatant
-    events: tuple[Event, ...]
-    pieces: tuple[LaunchedPiece, ...]
-    hit: bool
-    worst: int  # the worst box checked (``outcome_of``; 0: none)
+class WoundEffects:
+    """What the wounds did beyond the boxes (``roll_wound_effects``): the Move
+    before and after a leg gave way (None: unchanged), the part that gave way
+    with the Agility roll to stay up (None: none rolled), the body's new state
+    when it stopped the fighter (None: it did not)."""
+
+    hobbled: tuple[int, int] | None = None
+    stand: tuple[BodyPart, FudgeRoll] | None = None
+    stopped: PartState | None = None
 
 
-def resolve(
-    state: BattleState, plan: Plan003, dice: DiceSource, *, effects: bool = True
-) -> Resolution:
-    """Roll the attack: the two 4dF rolls, the location, the wounds and what they
-    do (the dropped weapon, the fall, the fighter stopped). ``effects`` False
-    leaves out the rolls after the wounds (the odds read only the wounds)."""
-    attacker = state.combatant(plan.attacker_id)
-    defender = state.combatant(plan.defender_id)
-    aim = (
-        "whole body"
-        if plan.widespread
-        else ("random location" if plan.aim is None else plan.aim.label.lower())
-    )
-    citation = BASE_RANGED if plan.mode.is_ranged else BASE_OPPOSED
-    events: list[Event] = [
-        AttackDeclared(
-            citation=citation,
-            combatant_id=attacker.id,
-            name=attacker.name,
-            defender_id=defender.id,
-            defender_name=defender.name,
-            weapon=f"{plan.weapon.name} ({plan.mode.name})",
-            aim=aim,
-            modifiers=plan.attack_modifiers,
-        )
-    ]
-    attack = roll_fudge(plan.attack_level, dice, f"{attacker.name}'s attack")
-    defense_roll: FudgeRoll | None = None
-    if plan.defense is None:
-        against = HELPLESS_LEVEL
-    else:
-        defense_roll = roll_fudge(
-            plan.defense_level, dice, f"{defender.name}'s {plan.defense.value}"
-        )
-        against = defense_roll.result
-    relative = attack.result - against
-    events.append(
-        OpposedRolled(
-            citation=citation,
-            attacker=attacker.name,
-            defender=defender.name,
-            attack=attack,
-            defense=defense_roll,
-            defense_kind="defense" if plan.defense is None else plan.defense.value,
-            relative=relative,
-        )
-    )
-    if relative <= 0:
-        return Resolution(attacker, defender, tuple(events), (), False, 0)
-    if plan.widespread:
-        parts: tuple[BodyPart, ...] = plan.exposed
-    elif plan.aim is None:
-        located = roll_random_location(dice, whose=defender.name)
-        events.append(
-            LocationRolled(
-                citation=HIT_LOCATION,
-                combatant_id=defender.id,
-                name=defender.name,
-                location=located,
-            )
-        )
-        parts = (located.part,)
-        if located.part in plan.hidden:
-            events.append(
-                CoverStruck(
-                    citation=BASE_COVER,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    part=located.part.value,
-                )
-            )
-            parts = ()
-    else:
-        parts = (plan.aim.part,)
-    body = body_of(defender)
-    before = body
-    worst = 0
-    for part in parts:
-        damage = part_damage(plan, defender, relative, part)
-        level = wound_for_damage(damage)
-        mark = None
-        if level is not None:
-            body, mark = body.with_wound(part, level)
-            worst = max(worst, outcome_of(mark))
-        events.append(
-            WoundDealt(
-                citation=WIDESPREAD if plan.widespread else PART_DAMAGE,
-                combatant_id=defender.id,
-                name=defender.name,
-                part=part.value,
-                relative=relative,
-                offensive=plan.offensive,
-                defensive=defensive_factor(defender, part),
-                adjustment=plan.damage_adjustment,
-                widespread=plan.widespread,
-                damage=damage,
-                mark=mark,
-            )
-        )
-    defender = with_body(defender, body)
-    if not effects:
-        return Resolution(attacker, defender, tuple(events), (), True, worst)
-    defender, more, pieces = wound_effects(defender, before, body, dice)
-    events.extend(more)
-    return Resolution(attacker, defender, tuple(events), pieces, True, worst)
-
-
-def wound_effects(
+def roll_wound_effects(
     c: Combatant, before: BodyTracks, after: BodyTracks, dice: DiceSource
-) -> tuple[Combatant, tuple[Event, ...], tuple[LaunchedPiece, ...]]:
+) -> tuple[Combatant, WoundEffects, tuple[LaunchedPiece, ...]]:
     """What newly useless limbs and a stopped body do (003 5.873): an arm or hand
     drops what it holds (the weapon hand its weapon, the other a shield; either
     one a two-handed weapon) at the feet; a leg or foot drops the fighter unless
     a Superb Agility roll keeps him up, and from then on he moves only slowly
     (``hobbled_move``); the torso or head at Incapacitated or worse stops him."""
-    events: list[Event] = []
+    hobbled: tuple[int, int] | None = None
     legs_before = any(before.track(p).state.disabled for p in leg_parts())
     legs_after = any(after.track(p).state.disabled for p in leg_parts())
     if legs_after and not legs_before:
         slow = hobbled_move(c.fighter.move)
         if slow < c.fighter.move:
-            events.append(
-                Hobbled(
-                    citation=USELESS,
-                    combatant_id=c.id,
-                    name=c.name,
-                    move_before=c.fighter.move,
-                    move_after=slow,
-                )
-            )
+            hobbled = (c.fighter.move, slow)
             c = c.evolve(fighter=replace(c.fighter, move=slow))
     pieces: list[LaunchedPiece] = []
+    stand: tuple[BodyPart, FudgeRoll] | None = None
     side = weapon_side(c)
     fell_checked = False
     for part in BODY_PARTS:
@@ -735,24 +701,62 @@ def wound_effects(
         elif part.fells and not fell_checked and c.posture is Posture.STANDING:
             fell_checked = True
             if c.status is Status.ACTIVE:
-                stand = roll_fudge(sheet_of(c).agility, dice, f"{c.name}'s Agility to stay up")
-                event = StayedStanding(
-                    citation=USELESS, combatant_id=c.id, name=c.name, part=part.value, roll=stand
+                rolled = roll_fudge(
+                    sheet_of(c).agility,
+                    dice,
+                    f"{c.name}'s Agility to stay up",
+                    at_least=STAND_TARGET,
                 )
-                events.append(event)
-                if not event.stood:
+                stand = (part, rolled)
+                if rolled.result < STAND_TARGET:
                     c = c.evolve(posture=Posture.PRONE)
             else:
                 c = c.evolve(posture=Posture.PRONE)
+    stopped: PartState | None = None
     if after.body_state is not before.body_state and after.body_state.disabled:
-        events.append(
-            BodyStateChanged(
-                citation=PART_DAMAGE, combatant_id=c.id, name=c.name, state=after.body_state
-            )
-        )
+        stopped = after.body_state
         if c.posture is Posture.STANDING:
             c = c.evolve(posture=Posture.PRONE)
-    return c, tuple(events), tuple(pieces)
+    return c, WoundEffects(hobbled, stand, stopped), tuple(pieces)
+
+
+def wound_effect_events(c: Combatant, effects: WoundEffects) -> tuple[Event, ...]:
+    """The log's events of ``effects`` on ``c``, in the order they happened."""
+    events: list[Event] = []
+    if effects.hobbled is not None:
+        move_before, move_after = effects.hobbled
+        events.append(
+            Hobbled(
+                citation=USELESS,
+                combatant_id=c.id,
+                name=c.name,
+                move_before=move_before,
+                move_after=move_after,
+            )
+        )
+    if effects.stand is not None:
+        part, rolled = effects.stand
+        events.append(
+            StayedStanding(
+                citation=USELESS, combatant_id=c.id, name=c.name, part=part.value, roll=rolled
+            )
+        )
+    if effects.stopped is not None:
+        events.append(
+            BodyStateChanged(
+                citation=PART_DAMAGE, combatant_id=c.id, name=c.name, state=effects.stopped
+            )
+        )
+    return tuple(events)
+
+
+def wound_effects(
+    c: Combatant, before: BodyTracks, after: BodyTracks, dice: DiceSource
+) -> tuple[Combatant, tuple[Event, ...], tuple[LaunchedPiece, ...]]:
+    """``roll_wound_effects`` with its events, for a wound outside an attack (a
+    flying piece's)."""
+    c, effects, pieces = roll_wound_effects(c, before, after, dice)
+    return c, wound_effect_events(c, effects), pieces
 
 
 def hobbled_move(move: int) -> int:
@@ -778,7 +782,7 @@ def _drop_held(c: Combatant, weapon_hand: bool) -> tuple[Combatant, Piece | None
     )
 
 
-# --- the odds --------------------------------------------------------------------------------
+# --- the outcome of a wound ------------------------------------------------------------
 
 
 PAST_THE_TRACK = len(WoundLevel) + 1  # an outcome past a track's last box: dead or lost
@@ -792,48 +796,3 @@ def outcome_of(mark: WoundMark) -> int:
     if mark.marked is not None:
         return int(mark.marked)
     return 0 if mark.before is mark.after else PAST_THE_TRACK
-
-
-def relative_odds(plan: Plan003) -> dict[int, Fraction]:
-    """The exact distribution of the relative degree: the opposed rolls over the
-    81 x 81 outcomes, or against a helpless defender's fixed Terrible the attack's
-    81 alone."""
-    if plan.helpless:
-        return {plan.difference + k: p for k, p in fudge_distribution().items()}
-    return dict(opposed_distribution(plan.difference))
-
-
-def hit_odds(plan: Plan003) -> Fraction:
-    return sum((p for rel, p in relative_odds(plan).items() if rel > 0), Fraction(0))
-
-
-def outcome_odds(plan: Plan003, defender: Combatant) -> dict[int, Fraction]:
-    """The exact chance of each outcome: -1 no hit, 0 a hit without a wound, 1..5
-    the worst box the wounds check on the defender's tracks as they stand
-    (Scratch .. Near Death/Crippled, ``outcome_of``), ``PAST_THE_TRACK`` past a
-    track's last box, over the 81 x 81 outcomes of the two rolls and the random
-    location's 1/3, 1/6 ... ."""
-    body = body_of(defender)
-    out: dict[int, Fraction] = {}
-    locations: dict[tuple[BodyPart, ...], Fraction]
-    if plan.widespread:
-        locations = {plan.exposed: Fraction(1)}
-    elif plan.aim is None:
-        locations = {}
-        for located, chance in random_location_odds().items():
-            key = () if located in plan.hidden else (located,)
-            locations[key] = locations.get(key, Fraction(0)) + chance
-    else:
-        locations = {(plan.aim.part,): Fraction(1)}
-    for rel, p in relative_odds(plan).items():
-        if rel <= 0:
-            out[-1] = out.get(-1, Fraction(0)) + p
-            continue
-        for parts, q in locations.items():
-            worst = 0
-            for part in parts:
-                level = wound_for_damage(part_damage(plan, defender, rel, part))
-                if level is not None:
-                    worst = max(worst, outcome_of(body.track(part).with_wound(level)[1]))
-            out[worst] = out.get(worst, Fraction(0)) + p * q
-    return dict(sorted(out.items()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -50,10 +50,28 @@ class FudgeRoll:
         )
 
 
-def roll_fudge(level: int, dice: DiceSource, what: str) -> FudgeRoll:
-    """Roll 4dF for a trait at ``level`` (with its modifiers)."""
-    faces = roll(FUDGE_DICE, dice, FUDGE_SIDES, what=f"{what} (4dF: 1 -, 2 blank, 3 +)")
+def roll_fudge(
+    level: int, dice: DiceSource, what: str, *, at_least: int | None = None
+) -> FudgeRoll:
+    """Roll 4dF for a trait at ``level`` (with its modifiers). ``at_least``: the
+    roll is read only as whether its result reaches that (``rules.core.dice.roll``'s
+    ``reads``: the exact odds branch on that alone)."""
+    reads = None if at_least is None else _reaches(at_least - level)
+    faces = roll(
+        FUDGE_DICE, dice, FUDGE_SIDES, what=f"{what} (4dF: 1 -, 2 blank, 3 +)", reads=reads
+    )
     return FudgeRoll(level, faces)
+
+
+@functools.cache
+def _reaches(dice_needed: int) -> Callable[[int], Hashable]:
+    """Whether a 4dF total of faces (4..12) shows at least ``dice_needed`` on the
+    dice; one function per number, so the enumeration's groups are kept once."""
+
+    def reached(total: int) -> Hashable:
+        return total - FUDGE_DICE * 2 >= dice_needed
+
+    return reached
 
 
 @functools.cache

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hexmap import Hex
-from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import own_answer, own_choices, run_attack
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -65,6 +66,7 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed003 import turn
 from rules.sets.seed003.attack_form import attack_form
+from rules.sets.seed003.attack_steps import NO_HIT, STEPS, worst_wound_odds
 from rules.sets.seed003.combat import (
     PAST_THE_TRACK,
     Choices003,
@@ -73,9 +75,6 @@ from rules.sets.seed003.combat import (
     defensive_factor,
     footing_penalty,
     light_penalty,
-    outcome_odds,
-    plan_attack,
-    resolve,
     water_penalty,
     wound_effects,
 )
@@ -288,24 +287,16 @@ class Seed003:
         return seed003_saved_types()
 
     # --- the attack -------------------------------------------------------------------
-    def _choices(self, choices: object) -> Choices003:
-        if not isinstance(choices, Choices003):
-            raise RulesError(f"seed 003 attacks take Choices003, not {type(choices).__name__}")
-        return choices
-
     def attack(
         self,
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
         answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
-        refuse_answer_apart(answer)  # the defender's answer is still in the choices
-        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
-        result = resolve(state, plan, dice)
-        return AttackResult((result.attacker, result.defender), result.events, result.pieces)
+        return run_attack(STEPS, state, attacker_id, defender_id, choices, answer, dice)
 
     def attack_form(
         self, state: BattleState, attacker_id: str, defender_id: str, entries: _Mapping[str, str]
@@ -342,13 +333,13 @@ class Seed003:
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        refuse_answer_apart(answer)
-        plan = plan_attack(state, attacker_id, defender_id, self._choices(choices))
-        defender = state.combatant(defender_id)
-        odds = outcome_odds(plan, defender)
+        plan = STEPS.plan(state, attacker_id, defender_id, own_choices(STEPS, choices))
+        taken = own_answer(STEPS, plan, answer)
+        made = plan.defense_made(taken)
+        odds = worst_wound_odds(plan, taken)
         kind = (
             PartKind.LIMB
             if plan.aim is not None and plan.aim.part.kind is PartKind.LIMB
@@ -358,7 +349,7 @@ class Seed003:
         past = "dead" if kind is PartKind.BODY else "limb lost"
         lines = []
         for outcome, p in odds.items():
-            if outcome == -1:
+            if outcome == NO_HIT:
                 label = "no hit"
             elif outcome == 0:
                 label = "hit, no wound"
@@ -376,10 +367,8 @@ class Seed003:
         )
         defense = (
             "helpless (Terrible)"
-            if plan.defense is None
-            else (
-                f"{plan.defense.value} {ladder_label(plan.defense_level)} ({plan.defense_level:+d})"
-            )
+            if made is None
+            else f"{made.kind.value} {ladder_label(made.level)} ({made.level:+d})"
         )
         summary = (
             f"{plan.weapon.name} at the {where}: {ladder_label(plan.attack_level)} "
@@ -391,7 +380,7 @@ class Seed003:
             *plan.attack_modifiers,
             *(
                 Modifier(m.value, f"defense: {m.reason}", m.citation)
-                for m in plan.defense_modifiers
+                for m in plan.defense_modifiers(taken)
             ),
         )
         return AttackPreview(summary, modifiers, tuple(lines))
@@ -432,9 +421,7 @@ class Seed003:
         (rules.sets.components.legal_actions)."""
         return shared_legal_actions(self, state, combatant_id)
 
-    def fighter_condition(
-        self, combatant: Combatant, *, details: bool = True
-    ) -> FighterCondition:
+    def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
         """Out of the fight at Incapacitated or worse in the torso or the head;
         how hurt by the worst wound level; Useless, Crippled and lost limbs; the
         wound levels, off his feet and guard down as penalties
