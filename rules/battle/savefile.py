@@ -52,7 +52,7 @@ from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
 
 FORMAT = "hexfray-battle"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 FILE_SUFFIX = ".hexfray"
 # A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -546,10 +546,19 @@ def _from_version_2(document: dict[str, object]) -> dict[str, object]:
     return document
 
 
+def _from_version_3(document: dict[str, object]) -> dict[str, object]:
+    """Version 3: seed 002's attacks held the defender's defense in the
+    attacker's choices (``Seed002Answer.was_in_choices``); lifted as they are
+    read, like version 2's."""
+    document["schema_version"] = 4
+    return document
+
+
 # schema version -> the function that lifts a document of it by one version
 MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {
     1: _from_version_1,
     2: _from_version_2,
+    3: _from_version_3,
 }
 
 
