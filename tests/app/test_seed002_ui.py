@@ -19,7 +19,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.events import Event
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.seed002 import events as ev
-from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.situation import GMSituation
 from rules.sets.seed002.stray_hits import PiecePassed
@@ -54,9 +54,9 @@ def test_roll_executes_the_form_s_choices(qtbot) -> None:  # type: ignore[no-unt
     pane, controller = make_pane(qtbot)
     pane.set_entry("defense", "dodge")
     pane.set_entry("attacker_mounted", FLAG_ON)
-    assert ui.roll(pane, controller).choices == Attack002(
-        "longsword", "cut", DefenseKind.DODGE, "", GMSituation(attacker_mounted=True)
-    )
+    command = ui.roll(pane, controller)
+    assert command.choices == Attack002("longsword", "cut", GMSituation(attacker_mounted=True))
+    assert command.answer == Seed002Answer(DefenseKind.DODGE)
 
 
 def test_log_lines_and_tones() -> None:

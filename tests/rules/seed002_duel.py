@@ -16,7 +16,7 @@ from rules.battle.terrain import TerrainChange
 from rules.core.dice import RecordingDice, ScriptedDice
 from rules.core.events import Event
 from rules.sets.registry import get_ruleset
-from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed002.events import SkillRolled
 from rules.sets.seed002.ruleset import seed002_ruleset
 from rules.sets.seed002.sheet import Characteristics, Sheet002
@@ -82,8 +82,13 @@ def of(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 
-def sword(defense: DefenseKind = DefenseKind.DODGE, parry: str = "", **gm: object) -> Attack002:
-    return Attack002("longsword", "cut", defense, parry, GMSituation(**gm))  # type: ignore[arg-type]
+def sword(**gm: object) -> Attack002:
+    return Attack002("longsword", "cut", GMSituation(**gm))  # type: ignore[arg-type]
+
+
+def parry(weapon_key: str) -> Seed002Answer:
+    """The defender's answer: a parry with ``weapon_key``."""
+    return Seed002Answer(DefenseKind.PARRY, weapon_key)
 
 
 class FacesThenOnes(RecordingDice):
@@ -104,9 +109,11 @@ def attack(
     faces: Iterable[int] = (99,),
     attacker: str = "a",
     defender: str = "d",
+    answer: Seed002Answer | None = None,
 ) -> tuple[Event, ...]:
-    """Execute an Attack command with ``faces`` (then ones)."""
-    return b.execute(Attack(attacker, defender, choices), FacesThenOnes(faces))
+    """Execute an Attack command with ``faces`` (then ones); ``answer`` None: the
+    defender's default (a dodge)."""
+    return b.execute(Attack(attacker, defender, choices, answer), FacesThenOnes(faces))
 
 
 def rolls(events: Sequence[Event]) -> list[SkillRolled]:

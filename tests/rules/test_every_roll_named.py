@@ -65,7 +65,7 @@ REACHED: dict[str, frozenset[str]] = {
             "battle/scatter.py",
         }
     ),
-    "002": frozenset({"sets/seed002/attack.py", "sets/seed002/wounds.py"}),
+    "002": frozenset({"sets/seed002/attack_steps.py", "sets/seed002/wounds.py"}),
     "003": frozenset({"sets/seed003/combat.py", "sets/seed003/fudge_dice.py"}),
     "004": frozenset(
         {"sets/seed004/attack_steps.py", "sets/seed004/checks.py", "sets/seed004/injury.py"}

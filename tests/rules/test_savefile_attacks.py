@@ -27,6 +27,7 @@ from rules.battle.savefile import (
 from rules.battle.values import TYPE_KEY, ValueCodec
 from rules.core.dice import ScriptedDice
 from rules.sets.registry import get_ruleset
+from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed003.combat import Choices003, Seed003Answer
 from rules.sets.seed003.combat import Defense as Defense003
 from rules.sets.seed003.events import OpposedRolled
@@ -214,3 +215,45 @@ def test_a_seed_003_defense_kept_in_the_choices_is_the_defenders_answer(version:
     ]
     kinds = [e.defense_kind for e in old.events if isinstance(e, OpposedRolled)]
     assert kinds == ["parry", "parry", "dodge", "parry"]  # the swordsman parries better
+# --- seed 002, whose defender answers apart since schema 4 -------------------------------------
+
+
+def seed002_file(version: int, choices: dict[str, object], **more: object) -> str:
+    """The seed 002 demo battle with Ilsa the archer's shot at Sergeant Varro in its
+    log (a 99 misses), written as schema ``version``."""
+    demo = json.loads((EXAMPLE.parent / "demo-002.hexfray").read_text(encoding="utf-8"))
+    key = "options" if version < 3 else "choices"
+    throw = {TYPE_KEY: "Attack002", "weapon_key": "shortbow", "mode": "shoot", **choices}
+    command = attack(**{key: throw}, **more)
+    command.update(attacker_id="c2", defender_id="c1")
+    demo["log"].append({"command": command, "dice": [99]})
+    demo["schema_version"] = version
+    return json.dumps(demo)
+
+
+def test_a_seed_002_defense_of_schema_3_is_the_defenders_answer() -> None:
+    for version in (2, 3):
+        undefended = last_attack(seed002_file(version, {"defense": "NONE"}))
+        assert undefended.choices == Attack002("shortbow", "shoot")
+        assert undefended.answer == Seed002Answer(DefenseKind.NONE)
+        assert last_attack(seed002_file(version, {})).answer == Seed002Answer(DefenseKind.DODGE)
+
+
+def test_a_seed_002_attack_of_schema_4_keeps_its_answer_or_none() -> None:
+    assert last_attack(seed002_file(4, {})).answer is None
+    chosen = last_attack(seed002_file(4, {}, answer={TYPE_KEY: "Seed002Answer"}))
+    assert chosen.answer == Seed002Answer()
+
+
+def test_a_seed_002_attack_of_schema_3_replays_as_recorded() -> None:
+    """The old file's attack replays to the log and state of the same attack made
+    today with its defense as the defender's answer."""
+    old = read_battle(seed002_file(3, {"defense": "NONE"}), rulesets=get_ruleset)
+    today = read_battle(seed002_file(4, {}), rulesets=get_ruleset)
+    today.undo()
+    events = today.execute(
+        Attack("c2", "c1", Attack002("shortbow", "shoot"), Seed002Answer(DefenseKind.NONE)),
+        ScriptedDice((99,)),
+    )
+    assert old.state == today.state
+    assert old.events[-len(events) :] == events

@@ -15,9 +15,9 @@ from rules.battle.commands import Attack
 from rules.battle.model import Status
 from rules.core.dice import ScriptedDice
 from rules.sets.registry import get_ruleset
-from rules.sets.seed002.attack import Attack002, DefenseKind, plan_attack
+from rules.sets.seed002.attack import NO_DEFENSE, Attack002, plan_attack
+from rules.sets.seed002.attack_steps import harm_odds
 from rules.sets.seed002.events import DamageDealt, LocationRolled, MajorWoundRolled
-from rules.sets.seed002.odds import harm_odds
 from rules.sets.seed002.sheet import sheet_of
 from rules.sets.seed002.tables import hit_locations
 from tests.rules.seed002_duel import FacesThenOnes, battle, duel, fighter, of, sword
@@ -86,16 +86,17 @@ def test_kill_and_major_wound_odds_with_locations_match_every_die() -> None:
     """A shortsword (1d6) with no defense on a defender of 8 HP: every face of the
     attack, the damage die and the location die through ``Battle``."""
     state = with_locations(duel(fighter("Swordsman", ("shortsword",)), armoured(hp=8)))
-    choices = Attack002("shortsword", "cut", DefenseKind.NONE)
+    choices = Attack002("shortsword", "cut")
     kills = majors = 0
     for fa, fx, fl in itertools.product(range(1, 101), range(1, 7), range(1, 21)):
         b = battle(state)
-        events = b.execute(Attack("a", "d", choices), FacesThenOnes((fa, fx, fl)))
+        events = b.execute(Attack("a", "d", choices, NO_DEFENSE), FacesThenOnes((fa, fx, fl)))
         kills += b.state.combatant("d").status is Status.DEAD
         majors += bool(of(events, MajorWoundRolled))
     plan = plan_attack(state, "a", "d", choices, locations=True)
-    assert harm_odds(plan) == (Fraction(kills, 12_000), Fraction(majors, 12_000))
-    summary = get_ruleset("002", OPTION).preview_attack(state, "a", "d", choices).summary
+    assert harm_odds(plan, NO_DEFENSE) == (Fraction(kills, 12_000), Fraction(majors, 12_000))
+    located = get_ruleset("002", OPTION)
+    summary = located.preview_attack(state, "a", "d", choices, NO_DEFENSE).summary
     assert "armour 2 (head 6, left arm 0)" in summary
 
 

@@ -10,19 +10,19 @@ from hexmap import Hex
 from rules.battle.commands import Attack
 from rules.battle.model import Posture
 from rules.core.dice import ScriptedDice
-from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.attack import NO_DEFENSE, Attack002
 from rules.sets.seed002.events import DamageDealt, Fumbled, ResultApplied
 from rules.sets.seed002.tables import Damage, Level, matrix_cell, result_matrix
-from tests.rules.seed002_duel import RULESET, battle, duel, fighter, of, rolls, sword
+from tests.rules.seed002_duel import RULESET, battle, duel, fighter, of, parry, rolls, sword
 
 FUMBLE, FAIL, SUCCESS, CRITICAL_ATTACK, CRITICAL_DEFENSE = 100, 99, 10, 3, 2
 HP = 20
 
 
-def run(faces, choices=None, attacker=None, defender=None):  # type: ignore[no-untyped-def]
+def run(faces, choices=None, attacker=None, defender=None, answer=None):  # type: ignore[no-untyped-def]
     b = battle(duel(attacker, defender or fighter("Defender", ("longsword", "dagger"), hp=HP)))
     dice = ScriptedDice(faces)
-    events = b.execute(Attack("a", "d", choices or sword()), dice)
+    events = b.execute(Attack("a", "d", choices or sword(), answer), dice)
     assert dice.unused == 0
     return b, events
 
@@ -68,7 +68,7 @@ def test_success_fumble_damage_minus_armour_and_defender_fumbles() -> None:
     b, _ = run([SUCCESS, FUMBLE, 7])
     assert hp_lost(b) == 7 - 2
     assert b.state.combatant("d").posture is Posture.PRONE  # a fumbled dodge
-    parried, _ = run([SUCCESS, FUMBLE, 7], sword(DefenseKind.PARRY, "longsword"))
+    parried, _ = run([SUCCESS, FUMBLE, 7], sword(), answer=parry("longsword"))
     assert hp_lost(parried) == 5
     assert [i.name for i in parried.state.items] == ["Longsword"]  # a fumbled parry drops it
 
@@ -83,7 +83,7 @@ def test_success_failure_damage_minus_armour() -> None:
 
 
 def test_no_defense_counts_as_a_failed_defense() -> None:
-    b, events = run([SUCCESS, 7], sword(DefenseKind.NONE))
+    b, events = run([SUCCESS, 7], sword(), answer=NO_DEFENSE)
     assert len(rolls(events)) == 1
     assert hp_lost(b) == 5
 
@@ -96,19 +96,20 @@ def test_success_success_dodge_avoids_the_attack() -> None:
 
 
 def test_success_success_parry_with_an_equal_or_larger_weapon_avoids_all() -> None:
-    equal, _ = run([SUCCESS, SUCCESS], sword(DefenseKind.PARRY, "longsword"))
+    equal, _ = run([SUCCESS, SUCCESS], sword(), answer=parry("longsword"))
     assert hp_lost(equal) == 0
     stabber = fighter("Stabber", ("dagger",))
     larger, _ = run(
         [SUCCESS, SUCCESS],
-        Attack002("dagger", "stab", DefenseKind.PARRY, "longsword"),
+        Attack002("dagger", "stab"),
+        answer=parry("longsword"),
         attacker=stabber,
     )
     assert hp_lost(larger) == 0
 
 
 def test_success_success_parry_one_rank_smaller_halves_the_damage() -> None:
-    b, events = run([SUCCESS, SUCCESS, 8], sword(DefenseKind.PARRY, "dagger"))
+    b, events = run([SUCCESS, SUCCESS, 8], sword(), answer=parry("dagger"))
     damage = of(events, DamageDealt)[0]
     assert (damage.rolled, damage.armour, damage.halved, damage.taken) == (8, 2, True, 3)
     assert hp_lost(b) == 3  # (8 - 2) / 2
@@ -118,7 +119,8 @@ def test_success_success_parry_two_ranks_smaller_avoids_nothing() -> None:
     staff = fighter("Staff", ("quarterstaff",))  # large against a small dagger
     b, events = run(
         [SUCCESS, SUCCESS, 8],
-        Attack002("quarterstaff", "strike", DefenseKind.PARRY, "dagger"),
+        Attack002("quarterstaff", "strike"),
+        answer=parry("dagger"),
         attacker=staff,
     )
     assert of(events, DamageDealt)[0].halved is False
@@ -131,7 +133,8 @@ def test_success_critical_defender_avoids_whatever_the_sizes() -> None:
     staff = fighter("Staff", ("quarterstaff",))
     b, events = run(
         [SUCCESS, CRITICAL_DEFENSE],
-        Attack002("quarterstaff", "strike", DefenseKind.PARRY, "dagger"),
+        Attack002("quarterstaff", "strike"),
+        answer=parry("dagger"),
         attacker=staff,
     )
     assert hp_lost(b) == 0
@@ -154,7 +157,7 @@ def test_critical_failure_maximum_damage_ignores_armour() -> None:
 def test_critical_success_maximum_damage_ignores_armour() -> None:
     b, _ = run([CRITICAL_ATTACK, SUCCESS])
     assert hp_lost(b) == 8
-    parried, _ = run([CRITICAL_ATTACK, SUCCESS], sword(DefenseKind.PARRY, "longsword"))
+    parried, _ = run([CRITICAL_ATTACK, SUCCESS], sword(), answer=parry("longsword"))
     assert hp_lost(parried) == 8  # the parry's size does not help
 
 
@@ -179,7 +182,8 @@ def test_a_large_shield_parries_a_huge_weapon_for_half_damage() -> None:
     guard = fighter("Guard", ("longsword", "target-shield"), hp=HP)
     b, events = run(
         [SUCCESS, SUCCESS, 8, 8],
-        Attack002("greatsword", "cut", DefenseKind.PARRY, "target-shield"),
+        Attack002("greatsword", "cut"),
+        answer=parry("target-shield"),
         attacker=giant,
         defender=guard,
     )

@@ -15,18 +15,31 @@ from hexmap import Hex
 from rules.battle.commands import Attack
 from rules.battle.model import Status
 from rules.battle.state import BattleState
+from rules.core.enumerate import exact_outcomes
 from rules.sets.seed002.attack import (
+    DODGE_ANSWER,
+    NO_DEFENSE,
     Attack002,
     DefenseKind,
+    Seed002Answer,
+    defense_made,
     plan_attack,
-    rolled_damage_distribution,
 )
+from rules.sets.seed002.attack_steps import harm_odds, roll_damage
 from rules.sets.seed002.events import DamageDealt, Fumbled, MajorWoundRolled, ResultApplied
-from rules.sets.seed002.odds import harm_odds
 from rules.sets.seed002.situation import GMSituation
 from rules.sets.seed002.success import critical_threshold, level_of, level_probabilities
 from rules.sets.seed002.tables import Automatic, Level
-from tests.rules.seed002_duel import RULESET, FacesThenOnes, battle, duel, fighter, of, sword
+from tests.rules.seed002_duel import (
+    RULESET,
+    FacesThenOnes,
+    battle,
+    duel,
+    fighter,
+    of,
+    parry,
+    sword,
+)
 
 
 @pytest.mark.parametrize(
@@ -60,12 +73,17 @@ def test_damage_distribution_matches_every_die() -> None:
     state = duel(fighter("Strong", strength=18, size=14))  # +1d4
     plan = plan_attack(state, "a", "d", sword())
     brute: Counter[int] = Counter(a + b for a, b in itertools.product(range(1, 9), range(1, 5)))
-    assert rolled_damage_distribution(plan) == {k: Fraction(n, 32) for k, n in brute.items()}
+    assert rolled(plan) == {k: Fraction(n, 32) for k, n in brute.items()}
     weak = plan_attack(duel(fighter("Weak", strength=5, size=5)), "a", "d", sword())  # -1d6
     floored: Counter[int] = Counter(
         max(0, a - b) for a, b in itertools.product(range(1, 9), range(1, 7))
     )
-    assert rolled_damage_distribution(weak) == {k: Fraction(n, 48) for k, n in floored.items()}
+    assert rolled(weak) == {k: Fraction(n, 48) for k, n in floored.items()}
+
+
+def rolled(plan):  # type: ignore[no-untyped-def]
+    """The damage ``decide`` rolls (``roll_damage``), on every way its dice fall."""
+    return dict(exact_outcomes(lambda dice: roll_damage(plan, dice)[1]))
 
 
 def outcome(events) -> str:  # type: ignore[no-untyped-def]
@@ -85,18 +103,24 @@ def outcome(events) -> str:  # type: ignore[no-untyped-def]
     return "hit" + fumbles
 
 
-def brute_force(state: BattleState, choices: Attack002) -> dict[str, Fraction]:
+def brute_force(
+    state: BattleState, choices: Attack002, answer: Seed002Answer = DODGE_ANSWER
+) -> dict[str, Fraction]:
     counts: Counter[str] = Counter()
-    defends = plan_attack(state, "a", "d", choices).defense is not DefenseKind.NONE
+    plan = plan_attack(state, "a", "d", choices)
+    defends = defense_made(plan, answer).kind is not DefenseKind.NONE
     for fa, fd in itertools.product(range(1, 101), repeat=2):
         b = battle(state)
         faces = (fa, fd) if defends else (fa,)
-        counts[outcome(b.execute(Attack("a", "d", choices), FacesThenOnes(faces)))] += 1
+        command = Attack("a", "d", choices, answer)
+        counts[outcome(b.execute(command, FacesThenOnes(faces)))] += 1
     return {k: Fraction(n, 10_000) for k, n in counts.items()}
 
 
-def preview(state: BattleState, choices: Attack002) -> dict[str, Fraction]:
-    lines = RULESET.preview_attack(state, "a", "d", choices).odds
+def preview(
+    state: BattleState, choices: Attack002, answer: Seed002Answer = DODGE_ANSWER
+) -> dict[str, Fraction]:
+    lines = RULESET.preview_attack(state, "a", "d", choices, answer).odds
     assert sum(line.probability for line in lines) == 1
     return {line.label: line.probability for line in lines}
 
@@ -105,27 +129,29 @@ TOUGH = fighter("Defender", ("longsword", "dagger"), hp=100)
 
 
 @pytest.mark.parametrize(
-    "choices",
+    ("choices", "answer"),
     [
-        sword(),
-        sword(DefenseKind.PARRY, "dagger"),
-        sword(DefenseKind.PARRY, "longsword"),
-        sword(DefenseKind.NONE),
-        sword(helpless=True),
+        (sword(), DODGE_ANSWER),
+        (sword(), parry("dagger")),
+        (sword(), parry("longsword")),
+        (sword(), NO_DEFENSE),
+        (sword(helpless=True), DODGE_ANSWER),
     ],
     ids=["dodge", "parry-smaller", "parry-equal", "none", "helpless"],
 )
-def test_preview_odds_match_brute_force_of_both_d100(choices: Attack002) -> None:
+def test_preview_odds_match_brute_force_of_both_d100(
+    choices: Attack002, answer: Seed002Answer
+) -> None:
     state = duel(None, TOUGH)
-    assert preview(state, choices) == brute_force(state, choices)
+    assert preview(state, choices, answer) == brute_force(state, choices, answer)
 
 
 def test_preview_odds_of_a_two_ranks_smaller_parry_and_high_skills() -> None:
     staff = fighter("Staff", ("quarterstaff",), skills={"Close Combat": 120})
     state = duel(staff, TOUGH)
-    choices = Attack002("quarterstaff", "strike", DefenseKind.PARRY, "dagger")
-    odds = preview(state, choices)
-    assert odds == brute_force(state, choices)
+    choices = Attack002("quarterstaff", "strike")
+    odds = preview(state, choices, parry("dagger"))
+    assert odds == brute_force(state, choices, parry("dagger"))
     assert "half damage" not in odds
 
 
@@ -141,16 +167,16 @@ def test_kill_and_major_wound_chances_match_brute_force_of_every_die() -> None:
     defender of 6 HP (Major Wound Level 3) in hard leather: every face of the
     attack, the parry and the damage die through ``Battle``."""
     state = duel(fighter("Swordsman", ("shortsword",)), fighter("Small", ("dagger",), hp=6))
-    choices = Attack002("shortsword", "cut", DefenseKind.PARRY, "dagger")
+    choices, answer = Attack002("shortsword", "cut"), parry("dagger")
     kills = majors = 0
     for fa, fd, fx in itertools.product(range(1, 101), range(1, 101), range(1, 7)):
         b = battle(state)
-        events = b.execute(Attack("a", "d", choices), FacesThenOnes((fa, fd, fx)))
+        events = b.execute(Attack("a", "d", choices, answer), FacesThenOnes((fa, fd, fx)))
         kills += b.state.combatant("d").status is Status.DEAD
         majors += bool(of(events, MajorWoundRolled))
     plan = plan_attack(state, "a", "d", choices)
-    assert harm_odds(plan) == (Fraction(kills, 60_000), Fraction(majors, 60_000))
-    summary = RULESET.preview_attack(state, "a", "d", choices).summary
+    assert harm_odds(plan, answer) == (Fraction(kills, 60_000), Fraction(majors, 60_000))
+    summary = RULESET.preview_attack(state, "a", "d", choices, answer).summary
     assert summary.endswith(
         f"kills {float(Fraction(kills, 60_000)) * 100:.1f}%, "
         f"major wound {float(Fraction(majors, 60_000)) * 100:.1f}%"

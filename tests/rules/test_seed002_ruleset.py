@@ -20,7 +20,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError, IllegalCommandError, RulesError
 from rules.sets.attack_form import FLAG_ON
 from rules.sets.registry import get_ruleset
-from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed002.events import SkillRolled
 from rules.sets.seed002.maneuvers import TieRolled
 from rules.sets.seed002.ruleset import seed002_ruleset
@@ -105,9 +105,8 @@ def test_legal_actions_on_its_turn_and_none_out_of_it() -> None:
     assert RULESET.legal_actions(b.state, "d") == ()
     for action in RULESET.legal_actions(b.state, "a"):
         if action.label == "attack Defender":
-            assert action.command == Attack(
-                "a", "d", Attack002("longsword", "cut", DefenseKind.PARRY, "longsword")
-            )
+            # The attacker's choices alone: the defender answers for itself.
+            assert action.command == Attack("a", "d", Attack002("longsword", "cut"))
 
 
 def test_legal_actions_of_the_fallen_are_only_ending_the_turn() -> None:
@@ -216,11 +215,10 @@ def test_attack_form_fields_and_greyed_choices() -> None:
         "blinded": FLAG_ON,
     }
     form = RULESET.attack_form(state, "a", "d", entries)
+    assert form.answer == Seed002Answer(DefenseKind.DODGE)
     assert form.choices == Attack002(
         "shortbow",
         "shoot",
-        DefenseKind.DODGE,
-        "",
         replace(
             sword().gm, wind="high-wind", obscured="obscured", movement="moved-10m", blinded=True
         ),

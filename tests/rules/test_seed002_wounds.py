@@ -11,7 +11,7 @@ from rules.battle.model import Posture, Status
 from rules.battle.turns import StartTurns
 from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError
-from rules.sets.seed002.attack import Attack002, DefenseKind
+from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed002.events import MajorWoundRolled, StatusChanged, TurnEffect
 from rules.sets.seed002.sheet import sheet_of
 from rules.sets.seed002.tables import Level, major_wounds
@@ -157,7 +157,8 @@ def test_a_useless_arm_cannot_wield_a_two_handed_weapon() -> None:
     b.execute(Attack("a", "d", sword()), ScriptedDice((*CRITICAL_HIT, 10)))
     assert [i.name for i in b.state.items] == ["Quarterstaff"]
     fists = RULESET.attack_form(b.state, "d", "a", {})
-    assert fists.choices == Attack002("fist", "punch", DefenseKind.PARRY, "longsword")
+    assert fists.choices == Attack002("fist", "punch")
+    assert fists.answer == Seed002Answer(DefenseKind.PARRY, "longsword")
 
 
 def test_the_table_has_a_row_for_each_face() -> None:

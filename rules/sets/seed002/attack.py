@@ -1,5 +1,6 @@
-"""Seed 002's attack: the choices, the plan (skills and situational modifiers
-before any die) and the resolution by the result matrix.
+"""Seed 002's attack: the attacker's choices, the defender's answer, and the
+plan (skills and situational modifiers before any die). The resolution by the
+result matrix is ``rules.sets.seed002.attack_steps`` (decide, apply, describe).
 
 * The attack rolls the weapon's skill (Close Combat, Ranged Combat, Unarmed ...)
   with its modifiers; a failed or fumbled attack needs no defense.
@@ -28,52 +29,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
+from typing import ClassVar
 
 from hexmap import in_front_arc, in_reach
-from rules.battle.attack_choices import AttackChoices
-from rules.battle.model import Combatant, Delivery, Posture, Status, Weapon, WeaponMode
-from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
-from rules.battle.state import AttackResult, BattleState, LaunchedPiece
+from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import Needs, PlannedRoll
+from rules.battle.model import Combatant, Delivery, Status, Weapon, WeaponMode
+from rules.battle.pieces import Placement, PlacementKind
+from rules.battle.state import BattleState
 from rules.core.citation import Citation
-from rules.core.dice import Dice, DiceSource, dice_distribution, roll
+from rules.core.dice import Dice
 from rules.core.errors import IllegalAttackError
-from rules.core.events import Event
 from rules.core.modifiers import Modifier, total
-from rules.sets.seed002.events import (
-    AttackDeclared,
-    DamageDealt,
-    DefenseNotMade,
-    Fumbled,
-    LocationRolled,
-    ResultApplied,
-    SkillRolled,
-    StatusChanged,
-)
 from rules.sets.seed002.hands import wielding_problem
 from rules.sets.seed002.sheet import DODGE, sheet_of
 from rules.sets.seed002.situation import GMSituation, situation
-from rules.sets.seed002.success import (
-    BASE_CRITICAL,
-    BASE_FUMBLE,
-    BASE_SKILL_ROLL,
-    PercentileRoll,
-    roll_skill,
-)
 from rules.sets.seed002.tables import (
     BASE,
-    LOCATION_DIE,
     Automatic,
     Damage,
     DamageModifier,
     Level,
     MatrixCell,
-    dice_text,
-    location_for,
     matrix_cell,
 )
 from rules.sets.seed002.tracks import tracks_of
-from rules.sets.seed002.wounds import is_major, major_wound
 
 BASE_DEATH = Citation(BASE, "Hit points: at 0 or less the character dies")
 BASE_FUMBLES = Citation(BASE, "Fumbles in combat")
@@ -95,18 +75,69 @@ class DefenseKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Attack002(AttackChoices):
-    """The attack's choices: the weapon and mode, the defender's defense (a parry
-    names its weapon) and the GM's situation."""
+    """The attacker's choices (``Attack.choices``): the weapon and mode and the
+    GM's situation."""
 
     weapon_key: str
     mode: str
-    defense: DefenseKind = DefenseKind.DODGE
-    parry_weapon: str = ""
     gm: GMSituation = NO_SITUATION
 
 
 @dataclass(frozen=True, slots=True)
+class Seed002Answer(DefenderAnswer):
+    """The defender's answer (``Attack.answer``): its defense, a dodge unless it
+    says otherwise; a parry names its weapon. A defender who can make none
+    (unconscious, paralysed below the neck, helpless) makes none, whatever it
+    answered. Battle files before schema 4 kept the defense in the attacker's
+    choices."""
+
+    defense: DefenseKind = DefenseKind.DODGE
+    parry_weapon: str = ""
+
+    was_in_choices: ClassVar[AnswerInChoices | None] = AnswerInChoices(
+        "Attack002", ("defense", "parry_weapon"), before_schema=4
+    )
+
+
+DODGE_ANSWER = Seed002Answer()
+NO_DEFENSE = Seed002Answer(DefenseKind.NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class MadeDefense:
+    """The defense an answer comes to against a plan (``defense_made``): what is
+    rolled (NONE when no defense is made), why none (when the defender can make
+    none; "" when it chose none), the parrying weapon, and its skill's base and
+    modifiers."""
+
+    kind: DefenseKind
+    reason: str = ""
+    parry_weapon: Weapon | None = None
+    base: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+    size_difference: int = 0  # ranks the parrying weapon is smaller than the attacking one
+
+    @property
+    def skill(self) -> int:
+        return self.base + total(self.modifiers)
+
+    @property
+    def label(self) -> str:
+        if self.kind is DefenseKind.PARRY and self.parry_weapon is not None:
+            return f"parry with the {self.parry_weapon.name}"
+        if self.kind is DefenseKind.DODGE:
+            return "dodge"
+        return f"no defense ({self.reason})" if self.reason else "no defense"
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
+    """The attack before any die (``rules.battle.attack_steps.PlannedAttack``):
+    who and with what, the attack's skill and modifiers, why the defender can
+    make no defense ("" if it can), its Dodge and the modifiers on any defense
+    (a parry's skill is found by ``defense_made``), the damage and armour.
+    Nothing in it depends on the defender's answer."""
+
     attacker: Combatant
     defender: Combatant
     weapon: Weapon
@@ -115,10 +146,8 @@ class Plan:
     attack_modifiers: tuple[Modifier, ...]
     automatic: Automatic | None
     automatic_reason: str
-    defense: DefenseKind  # what is rolled (NONE when no defense can be made)
-    defense_reason: str  # why none, when none
-    parry_weapon: Weapon | None
-    defense_base: int
+    no_defense: str
+    dodge_base: int
     defense_modifiers: tuple[Modifier, ...]
     damage: Dice
     damage_modifier: DamageModifier
@@ -132,28 +161,75 @@ class Plan:
         return self.armour_by_location.get(location, self.armour)
 
     @property
+    def attacker_id(self) -> str:
+        return self.attacker.id
+
+    @property
+    def defender_id(self) -> str:
+        return self.defender.id
+
+    @property
+    def attacker_modifiers(self) -> tuple[Modifier, ...]:
+        return self.attack_modifiers
+
+    @property
+    def defender_modifiers(self) -> tuple[Modifier, ...]:
+        """The situational modifiers on any defense (none when none can be made)."""
+        return () if self.no_defense else self.defense_modifiers
+
+    @property
     def attack_skill(self) -> int:
         return self.attack_base + total(self.attack_modifiers)
 
     @property
-    def defense_skill(self) -> int:
-        return self.defense_base + total(self.defense_modifiers)
+    def rolls(self) -> tuple[PlannedRoll, ...]:
+        """The attack's d100 at most its skill, then each defense the defender may
+        make at most its own: a dodge, and a parry with each weapon that can."""
+        attack = PlannedRoll(self.attacker_id, "attack", "1d100", Needs.AT_MOST, self.attack_skill)
+        if self.no_defense:
+            return (attack,)
+        answers = [DODGE_ANSWER]
+        if not self.mode.is_ranged:
+            answers += [
+                Seed002Answer(DefenseKind.PARRY, w.key)
+                for w in self.defender.fighter.weapons
+                if parry_problem(self.defender, w) is None
+            ]
+        defenses = tuple(defense_made(self, a) for a in answers)
+        return (
+            attack,
+            *(
+                PlannedRoll(self.defender_id, d.label, "1d100", Needs.AT_MOST, d.skill)
+                for d in defenses
+            ),
+        )
 
-    @property
-    def size_difference(self) -> int:
-        """Ranks the parrying weapon is smaller than the attacking one (0 or less:
-        as large or larger)."""
-        if self.parry_weapon is None:
-            return 0
-        return self.weapon.size.rank - self.parry_weapon.size.rank
 
-    @property
-    def defense_label(self) -> str:
-        if self.defense is DefenseKind.PARRY and self.parry_weapon is not None:
-            return f"parry with the {self.parry_weapon.name}"
-        if self.defense is DefenseKind.DODGE:
-            return "dodge"
-        return f"no defense ({self.defense_reason})" if self.defense_reason else "no defense"
+def defense_made(plan: Plan, answer: Seed002Answer) -> MadeDefense:
+    """The defense ``answer`` comes to against ``plan``: none when the defender can
+    make none; ``IllegalAttackError`` for a parry that cannot be made (against a
+    ranged attack, or with a weapon that cannot parry)."""
+    kind = answer.defense
+    if kind is DefenseKind.NONE:
+        return MadeDefense(DefenseKind.NONE)
+    if plan.no_defense:
+        return MadeDefense(DefenseKind.NONE, plan.no_defense)
+    if kind is DefenseKind.DODGE:
+        return MadeDefense(kind, base=plan.dodge_base, modifiers=plan.defense_modifiers)
+    if plan.mode.is_ranged:
+        raise IllegalAttackError("a ranged attack can be dodged, not parried")
+    defender = plan.defender
+    parry = _find_weapon(defender, answer.parry_weapon)
+    problem = parry_problem(defender, parry)
+    if problem is not None:
+        raise IllegalAttackError(f"{defender.name} cannot parry: {problem}")
+    return MadeDefense(
+        kind,
+        parry_weapon=parry,
+        base=sheet_of(defender).skill(parry.skill),
+        modifiers=plan.defense_modifiers,
+        size_difference=plan.weapon.size.rank - parry.size.rank,
+    )
 
 
 def reaches(attacker: Combatant, mode: WeaponMode, defender: Combatant) -> bool:
@@ -221,22 +297,7 @@ def plan_attack(
         raise IllegalAttackError(f"{defender.name} is out of the {weapon.name}'s reach")
     sit = situation(state, attacker, defender, mode, choices.gm)
     sheet = sheet_of(attacker)
-    defense = choices.defense
-    reason = no_defense_reason(defender, choices.gm) if defense is not DefenseKind.NONE else ""
-    parry = None
-    defense_base = 0
-    if reason:
-        defense = DefenseKind.NONE
-    elif defense is DefenseKind.PARRY:
-        if mode.is_ranged:
-            raise IllegalAttackError("a ranged attack can be dodged, not parried")
-        parry = _find_weapon(defender, choices.parry_weapon)
-        problem = parry_problem(defender, parry)
-        if problem is not None:
-            raise IllegalAttackError(f"{defender.name} cannot parry: {problem}")
-        defense_base = sheet_of(defender).skill(parry.skill)
-    elif defense is DefenseKind.DODGE:
-        defense_base = sheet_of(defender).skill(DODGE)
+    defender_sheet = sheet_of(defender)
     fixed = mode.damage.fixed
     if fixed is None:
         raise IllegalAttackError(f"the {weapon.name}'s {mode.name} has no damage dice")
@@ -251,20 +312,18 @@ def plan_attack(
         attack_modifiers=sit.attack,
         automatic=sit.automatic,
         automatic_reason=sit.automatic_reason,
-        defense=defense,
-        defense_reason=reason,
-        parry_weapon=parry,
-        defense_base=defense_base,
-        defense_modifiers=sit.defense if defense is not DefenseKind.NONE else (),
+        no_defense=no_defense_reason(defender, choices.gm),
+        dodge_base=defender_sheet.skill(DODGE),
+        defense_modifiers=sit.defense,
         damage=fixed,
         damage_modifier=dm,
         armour=armour,
         locations=locations,
-        armour_by_location=sheet_of(defender).armour_by_location,
+        armour_by_location=defender_sheet.armour_by_location,
     )
 
 
-# --- damage -------------------------------------------------------------------------------
+# --- damage and the matrix's cell -----------------------------------------------------------
 
 
 def maximum_damage(plan: Plan) -> int:
@@ -275,42 +334,30 @@ def maximum_damage(plan: Plan) -> int:
     return max(0, most)
 
 
-def rolled_damage_distribution(plan: Plan) -> dict[int, Fraction]:
-    """The exact distribution of the damage rolled (weapon plus modifier, at least 0)."""
-    out: dict[int, Fraction] = {}
-    weapon = dice_distribution(plan.damage, None)
-    dm = plan.damage_modifier
-    extra = {0: Fraction(1)} if dm.dice is None else dict(dice_distribution(dm.dice, None))
-    for a, pa in weapon.items():
-        for b, pb in extra.items():
-            value = max(0, a + dm.sign * b if dm.dice is not None else a)
-            out[value] = out.get(value, Fraction(0)) + pa * pb
-    return dict(sorted(out.items()))
-
-
 def taken_damage(rolled: int, armour: int, halved: bool) -> int:
     after = max(0, rolled - armour)
     return after // 2 if halved else after
 
 
-def cell_damage_kind(cell: MatrixCell, plan: Plan) -> tuple[bool, bool, bool]:
-    """(damage is done, it is the maximum, it is halved) for the cell and plan."""
+def cell_damage_kind(cell: MatrixCell, defense: MadeDefense) -> tuple[bool, bool, bool]:
+    """(damage is done, it is the maximum, it is halved) for the cell and the
+    defense made."""
     if cell.damage is Damage.NONE:
         return False, False, False
     if cell.damage is Damage.MAXIMUM:
         return True, True, False
     if cell.damage is Damage.BY_DEFENSE:
-        if plan.defense is DefenseKind.DODGE:
+        if defense.kind is DefenseKind.DODGE:
             return False, False, False
-        diff = plan.size_difference
+        diff = defense.size_difference
         if diff <= 0:
             return False, False, False
         return True, False, diff == 1
     return True, False, False
 
 
-def result_text(cell: MatrixCell, plan: Plan) -> str:
-    done, maximum, halved = cell_damage_kind(cell, plan)
+def result_text(cell: MatrixCell, defense: MadeDefense) -> str:
+    done, maximum, halved = cell_damage_kind(cell, defense)
     if cell.attacker_fumbles:
         return "the attacker fumbles"
     if not cell.hit and not done:
@@ -318,7 +365,7 @@ def result_text(cell: MatrixCell, plan: Plan) -> str:
             return "the attack misses"
         return "the defender avoids the attack"
     if not done:
-        if plan.defense is DefenseKind.DODGE:
+        if defense.kind is DefenseKind.DODGE:
             return "the dodge avoids the attack"
         return "the parry stops all damage (its weapon is as large or larger)"
     text = "a hit"
@@ -333,183 +380,10 @@ def result_text(cell: MatrixCell, plan: Plan) -> str:
     return text
 
 
-# --- resolution ---------------------------------------------------------------------------
-
-
-def _fumble(
-    who: Combatant, weapon: Weapon | None, what: str
-) -> tuple[Combatant, Fumbled, tuple[LaunchedPiece, ...]]:
-    """An attack or parry fumble drops its weapon; a dodge or unarmed fumble falls."""
-    if weapon is not None and weapon.kind.value != "unarmed":
-        event = Fumbled(
-            citation=BASE_FUMBLES,
-            combatant_id=who.id,
-            name=who.name,
-            text=f"the {what} drops the {weapon.name}",
-        )
-        return who, event, (LaunchedPiece(Piece(weapon.name, weapon, AT_FEET), who.id),)
-    fallen = who if who.posture is Posture.PRONE else who.evolve(posture=Posture.PRONE)
-    event = Fumbled(
-        citation=BASE_FUMBLES, combatant_id=who.id, name=who.name, text=f"the {what} ends prone"
-    )
-    return fallen, event, ()
-
-
-def roll_damage(plan: Plan, dice: DiceSource) -> tuple[tuple[int, ...], int]:
-    d = plan.damage
-    faces = roll(d.count, dice, d.sides, what=f"{plan.attacker.name}'s damage", adds=d.adds)
-    value = sum(faces) + d.adds
-    dm = plan.damage_modifier
-    if dm.dice is not None:
-        extra = roll(
-            dm.dice.count,
-            dice,
-            dm.dice.sides,
-            what=f"{plan.attacker.name}'s damage modifier ({dm})",
-        )
-        faces = (*faces, *extra)
-        value += dm.sign * (sum(extra) + dm.dice.adds)
-    return faces, max(0, value)
-
-
-def resolve_attack(state: BattleState, plan: Plan, dice: DiceSource) -> AttackResult:
-    attacker, defender = plan.attacker, plan.defender
-    events: list[Event] = [
-        AttackDeclared(
-            citation=BASE_DEFENSES,
-            attacker_id=attacker.id,
-            attacker_name=attacker.name,
-            defender_id=defender.id,
-            defender_name=defender.name,
-            weapon_name=plan.weapon.name,
-            mode=plan.mode.name,
-            defense=plan.defense_label,
-        )
-    ]
-    pieces: list[LaunchedPiece] = []
-    attack = roll_skill(plan.attack_skill, dice, f"{attacker.name}'s attack", plan.automatic)
-    events.append(_rolled(attacker, "attack", attack))
-    defense_level = Level.FAILURE
-    if attack.level.succeeded:
-        if plan.defense is DefenseKind.NONE:
-            events.append(
-                DefenseNotMade(
-                    citation=BASE_DEFENSES,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    reason=plan.defense_reason or "none chosen",
-                )
-            )
-        else:
-            what = plan.defense.value
-            defense = roll_skill(plan.defense_skill, dice, f"{defender.name}'s {what}")
-            events.append(_rolled(defender, what, defense))
-            defense_level = defense.level
-    cell = matrix_cell(attack.level, defense_level)
-    events.append(ResultApplied(citation=cell.citation, text=result_text(cell, plan)))
-    done, maximum, halved = cell_damage_kind(cell, plan)
-    if done:
-        defender, more, launched = _damage(plan, defender, cell, maximum, halved, dice)
-        events.extend(more)
-        pieces.extend(launched)
-    if cell.attacker_fumbles:
-        attacker, event, launched = _fumble(attacker, plan.weapon, "attack")
-        events.append(event)
-        pieces.extend(launched)
-    elif plan.mode.delivery is Delivery.THROWN:
-        thrown = Piece(plan.weapon.name, plan.weapon, THROWN_PLACEMENT, note=THROWN)
-        pieces.append(LaunchedPiece(thrown, attacker.id, defender.hex))
-    if cell.defender_fumbles and defender.status is not Status.DEAD:
-        weapon = plan.parry_weapon if plan.defense is DefenseKind.PARRY else None
-        defender, event, launched = _fumble(defender, weapon, plan.defense.value)
-        events.append(event)
-        pieces.extend(launched)
-    return AttackResult((attacker, defender), tuple(events), tuple(pieces))
-
-
-def _rolled(who: Combatant, what: str, r: PercentileRoll) -> SkillRolled:
-    return SkillRolled(
-        citation=matrix_citation_for(r), combatant_id=who.id, name=who.name, what=what, roll=r
-    )
-
-
-def matrix_citation_for(r: PercentileRoll) -> Citation:
-    if r.level is Level.CRITICAL:
-        return BASE_CRITICAL
-    if r.level is Level.FUMBLE:
-        return BASE_FUMBLE
-    return BASE_SKILL_ROLL
-
-
-def _damage(
-    plan: Plan,
-    defender: Combatant,
-    cell: MatrixCell,
-    maximum: bool,
-    halved: bool,
-    dice: DiceSource,
-) -> tuple[Combatant, list[Event], tuple[LaunchedPiece, ...]]:
-    if maximum:
-        faces: tuple[int, ...] = ()
-        rolled = maximum_damage(plan)
-    else:
-        faces, rolled = roll_damage(plan, dice)
-    events: list[Event] = []
-    armour = plan.armour if cell.armour else 0
-    if plan.locations and cell.armour:
-        (face,) = roll(1, dice, LOCATION_DIE, what=f"{defender.name}'s hit location")
-        where = location_for(face)
-        armour = plan.armour_at(where.key)
-        events.append(
-            LocationRolled(
-                citation=where.citation,
-                combatant_id=defender.id,
-                name=defender.name,
-                face=face,
-                label=where.label,
-                armour=armour,
-            )
-        )
-    taken = taken_damage(rolled, armour, halved)
-    max_hp = defender.fighter.hit_points
-    hp_after = defender.hp - taken
-    dm = "" if plan.damage_modifier.dice is None else str(plan.damage_modifier)
-    events.append(
-        DamageDealt(
-            citation=cell.citation,
-            combatant_id=defender.id,
-            name=defender.name,
-            dice=f"{dice_text(plan.damage)}{dm}",
-            faces=faces,
-            rolled=rolled,
-            maximum=maximum,
-            armour=armour,
-            halved=halved,
-            taken=taken,
-            hp_before=defender.hp,
-            hp_after=hp_after,
-            max_hp=max_hp,
-        )
-    )
-    after = defender.evolve(hp=hp_after)
-    pieces: tuple[LaunchedPiece, ...] = ()
-    if hp_after <= 0 and defender.status is not Status.DEAD:
-        after = after.evolve(status=Status.DEAD, posture=Posture.PRONE)
-        events.append(
-            StatusChanged(
-                citation=BASE_DEATH, combatant_id=defender.id, name=defender.name, text="dies"
-            )
-        )
-    elif is_major(taken, max_hp):
-        after, wound_events, pieces = major_wound(after, dice)
-        events.extend(wound_events)
-    return after, events, pieces
-
-
-def outcome_keys(plan: Plan, attack: Level, defense: Level) -> str:
+def outcome_keys(defense: MadeDefense, attack: Level, defended: Level) -> str:
     """The odds line an attack and defense level lead to."""
-    cell = matrix_cell(attack, defense)
-    done, maximum, halved = cell_damage_kind(cell, plan)
+    cell = matrix_cell(attack, defended)
+    done, maximum, halved = cell_damage_kind(cell, defense)
     if cell.attacker_fumbles:
         return "attacker fumbles"
     if not done:

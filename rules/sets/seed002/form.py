@@ -1,8 +1,9 @@
 """Seed 002's attack form as data (``rules.sets.attack_form``): the weapon and
-mode, the defender's defense, and the GM's situational fields (what the map
-cannot know). The fields of the ranged table offer their rows only to a ranged
-mode; a choice that cannot be taken now is greyed with its reason. Each defense
-names its skill and, when the situation changes it, the skill it is rolled at."""
+mode, the defender's defense (its answer, ``Seed002Answer``), and the GM's
+situational fields (what the map cannot know). The fields of the ranged table
+offer their rows only to a ranged mode; a choice that cannot be taken now is
+greyed with its reason. Each defense names its skill and, when the situation
+changes it, the skill it is rolled at."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, Fo
 from rules.sets.seed002.attack import (
     Attack002,
     DefenseKind,
+    Seed002Answer,
     attack_problem,
     no_defense_reason,
     parry_problem,
@@ -248,4 +250,5 @@ def attack_form(
         defender_mounted=values["defender_mounted"] == FLAG_ON,
     )
     weapon, mode = chosen
-    return AttackForm(fields, Attack002(weapon.key, mode.name, defense, parry, gm))
+    answer = Seed002Answer(defense, parry)
+    return AttackForm(fields, Attack002(weapon.key, mode.name, gm), answer=answer)

@@ -10,7 +10,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 from hexmap import Hex
-from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import own_answer, own_choices, run_attack
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -50,16 +51,10 @@ from rules.sets.protocol import (
     SheetSection,
 )
 from rules.sets.seed002 import maneuvers, turn
-from rules.sets.seed002.attack import (
-    Attack002,
-    DefenseKind,
-    Plan,
-    plan_attack,
-    resolve_attack,
-)
+from rules.sets.seed002.attack import Attack002, DefenseKind, Plan, defense_made
+from rules.sets.seed002.attack_steps import contest_odds, harm_odds, steps_for
 from rules.sets.seed002.condition_view import condition_002, down_002
-from rules.sets.seed002.form import attack_form, likely_defense, parry_weapons, reaching_modes
-from rules.sets.seed002.odds import attack_odds, harm_odds
+from rules.sets.seed002.form import attack_form, reaching_modes
 from rules.sets.seed002.saved_types import seed002_saved_types
 from rules.sets.seed002.sheet import (
     SHEET_DESCRIPTION,
@@ -158,25 +153,18 @@ class Seed002:
         return sheet_refusal_in(fighter, self)
 
     # --- the attack -----------------------------------------------------------------
-    def _choices(self, choices: object) -> Attack002:
-        if not isinstance(choices, Attack002):
-            raise RulesError(f"seed 002 attacks take Attack002, not {type(choices).__name__}")
-        return choices
-
     def attack(
         self,
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
         answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
-        refuse_answer_apart(answer)  # the defender's answer is still in the choices
-        plan = plan_attack(
-            state, attacker_id, defender_id, self._choices(choices), locations=self.locations
-        )
-        return resolve_attack(state, plan, dice)
+        """The attack in four steps (``rules.sets.seed002.attack_steps``)."""
+        steps = steps_for(self.locations)
+        return run_attack(steps, state, attacker_id, defender_id, choices, answer, dice)
 
     def attack_form(
         self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
@@ -188,22 +176,19 @@ class Seed002:
     ) -> Attack002 | None:
         attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
         for weapon, mode in reaching_modes(attacker, defender):
-            kind, key = likely_defense(defender, mode)
-            return Attack002(weapon.key, mode.name, kind, key)
+            return Attack002(weapon.key, mode.name)
         return None
 
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Attack002, ...]:
+        """Each reaching weapon mode, plain and with each GM's situation (the
+        defender's defense is its answer: ``steps_for(...).answers``)."""
         attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
         out: list[Attack002] = []
         for weapon, mode in reaching_modes(attacker, defender):
             plain = Attack002(weapon.key, mode.name)
             out.append(plain)
-            out.append(replace(plain, defense=DefenseKind.NONE))
-            if not mode.is_ranged:
-                for w in parry_weapons(defender):
-                    out.append(replace(plain, defense=DefenseKind.PARRY, parry_weapon=w.key))
             out.append(replace(plain, gm=GMSituation(helpless=True)))
             out.append(replace(plain, gm=GMSituation(attacker_mounted=True)))
             if mode.is_ranged:
@@ -218,22 +203,22 @@ class Seed002:
         state: BattleState,
         attacker_id: str,
         defender_id: str,
-        choices: object,
+        choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        refuse_answer_apart(answer)
-        plan = plan_attack(
-            state, attacker_id, defender_id, self._choices(choices), locations=self.locations
-        )
-        odds = attack_odds(plan)
-        kill, major = harm_odds(plan)
+        steps = steps_for(self.locations)
+        plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
+        taken = own_answer(steps, plan, answer)
+        made = defense_made(plan, taken)
+        odds = contest_odds(plan, taken)
+        kill, major = harm_odds(plan, taken)
         if plan.automatic is not None:
             attack = f"automatic {plan.automatic.value} ({plan.automatic_reason})"
         else:
             attack = f"{plan.weapon.skill} {plan.attack_skill}%"
-        defense = plan.defense_label
-        if plan.defense is not DefenseKind.NONE:
-            defense += f" {plan.defense_skill}%"
+        defense = made.label
+        if made.kind is not DefenseKind.NONE:
+            defense += f" {made.skill}%"
         summary = (
             f"{attack} ({plan.weapon.name}, {plan.mode.name}, {dice_text(plan.damage)}"
             f"{'' if plan.damage_modifier.dice is None else plan.damage_modifier}); "
@@ -241,7 +226,7 @@ class Seed002:
             f"kills {_percent(kill)}, major wound {_percent(major)}"
         )
         defense_mods = tuple(
-            Modifier(m.value, f"defense: {m.reason}", m.citation) for m in plan.defense_modifiers
+            Modifier(m.value, f"defense: {m.reason}", m.citation) for m in made.modifiers
         )
         return AttackPreview(
             summary,
@@ -402,9 +387,7 @@ class Seed002:
         The fallen, and one paralysed from the neck down, may only end their turn."""
         return shared_legal_actions(self, state, combatant_id, helpless=_paralysed)
 
-    def fighter_condition(
-        self, combatant: Combatant, *, details: bool = True
-    ) -> FighterCondition:
+    def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
         """Out of the fight: the dead (0 HP or less), the unconscious (a stopped
         heart, 002 Major wound 7, or the GM's edit) and one paralysed below the
         neck (002 Major wound 8); how hurt by the hit points lost; useless and

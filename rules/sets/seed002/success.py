@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -53,14 +54,26 @@ class PercentileRoll:
 
 
 def roll_skill(
-    skill: int, dice: DiceSource, what: str, automatic: Automatic | None = None
+    skill: int,
+    dice: DiceSource,
+    what: str,
+    automatic: Automatic | None = None,
+    *,
+    read: bool = False,
 ) -> PercentileRoll:
+    """The roll at ``skill``; ``read``: its caller reads it through its level
+    alone (the odds may branch once per level, ``rules.core.enumerate``)."""
     if automatic is Automatic.CRITICAL:
         return PercentileRoll(skill, None, Level.CRITICAL, automatic)
     if automatic is Automatic.FAILURE:
         return PercentileRoll(skill, None, Level.FAILURE, automatic)
-    (face,) = roll(1, dice, 100, what=what)
+    reads = functools.partial(_level_at, skill) if read else None
+    (face,) = roll(1, dice, 100, what=what, reads=reads)
     return PercentileRoll(skill, face, level_of(face, skill))
+
+
+def _level_at(skill: int, face: int) -> Level:
+    return level_of(face, skill)
 
 
 def level_probabilities(skill: int, automatic: Automatic | None = None) -> dict[Level, Fraction]:

@@ -13,14 +13,13 @@ and halves its DEX (rounded down)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rules.battle.model import Combatant, Posture, Status
 from rules.battle.pieces import AT_FEET, Piece
 from rules.battle.state import LaunchedPiece
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll, roll_dice
-from rules.core.events import Event
 from rules.sets.seed002.events import MajorWoundRolled
 from rules.sets.seed002.hands import held
 from rules.sets.seed002.sheet import sheet_of
@@ -41,11 +40,34 @@ def is_major(taken: int, max_hp: int) -> bool:
     return taken > 0 and taken >= major_wound_level(max_hp)
 
 
+@dataclass(frozen=True, slots=True)
+class WoundRolled:
+    """A major wound as rolled: its row, the spine's die (None: not rolled) and
+    its effects in words, for the log (``wound_event``)."""
+
+    row: WoundRow
+    spine_face: int | None
+    effects: str
+
+
+def wound_event(c: Combatant, wound: WoundRolled) -> MajorWoundRolled:
+    """The log's event of ``wound``, rolled on ``c``."""
+    return MajorWoundRolled(
+        citation=wound.row.citation,
+        combatant_id=c.id,
+        name=c.name,
+        face=wound.row.roll,
+        label=wound.row.label,
+        spine_face=wound.spine_face,
+        effects=wound.effects,
+    )
+
+
 def apply_wound_row(
     c: Combatant, row: WoundRow, dice: DiceSource
-) -> tuple[Combatant, MajorWoundRolled, tuple[LaunchedPiece, ...]]:
+) -> tuple[Combatant, WoundRolled, tuple[LaunchedPiece, ...]]:
     """The combatant after ``row``'s wound (the spine's die and the unconscious
-    rounds rolled with ``dice``), its event and what its hands drop."""
+    rounds rolled with ``dice``), the wound as rolled and what its hands drop."""
     sheet = sheet_of(c)
     chars = sheet.characteristics
     tracks = tracks_of(c)
@@ -108,22 +130,13 @@ def apply_wound_row(
         mental_penalty=tracks.mental_penalty + row.mental,
     )
     after = c.evolve(fighter=fighter, tracks=new_tracks, posture=posture, status=status)
-    event = MajorWoundRolled(
-        citation=row.citation,
-        combatant_id=c.id,
-        name=c.name,
-        face=row.roll,
-        label=row.label,
-        spine_face=spine_face,
-        effects=", ".join(effects) or "no lasting effect in a fight",
-    )
-    return after, event, tuple(pieces)
+    wound = WoundRolled(row, spine_face, ", ".join(effects) or "no lasting effect in a fight")
+    return after, wound, tuple(pieces)
 
 
 def major_wound(
     c: Combatant, dice: DiceSource
-) -> tuple[Combatant, tuple[Event, ...], tuple[LaunchedPiece, ...]]:
+) -> tuple[Combatant, WoundRolled, tuple[LaunchedPiece, ...]]:
     """Roll the d10 and apply its row."""
     (face,) = roll(1, dice, WOUND_DIE, what=f"{c.name}'s major wound")
-    after, event, pieces = apply_wound_row(c, wound_row(face), dice)
-    return after, (event,), pieces
+    return apply_wound_row(c, wound_row(face), dice)
