@@ -93,6 +93,13 @@ RESTORED_NAME = "Restored battle"  # an autosave of a battle never saved
 EMPTY_MAP = (24, 16)  # columns, rows of the map Close leaves
 
 
+def read_recent_files(settings: QSettings) -> tuple[Path, ...]:
+    """The files of Open Recent as the settings keep them, the last opened first."""
+    value = settings.value(RECENT_KEY, [])
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
+
+
 class RecoveryChoice(Enum):
     RESTORE = "restore"
     DISCARD = "discard"
@@ -670,9 +677,7 @@ class FileActions(QObject):
 
     # --- recent files ------------------------------------------------------------------------
     def recent_files(self) -> tuple[Path, ...]:
-        value = self._settings.value(RECENT_KEY, [])
-        names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
+        return read_recent_files(self._settings)
 
     def _set_recent(self, paths: tuple[Path, ...]) -> None:
         self._settings.setValue(RECENT_KEY, [str(p) for p in paths[:MAX_RECENT]])
