@@ -613,7 +613,7 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     if not complete:
         raise BattleFileError("the autosave is empty")
     header = _journal_header(complete[0])
-    document = parse_document(json.dumps(header["battle"]))
+    document = parse_document(json.dumps(header["battle"]), any_text=True)
     battle = battle_from_document(document, rulesets=rulesets, sheet_owner=sheet_owner)
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
     version = written_in(document)  # the Hexfray that wrote the journal wrote its changes so

@@ -47,6 +47,7 @@ from rules.core.errors import DataError
 from rules.core.jsondata import JSONObject, as_list, as_object
 from rules.core.numbers import number_text_problem
 from rules.core.strict_json import bounded_loads
+from rules.core.writable_text import unwritable_text
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.seed000.gcs_criteria import (
     GcsSkill,
@@ -204,6 +205,9 @@ def read_gcs(data: bytes) -> ImportedCharacter:
 def import_gcs(document: object) -> ImportedCharacter:
     """The fighter of a GCS document (the file's JSON, parsed)."""
     _check_depth(document)
+    unwritable = unwritable_text(document)  # a fighter no battle file could hold
+    if unwritable is not None:
+        raise DataError(unwritable)
     doc = as_object(document, "the file")
     version = _format_version(doc)
     return _Reader(doc, version).character()
