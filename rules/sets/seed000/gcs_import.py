@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from hexmap import Handedness, HexmapError, Reach, parse_signed_digits
+from rules.battle.limits import MAX_WEAPONS, check_counts
 from rules.battle.model import (
     Armor,
     DamageBase,
@@ -205,6 +206,7 @@ def read_gcs(data: bytes) -> ImportedCharacter:
 def import_gcs(document: object) -> ImportedCharacter:
     """The fighter of a GCS document (the file's JSON, parsed)."""
     _check_depth(document)
+    check_counts(document, DataError)  # no list longer than a battle file's may be
     unwritable = unwritable_text(document)  # a fighter no battle file could hold
     if unwritable is not None:
         raise DataError(unwritable)
@@ -360,6 +362,11 @@ class _Reader:
                 continue
             weapon, fences = self._weapon(item, skills)
             if weapon is not None:
+                if len(weapons) == MAX_WEAPONS:  # no battle takes the fighter: stop early
+                    raise DataError(
+                        f"{item.where}: more than {MAX_WEAPONS} weapons; a fighter carries "
+                        f"at most {MAX_WEAPONS}"
+                    )
                 weapons.append(_unique_key(weapon, weapons))
                 fencing = fencing or fences
         shield, shield_skill = self._shield(equipment, skills)
