@@ -100,6 +100,15 @@ def read_recent_files(settings: QSettings) -> tuple[Path, ...]:
     return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
 
 
+def recent_file_there(path: Path) -> bool:
+    """Whether a file of Open Recent is there (its menu marks it "missing"
+    otherwise); a name the system refuses (too long, a NUL) is no file."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class RecoveryChoice(Enum):
     RESTORE = "restore"
     DISCARD = "discard"
@@ -698,7 +707,7 @@ class FileActions(QObject):
         menu.clear()
         recent = self.recent_files()
         for number, path in enumerate(recent, start=1):
-            there = path.is_file()
+            there = recent_file_there(path)
             text = f"&{number} {path.name}" if number < 10 else path.name
             action = menu.addAction(text if there else f"{text} (missing)")
             action.setObjectName(f"recent:{number}")
