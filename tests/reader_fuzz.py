@@ -27,9 +27,10 @@ from hexmap import Facing
 from rules.battle.battle import Battle
 from rules.battle.model import Combatant, Fighter, Side
 from rules.battle.roster import AddCombatant, next_combatant_id
-from rules.battle.savefile import read_battle, saved_types_for, write_battle
+from rules.battle.savefile import PartlyReplayedFile, read_battle, saved_types_for, write_battle
 from rules.battle.values import TYPE_KEY, ValueFileError
 from rules.core.errors import RulesError
+from rules.sets.protocol import ImportedCharacter
 from rules.sets.registry import get_ruleset, ruleset_keys, sheet_owner
 from tests.hostile_data import HostileFile
 from tests.watchdog import Outcome, run_guarded
@@ -93,11 +94,14 @@ def check_read(
     read: Callable[[], object],
     errors: tuple[type[BaseException], ...],
     what: str = "",
+    usable: Callable[[object], object] | None = None,
 ) -> Outcome:
-    """Run ``read`` (which raises, or checks its result and returns a few words)
-    under the limits; fail unless it returned or raised one of ``errors`` with a
-    message for the GM. ``what`` describes the input, for the failure's text."""
-    outcome = run_guarded(read, errors)
+    """Run ``read`` under the limits; fail unless it returned or raised one of
+    ``errors`` with a message for the GM. ``usable`` then checks what it gave (its
+    value or its error: a partly read battle is offered to the GM), outside the
+    read's time, and answers in a few words. ``what`` describes the input, for the
+    failure's text."""
+    outcome = run_guarded(read, errors, then=usable)
     where = f"\ninput: {what}" if what else ""
     assert outcome.kind in ("returned", "raised"), outcome.describe() + where
     if outcome.kind == "raised":
@@ -106,29 +110,22 @@ def check_read(
     return outcome
 
 
-def pending(*branches: str) -> pytest.MarkDecorator:
-    """A fuzz test that fails on main for faults other branches fix (issue 23):
-    expected to fail until they are merged. The lead removes the mark then."""
-    return pytest.mark.xfail(strict=False, reason=f"pending {', '.join(branches)}")
-
-
-NUMBERS = "i-numbers"  # bounded numbers and ASCII digits, the BOM, the sheets' ranges
-FILES = "i-files"  # regular files only, size limits, bounded counts
-
-
 @dataclass(frozen=True)
 class Case:
-    """A file that showed a fault, the branches that fix it, and whether it must
-    be read (not only read or refused)."""
+    """A file that showed a fault, whether it must be read (not only read or
+    refused), and, for a fault still open, why it is open: the case is expected to
+    fail until the fault is fixed (the lead decides how; see the branch's report)."""
 
     name: str
     file: HostileFile
-    pending: tuple[str, ...] = ()
     must_read: bool = False
+    open_fault: str = ""
 
     @property
     def param(self) -> object:
-        marks = [pending(*self.pending)] if self.pending else []
+        marks = []
+        if self.open_fault:
+            marks.append(pytest.mark.xfail(strict=False, reason=f"open: {self.open_fault}"))
         return pytest.param(self.file, self.must_read, id=self.name, marks=marks)
 
 
@@ -171,6 +168,26 @@ def missing_fields(obj: Mapping[str, object]) -> list[str]:
 def saved_text(battle: Battle) -> str:
     """The battle as File ▸ Save writes it."""
     return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+
+
+def usable_battle_read(found: object) -> str:
+    """What File ▸ Open gives: a battle, or a refusal; a partly replayed file's
+    battle is offered to the GM, so it must be usable too."""
+    if isinstance(found, Battle):
+        return usable_battle(found)
+    if isinstance(found, PartlyReplayedFile):
+        return f"partly: {usable_battle(found.battle)}"
+    assert isinstance(found, BaseException), f"the read gave {type(found).__name__}"
+    return "refused"
+
+
+def usable_character(found: object) -> str:
+    """What an imported character file gives: a fighter that joins a battle of its
+    ruleset (seed 000's, for GCS), or a refusal."""
+    if isinstance(found, ImportedCharacter):
+        return joins_a_battle(found.fighter, found.hit_points_now, "000")
+    assert isinstance(found, BaseException), f"the read gave {type(found).__name__}"
+    return "refused"
 
 
 def usable_battle(battle: Battle, *, as_utf8: bool = True) -> str:

@@ -15,7 +15,9 @@ does can hang, swell or break the test process:
 A limit reached counts even when the reader caught the exception and raised its own
 error instead (its ``__context__`` holds it). The child answers with an ``Outcome``:
 the value the callable returned, or the exception it raised (the type, the message,
-and whether it is one of the ``allowed`` types), or which limit it reached.
+and whether it is one of the ``allowed`` types), or which limit it reached. What the
+call gave may be checked in the child after it (``then``: a battle saved and read
+back), outside its time.
 
 Forking is reliable under pytest-xdist: each worker forks its own children, none of
 them touches the worker's channel, and a child always ends with ``os._exit``. A
@@ -41,6 +43,8 @@ MEMORY_BYTES = 200 * 2**20
 # Uninterruptible C code is killed by RLIMIT_CPU a little after the limit (SIGXCPU at
 # the soft limit, SIGKILL at the hard one); a child using no CPU after WALL_SECONDS.
 KILL_AFTER_CPU_SECONDS = 3
+# What a read gave is checked after it (saved, read back ...), within this long.
+CHECK_SECONDS = 20.0
 WALL_SECONDS = 60.0
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -109,10 +113,36 @@ def _on_cpu_limit(signum: int, frame: FrameType | None) -> None:
     raise Overran("more than its CPU time")
 
 
+def _ending(exc: BaseException, allowed: tuple[type[BaseException], ...]) -> Outcome:
+    """How a call that raised ``exc`` ended."""
+    reached = _limit_reached(exc)
+    details = "".join(traceback.format_exception(exc))
+    if isinstance(reached, Overran):
+        return Outcome("overran", error=_type_name(exc), message=str(exc), details=details)
+    if reached is not None:
+        return Outcome("memory", error=_type_name(exc), message=str(exc), details=details)
+    if isinstance(exc, allowed):
+        return Outcome("raised", error=_type_name(exc), message=str(exc))
+    return Outcome("unexpected", error=_type_name(exc), message=str(exc), details=details)
+
+
+def _limited(seconds: float, call: Callable[[], object]) -> object:
+    """``call()`` stopped (``Overran``) after ``seconds`` of CPU time."""
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 def _child(
-    call: Callable[[], object], allowed: tuple[type[BaseException], ...], cpu_seconds: float
+    call: Callable[[], object],
+    allowed: tuple[type[BaseException], ...],
+    cpu_seconds: float,
+    then: Callable[[object], object] | None,
 ) -> Outcome:
-    """Runs in the forked child: set the limits, call, describe the end."""
+    """Runs in the forked child: set the limits, call, describe the end; then
+    ``then`` on what the call gave (its value or the allowed exception)."""
     # The test process's collector callbacks (hypothesis times its collections) would
     # take the limit's exception where it cannot stop the call.
     gc.callbacks.clear()
@@ -120,36 +150,33 @@ def _child(
         address_space = int(statm.read().split()[0]) * _PAGE
     resident_before = _status_kib("VmRSS") * 1024
     resource.setrlimit(resource.RLIMIT_AS, (address_space + MEMORY_BYTES, resource.RLIM_INFINITY))
-    cpu_kill = int(cpu_seconds) + KILL_AFTER_CPU_SECONDS
+    cpu_kill = int(cpu_seconds + CHECK_SECONDS) + KILL_AFTER_CPU_SECONDS
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_kill, cpu_kill + 1))
     signal.signal(signal.SIGPROF, _on_cpu_limit)
     started = time.process_time()
-    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+    found: object
     try:
-        try:
-            value = call()
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-        outcome = Outcome("returned", value)
+        found = _limited(cpu_seconds, call)
+        outcome = Outcome("returned", found)
     except BaseException as exc:  # everything is an answer here, nothing leaves the child
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        reached = _limit_reached(exc)
-        details = "".join(traceback.format_exception(exc))
-        if isinstance(reached, Overran):
-            outcome = Outcome("overran", error=_type_name(exc), message=str(exc), details=details)
-        elif reached is not None:
-            outcome = Outcome("memory", error=_type_name(exc), message=str(exc), details=details)
-        elif isinstance(exc, allowed):
-            outcome = Outcome("raised", error=_type_name(exc), message=str(exc))
-        else:
-            outcome = Outcome(
-                "unexpected", error=_type_name(exc), message=str(exc), details=details
-            )
-    grown = max(0, _status_kib("VmHWM") * 1024 - resident_before)
+        found, outcome = exc, _ending(exc, allowed)
     cpu = time.process_time() - started
+    grown = max(0, _status_kib("VmHWM") * 1024 - resident_before)
+    value = outcome.value
+    if then is not None and outcome.kind in ("returned", "raised"):
+        try:
+            value = _limited(CHECK_SECONDS, lambda: then(found))
+        except BaseException as exc:  # what the read gave is no good
+            checked = _ending(exc, ())
+            outcome = Outcome(
+                "unexpected",
+                error=checked.error,
+                message=f"what the read gave fails its check: {checked.message}",
+                details=checked.details,
+            )
     return Outcome(
         outcome.kind,
-        outcome.value,
+        value if outcome.kind == "returned" else None,
         outcome.error,
         outcome.message,
         outcome.details,
@@ -170,17 +197,21 @@ def run_guarded(
     call: Callable[[], object],
     allowed: tuple[type[BaseException], ...] = (),
     cpu_seconds: float = CPU_SECONDS,
+    then: Callable[[object], object] | None = None,
 ) -> Outcome:
     """``call()`` in a forked child under the limits (``cpu_seconds`` of CPU time,
     ``MEMORY_BYTES``); its ``Outcome``. An exception of the ``allowed`` types is
-    "raised", any other "unexpected"."""
+    "raised", any other "unexpected". ``then`` checks what the call gave, its
+    value or the allowed exception, outside the call's time (within
+    ``CHECK_SECONDS``): its answer is the outcome's value, and an exception it
+    raises makes the outcome "unexpected"."""
     reading, writing = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the test process
         status = 0
         try:
             os.close(reading)
-            data = _answer(_child(call, allowed, cpu_seconds))
+            data = _answer(_child(call, allowed, cpu_seconds, then))
             view = memoryview(data)
             while view:
                 view = view[os.write(writing, view) :]

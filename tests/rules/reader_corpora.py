@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from rules.battle.savefile import PartlyReplayedFile, read_battle
+from rules.battle.battle import Battle
+from rules.battle.savefile import read_battle
+from rules.sets.protocol import ImportedCharacter
 from rules.sets.registry import get_ruleset, sheet_owner
 from rules.sets.seed000.gcs_import import read_gcs
 from tests.hostile_data import Corpus
-from tests.reader_fuzz import ROOT, joins_a_battle, usable_battle
+from tests.reader_fuzz import ROOT, usable_battle_read, usable_character
 
 BATTLE_FILES = [
     *sorted((ROOT / "assets" / "battles").glob("*.hexfray")),
@@ -46,26 +48,19 @@ def gcs_fields(obj: Mapping[str, object]) -> list[str]:
 # --- the readers as the program uses them --------------------------------------------------
 
 
-def read_battle_file(data: bytes) -> str:
-    """``read_battle`` as File ▸ Open uses it; a partly replayed file's battle is
-    offered to the GM, so it must be usable too."""
-    try:
-        battle = read_battle(data, rulesets=get_ruleset, sheet_owner=sheet_owner)
-    except PartlyReplayedFile as partly:
-        usable_battle(partly.battle)
-        raise
-    return usable_battle(battle)
+def read_battle_file(data: bytes) -> Battle:
+    """``read_battle`` as File ▸ Open uses it (``usable_battle_read`` checks it)."""
+    return read_battle(data, rulesets=get_ruleset, sheet_owner=sheet_owner)
 
 
-def read_character(data: bytes) -> str:
-    """``read_gcs`` as File ▸ Import Character uses it: the fighter joins a battle."""
-    result = read_gcs(data)
-    return joins_a_battle(result.fighter, result.hit_points_now, "000")
+def read_character(data: bytes) -> ImportedCharacter:
+    """``read_gcs`` as File ▸ Import Character uses it (``usable_character``)."""
+    return read_gcs(data)
 
 
 # The readers run once here, so that the rulesets they import and the caches they
 # fill are the test process's, not paid again in each forked child.
 for _data in (p.read_bytes() for p in BATTLE_FILES):
-    read_battle_file(_data)
+    usable_battle_read(read_battle_file(_data))
 for _data in (p.read_bytes() for p in GCS_FILES if p.name != OLD_FORMAT):
-    read_character(_data)
+    usable_character(read_character(_data))
