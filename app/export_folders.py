@@ -14,10 +14,15 @@ _FOLDER_KEY = "export/folder{suffix}"  # per kind of file: "export/folder.png"
 
 def export_folder(settings: QSettings, suffix: str) -> Path:
     """The folder last used for files ending in ``suffix`` (".png"); the home folder
-    before the first such export, or when that folder is gone."""
+    before the first such export, or when that folder is gone or its name is none
+    the system takes."""
     value = settings.value(_FOLDER_KEY.format(suffix=suffix), "")
     folder = Path(str(value)) if value else None
-    return folder if folder is not None and folder.is_dir() else Path.home()
+    try:
+        there = folder is not None and folder.is_dir()
+    except (OSError, ValueError):  # a name the system refuses (too long, a NUL)
+        there = False
+    return folder if folder is not None and there else Path.home()
 
 
 def remember_export_folder(settings: QSettings, suffix: str, path: Path) -> None:

@@ -93,6 +93,22 @@ RESTORED_NAME = "Restored battle"  # an autosave of a battle never saved
 EMPTY_MAP = (24, 16)  # columns, rows of the map Close leaves
 
 
+def read_recent_files(settings: QSettings) -> tuple[Path, ...]:
+    """The files of Open Recent as the settings keep them, the last opened first."""
+    value = settings.value(RECENT_KEY, [])
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
+
+
+def recent_file_there(path: Path) -> bool:
+    """Whether a file of Open Recent is there (its menu marks it "missing"
+    otherwise); a name the system refuses (too long, a NUL) is no file."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class RecoveryChoice(Enum):
     RESTORE = "restore"
     DISCARD = "discard"
@@ -670,9 +686,7 @@ class FileActions(QObject):
 
     # --- recent files ------------------------------------------------------------------------
     def recent_files(self) -> tuple[Path, ...]:
-        value = self._settings.value(RECENT_KEY, [])
-        names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        return tuple(Path(str(n)) for n in names if n)[:MAX_RECENT]
+        return read_recent_files(self._settings)
 
     def _set_recent(self, paths: tuple[Path, ...]) -> None:
         self._settings.setValue(RECENT_KEY, [str(p) for p in paths[:MAX_RECENT]])
@@ -693,7 +707,7 @@ class FileActions(QObject):
         menu.clear()
         recent = self.recent_files()
         for number, path in enumerate(recent, start=1):
-            there = path.is_file()
+            there = recent_file_there(path)
             text = f"&{number} {path.name}" if number < 10 else path.name
             action = menu.addAction(text if there else f"{text} (missing)")
             action.setObjectName(f"recent:{number}")

@@ -60,6 +60,7 @@ from app.user_dirs import autosave_dir
 from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.savefile import (
     FILE_SUFFIX,
+    MAX_DEPTH,
     MAX_FILE_BYTES,
     BattleFileError,
     SavingRulesetFinder,
@@ -76,6 +77,7 @@ from rules.battle.values import ValueCodec
 from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError
 from rules.core.file_reading import open_for_reading, read_regular_file
+from rules.core.strict_json import strict_json
 from rules.sets.registry import get_ruleset, sheet_owner
 
 __all__ = [
@@ -570,7 +572,7 @@ def find_recoverable(
         try:
             first, _, rest = read_journal(journal).partition(b"\n")
             changes = rest.count(b"\n")  # a last line without its newline was cut short
-            header = json.loads(first)
+            header = _journal_json(first, "the autosave's first line")
             saved_to = header.get("saved_to") if isinstance(header, dict) else None
             unsaved_start = isinstance(header, dict) and header.get("unsaved") is True
             known = header.get("saved_fingerprint") if isinstance(header, dict) else None
@@ -613,7 +615,7 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     if not complete:
         raise BattleFileError("the autosave is empty")
     header = _journal_header(complete[0])
-    document = parse_document(json.dumps(header["battle"]))
+    document = parse_document(json.dumps(header["battle"]), any_text=True)
     battle = battle_from_document(document, rulesets=rulesets, sheet_owner=sheet_owner)
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
     version = written_in(document)  # the Hexfray that wrote the journal wrote its changes so
@@ -628,11 +630,23 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     return battle
 
 
-def _journal_header(line: bytes) -> dict[str, object]:
+def _journal_json(line: bytes, what: str) -> object:
+    """A journal line's JSON, read as strictly as a battle file (numbers bounded
+    before they are converted, no nesting deeper than a battle file's): a
+    ``BattleFileError`` naming ``what`` for a line that is damaged."""
+
+    def damaged(problem: str) -> BattleFileError:
+        return BattleFileError(f"{what} is damaged: {problem}")
+
     try:
-        header = json.loads(line)
-    except ValueError:
-        raise BattleFileError("the autosave is damaged (its first line)") from None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise damaged("it is not text") from None
+    return strict_json(text, damaged, MAX_DEPTH)
+
+
+def _journal_header(line: bytes) -> dict[str, object]:
+    header = _journal_json(line, "the autosave's first line")
     if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
         raise BattleFileError("this is not a Hexfray autosave")
     if header.get("version") != JOURNAL_VERSION:
@@ -645,10 +659,7 @@ def _journal_header(line: bytes) -> dict[str, object]:
 def _replay_line(
     battle: Battle, codec: ValueCodec, line: bytes, where: str, version: int
 ) -> None:
-    try:
-        change = json.loads(line)
-    except ValueError:
-        raise BattleFileError(f"{where} is damaged") from None
+    change = _journal_json(line, where)
     if not isinstance(change, dict) or len(change) != 1:
         raise BattleFileError(f"{where}: expected one change")
     ((kind, value),) = change.items()

@@ -76,6 +76,7 @@ from rules.battle.state import BattleState
 from rules.core.assets import asset_path, read_json
 from rules.core.errors import DataError, RulesError
 from rules.core.formats import DEFAULT_RULESET_KEY
+from rules.core.writable_text import unwritable_text
 from rules.sets.protocol import OptionChoice
 from rules.sets.registry import get_ruleset, ruleset_keys
 
@@ -147,8 +148,12 @@ def read_last_setup(settings: QSettings) -> NewBattleSetup | None:
     if not isinstance(text, str) or not text or len(text) > MAX_SETUP_TEXT:
         return None
     try:
-        return _setup_of(json.loads(text))
-    except (ValueError, TypeError, KeyError, RulesError) as exc:
+        document = json.loads(text)
+        unwritable = unwritable_text(document)  # a side name no battle file could hold
+        if unwritable is not None:
+            raise ValueError(unwritable)
+        return _setup_of(document)
+    except (ValueError, TypeError, KeyError, RecursionError, RulesError) as exc:
         log.info("the last New Battle set-up is not offered again: %s", exc)
         return None
 

@@ -12,7 +12,8 @@ never next to the program: the installed or frozen bundle is read-only to us.
   its first frame (issue 5) and still log what happened before it.
 * ``settings()`` is the one ``QSettings`` of the program, an INI file in
   ``config_dir()`` (so ``HEXFRAY_HOME`` moves it too); one that is not a regular
-  file, or is over ``MAX_SETTINGS_BYTES``, is never handed to Qt.
+  file, is over ``MAX_SETTINGS_BYTES`` or holds Qt's variant syntax is never
+  handed to Qt (``settings_at``).
 * ``user_folder_problem(folders)`` makes the folders a mode needs at start, and
   says in one line which cannot be made and why (main.py: status 2).
 """
@@ -31,7 +32,8 @@ from typing import TYPE_CHECKING, TextIO
 import platformdirs
 from PySide6.QtCore import QSettings
 
-from rules.core.file_reading import check_regular
+from app.settings_file import qt_variant_problem
+from rules.core.file_reading import read_regular_file
 
 if TYPE_CHECKING:
     from tempfile import TemporaryDirectory
@@ -138,7 +140,8 @@ def log_file() -> Path:
 
 
 class _UnusableSettings(Exception):
-    """A settings file Qt must not read: not a regular file, or too large."""
+    """A settings file Qt must not read: not a regular file, too large, or in Qt's
+    variant syntax."""
 
 
 def settings_path() -> Path:
@@ -147,21 +150,30 @@ def settings_path() -> Path:
 
 
 def settings() -> QSettings:
-    """The program's settings, an INI file in ``config_dir()``.
+    """The program's settings, an INI file in ``config_dir()`` (``settings_at``).
 
     Use this rather than ``QSettings()`` so that ``HEXFRAY_HOME`` keeps tests away
-    from the user's real settings. A settings file that is not a regular file (a
-    named pipe would hang Qt's reading, ``/dev/zero`` fill the memory) or is
-    over ``MAX_SETTINGS_BYTES`` is left alone and logged: the program runs on its
-    defaults, in settings of this session only.
+    from the user's real settings.
     """
-    path = settings_path()
+    return settings_at(settings_path())
+
+
+def settings_at(path: Path) -> QSettings:
+    """The settings in the INI file ``path``, checked before Qt reads it. A file
+    that is not a regular file (a named pipe would hang Qt's reading,
+    ``/dev/zero`` fill the memory), is over ``MAX_SETTINGS_BYTES``, or holds values
+    in Qt's variant syntax (``app.settings_file``: one line of them makes Qt abort)
+    is left alone and logged: the program runs on its defaults, in settings of this
+    session only."""
     try:
-        check_regular(
+        data = read_regular_file(
             path, MAX_SETTINGS_BYTES, _UnusableSettings, name=str(path), kind="the settings"
         )
-    except _UnusableSettings as problem:
-        path = _session_settings_path(str(problem))
+        problem = qt_variant_problem(data)
+        if problem is not None:
+            raise _UnusableSettings(f"{path}: {problem}")
+    except _UnusableSettings as unusable:
+        path = _session_settings_path(str(unusable))
     except OSError:
         pass  # missing: Qt makes it; unreadable: Qt reads nothing from it, and says so
     return QSettings(str(path), QSettings.Format.IniFormat)

@@ -50,6 +50,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import DataError, IllegalCommandError
 from rules.core.strict_json import strict_json
 from rules.core.version import ENGINE_VERSION
+from rules.core.writable_text import unwritable_text
 
 FORMAT = "hexfray-battle"
 SCHEMA_VERSION = 5
@@ -192,17 +193,26 @@ def encode_entry(
 # --- reading ------------------------------------------------------------------------
 
 
-def parse_document(text: str | bytes) -> dict[str, object]:
+def parse_document(text: str | bytes, *, any_text: bool = False) -> dict[str, object]:
     """The file's JSON, checked for size, syntax and nesting, migrated to this
     schema version, its lists checked against the battle's limits
-    (``rules.battle.limits.check_counts``) before anything is built from it."""
+    (``rules.battle.limits.check_counts``) before anything is built from it.
+    ``any_text``: text no file can hold is read too (an autosave journal restores
+    the battle as it was, and its Save names such text)."""
     if len(text) > MAX_FILE_BYTES:
         raise BattleFileError(
             f"the file is too large for a battle ({len(text) // 2**20} MB; "
             f"at most {MAX_FILE_BYTES // 2**20} MB)"
         )
     document = migrate(
-        json_object(text, BattleFileError, MAX_DEPTH, kind="a battle file", holding="battle")
+        json_object(
+            text,
+            BattleFileError,
+            MAX_DEPTH,
+            kind="a battle file",
+            holding="battle",
+            any_text=any_text,
+        )
     )
     check_counts(document, BattleFileError)
     return document
@@ -215,11 +225,13 @@ def json_object(
     *,
     kind: str,
     holding: str,
+    any_text: bool = False,
 ) -> dict[str, object]:
     """The JSON object a file of Hexfray's holds (a battle file, a template),
     bytes read as UTF-8 and parsed by ``strict_json``; ``on_error`` for text that
     is not text or holds no object ("this is not {kind} (no Hexfray {holding}
-    inside)"). Shared so that every such file is checked as strictly."""
+    inside)"), and for text no file can hold (``rules.core.writable_text``)
+    unless ``any_text``. Shared so that every such file is checked as strictly."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -228,6 +240,9 @@ def json_object(
     data = strict_json(text, on_error, max_depth)
     if not isinstance(data, dict):
         raise on_error(f"this is not {kind} (no Hexfray {holding} inside)")
+    unwritable = None if any_text else unwritable_text(data)  # it could never be saved again
+    if unwritable is not None:
+        raise on_error(unwritable)
     return data
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from hexmap import Handedness, HexmapError, Reach, parse_signed_digits
+from rules.battle.limits import MAX_WEAPONS, check_counts
 from rules.battle.model import (
     Armor,
     DamageBase,
@@ -47,6 +48,7 @@ from rules.core.errors import DataError
 from rules.core.jsondata import JSONObject, as_list, as_object
 from rules.core.numbers import number_text_problem
 from rules.core.strict_json import bounded_loads
+from rules.core.writable_text import unwritable_text
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.seed000.gcs_criteria import (
     GcsSkill,
@@ -204,6 +206,10 @@ def read_gcs(data: bytes) -> ImportedCharacter:
 def import_gcs(document: object) -> ImportedCharacter:
     """The fighter of a GCS document (the file's JSON, parsed)."""
     _check_depth(document)
+    check_counts(document, DataError)  # no list longer than a battle file's may be
+    unwritable = unwritable_text(document)  # a fighter no battle file could hold
+    if unwritable is not None:
+        raise DataError(unwritable)
     doc = as_object(document, "the file")
     version = _format_version(doc)
     return _Reader(doc, version).character()
@@ -356,6 +362,11 @@ class _Reader:
                 continue
             weapon, fences = self._weapon(item, skills)
             if weapon is not None:
+                if len(weapons) == MAX_WEAPONS:  # no battle takes the fighter: stop early
+                    raise DataError(
+                        f"{item.where}: more than {MAX_WEAPONS} weapons; a fighter carries "
+                        f"at most {MAX_WEAPONS}"
+                    )
                 weapons.append(_unique_key(weapon, weapons))
                 fencing = fencing or fences
         shield, shield_skill = self._shield(equipment, skills)
