@@ -17,7 +17,7 @@ which of its rolls (``penalties``, each the very modifier its attack adds).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, Flag
 from fractions import Fraction
 
@@ -228,6 +228,16 @@ ABLE = FighterCondition(able_to_act=True)
 def down_as(down: Down, citation: Citation) -> FighterCondition:
     """The condition of a fighter out of the fight, ``down`` by the rule ``citation``."""
     return FighterCondition(able_to_act=False, down=down, citation=citation)
+
+
+def with_useless_limbs(
+    condition: FighterCondition, limbs: tuple[UselessLimb, ...]
+) -> FighterCondition:
+    """``condition`` (a fighter down) with the limbs that are useless too: the
+    down view every ruleset gives, whose hurt is 1 whatever its limbs."""
+    if not limbs:
+        return condition
+    return replace(condition, useless_limbs=limbs)
 
 
 def hurt_below_down(fraction: Fraction) -> Fraction:

@@ -45,6 +45,7 @@ from rules.battle.condition import (
     as_penalty,
     hurt_below_down,
     on_attacks_with,
+    with_useless_limbs,
 )
 from rules.battle.hands import wielded_weapons
 from rules.battle.model import Combatant, Posture, Weapon
@@ -92,11 +93,7 @@ def condition_000(c: Combatant, tables: Tables) -> FighterCondition:
     down = fighter_condition(c)
     limbs = useless_limbs(c)
     if down.down is not None:
-        if not limbs:
-            return down
-        return FighterCondition(
-            able_to_act=False, down=down.down, citation=down.citation, useless_limbs=limbs
-        )
+        return with_useless_limbs(down, limbs)
     hurt = hurt_000(c.hp, c.fighter.hit_points)
     penalties = penalties_000(c, tables)
     if not (hurt or limbs or penalties):

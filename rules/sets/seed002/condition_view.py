@@ -36,6 +36,7 @@ from rules.battle.condition import (
     UselessLimb,
     down_as,
     hurt_below_down,
+    with_useless_limbs,
 )
 from rules.battle.model import Combatant, Status
 from rules.core.citation import Citation
@@ -73,11 +74,7 @@ def condition_002(c: Combatant) -> FighterCondition:
     down = down_002(c)
     limbs = useless_limbs(c)
     if down.down is not None:
-        if not limbs:
-            return down
-        return FighterCondition(
-            able_to_act=False, down=down.down, citation=down.citation, useless_limbs=limbs
-        )
+        return with_useless_limbs(down, limbs)
     hurt = hurt_002(c.hp, c.fighter.hit_points)
     penalties = penalties_002(c)
     if not (hurt or limbs or penalties):

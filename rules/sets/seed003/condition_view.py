@@ -37,6 +37,7 @@ from rules.battle.condition import (
     as_penalty,
     hurt_below_down,
     on_attacks_with,
+    with_useless_limbs,
 )
 from rules.battle.hands import wielded_weapons
 from rules.battle.model import Combatant
@@ -79,11 +80,7 @@ def condition_003(c: Combatant) -> FighterCondition:
     body = wounded_body(c)
     limbs = () if body is None else useless_limbs(body)
     if down.down is not None:
-        if not limbs:
-            return down
-        return FighterCondition(
-            able_to_act=False, down=down.down, citation=down.citation, useless_limbs=limbs
-        )
+        return with_useless_limbs(down, limbs)
     hurt = UNHURT if body is None else hurt_003(body)
     penalties = penalties_003(c, body)
     if not (hurt or limbs or penalties):
