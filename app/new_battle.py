@@ -69,6 +69,7 @@ from app.theme import SIDE_COLOURS
 from hexmap import Facing, Handedness, Hex, HexGrid, parse_digits
 from rules.battle.battle import Battle
 from rules.battle.edits import fighter_problems
+from rules.battle.limits import MAX_MAP_SIDE
 from rules.battle.model import Combatant, Side
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
@@ -82,7 +83,6 @@ from rules.sets.registry import get_ruleset, ruleset_keys
 
 log = logging.getLogger(__name__)
 
-MAX_MAP_SIDE = 400  # hexes: the map view fits and repaints a 400 x 400 map
 DEFAULT_COLUMNS = 24
 DEFAULT_ROWS = 16
 MIN_SIDES = 2

@@ -146,6 +146,9 @@ def _child(
     # The test process's collector callbacks (hypothesis times its collections) would
     # take the limit's exception where it cannot stop the call.
     gc.callbacks.clear()
+    # The test process's objects are the parent's: a collection that walked them would
+    # write to every page of them, copying each (seconds of a big worker's time).
+    gc.freeze()
     with open("/proc/self/statm", encoding="ascii") as statm:
         address_space = int(statm.read().split()[0]) * _PAGE
     resident_before = _status_kib("VmRSS") * 1024

@@ -29,8 +29,11 @@ MAX_MODES = 20  # ways one weapon is used (swing, thrust, thrown ...)
 MAX_ITEMS = 10_000  # items lying on the map
 MAX_COMMANDS = 50_000  # commands of a battle: its log and its redo list together
 MAX_FACES = 1_000  # dice one command rolls
-MAX_MAP_SIDE = 1000  # hexes along one side of the map
+MAX_MAP_SIDE = 300  # hexes along one side: a stroke over all of them reads in half a second
 MAX_HEXES = MAX_MAP_SIDE * MAX_MAP_SIDE  # a list of hexes: the painted terrain, a path
+# Attacks and defenses of one fighter in one turn (a turn at the table has a few):
+# each defense looks through them (000 CUMULATIVE DEFENSES).
+MAX_TURN_ACTIONS = 100
 MAX_ENTRIES = 10_000  # any other list or object in a file (skills, wounds, sides ...)
 
 
@@ -151,8 +154,8 @@ def _named_over_limit(data: object) -> tuple[tuple[str | int, ...], CountLimit, 
 
 def state_count_problem(state: BattleState) -> str | None:
     """Why ``state`` holds more than a battle may (too many fighters, items on the
-    map, or weapons on one fighter), for the command that would make it so; None
-    when it keeps to the limits."""
+    map, weapons on one fighter, or actions of one fighter this turn), for the
+    command that would make it so; None when it keeps to the limits."""
     if len(state.combatants) > MAX_FIGHTERS:
         return f"a battle holds at most {MAX_FIGHTERS:,} fighters"
     if len(state.items) > MAX_ITEMS:
@@ -160,4 +163,9 @@ def state_count_problem(state: BattleState) -> str | None:
     for combatant in state.combatants:
         if len(combatant.fighter.weapons) > MAX_WEAPONS:
             return f"{combatant.name} would carry more than {MAX_WEAPONS} weapons"
+        if len(combatant.actions_this_turn) > MAX_TURN_ACTIONS:
+            return (
+                f"{combatant.name} would attack or defend more than {MAX_TURN_ACTIONS} "
+                "times in one turn"
+            )
     return None

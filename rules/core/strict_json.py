@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from rules.core.numbers import NumberTextError, number_text_problem
+from rules.core.numbers import MAX_NUMBER_CHARS, NumberTextError, number_text_problem
 
 # Deeper than any table or battle file we write (the deepest table has 11 levels).
 MAX_JSON_DEPTH = 64
@@ -42,11 +42,9 @@ def strict_json(
         raise on_error(f"the number {name} is not allowed")
 
     def unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-        found: dict[str, object] = {}
-        for key, value in pairs:
-            if key in found:
-                raise on_error(f"the key {key!r} appears twice in one object")
-            found[key] = value
+        found = dict(pairs)  # in C: a file's million objects are read in a second
+        if len(found) < len(pairs):
+            raise on_error(f"the key {_first_repeated(pairs)!r} appears twice in one object")
         return found
 
     if text.startswith(BYTE_ORDER_MARK):  # some editors put one before UTF-8 text
@@ -65,8 +63,20 @@ def strict_json(
         raise on_error(str(exc)) from None
     except ValueError as exc:  # nothing known; as every reader's, one line for the GM
         raise on_error(f"the file cannot be read ({short_reason(exc)})") from None
-    _check_depth(data, max_depth, on_error)
     return data
+
+
+# The largest whole number of at most ``MAX_NUMBER_CHARS`` digits, bar one.
+_LARGEST_SHORT_INT = 10 ** (MAX_NUMBER_CHARS - 1)
+
+
+def _first_repeated(pairs: list[tuple[str, object]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    raise AssertionError("no key repeats")
 
 
 class _UnreadNumber:
@@ -82,31 +92,57 @@ class _UnreadNumber:
 def bounded_loads(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> object:
     """``json.loads(text, **options)`` with every number's text bounded before it
     is converted (``rules.core.numbers.number_text_problem``: its length and its
-    power of ten), and no infinite float. A number beyond them is a
-    ``NumberTextError`` naming its place ("log[3].dice[0]: the number ...");
-    ``max_depth`` bounds the search for that place."""
+    power of ten), no infinite float, and nothing nested deeper than
+    ``max_depth`` (``RecursionError``, as ``json`` itself raises for the deepest).
+    A number beyond them is a ``NumberTextError`` naming its place
+    ("log[3].dice[0]: the number ...").
+
+    Whole numbers are read by Python itself, which refuses more than 4,300
+    digits at once, and checked after: a hook for each of a file's hundreds of
+    thousands of numbers would take a second. Only a file that holds a long one
+    is read again number by number, to name it."""
+    try:
+        data = _loads_checking_each_number(text, int, options)
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError | NumberTextError):
+            raise
+        return _loads_checking_each_number(text, None, options)  # Python refused a number
+    if not _within_depth_and_short(data, max_depth):
+        return _loads_checking_each_number(text, None, options)
+    return data
+
+
+def _loads_checking_each_number(
+    text: str | bytes, read_int: Callable[[str], object] | None, options: dict[str, Any]
+) -> object:
+    """``json.loads`` with each float's text (and each whole number's, unless
+    ``read_int`` converts them) bounded by ``number_text_problem``; the first
+    number beyond it raises ``NumberTextError`` with its place."""
     unread: list[_UnreadNumber] = []
 
-    def read_int(number: str) -> object:
+    def checked(number: str, convert: Callable[[str], object]) -> object:
         problem = number_text_problem(number)
         if problem is None:
-            return int(number)
-        unread.append(_UnreadNumber(problem))
-        return unread[-1]
-
-    def read_float(number: str) -> object:
-        problem = number_text_problem(number)
-        if problem is None:
-            value = float(number)
-            if math.isfinite(value):
+            value = convert(number)
+            if not isinstance(value, float) or math.isfinite(value):
                 return value
             problem = f"the number {number} is too large to read"
         unread.append(_UnreadNumber(problem))
         return unread[-1]
 
-    data: object = json.loads(text, parse_int=read_int, parse_float=read_float, **options)
+    def read_float(number: str) -> object:
+        if len(number) <= MAX_NUMBER_CHARS and "e" not in number and "E" not in number:
+            return float(number)  # short, without a power of ten: always finite
+        return checked(number, float)
+
+    data: object = json.loads(
+        text,
+        parse_int=read_int or (lambda number: checked(number, int)),
+        parse_float=read_float,
+        **options,
+    )
     if unread:
-        place = _place_of(data, unread[0], max_depth)
+        place = _place_of(data, unread[0], MAX_JSON_DEPTH * 4)
         raise NumberTextError(f"{place}: {unread[0].problem}" if place else unread[0].problem)
     return data
 
@@ -131,7 +167,31 @@ def _place_of(data: object, target: object, max_depth: int) -> str:
     return ""
 
 
-def _check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:
+def _within_depth_and_short(data: object, max_depth: int) -> bool:
+    """Whether ``data`` holds no whole number longer than a number's text may be;
+    ``RecursionError`` if it is nested deeper than ``max_depth``. Level by level,
+    without a stack."""
+    level: list[object] = [data]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            raise RecursionError(f"nested more than {max_depth} deep")
+        following: list[object] = []
+        for value in level:
+            if isinstance(value, dict):
+                following.extend(value.values())
+            elif isinstance(value, list):
+                following.extend(value)
+            elif isinstance(value, int) and not -_LARGEST_SHORT_INT < value < _LARGEST_SHORT_INT:
+                return False
+        level = following
+    return True
+
+
+def check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:
+    """Refuse parsed JSON ``data`` nested deeper than ``max_depth`` (``on_error``),
+    before anything walks it recursively: level by level, without a stack."""
     level: list[object] = [data]
     depth = 0
     while level:

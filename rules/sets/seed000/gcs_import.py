@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -47,7 +47,7 @@ from rules.core.dice import parse_dice
 from rules.core.errors import DataError
 from rules.core.jsondata import JSONObject, as_list, as_object
 from rules.core.numbers import number_text_problem
-from rules.core.strict_json import bounded_loads
+from rules.core.strict_json import bounded_loads, check_depth
 from rules.core.writable_text import unwritable_text
 from rules.sets.protocol import CharacterFileKind, ImportedCharacter
 from rules.sets.seed000.gcs_criteria import (
@@ -200,19 +200,24 @@ def read_gcs(data: bytes) -> ImportedCharacter:
         raise DataError("not a GCS character file: its JSON is nested too deeply") from exc
     except ValueError as exc:  # a number too long or too large (bounded_loads names it)
         raise DataError(f"not a GCS character file: {exc}") from exc
-    return import_gcs(document)
+    return import_gcs(document, text)
 
 
-def import_gcs(document: object) -> ImportedCharacter:
-    """The fighter of a GCS document (the file's JSON, parsed)."""
-    _check_depth(document)
+def import_gcs(document: object, source: str | None = None) -> ImportedCharacter:
+    """The fighter of a GCS document (the file's JSON, parsed; ``source``, its
+    text, if known)."""
+    check_depth(document, MAX_JSON_DEPTH, _too_deep)
     check_counts(document, DataError)  # no list longer than a battle file's may be
-    unwritable = unwritable_text(document)  # a fighter no battle file could hold
+    unwritable = unwritable_text(document, source)  # a fighter no battle file could hold
     if unwritable is not None:
         raise DataError(unwritable)
     doc = as_object(document, "the file")
     version = _format_version(doc)
     return _Reader(doc, version).character()
+
+
+def _too_deep(message: str) -> DataError:
+    return DataError(f"not a GCS character file: {message}")
 
 
 def armor_pd(worn_dr: int) -> int:
@@ -233,26 +238,6 @@ def shield_pd(db: int, name: str) -> int:
 
 
 # --- the document ---------------------------------------------------------------------
-
-
-def _check_depth(document: object) -> None:
-    """Refuse a document nested deeper than ``MAX_JSON_DEPTH`` before anything
-    walks it (a message quoting a value, a recursive reader): without a stack."""
-    pending: list[tuple[object, int]] = [(document, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if isinstance(value, dict):
-            inner: Iterable[object] = value.values()
-        elif isinstance(value, list):
-            inner = value
-        else:
-            continue
-        if depth > MAX_JSON_DEPTH:
-            raise DataError(
-                f"not a GCS character file: its lists and objects are nested more than "
-                f"{MAX_JSON_DEPTH} deep"
-            )
-        pending.extend((v, depth + 1) for v in inner)
 
 
 def _format_version(doc: JSONObject) -> int:
