@@ -42,15 +42,15 @@ EXPONENTS = (309, 400, 4_301, 100_000, 10_000_000, 999_999_999, 10**18)
 NESTING = (65, 100, 1_000, 100_000)
 COUNTS = (1_000, 10_000, 100_000)
 # A repeated element is repeated at most so far that the repeats take this many
-# bytes: a reader parses a few megabytes of JSON objects a second (less on a busy
-# machine, whose CPU time grows with the contention), and a larger file
-# within the size limits is the explicit cases' (tests/*/test_*_known_faults.py).
-MAX_REPEATED_BYTES = 256 * 1024
-# Lists of commands, which a reader replays one by one: a few hundred of them is a
-# long evening, not a hostile file, and thousands take seconds to replay (each
-# command looks through the turn's earlier actions); the explicit cases hold those.
+# bytes: a reader parses a megabyte of JSON objects in a few hundredths of a second,
+# and the largest files within the size limits are the explicit cases'
+# (tests/*/test_*_known_faults.py).
+MAX_REPEATED_BYTES = 1024 * 1024
+# Lists of commands, which a reader replays one by one (a tenth of a millisecond
+# to a millisecond each): a thousand of them is a long evening; the explicit cases
+# hold longer logs.
 COMMAND_LISTS = frozenset({"log", "undone"})
-MAX_REPEATED_COMMANDS = 300
+MAX_REPEATED_COMMANDS = 1_000
 
 
 class Corpus(dict[str, object]):

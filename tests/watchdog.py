@@ -12,6 +12,12 @@ does can hang, swell or break the test process:
   no more, so that an allocation past it is a ``MemoryError`` (or a crash) instead
   of a machine out of memory; the growth of its resident memory is checked too.
 
+One child serves the calls of one test, one after another (``_Server``): a fuzz
+test's 2,000 reads pay for one fork, not 2,000, each of which copied the pages of
+a big test worker that Python touched. The call goes to it by ``cloudpickle``
+(a lambda and what it holds). A child that reached a limit, raised what it may
+not, or grew is ended, and the next call gets a fresh one.
+
 A limit reached counts even when the reader caught the exception and raised its own
 error instead (its ``__context__`` holds it). The child answers with an ``Outcome``:
 the value the callable returned, or the exception it raised (the type, the message,
@@ -26,6 +32,7 @@ child that dies or answers nothing is an ``Outcome`` too, never a hung test.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import pickle
@@ -37,6 +44,8 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
+
+import cloudpickle
 
 CPU_SECONDS = 1.0
 MEMORY_BYTES = 200 * 2**20
@@ -135,27 +144,38 @@ def _limited(seconds: float, call: Callable[[], object]) -> object:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
-def _child(
+# A child that grew this much since it started is ended after the call: the next
+# call's memory limit is measured from a fresh one.
+SERVER_GROWTH_BYTES = 64 * 2**20
+
+
+def _reset_peak_memory() -> bool:
+    """Start ``VmHWM`` again from the resident memory now (Linux's clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _guarded_call(
     call: Callable[[], object],
     allowed: tuple[type[BaseException], ...],
     cpu_seconds: float,
     then: Callable[[object], object] | None,
 ) -> Outcome:
-    """Runs in the forked child: set the limits, call, describe the end; then
-    ``then`` on what the call gave (its value or the allowed exception)."""
-    # The test process's collector callbacks (hypothesis times its collections) would
-    # take the limit's exception where it cannot stop the call.
-    gc.callbacks.clear()
-    # The test process's objects are the parent's: a collection that walked them would
-    # write to every page of them, copying each (seconds of a big worker's time).
-    gc.freeze()
+    """Runs in the child: set the limits, call, describe the end; then ``then``
+    on what the call gave (its value or the allowed exception)."""
     with open("/proc/self/statm", encoding="ascii") as statm:
         address_space = int(statm.read().split()[0]) * _PAGE
-    resident_before = _status_kib("VmRSS") * 1024
+    peak_reset = _reset_peak_memory()
+    resident_before = _status_kib("VmRSS" if peak_reset else "VmHWM") * 1024
     resource.setrlimit(resource.RLIMIT_AS, (address_space + MEMORY_BYTES, resource.RLIM_INFINITY))
-    cpu_kill = int(cpu_seconds + CHECK_SECONDS) + KILL_AFTER_CPU_SECONDS
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_kill, cpu_kill + 1))
-    signal.signal(signal.SIGPROF, _on_cpu_limit)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_kill = int(used.ru_utime + used.ru_stime + cpu_seconds + CHECK_SECONDS)
+    cpu_kill += KILL_AFTER_CPU_SECONDS
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_kill, resource.RLIM_INFINITY))
     started = time.process_time()
     found: object
     try:
@@ -177,6 +197,7 @@ def _child(
                 message=f"what the read gave fails its check: {checked.message}",
                 details=checked.details,
             )
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     return Outcome(
         outcome.kind,
         value if outcome.kind == "returned" else None,
@@ -196,6 +217,137 @@ def _answer(outcome: Outcome) -> bytes:
         return pickle.dumps(kept)
 
 
+def _write_message(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(8, "big") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, count: int, deadline: float | None) -> bytes | None:
+    """``count`` bytes from ``fd``; None at its end, or when ``deadline`` (a
+    ``time.monotonic()``) passes first."""
+    chunks: list[bytes] = []
+    while count:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+        chunk = os.read(fd, min(count, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_message(fd: int, deadline: float | None = None) -> bytes | None:
+    size = _read_exactly(fd, 8, deadline)
+    return None if size is None else _read_exactly(fd, int.from_bytes(size, "big"), deadline)
+
+
+def _serve(requests: int, answers: int) -> None:
+    """The child's loop: each request a guarded call, each answer its outcome,
+    until the test process closes the requests."""
+    # The test process's collector callbacks (hypothesis times its collections) would
+    # take the limit's exception where it cannot stop the call; and its objects are
+    # the parent's: a collection that walked them would copy every page they lie on.
+    gc.callbacks.clear()
+    gc.freeze()
+    signal.signal(signal.SIGPROF, _on_cpu_limit)
+    while (request := _read_message(requests)) is not None:
+        call, allowed, cpu_seconds, then = cloudpickle.loads(request)
+        _write_message(answers, _answer(_guarded_call(call, allowed, cpu_seconds, then)))
+
+
+class _Server:
+    """A forked child that runs guarded calls one after another."""
+
+    def __init__(self, test: str) -> None:
+        self.test = test
+        self.owner = os.getpid()
+        requests_read, self.requests = os.pipe()
+        self.answers, answers_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the test process
+            status = 0
+            try:
+                os.close(self.requests)
+                os.close(self.answers)
+                _serve(requests_read, answers_write)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        self.pid = pid
+        os.close(requests_read)
+        os.close(answers_write)
+
+    def run(self, request: bytes) -> Outcome:
+        """The outcome of one request; the server is ended unless it answered."""
+        try:
+            _write_message(self.requests, request)
+        except BrokenPipeError:
+            return self._ended()
+        answer = _read_message(self.answers, time.monotonic() + WALL_SECONDS)
+        if answer is None:
+            return self._ended()
+        outcome = pickle.loads(answer)
+        assert isinstance(outcome, Outcome)
+        return outcome
+
+    def close(self) -> None:
+        if self.pid:
+            os.close(self.requests)
+            os.close(self.answers)
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+
+    def _ended(self) -> Outcome:
+        """The child answered nothing: why (it died, or it was stopped after
+        ``WALL_SECONDS``)."""
+        os.close(self.requests)
+        os.close(self.answers)
+        finished, status = os.waitpid(self.pid, os.WNOHANG)
+        if not finished:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+            return Outcome("died", details=f"no answer after {WALL_SECONDS} s (blocked?): killed")
+        self.pid = 0
+        if os.WIFSIGNALED(status):
+            name = signal.Signals(os.WTERMSIG(status)).name
+            cause = {
+                "SIGXCPU": "CPU time limit: uninterruptible work past the limit",
+                "SIGKILL": "killed (CPU time hard limit)",
+            }.get(name, "a crash (perhaps an allocation past the memory limit)")
+            return Outcome("died", error=name, details=cause)
+        return Outcome("died", details=f"the child exited with status {os.WEXITSTATUS(status)}")
+
+
+_server: _Server | None = None
+
+
+def _server_for_this_test() -> _Server:
+    """The running test's server: forked when the test first asks, so that it holds
+    what the test set up (a Qt application, files)."""
+    global _server
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    if _server is not None and (_server.owner != os.getpid() or _server.test != test):
+        if _server.owner == os.getpid():
+            _server.close()
+        _server = None
+    if _server is None or not _server.pid:
+        _server = _Server(test)
+    return _server
+
+
+@atexit.register
+def _end_the_server() -> None:
+    if _server is not None and _server.owner == os.getpid():
+        _server.close()
+
+
 def run_guarded(
     call: Callable[[], object],
     allowed: tuple[type[BaseException], ...] = (),
@@ -208,62 +360,18 @@ def run_guarded(
     value or the allowed exception, outside the call's time (within
     ``CHECK_SECONDS``): its answer is the outcome's value, and an exception it
     raises makes the outcome "unexpected"."""
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the test process
-        status = 0
-        try:
-            os.close(reading)
-            data = _answer(_child(call, allowed, cpu_seconds, then))
-            view = memoryview(data)
-            while view:
-                view = view[os.write(writing, view) :]
-        except BaseException:
-            status = 70
-        finally:
-            os._exit(status)
-    os.close(writing)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + WALL_SECONDS
-    killed = False
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                killed = True
-                break
-            ready, _, _ = select.select([reading], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(reading, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(reading)
-        _, status = os.waitpid(pid, 0)
-    if killed:
-        return Outcome("died", details=f"no answer after {WALL_SECONDS} s (blocked?): killed")
-    if chunks:
-        outcome = pickle.loads(b"".join(chunks))
-        assert isinstance(outcome, Outcome)
-        if outcome.memory_bytes > MEMORY_BYTES and outcome.kind in ("returned", "raised"):
-            return Outcome(
-                "memory",
-                outcome.value,
-                outcome.error,
-                outcome.message,
-                f"its resident memory grew by {outcome.memory_bytes / 2**20:.0f} MB",
-                outcome.cpu_seconds,
-                outcome.memory_bytes,
-            )
-        return outcome
-    if os.WIFSIGNALED(status):
-        name = signal.Signals(os.WTERMSIG(status)).name
-        cause = {
-            "SIGXCPU": "CPU time limit: uninterruptible work past the limit",
-            "SIGKILL": "killed (CPU time hard limit)",
-        }.get(name, "a crash (perhaps an allocation past the memory limit)")
-        return Outcome("died", error=name, details=cause)
-    return Outcome("died", details=f"the child exited with status {os.WEXITSTATUS(status)}")
+    server = _server_for_this_test()
+    outcome = server.run(cloudpickle.dumps((call, allowed, cpu_seconds, then)))
+    if outcome.kind not in ("returned", "raised") or outcome.memory_bytes > SERVER_GROWTH_BYTES:
+        server.close()  # the next call gets a child that reached no limit
+    if outcome.memory_bytes > MEMORY_BYTES and outcome.kind in ("returned", "raised"):
+        return Outcome(
+            "memory",
+            outcome.value,
+            outcome.error,
+            outcome.message,
+            f"its resident memory grew by {outcome.memory_bytes / 2**20:.0f} MB",
+            outcome.cpu_seconds,
+            outcome.memory_bytes,
+        )
+    return outcome
