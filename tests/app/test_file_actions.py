@@ -29,6 +29,7 @@ from app.new_battle import (
 )
 from hexmap import Facing, Hex
 from rules.battle.commands import TurnCombatant
+from rules.battle.limits import MAX_MAP_SIDE
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
 from rules.battle.savefile import PartlyReplayedFile
@@ -108,7 +109,7 @@ def test_the_dialog_makes_the_setup_with_the_typed_seed_and_sides(qtbot: object)
     qtbot.addWidget(dialog)  # type: ignore[attr-defined]
     assert dialog.seed_edit.text() == "99"
     dialog.columns_box.setValue(40)
-    dialog.rows_box.setValue(500)  # past the limit: the box keeps 400
+    dialog.rows_box.setValue(MAX_MAP_SIDE + 100)  # past the limit: the box keeps the limit
     dialog.seed_edit.setText("777")
     assert [row.side for row in dialog.side_rows] == [Side.RED, Side.BLUE]
     dialog.side_rows[0].name_edit.setText("The Duke's guard")
@@ -120,7 +121,7 @@ def test_the_dialog_makes_the_setup_with_the_typed_seed_and_sides(qtbot: object)
         dialog.add_side_button.click()
     assert len(dialog.side_rows) == MAX_SIDES and not dialog.add_side_button.isEnabled()
     setup = dialog.setup()
-    assert (setup.columns, setup.rows, setup.seed) == (40, 400, 777)
+    assert (setup.columns, setup.rows, setup.seed) == (40, MAX_MAP_SIDE, 777)
     assert setup.ruleset_key == "000"
     assert setup.sides[0] == SideSetup(
         Side.RED, "The Duke's guard", dialog.side_rows[0].colour.name()
