@@ -191,17 +191,8 @@ def _within_depth_and_short(data: object, max_depth: int) -> bool:
 
 def check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:
     """Refuse parsed JSON ``data`` nested deeper than ``max_depth`` (``on_error``),
-    before anything walks it recursively: level by level, without a stack."""
-    level: list[object] = [data]
-    depth = 0
-    while level:
-        depth += 1
-        if depth > max_depth:
-            raise on_error(f"the file is nested too deeply (more than {max_depth} levels)")
-        following: list[object] = []
-        for value in level:
-            if isinstance(value, dict):
-                following.extend(value.values())
-            elif isinstance(value, list):
-                following.extend(value)
-        level = following
+    before anything walks it recursively."""
+    try:
+        _within_depth_and_short(data, max_depth)
+    except RecursionError:
+        raise on_error(f"the file is nested too deeply (more than {max_depth} levels)") from None
