@@ -171,6 +171,7 @@ def _within_depth_and_short(data: object, max_depth: int) -> bool:
     """Whether ``data`` holds no whole number longer than a number's text may be;
     ``RecursionError`` if it is nested deeper than ``max_depth``. Level by level,
     without a stack."""
+    short = True
     level: list[object] = [data]
     depth = 0
     while level:
@@ -184,9 +185,9 @@ def _within_depth_and_short(data: object, max_depth: int) -> bool:
             elif isinstance(value, list):
                 following.extend(value)
             elif isinstance(value, int) and not -_LARGEST_SHORT_INT < value < _LARGEST_SHORT_INT:
-                return False
+                short = False  # the depth is still looked at to the bottom
         level = following
-    return True
+    return short
 
 
 def check_depth(data: object, max_depth: int, on_error: Callable[[str], Exception]) -> None:

@@ -191,3 +191,11 @@ def test_a_gcs_weight_of_thousands_of_digits_is_refused_naming_the_field() -> No
     document["equipment"][0]["calc"]["weight"] = "1" * 5000 + " lb"
     with pytest.raises(DataError, match=r"weight: the number 1111.* is too long to read"):
         read_gcs(json.dumps(document).encode("utf-8"))
+
+
+def test_a_long_whole_number_does_not_hide_deep_nesting() -> None:
+    """A whole number of 40 digits (within the bounds, read again number by number)
+    beside nesting deeper than a battle file's: the depth is refused all the same."""
+    text = '{"a": ' + "9" * 40 + ', "b": ' + "[" * 70 + "]" * 70 + "}"
+    with pytest.raises(DataError, match="nested too deeply"):
+        strict_json(text, DataError)
