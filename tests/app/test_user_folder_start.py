@@ -6,8 +6,6 @@ in one line on stderr which folder cannot be made and why, and ends with status
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,21 +13,10 @@ import pytest
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 import main
+from tests.app.test_files_command_line import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 GCS = ROOT / "tests" / "data" / "gcs" / "sword_and_shield_v5.gcs"
-
-
-def run_main(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "HEXFRAY_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,8 @@ THOUSANDS = "1" * 5000  # int() refuses more than 4,300 digits with a bare Value
 
 
 def document(battle: Battle) -> dict[str, object]:
-    data = json.loads(write_battle(battle, get_ruleset("000").saved_types))
+    """The battle's file as JSON data, to change before it is read back."""
+    data = json.loads(write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types))
     assert isinstance(data, dict)
     return data
 

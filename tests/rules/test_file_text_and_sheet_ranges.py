@@ -20,7 +20,6 @@ from rules.battle.battle import Battle
 from rules.battle.edits import MAX_HIT_POINTS, EditFighter
 from rules.battle.roster import AddCombatant
 from rules.battle.savefile import (
-    BattleFileError,
     PartlyReplayedFile,
     read_battle,
     write_battle,
@@ -29,6 +28,7 @@ from rules.core.errors import DataError, IllegalCommandError
 from rules.core.strict_json import strict_json
 from rules.sets.registry import get_ruleset
 from tests.rules import seed003_battle
+from tests.rules.test_digit_text import document, refusal
 from tests.rules.test_history import demo_battle
 
 BOM = "\ufeff"
@@ -36,20 +36,6 @@ BOM = "\ufeff"
 
 def text_of(battle: Battle) -> str:
     return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
-
-
-def document(battle: Battle) -> dict[str, object]:
-    data = json.loads(text_of(battle))
-    assert isinstance(data, dict)
-    return data
-
-
-def refusal(data: dict[str, object]) -> str:
-    with pytest.raises(BattleFileError) as caught:
-        read_battle(json.dumps(data), rulesets=get_ruleset)
-    message = str(caught.value)
-    assert "\n" not in message and len(message) < 300, message
-    return message
 
 
 # --- the byte-order mark -------------------------------------------------------------------

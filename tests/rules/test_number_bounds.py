@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.battle.battle import Battle
-from rules.battle.savefile import BattleFileError, read_battle, write_battle
+from rules.battle.savefile import BattleFileError, read_battle
 from rules.core import assets
 from rules.core.errors import DataError
 from rules.core.jsondata import as_fraction
@@ -26,6 +25,7 @@ from rules.core.strict_json import bounded_loads, strict_json
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.damage import parse_wounding_table
 from rules.sets.seed000.gcs_import import read_gcs
+from tests.rules.test_digit_text import document, first_mode
 from tests.rules.test_gcs_import import FIXTURES
 from tests.rules.test_history import demo_battle
 
@@ -99,19 +99,6 @@ def test_strict_json_names_the_place_in_the_callers_error() -> None:
 # --- the readers -------------------------------------------------------------------------
 
 
-def battle_document(battle: Battle) -> dict[str, object]:
-    data = json.loads(write_battle(battle, get_ruleset("000").saved_types))
-    assert isinstance(data, dict)
-    return data
-
-
-def first_mode(data: dict[str, object]) -> dict[str, object]:
-    fighter = data["initial_state"]["combatants"][0]["fighter"]  # type: ignore[index]
-    mode = fighter["weapons"][0]["modes"][0]
-    assert isinstance(mode, dict)
-    return mode
-
-
 def battle_refusal(text: str) -> str:
     with pytest.raises(BattleFileError) as caught:
         read_battle(text, rulesets=get_ruleset)
@@ -119,7 +106,7 @@ def battle_refusal(text: str) -> str:
 
 
 def test_a_battle_file_with_a_huge_damage_factor_is_refused_naming_the_field() -> None:
-    data = battle_document(demo_battle(1))
+    data = document(demo_battle(1))
     first_mode(data)["damage"]["factor"] = HUGE  # type: ignore[index]
     message = battle_refusal(json.dumps(data))
     assert "combatants[0].fighter.weapons[0].modes[0].damage.factor" in message
@@ -127,7 +114,7 @@ def test_a_battle_file_with_a_huge_damage_factor_is_refused_naming_the_field() -
 
 
 def test_a_battle_file_with_a_huge_json_number_is_refused_naming_the_field() -> None:
-    data = battle_document(demo_battle(1))
+    data = document(demo_battle(1))
     data["initial_state"]["combatants"][0]["fighter"]["weapons"][0]["weight"] = 0.5  # type: ignore[index]
     text = json.dumps(data).replace('"weight": 0.5', f'"weight": {HUGE}')
     message = battle_refusal(text)
