@@ -25,6 +25,15 @@ Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Ruleset.preview_attack`` (the
 plan and its exact odds) for those set-ups (the defender facing the attacker): the
 median with warm caches, and the slowest with every cache of the rules cleared first.
 
+Plan (``plan_ms_median``): one attack planned as the battle plans it, without
+dice, odds or events (seed 000: ``Seed000.planned``, found by the ruleset's key in
+``PLANNERS``), for each of those set-ups, warm (its second call): the median.
+
+Legal actions (``legal_actions_ms_median``): ``Ruleset.legal_actions`` of every
+standing fighter (its maneuvers, every distinct attack on each foe in reach, its
+moves as destinations and facings ...) on the states the scripted battle below
+goes through, warm (the second call on each): the median.
+
 Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
 turn, the fallen raised again by the GM), rolled again from the seed.
@@ -47,12 +56,14 @@ from __future__ import annotations
 
 import functools
 import gc
+import importlib
 import json
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from PySide6.QtWidgets import QApplication
 
@@ -90,6 +101,12 @@ BUDGET_MS = 16.0
 LONG_LOG = 10_000
 REPLAY_COMMANDS = 1_000
 LOG_ROWS = 5_000
+LEGAL_ACTION_STATES = 200  # states of the scripted battle whose legal actions are timed
+
+# key -> "module:function" planning one attack of that ruleset (``plan_ms_median``),
+# found as the window finds a ruleset's UI (``app.rulesets``): only
+# ``app.rulesets.<key>`` imports a ruleset's package.
+PLANNERS = MappingProxyType({"000": "app.rulesets.seed000.planning:plan_attack_once"})
 
 
 @dataclass(frozen=True)
@@ -102,6 +119,7 @@ class Sizes:
     attack_seconds: float = 2.0
     odds_every: int = 1  # the odds of every n-th set-up
     long_log: int = LONG_LOG
+    legal_action_states: int = LEGAL_ACTION_STATES
     long_log_battles: int = 120  # battles measured with one attack each (log long or empty)
     replay_commands: int = REPLAY_COMMANDS
     log_rows: int = LOG_ROWS  # rows in the combat log before the timed appends
@@ -110,7 +128,7 @@ class Sizes:
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
-    long_log=200, long_log_battles=4, replay_commands=60,
+    long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
     log_rows=200, log_appends=5,
 )  # fmt: skip
 
@@ -389,6 +407,52 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
     return OddsTimes(tuple(warm), tuple(cold))
 
 
+# --- the plan and the legal actions ------------------------------------------------------
+def _planner(key: str) -> Callable[[BattleState, Attack], None]:
+    module, _, name = PLANNERS[key].partition(":")
+    planner: Callable[[BattleState, Attack], None] = getattr(
+        importlib.import_module(module), name
+    )
+    return planner
+
+
+def measure_plans(cases: Sequence[AttackCase], every: int = 1) -> tuple[float, ...]:
+    """Milliseconds of one plan of each case's attack (every ``every``-th) whose
+    ruleset has a planner, warm: the second call."""
+    times: list[float] = []
+    for case in cases[::every]:
+        if case.ruleset.key not in PLANNERS:
+            continue
+        plan = _planner(case.ruleset.key)
+        plan(case.state, case.command)
+        start = time.perf_counter()
+        plan(case.state, case.command)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return tuple(times)
+
+
+def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
+    """Milliseconds of ``Ruleset.legal_actions`` for each standing fighter on the
+    last ``states`` states the scripted battle goes through (undone one by one
+    from its end), warm: the second call on each."""
+    battle = scripted_battle(seed, states)
+    times: list[float] = []
+    for _ in range(states):
+        state = battle.state
+        ruleset = ruleset_of(state)
+        for c in state.combatants:
+            if c.status is not Status.ACTIVE:
+                continue
+            ruleset.legal_actions(state, c.id)
+            start = time.perf_counter()
+            ruleset.legal_actions(state, c.id)
+            times.append((time.perf_counter() - start) * 1000.0)
+        if not battle.can_undo:
+            break
+        battle.undo()
+    return tuple(times)
+
+
 # --- the replay -------------------------------------------------------------------------
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
@@ -566,6 +630,19 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"Exact odds ({len(odds.warm_ms)} set-ups): median {figures['odds_ms_median']:.2f} ms"
         f" warm, max {max(odds.warm_ms):.2f} ms warm; cold median "
         f"{statistics.median(odds.cold_ms):.2f} ms, max {figures['odds_ms_max_cold']:.2f} ms"
+    )
+    plans = measure_plans(cases, sizes.odds_every)
+    figures["plan_ms_median"] = statistics.median(plans)
+    lines.append(
+        f"One attack's plan ({len(plans)} set-ups, warm): median "
+        f"{figures['plan_ms_median']:.3f} ms, max {max(plans):.3f} ms"
+    )
+    legal = measure_legal_actions(seed, sizes.legal_action_states)
+    figures["legal_actions_ms_median"] = statistics.median(legal)
+    lines.append(
+        f"A fighter's legal actions ({len(legal)} fighters on {sizes.legal_action_states} "
+        f"states of the scripted demo battle, warm): median "
+        f"{figures['legal_actions_ms_median']:.2f} ms, max {max(legal):.2f} ms"
     )
     figures[f"replay_{REPLAY_COMMANDS}_s"] = measure_replay(seed, sizes.replay_commands)
     lines.append(

@@ -206,6 +206,17 @@ class MoveLimit:
     hexes: int | None
     posture: PostureMove
 
+    def allows(self, used: int, hexes: int) -> bool:
+        """Whether ``used`` movement points and ``hexes`` hexes this turn stay
+        within the limit (what ``allowance_problem`` checks)."""
+        if self.maneuver is None or self.allowance is MoveAllowance.NONE:
+            return hexes <= 0
+        if self.allowance is MoveAllowance.STEP and hexes > 1:
+            return False
+        if self.hexes is not None and hexes > self.hexes:
+            return False
+        return self.points is None or used <= self.points
+
 
 def widest_open_maneuver(
     state: BattleState, ruleset: BattleRuleset, who: Combatant
@@ -340,6 +351,8 @@ def allowance_problem(
     None."""
     limit = move_limit(state, ruleset, who, maneuver, option)
     used, hexes = who.move_used, hexes_moved(who)
+    if limit.allows(used, hexes):
+        return None
     if limit.maneuver is None:
         basis = f"{who.name} can take no maneuver now and"
         return f"{basis} may not move" if hexes > 0 else None

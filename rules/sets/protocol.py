@@ -100,10 +100,20 @@ class AttackPreview:
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """Something a combatant may do now, as the command that does it."""
+    """Something a combatant may do now, as the commands that do it, run in order:
+    ``command``, then ``then`` (a move that ends in another facing: the
+    ``MoveCombatant``, then its ``TurnCombatant``). ``ends_turn``: doing it ends
+    the fighter's turn (``EndTurn``)."""
 
     label: str
     command: Command
+    ends_turn: bool = False
+    then: tuple[Command, ...] = ()
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        """Every command of the action, in the order they run."""
+        return (self.command, *self.then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +263,11 @@ class Ruleset(BattleRuleset, Protocol):
         """The actions ``combatant_id`` may take now, as commands: what a
         computer-controlled side chooses among. While the turns run
         (rules.battle.turns) they follow its turn and maneuver: the maneuvers it
-        may choose (``ChooseManeuver``), the attacks and moves its maneuver still
-        allows, and ``EndTurn`` on its own turn."""
+        may choose (``ChooseManeuver``), every distinct attack on each foe in
+        reach that its maneuver still allows (the attacker's choices only: the
+        defender answers for itself), the moves it still allows as destinations
+        with the facings it may end in, and ``EndTurn`` on its own turn
+        (rules.sets.components.legal_actions). The battle accepts each of them."""
         ...
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:

@@ -163,8 +163,10 @@ def test_refusals_and_legal_actions_name_hexes_one_way(played: tuple[str, Battle
         messages.append(str(refused.value))
     assert hex_name(beyond) in messages[0] and hex_name(beyond) in messages[2]
     labels = [a.label for c in state.combatants for a in ruleset.legal_actions(state, c.id)]
-    steps = [label for label in labels if label.startswith("step to")]
-    assert steps and all(re.fullmatch(r"step to column \d+, row \d+", s) for s in steps)
+    moves = [label for label in labels if label.startswith("move to")]
+    assert moves and all(
+        re.fullmatch(r"move to column \d+, row \d+(, facing [NESW]+)?", s) for s in moves
+    )
     for text in (*messages, *labels):
         assert not other_forms(text, {beyond, *(c.hex for c in state.combatants)}), text
 

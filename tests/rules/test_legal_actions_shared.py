@@ -6,6 +6,7 @@ maneuvers_before_turns)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from rules.battle import commands
 from rules.battle.battle import Battle
@@ -20,9 +21,18 @@ from rules.core.dice import ScriptedDice
 from rules.sets.components.legal_actions import legal_actions
 from rules.sets.protocol import LegalAction
 from rules.sets.registry import get_ruleset
+from rules.sets.seed000.ruleset import seed000_ruleset
 from tests.rules.battle_level import BROADSWORD, HOME, MISS, Make, duel, started
 
 RULESET = get_ruleset()
+OFFERED = seed000_ruleset().offered_attacks
+
+
+def _legal(
+    state: BattleState, combatant_id: str, **knobs: Any
+) -> tuple[LegalAction, ...]:
+    """The shared legal actions with seed 000's attacks and ``knobs``."""
+    return legal_actions(RULESET, state, combatant_id, attacks=OFFERED, **knobs)
 
 
 def _commands(actions: tuple[LegalAction, ...]) -> list[Command]:
@@ -53,7 +63,7 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
         state.with_combatants(replace(f, unready=frozenset({"rapier"})))
     )
     battle = started(state)
-    actions = legal_actions(RULESET, battle.state, "f")
+    actions = _legal(battle.state, "f")
     assert _kinds(actions) == [
         ChooseManeuver,
         Attack,
@@ -64,7 +74,7 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
         EndTurn,
     ]  # the rapier unready, its bare hands reach the swordsman
     assert actions == RULESET.legal_actions(battle.state, "f")
-    assert legal_actions(RULESET, battle.state, "s") == ()  # not its turn
+    assert _legal(battle.state, "s") == ()  # not its turn
     labels = [a.label for a in actions]
     assert "ready rapier" in labels and labels[-1] == "end the turn"
     assert len([c for c in _commands(actions) if isinstance(c, commands.TurnCombatant)]) == 5
@@ -73,21 +83,21 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
 def test_an_attack_on_the_foe_in_reach_until_the_maneuver_has_none_left(make: Make) -> None:
     battle = started(duel(make))
     battle.execute(EndTurn())  # the fencer's turn passes; the swordsman's begins
-    mine = _commands(legal_actions(RULESET, battle.state, "s"))
-    assert [c.defender_id for c in mine if isinstance(c, Attack)] == ["f"]
+    mine = _commands(_legal(battle.state, "s"))
+    assert {c.defender_id for c in mine if isinstance(c, Attack)} == {"f"}
     assert ChooseManeuver("s", "move") in mine
     battle.execute(Attack("s", "f", BROADSWORD), ScriptedDice(MISS))
-    mine = _commands(legal_actions(RULESET, battle.state, "s"))
+    mine = _commands(_legal(battle.state, "s"))
     assert not any(isinstance(c, Attack) for c in mine)
     assert ChooseManeuver("s", "move") not in mine  # it attacked: Move no longer fits
 
 
 def test_a_helpless_fighter_may_only_end_its_turn(make: Make) -> None:
     battle = started(duel(make))
-    assert legal_actions(RULESET, battle.state, "f", helpless=lambda c: True) == (
-        LegalAction("end the turn", EndTurn()),
+    assert _legal(battle.state, "f", helpless=lambda c: True) == (
+        LegalAction("end the turn", EndTurn(), ends_turn=True),
     )
-    assert legal_actions(RULESET, battle.state, "s", helpless=lambda c: True) == ()
+    assert _legal(battle.state, "s", helpless=lambda c: True) == ()
 
 
 def test_attackable_picks_the_foes_an_unconscious_one_included_by_default(make: Make) -> None:
@@ -95,12 +105,10 @@ def test_attackable_picks_the_foes_an_unconscious_one_included_by_default(make: 
     s = state.combatant("s")
     battle = started(state.with_combatants(replace(s, status=Status.UNCONSCIOUS)))
     attacks = [
-        c for c in _commands(legal_actions(RULESET, battle.state, "f")) if isinstance(c, Attack)
+        c for c in _commands(_legal(battle.state, "f")) if isinstance(c, Attack)
     ]
-    assert [c.defender_id for c in attacks] == ["s"]
-    only_defenders = legal_actions(
-        RULESET, battle.state, "f", attackable=lambda foe: foe.status.can_defend
-    )
+    assert attacks and {c.defender_id for c in attacks} == {"s"}
+    only_defenders = _legal(battle.state, "f", attackable=lambda foe: foe.status.can_defend)
     assert not any(isinstance(c, Attack) for c in _commands(only_defenders))
     assert not any(
         isinstance(c, Attack) for c in _commands(RULESET.legal_actions(battle.state, "f"))
@@ -112,12 +120,11 @@ def test_may_attack_pick_up_and_maneuvers_before_turns(make: Make) -> None:
     # The swordsman's sword put away: a hand free for the one on the floor.
     state = state.with_combatants(put_away(state.combatant("s"), "broadsword"))
     before = Battle(state, 3, get_ruleset)  # the order not rolled yet
-    both = _commands(legal_actions(RULESET, before.state, "s"))
+    both = _commands(_legal(before.state, "s"))
     assert any(isinstance(c, ChooseManeuver) for c in both)
     assert PickUpItem("s", "item-1") in both  # the item lies next to it
     plain = _commands(
-        legal_actions(
-            RULESET,
+        _legal(
             before.state,
             "s",
             may_attack=lambda r, st, me: False,

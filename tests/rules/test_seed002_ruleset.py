@@ -100,11 +100,11 @@ def test_legal_actions_on_its_turn_and_none_out_of_it() -> None:
     b = battle(duel(fighter("Quick", dexterity=15)))
     b.execute(StartTurns(), ScriptedDice(()))
     labels = [a.label for a in RULESET.legal_actions(b.state, "a")]
-    assert "attack Defender" in labels and "end the turn" in labels
-    assert "maneuver: Move" in labels and any(x.startswith("step to") for x in labels)
+    assert "attack Defender: Longsword, cut" in labels and "end the turn" in labels
+    assert "maneuver: Move" in labels and any(x.startswith("move to") for x in labels)
     assert RULESET.legal_actions(b.state, "d") == ()
     for action in RULESET.legal_actions(b.state, "a"):
-        if action.label == "attack Defender":
+        if action.label == "attack Defender: Longsword, cut":
             # The attacker's choices alone: the defender answers for itself.
             assert action.command == Attack("a", "d", Attack002("longsword", "cut"))
 

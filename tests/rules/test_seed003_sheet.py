@@ -93,8 +93,13 @@ def test_a_battle_file_saves_and_loads_with_its_wound_tracks_undo_and_replay() -
 def test_legal_actions_follow_the_turn_and_reach() -> None:
     b = battle(duel())
     b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
-    labels = [a.label for a in ruleset().legal_actions(b.state, "a")]
-    assert "attack Swordsman" in labels and "end the turn" in labels
+    actions = ruleset().legal_actions(b.state, "a")
+    labels = [a.label for a in actions]
+    # The broadsword's two modes, each at the torso and at each of the ten other
+    # parts 003 5.871 lets it aim at.
+    assert len([a for a in actions if isinstance(a.command, Attack)]) == 2 * 11
+    assert "attack Swordsman: Broadsword, swing (+3), at the torso" in labels
+    assert labels[-1] == "end the turn"
     assert "maneuver: All-out attack" in labels
     assert ruleset().legal_actions(b.state, "d") == ()  # not its turn
     assert ruleset().attack_variants(b.state, "a", "d")[0] == Choices003("broadsword", "swing")

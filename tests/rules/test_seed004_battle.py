@@ -436,10 +436,18 @@ def test_the_move_maneuver_moves_the_full_speed_and_allows_no_attack() -> None:
 def test_legal_actions_offer_maneuvers_and_the_attack_in_reach() -> None:
     battle = duel()
     battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))
-    labels = [a.label for a in RULESET.legal_actions(battle.state, "a")]
-    assert {"maneuver: Attack", "maneuver: Move", "maneuver: Ready", "attack Bob"} <= set(labels)
+    actions = RULESET.legal_actions(battle.state, "a")
+    labels = [a.label for a in actions]
+    assert {"maneuver: Attack", "maneuver: Move", "maneuver: Ready"} <= set(labels)
     assert RULESET.legal_actions(battle.state, "b") == ()  # not Bob's turn
-    attack = next(a for a in RULESET.legal_actions(battle.state, "a") if a.label == "attack Bob")
+    attack = next(a for a in actions if isinstance(a.command, Attack))
+    assert attack.label.startswith("attack Bob: ") and attack.label.endswith(", a random zone")
+    assert isinstance(attack.command, Attack) and attack.command.answer is None
+    # Each mode in hand and in reach (knife 2, club, fists) at a random zone and at
+    # each of the six zones a man-sized target lets it aim at (004 Zones).
+    attacks = [a.command for a in actions if isinstance(a.command, Attack)]
+    assert len(attacks) == 4 * 7
+    assert [a.choices for a in attacks] == list(RULESET.attack_variants(battle.state, "a", "b"))
     battle.execute(attack.command, ScriptedDice((1, 1)))
     assert battle.state.combatant("a").attacks_made == 1
 

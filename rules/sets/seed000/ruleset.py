@@ -12,13 +12,12 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from hexmap import Hex, in_front_arc, in_reach
+from hexmap import Hex
 from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem
-from rules.battle.hands import wielded_weapons
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
@@ -29,7 +28,6 @@ from rules.battle.model import (
     Status,
     Weapon,
     WeaponKind,
-    WeaponMode,
 )
 from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
@@ -42,7 +40,7 @@ from rules.core.errors import IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
-from rules.sets.components.legal_actions import attack_allowed
+from rules.sets.components.legal_actions import OfferedAttack, attack_allowed
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
 from rules.sets.protocol import (
     AttackPreview,
@@ -55,12 +53,19 @@ from rules.sets.protocol import (
     SheetSection,
 )
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
-from rules.sets.seed000.attack import AttackOptions, AttackResolution, plan_attack, resolve_attack
+from rules.sets.seed000.attack import (
+    AttackOptions,
+    AttackPlan,
+    AttackResolution,
+    plan_attack,
+    resolve_attack,
+)
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.balance import off_balance_problem
 from rules.sets.seed000.condition_view import condition_000
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
+from rules.sets.seed000.legal_attacks import offered_attacks, reaching_modes
 from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
@@ -77,7 +82,7 @@ from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
-from rules.sets.seed000.wounded import fighter_condition, wielding_problem
+from rules.sets.seed000.wounded import fighter_condition
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 from rules.sets.sheet_refusal import sheet_refusal_in
 
@@ -101,18 +106,13 @@ class Seed000(Tables):
         return seed000_ruleset(options)
 
     # --- the attack -------------------------------------------------------------
-    def resolution(
-        self,
-        state: BattleState,
-        attacker_id: str,
-        defender_id: str,
-        options: AttackOptions,
-        dice: DiceSource,
-    ) -> AttackResolution:
-        """The full seed 000 resolution of one attack, planned once: the map's
-        answers (reach to a weapon, the defender's cover, the combatant in the
-        way) go into the plan, and the new turn actions are tagged with whom they
-        were aimed at (000 STRIKING AT WEAPONS)."""
+    def planned(
+        self, state: BattleState, attacker_id: str, defender_id: str, options: AttackOptions
+    ) -> tuple[AttackPlan, tuple[Event, ...]]:
+        """The plan of one attack as the battle makes it (``IllegalAttackError``
+        when the rules refuse it), with the events of what the two maneuvers
+        changed in it: the map's answers (reach to a weapon, the defender's
+        cover) go into the plan."""
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
         if attacker.id == defender.id:
@@ -138,9 +138,25 @@ class Seed000(Tables):
         covered = covered_areas_of(state, defender.id)
         if not covered <= options.covered:
             options = replace(options, covered=options.covered | covered)
+        return plan_attack(attacker, defender, options, self, weapon_in_reach=reach), adjusted
+
+    def resolution(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        options: AttackOptions,
+        dice: DiceSource,
+    ) -> AttackResolution:
+        """The full seed 000 resolution of one attack, planned once (``planned``),
+        and the new turn actions tagged with whom they were aimed at (000
+        STRIKING AT WEAPONS)."""
+        plan, adjusted = self.planned(state, attacker_id, defender_id, options)
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
         # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
-        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
-        plan = plan_attack(attacker, defender, options, self, weapon_in_reach=reach)
+        obscured_by = plan.options.obscured_by
+        bystander = None if obscured_by is None else state.combatant(obscured_by)
         resolution = resolve_attack(
             plan, attacker, defender, dice, self, bystander=bystander, check=False
         )
@@ -189,7 +205,7 @@ class Seed000(Tables):
     ) -> AttackOptions | None:
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        for weapon, mode in _reaching_modes(attacker, defender.hex):
+        for weapon, mode in reaching_modes(attacker, defender.hex):
             return AttackOptions(
                 weapon_key=weapon.key, mode=mode.name, defenses=(likely_defense(defender, mode),)
             )
@@ -202,7 +218,7 @@ class Seed000(Tables):
         defender = state.combatant(defender_id)
         return tuple(
             options
-            for weapon, mode in _reaching_modes(attacker, defender.hex)
+            for weapon, mode in reaching_modes(attacker, defender.hex)
             for options in attack_form_options(weapon, mode, attacker, defender, self)
         )
 
@@ -350,17 +366,39 @@ class Seed000(Tables):
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver (and option) it may choose, attacks on every foe in reach
-        that can defend while its maneuver allows one (an all-out attack's second
-        on the first one's foe), readying an unready weapon, picking up an item in
-        reach (while the turns run, under the Ready maneuver or none yet), a step
-        to each free adjacent hex within the movement left, a turn to each other
+        """Each maneuver (and option) it may choose, every attack on every foe in
+        reach that can defend while its maneuver allows one (an all-out attack's
+        second on the first one's foe; rules.sets.seed000.legal_attacks),
+        readying an unready weapon, picking up an item in reach (while the turns
+        run, under the Ready maneuver or none yet), a move to each free hex within
+        the movement left with each facing it may end in, a turn to each other
         facing, and the end of its turn (rules.sets.components.legal_actions).
         While the turns run, only the fighter whose turn it is acts (a waiting one
         may still attack); the fallen may do nothing, the off-balance not attack."""
         return shared_legal_actions(
-            self, state, combatant_id, attackable=_can_defend, may_attack=_may_attack
+            self,
+            state,
+            combatant_id,
+            attacks=self.offered_attacks,
+            attackable=_can_defend,
+            may_attack=_may_attack,
         )
+
+    def offered_attacks(
+        self, state: BattleState, attacker: Combatant, defender: Combatant
+    ) -> Iterator[OfferedAttack[AttackOptions]]:
+        """The attacks ``attacker`` may choose on ``defender``
+        (rules.sets.seed000.legal_attacks), each option the map or the gear may
+        refuse checked by planning it as the battle would."""
+
+        def accepted(options: AttackOptions) -> bool:
+            try:
+                self.planned(state, attacker.id, defender.id, options)
+            except RulesError:
+                return False
+            return True
+
+        return offered_attacks(self, attacker, defender, accepted)
 
     def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
         """Its status unless active, its posture off its feet, and its wounds'
@@ -459,29 +497,6 @@ def _instance(options: frozenset[str]) -> Seed000:
 def seed000_ruleset(options: Iterable[str] = ()) -> Seed000:
     """The (shared, cached) seed 000 ruleset with ``options``, its tables read."""
     return _instance(frozenset(options))
-
-
-def _reaching_modes(attacker: Combatant, target: Hex) -> Iterator[tuple[Weapon, WeaponMode]]:
-    """The attacker's ready weapon modes in hand that strike ``target``, in sheet
-    order."""
-    for weapon in wielded_weapons(attacker):
-        if weapon.key in attacker.unready or weapon.key in tracks_of(attacker).strained_weapons:
-            continue
-        if wielding_problem(attacker, weapon) is not None:  # a crippled arm, paralysis
-            continue
-        for mode in weapon.modes:
-            if _reaches(attacker, mode, target):
-                yield weapon, mode
-
-
-def _reaches(attacker: Combatant, mode: WeaponMode, target: Hex) -> bool:
-    """Can ``mode`` strike ``target`` from where the attacker stands: melee by
-    reach, a thrown or missile mode within its range in the front arc."""
-    if mode.is_ranged:
-        distance = attacker.hex.distance(target)
-        in_range = mode.range_hexes is not None and 0 < distance <= mode.range_hexes
-        return in_range and in_front_arc(attacker.hex, attacker.facing, target)
-    return in_reach(attacker.hex, attacker.facing, mode.reach, target)
 
 
 # The protocol check: mypy proves that Seed000 is a whole Ruleset.

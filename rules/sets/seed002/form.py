@@ -13,6 +13,7 @@ from rules.battle.model import Combatant, Weapon, WeaponMode
 from rules.battle.state import BattleState
 from rules.core.modifiers import total
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
+from rules.sets.components.legal_actions import OfferedAttack
 from rules.sets.seed002.attack import (
     Attack002,
     DefenseKind,
@@ -52,6 +53,16 @@ def reaching_modes(attacker: Combatant, defender: Combatant) -> Iterator[tuple[W
         for mode in weapon.modes:
             if not mode_problem(attacker, defender, weapon, mode):
                 yield weapon, mode
+
+
+def offered_attacks(
+    state: BattleState, attacker: Combatant, defender: Combatant
+) -> Iterator[OfferedAttack[Attack002]]:
+    """Each reaching weapon mode, with none of the GM's situation: the attacks a
+    fighter chooses among (the seed aims at no location; the defense is the
+    defender's answer)."""
+    for weapon, mode in reaching_modes(attacker, defender):
+        yield OfferedAttack(Attack002(weapon.key, mode.name), f"{weapon.name}, {mode.name}")
 
 
 def parry_weapons(defender: Combatant) -> Iterator[Weapon]:

@@ -54,7 +54,7 @@ from rules.sets.seed002 import maneuvers, turn
 from rules.sets.seed002.attack import Attack002, DefenseKind, Plan, defense_made
 from rules.sets.seed002.attack_steps import contest_odds, harm_odds, steps_for
 from rules.sets.seed002.condition_view import condition_002, down_002
-from rules.sets.seed002.form import attack_form, reaching_modes
+from rules.sets.seed002.form import attack_form, offered_attacks, reaching_modes
 from rules.sets.seed002.saved_types import seed002_saved_types
 from rules.sets.seed002.sheet import (
     SHEET_DESCRIPTION,
@@ -380,12 +380,15 @@ class Seed002:
 
     # --- legal actions ---------------------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, an attack on every foe but the dead while
-        its maneuver allows one, readying and picking up under Ready (or none yet),
-        a step to each free adjacent hex within its movement, a turn to each other
-        facing, and the end of its own turn (rules.sets.components.legal_actions).
+        """Each maneuver it may choose, an attack with each weapon mode that
+        reaches on every foe but the dead while its maneuver allows one, readying
+        and picking up under Ready (or none yet), a move to each free hex within
+        its movement with each facing it may end in, a turn to each other facing,
+        and the end of its own turn (rules.sets.components.legal_actions).
         The fallen, and one paralysed from the neck down, may only end their turn."""
-        return shared_legal_actions(self, state, combatant_id, helpless=_paralysed)
+        return shared_legal_actions(
+            self, state, combatant_id, attacks=offered_attacks, helpless=_paralysed
+        )
 
     def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
         """Out of the fight: the dead (0 HP or less), the unconscious (a stopped

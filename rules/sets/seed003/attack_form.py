@@ -5,13 +5,14 @@ its defense, the better one unless the GM picks)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
 from rules.sets.components.fudge_locations import AIM_TARGETS, UNAIMED
+from rules.sets.components.legal_actions import OfferedAttack
 from rules.sets.seed003.combat import (
     Choices003,
     Defense,
@@ -48,6 +49,28 @@ def weapon_choices(attacker: Combatant, defender: Combatant) -> tuple[FormChoice
             label = f"{weapon.name}, {mode.name} ({factor:+d})"
             choices.append(FormChoice(f"{weapon.key}:{mode.name}", label, problem))
     return tuple(choices)
+
+
+def offered_attacks(
+    state: BattleState, attacker: Combatant, defender: Combatant
+) -> Iterator[OfferedAttack[Choices003]]:
+    """Each usable weapon mode at each part it can aim at (003 5.871), the
+    unaimed blow at the torso first, with neither GM's flag (a large target, a
+    widespread blast): the attacks a fighter chooses among. The defense is the
+    defender's answer."""
+    hidden = hidden_parts(state, defender)
+    for weapon in weapon_choices(attacker, defender):
+        if weapon.problem:
+            continue
+        weapon_key, _, mode_name = weapon.key.partition(":")
+        mode = attacker.fighter.weapon(weapon_key).mode(mode_name)
+        for target in AIM_TARGETS:
+            if aim_problem(target.key, attacker, defender, mode, False, hidden):
+                continue
+            yield OfferedAttack(
+                Choices003(weapon_key, mode_name, aim=target.key),
+                f"{weapon.label}, at the {target.label.lower()}",
+            )
 
 
 def _pick(choices: tuple[FormChoice, ...], wanted: str | None) -> str:

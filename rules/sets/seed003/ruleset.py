@@ -65,7 +65,7 @@ from rules.sets.protocol import (
     SheetSection,
 )
 from rules.sets.seed003 import turn
-from rules.sets.seed003.attack_form import attack_form
+from rules.sets.seed003.attack_form import attack_form, offered_attacks
 from rules.sets.seed003.attack_steps import NO_HIT, STEPS, worst_wound_odds
 from rules.sets.seed003.combat import (
     PAST_THE_TRACK,
@@ -312,21 +312,8 @@ class Seed003:
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Choices003, ...]:
         """Each usable weapon mode, at each part that can be aimed at."""
-        first = attack_form(state, attacker_id, defender_id, {})
-        out: list[Choices003] = []
-        for w in first.field("weapon").choices:
-            if w.problem:
-                continue
-            form = attack_form(state, attacker_id, defender_id, {"weapon": w.key})
-            for aim in form.field("aim").choices:
-                if aim.problem:
-                    continue
-                chosen = attack_form(
-                    state, attacker_id, defender_id, {"weapon": w.key, "aim": aim.key}
-                ).choices
-                if isinstance(chosen, Choices003):
-                    out.append(chosen)
-        return tuple(dict.fromkeys(out))
+        attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
+        return tuple(offered.choices for offered in offered_attacks(state, attacker, defender))
 
     def preview_attack(
         self,
@@ -414,12 +401,14 @@ class Seed003:
 
     # --- what a combatant may do ----------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, attacks on every foe but the dead while its
-        maneuver allows one, readying and picking up (under Ready, or none yet),
-        a step to each free adjacent hex within the movement left, a turn to each
-        other facing, and the end of its own turn; the fallen may only end it
+        """Each maneuver it may choose, an attack with each usable weapon mode at
+        each part it may aim at on every foe but the dead while its maneuver
+        allows one, readying and picking up (under Ready, or none yet), a move to
+        each free hex within the movement left with each facing it may end in, a
+        turn to each other facing, and the end of its own turn; the fallen may
+        only end it
         (rules.sets.components.legal_actions)."""
-        return shared_legal_actions(self, state, combatant_id)
+        return shared_legal_actions(self, state, combatant_id, attacks=offered_attacks)
 
     def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
         """Out of the fight at Incapacitated or worse in the torso or the head;

@@ -15,6 +15,7 @@ from rules.battle.hands import hand_problem
 from rules.battle.model import Combatant, Delivery, Weapon, WeaponMode
 from rules.battle.state import BattleState
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormChoice, FormField
+from rules.sets.components.legal_actions import OfferedAttack
 from rules.sets.components.zones_2d6 import Zone, aim_problem
 from rules.sets.seed004.attack import (
     Defense,
@@ -56,6 +57,22 @@ def reaching_modes(attacker: Combatant, defender: Combatant) -> Iterator[tuple[W
         for mode in weapon.modes:
             if not mode_problem(attacker, defender, weapon, mode):
                 yield weapon, mode
+
+
+def offered_attacks(
+    state: BattleState, attacker: Combatant, defender: Combatant
+) -> Iterator[OfferedAttack[Seed004Attack]]:
+    """Each reaching weapon mode, at a random zone and at each zone that can be
+    aimed at (004 Zones), with none of the GM's situational fields: the attacks
+    a fighter chooses among (the defender's defense is its answer)."""
+    size = target_size(defender)
+    zones: tuple[Zone | None, ...] = (None, *(z for z in Zone if not aim_problem(size, z)))
+    for weapon, mode in reaching_modes(attacker, defender):
+        for zone in zones:
+            aim = "a random zone" if zone is None else f"at the {zone.label}"
+            yield OfferedAttack(
+                Seed004Attack(weapon.key, mode.name, zone), f"{weapon.name}, {mode.name}, {aim}"
+            )
 
 
 def _taken(field_choices: tuple[FormChoice, ...], wanted: str | None, default: str) -> str:

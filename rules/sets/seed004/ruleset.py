@@ -43,7 +43,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
 from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
-from rules.sets.components.zones_2d6 import ARMORED_ZONES, Zone, aim_problem
+from rules.sets.components.zones_2d6 import ARMORED_ZONES
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
@@ -64,7 +64,7 @@ from rules.sets.seed004.attack import (
     situation_modifiers,
     target_size,
 )
-from rules.sets.seed004.attack_form import attack_form, reaching_modes
+from rules.sets.seed004.attack_form import attack_form, offered_attacks
 from rules.sets.seed004.attack_steps import STEPS, Outcome, contest_odds
 from rules.sets.seed004.condition_view import condition_004, down_004
 from rules.sets.seed004.events import NothingHit
@@ -270,16 +270,7 @@ class Seed004:
         be aimed at (the defender's defense is its answer: ``STEPS.answers``)."""
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        size = target_size(defender)
-        zones: tuple[Zone | None, ...] = (
-            None,
-            *(z for z in Zone if not aim_problem(size, z)),
-        )
-        return tuple(
-            Seed004Attack(w.key, m.name, zone)
-            for w, m in reaching_modes(attacker, defender)
-            for zone in zones
-        )
+        return tuple(offered.choices for offered in offered_attacks(state, attacker, defender))
 
     def preview_attack(
         self,
@@ -323,15 +314,18 @@ class Seed004:
 
     # --- what a combatant may do --------------------------------------------------------
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """The maneuvers it may choose (once the turns run), an attack on each foe
-        but the dead while its maneuver allows one, readying an unready weapon
-        under Ready (no picking up), a step to each free neighbouring hex and a
-        turn to each facing while its movement allows, and the end of its own
+        """The maneuvers it may choose (once the turns run), an attack with each
+        reaching weapon mode at a random zone and at each zone it may aim at on
+        each foe but the dead while its maneuver allows one, readying an unready
+        weapon under Ready (no picking up), a move to each free hex with each
+        facing it may end in and a turn to each facing while its movement
+        allows, and the end of its own
         turn (rules.sets.components.legal_actions). The fallen only end their turn."""
         return shared_legal_actions(
             self,
             state,
             combatant_id,
+            attacks=offered_attacks,
             may_attack=_may_attack,
             pick_up=False,
             maneuvers_before_turns=False,
