@@ -28,6 +28,8 @@ and the ruleset's steps take them back as their own types (``own_choices``,
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, TypeVar
@@ -47,6 +49,7 @@ __all__ = [
     "PlannedRoll",
     "own_answer",
     "own_choices",
+    "planned",
     "run_attack",
 ]
 
@@ -180,6 +183,50 @@ def own_answer(
     return answer
 
 
+@dataclass(frozen=True, slots=True)
+class _RecentPlan:
+    steps: object
+    state: BattleState  # held, so that no other state takes its place (its id)
+    attacker_id: str
+    defender_id: str
+    choices: AttackChoices
+    plan: object
+
+
+# Plans of the last attacks planned: the attack pane's odds plan the attack the GM
+# then rolls, on the same state. A state is never changed, so a plan made on the
+# very same state object with equal choices is the plan (docs/architecture.md).
+_RECENT_PLANS_KEPT = 8
+_recent_plans: deque[_RecentPlan] = deque(maxlen=_RECENT_PLANS_KEPT)
+_recent_plans_lock = threading.Lock()  # the pane's odds are planned off the GUI thread
+
+
+def planned(
+    steps: AttackSteps[ChoicesT, AnswerT, PlanT, PayloadT],
+    state: BattleState,
+    attacker_id: str,
+    defender_id: str,
+    choices: AttackChoices,
+) -> PlanT:
+    """``steps.plan`` of the attacker's ``choices`` on ``state``, made once: the
+    preview's plan is the roll's. Plans are pure, so one made on the same state
+    object with the same steps and equal choices is reused."""
+    with _recent_plans_lock:
+        for recent in _recent_plans:
+            if (
+                recent.state is state
+                and recent.steps is steps
+                and recent.attacker_id == attacker_id
+                and recent.defender_id == defender_id
+                and recent.choices == choices
+            ):
+                return recent.plan  # type: ignore[return-value]
+    plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
+    with _recent_plans_lock:
+        _recent_plans.append(_RecentPlan(steps, state, attacker_id, defender_id, choices, plan))
+    return plan
+
+
 def run_attack(
     steps: AttackSteps[ChoicesT, AnswerT, PlanT, PayloadT],
     state: BattleState,
@@ -192,7 +239,7 @@ def run_attack(
     """The GM's path: plan, the defender's answer (its default for None), decide,
     apply and describe. The result holds the fighters ``apply`` changed, the
     events, the pieces the battle places, and the state ``apply`` made."""
-    plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
+    plan = planned(steps, state, attacker_id, defender_id, choices)
     taken = own_answer(steps, plan, answer)
     outcome = steps.decide(plan, taken, dice)
     after = steps.apply(state, plan, outcome)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import own_answer, own_choices, run_attack
+from rules.battle.attack_steps import own_answer, planned, run_attack
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -207,7 +207,7 @@ class Seed002:
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
         steps = steps_for(self.locations)
-        plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
+        plan = planned(steps, state, attacker_id, defender_id, choices)
         taken = own_answer(steps, plan, answer)
         made = defense_made(plan, taken)
         odds = contest_odds(plan, taken)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import own_answer, own_choices, run_attack
+from rules.battle.attack_steps import own_answer, planned, run_attack
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -323,7 +323,7 @@ class Seed003:
         choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        plan = STEPS.plan(state, attacker_id, defender_id, own_choices(STEPS, choices))
+        plan = planned(STEPS, state, attacker_id, defender_id, choices)
         taken = own_answer(STEPS, plan, answer)
         made = plan.defense_made(taken)
         odds = worst_wound_odds(plan, taken)

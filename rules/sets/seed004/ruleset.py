@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import own_answer, own_choices, run_attack
+from rules.battle.attack_steps import own_answer, planned, run_attack
 from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
 from rules.battle.condition import FighterCondition
@@ -280,7 +280,7 @@ class Seed004:
         choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        plan = STEPS.plan(state, attacker_id, defender_id, own_choices(STEPS, choices))
+        plan = planned(STEPS, state, attacker_id, defender_id, choices)
         taken = own_answer(STEPS, plan, answer)
         odds = contest_odds(plan, taken)
         lines = tuple(OddsLine(_OUTCOME_LABELS[o], odds[o]) for o in Outcome if odds.get(o, 0))
