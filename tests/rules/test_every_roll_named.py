@@ -54,7 +54,7 @@ ROUNDS = 10  # of each demo battle, for the turn's rolls
 REACHED: dict[str, frozenset[str]] = {
     "000": frozenset(
         {
-            "sets/seed000/attack_steps.py",  # attack, defenses, damage
+            "sets/seed000/dice_steps.py",  # attack, defenses, damage
             "sets/seed000/disarm.py",  # the Quick Contest
             "sets/seed000/breakage.py",  # which part breaks, a parry that breaks
             "sets/seed000/stray_hits.py",  # a flying piece's hit and its damage

@@ -12,7 +12,7 @@ DEFENSES: defenses are announced before any roll and can't be added as earlier
 ones fail); a critical hit allows no defense (base rules). It returns a frozen
 record of every roll with the updated combatants and the log's events. What the
 dice decide - the attack roll and its consequences, each defense, the damage,
-the located wound - it rolls through the steps of ``rules.sets.seed000.attack_steps``,
+the located wound - it rolls through the steps of ``rules.sets.seed000.dice_steps``,
 which ``rules.sets.seed000.odds`` enumerates for the exact odds; the mishaps that
 follow a decision (critical miss table, fumbles, breakage) are rolled here.
 
@@ -118,15 +118,6 @@ from rules.sets.seed000.attack_events import (
     WoundInflicted,
     injury_events,
 )
-from rules.sets.seed000.attack_steps import (
-    AttackRollInputs,
-    DefenseInputs,
-    WoundInputs,
-    attack_roll_step,
-    damage_step,
-    defense_step,
-    wound_status,
-)
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
@@ -174,6 +165,15 @@ from rules.sets.seed000.defense import (
     unready_after_use,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.dice_steps import (
+    AttackRollInputs,
+    DefenseInputs,
+    WoundInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+    wound_status,
+)
 from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
