@@ -264,7 +264,10 @@ def attack_drive(key: str) -> Drive:
         for n, state in enumerate(setups):
             for m, choices in enumerate(ruleset.attack_variants(state, "attacker", "defender")):
                 battle = Battle(state, 0, get_ruleset)
-                drive.run(battle, Attack("attacker", "defender", choices), n * 7919 + m)
+                # the defender answers as it most likely would (seed 000: a defense)
+                answer = ruleset.likely_answer(state, "attacker", "defender", choices)
+                attack = Attack("attacker", "defender", choices, answer)
+                drive.run(battle, attack, n * 7919 + m)
     return drive
 
 

@@ -25,7 +25,6 @@ from collections.abc import Callable
 
 from hexmap import Facing
 from rules.battle.commands import (
-    Attack,
     EndTurn,
     MoveCombatant,
     PickUpItem,
@@ -51,7 +50,7 @@ from rules.battle.turns import (
     turn_problem,
 )
 from rules.battle.values import hex_name
-from rules.sets.protocol import LegalAction, Ruleset
+from rules.sets.protocol import LegalAction, Ruleset, plain_attack
 
 
 def attack_allowed(ruleset: Ruleset, state: BattleState, me: Combatant) -> bool:
@@ -115,9 +114,9 @@ def legal_actions(
                 continue
             if terms is not None and terms.same_foe and other_foes_attacked(state, me, foe):
                 continue  # the later attacks of a maneuver go to its first one's foe
-            choices = ruleset.default_attack(state, me.id, foe.id)
-            if choices is not None:
-                actions.append(LegalAction(f"attack {foe.name}", Attack(me.id, foe.id, choices)))
+            attack = plain_attack(ruleset, state, me.id, foe.id)
+            if attack is not None:
+                actions.append(LegalAction(f"attack {foe.name}", attack))
     if late:
         return tuple(actions)
     ready_blocked = state.turns_running and bool(
