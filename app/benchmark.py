@@ -90,7 +90,7 @@ from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
 from rules.core.dice import ScriptedDice
 from rules.core.errors import RulesError
-from rules.sets.protocol import Ruleset
+from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
@@ -477,11 +477,9 @@ def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     if who.facing is not facing:
         commands.append(TurnCombatant(who.id, facing))
     faced = state.with_combatants(replace(who, facing=facing))
-    choices = ruleset_of(state).default_attack(
-        faced, who.id, target.id
-    )
-    if choices is not None:
-        return [*commands, Attack(who.id, target.id, choices)]
+    attack = plain_attack(ruleset_of(state), faced, who.id, target.id)
+    if attack is not None:
+        return [*commands, attack]
     if who.unready:  # a weapon used last: ready it again first
         return [*commands, ReadyWeapon(who.id, sorted(who.unready)[0])]
     step = who.hex.neighbor(facing)

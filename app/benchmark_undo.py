@@ -21,7 +21,6 @@ from app.main_window import load_demo_battle
 from hexmap import Facing, direction_to
 from rules.battle.battle import CHECKPOINT_STRIDE, RECENT_CHECKPOINTS, Battle
 from rules.battle.commands import (
-    Attack,
     EditCombatant,
     EndTurn,
     MoveCombatant,
@@ -34,6 +33,7 @@ from rules.battle.hands import pick_up_problem
 from rules.battle.model import Combatant, Status
 from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
+from rules.sets.protocol import plain_attack
 from rules.sets.registry import ruleset_of
 
 MIB = 1024 * 1024
@@ -100,9 +100,9 @@ def mixed_command(state: BattleState, chooser: random.Random) -> Command:
     else:
         goal = target.hex
     if roll < 0.5:
-        choices = ruleset_of(state).default_attack(state, who.id, target.id)
-        if choices is not None:
-            return Attack(who.id, target.id, choices)
+        attack = plain_attack(ruleset_of(state), state, who.id, target.id)
+        if attack is not None:
+            return attack
         if who.hex != target.hex:
             return TurnCombatant(who.id, direction_to(who.hex, target.hex))
     if roll < 0.8:

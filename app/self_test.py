@@ -50,12 +50,12 @@ from app.files import BattleFileError, open_battle
 from app.main_window import MainWindow, load_demo_battle
 from app.user_dirs import cache_dir, current_log_file, setup_logging, stop_logging
 from hexmap import direction_to
-from rules.battle.commands import Attack, EndTurn, MoveCombatant, TurnCombatant
+from rules.battle.commands import EndTurn, MoveCombatant, TurnCombatant
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState, Command
 from rules.core.assets import asset_path
 from rules.core.events import Event
-from rules.sets.protocol import Ruleset
+from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import ruleset_keys
 
 log = logging.getLogger(__name__)
@@ -119,10 +119,10 @@ def _attack(
 ) -> Command:
     """The ruleset's plain attack (``Ruleset.default_attack``): its first weapon
     mode that reaches, the defender announcing its likeliest defense."""
-    choices = ruleset.default_attack(state, attacker.id, defender.id)
-    if choices is None:
+    attack = plain_attack(ruleset, state, attacker.id, defender.id)
+    if attack is None:
         raise RuntimeError(f"{attacker.name} cannot reach {defender.name}")
-    return Attack(attacker.id, defender.id, choices)
+    return attack
 
 
 def play_script(controller: BattleController) -> list[Command]:

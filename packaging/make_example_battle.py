@@ -28,7 +28,6 @@ from hexmap import Facing, Hex  # noqa: E402  (the repository root is on the pat
 from rules.battle.battle import Battle  # noqa: E402
 from rules.battle.catalog import load_demo_battle  # noqa: E402
 from rules.battle.commands import (  # noqa: E402
-    Attack,
     DropItem,
     EndTurn,
     MoveCombatant,
@@ -39,6 +38,7 @@ from rules.battle.savefile import write_battle  # noqa: E402
 from rules.battle.state import BattleState  # noqa: E402
 from rules.battle.terrain import Cover, Footing, Light, TerrainChange  # noqa: E402
 from rules.core.errors import RulesError  # noqa: E402
+from rules.sets.protocol import plain_attack  # noqa: E402
 from rules.sets.registry import get_ruleset, ruleset_of  # noqa: E402
 
 SEED = 7
@@ -50,14 +50,15 @@ def hexes(*offsets: tuple[int, int]) -> tuple[Hex, ...]:
 
 
 def attack(battle: Battle, attacker: str, defender: str) -> None:
-    """A plain attack (the ruleset's default choices), if it can be made now."""
+    """A plain attack (the ruleset's default choices, the defender's likeliest
+    answer), if it can be made now."""
     state = battle.state
-    choices = ruleset_of(state).default_attack(state, attacker, defender)
-    if choices is None:
+    attack = plain_attack(ruleset_of(state), state, attacker, defender)
+    if attack is None:
         return
     # A fighter down or disarmed cannot strike: the evening goes on.
     with contextlib.suppress(RulesError):
-        battle.execute(Attack(attacker, defender, choices))
+        battle.execute(attack)
 
 
 def example_battle() -> Battle:

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.core.errors import RulesError
-
-__all__ = ["AnswerInChoices", "AttackChoices", "DefenderAnswer", "refuse_answer_apart"]
+__all__ = ["AnswerInChoices", "AttackChoices", "DefenderAnswer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +46,3 @@ class DefenderAnswer:
     # choices (``AnswerInChoices``); None for an answer that always had its type.
     was_in_choices: ClassVar[AnswerInChoices | None] = None
 
-
-def refuse_answer_apart(answer: DefenderAnswer | None) -> None:
-    """For a ruleset whose defender still answers inside the attacker's choices
-    (not yet in four steps): an answer given apart is refused."""
-    if answer is not None:
-        raise RulesError(
-            "this ruleset reads the defender's answer from the attacker's choices, "
-            f"not from a {type(answer).__name__}"
-        )

@@ -36,6 +36,7 @@ from typing import Protocol, TypeVar
 
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.attack_outcome import AttackOutcome
+from rules.battle.model import Combatant
 from rules.battle.state import AttackResult, BattleState
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
@@ -46,6 +47,7 @@ __all__ = [
     "AttackSteps",
     "Needs",
     "PlannedAttack",
+    "PlannedPair",
     "PlannedRoll",
     "own_answer",
     "own_choices",
@@ -97,6 +99,23 @@ class PlannedAttack(Protocol):
 
     @property
     def rolls(self) -> tuple[PlannedRoll, ...]: ...
+
+
+class PlannedPair:
+    """A plan's ``attacker_id`` and ``defender_id`` (``PlannedAttack``), read from
+    its ``attacker`` and ``defender``: the fighters as planned."""
+
+    __slots__ = ()
+    attacker: Combatant
+    defender: Combatant
+
+    @property
+    def attacker_id(self) -> str:
+        return self.attacker.id
+
+    @property
+    def defender_id(self) -> str:
+        return self.defender.id
 
 
 ChoicesT = TypeVar("ChoicesT", bound=AttackChoices)

@@ -236,9 +236,7 @@ class Attack(Command):
     attacker's, ``answer`` the defender's, each in the ruleset's own type
     (``rules.battle.attack_choices``; seed 004: ``Seed004Attack`` and
     ``Seed004Answer``); no answer means the ruleset's default answer to the
-    planned attack. A ruleset not yet in four steps still reads the defender's
-    answer from the choices (seed 000's ``AttackOptions.defenses``) and refuses
-    one given apart. The ruleset plans and resolves the attack, and the battle
+    planned attack. The ruleset plans and resolves the attack, and the battle
     puts whatever left a hand on the map with the same dice, after the attack's
     own rolls (docs/battlefield.md).
 

@@ -53,7 +53,7 @@ from rules.core.version import ENGINE_VERSION
 from rules.core.writable_text import unwritable_text
 
 FORMAT = "hexfray-battle"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 FILE_SUFFIX = ".hexfray"
 # A battle of 10,000 commands is a few megabytes; anything far larger is no battle.
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a long evening writes a megabyte; 8 MB parse in 0.3 s
@@ -562,7 +562,8 @@ def _from_version_2(document: dict[str, object]) -> dict[str, object]:
 
 def _answer_moved_out(document: dict[str, object]) -> dict[str, object]:
     """A version after which one more ruleset's defender answers apart
-    (``DefenderAnswer.was_in_choices``: seed 003's from version 5). Its attacks
+    (``DefenderAnswer.was_in_choices``: seed 003's from version 5, seed
+    000's from version 6). Its attacks
     are lifted as they are read (``lift_attack``), so the document only moves on."""
     document["schema_version"] = schema_version_of(document) + 1
     return document
@@ -574,6 +575,7 @@ MIGRATIONS: Mapping[int, Callable[[dict[str, object]], dict[str, object]]] = {
     2: _from_version_2,
     3: _answer_moved_out,
     4: _answer_moved_out,
+    5: _answer_moved_out,
 }
 
 

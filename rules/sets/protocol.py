@@ -25,6 +25,7 @@ from typing import Protocol
 
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.catalog import Catalog
+from rules.battle.commands import Attack
 from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
 from rules.battle.state import BattleRuleset, BattleState, Command
@@ -224,9 +225,18 @@ class Ruleset(BattleRuleset, Protocol):
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> AttackChoices | None:
         """The attack choices of a plain attack: the first weapon and mode that
-        reach (a ruleset that still keeps the defender's answer in the choices:
-        with the defense the defender would most likely make); None when nothing
-        reaches."""
+        reach; None when nothing reaches. The defender's answer to it is
+        ``likely_answer``'s (``plain_attack``: both as a command)."""
+        ...
+
+    def likely_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> DefenderAnswer | None:
+        """The answer the defender would most likely give to an attack with
+        ``choices``: what a plain attack of scripted play and legal actions sends
+        (``plain_attack``). None: the ruleset's own default answer, when that is
+        already its likeliest (a ruleset whose default is no defense, as seed
+        000's, gives the defense a defender would most likely announce)."""
         ...
 
     def attack_variants(
@@ -290,3 +300,16 @@ class RulesetFactory(Protocol):
     """Builds a package's ruleset with a set of options (``rules.sets.registry``)."""
 
     def __call__(self, options: Iterable[str] = ..., /) -> Ruleset: ...
+
+
+def plain_attack(
+    ruleset: Ruleset, state: BattleState, attacker_id: str, defender_id: str
+) -> Attack | None:
+    """The ruleset's plain attack as a command: its default choices
+    (``Ruleset.default_attack``) with the defender's likeliest answer
+    (``Ruleset.likely_answer``); None when nothing reaches."""
+    choices = ruleset.default_attack(state, attacker_id, defender_id)
+    if choices is None:
+        return None
+    answer = ruleset.likely_answer(state, attacker_id, defender_id, choices)
+    return Attack(attacker_id, defender_id, choices, answer)

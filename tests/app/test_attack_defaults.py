@@ -22,9 +22,8 @@ from app.rulesets.seed000.attack_pane import AttackPane
 from hexmap import Hex
 from rules.battle.commands import MoveCombatant
 from rules.sets.registry import ruleset_of
-from rules.sets.seed000.attack import AttackOptions
-from rules.sets.seed000.defense import DefenseChoice
-from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.attack import AttackOptions, DefenseChoice, DefenseKind, Seed000Answer
+from rules.sets.seed000.attack_steps import whole_options
 from tests.app.test_attack_pane import choose
 from tests.app.turn_order_window import FENCER, FLAIL, SPEARMAN, SWORD, shown_window
 
@@ -110,15 +109,15 @@ def test_weapon_mode_and_defense_are_the_rulesets_default_for_each_new_pair(
     controller.select(SWORD)  # ... and the broadsword swings, the ruleset's default
     assert controller.target_id == FLAIL
     default = ruleset_of(controller.state).default_attack(controller.state, SWORD, FLAIL)
-    assert default == AttackOptions(
-        "broadsword", "swing", defenses=(DefenseChoice(DefenseKind.BLOCK),)
-    )
+    assert default == AttackOptions("broadsword", "swing")
     assert (pane.weapon_combo.currentData(), pane.mode_combo.currentData()) == (
         "broadsword", "swing",
     )  # fmt: skip
     # the flail fighter announces his default defense, a block with his shield
     assert pane.block_check.isChecked() and not pane.dodge_check.isChecked()
-    assert pane.options() == default
+    likely = ruleset_of(controller.state).likely_answer(controller.state, SWORD, FLAIL, default)
+    assert likely == Seed000Answer((DefenseChoice(DefenseKind.BLOCK),))
+    assert pane.options() == whole_options(default, likely)
     assert "No defense" not in notices(pane.notice_label)
     # with nothing ticked, Enter would roll a blow without defense: said in words
     qtbot.mouseClick(pane.block_check, Qt.MouseButton.LeftButton)

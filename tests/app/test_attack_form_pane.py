@@ -33,7 +33,7 @@ from rules.sets.attack_form import (
     FormField,
 )
 from rules.sets.registry import get_ruleset, ruleset_of
-from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack import AttackOptions, Seed000Answer
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.app.demo_panes import SEED, demo_state
@@ -89,8 +89,8 @@ class WeaponForm:
                       "The blow comes from below", flag=True),
         )
         announced = () if defense == "none" else (DefenseChoice(DefenseKind(defense)),)
-        choices = AttackOptions(weapon, mode, defenses=announced, from_below=below)
-        return AttackForm(fields, choices)
+        choices = AttackOptions(weapon, mode, from_below=below)
+        return AttackForm(fields, choices, answer=Seed000Answer(announced))
 
 
 class RefusedForm:
@@ -212,9 +212,8 @@ def test_a_field_depends_on_an_earlier_one(spearman):
     # the box says what the choice taken means (its tooltip), under what the field is
     assert mode.toolTip().startswith("Mode\nthrow: throw: ")
     assert mode.accessibleName() == "Mode"
-    assert pane.form is not None and pane.form.choices == AttackOptions(
-        "knife", "throw", defenses=(DefenseChoice(DefenseKind.DODGE),)
-    )
+    assert pane.form is not None and pane.form.choices == AttackOptions("knife", "throw")
+    assert pane.form.answer == Seed000Answer((DefenseChoice(DefenseKind.DODGE),))
 
 
 def test_the_preview_is_the_rulesets_with_exact_odds(spearman):
@@ -224,7 +223,8 @@ def test_the_preview_is_the_rulesets_with_exact_odds(spearman):
     below.setChecked(True)  # from below: a modifier to the defense in seed 000
     assert pane.form is not None and pane.form.choices is not None
     state = controller.state
-    expected = ruleset_of(state).preview_attack(state, "c2", "c4", pane.form.choices)
+    form = pane.form
+    expected = ruleset_of(state).preview_attack(state, "c2", "c4", form.choices, form.answer)
     assert pane.preview == expected
     assert pane.summary_label.text() == expected.summary
     assert sum(line.probability for line in expected.odds) == 1
@@ -267,9 +267,9 @@ def test_roll_executes_the_forms_choices(spearman):
     pane, controller = spearman
     choose(combo(pane, "defense"), "none")
     assert pane.form is not None
-    choices = pane.form.choices
+    choices, answer = pane.form.choices, pane.form.answer
     pane.roll_button.click()
-    assert controller.battle.commands[-1] == Attack("c2", "c4", choices)
+    assert controller.battle.commands[-1] == Attack("c2", "c4", choices, answer)
     assert pane.last_label.text().startswith("Last roll: ")
 
 

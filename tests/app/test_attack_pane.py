@@ -34,6 +34,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions, plan_attack
 from rules.sets.seed000.attack_events import DamageDealt, DefenseRolled
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.app.demo_panes import demo_state
@@ -297,7 +298,7 @@ def first_seed_that_draws_blood(options: AttackOptions) -> int:
         battle = Battle.replay(
             demo_state(), seed, setup_commands(demo_state()), rulesets=get_ruleset
         )
-        result = battle.preview(Attack("c1", "c3", options))
+        result = battle.preview(attack_command("c1", "c3", options))
         if any(isinstance(e, DamageDealt) and e.damage.injury > 0 for e in result.events):
             return seed
     raise AssertionError("no seed below 500 wounds the flail fighter")
@@ -327,7 +328,7 @@ def test_end_to_end_attack_through_the_pane(qtbot, defenses):
 
     qtbot.mouseClick(pane.roll_button, Qt.MouseButton.LeftButton)
 
-    command = Attack("c1", "c3", wanted)
+    command = attack_command("c1", "c3", wanted)
     assert controller.battle.commands[-1] == command
     replay = Battle.replay(demo_state(), seed, controller.battle.commands, rulesets=get_ruleset)
     before = Battle.replay(

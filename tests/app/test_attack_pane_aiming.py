@@ -20,12 +20,13 @@ from app.rulesets.seed000.tables import seed000_tables
 from hexmap import Facing, Hex, HexGrid
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_catalog, load_fighters
-from rules.battle.commands import Attack, SetRulesetOptions
+from rules.battle.commands import SetRulesetOptions
 from rules.battle.model import Combatant, Side
 from rules.battle.state import BattleState
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions, WeaponAttack
 from rules.sets.seed000.attack_events import WoundInflicted
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -87,7 +88,7 @@ def test_the_aim_chosen_reaches_the_wound_through_the_roll(qtbot) -> None:
         pane, controller = ready_pane(qtbot, seed)
         untick_defenses(qtbot, pane)  # the flail fighter's default block
         choose(pane.location_combo, "near_arm")
-        assert pane.command() == Attack(
+        assert pane.command() == attack_command(
             "c1", "c3", AttackOptions("broadsword", "swing", location="near_arm")
         )
         pane.roll()
@@ -204,7 +205,7 @@ def test_the_parrying_limb_is_offered_after_a_bare_handed_parry(qtbot) -> None:
     parry = DefenseChoice(DefenseKind.PARRY, "fist")
     for _ in range(20):  # until the attack is rolled at all and the fist parries
         swing = AttackOptions("broadsword", "swing", defenses=(parry,))
-        controller.execute(Attack("a", "d", swing))
+        controller.execute(attack_command("a", "d", swing))
         if controller.state.combatant("d").actions_this_turn:
             break
     assert controller.state.combatant("d").actions_this_turn
@@ -231,7 +232,7 @@ def test_the_guarded_area_box_locks_once_the_fighter_defended(qtbot) -> None:
     dodge = DefenseChoice(DefenseKind.DODGE)
     for _ in range(20):  # until the attack is rolled at all and the brawler dodges
         swing = AttackOptions("broadsword", "swing", defenses=(dodge,))
-        controller.execute(Attack("a", "d", swing))
+        controller.execute(attack_command("a", "d", swing))
         if controller.state.combatant("d").actions_this_turn:
             break
     assert controller.state.combatant("d").actions_this_turn

@@ -14,6 +14,7 @@ from rules.battle.model import Posture
 from rules.core.dice import DiceRequest
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, DefenseMishapResolved
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import percent
@@ -74,7 +75,7 @@ def test_an_off_balance_attacker_cannot_roll_and_is_told_why(qtbot) -> None:
     # a 9: he keeps his feet, off-balance. Then the swing's damage dice.
     controller.set_dice_entry(scripted_table((2, 2, 3, 6, 6, 6, 3, 3, 3, *[1] * 12)))
     swing = AttackOptions("morningstar", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
-    events = controller.execute(Attack("c3", "c1", swing))
+    events = controller.execute(attack_command("c3", "c1", swing))
     assert events is not None
     (mishap,) = [e for e in events if isinstance(e, DefenseMishapResolved)]
     assert "off-balance" in mishap.applied

@@ -19,7 +19,14 @@ from app.rulesets.seed000.attack_parts import injury_text, percent
 from rules.battle.commands import Attack, SetPosture, SetRulesetOptions
 from rules.battle.model import Posture
 from rules.sets.registry import ruleset_of
-from rules.sets.seed000.attack import AttackOptions, SubdueMode, WeaponAttack, plan_attack
+from rules.sets.seed000.attack import (
+    AttackOptions,
+    Seed000Answer,
+    SubdueMode,
+    WeaponAttack,
+    plan_attack,
+)
+from rules.sets.seed000.attack_steps import whole_options
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -54,10 +61,9 @@ def test_untouched_widgets_make_the_default_options(qtbot):
     controller.select("c1")
     assert controller.target_id == "c3"
     default = ruleset_of(controller.state).default_attack(controller.state, "c1", "c3")
-    assert pane.current_options() == default
-    assert default == AttackOptions(
-        weapon_key="broadsword", mode="swing", defenses=(DefenseChoice(DefenseKind.BLOCK),)
-    )
+    assert default == AttackOptions(weapon_key="broadsword", mode="swing")
+    block = (DefenseChoice(DefenseKind.BLOCK),)
+    assert pane.current_options() == whole_options(default, Seed000Answer(block))
 
 
 def test_each_check_box_sets_its_field(qtbot, ready):

@@ -24,10 +24,11 @@ from app.rulesets import ruleset_ui
 from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.command_events import Moved
-from rules.battle.commands import Attack, EndTurn, MoveCombatant
+from rules.battle.commands import EndTurn, MoveCombatant
 from rules.battle.turns import StartTurns, TurnBegan
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.app.demo_panes import SEED, demo_controller, demo_state, show_pane
@@ -58,7 +59,7 @@ def attack_c1_on_c3(controller: BattleController) -> None:
     c3 = controller.state.combatant("c3")
     controller.execute(MoveCombatant("c1", c3.hex + Hex(0, -1)))
     options = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.BLOCK),))
-    assert controller.execute(Attack("c1", "c3", options)) is not None
+    assert controller.execute(attack_command("c1", "c3", options)) is not None
 
 
 def expected_rows(battle: Battle) -> tuple[LogRow, ...]:

@@ -40,6 +40,7 @@ from rules.battle.scatter import PieceLanded
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared, AttackResolved, PiecesLeftHand
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice, block_base
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.sheet import sheet_of
@@ -309,7 +310,7 @@ def test_turn_buttons_execute_turn_combatant(qtbot, inspector, controller):
 
 def _attack_events(controller: BattleController):
     melee(controller)
-    command = Attack(
+    command = attack_command(
         "c1",
         "c3",
         AttackOptions(

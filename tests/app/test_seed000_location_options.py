@@ -16,11 +16,12 @@ from app.rulesets import ruleset_ui
 from app.rulesets.seed000.attack_pane import AttackPane
 from app.rulesets.seed000.inspector_section import Seed000InspectorSection
 from rules.battle.battle import Battle
-from rules.battle.commands import Attack, SetRulesetOptions
+from rules.battle.commands import SetRulesetOptions
 from rules.core.dice import DiceRequest
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import WoundInflicted
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.locations_fudge import FudgeLocations
 from rules.sets.seed000.tables import LOCATIONS_001, LOCATIONS_2D6, LOCATIONS_FUDGE
 from rules.sets.seed000.tracks import with_wounds
@@ -97,7 +98,7 @@ def test_an_aimed_fudge_blow_lands_and_the_log_names_the_part(qtbot) -> None:
     choose_system(pane, LOCATIONS_FUDGE)
     choose(pane.location_combo, "right arm")
     untick_defenses(qtbot, pane)  # the flail fighter's default block
-    assert pane.command() == Attack(
+    assert pane.command() == attack_command(
         "c1", "c3", AttackOptions("broadsword", "swing", location="right arm")
     )
     faces = iter((1, 1, 3, 6))

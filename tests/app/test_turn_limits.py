@@ -19,11 +19,12 @@ from app.main_window import MainWindow, load_demo_battle
 from app.panes.inspector import InspectorPane
 from app.rulesets.seed000.attack_pane import AttackPane
 from rules.battle.battle import Battle
-from rules.battle.commands import Attack, EditCombatant, ReadyWeapon, SetPosture
+from rules.battle.commands import EditCombatant, ReadyWeapon, SetPosture
 from rules.battle.maneuvers import ManeuverChoice
 from rules.battle.model import Posture, Status
 from rules.battle.turns import ChooseManeuver, RuleOverridden, StartTurns, upcoming
 from rules.sets.registry import get_ruleset
+from rules.sets.seed000.attack_steps import attack_command
 from tests.app.turn_order_window import FENCER, FLAIL, SPEARMAN, SWORD, rows, shown_window
 
 
@@ -155,7 +156,7 @@ def test_the_attack_pane_says_an_all_out_double_attack_keeps_to_its_foe(
     assert isinstance(pane, AttackPane)
     options = pane.options()
     assert options is not None
-    assert controller.execute(Attack(FENCER, SWORD, options)) is not None
+    assert controller.execute(attack_command(FENCER, SWORD, options)) is not None
     controller.set_target(SPEARMAN)
     assert "Needs the GM's override: All-out attack (two attacks) puts every attack on one foe" in (
         pane.turn_label.text()

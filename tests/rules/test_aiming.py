@@ -34,6 +34,7 @@ from rules.sets.seed000.attack_events import (
     PiecesLeftHand,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -302,20 +303,18 @@ def test_the_defended_area_guards_the_body_only_and_holds_for_the_turn(
         "broadsword", "swing", defenses=parry, target_weapon_key="broadsword",
         weapon_attack=WeaponAttack.BREAK,
     )
-    events = battle.execute(Attack("a", "d", at_weapon))
+    events = battle.execute(attack_command("a", "d", at_weapon))
     assert of(events, DefenseRolled) and _area_mods(events) == []
     # the guard is set for the turn: after a defense it cannot change
     with pytest.raises(IllegalCommandError, match="middle of the turn"):
         battle.execute(SetDefendedArea("d", BodyArea.CHEST))
-    events = battle.execute(
-        Attack("a", "d", AttackOptions("broadsword", "swing", location="chest", defenses=parry))
-    )
+    at_chest = AttackOptions("broadsword", "swing", location="chest", defenses=parry)
+    events = battle.execute(attack_command("a", "d", at_chest))
     assert _area_mods(events) == [-1]
     battle.execute(EndTurn())
     battle.execute(SetDefendedArea("d", BodyArea.CHEST))  # a new turn, a new choice
-    events = battle.execute(
-        Attack("a", "d", AttackOptions("broadsword", "swing", location="chest", defenses=parry))
-    )
+    at_chest = AttackOptions("broadsword", "swing", location="chest", defenses=parry)
+    events = battle.execute(attack_command("a", "d", at_chest))
     assert _area_mods(events) == [2]
 
 
@@ -384,7 +383,7 @@ def test_the_bare_handed_parrying_limb_is_struck_through_the_battle(
         battle = battle_of(knight, brawler, seed=seed)
         with pytest.raises(IllegalAttackError, match="bare-handed"):
             battle.execute(at_limb)
-        battle.execute(Attack("a", "d", bare_parry))
+        battle.execute(attack_command("a", "d", bare_parry))
         events = battle.execute(at_limb)
         if of(events, WoundInflicted):
             break

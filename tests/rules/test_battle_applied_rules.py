@@ -44,6 +44,7 @@ from rules.sets.seed000.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.breakage import BreakResult, break_weapon
 from rules.sets.seed000.commands import ReverseWeapon, WeaponReversed
 from rules.sets.seed000.defense import DefenseChoice
@@ -427,7 +428,7 @@ def test_a_pulled_blow_is_wielded_at_the_fighters_own_st(make: Make) -> None:
 def test_a_critical_hit_allows_no_defense_and_does_normal_damage(make: Make) -> None:
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d")
-    blow = Attack(
+    blow = attack_command(
         "a", "d", AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     )
 

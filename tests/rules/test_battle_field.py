@@ -54,6 +54,7 @@ from rules.battle.terrain import Footing, TerrainChange
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.breakage import break_weapon
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.defense import DefenseChoice
@@ -384,7 +385,7 @@ def test_attacks_record_whom_they_were_aimed_at(make):
     state = two(make)
     options = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.BLOCK),))
     battle = Battle(state, 7, get_ruleset)
-    battle.execute(Attack("a", "d", options))
+    battle.execute(attack_command("a", "d", options))
     a, d = battle.state.combatant("a"), battle.state.combatant("d")
     assert a.actions_this_turn[-1] == TurnAction(ActionKind.ATTACK, "broadsword", target_id="d")
     assert all(x.target_id == "a" for x in d.actions_this_turn)

@@ -36,6 +36,7 @@ from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackRolled, DefenseRolled
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.tracks import tracks_of
@@ -157,7 +158,7 @@ def test_seed000_stunned_and_knocked_down_is_minus_4_to_defend_and_to_strike(
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     again = (*HIT, *LOW_MISS, 1, *STAYS_UP)
     rolled = of(
-        battle.execute(Attack("s", "f", dodge, gm_override=True), ScriptedDice(again)),
+        battle.execute(attack_command("s", "f", dodge, gm_override=True), ScriptedDice(again)),
         DefenseRolled,
     )
     assert stunned.modifier in rolled[0].modifiers

@@ -19,7 +19,7 @@ from rules.battle.model import Combatant, Side, Status
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
-from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack import AttackOptions, Seed000Answer
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.targeting import are_allies, default_target
@@ -121,7 +121,9 @@ def test_seed000s_default_attack_with_a_bow_announces_a_defense_an_arrow_allows(
     assert default_target(state, ruleset, "a") == "d"
     choices = ruleset.default_attack(state, "a", "d")
     dodge = DefenseChoice(DefenseKind.DODGE)
-    assert choices == AttackOptions("shortbow", "shoot", defenses=(dodge,))
+    assert choices == AttackOptions("shortbow", "shoot")
+    answer = ruleset.likely_answer(state, "a", "d", choices)
+    assert answer == Seed000Answer((dodge,))
     battle = Battle(state, 3, get_ruleset)
-    assert battle.execute(Attack("a", "d", choices))  # not refused
+    assert battle.execute(Attack("a", "d", choices, answer))  # not refused
     assert ruleset.default_attack(state, "d", "a") is None  # the rapier reaches one hex

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.battle.battle import Battle
-from rules.battle.commands import Attack
 from rules.core.dice import ScriptedDice
 from rules.sets.seed000.attack_events import (
     DefenseCriticalMiss,
     DefenseMishapResolved,
     DefenseRolled,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -28,7 +28,8 @@ def dodge_of(make: Make, faces: tuple[int, ...]) -> tuple[Battle, DefenseRolled]
     """The fencer's thrust on the swordsman, who dodges with ``faces``; a 1 for
     each die after them (a DX roll of 3 keeps a fumbler on his feet)."""
     battle = started(duel(make))
-    events = battle.execute(Attack("f", "s", DODGED), ScriptedDice((*HIT, *faces, *[1] * 12)))
+    dice = ScriptedDice((*HIT, *faces, *[1] * 12))
+    events = battle.execute(attack_command("f", "s", DODGED), dice)
     (dodge,) = of(events, DefenseRolled)
     return battle, dodge
 

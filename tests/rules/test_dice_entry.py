@@ -30,6 +30,7 @@ from rules.core.dice import (
     roll_dice,
 )
 from rules.core.errors import RulesError
+from rules.sets.protocol import plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
 from rules.sets.seed000.maneuvers import settle_ties
 from rules.sets.seed000.turn import per_turn_effects
@@ -66,9 +67,9 @@ class Table:
 
 
 def spearman_attack(battle: Battle) -> Attack:
-    choices = ruleset_of(battle.state).default_attack(battle.state, "c2", "c4")
-    assert choices is not None  # the spearman's long spear reaches the fencer
-    return Attack("c2", "c4", choices)
+    attack = plain_attack(ruleset_of(battle.state), battle.state, "c2", "c4")
+    assert attack is not None  # the spearman's long spear reaches the fencer
+    return attack
 
 
 def test_an_attack_runs_on_the_entered_faces_and_the_battle_marks_them() -> None:
@@ -197,7 +198,7 @@ def test_the_attack_s_rolls_are_named_for_the_table() -> None:
     battle.execute(attack, EnteredDice(table))
     named = [str(r) for r in table.requests]
     assert named[0] == "Spearman's attack: 3d6"
-    defense = attack.choices.defenses[0].kind.value  # type: ignore[attr-defined]
+    defense = attack.answer.defenses[0].kind.value  # type: ignore[union-attr]
     assert named[1] == f"Fencer's {defense}: 3d6"
     damage = next(r for r in table.requests if r.what == "Spearman's damage")
     assert damage.high == 6 and damage.count >= 1

@@ -54,7 +54,7 @@ ROUNDS = 10  # of each demo battle, for the turn's rolls
 REACHED: dict[str, frozenset[str]] = {
     "000": frozenset(
         {
-            "sets/seed000/attack_steps.py",  # attack, defenses, damage
+            "sets/seed000/dice_steps.py",  # attack, defenses, damage
             "sets/seed000/disarm.py",  # the Quick Contest
             "sets/seed000/breakage.py",  # which part breaks, a parry that breaks
             "sets/seed000/stray_hits.py",  # a flying piece's hit and its damage
@@ -264,7 +264,10 @@ def attack_drive(key: str) -> Drive:
         for n, state in enumerate(setups):
             for m, choices in enumerate(ruleset.attack_variants(state, "attacker", "defender")):
                 battle = Battle(state, 0, get_ruleset)
-                drive.run(battle, Attack("attacker", "defender", choices), n * 7919 + m)
+                # the defender answers as it most likely would (seed 000: a defense)
+                answer = ruleset.likely_answer(state, "attacker", "defender", choices)
+                attack = Attack("attacker", "defender", choices, answer)
+                drive.run(battle, attack, n * 7919 + m)
     return drive
 
 

@@ -36,6 +36,7 @@ from rules.sets.protocol import ImportedCharacter
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackRolled, DefenseRolled
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice, block_base, parry_base
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.gcs_import import (
@@ -358,7 +359,7 @@ def test_the_imported_fighter_joins_attacks_and_defends_by_seed_000s_rules() -> 
             trial.execute(AddCombatant(aldo))
             found = [
                 e
-                for e in trial.execute(Attack("c1", aldo.id, options))
+                for e in trial.execute(attack_command("c1", aldo.id, options))
                 if isinstance(e, DefenseRolled)
             ]
             if found:

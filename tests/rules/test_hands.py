@@ -31,6 +31,7 @@ from rules.core.errors import IllegalAttackError, IllegalCommandError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import AttackOptions
 from rules.sets.seed000.attack_events import AttackDeclared
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from tests.rules.battle_level import HOME, MISS, RAPIER, SOUTH, Make, duel, of, started
@@ -94,9 +95,8 @@ def test_a_dropped_sword_frees_the_hand_for_the_mace(make: Make, catalog: Catalo
     assert hands_of(swordsman(battle)) == Hands("mace", "medium-shield", ())
     # Picking up was the turn's Ready; next turn the mace swings and the shield blocks.
     battle.execute(EndTurn())
-    battle.execute(
-        Attack("f", "s", AttackOptions("rapier", "thrust", defenses=BLOCK)), ScriptedDice(MISS)
-    )
+    blocked = attack_command("f", "s", AttackOptions("rapier", "thrust", defenses=BLOCK))
+    battle.execute(blocked, ScriptedDice(MISS))
     battle.execute(EndTurn())
     # 12 misses the Axe/Mace default (7, less the fencer's PD) without a critical miss.
     events = battle.execute(
@@ -123,9 +123,8 @@ def test_a_greatsword_needs_the_shield_off_and_then_nothing_blocks(
     )
     battle.execute(EndTurn())
     with pytest.raises(IllegalAttackError, match="has no shield to block with"):
-        battle.execute(
-            Attack("f", "s", AttackOptions("rapier", "thrust", defenses=BLOCK)), ScriptedDice(MISS)
-        )
+        blocked = attack_command("f", "s", AttackOptions("rapier", "thrust", defenses=BLOCK))
+        battle.execute(blocked, ScriptedDice(MISS))
 
 
 # --- only what is in hand strikes and parries ----------------------------------------------------
@@ -153,7 +152,7 @@ def test_a_carried_knife_neither_strikes_nor_parries(make: Make, catalog: Catalo
     parry = (DefenseChoice(DefenseKind.PARRY, "large-knife"),)
     with pytest.raises(IllegalAttackError, match="Large knife is carried, not in hand"):
         battle.execute(
-            Attack("s", "f", AttackOptions("broadsword", "swing", defenses=parry)),
+            attack_command("s", "f", AttackOptions("broadsword", "swing", defenses=parry)),
             ScriptedDice(MISS),
         )
 
@@ -240,7 +239,7 @@ def test_a_parry_with_the_put_away_weapon_is_refused(make: Make) -> None:
     parry = (DefenseChoice(DefenseKind.PARRY, "main-gauche"),)
     with pytest.raises(IllegalAttackError, match="Main-gauche is carried, not in hand"):
         battle.execute(
-            Attack("s", "f", AttackOptions("broadsword", "swing", defenses=parry)),
+            attack_command("s", "f", AttackOptions("broadsword", "swing", defenses=parry)),
             ScriptedDice(MISS),
         )
     events = battle.execute(Attack("f", "s", RAPIER), ScriptedDice(MISS))

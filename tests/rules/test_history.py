@@ -55,9 +55,11 @@ def random_command(state: BattleState, rng: random.Random) -> Command:
     override = rng.random() < 0.5
     kind = rng.randrange(12)
     if kind <= 2:
-        choices = ruleset_of(state).default_attack(state, who.id, other.id)
-        if choices is not None:
-            return Attack(who.id, other.id, choices, gm_override=override)
+        ruleset = ruleset_of(state)
+        choices = ruleset.default_attack(state, who.id, other.id)
+        if choices is not None:  # the defender answers as it most likely would
+            answer = ruleset.likely_answer(state, who.id, other.id, choices)
+            return Attack(who.id, other.id, choices, answer, gm_override=override)
         return TurnCombatant(who.id, rng.choice(list(Facing)), gm_override=override)
     if kind == 3:
         step = other.hex.neighbor(rng.choice(list(Facing)))

@@ -54,6 +54,7 @@ from rules.sets.seed000.attack_events import (
     WeaponStruck,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.commands import SetDefendedArea
 from rules.sets.seed000.conditions import SelectedCondition
@@ -417,7 +418,9 @@ def test_defended_area_through_the_battle(make: Make, ruleset: Tables) -> None:
     assert block("head", guarded) == block("head", d) + 2
     assert block("near_thigh", guarded) == block("near_thigh", d) - 1
     battle.execute(
-        Attack("a", "d", AttackOptions("morningstar", "swing", location="head", defenses=(BLOCK,)))
+        attack_command(
+            "a", "d", AttackOptions("morningstar", "swing", location="head", defenses=(BLOCK,))
+        )
     )
     assert tracks_of(battle.state.combatant("d")).defended_area is BodyArea.HEAD
 
@@ -744,7 +747,7 @@ def test_a_battle_plays_located_blows_under_the_001_option(make: Make) -> None:
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, rng.randrange(10**6), get_ruleset)
-        battle.execute(Attack("a", "d", opts))
+        battle.execute(attack_command("a", "d", opts))
         return battle
 
     battle = find(run, lambda b: any(isinstance(e, WoundInflicted) for e in b.events))
@@ -853,7 +856,7 @@ def test_demo_attacks_replay_identically_from_their_recorded_dice() -> None:
         AttackOptions("long-spear", "thrust", location="vitals"),
         AttackOptions("long-spear", "thrust", location="brain", defenses=(dodge,)),
     ):
-        battle.execute(Attack("c2", "c4", options))
+        battle.execute(attack_command("c2", "c4", options))
     assert all(battle.dice_log)  # every attack rolled
     replayed = Battle.replay(
         battle.initial, 8, battle.commands, dice_log=battle.dice_log, rulesets=get_ruleset

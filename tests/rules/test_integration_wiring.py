@@ -50,6 +50,7 @@ from rules.sets.seed000.attack_events import (
     WeaponBroke,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.conditions import Posture
 from rules.sets.seed000.critical_misses import Fell, HitSelf, Strained
 from rules.sets.seed000.defense import DefenseChoice
@@ -164,7 +165,7 @@ def test_the_counter_blow_through_the_battle(
 
     def run(rng: random.Random) -> Battle:
         battle = Battle(state, rng.randrange(10**6), get_ruleset)
-        battle.execute(Attack("a", "d", opts))
+        battle.execute(attack_command("a", "d", opts))
         return battle
 
     battle = find(run, lambda b: bool(of(b.events, SideBlowDamaged)))
@@ -231,7 +232,7 @@ def test_a_heavy_shield_blocks_at_minus_2_until_readied(
     fresh = plan_attack(a, d, opts, ruleset).defenses[0]
     state = BattleState(HexGrid(10, 10), (a, d))
     battle = Battle(state, 1, get_ruleset)
-    events = battle.execute(Attack("a", "d", opts))
+    events = battle.execute(attack_command("a", "d", opts))
     unready = of(events, HeavyShieldUnreadied)
     assert unready and unready[0].citation == cite("000", "BLOCK")
     after = battle.state.combatant("d")
@@ -450,13 +451,13 @@ def test_one_acrobatic_dodge_a_turn(make: Make) -> None:
     state = BattleState(HexGrid(10, 10), (a, d))
     opts = AttackOptions("broadsword", "swing", defenses=(DODGE,), acrobatic_dodge=True)
     battle = Battle(state, 5, get_ruleset)
-    battle.execute(Attack("a", "d", opts))
+    battle.execute(attack_command("a", "d", opts))
     assert any(x.acrobatic for x in battle.state.combatant("d").actions_this_turn)
     with pytest.raises(IllegalAttackError, match="once per turn"):
-        battle.execute(Attack("a", "d", opts))
-    battle.execute(Attack("a", "d", replace(opts, acrobatic_dodge=False)))  # a plain dodge
+        battle.execute(attack_command("a", "d", opts))
+    battle.execute(attack_command("a", "d", replace(opts, acrobatic_dodge=False)))  # a plain dodge
     battle.execute(EndTurn())
-    battle.execute(Attack("a", "d", opts))  # a new turn
+    battle.execute(attack_command("a", "d", opts))  # a new turn
 
 
 # --- 10. per-turn effects at the end of the turn ----------------------------------------------

@@ -62,7 +62,12 @@ from rules.sets.seed000.attack import (
     resolve_attack,
 )
 from rules.sets.seed000.attack_form import attack_form_options
-from rules.sets.seed000.attack_steps import (
+from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.conditions import SelectedCondition
+from rules.sets.seed000.damage import injury_status
+from rules.sets.seed000.defense import DefenseChoice, possible_defenses
+from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.dice_steps import (
     AttackRollInputs,
     ByIdentity,
     DefenseInputs,
@@ -71,11 +76,6 @@ from rules.sets.seed000.attack_steps import (
     defense_step,
     wound_status,
 )
-from rules.sets.seed000.checks import Outcome
-from rules.sets.seed000.conditions import SelectedCondition
-from rules.sets.seed000.damage import injury_status
-from rules.sets.seed000.defense import DefenseChoice, possible_defenses
-from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
 from rules.sets.seed000.odds import (
     AttackOdds,
@@ -1321,7 +1321,7 @@ def test_enumeration_refuses_a_step_that_rolls_differently_on_the_same_dice() ->
         exact_outcomes(fickle)
 
 
-# --- the steps the resolver and the odds share (rules.sets.seed000.attack_steps) ---------------
+# --- the steps the resolver and the odds share (rules.sets.seed000.dice_steps) ---------------
 #
 # Each step's distribution against a count of every way its dice fall, made here
 # with the reference judge; and each step enumerated by what its rolls say they

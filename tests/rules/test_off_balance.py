@@ -18,6 +18,7 @@ from rules.core.dice import ScriptedDice
 from rules.core.errors import IllegalAttackError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack_events import DefenseMishapResolved, DefenseRolled
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.balance import BalanceRegained, lose_balance
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.defense import DefenseChoice
@@ -35,7 +36,7 @@ def off_balance_after_a_fumbled_dodge(make: Make) -> Battle:
     """The duel in turn order, the fencer's turn: the swordsman's dodge fumbled."""
     battle = started(duel(make))
     assert battle.state.active_id == "f"
-    events = battle.execute(Attack("f", "s", DODGED), ScriptedDice(FUMBLED_DODGE))
+    events = battle.execute(attack_command("f", "s", DODGED), ScriptedDice(FUMBLED_DODGE))
     (dodge,) = of(events, DefenseRolled)
     assert dodge.roll.outcome is Outcome.CRITICAL_FAILURE
     (mishap,) = of(events, DefenseMishapResolved)

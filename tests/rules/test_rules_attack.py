@@ -36,6 +36,7 @@ from rules.sets.seed000.attack_events import (
     WeaponUnreadied,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -339,13 +340,13 @@ def test_a_killing_blow_changes_status(make: Make, ruleset: Tables, scripted: An
 def test_the_battle_command_uses_this_api(make: Make) -> None:
     from hexmap import HexGrid
     from rules.battle.battle import Battle
-    from rules.battle.commands import Attack, EndTurn
+    from rules.battle.commands import EndTurn
     from rules.battle.state import BattleState
 
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a")
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
     battle = Battle(BattleState(HexGrid(12, 12), (a, d)), 7, get_ruleset)
-    events = battle.execute(Attack("a", "d", AttackOptions(W, "swing", defenses=(BLOCK,))))
+    events = battle.execute(attack_command("a", "d", AttackOptions(W, "swing", defenses=(BLOCK,))))
     assert events and battle.state.combatant("a").actions_this_turn
     battle.execute(EndTurn())
     assert battle.state.combatant("a").actions_this_turn == ()

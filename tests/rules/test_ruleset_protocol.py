@@ -22,10 +22,11 @@ from rules.battle.terrain import Footing, TerrainChange
 from rules.core.assets import read_json
 from rules.core.dice import DiceRequest, EnteredDice, ScriptedDice
 from rules.core.errors import DataError, IllegalAttackError, IllegalCommandError, RulesError
-from rules.sets.protocol import Ruleset
+from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 from rules.sets.seed000 import ruleset as seed000_ruleset_module
-from rules.sets.seed000.attack import AttackOptions, AttackPlan, plan_attack
+from rules.sets.seed000.attack import AttackOptions, AttackPlan, Seed000Answer, plan_attack
+from rules.sets.seed000.attack_steps import whole_options
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.odds import attack_odds
@@ -82,7 +83,9 @@ def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
     ruleset = get_ruleset()
     choices = ruleset.default_attack(state, "c2", "c4")  # the long spear reaches across
     fencer_parries = (DefenseChoice(DefenseKind.PARRY, "rapier"),)
-    assert choices == AttackOptions("long-spear", "thrust", defenses=fencer_parries)
+    assert choices == AttackOptions("long-spear", "thrust")  # the attacker's alone
+    answer = ruleset.likely_answer(state, "c2", "c4", choices)
+    assert answer == Seed000Answer(fencer_parries)  # the defender's, apart
     # Out of the spear's front reach: the knife at the spearman's belt does not
     # count until it is drawn (rules.battle.hands), and then it is thrown.
     assert ruleset.default_attack(state, "c2", "c3") is None
@@ -93,11 +96,13 @@ def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
         "throw",
     )
     battle = Battle(state, 3, get_ruleset)
-    events = battle.execute(Attack("c2", "c4", choices))
+    assert plain_attack(ruleset, state, "c2", "c4") == Attack("c2", "c4", choices, answer)
+    events = battle.execute(Attack("c2", "c4", choices, answer))
     assert events and all(e.citation is not None for e in events)
     seed000 = get_ruleset()
-    assert isinstance(seed000, Seed000)
-    resolution = seed000.resolution(state, "c2", "c4", choices, command_rng(3, 0))
+    assert isinstance(seed000, Seed000) and isinstance(answer, Seed000Answer)
+    whole = whole_options(choices, answer)
+    resolution = seed000.resolution(state, "c2", "c4", whole, command_rng(3, 0))
     assert battle.state.combatant("c4") == resolution.defender_after
     assert battle.dice_log[0]  # the faces it rolled are kept with the command
 
@@ -108,7 +113,8 @@ def test_the_attack_form_offers_every_option_once_and_the_rules_decide() -> None
     state = demo()
     ruleset = get_ruleset()
     variants = ruleset.attack_variants(state, "c2", "c4")
-    assert len(set(variants)) == len(variants) > 15
+    # the attacker's choices alone: the form's defenses are the defender's answer
+    assert len(set(variants)) == len(variants) > 10
     planned = 0
     for choices in variants:
         try:

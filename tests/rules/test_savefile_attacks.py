@@ -26,7 +26,10 @@ from rules.battle.savefile import (
 )
 from rules.battle.values import TYPE_KEY, ValueCodec
 from rules.core.dice import ScriptedDice
+from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset
+from rules.sets.seed000.attack import AttackOptions, DefenseChoice, Seed000Answer
+from rules.sets.seed000.attack import DefenseKind as DefenseKind000
 from rules.sets.seed002.attack import Attack002, DefenseKind, Seed002Answer
 from rules.sets.seed003.combat import Choices003, Seed003Answer
 from rules.sets.seed003.combat import Defense as Defense003
@@ -101,7 +104,7 @@ def test_a_schema_2_file_loads_the_same_battle() -> None:
     schema 2's shape: each attack's choices under ``options``."""
     text = EXAMPLE.read_text(encoding="utf-8")
     document = json.loads(text)
-    assert document["schema_version"] == SCHEMA_VERSION == 5
+    assert document["schema_version"] == SCHEMA_VERSION == 6
     document["schema_version"] = 2
     attacks = 0
     for entry in (*document["log"], *document["undone"]):
@@ -181,7 +184,7 @@ def seed003_text() -> str:
 
 
 def as_written_in(text: str, version: int) -> str:
-    """``text`` in the shape of schema ``version`` below 5: each attack's answer
+    """``text`` in the shape of schema ``version`` below 6: each attack's answer
     back inside its choices (schema 2 also names the choices ``options``)."""
     document = json.loads(text)
     document["schema_version"] = version
@@ -257,3 +260,35 @@ def test_a_seed_002_attack_of_schema_3_replays_as_recorded() -> None:
     )
     assert old.state == today.state
     assert old.events[-len(events) :] == events
+
+
+# --- seed 000, whose defender answers apart since schema 6 -------------------------------------
+
+
+@pytest.mark.parametrize("version", [2, 3, 4, 5])
+def test_a_seed_000_defense_kept_in_the_choices_is_the_defenders_answer(version: int) -> None:
+    """The example battle (seed 000) in the shape of any schema before 6, each
+    attack's announced defenses inside its ``AttackOptions``, replays the same
+    evening: the same events, state and dice, each defense the defender's answer."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    now = read_battle(text, rulesets=get_ruleset)
+    old = read_battle(as_written_in(text, version), rulesets=get_ruleset)
+    assert (old.state, old.dice_log, old.undone) == (now.state, now.dice_log, now.undone)
+    assert [e.describe() for e in old.events] == [e.describe() for e in now.events]
+    attacks = [c for c in old.commands if isinstance(c, Attack)]
+    assert attacks and all(isinstance(c.answer, Seed000Answer) for c in attacks)
+    assert [c.answer for c in attacks] == [
+        c.answer for c in now.commands if isinstance(c, Attack)
+    ]
+    assert all(not c.choices.defenses for c in attacks if isinstance(c.choices, AttackOptions))
+
+
+def test_a_seed_000_attack_announcing_defenses_in_its_choices_is_refused() -> None:
+    """Today the defenses are the defender's answer, never the attacker's choices."""
+    battle = read_battle(
+        (EXAMPLE.parent / "demo-000.hexfray").read_text(encoding="utf-8"), rulesets=get_ruleset
+    )
+    dodge = (DefenseChoice(DefenseKind000.DODGE),)
+    with pytest.raises(RulesError, match="answers apart"):
+        choices = AttackOptions("broadsword", "swing", defenses=dodge)
+        battle.execute(Attack("c1", "c3", choices, gm_override=True))

@@ -45,6 +45,7 @@ from rules.sets.seed000.attack_events import (
     InjuryRolled,
     StunRecoveryRolled,
 )
+from rules.sets.seed000.attack_steps import attack_command, split_answer
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.maneuvers import InitiativeRolled, ManeuverApplied
@@ -296,7 +297,7 @@ def test_a_defender_in_an_all_out_attack_has_no_active_defense(make: Make) -> No
     assert [m.reason for m in bonus] == ["All-out attack (+4 to hit)"]
     battle.execute(EndTurn())
     dodge = replace(BROADSWORD, defenses=(DefenseChoice(DefenseKind.DODGE),))
-    events = battle.execute(Attack("s", "f", dodge), ScriptedDice((2, 2, 2, *[1] * 40)))
+    events = battle.execute(attack_command("s", "f", dodge), ScriptedDice((2, 2, 2, *[1] * 40)))
     assert of(events, ManeuverApplied)[0].describe() == (
         "Fencer is in an all-out attack (+4 to hit): no active defense"
     )
@@ -312,7 +313,8 @@ def _dodge_against_swordsman(make: Make, fencer_maneuver: str, option: str = "")
     battle.execute(ChooseManeuver("f", fencer_maneuver, option))
     battle.execute(EndTurn())
     dodge = replace(BROADSWORD, defenses=(DefenseChoice(DefenseKind.DODGE),))
-    events = battle.execute(Attack("s", "f", dodge), ScriptedDice(HIT_THEN_CRITICAL_DEFENSE))
+    dice = ScriptedDice(HIT_THEN_CRITICAL_DEFENSE)
+    events = battle.execute(attack_command("s", "f", dodge), dice)
     return of(events, DefenseRolled)[0]
 
 
@@ -332,7 +334,7 @@ def test_the_preview_follows_the_defender_s_maneuver(make: Make) -> None:
     battle.execute(ChooseManeuver("f", "all-out-attack"))
     battle.execute(EndTurn())
     dodge = replace(BROADSWORD, defenses=(DefenseChoice(DefenseKind.DODGE),))
-    preview = get_ruleset().preview_attack(battle.state, "s", "f", dodge)
+    preview = get_ruleset().preview_attack(battle.state, "s", "f", *split_answer(dodge))
     assert not [line for line in preview.odds if line.label.startswith("stopped by")]
 
 

@@ -29,6 +29,7 @@ from rules.sets.seed000.attack_events import (
     StunRecoveryRolled,
     WoundInflicted,
 )
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.stances import PainThreshold, weapon_side
@@ -160,7 +161,8 @@ def test_a_major_wound_s_failed_knockdown_roll_stuns_and_drops_at_once(make: Mak
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     # the dodge (3) fails; 1 damage: 3 injury, -2 HP: the HT roll to stay conscious
     again = (*HIT, *LOW_MISS, 1, *STAYS_UP)
-    defended = battle.execute(Attack("s", "f", dodge, gm_override=True), ScriptedDice(again))
+    dodged = attack_command("s", "f", dodge, gm_override=True)
+    defended = battle.execute(dodged, ScriptedDice(again))
     roll = of(defended, DefenseRolled)[0]
     assert (-4, "stunned") in [(m.value, m.reason) for m in roll.modifiers]
     # It rolls to recover at the end of its own turn.
@@ -268,7 +270,7 @@ def test_a_crippled_weapon_arm_cannot_wield_its_weapon(make: Make) -> None:
         "rapier", "thrust", defenses=(DefenseChoice(DefenseKind.PARRY, "broadsword"),)
     )
     with pytest.raises(RulesError, match="arm holding the Broadsword is crippled: no parry"):
-        battle.execute(Attack("f", "s", parry, gm_override=True), ScriptedDice(MISS))
+        battle.execute(attack_command("f", "s", parry, gm_override=True), ScriptedDice(MISS))
 
 
 def test_a_crippled_shield_arm_cannot_block_but_its_weapon_arm_still_fights(make: Make) -> None:
@@ -279,12 +281,12 @@ def test_a_crippled_shield_arm_cannot_block_but_its_weapon_arm_still_fights(make
     battle = swordsman_s_turn(with_wound(duel(make), "s", shield_arm))
     block = AttackOptions("rapier", "thrust", defenses=(DefenseChoice(DefenseKind.BLOCK),))
     with pytest.raises(RulesError, match="shield arm is crippled: no block"):
-        battle.execute(Attack("f", "s", block, gm_override=True), ScriptedDice(MISS))
+        battle.execute(attack_command("f", "s", block, gm_override=True), ScriptedDice(MISS))
     battle.execute(Attack("s", "f", SWING), ScriptedDice(MISS))  # the sword arm is whole
     parry = AttackOptions(
         "rapier", "thrust", defenses=(DefenseChoice(DefenseKind.PARRY, "broadsword"),)
     )
-    battle.execute(Attack("f", "s", parry, gm_override=True), ScriptedDice(MISS))
+    battle.execute(attack_command("f", "s", parry, gm_override=True), ScriptedDice(MISS))
 
 
 def test_a_crippled_arm_that_keeps_hold_after_the_blow_cannot_wield(make: Make) -> None:
@@ -316,7 +318,7 @@ def test_note_12_a_crippled_hand_that_kept_hold_attacks_at_minus_6_and_cannot_pa
         "rapier", "thrust", defenses=(DefenseChoice(DefenseKind.PARRY, "broadsword"),)
     )
     with pytest.raises(RulesError, match="hand holding the Broadsword is crippled: no parry"):
-        battle.execute(Attack("f", "s", parry, gm_override=True), ScriptedDice(MISS))
+        battle.execute(attack_command("f", "s", parry, gm_override=True), ScriptedDice(MISS))
 
 
 @pytest.mark.parametrize(("acts", "dx"), [("nothing", 14), ("attacks", 12), ("moves", 12)])
@@ -384,5 +386,5 @@ def test_paralysed_from_the_neck_down_neither_attacks_nor_defends_and_only_does_
         battle.execute(Attack("f", "s", RAPIER, gm_override=True), ScriptedDice(MISS))
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     with pytest.raises(RulesError, match="no active defense"):
-        battle.execute(Attack("s", "f", dodge, gm_override=True), ScriptedDice(MISS))
+        battle.execute(attack_command("s", "f", dodge, gm_override=True), ScriptedDice(MISS))
     battle.execute(Attack("s", "f", SWING, gm_override=True), ScriptedDice(MISS))

@@ -103,6 +103,7 @@ from rules.sets.seed000.attack import (
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.sets.seed000.attack_form import likely_defense
+from rules.sets.seed000.attack_steps import attack_command
 from rules.sets.seed000.commands import ReverseWeapon
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
@@ -734,7 +735,7 @@ class AttackPane(QDockWidget):
         attacker, defender = self.attacker_id, self.defender_id
         if options is None or attacker is None or defender is None:
             return None
-        return Attack(attacker, defender, options)
+        return attack_command(attacker, defender, options)  # the defender's answer apart
 
     def roll(self) -> None:
         """Execute the attack shown (nothing when Roll is disabled)."""
@@ -780,10 +781,12 @@ class AttackPane(QDockWidget):
                 _choose(self.mode_combo, default.mode)
             self._fill_locations(attacker, defender)
             self._fill_defenses(defender)
-            if default is not None:
-                parry = [d.weapon_key for d in default.defenses if d.kind is DefenseKind.PARRY]
-                if parry:
-                    _choose(self.parry_weapon_combo, parry[0])
+            if default is not None and attacker is not None and defender is not None:
+                likely = likely_defense(
+                    defender, attacker.fighter.weapon(default.weapon_key).mode(default.mode)
+                )
+                if likely.kind is DefenseKind.PARRY and likely.weapon_key is not None:
+                    _choose(self.parry_weapon_combo, likely.weapon_key)
             self._fill_more(attacker, defender)
             self._fill_situation(attacker, defender)
             self._reset_for_new_exchange(attacker, defender, state.turn)
@@ -835,8 +838,10 @@ class AttackPane(QDockWidget):
         default = self._controller.ruleset.default_attack(state, attacker.id, defender.id)
         if not isinstance(default, AttackOptions):
             default = None
-        defenses = default.defenses if default is not None else (likely_defense(defender),)
-        self._announced = [d.kind for d in defenses]
+        mode = None
+        if default is not None:
+            mode = attacker.fighter.weapon(default.weapon_key).mode(default.mode)
+        self._announced = [likely_defense(defender, mode).kind]
         return default
 
     def _reset_for_new_exchange(

@@ -1,6 +1,6 @@
 """Seed 000's attack plan alone, for the benchmark's ``plan_ms_median``
 (``app.benchmark``, which finds it by the ruleset's key): the battle's own
-planning of one attack (``Seed000.planned``), without dice, odds or events."""
+planning of one attack (its four steps' ``plan``), without dice, odds or events."""
 
 from __future__ import annotations
 
@@ -17,6 +17,6 @@ def plan_attack_once(state: BattleState, command: Attack) -> None:
     choices = command.choices
     if not isinstance(choices, AttackOptions):
         raise RulesError(f"not a seed 000 attack: {type(choices).__name__}")
-    seed000_ruleset(state.ruleset_options).planned(
+    seed000_ruleset(state.ruleset_options).steps.plan(
         state, command.attacker_id, command.defender_id, choices
     )

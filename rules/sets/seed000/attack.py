@@ -12,7 +12,7 @@ DEFENSES: defenses are announced before any roll and can't be added as earlier
 ones fail); a critical hit allows no defense (base rules). It returns a frozen
 record of every roll with the updated combatants and the log's events. What the
 dice decide - the attack roll and its consequences, each defense, the damage,
-the located wound - it rolls through the steps of ``rules.sets.seed000.attack_steps``,
+the located wound - it rolls through the steps of ``rules.sets.seed000.dice_steps``,
 which ``rules.sets.seed000.odds`` enumerates for the exact odds; the mishaps that
 follow a decision (critical miss table, fumbles, breakage) are rolled here.
 
@@ -46,13 +46,15 @@ Interpretations (see docs/rules-core.md):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from typing import ClassVar
 
 from hexmap import Arc, Handedness, arc_of, in_reach
-from rules.battle.attack_choices import AttackChoices
+from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
 from rules.battle.hands import hand_problem, keep_carried
 from rules.battle.model import (
     INTACT,
@@ -118,15 +120,6 @@ from rules.sets.seed000.attack_events import (
     WoundInflicted,
     injury_events,
 )
-from rules.sets.seed000.attack_steps import (
-    AttackRollInputs,
-    DefenseInputs,
-    WoundInputs,
-    attack_roll_step,
-    damage_step,
-    defense_step,
-    wound_status,
-)
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
@@ -174,6 +167,15 @@ from rules.sets.seed000.defense import (
     unready_after_use,
 )
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.dice_steps import (
+    AttackRollInputs,
+    DefenseInputs,
+    WoundInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+    wound_status,
+)
 from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
@@ -249,6 +251,7 @@ from rules.sets.seed000.wounded import (
 )
 
 __all__ = [
+    "NO_DEFENSE",
     "AttackOptions",
     "AttackOutcome",
     "AttackPlan",
@@ -257,10 +260,12 @@ __all__ = [
     "DefenseKind",
     "DefenseRoll",
     "Modifier",
+    "Seed000Answer",
     "SubdueMode",
     "WeaponAttack",
     "WeaponInReach",
     "plan_attack",
+    "plan_defenses",
     "resolve_attack",
 ]
 
@@ -337,6 +342,26 @@ class AttackOptions(AttackChoices):
     # random location that lands there is rolled again. The battle adds the
     # defender's hex cover (rules.battle.terrain).
     covered: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Seed000Answer(DefenderAnswer):
+    """The defender's answer to a seed 000 attack (``Attack.answer``): the
+    defenses it announces, rolled in that order until one succeeds (000 DEFENSES:
+    announced before any roll), and whether its dodge is acrobatic (000 ACROBATIC
+    DODGE). None announced: no defense. Battle files before schema 6 kept both in
+    the attacker's ``AttackOptions``, the engine's whole request (``plan_attack``
+    still reads them there; an ``Attack`` command's choices leave them empty)."""
+
+    defenses: tuple[DefenseChoice, ...] = ()
+    acrobatic_dodge: bool = False
+
+    was_in_choices: ClassVar[AnswerInChoices | None] = AnswerInChoices(
+        "AttackOptions", ("defenses", "acrobatic_dodge"), before_schema=6
+    )
+
+
+NO_DEFENSE = Seed000Answer()
 
 
 @dataclass(frozen=True)
@@ -439,12 +464,15 @@ def plan_attack(
     ruleset: Tables,
     *,
     weapon_in_reach: WeaponInReach | None = None,
+    answered: bool = True,
 ) -> AttackPlan:
     """Check and compute an attack without rolling. Raises ``IllegalAttackError``.
 
     ``weapon_in_reach`` answers, for a strike at a weapon, whether a hex of it is
     within reach (000 STRIKING AT WEAPONS); without it the weapon is taken to be
-    in reach (its wielder is)."""
+    in reach (its wielder is). ``answered`` False: the attacker's side alone, every
+    check and modifier of the attack but no defense planned (``defenses`` empty,
+    whatever ``options`` announce); ``plan_defenses`` adds the defender's."""
     if attacker.id == defender.id:
         raise IllegalAttackError("a combatant cannot attack itself")
     if attacker.status is not Status.ACTIVE:
@@ -568,71 +596,7 @@ def plan_attack(
             f"({cite('000', 'DROPPED WEAPONS')}); a 001 disarm always sends it one yard"
         )
 
-    if no_defense and options.defenses:
-        raise IllegalAttackError(
-            "a selected condition leaves the defender no active defense "
-            "(000 ADVERSE COMBAT CONDITIONS)"
-        )
-    kinds = [d.kind for d in options.defenses]
-    if len(kinds) > 1 and len(set(kinds)) < len(kinds):
-        repeated = next(kind for kind in DefenseKind if kinds.count(kind) > 1)
-        raise IllegalAttackError(
-            f"only one {repeated.value} against one attack ({DEFENSES_CITATION})"
-        )
-    if target is not None:
-        allowed = weapon_defense_options(target, target_ready=target.key not in defender.unready)
-        for choice in options.defenses:
-            check_weapon_defense(allowed, choice.kind, choice.weapon_key)
-    if options.acrobatic_dodge:
-        if DefenseKind.DODGE not in kinds:
-            raise IllegalAttackError(f"an acrobatic dodge is a dodge ({ACROBATIC_CITATION})")
-        if any(a.acrobatic for a in defender.actions_this_turn):
-            raise IllegalAttackError(
-                f"{defender.name} already tried an acrobatic dodge this turn "
-                f"(once per turn, {ACROBATIC_CITATION})"
-            )
-        if acrobatics_skill_of(defender.fighter) is None:
-            raise IllegalAttackError(
-                f"{defender.name} has no Acrobatics skill ({ACROBATIC_CITATION})"
-            )
-    situation = DefenseSituation(
-        arc=arc,
-        below=options.from_below,
-        attack_is_swing=swinging,
-        attack_is_unarmed=weapon.kind is WeaponKind.UNARMED,
-        pd_total=pd.total,
-    )
-    area_key = None if target is not None or options.random_location else location.key
-    # 000 DEFENDING A SPECIFIC BODY AREA guards the body: not a weapon struck at.
-    guarded = tracks_of(defender).defended_area if target is None else None
-    history: list[TurnAction] = list(defender.actions_this_turn)
-    plans: list[DefensePlan] = []
-    for choice in options.defenses:
-        refused = defense_problem(defender, choice)  # paralysis, a crippled arm or hand
-        if refused is not None:
-            raise IllegalAttackError(refused)
-        extra = ranged_defense_modifiers(defender, choice, mode) + wound_defense_modifiers(defender)
-        extra += _lasting_wound_modifiers(system, defender, _defending_arms(defender, choice))
-        if guarded is not None:
-            extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
-        if options.defense_modifiers:
-            extra += tuple(m for kind, m in options.defense_modifiers if kind is choice.kind)
-        plan = plan_defense(
-            defender,
-            choice,
-            situation,
-            history,
-            ruleset.directional,
-            ruleset.defense_cap,
-            ruleset.defense_plus_pd_cap,
-            extra_modifiers=extra,
-            free_parries=_free_parries(defender, choice, options),
-            free_parry_citation=FENCING_CITATION,
-        )
-        plans.append(plan)
-        history.append(plan.action)
-
-    return AttackPlan(
+    alone = AttackPlan(
         attacker_id=attacker.id,
         defender_id=defender.id,
         options=options,
@@ -646,7 +610,7 @@ def plan_attack(
         modifiers=tuple(mods),
         effective_skill=effective,
         passive_defense=pd,
-        defenses=tuple(plans),
+        defenses=(),
         damage_spec=mode.damage,
         damage_dice=ruleset.weapon_damage(mode.damage, st),
         attacker_weapon_unready_after=unready_after_use(weapon),
@@ -658,6 +622,101 @@ def plan_attack(
         adjustments=adjustments,
         contest=contest,
     )
+    if not answered:
+        return alone
+    return plan_defenses(alone, defender, options.defenses, options.acrobatic_dodge, ruleset)
+
+
+def plan_defenses(
+    plan: AttackPlan,
+    defender: Combatant,
+    defenses: tuple[DefenseChoice, ...],
+    acrobatic_dodge: bool,
+    ruleset: Tables,
+) -> AttackPlan:
+    """``plan`` (``plan_attack``'s, not ``answered``) with the defender's announced
+    ``defenses`` planned, in order, each with its final score (000 DEFENSES:
+    announced before any roll); ``acrobatic_dodge``: the dodge among them is
+    acrobatic (000 ACROBATIC DODGE). Raises ``IllegalAttackError`` for defenses
+    the defender cannot announce."""
+    if not defenses and not acrobatic_dodge and not plan.options.defenses:
+        return plan  # nothing announced: the attacker's plan as it is
+    options = replace(plan.options, defenses=defenses, acrobatic_dodge=acrobatic_dodge)
+    target, mode, system = plan.target_weapon, plan.mode, ruleset.hit_locations
+    if plan.no_active_defense and defenses:
+        raise IllegalAttackError(
+            "a selected condition leaves the defender no active defense "
+            "(000 ADVERSE COMBAT CONDITIONS)"
+        )
+    kinds = [d.kind for d in defenses]
+    if len(kinds) > 1 and len(set(kinds)) < len(kinds):
+        repeated = next(kind for kind in DefenseKind if kinds.count(kind) > 1)
+        raise IllegalAttackError(
+            f"only one {repeated.value} against one attack ({DEFENSES_CITATION})"
+        )
+    if target is not None:
+        allowed = weapon_defense_options(target, target_ready=target.key not in defender.unready)
+        for choice in defenses:
+            check_weapon_defense(allowed, choice.kind, choice.weapon_key)
+    if acrobatic_dodge:
+        if DefenseKind.DODGE not in kinds:
+            raise IllegalAttackError(f"an acrobatic dodge is a dodge ({ACROBATIC_CITATION})")
+        if any(a.acrobatic for a in defender.actions_this_turn):
+            raise IllegalAttackError(
+                f"{defender.name} already tried an acrobatic dodge this turn "
+                f"(once per turn, {ACROBATIC_CITATION})"
+            )
+        if acrobatics_skill_of(defender.fighter) is None:
+            raise IllegalAttackError(
+                f"{defender.name} has no Acrobatics skill ({ACROBATIC_CITATION})"
+            )
+    situation = DefenseSituation(
+        arc=plan.arc,
+        below=options.from_below,
+        attack_is_swing=mode.is_swing,
+        attack_is_unarmed=plan.weapon.kind is WeaponKind.UNARMED,
+        pd_total=plan.passive_defense.total,
+    )
+    area_key = None if target is not None or options.random_location else plan.location.key
+    # 000 DEFENDING A SPECIFIC BODY AREA guards the body: not a weapon struck at.
+    guarded = tracks_of(defender).defended_area if target is None else None
+    history: list[TurnAction] = list(defender.actions_this_turn)
+    plans: list[DefensePlan] = []
+    for choice in defenses:
+        refused = defense_problem(defender, choice)  # paralysis, a crippled arm or hand
+        if refused is not None:
+            raise IllegalAttackError(refused)
+        extra = ranged_defense_modifiers(defender, choice, mode) + wound_defense_modifiers(defender)
+        extra += _lasting_wound_modifiers(system, defender, _defending_arms(defender, choice))
+        if guarded is not None:
+            extra = (*_area_modifiers(defender, guarded, area_key, choice.kind), *extra)
+        if options.defense_modifiers:
+            extra += tuple(m for kind, m in options.defense_modifiers if kind is choice.kind)
+        planned = plan_defense(
+            defender,
+            choice,
+            situation,
+            history,
+            ruleset.directional,
+            ruleset.defense_cap,
+            ruleset.defense_plus_pd_cap,
+            extra_modifiers=extra,
+            free_parries=_free_parries(defender, choice, options),
+            free_parry_citation=FENCING_CITATION,
+        )
+        plans.append(planned)
+        history.append(planned.action)
+
+    return _with_fields(plan, options=options, defenses=tuple(plans))
+
+
+def _with_fields(plan: AttackPlan, **fields: object) -> AttackPlan:
+    """``dataclasses.replace`` for fields that need no check: a shallow copy with
+    them set, at a third of replace's cost (every attack plans its defenses so)."""
+    copied = copy.copy(plan)
+    for name, value in fields.items():
+        object.__setattr__(copied, name, value)  # frozen: as the dataclass's __init__ does
+    return copied
 
 
 def _ranged_options(
@@ -903,9 +962,7 @@ def _area_modifiers(
     if location_key == "random":
         return ()
     try:
-        mod = defended_area_modifier(
-            guarded, location_key, kind, handedness=defender.handedness
-        )
+        mod = defended_area_modifier(guarded, location_key, kind, handedness=defender.handedness)
     except ConditionError:  # a location the rule does not place (001's bare limbs)
         return ()
     return () if mod is None else (mod,)
@@ -1248,9 +1305,7 @@ def _damage_events(
     flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
 
 
-def _record_turn(
-    plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]
-) -> CombatantChanges:
+def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> CombatantChanges:
     """The attacker's turn record and readiness; the defender's: every announced
     defense counts, except critical successes. Each action names whom it was aimed
     at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that.
@@ -2150,9 +2205,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         _broken(flow, flow.defender, result, "struck by a weapon")
 
 
-def _disarm(
-    plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules
-) -> None:
+def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules) -> None:
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender

@@ -1,334 +1,340 @@
-"""The steps of one attack that the dice decide, each written once.
+"""Seed 000's attack in four steps (``rules.battle.attack_steps``).
 
-Each step is a function of small frozen inputs and a ``DiceSource``; every die it
-rolls goes through that source, and it returns a frozen record of what it
-rolled and decided. ``rules.sets.seed000.attack.resolve_attack`` calls the steps on the
-command's dice, in this order, and builds its events and the new state from
-their records; ``rules.sets.seed000.odds.attack_odds`` runs the same steps on every way the
-dice can fall (``rules.core.enumerate.exact_outcomes``), memoised on their
-inputs, and chains their distributions in the resolver's order. Nothing here
-is a second copy for the odds.
+- ``plan``: the attacker's side of the attack, no dice (``Plan000``: the
+  maneuvers' adjustments, the cover in the defender's hex, the combatant in the
+  way, ``rules.sets.seed000.attack.plan_attack`` not ``answered``); nothing in it
+  depends on the defender's answer.
+- The defender's answer (``Seed000Answer``): the defenses it announces, in order,
+  and whether its dodge is acrobatic. Nobody answering for it announces none, as
+  an attack whose choices announced none did before the answer had its own type.
+- ``decide``: the defenses planned against the plan (``plan_defenses``), then
+  every roll of the attack (``resolve_attack``, whose dice steps are
+  ``rules.sets.seed000.dice_steps``), into the shared ``AttackOutcome`` with a
+  ``Seed000Payload``: the resolution and the fighters as it leaves them.
+- ``apply``: those fighters into the state; ``describe``: the log's events, the
+  maneuvers' first, as the log has always read.
 
-1. ``attack_roll_step``: the attack roll against the effective skill, a critical
-   failure's verifying / avoiding rolls (000 VERIFYING / AVOIDING CRITICAL
-   MISSES), and what a plain failure still does: a miss that lands elsewhere
-   (000 NEAR MISSES, 000 MISSING A SPECIFIC HIT LOCATION, as the hit location
-   system decides) or a stray blow on the one in the way.
-2. ``defense_step``: one announced defense, the Acrobatics roll of an
-   acrobatic dodge first (000 ACROBATIC DODGE).
-3. ``damage_step``: the damage dice (floored at 0), scaled by a factor.
-4. ``WoundInputs.assess``: the located wound of a basic damage (no dice); its
-   required rolls are ``rules.sets.seed000.wound_effects.resolve_rolls`` (one
-   ``roll_required`` each) and the HT rolls ``rules.sets.seed000.damage.injury_status``;
-   ``wound_status`` is the state the wound's conditions force over them.
-
-The dice a step's decision leads to and the odds do not report (the critical
-miss table, a defense fumble's mishap, parries breaking, the stray blow's
-damage) are rolled by the resolver after the step.
+The resolution still records its events as it rolls (``AttackResolution.events``);
+``describe`` tells them and nothing else reads them.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Generic, TypeVar
+from dataclasses import dataclass, replace
 
-from rules.battle.model import DamageType, Status
-from rules.core.citation import Citation
-from rules.core.dice import Dice, DiceRoll, DiceSource, roll_dice
+from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
+from rules.battle.attack_steps import Needs, PlannedPair, PlannedRoll
+from rules.battle.commands import Attack
+from rules.battle.hands import wielded_weapons
+from rules.battle.model import Combatant, ParryClass, Weapon
+from rules.battle.situation import covered_areas_of
+from rules.battle.state import BattleState, LaunchedPiece
+from rules.core.dice import DiceSource
+from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
+from rules.core.events import Event
 from rules.core.modifiers import Modifier
-from rules.sets.seed000.attack_events import AttackOutcome
-from rules.sets.seed000.checks import Outcome, RollKind, SuccessRoll, success_roll
-from rules.sets.seed000.critical_misses import (
-    HIGH_SKILL,
-    CriticalMissCheck,
-    confirm_critical_miss,
+from rules.sets.seed000 import maneuvers
+from rules.sets.seed000.attack import (
+    NO_DEFENSE,
+    AttackOptions,
+    AttackPlan,
+    AttackResolution,
+    DefenseChoice,
+    DefenseKind,
+    Seed000Answer,
+    plan_attack,
+    plan_defenses,
+    resolve_attack,
 )
-from rules.sets.seed000.location_rules import LocationRules
-from rules.sets.seed000.stances import AcrobaticResult, BodySide, acrobatic_dodge
-from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import Victim, WoundAssessment
+from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
+from rules.sets.seed000.attack_form import likely_defense
+from rules.sets.seed000.missiles import THROWN_NOTE
+from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
+from rules.sets.seed000.wounded import fighter_condition
 
 __all__ = [
-    "AttackRollDecision",
-    "AttackRollInputs",
-    "AttackRollStep",
-    "ByIdentity",
-    "DefenseInputs",
-    "DefenseStep",
-    "Passenger",
-    "WoundInputs",
-    "attack_roll_step",
-    "damage_step",
-    "defense_step",
-    "wound_status",
+    "Plan000",
+    "Seed000Payload",
+    "Seed000Steps",
+    "attack_command",
+    "split_answer",
+    "whole_options",
 ]
 
-T = TypeVar("T")
-
-STRAY_BLOW_MAX_ROLL = 9  # 000 MISSING A SPECIFIC HIT LOCATION: a miss of 9 or less
-
-
-class ByIdentity(Generic[T]):
-    """An object as a memo key by identity: the hit location systems and tables
-    hold mappings (unhashable), and one loaded object answers the same way for
-    its whole life. The key keeps its object alive."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: T) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ByIdentity) and other.value is self.value
-
-
-class Passenger(Generic[T]):
-    """An argument that rides along a memo key without being part of it: the
-    memoised step reads of it only what the rest of the key holds (a combatant
-    whose HP, state, HT and armor are in the key). All passengers compare equal."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: T) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Passenger)
-
-
-# --- 1. the attack roll ----------------------------------------------------------------
-
 
 @dataclass(frozen=True, slots=True)
-class AttackRollInputs:
-    """What the attack roll and its consequences read of the plan."""
+class Plan000(PlannedPair):
+    """Seed 000's plan (a ``PlannedAttack``): the attacker's side of the attack
+    (``attack``: every check and modifier, the effective skill, no defense
+    planned), the two fighters as planned, the attacker's choices as given (the
+    maneuvers adjust them again with the answer), the combatant in the way (000
+    MISSING A SPECIFIC HIT LOCATION) and the ruleset's tables."""
 
-    effective_skill: int
-    base_skill: int
-    reliable: bool  # the weapon: a critical failure is verified
-    aimed_key: str | None  # the hit location system's key aimed at, if any
-    aim_penalty: int  # the aim's penalty (a negative modifier's value)
-    damage_type: DamageType
-    swung: bool
-    obscured: bool  # a combatant is in the way (000 MISSING A SPECIFIC HIT LOCATION)
-    # a hand weapon, not a thrown or missile attack: only its aimed miss shifts to
-    # the general area (000 MISSING A SPECIFIC HIT LOCATION)
-    hand_weapon: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class AttackRollDecision:
-    """What the odds read of an attack roll: the outcome before any defense,
-    whether the defenses are rolled, where a failed roll still lands, and the
-    misses that are stray blows or critical failures made plain."""
-
-    outcome: AttackOutcome
-    defended: bool
-    shifted_to: str | None
-    stray: bool
-    critical_miss_avoided: bool
-
-
-@dataclass(frozen=True, slots=True)
-class AttackRollStep:
-    """The attack roll, a critical failure's confirming rolls, and the key, reason
-    and rule of a failed roll that lands elsewhere."""
-
-    roll: SuccessRoll
-    confirming: CriticalMissCheck | None
-    shifted: tuple[str, str, Citation] | None
-    stray: bool
+    attack: AttackPlan
+    attacker: Combatant
+    defender: Combatant
+    choices: AttackOptions
+    bystander: Combatant | None
+    tables: Tables
+    adjusted: tuple[Event, ...] = ()  # the attacker's maneuver's events (none answer)
 
     @property
-    def outcome(self) -> AttackOutcome:
-        """Before the defenses: a critical hit, a hit (plain, or a miss that
-        lands), a miss or a critical miss."""
-        rolled = self.roll.outcome
-        if rolled is Outcome.CRITICAL_SUCCESS:
-            return AttackOutcome.CRITICAL_HIT
-        if rolled is Outcome.SUCCESS or self.shifted is not None:
-            return AttackOutcome.HIT
-        if rolled is Outcome.CRITICAL_FAILURE and (
-            self.confirming is None or self.confirming.happens
-        ):
-            return AttackOutcome.CRITICAL_MISS
-        return AttackOutcome.MISSED
+    def attacker_modifiers(self) -> tuple[Modifier, ...]:
+        """Every modifier of the attack roll, the defender's PD among them (000
+        PASSIVE DEFENSE: it comes off the attacker's skill)."""
+        return self.attack.modifiers
 
     @property
-    def defended(self) -> bool:
-        """The announced defenses are rolled: a plain success or a miss that lands."""
-        return self.roll.outcome is Outcome.SUCCESS or self.shifted is not None
+    def defender_modifiers(self) -> tuple[Modifier, ...]:
+        """None before the answer: each announced defense's are its own plan's."""
+        return ()
 
     @property
-    def decision(self) -> AttackRollDecision:
-        return AttackRollDecision(
-            self.outcome,
-            self.defended,
-            None if self.shifted is None else self.shifted[0],
-            self.stray,
-            self.confirming is not None and not self.confirming.happens,
+    def rolls(self) -> tuple[PlannedRoll, ...]:
+        contest = self.attack.contest
+        if contest is not None:  # 000 DISARMING AN OPPONENT: a Quick Contest
+            return (
+                PlannedRoll(self.attacker.id, "disarm contest", "3d6", Needs.ABOVE),
+                PlannedRoll(self.defender.id, "disarm contest", "3d6", Needs.ABOVE),
+            )
+        return (
+            PlannedRoll(
+                self.attacker.id, "attack", "3d6", Needs.AT_MOST, self.attack.effective_skill
+            ),
         )
 
 
-def attack_roll_step(
-    inputs: AttackRollInputs,
-    system: LocationRules,
-    dice: DiceSource,
-    what: str | None = None,
-) -> AttackRollStep:
-    """Roll the attack (3d6 against the effective skill); a critical failure of a
-    reliable weapon or at base skill over 15 is confirmed by its own rolls; a
-    plain failure may land elsewhere (``system.missed_aim``) or, with someone in
-    the way, strike him (a miss of 9 or less, at most the unaimed skill).
-    ``what`` names the roll for dice entered at the table ("Spearman's attack")."""
-    rolled = success_roll(
-        inputs.effective_skill, dice, RollKind.STANDARD, total_read=True, what=what
+@dataclass(frozen=True, slots=True)
+class Seed000Payload:
+    """Seed 000's record of one attack (``AttackOutcome.payload``): the resolution
+    (every roll, the events it records) and the fighters as the attack leaves them,
+    each new action tagged with whom it was aimed at (000 STRIKING AT WEAPONS);
+    ``adjusted``: the maneuvers' events, told first."""
+
+    resolution: AttackResolution
+    attacker: Combatant
+    defender: Combatant
+    bystander: Combatant | None
+    adjusted: tuple[Event, ...]
+
+
+_LANDING = {
+    Outcome000.CRITICAL_HIT: Landing.CRITICAL_HIT,
+    Outcome000.HIT: Landing.HIT,
+    Outcome000.DEFENDED: Landing.DEFENDED,
+    Outcome000.MISSED: Landing.MISSED,
+    Outcome000.CRITICAL_MISS: Landing.CRITICAL_MISS,
+}
+_DEFENDED = {
+    DefenseKind.DODGE: ActiveDefense.DODGE,
+    DefenseKind.PARRY: ActiveDefense.PARRY,
+    DefenseKind.BLOCK: ActiveDefense.BLOCK,
+}
+
+
+def whole_options(choices: AttackOptions, answer: Seed000Answer) -> AttackOptions:
+    """The engine's whole request (``plan_attack``): the attacker's choices with
+    the defender's answer in them."""
+    if not answer.defenses and not answer.acrobatic_dodge:
+        return choices
+    return replace(choices, defenses=answer.defenses, acrobatic_dodge=answer.acrobatic_dodge)
+
+
+def split_answer(options: AttackOptions) -> tuple[AttackOptions, Seed000Answer]:
+    """The engine's whole request (``plan_attack``) as an ``Attack`` command
+    carries it: the attacker's choices and the defender's answer apart."""
+    answer = Seed000Answer(options.defenses, options.acrobatic_dodge)
+    if answer == NO_DEFENSE:
+        return options, answer
+    return replace(options, defenses=(), acrobatic_dodge=False), answer
+
+
+def attack_command(
+    attacker_id: str, defender_id: str, options: AttackOptions, *, gm_override: bool = False
+) -> Attack:
+    """The ``Attack`` command of the engine's whole request: the attacker's
+    choices and the defender's answer apart (``split_answer``)."""
+    choices, answer = split_answer(options)
+    return Attack(attacker_id, defender_id, choices, answer, gm_override)
+
+
+def _answer_in_choices(choices: AttackOptions) -> None:
+    if choices.defenses or choices.acrobatic_dodge:
+        raise RulesError(
+            "seed 000's defender answers apart: its defenses and acrobatic dodge go in "
+            "the attack's Seed000Answer, not in the attacker's AttackOptions"
+        )
+
+
+class Seed000Steps:
+    """Seed 000's ``AttackSteps`` over one ruleset's tables (its options pick the
+    hit location system and the rest)."""
+
+    choices_type = AttackOptions
+    answer_type = Seed000Answer
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def plan(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackOptions
+    ) -> Plan000:
+        _answer_in_choices(choices)
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        if attacker.id == defender.id:
+            raise IllegalCommandError("a combatant cannot attack itself")
+        # The two maneuvers (all-out attack, all-out defense) shape the attack.
+        options, adjusted = maneuvers.maneuver_adjustments(attacker, defender, choices)
+        tables = self.tables
+
+        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
+            allowed, _ = can_strike_at_weapon(
+                state,
+                att.id,
+                dfn.id,
+                weapon.key,
+                attacker_weapon_key=options.weapon_key,
+                attacker_mode=options.mode,
+                strikes=tables.weapon_strikes,
+            )
+            return allowed
+
+        reach = in_reach if options.target_weapon_key is not None else None
+        # 000 RANDOM HIT LOCATION: the cover in the defender's hex hides body areas
+        # from random locations; they join the options' own.
+        covered = covered_areas_of(state, defender.id)
+        if not covered <= options.covered:
+            options = replace(options, covered=options.covered | covered)
+        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
+        bystander = None if options.obscured_by is None else state.combatant(options.obscured_by)
+        alone = plan_attack(
+            attacker, defender, options, tables, weapon_in_reach=reach, answered=False
+        )
+        return Plan000(alone, attacker, defender, choices, bystander, tables, adjusted)
+
+    def answers(self, plan: Plan000) -> tuple[Seed000Answer, ...]:
+        """Each single defense the defender may announce against the plan, the
+        likeliest first (``likely_defense``), then a dodge, a block, a parry with
+        each weapon in hand that parries, an acrobatic dodge, and none last; only
+        none when it can make no active defense. (The GM may announce several, in
+        an order: the attack pane.)"""
+        defender = plan.defender
+        if plan.attack.no_active_defense:
+            return (NO_DEFENSE,)
+        choices = [likely_defense(defender, plan.attack.mode), DefenseChoice(DefenseKind.DODGE)]
+        if defender.fighter.shield is not None:
+            choices.append(DefenseChoice(DefenseKind.BLOCK))
+        choices.extend(
+            DefenseChoice(DefenseKind.PARRY, w.key)
+            for w in wielded_weapons(defender)
+            if w.parry is not ParryClass.NONE
+        )
+        offered = [Seed000Answer((c,)) for c in dict.fromkeys(choices)]
+        offered.append(Seed000Answer((DefenseChoice(DefenseKind.DODGE),), acrobatic_dodge=True))
+        return (*(a for a in offered if self._plannable(plan, a)), NO_DEFENSE)
+
+    def _plannable(self, plan: Plan000, answer: Seed000Answer) -> bool:
+        made, _ = _answered(plan, answer)
+        try:
+            plan_defenses(
+                plan.attack, plan.defender, made.defenses, made.acrobatic_dodge, self.tables
+            )
+        except IllegalAttackError:
+            return False
+        return True
+
+    def default_answer(self, plan: Plan000) -> Seed000Answer:
+        """No defense announced."""
+        return NO_DEFENSE
+
+    def decide(
+        self, plan: Plan000, answer: Seed000Answer, dice: DiceSource
+    ) -> AttackOutcome[Seed000Payload]:
+        """The announced defenses planned (the maneuvers may take them away), then
+        the attack rolled: the only step that rolls."""
+        attacker, defender = plan.attacker, plan.defender
+        made, adjusted = _answered(plan, answer)
+        whole = plan_defenses(
+            plan.attack, defender, made.defenses, made.acrobatic_dodge, plan.tables
+        )
+        resolution = resolve_attack(
+            whole, attacker, defender, dice, plan.tables, bystander=plan.bystander, check=False
+        )
+        attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
+        defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
+        payload = Seed000Payload(
+            resolution, attacker_after, defender_after, resolution.bystander_after, adjusted
+        )
+        landing = _LANDING[resolution.outcome]
+        defense = None
+        if landing is Landing.DEFENDED:
+            stopped = next(r for r in resolution.defense_rolls if r.succeeded)
+            defense = _DEFENDED[stopped.plan.kind]
+        changes = [(attacker, attacker_after), (defender, defender_after)]
+        if plan.bystander is not None and resolution.bystander_after is not None:
+            changes.append((plan.bystander, resolution.bystander_after))
+        conditions: list[ConditionChange] = []
+        for before, after in changes:
+            # the condition reads the status and the wounds (tracks) alone
+            if after.status is not before.status or after.tracks is not before.tracks:
+                now = fighter_condition(after)
+                if now != fighter_condition(before):
+                    conditions.append(ConditionChange(after.id, now))
+        return AttackOutcome(
+            landing,
+            payload,
+            defense=defense,
+            location=resolution.hit_location if landing.struck else None,
+            injury=max(0, defender.hp - defender_after.hp),
+            conditions=tuple(conditions),
+            pieces=_launched(resolution),
+        )
+
+    def apply(
+        self, state: BattleState, plan: Plan000, outcome: AttackOutcome[Seed000Payload]
+    ) -> BattleState:
+        """The fighters as the attack left them."""
+        done = outcome.payload
+        fighters = [done.attacker, done.defender]
+        if done.bystander is not None:
+            fighters.append(done.bystander)
+        return state.with_combatants(*fighters)
+
+    def describe(
+        self, plan: Plan000, answer: Seed000Answer, outcome: AttackOutcome[Seed000Payload]
+    ) -> tuple[Event, ...]:
+        """The maneuvers' events, then the resolution's."""
+        done = outcome.payload
+        if not done.adjusted:
+            return done.resolution.events
+        return (*done.adjusted, *done.resolution.events)
+
+
+def _answered(plan: Plan000, answer: Seed000Answer) -> tuple[Seed000Answer, tuple[Event, ...]]:
+    """The answer as the defender's maneuver leaves it (one without active
+    defenses takes the announced ones away), and the maneuvers' events: the
+    attacker's, planned, then the defender's."""
+    if plan.defender.maneuver is None:
+        return answer, plan.adjusted
+    options, more = maneuvers.defender_adjustments(
+        plan.defender, whole_options(plan.choices, answer)
     )
-    confirming = None
-    shifted = None
-    stray = False
-    if rolled.outcome is Outcome.CRITICAL_FAILURE:
-        if inputs.reliable or inputs.base_skill > HIGH_SKILL:
-            confirming = confirm_critical_miss(
-                inputs.base_skill, dice, reliable=inputs.reliable, what=what
-            )
-    elif rolled.outcome is Outcome.FAILURE:
-        if inputs.aimed_key is not None:
-            shifted = system.missed_aim(
-                inputs.aimed_key,
-                rolled.total,
-                inputs.effective_skill,
-                inputs.aim_penalty,
-                inputs.damage_type,
-                inputs.swung,
-                inputs.hand_weapon,
-            )
-        stray = (
-            shifted is None
-            and inputs.obscured
-            and rolled.total <= stray_blow_limit(inputs.effective_skill, inputs.aim_penalty)
+    return Seed000Answer(options.defenses, options.acrobatic_dodge), (*plan.adjusted, *more)
+
+
+def _launched(resolution: AttackResolution) -> tuple[LaunchedPiece, ...]:
+    """What left a hand, with where it starts (000 MISSILE AND THROWN WEAPONS: a
+    thrown weapon from its target)."""
+    target_hex = resolution.defender_after.hex
+    launched = []
+    for i, piece in enumerate(resolution.pieces):
+        origin = (
+            resolution.piece_origins[i]
+            if i < len(resolution.piece_origins)
+            else resolution.plan.defender_id
         )
-    return AttackRollStep(rolled, confirming, shifted, stray)
-
-
-def stray_blow_limit(effective_skill: int, aim_penalty: int) -> int:
-    """The highest missed roll that strikes the one in the way: 9, and no more
-    than the skill without the aim's penalty."""
-    return min(STRAY_BLOW_MAX_ROLL, effective_skill - aim_penalty)
-
-
-# --- 2. a defense ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DefenseInputs:
-    """An announced defense's score; for an acrobatic dodge, the defender's
-    Acrobatics skill (None: he has none, and the dodge is refused)."""
-
-    value: int
-    acrobatic: bool = False
-    acrobatics: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DefenseStep:
-    """The Acrobatics roll and the modifier it gave the dodge (an acrobatic
-    dodge), and the defense roll at the score that results."""
-
-    acrobatic: AcrobaticResult | None
-    applied: Modifier | None
-    roll: SuccessRoll
-
-    @property
-    def decision(self) -> tuple[Outcome, bool | None]:
-        """The defense roll's outcome and whether an Acrobatics roll succeeded."""
-        return self.roll.outcome, None if self.acrobatic is None else self.acrobatic.succeeded
-
-
-def defense_step(inputs: DefenseInputs, dice: DiceSource, what: str | None = None) -> DefenseStep:
-    """Roll one announced defense (000's defense criticals); an acrobatic dodge
-    rolls Acrobatics first: +2, not above 16, or -4 to the dodge. ``what`` names
-    the defense for dice entered at the table ("Fencer's parry")."""
-    value = inputs.value
-    acrobatic = applied = None
-    if inputs.acrobatic:
-        acrobatic = acrobatic_dodge(
-            inputs.acrobatics, dice, what=None if what is None else f"{what}: Acrobatics first"
-        )
-        applied = acrobatic.dodge_modifier(value)
-        value += applied.value
-    return DefenseStep(acrobatic, applied, success_roll(value, dice, RollKind.DEFENSE, what=what))
-
-
-# --- 3. the damage -----------------------------------------------------------------------
-
-
-def damage_step(
-    dice_rolled: Dice, factor: Fraction, dice: DiceSource, what: str | None = None
-) -> tuple[DiceRoll, int]:
-    """The damage roll (never below 0) and the basic damage: ``factor`` of it,
-    rounded down. ``what`` names the roll for dice entered at the table."""
-    rolled = roll_dice(dice_rolled, dice, minimum=0, what=what)
-    if factor == 1:  # the usual full damage: no Fraction arithmetic
-        return rolled, rolled.total
-    return rolled, math.floor(rolled.total * factor)
-
-
-# --- 4. the located wound ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WoundInputs:
-    """What the hit location system's wound reads, but the basic damage."""
-
-    key: str
-    damage_type: DamageType
-    victim: Victim
-    armor_dr: int
-    side: BodySide | None
-    swung: bool
-    from_back: bool
-    chink: bool
-
-    def assess(self, system: LocationRules, basic: int) -> WoundAssessment:
-        """The wound ``basic`` damage makes here (no dice: its rolls are
-        ``resolve_rolls``')."""
-        return system.assess_wound(
-            self.key,
-            self.damage_type,
-            basic,
-            self.victim,
-            armor_dr=self.armor_dr,
-            side=self.side,
-            swung=self.swung,
-            from_back=self.from_back,
-            chink=self.chink,
-        )
-
-
-_DEADLY = frozenset({WoundCondition.DEAD, WoundCondition.DECAPITATED})
-# The wound conditions that change the defender's state (``wound_status``).
-STATE_CONDITIONS = _DEADLY | {WoundCondition.UNCONSCIOUS, WoundCondition.STUNNED}
-
-
-def wound_status(status: Status, conditions: frozenset[WoundCondition]) -> Status:
-    """The defender's state after a located wound: ``injury_status``'s result,
-    overridden by the wound's conditions (dead; unconscious unless dead;
-    stunned only if active)."""
-    if not conditions:  # most wounds: the state stays injury_status's
-        return status
-    if conditions & _DEADLY:
-        return Status.DEAD
-    if WoundCondition.UNCONSCIOUS in conditions and status is not Status.DEAD:
-        return Status.UNCONSCIOUS
-    if WoundCondition.STUNNED in conditions and status is Status.ACTIVE:
-        return Status.STUNNED
-    return status
+        thrown = piece.note == THROWN_NOTE and origin == resolution.plan.attacker_id
+        launched.append(LaunchedPiece(piece, origin, target_hex if thrown else None))
+    return tuple(launched)

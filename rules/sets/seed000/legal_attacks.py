@@ -15,13 +15,12 @@ the defender's own choices are not offered. Beyond a missile's 1/2D range only
 the random location is (000 RANDOM HIT LOCATION); a weapon held butt first only
 strikes with its blunt end.
 
-Seed 000 still keeps the defender's announced defenses in the attacker's
-choices: each attack carries the defender's default answer there, its likeliest
-defense (``default_defenses``), until the defense moves into an answer of its
-own. The options that the map or the defender's gear may refuse (the strikes at
-weapons, the parrying limb, a shot that pulls its blow) are offered only when
-the battle's own planning (``check``) accepts them; the aims and the ways of
-subduing are read from the same rules the planning applies, so that the
+The defender's defenses are its own answer (``Seed000Answer``), never the
+attacker's: each attack is offered without one. The options that the map or the
+defender's gear may refuse (the strikes at weapons, the parrying limb, a shot
+that pulls its blow) are offered only when the battle's own planning
+(``check``) accepts them; the aims and the ways of subduing are read from the
+same rules the planning applies, so that the
 hundreds of attacks a fighter may have take no plan each."""
 
 from __future__ import annotations
@@ -40,9 +39,6 @@ from rules.sets.seed000.attack import (
     WeaponAttack,
     parried_bare_handed,
 )
-from rules.sets.seed000.attack_form import likely_defense
-from rules.sets.seed000.defense import DefenseChoice
-from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.locations import AimChoice, aim_choices
 from rules.sets.seed000.missiles import forced_random_location
@@ -54,9 +50,8 @@ from rules.sets.seed000.weapon_strikes import (
     flat_of_blade,
     pulled_punch,
     turns_end_for_end,
-    weapon_defense_options,
 )
-from rules.sets.seed000.wounded import defense_problem, wielding_problem
+from rules.sets.seed000.wounded import wielding_problem
 
 # Whether the battle's planning accepts these options for this attacker and foe.
 AttackCheck = Callable[[AttackOptions], bool]
@@ -89,16 +84,6 @@ def _reaches(attacker: Combatant, mode: WeaponMode, target: Hex) -> bool:
     return in_reach(attacker.hex, attacker.facing, mode.reach, target)
 
 
-def default_defenses(defender: Combatant, mode: WeaponMode) -> tuple[DefenseChoice, ...]:
-    """The defender's default answer while seed 000 keeps it in the attacker's
-    choices: its likeliest defense against ``mode`` (``likely_defense``), a dodge
-    when its wounds forbid that one, none when they forbid a dodge too."""
-    for choice in (likely_defense(defender, mode), DefenseChoice(DefenseKind.DODGE)):
-        if defense_problem(defender, choice) is None:
-            return (choice,)
-    return ()
-
-
 def offered_attacks(
     tables: Tables, attacker: Combatant, defender: Combatant, check: AttackCheck
 ) -> Iterator[OfferedAttack[AttackOptions]]:
@@ -107,21 +92,20 @@ def offered_attacks(
     reversed_weapons = tracks_of(attacker).reversed_weapons
     distance = attacker.hex.distance(defender.hex)
     for weapon, mode in reaching_modes(attacker, defender.hex):
-        defenses = default_defenses(defender, mode)
         named = f"{weapon.name}, {mode.name}"
         if weapon.key in reversed_weapons:  # butt first: the blunt end only
             blunt = AttackOptions(
-                weapon.key, mode.name, defenses=defenses, subdue=SubdueMode.BLUNT_END
+                weapon.key, mode.name, subdue=SubdueMode.BLUNT_END
             )
             if check(blunt):
                 yield OfferedAttack(blunt, f"{named}, with the blunt end")
             continue
         if forced_random_location(mode, distance):  # the planning makes it random
-            plain = AttackOptions(weapon.key, mode.name, defenses=defenses)
+            plain = AttackOptions(weapon.key, mode.name)
             yield OfferedAttack(plain, f"{named}, a random location")
             continue
-        yield from _aimed(tables, defender, weapon, mode, defenses, named)
-        yield from _options(attacker, defender, weapon, mode, defenses, named, check)
+        yield from _aimed(tables, defender, weapon, mode, named)
+        yield from _options(attacker, defender, weapon, mode, named, check)
 
 
 # The aims of each hit location system for one kind of blow and target, by
@@ -161,7 +145,6 @@ def _aimed(
     defender: Combatant,
     weapon: Weapon,
     mode: WeaponMode,
-    defenses: tuple[DefenseChoice, ...],
     named: str,
 ) -> Iterator[OfferedAttack[AttackOptions]]:
     """The unaimed blow, each location it may aim at, a random location, and a
@@ -171,11 +154,11 @@ def _aimed(
     for aim in aims:
         where = "not aimed" if aim.key is None else f"at the {aim.label.lower()}"
         yield OfferedAttack(
-            AttackOptions(weapon.key, mode.name, location=aim.key, defenses=defenses),
+            AttackOptions(weapon.key, mode.name, location=aim.key),
             f"{named}, {where}",
         )
     yield OfferedAttack(
-        AttackOptions(weapon.key, mode.name, defenses=defenses, random_location=True),
+        AttackOptions(weapon.key, mode.name, random_location=True),
         f"{named}, a random location",
     )
     if system.chink_problem(mode.damage.type) is not None:
@@ -185,7 +168,7 @@ def _aimed(
             continue  # a chink is at the arm or the hand, not at the shield's limb
         where = "" if aim.key is None else f" at the {aim.label.lower()}"
         yield OfferedAttack(
-            AttackOptions(weapon.key, mode.name, location=aim.key, defenses=defenses, chink=True),
+            AttackOptions(weapon.key, mode.name, location=aim.key, chink=True),
             f"{named}, a chink in the armor{where}",
         )
 
@@ -195,7 +178,6 @@ def _options(
     defender: Combatant,
     weapon: Weapon,
     mode: WeaponMode,
-    defenses: tuple[DefenseChoice, ...],
     named: str,
     check: AttackCheck,
 ) -> Iterator[OfferedAttack[AttackOptions]]:
@@ -206,12 +188,10 @@ def _options(
     once turned round, a pulled blow with any weapon but a crossbow or gun)."""
     for target in weapon_positions(defender):  # the weapons in hand, not bare hands
         struck = defender.fighter.weapon(target)
-        answer = _weapon_defenses(defender, struck, defenses)
         for purpose in WeaponAttack:
             options = AttackOptions(
                 weapon.key,
                 mode.name,
-                defenses=answer,
                 target_weapon_key=target,
                 weapon_attack=purpose,
             )
@@ -225,34 +205,16 @@ def _options(
         if not _may_subdue(weapon, mode, subdue, st, pulled):
             continue
         subdued = AttackOptions(
-            weapon.key, mode.name, defenses=defenses, subdue=subdue, pulled_st=pulled
+            weapon.key, mode.name, subdue=subdue, pulled_st=pulled
         )
         if mode.is_ranged and not check(subdued):
             continue  # a shot or a throw may only pull its blow, and not every one
         how = f"pulled to ST {pulled}" if pulled is not None else f"with the {subdue.value}"
         yield OfferedAttack(subdued, f"{named}, {how}")
     if parried_bare_handed(defender):
-        at_limb = AttackOptions(weapon.key, mode.name, defenses=defenses, at_parrying_limb=True)
+        at_limb = AttackOptions(weapon.key, mode.name, at_parrying_limb=True)
         if check(at_limb):
             yield OfferedAttack(at_limb, f"{named}, at the parrying limb")
-
-
-def _weapon_defenses(
-    defender: Combatant, struck: Weapon, defenses: tuple[DefenseChoice, ...]
-) -> tuple[DefenseChoice, ...]:
-    """The defender's default answer to a strike at its weapon ``struck`` (000
-    DEFENSE AGAINST WEAPON ATTACKS: a dodge, or a parry with that weapon alone):
-    a parry with it when its likeliest defense is a parry and it is ready, else
-    a dodge, else none."""
-    options = weapon_defense_options(struck, target_ready=struck.key not in defender.unready)
-    parries = any(d.kind is DefenseKind.PARRY for d in defenses)
-    candidates = [DefenseChoice(DefenseKind.DODGE)]
-    if parries and options.parry_with == struck.key:
-        candidates.insert(0, DefenseChoice(DefenseKind.PARRY, struck.key))
-    for choice in candidates:
-        if defense_problem(defender, choice) is None:
-            return (choice,)
-    return ()
 
 
 def _may_subdue(

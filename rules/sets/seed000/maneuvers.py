@@ -219,9 +219,17 @@ def maneuver_adjustments(
     footing penalty (``aimed_shot``); a defender in an all-out attack announces no
     active defense; one in an all-out defense gets its bonus (and the fencer's
     all-out parries). Unchanged when neither chose such a maneuver."""
-    events: list[Event] = []
-    options, aimed = aimed_shot(attacker, options)
-    events.extend(aimed)
+    options, events = attacker_adjustments(attacker, options)
+    options, more = defender_adjustments(defender, options)
+    return options, (*events, *more)
+
+
+def attacker_adjustments(
+    attacker: Combatant, options: AttackOptions
+) -> tuple[AttackOptions, tuple[Event, ...]]:
+    """The attacker's side of ``maneuver_adjustments``: the aimed shot and an
+    all-out attacker's bonus."""
+    options, events = aimed_shot(attacker, options)
     if attacker.maneuver is not None:
         chosen = maneuver(attacker.maneuver.key)
         terms = chosen.terms(attacker.maneuver.option)
@@ -229,8 +237,18 @@ def maneuver_adjustments(
             label = chosen.describe_choice(attacker.maneuver.option)
             bonus = Modifier(terms.attack_bonus, label, chosen.citation)
             options = replace(options, extra_modifiers=(*options.extra_modifiers, bonus))
+    return options, events
+
+
+def defender_adjustments(
+    defender: Combatant, options: AttackOptions
+) -> tuple[AttackOptions, tuple[Event, ...]]:
+    """The defender's side of ``maneuver_adjustments``: no active defense in an
+    all-out attack, an all-out defense's bonus (the events name the announced
+    defenses they touch)."""
     if defender.maneuver is None:
-        return options, tuple(events)
+        return options, ()
+    events: list[Event] = []
     held = maneuver(defender.maneuver.key)
     terms = held.terms(defender.maneuver.option)
     label = held.describe_choice(defender.maneuver.option)

@@ -3,7 +3,7 @@
 ``attack_odds(plan, attacker, defender, ruleset)`` takes an ``AttackPlan`` from
 ``rules.sets.seed000.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
 never sampled. It rolls nothing of its own: it runs the steps
-``resolve_attack`` rolls (``rules.sets.seed000.attack_steps``) on every way their dice can
+``resolve_attack`` rolls (``rules.sets.seed000.dice_steps``) on every way their dice can
 fall (``rules.core.enumerate.exact_outcomes``), each memoised on its inputs, and
 chains their distributions in the resolver's order (docs/odds.md):
 
@@ -51,7 +51,11 @@ from rules.sets.seed000.attack import (
     wound_inputs,
 )
 from rules.sets.seed000.attack_events import AttackOutcome
-from rules.sets.seed000.attack_steps import (
+from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
+from rules.sets.seed000.defense import DefensePlan
+from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.dice_steps import (
     STATE_CONDITIONS,
     AttackRollDecision,
     AttackRollInputs,
@@ -64,10 +68,6 @@ from rules.sets.seed000.attack_steps import (
     defense_step,
     wound_status,
 )
-from rules.sets.seed000.checks import Outcome
-from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
-from rules.sets.seed000.defense import DefensePlan
-from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
 from rules.sets.seed000.location_rules import LocationRules
 from rules.sets.seed000.sheet import sheet_of

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from hexmap import Hex
-from rules.battle.attack_choices import DefenderAnswer, refuse_answer_apart
+from rules.battle.attack_choices import AttackChoices, DefenderAnswer
+from rules.battle.attack_steps import AttackSteps, own_choices, run_attack
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
@@ -33,10 +34,10 @@ from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
 from rules.battle.situation import covered_areas_of
-from rules.battle.state import AttackResult, BattleState, LaunchedPiece
+from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import TerrainFact
 from rules.core.dice import DiceSource
-from rules.core.errors import IllegalCommandError, RulesError
+from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
@@ -54,19 +55,25 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import (
+    NO_DEFENSE,
     AttackOptions,
-    AttackPlan,
     AttackResolution,
+    Seed000Answer,
     plan_attack,
-    resolve_attack,
 )
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
+from rules.sets.seed000.attack_steps import (
+    Plan000,
+    Seed000Payload,
+    Seed000Steps,
+    split_answer,
+    whole_options,
+)
 from rules.sets.seed000.balance import off_balance_problem
 from rules.sets.seed000.condition_view import condition_000
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.legal_attacks import offered_attacks, reaching_modes
-from rules.sets.seed000.missiles import THROWN_NOTE
 from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
 from rules.sets.seed000.sheet import (
@@ -81,7 +88,6 @@ from rules.sets.seed000.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
-from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 from rules.sets.seed000.wounded import fighter_condition
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 from rules.sets.sheet_refusal import sheet_refusal_in
@@ -106,39 +112,10 @@ class Seed000(Tables):
         return seed000_ruleset(options)
 
     # --- the attack -------------------------------------------------------------
-    def planned(
-        self, state: BattleState, attacker_id: str, defender_id: str, options: AttackOptions
-    ) -> tuple[AttackPlan, tuple[Event, ...]]:
-        """The plan of one attack as the battle makes it (``IllegalAttackError``
-        when the rules refuse it), with the events of what the two maneuvers
-        changed in it: the map's answers (reach to a weapon, the defender's
-        cover) go into the plan."""
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        if attacker.id == defender.id:
-            raise IllegalCommandError("a combatant cannot attack itself")
-        # The two maneuvers (all-out attack, all-out defense) shape the attack.
-        options, adjusted = maneuvers.maneuver_adjustments(attacker, defender, options)
-
-        def in_reach(att: Combatant, dfn: Combatant, weapon: Weapon) -> bool:
-            allowed, _ = can_strike_at_weapon(
-                state,
-                att.id,
-                dfn.id,
-                weapon.key,
-                attacker_weapon_key=options.weapon_key,
-                attacker_mode=options.mode,
-                strikes=self.weapon_strikes,
-            )
-            return allowed
-
-        reach = in_reach if options.target_weapon_key is not None else None
-        # 000 RANDOM HIT LOCATION: the cover in the defender's hex hides body areas
-        # from random locations; they join the options' own.
-        covered = covered_areas_of(state, defender.id)
-        if not covered <= options.covered:
-            options = replace(options, covered=options.covered | covered)
-        return plan_attack(attacker, defender, options, self, weapon_in_reach=reach), adjusted
+    @functools.cached_property
+    def steps(self) -> AttackSteps[AttackOptions, Seed000Answer, Plan000, Seed000Payload]:
+        """The attack in four steps under these tables (``rules.sets.seed000.attack_steps``)."""
+        return Seed000Steps(self)
 
     def resolution(
         self,
@@ -148,28 +125,20 @@ class Seed000(Tables):
         options: AttackOptions,
         dice: DiceSource,
     ) -> AttackResolution:
-        """The full seed 000 resolution of one attack, planned once (``planned``),
-        and the new turn actions tagged with whom they were aimed at (000
-        STRIKING AT WEAPONS)."""
-        plan, adjusted = self.planned(state, attacker_id, defender_id, options)
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way.
-        obscured_by = plan.options.obscured_by
-        bystander = None if obscured_by is None else state.combatant(obscured_by)
-        resolution = resolve_attack(
-            plan, attacker, defender, dice, self, bystander=bystander, check=False
+        """The full seed 000 resolution of one attack whose ``options`` hold the
+        defender's answer too (the engine's whole request), through the four steps:
+        its events the log's, its fighters as the attack leaves them."""
+        choices, answer = split_answer(options)
+        steps = self.steps
+        plan = steps.plan(state, attacker_id, defender_id, choices)
+        outcome = steps.decide(plan, answer, dice)
+        done = outcome.payload
+        return replace(
+            done.resolution,
+            events=steps.describe(plan, answer, outcome),
+            attacker_after=done.attacker,
+            defender_after=done.defender,
         )
-        attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
-        defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
-        if adjusted:
-            resolution = replace(resolution, events=(*adjusted, *resolution.events))
-        if (
-            attacker_after is resolution.attacker_after
-            and defender_after is resolution.defender_after
-        ):
-            return resolution  # resolve_attack tagged its own actions
-        return replace(resolution, attacker_after=attacker_after, defender_after=defender_after)
 
     def attack(
         self,
@@ -180,25 +149,9 @@ class Seed000(Tables):
         answer: DefenderAnswer | None,
         dice: DiceSource,
     ) -> AttackResult:
-        refuse_answer_apart(answer)  # the defender's answer is still in the choices
-        if not isinstance(choices, AttackOptions):
+        if not isinstance(choices, AttackChoices):
             raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
-        resolution = self.resolution(state, attacker_id, defender_id, choices, dice)
-        changed = [resolution.attacker_after, resolution.defender_after]
-        if resolution.bystander_after is not None:
-            changed.append(resolution.bystander_after)
-        target_hex = resolution.defender_after.hex
-        launched = []
-        for i, piece in enumerate(resolution.pieces):
-            origin = (
-                resolution.piece_origins[i]
-                if i < len(resolution.piece_origins)
-                else resolution.plan.defender_id
-            )
-            # 000 MISSILE AND THROWN WEAPONS: a thrown weapon starts from its target.
-            thrown = piece.note == THROWN_NOTE and origin == resolution.plan.attacker_id
-            launched.append(LaunchedPiece(piece, origin, target_hex if thrown else None))
-        return AttackResult(tuple(changed), resolution.events, tuple(launched))
+        return run_attack(self.steps, state, attacker_id, defender_id, choices, answer, dice)
 
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str
@@ -206,21 +159,33 @@ class Seed000(Tables):
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
         for weapon, mode in reaching_modes(attacker, defender.hex):
-            return AttackOptions(
-                weapon_key=weapon.key, mode=mode.name, defenses=(likely_defense(defender, mode),)
-            )
+            return AttackOptions(weapon_key=weapon.key, mode=mode.name)
         return None
+
+    def likely_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> Seed000Answer | None:
+        """The defense the defender would most likely announce against the
+        choices' weapon mode (``likely_defense``): the default answer announces
+        none."""
+        if not isinstance(choices, AttackOptions):
+            return None
+        weapon = state.combatant(attacker_id).fighter.weapon(choices.weapon_key)
+        mode = weapon.mode(choices.mode)
+        return Seed000Answer((likely_defense(state.combatant(defender_id), mode),))
 
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[AttackOptions, ...]:
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        return tuple(
-            options
+        # The attacker's choices only: the form's defenses are the defender's answer.
+        variants = (
+            replace(options, defenses=(), acrobatic_dodge=False)
             for weapon, mode in reaching_modes(attacker, defender.hex)
             for options in attack_form_options(weapon, mode, attacker, defender, self)
         )
+        return tuple(dict.fromkeys(variants))
 
     def preview_attack(
         self,
@@ -230,12 +195,19 @@ class Seed000(Tables):
         choices: object,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        refuse_answer_apart(answer)
-        if not isinstance(choices, AttackOptions):
-            raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
+        steps = self.steps
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        options, _ = maneuvers.maneuver_adjustments(attacker, defender, choices)
+        own = own_choices(steps, choices)
+        if own.defenses or own.acrobatic_dodge:
+            steps.plan(state, attacker_id, defender_id, own)  # refused: the answer is apart
+        if answer is not None and not isinstance(answer, Seed000Answer):
+            raise RulesError(
+                f"seed 000's defender answers with Seed000Answer, not {type(answer).__name__}"
+            )
+        taken = NO_DEFENSE if answer is None else answer
+        whole = whole_options(own, taken)
+        options, _ = maneuvers.maneuver_adjustments(attacker, defender, whole)
         covered = covered_areas_of(state, defender.id)
         if not covered <= options.covered:
             options = replace(options, covered=options.covered | covered)
@@ -393,7 +365,7 @@ class Seed000(Tables):
 
         def accepted(options: AttackOptions) -> bool:
             try:
-                self.planned(state, attacker.id, defender.id, options)
+                self.steps.plan(state, attacker.id, defender.id, options)
             except RulesError:
                 return False
             return True

@@ -1,5 +1,6 @@
 """What seed 000 puts in a battle that a battle file holds (``rules.battle.savefile``):
-its commands, its attack choices (``AttackOptions``, inside ``Attack`` commands),
+its commands, its attack choices and its defender's answer (``AttackOptions``
+and ``Seed000Answer``, inside ``Attack`` commands),
 its statistics (``Sheet000`` in ``Fighter.stats``) and its per-combatant state
 (``Seed000Tracks`` in ``Combatant.tracks``). The file's codec finds every type
 these name (defenses, modifiers, wounds, body areas ...) from their fields."""
@@ -11,7 +12,7 @@ import functools
 import rules.sets.seed000 as seed000_package
 import rules.sets.seed000.commands  # noqa: F401  (defines seed 000's own commands)
 from rules.battle.savefile import commands_defined_in
-from rules.sets.seed000.attack import AttackOptions
+from rules.sets.seed000.attack import AttackOptions, Seed000Answer
 from rules.sets.seed000.sheet import Sheet000
 from rules.sets.seed000.tracks import Seed000Tracks
 
@@ -20,4 +21,10 @@ from rules.sets.seed000.tracks import Seed000Tracks
 def seed000_saved_types() -> tuple[type, ...]:
     """The choices, sheet and tracks, and every command a seed 000 module defines
     (``commands_defined_in``: a new command needs no more work)."""
-    return (AttackOptions, Sheet000, Seed000Tracks, *commands_defined_in(seed000_package))
+    return (
+        AttackOptions,
+        Seed000Answer,
+        Sheet000,
+        Seed000Tracks,
+        *commands_defined_in(seed000_package),
+    )

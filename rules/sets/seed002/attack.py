@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from hexmap import in_front_arc, in_reach
 from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import Needs, PlannedRoll
+from rules.battle.attack_steps import Needs, PlannedPair, PlannedRoll
 from rules.battle.model import Combatant, Delivery, Status, Weapon, WeaponMode
 from rules.battle.pieces import Placement, PlacementKind
 from rules.battle.state import BattleState
@@ -131,7 +131,7 @@ class MadeDefense:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(PlannedPair):
     """The attack before any die (``rules.battle.attack_steps.PlannedAttack``):
     who and with what, the attack's skill and modifiers, why the defender can
     make no defense ("" if it can), its Dodge and the modifiers on any defense
@@ -159,14 +159,6 @@ class Plan:
 
     def armour_at(self, location: str) -> int:
         return self.armour_by_location.get(location, self.armour)
-
-    @property
-    def attacker_id(self) -> str:
-        return self.attacker.id
-
-    @property
-    def defender_id(self) -> str:
-        return self.defender.id
 
     @property
     def attacker_modifiers(self) -> tuple[Modifier, ...]:

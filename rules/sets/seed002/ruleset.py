@@ -179,6 +179,12 @@ class Seed002:
             return Attack002(weapon.key, mode.name)
         return None
 
+    def likely_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> DefenderAnswer | None:
+        """None: the default answer is the defender's likeliest already."""
+        return None
+
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Attack002, ...]:

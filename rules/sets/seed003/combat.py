@@ -39,7 +39,7 @@ from typing import ClassVar
 
 from hexmap import in_front_arc, in_reach
 from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import Needs, PlannedRoll
+from rules.battle.attack_steps import Needs, PlannedPair, PlannedRoll
 from rules.battle.hands import hand_problem, hands_of, keep_carried
 from rules.battle.model import (
     Combatant,
@@ -151,7 +151,7 @@ class PlannedDefense:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan003:
+class Plan003(PlannedPair):
     """An attack as planned, before any die and before the defender's answer
     (``rules.battle.attack_steps.PlannedAttack``): the attack's level with its
     modifiers, each defense the defender may make (none when it cannot defend:
@@ -173,14 +173,6 @@ class Plan003:
     widespread: bool
     attack_side: Side
     hidden: frozenset[BodyPart] = frozenset()  # by the cover in the defender's hex
-
-    @property
-    def attacker_id(self) -> str:
-        return self.attacker.id
-
-    @property
-    def defender_id(self) -> str:
-        return self.defender.id
 
     @property
     def helpless(self) -> bool:

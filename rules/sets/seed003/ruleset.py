@@ -308,6 +308,12 @@ class Seed003:
     ) -> Choices003 | None:
         return attack_form(state, attacker_id, defender_id, {}).choices  # type: ignore[return-value]
 
+    def likely_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> DefenderAnswer | None:
+        """None: the default answer is the defender's likeliest already."""
+        return None
+
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Choices003, ...]:

@@ -263,6 +263,12 @@ class Seed004:
         choices = attack_form(state, attacker_id, defender_id, {}).choices
         return choices if isinstance(choices, Seed004Attack) else None
 
+    def likely_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> DefenderAnswer | None:
+        """None: the default answer is the defender's likeliest already."""
+        return None
+
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> tuple[Seed004Attack, ...]:
