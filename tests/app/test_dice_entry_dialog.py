@@ -24,14 +24,16 @@ from app.preferences import DiceMode, read_preferences
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack
 from rules.core.dice import DiceEntryCancelled, DiceRequest
+from rules.sets.protocol import plain_attack
 
 SPEARMAN, FENCER = "c2", "c4"  # the demo's long spear reaches the fencer at once
 
 
 def spear_attack(controller: BattleController) -> Attack:
-    choices = controller.ruleset.default_attack(controller.state, SPEARMAN, FENCER)
-    assert choices is not None
-    return Attack(SPEARMAN, FENCER, choices)
+    """The spearman's default attack, the fencer answering with his likeliest defense."""
+    attack = plain_attack(controller.ruleset, controller.state, SPEARMAN, FENCER)
+    assert attack is not None
+    return attack
 
 
 class Table:

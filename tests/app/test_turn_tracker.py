@@ -232,9 +232,9 @@ def test_no_override_is_offered_for_what_no_override_lifts(window: MainWindow) -
     pane = window.attack_pane
     controller.select(FENCER)  # his turn, but the spearman is two hexes off
     controller.set_target(SPEARMAN)
-    options = pane.options()
-    assert options is not None
-    assert controller.execute(Attack(FENCER, SPEARMAN, options)) is None
+    command = pane.command()
+    assert command is not None
+    assert controller.execute(command) is None
     assert "reach" in window.statusBar().currentMessage()
     assert not window.override_action.isEnabled() and not window.override_button.isVisible()
     assert "overrides" not in window.statusBar().currentMessage()
