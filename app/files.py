@@ -65,6 +65,7 @@ from rules.battle.savefile import (
     BattleFileError,
     SavingRulesetFinder,
     battle_from_document,
+    checked_document,
     decode_entry,
     encode_entry,
     entry_entered,
@@ -614,8 +615,15 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
     complete = lines[:-1]  # the part after the last newline was being written
     if not complete:
         raise BattleFileError("the autosave is empty")
-    header = _journal_header(complete[0])
-    document = parse_document(json.dumps(header["battle"]), any_text=True)
+    if len(complete[0]) > MAX_FILE_BYTES:  # the first line is the battle, as a file holds it
+        raise BattleFileError(
+            f"the autosave's battle is too large ({len(complete[0]) // 2**20} MB; "
+            f"a battle file holds at most {MAX_FILE_BYTES // 2**20} MB)"
+        )
+    header = _journal_header(complete[0])  # read as strictly as a battle file
+    battle_data = header["battle"]
+    assert isinstance(battle_data, dict)  # _journal_header checked it
+    document = checked_document(battle_data)
     battle = battle_from_document(document, rulesets=rulesets, sheet_owner=sheet_owner)
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
     version = written_in(document)  # the Hexfray that wrote the journal wrote its changes so

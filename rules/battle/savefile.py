@@ -204,7 +204,7 @@ def parse_document(text: str | bytes, *, any_text: bool = False) -> dict[str, ob
             f"the file is too large for a battle ({len(text) // 2**20} MB; "
             f"at most {MAX_FILE_BYTES // 2**20} MB)"
         )
-    document = migrate(
+    return checked_document(
         json_object(
             text,
             BattleFileError,
@@ -214,6 +214,13 @@ def parse_document(text: str | bytes, *, any_text: bool = False) -> dict[str, ob
             any_text=any_text,
         )
     )
+
+
+def checked_document(data: dict[str, object]) -> dict[str, object]:
+    """A battle's JSON object, already read strictly (``json_object``; an autosave's
+    first line holds one), migrated to this schema version and its lists checked
+    against the battle's limits before anything is built from it."""
+    document = migrate(data)
     check_counts(document, BattleFileError)
     return document
 

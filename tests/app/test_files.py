@@ -223,6 +223,21 @@ def test_a_last_line_cut_short_by_the_crash_is_left_out(tmp_path: Path) -> None:
     assert recover(autosave.path).state == expected
 
 
+def test_a_journal_whose_battle_is_larger_than_a_battle_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The journal's first line is the battle as a file holds it, read once: it
+    is held to a battle file's size (here lowered to what the demo takes)."""
+    battle = demo_battle(7)
+    autosave = Autosave(battle, tmp_path)
+    first_line = autosave.path.read_bytes().partition(b"\n")[0]
+    monkeypatch.setattr("app.files.MAX_FILE_BYTES", len(first_line) - 1)
+    with pytest.raises(BattleFileError, match="the autosave's battle is too large"):
+        recover(autosave.path)
+    monkeypatch.setattr("app.files.MAX_FILE_BYTES", len(first_line))
+    assert recover(autosave.path).state == battle.state
+
+
 def test_a_damaged_journal_is_refused_and_can_be_discarded(tmp_path: Path) -> None:
     journal = tmp_path / f"broken{JOURNAL_SUFFIX}"
     journal.write_text('{"journal": "hexfray-autosave", "version": 1, "battle": 3}\n')
