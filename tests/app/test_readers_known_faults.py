@@ -6,7 +6,8 @@ every hostile file is (tests/reader_fuzz.py); a file the issue says to accept
 Most are fixed (numbers and digits, the byte-order mark, counts, a GCS character's
 weapons, text no file can hold, the autosave's lines read as strictly as a battle
 file, the last New Battle set-up read whatever the settings hold, a fighter's
-actions in one turn bounded).
+actions in one turn bounded). Those still open are expected to fail, with the
+reason (``Case.open_fault``).
 """
 
 from __future__ import annotations
@@ -91,6 +92,25 @@ def test_template(file: HostileFile, must_read: bool) -> None:
 
 
 JOURNAL = "journal of evening-in-progress"
+NEWCOMERS = "journal of demo-003"  # its battle's third command brings a fighter in
+# Open: the codec decodes about a megabyte of small entries (skills, hexes,
+# commands) a second, so a file of the densest such entries within the size
+# limit takes seconds to read; the 50,000-example hand run found this one.
+DENSE_ENTRIES = "a megabyte of small entries takes about a second to decode"
+
+
+def newcomers_of_many_skills() -> HostileFile:
+    """The journal's battle with its newcomer's skills grown to 1,003 and its log
+    grown to 73 commands by that newcomer again and again (the second is
+    refused: a fighter of that id is on the map, so it is restored in part)."""
+    header, *changes = JOURNALS[NEWCOMERS]  # type: ignore[misc]
+    hostile = json.loads(json.dumps(header))
+    log = hostile["battle"]["log"]
+    skills = log[2]["command"]["combatant"]["fighter"]["stats"]["skills"]
+    skills.extend([skills[-1]] * (1003 - len(skills)))
+    log.extend([log[-1]] * (73 - len(log)))
+    what = "its newcomer of 1,003 skills 71 times"
+    return HostileFile(render_journal([hostile, *changes], True), f"{NEWCOMERS}; {what}")
 
 
 def journal(lines: list[object], what: str) -> HostileFile:
@@ -105,6 +125,11 @@ def _journal_cases() -> list[Case]:
     value_at(hostile_header, factor[:-1])[factor[-1]] = "1e10000000"
     attack = next(line for line in changes if "Attack" in json.dumps(line))
     return [
+        Case(
+            "71 newcomers of 1,003 skills each (1 MB)",
+            newcomers_of_many_skills(),
+            open_fault=DENSE_ENTRIES,
+        ),
         Case("a first line nested 100,000 deep", journal([deep_header, *changes], "deep")),
         Case(
             "a damage factor of 1e10000000 in its battle",
