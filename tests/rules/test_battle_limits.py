@@ -27,9 +27,11 @@ from rules.battle.limits import (
     MAX_HEXES,
     MAX_ITEMS,
     MAX_MODES,
+    MAX_TURN_ACTIONS,
     MAX_WEAPONS,
     check_counts,
 )
+from rules.battle.model import ActionKind, TurnAction
 from rules.battle.roster import AddCombatant
 from rules.battle.savefile import (
     BattleFileError,
@@ -41,7 +43,8 @@ from rules.battle.savefile import (
 from rules.battle.state import BattleState
 from rules.battle.values import ValueCodec
 from rules.core.errors import IllegalCommandError
-from rules.sets.registry import get_ruleset
+from rules.sets.protocol import plain_attack
+from rules.sets.registry import get_ruleset, ruleset_of
 from tests.rules.test_history import demo_battle
 
 RULESET_TYPES = get_ruleset("000").saved_types
@@ -325,3 +328,28 @@ def test_a_command_that_rolls_more_dice_than_a_file_holds_is_refused(
         battle.execute(Attack("c2", "c4", choices))
     assert battle.commands == ()
     assert battle.state == battle.initial
+
+
+def with_actions(count: int) -> Battle:
+    """The demo battle (free play) with its spearman having attacked ``count``
+    times this turn already."""
+    state = demo_battle(1).state
+    spearman = state.combatant("c2")
+    done = tuple(TurnAction(ActionKind.ATTACK, "long-spear") for _ in range(count))
+    return Battle(state.with_combatants(replace(spearman, actions_this_turn=done)), 1, get_ruleset)
+
+
+def test_no_fighter_acts_more_often_in_one_turn_than_the_limit() -> None:
+    """Each defense looks through the turn's earlier actions (000 CUMULATIVE
+    DEFENSES): a turn of thousands replayed in quadratic time, so the battle holds
+    a fighter to MAX_TURN_ACTIONS attacks and defenses in one turn."""
+    battle = with_actions(MAX_TURN_ACTIONS - 1)
+    attack = plain_attack(ruleset_of(battle.state), battle.state, "c2", "c1")
+    assert attack is not None
+    battle.execute(attack)
+    assert len(battle.state.combatant("c2").actions_this_turn) == MAX_TURN_ACTIONS
+    full = with_actions(MAX_TURN_ACTIONS)
+    refused = f"more than {MAX_TURN_ACTIONS} times in one turn"
+    with pytest.raises(IllegalCommandError, match=refused):
+        full.execute(attack)
+    assert full.commands == ()
