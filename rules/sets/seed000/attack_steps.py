@@ -49,6 +49,7 @@ from rules.sets.seed000.attack import (
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
 from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
+from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 from rules.sets.seed000.wounded import fighter_condition
@@ -58,6 +59,8 @@ __all__ = [
     "Seed000Payload",
     "Seed000Steps",
     "attack_command",
+    "defended_plan",
+    "preview_odds",
     "split_answer",
     "whole_options",
 ]
@@ -255,10 +258,7 @@ class Seed000Steps:
         """The announced defenses planned (the maneuvers may take them away), then
         the attack rolled: the only step that rolls."""
         attacker, defender = plan.attacker, plan.defender
-        made, adjusted = _answered(plan, answer)
-        whole = plan_defenses(
-            plan.attack, defender, made.defenses, made.acrobatic_dodge, plan.tables
-        )
+        whole, adjusted = _defended(plan, answer)
         resolution = resolve_attack(
             whole, attacker, defender, dice, plan.tables, bystander=plan.bystander, check=False
         )
@@ -310,6 +310,29 @@ class Seed000Steps:
         if not done.adjusted:
             return done.resolution.events
         return (*done.adjusted, *done.resolution.events)
+
+
+def defended_plan(plan: Plan000, answer: Seed000Answer) -> AttackPlan:
+    """The engine's whole plan of ``plan`` against ``answer``: the defenses the
+    defender's maneuver leaves it, planned (``plan_defenses``), as ``decide`` rolls
+    them."""
+    return _defended(plan, answer)[0]
+
+
+def preview_odds(plan: Plan000, answer: Seed000Answer) -> AttackOdds:
+    """The exact odds of ``plan`` against ``answer``, the attack pane's and
+    ``Seed000.preview_attack``'s: of the plan the roll then makes (``planned``)."""
+    return attack_odds(
+        defended_plan(plan, answer), plan.attacker, plan.defender, plan.tables, check=False
+    )
+
+
+def _defended(plan: Plan000, answer: Seed000Answer) -> tuple[AttackPlan, tuple[Event, ...]]:
+    made, adjusted = _answered(plan, answer)
+    whole = plan_defenses(
+        plan.attack, plan.defender, made.defenses, made.acrobatic_dodge, plan.tables
+    )
+    return whole, adjusted
 
 
 def _answered(plan: Plan000, answer: Seed000Answer) -> tuple[Seed000Answer, tuple[Event, ...]]:

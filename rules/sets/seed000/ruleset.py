@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import AttackSteps, own_choices, run_attack
+from rules.battle.attack_steps import AttackSteps, own_answer, own_choices, planned, run_attack
 from rules.battle.catalog import Catalog, load_catalog
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
@@ -33,7 +33,6 @@ from rules.battle.model import (
 from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import StrayHitRules
-from rules.battle.situation import covered_areas_of
 from rules.battle.state import AttackResult, BattleState
 from rules.battle.terrain import TerrainFact
 from rules.core.dice import DiceSource
@@ -55,26 +54,24 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import (
-    NO_DEFENSE,
     AttackOptions,
     AttackResolution,
     Seed000Answer,
-    plan_attack,
 )
 from rules.sets.seed000.attack_form import attack_form_options, likely_defense
 from rules.sets.seed000.attack_steps import (
     Plan000,
     Seed000Payload,
     Seed000Steps,
+    defended_plan,
+    preview_odds,
     split_answer,
-    whole_options,
 )
 from rules.sets.seed000.balance import off_balance_problem
 from rules.sets.seed000.condition_view import condition_000
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.legal_attacks import offered_attacks, reaching_modes
-from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
 from rules.sets.seed000.sheet import (
     SHEET_DESCRIPTION,
@@ -195,24 +192,12 @@ class Seed000(Tables):
         choices: object,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        steps = self.steps
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        own = own_choices(steps, choices)
-        if own.defenses or own.acrobatic_dodge:
-            steps.plan(state, attacker_id, defender_id, own)  # refused: the answer is apart
-        if answer is not None and not isinstance(answer, Seed000Answer):
-            raise RulesError(
-                f"seed 000's defender answers with Seed000Answer, not {type(answer).__name__}"
-            )
-        taken = NO_DEFENSE if answer is None else answer
-        whole = whole_options(own, taken)
-        options, _ = maneuvers.maneuver_adjustments(attacker, defender, whole)
-        covered = covered_areas_of(state, defender.id)
-        if not covered <= options.covered:
-            options = replace(options, covered=options.covered | covered)
-        plan = plan_attack(attacker, defender, options, self)
-        odds = attack_odds(plan, attacker, defender, self)
+        # The roll's own plan (``planned``): the preview and the roll share it.
+        own = own_choices(self.steps, choices)
+        plan000 = planned(self.steps, state, attacker_id, defender_id, own)
+        taken = own_answer(self.steps, plan000, answer)
+        plan = defended_plan(plan000, taken)
+        odds = preview_odds(plan000, taken)
         lines = [
             OddsLine("critical hit", odds.p_critical_hit),
             OddsLine("hit", odds.p_hit),
