@@ -29,6 +29,12 @@ Plan (``plan_ms_median``): one attack planned as the battle plans it, without
 dice, odds or events (seed 000: ``Seed000.planned``, found by the ruleset's key in
 ``PLANNERS``), for each of those set-ups, warm (its second call): the median.
 
+Resolution (``resolve_per_s``): seed 000's ``decide`` plus ``apply`` alone, without
+``describe`` (no events), for each of those set-ups (found by the ruleset's key in
+``RESOLVERS``), planned first and untimed as the battle plans the roll after the
+attack pane's preview, on the battle's own seeded dice (``command_rng``): the
+attacks resolved a second, over and over for as long as the attacks above.
+
 Legal actions (``legal_actions_ms_median``): ``Ruleset.legal_actions`` of every
 standing fighter (its maneuvers, every distinct attack on each foe in reach, its
 moves as destinations and facings ...) on the states the scripted battle below
@@ -75,7 +81,7 @@ from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repain
 from app.map.view import MapView
 from app.panes.combat_log import CombatLogPane
 from hexmap import Facing, Hex, HexGrid, direction_to
-from rules.battle.battle import Battle, BattleChange
+from rules.battle.battle import Battle, BattleChange, command_rng
 from rules.battle.commands import (
     Attack,
     EditCombatant,
@@ -88,7 +94,7 @@ from rules.battle.commands import (
 from rules.battle.hands import pick_up_problem
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
-from rules.core.dice import ScriptedDice
+from rules.core.dice import DiceSource, ScriptedDice
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -107,6 +113,8 @@ LEGAL_ACTION_STATES = 200  # states of the scripted battle whose legal actions a
 # found as the window finds a ruleset's UI (``app.rulesets``): only
 # ``app.rulesets.<key>`` imports a ruleset's package.
 PLANNERS = MappingProxyType({"000": "app.rulesets.seed000.planning:plan_attack_once"})
+# key -> "module:function" giving one attack's decide-and-apply (``resolve_per_s``).
+RESOLVERS = MappingProxyType({"000": "app.rulesets.seed000.planning:attack_resolver"})
 
 
 @dataclass(frozen=True)
@@ -416,6 +424,37 @@ def _planner(key: str) -> Callable[[BattleState, Attack], None]:
     return planner
 
 
+def _resolver(key: str) -> Callable[[BattleState, Attack], Callable[[DiceSource], BattleState]]:
+    module, _, name = RESOLVERS[key].partition(":")
+    resolver: Callable[[BattleState, Attack], Callable[[DiceSource], BattleState]] = getattr(
+        importlib.import_module(module), name
+    )
+    return resolver
+
+
+def measure_resolves(cases: Sequence[AttackCase], seed: int, seconds: float) -> AttackRate:
+    """Each case's attack (of a ruleset in ``RESOLVERS``) planned untimed, then its
+    ``decide`` and ``apply`` (no events) on the battle's seeded dice of a new
+    command each time, over and over for at least ``seconds``."""
+    resolves = [
+        _resolver(case.ruleset.key)(case.state, case.command)
+        for case in cases
+        if case.ruleset.key in RESOLVERS
+    ]
+    if not resolves:
+        return AttackRate(0, 1.0)
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        dice = [command_rng(seed, done + i) for i in range(len(resolves))]
+        start = time.perf_counter()
+        for resolve, source in zip(resolves, dice, strict=True):
+            resolve(source)
+        spent += time.perf_counter() - start
+        done += len(resolves)
+    return AttackRate(done, spent)
+
+
 def measure_plans(cases: Sequence[AttackCase], every: int = 1) -> tuple[float, ...]:
     """Milliseconds of one plan of each case's attack (every ``every``-th) whose
     ruleset has a planner, warm: the second call."""
@@ -634,6 +673,13 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     lines.append(
         f"One attack's plan ({len(plans)} set-ups, warm): median "
         f"{figures['plan_ms_median']:.3f} ms, max {max(plans):.3f} ms"
+    )
+    resolves = measure_resolves(cases, seed, sizes.attack_seconds)
+    figures["resolve_per_s"] = resolves.per_second
+    lines.append(
+        f"Seed 000 attacks decided and applied, without their events: "
+        f"{resolves.per_second:,.0f} per second ({resolves.commands:,} in "
+        f"{resolves.seconds:.2f} s)"
     )
     legal = measure_legal_actions(seed, sizes.legal_action_states)
     figures["legal_actions_ms_median"] = statistics.median(legal)
