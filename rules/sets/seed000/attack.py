@@ -55,6 +55,7 @@ from typing import ClassVar
 
 from hexmap import Arc, Handedness, arc_of, in_reach
 from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
+from rules.battle.attack_outcome import BrokenItem
 from rules.battle.hands import hand_problem, keep_carried
 from rules.battle.model import (
     INTACT,
@@ -437,6 +438,8 @@ class AttackResolution:
     # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way after a stray blow
     # (None: nobody was hit, or no bystander was passed to ``resolve_attack``).
     bystander_after: Combatant | None = None
+    # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
+    broken: tuple[BrokenItem, ...] = ()
 
 
 def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapon, WeaponMode]:
@@ -997,6 +1000,7 @@ class _Flow:
         self.pieces: list[Piece] = []
         self.origins: list[str] = []
         self.bystander: Combatant | None = None  # hit by a stray blow
+        self.broken: list[BrokenItem] = []  # weapons broken or ruined, in order
 
     def get(self, combatant_id: str) -> Combatant:
         if self.bystander is not None and combatant_id == self.bystander.id:
@@ -1245,6 +1249,7 @@ def resolve_attack(
         location_roll=location_roll,
         hit_location=hit_key if hit else None,
         bystander_after=flow.bystander,
+        broken=tuple(flow.broken),
     )
 
 
@@ -1455,6 +1460,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     )
     if pr.outcome is ImprovisedParryOutcome.RUINED:
         flow.put(_swap_weapon(d, weapon_key, None))
+        flow.broken.append(BrokenItem(d.id, weapon_key))
         ruined = Piece(f"ruined {weapon.name}", None, AT_FEET)
         flow.lose(d, (ruined,), f"the {weapon.name} was ruined parrying", IMPROVISED_000)
     elif pr.outcome is ImprovisedParryOutcome.DAMAGED:
@@ -1550,8 +1556,9 @@ def _use_weakened(
     )
     try:
         result = break_weapon(weapon, rng, table=ruleset.broken_weapons, who=c.name)
-    except IllegalAttackError:
+    except IllegalAttackError:  # nothing on the table to roll: it is gone
         flow.put(_swap_weapon(c, weapon_key, None))
+        flow.broken.append(BrokenItem(c.id, weapon_key))
         return True
     _broken(flow, c, result, f"weakened, it snapped on a {use.value}")
     return True
@@ -1598,6 +1605,7 @@ def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
         )
     )
     remnant = result.weapon_in_hand
+    flow.broken.append(BrokenItem(c.id, result.weapon.key))
     flow.put(_swap_weapon(c, result.weapon.key, remnant))
     flow.lose(c, result.pieces, f"the {result.weapon.name} broke", BROKEN_WEAPONS_000)
 
@@ -2199,8 +2207,9 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     if broke:
         try:
             result = break_weapon(target, rng, table=ruleset.broken_weapons, who=d.name)
-        except IllegalAttackError:
+        except IllegalAttackError:  # nothing on the table to roll: it is gone
             flow.defender = _swap_weapon(flow.defender, target.key, None)
+            flow.broken.append(BrokenItem(d.id, target.key))
             return
         _broken(flow, flow.defender, result, "struck by a weapon")
 
@@ -2276,6 +2285,7 @@ def _disarm_contest_000(
         events=tuple(flow.events),
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
+        broken=tuple(flow.broken),
     )
 
 

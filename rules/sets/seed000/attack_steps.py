@@ -290,6 +290,7 @@ class Seed000Steps:
             injury=max(0, defender.hp - defender_after.hp),
             conditions=tuple(conditions),
             pieces=_launched(resolution),
+            broken=resolution.broken,
         )
 
     def apply(
