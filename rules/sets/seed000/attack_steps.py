@@ -328,11 +328,22 @@ def preview_odds(plan: Plan000, answer: Seed000Answer) -> AttackOdds:
     )
 
 
+# The plan last defended, with its answer: the exact odds run ``decide`` thousands of
+# times on one plan and answer, and planning the defenses rolls nothing (one entry,
+# replaced whole, so that the pane's odds thread and the roll may share it).
+_last_defended: tuple[Plan000, Seed000Answer, tuple[AttackPlan, tuple[Event, ...]]] | None = None
+
+
 def _defended(plan: Plan000, answer: Seed000Answer) -> tuple[AttackPlan, tuple[Event, ...]]:
+    global _last_defended
+    last = _last_defended
+    if last is not None and last[0] is plan and last[1] == answer:
+        return last[2]
     made, adjusted = _answered(plan, answer)
     whole = plan_defenses(
         plan.attack, plan.defender, made.defenses, made.acrobatic_dodge, plan.tables
     )
+    _last_defended = (plan, answer, (whole, adjusted))
     return whole, adjusted
 
 
