@@ -170,6 +170,7 @@ from rules.sets.seed000.defense import (
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.dice_steps import (
     AttackRollInputs,
+    AttackRollStep,
     DefenseInputs,
     WoundInputs,
     attack_roll_step,
@@ -268,6 +269,8 @@ __all__ = [
     "plan_attack",
     "plan_defenses",
     "resolve_attack",
+    "roll_attack",
+    "tell_attack",
 ]
 
 _OUTCOME_CITATIONS = {
@@ -440,6 +443,12 @@ class AttackResolution:
     bystander_after: Combatant | None = None
     # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
     broken: tuple[BrokenItem, ...] = ()
+    # ``roll_attack``'s record for ``tell_attack``: the attack roll step (None: the
+    # 000 disarm's contest), and the events its sub-steps told during the defenses
+    # and after the outcome (the rest of the log is told from the record).
+    attack_step: AttackRollStep | None = None
+    defenses_told: tuple[Event, ...] = ()
+    after_told: tuple[Event, ...] = ()
 
 
 def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapon, WeaponMode]:
@@ -1077,6 +1086,23 @@ def resolve_attack(
         != plan
     ):
         raise IllegalAttackError("the attack plan no longer matches the combatants")
+    rolled = roll_attack(plan, attacker, defender, rng, ruleset, bystander=bystander)
+    return replace(rolled, events=tell_attack(rolled, attacker, defender, ruleset))
+
+
+def roll_attack(
+    plan: AttackPlan,
+    attacker: Combatant,
+    defender: Combatant,
+    rng: DiceSource,
+    ruleset: Tables,
+    *,
+    bystander: Combatant | None = None,
+) -> AttackResolution:
+    """``resolve_attack``'s rolls and the combatants after them, without the log's
+    own events (``events`` empty): the declaration, the attack roll, the defenses
+    not rolled and the outcome are ``tell_attack``'s to tell from the record; the
+    sub-steps' events are kept in order (``defenses_told``, ``after_told``)."""
     if bystander is not None and (
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):
@@ -1091,28 +1117,6 @@ def resolve_attack(
     }
     flow = _Flow(attacker, defender, between)
     events = flow.events
-    events.append(
-        AttackDeclared(
-            citation=DEFENSES_CITATION,
-            weapon_name=plan.weapon.name,
-            mode=plan.mode.name,
-            location_label=plan.location.label,
-            arc=plan.arc,
-            below=plan.below,
-            announced=tuple([_defense_label(d) for d in plan.defenses]),
-            **between,
-        )
-    )
-    for text, citation in plan.adjustments:
-        events.append(AttackAdjusted(citation=citation, text=text, **between))
-    if plan.no_active_defense:
-        events.append(
-            AttackAdjusted(
-                citation=cite("000", "ADVERSE COMBAT CONDITIONS"),
-                text=f"{defender.name} can make no active defense",
-                **between,
-            )
-        )
     if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
         return _disarm_contest_000(plan, flow, rng, ruleset.weapon_strikes)
 
@@ -1120,54 +1124,14 @@ def resolve_attack(
         attack_roll_inputs(plan), ruleset.hit_locations, rng, f"{attacker.name}'s attack"
     )
     attack_roll = step.roll
-    events.append(
-        AttackRolled(
-            citation=ATTACK_ROLL_CITATION,
-            skill_name=plan.skill_name,
-            base_skill=plan.base_skill,
-            modifiers=plan.modifiers,
-            effective_skill=plan.effective_skill,
-            roll=attack_roll,
-            **between,
-        )
-    )
 
     hit_key = plan.hit_location
     rolls: list[DefenseRoll] = []
     outcome, defend = step.outcome, step.defended
-    if step.confirming is not None:
-        events.append(
-            CriticalMissChecked(
-                citation=step.confirming.citations[0], check=step.confirming, **between
-            )
-        )
     if step.shifted is not None:
-        to_key, reason, citation = step.shifted
-        events.append(
-            LocationShifted(
-                citation=citation,
-                from_label=plan.location.label,
-                to_label=ruleset.hit_locations.locations[to_key].label,
-                reason=reason,
-                **between,
-            )
-        )
-        hit_key = to_key
-    elif step.stray:
-        if bystander is not None:
-            flow.bystander = bystander
-        else:
-            events.append(
-                AttackAdjusted(
-                    citation=MISSING_000,
-                    text=(
-                        f"the miss (rolled {attack_roll.total}) hits "
-                        f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
-                        "to parry or block (GM resolves)"
-                    ),
-                    **between,
-                )
-            )
+        hit_key = step.shifted[0]
+    elif step.stray and bystander is not None:
+        flow.bystander = bystander
     if defend:
         for d in plan.defenses:
             r = _roll_defense(plan, d, flow, rng, ruleset)
@@ -1175,19 +1139,7 @@ def resolve_attack(
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
                 break
-    # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
-    skipped = _NOT_ROLLED_BECAUSE[step.outcome] if len(rolls) < len(plan.defenses) else ""
-    for d in plan.defenses[len(rolls) :]:
-        events.append(
-            DefenseNotRolled(
-                citation=DEFENSES_CITATION,
-                kind=d.kind,
-                item_name=d.item_name,
-                reason=skipped,
-                **between,
-            )
-        )
-    events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
+    defenses_told = len(events)  # the defenses' own events; the rest come after
 
     hit = outcome.is_hit
     defender_record = _record_turn(plan, flow, rolls)
@@ -1243,14 +1195,119 @@ def resolve_attack(
         damage=damage,
         attacker_after=flow.attacker,
         defender_after=flow.defender,
-        events=tuple(events),
+        events=(),
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
         location_roll=location_roll,
         hit_location=hit_key if hit else None,
         bystander_after=flow.bystander,
         broken=tuple(flow.broken),
+        attack_step=step,
+        defenses_told=tuple(events[:defenses_told]),
+        after_told=tuple(events[defenses_told:]),
     )
+
+
+def tell_attack(
+    resolution: AttackResolution, attacker: Combatant, defender: Combatant, ruleset: Tables
+) -> tuple[Event, ...]:
+    """The log's events of a ``roll_attack`` of ``attacker`` on ``defender`` (as
+    they were before it), in order: declared (its adjustments, a defender without
+    active defenses), the attack roll, a critical miss checked, a location shifted
+    or a stray miss to resolve, the defenses' own events, the defenses not rolled
+    and why, the outcome, then what followed it."""
+    plan = resolution.plan
+    between: Between = {
+        "attacker_id": attacker.id,
+        "attacker_name": attacker.name,
+        "defender_id": defender.id,
+        "defender_name": defender.name,
+        "attacker_hex": attacker.hex,
+        "defender_hex": defender.hex,
+    }
+    events: list[Event] = [
+        AttackDeclared(
+            citation=DEFENSES_CITATION,
+            weapon_name=plan.weapon.name,
+            mode=plan.mode.name,
+            location_label=plan.location.label,
+            arc=plan.arc,
+            below=plan.below,
+            announced=tuple([_defense_label(d) for d in plan.defenses]),
+            **between,
+        )
+    ]
+    for text, citation in plan.adjustments:
+        events.append(AttackAdjusted(citation=citation, text=text, **between))
+    if plan.no_active_defense:
+        events.append(
+            AttackAdjusted(
+                citation=cite("000", "ADVERSE COMBAT CONDITIONS"),
+                text=f"{defender.name} can make no active defense",
+                **between,
+            )
+        )
+    step = resolution.attack_step
+    if step is None:  # the disarm's Quick Contest told its own (000)
+        return (*events, *resolution.after_told)
+    events.append(
+        AttackRolled(
+            citation=ATTACK_ROLL_CITATION,
+            skill_name=plan.skill_name,
+            base_skill=plan.base_skill,
+            modifiers=plan.modifiers,
+            effective_skill=plan.effective_skill,
+            roll=step.roll,
+            **between,
+        )
+    )
+    if step.confirming is not None:
+        events.append(
+            CriticalMissChecked(
+                citation=step.confirming.citations[0], check=step.confirming, **between
+            )
+        )
+    if step.shifted is not None:
+        to_key, reason, citation = step.shifted
+        events.append(
+            LocationShifted(
+                citation=citation,
+                from_label=plan.location.label,
+                to_label=ruleset.hit_locations.locations[to_key].label,
+                reason=reason,
+                **between,
+            )
+        )
+    elif step.stray and resolution.bystander_after is None:
+        events.append(
+            AttackAdjusted(
+                citation=MISSING_000,
+                text=(
+                    f"the miss (rolled {step.roll.total}) hits "
+                    f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
+                    "to parry or block (GM resolves)"
+                ),
+                **between,
+            )
+        )
+    events.extend(resolution.defenses_told)
+    rolled = len(resolution.defense_rolls)
+    # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
+    skipped = _NOT_ROLLED_BECAUSE[step.outcome] if rolled < len(plan.defenses) else ""
+    for d in plan.defenses[rolled:]:
+        events.append(
+            DefenseNotRolled(
+                citation=DEFENSES_CITATION,
+                kind=d.kind,
+                item_name=d.item_name,
+                reason=skipped,
+                **between,
+            )
+        )
+    outcome = resolution.outcome
+    events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
+    events.extend(resolution.after_told)
+    return tuple(events)
 
 
 # --- resolution steps -------------------------------------------------------------
@@ -2282,10 +2339,11 @@ def _disarm_contest_000(
         damage=None,
         attacker_after=flow.attacker,
         defender_after=flow.defender,
-        events=tuple(flow.events),
+        events=(),
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
         broken=tuple(flow.broken),
+        after_told=tuple(flow.events),
     )
 
 

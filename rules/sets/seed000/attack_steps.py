@@ -8,14 +8,18 @@
   and whether its dodge is acrobatic. Nobody answering for it announces none, as
   an attack whose choices announced none did before the answer had its own type.
 - ``decide``: the defenses planned against the plan (``plan_defenses``), then
-  every roll of the attack (``resolve_attack``, whose dice steps are
+  every roll of the attack (``roll_attack``, whose dice steps are
   ``rules.sets.seed000.dice_steps``), into the shared ``AttackOutcome`` with a
   ``Seed000Payload``: the resolution and the fighters as it leaves them.
 - ``apply``: those fighters into the state; ``describe``: the log's events, the
-  maneuvers' first, as the log has always read.
+  maneuvers' first, as the log has always read (``tell_attack``).
 
-The resolution still records its events as it rolls (``AttackResolution.events``);
-``describe`` tells them and nothing else reads them.
+``describe`` tells the attack's own events from the resolution's record: the
+declaration, the attack roll, a critical miss checked, a location shifted, the
+defenses not rolled and the outcome. The sub-steps (each defense, a fumble, a
+break, the blow and its wound) still record theirs as they roll
+(``AttackResolution.defenses_told``, ``after_told``), which ``describe`` tells in
+their place and nothing else reads.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ from rules.sets.seed000.attack import (
     Seed000Answer,
     plan_attack,
     plan_defenses,
-    resolve_attack,
+    roll_attack,
+    tell_attack,
 )
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
 from rules.sets.seed000.attack_form import likely_defense
@@ -111,7 +116,8 @@ class Plan000(PlannedPair):
 @dataclass(frozen=True, slots=True)
 class Seed000Payload:
     """Seed 000's record of one attack (``AttackOutcome.payload``): the resolution
-    (every roll, the events it records) and the fighters as the attack leaves them,
+    (every roll, the attack roll step, the events its sub-steps recorded) and the
+    fighters as the attack leaves them,
     each new action tagged with whom it was aimed at (000 STRIKING AT WEAPONS);
     ``adjusted``: the maneuvers' events, told first."""
 
@@ -259,8 +265,8 @@ class Seed000Steps:
         the attack rolled: the only step that rolls."""
         attacker, defender = plan.attacker, plan.defender
         whole, adjusted = _defended(plan, answer)
-        resolution = resolve_attack(
-            whole, attacker, defender, dice, plan.tables, bystander=plan.bystander, check=False
+        resolution = roll_attack(
+            whole, attacker, defender, dice, plan.tables, bystander=plan.bystander
         )
         attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
         defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
@@ -306,11 +312,10 @@ class Seed000Steps:
     def describe(
         self, plan: Plan000, answer: Seed000Answer, outcome: AttackOutcome[Seed000Payload]
     ) -> tuple[Event, ...]:
-        """The maneuvers' events, then the resolution's."""
+        """The maneuvers' events, then the attack's (``tell_attack``)."""
         done = outcome.payload
-        if not done.adjusted:
-            return done.resolution.events
-        return (*done.adjusted, *done.resolution.events)
+        told = tell_attack(done.resolution, plan.attacker, plan.defender, plan.tables)
+        return (*done.adjusted, *told) if done.adjusted else told
 
 
 def defended_plan(plan: Plan000, answer: Seed000Answer) -> AttackPlan:
