@@ -172,6 +172,7 @@ from rules.sets.seed000.dice_steps import (
     AttackRollInputs,
     AttackRollStep,
     DefenseInputs,
+    DefenseStep,
     WoundInputs,
     attack_roll_step,
     damage_step,
@@ -410,8 +411,17 @@ class AttackPlan:
 
 @dataclass(frozen=True)
 class DefenseRoll:
+    """One announced defense rolled: its plan (an acrobatic dodge's with the
+    Acrobatics roll's modifier), the roll, the Acrobatics roll first (000 ACROBATIC
+    DODGE: the step with its result and the modifier applied), and the events its
+    sub-steps recorded after it (a fumble's mishap, a parry's break, an improvised
+    weapon's damage, a counter at an unarmed attacker), which ``tell_attack``
+    tells after the roll's own."""
+
     plan: DefensePlan
     roll: SuccessRoll
+    acrobatic: DefenseStep | None = None
+    told: tuple[Event, ...] = ()
 
     @property
     def succeeded(self) -> bool:
@@ -444,10 +454,9 @@ class AttackResolution:
     # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
     broken: tuple[BrokenItem, ...] = ()
     # ``roll_attack``'s record for ``tell_attack``: the attack roll step (None: the
-    # 000 disarm's contest), and the events its sub-steps told during the defenses
-    # and after the outcome (the rest of the log is told from the record).
+    # 000 disarm's contest), and the events its sub-steps recorded after the outcome
+    # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
     attack_step: AttackRollStep | None = None
-    defenses_told: tuple[Event, ...] = ()
     after_told: tuple[Event, ...] = ()
 
 
@@ -1102,7 +1111,8 @@ def roll_attack(
     """``resolve_attack``'s rolls and the combatants after them, without the log's
     own events (``events`` empty): the declaration, the attack roll, the defenses
     not rolled and the outcome are ``tell_attack``'s to tell from the record; the
-    sub-steps' events are kept in order (``defenses_told``, ``after_told``)."""
+    sub-steps' events are kept in order (each ``DefenseRoll.told``, and
+    ``after_told``)."""
     if bystander is not None and (
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):
@@ -1139,7 +1149,6 @@ def roll_attack(
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
                 break
-    defenses_told = len(events)  # the defenses' own events; the rest come after
 
     hit = outcome.is_hit
     defender_record = _record_turn(plan, flow, rolls)
@@ -1203,8 +1212,7 @@ def roll_attack(
         bystander_after=flow.bystander,
         broken=tuple(flow.broken),
         attack_step=step,
-        defenses_told=tuple(events[:defenses_told]),
-        after_told=tuple(events[defenses_told:]),
+        after_told=tuple(events),
     )
 
 
@@ -1290,7 +1298,8 @@ def tell_attack(
                 **between,
             )
         )
-    events.extend(resolution.defenses_told)
+    for r in resolution.defense_rolls:
+        events.extend(_defense_told(r, between))
     rolled = len(resolution.defense_rolls)
     # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
     skipped = _NOT_ROLLED_BECAUSE[step.outcome] if rolled < len(plan.defenses) else ""
@@ -1454,18 +1463,39 @@ def _roll_defense(
 ) -> DefenseRoll:
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
-    between = flow.between
     what = f"{flow.defender.name}'s {d.kind.value}"
     step = defense_step(defense_inputs(plan, d, flow.defender), rng, what)
+    acrobatic = None
     if step.acrobatic is not None and step.applied is not None:
-        flow.events.append(
+        acrobatic = step
+        d = replace(d, modifiers=(*d.modifiers, step.applied), value=d.value + step.applied.value)
+    told = len(flow.events)  # the sub-steps' events, kept with the roll
+    if step.roll.outcome is Outcome.CRITICAL_FAILURE:
+        _defense_fumble(plan, d, flow, rng, ruleset)
+    elif step.roll.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
+        key = d.choice.weapon_key
+        if not _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng, ruleset):
+            _parry_break(plan, key, flow, rng, ruleset)
+            _improvised_parry(key, flow, rng)
+            _unarmed_counter(plan, key, flow, rng, ruleset)
+    after = tuple(flow.events[told:])
+    del flow.events[told:]
+    return DefenseRoll(d, step.roll, acrobatic, after)
+
+
+def _defense_told(r: DefenseRoll, between: Between) -> list[Event]:
+    """A defense roll's events: the Acrobatics roll, the defense roll, a critical
+    miss on it, then its sub-steps' (``DefenseRoll.told``)."""
+    d = r.plan
+    events: list[Event] = []
+    step = r.acrobatic
+    if step is not None and step.acrobatic is not None and step.applied is not None:
+        events.append(
             AcrobaticDodgeRolled(
                 citation=ACROBATIC_CITATION, result=step.acrobatic, applied=step.applied, **between
             )
         )
-        d = replace(d, modifiers=(*d.modifiers, step.applied), value=d.value + step.applied.value)
-    r = DefenseRoll(d, step.roll)
-    flow.events.append(
+    events.append(
         DefenseRolled(
             citation=d.citation,
             kind=d.kind,
@@ -1479,7 +1509,7 @@ def _roll_defense(
         )
     )
     if r.outcome is Outcome.CRITICAL_FAILURE:
-        flow.events.append(
+        events.append(
             DefenseCriticalMiss(
                 citation=DEFENSE_CRITICAL_MISS_CITATION,
                 kind=d.kind,
@@ -1487,15 +1517,8 @@ def _roll_defense(
                 **between,
             )
         )
-        _defense_fumble(plan, d, flow, rng, ruleset)
-    elif r.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
-        key = d.choice.weapon_key
-        if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng, ruleset):
-            return r
-        _parry_break(plan, key, flow, rng, ruleset)
-        _improvised_parry(key, flow, rng)
-        _unarmed_counter(plan, key, flow, rng, ruleset)
-    return r
+    events.extend(r.told)
+    return events
 
 
 def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:

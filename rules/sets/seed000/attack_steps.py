@@ -15,11 +15,12 @@
   maneuvers' first, as the log has always read (``tell_attack``).
 
 ``describe`` tells the attack's own events from the resolution's record: the
-declaration, the attack roll, a critical miss checked, a location shifted, the
-defenses not rolled and the outcome. The sub-steps (each defense, a fumble, a
-break, the blow and its wound) still record theirs as they roll
-(``AttackResolution.defenses_told``, ``after_told``), which ``describe`` tells in
-their place and nothing else reads.
+declaration, the attack roll, a critical miss checked, a location shifted, each
+defense roll (an acrobatic dodge's Acrobatics roll, a critical miss), the
+defenses not rolled and the outcome. The sub-steps (a defense's mishap, a
+parry's break, the turn record, a fumble, the blow and its wound) still record
+theirs as they roll (``DefenseRoll.told``, ``AttackResolution.after_told``),
+which ``describe`` tells in their place and nothing else reads.
 """
 
 from __future__ import annotations
