@@ -457,6 +457,7 @@ class AttackResolution:
     # 000 disarm's contest), and the events its sub-steps recorded after the outcome
     # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
     attack_step: AttackRollStep | None = None
+    turn: TurnRecorded | None = None  # what the turn record made unready
     after_told: tuple[Event, ...] = ()
 
 
@@ -1151,7 +1152,7 @@ def roll_attack(
                 break
 
     hit = outcome.is_hit
-    defender_record = _record_turn(plan, flow, rolls)
+    defender_record, turn = _record_turn(plan, flow, rolls)
     # A blow on the defender's body takes his turn record into the same copy as its
     # injury (nothing before it reads the record); anything else, the record now.
     if defender_record and (not hit or plan.target_weapon is not None):
@@ -1212,6 +1213,7 @@ def roll_attack(
         bystander_after=flow.bystander,
         broken=tuple(flow.broken),
         attack_step=step,
+        turn=turn,
         after_told=tuple(events),
     )
 
@@ -1315,6 +1317,8 @@ def tell_attack(
         )
     outcome = resolution.outcome
     events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
+    if resolution.turn is not None:
+        events.extend(_turn_told(plan, resolution.turn, attacker, defender))
     events.extend(resolution.after_told)
     return tuple(events)
 
@@ -1376,13 +1380,26 @@ def _damage_events(
     flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
 
 
-def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> CombatantChanges:
+@dataclass(frozen=True, slots=True)
+class TurnRecorded:
+    """What the attack's turn record made unready, for the log: the attacker's
+    weapon (000 PARRY: a 1/2 or 1/3 weapon), the names of the defender's weapons
+    that parried so, and its heavy shield that blocked (000 BLOCK), if any."""
+
+    attacker_weapon: bool = False
+    defender_weapons: tuple[str, ...] = ()
+    heavy_shield: str | None = None
+
+
+def _record_turn(
+    plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]
+) -> tuple[CombatantChanges, TurnRecorded]:
     """The attacker's turn record and readiness; the defender's: every announced
     defense counts, except critical successes. Each action names whom it was aimed
     at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that.
     The attacker is copied here; the defender's changes are returned, for the
-    caller to make in one copy with a blow's (copies are the costly step here).
-    The events are logged here, in order."""
+    caller to make in one copy with a blow's (copies are the costly step here),
+    with what went unready (``tell_attack`` tells it)."""
     attacker = flow.attacker
     defender = flow.defender
     attack = TurnAction(ActionKind.ATTACK, plan.weapon.key, target_id=defender.id)
@@ -1391,18 +1408,11 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Com
         flow.attacker = attacker.evolve(
             actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
         )
-        flow.events.append(
-            WeaponUnreadied(
-                citation=READINESS_CITATION,
-                combatant_id=attacker.id,
-                name=attacker.name,
-                weapon_name=plan.weapon.name,
-            )
-        )
     else:
         flow.attacker = attacker.evolve(actions_this_turn=acted)
+    recorded = TurnRecorded(attacker_weapon=plan.attacker_weapon_unready_after)
     if not plan.defenses:
-        return {}  # nothing announced: the defender's record stays as it is
+        return {}, recorded  # nothing announced: the defender's record stays as it is
     acrobatic_dodge = plan.options.acrobatic_dodge
     actions: list[TurnAction] = []
     for i, d in enumerate(plan.defenses):
@@ -1429,33 +1439,50 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Com
         and any(d.choice.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
     )
     keys = {d.action.weapon_key for d in unreadied if d.action.weapon_key is not None}
-    recorded = (*defender.actions_this_turn, *actions)
+    taken = (*defender.actions_this_turn, *actions)
     unready = defender.unready | keys if keys else defender.unready
-    changes: CombatantChanges = {"actions_this_turn": recorded, "unready": unready}
+    changes: CombatantChanges = {"actions_this_turn": taken, "unready": unready}
     if heavy_block:  # 000 BLOCK: a heavy shield must be readied between uses
         changes["heavy_shield_unready"] = True
-    for d in unreadied:
-        if d.item_name is not None:
-            flow.events.append(
-                WeaponUnreadied(
-                    citation=READINESS_CITATION,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    weapon_name=d.item_name,
-                )
+    names = tuple(d.item_name for d in unreadied if d.item_name is not None)
+    heavy = shield.name if heavy_block and shield is not None else None
+    return changes, replace(recorded, defender_weapons=names, heavy_shield=heavy)
+
+
+def _turn_told(
+    plan: AttackPlan, recorded: TurnRecorded, attacker: Combatant, defender: Combatant
+) -> list[Event]:
+    """The turn record's events: what went unready, the attacker's first."""
+    events: list[Event] = []
+    if recorded.attacker_weapon:
+        events.append(
+            WeaponUnreadied(
+                citation=READINESS_CITATION,
+                combatant_id=attacker.id,
+                name=attacker.name,
+                weapon_name=plan.weapon.name,
             )
-    if heavy_block:
-        assert shield is not None
-        flow.events.append(
+        )
+    for weapon_name in recorded.defender_weapons:
+        events.append(
+            WeaponUnreadied(
+                citation=READINESS_CITATION,
+                combatant_id=defender.id,
+                name=defender.name,
+                weapon_name=weapon_name,
+            )
+        )
+    if recorded.heavy_shield is not None:
+        events.append(
             HeavyShieldUnreadied(
                 citation=BLOCK_CITATION,
                 combatant_id=defender.id,
                 name=defender.name,
-                shield_name=shield.name,
+                shield_name=recorded.heavy_shield,
                 penalty=HEAVY_SHIELD_UNREADY_PENALTY,
             )
         )
-    return changes
+    return events
 
 
 def _roll_defense(
