@@ -182,6 +182,7 @@ from rules.sets.seed000.dice_steps import (
 from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
+    DisarmResult,
     Hand,
 )
 from rules.sets.seed000.hit_location import (
@@ -2321,7 +2322,10 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         _broken(flow, flow.defender, result, "struck by a weapon")
 
 
-def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules) -> None:
+def _disarm(
+    plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules
+) -> DisarmResult:
+    """The disarm's contest rolled and applied; returns its result."""
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender
@@ -2345,6 +2349,7 @@ def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrik
         flow.lose(a, (result.dropped,), "disarmed by a critical failure", result.citations[0])
     elif result.outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY:
         flow.defender = d.evolve(unready=d.unready | {target.key})
+    return result
 
 
 def _disarm_contest_000(
@@ -2359,8 +2364,7 @@ def _disarm_contest_000(
             TurnAction(ActionKind.ATTACK, plan.weapon.key),
         ),
     )
-    _disarm(plan, flow, rng, strikes)
-    contest = next(e for e in flow.events if isinstance(e, DisarmContested)).result
+    contest = _disarm(plan, flow, rng, strikes)  # the result, not read back from the log
     a = flow.attacker  # 000 PARRY: a 1/2 or 1/3 weapon that attacked is unready
     still_held = any(w.key == plan.weapon.key for w in a.fighter.weapons)
     if plan.attacker_weapon_unready_after and still_held:
