@@ -460,6 +460,9 @@ class AttackResolution:
     attack_step: AttackRollStep | None = None
     turn: TurnRecorded | None = None  # what the turn record made unready
     after_told: tuple[Event, ...] = ()
+    # A blow without a hit location: where in ``after_told`` its damage and
+    # injury rolls are told (``damage``), before what the wound did at once.
+    blow_told: int | None = None
 
 
 def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapon, WeaponMode]:
@@ -1166,6 +1169,7 @@ def roll_attack(
 
     damage: DamageResult | None = None
     location_roll: LocationRoll | None = None
+    blow_told: int | None = None
     if hit and plan.target_weapon is not None:
         _hit_weapon(plan, flow, rng, ruleset)
         hit_key = None
@@ -1190,7 +1194,7 @@ def roll_attack(
         }
         struck = flow.defender
         flow.defender = struck.evolve(**injured)
-        _damage_events(flow, damage)
+        blow_told = len(events)  # the damage and its injury rolls: tell_attack's
         flow.defender, hurt = after_blow(struck, flow.defender, damage)  # shock, knockdown
         events.extend(hurt)
     if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
@@ -1216,6 +1220,7 @@ def roll_attack(
         attack_step=step,
         turn=turn,
         after_told=tuple(events),
+        blow_told=blow_told,
     )
 
 
@@ -1320,7 +1325,16 @@ def tell_attack(
     events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
     if resolution.turn is not None:
         events.extend(_turn_told(plan, resolution.turn, attacker, defender))
-    events.extend(resolution.after_told)
+    after, at, damage = resolution.after_told, resolution.blow_told, resolution.damage
+    if at is None or damage is None:
+        events.extend(after)
+        return tuple(events)
+    events.extend(after[:at])
+    events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **between))
+    events.extend(
+        injury_events(defender, damage.status_rolls, damage.status_before, damage.status_after)
+    )
+    events.extend(after[at:])
     return tuple(events)
 
 

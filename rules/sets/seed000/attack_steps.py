@@ -17,9 +17,10 @@
 ``describe`` tells the attack's own events from the resolution's record: the
 declaration, the attack roll, a critical miss checked, a location shifted, each
 defense roll (an acrobatic dodge's Acrobatics roll, a critical miss), the
-defenses not rolled, the outcome and what the turn record made unready. The
-sub-steps (a defense's mishap, a parry's break, a fumble, the blow and its
-wound) still record theirs as they roll (``DefenseRoll.told``,
+defenses not rolled, the outcome, what the turn record made unready and the
+damage of a blow without a hit location. The sub-steps (a defense's mishap, a
+parry's break, a fumble, a located blow and its wound, what a wound did at once)
+still record theirs as they roll (``DefenseRoll.told``,
 ``AttackResolution.after_told``), which ``describe`` tells in their place and
 nothing else reads.
 """
