@@ -555,14 +555,15 @@ class PaintTerrain(Command):
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
-        for h in self.hexes:
+        stroke = dict.fromkeys(self.hexes)  # each hex once, hashed once (a stroke of 90,000)
+        for h in stroke:
             if h not in state.grid:
                 raise IllegalCommandError(f"{hex_name(h)} is off the map")
-        terrain = state.terrain.painted(self.hexes, self.change)
+        terrain = state.terrain.painted(stroke, self.change)
         if terrain == state.terrain:
             return CommandResult(state, ())
         event = TerrainPainted(
-            hexes=tuple(dict.fromkeys(self.hexes)),
+            hexes=tuple(stroke),
             change=self.change,
             change_text=self.change.describe(ruleset.terrain_label),
         )

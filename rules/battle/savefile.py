@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Protocol
 
@@ -326,23 +326,31 @@ def battle_from_document(
 _FIGHTER_DEPTH = 4
 
 
-def _fighters_in(data: object) -> Iterator[Mapping[str, object]]:
+def _fighters_in(data: object) -> list[Mapping[str, object]]:
     """Every fighter a part of a file holds (an object with a name and a tagged
     ``stats``: the initial state's combatants, a command's newcomer or edited
-    sheet) within ``_FIGHTER_DEPTH`` levels; no deeper, so that a long log is
-    looked through quickly."""
-    pending: list[tuple[object, int]] = [(data, 0)]
-    while pending:
-        value, depth = pending.pop()
+    sheet) within ``_FIGHTER_DEPTH`` levels, in the file's order; no deeper, so
+    that a long log is looked through quickly. Only objects and lists are
+    looked into (a stroke's 90,000 hexes are a call each)."""
+    found: list[Mapping[str, object]] = []
+
+    def look_into(value: dict[str, object] | list[object], depth: int) -> None:
         if isinstance(value, dict):
             stats = value.get("stats")
             if isinstance(stats, dict) and TYPE_KEY in stats and "name" in value:
-                yield value
-                continue
-            if depth < _FIGHTER_DEPTH:
-                pending.extend((v, depth + 1) for v in reversed(value.values()))
-        elif isinstance(value, list) and depth < _FIGHTER_DEPTH:
-            pending.extend((v, depth + 1) for v in reversed(value))
+                found.append(value)
+                return
+            children: Iterable[object] = value.values()
+        else:
+            children = value
+        if depth < _FIGHTER_DEPTH:
+            for child in children:
+                if isinstance(child, dict | list):
+                    look_into(child, depth + 1)
+
+    if isinstance(data, dict | list):
+        look_into(data, 0)
+    return found
 
 
 def foreign_sheet(

@@ -27,6 +27,7 @@ seed 000: ``rules.sets.seed000.terrain_penalties`` and ``rules.sets.seed000.situ
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -226,6 +227,11 @@ class TerrainChange:
         return ", ".join(parts) or "nothing"
 
 
+# A stroke of fewer cells than a map's cells over this is put in place cell by
+# cell (``TerrainMap._with_few``); a larger one sorts the map's cells again.
+_FEW_CELLS_PER_MAP = 64
+
+
 def _by_hex(cell: tuple[Hex, Terrain]) -> tuple[int, int]:
     return (cell[0].q, cell[0].r)
 
@@ -291,18 +297,55 @@ class TerrainMap:
         return iter(self.cells)
 
     def painted(self, hexes: Iterable[Hex], change: TerrainChange) -> TerrainMap:
-        # A stroke over the whole map paints a few kinds of terrain: each kind's
-        # outcome is worked out once. A hex painted twice is painted alike (from
-        # this map's terrain); the cells kept are this map's, checked when it was made.
-        outcome: dict[int, Terrain] = {}  # by the terrain object: hashing one is slow
+        # A stroke over the whole map (90,000 hexes) paints a few kinds of terrain:
+        # each kind's outcome is worked out once, a hex painted twice is painted
+        # once, and each hex is hashed as few times as can be (a Hex's hash is
+        # Python's): dicts built from dicts reuse the hashes they hold.
+        stroke = dict.fromkeys(hexes)
+        if not all(issubclass(kind, Hex) for kind in set(map(type, stroke))):
+            wrong = next(h for h in stroke if not isinstance(h, Hex))
+            painted = change.apply(OPEN_GROUND)
+            raise RulesError(f"terrain cells pair a Hex with a Terrain, got {(wrong, painted)!r}")
         lookup = self._lookup
-        merged = dict(lookup)
-        for h in hexes:
-            before = lookup.get(h, OPEN_GROUND)
+        if len(lookup) < len(stroke):
+            repainted = [(h, t) for h, t in lookup.items() if h in stroke]
+        else:
+            repainted = [(h, t) for h in stroke if (t := lookup.get(h)) is not None]
+        outcome = {id(OPEN_GROUND): change.apply(OPEN_GROUND)}  # by the terrain object
+        updates = dict.fromkeys(stroke, outcome[id(OPEN_GROUND)])  # as if all were open
+        for h, before in repainted:
             after = outcome.get(id(before))
             if after is None:
                 after = outcome[id(before)] = change.apply(before)
-            if not isinstance(h, Hex):
-                raise RulesError(f"terrain cells pair a Hex with a Terrain, got {(h, after)!r}")
-            merged[h] = after
-        return TerrainMap._of_checked(merged)
+            updates[h] = after
+        merged = dict(lookup)
+        merged.update(updates)
+        if len(updates) * _FEW_CELLS_PER_MAP >= len(self.cells):
+            return TerrainMap._of_checked(merged)
+        return self._with_few(updates, merged)
+
+    def _with_few(self, updates: dict[Hex, Terrain], merged: dict[Hex, Terrain]) -> TerrainMap:
+        """This map with a few cells painted (``updates``; ``merged`` its
+        look-up with them), each put in its place in the sorted cells rather
+        than every cell sorted again (a small stroke on a map painted all over)."""
+        cells = list(self.cells)
+        open_by_id: dict[int, bool] = {}
+        for h, after in updates.items():
+            is_open = open_by_id.get(id(after))
+            if is_open is None:
+                is_open = open_by_id[id(after)] = after.is_open
+            key = (h.q, h.r)
+            i = bisect.bisect_left(cells, key, key=_by_hex)
+            if i < len(cells) and _by_hex(cells[i]) == key:  # painted before
+                if is_open:
+                    del cells[i]
+                else:
+                    cells[i] = (cells[i][0], after)  # the map's own hex, as a merge keeps
+            elif not is_open:
+                cells.insert(i, (h, after))
+            if is_open:
+                del merged[h]
+        made = object.__new__(TerrainMap)
+        object.__setattr__(made, "cells", tuple(cells))
+        made.__dict__["_lookup"] = merged
+        return made
