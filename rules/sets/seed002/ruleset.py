@@ -194,6 +194,7 @@ class Seed002:
             with_entries=with_sheet_entries,
             problems=_sheet_problems,
         )
+        # with the option locations-d20, blows roll a d20 hit location
         self.attacks = Seed002Attacks(steps_for(LOCATIONS_D20 in options))
         self.turns = TurnsRole(
             initiative=maneuvers.initiative,
@@ -223,11 +224,6 @@ class Seed002:
             placeable_items=placeable_from(catalog_002, shields=False),
             terrain_label=_terrain_label,
         )
-
-    @property
-    def locations(self) -> bool:
-        """Whether blows roll a d20 hit location (the option "locations-d20")."""
-        return LOCATIONS_D20 in self._options
 
     @property
     def key(self) -> str:
