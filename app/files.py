@@ -117,7 +117,7 @@ SHOWN_AROUND = 40  # characters of a file's line shown either side of what canno
 
 def ruleset_types(battle: Battle) -> tuple[type, ...]:
     """The saved types of the battle's ruleset (its commands, choices, sheet, tracks)."""
-    return get_ruleset(battle.initial.ruleset_key).saved_types
+    return get_ruleset(battle.initial.ruleset_key).sheets.saved_types
 
 
 # --- save and open -----------------------------------------------------------------------

@@ -165,11 +165,11 @@ def check_fighter(fighter: Fighter, grid: HexGrid, ruleset: BattleRuleset) -> No
     """``IllegalCommandError`` for a sheet the battle refuses, the same for every
     command that brings one in (``EditFighter``, ``rules.battle.roster.AddCombatant``):
     the first of its ``fighter_problems`` on this map, or a sheet of another
-    ruleset (``BattleRuleset.sheet_refusal``)."""
+    ruleset (``SheetRules.refusal``)."""
     problems = fighter_problems(fighter, grid)
     if problems:
         raise IllegalCommandError(f"the sheet of {fighter.name!r}: {problems[0].message}")
-    refusal = ruleset.sheet_refusal(fighter)
+    refusal = ruleset.sheets.refusal(fighter)
     if refusal is not None:
         raise IllegalCommandError(refusal)
 

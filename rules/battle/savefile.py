@@ -9,7 +9,7 @@ faces, so nothing is rolled again and the state is the one saved
 
 This module is pure: text in, ``Battle`` out, and back. The values are written by
 the generic codec of ``rules.battle.values`` with the battle's own types and the
-types its ruleset names (``SavingRuleset.saved_types``: its commands, attack
+types its ruleset names (``SheetRules.saved_types``: its commands, attack
 choices, sheet and tracks). Reading and writing files is ``app.files``'s.
 
 Every problem with a file is a ``BattleFileError`` whose message names it in a
@@ -27,7 +27,6 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Protocol
 
 import rules.battle as battle_package
 from hexmap import HexGrid
@@ -88,11 +87,9 @@ class PartlyReplayedFile(BattleFileError):
         self.total = total
 
 
-class SavingRuleset(BattleRuleset, Protocol):
-    """What the file asks of a ruleset: the types of its own that a battle holds."""
-
-    @property
-    def saved_types(self) -> tuple[type, ...]: ...
+# What the file asks of a ruleset: the types of its own that a battle holds
+# (``BattleRuleset.sheets.saved_types``).
+SavingRuleset = BattleRuleset
 
 
 # The ruleset of a key with options; no key (a file whose state names none) means the
@@ -284,7 +281,7 @@ def battle_from_document(
         raise BattleFileError("initial_state: expected an object")
     ruleset = _ruleset_named(raw_state, rulesets)
     try:
-        codec = ValueCodec(saved_types_for(ruleset.saved_types))
+        codec = ValueCodec(saved_types_for(ruleset.sheets.saved_types))
     except TypeError as exc:  # the ruleset's types cannot be saved: a bug, not the file's
         raise BattleFileError(f"the battle's ruleset cannot read files: {exc}") from None
     refusal = foreign_sheet(document, ruleset, sheet_owner)
@@ -357,7 +354,7 @@ def foreign_sheet(
     document: Mapping[str, object], ruleset: SavingRuleset, sheet_owner: SheetOwner | None
 ) -> str | None:
     """Why the file cannot be opened because a fighter in it is of another ruleset
-    than the battle's (``BattleRuleset.sheet_refusal``: its sheet is none of the
+    than the battle's (``SheetRules.refusal``: its sheet is none of the
     battle's ruleset's sheet types): the fighter's name and place, its sheet's
     ruleset (``sheet_owner``'s answer) and the battle's. A not yet read sheet
     (``RawSheet``) is the battle's own if its ruleset reads such sheets. None when
@@ -365,11 +362,11 @@ def foreign_sheet(
     at all: then the codec names it as unknown)."""
     own = {
         cls.__name__
-        for cls in (ruleset.sheet_type, *ruleset.saved_types)
-        if isinstance(cls, type) and issubclass(cls, ruleset.sheet_type)
+        for cls in (ruleset.sheets.sheet_type, *ruleset.sheets.saved_types)
+        if isinstance(cls, type) and issubclass(cls, ruleset.sheets.sheet_type)
     }
     own.add(RulesetSheet.__name__)
-    if ruleset.sheet_type.reads_raw_sheets:
+    if ruleset.sheets.sheet_type.reads_raw_sheets:
         own.add(RawSheet.__name__)
     parts: list[tuple[str, object]] = [("the initial state", document.get("initial_state"))]
     for what in ("log", "undone"):

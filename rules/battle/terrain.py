@@ -21,7 +21,7 @@ system to read its own levels from them:
 * **Height** in whole levels above the map's ground level.
 
 Each value's ``label`` names the fact only. What terrain does to an attack, and
-how a pane names it in those terms, is the ruleset's (``BattleRuleset.terrain_label``;
+how a pane names it in those terms, is the ruleset's (``BattlefieldRules.terrain_label``;
 seed 000: ``rules.sets.seed000.terrain_penalties`` and ``rules.sets.seed000.situation``).
 """
 

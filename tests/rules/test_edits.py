@@ -44,7 +44,7 @@ from rules.sets.seed000.sheet import (
 from rules.sets.sheet_fields import SheetEntries, skill_place
 from tests.rules.test_history import demo_battle
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 
 
 def stronger(fighter: Fighter, st: int, hit_points: int, **skills: int) -> Fighter:

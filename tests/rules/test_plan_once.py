@@ -34,7 +34,7 @@ def plans_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def test_the_preview_and_the_roll_plan_once(plans_made: list[str]) -> None:
     battle = duel()
-    preview = RULESET.preview_attack(battle.state, "a", "b", CLUB)
+    preview = RULESET.attacks.preview_attack(battle.state, "a", "b", CLUB)
     battle.execute(Attack("a", "b", CLUB))
     assert plans_made == ["plan"]
     assert preview.odds  # the preview was planned and enumerated, then the roll reused it
@@ -43,7 +43,7 @@ def test_the_preview_and_the_roll_plan_once(plans_made: list[str]) -> None:
 def test_a_new_state_is_planned_anew(plans_made: list[str]) -> None:
     battle = duel()
     battle.execute(Attack("a", "b", CLUB))
-    RULESET.preview_attack(battle.state, "a", "b", CLUB)  # the state after the blow
+    RULESET.attacks.preview_attack(battle.state, "a", "b", CLUB)  # the state after the blow
     assert plans_made == ["plan", "plan"]
 
 
