@@ -13,7 +13,7 @@ Attacks (``attack_commands_per_s``): full ``Attack`` commands through
 ``Battle.execute``, every event included, over the demo's matchups (every fighter
 against every other, at each weapon mode's shortest reach, the defender facing
 three ways) with each set of choices the ruleset's attack form offers
-(``Ruleset.attack_variants``), under the ruleset and with each of its options.
+(``Attacks.attack_variants``), under the ruleset and with each of its options.
 Each command runs on a fresh battle of its set-up, timed after one untimed pass
 over them, with what the benchmark made so far settled out of the collector's walks
 (``app.collector.settle_collector``, as after start-up);
@@ -21,7 +21,7 @@ over them, with what the benchmark made so far settled out of the collector's wa
 battle of its set-up whose log already holds 10,000 commands (the readable output
 adds that sample's rate with an empty log).
 
-Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Ruleset.preview_attack`` (the
+Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Attacks.preview_attack`` (the
 plan and its exact odds) for those set-ups (the defender facing the attacker): the
 median with warm caches, and the slowest with every cache of the rules cleared first.
 
@@ -35,7 +35,7 @@ Resolution (``resolve_per_s``): seed 000's ``decide`` plus ``apply`` alone, with
 attack pane's preview, on the battle's own seeded dice (``command_rng``): the
 attacks resolved a second, over and over for as long as the attacks above.
 
-Legal actions (``legal_actions_ms_median``): ``Ruleset.legal_actions`` of every
+Legal actions (``legal_actions_ms_median``): ``Turns.legal_actions`` of every
 standing fighter (its maneuvers, every distinct attack on each foe in reach, its
 moves as destinations and facings ...) on the states the scripted battle below
 goes through, warm (the second call on each): the median.
@@ -279,7 +279,7 @@ def attack_cases() -> list[AttackCase]:
     """Every demo fighter against every other, the defender at each distance one
     of the attacker's weapon modes reaches first, straight ahead, facing three ways
     in turn, with each set of choices the ruleset's attack form offers there
-    (``Ruleset.attack_variants``), under the ruleset and each of its options: the
+    (``Attacks.attack_variants``), under the ruleset and each of its options: the
     set-ups the rules accept."""
     demo = demo_state()
     templates = demo.combatants
@@ -312,7 +312,8 @@ def attack_cases() -> list[AttackCase]:
                             hp=d_template.fighter.hit_points, status=Status.ACTIVE,
                         )  # fmt: skip
                         state = replace(ruled, grid=grid, combatants=(attacker, defender))
-                        for choices in ruleset.attack_variants(state, attacker.id, defender.id):
+                        variants = ruleset.attacks.attack_variants(state, attacker.id, defender.id)
+                        for choices in variants:
                             command = Attack(attacker.id, defender.id, choices)
                             try:
                                 Battle(state, 0, get_ruleset).execute(command)
@@ -383,7 +384,7 @@ def clear_rules_caches() -> int:
 
 
 def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
-    """``Ruleset.preview_attack`` (the plan and its exact odds, as a pane asks for
+    """``Attacks.preview_attack`` (the plan and its exact odds, as a pane asks for
     them) for the set-ups where the defender faces the attacker: warm (a second
     call), and cold (every cache of the rules cleared and collected, and a new
     ruleset object first)."""
@@ -397,7 +398,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
         ruleset = get_ruleset(case.ruleset.key, case.ruleset.options)  # a new one: tables cold
         try:
             start = time.perf_counter()
-            ruleset.preview_attack(
+            ruleset.attacks.preview_attack(
                 case.state,
                 command.attacker_id,
                 command.defender_id,
@@ -408,7 +409,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
             continue  # the pane refuses this one before it shows odds
         cold.append((time.perf_counter() - start) * 1000.0)
         start = time.perf_counter()
-        ruleset.preview_attack(
+        ruleset.attacks.preview_attack(
             case.state, command.attacker_id, command.defender_id, command.choices, command.answer
         )
         warm.append((time.perf_counter() - start) * 1000.0)
@@ -471,7 +472,7 @@ def measure_plans(cases: Sequence[AttackCase], every: int = 1) -> tuple[float, .
 
 
 def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
-    """Milliseconds of ``Ruleset.legal_actions`` for each standing fighter on the
+    """Milliseconds of ``Turns.legal_actions`` for each standing fighter on the
     last ``states`` states the scripted battle goes through (undone one by one
     from its end), warm: the second call on each."""
     battle = scripted_battle(seed, states)
@@ -482,9 +483,9 @@ def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
         for c in state.combatants:
             if c.status is not Status.ACTIVE:
                 continue
-            ruleset.legal_actions(state, c.id)
+            ruleset.turns.legal_actions(state, c.id)
             start = time.perf_counter()
-            ruleset.legal_actions(state, c.id)
+            ruleset.turns.legal_actions(state, c.id)
             times.append((time.perf_counter() - start) * 1000.0)
         if not battle.can_undo:
             break
@@ -496,7 +497,7 @@ def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
     reach; else face the nearest standing enemy and attack it with the ruleset's
-    plain attack (``Ruleset.default_attack``), readying an unready weapon first if
+    plain attack (``Attacks.default_attack``), readying an unready weapon first if
     nothing ready reaches, else step towards it."""
     if not who.fighter.weapons:  # disarmed or dropped: pick a weapon up within reach
         near = [

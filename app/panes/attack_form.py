@@ -9,7 +9,7 @@ tooltip the reason) and a check box per flag field. After every change it asks
 the form again with the GM's entries, since a field may depend on an earlier one
 (the aim on the weapon); the entries stay while the same attacker and defender
 stay selected. The form's choices and the defender's answer go to
-``Ruleset.preview_attack``: the summary, each modifier with its citation, and the
+``Attacks.preview_attack``: the summary, each modifier with its citation, and the
 exact odds as percentages (the exact fraction in the tooltip). Roll (Enter
 anywhere in the pane, or in the window) executes ``Attack(attacker, defender,
 form.choices, form.answer)`` through the controller, so
@@ -410,7 +410,7 @@ class AttackFormPane(QDockWidget):
             return
         started = time.perf_counter()
         try:
-            preview = ruleset_of(state).preview_attack(
+            preview = ruleset_of(state).attacks.preview_attack(
                 state, attacker.id, defender.id, form.choices, form.answer
             )
         except RulesError as refusal:
@@ -774,7 +774,7 @@ def _maneuver_phrase(controller: BattleController, c: Combatant) -> str:
     if c.maneuver is None:
         return "no maneuver chosen"
     try:
-        maneuver = controller.ruleset.maneuver(c.maneuver.key)
+        maneuver = controller.ruleset.turns.maneuver(c.maneuver.key)
         return maneuver.describe_choice(c.maneuver.option).lower()
     except RulesError:
         return c.maneuver.key

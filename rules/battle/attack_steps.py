@@ -44,8 +44,12 @@ from rules.core.events import Event
 from rules.core.modifiers import Modifier
 
 __all__ = [
+    "AnswerT",
     "AttackSteps",
+    "ChoicesT",
     "Needs",
+    "PayloadT",
+    "PlanT",
     "PlannedAttack",
     "PlannedPair",
     "PlannedRoll",

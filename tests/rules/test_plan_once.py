@@ -41,7 +41,7 @@ def plans_made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def test_the_preview_and_the_roll_plan_once(plans_made: list[str]) -> None:
     battle = duel()
-    preview = RULESET.preview_attack(battle.state, "a", "b", CLUB)
+    preview = RULESET.attacks.preview_attack(battle.state, "a", "b", CLUB)
     battle.execute(Attack("a", "b", CLUB))
     assert plans_made == ["plan"]
     assert preview.odds  # the preview was planned and enumerated, then the roll reused it
@@ -50,7 +50,7 @@ def test_the_preview_and_the_roll_plan_once(plans_made: list[str]) -> None:
 def test_a_new_state_is_planned_anew(plans_made: list[str]) -> None:
     battle = duel()
     battle.execute(Attack("a", "b", CLUB))
-    RULESET.preview_attack(battle.state, "a", "b", CLUB)  # the state after the blow
+    RULESET.attacks.preview_attack(battle.state, "a", "b", CLUB)  # the state after the blow
     assert plans_made == ["plan", "plan"]
 
 
@@ -80,7 +80,7 @@ def test_seed_000_previews_and_rolls_one_plan(make: Make, monkeypatch: pytest.Mo
         return plan(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(steps, "plan", counting)
-    preview = ruleset.preview_attack(state, "f", "s", RAPIER)
+    preview = ruleset.attacks.preview_attack(state, "f", "s", RAPIER)
     assert made == ["plan"]
     Battle(state, 3, get_ruleset).execute(Attack("f", "s", RAPIER), ScriptedDice(MISS))
     assert made == ["plan"]

@@ -58,7 +58,7 @@ def test_the_default_answer_is_no_defense_and_the_likeliest_comes_first() -> Non
     plan = steps.plan(demo(), "c2", "c4", THRUST)
     assert steps.default_answer(plan) == NO_DEFENSE
     answers = steps.answers(plan)
-    assert answers[0] == PARRY == seed000().likely_answer(demo(), "c2", "c4", THRUST)
+    assert answers[0] == PARRY == seed000().attacks.answers(demo(), "c2", "c4", THRUST)[0]
     assert answers[-1] == NO_DEFENSE and len(set(answers)) == len(answers)
     assert Seed000Answer((DefenseChoice(DefenseKind.DODGE),)) in answers
 

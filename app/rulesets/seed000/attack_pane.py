@@ -11,7 +11,7 @@ the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
 pane too, so it can never roll a second attack.
 
 A new attacker or target starts afresh: weapon and mode are the ruleset's default
-attack for the pair (``Ruleset.default_attack``), the defender announces its
+attack for the pair (``Attacks.default_attack``), the defender announces its
 default defense, and every other choice of the last exchange is gone. Over Roll
 the pane says in plain words when the target is the attacker's ally and when the
 blow meets no defense.
@@ -841,7 +841,7 @@ class AttackPane(QDockWidget):
             self._announced = []
             return None
         state = self._controller.state
-        default = self._controller.ruleset.default_attack(state, attacker.id, defender.id)
+        default = self._controller.ruleset.attacks.default_attack(state, attacker.id, defender.id)
         if not isinstance(default, AttackOptions):
             default = None
         mode = None
@@ -1381,7 +1381,7 @@ def maneuver_phrase(ruleset: BattleRuleset, c: Combatant) -> str:
     if c.maneuver is None:
         return "no maneuver chosen"
     try:
-        return ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option).lower()
+        return ruleset.turns.maneuver(c.maneuver.key).describe_choice(c.maneuver.option).lower()
     except RulesError:
         return c.maneuver.key
 
