@@ -51,6 +51,7 @@ from app.help import key_sequences
 from app.panes.attack_notes import (
     ally_mark,
     ally_notice,
+    last_roll_follows_history,
     no_target_hint,
     notice_label,
     show_notices,
@@ -756,6 +757,7 @@ class AttackPane(QDockWidget):
     # --- refresh ---------------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
         self.refresh()
+        last_roll_follows_history(change, self.attacker_id, self.last_label, self._show_last)
 
     def refresh(self) -> None:
         """Rebuild the combos from the controller's state, keeping the user's choices."""
