@@ -580,6 +580,8 @@ def _tuple(item: Decoder) -> Decoder:
 
 def _fixed_tuple(readers: tuple[Decoder, ...]) -> Decoder:
     count = len(readers)
+    if count == 2:
+        return _pair(*readers)
 
     def decode(data: object) -> tuple[object, ...]:
         items = _list(data)
@@ -593,6 +595,25 @@ def _fixed_tuple(readers: tuple[Decoder, ...]) -> Decoder:
         except _Wrong as wrong:
             raise _below(wrong, f"[{len(out)}]") from None
         return tuple(out)
+
+    return decode
+
+
+def _pair(first: Decoder, second: Decoder) -> Decoder:
+    """``_fixed_tuple`` of two (a skill and its level: a sheet may list a thousand)."""
+
+    def decode(data: object) -> tuple[object, object]:
+        items = _list(data)
+        if len(items) != 2:
+            raise _Wrong(f"expected 2 values, got {len(items)}")
+        try:
+            one = first(items[0])
+        except _Wrong as wrong:
+            raise _below(wrong, "[0]") from None
+        try:
+            return (one, second(items[1]))
+        except _Wrong as wrong:
+            raise _below(wrong, "[1]") from None
 
     return decode
 
@@ -702,6 +723,8 @@ def _text(data: object) -> str:
 
 
 def _text_present(data: object) -> str:
+    if type(data) is str and len(data) <= MAX_TEXT:
+        return data
     if data is None:
         raise _Wrong(_MISSING)
     return _text(data)
