@@ -558,6 +558,22 @@ def _file_changed_since(saved_to: Path, stamp: DiskStamp | None, journal_time: f
         return False
 
 
+def _path_named(saved_to: object, journal: Path) -> Path | None:
+    """The battle file a journal names, None when it names none or a name no file
+    can have (half a surrogate pair, a NUL: asking the disk about it would raise):
+    its battle is restored as unsaved work."""
+    if not isinstance(saved_to, str):
+        return None
+    try:
+        usable = bool(os.fsencode(saved_to)) and "\x00" not in saved_to
+    except UnicodeError:
+        usable = False
+    if not usable:
+        log.warning("the autosave %s names no file that can be: its battle is unsaved", journal)
+        return None
+    return Path(saved_to)
+
+
 def find_recoverable(
     folder: Path | None = None, *, excluding: ControllerAutosave | Autosave | None = None
 ) -> tuple[Recoverable, ...]:
@@ -585,7 +601,7 @@ def find_recoverable(
         except (OSError, ValueError) as exc:  # BattleFileError too: nothing to offer
             log.warning("the autosave %s is not offered: %s", journal, exc)
             continue
-        file = Path(saved_to) if isinstance(saved_to, str) else None
+        file = _path_named(saved_to, journal)
         stamp = DiskStamp(known) if isinstance(known, str) else None
         changed = file is not None and _file_changed_since(file, stamp, modified)
         if newest is None or modified > found[newest[0]].modified:

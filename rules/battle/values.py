@@ -28,6 +28,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -110,9 +111,14 @@ class _Wrong(ValueFileError):
         return "".join(reversed(self.parts))
 
 
-def _below(wrong: _Wrong, part: str) -> _Wrong:
+def _add_place(part: str) -> None:
+    """Add ``part`` to the place of the ``_Wrong`` being handled. Called in its
+    ``except``, before a bare ``raise``: an exception bound to a name there would
+    hold the frames of its own traceback (a cycle, kept until a full collection),
+    and with them the values being read."""
+    wrong = sys.exc_info()[1]
+    assert isinstance(wrong, _Wrong)
     wrong.parts.append(part)
-    return wrong
 
 
 class SavedTypes:
@@ -188,7 +194,8 @@ class SavedTypes:
         try:
             return self.allowed_class(name, allowed)
         except _Wrong as wrong:
-            raise ValueFileError(f"{where}: {wrong.problem}") from None
+            problem = wrong.problem
+        raise ValueFileError(f"{where}: {problem}")
 
     def allowed_class(self, name: object, allowed: tuple[type, ...]) -> type:
         """``named`` without the place: ``_Wrong`` for a name it refuses."""
@@ -303,8 +310,9 @@ class ValueCodec:
         ``ValueFileError`` names the place below ``where`` that is wrong."""
         try:
             return self._decoders.of(hint)(data)
-        except _Wrong as wrong:
-            raise ValueFileError(f"{where}{wrong.place()}: {wrong.problem}") from None
+        except _Wrong as wrong:  # raised below, once the _Wrong and its frames are let go
+            problem = f"{where}{wrong.place()}: {wrong.problem}"
+        raise ValueFileError(problem)
 
 
 class _Decoders:
@@ -489,14 +497,16 @@ class _Decoders:
                         continue
                     try:
                         values[name] = reader(value)
-                    except _Wrong as wrong:
-                        raise _below(wrong, f".{name}") from None
+                    except _Wrong:
+                        _add_place(f".{name}")
+                        raise
                 elif required:
                     raise _Wrong(f"{class_name} needs {name}")
             try:
                 return cls(**values)
             except Exception as exc:  # the class's own checks: any refusal is the file's fault
-                raise _Wrong(short_reason(exc)) from None
+                reason = short_reason(exc)
+            raise _Wrong(reason)
 
         return decode
 
@@ -523,8 +533,9 @@ class _Decoders:
                     continue
             try:
                 append(self._hex(value))
-            except _Wrong as wrong:
-                raise _below(wrong, f"[{len(hexes)}]") from None
+            except _Wrong:
+                _add_place(f"[{len(hexes)}]")
+                raise
         return tuple(hexes)
 
     def _hex(self, data: object) -> Hex:
@@ -532,12 +543,14 @@ class _Decoders:
             raise _Wrong(f'a hex is {{"col": ..., "row": ...}}, got {_short(data)}')
         try:
             col = _integer(data["col"])
-        except _Wrong as wrong:
-            raise _below(wrong, ".col") from None
+        except _Wrong:
+            _add_place(".col")
+            raise
         try:
             row = _integer(data["row"])
-        except _Wrong as wrong:
-            raise _below(wrong, ".row") from None
+        except _Wrong:
+            _add_place(".row")
+            raise
         place = Hex.from_offset(col, row)
         size = self.map_size
         if size is not None and not (0 <= col < size[0] and 0 <= row < size[1]):
@@ -571,8 +584,9 @@ def _tuple(item: Decoder) -> Decoder:
         try:
             for value in items:
                 append(item(value))
-        except _Wrong as wrong:
-            raise _below(wrong, f"[{len(out)}]") from None
+        except _Wrong:
+            _add_place(f"[{len(out)}]")
+            raise
         return tuple(out)
 
     return decode
@@ -580,6 +594,8 @@ def _tuple(item: Decoder) -> Decoder:
 
 def _fixed_tuple(readers: tuple[Decoder, ...]) -> Decoder:
     count = len(readers)
+    if count == 2:
+        return _pair(*readers)
 
     def decode(data: object) -> tuple[object, ...]:
         items = _list(data)
@@ -590,9 +606,31 @@ def _fixed_tuple(readers: tuple[Decoder, ...]) -> Decoder:
         try:
             for reader, value in zip(readers, items, strict=True):
                 append(reader(value))
-        except _Wrong as wrong:
-            raise _below(wrong, f"[{len(out)}]") from None
+        except _Wrong:
+            _add_place(f"[{len(out)}]")
+            raise
         return tuple(out)
+
+    return decode
+
+
+def _pair(first: Decoder, second: Decoder) -> Decoder:
+    """``_fixed_tuple`` of two (a skill and its level: a sheet may list a thousand)."""
+
+    def decode(data: object) -> tuple[object, object]:
+        items = _list(data)
+        if len(items) != 2:
+            raise _Wrong(f"expected 2 values, got {len(items)}")
+        try:
+            one = first(items[0])
+        except _Wrong:
+            _add_place("[0]")
+            raise
+        try:
+            return (one, second(items[1]))
+        except _Wrong:
+            _add_place("[1]")
+            raise
 
     return decode
 
@@ -605,8 +643,9 @@ def _frozenset(item: Decoder) -> Decoder:
         try:
             for value in items:
                 append(item(value))
-        except _Wrong as wrong:
-            raise _below(wrong, f"[{len(decoded)}]") from None
+        except _Wrong:
+            _add_place(f"[{len(decoded)}]")
+            raise
         result = frozenset(decoded)
         if len(result) != len(decoded):
             raise _Wrong("a value is listed twice")
@@ -623,12 +662,14 @@ def _mapping(item: Decoder) -> Decoder:
         for key, value in data.items():
             try:
                 text = _text(key)
-            except _Wrong as wrong:
-                raise _below(wrong, " key") from None
+            except _Wrong:
+                _add_place(" key")
+                raise
             try:
                 out[text] = item(value)
-            except _Wrong as wrong:
-                raise _below(wrong, f".{key}") from None
+            except _Wrong:
+                _add_place(f".{key}")
+                raise
         return MappingProxyType(out)
 
     return decode
@@ -702,6 +743,8 @@ def _text(data: object) -> str:
 
 
 def _text_present(data: object) -> str:
+    if type(data) is str and len(data) <= MAX_TEXT:
+        return data
     if data is None:
         raise _Wrong(_MISSING)
     return _text(data)

@@ -150,6 +150,7 @@ def _journal_cases() -> list[Case]:
     hostile_header = json.loads(json.dumps(header))
     value_at(hostile_header, factor[:-1])[factor[-1]] = "1e10000000"
     attack = next(line for line in changes if "Attack" in json.dumps(line))
+    named = lambda name: {**header, "saved_to": name}  # noqa: E731  (the battle's file)
     return [
         Case("71 newcomers of 1,003 skills each (1 MB)", newcomers_of_many_skills()),
         Case("two strokes of 52,000 hexes (2.4 MB)", strokes_of_one_hex_again_and_again()),
@@ -166,6 +167,18 @@ def _journal_cases() -> list[Case]:
         Case(
             "a byte-order mark first",
             HostileFile(codecs.BOM_UTF8 + render_journal([header, *changes], True), "a BOM"),
+        ),
+        # The 20,000-example run's: asking the disk about such a file raised. The
+        # battle is restored, as unsaved work.
+        Case(
+            "its battle file named with half a surrogate pair",
+            journal([named("\ud83d"), *changes], "saved_to = '\\ud83d'"),
+            must_read=True,
+        ),
+        Case(
+            "its battle file named with a NUL",
+            journal([named("/tmp/evening\x00.hexfray"), *changes], "saved_to with a NUL"),
+            must_read=True,
         ),
     ]
 
