@@ -110,7 +110,6 @@ from rules.sets.seed000.attack_events import (
     HitLocationRolled,
     ImprovisedParryRolled,
     LocationShifted,
-    ParryBreakRolled,
     PiecesLeftHand,
     SideBlowDamaged,
     UnarmedCounterRolled,
@@ -121,6 +120,7 @@ from rules.sets.seed000.attack_events import (
     WoundInflicted,
     injury_events,
 )
+from rules.sets.seed000.attack_told import ParryBreakTold, Told, tell
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
@@ -422,7 +422,7 @@ class DefenseRoll:
     plan: DefensePlan
     roll: SuccessRoll
     acrobatic: DefenseStep | None = None
-    told: tuple[Event, ...] = ()
+    told: tuple[Told, ...] = ()
 
     @property
     def succeeded(self) -> bool:
@@ -459,7 +459,7 @@ class AttackResolution:
     # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
     attack_step: AttackRollStep | None = None
     turn: TurnRecorded | None = None  # what the turn record made unready
-    after_told: tuple[Event, ...] = ()
+    after_told: tuple[Told, ...] = ()
     # A blow without a hit location: where in ``after_told`` its damage and
     # injury rolls are told (``damage``), before what the wound did at once.
     blow_told: int | None = None
@@ -1019,7 +1019,7 @@ class _Flow:
         self.attacker = attacker
         self.defender = defender
         self.between = between
-        self.events: list[Event] = []
+        self.events: list[Told] = []
         self.pieces: list[Piece] = []
         self.origins: list[str] = []
         self.bystander: Combatant | None = None  # hit by a stray blow
@@ -1265,7 +1265,7 @@ def tell_attack(
         )
     step = resolution.attack_step
     if step is None:  # the disarm's Quick Contest told its own (000)
-        return (*events, *resolution.after_told)
+        return (*events, *tell(resolution.after_told, between))
     events.append(
         AttackRolled(
             citation=ATTACK_ROLL_CITATION,
@@ -1327,14 +1327,14 @@ def tell_attack(
         events.extend(_turn_told(plan, resolution.turn, attacker, defender))
     after, at, damage = resolution.after_told, resolution.blow_told, resolution.damage
     if at is None or damage is None:
-        events.extend(after)
+        events.extend(tell(after, between))
         return tuple(events)
-    events.extend(after[:at])
+    events.extend(tell(after[:at], between))
     events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **between))
     events.extend(
         injury_events(defender, damage.status_rolls, damage.status_before, damage.status_after)
     )
-    events.extend(after[at:])
+    events.extend(tell(after[at:], between))
     return tuple(events)
 
 
@@ -1559,7 +1559,7 @@ def _defense_told(r: DefenseRoll, between: Between) -> list[Event]:
                 **between,
             )
         )
-    events.extend(r.told)
+    events.extend(tell(r.told, between))
     return events
 
 
@@ -1705,11 +1705,7 @@ def _parry_break(
         broken=ruleset.broken_weapons,
         who=flow.defender.name,
     )
-    flow.events.append(
-        ParryBreakRolled(
-            citation=pb.chance.citation, weapon_name=parrying.name, roll=pb, **flow.between
-        )
-    )
+    flow.events.append(ParryBreakTold(parrying.name, pb))
     if pb.result is not None:
         _broken(flow, flow.defender, pb.result, "parried a much heavier weapon")
 
