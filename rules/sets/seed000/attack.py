@@ -82,7 +82,6 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack_events import (
     ATTACK_ROLL_CITATION,
     BLOCK_CITATION,
-    CUTTING_THROUGH_CITATION,
     DAMAGE_CITATION,
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
@@ -113,14 +112,18 @@ from rules.sets.seed000.attack_events import (
     PiecesLeftHand,
     SideBlowDamaged,
     UnarmedCounterRolled,
-    WeakenedWeaponSnapped,
-    WeaponBroke,
     WeaponStruck,
     WeaponUnreadied,
     WoundInflicted,
     injury_events,
 )
-from rules.sets.seed000.attack_told import ParryBreakTold, Told, tell
+from rules.sets.seed000.attack_told import (
+    ParryBreakTold,
+    Told,
+    WeaponBrokeTold,
+    WeaponSnappedTold,
+    tell,
+)
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
     BROKEN_WEAPONS_000,
@@ -1667,15 +1670,7 @@ def _use_weakened(
     states = tuple((k, st) for k, st in c.weapon_states if k != weapon_key)
     c = c.evolve(weapon_states=(*states, (weapon_key, after)))
     flow.put(c)
-    flow.events.append(
-        WeakenedWeaponSnapped(
-            citation=CUTTING_THROUGH_CITATION,
-            combatant_id=c.id,
-            name=c.name,
-            weapon_name=weapon.name,
-            use=use.value,
-        )
-    )
+    flow.events.append(WeaponSnappedTold(c.id, c.name, weapon.name, use))
     try:
         result = break_weapon(weapon, rng, table=ruleset.broken_weapons, who=c.name)
     except IllegalAttackError:  # nothing on the table to roll: it is gone
@@ -1712,16 +1707,7 @@ def _parry_break(
 
 def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
     """A weapon broke: the remnant (if any) replaces it in hand, pieces leave."""
-    flow.events.append(
-        WeaponBroke(
-            citation=result.citations[0] if result.citations else None,
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            result=result,
-            cause=cause,
-        )
-    )
+    flow.events.append(WeaponBrokeTold(c.id, c.name, c.hex, result, cause))
     remnant = result.weapon_in_hand
     flow.broken.append(BrokenItem(c.id, result.weapon.key))
     flow.put(_swap_weapon(c, result.weapon.key, remnant))

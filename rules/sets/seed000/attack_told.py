@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hexmap import Hex
 from rules.core.events import Event
-from rules.sets.seed000.attack_events import Between, ParryBreakRolled
-from rules.sets.seed000.breakage import ParryBreakRoll
+from rules.sets.seed000.attack_events import (
+    CUTTING_THROUGH_CITATION,
+    Between,
+    ParryBreakRolled,
+    WeakenedWeaponSnapped,
+    WeaponBroke,
+)
+from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
+from rules.sets.seed000.weapon_strikes import WeaponUse
 
-__all__ = ["ParryBreakTold", "Told", "tell"]
+__all__ = ["ParryBreakTold", "Told", "WeaponBrokeTold", "WeaponSnappedTold", "tell"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +43,51 @@ class ParryBreakTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class WeaponSnappedTold:
+    """000 CUTTING THROUGH A WEAPON: a weakened weapon snapped on its wielder's
+    solid hit or parry (``use``)."""
+
+    combatant_id: str
+    name: str
+    weapon_name: str
+    use: WeaponUse
+
+    def event(self, between: Between) -> Event:
+        return WeakenedWeaponSnapped(
+            citation=CUTTING_THROUGH_CITATION,
+            combatant_id=self.combatant_id,
+            name=self.name,
+            weapon_name=self.weapon_name,
+            use=self.use.value,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponBrokeTold:
+    """A weapon broke (000 BREAKING WEAPONS): its wielder where it stood, the break
+    rolled on the table and why it broke."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    result: BreakResult
+    cause: str
+
+    def event(self, between: Between) -> Event:
+        result = self.result
+        return WeaponBroke(
+            citation=result.citations[0] if result.citations else None,
+            combatant_id=self.combatant_id,
+            name=self.name,
+            hex=self.hex,
+            result=result,
+            cause=self.cause,
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
-Told = Event | ParryBreakTold
+Told = Event | ParryBreakTold | WeaponSnappedTold | WeaponBrokeTold
 
 
 def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
