@@ -109,7 +109,6 @@ from rules.sets.seed000.attack_events import (
     HitLocationRolled,
     ImprovisedParryRolled,
     LocationShifted,
-    PiecesLeftHand,
     SideBlowDamaged,
     UnarmedCounterRolled,
     WeaponStruck,
@@ -119,6 +118,7 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.attack_told import (
     ParryBreakTold,
+    PiecesLostTold,
     Told,
     WeaponBrokeTold,
     WeaponSnappedTold,
@@ -1060,16 +1060,7 @@ class _Flow:
             return
         self.pieces.extend(pieces)
         self.origins.extend(c.id for _ in pieces)
-        self.events.append(
-            PiecesLeftHand(
-                citation=pieces[0].placement.citation or citation,
-                combatant_id=c.id,
-                name=c.name,
-                hex=c.hex,
-                pieces=pieces,
-                reason=reason,
-            )
-        )
+        self.events.append(PiecesLostTold(c.id, c.name, c.hex, pieces, reason, citation))
 
 
 def resolve_attack(

@@ -12,18 +12,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexmap import Hex
+from rules.battle.pieces import Piece
+from rules.core.citation import Citation
 from rules.core.events import Event
 from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
     Between,
     ParryBreakRolled,
+    PiecesLeftHand,
     WeakenedWeaponSnapped,
     WeaponBroke,
 )
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 
-__all__ = ["ParryBreakTold", "Told", "WeaponBrokeTold", "WeaponSnappedTold", "tell"]
+__all__ = [
+    "ParryBreakTold",
+    "PiecesLostTold",
+    "Told",
+    "WeaponBrokeTold",
+    "WeaponSnappedTold",
+    "tell",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +96,31 @@ class WeaponBrokeTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PiecesLostTold:
+    """Pieces that left a combatant's hands, where it stood, and why (``citation``:
+    the rule that made them, unless a piece's placement cites its own)."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    pieces: tuple[Piece, ...]
+    reason: str
+    citation: Citation
+
+    def event(self, between: Between) -> Event:
+        return PiecesLeftHand(
+            citation=self.pieces[0].placement.citation or self.citation,
+            combatant_id=self.combatant_id,
+            name=self.name,
+            hex=self.hex,
+            pieces=self.pieces,
+            reason=self.reason,
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
-Told = Event | ParryBreakTold | WeaponSnappedTold | WeaponBrokeTold
+Told = Event | ParryBreakTold | WeaponSnappedTold | WeaponBrokeTold | PiecesLostTold
 
 
 def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
