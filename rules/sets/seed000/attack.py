@@ -86,7 +86,6 @@ from rules.sets.seed000.attack_events import (
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
     MISSING_LOCATION_CITATION,
-    PARRIES_VS_UNARMED_CITATION,
     READINESS_CITATION,
     UNARMED_PARRIES_CITATION,
     AcrobaticDodgeRolled,
@@ -107,19 +106,19 @@ from rules.sets.seed000.attack_events import (
     DisarmContested,
     HeavyShieldUnreadied,
     HitLocationRolled,
-    ImprovisedParryRolled,
     LocationShifted,
     SideBlowDamaged,
-    UnarmedCounterRolled,
     WeaponStruck,
     WeaponUnreadied,
     WoundInflicted,
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
+    ImprovisedParryTold,
     ParryBreakTold,
     PiecesLostTold,
     Told,
+    UnarmedCounterTold,
     WeaponBrokeTold,
     WeaponSnappedTold,
     tell,
@@ -1569,11 +1568,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     if not is_improvised(weapon):
         return
     pr = roll_improvised_parry(rng, f"{d.name}'s {weapon.name} after the parry")
-    flow.events.append(
-        ImprovisedParryRolled(
-            citation=IMPROVISED_000, weapon_name=weapon.name, roll=pr, **flow.between
-        )
-    )
+    flow.events.append(ImprovisedParryTold(weapon.name, pr))
     if pr.outcome is ImprovisedParryOutcome.RUINED:
         flow.put(_swap_weapon(d, weapon_key, None))
         flow.broken.append(BrokenItem(d.id, weapon_key))
@@ -1608,17 +1603,7 @@ def _unarmed_counter(
     roll = success_roll(
         skill + 2, rng, RollKind.STANDARD, what=f"{d.name}'s counter at {a.name}'s {limb}"
     )
-    flow.events.append(
-        UnarmedCounterRolled(
-            citation=PARRIES_VS_UNARMED_CITATION,
-            weapon_name=weapon.name,
-            skill=skill,
-            value=skill + 2,
-            roll=roll,
-            limb_label=system.locations[key].label,
-            **flow.between,
-        )
-    )
+    flow.events.append(UnarmedCounterTold(weapon.name, skill, roll, system.locations[key].label))
     if not roll.succeeded:
         return
     mode = weapon.modes[0]

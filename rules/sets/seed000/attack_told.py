@@ -17,19 +17,26 @@ from rules.core.citation import Citation
 from rules.core.events import Event
 from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
+    PARRIES_VS_UNARMED_CITATION,
     Between,
+    ImprovisedParryRolled,
     ParryBreakRolled,
     PiecesLeftHand,
+    UnarmedCounterRolled,
     WeakenedWeaponSnapped,
     WeaponBroke,
 )
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
+from rules.sets.seed000.checks import SuccessRoll
+from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 
 __all__ = [
+    "ImprovisedParryTold",
     "ParryBreakTold",
     "PiecesLostTold",
     "Told",
+    "UnarmedCounterTold",
     "WeaponBrokeTold",
     "WeaponSnappedTold",
     "tell",
@@ -119,8 +126,52 @@ class PiecesLostTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ImprovisedParryTold:
+    """000 IMPROVISED WEAPONS: the improvised weapon that parried, and the roll
+    whether it was ruined, damaged or unharmed."""
+
+    weapon_name: str
+    roll: ImprovisedParryRoll
+
+    def event(self, between: Between) -> Event:
+        return ImprovisedParryRolled(
+            citation=IMPROVISED_000, weapon_name=self.weapon_name, roll=self.roll, **between
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UnarmedCounterTold:
+    """000 PARRIES VS. UNARMED ATTACKERS: the parrying weapon, the defender's skill
+    with it (the roll is made at +2), the roll and the attacking limb's label."""
+
+    weapon_name: str
+    skill: int
+    roll: SuccessRoll
+    limb_label: str
+
+    def event(self, between: Between) -> Event:
+        return UnarmedCounterRolled(
+            citation=PARRIES_VS_UNARMED_CITATION,
+            weapon_name=self.weapon_name,
+            skill=self.skill,
+            value=self.skill + 2,
+            roll=self.roll,
+            limb_label=self.limb_label,
+            **between,
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
-Told = Event | ParryBreakTold | WeaponSnappedTold | WeaponBrokeTold | PiecesLostTold
+Told = (
+    Event
+    | ParryBreakTold
+    | WeaponSnappedTold
+    | WeaponBrokeTold
+    | PiecesLostTold
+    | ImprovisedParryTold
+    | UnarmedCounterTold
+)
 
 
 def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
