@@ -100,7 +100,6 @@ from rules.sets.seed000.attack_events import (
     CriticalMissTableRolled,
     DamageDealt,
     DefenseCriticalMiss,
-    DefenseMishapResolved,
     DefenseNotRolled,
     DefenseRolled,
     DisarmContested,
@@ -114,6 +113,7 @@ from rules.sets.seed000.attack_events import (
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
+    DefenseMishapTold,
     ImprovisedParryTold,
     ParryBreakTold,
     PiecesLostTold,
@@ -1780,13 +1780,8 @@ def _defense_fumble(
         elif mishap.critical_miss is not None:
             applied = "the critical miss table"
             flow.events.append(
-                DefenseMishapResolved(
-                    citation=DEFENSE_CRITICAL_MISS_CITATION,
-                    combatant_id=c.id,
-                    name=c.name,
-                    hex=c.hex,
-                    kind=d.kind,
-                    applied=applied,
+                DefenseMishapTold(
+                    c.id, c.name, c.hex, d.kind, applied, DEFENSE_CRITICAL_MISS_CITATION
                 )
             )
             _apply_miss_table(flow, c.id, mishap.critical_miss, rng, ruleset, plan)
@@ -1794,14 +1789,8 @@ def _defense_fumble(
         else:
             applied = "no further effect"
     flow.events.append(
-        DefenseMishapResolved(
-            citation=DEFENSE_CRITICAL_MISS_CITATION,
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            kind=d.kind,
-            applied=applied,
-            dx_roll=dx_roll,
+        DefenseMishapTold(
+            c.id, c.name, c.hex, d.kind, applied, DEFENSE_CRITICAL_MISS_CITATION, dx_roll
         )
     )
     flow.events.extend(posture_events)
@@ -1811,16 +1800,8 @@ def _bare_handed_fumble(
     flow: _Flow, who: Combatant, kind: DefenseKind, citation: Citation, what: str
 ) -> None:
     """The critical miss table has no row for bare hands: the GM rules, and the log says so."""
-    flow.events.append(
-        DefenseMishapResolved(
-            citation=citation,
-            combatant_id=who.id,
-            name=who.name,
-            hex=who.hex,
-            kind=kind,
-            applied=f"a bare-handed {what}: the GM rules (no table for bare hands)",
-        )
-    )
+    applied = f"a bare-handed {what}: the GM rules (no table for bare hands)"
+    flow.events.append(DefenseMishapTold(who.id, who.name, who.hex, kind, applied, citation))
 
 
 def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables) -> None:

@@ -19,6 +19,7 @@ from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
     PARRIES_VS_UNARMED_CITATION,
     Between,
+    DefenseMishapResolved,
     ImprovisedParryRolled,
     ParryBreakRolled,
     PiecesLeftHand,
@@ -28,10 +29,12 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.checks import SuccessRoll
+from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 
 __all__ = [
+    "DefenseMishapTold",
     "ImprovisedParryTold",
     "ParryBreakTold",
     "PiecesLostTold",
@@ -162,6 +165,31 @@ class UnarmedCounterTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class DefenseMishapTold:
+    """000 CRITICAL MISSES ON DEFENSE ROLLS: what a fumbled defense did to its
+    maker (where it stood), with a dodger's DX roll."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    kind: DefenseKind
+    applied: str
+    citation: Citation
+    dx_roll: SuccessRoll | None = None
+
+    def event(self, between: Between) -> Event:
+        return DefenseMishapResolved(
+            citation=self.citation,
+            combatant_id=self.combatant_id,
+            name=self.name,
+            hex=self.hex,
+            kind=self.kind,
+            applied=self.applied,
+            dx_roll=self.dx_roll,
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -171,6 +199,7 @@ Told = (
     | PiecesLostTold
     | ImprovisedParryTold
     | UnarmedCounterTold
+    | DefenseMishapTold
 )
 
 
