@@ -97,7 +97,6 @@ from rules.sets.seed000.attack_events import (
     Between,
     BystanderStruck,
     CriticalMissChecked,
-    CriticalMissTableRolled,
     DamageDealt,
     DefenseCriticalMiss,
     DefenseNotRolled,
@@ -113,6 +112,7 @@ from rules.sets.seed000.attack_events import (
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
+    CriticalMissTold,
     DefenseMishapTold,
     ImprovisedParryTold,
     ParryBreakTold,
@@ -1865,16 +1865,7 @@ def _apply_miss_table(
     else:
         assert isinstance(consequence, NoMishap)
         applied = "no further mishap"
-    flow.events.append(
-        CriticalMissTableRolled(
-            citation=result.citations[0],
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            result=result,
-            applied=applied,
-        )
-    )
+    flow.events.append(CriticalMissTold(c.id, c.name, c.hex, result, applied))
     if isinstance(consequence, WeaponBroken):
         _broken(flow, flow.get(combatant_id), consequence.result, "critical miss")
     elif isinstance(consequence, WeaponDropped | WeaponFlew):

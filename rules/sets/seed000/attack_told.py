@@ -19,6 +19,7 @@ from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
     PARRIES_VS_UNARMED_CITATION,
     Between,
+    CriticalMissTableRolled,
     DefenseMishapResolved,
     ImprovisedParryRolled,
     ParryBreakRolled,
@@ -29,11 +30,13 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.checks import SuccessRoll
+from rules.sets.seed000.critical_misses import CriticalMissResult
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 
 __all__ = [
+    "CriticalMissTold",
     "DefenseMishapTold",
     "ImprovisedParryTold",
     "ParryBreakTold",
@@ -190,6 +193,28 @@ class DefenseMishapTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CriticalMissTold:
+    """The critical miss table (base) rolled for a fumbled attack or parry, for
+    whom (where it stood), and what was done to it."""
+
+    combatant_id: str
+    name: str
+    hex: Hex
+    result: CriticalMissResult
+    applied: str
+
+    def event(self, between: Between) -> Event:
+        return CriticalMissTableRolled(
+            citation=self.result.citations[0],
+            combatant_id=self.combatant_id,
+            name=self.name,
+            hex=self.hex,
+            result=self.result,
+            applied=self.applied,
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -200,6 +225,7 @@ Told = (
     | ImprovisedParryTold
     | UnarmedCounterTold
     | DefenseMishapTold
+    | CriticalMissTold
 )
 
 
