@@ -85,7 +85,6 @@ from rules.sets.seed000.attack_events import (
     DAMAGE_CITATION,
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
-    MISSING_LOCATION_CITATION,
     READINESS_CITATION,
     UNARMED_PARRIES_CITATION,
     AcrobaticDodgeRolled,
@@ -95,7 +94,6 @@ from rules.sets.seed000.attack_events import (
     AttackResolved,
     AttackRolled,
     Between,
-    BystanderStruck,
     CriticalMissChecked,
     DamageDealt,
     DefenseCriticalMiss,
@@ -112,11 +110,13 @@ from rules.sets.seed000.attack_events import (
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
+    BlowPair,
     CriticalMissTold,
     DefenseMishapTold,
     ImprovisedParryTold,
     ParryBreakTold,
     PiecesLostTold,
+    StrayBlowTold,
     Told,
     UnarmedCounterTold,
     WeaponBrokeTold,
@@ -1923,15 +1923,9 @@ def _stray_blow(
     assert b is not None
     a = flow.attacker
     pair = flow.pair(a, b)
-    flow.events.append(
-        BystanderStruck(
-            citation=MISSING_LOCATION_CITATION,
-            target_name=flow.defender.name,
-            rolled=attack_roll.total,
-            needed=min(9, plan.effective_skill - plan.location.penalty),
-            **pair,
-        )
-    )
+    needed = min(9, plan.effective_skill - plan.location.penalty)
+    told = StrayBlowTold(BlowPair.of(pair), flow.defender.name, attack_roll.total, needed)
+    flow.events.append(told)
     arc = attack_arc(a, b)
     _body_blow(
         flow,

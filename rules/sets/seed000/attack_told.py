@@ -17,8 +17,10 @@ from rules.core.citation import Citation
 from rules.core.events import Event
 from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
+    MISSING_LOCATION_CITATION,
     PARRIES_VS_UNARMED_CITATION,
     Between,
+    BystanderStruck,
     CriticalMissTableRolled,
     DefenseMishapResolved,
     ImprovisedParryRolled,
@@ -36,11 +38,13 @@ from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 
 __all__ = [
+    "BlowPair",
     "CriticalMissTold",
     "DefenseMishapTold",
     "ImprovisedParryTold",
     "ParryBreakTold",
     "PiecesLostTold",
+    "StrayBlowTold",
     "Told",
     "UnarmedCounterTold",
     "WeaponBrokeTold",
@@ -215,6 +219,55 @@ class CriticalMissTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class BlowPair:
+    """The striker and the struck of a blow other than the attack's own (a stray
+    blow, a counter, a fumbler's own weapon), as they stood: its events' shared
+    fields (``between``)."""
+
+    attacker_id: str
+    attacker_name: str
+    defender_id: str
+    defender_name: str
+    attacker_hex: Hex
+    defender_hex: Hex
+
+    @classmethod
+    def of(cls, between: Between) -> BlowPair:
+        return cls(**between)
+
+    def between(self) -> Between:
+        return {
+            "attacker_id": self.attacker_id,
+            "attacker_name": self.attacker_name,
+            "defender_id": self.defender_id,
+            "defender_name": self.defender_name,
+            "attacker_hex": self.attacker_hex,
+            "defender_hex": self.defender_hex,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StrayBlowTold:
+    """000 MISSING A SPECIFIC HIT LOCATION: the miss struck the combatant in the way
+    (``pair``: the attacker and that bystander), aimed at ``target_name``; the roll
+    and the number it needed to be at most."""
+
+    pair: BlowPair
+    target_name: str
+    rolled: int
+    needed: int
+
+    def event(self, between: Between) -> Event:
+        return BystanderStruck(
+            citation=MISSING_LOCATION_CITATION,
+            target_name=self.target_name,
+            rolled=self.rolled,
+            needed=self.needed,
+            **self.pair.between(),
+        )
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -226,6 +279,7 @@ Told = (
     | UnarmedCounterTold
     | DefenseMishapTold
     | CriticalMissTold
+    | StrayBlowTold
 )
 
 
