@@ -101,12 +101,9 @@ from rules.sets.seed000.attack_events import (
     DefenseRolled,
     DisarmContested,
     HeavyShieldUnreadied,
-    HitLocationRolled,
     LocationShifted,
-    SideBlowDamaged,
     WeaponStruck,
     WeaponUnreadied,
-    WoundInflicted,
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
@@ -114,6 +111,7 @@ from rules.sets.seed000.attack_told import (
     CriticalMissTold,
     DefenseMishapTold,
     ImprovisedParryTold,
+    LocatedBlowTold,
     ParryBreakTold,
     PiecesLostTold,
     StrayBlowTold,
@@ -1366,28 +1364,6 @@ def defense_inputs(plan: AttackPlan, d: DefensePlan, defender: Combatant) -> Def
     return DefenseInputs(d.value)
 
 
-def _damage_events(
-    flow: _Flow,
-    damage: DamageResult,
-    victim: Combatant | None = None,
-    between: Between | None = None,
-    side_reason: str | None = None,
-) -> None:
-    """The damage record's events; a side blow (``side_reason``) logs one
-    ``SideBlowDamaged`` with its injury rolls inside instead of ``DamageDealt``."""
-    d = flow.defender if victim is None else victim
-    pair = flow.between if between is None else between
-    if side_reason is not None:
-        flow.events.append(
-            SideBlowDamaged(citation=DAMAGE_CITATION, damage=damage, reason=side_reason, **pair)
-        )
-    else:
-        flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **pair))
-    # A side blow's log shows no status rolls, only the change of status.
-    status_rolls = () if side_reason is not None else damage.status_rolls
-    flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
-
-
 @dataclass(frozen=True, slots=True)
 class TurnRecorded:
     """What the attack's turn record made unready, for the log: the attacker's
@@ -2025,13 +2001,6 @@ def _body_blow(
             left_handed=left,
             what=f"where the blow lands on {d.name}",
         )
-        flow.events.append(
-            HitLocationRolled(
-                citation=system.random_citation,
-                roll=location_roll,
-                **between,
-            )
-        )
         hit_key, side = location_roll.location, location_roll.side
     elif side is None:
         side = table_side(system, hit_key, d)
@@ -2081,15 +2050,18 @@ def _body_blow(
     }
     flow.put(d.evolve(**wounded))
     flow.events.append(
-        WoundInflicted(
-            citation=damage.citation,
-            assessment=assessment,
-            outcomes=outcomes,
-            wound=wound,
-            **between,
+        LocatedBlowTold(
+            BlowPair.of(between),
+            d,
+            location_roll,
+            None if location_roll is None else system.random_citation,
+            assessment,
+            outcomes,
+            wound,
+            damage,
+            side_reason,
         )
     )
-    _damage_events(flow, damage, d, between, side_reason)
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
     struck, hurt = after_wound(  # its shock logged, falls

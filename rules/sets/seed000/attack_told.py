@@ -12,36 +12,47 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexmap import Hex
+from rules.battle.model import Combatant
 from rules.battle.pieces import Piece
 from rules.core.citation import Citation
 from rules.core.events import Event
 from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
+    DAMAGE_CITATION,
     MISSING_LOCATION_CITATION,
     PARRIES_VS_UNARMED_CITATION,
     Between,
     BystanderStruck,
     CriticalMissTableRolled,
+    DamageDealt,
     DefenseMishapResolved,
+    HitLocationRolled,
     ImprovisedParryRolled,
     ParryBreakRolled,
     PiecesLeftHand,
+    SideBlowDamaged,
     UnarmedCounterRolled,
     WeakenedWeaponSnapped,
     WeaponBroke,
+    WoundInflicted,
+    injury_events,
 )
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.checks import SuccessRoll
 from rules.sets.seed000.critical_misses import CriticalMissResult
+from rules.sets.seed000.damage import DamageResult
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
+from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
 
 __all__ = [
     "BlowPair",
     "CriticalMissTold",
     "DefenseMishapTold",
     "ImprovisedParryTold",
+    "LocatedBlowTold",
     "ParryBreakTold",
     "PiecesLostTold",
     "StrayBlowTold",
@@ -268,6 +279,58 @@ class StrayBlowTold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class LocatedBlowTold:
+    """A blow on a body with the hit location system (``pair``: striker and
+    struck; ``victim``: the struck as the blow found it): the random location
+    rolled (with its system's citation), the wound there and the rolls it forced,
+    the damage and the injury's rolls. A blow other than the attack's own on its
+    defender (``side_reason``: a counter, a fumbler's own weapon, a stray blow) is
+    told as one side blow, its status rolls not shown."""
+
+    pair: BlowPair
+    victim: Combatant
+    location_roll: LocationRoll | None
+    location_citation: Citation | None
+    assessment: WoundAssessment
+    outcomes: tuple[RollOutcome, ...]
+    wound: Wound
+    damage: DamageResult
+    side_reason: str | None
+
+    def events(self) -> list[Event]:
+        pair = self.pair.between()
+        events: list[Event] = []
+        if self.location_roll is not None:
+            events.append(
+                HitLocationRolled(citation=self.location_citation, roll=self.location_roll, **pair)
+            )
+        damage = self.damage
+        events.append(
+            WoundInflicted(
+                citation=damage.citation,
+                assessment=self.assessment,
+                outcomes=self.outcomes,
+                wound=self.wound,
+                **pair,
+            )
+        )
+        if self.side_reason is not None:
+            events.append(
+                SideBlowDamaged(
+                    citation=DAMAGE_CITATION, damage=damage, reason=self.side_reason, **pair
+                )
+            )
+        else:
+            events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **pair))
+        # A side blow's log shows no status rolls, only the change of status.
+        status_rolls = () if self.side_reason is not None else damage.status_rolls
+        events.extend(
+            injury_events(self.victim, status_rolls, damage.status_before, damage.status_after)
+        )
+        return events
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -280,9 +343,18 @@ Told = (
     | DefenseMishapTold
     | CriticalMissTold
     | StrayBlowTold
+    | LocatedBlowTold
 )
 
 
 def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
     """The log's events of ``told``, in order."""
-    return [t if isinstance(t, Event) else t.event(between) for t in told]
+    events: list[Event] = []
+    for t in told:
+        if isinstance(t, Event):
+            events.append(t)
+        elif isinstance(t, LocatedBlowTold):
+            events.extend(t.events())
+        else:
+            events.append(t.event(between))
+    return events
