@@ -99,10 +99,8 @@ from rules.sets.seed000.attack_events import (
     DefenseCriticalMiss,
     DefenseNotRolled,
     DefenseRolled,
-    DisarmContested,
     HeavyShieldUnreadied,
     LocationShifted,
-    WeaponStruck,
     WeaponUnreadied,
     injury_events,
 )
@@ -110,6 +108,7 @@ from rules.sets.seed000.attack_told import (
     BlowPair,
     CriticalMissTold,
     DefenseMishapTold,
+    DisarmTold,
     ImprovisedParryTold,
     LocatedBlowTold,
     ParryBreakTold,
@@ -119,6 +118,7 @@ from rules.sets.seed000.attack_told import (
     UnarmedCounterTold,
     WeaponBrokeTold,
     WeaponSnappedTold,
+    WeaponStruckTold,
     tell,
 )
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
@@ -2208,16 +2208,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         target, plan.weapon, state, basic, dtype, ruleset
     )
     after, broke, citation, text = struck.after, struck.broke, struck.citation, struck.text
-    flow.events.append(
-        WeaponStruck(
-            citation=citation,
-            weapon_name=target.name,
-            basic_damage=basic,
-            text=text,
-            broke=broke,
-            **flow.between,
-        )
-    )
+    flow.events.append(WeaponStruckTold(target.name, basic, text, broke, citation))
     states = tuple((k, s) for k, s in d.weapon_states if k != target.key)
     if after != INTACT:
         states += ((target.key, after),)
@@ -2250,7 +2241,7 @@ def _disarm(
         contest=plan.contest,
         knock_away=plan.options.knock_away,
     )
-    flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
+    flow.events.append(DisarmTold(result))
     if result.disarmed is Hand.DEFENDER and result.dropped is not None:
         flow.defender = _swap_weapon(d, target.key, None)
         flow.lose(d, (result.dropped,), "disarmed", result.citations[0])

@@ -26,6 +26,7 @@ from rules.sets.seed000.attack_events import (
     CriticalMissTableRolled,
     DamageDealt,
     DefenseMishapResolved,
+    DisarmContested,
     HitLocationRolled,
     ImprovisedParryRolled,
     ParryBreakRolled,
@@ -34,6 +35,7 @@ from rules.sets.seed000.attack_events import (
     UnarmedCounterRolled,
     WeakenedWeaponSnapped,
     WeaponBroke,
+    WeaponStruck,
     WoundInflicted,
     injury_events,
 )
@@ -42,6 +44,7 @@ from rules.sets.seed000.checks import SuccessRoll
 from rules.sets.seed000.critical_misses import CriticalMissResult
 from rules.sets.seed000.damage import DamageResult
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.disarm import DisarmResult
 from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
@@ -51,6 +54,7 @@ __all__ = [
     "BlowPair",
     "CriticalMissTold",
     "DefenseMishapTold",
+    "DisarmTold",
     "ImprovisedParryTold",
     "LocatedBlowTold",
     "ParryBreakTold",
@@ -60,6 +64,7 @@ __all__ = [
     "UnarmedCounterTold",
     "WeaponBrokeTold",
     "WeaponSnappedTold",
+    "WeaponStruckTold",
     "tell",
 ]
 
@@ -331,6 +336,40 @@ class LocatedBlowTold:
         return events
 
 
+@dataclass(frozen=True, slots=True)
+class WeaponStruckTold:
+    """A blow that landed on the defender's weapon (000 CUTTING THROUGH A WEAPON,
+    000 BREAKING A BLADE, 001 Breaking a Weapon): its basic damage, what it did
+    (``text``, cited) and whether the weapon broke."""
+
+    weapon_name: str
+    basic_damage: int
+    text: str
+    broke: bool
+    citation: Citation
+
+    def event(self, between: Between) -> Event:
+        return WeaponStruck(
+            citation=self.citation,
+            weapon_name=self.weapon_name,
+            basic_damage=self.basic_damage,
+            text=self.text,
+            broke=self.broke,
+            **between,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DisarmTold:
+    """A disarm's contest (000 DISARMING AN OPPONENT, 001 Knocking a Weapon Away) and
+    its result."""
+
+    result: DisarmResult
+
+    def event(self, between: Between) -> Event:
+        return DisarmContested(citation=self.result.citations[0], result=self.result, **between)
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -344,6 +383,8 @@ Told = (
     | CriticalMissTold
     | StrayBlowTold
     | LocatedBlowTold
+    | WeaponStruckTold
+    | DisarmTold
 )
 
 
