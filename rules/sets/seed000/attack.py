@@ -106,6 +106,7 @@ from rules.sets.seed000.attack_events import (
 )
 from rules.sets.seed000.attack_told import (
     BlowPair,
+    ContestResolvedTold,
     CriticalMissTold,
     DefenseMishapTold,
     DisarmTold,
@@ -2268,24 +2269,16 @@ def _disarm_contest_000(
     contest = _disarm(plan, flow, rng, strikes)  # the result, not read back from the log
     a = flow.attacker  # 000 PARRY: a 1/2 or 1/3 weapon that attacked is unready
     still_held = any(w.key == plan.weapon.key for w in a.fighter.weapons)
+    unreadied = None
     if plan.attacker_weapon_unready_after and still_held:
         flow.attacker = a.evolve(unready=a.unready | {plan.weapon.key})
-        flow.events.append(
-            WeaponUnreadied(
-                citation=READINESS_CITATION,
-                combatant_id=a.id,
-                name=a.name,
-                weapon_name=plan.weapon.name,
-            )
-        )
+        unreadied = (a.id, a.name, plan.weapon.name)
     outcome = {
         Hand.DEFENDER: AttackOutcome.HIT,
         Hand.ATTACKER: AttackOutcome.CRITICAL_MISS,
         None: AttackOutcome.MISSED,
     }[contest.disarmed]
-    flow.events.append(
-        AttackResolved(citation=contest.citations[0], outcome=outcome, **flow.between)
-    )
+    flow.events.append(ContestResolvedTold(outcome, contest.citations[0], unreadied))
     return AttackResolution(
         plan=plan,
         attack_roll=contest.attacker_roll,

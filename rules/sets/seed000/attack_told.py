@@ -21,6 +21,9 @@ from rules.sets.seed000.attack_events import (
     DAMAGE_CITATION,
     MISSING_LOCATION_CITATION,
     PARRIES_VS_UNARMED_CITATION,
+    READINESS_CITATION,
+    AttackOutcome,
+    AttackResolved,
     Between,
     BystanderStruck,
     CriticalMissTableRolled,
@@ -36,6 +39,7 @@ from rules.sets.seed000.attack_events import (
     WeakenedWeaponSnapped,
     WeaponBroke,
     WeaponStruck,
+    WeaponUnreadied,
     WoundInflicted,
     injury_events,
 )
@@ -52,6 +56,7 @@ from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
 
 __all__ = [
     "BlowPair",
+    "ContestResolvedTold",
     "CriticalMissTold",
     "DefenseMishapTold",
     "DisarmTold",
@@ -370,6 +375,33 @@ class DisarmTold:
         return DisarmContested(citation=self.result.citations[0], result=self.result, **between)
 
 
+@dataclass(frozen=True, slots=True)
+class ContestResolvedTold:
+    """000 DISARMING AN OPPONENT: the Quick Contest's outcome for the attack (cited
+    by the contest), after the attacker's weapon made unready by the attack, if it
+    was (000 PARRY: a 1/2 or 1/3 weapon; ``unreadied``: the attacker's id, name and
+    the weapon's name)."""
+
+    outcome: AttackOutcome
+    citation: Citation
+    unreadied: tuple[str, str, str] | None = None
+
+    def events(self, between: Between) -> list[Event]:
+        events: list[Event] = []
+        if self.unreadied is not None:
+            combatant_id, name, weapon_name = self.unreadied
+            events.append(
+                WeaponUnreadied(
+                    citation=READINESS_CITATION,
+                    combatant_id=combatant_id,
+                    name=name,
+                    weapon_name=weapon_name,
+                )
+            )
+        events.append(AttackResolved(citation=self.citation, outcome=self.outcome, **between))
+        return events
+
+
 # What a sub-step did: a record told here, or an event it still builds as it rolls.
 Told = (
     Event
@@ -385,6 +417,7 @@ Told = (
     | LocatedBlowTold
     | WeaponStruckTold
     | DisarmTold
+    | ContestResolvedTold
 )
 
 
@@ -396,6 +429,8 @@ def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
             events.append(t)
         elif isinstance(t, LocatedBlowTold):
             events.extend(t.events())
+        elif isinstance(t, ContestResolvedTold):
+            events.extend(t.events(between))
         else:
             events.append(t.event(between))
     return events
