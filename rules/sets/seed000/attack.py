@@ -1188,7 +1188,7 @@ def roll_attack(
         flow.defender = struck.evolve(**injured)
         blow_told = len(events)  # the damage and its injury rolls: tell_attack's
         flow.defender, hurt = after_blow(struck, flow.defender, damage)  # shock, knockdown
-        events.extend(hurt)
+        events.append(hurt)
     if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
         _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng, ruleset)
     if plan.mode.delivery is Delivery.THROWN:
@@ -2069,7 +2069,7 @@ def _body_blow(
         d, flow.get(target_id), assessment, wound, shock_kept=shocked
     )
     flow.put(struck)
-    flow.events.extend(hurt)
+    flow.events.append(hurt)
     return damage, location_roll, hit_key
 
 

@@ -53,6 +53,7 @@ from rules.sets.seed000.hit_location import LocationRoll
 from rules.sets.seed000.improvised import IMPROVISED_000, ImprovisedParryRoll
 from rules.sets.seed000.weapon_strikes import WeaponUse
 from rules.sets.seed000.wound_effects import RollOutcome, Wound, WoundAssessment
+from rules.sets.seed000.wounded import WoundedNow
 
 __all__ = [
     "BlowPair",
@@ -418,6 +419,7 @@ Told = (
     | WeaponStruckTold
     | DisarmTold
     | ContestResolvedTold
+    | WoundedNow
 )
 
 
@@ -427,7 +429,7 @@ def tell(told: tuple[Told, ...], between: Between) -> list[Event]:
     for t in told:
         if isinstance(t, Event):
             events.append(t)
-        elif isinstance(t, LocatedBlowTold):
+        elif isinstance(t, LocatedBlowTold | WoundedNow):
             events.extend(t.events())
         elif isinstance(t, ContestResolvedTold):
             events.extend(t.events(between))
