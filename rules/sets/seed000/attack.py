@@ -415,10 +415,10 @@ class AttackPlan:
 class DefenseRoll:
     """One announced defense rolled: its plan (an acrobatic dodge's with the
     Acrobatics roll's modifier), the roll, the Acrobatics roll first (000 ACROBATIC
-    DODGE: the step with its result and the modifier applied), and the events its
-    sub-steps recorded after it (a fumble's mishap, a parry's break, an improvised
-    weapon's damage, a counter at an unarmed attacker), which ``tell_attack``
-    tells after the roll's own."""
+    DODGE: the step with its result and the modifier applied), and what its
+    sub-steps did after it (a fumble's mishap, a parry's break, an improvised
+    weapon's damage, a counter at an unarmed attacker: ``attack_told.Told``), which
+    ``tell_attack`` tells after the roll's own."""
 
     plan: DefensePlan
     roll: SuccessRoll
@@ -456,8 +456,8 @@ class AttackResolution:
     # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
     broken: tuple[BrokenItem, ...] = ()
     # ``roll_attack``'s record for ``tell_attack``: the attack roll step (None: the
-    # 000 disarm's contest), and the events its sub-steps recorded after the outcome
-    # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
+    # 000 disarm's contest), and what its sub-steps did after the outcome, in order
+    # (``attack_told.Told``; each defense's: ``DefenseRoll``).
     attack_step: AttackRollStep | None = None
     turn: TurnRecorded | None = None  # what the turn record made unready
     after_told: tuple[Told, ...] = ()
@@ -1107,9 +1107,9 @@ def roll_attack(
 ) -> AttackResolution:
     """``resolve_attack``'s rolls and the combatants after them, without the log's
     own events (``events`` empty): the declaration, the attack roll, the defenses
-    not rolled and the outcome are ``tell_attack``'s to tell from the record; the
-    sub-steps' events are kept in order (each ``DefenseRoll.told``, and
-    ``after_told``)."""
+    not rolled and the outcome are ``tell_attack``'s to tell from the record; what
+    the sub-steps did is kept in order as typed records (``attack_told.Told``: each
+    ``DefenseRoll.told``, and ``after_told``)."""
     if bystander is not None and (
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):

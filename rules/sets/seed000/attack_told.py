@@ -1,10 +1,13 @@
 """What an attack's sub-steps did, as typed records that ``tell_attack`` turns
 into the log's events (``describe``'s job, not the roll's).
 
-``roll_attack`` keeps, in order, what each sub-step did: a record of this module,
-or an event that a sub-step still builds as it rolls (``Told``). ``tell`` turns
-them into the log's events, each record with the attack's shared fields
-(``Between``: the attacker and defender as they were before it).
+``roll_attack`` keeps, in order, what each sub-step did (``Told``): a record of
+this module, or ``rules.sets.seed000.wounded.WoundedNow`` (a blow's knockdown
+roll, shock and fall). Only a fall rides as an event built while rolling: the
+battle's ``apply_fall`` makes it with the fall itself (after a fumbled dodge or a
+critical miss's FALL; inside ``WoundedNow``). ``tell`` turns them into the log's
+events, each record with the attack's shared fields (``Between``: the attacker
+and defender as they were before it) unless it names its own pair (``BlowPair``).
 """
 
 from __future__ import annotations
