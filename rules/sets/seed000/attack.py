@@ -2272,7 +2272,7 @@ def _disarm_contest_000(
     unreadied = None
     if plan.attacker_weapon_unready_after and still_held:
         flow.attacker = a.evolve(unready=a.unready | {plan.weapon.key})
-        unreadied = (a.id, a.name, plan.weapon.name)
+        unreadied = plan.weapon.name
     outcome = {
         Hand.DEFENDER: AttackOutcome.HIT,
         Hand.ATTACKER: AttackOutcome.CRITICAL_MISS,

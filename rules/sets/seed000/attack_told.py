@@ -383,23 +383,22 @@ class DisarmTold:
 class ContestResolvedTold:
     """000 DISARMING AN OPPONENT: the Quick Contest's outcome for the attack (cited
     by the contest), after the attacker's weapon made unready by the attack, if it
-    was (000 PARRY: a 1/2 or 1/3 weapon; ``unreadied``: the attacker's id, name and
-    the weapon's name)."""
+    was (000 PARRY: a 1/2 or 1/3 weapon; ``unreadied_weapon``: its name, None if
+    it stayed ready)."""
 
     outcome: AttackOutcome
     citation: Citation
-    unreadied: tuple[str, str, str] | None = None
+    unreadied_weapon: str | None = None
 
     def events(self, between: Between) -> list[Event]:
         events: list[Event] = []
-        if self.unreadied is not None:
-            combatant_id, name, weapon_name = self.unreadied
+        if self.unreadied_weapon is not None:
             events.append(
                 WeaponUnreadied(
                     citation=READINESS_CITATION,
-                    combatant_id=combatant_id,
-                    name=name,
-                    weapon_name=weapon_name,
+                    combatant_id=between["attacker_id"],
+                    name=between["attacker_name"],
+                    weapon_name=self.unreadied_weapon,
                 )
             )
         events.append(AttackResolved(citation=self.citation, outcome=self.outcome, **between))
