@@ -82,12 +82,9 @@ from rules.core.modifiers import Modifier
 from rules.sets.seed000.attack_events import (
     ATTACK_ROLL_CITATION,
     BLOCK_CITATION,
-    CUTTING_THROUGH_CITATION,
     DAMAGE_CITATION,
     DEFENSE_CRITICAL_MISS_CITATION,
     DEFENSES_CITATION,
-    MISSING_LOCATION_CITATION,
-    PARRIES_VS_UNARMED_CITATION,
     READINESS_CITATION,
     UNARMED_PARRIES_CITATION,
     AcrobaticDodgeRolled,
@@ -97,29 +94,33 @@ from rules.sets.seed000.attack_events import (
     AttackResolved,
     AttackRolled,
     Between,
-    BystanderStruck,
     CriticalMissChecked,
-    CriticalMissTableRolled,
     DamageDealt,
     DefenseCriticalMiss,
-    DefenseMishapResolved,
     DefenseNotRolled,
     DefenseRolled,
-    DisarmContested,
     HeavyShieldUnreadied,
-    HitLocationRolled,
-    ImprovisedParryRolled,
     LocationShifted,
-    ParryBreakRolled,
-    PiecesLeftHand,
-    SideBlowDamaged,
-    UnarmedCounterRolled,
-    WeakenedWeaponSnapped,
-    WeaponBroke,
-    WeaponStruck,
     WeaponUnreadied,
-    WoundInflicted,
     injury_events,
+)
+from rules.sets.seed000.attack_told import (
+    BlowPair,
+    ContestResolvedTold,
+    CriticalMissTold,
+    DefenseMishapTold,
+    DisarmTold,
+    ImprovisedParryTold,
+    LocatedBlowTold,
+    ParryBreakTold,
+    PiecesLostTold,
+    StrayBlowTold,
+    Told,
+    UnarmedCounterTold,
+    WeaponBrokeTold,
+    WeaponSnappedTold,
+    WeaponStruckTold,
+    tell,
 )
 from rules.sets.seed000.balance import lose_balance, off_balance_problem
 from rules.sets.seed000.breakage import (
@@ -414,15 +415,15 @@ class AttackPlan:
 class DefenseRoll:
     """One announced defense rolled: its plan (an acrobatic dodge's with the
     Acrobatics roll's modifier), the roll, the Acrobatics roll first (000 ACROBATIC
-    DODGE: the step with its result and the modifier applied), and the events its
-    sub-steps recorded after it (a fumble's mishap, a parry's break, an improvised
-    weapon's damage, a counter at an unarmed attacker), which ``tell_attack``
-    tells after the roll's own."""
+    DODGE: the step with its result and the modifier applied), and what its
+    sub-steps did after it (a fumble's mishap, a parry's break, an improvised
+    weapon's damage, a counter at an unarmed attacker: ``attack_told.Told``), which
+    ``tell_attack`` tells after the roll's own."""
 
     plan: DefensePlan
     roll: SuccessRoll
     acrobatic: DefenseStep | None = None
-    told: tuple[Event, ...] = ()
+    told: tuple[Told, ...] = ()
 
     @property
     def succeeded(self) -> bool:
@@ -455,11 +456,11 @@ class AttackResolution:
     # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
     broken: tuple[BrokenItem, ...] = ()
     # ``roll_attack``'s record for ``tell_attack``: the attack roll step (None: the
-    # 000 disarm's contest), and the events its sub-steps recorded after the outcome
-    # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
+    # 000 disarm's contest), and what its sub-steps did after the outcome, in order
+    # (``attack_told.Told``; each defense's: ``DefenseRoll``).
     attack_step: AttackRollStep | None = None
     turn: TurnRecorded | None = None  # what the turn record made unready
-    after_told: tuple[Event, ...] = ()
+    after_told: tuple[Told, ...] = ()
     # A blow without a hit location: where in ``after_told`` its damage and
     # injury rolls are told (``damage``), before what the wound did at once.
     blow_told: int | None = None
@@ -1019,7 +1020,7 @@ class _Flow:
         self.attacker = attacker
         self.defender = defender
         self.between = between
-        self.events: list[Event] = []
+        self.events: list[Told] = []
         self.pieces: list[Piece] = []
         self.origins: list[str] = []
         self.bystander: Combatant | None = None  # hit by a stray blow
@@ -1057,16 +1058,7 @@ class _Flow:
             return
         self.pieces.extend(pieces)
         self.origins.extend(c.id for _ in pieces)
-        self.events.append(
-            PiecesLeftHand(
-                citation=pieces[0].placement.citation or citation,
-                combatant_id=c.id,
-                name=c.name,
-                hex=c.hex,
-                pieces=pieces,
-                reason=reason,
-            )
-        )
+        self.events.append(PiecesLostTold(c.id, c.name, c.hex, pieces, reason, citation))
 
 
 def resolve_attack(
@@ -1115,9 +1107,9 @@ def roll_attack(
 ) -> AttackResolution:
     """``resolve_attack``'s rolls and the combatants after them, without the log's
     own events (``events`` empty): the declaration, the attack roll, the defenses
-    not rolled and the outcome are ``tell_attack``'s to tell from the record; the
-    sub-steps' events are kept in order (each ``DefenseRoll.told``, and
-    ``after_told``)."""
+    not rolled and the outcome are ``tell_attack``'s to tell from the record; what
+    the sub-steps did is kept in order as typed records (``attack_told.Told``: each
+    ``DefenseRoll.told``, and ``after_told``)."""
     if bystander is not None and (
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):
@@ -1196,7 +1188,7 @@ def roll_attack(
         flow.defender = struck.evolve(**injured)
         blow_told = len(events)  # the damage and its injury rolls: tell_attack's
         flow.defender, hurt = after_blow(struck, flow.defender, damage)  # shock, knockdown
-        events.extend(hurt)
+        events.append(hurt)
     if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
         _use_weakened(flow, flow.attacker.id, plan.weapon.key, WeaponUse.SOLID_HIT, rng, ruleset)
     if plan.mode.delivery is Delivery.THROWN:
@@ -1265,7 +1257,7 @@ def tell_attack(
         )
     step = resolution.attack_step
     if step is None:  # the disarm's Quick Contest told its own (000)
-        return (*events, *resolution.after_told)
+        return (*events, *tell(resolution.after_told, between))
     events.append(
         AttackRolled(
             citation=ATTACK_ROLL_CITATION,
@@ -1327,14 +1319,14 @@ def tell_attack(
         events.extend(_turn_told(plan, resolution.turn, attacker, defender))
     after, at, damage = resolution.after_told, resolution.blow_told, resolution.damage
     if at is None or damage is None:
-        events.extend(after)
+        events.extend(tell(after, between))
         return tuple(events)
-    events.extend(after[:at])
+    events.extend(tell(after[:at], between))
     events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **between))
     events.extend(
         injury_events(defender, damage.status_rolls, damage.status_before, damage.status_after)
     )
-    events.extend(after[at:])
+    events.extend(tell(after[at:], between))
     return tuple(events)
 
 
@@ -1371,28 +1363,6 @@ def defense_inputs(plan: AttackPlan, d: DefensePlan, defender: Combatant) -> Def
         skill = acrobatics_skill_of(defender.fighter)
         return DefenseInputs(d.value, acrobatic=True, acrobatics=skill)
     return DefenseInputs(d.value)
-
-
-def _damage_events(
-    flow: _Flow,
-    damage: DamageResult,
-    victim: Combatant | None = None,
-    between: Between | None = None,
-    side_reason: str | None = None,
-) -> None:
-    """The damage record's events; a side blow (``side_reason``) logs one
-    ``SideBlowDamaged`` with its injury rolls inside instead of ``DamageDealt``."""
-    d = flow.defender if victim is None else victim
-    pair = flow.between if between is None else between
-    if side_reason is not None:
-        flow.events.append(
-            SideBlowDamaged(citation=DAMAGE_CITATION, damage=damage, reason=side_reason, **pair)
-        )
-    else:
-        flow.events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **pair))
-    # A side blow's log shows no status rolls, only the change of status.
-    status_rolls = () if side_reason is not None else damage.status_rolls
-    flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1559,7 +1529,7 @@ def _defense_told(r: DefenseRoll, between: Between) -> list[Event]:
                 **between,
             )
         )
-    events.extend(r.told)
+    events.extend(tell(r.told, between))
     return events
 
 
@@ -1575,11 +1545,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     if not is_improvised(weapon):
         return
     pr = roll_improvised_parry(rng, f"{d.name}'s {weapon.name} after the parry")
-    flow.events.append(
-        ImprovisedParryRolled(
-            citation=IMPROVISED_000, weapon_name=weapon.name, roll=pr, **flow.between
-        )
-    )
+    flow.events.append(ImprovisedParryTold(weapon.name, pr))
     if pr.outcome is ImprovisedParryOutcome.RUINED:
         flow.put(_swap_weapon(d, weapon_key, None))
         flow.broken.append(BrokenItem(d.id, weapon_key))
@@ -1614,17 +1580,7 @@ def _unarmed_counter(
     roll = success_roll(
         skill + 2, rng, RollKind.STANDARD, what=f"{d.name}'s counter at {a.name}'s {limb}"
     )
-    flow.events.append(
-        UnarmedCounterRolled(
-            citation=PARRIES_VS_UNARMED_CITATION,
-            weapon_name=weapon.name,
-            skill=skill,
-            value=skill + 2,
-            roll=roll,
-            limb_label=system.locations[key].label,
-            **flow.between,
-        )
-    )
+    flow.events.append(UnarmedCounterTold(weapon.name, skill, roll, system.locations[key].label))
     if not roll.succeeded:
         return
     mode = weapon.modes[0]
@@ -1667,15 +1623,7 @@ def _use_weakened(
     states = tuple((k, st) for k, st in c.weapon_states if k != weapon_key)
     c = c.evolve(weapon_states=(*states, (weapon_key, after)))
     flow.put(c)
-    flow.events.append(
-        WeakenedWeaponSnapped(
-            citation=CUTTING_THROUGH_CITATION,
-            combatant_id=c.id,
-            name=c.name,
-            weapon_name=weapon.name,
-            use=use.value,
-        )
-    )
+    flow.events.append(WeaponSnappedTold(c.id, c.name, weapon.name, use))
     try:
         result = break_weapon(weapon, rng, table=ruleset.broken_weapons, who=c.name)
     except IllegalAttackError:  # nothing on the table to roll: it is gone
@@ -1705,27 +1653,14 @@ def _parry_break(
         broken=ruleset.broken_weapons,
         who=flow.defender.name,
     )
-    flow.events.append(
-        ParryBreakRolled(
-            citation=pb.chance.citation, weapon_name=parrying.name, roll=pb, **flow.between
-        )
-    )
+    flow.events.append(ParryBreakTold(parrying.name, pb))
     if pb.result is not None:
         _broken(flow, flow.defender, pb.result, "parried a much heavier weapon")
 
 
 def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
     """A weapon broke: the remnant (if any) replaces it in hand, pieces leave."""
-    flow.events.append(
-        WeaponBroke(
-            citation=result.citations[0] if result.citations else None,
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            result=result,
-            cause=cause,
-        )
-    )
+    flow.events.append(WeaponBrokeTold(c.id, c.name, c.hex, result, cause))
     remnant = result.weapon_in_hand
     flow.broken.append(BrokenItem(c.id, result.weapon.key))
     flow.put(_swap_weapon(c, result.weapon.key, remnant))
@@ -1822,13 +1757,8 @@ def _defense_fumble(
         elif mishap.critical_miss is not None:
             applied = "the critical miss table"
             flow.events.append(
-                DefenseMishapResolved(
-                    citation=DEFENSE_CRITICAL_MISS_CITATION,
-                    combatant_id=c.id,
-                    name=c.name,
-                    hex=c.hex,
-                    kind=d.kind,
-                    applied=applied,
+                DefenseMishapTold(
+                    c.id, c.name, c.hex, d.kind, applied, DEFENSE_CRITICAL_MISS_CITATION
                 )
             )
             _apply_miss_table(flow, c.id, mishap.critical_miss, rng, ruleset, plan)
@@ -1836,14 +1766,8 @@ def _defense_fumble(
         else:
             applied = "no further effect"
     flow.events.append(
-        DefenseMishapResolved(
-            citation=DEFENSE_CRITICAL_MISS_CITATION,
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            kind=d.kind,
-            applied=applied,
-            dx_roll=dx_roll,
+        DefenseMishapTold(
+            c.id, c.name, c.hex, d.kind, applied, DEFENSE_CRITICAL_MISS_CITATION, dx_roll
         )
     )
     flow.events.extend(posture_events)
@@ -1853,16 +1777,8 @@ def _bare_handed_fumble(
     flow: _Flow, who: Combatant, kind: DefenseKind, citation: Citation, what: str
 ) -> None:
     """The critical miss table has no row for bare hands: the GM rules, and the log says so."""
-    flow.events.append(
-        DefenseMishapResolved(
-            citation=citation,
-            combatant_id=who.id,
-            name=who.name,
-            hex=who.hex,
-            kind=kind,
-            applied=f"a bare-handed {what}: the GM rules (no table for bare hands)",
-        )
-    )
+    applied = f"a bare-handed {what}: the GM rules (no table for bare hands)"
+    flow.events.append(DefenseMishapTold(who.id, who.name, who.hex, kind, applied, citation))
 
 
 def _attack_fumble(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables) -> None:
@@ -1926,16 +1842,7 @@ def _apply_miss_table(
     else:
         assert isinstance(consequence, NoMishap)
         applied = "no further mishap"
-    flow.events.append(
-        CriticalMissTableRolled(
-            citation=result.citations[0],
-            combatant_id=c.id,
-            name=c.name,
-            hex=c.hex,
-            result=result,
-            applied=applied,
-        )
-    )
+    flow.events.append(CriticalMissTold(c.id, c.name, c.hex, result, applied))
     if isinstance(consequence, WeaponBroken):
         _broken(flow, flow.get(combatant_id), consequence.result, "critical miss")
     elif isinstance(consequence, WeaponDropped | WeaponFlew):
@@ -1993,15 +1900,9 @@ def _stray_blow(
     assert b is not None
     a = flow.attacker
     pair = flow.pair(a, b)
-    flow.events.append(
-        BystanderStruck(
-            citation=MISSING_LOCATION_CITATION,
-            target_name=flow.defender.name,
-            rolled=attack_roll.total,
-            needed=min(9, plan.effective_skill - plan.location.penalty),
-            **pair,
-        )
-    )
+    needed = min(9, plan.effective_skill - plan.location.penalty)
+    told = StrayBlowTold(BlowPair.of(pair), flow.defender.name, attack_roll.total, needed)
+    flow.events.append(told)
     arc = attack_arc(a, b)
     _body_blow(
         flow,
@@ -2101,13 +2002,6 @@ def _body_blow(
             left_handed=left,
             what=f"where the blow lands on {d.name}",
         )
-        flow.events.append(
-            HitLocationRolled(
-                citation=system.random_citation,
-                roll=location_roll,
-                **between,
-            )
-        )
         hit_key, side = location_roll.location, location_roll.side
     elif side is None:
         side = table_side(system, hit_key, d)
@@ -2157,22 +2051,25 @@ def _body_blow(
     }
     flow.put(d.evolve(**wounded))
     flow.events.append(
-        WoundInflicted(
-            citation=damage.citation,
-            assessment=assessment,
-            outcomes=outcomes,
-            wound=wound,
-            **between,
+        LocatedBlowTold(
+            BlowPair.of(between),
+            d,
+            location_roll,
+            None if location_roll is None else system.random_citation,
+            assessment,
+            outcomes,
+            wound,
+            damage,
+            side_reason,
         )
     )
-    _damage_events(flow, damage, d, between, side_reason)
     if WoundCondition.DROPPED_ITEM in wound.conditions:
         _drop_from_hand(flow, wound.side, damage.citation, target_id)
     struck, hurt = after_wound(  # its shock logged, falls
         d, flow.get(target_id), assessment, wound, shock_kept=shocked
     )
     flow.put(struck)
-    flow.events.extend(hurt)
+    flow.events.append(hurt)
     return damage, location_roll, hit_key
 
 
@@ -2312,16 +2209,7 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
         target, plan.weapon, state, basic, dtype, ruleset
     )
     after, broke, citation, text = struck.after, struck.broke, struck.citation, struck.text
-    flow.events.append(
-        WeaponStruck(
-            citation=citation,
-            weapon_name=target.name,
-            basic_damage=basic,
-            text=text,
-            broke=broke,
-            **flow.between,
-        )
-    )
+    flow.events.append(WeaponStruckTold(target.name, basic, text, broke, citation))
     states = tuple((k, s) for k, s in d.weapon_states if k != target.key)
     if after != INTACT:
         states += ((target.key, after),)
@@ -2354,7 +2242,7 @@ def _disarm(
         contest=plan.contest,
         knock_away=plan.options.knock_away,
     )
-    flow.events.append(DisarmContested(citation=result.citations[0], result=result, **flow.between))
+    flow.events.append(DisarmTold(result))
     if result.disarmed is Hand.DEFENDER and result.dropped is not None:
         flow.defender = _swap_weapon(d, target.key, None)
         flow.lose(d, (result.dropped,), "disarmed", result.citations[0])
@@ -2381,24 +2269,16 @@ def _disarm_contest_000(
     contest = _disarm(plan, flow, rng, strikes)  # the result, not read back from the log
     a = flow.attacker  # 000 PARRY: a 1/2 or 1/3 weapon that attacked is unready
     still_held = any(w.key == plan.weapon.key for w in a.fighter.weapons)
+    unreadied = None
     if plan.attacker_weapon_unready_after and still_held:
         flow.attacker = a.evolve(unready=a.unready | {plan.weapon.key})
-        flow.events.append(
-            WeaponUnreadied(
-                citation=READINESS_CITATION,
-                combatant_id=a.id,
-                name=a.name,
-                weapon_name=plan.weapon.name,
-            )
-        )
+        unreadied = plan.weapon.name
     outcome = {
         Hand.DEFENDER: AttackOutcome.HIT,
         Hand.ATTACKER: AttackOutcome.CRITICAL_MISS,
         None: AttackOutcome.MISSED,
     }[contest.disarmed]
-    flow.events.append(
-        AttackResolved(citation=contest.citations[0], outcome=outcome, **flow.between)
-    )
+    flow.events.append(ContestResolvedTold(outcome, contest.citations[0], unreadied))
     return AttackResolution(
         plan=plan,
         attack_roll=contest.attacker_roll,

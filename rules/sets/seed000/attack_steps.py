@@ -19,10 +19,11 @@ declaration, the attack roll, a critical miss checked, a location shifted, each
 defense roll (an acrobatic dodge's Acrobatics roll, a critical miss), the
 defenses not rolled, the outcome, what the turn record made unready and the
 damage of a blow without a hit location. The sub-steps (a defense's mishap, a
-parry's break, a fumble, a located blow and its wound, what a wound did at once)
-still record theirs as they roll (``DefenseRoll.told``,
-``AttackResolution.after_told``), which ``describe`` tells in their place and
-nothing else reads.
+parry's break, an improvised weapon's roll, a counter, a fumble, a stray blow, a
+blow on a weapon or a body and what it did at once, pieces leaving a hand) record
+what they did as typed records (``rules.sets.seed000.attack_told``: each
+``DefenseRoll.told``, ``AttackResolution.after_told``), which ``describe`` tells in
+their place; only a fall rides as the battle's own event (``apply_fall``).
 """
 
 from __future__ import annotations

@@ -210,5 +210,5 @@ def piece_hit(
         injury_events(target, result.status_rolls, result.status_before, result.status_after)
     )
     struck, hurt = after_blow(target, result.apply_to(target), result)  # shock, knockdown
-    events.extend(hurt)
+    events.extend(hurt.events())
     return state.with_combatants(struck), tuple(events)

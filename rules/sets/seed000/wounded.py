@@ -137,25 +137,71 @@ def combined_shock(kept: int, new: int, pain: PainThreshold) -> int:
     return max(kept + new, min(kept, new, shock_limit(pain)))
 
 
-def store_shock(c: Combatant, penalty: int) -> tuple[Combatant, tuple[Event, ...]]:
+@dataclass(frozen=True, slots=True)
+class ShockKept:
+    """A wound's shock ``penalty`` kept for the victim's next turn (``total``: with
+    the shock of its earlier wounds since its last turn); ``event``: the log's."""
+
+    combatant_id: str
+    name: str
+    penalty: int
+    total: int
+
+    def event(self) -> ShockTaken:
+        return ShockTaken(
+            citation=BASE_SHOCK,
+            combatant_id=self.combatant_id,
+            name=self.name,
+            penalty=self.penalty,
+            total=self.total,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WoundedNow:
+    """What a blow's injury did at once to the one struck (``wounded_now``): its
+    major wound's knockdown roll, the shock kept, the fall (the battle's event);
+    ``events``: the log's, in that order."""
+
+    combatant_id: str
+    name: str
+    knockdown: RollOutcome | None = None
+    shock: tuple[ShockKept, ...] = ()
+    fell: Event | None = None
+
+    def events(self) -> tuple[Event, ...]:
+        events: list[Event] = []
+        if self.knockdown is not None:
+            events.append(
+                KnockdownRolled(
+                    citation=BASE_MAJOR_WOUND,
+                    combatant_id=self.combatant_id,
+                    name=self.name,
+                    outcome=self.knockdown,
+                )
+            )
+        events.extend(s.event() for s in self.shock)
+        if self.fell is not None:
+            events.append(self.fell)
+        return tuple(events)
+
+
+def store_shock(c: Combatant, penalty: int) -> tuple[Combatant, tuple[ShockKept, ...]]:
     """A wound's shock ``penalty`` (0 or negative) kept for the victim's next turn."""
-    tracks, events = kept_shock(c, tracks_of(c), c.status, penalty)
-    return (with_tracks(c, tracks), events) if events else (c, ())
+    tracks, kept = kept_shock(c, tracks_of(c), c.status, penalty)
+    return (with_tracks(c, tracks), kept) if kept else (c, ())
 
 
 def kept_shock(
     c: Combatant, tracks: Seed000Tracks, status: Status, penalty: int
-) -> tuple[Seed000Tracks, tuple[Event, ...]]:
+) -> tuple[Seed000Tracks, tuple[ShockKept, ...]]:
     """``tracks`` with a wound's shock ``penalty`` kept for ``c``'s next turn, and
-    its event; as they are when there is none, or ``status`` (after the blow) is
+    its record; as they are when there is none, or ``status`` (after the blow) is
     dead. For a caller that makes the wound and its shock in one copy of ``c``."""
     if penalty >= 0 or status is Status.DEAD:
         return tracks, ()
     total = combined_shock(tracks.shock_next, penalty, sheet_of(c).pain_threshold)
-    event = ShockTaken(
-        citation=BASE_SHOCK, combatant_id=c.id, name=c.name, penalty=penalty, total=total
-    )
-    return replace(tracks, shock_next=total), (event,)
+    return replace(tracks, shock_next=total), (ShockKept(c.id, c.name, penalty, total),)
 
 
 def begin_shock(c: Combatant) -> Combatant:
@@ -185,7 +231,7 @@ def shock_felt(c: Combatant) -> tuple[Event, ...]:
 
 def after_blow(
     before: Combatant, after: Combatant, damage: DamageResult
-) -> tuple[Combatant, tuple[Event, ...]]:
+) -> tuple[Combatant, WoundedNow]:
     """``wounded_now`` for a blow without a hit location: its shock from its
     injury (the pain threshold applied) and its major wound's knockdown roll."""
     shock, _ = shock_000(damage.injury, Fraction(1), sheet_of(before).pain_threshold)
@@ -198,8 +244,8 @@ def after_wound(
     assessment: WoundAssessment,
     wound: Wound,
     *,
-    shock_kept: tuple[Event, ...] | None = None,
-) -> tuple[Combatant, tuple[Event, ...]]:
+    shock_kept: tuple[ShockKept, ...] | None = None,
+) -> tuple[Combatant, WoundedNow]:
     """``wounded_now`` for a located wound: the shock its location gave it (the
     table's stun multipliers, the pain threshold), the falls its conditions call for.
     ``shock_kept``: ``after`` already keeps that shock (``kept_shock``), with these
@@ -216,8 +262,8 @@ def wounded_now(
     shock: int,
     wound: Wound | None = None,
     knockdown: RollOutcome | None = None,
-    shock_kept: tuple[Event, ...] | None = None,
-) -> tuple[Combatant, tuple[Event, ...]]:
+    shock_kept: tuple[ShockKept, ...] | None = None,
+) -> tuple[Combatant, WoundedNow]:
     """What a blow's injury does at once to the one struck (``before``: as the blow
     found him; ``after``: with its injury, state and wound): its ``shock`` kept for
     his next turn; a failed ``knockdown`` roll of a blow without a location, or a
@@ -225,21 +271,10 @@ def wounded_now(
     blow found him on his feet (a paralysis also takes his Move). With
     ``shock_kept``, ``after`` already keeps the shock (``kept_shock``) and these are
     its events: ``shock`` is not kept again."""
-    events: list[Event] = []
-    if knockdown is not None:
-        events.append(
-            KnockdownRolled(
-                citation=BASE_MAJOR_WOUND,
-                combatant_id=after.id,
-                name=after.name,
-                outcome=knockdown,
-            )
-        )
     if shock_kept is None:
         c, stored = store_shock(after, shock)
     else:  # the caller kept it in the same copy as the wound
         c, stored = after, shock_kept
-    events.extend(stored)
     falls: list[Citation] = []
     if knockdown is not None and knockdown.failed:
         falls.append(BASE_MAJOR_WOUND)
@@ -254,11 +289,10 @@ def wounded_now(
             falls.append(NOTE_17)
             if c.fighter.move:
                 c = c.evolve(fighter=replace(c.fighter, move=0))
+    fell = None
     if falls and c.status is not Status.DEAD and before.posture not in ON_THE_GROUND:
         c, fell = apply_fall(c, citation=falls[0])
-        if fell is not None:
-            events.append(fell)
-    return c, tuple(events)
+    return c, WoundedNow(after.id, after.name, knockdown, stored, fell)
 
 
 # --- in the next attacks and defenses ------------------------------------------------------
