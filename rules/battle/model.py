@@ -16,6 +16,7 @@ from typing import ClassVar, TypedDict, Unpack
 from hexmap import Facing, Handedness, Hex, Reach
 from rules.battle.maneuvers import ManeuverChoice
 from rules.core.dice import Dice
+from rules.core.quick_init import quick_init
 
 
 class DamageType(Enum):
@@ -398,6 +399,7 @@ class ActionKind(Enum):
         return self in (ActionKind.DODGE, ActionKind.BLOCK, ActionKind.PARRY)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnAction:
     """One attack or active defense made this turn, in order.

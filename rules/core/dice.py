@@ -24,6 +24,7 @@ from typing import Protocol
 
 from hexmap import MAX_DIGITS, parse_digits
 from rules.core.errors import DataError, RulesError
+from rules.core.quick_init import quick_init
 
 SIDES = 6  # the 3d6 family's die
 
@@ -382,6 +383,7 @@ def _check_count(count: int, sides: int) -> None:
         raise RulesError(f"dice need at least one side, got {sides!r}")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DiceRoll:
     """One roll of a dice expression: the faces, the raw sum with adds, and the

@@ -78,6 +78,7 @@ from rules.core.dice import Dice, DiceSource
 from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.attack_events import (
     ATTACK_ROLL_CITATION,
     BLOCK_CITATION,
@@ -364,6 +365,7 @@ class Seed000Answer(DefenderAnswer):
 NO_DEFENSE = Seed000Answer()
 
 
+@quick_init
 @dataclass(frozen=True)
 class AttackPlan:
     """Everything about an attack that needs no dice.
@@ -418,6 +420,7 @@ class DefenseRoll:
         return self.roll.outcome
 
 
+@quick_init
 @dataclass(frozen=True)
 class AttackResolution:
     plan: AttackPlan

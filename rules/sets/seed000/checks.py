@@ -30,6 +30,7 @@ from types import MappingProxyType
 
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
+from rules.core.quick_init import quick_init
 
 
 class Outcome(Enum):
@@ -80,6 +81,7 @@ def judge(total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcom
     return Outcome.SUCCESS
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SuccessRoll:
     """A rolled 3d6 success roll. ``margin`` is target minus total: the margin of

@@ -46,6 +46,7 @@ from rules.battle.movement import apply_fall
 from rules.core.citation import BASE_INJURY, Citation
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.damage import DamageResult
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -81,6 +82,7 @@ ON_THE_GROUND = frozenset({Posture.PRONE, Posture.CRAWLING})  # a fall changes n
 # --- events ------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class ShockTaken(CombatantEvent):
     """A wound's shock, kept for the victim's next turn (``total``: with the shock
