@@ -174,7 +174,18 @@ class SeededDice(RecordingDice):
     ) -> tuple[int, ...]:
         # The same faces in the same order as the base class's die-by-die roll.
         getrandbits = self._random.getrandbits
-        faces = tuple([1 + face_below(getrandbits, sides) for _ in range(count)])
+        if sides < 1 and count > 0:
+            raise ValueError(f"empty range for randint: {sides} value(s)")
+        # ``face_below`` for each die, written out here: every die of every
+        # command comes through this loop.
+        bits = sides.bit_length()
+        drawn: list[int] = []
+        for _ in range(count):
+            below = getrandbits(bits)
+            while below >= sides:
+                below = getrandbits(bits)
+            drawn.append(1 + below)
+        faces = tuple(drawn)
         self.trace.extend(faces)
         return faces
 

@@ -2127,11 +2127,20 @@ def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:
     for a two-handed weapon (as ``wounded``'s crippled grip reads them)."""
     hand = weapon_side(c.handedness)
     if weapon.two_handed:
-        return frozenset({hand, hand.other})
+        return _BOTH_ARMS
+    if weapon.kind is _UNARMED:
+        return _ONE_ARM[hand]
     held = weapon_hand_weapon(c)
-    if weapon.kind is WeaponKind.UNARMED or held is None or held.key == weapon.key:
-        return frozenset({hand})
-    return frozenset({hand.other})
+    if held is None or held.key == weapon.key:
+        return _ONE_ARM[hand]
+    return _ONE_ARM[hand.other]
+
+
+# ``arms_using``'s answers, made once (each attack plan asks; a set of enum members
+# hashes each member in Python).
+_BOTH_ARMS = frozenset(BodySide)
+_ONE_ARM = {side: frozenset({side}) for side in BodySide}
+_UNARMED = WeaponKind.UNARMED
 
 
 def _defending_arms(c: Combatant, choice: DefenseChoice) -> frozenset[BodySide]:
