@@ -13,7 +13,7 @@ Attacks (``attack_commands_per_s``): full ``Attack`` commands through
 ``Battle.execute``, every event included, over the demo's matchups (every fighter
 against every other, at each weapon mode's shortest reach, the defender facing
 three ways) with each set of choices the ruleset's attack form offers
-(``Ruleset.attack_variants``), under the ruleset and with each of its options.
+(``Attacks.attack_variants``), under the ruleset and with each of its options.
 Each command runs on a fresh battle of its set-up, timed after one untimed pass
 over them, with what the benchmark made so far settled out of the collector's walks
 (``app.collector.settle_collector``, as after start-up);
@@ -21,7 +21,7 @@ over them, with what the benchmark made so far settled out of the collector's wa
 battle of its set-up whose log already holds 10,000 commands (the readable output
 adds that sample's rate with an empty log).
 
-Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Ruleset.preview_attack`` (the
+Odds (``odds_ms_median``, ``odds_ms_max_cold``): ``Attacks.preview_attack`` (the
 plan and its exact odds) for those set-ups (the defender facing the attacker): the
 median with warm caches, and the slowest with every cache of the rules cleared first.
 
@@ -29,7 +29,13 @@ Plan (``plan_ms_median``): one attack planned as the battle plans it, without
 dice, odds or events (seed 000: ``Seed000.planned``, found by the ruleset's key in
 ``PLANNERS``), for each of those set-ups, warm (its second call): the median.
 
-Legal actions (``legal_actions_ms_median``): ``Ruleset.legal_actions`` of every
+Resolution (``resolve_per_s``): seed 000's ``decide`` plus ``apply`` alone, without
+``describe`` (no events), for each of those set-ups (found by the ruleset's key in
+``RESOLVERS``), planned first and untimed as the battle plans the roll after the
+attack pane's preview, on the battle's own seeded dice (``command_rng``): the
+attacks resolved a second, over and over for as long as the attacks above.
+
+Legal actions (``legal_actions_ms_median``): ``Turns.legal_actions`` of every
 standing fighter (its maneuvers, every distinct attack on each foe in reach, its
 moves as destinations and facings ...) on the states the scripted battle below
 goes through, warm (the second call on each): the median.
@@ -75,7 +81,7 @@ from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repain
 from app.map.view import MapView
 from app.panes.combat_log import CombatLogPane
 from hexmap import Facing, Hex, HexGrid, direction_to
-from rules.battle.battle import Battle, BattleChange
+from rules.battle.battle import Battle, BattleChange, command_rng
 from rules.battle.commands import (
     Attack,
     EditCombatant,
@@ -88,7 +94,7 @@ from rules.battle.commands import (
 from rules.battle.hands import pick_up_problem
 from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
-from rules.core.dice import ScriptedDice
+from rules.core.dice import DiceSource, ScriptedDice
 from rules.core.errors import RulesError
 from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
@@ -107,6 +113,8 @@ LEGAL_ACTION_STATES = 200  # states of the scripted battle whose legal actions a
 # found as the window finds a ruleset's UI (``app.rulesets``): only
 # ``app.rulesets.<key>`` imports a ruleset's package.
 PLANNERS = MappingProxyType({"000": "app.rulesets.seed000.planning:plan_attack_once"})
+# key -> "module:function" giving one attack's decide-and-apply (``resolve_per_s``).
+RESOLVERS = MappingProxyType({"000": "app.rulesets.seed000.planning:attack_resolver"})
 
 
 @dataclass(frozen=True)
@@ -271,7 +279,7 @@ def attack_cases() -> list[AttackCase]:
     """Every demo fighter against every other, the defender at each distance one
     of the attacker's weapon modes reaches first, straight ahead, facing three ways
     in turn, with each set of choices the ruleset's attack form offers there
-    (``Ruleset.attack_variants``), under the ruleset and each of its options: the
+    (``Attacks.attack_variants``), under the ruleset and each of its options: the
     set-ups the rules accept."""
     demo = demo_state()
     templates = demo.combatants
@@ -304,7 +312,8 @@ def attack_cases() -> list[AttackCase]:
                             hp=d_template.fighter.hit_points, status=Status.ACTIVE,
                         )  # fmt: skip
                         state = replace(ruled, grid=grid, combatants=(attacker, defender))
-                        for choices in ruleset.attack_variants(state, attacker.id, defender.id):
+                        variants = ruleset.attacks.attack_variants(state, attacker.id, defender.id)
+                        for choices in variants:
                             command = Attack(attacker.id, defender.id, choices)
                             try:
                                 Battle(state, 0, get_ruleset).execute(command)
@@ -375,7 +384,7 @@ def clear_rules_caches() -> int:
 
 
 def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
-    """``Ruleset.preview_attack`` (the plan and its exact odds, as a pane asks for
+    """``Attacks.preview_attack`` (the plan and its exact odds, as a pane asks for
     them) for the set-ups where the defender faces the attacker: warm (a second
     call), and cold (every cache of the rules cleared and collected, and a new
     ruleset object first)."""
@@ -389,7 +398,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
         ruleset = get_ruleset(case.ruleset.key, case.ruleset.options)  # a new one: tables cold
         try:
             start = time.perf_counter()
-            ruleset.preview_attack(
+            ruleset.attacks.preview_attack(
                 case.state,
                 command.attacker_id,
                 command.defender_id,
@@ -400,7 +409,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
             continue  # the pane refuses this one before it shows odds
         cold.append((time.perf_counter() - start) * 1000.0)
         start = time.perf_counter()
-        ruleset.preview_attack(
+        ruleset.attacks.preview_attack(
             case.state, command.attacker_id, command.defender_id, command.choices, command.answer
         )
         warm.append((time.perf_counter() - start) * 1000.0)
@@ -414,6 +423,37 @@ def _planner(key: str) -> Callable[[BattleState, Attack], None]:
         importlib.import_module(module), name
     )
     return planner
+
+
+def _resolver(key: str) -> Callable[[BattleState, Attack], Callable[[DiceSource], BattleState]]:
+    module, _, name = RESOLVERS[key].partition(":")
+    resolver: Callable[[BattleState, Attack], Callable[[DiceSource], BattleState]] = getattr(
+        importlib.import_module(module), name
+    )
+    return resolver
+
+
+def measure_resolves(cases: Sequence[AttackCase], seed: int, seconds: float) -> AttackRate:
+    """Each case's attack (of a ruleset in ``RESOLVERS``) planned untimed, then its
+    ``decide`` and ``apply`` (no events) on the battle's seeded dice of a new
+    command each time, over and over for at least ``seconds``."""
+    resolves = [
+        _resolver(case.ruleset.key)(case.state, case.command)
+        for case in cases
+        if case.ruleset.key in RESOLVERS
+    ]
+    if not resolves:
+        return AttackRate(0, 1.0)
+    done = 0
+    spent = 0.0
+    while spent < seconds:
+        dice = [command_rng(seed, done + i) for i in range(len(resolves))]
+        start = time.perf_counter()
+        for resolve, source in zip(resolves, dice, strict=True):
+            resolve(source)
+        spent += time.perf_counter() - start
+        done += len(resolves)
+    return AttackRate(done, spent)
 
 
 def measure_plans(cases: Sequence[AttackCase], every: int = 1) -> tuple[float, ...]:
@@ -432,7 +472,7 @@ def measure_plans(cases: Sequence[AttackCase], every: int = 1) -> tuple[float, .
 
 
 def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
-    """Milliseconds of ``Ruleset.legal_actions`` for each standing fighter on the
+    """Milliseconds of ``Turns.legal_actions`` for each standing fighter on the
     last ``states`` states the scripted battle goes through (undone one by one
     from its end), warm: the second call on each."""
     battle = scripted_battle(seed, states)
@@ -443,9 +483,9 @@ def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
         for c in state.combatants:
             if c.status is not Status.ACTIVE:
                 continue
-            ruleset.legal_actions(state, c.id)
+            ruleset.turns.legal_actions(state, c.id)
             start = time.perf_counter()
-            ruleset.legal_actions(state, c.id)
+            ruleset.turns.legal_actions(state, c.id)
             times.append((time.perf_counter() - start) * 1000.0)
         if not battle.can_undo:
             break
@@ -457,7 +497,7 @@ def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
     reach; else face the nearest standing enemy and attack it with the ruleset's
-    plain attack (``Ruleset.default_attack``), readying an unready weapon first if
+    plain attack (``Attacks.default_attack``), readying an unready weapon first if
     nothing ready reaches, else step towards it."""
     if not who.fighter.weapons:  # disarmed or dropped: pick a weapon up within reach
         near = [
@@ -634,6 +674,13 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     lines.append(
         f"One attack's plan ({len(plans)} set-ups, warm): median "
         f"{figures['plan_ms_median']:.3f} ms, max {max(plans):.3f} ms"
+    )
+    resolves = measure_resolves(cases, seed, sizes.attack_seconds)
+    figures["resolve_per_s"] = resolves.per_second
+    lines.append(
+        f"Seed 000 attacks decided and applied, without their events: "
+        f"{resolves.per_second:,.0f} per second ({resolves.commands:,} in "
+        f"{resolves.seconds:.2f} s)"
     )
     legal = measure_legal_actions(seed, sizes.legal_action_states)
     figures["legal_actions_ms_median"] = statistics.median(legal)

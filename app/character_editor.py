@@ -4,13 +4,13 @@
 and side, the ruleset's fields as its sheet description gives them
 (``rules.sets.sheet_fields``: kinds and ranges, nothing named here), the skills,
 the weapons with their modes, the shield and the armor. Gear is picked from the
-battle's ruleset's catalog (``Ruleset.catalog``) or entered by hand; of a weapon,
+battle's ruleset's catalog (``Sheets.catalog``) or entered by hand; of a weapon,
 the editor shows only the parts the ruleset reads (``SheetDescription.weapon_parts``:
 no parry class or thr/sw base for a ruleset without them), and a fixed-damage
 mode's own dice ("1d8+1") are typed in. Every change is
 checked at once, by the description's ranges, by the battle's own rules
 (``rules.battle.edits.fighter_problems``: a weapon without a skill, a reach the
-map cannot show) and by the ruleset's (``Ruleset.sheet_problems``); each problem
+map cannot show) and by the ruleset's (``Sheets.problems``); each problem
 shows beside its field and Save stays disabled until there is none. Save
 executes one ``EditFighter`` command, so the edit is undone and replayed.
 
@@ -357,10 +357,10 @@ class CharacterEditor(QDialog):
         self._ruleset = ruleset
         self._state = state
         self._combatant = combatant
-        self._catalog = catalog if catalog is not None else ruleset.catalog()
-        self._description = ruleset.sheet_description()
+        self._catalog = catalog if catalog is not None else ruleset.sheets.catalog()
+        self._description = ruleset.sheets.description()
         self._parts = self._description.weapon_parts
-        self._original_entries = ruleset.sheet_entries(combatant.fighter)
+        self._original_entries = ruleset.sheets.entries(combatant.fighter)
         self._loading = False
         self._ready = False  # no checks until every tab is built
         self._problems: tuple[SheetProblem, ...] = ()
@@ -1031,12 +1031,12 @@ class CharacterEditor(QDialog):
             return None, tuple(problems)
         if entries != self._original_entries:
             try:
-                fighter = self._ruleset.with_sheet_entries(fighter, entries)
+                fighter = self._ruleset.sheets.with_entries(fighter, entries)
             except DataError as exc:
                 return None, (SheetProblem("sheet", str(exc)),)
         found = (
             *fighter_problems(fighter, self._state.grid),
-            *self._ruleset.sheet_problems(fighter),
+            *self._ruleset.sheets.problems(fighter),
         )
         return (None if found else fighter), found
 

@@ -38,7 +38,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -117,7 +117,7 @@ SHOWN_AROUND = 40  # characters of a file's line shown either side of what canno
 
 def ruleset_types(battle: Battle) -> tuple[type, ...]:
     """The saved types of the battle's ruleset (its commands, choices, sheet, tracks)."""
-    return get_ruleset(battle.initial.ruleset_key).saved_types
+    return get_ruleset(battle.initial.ruleset_key).sheets.saved_types
 
 
 # --- save and open -----------------------------------------------------------------------
@@ -536,6 +536,9 @@ class Recoverable:
     # now: another save has replaced the battle the journal continues.
     saved_stamp: DiskStamp | None = None
     file_changed: bool = False
+    # The first line as it was read to find the journal, and its JSON (the newest
+    # journal's only): restoring it parses the battle, up to 8 MB, once, not twice.
+    first_line: tuple[bytes, object] | None = field(default=None, compare=False, repr=False)
 
     @property
     def worth_offering(self) -> bool:
@@ -567,6 +570,7 @@ def find_recoverable(
         return ()
     own = excluding.journal if isinstance(excluding, ControllerAutosave) else excluding
     found: list[Recoverable] = []
+    newest: tuple[int, bytes, object] | None = None  # its place in found, its first line
     for journal in where.glob(f"*{JOURNAL_SUFFIX}"):
         if (own is not None and journal == own.path) or journal_in_use(journal):
             continue
@@ -584,7 +588,12 @@ def find_recoverable(
         file = Path(saved_to) if isinstance(saved_to, str) else None
         stamp = DiskStamp(known) if isinstance(known, str) else None
         changed = file is not None and _file_changed_since(file, stamp, modified)
+        if newest is None or modified > found[newest[0]].modified:
+            newest = (len(found), first, header)
         found.append(Recoverable(journal, file, modified, changes, unsaved_start, stamp, changed))
+    if newest is not None:
+        place, first, header = newest
+        found[place] = replace(found[place], first_line=(first, header))
     found.sort(key=lambda r: r.modified, reverse=True)
     return tuple(found)
 
@@ -620,10 +629,11 @@ def recover(entry: Recoverable | Path, rulesets: SavingRulesetFinder = get_rules
             f"the autosave's battle is too large ({len(complete[0]) // 2**20} MB; "
             f"a battle file holds at most {MAX_FILE_BYTES // 2**20} MB)"
         )
-    header = _journal_header(complete[0])  # read as strictly as a battle file
+    read = entry.first_line if isinstance(entry, Recoverable) else None
+    header = _journal_header(complete[0], read)  # read as strictly as a battle file
     battle_data = header["battle"]
     assert isinstance(battle_data, dict)  # _journal_header checked it
-    document = checked_document(battle_data)
+    document = checked_document(dict(battle_data))  # a migration changes the copy only
     battle = battle_from_document(document, rulesets=rulesets, sheet_owner=sheet_owner)
     codec = ValueCodec(saved_types_for(ruleset_types(battle)), battle.initial.grid)
     version = written_in(document)  # the Hexfray that wrote the journal wrote its changes so
@@ -653,8 +663,13 @@ def _journal_json(line: bytes, what: str) -> object:
     return strict_json(text, damaged, MAX_DEPTH)
 
 
-def _journal_header(line: bytes) -> dict[str, object]:
-    header = _journal_json(line, "the autosave's first line")
+def _journal_header(line: bytes, read: tuple[bytes, object] | None) -> dict[str, object]:
+    """The journal's first line, ``line``, as JSON: ``read``'s when it read the
+    same line (``find_recoverable`` did), else read now."""
+    if read is not None and read[0] == line:
+        header = read[1]
+    else:
+        header = _journal_json(line, "the autosave's first line")
     if not isinstance(header, dict) or header.get("journal") != JOURNAL_FORMAT:
         raise BattleFileError("this is not a Hexfray autosave")
     if header.get("version") != JOURNAL_VERSION:
@@ -664,9 +679,7 @@ def _journal_header(line: bytes) -> dict[str, object]:
     return header
 
 
-def _replay_line(
-    battle: Battle, codec: ValueCodec, line: bytes, where: str, version: int
-) -> None:
+def _replay_line(battle: Battle, codec: ValueCodec, line: bytes, where: str, version: int) -> None:
     change = _journal_json(line, where)
     if not isinstance(change, dict) or len(change) != 1:
         raise BattleFileError(f"{where}: expected one change")

@@ -3,7 +3,7 @@ Sheet's ``.gcs`` for seed 000, docs/gcs-import.md): File ▸ Import Character…
 file dropped on the map, and ``python main.py --import-gcs FILE --to-template NAME``.
 
 The window does not know which ruleset reads which file: it asks the battle's
-ruleset for the kinds of character file it imports (``Ruleset.character_file_kinds``)
+ruleset for the kinds of character file it imports (``Sheets.character_file_kinds``)
 and lets the kind that matches the file's suffix read it. The GM then sees what
 was imported and what was left out, picks the side, and the fighter joins the
 battle through ``AddCombatant`` (undone, saved and replayed like any command):
@@ -289,7 +289,7 @@ class CharacterImport(QObject):
     def run(self) -> str | None:
         """Ask for a file, read it, show the report, add the fighter: the new
         combatant's id, or None if nothing was added."""
-        kinds = self._controller.ruleset.character_file_kinds()
+        kinds = self._controller.ruleset.sheets.character_file_kinds()
         if not kinds:
             self.show_problem(TITLE, NO_KINDS)
             return None
@@ -303,7 +303,7 @@ class CharacterImport(QObject):
         """Read ``path``, show the report and add the fighter in the free hex
         nearest ``near`` (the map's middle without), or update the one on the map:
         the combatant's id, or None if nothing changed."""
-        kinds = self._controller.ruleset.character_file_kinds()
+        kinds = self._controller.ruleset.sheets.character_file_kinds()
         if not kinds:
             self.show_problem(TITLE, NO_KINDS)
             return None
@@ -361,7 +361,7 @@ class CharacterImport(QObject):
 
     def dropped_files(self, event: QDropEvent | QDragEnterEvent | QDragMoveEvent) -> list[Path]:
         """The local files of a drag that the battle's ruleset imports."""
-        kinds = self._controller.ruleset.character_file_kinds()
+        kinds = self._controller.ruleset.sheets.character_file_kinds()
         mime = event.mimeData()
         if not kinds or not mime.hasUrls():
             return []
@@ -405,7 +405,7 @@ def ruleset_for_file(path: Path) -> tuple[str, CharacterFileKind]:
     """The first ruleset (by key) that imports files of ``path``'s suffix, and its
     kind; ``DataError`` when none does."""
     for key in ruleset_keys():
-        kinds = get_ruleset(key).character_file_kinds()
+        kinds = get_ruleset(key).sheets.character_file_kinds()
         if imports_file(path, kinds):
             return key, kind_for(path, kinds)
     raise DataError(f"no ruleset of Hexfray imports {path.suffix or 'suffix-less'} files")

@@ -888,7 +888,9 @@ class MainWindow(QMainWindow):
             health = ""
             if self.panes:  # the ruleset is loaded once the panes are
                 ruleset = self._controller.ruleset
-                health = f", {ruleset.health_heading}: {ruleset.health(c).text}"
+                health = (
+                    f", {ruleset.conditions.health_heading}: {ruleset.conditions.health(c).text}"
+                )
             parts.append(f"Selected: {c.name} ({c.facing.label}{health})")
         else:
             parts.append("Nothing selected")
@@ -959,7 +961,11 @@ class MainWindow(QMainWindow):
     def _brush_label(self) -> TerrainLabel:
         """The battle's ruleset names the brush's values once the brush shows (no
         ruleset package loads before the first frame); the facts' own names until then."""
-        return self._controller.ruleset.terrain_label if self.map_view.terrain_mode else fact_label
+        return (
+            self._controller.ruleset.battlefield.terrain_label
+            if self.map_view.terrain_mode
+            else fact_label
+        )
 
     def _label_brush_values(self) -> None:
         if not self.map_view.terrain_mode:

@@ -117,7 +117,7 @@ def _nearest_enemy(state: BattleState, who: Combatant, exclude: set[str]) -> Com
 def _attack(
     ruleset: Ruleset, state: BattleState, attacker: Combatant, defender: Combatant
 ) -> Command:
-    """The ruleset's plain attack (``Ruleset.default_attack``): its first weapon
+    """The ruleset's plain attack (``Attacks.default_attack``): its first weapon
     mode that reaches, the defender announcing its likeliest defense."""
     attack = plain_attack(ruleset, state, attacker.id, defender.id)
     if attack is None:

@@ -8,7 +8,7 @@ short description, and the fighter, either
 
 * ``"fighter"``: the fighter in the catalog's template form (gear by catalog
   key, as ``assets/fighters.json``; ``rules.battle.catalog.parse_fighter``), or
-* ``"sheet"``: the whole sheet as the ruleset writes it (``Ruleset.encode_sheet``),
+* ``"sheet"``: the whole sheet as the ruleset writes it (``Sheets.encode``),
   the form a fighter saved from a battle takes, its gear written out in full.
 
 Files are checked on load as strictly as battle files: size, strict JSON (no
@@ -176,7 +176,7 @@ def _template_from(document: Mapping[str, object], stem: str, custom: bool) -> T
     fighter = _fighter(ruleset, form, document[form])
     # Within the ruleset's sheet, as a battle file's fighters: hit points of a
     # billion would join the battle and overflow the inspector's number box.
-    refusal = sheet_range_refusal(fighter, ruleset)
+    refusal = sheet_range_refusal(fighter, ruleset.sheets)
     if refusal is not None:
         raise TemplateFileError(f"{form}: {refusal}")
     if not fighter.name.strip() or len(fighter.name) > MAX_NAME:
@@ -201,14 +201,14 @@ def _fighter(ruleset: Ruleset, form: str, data: object) -> Fighter:
     """The fighter of a template, its sheet checked by the ruleset."""
     try:
         if form == "sheet":
-            return ruleset.decode_sheet(data)
+            return ruleset.sheets.decode(data)
         if isinstance(data, dict) and "key" in data:
             raise DataError("fighter.key: the template's key is the file's")
         obj = {**data, "key": "template"} if isinstance(data, dict) else data
-        _key, fighter = parse_fighter(obj, ruleset.catalog(), "fighter")
+        _key, fighter = parse_fighter(obj, ruleset.sheets.catalog(), "fighter")
         # The ruleset reads the sheet now, so that a bad stat is refused on load
         # and not when the fighter first acts.
-        ruleset.encode_sheet(fighter)
+        ruleset.sheets.encode(fighter)
         return fighter
     except DataError as exc:
         raise TemplateFileError(short_reason(exc)) from None
@@ -292,7 +292,7 @@ def template_document(
         "key": key,
         _NAME_KEY: name,
         "description": description[:MAX_DESCRIPTION],
-        "sheet": ruleset.encode_sheet(fighter),
+        "sheet": ruleset.sheets.encode(fighter),
     }
 
 

@@ -16,7 +16,7 @@ from hexmap.arcs import (
     in_front_arc,
     wedges_of,
 )
-from hexmap.coords import Facing, Hex
+from hexmap.coords import Facing, Hex, hex_at_offset
 from hexmap.diagram import arc_diagram
 from hexmap.digits import MAX_DIGITS, is_digits, parse_digits, parse_signed_digits
 from hexmap.errors import HexmapError
@@ -44,6 +44,7 @@ __all__ = [
     "direction_to",
     "disk",
     "front_arc_hexes",
+    "hex_at_offset",
     "hex_line",
     "in_front_arc",
     "in_reach",

@@ -133,6 +133,23 @@ class Hex:
         return (self.q, self.r + (self.q - (self.q & 1)) // 2)
 
 
+# Hex's own slots, set directly by ``hex_at_offset`` (the class is frozen).
+_new_hex = object.__new__
+_set_q = Hex.__dict__["q"].__set__
+_set_r = Hex.__dict__["r"].__set__
+
+
+def hex_at_offset(col: int, row: int) -> Hex:
+    """``Hex.from_offset(col, row)`` for numbers already known to be plain ints
+    (``type(n) is int``: a file's hexes, checked as they are read), made without
+    ``Hex``'s conversion of its numbers in a quarter of the time: a stroke over a
+    map's 90,000 hexes."""
+    made: Hex = _new_hex(Hex)
+    _set_q(made, col)
+    _set_r(made, row - (col - (col & 1)) // 2)
+    return made
+
+
 class Facing(IntEnum):
     """The six directions across the edges of a flat-top hex, clockwise on screen.
 

@@ -12,8 +12,8 @@ every other on a clean map. The attacker faces north; the defender stands straig
 ahead at each distance where one of the attacker's modes first reaches (its
 shortest melee reach, a short shot, one hex past a 1/2D range), facing the
 attacker, beside it or away. Each set of choices the attack form offers there
-(``Ruleset.attack_variants``) is one case, if the rules accept it. With the plain
-attack (``Ruleset.default_attack``) and the defender facing the attacker, there
+(``Attacks.attack_variants``) is one case, if the rules accept it. With the plain
+attack (``Attacks.default_attack``) and the defender facing the attacker, there
 are also cases with each terrain of the demo under each fighter, with each
 maneuver either fighter may choose (the attacker's: those that let it attack),
 and with the attack made twice in a row.
@@ -23,7 +23,7 @@ and with the attack made twice in a row.
   it keeps a digest over the seeds: the events' texts and citations in order, the
   file encoding of every combatant the attack changed, the items it placed, and
   the faces it rolled.
-* ``tests/data/odds_corpus.json``: ``Ruleset.preview_attack`` of each case whose
+* ``tests/data/odds_corpus.json``: ``Attacks.preview_attack`` of each case whose
   defender faces the attacker and that attacks once: the summary, the modifiers
   and every odds line with its exact probability as a fraction.
 * ``tests/data/legacy/digests.json``: for each old battle file kept in
@@ -218,7 +218,7 @@ class _SheetKeepingCodec(ValueCodec):
 @functools.cache
 def codec_of(group: Group) -> _SheetKeepingCodec:
     """The battle file's codec for the group's ruleset."""
-    return _SheetKeepingCodec(saved_types_for(ruleset_of(group).saved_types))
+    return _SheetKeepingCodec(saved_types_for(ruleset_of(group).sheets.saved_types))
 
 
 def ruleset_of(group: Group) -> Ruleset:
@@ -346,7 +346,7 @@ def odds_of(case: Case) -> Odds:
     command = attack_of(case)
     state = battle_state(case.group, case.setup)
     try:
-        preview = ruleset_of(case.group).preview_attack(
+        preview = ruleset_of(case.group).attacks.preview_attack(
             state, command.attacker_id, command.defender_id, command.choices, command.answer
         )
     except RulesError as refusal:
@@ -363,7 +363,7 @@ def legacy_digest(path: Path) -> dict[str, str]:
     battle = read_battle(path.read_bytes(), rulesets=get_ruleset)
     initial = battle.initial
     ruleset = get_ruleset(initial.ruleset_key, initial.ruleset_options)
-    codec = ValueCodec(saved_types_for(ruleset.saved_types))
+    codec = ValueCodec(saved_types_for(ruleset.sheets.saved_types))
     events = "".join(
         f"command {i}\n" + "".join(_event_line(e) for e in batch)
         for i, batch in enumerate(battle.event_batches)
@@ -406,7 +406,7 @@ def cases_of(group: Group) -> Iterator[Case]:
                 for facing in FACINGS:
                     setup = Setup(attacker.id, defender.id, distance, facing)
                     state = battle_state(group, setup)
-                    variants = ruleset.attack_variants(state, attacker.id, defender.id)
+                    variants = ruleset.attacks.attack_variants(state, attacker.id, defender.id)
                     yield from _accepted(group, setup, variants)
                 facing_attacker = Setup(attacker.id, defender.id, distance, Facing.S)
                 yield from _plain(group, replace(facing_attacker, attacks=2))
@@ -420,7 +420,7 @@ def cases_of(group: Group) -> Iterator[Case]:
 def _maneuvers(ruleset: Ruleset, state: BattleState) -> Iterator[tuple[str, ManeuverChoice]]:
     """Each maneuver choice that lets the attacker attack, and each of the defender's."""
     for whose, fighter in zip(("attacker", "defender"), state.combatants, strict=True):
-        for maneuver in ruleset.maneuvers(state, fighter.id):
+        for maneuver in ruleset.turns.maneuvers(state, fighter.id):
             for option in ("", *(o.key for o in maneuver.options)):
                 if whose == "defender" or maneuver.terms(option).attacks:
                     yield whose, ManeuverChoice(maneuver.key, option)
@@ -444,7 +444,7 @@ def distances(attacker: Combatant) -> list[int]:
 
 def _plain(group: Group, setup: Setup) -> Iterator[Case]:
     state = battle_state(group, setup)
-    choices = ruleset_of(group).default_attack(state, setup.attacker, setup.defender)
+    choices = ruleset_of(group).attacks.default_attack(state, setup.attacker, setup.defender)
     if choices is not None:
         yield from _accepted(group, setup, (choices,))
 

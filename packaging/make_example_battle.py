@@ -83,7 +83,7 @@ def example_battle() -> Battle:
 def battle_text(battle: Battle) -> str:
     """The battle file's text (``rules.battle.savefile``), with its ruleset's types;
     packaging/make_demo_battles.py writes the demo battles with it too."""
-    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).sheets.saved_types)
 
 
 def check_example(battle: Battle) -> None:

@@ -136,7 +136,7 @@ def _fields_by_class() -> dict[str, frozenset[str]]:
     """The fields of every class a battle file of any ruleset may hold, by name."""
     found: dict[str, frozenset[str]] = {}
     for key in ruleset_keys():
-        types = saved_types_for(get_ruleset(key).saved_types)
+        types = saved_types_for(get_ruleset(key).sheets.saved_types)
         for name in sorted(types.names):
             try:
                 cls = types.named(name, (object,), name)
@@ -167,7 +167,7 @@ def missing_fields(obj: Mapping[str, object]) -> list[str]:
 
 def saved_text(battle: Battle) -> str:
     """The battle as File ▸ Save writes it."""
-    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).sheets.saved_types)
 
 
 def usable_battle_read(found: object) -> str:

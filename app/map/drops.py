@@ -85,5 +85,5 @@ def catalog_item_choices(ruleset: Ruleset) -> tuple[CatalogItem, ...]:
         CatalogItem(ItemKind.WEAPON, item.key, item.name, weapon=item)
         if isinstance(item, Weapon)
         else CatalogItem(ItemKind.SHIELD, item.key, item.name, shield=item)
-        for item in ruleset.placeable_items()
+        for item in ruleset.battlefield.placeable_items()
     )

@@ -213,14 +213,14 @@ def describe_hex(
     for c in state.combatants:
         if c.hex == h:
             hand = c.fighter.handedness.value
-            health = f"{ruleset.health_heading}: {ruleset.health(c).text}"
+            health = f"{ruleset.conditions.health_heading}: {ruleset.conditions.health(c).text}"
             lines.append(
                 f"{c.name} — {side_name(state.sides, c.side)}, {health}, "
                 f"{c.status.value}, facing {c.facing.label}, {hand}-handed"
             )
     terrain = state.terrain.at(h)
     if not mp.terrain_look(terrain).plain:
-        lines.append("Terrain: " + terrain.describe(ruleset.terrain_label))
+        lines.append("Terrain: " + terrain.describe(ruleset.battlefield.terrain_label))
     items = state.items_at(h)
     if items:
         lines.append("On the ground: " + ", ".join(i.name for i in items))

@@ -472,7 +472,7 @@ class MapView(QWidget):
         known = self._conditions.get(c.id)
         if known is not None and known[0] is c:
             return known[1]
-        labels = tuple(self._controller.ruleset.condition_labels(c))
+        labels = tuple(self._controller.ruleset.conditions.labels(c))
         self._conditions[c.id] = (c, labels)
         return labels
 

@@ -9,7 +9,7 @@ tooltip the reason) and a check box per flag field. After every change it asks
 the form again with the GM's entries, since a field may depend on an earlier one
 (the aim on the weapon); the entries stay while the same attacker and defender
 stay selected. The form's choices and the defender's answer go to
-``Ruleset.preview_attack``: the summary, each modifier with its citation, and the
+``Attacks.preview_attack``: the summary, each modifier with its citation, and the
 exact odds as percentages (the exact fraction in the tooltip). Roll (Enter
 anywhere in the pane, or in the window) executes ``Attack(attacker, defender,
 form.choices, form.answer)`` through the controller, so
@@ -51,6 +51,7 @@ from app.help import key_sequences
 from app.panes.attack_notes import (
     ally_mark,
     ally_notice,
+    last_roll_follows_history,
     no_target_hint,
     notice_label,
     show_notices,
@@ -71,7 +72,7 @@ from app.panes.widgets import (
 from app.rulesets import ruleset_ui
 from app.theme import ARC_COLOURS
 from hexmap.arcs import arc_of
-from rules.battle.battle import BattleChange, ChangeKind
+from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
@@ -341,14 +342,7 @@ class AttackFormPane(QDockWidget):
     # --- refresh -----------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
         self.refresh()
-        # The "Last roll" line follows the history: an undone attack's line goes
-        # (it no longer happened), a redone attack of the attacker shown comes back.
-        command = change.command
-        if isinstance(command, Attack):
-            if change.kind is ChangeKind.UNDONE:
-                self.last_label.clear()
-            elif change.kind is ChangeKind.REDONE and command.attacker_id == self.attacker_id:
-                self._show_last(change.events)
+        last_roll_follows_history(change, self.attacker_id, self.last_label, self._show_last)
 
     def _on_pair_changed(self, _combatant_id: object) -> None:
         self.refresh()
@@ -371,9 +365,7 @@ class AttackFormPane(QDockWidget):
             self.attacker_combo, state.combatants, attacker, "(select a fighter)", state
         )
         others = [c for c in state.combatants if attacker is None or c.id != attacker.id]
-        _fill_combatants(
-            self.target_combo, others, defender, "(choose a target)", state, attacker
-        )
+        _fill_combatants(self.target_combo, others, defender, "(choose a target)", state, attacker)
         pair = (
             attacker.id if attacker is not None else None,
             defender.id if defender is not None else None,
@@ -410,7 +402,7 @@ class AttackFormPane(QDockWidget):
             return
         started = time.perf_counter()
         try:
-            preview = ruleset_of(state).preview_attack(
+            preview = ruleset_of(state).attacks.preview_attack(
                 state, attacker.id, defender.id, form.choices, form.answer
             )
         except RulesError as refusal:
@@ -774,7 +766,7 @@ def _maneuver_phrase(controller: BattleController, c: Combatant) -> str:
     if c.maneuver is None:
         return "no maneuver chosen"
     try:
-        maneuver = controller.ruleset.maneuver(c.maneuver.key)
+        maneuver = controller.ruleset.turns.maneuver(c.maneuver.key)
         return maneuver.describe_choice(c.maneuver.option).lower()
     except RulesError:
         return c.maneuver.key

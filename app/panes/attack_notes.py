@@ -6,12 +6,15 @@ ally too, so that an ally is attacked only on purpose.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
 from PySide6.QtWidgets import QLabel
 
+from rules.battle.battle import BattleChange, ChangeKind
+from rules.battle.commands import Attack
 from rules.battle.model import Combatant
+from rules.core.events import Event
 from rules.sets.targeting import are_allies
 
 NOTICE_TEXT = "#7a4a00"
@@ -20,14 +23,14 @@ ALLY_MARK = " · ally"
 
 
 def ally_mark(c: Combatant, attacker: Combatant | None) -> str:
-    """" · ally" after a Target box entry on the attacker's side."""
+    """ " · ally" after a Target box entry on the attacker's side."""
     if attacker is None or c.id == attacker.id or not are_allies(c, attacker):
         return ""
     return ALLY_MARK
 
 
 def ally_notice(attacker: Combatant, defender: Combatant) -> str:
-    """"Sir Aldric is Brother Anselm's ally." when the target fights on the
+    """ "Sir Aldric is Brother Anselm's ally." when the target fights on the
     attacker's side; "" otherwise."""
     if not are_allies(attacker, defender):
         return ""
@@ -61,3 +64,21 @@ def show_notices(label: QLabel, notices: Sequence[str]) -> None:
     shown = [n for n in notices if n]
     label.setText("<br>".join(f"<b>{escape(n, quote=False)}</b>" for n in shown))
     label.setVisible(bool(shown))
+
+
+def last_roll_follows_history(
+    change: BattleChange,
+    attacker_id: str | None,
+    last_label: QLabel,
+    show_last: Callable[[Sequence[Event]], None],
+) -> None:
+    """An attack pane's "Last roll" line follows the history: an undone attack's
+    line goes (it no longer happened), a redone attack of the attacker shown comes
+    back."""
+    command = change.command
+    if not isinstance(command, Attack):
+        return
+    if change.kind is ChangeKind.UNDONE:
+        last_label.clear()
+    elif change.kind is ChangeKind.REDONE and command.attacker_id == attacker_id:
+        show_last(change.events)

@@ -104,7 +104,7 @@ class CombatantsModel(QAbstractTableModel):
     ) -> Any:
         if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if section == self.HP:
-                return self._controller.ruleset.health_heading
+                return self._controller.ruleset.conditions.health_heading
             return self.HEADERS[section]
         return None
 
@@ -117,10 +117,11 @@ class CombatantsModel(QAbstractTableModel):
             return c.id
         if role == Qt.ItemDataRole.ToolTipRole:
             side = side_name(self._controller.state.sides, c.side)
-            view = self._controller.ruleset.fighter_condition(c)
+            view = self._controller.ruleset.conditions.fighter_condition(c)
             lines = [
                 f"{c.name} ({side}) at {hex_name(c.hex)}, facing {c.facing.label}",
-                f"{self._controller.ruleset.health(c).tooltip}, {status_word(view, c.status)}",
+                f"{self._controller.ruleset.conditions.health(c).tooltip}, "
+                f"{status_word(view, c.status)}",
                 *penalty_lines(view, c),
             ]
             return "\n".join(lines)
@@ -137,17 +138,17 @@ class CombatantsModel(QAbstractTableModel):
                 return status_colour(c.status)
         elif col == self.HP:
             if role == HP_ROLE:
-                return (self._controller.ruleset.health(c), c.status)
+                return (self._controller.ruleset.conditions.health(c), c.status)
             if role == Qt.ItemDataRole.DisplayRole:
-                return self._controller.ruleset.health(c).text
+                return self._controller.ruleset.conditions.health(c).text
         elif col == self.STATUS:
             # How the ruleset's condition view says the fighter is down, if it is:
             # a fighter paralysed below the neck is out of the fight though active.
             if role == Qt.ItemDataRole.DisplayRole:
-                view = self._controller.ruleset.fighter_condition(c, details=False)
+                view = self._controller.ruleset.conditions.fighter_condition(c, details=False)
                 return status_word(view, c.status)
             if role == Qt.ItemDataRole.ForegroundRole:
-                view = self._controller.ruleset.fighter_condition(c, details=False)
+                view = self._controller.ruleset.conditions.fighter_condition(c, details=False)
                 return MUTED if view.down is not None else status_colour(c.status)
         elif col == self.FACING:
             if role == Qt.ItemDataRole.DisplayRole:

@@ -127,7 +127,7 @@ class HexPane(QDockWidget):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.editors: dict[str, QComboBox | QSpinBox] = {}
-        label = controller.ruleset.terrain_label
+        label = controller.ruleset.battlefield.terrain_label
         for field in TERRAIN_FIELDS:
             editor: QComboBox | QSpinBox
             if not field.choices:
@@ -183,7 +183,7 @@ class HexPane(QDockWidget):
     def _label_choices(self) -> None:
         """Name each terrain value as the battle's ruleset does (seed 000: with its
         penalty); a new battle may play another ruleset."""
-        label = self._controller.ruleset.terrain_label
+        label = self._controller.ruleset.battlefield.terrain_label
         for editor in self.editors.values():
             if isinstance(editor, QComboBox):
                 for i in range(editor.count()):

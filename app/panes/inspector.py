@@ -4,7 +4,7 @@ The pane shows what every ruleset shares: name, side, hex, facing, status and
 posture, the deliberate drop and the GM's HP and status edit. The ruleset's own
 part (its stats, defenses, wounds, gear) is its ``InspectorSection``, found
 through ``app.rulesets`` by the battle's ruleset key; a ruleset without one
-(``inspector_section`` None) is shown by its ``Ruleset.sheet`` rows instead, in
+(``inspector_section`` None) is shown by its ``Sheets.sections`` rows instead, in
 titled groups (``SheetView``), so it needs no inspector widget of its own. The GM
 edits HP and status
 through ``EditCombatant``, turns the fighter with ``TurnCombatant``, sets the
@@ -361,7 +361,7 @@ class InspectorPane(QDockWidget):
         if self.section is not None:
             self.section.show_combatant(c)
         if self.sheet_view is not None:
-            self.sheet_view.show_sections(self._controller.ruleset.sheet(c))
+            self.sheet_view.show_sections(self._controller.ruleset.sheets.sections(c))
         self.posture_combo.setCurrentIndex(max(0, self.posture_combo.findData(c.posture)))
         self._load_drop_menu(c)
         self._load_ready_menu(c)
@@ -370,12 +370,12 @@ class InspectorPane(QDockWidget):
     def _show_conditions(self, c: Combatant) -> None:
         ruleset = self._controller.ruleset
         parts = []
-        conditions = ", ".join(ruleset.condition_labels(c))
+        conditions = ", ".join(ruleset.conditions.labels(c))
         if conditions:
             parts.append(f'<span style="color:{BAD_TEXT.name()}">{escape(conditions)}</span>')
         if c.maneuver is not None:
             try:
-                maneuver = ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
+                maneuver = ruleset.turns.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
             except RulesError:
                 maneuver = c.maneuver.key
             parts.append(f"maneuver: {escape(maneuver)}")
@@ -446,7 +446,7 @@ class InspectorPane(QDockWidget):
 
 
 class SheetView(QWidget):
-    """A ruleset's sheet (``Ruleset.sheet``) as titled groups of caption and value
+    """A ruleset's sheet (``Sheets.sections``) as titled groups of caption and value
     rows, each with its tooltip, in one grid (the values of every group line up).
     The labels are kept while the sections and their captions stay the same (a
     wound changes only values), so a refresh does not flicker; each value label

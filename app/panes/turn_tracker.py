@@ -71,12 +71,12 @@ def maneuver_text(ruleset: BattleRuleset, c: Combatant) -> str:
     if c.maneuver is None:
         return ""
     try:
-        label = ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
+        label = ruleset.turns.maneuver(c.maneuver.key).describe_choice(c.maneuver.option)
     except RulesError:
         return c.maneuver.key
     if not c.maneuver.implied:
         return label
-    return f"{label} ({implied_by(ruleset.maneuver(c.maneuver.key))})"
+    return f"{label} ({implied_by(ruleset.turns.maneuver(c.maneuver.key))})"
 
 
 def implied_by(maneuver: Maneuver) -> str:
@@ -100,7 +100,7 @@ def allowance_text(state: BattleState, ruleset: BattleRuleset, c: Combatant) -> 
     if terms is not None and terms.defense_bonus and terms.defense_kind:
         parts.append(f"{terms.defense_bonus:+d} {terms.defense_kind}")
     if c.maneuver is not None:  # what else it allows: readying, a posture change
-        permits = ruleset.maneuver(c.maneuver.key).permits
+        permits = ruleset.turns.maneuver(c.maneuver.key).permits
         parts += [f"may {a.infinitive}" for a in sorted(permits, key=lambda a: a.value)]
     return " · ".join(parts)
 
@@ -113,7 +113,7 @@ def movement_text(state: BattleState, ruleset: BattleRuleset, c: Combatant) -> s
     if allowance is MoveAllowance.STEP:
         return "a step left" if movement > 0 else "no step left"
     posture = c.posture.value.replace("_", " ")
-    limit = ruleset.posture_move(c.posture)
+    limit = ruleset.turns.posture_move(c.posture)
     if allowance is MoveAllowance.NONE or limit.hexes == 0:
         return "no movement" if limit.hexes != 0 else f"no movement ({posture})"
     if limit.hexes is not None:
@@ -320,19 +320,19 @@ class TurnTrackerPane(QDockWidget):
         else:
             mark = ""
         details = [maneuver_text(ruleset, c)] if c.maneuver is not None else []
-        details += ruleset.condition_labels(c)
+        details += ruleset.conditions.labels(c)
         second = "\n    " + " · ".join(details) if details else ""
         return f"{place}{c.name}{mark}{second}"
 
     def _row_tip(self, ruleset: Ruleset, c: Combatant) -> str:
         """The fighter's health in its ruleset's terms, its state, maneuver and
         conditions, and the penalties in force (the ruleset's condition view)."""
-        view = ruleset.fighter_condition(c)
-        health = f"{ruleset.health_heading} {ruleset.health(c).text}"
+        view = ruleset.conditions.fighter_condition(c)
+        health = f"{ruleset.conditions.health_heading} {ruleset.conditions.health(c).text}"
         lines = [f"{c.name}: {health}, {status_word(view, c.status)}"]
         maneuver = maneuver_text(ruleset, c)
         lines.append(f"Maneuver: {maneuver or 'none chosen yet'}")
-        conditions = ruleset.condition_labels(c)
+        conditions = ruleset.conditions.labels(c)
         if conditions:
             lines.append(f"Conditions: {', '.join(conditions)}")
         penalties = penalty_lines(view, c)
@@ -344,7 +344,7 @@ class TurnTrackerPane(QDockWidget):
         """The maneuver box for the chooser: the maneuvers the ruleset offers it now,
         each with its description as tooltip; the option box for one with options."""
         chooser = self._controller.combatant_or_none(self.chooser_id)
-        self._maneuvers = ruleset.maneuvers(state, chooser.id) if chooser is not None else ()
+        self._maneuvers = ruleset.turns.maneuvers(state, chooser.id) if chooser is not None else ()
         self._updating = True
         try:
             combo = self.maneuver_combo
@@ -398,7 +398,7 @@ class TurnTrackerPane(QDockWidget):
     def _current_maneuver(self) -> Maneuver | None:
         key = self.maneuver_combo.currentData()
         try:
-            return self._controller.ruleset.maneuver(key) if key else None
+            return self._controller.ruleset.turns.maneuver(key) if key else None
         except RulesError:
             return None
 

@@ -1,6 +1,6 @@
 """The ``RulesetUI`` of a ruleset whose attack pane is the generic
 ``AttackFormPane`` over its ``attack_form`` and whose inspector part is the
-generic sheet view alone (it shows ``Ruleset.sheet``, so no inspector section).
+generic sheet view alone (it shows ``Sheets.sections``, so no inspector section).
 
 Each such ruleset's ``app.rulesets.<key>.ui`` is one instance of ``FormRulesetUI``
 with its ``form_of`` and its log lines; this module names no ruleset package."""

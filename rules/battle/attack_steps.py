@@ -45,8 +45,12 @@ from rules.core.modifiers import Modifier
 from rules.core.quick_init import quick_init
 
 __all__ = [
+    "AnswerT",
     "AttackSteps",
+    "ChoicesT",
     "Needs",
+    "PayloadT",
+    "PlanT",
     "PlannedAttack",
     "PlannedPair",
     "PlannedRoll",

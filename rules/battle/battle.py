@@ -484,7 +484,7 @@ def _place_one(
         rng,
         wielder_facing=holder.facing,
         occupants=_occupants(state, holder.id),
-        hits=ruleset.stray_hits,
+        hits=ruleset.battlefield.stray_hits,
         whose=holder.name,
     )
     events: list[Event] = [c.event for c in landing.checks]
@@ -498,7 +498,7 @@ def _place_one(
         PieceLanded(citation=landing.citation, landing=landing, item_id=new_id, origin_id=holder.id)
     )
     if landing.hit_id is not None:
-        state, hurt = ruleset.piece_hit(
+        state, hurt = ruleset.battlefield.piece_hit(
             state, piece, source_weapon, holder, landing.hit_id, landing.final, rng
         )
         events.extend(hurt)
@@ -522,7 +522,7 @@ def place_pieces(
     ``rules.battle.scatter.scatter_piece`` from ``start`` (default: the origin's hex):
     landing dice already rolled are kept, missing ones are rolled now with
     ``rng``; pieces that may hit somebody roll for everyone in the way, and the
-    ruleset hurts whoever is hit at once (``BattleRuleset.piece_hit``). IN_HAND
+    ruleset hurts whoever is hit at once (``BattlefieldRules.piece_hit``). IN_HAND
     pieces are skipped; a deliberate drop (DROPPED_NEARBY) lands on ``start``.
     Only the map changes here (and a victim's HP): taking the weapon from the
     hand is the caller's business (``take_from_hand``, ``WeaponLeavesHand``,

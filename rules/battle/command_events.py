@@ -128,7 +128,7 @@ class RulesetOptionsSet(Event):
 @dataclass(frozen=True, kw_only=True)
 class TerrainPainted(Event):
     """The GM painted ``change`` on ``hexes``; ``change_text`` is the change as the
-    battle's ruleset names it (``BattleRuleset.terrain_label``)."""
+    battle's ruleset names it (``BattlefieldRules.terrain_label``)."""
 
     hexes: tuple[Hex, ...]
     change: TerrainChange

@@ -87,7 +87,7 @@ def _movement_check(
         return ()
     problems = [turn_problem(state, before, action)]
     chosen = before.maneuver
-    maneuver = None if chosen is None else ruleset.maneuver(chosen.key)
+    maneuver = None if chosen is None else ruleset.turns.maneuver(chosen.key)
     option = "" if chosen is None else chosen.option
     problems.append(allowance_problem(state, ruleset, after, maneuver, option))
     found = [p for p in problems if p is not None]
@@ -136,7 +136,7 @@ class MoveCombatant(Command):
             cost=walked.cost,
             move_used=moved.move_used,
             move=mover.fighter.move,
-            verb=ruleset.posture_move(mover.posture).verb,
+            verb=ruleset.turns.posture_move(mover.posture).verb,
         )
         return CommandResult(state.with_combatants(moved), (*overridden, event))
 
@@ -179,10 +179,10 @@ class EndTurn(Command):
     after the last of the order a new round begins. Before the order is rolled it
     ends everybody's turn and begins everybody's next at once, as the order does
     one fighter at a time: with this command's dice, each combatant's end-of-turn
-    effects (``BattleRuleset.turn_ends``: recovery, bleeding ...) in the battle's
+    effects (``TurnRules.turn_ends``: recovery, bleeding ...) in the battle's
     order; then every combatant's movement, Ready and record of the turn start
     afresh with the ruleset's own new turn (defenses counted anew ...); then each
-    combatant's start-of-turn effects (``BattleRuleset.turn_begins``: staying
+    combatant's start-of-turn effects (``TurnRules.turn_begins``: staying
     conscious, a knockdown's fall ...)."""
 
     def apply(
@@ -193,13 +193,14 @@ class EndTurn(Command):
             return CommandResult(after, in_order)
         events: list[Event] = []
         for c in state.combatants:
-            state, ended = turn_step_with_falls(ruleset.turn_ends, state, c.id, rng, ruleset)
+            state, ended = turn_step_with_falls(ruleset.turns.turn_ends, state, c.id, rng, ruleset)
             events.extend(ended)
-        fresh = tuple(ruleset.new_turn(start_afresh(c)) for c in state.combatants)
+        fresh = tuple(ruleset.turns.new_turn(start_afresh(c)) for c in state.combatants)
         state = replace(state, combatants=fresh, turn=state.turn + 1)
         events.append(TurnEnded(turn=state.turn))
         for c in state.combatants:
-            state, began = turn_step_with_falls(ruleset.turn_begins, state, c.id, rng, ruleset)
+            begins = ruleset.turns.turn_begins
+            state, began = turn_step_with_falls(begins, state, c.id, rng, ruleset)
             events.extend(began)
         return CommandResult(state, tuple(events))
 
@@ -263,10 +264,10 @@ class Attack(Command):
             problems, implied = attack_problems(state, ruleset, attacker, defender)
             first.extend(overrule(problems, self.gm_override, attacker, "attack"))
             if implied is not None:
-                maneuver = ruleset.maneuver(implied.key)
+                maneuver = ruleset.turns.maneuver(implied.key)
                 state = state.with_combatants(replace(attacker, maneuver=implied))
                 first.append(maneuver_chosen(attacker, maneuver, implied=True))
-        result = ruleset.attack(
+        result = ruleset.attacks.attack(
             state, self.attacker_id, self.defender_id, self.choices, self.answer, rng
         )
         after = result.after
@@ -299,7 +300,7 @@ def _maneuver_check(
     events = overrule(problems, gm_override, who, action.value)
     if implied is None:
         return who, events
-    maneuver = ruleset.maneuver(implied.key)
+    maneuver = ruleset.turns.maneuver(implied.key)
     chosen = maneuver_chosen(who, maneuver, implied=True, implied_by=action.verb)
     return replace(who, maneuver=implied), (*events, chosen)
 
@@ -555,16 +556,17 @@ class PaintTerrain(Command):
     def apply(
         self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
     ) -> CommandResult:
-        for h in self.hexes:
+        stroke = dict.fromkeys(self.hexes)  # each hex once, hashed once (a stroke of 90,000)
+        for h in stroke:
             if h not in state.grid:
                 raise IllegalCommandError(f"{hex_name(h)} is off the map")
-        terrain = state.terrain.painted(self.hexes, self.change)
+        terrain = state.terrain.painted(stroke, self.change)
         if terrain == state.terrain:
             return CommandResult(state, ())
         event = TerrainPainted(
-            hexes=tuple(dict.fromkeys(self.hexes)),
+            hexes=tuple(stroke),
             change=self.change,
-            change_text=self.change.describe(ruleset.terrain_label),
+            change_text=self.change.describe(ruleset.battlefield.terrain_label),
         )
         return CommandResult(replace(state, terrain=terrain), (event,))
 

@@ -1,7 +1,7 @@
 """A fighter's condition as every ruleset can tell it, in one small typed view.
 
 The battle, the panes and, later, computer-controlled sides and statistics ask
-the ruleset (``BattleRuleset.fighter_condition``) rather than read its statuses,
+the ruleset (``ConditionRules.fighter_condition``) rather than read its statuses,
 wound tracks or labels: whether the fighter can still take part in the fight,
 and whether it is down and how. The battle core reads it for two rules of its
 own: a fighter who goes down falls and lets go of what it holds

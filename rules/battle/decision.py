@@ -39,8 +39,9 @@ def decision(state: BattleState, ruleset: BattleRuleset) -> BattleOutcome | None
     if len(sides) < 2:
         return None
     able: set[Side] = set()
+    condition = ruleset.conditions.fighter_condition
     for c in state.combatants:
-        if c.side not in able and ruleset.fighter_condition(c, details=False).able_to_act:
+        if c.side not in able and condition(c, details=False).able_to_act:
             able.add(c.side)
             if len(able) > 1:
                 return None
@@ -162,7 +163,7 @@ def reconcile(
             s
             for s in _sides_on_map(after)
             if any(
-                c.side is s and ruleset.fighter_condition(c, details=False).able_to_act
+                c.side is s and ruleset.conditions.fighter_condition(c, details=False).able_to_act
                 for c in after.combatants
             )
         )

@@ -19,7 +19,7 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from hexmap import HexGrid
+from hexmap import Hex, HexGrid
 from rules.battle.limits import MAX_MODES, MAX_WEAPONS
 from rules.battle.model import Combatant, DamageBase, Fighter, Side, Weapon
 from rules.battle.sides import SideSetup, side_name
@@ -60,15 +60,14 @@ def mode_place(weapon_index: int, mode_index: int, part: str) -> str:
 def map_span(grid: HexGrid) -> int:
     """The longest distance in hexes between two hexes of the map: the farthest a
     reach can be drawn on it. On a rectangle of offset columns and rows the
-    farthest pair has a corner at one end, so only the corners are measured from."""
-    hexes = grid.hexes()
+    farthest pair has a corner at one end, and the other at the top or the bottom
+    of a column: the hexes of a column lie on a line between those two, and a
+    distance is largest at a line's ends. So only the corners are measured from,
+    to twice the map's width (the largest map at once, not its 90,000 hexes)."""
     last_col, last_row = grid.width - 1, grid.height - 1
-    corners = [
-        h
-        for h in hexes
-        if h.to_offset() in ((0, 0), (last_col, 0), (0, last_row), (last_col, last_row))
-    ]
-    return max((c.distance(h) for c in corners for h in hexes), default=0)
+    corners = [Hex.from_offset(col, row) for col in (0, last_col) for row in (0, last_row)]
+    ends = [Hex.from_offset(col, row) for col in range(grid.width) for row in (0, last_row)]
+    return max(c.distance(h) for c in corners for h in ends)
 
 
 def weapon_problems(weapon: Weapon, index: int, grid: HexGrid) -> list[SheetProblem]:
@@ -166,11 +165,11 @@ def check_fighter(fighter: Fighter, grid: HexGrid, ruleset: BattleRuleset) -> No
     """``IllegalCommandError`` for a sheet the battle refuses, the same for every
     command that brings one in (``EditFighter``, ``rules.battle.roster.AddCombatant``):
     the first of its ``fighter_problems`` on this map, or a sheet of another
-    ruleset (``BattleRuleset.sheet_refusal``)."""
+    ruleset (``SheetRules.refusal``)."""
     problems = fighter_problems(fighter, grid)
     if problems:
         raise IllegalCommandError(f"the sheet of {fighter.name!r}: {problems[0].message}")
-    refusal = ruleset.sheet_refusal(fighter)
+    refusal = ruleset.sheets.refusal(fighter)
     if refusal is not None:
         raise IllegalCommandError(refusal)
 

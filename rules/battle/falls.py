@@ -1,6 +1,6 @@
 """A fighter who goes down falls where it stands and lets go of what it holds.
 
-Every ruleset says when a fighter is down (``BattleRuleset.fighter_condition``:
+Every ruleset says when a fighter is down (``ConditionRules.fighter_condition``:
 knocked out, killed, incapacitated, paralysed from the neck); what follows is the
 same in every system, so the battle does it (``fall_and_let_go``): at once
 after the step of the turn that put the fighter down (the end or the start of a
@@ -41,7 +41,7 @@ from rules.battle.values import hex_name
 from rules.core.dice import DiceSource
 from rules.core.events import CombatantEvent, Event
 
-# A ruleset's step of one fighter's turn (``BattleRuleset.turn_begins``, ``turn_ends``).
+# A ruleset's step of one fighter's turn (``TurnRules.turn_begins``, ``turn_ends``).
 TurnStep = Callable[[BattleState, str, DiceSource], tuple[BattleState, tuple[Event, ...]]]
 
 # Shields held in the hand rather than strapped to the arm: they drop with the hand.
@@ -119,7 +119,7 @@ def falls_since(
     before: BattleState, after: BattleState, ruleset: BattleRuleset
 ) -> tuple[BattleState, tuple[Event, ...]]:
     """``after`` with every fighter that it finds down, and ``before`` did not
-    (``ruleset.fighter_condition``), fallen and let go, and the events. A fighter
+    (``ruleset.conditions.fighter_condition``), fallen and let go, and the events. A fighter
     new in ``after`` comes as the GM made it; one left alone is not asked again."""
     if after.combatants is before.combatants:
         return after, ()
@@ -130,8 +130,11 @@ def falls_since(
         was = earlier.get(c.id)
         if was is None or was is c:
             continue
-        now = ruleset.fighter_condition(c, details=False)
-        if now.down is None or ruleset.fighter_condition(was, details=False).down is not None:
+        now = ruleset.conditions.fighter_condition(c, details=False)
+        if (
+            now.down is None
+            or ruleset.conditions.fighter_condition(was, details=False).down is not None
+        ):
             continue
         state, fell = fall_and_let_go(state, c.id, now)
         events.extend(fell)

@@ -118,23 +118,28 @@ _LIMIT_BY_PART: dict[object, int] = {part: limit.limit for part, limit in LIMITS
 def _over_limit(data: object) -> tuple[tuple[str | int, ...], CountLimit, int] | None:
     """The place, limit and size of the first list or object of ``data`` over its
     limit. A quick walk finds whether there is one (a file holds millions of
-    values; numbers and text are never pushed), a second one with places names it."""
-    pending: list[tuple[object, object]] = [(data, None)]
-    while pending:
-        value, part = pending.pop()
-        if isinstance(value, dict):
-            if len(value) > _LIMIT_BY_PART.get(part, MAX_ENTRIES):
-                return _named_over_limit(data)
-            for key, child in value.items():
-                if isinstance(child, dict | list):
-                    pending.append((child, key))
-        elif isinstance(value, list):
-            if len(value) > _LIMIT_BY_PART.get(part, MAX_ENTRIES):
-                return _named_over_limit(data)
-            for child in value:
-                if isinstance(child, dict | list):
-                    pending.append((child, None))
+    values; numbers and text are never looked into), a second one with places
+    names it."""
+    if isinstance(data, dict | list) and _holds_too_many(data, None):
+        return _named_over_limit(data)
     return None
+
+
+def _holds_too_many(value: dict[str, object] | list[object], part: object) -> bool:
+    """Whether ``value`` (the ``part`` of its object) or anything in it is over
+    its limit. Recursive: a file's JSON is checked for depth before this
+    (``rules.core.strict_json``, at most 64 levels)."""
+    if len(value) > _LIMIT_BY_PART.get(part, MAX_ENTRIES):
+        return True
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if isinstance(child, dict | list) and _holds_too_many(child, key):
+                return True
+    else:
+        for child in value:
+            if isinstance(child, dict | list) and _holds_too_many(child, None):
+                return True
+    return False
 
 
 def _named_over_limit(data: object) -> tuple[tuple[str | int, ...], CountLimit, int] | None:

@@ -1,7 +1,7 @@
 """Maneuvers as data: what a ruleset says each of a fighter's choices for its turn
 allows, in terms the neutral battle checks and the panes show (rules.battle.turns).
 
-A ruleset lists its maneuvers (``BattleRuleset.maneuvers``); a combatant's choice is
+A ruleset lists its maneuvers (``TurnRules.maneuvers``); a combatant's choice is
 a ``ManeuverChoice`` (the maneuver's key and, for one with options, the option's
 key) recorded on ``Combatant.maneuver`` until its next turn begins. The battle reads
 only ``ManeuverTerms``: how many attacks (and whether they must fall on one foe),

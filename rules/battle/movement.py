@@ -21,7 +21,7 @@ map, and each cites it as its own (``BattleRuleset.core_citations``):
   fall (``apply_fall``) or the GM (``rules.battle.commands.SetPosture``) changes them. The
   ruleset's posture table gives the hit modifiers (seed 000: ``rules.sets.seed000.situation``).
 * A posture limits movement too: the ruleset answers how far a fighter in each
-  posture moves in a turn (``BattleRuleset.posture_move``, a ``PostureMove``), and
+  posture moves in a turn (``TurnRules.posture_move``, a ``PostureMove``), and
   the turn rules check it with the maneuver's allowance (``rules.battle.turns.
   move_limit``). ``basic_posture_moves`` is the 3d6 family's table, which no seed
   gives (our reading of its 3rd edition's positions): standing, the whole Move; a
@@ -157,7 +157,7 @@ def new_turn(combatant: Combatant) -> Combatant:
 @dataclass(frozen=True, slots=True)
 class PostureMove:
     """How far a fighter in one posture moves in a turn, as its ruleset answers
-    (``BattleRuleset.posture_move``): at most ``hexes`` hexes (None: as far as its
+    (``TurnRules.posture_move``): at most ``hexes`` hexes (None: as far as its
     movement points go), with ``move_fraction`` of its Move as movement points.
     ``verb`` is how the log says it moves ("crawls"); ``rule`` the limit in words
     for a refusal ("a prone fighter crawls one hex a turn")."""

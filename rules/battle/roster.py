@@ -10,7 +10,7 @@ leaves drops out of it, and if it was its turn, the next fighter's begins.
 A newcomer's sheet passes the same checks as an edited one
 (``rules.battle.edits.check_fighter``): what the battle refuses in any sheet (a
 fighter without a name, weapons sharing a key, a reach longer than the map ...)
-and a sheet of another ruleset (``BattleRuleset.sheet_refusal``). So neither a
+and a sheet of another ruleset (``SheetRules.refusal``). So neither a
 battle file nor an import brings in a fighter that ``EditFighter`` would refuse.
 """
 
@@ -80,7 +80,7 @@ def place_in_order(
     """The running turn order with ``newcomer_id`` at its place by the ruleset's
     initiative: before the first fighter of the order who ranks after it. The
     others keep their order (their ties were settled when it was rolled)."""
-    ranked, _events = ruleset.initiative(state, dice)
+    ranked, _events = ruleset.turns.initiative(state, dice)
     if newcomer_id not in ranked:
         return (*state.initiative, newcomer_id)
     after_it = set(ranked[ranked.index(newcomer_id) + 1 :])

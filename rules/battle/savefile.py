@@ -9,7 +9,7 @@ faces, so nothing is rolled again and the state is the one saved
 
 This module is pure: text in, ``Battle`` out, and back. The values are written by
 the generic codec of ``rules.battle.values`` with the battle's own types and the
-types its ruleset names (``SavingRuleset.saved_types``: its commands, attack
+types its ruleset names (``SheetRules.saved_types``: its commands, attack
 choices, sheet and tracks). Reading and writing files is ``app.files``'s.
 
 Every problem with a file is a ``BattleFileError`` whose message names it in a
@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Protocol
 
 import rules.battle as battle_package
 from hexmap import HexGrid
@@ -88,11 +87,9 @@ class PartlyReplayedFile(BattleFileError):
         self.total = total
 
 
-class SavingRuleset(BattleRuleset, Protocol):
-    """What the file asks of a ruleset: the types of its own that a battle holds."""
-
-    @property
-    def saved_types(self) -> tuple[type, ...]: ...
+# What the file asks of a ruleset: the types of its own that a battle holds
+# (``BattleRuleset.sheets.saved_types``).
+SavingRuleset = BattleRuleset
 
 
 # The ruleset of a key with options; no key (a file whose state names none) means the
@@ -284,7 +281,7 @@ def battle_from_document(
         raise BattleFileError("initial_state: expected an object")
     ruleset = _ruleset_named(raw_state, rulesets)
     try:
-        codec = ValueCodec(saved_types_for(ruleset.saved_types))
+        codec = ValueCodec(saved_types_for(ruleset.sheets.saved_types))
     except TypeError as exc:  # the ruleset's types cannot be saved: a bug, not the file's
         raise BattleFileError(f"the battle's ruleset cannot read files: {exc}") from None
     refusal = foreign_sheet(document, ruleset, sheet_owner)
@@ -326,30 +323,38 @@ def battle_from_document(
 _FIGHTER_DEPTH = 4
 
 
-def _fighters_in(data: object) -> Iterator[Mapping[str, object]]:
+def _fighters_in(data: object) -> list[Mapping[str, object]]:
     """Every fighter a part of a file holds (an object with a name and a tagged
     ``stats``: the initial state's combatants, a command's newcomer or edited
-    sheet) within ``_FIGHTER_DEPTH`` levels; no deeper, so that a long log is
-    looked through quickly."""
-    pending: list[tuple[object, int]] = [(data, 0)]
-    while pending:
-        value, depth = pending.pop()
+    sheet) within ``_FIGHTER_DEPTH`` levels, in the file's order; no deeper, so
+    that a long log is looked through quickly. Only objects and lists are
+    looked into (a stroke's 90,000 hexes are a call each)."""
+    found: list[Mapping[str, object]] = []
+
+    def look_into(value: dict[str, object] | list[object], depth: int) -> None:
         if isinstance(value, dict):
             stats = value.get("stats")
             if isinstance(stats, dict) and TYPE_KEY in stats and "name" in value:
-                yield value
-                continue
-            if depth < _FIGHTER_DEPTH:
-                pending.extend((v, depth + 1) for v in reversed(value.values()))
-        elif isinstance(value, list) and depth < _FIGHTER_DEPTH:
-            pending.extend((v, depth + 1) for v in reversed(value))
+                found.append(value)
+                return
+            children: Iterable[object] = value.values()
+        else:
+            children = value
+        if depth < _FIGHTER_DEPTH:
+            for child in children:
+                if isinstance(child, dict | list):
+                    look_into(child, depth + 1)
+
+    if isinstance(data, dict | list):
+        look_into(data, 0)
+    return found
 
 
 def foreign_sheet(
     document: Mapping[str, object], ruleset: SavingRuleset, sheet_owner: SheetOwner | None
 ) -> str | None:
     """Why the file cannot be opened because a fighter in it is of another ruleset
-    than the battle's (``BattleRuleset.sheet_refusal``: its sheet is none of the
+    than the battle's (``SheetRules.refusal``: its sheet is none of the
     battle's ruleset's sheet types): the fighter's name and place, its sheet's
     ruleset (``sheet_owner``'s answer) and the battle's. A not yet read sheet
     (``RawSheet``) is the battle's own if its ruleset reads such sheets. None when
@@ -357,11 +362,11 @@ def foreign_sheet(
     at all: then the codec names it as unknown)."""
     own = {
         cls.__name__
-        for cls in (ruleset.sheet_type, *ruleset.saved_types)
-        if isinstance(cls, type) and issubclass(cls, ruleset.sheet_type)
+        for cls in (ruleset.sheets.sheet_type, *ruleset.sheets.saved_types)
+        if isinstance(cls, type) and issubclass(cls, ruleset.sheets.sheet_type)
     }
     own.add(RulesetSheet.__name__)
-    if ruleset.sheet_type.reads_raw_sheets:
+    if ruleset.sheets.sheet_type.reads_raw_sheets:
         own.add(RawSheet.__name__)
     parts: list[tuple[str, object]] = [("the initial state", document.get("initial_state"))]
     for what in ("log", "undone"):

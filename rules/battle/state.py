@@ -7,8 +7,9 @@ is given (``rules.sets.registry.get_ruleset``) and hands it to every command, so
 a battle can be read, drawn and saved before any ruleset is loaded. The battle
 calls the ruleset for everything in which game systems differ (an attack, the
 end of a turn, a flying piece that hits somebody) and never asks which ruleset
-it is. ``rules.sets.protocol.Ruleset`` extends ``BattleRuleset`` with what the
-panes and solo play need.
+it is. It asks by role (``BattleRuleset.sheets``, ``.attacks``, ``.turns``,
+``.conditions``, ``.battlefield``); ``rules.sets.protocol.Ruleset`` widens each
+role with what the panes and computer-controlled sides need.
 """
 
 from __future__ import annotations
@@ -63,29 +64,9 @@ class AttackResult:
     after: BattleState | None = None
 
 
-class BattleRuleset(Protocol):
-    """The questions the ruleset-neutral battle asks of its ruleset. Every die
-    goes through ``dice``; every answer is a new state or frozen records."""
-
-    @property
-    def key(self) -> str:
-        """The registry key, e.g. ``"000"``."""
-        ...
-
-    @property
-    def options(self) -> frozenset[str]:
-        """The options this battle plays with, e.g. ``{"locations-001"}``."""
-        ...
-
-    def with_options(self, options: Iterable[str]) -> BattleRuleset:
-        """The same ruleset with other options; ``RulesError`` for unknown ones."""
-        ...
-
-    @property
-    def core_citations(self) -> CoreCitations:
-        """What the battle's shared mechanics (turn sequence, movement, readying,
-        dropping, postures) cite in this ruleset's log (rules.battle.citations)."""
-        ...
+class SheetRules(Protocol):
+    """The ruleset's character sheet as the battle asks it (``BattleRuleset.sheets``):
+    whose sheets it takes, which of its types a battle file holds."""
 
     @property
     def sheet_type(self) -> type[RulesetSheet]:
@@ -94,13 +75,24 @@ class BattleRuleset(Protocol):
         read, ``rules.battle.catalog.RawSheet``, is read by the ruleset first)."""
         ...
 
-    def sheet_refusal(self, fighter: Fighter) -> str | None:
+    @property
+    def saved_types(self) -> tuple[type, ...]:
+        """The frozen dataclasses and enums of this ruleset that a battle holds
+        (its commands, attack choices, sheet, tracks): a battle file
+        (``rules.battle.savefile``) writes and reads them, and only them, by name."""
+        ...
+
+    def refusal(self, fighter: Fighter) -> str | None:
         """Why ``fighter`` cannot fight in this ruleset's battles: its sheet is
         another ruleset's (the reason names the fighter and both rulesets); None
         when it may. ``AddCombatant``, ``EditFighter`` and a battle file's initial
         state refuse such a fighter. Every ruleset answers with
         ``rules.sets.sheet_refusal``, which asks the registry whose a sheet is."""
         ...
+
+
+class AttackRules(Protocol):
+    """The ruleset's attack as the battle asks it (``BattleRuleset.attacks``)."""
 
     def attack(
         self,
@@ -118,12 +110,11 @@ class BattleRuleset(Protocol):
         four steps answers with ``rules.battle.attack_steps.run_attack``."""
         ...
 
-    def new_turn(self, combatant: Combatant) -> Combatant:
-        """The combatant as a new turn finds it, after the battle's own reset of
-        movement and this turn's record: the ruleset's per-turn counts start over."""
-        ...
 
-    # --- turns in order (rules.battle.turns) ------------------------------------------
+class TurnRules(Protocol):
+    """The ruleset's turns in order as the battle asks them (``rules.battle.turns``,
+    ``BattleRuleset.turns``)."""
+
     def initiative(
         self, state: BattleState, dice: DiceSource
     ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
@@ -146,6 +137,11 @@ class BattleRuleset(Protocol):
         the turns run, the battle checks it with the maneuver's allowance."""
         ...
 
+    def new_turn(self, combatant: Combatant) -> Combatant:
+        """The combatant as a new turn finds it, after the battle's own reset of
+        movement and this turn's record: the ruleset's per-turn counts start over."""
+        ...
+
     def turn_begins(
         self, state: BattleState, combatant_id: str, dice: DiceSource
     ) -> tuple[BattleState, tuple[Event, ...]]:
@@ -162,6 +158,26 @@ class BattleRuleset(Protocol):
         bleeding ...); before the order is rolled, the whole-round ``EndTurn``
         calls it for every combatant first."""
         ...
+
+
+class ConditionRules(Protocol):
+    """The fighters' condition by the ruleset's wounds (``BattleRuleset.conditions``)."""
+
+    def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
+        """Whether the combatant can still take part in the fight, and whether it
+        is down and how (rules.battle.condition), by this ruleset's wounds; how
+        hurt it is, its useless limbs and the penalties in force. The battle makes
+        one who goes down fall and let go (rules.battle.falls) and decides the
+        battle when one side or none is left able to act (rules.battle.decision):
+        it asks after every command with ``details`` False, and the ruleset then
+        leaves ``hurt``, ``useless_limbs`` and ``penalties`` at their defaults."""
+        ...
+
+
+class BattlefieldRules(Protocol):
+    """The map under the ruleset's rules (``BattleRuleset.battlefield``): what its
+    terrain is called and does, and what a flying piece does to whoever stands in
+    its way."""
 
     @property
     def stray_hits(self) -> StrayHitRules:
@@ -188,17 +204,47 @@ class BattleRuleset(Protocol):
         terrain brush's event, the map's tooltip and the hex pane read it."""
         ...
 
-    def fighter_condition(
-        self, combatant: Combatant, *, details: bool = True
-    ) -> FighterCondition:
-        """Whether the combatant can still take part in the fight, and whether it
-        is down and how (rules.battle.condition), by this ruleset's wounds; how
-        hurt it is, its useless limbs and the penalties in force. The battle makes
-        one who goes down fall and let go (rules.battle.falls) and decides the
-        battle when one side or none is left able to act (rules.battle.decision):
-        it asks after every command with ``details`` False, and the ruleset then
-        leaves ``hurt``, ``useless_limbs`` and ``penalties`` at their defaults."""
+
+class BattleRuleset(Protocol):
+    """The questions the ruleset-neutral battle asks of its ruleset, by role: the
+    sheet, the attack, the turns, the fighters' condition and the battlefield.
+    Every die goes through ``dice``; every answer is a new state or frozen
+    records."""
+
+    @property
+    def key(self) -> str:
+        """The registry key, e.g. ``"000"``."""
         ...
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The options this battle plays with, e.g. ``{"locations-001"}``."""
+        ...
+
+    def with_options(self, options: Iterable[str]) -> BattleRuleset:
+        """The same ruleset with other options; ``RulesError`` for unknown ones."""
+        ...
+
+    @property
+    def core_citations(self) -> CoreCitations:
+        """What the battle's shared mechanics (turn sequence, movement, readying,
+        dropping, postures) cite in this ruleset's log (rules.battle.citations)."""
+        ...
+
+    @property
+    def sheets(self) -> SheetRules: ...
+
+    @property
+    def attacks(self) -> AttackRules: ...
+
+    @property
+    def turns(self) -> TurnRules: ...
+
+    @property
+    def conditions(self) -> ConditionRules: ...
+
+    @property
+    def battlefield(self) -> BattlefieldRules: ...
 
 
 @dataclass(frozen=True)
@@ -320,9 +366,7 @@ class Command:
     """Base of battle commands. ``apply`` is pure: state and dice in, state and
     events out."""
 
-    def apply(
-        self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset
-    ) -> CommandResult:
+    def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         """``ruleset`` is the battle's (the one ``state`` names)."""
         raise NotImplementedError
 

@@ -13,15 +13,15 @@ State (``rules.battle.state.BattleState``):
   ``Combatant.maneuver_last_turn`` (the previous turn's, once a new one began).
 
 The ruleset (``BattleRuleset``, and so ``rules.sets.protocol.Ruleset``):
-  ``ruleset.maneuvers(state, id)``: the maneuvers a combatant may choose now
+  ``ruleset.turns.maneuvers(state, id)``: the maneuvers a combatant may choose now
   (``rules.battle.maneuvers.Maneuver``: key, label, citation, description,
   attacks, movement, active_defenses, out_of_turn, permits (``ManeuverAction``:
   readying, a posture change), options with their bonuses and ``same_foe``);
-  ``ruleset.maneuver(key)``; ``ruleset.initiative(state, dice)``;
-  ``ruleset.turn_begins`` / ``turn_ends`` (the conditions that tick);
-  ``Ruleset.legal_actions(state, id)`` (commands, the maneuvers among them) and
-  ``Ruleset.condition_labels(combatant)`` (stunned, bleeding ... for the tracker).
-  ``ruleset.posture_move(posture)`` (how far a fighter in that posture moves a
+  ``ruleset.maneuver(key)``; ``ruleset.turns.initiative(state, dice)``;
+  ``ruleset.turns.turn_begins`` / ``turn_ends`` (the conditions that tick);
+  ``Turns.legal_actions(state, id)`` (commands, the maneuvers among them) and
+  ``Conditions.labels(combatant)`` (stunned, bleeding ... for the tracker).
+  ``ruleset.turns.posture_move(posture)`` (how far a fighter in that posture moves a
   turn: a prone one crawls one hex).
   ``terms_of(ruleset, combatant)``, ``movement_left(state, ruleset, combatant)``
   and ``attacks_left(ruleset, combatant)`` read a combatant's maneuver here;
@@ -175,7 +175,7 @@ def terms_of(ruleset: BattleRuleset, who: Combatant) -> ManeuverTerms | None:
     """The terms of the combatant's maneuver; None while it has chosen none."""
     if who.maneuver is None:
         return None
-    return ruleset.maneuver(who.maneuver.key).terms(who.maneuver.option)
+    return ruleset.turns.maneuver(who.maneuver.key).terms(who.maneuver.option)
 
 
 def hexes_moved(who: Combatant) -> int:
@@ -223,7 +223,7 @@ def widest_open_maneuver(
 ) -> Maneuver | None:
     """Of the maneuvers the ruleset offers ``who`` now, the one that moves it
     furthest (the first of those that move as far); None when it offers none."""
-    offered = ruleset.maneuvers(state, who.id)
+    offered = ruleset.turns.maneuvers(state, who.id)
     if not offered:
         return None
     return max(offered, key=lambda m: _ALLOWANCE_ORDER.index(m.movement))
@@ -245,7 +245,7 @@ def move_limit(
         maneuver = widest_open_maneuver(state, ruleset, who)
         option = ""
     allowance = MoveAllowance.NONE if maneuver is None else maneuver.terms(option).movement
-    posture = ruleset.posture_move(who.posture)
+    posture = ruleset.turns.posture_move(who.posture)
     move = posture.move_points(who.fighter.move)
     points: int | None = None
     hexes = posture.hexes
@@ -266,9 +266,9 @@ def movement_left(
     """How far the combatant may still move this turn (``move_limit`` of its
     maneuver, or of the widest still open to it): movement points for a full or
     half Move; hexes for a step, none, or a posture that counts hexes (a prone
-    fighter's crawl: ``BattleRuleset.posture_move(posture).hexes`` is then set),
+    fighter's crawl: ``TurnRules.posture_move(posture).hexes`` is then set),
     0 or less once the movement points are spent."""
-    chosen = None if who.maneuver is None else ruleset.maneuver(who.maneuver.key)
+    chosen = None if who.maneuver is None else ruleset.turns.maneuver(who.maneuver.key)
     option = "" if who.maneuver is None else who.maneuver.option
     limit = move_limit(state, ruleset, who, chosen, option)
     points_left = None if limit.points is None else limit.points - who.move_used
@@ -307,7 +307,7 @@ def upcoming(state: BattleState, ruleset: BattleRuleset | None = None) -> tuple[
 def can_act(state: BattleState, ruleset: BattleRuleset, combatant_id: str) -> bool:
     """Whether the ruleset offers the combatant any maneuver now (seed 000: not the
     unconscious or the dead): a turn that begins without one passes at once."""
-    return bool(ruleset.maneuvers(state, combatant_id))
+    return bool(ruleset.turns.maneuvers(state, combatant_id))
 
 
 # --- the checks ---------------------------------------------------------------------------
@@ -412,12 +412,12 @@ def attack_problems(
     problems: list[str] = []
     if defender.status is Status.DEAD:
         problems.append(f"{defender.name} is dead")
-    maneuver = None if attacker.maneuver is None else ruleset.maneuver(attacker.maneuver.key)
+    maneuver = None if attacker.maneuver is None else ruleset.turns.maneuver(attacker.maneuver.key)
     option = "" if attacker.maneuver is None else attacker.maneuver.option
     implied: ManeuverChoice | None = None
     if maneuver is None:
         maneuver = next(
-            (m for m in ruleset.maneuvers(state, attacker.id) if m.implied_by_attack), None
+            (m for m in ruleset.turns.maneuvers(state, attacker.id) if m.implied_by_attack), None
         )
         if maneuver is None:
             problems.append(f"{attacker.name} has no maneuver that allows an attack now")
@@ -477,7 +477,7 @@ def action_problems(
     late = turn_problem(state, who, action.infinitive)
     if late is not None:
         problems.append(late)
-    permitting = [m for m in ruleset.maneuvers(state, who.id) if action in m.permits]
+    permitting = [m for m in ruleset.turns.maneuvers(state, who.id) if action in m.permits]
     implied: ManeuverChoice | None = None
     if who.maneuver is None:
         if not permitting:
@@ -486,7 +486,7 @@ def action_problems(
             implied = ManeuverChoice(permitting[0].key, "", implied=True)
             problems.extend(maneuver_problems(state, ruleset, who, permitting[0]))
         return problems, implied
-    held = ruleset.maneuver(who.maneuver.key)
+    held = ruleset.turns.maneuver(who.maneuver.key)
     if action not in held.permits:
         label = held.describe_choice(who.maneuver.option)
         choose = f" (choose {permitting[0].label})" if permitting else ""
@@ -519,7 +519,7 @@ def begin_turn(
     """``combatant_id``'s turn begins: its record starts afresh (the battle's and
     the ruleset's ``new_turn``), then the ruleset's start-of-turn effects."""
     who = state.combatant(combatant_id)
-    fresh = ruleset.new_turn(start_afresh(who))
+    fresh = ruleset.turns.new_turn(start_afresh(who))
     state = replace(state.with_combatants(fresh), active_id=combatant_id)
     began = TurnBegan(
         citation=ruleset.core_citations.turn_sequence,
@@ -527,7 +527,9 @@ def begin_turn(
         name=who.name,
         round=state.turn,
     )
-    state, ticks = turn_step_with_falls(ruleset.turn_begins, state, combatant_id, dice, ruleset)
+    state, ticks = turn_step_with_falls(
+        ruleset.turns.turn_begins, state, combatant_id, dice, ruleset
+    )
     return state, (began, *ticks)
 
 
@@ -558,7 +560,7 @@ def begin_turn_or_pass(
         if not others:
             return state, tuple(events)
         passes_left -= 1
-        state, ended = turn_step_with_falls(ruleset.turn_ends, state, current, dice, ruleset)
+        state, ended = turn_step_with_falls(ruleset.turns.turn_ends, state, current, dice, ruleset)
         events.extend(ended)
         current, new_round = next_in_order(state, current)
         if new_round:
@@ -587,7 +589,7 @@ def end_active_turn(
     if state.active_id is None:
         raise IllegalCommandError("the turn order has not been rolled")
     ending = state.active_id
-    state, ended = turn_step_with_falls(ruleset.turn_ends, state, ending, dice, ruleset)
+    state, ended = turn_step_with_falls(ruleset.turns.turn_ends, state, ending, dice, ruleset)
     following, new_round = next_in_order(state, ending)
     events: list[Event] = list(ended)
     if new_round:
@@ -613,7 +615,7 @@ def start_turns(
     first fighter's turn begun (``StartTurns``; a battle that starts with its
     order, as the window's demo battle, is built with it). Rolled again while the
     turns run, it begins a new round."""
-    order, rolled = ruleset.initiative(state, dice)
+    order, rolled = ruleset.turns.initiative(state, dice)
     if not order:
         raise IllegalCommandError("nobody can take a turn")
     events: list[Event] = list(rolled)
@@ -653,7 +655,7 @@ class ChooseManeuver(Command):
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         who = state.combatant(self.combatant_id)
         try:
-            maneuver = ruleset.maneuver(self.maneuver)
+            maneuver = ruleset.turns.maneuver(self.maneuver)
         except RulesError as e:
             raise IllegalCommandError(str(e)) from None
         option = self.option
@@ -674,7 +676,7 @@ class ChooseManeuver(Command):
         late = turn_problem(state, who, "choose a maneuver")
         if late is not None:
             problems.append(late)
-        if maneuver.key not in {m.key for m in ruleset.maneuvers(state, who.id)}:
+        if maneuver.key not in {m.key for m in ruleset.turns.maneuvers(state, who.id)}:
             problems.append(f"{who.name} cannot take {label} now")
         problems.extend(maneuver_problems(state, ruleset, who, maneuver, option))
         overridden = overrule(problems, self.gm_override, who, "maneuver")

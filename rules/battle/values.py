@@ -30,13 +30,22 @@ import math
 import re
 import types
 import typing
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from hexmap import Facing, Hex, HexGrid, HexmapError, Reach, parse_digits, parse_signed_digits
+from hexmap import (
+    Facing,
+    Hex,
+    HexGrid,
+    HexmapError,
+    Reach,
+    hex_at_offset,
+    parse_digits,
+    parse_signed_digits,
+)
 from rules.core.dice import Dice
 from rules.core.errors import DataError
 from rules.core.numbers import NumberTextError, parse_fraction
@@ -79,6 +88,31 @@ def _type_name(hint: object) -> str:
 
 
 _Field = tuple[str, object, object]  # name, type hint, default (MISSING: required)
+# A reader of one type's values (``_Decoders``): the JSON data in, the value out.
+Decoder = Callable[[object], Any]
+_ClassDecoder = Callable[[dict[str, object]], Any]  # an object whose class is known
+# Map sizes whose readers a registry keeps (a hex read is checked against the map).
+_KEPT_MAPS = 4
+
+
+class _Wrong(ValueFileError):
+    """A value that is not what its place needs, found by a reader of
+    ``_Decoders``. The place below the value read is gathered as the error leaves
+    each level (``parts``, innermost first), so that no place is written out for
+    the values that are right; ``ValueCodec.decode`` names it in full."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.parts: list[str] = []
+
+    def place(self) -> str:
+        return "".join(reversed(self.parts))
+
+
+def _below(wrong: _Wrong, part: str) -> _Wrong:
+    wrong.parts.append(part)
+    return wrong
 
 
 class SavedTypes:
@@ -96,6 +130,7 @@ class SavedTypes:
         # Text fields that hold JSON (a not yet read sheet's keys): written as the
         # JSON itself, so the file shows them as data, and read back as that text.
         self.json_text: Mapping[type, Collection[str]] = json_text or {}
+        self._decoders: dict[tuple[int, int] | None, _Decoders] = {}
         for root in roots:
             self._register(root)
 
@@ -150,15 +185,33 @@ class SavedTypes:
 
     def named(self, name: object, allowed: tuple[type, ...], where: str) -> type:
         """The registered class a file names, if the place allows it."""
+        try:
+            return self.allowed_class(name, allowed)
+        except _Wrong as wrong:
+            raise ValueFileError(f"{where}: {wrong.problem}") from None
+
+    def allowed_class(self, name: object, allowed: tuple[type, ...]) -> type:
+        """``named`` without the place: ``_Wrong`` for a name it refuses."""
         if not isinstance(name, str):
-            raise ValueFileError(f"{where}: {TYPE_KEY} must be a name, got {_short(name)}")
+            raise _Wrong(f"{TYPE_KEY} must be a name, got {_short(name)}")
         cls = self._by_name.get(name)
         if cls is None or not dataclasses.is_dataclass(cls):
-            raise ValueFileError(f"{where}: unknown kind {name!r} (made by a newer Hexfray?)")
+            raise _Wrong(f"unknown kind {name!r} (made by a newer Hexfray?)")
         if not any(cls is base or issubclass(cls, base) for base in allowed):
             expected = " or ".join(b.__name__ for b in allowed)
-            raise ValueFileError(f"{where}: a {name} cannot stand here (a {expected} does)")
+            raise _Wrong(f"a {name} cannot stand here (a {expected} does)")
         return cls
+
+    def decoders(self, grid: HexGrid | None) -> _Decoders:
+        """The readers of this registry's types for a map of ``grid``'s size (made
+        once: a registry never changes once built)."""
+        key = None if grid is None else (grid.width, grid.height)
+        found = self._decoders.get(key)
+        if found is None:
+            if len(self._decoders) >= _KEPT_MAPS:  # the oldest map's go
+                del self._decoders[next(iter(self._decoders))]
+            found = self._decoders[key] = _Decoders(self, key)
+        return found
 
 
 def _default_of(f: dataclasses.Field[Any]) -> object:
@@ -182,6 +235,15 @@ class ValueCodec:
     def __init__(self, types_: SavedTypes, grid: HexGrid | None = None) -> None:
         self.types = types_
         self.grid = grid
+
+    @property
+    def grid(self) -> HexGrid | None:
+        return self._grid
+
+    @grid.setter
+    def grid(self, grid: HexGrid | None) -> None:
+        self._grid = grid
+        self._decoders = self.types.decoders(grid)
 
     # --- writing --------------------------------------------------------------------
     def encode(self, value: object, hint: object) -> object:
@@ -237,166 +299,339 @@ class ValueCodec:
 
     # --- reading --------------------------------------------------------------------
     def decode(self, data: object, hint: object, where: str) -> Any:
+        """``data`` read as a value of the type ``hint``, every value in it checked;
+        ``ValueFileError`` names the place below ``where`` that is wrong."""
+        try:
+            return self._decoders.of(hint)(data)
+        except _Wrong as wrong:
+            raise ValueFileError(f"{where}{wrong.place()}: {wrong.problem}") from None
+
+
+class _Decoders:
+    """The reader of each type a file may hold, for one registry and map size.
+
+    A reader is made once for each type, when first needed: a class's fields, their
+    types and defaults, and the reader of each field's type are looked up then, not
+    for each value read (a file holds hundreds of thousands of small values). A
+    reader takes the JSON data and gives the value, or raises ``_Wrong``; the
+    checks and messages are the same for every value of a type."""
+
+    def __init__(self, types_: SavedTypes, map_size: tuple[int, int] | None) -> None:
+        self.types = types_
+        self.map_size = map_size
+        self._by_hint: dict[object, Decoder] = {}
+        self._by_class: dict[type, _ClassDecoder] = {}
+        self._by_allowed: dict[tuple[type, ...], Decoder] = {}
+
+    def of(self, hint: object) -> Decoder:
+        """The reader of values of the type ``hint``."""
+        try:
+            found = self._by_hint.get(hint)
+        except TypeError:  # a hint that cannot be hashed: made each time
+            return self._made(hint)
+        if found is None:
+            found = self._by_hint[hint] = self._made(hint)
+        return found
+
+    def _made(self, hint: object) -> Decoder:
         if hint is object:
-            return self._decode_dataclass(data, (object,), where)
+            return self._objects((object,))
         members = typing.get_args(hint) if _is_union(hint) else (hint,)
-        if data is None:
-            if type(None) in members:
-                return None
-            raise ValueFileError(f"{where}: a value is missing (null)")
+        nullable = type(None) in members
         members = tuple(m for m in members if m is not type(None))
-        classes = tuple(m for m in members if dataclasses.is_dataclass(m) or m is object)
-        if classes and isinstance(data, dict) and not _special_object(members):
-            return self._decode_dataclass(data, classes, where)  # type: ignore[arg-type]
-        if len(members) != 1:
-            return self._decode_one_of(data, members, where)
-        return self._decode_plain(data, members[0], where)
+        classes = tuple(
+            m
+            for m in members
+            if isinstance(m, type) and (dataclasses.is_dataclass(m) or m is object)
+        )
+        plain = self._plain(members[0]) if len(members) == 1 else self._one_of(members)
+        objects = self._objects(classes) if classes and not _special_object(members) else None
+        if objects is None and not nullable:
+            if plain is _integer:
+                return _integer_present
+            if plain is _text:
+                return _text_present
 
-    def _decode_one_of(self, data: object, members: tuple[object, ...], where: str) -> Any:
+            def present(data: object) -> Any:
+                if data is None:
+                    raise _Wrong(_MISSING)
+                return plain(data)
+
+            return present
+
+        def decode(data: object) -> Any:
+            if data is None:
+                if nullable:
+                    return None
+                raise _Wrong(_MISSING)
+            if objects is not None and isinstance(data, dict):
+                return objects(data)
+            return plain(data)
+
+        return decode
+
+    def _one_of(self, members: tuple[object, ...]) -> Decoder:
         """A union of plain types (``Light | Footing``): the first that reads it."""
-        for member in members:
-            try:
-                return self._decode_plain(data, member, where)
-            except ValueFileError:
-                continue
+        readers = tuple(self._plain(m) for m in members)
         expected = " or ".join(_type_name(m) for m in members)
-        raise ValueFileError(f"{where}: expected {expected}, got {_short(data)}")
 
-    def _decode_plain(self, data: object, hint: object, where: str) -> Any:
+        def decode(data: object) -> Any:
+            for reader in readers:
+                try:
+                    return reader(data)
+                except _Wrong:
+                    continue
+            raise _Wrong(f"expected {expected}, got {_short(data)}")
+
+        return decode
+
+    def _plain(self, hint: object) -> Decoder:
         if hint is bool:
-            if not isinstance(data, bool):
-                raise ValueFileError(f"{where}: expected true or false, got {_short(data)}")
-            return data
+            return _boolean
         if hint is int:
-            return _integer(data, where)
+            return _integer
         if hint is float:
-            if isinstance(data, bool) or not isinstance(data, int | float):
-                raise ValueFileError(f"{where}: expected a number, got {_short(data)}")
-            if not math.isfinite(data) or abs(data) > MAX_FLOAT:
-                raise ValueFileError(f"{where}: the number {data} is out of range")
-            return float(data)
+            return _float
         if hint is str:
-            return _text(data, where)
+            return _text
         if isinstance(hint, type):
             if issubclass(hint, Enum):
-                return self._decode_enum(data, hint, where)
+                return _enum(hint)
             if hint is Hex:
-                return self._decode_hex(data, where)
+                return self._hex
             if hint is Fraction:
-                return _fraction(data, where)
+                return _fraction
             if hint is Reach:
-                try:
-                    return Reach.parse(_text(data, where))
-                except HexmapError as exc:
-                    raise ValueFileError(f"{where}: {exc}") from None
+                return _reach
             if hint is Dice:
-                return _dice(data, where)
+                return _dice
             if dataclasses.is_dataclass(hint):
-                return self._decode_dataclass(data, (hint,), where)
+                return self._objects((hint,))
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is tuple:
-            items = _list(data, where)
             if args == (Hex, Ellipsis):
-                return self._decode_hexes(items, where)
+                return self._hexes
             if args and args[-1] is not Ellipsis:
-                if len(items) != len(args):
-                    raise ValueFileError(f"{where}: expected {len(args)} values, got {len(items)}")
-                return tuple(
-                    self.decode(v, a, f"{where}[{i}]")
-                    for i, (v, a) in enumerate(zip(items, args, strict=True))
-                )
-            return tuple(self.decode(v, args[0], f"{where}[{i}]") for i, v in enumerate(items))
+                return _fixed_tuple(tuple(self.of(a) for a in args))
+            return _tuple(self.of(args[0]))
         if origin is frozenset:
-            items = _list(data, where)
-            decoded = [self.decode(v, args[0], f"{where}[{i}]") for i, v in enumerate(items)]
-            result = frozenset(decoded)
-            if len(result) != len(decoded):
-                raise ValueFileError(f"{where}: a value is listed twice")
-            return result
+            return _frozenset(self.of(args[0]))
         if origin in (Mapping, dict, MappingProxyType, typing.Mapping):
+            return _mapping(self.of(args[1]))
+        problem = f"cannot read a {_type_name(hint)}"
+
+        def unreadable(data: object) -> Any:
+            raise _Wrong(problem)
+
+        return unreadable
+
+    def _objects(self, allowed: tuple[type, ...]) -> Decoder:
+        """The reader of an object of one of the ``allowed`` classes: the class it
+        names (``TYPE_KEY``), or the only one allowed."""
+        found = self._by_allowed.get(allowed)
+        if found is not None:
+            return found
+        types_ = self.types
+        only = allowed[0]
+        default = only if len(allowed) == 1 and only is not object and only in types_ else None
+        named: dict[str, type] = {}  # the names read so far
+        class_reader = self._class
+
+        def decode(data: object) -> Any:
             if not isinstance(data, dict):
-                raise ValueFileError(f"{where}: expected an object, got {_short(data)}")
-            return MappingProxyType(
-                {
-                    _text(k, f"{where} key"): self.decode(v, args[1], f"{where}.{k}")
-                    for k, v in data.items()
-                }
-            )
-        raise ValueFileError(f"{where}: cannot read a {_type_name(hint)}")
+                raise _Wrong(f"expected an object, got {_short(data)}")
+            if TYPE_KEY in data:
+                name = data[TYPE_KEY]
+                cls = named.get(name) if isinstance(name, str) else None
+                if cls is None:
+                    cls = types_.allowed_class(name, allowed)
+                    named[name] = cls
+            elif default is not None:
+                cls = default
+            else:
+                raise _Wrong(f"the object does not say what it is ({TYPE_KEY})")
+            return class_reader(cls)(data)
 
-    def _decode_enum(self, data: object, enum: type[Enum], where: str) -> Enum:
-        if isinstance(data, str) and data in enum.__members__:
-            return enum.__members__[data]
-        names = ", ".join(enum.__members__)
-        what = "facing" if enum is Facing else _type_name(enum)
-        raise ValueFileError(f"{where}: {_short(data)} is not a {what} (one of {names})")
+        self._by_allowed[allowed] = decode
+        return decode
 
-    def _decode_hexes(self, items: list[object], where: str) -> tuple[Hex, ...]:
+    def _class(self, cls: type) -> _ClassDecoder:
+        found = self._by_class.get(cls)
+        if found is None:
+            found = self._by_class[cls] = self._made_class(cls)
+        return found
+
+    def _made_class(self, cls: type) -> _ClassDecoder:
+        """The reader of an object of ``cls`` (a dict, its class known): every key
+        one of its fields, every field without a default there, each field's value
+        read by its type's reader; then the class's own checks."""
+        fields = self.types.fields(cls)
+        known = frozenset(name for name, _, _ in fields)
+        keys = known | {TYPE_KEY}
+        as_json = frozenset(self.types.json_text.get(cls, ()))
+        plan = tuple(
+            (name, self.of(hint), default is dataclasses.MISSING, name in as_json)
+            for name, hint, default in fields
+        )
+        class_name = cls.__name__
+
+        def decode(data: dict[str, object]) -> Any:
+            if not keys.issuperset(data):
+                unknown = sorted(k for k in data if k != TYPE_KEY and k not in known)
+                raise _Wrong(f"{class_name} has no {', '.join(unknown)}")
+            values: dict[str, object] = {}
+            for name, reader, required, json_text in plan:
+                if name in data:
+                    value = data[name]
+                    if json_text and not isinstance(value, str):
+                        values[name] = json.dumps(value, sort_keys=True)
+                        continue
+                    try:
+                        values[name] = reader(value)
+                    except _Wrong as wrong:
+                        raise _below(wrong, f".{name}") from None
+                elif required:
+                    raise _Wrong(f"{class_name} needs {name}")
+            try:
+                return cls(**values)
+            except Exception as exc:  # the class's own checks: any refusal is the file's fault
+                raise _Wrong(short_reason(exc)) from None
+
+        return decode
+
+    def _hexes(self, data: object) -> tuple[Hex, ...]:
         """A list of hexes (painted terrain, a path: up to a map's every hex) as
-        ``_decode_hex`` reads each, without naming each one's place unless it is
-        wrong: a painted map of 160,000 hexes reads in a tenth of a second."""
-        grid = self.grid
-        width, height = (grid.width, grid.height) if grid is not None else (0, 0)
+        ``_hex`` reads each, checked inline: a painted map of 90,000 hexes reads in
+        a few hundredths of a second."""
+        items = _list(data)
+        size = self.map_size
+        width, height = size if size is not None else (0, 0)
         hexes: list[Hex] = []
-        for i, data in enumerate(items):
-            if type(data) is dict and len(data) == 2:
-                col, row = data.get("col"), data.get("row")
+        append = hexes.append
+        for value in items:
+            if type(value) is dict and len(value) == 2:
+                col, row = value.get("col"), value.get("row")
                 if (
                     type(col) is int
                     and type(row) is int
-                    and (grid is None or (0 <= col < width and 0 <= row < height))
-                    and abs(col) <= MAX_INTEGER
-                    and abs(row) <= MAX_INTEGER
+                    and (size is None or (0 <= col < width and 0 <= row < height))
+                    and -MAX_INTEGER <= col <= MAX_INTEGER
+                    and -MAX_INTEGER <= row <= MAX_INTEGER
                 ):
-                    hexes.append(Hex.from_offset(col, row))
+                    append(hex_at_offset(col, row))
                     continue
-            hexes.append(self._decode_hex(data, f"{where}[{i}]"))
+            try:
+                append(self._hex(value))
+            except _Wrong as wrong:
+                raise _below(wrong, f"[{len(hexes)}]") from None
         return tuple(hexes)
 
-    def _decode_hex(self, data: object, where: str) -> Hex:
-        if not isinstance(data, dict) or set(data) != {"col", "row"}:
-            raise ValueFileError(
-                f'{where}: a hex is {{"col": ..., "row": ...}}, got {_short(data)}'
-            )
-        col = _integer(data["col"], f"{where}.col")
-        row = _integer(data["row"], f"{where}.row")
+    def _hex(self, data: object) -> Hex:
+        if not isinstance(data, dict) or data.keys() != {"col", "row"}:
+            raise _Wrong(f'a hex is {{"col": ..., "row": ...}}, got {_short(data)}')
+        try:
+            col = _integer(data["col"])
+        except _Wrong as wrong:
+            raise _below(wrong, ".col") from None
+        try:
+            row = _integer(data["row"])
+        except _Wrong as wrong:
+            raise _below(wrong, ".row") from None
         place = Hex.from_offset(col, row)
-        grid = self.grid
-        if grid is not None and place not in grid:
-            raise ValueFileError(
-                f"{where}: {hex_name(place)} is off the map "
-                f"({grid.width} columns x {grid.height} rows)"
-            )
+        size = self.map_size
+        if size is not None and not (0 <= col < size[0] and 0 <= row < size[1]):
+            raise _Wrong(f"{hex_name(place)} is off the map ({size[0]} columns x {size[1]} rows)")
         return place
 
-    def _decode_dataclass(self, data: object, allowed: tuple[type, ...], where: str) -> Any:
-        if not isinstance(data, dict):
-            raise ValueFileError(f"{where}: expected an object, got {_short(data)}")
-        if TYPE_KEY in data:
-            cls = self.types.named(data[TYPE_KEY], allowed, where)
-        elif len(allowed) == 1 and allowed[0] is not object and allowed[0] in self.types:
-            cls = allowed[0]
-        else:
-            raise ValueFileError(f"{where}: the object does not say what it is ({TYPE_KEY})")
-        fields = self.types.fields(cls)
-        known = {name for name, _, _ in fields}
-        unknown = sorted(k for k in data if k != TYPE_KEY and k not in known)
-        if unknown:
-            raise ValueFileError(f"{where}: {cls.__name__} has no {', '.join(unknown)}")
-        values: dict[str, object] = {}
-        for name, field_hint, default in fields:
-            if name in data:
-                if name in self.types.json_text.get(cls, ()) and not isinstance(data[name], str):
-                    values[name] = json.dumps(data[name], sort_keys=True)
-                else:
-                    values[name] = self.decode(data[name], field_hint, f"{where}.{name}")
-            elif default is dataclasses.MISSING:
-                raise ValueFileError(f"{where}: {cls.__name__} needs {name}")
+
+_MISSING = "a value is missing (null)"
+
+
+def _enum(enum: type[Enum]) -> Decoder:
+    members: dict[str, Enum] = dict(enum.__members__)
+    names = ", ".join(enum.__members__)
+    what = "facing" if enum is Facing else _type_name(enum)
+
+    def decode(data: object) -> Enum:
+        if isinstance(data, str):
+            member = members.get(data)
+            if member is not None:
+                return member
+        raise _Wrong(f"{_short(data)} is not a {what} (one of {names})")
+
+    return decode
+
+
+def _tuple(item: Decoder) -> Decoder:
+    def decode(data: object) -> tuple[object, ...]:
+        items = _list(data)
+        out: list[object] = []
+        append = out.append
         try:
-            return cls(**values)
-        except Exception as exc:  # the class's own checks: any refusal is the file's fault
-            raise ValueFileError(f"{where}: {short_reason(exc)}") from None
+            for value in items:
+                append(item(value))
+        except _Wrong as wrong:
+            raise _below(wrong, f"[{len(out)}]") from None
+        return tuple(out)
+
+    return decode
+
+
+def _fixed_tuple(readers: tuple[Decoder, ...]) -> Decoder:
+    count = len(readers)
+
+    def decode(data: object) -> tuple[object, ...]:
+        items = _list(data)
+        if len(items) != count:
+            raise _Wrong(f"expected {count} values, got {len(items)}")
+        out: list[object] = []
+        append = out.append
+        try:
+            for reader, value in zip(readers, items, strict=True):
+                append(reader(value))
+        except _Wrong as wrong:
+            raise _below(wrong, f"[{len(out)}]") from None
+        return tuple(out)
+
+    return decode
+
+
+def _frozenset(item: Decoder) -> Decoder:
+    def decode(data: object) -> frozenset[object]:
+        items = _list(data)
+        decoded: list[object] = []
+        append = decoded.append
+        try:
+            for value in items:
+                append(item(value))
+        except _Wrong as wrong:
+            raise _below(wrong, f"[{len(decoded)}]") from None
+        result = frozenset(decoded)
+        if len(result) != len(decoded):
+            raise _Wrong("a value is listed twice")
+        return result
+
+    return decode
+
+
+def _mapping(item: Decoder) -> Decoder:
+    def decode(data: object) -> Mapping[str, object]:
+        if not isinstance(data, dict):
+            raise _Wrong(f"expected an object, got {_short(data)}")
+        out: dict[str, object] = {}
+        for key, value in data.items():
+            try:
+                text = _text(key)
+            except _Wrong as wrong:
+                raise _below(wrong, " key") from None
+            try:
+                out[text] = item(value)
+            except _Wrong as wrong:
+                raise _below(wrong, f".{key}") from None
+        return MappingProxyType(out)
+
+    return decode
 
 
 def _embedded_json(text: str) -> object:
@@ -437,46 +672,86 @@ def _special_object(members: tuple[object, ...]) -> bool:
     return Hex in members
 
 
-def _integer(data: object, where: str) -> int:
+# The readers of plain values: the value, or ``_Wrong``.
+
+
+def _integer(data: object) -> int:
+    if type(data) is int and -MAX_INTEGER <= data <= MAX_INTEGER:
+        return data
     if isinstance(data, bool) or not isinstance(data, int):
-        raise ValueFileError(f"{where}: expected a whole number, got {_short(data)}")
+        raise _Wrong(f"expected a whole number, got {_short(data)}")
     if abs(data) > MAX_INTEGER:
-        raise ValueFileError(f"{where}: the number {data} is too large")
+        raise _Wrong(f"the number {data} is too large")
     return data
 
 
-def _text(data: object, where: str) -> str:
+def _integer_present(data: object) -> int:
+    if type(data) is int and -MAX_INTEGER <= data <= MAX_INTEGER:
+        return data
+    if data is None:
+        raise _Wrong(_MISSING)
+    return _integer(data)
+
+
+def _text(data: object) -> str:
     if not isinstance(data, str):
-        raise ValueFileError(f"{where}: expected text, got {_short(data)}")
+        raise _Wrong(f"expected text, got {_short(data)}")
     if len(data) > MAX_TEXT:
-        raise ValueFileError(f"{where}: the text is too long ({len(data)} characters)")
+        raise _Wrong(f"the text is too long ({len(data)} characters)")
     return data
 
 
-def _list(data: object, where: str) -> list[object]:
+def _text_present(data: object) -> str:
+    if data is None:
+        raise _Wrong(_MISSING)
+    return _text(data)
+
+
+def _boolean(data: object) -> bool:
+    if not isinstance(data, bool):
+        raise _Wrong(f"expected true or false, got {_short(data)}")
+    return data
+
+
+def _float(data: object) -> float:
+    if isinstance(data, bool) or not isinstance(data, int | float):
+        raise _Wrong(f"expected a number, got {_short(data)}")
+    if not math.isfinite(data) or abs(data) > MAX_FLOAT:
+        raise _Wrong(f"the number {data} is out of range")
+    return float(data)
+
+
+def _list(data: object) -> list[object]:
     if not isinstance(data, list):
-        raise ValueFileError(f"{where}: expected a list, got {_short(data)}")
+        raise _Wrong(f"expected a list, got {_short(data)}")
     return data
 
 
-def _fraction(data: object, where: str) -> Fraction:
-    text = _text(data, where)
+def _fraction(data: object) -> Fraction:
+    text = _text(data)
     try:
         value = parse_fraction(text)  # bounded before it is converted
     except NumberTextError as exc:
-        raise ValueFileError(f"{where}: {exc}") from None
+        raise _Wrong(str(exc)) from None
     if abs(value.numerator) > MAX_INTEGER or value.denominator > MAX_INTEGER:
-        raise ValueFileError(f"{where}: the fraction {text} is too large")
+        raise _Wrong(f"the fraction {text} is too large")
     return value
+
+
+def _reach(data: object) -> Reach:
+    try:
+        return Reach.parse(_text(data))
+    except HexmapError as exc:
+        raise _Wrong(str(exc)) from None
 
 
 _DICE_SIDES_AND_ADDS = re.compile(r"([0-9]*)([+-][0-9]+)?")
 
 
-def _dice(data: object, where: str) -> Dice:
+def _dice(data: object) -> Dice:
     """ "2d+1" (d6, as ``str(Dice)`` writes them) or "1d8+1" (other sides); every
     number in ASCII digits, read by ``hexmap.digits``."""
-    text = _text(data, where)
+    text = _text(data)
     count_text, sep, rest = text.partition("d")
     match = _DICE_SIDES_AND_ADDS.fullmatch(rest)
     count = parse_digits(count_text)
@@ -492,5 +767,5 @@ def _dice(data: object, where: str) -> Dice:
         or not 2 <= sides <= MAX_SIDES
         or abs(adds) > MAX_INTEGER
     ):
-        raise ValueFileError(f'{where}: expected dice like "2d+1" or "1d8", got {_short(data)}')
+        raise _Wrong(f'expected dice like "2d+1" or "1d8", got {_short(data)}')
     return Dice(count, adds, sides)

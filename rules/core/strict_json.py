@@ -179,11 +179,14 @@ def _within_depth_and_short(data: object, max_depth: int) -> bool:
         if depth > max_depth:
             raise RecursionError(f"nested more than {max_depth} deep")
         following: list[object] = []
+        extend = following.extend
         for value in level:
+            if type(value) is str:  # most values: nothing to look at
+                continue
             if isinstance(value, dict):
-                following.extend(value.values())
+                extend(value.values())
             elif isinstance(value, list):
-                following.extend(value)
+                extend(value)
             elif isinstance(value, int) and not -_LARGEST_SHORT_INT < value < _LARGEST_SHORT_INT:
                 short = False  # the depth is still looked at to the bottom
         level = following

@@ -6,7 +6,7 @@ the situation's starred choices ...), each with its choices and the one now
 taken, and the attack choices and defender's answer those entries make. The
 generic pane (``app.panes.attack_form``) draws one box per field, knows no field
 by name, and hands ``AttackForm.choices`` and ``AttackForm.answer`` to
-``Ruleset.preview_attack`` for the odds and to the ``Attack`` command for the
+``Attacks.preview_attack`` for the odds and to the ``Attack`` command for the
 roll. Fields may depend on earlier ones (the
 aim list on the weapon): the pane asks again after every change.
 """

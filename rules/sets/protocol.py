@@ -1,9 +1,12 @@
 """The ``Ruleset`` protocol: everything in which game systems differ.
 
 The battle core (``rules.battle``) hands a ruleset map facts and dice and takes
-back a new state and events (``BattleRuleset``). This protocol adds what the panes,
-the saves and, later, computer-controlled sides ask: the character sheet, the
-attack as choices and odds, the situation the map implies, and the legal actions.
+back a new state and events (``BattleRuleset``). A ruleset answers through a few
+roles, each asked by whoever needs it: ``sheets``, ``attacks``, ``turns``,
+``conditions`` and ``battlefield``. This protocol widens each role with what the
+panes, the files and computer-controlled sides ask: the character sheet, the
+attack as choices, answers and odds, the situation the map implies, the legal
+actions, the conditions in words and the gear a GM may place.
 It is written for the four systems of the seeds: 3d6 roll-under with passive
 defense and directional defenses (000/001), d100 percentiles with success levels
 and a result matrix (002), the FUDGE ladder with opposed 4dF and a wound track per
@@ -21,14 +24,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.catalog import Catalog
 from rules.battle.commands import Attack
 from rules.battle.edits import SheetProblem
 from rules.battle.model import Combatant, Fighter, Shield, Weapon
-from rules.battle.state import BattleRuleset, BattleState, Command
+from rules.battle.state import (
+    AttackRules,
+    BattlefieldRules,
+    BattleRuleset,
+    BattleState,
+    Command,
+    ConditionRules,
+    SheetRules,
+    TurnRules,
+)
+from rules.core.errors import RulesError
 from rules.core.modifiers import Modifier
 from rules.sets.sheet_fields import SheetDescription, SheetEntries
 
@@ -143,38 +156,18 @@ class CharacterFileKind:
     max_bytes: int = 16 * 1024 * 1024
 
 
-class Ruleset(BattleRuleset, Protocol):
-    """A ruleset as the whole program sees it."""
+ChoicesT_co = TypeVar("ChoicesT_co", bound=AttackChoices, covariant=True)
+AnswerT_co = TypeVar("AnswerT_co", bound=DefenderAnswer, covariant=True)
 
-    @property
-    def name(self) -> str:
-        """The name the New Battle dialog and the title bar show."""
-        ...
 
-    @property
-    def description(self) -> str: ...
+class Sheets(SheetRules, Protocol):
+    """The character sheet and the gear (``Ruleset.sheets``): what the character
+    editor, the inspector, the files and an import ask."""
 
-    @property
-    def available_options(self) -> Mapping[str, str]:
-        """Each option this ruleset accepts, with one line that explains it."""
-        ...
-
-    @property
-    def option_choices(self) -> tuple[OptionChoice, ...]:
-        """The options that exclude each other, each group offered as one choice;
-        an option in none stands alone."""
-        ...
-
-    # --- the gear and the fighters ------------------------------------------------
     def catalog(self) -> Catalog:
         """The ruleset's weapons, shields and armor (its tables under
         ``assets/rulesets/<key>/``, or the shared 3d6 catalog for seed 000): what the
         character editor picks gear from."""
-        ...
-
-    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
-        """The weapons and shields of the ruleset's catalog that a GM may put on
-        the map."""
         ...
 
     def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
@@ -182,70 +175,66 @@ class Ruleset(BattleRuleset, Protocol):
         (File > Import Character...); () when it imports none."""
         ...
 
-    # --- the character sheet ------------------------------------------------------
-    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
+    def sections(self, combatant: Combatant) -> tuple[SheetSection, ...]:
         """The combatant's sheet and its ruleset state (wounds, tracks) as rows."""
         ...
 
-    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
+    def encode(self, fighter: Fighter) -> dict[str, object]:
         """The whole sheet as JSON-ready data, tagged with its format and version."""
         ...
 
-    def decode_sheet(self, data: object) -> Fighter:
-        """A sheet that ``encode_sheet`` wrote (this version or an older one);
+    def decode(self, data: object) -> Fighter:
+        """A sheet that ``encode`` wrote (this version or an older one);
         ``DataError`` names the first field that is wrong."""
         ...
 
-    def sheet_description(self) -> SheetDescription:
+    def description(self) -> SheetDescription:
         """The sheet's fields, kinds and ranges, for the character editor."""
         ...
 
-    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
-        """The fighter's values in the fields of ``sheet_description``."""
+    def entries(self, fighter: Fighter) -> SheetEntries:
+        """The fighter's values in the fields of ``description``."""
         ...
 
-    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
+    def with_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
         """The fighter with ``entries`` (``DataError`` if one is out of range)."""
         ...
 
-    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
+    def problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
         """What the ruleset refuses in a sheet beyond the fields' ranges (seed 000:
         a weapon whose skill the sheet lacks), each at its field."""
         ...
 
-    @property
-    def saved_types(self) -> tuple[type, ...]:
-        """The frozen dataclasses and enums of this ruleset that a battle holds
-        (its commands, attack choices, sheet, tracks): a battle file
-        (``rules.battle.savefile``) writes and reads them, and only them, by name."""
-        ...
 
-    # --- the attack -----------------------------------------------------------------
+class Attacks(AttackRules, Protocol[ChoicesT_co, AnswerT_co]):
+    """The attack (``Ruleset.attacks``), over the ruleset's own choices and answer
+    types: what the attack pane, scripted play and computer-controlled sides ask.
+    A ruleset's choices and answers come back as its own types; those it is given
+    (the base types of an ``Attack`` command) it takes back as its own or refuses
+    (``rules.battle.attack_steps.own_choices``)."""
+
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> AttackChoices | None:
+    ) -> ChoicesT_co | None:
         """The attack choices of a plain attack: the first weapon and mode that
-        reach; None when nothing reaches. The defender's answer to it is
-        ``likely_answer``'s (``plain_attack``: both as a command)."""
-        ...
-
-    def likely_answer(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
-    ) -> DefenderAnswer | None:
-        """The answer the defender would most likely give to an attack with
-        ``choices``: what a plain attack of scripted play and legal actions sends
-        (``plain_attack``). None: the ruleset's own default answer, when that is
-        already its likeliest (a ruleset whose default is no defense, as seed
-        000's, gives the defense a defender would most likely announce)."""
+        reach; None when nothing reaches. The defender's answer to it is the
+        first of ``answers`` (``plain_attack``: both as a command)."""
         ...
 
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> tuple[AttackChoices, ...]:
+    ) -> tuple[ChoicesT_co, ...]:
         """Every distinct set of attack choices the ruleset's attack form offers
         between the two as they stand (each weapon mode that reaches, each
-        defense, each option in turn): what scripted play, benchmarks and
-        computer-controlled sides choose among."""
+        option in turn; the attacker's choices only): what scripted play,
+        benchmarks and computer-controlled sides choose among."""
+        ...
+
+    def answers(
+        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+    ) -> tuple[AnswerT_co, ...]:
+        """Every answer the defender may give to the attack planned with
+        ``choices``, the likeliest first (its steps' ``answers``)."""
         ...
 
     def preview_attack(
@@ -268,7 +257,10 @@ class Ruleset(BattleRuleset, Protocol):
         height, light), itemised and cited."""
         ...
 
-    # --- what a combatant may do ----------------------------------------------------
+
+class Turns(TurnRules, Protocol):
+    """The turns and what a combatant may do in them (``Ruleset.turns``)."""
+
     def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
         """The actions ``combatant_id`` may take now, as commands: what a
         computer-controlled side chooses among. While the turns run
@@ -280,7 +272,11 @@ class Ruleset(BattleRuleset, Protocol):
         (rules.sets.components.legal_actions). The battle accepts each of them."""
         ...
 
-    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
+
+class Conditions(ConditionRules, Protocol):
+    """The fighters' condition as the panes show it (``Ruleset.conditions``)."""
+
+    def labels(self, combatant: Combatant) -> tuple[str, ...]:
         """The combatant's conditions in a few words each, most telling first
         ("stunned", "prone", "severe bleeding", "crippled leg"): what the turn
         tracker and the token show beside its maneuver."""
@@ -296,20 +292,83 @@ class Ruleset(BattleRuleset, Protocol):
         ...
 
 
+class Battlefield(BattlefieldRules, Protocol):
+    """The map under the ruleset's rules (``Ruleset.battlefield``), with the items
+    a GM may put on it."""
+
+    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
+        """The weapons and shields of the ruleset's catalog that a GM may put on
+        the map."""
+        ...
+
+
+class Ruleset(BattleRuleset, Protocol):
+    """A ruleset as the whole program sees it: its name and options, and its roles,
+    each asked by whoever needs it (docs/architecture.md, "The ruleset's roles")."""
+
+    @property
+    def name(self) -> str:
+        """The name the New Battle dialog and the title bar show."""
+        ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        """Each option this ruleset accepts, with one line that explains it."""
+        ...
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        """The options that exclude each other, each group offered as one choice;
+        an option in none stands alone."""
+        ...
+
+    @property
+    def sheets(self) -> Sheets: ...
+
+    @property
+    def attacks(self) -> Attacks[AttackChoices, DefenderAnswer]: ...
+
+    @property
+    def turns(self) -> Turns: ...
+
+    @property
+    def conditions(self) -> Conditions: ...
+
+    @property
+    def battlefield(self) -> Battlefield: ...
+
+
 class RulesetFactory(Protocol):
     """Builds a package's ruleset with a set of options (``rules.sets.registry``)."""
 
     def __call__(self, options: Iterable[str] = ..., /) -> Ruleset: ...
 
 
+def likeliest_answer(
+    ruleset: Ruleset, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
+) -> DefenderAnswer | None:
+    """The answer the defender would most likely give to an attack with
+    ``choices``: the first of ``Attacks.answers``; None (the ruleset's default
+    answer) when the attack cannot be planned as things stand, which the battle
+    then refuses."""
+    try:
+        answers = ruleset.attacks.answers(state, attacker_id, defender_id, choices)
+    except RulesError:
+        return None
+    return answers[0] if answers else None
+
+
 def plain_attack(
     ruleset: Ruleset, state: BattleState, attacker_id: str, defender_id: str
 ) -> Attack | None:
     """The ruleset's plain attack as a command: its default choices
-    (``Ruleset.default_attack``) with the defender's likeliest answer
-    (``Ruleset.likely_answer``); None when nothing reaches."""
-    choices = ruleset.default_attack(state, attacker_id, defender_id)
+    (``Attacks.default_attack``) with the defender's likeliest answer
+    (``likeliest_answer``); None when nothing reaches."""
+    choices = ruleset.attacks.default_attack(state, attacker_id, defender_id)
     if choices is None:
         return None
-    answer = ruleset.likely_answer(state, attacker_id, defender_id, choices)
+    answer = likeliest_answer(ruleset, state, attacker_id, defender_id, choices)
     return Attack(attacker_id, defender_id, choices, answer)

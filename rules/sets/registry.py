@@ -68,7 +68,7 @@ def raw_sheet_owner() -> str | None:
             ruleset = get_ruleset(key)
         except (RulesError, ImportError):  # a ruleset that cannot load reads nothing here
             continue
-        if ruleset.sheet_type.reads_raw_sheets:
+        if ruleset.sheets.sheet_type.reads_raw_sheets:
             return key
     return None
 
@@ -87,10 +87,10 @@ def sheet_owner(type_name: str) -> str | None:
             ruleset = get_ruleset(key)
         except (RulesError, ImportError):  # a ruleset that cannot load owns nothing here
             continue
-        sheets = (ruleset.sheet_type, *ruleset.saved_types)
+        sheets = (ruleset.sheets.sheet_type, *ruleset.sheets.saved_types)
         if any(
             isinstance(cls, type)
-            and issubclass(cls, ruleset.sheet_type)
+            and issubclass(cls, ruleset.sheets.sheet_type)
             and cls.__name__ == type_name
             for cls in sheets
         ):

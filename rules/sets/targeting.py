@@ -2,7 +2,7 @@
 
 The window asks this whenever the attacker changes (a click, the turn passing),
 so that the attack it offers is never the last attacker's: a foe the attacker's
-default attack reaches (``Ruleset.default_attack``), the nearest first. A foe is
+default attack reaches (``Attacks.default_attack``), the nearest first. A foe is
 a combatant of another side; an ally is never a default target, though the GM may
 still choose one. Foes still on their feet come before fallen ones, and the dead
 are never offered. Computer-controlled sides will take their first choice here
@@ -42,6 +42,6 @@ def default_target(state: BattleState, ruleset: Ruleset, attacker_id: str) -> st
 
 def _reached(state: BattleState, ruleset: Ruleset, attacker_id: str, defender_id: str) -> bool:
     try:
-        return ruleset.default_attack(state, attacker_id, defender_id) is not None
+        return ruleset.attacks.default_attack(state, attacker_id, defender_id) is not None
     except RulesError:  # the ruleset refuses the pair outright: not a default target
         return False

@@ -108,14 +108,16 @@ def test_weapon_mode_and_defense_are_the_rulesets_default_for_each_new_pair(
     assert pane.mode_combo.currentData() == "thrust"
     controller.select(SWORD)  # ... and the broadsword swings, the ruleset's default
     assert controller.target_id == FLAIL
-    default = ruleset_of(controller.state).default_attack(controller.state, SWORD, FLAIL)
+    default = ruleset_of(controller.state).attacks.default_attack(controller.state, SWORD, FLAIL)
     assert default == AttackOptions("broadsword", "swing")
     assert (pane.weapon_combo.currentData(), pane.mode_combo.currentData()) == (
         "broadsword", "swing",
     )  # fmt: skip
     # the flail fighter announces his default defense, a block with his shield
     assert pane.block_check.isChecked() and not pane.dodge_check.isChecked()
-    likely = ruleset_of(controller.state).likely_answer(controller.state, SWORD, FLAIL, default)
+    likely = ruleset_of(controller.state).attacks.answers(controller.state, SWORD, FLAIL, default)[
+        0
+    ]
     assert likely == Seed000Answer((DefenseChoice(DefenseKind.BLOCK),))
     assert pane.options() == whole_options(default, likely)
     assert "No defense" not in notices(pane.notice_label)

@@ -55,7 +55,7 @@ class WeaponForm:
     ) -> AttackForm:
         attacker = state.combatant(attacker_id)
         defender = state.combatant(defender_id)
-        variants = ruleset_of(state).attack_variants(state, attacker_id, defender_id)
+        variants = ruleset_of(state).attacks.attack_variants(state, attacker_id, defender_id)
         reaching = {(o.weapon_key, o.mode) for o in variants if isinstance(o, AttackOptions)}
         weapons = tuple(
             FormChoice(
@@ -224,7 +224,8 @@ def test_the_preview_is_the_rulesets_with_exact_odds(spearman):
     assert pane.form is not None and pane.form.choices is not None
     state = controller.state
     form = pane.form
-    expected = ruleset_of(state).preview_attack(state, "c2", "c4", form.choices, form.answer)
+    attacks = ruleset_of(state).attacks
+    expected = attacks.preview_attack(state, "c2", "c4", form.choices, form.answer)
     assert pane.preview == expected
     assert pane.summary_label.text() == expected.summary
     assert sum(line.probability for line in expected.odds) == 1
@@ -328,7 +329,7 @@ def test_a_refused_preview_shows_the_rules_message(qtbot):
     controller.set_target("c4")
     state = controller.state
     with pytest.raises(IllegalAttackError) as refusal:
-        ruleset_of(state).preview_attack(state, "c2", "c4", AttackOptions("knife", "swing"))
+        ruleset_of(state).attacks.preview_attack(state, "c2", "c4", AttackOptions("knife", "swing"))
     assert pane.error == str(refusal.value)
     assert pane.error_label.text() == f"Cannot roll: {refusal.value}"
     assert not pane.roll_button.isEnabled() and pane.preview is None
@@ -344,8 +345,19 @@ def test_a_changed_field_keeps_its_box_and_the_focus(spearman):
     assert box.hasFocus() or not pane.isActiveWindow()
 
 
+class WithAttacks:
+    """A ruleset whose attacks are wrapped in ``wrapper``."""
+
+    def __init__(self, inner: object, wrapper: type) -> None:
+        self._inner = inner
+        self.attacks = wrapper(inner.attacks)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
 class LopsidedOdds:
-    """Seed 000's ruleset whose preview forgets the critical miss."""
+    """Seed 000's attacks whose preview forgets the critical miss."""
 
     def __init__(self, inner: object) -> None:
         self._inner = inner
@@ -362,7 +374,9 @@ def test_odds_that_do_not_sum_to_one_are_flagged(spearman, monkeypatch):
     pane, _controller = spearman
     assert pane.findChild(QLabel, "oddsSumNote") is None
     real = attack_form_module.ruleset_of
-    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: LopsidedOdds(real(s)))
+    monkeypatch.setattr(
+        attack_form_module, "ruleset_of", lambda s: WithAttacks(real(s), LopsidedOdds)
+    )
     pane.refresh()
     assert pane.preview is not None
     missing = 1 - sum(line.probability for line in pane.preview.odds)
@@ -457,7 +471,9 @@ def test_short_odds_captions_pair_up_and_a_long_one_takes_its_own_line(spearman,
     places = odds_places(pane)
     assert places[0][1] == places[1][1] and places[0][0] < places[1][0]  # two to a row
     real = attack_form_module.ruleset_of
-    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: RenamedOdds(real(s)))
+    monkeypatch.setattr(
+        attack_form_module, "ruleset_of", lambda s: WithAttacks(real(s), RenamedOdds)
+    )
     pane.refresh()
     qtbot.waitUntil(lambda: len({y for _x, y in odds_places(pane)}) == len(pane.preview.odds))
     places = odds_places(pane)
@@ -466,7 +482,7 @@ def test_short_odds_captions_pair_up_and_a_long_one_takes_its_own_line(spearman,
 
 
 class CertainOdds:
-    """Seed 000's ruleset whose every attack is certain to miss: one odds line."""
+    """Seed 000's attacks, each certain to miss: one odds line."""
 
     def __init__(self, inner: object) -> None:
         self._inner = inner
@@ -484,7 +500,9 @@ def test_a_single_odds_line_keeps_its_value_at_the_right_edge(spearman, qtbot, m
     """A lone "Miss 100%": the value stands where a column of odds ends, not mid-pane."""
     pane, _controller = spearman
     real = attack_form_module.ruleset_of
-    monkeypatch.setattr(attack_form_module, "ruleset_of", lambda s: CertainOdds(real(s)))
+    monkeypatch.setattr(
+        attack_form_module, "ruleset_of", lambda s: WithAttacks(real(s), CertainOdds)
+    )
     pane.refresh()
     value = pane.findChild(QLabel, "odds_0")
     assert value is not None and value.text() == "100%"

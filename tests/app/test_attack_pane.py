@@ -479,3 +479,30 @@ def test_enter_in_an_open_combo_list_picks_an_entry_and_does_not_roll(qtbot):
     assert len(controller.battle.commands) == count
     assert combo.currentIndex() == 1
     assert QApplication.activePopupWidget() is None
+
+
+def test_the_roll_uses_the_plan_the_preview_made(qtbot, monkeypatch) -> None:
+    """The pane previews the roll's own plan (``planned`` through the battle's
+    steps): Roll plans nothing anew on the state the preview planned on (the
+    pane then previews the next attack on the state after it)."""
+    pane, controller = make_pane(qtbot)
+    steps = seed000_tables(controller.state).steps  # type: ignore[attr-defined]
+    planned_on: list[BattleState] = []
+    plan = steps.plan
+
+    def counting(*args: object) -> object:
+        planned_on.append(args[0])  # type: ignore[arg-type]
+        return plan(*args)
+
+    monkeypatch.setattr(steps, "plan", counting)
+    controller.select("c1")
+    controller.set_target("c3")
+    choose(pane.weapon_combo, "broadsword")
+    choose(pane.mode_combo, "swing")
+    before = controller.state
+    previewed = sum(state is before for state in planned_on)
+    assert pane.odds is not None and previewed
+    qtbot.mouseClick(pane.roll_button, Qt.MouseButton.LeftButton)
+    assert isinstance(controller.battle.commands[-1], Attack)
+    assert controller.state is not before
+    assert sum(state is before for state in planned_on) == previewed

@@ -60,7 +60,7 @@ def test_untouched_widgets_make_the_default_options(qtbot):
     pane, controller = make_pane(qtbot)
     controller.select("c1")
     assert controller.target_id == "c3"
-    default = ruleset_of(controller.state).default_attack(controller.state, "c1", "c3")
+    default = ruleset_of(controller.state).attacks.default_attack(controller.state, "c1", "c3")
     assert default == AttackOptions(weapon_key="broadsword", mode="swing")
     block = (DefenseChoice(DefenseKind.BLOCK),)
     assert pane.current_options() == whole_options(default, Seed000Answer(block))

@@ -1,5 +1,5 @@
 """The character editor reads the battle's ruleset: its gear comes from
-``Ruleset.catalog()``, and of a weapon it shows only the parts the ruleset's
+``Sheets.catalog()``, and of a weapon it shows only the parts the ruleset's
 ``SheetDescription.weapon_parts`` names. A ruleset without parry classes and
 thr/sw damage (as the d100 and 2d6 rulesets) gets no Parry box and no Damage base
 column, types each mode's own dice, and the parts it hides keep their values.
@@ -40,7 +40,7 @@ from rules.battle.model import (
     WeaponSize,
 )
 from rules.core.dice import Dice
-from rules.sets.protocol import Ruleset
+from rules.sets.protocol import Ruleset, Sheets
 from rules.sets.sheet_fields import (
     ALL_PROTECTION_PARTS,
     ALL_WEAPON_PARTS,
@@ -75,6 +75,36 @@ FIXED_DICE_PARTS = ALL_WEAPON_PARTS - {
 }
 
 
+class OtherSheets:
+    """Seed 000's sheets with another catalog and fewer weapon parts."""
+
+    def __init__(
+        self,
+        inner: Sheets,
+        parts: frozenset[WeaponPart],
+        protection: frozenset[ProtectionPart],
+        damage_types: tuple[tuple[DamageType, str], ...],
+    ) -> None:
+        self._inner = inner
+        self._parts = parts
+        self._protection = protection
+        self._damage_types = damage_types
+
+    def catalog(self) -> Catalog:
+        return OWN_CATALOG
+
+    def description(self) -> SheetDescription:
+        return replace(
+            self._inner.description(),
+            weapon_parts=self._parts,
+            protection_parts=self._protection,
+            damage_types=self._damage_types,
+        )
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
 class OtherGear:
     """Seed 000's ruleset with another catalog and fewer weapon parts."""
 
@@ -86,20 +116,7 @@ class OtherGear:
         damage_types: tuple[tuple[DamageType, str], ...] = (),
     ) -> None:
         self._inner = inner
-        self._parts = parts
-        self._protection = protection
-        self._damage_types = damage_types
-
-    def catalog(self) -> Catalog:
-        return OWN_CATALOG
-
-    def sheet_description(self) -> SheetDescription:
-        return replace(
-            self._inner.sheet_description(),
-            weapon_parts=self._parts,
-            protection_parts=self._protection,
-            damage_types=self._damage_types,
-        )
+        self.sheets = OtherSheets(inner.sheets, parts, protection, damage_types)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._inner, name)

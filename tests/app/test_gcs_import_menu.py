@@ -148,7 +148,7 @@ def test_the_report_dialog_lists_what_was_left_out_and_the_sides(qtbot: object) 
 
 
 def test_the_filter_comes_from_the_rulesets_file_kinds() -> None:
-    kinds = get_ruleset("000").character_file_kinds()
+    kinds = get_ruleset("000").sheets.character_file_kinds()
     assert file_filter(kinds) == "GURPS Character Sheet (*.gcs);;All files (*)"
 
 

@@ -105,7 +105,7 @@ def test_an_update_keeps_place_facing_side_and_wounds_and_is_undone_saved_replay
     assert sheet_of(updated).attributes.st == 13
     assert updated.fighter.origin == aldo.fighter.origin
     ruleset = get_ruleset("000")
-    loaded = read_battle(write_battle(battle, ruleset.saved_types), rulesets=get_ruleset)
+    loaded = read_battle(write_battle(battle, ruleset.sheets.saved_types), rulesets=get_ruleset)
     assert loaded.state == battle.state
     assert loaded.commands[-1] == update
     battle.undo()

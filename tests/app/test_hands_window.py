@@ -105,7 +105,7 @@ def test_a_pick_up_without_a_free_hand_shows_why_and_no_override(
     the GM's override is not offered (hands are no turn rule)."""
     battle = Battle(load_demo_battle(1).state, 1, get_ruleset)  # free play
     sword = battle.state.combatant(SWORD)
-    mace = get_ruleset().catalog().weapon("mace")
+    mace = get_ruleset().sheets.catalog().weapon("mace")
     battle.execute(AddItem(sword.hex, mace.name, ItemKind.WEAPON, weapon=mace))
     window = shown_window(qtbot, BattleController(battle), settings)
     controller = window.controller

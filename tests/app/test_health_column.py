@@ -1,6 +1,6 @@
 """The Combatants list shows each ruleset's state in its own terms (issue 22): a
 FUDGE fighter's row its most severe wound ("Very Hurt"), not "HP 10/11"; the
-column's heading and text come from the ruleset (``Ruleset.health``)."""
+column's heading and text come from the ruleset (``Conditions.health``)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_a_fudge_fighters_row_shows_his_worst_wound_and_back(qtbot) -> None:
     shown = []
     for row, c in enumerate(battle.state.combatants):
         index = model.index(row, CombatantsModel.HP)
-        health = ruleset.health(c)
+        health = ruleset.conditions.health(c)
         assert index.data() == health.text
         assert index.data(HP_ROLE) == (health, c.status)
         assert health.tooltip in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)

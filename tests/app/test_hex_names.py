@@ -109,7 +109,7 @@ def thrown_attacks(state: BattleState) -> Iterator[Attack]:
         for target in state.combatants:
             if thrower.side is target.side or not target.status.can_defend:
                 continue
-            for choices in ruleset.attack_variants(state, thrower.id, target.id):
+            for choices in ruleset.attacks.attack_variants(state, thrower.id, target.id):
                 if "throw" in repr(choices):
                     yield Attack(thrower.id, target.id, choices, gm_override=True)
 
@@ -162,7 +162,7 @@ def test_refusals_and_legal_actions_name_hexes_one_way(played: tuple[str, Battle
             battle.execute(command)
         messages.append(str(refused.value))
     assert hex_name(beyond) in messages[0] and hex_name(beyond) in messages[2]
-    labels = [a.label for c in state.combatants for a in ruleset.legal_actions(state, c.id)]
+    labels = [a.label for c in state.combatants for a in ruleset.turns.legal_actions(state, c.id)]
     moves = [label for label in labels if label.startswith("move to")]
     assert moves and all(
         re.fullmatch(r"move to column \d+, row \d+(, facing [NESW]+)?", s) for s in moves

@@ -1,5 +1,5 @@
 """The generic inspector's sheet view: a ruleset UI whose ``inspector_section`` is
-None has its ``Ruleset.sheet`` rows shown under the header, refreshed as the
+None has its ``Sheets.sections`` rows shown under the header, refreshed as the
 battle changes. Tested over seed 000 with seed 000's UI wrapped so that it has no
 section (its log lines and attack pane stay seed 000's)."""
 
@@ -76,7 +76,7 @@ def shown_rows(view: SheetView) -> Rows:
 
 
 def expected_rows(controller: BattleController, cid: str) -> Rows:
-    sections = ruleset_of(controller.state).sheet(controller.state.combatant(cid))
+    sections = ruleset_of(controller.state).sheets.sections(controller.state.combatant(cid))
     return [(s.title, [(r.label, r.value) for r in s.rows]) for s in sections]
 
 

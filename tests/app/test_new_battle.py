@@ -152,7 +152,7 @@ def test_a_new_battle_starts_with_fighters_of_its_rulesets_templates(key: str) -
     # The rules take them: the turn order starts, the first fighter may act.
     battle.execute(StartTurns())
     active = battle.state.active_id
-    assert active is not None and get_ruleset(key).legal_actions(battle.state, active)
+    assert active is not None and get_ruleset(key).turns.legal_actions(battle.state, active)
     while battle.can_undo:
         battle.undo()
     assert battle.state.combatants == ()

@@ -38,7 +38,7 @@ THOUSANDS = "1" * 5000
 
 
 def battle_document(battle: Battle) -> dict[str, Any]:
-    data = json.loads(write_battle(battle, get_ruleset("000").saved_types))
+    data = json.loads(write_battle(battle, get_ruleset("000").sheets.saved_types))
     assert isinstance(data, dict)
     return data
 
@@ -139,7 +139,7 @@ def test_an_autosave_change_with_a_huge_number_is_refused_at_once_naming_the_fie
 
 
 def sheet_template(**sheet_changes: Any) -> dict[str, Any]:
-    sheet = get_ruleset("000").encode_sheet(load_fighters()["fencer"])
+    sheet = get_ruleset("000").sheets.encode(load_fighters()["fencer"])
     sheet.update(sheet_changes)
     return {
         "format": "hexfray-template",

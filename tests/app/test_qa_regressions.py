@@ -256,3 +256,19 @@ def test_counts_are_singular_or_plural() -> None:
     assert move_text(walker) == "Move 2/6 (2 hexes)"  # type: ignore[arg-type]
     walker.path_this_turn = walker.path_this_turn[:2]
     assert move_text(walker) == "Move 2/6 (1 hex)"  # type: ignore[arg-type]
+
+
+def test_seed000_last_roll_line_goes_with_an_undone_attack_and_comes_back_on_redo(
+    main_window: MainWindow,
+) -> None:
+    """After Ctrl+Z the seed 000 pane still said what the undone attack did."""
+    _sword_against_flail(main_window)
+    c = main_window.controller
+    pane = main_window.attack_pane
+    pane.roll()
+    said = pane.last_label.text()
+    assert said.startswith("Last roll:")
+    c.undo()
+    assert pane.last_label.text() == ""
+    c.redo()
+    assert pane.last_label.text() == said

@@ -6,8 +6,10 @@ every hostile file is (tests/reader_fuzz.py); a file the issue says to accept
 Most are fixed (numbers and digits, the byte-order mark, counts, a GCS character's
 weapons, text no file can hold, the autosave's lines read as strictly as a battle
 file, the last New Battle set-up read whatever the settings hold, a fighter's
-actions in one turn bounded). Those still open are expected to fail, with the
-reason (``Case.open_fault``).
+actions in one turn bounded, a megabyte of small entries read well within the
+time: the codec's reader of each type made once, a stroke's hexes painted with
+few hashes). Those still open are expected to fail, with the reason
+(``Case.open_fault``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from app.file_actions import RECENT_KEY
 from app.files import BattleFileError
 from app.new_battle import LAST_SETUP_KEY
 from app.templates import TemplateFileError
+from rules.battle.limits import MAX_MAP_SIDE
+from rules.battle.values import TYPE_KEY
 from rules.core.errors import DataError
 from tests.app.app_readers import (
     JOURNALS,
@@ -93,10 +97,7 @@ def test_template(file: HostileFile, must_read: bool) -> None:
 
 JOURNAL = "journal of evening-in-progress"
 NEWCOMERS = "journal of demo-003"  # its battle's third command brings a fighter in
-# Open: the codec decodes about a megabyte of small entries (skills, hexes,
-# commands) a second, so a file of the densest such entries within the size
-# limit takes seconds to read; the 50,000-example hand run found this one.
-DENSE_ENTRIES = "a megabyte of small entries takes about a second to decode"
+STROKE = "PaintTerrain"  # the terrain brush: its command lists the hexes it paints
 
 
 def newcomers_of_many_skills() -> HostileFile:
@@ -117,6 +118,31 @@ def journal(lines: list[object], what: str) -> HostileFile:
     return HostileFile(render_journal(lines, True), f"{JOURNAL}; {what}")
 
 
+def strokes_of_one_hex_again_and_again() -> HostileFile:
+    """The journal's battle with the hexes of its first two strokes grown to 52,000
+    by their last hex again and again (2.4 MB; the 50,000-example hand run's)."""
+    header, *changes = JOURNALS[JOURNAL]  # type: ignore[misc]
+    hostile = json.loads(json.dumps(header))
+    strokes = [e for e in hostile["battle"]["log"] if e["command"][TYPE_KEY] == STROKE][:2]
+    for entry in strokes:
+        hexes = entry["command"]["hexes"]
+        hexes.append(Repeated(hexes[-1], 52_000 - len(hexes)))
+    return journal([hostile, *changes], "two strokes of 52,000 hexes")
+
+
+def stroke_over_the_largest_map() -> HostileFile:
+    """The journal's battle on the largest map (``MAX_MAP_SIDE`` a side) with its
+    first stroke over every hex of it, 90,000 distinct ones (2.3 MB); two small
+    strokes come after it."""
+    header, *changes = JOURNALS[JOURNAL]  # type: ignore[misc]
+    hostile = json.loads(json.dumps(header))
+    hostile["battle"]["initial_state"]["grid"] = {"height": MAX_MAP_SIDE, "width": MAX_MAP_SIDE}
+    stroke = next(e for e in hostile["battle"]["log"] if e["command"][TYPE_KEY] == STROKE)
+    side = range(MAX_MAP_SIDE)
+    stroke["command"]["hexes"] = [{"col": col, "row": row} for col in side for row in side]
+    return journal([hostile, *changes], f"a stroke over every hex of a {MAX_MAP_SIDE}-hex map")
+
+
 def _journal_cases() -> list[Case]:
     header, *changes = JOURNALS[JOURNAL]  # type: ignore[misc]
     deep_header = Raw("[" * 100_000 + "]" * 100_000)
@@ -125,11 +151,9 @@ def _journal_cases() -> list[Case]:
     value_at(hostile_header, factor[:-1])[factor[-1]] = "1e10000000"
     attack = next(line for line in changes if "Attack" in json.dumps(line))
     return [
-        Case(
-            "71 newcomers of 1,003 skills each (1 MB)",
-            newcomers_of_many_skills(),
-            open_fault=DENSE_ENTRIES,
-        ),
+        Case("71 newcomers of 1,003 skills each (1 MB)", newcomers_of_many_skills()),
+        Case("two strokes of 52,000 hexes (2.4 MB)", strokes_of_one_hex_again_and_again()),
+        Case("a stroke over the largest map's 90,000 hexes", stroke_over_the_largest_map()),
         Case("a first line nested 100,000 deep", journal([deep_header, *changes], "deep")),
         Case(
             "a damage factor of 1e10000000 in its battle",

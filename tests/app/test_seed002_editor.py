@@ -49,6 +49,6 @@ def test_a_bow_s_range_is_edited_and_saved(qtbot: QtBot) -> None:
     shortbow = next(w for w in command.fighter.weapons if w.key == "shortbow")
     assert shortbow.mode("shoot").range_hexes == 40
     assert sheet_of(command.fighter).characteristics.dexterity == 17
-    reread = RULESET.decode_sheet(RULESET.encode_sheet(command.fighter))
+    reread = RULESET.sheets.decode(RULESET.sheets.encode(command.fighter))
     assert next(w for w in reread.weapons if w.key == "shortbow").mode("shoot").range_hexes == 40
     assert sheet_of(reread).characteristics.dexterity == 17

@@ -53,7 +53,7 @@ def battle_events() -> list[Event]:
     events += battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))
     piece = Piece("Club", CATALOG.weapon("club"), Placement(PlacementKind.FLIES))
     state = battle.state
-    _, flown = RULESET.piece_hit(
+    _, flown = RULESET.battlefield.piece_hit(
         state, piece, None, state.combatant("a"), "b", FRONT, ScriptedDice(())
     )
     events += flown

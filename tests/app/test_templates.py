@@ -70,7 +70,7 @@ def fighter_part(**changes: object) -> dict[str, object]:
 
 
 def sheet(template: Template) -> dict[str, object]:
-    return RULESET.encode_sheet(template.fighter)
+    return RULESET.sheets.encode(template.fighter)
 
 
 # --- the bundled library ------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_the_demo_templates_are_the_demo_fighters(tmp_path: Path) -> None:
     for key in DEMO_KEYS:
         template = library.template(key)
         assert template is not None
-        assert sheet(template) == RULESET.encode_sheet(demo[key])
+        assert sheet(template) == RULESET.sheets.encode(demo[key])
     flail = library.template("flail-fighter")
     assert flail is not None and flail.names_its_hand  # the demo's left-hander stays left
     fencer = library.template("fencer")
@@ -114,7 +114,7 @@ def test_the_gear_is_the_catalogs(tmp_path: Path) -> None:
         skills = sheet(template)["skills"]
         assert isinstance(skills, dict)
         assert all(w.skill in skills for w in f.weapons), template.key
-        assert f.weapons[0].min_st <= RULESET.encode_sheet(f)["attributes"]["st"]  # type: ignore[index]
+        assert f.weapons[0].min_st <= RULESET.sheets.encode(f)["attributes"]["st"]  # type: ignore[index]
 
 
 def test_the_knight_wears_plate_and_the_berserker_swings_an_axe(tmp_path: Path) -> None:
@@ -218,11 +218,11 @@ def test_a_saved_fighter_comes_back_as_it_was(tmp_path: Path) -> None:
     assert saved.custom and saved.key == "custom:duke-s-fencer"
     assert saved.path == tmp_path / "duke-s-fencer.json"
     assert saved.fighter.name == "Duke's fencer"
-    expected = {**RULESET.encode_sheet(fencer), "name": "Duke's fencer"}
-    assert RULESET.encode_sheet(saved.fighter) == expected
+    expected = {**RULESET.sheets.encode(fencer), "name": "Duke's fencer"}
+    assert RULESET.sheets.encode(saved.fighter) == expected
     assert saved.names_its_hand  # a saved fighter keeps its hand
     again = load_library(tmp_path).template("custom:duke-s-fencer")
-    assert again is not None and RULESET.encode_sheet(again.fighter) == expected
+    assert again is not None and RULESET.sheets.encode(again.fighter) == expected
     # the same name twice makes a second file, not an overwrite
     second = save_custom_template(fencer, "Duke's fencer", "000", tmp_path)
     assert second.key == "custom:duke-s-fencer-2"
@@ -266,8 +266,8 @@ def test_a_placed_template_and_its_duplicate_are_in_the_battle_with_their_sheets
     assert (on_map.hex, on_map.side, on_map.name, on_map.hp) == (at, Side.RED, "Knight", 13)
     assert on_map.fighter.handedness is Handedness.LEFT  # the template names no hand
     ruleset = get_ruleset(battle.state.ruleset_key)
-    assert ruleset.encode_sheet(on_map.fighter) == {**sheet(knight), "handedness": "left"}
-    rows = {row.label: row.value for s in ruleset.sheet(on_map) for row in s.rows}
+    assert ruleset.sheets.encode(on_map.fighter) == {**sheet(knight), "handedness": "left"}
+    rows = {row.label: row.value for s in ruleset.sheets.sections(on_map) for row in s.rows}
     assert rows and any("Plate" in str(v) for v in rows.values()), rows
 
     copy = duplicate_of(battle.state, on_map)
@@ -277,14 +277,14 @@ def test_a_placed_template_and_its_duplicate_are_in_the_battle_with_their_sheets
     assert twin.name == "Knight 2" and twin.id == "c2"
     assert twin.hex.distance(original.hex) == 1 and twin.facing == original.facing
     assert (twin.side, twin.hp) == (original.side, original.fighter.hit_points)
-    assert ruleset.encode_sheet(twin.fighter) == {**ruleset.encode_sheet(original.fighter),
+    assert ruleset.sheets.encode(twin.fighter) == {**ruleset.sheets.encode(original.fighter),
                                                   "name": "Knight 2"}
     # a copy of the copy is "Knight 3", not "Knight 2 2"
     third = duplicate_of(battle.state, twin)
     assert third is not None and third.fighter.name == "Knight 3"
 
     # saved and read back, the battle holds the same two fighters
-    reread = read_battle(write_battle(battle, ruleset.saved_types), rulesets=get_ruleset)
+    reread = read_battle(write_battle(battle, ruleset.sheets.saved_types), rulesets=get_ruleset)
     assert reread.state.combatants == battle.state.combatants
     battle.undo()
     assert [c.id for c in battle.state.combatants] == ["c1"]
@@ -298,7 +298,7 @@ def test_a_custom_template_places_its_saved_sheet(tmp_path: Path) -> None:
     battle.execute(AddCombatant(placed))
     [on_map] = battle.state.combatants
     assert on_map.fighter.handedness is Handedness.LEFT and on_map.name == "Left flail"
-    assert RULESET.encode_sheet(on_map.fighter) == RULESET.encode_sheet(saved.fighter)
+    assert RULESET.sheets.encode(on_map.fighter) == RULESET.sheets.encode(saved.fighter)
 
 
 def test_the_nearest_free_hex() -> None:
@@ -332,7 +332,7 @@ def test_a_template_may_name_itself_apart_from_its_fighter(tmp_path: Path) -> No
     )
     again = load_library(tmp_path).template("custom:duelling-master")
     assert again is not None and again.name == "Duelling master"
-    assert RULESET.encode_sheet(again.fighter) == RULESET.encode_sheet(fencer)
+    assert RULESET.sheets.encode(again.fighter) == RULESET.sheets.encode(fencer)
     # Renamed, it keeps its fighter's own name; one named as its fighter renames both.
     renamed = rename_custom_template(saved, "Old master")
     assert (renamed.name, renamed.fighter.name) == ("Old master", "Fencer")

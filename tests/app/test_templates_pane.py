@@ -128,7 +128,7 @@ def test_duplicate_from_the_map_menu_and_the_battle_menu(window: MainWindow) -> 
     assert (copy.side, copy.facing) == (fencer.side, fencer.facing)
     assert copy.hp == fencer.fighter.hit_points
     ruleset = get_ruleset(controller.state.ruleset_key)
-    assert ruleset.encode_sheet(copy.fighter) == {**ruleset.encode_sheet(fencer.fighter),
+    assert ruleset.sheets.encode(copy.fighter) == {**ruleset.sheets.encode(fencer.fighter),
                                                   "name": "Fencer 2"}
     assert controller.selected_id == copy.id
     # the Battle menu's entry (Ctrl+D) copies the selected fighter: the copy
@@ -180,7 +180,7 @@ def test_save_rename_and_delete_the_gms_own_template(
     placed = controller.state.combatants[-1]
     ruleset = get_ruleset(controller.state.ruleset_key)
     assert placed.name == "North gate"
-    assert ruleset.encode_sheet(placed.fighter) == {**ruleset.encode_sheet(spearman.fighter),
+    assert ruleset.sheets.encode(placed.fighter) == {**ruleset.sheets.encode(spearman.fighter),
                                                     "name": "North gate"}
 
     pane.confirm_delete = lambda _parent, _name: False

@@ -117,10 +117,10 @@ def test_the_maneuver_box_lists_the_ruleset_s_maneuvers_and_sends_the_choice(win
     tracker = window.tracker_pane
     controller = window.controller
     ruleset = controller.ruleset
-    offered = ruleset.maneuvers(controller.state, FENCER)
+    offered = ruleset.turns.maneuvers(controller.state, FENCER)
     combo = tracker.maneuver_combo
     assert [combo.itemData(i) for i in range(1, combo.count())] == [m.key for m in offered]
-    all_out = ruleset.maneuver("all-out-attack")
+    all_out = ruleset.turns.maneuver("all-out-attack")
     index = combo.findData("all-out-attack")
     assert combo.itemText(index) == all_out.label
     assert combo.itemData(index, Qt.ItemDataRole.ToolTipRole) == all_out.description
@@ -245,7 +245,7 @@ def test_conditions_show_in_the_tracker_on_the_token_and_in_the_inspector(window
     controller = window.controller
     controller.execute(EditCombatant(FLAIL, status=Status.STUNNED))
     flail = controller.state.combatant(FLAIL)
-    labels = controller.ruleset.condition_labels(flail)
+    labels = controller.ruleset.conditions.labels(flail)
     assert "stunned" in labels
     row = next(r for r in rows(window.tracker_pane) if r.startswith("3. Flail fighter"))
     assert "stunned" in row
@@ -266,11 +266,11 @@ def test_conditions_show_in_the_tracker_on_the_token_and_in_the_inspector(window
     flail = controller.state.combatant(FLAIL)
     combo = window.tracker_pane.maneuver_combo
     offered = [combo.itemData(i) for i in range(1, combo.count())]
-    assert offered == [m.key for m in controller.ruleset.maneuvers(controller.state, FLAIL)]
+    assert offered == [m.key for m in controller.ruleset.turns.maneuvers(controller.state, FLAIL)]
     row = next(r for r in rows(window.tracker_pane) if r.startswith("3. Flail fighter"))
-    for label in controller.ruleset.condition_labels(flail):
+    for label in controller.ruleset.conditions.labels(flail):
         assert label in row
-    assert window.map_view.conditions_of(flail) == controller.ruleset.condition_labels(flail)
+    assert window.map_view.conditions_of(flail) == controller.ruleset.conditions.labels(flail)
 
 
 def test_the_badges_leave_out_what_the_token_shows_already() -> None:

@@ -32,7 +32,7 @@ SPEARMAN, FENCER = "c2", "c4"  # the demo's long spear reaches the fencer at onc
 
 
 def spear_attack(controller: BattleController) -> Attack:
-    choices = controller.ruleset.default_attack(controller.state, SPEARMAN, FENCER)
+    choices = controller.ruleset.attacks.default_attack(controller.state, SPEARMAN, FENCER)
     assert choices is not None
     return Attack(SPEARMAN, FENCER, choices)
 

@@ -69,7 +69,7 @@ def test_a_wound_s_shock_shows_on_the_tracker_the_inspector_and_the_token(
 ) -> None:
     controller = window.controller
     fencer = controller.state.combatant("f")
-    labels = controller.ruleset.condition_labels(fencer)
+    labels = controller.ruleset.conditions.labels(fencer)
     assert labels == ("shock -3 next turn",)
     row = next(
         window.tracker_pane.order_list.item(i).text()
@@ -85,7 +85,7 @@ def test_a_wound_s_shock_shows_on_the_tracker_the_inspector_and_the_token(
     window.tracker_pane.next_button.click()
     assert controller.state.active_id == "f"
     fencer = controller.state.combatant("f")
-    assert controller.ruleset.condition_labels(fencer) == ("shock -3",)
+    assert controller.ruleset.conditions.labels(fencer) == ("shock -3",)
     assert fencer.posture is Posture.STANDING
     controller.select("f")
     controller.set_target("s")

@@ -33,7 +33,7 @@ def ruleset() -> Seed003:
 
 def template(name: str) -> Fighter:
     doc = json.loads((TEMPLATES / f"003-{name}.json").read_text())
-    return ruleset().decode_sheet(doc["sheet"])
+    return ruleset().sheets.decode(doc["sheet"])
 
 
 def restat(fighter: Fighter, **changes: object) -> Fighter:

@@ -24,7 +24,7 @@ from rules.sets.seed004.sheet import Abilities, Sheet004, ZoneArmor
 from rules.sets.seed004.tracks import Seed004Tracks
 
 RULESET: Seed004 = seed004_ruleset()
-CATALOG = RULESET.catalog()
+CATALOG = RULESET.sheets.catalog()
 GRID = HexGrid(12, 12)
 HOME = Hex.from_offset(5, 5)
 FRONT = HOME + Facing.S.vector

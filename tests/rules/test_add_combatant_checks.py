@@ -26,7 +26,7 @@ from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset
 from tests.rules.test_history import demo_battle
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 FREE = Hex.from_offset(1, 1)  # a hex of the demo's map no fighter stands on
 
 

@@ -170,7 +170,7 @@ def test_save_load_and_replay_bring_the_decision_and_the_undo_history_again(
     battle = knocked_out_fencer(make, NAMED)
     battle.execute(ContinueBattle(), NO_DICE)
     battle.undo()  # "Continue anyway" waits for a redo
-    types = get_ruleset("000").saved_types
+    types = get_ruleset("000").sheets.saved_types
     loaded = read_battle(write_battle(battle, types), rulesets=get_ruleset)
     assert loaded.state == battle.state and awaiting_continue(loaded.state)
     assert loaded.event_batches == battle.event_batches
@@ -222,11 +222,11 @@ def test_every_ruleset_tells_who_can_act_and_the_battle_follows(
     state = pair()  # type: ignore[operator]
     assert state.ruleset_key == key
     ruleset = get_ruleset(key)
-    assert all(ruleset.fighter_condition(c) == ABLE for c in state.combatants)
+    assert all(ruleset.conditions.fighter_condition(c) == ABLE for c in state.combatants)
     assert decision(state, ruleset) is None
     battle = Battle(state, 3, get_ruleset)
     battle.execute(EditCombatant("d", status=status), NO_DICE)
-    condition = ruleset.fighter_condition(battle.state.combatant("d"))
+    condition = ruleset.conditions.fighter_condition(battle.state.combatant("d"))
     assert condition.down is down and condition.able_to_act is (down is None)
     expected = None if down is None else BattleOutcome(winner=Side.BLUE, round=1)
     assert battle.state.outcome == expected

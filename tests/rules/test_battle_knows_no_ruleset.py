@@ -110,14 +110,14 @@ def test_the_default_key_is_a_registered_ruleset_and_no_key_means_it() -> None:
 
 @pytest.mark.parametrize("key", sorted(RULESETS))
 def test_each_rulesets_sheet_declares_its_registered_key(key: str) -> None:
-    sheet = get_ruleset(key).sheet_type
+    sheet = get_ruleset(key).sheets.sheet_type
     assert sheet is not RulesetSheet and sheet.ruleset_key == key
     assert sheet_ruleset_key(sheet()) == key
     assert sheet_owner(sheet.__name__) == key
 
 
 def test_one_ruleset_reads_the_catalogs_raw_sheets() -> None:
-    readers = [key for key in RULESETS if get_ruleset(key).sheet_type.reads_raw_sheets]
+    readers = [key for key in RULESETS if get_ruleset(key).sheets.sheet_type.reads_raw_sheets]
     assert len(readers) == 1
     assert raw_sheet_owner() == readers[0]
     assert sheet_owner(RawSheet.__name__) == readers[0]
@@ -135,7 +135,7 @@ def duel_without_key() -> Battle:
 
 def test_a_file_without_a_ruleset_key_is_read_by_the_registrys_default() -> None:
     battle = duel_without_key()
-    text = write_battle(battle, get_ruleset(DEFAULT_RULESET_KEY).saved_types)
+    text = write_battle(battle, get_ruleset(DEFAULT_RULESET_KEY).sheets.saved_types)
     assert "ruleset_key" not in json.loads(text)["initial_state"]  # left out at its default
     asked: list[str | None] = []
 
@@ -150,7 +150,7 @@ def test_a_file_without_a_ruleset_key_is_read_by_the_registrys_default() -> None
 
 @pytest.mark.parametrize("bad", [None, 7, "x" * 101])
 def test_a_ruleset_key_that_is_no_name_is_refused(bad: object) -> None:
-    document = json.loads(write_battle(duel_without_key(), get_ruleset().saved_types))
+    document = json.loads(write_battle(duel_without_key(), get_ruleset().sheets.saved_types))
     document["initial_state"]["ruleset_key"] = bad
     with pytest.raises(BattleFileError, match="ruleset_key: expected the ruleset's name"):
         read_battle(json.dumps(document), rulesets=get_ruleset, sheet_owner=sheet_owner)

@@ -47,7 +47,7 @@ from rules.sets.protocol import plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
 from tests.rules.test_history import demo_battle
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 Document = dict[str, Any]
 
 
@@ -322,7 +322,7 @@ def test_a_command_that_rolls_more_dice_than_a_file_holds_is_refused(
 ) -> None:
     monkeypatch.setattr("rules.battle.battle.MAX_FACES", 0)
     battle = demo_battle(3)  # the spearman's long spear reaches the fencer
-    choices = get_ruleset("000").default_attack(battle.state, "c2", "c4")
+    choices = get_ruleset("000").attacks.default_attack(battle.state, "c2", "c4")
     assert choices is not None
     with pytest.raises(IllegalCommandError, match="a command rolls at most 0"):
         battle.execute(Attack("c2", "c4", choices))

@@ -71,9 +71,9 @@ BASE_SHOCK = "Basic Set: shock: -1 per point of injury, at most -4, next turn on
 
 
 def condition(battle: Battle, combatant_id: str) -> FighterCondition:
-    return get_ruleset(battle.state.ruleset_key, battle.state.ruleset_options).fighter_condition(
-        battle.state.combatant(combatant_id)
-    )
+    return get_ruleset(
+        battle.state.ruleset_key, battle.state.ruleset_options
+    ).conditions.fighter_condition(battle.state.combatant(combatant_id))
 
 
 # --- the view itself ------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def test_seed000_stunned_and_knocked_down_is_minus_4_to_defend_and_to_strike(
         (-4, Rolls.DEFENSES, "stunned"),
     ]
     prone, stunned = view.penalties
-    assert prone.modifier in RULESET_000.situation(battle.state, "f", "s")
+    assert prone.modifier in RULESET_000.attacks.situation(battle.state, "f", "s")
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))
     again = (*HIT, *LOW_MISS, 1, *STAYS_UP)
     rolled = of(
@@ -430,7 +430,7 @@ def test_hurt_is_0_fresh_1_exactly_when_down_and_never_falls_as_blows_land(
         battle, attack = DUELS[key](make)
         battle = Battle(battle.state, seed, get_ruleset)
         ruleset = get_ruleset(battle.state.ruleset_key, battle.state.ruleset_options)
-        assert all(ruleset.fighter_condition(c) == ABLE for c in battle.state.combatants)
+        assert all(ruleset.conditions.fighter_condition(c) == ABLE for c in battle.state.combatants)
         hurt = {c.id: Fraction(0) for c in battle.state.combatants}
         for _ in range(40):
             try:
@@ -438,12 +438,12 @@ def test_hurt_is_0_fresh_1_exactly_when_down_and_never_falls_as_blows_land(
             except RulesError:
                 break  # a dropped weapon, a fallen attacker
             for c in battle.state.combatants:
-                view = ruleset.fighter_condition(c)
+                view = ruleset.conditions.fighter_condition(c)
                 assert 0 <= view.hurt <= 1
                 assert (view.hurt == 1) is (view.down is not None)
                 assert view.hurt >= hurt[c.id], (seed, c.id)
                 hurt[c.id] = view.hurt
-                plain = ruleset.fighter_condition(c, details=False)
+                plain = ruleset.conditions.fighter_condition(c, details=False)
                 assert (plain.able_to_act, plain.down, plain.citation) == (
                     view.able_to_act,
                     view.down,

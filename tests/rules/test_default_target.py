@@ -92,13 +92,13 @@ def test_every_rulesets_default_target_is_a_foe_its_default_attack_reaches(key: 
         found += 1
         target = state.combatant(target_id)
         assert not are_allies(attacker, target) and target.status is not Status.DEAD
-        assert ruleset.default_attack(state, attacker.id, target_id) is not None
+        assert ruleset.attacks.default_attack(state, attacker.id, target_id) is not None
         nearer = [
             c for c in state.combatants
             if not are_allies(attacker, c) and c.status.can_defend
             and attacker.hex.distance(c.hex) < attacker.hex.distance(target.hex)
         ]  # fmt: skip
-        assert all(ruleset.default_attack(state, attacker.id, c.id) is None for c in nearer)
+        assert all(ruleset.attacks.default_attack(state, attacker.id, c.id) is None for c in nearer)
     assert found or key == "000"  # the seed 000 demo stands its fighters apart
 
 
@@ -119,11 +119,11 @@ def test_seed000s_default_attack_with_a_bow_announces_a_defense_an_arrow_allows(
     )
     ruleset = get_ruleset("000")
     assert default_target(state, ruleset, "a") == "d"
-    choices = ruleset.default_attack(state, "a", "d")
+    choices = ruleset.attacks.default_attack(state, "a", "d")
     dodge = DefenseChoice(DefenseKind.DODGE)
     assert choices == AttackOptions("shortbow", "shoot")
-    answer = ruleset.likely_answer(state, "a", "d", choices)
+    answer = ruleset.attacks.answers(state, "a", "d", choices)[0]
     assert answer == Seed000Answer((dodge,))
     battle = Battle(state, 3, get_ruleset)
     assert battle.execute(Attack("a", "d", choices, answer))  # not refused
-    assert ruleset.default_attack(state, "d", "a") is None  # the rapier reaches one hex
+    assert ruleset.attacks.default_attack(state, "d", "a") is None  # the rapier reaches one hex

@@ -72,7 +72,7 @@ def nearest_foe(state: BattleState, me: Combatant) -> Combatant | None:
 
 def maneuver_rank(ruleset: Ruleset, command: ChooseManeuver) -> tuple[int, int, int]:
     """Attacks first, then keeping the active defenses, then the longest move."""
-    terms = ruleset.maneuver(command.maneuver).terms(command.option)
+    terms = ruleset.turns.maneuver(command.maneuver).terms(command.option)
     return (
         terms.attacks > 0,
         terms.active_defenses,
@@ -85,7 +85,7 @@ def choose(state: BattleState, ruleset: Ruleset, me: Combatant, turned: bool) ->
     actions; None: end the turn. A maneuver that allows an attack when none is
     chosen yet; an attack on a foe in reach; a step that brings the nearest foe
     closer; a turn to face it (once a turn); else the end of the turn."""
-    actions = [a.command for a in ruleset.legal_actions(state, me.id)]
+    actions = [a.command for a in ruleset.turns.legal_actions(state, me.id)]
     if me.maneuver is None or me.maneuver.implied:
         maneuvers = [c for c in actions if isinstance(c, ChooseManeuver)]
         wanted = [c for c in maneuvers if maneuver_rank(ruleset, c)[0]]
@@ -213,12 +213,12 @@ def test_the_played_demo_saves_and_loads_as_it_is(
     played: tuple[str, Battle, BattleState],
 ) -> None:
     key, battle, _loaded = played
-    text = write_battle(battle, get_ruleset(key).saved_types)
+    text = write_battle(battle, get_ruleset(key).sheets.saved_types)
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == battle.state
     assert loaded.commands == battle.commands
     assert loaded.dice_log == battle.dice_log
-    assert write_battle(loaded, get_ruleset(key).saved_types) == text
+    assert write_battle(loaded, get_ruleset(key).sheets.saved_types) == text
 
 
 # --- the set-up's refusals ---------------------------------------------------------------

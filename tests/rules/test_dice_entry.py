@@ -134,7 +134,7 @@ def test_a_saved_and_reopened_battle_keeps_the_entered_mark() -> None:
     battle.execute(EndTurn())
     battle.execute(spearman_attack(battle), EnteredDice(Table(4)))
     battle.undo()
-    types = ruleset_of(battle.state).saved_types
+    types = ruleset_of(battle.state).sheets.saved_types
     text = document_text(battle_document(battle, types))
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == battle.state and loaded.dice_log == battle.dice_log
@@ -146,7 +146,7 @@ def test_a_saved_and_reopened_battle_keeps_the_entered_mark() -> None:
 def test_a_file_without_the_mark_loads_with_every_roll_the_computer_s() -> None:
     battle = demo_battle(seed=3)
     battle.execute(spearman_attack(battle), EnteredDice(Table(2)))
-    document = battle_document(battle, ruleset_of(battle.state).saved_types)
+    document = battle_document(battle, ruleset_of(battle.state).sheets.saved_types)
     log = document["log"]
     assert isinstance(log, list) and log[0]["entered"] is True
     del log[0]["entered"]  # as files written before physical dice are
@@ -245,7 +245,7 @@ def test_the_battle_keeps_each_entered_roll_with_its_name_through_redo_and_file(
     battle.undo()
     assert battle.table_roll_log == ()
     assert battle.redo().table_rolls == rolls  # found again on the recorded faces
-    types = ruleset_of(battle.state).saved_types
+    types = ruleset_of(battle.state).sheets.saved_types
     loaded = read_battle(document_text(battle_document(battle, types)), rulesets=get_ruleset)
     assert loaded.table_roll_log == (rolls,)
     again = Battle.replay(

@@ -36,7 +36,9 @@ THOUSANDS = "1" * 5000  # int() refuses more than 4,300 digits with a bare Value
 
 def document(battle: Battle) -> dict[str, object]:
     """The battle's file as JSON data, to change before it is read back."""
-    data = json.loads(write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types))
+    data = json.loads(
+        write_battle(battle, get_ruleset(battle.initial.ruleset_key).sheets.saved_types)
+    )
     assert isinstance(data, dict)
     return data
 

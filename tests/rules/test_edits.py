@@ -44,7 +44,7 @@ from rules.sets.seed000.sheet import (
 from rules.sets.sheet_fields import SheetEntries, skill_place
 from tests.rules.test_history import demo_battle
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 
 
 def stronger(fighter: Fighter, st: int, hit_points: int, **skills: int) -> Fighter:
@@ -189,9 +189,11 @@ def test_side_commands_refuse_what_cannot_be() -> None:
 
 
 def test_the_map_span_is_the_longest_distance_on_the_map() -> None:
-    grid = HexGrid(3, 2)
-    hexes = grid.hexes()
-    assert map_span(grid) == max(a.distance(b) for a in hexes for b in hexes)
+    for width, height in [(1, 1), (1, 5), (5, 1), (3, 2), (2, 3), (6, 4), (7, 9), (12, 3)]:
+        grid = HexGrid(width, height)
+        hexes = grid.hexes()
+        longest = max(a.distance(b) for a in hexes for b in hexes)
+        assert map_span(grid) == longest, (width, height)
     demo = demo_battle(1).state.grid
     assert map_span(demo) == 27
 

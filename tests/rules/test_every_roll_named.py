@@ -5,7 +5,7 @@ A scripted person at the table (``NamingTable``) enters faces for every request 
 keeps each one with the rules modules that asked for it. The commands come from
 every ruleset, with each of its options: every fighter of its demo battle against
 every other, at each weapon's reach, the defender facing three ways, with each set
-of choices its attack form offers (``Ruleset.attack_variants``), bystanders all
+of choices its attack form offers (``Attacks.attack_variants``), bystanders all
 around so that flying pieces and weapons knocked away hit somebody; blows and
 disarms at the defender's weapon where a weapon reaches it; for seed 000, fighters
 whose gear reaches its other roll sites; and the demo battle's turn order rolled
@@ -37,7 +37,7 @@ from rules.battle.state import BattleState, Command
 from rules.battle.turns import StartTurns
 from rules.core.dice import DiceRequest, EnteredDice
 from rules.core.errors import RulesError
-from rules.sets.protocol import Ruleset
+from rules.sets.protocol import Ruleset, likeliest_answer
 from rules.sets.registry import get_ruleset, ruleset_keys
 from tests.rules.test_demo_battles import demo_file, play_rounds
 
@@ -201,7 +201,7 @@ def template_fighter(key: str, name: str, *weapons: str) -> Combatant:
     catalog before its own."""
     document = json.loads((ROOT / "assets" / "templates" / f"{key}.json").read_text())
     ruleset = get_ruleset(document["ruleset"])
-    catalog = ruleset.catalog()
+    catalog = ruleset.sheets.catalog()
     _key, fighter = parse_fighter({**document["fighter"], "key": key}, catalog)
     extra = tuple(catalog.weapon(w) for w in weapons)
     fighter = replace(fighter, name=name, weapons=(*extra, *fighter.weapons))
@@ -262,10 +262,12 @@ def attack_drive(key: str) -> Drive:
             mixed = [p for x in extras for f in fighters for p in ((x, f), (f, x))]
             setups += duels(ruled, mixed, fighters, (Facing.S,))
         for n, state in enumerate(setups):
-            for m, choices in enumerate(ruleset.attack_variants(state, "attacker", "defender")):
+            for m, choices in enumerate(
+                ruleset.attacks.attack_variants(state, "attacker", "defender")
+            ):
                 battle = Battle(state, 0, get_ruleset)
                 # the defender answers as it most likely would (seed 000: a defense)
-                answer = ruleset.likely_answer(state, "attacker", "defender", choices)
+                answer = likeliest_answer(ruleset, state, "attacker", "defender", choices)
                 attack = Attack("attacker", "defender", choices, answer)
                 drive.run(battle, attack, n * 7919 + m)
     return drive

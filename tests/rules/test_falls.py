@@ -201,9 +201,9 @@ def test_seed000_paralysed_from_the_neck_down_is_down_and_lets_go(make: Make) ->
     ruleset = get_ruleset("000")
     f = duel(make).combatant("f")
     neck = Wound("000", "neck", "Neck", None, 5, None, frozenset({Condition.PARALYZED}))
-    assert ruleset.fighter_condition(with_wounds(f, (neck,))).down is Down.PARALYSED
+    assert ruleset.conditions.fighter_condition(with_wounds(f, (neck,))).down is Down.PARALYSED
     shin = replace(neck, location="near_shin")
-    assert ruleset.fighter_condition(with_wounds(f, (shin,))).able_to_act
+    assert ruleset.conditions.fighter_condition(with_wounds(f, (shin,))).able_to_act
 
 
 # --- seed 002 -----------------------------------------------------------------------------
@@ -249,9 +249,9 @@ def test_seed002_a_legionary_drops_sword_and_shield_but_keeps_the_dagger() -> No
 def test_seed002_paralysed_below_the_neck_lets_go_and_a_lying_target_is_easier() -> None:
     defender = d002.fighter("Defender", ("longsword", "dagger"), armour=None, hp=12)
     b, _ = struck_002(defender, 8, 3)  # major wound 8, odd: below the neck
-    assert d002.RULESET.fighter_condition(b.state.combatant("d")).down is Down.PARALYSED
+    assert d002.RULESET.conditions.fighter_condition(b.state.combatant("d")).down is Down.PARALYSED
     assert [i.name for i in b.state.items] == ["Longsword", "Dagger"]
-    close = d002.RULESET.situation(b.state, "a", "d")
+    close = d002.RULESET.attacks.situation(b.state, "a", "d")
     assert any(m.value == 25 and "prone" in m.reason.lower() for m in close), close
 
 
@@ -265,7 +265,10 @@ def test_seed003_incapacitated_falls_and_lets_go_of_the_sword_but_keeps_the_shie
         Attack("a", "d", Choices003("broadsword", "swing")),
         ScriptedDice(d003.fudge("++++") + d003.fudge("----")),
     )
-    assert d003.ruleset().fighter_condition(b.state.combatant("d")).down is Down.INCAPACITATED
+    assert (
+        d003.ruleset().conditions.fighter_condition(b.state.combatant("d")).down
+        is Down.INCAPACITATED
+    )
     d = b.state.combatant("d")
     assert d.posture is Posture.PRONE
     assert [(i.name, i.hex) for i in b.state.items] == [("Broadsword", d.hex)]
@@ -288,7 +291,7 @@ def test_seed003_near_death_is_unconscious_and_the_bow_drops() -> None:
         ScriptedDice(d003.fudge("++++") + d003.fudge("----")),
     )
     d = b.state.combatant("d")
-    assert d003.ruleset().fighter_condition(d).down is Down.UNCONSCIOUS
+    assert d003.ruleset().conditions.fighter_condition(d).down is Down.UNCONSCIOUS
     # The two-handed bow fills both hands; the dagger stays in its sheath.
     assert [i.name for i in b.state.items] == ["Short bow"]
     assert "dagger" in [w.key for w in d.fighter.weapons]
@@ -296,7 +299,7 @@ def test_seed003_near_death_is_unconscious_and_the_bow_drops() -> None:
 
 
 def test_seed003_a_buckler_drops() -> None:
-    buckler = d003.ruleset().catalog().shields["buckler"]
+    buckler = d003.ruleset().sheets.catalog().shields["buckler"]
     defender = replace(d003.template("swordsman"), shield=buckler)
     b = d003.battle(d003.duel(None, defender))
     events = b.execute(EditCombatant("d", status=Status.DEAD), ScriptedDice(()))
@@ -324,7 +327,7 @@ def test_seed004_a_failed_consciousness_check_falls_and_lets_go() -> None:
     bob = d004.bob(b)
     assert bob.status is Status.UNCONSCIOUS
     bob = assert_fell_and_let_go(b, events, "b", ["Knife", "Club"])
-    assert d004.RULESET.fighter_condition(bob).down is Down.UNCONSCIOUS
+    assert d004.RULESET.conditions.fighter_condition(bob).down is Down.UNCONSCIOUS
     # Lying prone, he is two size steps smaller to a shot (the base rules' table).
     upright = target_size(replace(bob, posture=Posture.STANDING))
     assert target_size(bob).step == upright.step - 2

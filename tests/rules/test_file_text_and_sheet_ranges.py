@@ -35,7 +35,7 @@ BOM = "\ufeff"
 
 
 def text_of(battle: Battle) -> str:
-    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).saved_types)
+    return write_battle(battle, get_ruleset(battle.initial.ruleset_key).sheets.saved_types)
 
 
 # --- the byte-order mark -------------------------------------------------------------------

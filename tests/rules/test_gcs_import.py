@@ -378,7 +378,7 @@ def test_the_addition_is_undone_saved_and_replayed() -> None:
     swing = AttackOptions(weapon_key="gcs-broadsword", mode="swing")
     battle.execute(Attack(aldo.id, "c1", swing))
     ruleset = get_ruleset("000")
-    loaded = read_battle(write_battle(battle, ruleset.saved_types), rulesets=get_ruleset)
+    loaded = read_battle(write_battle(battle, ruleset.sheets.saved_types), rulesets=get_ruleset)
     assert loaded.state == battle.state
     assert loaded.state.combatant(aldo.id).fighter == aldo.fighter
     battle.undo()
@@ -389,7 +389,7 @@ def test_the_addition_is_undone_saved_and_replayed() -> None:
 
 
 def test_the_ruleset_offers_the_gcs_importer() -> None:
-    (kind,) = get_ruleset("000").character_file_kinds()
+    (kind,) = get_ruleset("000").sheets.character_file_kinds()
     assert (kind.label, kind.suffixes) == ("GURPS Character Sheet", (".gcs",))
     assert kind.read((FIXTURES / "no_weapons_v3.gcs").read_bytes()).fighter.name == (
         "Quill the Scribe"
@@ -431,10 +431,10 @@ def test_without_a_usable_id_the_character_imports_as_a_new_one(bad_id: object) 
 def test_the_origin_is_saved_with_the_sheet_and_the_battle() -> None:
     ruleset = get_ruleset("000")
     fighter = imported("two_handed_v4.gcs").fighter
-    encoded = ruleset.encode_sheet(fighter)
+    encoded = ruleset.sheets.encode(fighter)
     assert isinstance(encoded, dict)
     assert encoded["origin"] == fighter.origin
-    assert ruleset.decode_sheet(encoded) == fighter
+    assert ruleset.sheets.decode(encoded) == fighter
     battle = demo_battle(2)
     brunhild = Combatant(
         id=next_combatant_id(battle.state),
@@ -445,5 +445,5 @@ def test_the_origin_is_saved_with_the_sheet_and_the_battle() -> None:
         hp=fighter.hit_points,
     )
     battle.execute(AddCombatant(brunhild))
-    loaded = read_battle(write_battle(battle, ruleset.saved_types), rulesets=get_ruleset)
+    loaded = read_battle(write_battle(battle, ruleset.sheets.saved_types), rulesets=get_ruleset)
     assert loaded.state.combatant(brunhild.id).fighter.origin == fighter.origin

@@ -124,8 +124,8 @@ def test_the_current_format_is_read_stat_by_stat() -> None:
 def test_the_imported_fighter_is_one_the_character_editor_accepts() -> None:
     fighter = imported(CRITERIA).fighter
     ruleset = get_ruleset("000")
-    assert ruleset.sheet_description().problems(ruleset.sheet_entries(fighter)) == ()
-    assert ruleset.sheet_problems(fighter) == ()  # every weapon's skill is on the sheet
+    assert ruleset.sheets.description().problems(ruleset.sheets.entries(fighter)) == ()
+    assert ruleset.sheets.problems(fighter) == ()  # every weapon's skill is on the sheet
     assert fighter_problems(fighter, demo_battle(1).state.grid) == ()
 
 

@@ -40,8 +40,8 @@ def set_skill_level(doc: Document, *path: int, level: int) -> None:
 def editor_refusals(fighter: Fighter) -> list[str]:
     ruleset = get_ruleset("000")
     problems = (
-        *ruleset.sheet_description().problems(ruleset.sheet_entries(fighter)),
-        *ruleset.sheet_problems(fighter),
+        *ruleset.sheets.description().problems(ruleset.sheets.entries(fighter)),
+        *ruleset.sheets.problems(fighter),
         *fighter_problems(fighter, demo_battle(1).state.grid),
     )
     return [p.message for p in problems]

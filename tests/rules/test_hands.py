@@ -253,7 +253,7 @@ def test_a_battle_with_a_weapon_put_away_saves_and_loads_as_it_was(make: Make) -
     state = state.with_combatants(put_away(state.combatant("s"), "broadsword"))
     battle = Battle(state, 3, get_ruleset)
     battle.execute(PutAwayItem("f", "main-gauche"))
-    text = write_battle(battle, get_ruleset("000").saved_types)
+    text = write_battle(battle, get_ruleset("000").sheets.saved_types)
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == battle.state
     assert hands_of(loaded.state.combatant("s")) == Hands(None, "medium-shield", ("broadsword",))
@@ -313,8 +313,8 @@ def test_every_ruleset_strikes_only_with_what_is_in_hand(
     assert hands_of(attacker).free == 0 and hands_of(attacker).carried
     with pytest.raises(IllegalAttackError, match="is carried, not in hand: draw it first"):
         Battle(state, 1, get_ruleset).execute(Attack("a", foe, carried))
-    assert carried not in ruleset.attack_variants(state, "a", foe)
-    assert held in ruleset.attack_variants(state, "a", foe)
+    assert carried not in ruleset.attacks.attack_variants(state, "a", foe)
+    assert held in ruleset.attacks.attack_variants(state, "a", foe)
 
 
 @pytest.mark.parametrize(RULESET_CASES, _other_rulesets())
@@ -322,7 +322,7 @@ def test_every_ruleset_needs_a_free_hand_to_pick_up(
     key: str, state: BattleState, foe: str, carried: object, held: object
 ) -> None:
     ruleset = get_ruleset(key)
-    club = next(w for w in ruleset.placeable_items() if getattr(w, "key", "") == "club")
+    club = next(w for w in ruleset.battlefield.placeable_items() if getattr(w, "key", "") == "club")
     assert isinstance(club, Weapon)
     battle = Battle(state, 1, get_ruleset)
     battle.execute(AddItem(state.combatant("a").hex, club.name, ItemKind.WEAPON, weapon=club))

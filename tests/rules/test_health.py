@@ -1,4 +1,4 @@
-"""Each ruleset's health in its own terms (issue 22; ``Ruleset.health``): hit points
+"""Each ruleset's health in its own terms (issue 22; ``Conditions.health``): hit points
 where the ruleset counts them (seed 004's maximum less its wounds), the most
 severe wound of a FUDGE body (003 5.872, 5.874), and the share of the bar."""
 
@@ -33,26 +33,31 @@ def fudge_fighter() -> Combatant:
 
 def test_a_fudge_fighter_shows_his_most_severe_wound(fudge_fighter: Combatant) -> None:
     ruleset = get_ruleset("003")
-    assert ruleset.health_heading == "Wound"
+    assert ruleset.conditions.health_heading == "Wound"
     c = fudge_fighter
-    assert ruleset.health(c) == Health("Unhurt", Fraction(1), "No wound on any body part")
+    assert ruleset.conditions.health(c) == Health(
+        "Unhurt", Fraction(1), "No wound on any body part"
+    )
     # only the most severe wound counts (003 5.874): the arm's Very Hurt over the torso's Hurt
     both = wounded(c, (BodyPart.TORSO, WoundLevel.HURT), (BodyPart.LEFT_ARM, WoundLevel.VERY_HURT))
-    health = ruleset.health(both)
+    health = ruleset.conditions.health(both)
     assert (health.text, health.fraction) == ("Very Hurt", Fraction(2, 5))
     assert "left arm very hurt" in health.tooltip and "torso hurt" in health.tooltip
     assert health.text != f"{both.hp}/{both.fighter.hit_points}"
     # a limb's fourth level is Useless, its fifth Crippled (003 5.872)
-    useless = ruleset.health(wounded(c, (BodyPart.RIGHT_LEG, WoundLevel.INCAPACITATED)))
+    useless = ruleset.conditions.health(wounded(c, (BodyPart.RIGHT_LEG, WoundLevel.INCAPACITATED)))
     assert (useless.text, useless.fraction) == ("Useless", Fraction(1, 5))
     # the same level on the body and a limb: the body's word
     tie = wounded(
         c, (BodyPart.LEFT_HAND, WoundLevel.NEAR_DEATH), (BodyPart.HEAD, WoundLevel.NEAR_DEATH)
     )
-    assert (ruleset.health(tie).text, ruleset.health(tie).fraction) == ("Near Death", 0)
-    assert ruleset.health(wounded(c, (BodyPart.LEFT_HAND, WoundLevel.NEAR_DEATH))).text == (
-        "Crippled"
+    assert (ruleset.conditions.health(tie).text, ruleset.conditions.health(tie).fraction) == (
+        "Near Death",
+        0,
     )
+    assert ruleset.conditions.health(
+        wounded(c, (BodyPart.LEFT_HAND, WoundLevel.NEAR_DEATH))
+    ).text == ("Crippled")
 
 
 def test_past_the_track_a_fudge_fighter_is_dead(fudge_fighter: Combatant) -> None:
@@ -60,7 +65,7 @@ def test_past_the_track_a_fudge_fighter_is_dead(fudge_fighter: Combatant) -> Non
     c = fudge_fighter
     boxes = sum(body_of(c).track(BodyPart.TORSO).boxes[WoundLevel.NEAR_DEATH - 1 :])
     dead = wounded(c, *[(BodyPart.TORSO, WoundLevel.NEAR_DEATH)] * (boxes + 1))
-    assert ruleset.health(dead) == Health(
+    assert ruleset.conditions.health(dead) == Health(
         "Dead",
         Fraction(0),
         "Most severe wound: Dead (torso); only it counts (003 5.874). Wounds: torso dead",
@@ -74,7 +79,7 @@ def test_the_wounds_of_a_played_fudge_battle_show_in_the_column() -> None:
     words = {"Unhurt", "Dead", "Lost"} | {
         level.label(kind) for level in WoundLevel for kind in PartKind
     }
-    shown = {c.name: ruleset.health(c).text for c in battle.state.combatants}
+    shown = {c.name: ruleset.conditions.health(c).text for c in battle.state.combatants}
     assert set(shown.values()) <= words, shown
     assert any(text != "Unhurt" for text in shown.values()), shown
     for c in battle.state.combatants:
@@ -91,15 +96,15 @@ def test_hit_point_rulesets_show_hit_points(key: str) -> None:
     battle.execute(EditCombatant(c.id, hp=c.fighter.hit_points - 3))
     c = battle.state.combatant(c.id)
     ruleset = get_ruleset(key)
-    assert ruleset.health_heading == "HP"
+    assert ruleset.conditions.health_heading == "HP"
     maximum = c.fighter.hit_points
-    assert ruleset.health(c) == Health(
+    assert ruleset.conditions.health(c) == Health(
         f"{maximum - 3}/{maximum}",
         Fraction(maximum - 3, maximum),
         f"{maximum - 3} of {maximum} hit points",
     )
     battle.execute(EditCombatant(c.id, hp=-2))
-    down = ruleset.health(battle.state.combatant(c.id))
+    down = ruleset.conditions.health(battle.state.combatant(c.id))
     assert (down.text, down.fraction) == (f"-2/{maximum}", 0)
 
 
@@ -107,7 +112,7 @@ def test_seed_004_counts_hit_points_of_the_maximum_its_wounds_leave() -> None:
     """Base rules: each wound lowers the maximum by one."""
     c = load_demo("004").state.combatants[0]
     two = c.evolve(tracks=Seed004Tracks(wounds=2), hp=c.fighter.hit_points - 10)
-    health = get_ruleset("004").health(two)
+    health = get_ruleset("004").conditions.health(two)
     maximum = c.fighter.hit_points - 2
     assert health.text == f"{maximum - 8}/{maximum}"
     assert health.fraction == Fraction(maximum - 8, maximum)

@@ -35,6 +35,7 @@ from rules.battle.terrain import Footing, Light, TerrainChange
 from rules.battle.turns import ChooseManeuver, StartTurns
 from rules.core.dice import DiceRequest, EnteredDice, SeededDice
 from rules.core.errors import IllegalCommandError, RulesError
+from rules.sets.protocol import likeliest_answer
 from rules.sets.registry import get_ruleset, ruleset_of
 
 SEQUENCES = 1_000
@@ -56,9 +57,9 @@ def random_command(state: BattleState, rng: random.Random) -> Command:
     kind = rng.randrange(12)
     if kind <= 2:
         ruleset = ruleset_of(state)
-        choices = ruleset.default_attack(state, who.id, other.id)
+        choices = ruleset.attacks.default_attack(state, who.id, other.id)
         if choices is not None:  # the defender answers as it most likely would
-            answer = ruleset.likely_answer(state, who.id, other.id, choices)
+            answer = likeliest_answer(ruleset, state, who.id, other.id, choices)
             return Attack(who.id, other.id, choices, answer, gm_override=override)
         return TurnCombatant(who.id, rng.choice(list(Facing)), gm_override=override)
     if kind == 3:
@@ -79,7 +80,7 @@ def random_command(state: BattleState, rng: random.Random) -> Command:
     if kind == 9:
         return StartTurns()
     if kind == 10:
-        offered = ruleset_of(state).maneuvers(state, who.id)
+        offered = ruleset_of(state).turns.maneuvers(state, who.id)
         if offered:
             return ChooseManeuver(who.id, rng.choice(offered).key, gm_override=override)
         return StartTurns()
@@ -181,7 +182,9 @@ def attacking_battle(seed: int = 3) -> Battle:
     battle.execute(MoveCombatant("c4", Hex.from_offset(13, 7)))
     for _ in range(6):
         for attacker, defender in (("c2", "c4"), ("c4", "c2")):
-            choices = ruleset_of(battle.state).default_attack(battle.state, attacker, defender)
+            choices = ruleset_of(battle.state).attacks.default_attack(
+                battle.state, attacker, defender
+            )
             if choices is not None and battle.state.combatant(attacker).status is Status.ACTIVE:
                 battle.execute(Attack(attacker, defender, choices))
         battle.execute(EndTurn())
@@ -224,7 +227,7 @@ def test_a_redo_of_dice_entered_at_the_table_asks_for_none() -> None:
         asked.extend(faces)
         return faces
 
-    choices = ruleset_of(battle.state).default_attack(battle.state, "c2", "c4")
+    choices = ruleset_of(battle.state).attacks.default_attack(battle.state, "c2", "c4")
     assert choices is not None
     battle.execute(Attack("c2", "c4", choices), EnteredDice(enter))
     after, faces = battle.state, tuple(asked)

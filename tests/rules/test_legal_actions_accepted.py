@@ -48,7 +48,7 @@ def sample(states: list[BattleState], ruleset: Ruleset) -> list[BattleState]:
         s
         for s in states
         if s.active_id is not None
-        and any(isinstance(a.command, Attack) for a in ruleset.legal_actions(s, s.active_id))
+        and any(isinstance(a.command, Attack) for a in ruleset.turns.legal_actions(s, s.active_id))
     ]
     others = [s for s in states if s not in attacking]
     half = STATES // 2
@@ -79,7 +79,7 @@ def test_every_offered_action_is_accepted_by_the_battle(key: str) -> None:
     refused = []
     for state in picked:
         for combatant in state.combatants:
-            for action in ruleset.legal_actions(state, combatant.id):
+            for action in ruleset.turns.legal_actions(state, combatant.id):
                 offered[type(action.command).__name__] += 1
                 if isinstance(action.command, Attack):
                     assert action.command.answer is None, action.label
@@ -101,7 +101,7 @@ def test_seed000s_hit_location_options_offer_only_accepted_attacks(option: str) 
     for state in states[:: max(1, len(states) // STATES)]:
         ruled = replace(state, ruleset_options=(option,))
         assert state.active_id is not None
-        for action in ruleset.legal_actions(ruled, state.active_id):
+        for action in ruleset.turns.legal_actions(ruled, state.active_id):
             if isinstance(action.command, Attack):
                 attacks += 1
                 problem = refusals(ruled, action)
@@ -116,7 +116,7 @@ def test_moves_are_destinations_with_the_facings_the_fighter_may_end_in() -> Non
     back), ending in its facing or turned to any other it can still pay for."""
     state = load_demo("000").state
     me = state.combatant(state.active_id or "")
-    actions = get_ruleset("000").legal_actions(state, me.id)
+    actions = get_ruleset("000").turns.legal_actions(state, me.id)
     moves = [a for a in actions if isinstance(a.command, MoveCombatant)]
     assert moves and not any(a.ends_turn for a in moves)
     for action in moves:
@@ -171,7 +171,7 @@ def test_a_broadsword_offers_swing_and_thrust_at_every_location_it_may_aim_at(
     ruleset = seed000_ruleset(options)
     battle = started(replace(duel(make), ruleset_options=options))
     battle.execute(EndTurn())  # the swordsman's turn
-    actions = ruleset.legal_actions(battle.state, "s")
+    actions = ruleset.turns.legal_actions(battle.state, "s")
     keys = ruleset.hit_locations.aim_keys(shielded=False)  # the fencer carries no shield
     for mode, refused in (("swing", swing_refused), ("thrust", thrust_refused)):
         aims = _plain_aims(actions, mode)

@@ -25,7 +25,7 @@ from rules.sets.seed000.ruleset import seed000_ruleset
 from tests.rules.battle_level import BROADSWORD, HOME, MISS, Make, duel, started
 
 RULESET = get_ruleset()
-OFFERED = seed000_ruleset().offered_attacks
+OFFERED = seed000_ruleset().attacks.offered_attacks
 
 
 def _legal(
@@ -73,7 +73,7 @@ def test_the_order_is_maneuvers_attacks_ready_pick_up_steps_turns_end(make: Make
         commands.TurnCombatant,
         EndTurn,
     ]  # the rapier unready, its bare hands reach the swordsman
-    assert actions == RULESET.legal_actions(battle.state, "f")
+    assert actions == RULESET.turns.legal_actions(battle.state, "f")
     assert _legal(battle.state, "s") == ()  # not its turn
     labels = [a.label for a in actions]
     assert "ready rapier" in labels and labels[-1] == "end the turn"
@@ -111,7 +111,7 @@ def test_attackable_picks_the_foes_an_unconscious_one_included_by_default(make: 
     only_defenders = _legal(battle.state, "f", attackable=lambda foe: foe.status.can_defend)
     assert not any(isinstance(c, Attack) for c in _commands(only_defenders))
     assert not any(
-        isinstance(c, Attack) for c in _commands(RULESET.legal_actions(battle.state, "f"))
+        isinstance(c, Attack) for c in _commands(RULESET.turns.legal_actions(battle.state, "f"))
     )
 
 

@@ -232,7 +232,7 @@ def test_the_two_attacks_of_an_all_out_attack_fall_on_the_same_foe(make: Make) -
     assert str(refused.value) == refusal
     foes = {
         a.command.defender_id
-        for a in get_ruleset().legal_actions(battle.state, "f")
+        for a in get_ruleset().turns.legal_actions(battle.state, "f")
         if isinstance(a.command, Attack)
     }
     assert foes == {"s"}  # the legal actions offer the first foe only

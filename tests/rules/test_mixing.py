@@ -1,5 +1,5 @@
 """Mixing rulesets: a fighter's sheet belongs to one ruleset
-(``BattleRuleset.sheet_type``). ``AddCombatant`` and ``EditFighter`` refuse a
+(``SheetRules.sheet_type``). ``AddCombatant`` and ``EditFighter`` refuse a
 fighter whose sheet is another ruleset's, naming the fighter and both rulesets; a
 battle file of one ruleset holding another's fighter is refused on load with that
 message, not as an unknown kind. Battle-level: commands executed on a ``Battle``,
@@ -47,28 +47,40 @@ class Sheet999(RulesetSheet):
     grit: int = 3
 
 
-class Ruleset999:
-    """Seed 000's rules under the key "999", with ``Sheet999`` as its sheet."""
+class Sheets999:
+    """Seed 000's sheets with ``Sheet999`` as its sheet."""
 
-    def __init__(self) -> None:
-        self._base = get_ruleset("000")
+    def __init__(self, base: Any) -> None:
+        self._base = base
 
-    key = "999"
     sheet_type = Sheet999
 
     @property
     def saved_types(self) -> tuple[type, ...]:
         return (*self._base.saved_types, Sheet999)
 
-    def sheet_refusal(self, fighter: Fighter) -> str | None:
-        return sheet_refusal_in(fighter, self)
+    def refusal(self, fighter: Fighter) -> str | None:
+        return sheet_refusal_in(fighter, self, "999")
 
-    def sheet_description(self) -> SheetDescription:
+    def description(self) -> SheetDescription:
         """No field the editor shows: ``sheet_refusal_in`` checks the ranges of none."""
         return SheetDescription(fields=(), skill_minimum=0, skill_maximum=0)
 
-    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
+    def entries(self, fighter: Fighter) -> SheetEntries:
         return SheetEntries(values={}, skills={})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
+class Ruleset999:
+    """Seed 000's rules under the key "999", with ``Sheet999`` as its sheet."""
+
+    def __init__(self) -> None:
+        self._base = get_ruleset("000")
+        self.sheets = Sheets999(self._base.sheets)
+
+    key = "999"
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
@@ -131,8 +143,8 @@ def test_own_sheets_join_read_or_not() -> None:
     battle.execute(AddCombatant(placed(read_stats(fencer), "c2", 5, Side.BLUE)))
     assert len(battle.state.combatants) == 2
     ruleset = get_ruleset("000")
-    assert ruleset.sheet_refusal(fencer) is None
-    assert ruleset.sheet_refusal(replace(fencer, stats=RulesetSheet())) is None
+    assert ruleset.sheets.refusal(fencer) is None
+    assert ruleset.sheets.refusal(replace(fencer, stats=RulesetSheet())) is None
     assert sheet_ruleset_key(fencer.stats) == "000" and isinstance(fencer.stats, RawSheet)
     assert sheet_ruleset_key(Sheet999()) == "999"
     assert sheet_ruleset_key(RulesetSheet()) is None
@@ -153,7 +165,7 @@ def test_an_edit_cannot_give_a_fighter_another_rulesets_sheet() -> None:
 
 def file_of(battle: Battle) -> dict[str, Any]:
     ruleset = finder(battle.initial.ruleset_key)
-    data: dict[str, Any] = json.loads(write_battle(battle, ruleset.saved_types))
+    data: dict[str, Any] = json.loads(write_battle(battle, ruleset.sheets.saved_types))
     return data
 
 
@@ -222,7 +234,9 @@ def test_registered_rulesets_refuse_each_others_fighters(battle_key: str, fighte
     own = Battle(
         BattleState(GRID, (placed(stranger, "c1", 3),), ruleset_key=fighter_key), 5, get_ruleset
     )
-    document: dict[str, Any] = json.loads(write_battle(own, get_ruleset(fighter_key).saved_types))
+    document: dict[str, Any] = json.loads(
+        write_battle(own, get_ruleset(fighter_key).sheets.saved_types)
+    )
     document["initial_state"]["ruleset_key"] = battle_key
     with pytest.raises(BattleFileError) as on_load:
         read_battle(json.dumps(document), rulesets=get_ruleset, sheet_owner=sheet_owner)
@@ -237,6 +251,6 @@ def test_gcs_files_are_imported_by_seed_000_only() -> None:
     importers = [
         key
         for key in ruleset_keys()
-        if any(".gcs" in kind.suffixes for kind in get_ruleset(key).character_file_kinds())
+        if any(".gcs" in kind.suffixes for kind in get_ruleset(key).sheets.character_file_kinds())
     ]
     assert importers == ["000"]

@@ -52,7 +52,7 @@ def test_a_stunned_prone_fighter_does_not_move_in_turn_order(make: Make) -> None
     """Issue 22: a stunned, prone fighter walked 6 MP in turn order. A stunned
     fighter may only do nothing (base rules), which allows no movement."""
     battle = _away_from_the_swordsman(make, status=Status.STUNNED, posture=Posture.PRONE)
-    assert [m.key for m in get_ruleset().maneuvers(battle.state, "f")] == ["do-nothing"]
+    assert [m.key for m in get_ruleset().turns.maneuvers(battle.state, "f")] == ["do-nothing"]
     f = battle.state.combatant("f")
     assert movement_left(battle.state, get_ruleset(), f) == (MoveAllowance.NONE, 0)
     with pytest.raises(
@@ -175,7 +175,7 @@ def test_the_legal_steps_of_a_prone_fighter_stop_after_its_crawl(make: Make) -> 
     def steps() -> list[MoveCombatant]:
         return [
             a.command
-            for a in get_ruleset().legal_actions(battle.state, "f")
+            for a in get_ruleset().turns.legal_actions(battle.state, "f")
             if isinstance(a.command, MoveCombatant)
         ]
 
@@ -246,12 +246,12 @@ def test_each_ruleset_lets_a_prone_fighter_crawl_only(key: str, crawl: int) -> N
 def test_every_ruleset_answers_every_posture(key: str) -> None:
     """Standing moves freely, sitting not at all, lying at most a few hexes."""
     ruleset = get_ruleset(key)
-    assert ruleset.posture_move(Posture.STANDING).hexes is None
-    assert ruleset.posture_move(Posture.STANDING).move_fraction == 1
+    assert ruleset.turns.posture_move(Posture.STANDING).hexes is None
+    assert ruleset.turns.posture_move(Posture.STANDING).move_fraction == 1
     for posture in (Posture.SITTING, Posture.SITTING_IN_CHAIR):
-        assert ruleset.posture_move(posture).hexes == 0
+        assert ruleset.turns.posture_move(posture).hexes == 0
     for posture in (Posture.PRONE, Posture.CRAWLING, Posture.HANDS_AND_KNEES, Posture.KNEELING):
-        move = ruleset.posture_move(posture)
+        move = ruleset.turns.posture_move(posture)
         assert move.hexes in (1, 2) and move.rule and move.citation is not None
 
 
@@ -263,6 +263,6 @@ def test_the_basic_table_cites_what_it_is_given() -> None:
     crouch = table[Posture.DEEP_CROUCH]
     assert crouch.move_fraction == Fraction(2, 3)
     assert [crouch.move_points(m) for m in (1, 2, 3, 5, 6, 7)] == [1, 1, 2, 3, 4, 4]
-    assert get_ruleset().posture_move(Posture.PRONE).citation == cite(
+    assert get_ruleset().turns.posture_move(Posture.PRONE).citation == cite(
         "base", "posture: movement (table of positions)"
     )

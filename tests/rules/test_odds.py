@@ -7,9 +7,8 @@
   branch of the HT rolls;
 * exact agreement with resolve_attack itself, enumerated on every way the dice
   can fall (rules.core.enumerate), on every demo matchup and weapon mode;
-* agreement with resolve_attack over many seeds for the wired options whose
-  enumeration is too slow for the suite (a consistency check: the frequencies
-  must sit within a tight binomial bound of the exact odds);
+* exact agreement with seed 000's ``decide`` (the GM's path) enumerated, for the
+  wired options whose whole enumeration takes seconds; nothing is sampled;
 * values worked out by hand.
 """
 
@@ -24,11 +23,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 import pytest
 
-from hexmap import Facing, Hex, Reach, reach_hexes
+from hexmap import Facing, Hex, HexGrid, Reach, reach_hexes
+from rules.battle.attack_odds import attack_odds as shared_attack_odds
+from rules.battle.attack_outcome import Landing, OutcomeKind
 from rules.battle.catalog import load_demo_battle, load_fighters
 from rules.battle.model import (
     ActionKind,
@@ -46,6 +48,7 @@ from rules.battle.model import (
     WeaponKind,
     WeaponMode,
 )
+from rules.battle.state import BattleState
 from rules.core.citation import cite
 from rules.core.dice import Dice, ScriptedDice, distribution
 from rules.core.dice import roll as roll_dice_faces
@@ -57,11 +60,13 @@ from rules.sets.seed000.attack import (
     AttackOptions,
     AttackOutcome,
     AttackPlan,
+    Seed000Answer,
     WeaponAttack,
     plan_attack,
     resolve_attack,
 )
 from rules.sets.seed000.attack_form import attack_form_options
+from rules.sets.seed000.attack_steps import Seed000Steps
 from rules.sets.seed000.checks import Outcome
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.damage import injury_status
@@ -481,57 +486,65 @@ def test_injury_and_state_exact_against_brute_force(ruleset: Tables) -> None:
 # --- agreement with resolve_attack ----------------------------------------------------------
 
 
-def _within(count: int, n: int, p: Fraction, z: float = 4.5) -> bool:
-    """``count`` successes in ``n`` trials is within z standard deviations of ``p``."""
-    q = float(p)
-    if q in (0.0, 1.0):
-        return count == n * q
-    return abs(count / n - q) <= z * math.sqrt(q * (1 - q) / n) + 1 / n
-
-
-def _agree(plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, runs: int) -> None:
+def _agree(
+    plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, *, shared: bool = False
+) -> None:
+    """The odds of ``plan`` equal seed 000's ``decide`` (``Seed000Steps``) run on
+    every way the dice can fall, Fraction for Fraction: the outcomes, each defense
+    (stopped, rolled, its criticals), the injury, the state after and 0 HP, and in
+    the shared vocabulary the chance of each kind and the expected injury. With
+    ``shared``, the shared odds of ``decide`` (``rules.battle.attack_odds``, a
+    second enumeration) read the same."""
+    steps = Seed000Steps(ruleset)
+    state = BattleState(HexGrid(12, 12), (a, d))
+    choices = replace(plan.options, defenses=(), acrobatic_dodge=False)
+    answer = Seed000Answer(plan.options.defenses, plan.options.acrobatic_dodge)
+    planned = steps.plan(state, a.id, d.id, choices)
     o = attack_odds(plan, a, d, ruleset)
-    outcomes = Counter[AttackOutcome]()
-    stopped = Counter[int]()
-    crit_bad = Counter[int]()
-    crit_ok = Counter[int]()
-    down = 0
-    states = Counter[Status]()
-    injury_sum = 0
-    for seed in range(runs):
-        r = resolve_attack(plan, a, d, random.Random(seed), ruleset)
-        outcomes[r.outcome] += 1
-        for i, roll in enumerate(r.defense_rolls):
-            crit_bad[i] += roll.outcome.name == "CRITICAL_FAILURE"
-            crit_ok[i] += roll.outcome.name == "CRITICAL_SUCCESS"
-        if r.outcome is AttackOutcome.DEFENDED:
-            stopped[len(r.defense_rolls) - 1] += 1
-        if r.damage is not None:
-            injury_sum += r.damage.injury
-            down += r.damage.hp_after <= 0
-        states[r.defender_after.status] += 1
-    for outcome, p in o.outcomes.items():
-        assert _within(outcomes[outcome], runs, p), (outcome, outcomes[outcome], float(p))
-    for i, dodds in enumerate(o.defenses):
-        assert _within(stopped[i], runs, dodds.p_stopped), i
-        assert _within(crit_bad[i], runs, dodds.p_critical_failure), i
-        assert _within(crit_ok[i], runs, dodds.p_critical_success), i
-    assert _within(down, runs, o.p_zero_hp)
-    for s in Status:
-        assert _within(states[s], runs, o.p_status(s)), (s, states[s], float(o.p_status(s)))
-    # the mean injury, within 4.5 standard errors of the exact expectation
-    mean = o.expected_injury
-    var = sum((i - mean) ** 2 * p for i, p in o.injury.items())
-    assert abs(injury_sum / runs - float(mean)) <= 4.5 * math.sqrt(float(var) / runs)
+
+    def run(dice: EnumeratingDice) -> tuple[Seen, OutcomeKind, int]:
+        outcome = steps.decide(planned, answer, dice)
+        r = outcome.payload.resolution
+        stopped = len(r.defense_rolls) - 1 if r.outcome is AttackOutcome.DEFENDED else -1
+        seen = (
+            r.outcome,
+            stopped,
+            tuple(x.outcome.name for x in r.defense_rolls),
+            r.damage.injury if r.damage is not None else 0,
+            r.defender_after.status,
+        )
+        return seen, outcome.kind, outcome.injury
+
+    decided = exact_outcomes(run, by_reads=True)
+    _same_odds(o, _marginal(decided, lambda k: k[0]), d)
+    kinds = _marginal(decided, lambda k: k[1])
+    assert kinds.get(OutcomeKind(Landing.CRITICAL_HIT), Fraction(0)) == o.p_critical_hit
+    assert kinds.get(OutcomeKind(Landing.HIT), Fraction(0)) == o.p_hit
+    assert kinds.get(OutcomeKind(Landing.MISSED), Fraction(0)) == o.p_miss
+    assert kinds.get(OutcomeKind(Landing.CRITICAL_MISS), Fraction(0)) == o.p_critical_miss
+    injury = sum((k[2] * p for k, p in decided.items()), Fraction(0))
+    if o.target == "body":
+        assert injury == o.expected_injury
+    if shared:
+        odds = shared_attack_odds(steps, planned, answer)
+        assert dict(odds.kinds) == kinds and odds.expected_injury == injury
 
 
-def test_agrees_with_resolve_attack_with_three_defenses(make: Make, ruleset: Tables) -> None:
-    a = make("flail-fighter", Hex(5, 5), Facing.S, id="a", side=Side.RED)
-    d = replace(make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE), hp=1)
-    parry = DefenseChoice(DefenseKind.PARRY, "broadsword")
-    options = AttackOptions("morningstar", "swing", defenses=(BLOCK, parry, DODGE))
+def test_agrees_exactly_with_decide_with_two_defenses(make: Make, ruleset: Tables) -> None:
+    """A block, then a dodge if the block fails. (A parry's mishap tails make a
+    whole enumeration of three defenses take well over a minute; a parry as the
+    only defense is enumerated whole in the demo matchups test below.)"""
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    options = AttackOptions("broadsword", "swing", defenses=(BLOCK, DODGE))
     plan = plan_attack(a, d, options, ruleset)
-    _agree(plan, a, d, ruleset, runs=2500)
+    _agree(plan, a, d, ruleset, shared=True)
+
+
+def test_a_thrust_at_the_vitals_agrees_exactly_with_decide(make: Make, ruleset: Tables) -> None:
+    swordsman, fencer = _fencer_and_swordsman(make)
+    options = AttackOptions("rapier", "thrust", location="vitals")
+    _agree(plan_attack(fencer, swordsman, options, ruleset), fencer, swordsman, ruleset)
 
 
 # --- values by hand ---------------------------------------------------------------------------
@@ -960,29 +973,23 @@ def _fencer_and_swordsman(make: Make, **skills: int) -> tuple[Combatant, Combata
 @pytest.mark.parametrize(
     ("rs", "opts"),
     [
-        (get_ruleset("000"), {"random_location": True, "defenses": (DODGE,)}),
         (R000_001, {"random_location": True}),
         (get_ruleset("000"), {"location": "brain", "defenses": (DODGE,), "acrobatic_dodge": True}),
-        (get_ruleset("000"), {"location": "vitals", "mode": "thrust"}),
         (R000_001, {"location": "skull"}),
         (get_ruleset("000"), {"conditions": (STATIONARY,)}),
-        (get_ruleset("000"), {"random_location": True, "covered": frozenset({"head", "leg"})}),
         (get_ruleset("000"), {"weapon_attack": WeaponAttack.DISARM, "target_weapon_key": "rapier"}),
     ],
-    ids=[
-        "random-000",
-        "random-001",
-        "brain-acrobatic",
-        "vitals-thrust",
-        "skull-001",
-        "stationary",
-        "covered-random",
-        "disarm-000",
-    ],
+    ids=["random-001", "brain-acrobatic", "skull-001", "stationary", "disarm-000"],
 )
-def test_wired_agrees_with_resolve_attack(make: Make, rs: Tables, opts: dict[str, object]) -> None:
+def test_wired_agrees_exactly_with_decide(make: Make, rs: Tables, opts: dict[str, object]) -> None:
+    """The wired options, exactly: seed 000's ``decide`` on every way the dice
+    fall (a few seconds each). Left out, as too slow to enumerate whole (over 20
+    s a plan): a random swing under the 000 table and a swing at the vitals with
+    a skill of 17; a random location with areas under cover is re-rolled until it
+    strikes an uncovered one, which no enumeration ends. Their steps are exact
+    above: the location tables (cover conditioned) against ``roll_random``
+    enumerated, the located wounds at every key."""
     a, d = _fencer_and_swordsman(make, Broadsword=17)
-    d = replace(d, hp=4)  # so that blows often knock out or kill
     weapon = replace(a.fighter.weapon("broadsword"), reliable=True)
     a = replace(
         a,
@@ -993,7 +1000,7 @@ def test_wired_agrees_with_resolve_attack(make: Make, rs: Tables, opts: dict[str
     )
     mode = str(opts.pop("mode", "swing"))
     plan = plan_attack(a, d, AttackOptions("broadsword", mode, **opts), rs)  # type: ignore[arg-type]
-    _agree(plan, a, d, rs, runs=2500)
+    _agree(plan, a, d, rs)
 
 
 def test_random_location_speed(make: Make) -> None:
@@ -1076,9 +1083,8 @@ def test_the_table_distribution_equals_every_die_and_roll_random_enumerated() ->
 
 def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
     """000 MISSING A SPECIFIC HIT LOCATION: a plain miss of 9 or less (and at most
-    the unaimed skill) strikes the combatant in the way."""
-    from rules.sets.seed000.attack_events import BystanderStruck
-
+    the unaimed skill) strikes the combatant in the way: exactly as often as seed
+    000's ``decide`` strikes him, run on every way the dice can fall."""
     a, d = _fencer_and_swordsman(make)
     b = make("sword-and-shield", Hex(6, 6), Facing.N, id="b", side=Side.BLUE)
     ruleset = R000_001  # the 000 table moves such misses to the general area instead
@@ -1086,15 +1092,13 @@ def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
     plan = plan_attack(a, d, options, ruleset)
     o = attack_odds(plan, a, d, ruleset)
     assert 0 < o.p_stray_blow <= o.p_miss
-    runs = 3000
-    struck = sum(
-        any(
-            isinstance(e, BystanderStruck)
-            for e in resolve_attack(plan, a, d, random.Random(s), ruleset, bystander=b).events
-        )
-        for s in range(runs)
+    steps = Seed000Steps(ruleset)
+    planned = steps.plan(BattleState(HexGrid(12, 12), (a, d, b)), "a", "d", options)
+    struck = exact_outcomes(
+        lambda dice: steps.decide(planned, Seed000Answer(), dice).payload.bystander is not None,
+        by_reads=True,
     )
-    assert _within(struck, runs, o.p_stray_blow)
+    assert struck[True] == o.p_stray_blow
     assert any("in the way" in line for line in o.summary_lines())
 
 
@@ -1105,6 +1109,8 @@ def test_stray_blow_on_the_one_in_the_way(make: Make) -> None:
 # the odds: no sampling, no tolerance.
 
 Seen = tuple[AttackOutcome, int, tuple[str, ...], int, Status]
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def _enumerated(
@@ -1128,10 +1134,8 @@ def _enumerated(
     return dict(exact_outcomes(run, by_reads=by_reads))
 
 
-def _marginal(
-    seen: Mapping[Seen, Fraction], pick: Callable[[Seen], object]
-) -> dict[object, Fraction]:
-    out = defaultdict[object, Fraction](Fraction)
+def _marginal(seen: Mapping[K, Fraction], pick: Callable[[K], V]) -> dict[V, Fraction]:
+    out = defaultdict[V, Fraction](Fraction)
     for key, p in seen.items():
         out[pick(key)] += p
     return {k: p for k, p in out.items() if p}
@@ -1140,8 +1144,13 @@ def _marginal(
 def _agree_exactly(
     plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, *, by_reads: bool = False
 ) -> None:
-    o = attack_odds(plan, a, d, ruleset)
-    seen = _enumerated(plan, a, d, ruleset, by_reads=by_reads)
+    _same_odds(
+        attack_odds(plan, a, d, ruleset), _enumerated(plan, a, d, ruleset, by_reads=by_reads), d
+    )
+
+
+def _same_odds(o: AttackOdds, seen: Mapping[Seen, Fraction], d: Combatant) -> None:
+    """``o`` read exactly as the enumerated resolutions ``seen`` give them."""
     assert sum(seen.values()) == 1
     assert _marginal(seen, lambda k: k[0]) == {k: p for k, p in o.outcomes.items() if p}
     for i, dodds in enumerate(o.defenses):

@@ -1,6 +1,6 @@
 """The odds corpus (tests/data/odds_corpus.json, written by
 packaging/make_attack_corpus.py): for every recorded set-up whose defender faces the
-attacker, ``Ruleset.preview_attack`` gives the recorded summary, the same modifiers
+attacker, ``Attacks.preview_attack`` gives the recorded summary, the same modifiers
 with their citations, and the same odds lines with the same exact fractions."""
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def test_off_balance_forbids_attacks_until_the_end_of_the_next_turn(make: Make) 
     assert tracks_of(battle.state.combatant("s")).off_balance
     with pytest.raises(IllegalAttackError, match=r"off-balance.*until the end of this turn"):
         battle.execute(Attack("s", "f", BROADSWORD))
-    offered = ruleset.legal_actions(battle.state, "s")
+    offered = ruleset.turns.legal_actions(battle.state, "s")
     assert not [a for a in offered if isinstance(a.command, Attack)]
     ended = battle.execute(EndTurn())  # the end of that turn: balance regained
     (back,) = of(ended, BalanceRegained)
@@ -63,7 +63,9 @@ def test_off_balance_forbids_attacks_until_the_end_of_the_next_turn(make: Make) 
     assert not tracks_of(battle.state.combatant("s")).off_balance
     battle.execute(EndTurn())  # the fencer's turn, then the swordsman's again
     assert battle.state.active_id == "s"
-    assert [a for a in ruleset.legal_actions(battle.state, "s") if isinstance(a.command, Attack)]
+    assert [
+        a for a in ruleset.turns.legal_actions(battle.state, "s") if isinstance(a.command, Attack)
+    ]
     battle.execute(Attack("s", "f", BROADSWORD))  # allowed again
 
 

@@ -1,7 +1,7 @@
 """A ranged attack reads the ranged column of the defender's situation (000
 ADVERSE COMBAT CONDITIONS, DEFENDER'S SITUATION: lying prone -4 with the head up
 and no cover, kneeling or sitting -2, none of them anything in melee), at the
-battle level: the GM's posture commands, then ``Ruleset.situation`` and an attack
+battle level: the GM's posture commands, then ``Attacks.situation`` and an attack
 that carries its modifiers."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def battle_at(make: Make, catalog: Catalog, distance: int, posture: Posture) -> 
 
 
 def target_modifiers(battle: Battle) -> list[int]:
-    modifiers = get_ruleset("000").situation(battle.state, "a", "d")
+    modifiers = get_ruleset("000").attacks.situation(battle.state, "a", "d")
     return [m.value for m in modifiers if m.reason.startswith("target")]
 
 
@@ -69,7 +69,7 @@ def test_the_throw_at_a_prone_target_is_rolled_at_minus_4(make: Make, catalog: C
     prone = battle_at(make, catalog, 3, Posture.PRONE)
 
     def thrown(battle: Battle) -> AttackRolled:
-        situation = get_ruleset("000").situation(battle.state, "a", "d")
+        situation = get_ruleset("000").attacks.situation(battle.state, "a", "d")
         options = AttackOptions("knife", "throw", extra_modifiers=situation)
         events = battle.execute(Attack("a", "d", options))
         (rolled,) = of(events, AttackRolled)

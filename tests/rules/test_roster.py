@@ -28,7 +28,7 @@ from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset
 from tests.rules.test_history import demo_battle
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 
 
 def newcomer(state: BattleState, template: str, col: int, row: int, side: Side) -> Combatant:

@@ -81,16 +81,16 @@ def test_the_battle_core_loads_no_ruleset_until_the_registry_is_asked() -> None:
 def test_an_attack_command_goes_through_the_ruleset_and_is_logged() -> None:
     state = demo()
     ruleset = get_ruleset()
-    choices = ruleset.default_attack(state, "c2", "c4")  # the long spear reaches across
+    choices = ruleset.attacks.default_attack(state, "c2", "c4")  # the long spear reaches across
     fencer_parries = (DefenseChoice(DefenseKind.PARRY, "rapier"),)
     assert choices == AttackOptions("long-spear", "thrust")  # the attacker's alone
-    answer = ruleset.likely_answer(state, "c2", "c4", choices)
+    answer = ruleset.attacks.answers(state, "c2", "c4", choices)[0]
     assert answer == Seed000Answer(fencer_parries)  # the defender's, apart
     # Out of the spear's front reach: the knife at the spearman's belt does not
     # count until it is drawn (rules.battle.hands), and then it is thrown.
-    assert ruleset.default_attack(state, "c2", "c3") is None
+    assert ruleset.attacks.default_attack(state, "c2", "c3") is None
     drawn = state.with_combatants(in_hand(state.combatant("c2"), "knife"))
-    thrown = ruleset.default_attack(drawn, "c2", "c3")
+    thrown = ruleset.attacks.default_attack(drawn, "c2", "c3")
     assert isinstance(thrown, AttackOptions) and (thrown.weapon_key, thrown.mode) == (
         "knife",
         "throw",
@@ -112,24 +112,24 @@ def test_the_attack_form_offers_every_option_once_and_the_rules_decide() -> None
     it, with exact odds, or refuse it with a reason, never anything else."""
     state = demo()
     ruleset = get_ruleset()
-    variants = ruleset.attack_variants(state, "c2", "c4")
+    variants = ruleset.attacks.attack_variants(state, "c2", "c4")
     # the attacker's choices alone: the form's defenses are the defender's answer
     assert len(set(variants)) == len(variants) > 10
     planned = 0
     for choices in variants:
         try:
-            preview = ruleset.preview_attack(state, "c2", "c4", choices)
+            preview = ruleset.attacks.preview_attack(state, "c2", "c4", choices)
         except IllegalAttackError:
             continue
         planned += 1
         assert sum(line.probability for line in preview.odds) == 1
     assert planned > len(variants) // 2
-    assert ruleset.attack_variants(state, "c1", "c4") == ()  # nothing reaches
+    assert ruleset.attacks.attack_variants(state, "c1", "c4") == ()  # nothing reaches
 
 
 def test_an_attack_out_of_reach_has_no_default() -> None:
     state = demo()
-    assert get_ruleset().default_attack(state, "c1", "c4") is None  # two hexes, a sword
+    assert get_ruleset().attacks.default_attack(state, "c1", "c4") is None  # two hexes, a sword
 
 
 def test_the_ruleset_options_command_swaps_the_ruleset_object() -> None:
@@ -200,7 +200,7 @@ def test_the_preview_gives_exact_odds_that_sum_to_one() -> None:
     state = demo()
     ruleset = get_ruleset()
     choices = AttackOptions(weapon_key="long-spear", mode="thrust")
-    preview = ruleset.preview_attack(state, "c2", "c4", choices)
+    preview = ruleset.attacks.preview_attack(state, "c2", "c4", choices)
     assert sum(line.probability for line in preview.odds) == 1
     assert all(isinstance(line.probability, Fraction) for line in preview.odds)
     assert isinstance(ruleset, Seed000)
@@ -219,11 +219,11 @@ def _plan(ruleset: Seed000, state: BattleState, choices: AttackOptions) -> Attac
 def test_the_situation_comes_from_the_map() -> None:
     state = demo()
     ruleset = get_ruleset()
-    assert ruleset.situation(state, "c2", "c3") == ()
+    assert ruleset.attacks.situation(state, "c2", "c3") == ()
     attacker_hex = state.combatant("c2").hex
     battle = Battle(state, 1, get_ruleset)
     battle.execute(PaintTerrain((attacker_hex,), TerrainChange(footing=Footing.BAD)))
-    modifiers = ruleset.situation(battle.state, "c2", "c3")
+    modifiers = ruleset.attacks.situation(battle.state, "c2", "c3")
     assert [m.value for m in modifiers] == [footing_penalty(Footing.BAD)] == [-1]
     assert "attacker's hex" in modifiers[0].reason
 
@@ -235,13 +235,13 @@ def test_every_legal_action_is_a_command_the_battle_accepts() -> None:
     state = demo()
     ruleset = get_ruleset()
     for combatant in state.combatants:
-        actions = ruleset.legal_actions(state, combatant.id)
+        actions = ruleset.turns.legal_actions(state, combatant.id)
         assert actions, combatant.name
         for action in actions:
             copy = Battle(state, 1, get_ruleset)
             for command in action.commands:
                 copy.execute(command)  # raises if illegal
-    offered = [a.command for a in ruleset.legal_actions(state, "c2")]
+    offered = [a.command for a in ruleset.turns.legal_actions(state, "c2")]
     foes = {c.defender_id for c in offered if isinstance(c, Attack)}
     assert foes == {"c4"}  # the long spear reaches the fencer across; the knife to throw
     # is at the belt, and the sword-and-shield fighter is on its side
@@ -252,9 +252,9 @@ def test_the_fallen_have_no_legal_actions() -> None:
     fallen = replace(state.combatant("c3"), hp=-20, status=state.combatant("c3").status.DEAD)
     state = state.with_combatants(fallen)
     ruleset: Ruleset = get_ruleset()
-    assert ruleset.legal_actions(state, "c3") == ()
-    assert not any("Flail" in a.label for a in ruleset.legal_actions(state, "c2"))
-    assert any("Fencer" in a.label for a in ruleset.legal_actions(state, "c2"))
+    assert ruleset.turns.legal_actions(state, "c3") == ()
+    assert not any("Flail" in a.label for a in ruleset.turns.legal_actions(state, "c2"))
+    assert any("Fencer" in a.label for a in ruleset.turns.legal_actions(state, "c2"))
 
 
 # --- the sheet and its codec -----------------------------------------------------------
@@ -264,7 +264,7 @@ def test_the_sheet_shows_the_fighter_and_its_wounds() -> None:
     state = demo()
     ruleset = get_ruleset()
     c3 = state.combatant("c3")
-    sections = {s.title: s for s in ruleset.sheet(c3)}
+    sections = {s.title: s for s in ruleset.sheets.sections(c3)}
     assert {"Attributes", "Skills", "Weapons", "Protection"} <= set(sections)
     hp = next(r for r in sections["Attributes"].rows if r.label == "HP")
     assert hp.value == f"{c3.hp} of {c3.fighter.hit_points}"
@@ -275,9 +275,9 @@ def test_the_sheet_shows_the_fighter_and_its_wounds() -> None:
 def test_every_template_round_trips_through_json(key: str) -> None:
     ruleset = get_ruleset()
     fighter = load_fighters()[key]
-    text = json.dumps(ruleset.encode_sheet(fighter))
+    text = json.dumps(ruleset.sheets.encode(fighter))
     # The template's statistics come unread from the file; the codec gives them read.
-    assert ruleset.decode_sheet(json.loads(text)) == read_stats(fighter)
+    assert ruleset.sheets.decode(json.loads(text)) == read_stats(fighter)
 
 
 def test_every_field_round_trips() -> None:
@@ -293,9 +293,9 @@ def test_every_field_round_trips() -> None:
         weapons=(catalog.weapon("chair-leg"), catalog.weapon("knife")),
         armor=next(iter(catalog.armor.values())),
     )
-    data = ruleset.encode_sheet(fighter)
+    data = ruleset.sheets.encode(fighter)
     assert data["format"] == SHEET_FORMAT and data["version"] == SHEET_VERSION
-    assert ruleset.decode_sheet(json.loads(json.dumps(data))) == fighter
+    assert ruleset.sheets.decode(json.loads(json.dumps(data))) == fighter
 
 
 @pytest.mark.parametrize(
@@ -314,9 +314,9 @@ def test_a_broken_sheet_is_refused_with_the_field_named(
     change: dict[str, object], message: str
 ) -> None:
     ruleset = get_ruleset()
-    data = {**ruleset.encode_sheet(load_fighters()["spearman"]), **change}
+    data = {**ruleset.sheets.encode(load_fighters()["spearman"]), **change}
     with pytest.raises(DataError, match=message):
-        ruleset.decode_sheet(data)
+        ruleset.sheets.decode(data)
 
 
 def test_a_turn_passes_through_the_ruleset() -> None:

@@ -43,7 +43,7 @@ from rules.core.version import ENGINE_VERSION
 from rules.sets.registry import get_ruleset
 from tests.rules.test_history import demo_battle, play_random_sequence
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -199,7 +199,7 @@ def test_the_file_knows_every_command_without_importing_anything_else() -> None:
     script = (
         "from rules.battle.savefile import saved_types_for\n"
         "from rules.sets.registry import get_ruleset\n"
-        "print(' '.join(sorted(saved_types_for(get_ruleset('000').saved_types).names)))\n"
+        "print(' '.join(sorted(saved_types_for(get_ruleset('000').sheets.saved_types).names)))\n"
     )
     known = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True

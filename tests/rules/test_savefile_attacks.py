@@ -123,7 +123,7 @@ def test_a_schema_2_file_loads_the_same_battle() -> None:
 
 
 def test_an_autosave_entry_of_schema_2_is_lifted_too() -> None:
-    codec = ValueCodec(saved_types_for(get_ruleset("000").saved_types))
+    codec = ValueCodec(saved_types_for(get_ruleset("000").sheets.saved_types))
     choices = {TYPE_KEY: "AttackOptions", "weapon_key": "rapier", "mode": "thrust"}
     entry = {"command": attack(options=choices), "dice": [3, 4, 5]}
     command, faces = decode_entry(entry, codec, "autosave change 1")
@@ -180,7 +180,7 @@ def seed003_text() -> str:
     for number, answer in enumerate(answers):
         faces = fudge003("+0-0") + fudge003("0-0-" if number % 2 else "00+0") + fudge003("0000")
         b.execute(Attack("a", "d", sword, answer), ScriptedDice(faces))
-    return write_battle(b, get_ruleset("003").saved_types)
+    return write_battle(b, get_ruleset("003").sheets.saved_types)
 
 
 def as_written_in(text: str, version: int) -> str:

@@ -18,7 +18,7 @@ from rules.battle.savefile import BattleFileError, read_battle, write_battle
 from rules.sets.registry import get_ruleset
 from tests.rules.test_history import demo_battle, play_random_sequence
 
-RULESET_TYPES = get_ruleset("000").saved_types
+RULESET_TYPES = get_ruleset("000").sheets.saved_types
 FUZZ = settings(
     max_examples=800,
     deadline=None,

@@ -438,7 +438,9 @@ def test_the_tracks_survive_save_load_and_undo(fighters: tuple[Combatant, Combat
     after the first)."""
     battle = battle_of(*fighters)
     blow(battle, "left hand", 3, "thrust")  # Hurt (1 box)
-    loaded = read_battle(write_battle(battle, get_ruleset("000").saved_types), rulesets=get_ruleset)
+    loaded = read_battle(
+        write_battle(battle, get_ruleset("000").sheets.saved_types), rulesets=get_ruleset
+    )
     assert loaded.state == battle.state
     wound(blow(loaded, "left hand", 3, "thrust"))
     assert hand_boxes(loaded) == (0, 1, 1, 0, 0)  # the loaded Hurt box is there

@@ -1,12 +1,14 @@
 """Seed 000's attack in four steps (rules.sets.seed000.attack_steps): the plan needs
 no answer, the defender's answers, decide's outcome in the shared vocabulary, and
-the GM's path through run_attack equal to the resolution it always was."""
+the GM's path through run_attack equal to the resolution it always was, and what
+an attack broke named in its outcome."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.battle.attack_outcome import ActiveDefense, Landing
+from hexmap import Facing, Hex, HexGrid
+from rules.battle.attack_outcome import ActiveDefense, BrokenItem, Landing
 from rules.battle.attack_steps import Needs, run_attack
 from rules.battle.battle import Battle, command_rng
 from rules.battle.catalog import load_battle_setup
@@ -17,12 +19,14 @@ from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import NO_DEFENSE, AttackOptions, Seed000Answer
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
+from rules.sets.seed000.attack_events import WeaponBroke
 from rules.sets.seed000.attack_steps import attack_command, split_answer, whole_options
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.ruleset import Seed000
 from rules.sets.seed000.wounded import fighter_condition
 from rules.sets.seed002.attack import Seed002Answer
+from tests.rules.battle_level import Make
 
 THRUST = AttackOptions("long-spear", "thrust")  # c2, the spearman
 PARRY = Seed000Answer((DefenseChoice(DefenseKind.PARRY, "rapier"),))  # c4, the fencer
@@ -54,7 +58,7 @@ def test_the_default_answer_is_no_defense_and_the_likeliest_comes_first() -> Non
     plan = steps.plan(demo(), "c2", "c4", THRUST)
     assert steps.default_answer(plan) == NO_DEFENSE
     answers = steps.answers(plan)
-    assert answers[0] == PARRY == seed000().likely_answer(demo(), "c2", "c4", THRUST)
+    assert answers[0] == PARRY == seed000().attacks.answers(demo(), "c2", "c4", THRUST)[0]
     assert answers[-1] == NO_DEFENSE and len(set(answers)) == len(answers)
     assert Seed000Answer((DefenseChoice(DefenseKind.DODGE),)) in answers
 
@@ -67,9 +71,7 @@ def test_the_defenders_answer_goes_apart_from_the_choices() -> None:
     with pytest.raises(RulesError, match="answers apart"):
         seed000().steps.plan(demo(), "c2", "c4", whole)
     with pytest.raises(RulesError, match="Seed000Answer, not Seed002Answer"):
-        run_attack(
-            seed000().steps, demo(), "c2", "c4", THRUST, Seed002Answer(), command_rng(1, 0)
-        )
+        run_attack(seed000().steps, demo(), "c2", "c4", THRUST, Seed002Answer(), command_rng(1, 0))
 
 
 @pytest.mark.parametrize("answer", [NO_DEFENSE, PARRY])
@@ -107,3 +109,33 @@ def test_the_gms_path_is_the_resolution_with_the_answer_in_the_options() -> None
         assert [e.describe() for e in events] == [e.describe() for e in resolution.events]
         assert battle.state.combatant("c4") == resolution.defender_after
         assert battle.state.combatant("c2") == resolution.attacker_after
+
+
+def test_a_parry_that_breaks_names_the_broken_weapon_in_the_outcome(make: Make) -> None:
+    """000 BREAKING A BLADE: a main-gauche parrying a morningstar may break. The
+    outcome names it (``broken``), and the battle rolling the same dice logs that
+    break and leaves the fencer without it; a parry that holds breaks nothing."""
+    a = make("flail-fighter", Hex(5, 5), Facing.S, id="a")
+    d = make("fencer", Hex(5, 6), Facing.N, id="d")
+    state = BattleState(HexGrid(10, 10), (a, d))
+    steps = seed000().steps
+    swing = AttackOptions("morningstar", "swing")
+    answer = Seed000Answer((DefenseChoice(DefenseKind.PARRY, "main-gauche"),))
+    plan = steps.plan(state, "a", "d", swing)
+    held: list[int] = []
+    for seed in range(400):
+        outcome = steps.decide(plan, answer, command_rng(seed, 0))
+        if outcome.broken:
+            break
+        if outcome.landing is Landing.DEFENDED:
+            held.append(seed)
+    else:
+        pytest.fail("no parry broke in 400 attacks")
+    assert outcome.broken == (BrokenItem("d", "main-gauche"),)
+    assert outcome.landing is Landing.DEFENDED and outcome.defense is ActiveDefense.PARRY
+    battle = Battle(state, seed, get_ruleset)
+    events = battle.execute(Attack("a", "d", swing, answer))
+    (broke,) = [e for e in events if isinstance(e, WeaponBroke)]
+    assert (broke.combatant_id, broke.result.weapon.key) == ("d", "main-gauche")
+    assert "main-gauche" not in {w.key for w in battle.state.combatant("d").fighter.weapons}
+    assert held  # parries that held came first, and broke nothing

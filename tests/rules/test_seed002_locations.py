@@ -96,19 +96,23 @@ def test_kill_and_major_wound_odds_with_locations_match_every_die() -> None:
     plan = plan_attack(state, "a", "d", choices, locations=True)
     assert harm_odds(plan, NO_DEFENSE) == (Fraction(kills, 12_000), Fraction(majors, 12_000))
     located = get_ruleset("002", OPTION)
-    summary = located.preview_attack(state, "a", "d", choices, NO_DEFENSE).summary
+    summary = located.attacks.preview_attack(state, "a", "d", choices, NO_DEFENSE).summary
     assert "armour 2 (head 6, left arm 0)" in summary
 
 
 def test_the_sheet_carries_the_armour_by_location() -> None:
     ruleset = get_ruleset("002")
     f = armoured()
-    data = ruleset.encode_sheet(f)
+    data = ruleset.sheets.encode(f)
     assert data["armour_by_location"] == {"head": 6, "left-arm": 0}
-    assert sheet_of(ruleset.decode_sheet(data)).armour_by_location == {"head": 6, "left-arm": 0}
-    entries = ruleset.sheet_entries(f)
+    assert sheet_of(ruleset.sheets.decode(data)).armour_by_location == {"head": 6, "left-arm": 0}
+    entries = ruleset.sheets.entries(f)
     assert (entries.values["ap_head"], entries.values["ap_chest"]) == (6, None)
-    edited = ruleset.with_sheet_entries(f, entries)
+    edited = ruleset.sheets.with_entries(f, entries)
     assert sheet_of(edited).armour_by_location == {"head": 6, "left-arm": 0}
-    rows = {r.label: r.value for s in ruleset.sheet(duel(None, f).combatant("d")) for r in s.rows}
+    rows = {
+        r.label: r.value
+        for s in ruleset.sheets.sections(duel(None, f).combatant("d"))
+        for r in s.rows
+    }
     assert (rows["AP head"], rows["AP left arm"]) == ("6", "0")

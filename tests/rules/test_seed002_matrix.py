@@ -211,7 +211,11 @@ def test_the_damage_dice_read_as_d100_dice_in_the_log_the_pane_and_the_sheet() -
     assert (damage.dice, damage.rolled) == ("1d6+1d6", 7)
     assert damage.describe().startswith("Damage 1d6+1d6: 4+3 = 7;")
     state = duel(strong, fighter("Defender", hp=HP))
-    summary = RULESET.preview_attack(state, "a", "d", Attack002("shortsword", "cut")).summary
+    summary = RULESET.attacks.preview_attack(
+        state, "a", "d", Attack002("shortsword", "cut")
+    ).summary
     assert "(Shortsword, cut, 1d6+1d6)" in summary
-    sheet = {r.label: r.value for s in RULESET.sheet(state.combatant("a")) for r in s.rows}
+    sheet = {
+        r.label: r.value for s in RULESET.sheets.sections(state.combatant("a")) for r in s.rows
+    }
     assert sheet["Damage modifier"] == "+1d6"

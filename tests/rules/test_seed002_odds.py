@@ -120,7 +120,7 @@ def brute_force(
 def preview(
     state: BattleState, choices: Attack002, answer: Seed002Answer = DODGE_ANSWER
 ) -> dict[str, Fraction]:
-    lines = RULESET.preview_attack(state, "a", "d", choices, answer).odds
+    lines = RULESET.attacks.preview_attack(state, "a", "d", choices, answer).odds
     assert sum(line.probability for line in lines) == 1
     return {line.label: line.probability for line in lines}
 
@@ -156,7 +156,9 @@ def test_preview_odds_of_a_two_ranks_smaller_parry_and_high_skills() -> None:
 
 
 def test_preview_names_the_skills_and_the_modifiers() -> None:
-    shown = RULESET.preview_attack(duel(None, TOUGH), "a", "d", sword(attacker_mounted=True))
+    shown = RULESET.attacks.preview_attack(
+        duel(None, TOUGH), "a", "d", sword(attacker_mounted=True)
+    )
     assert shown.summary.startswith("Close Combat 75% (Longsword, cut, 1d8)")
     assert [m.value for m in shown.modifiers] == [25, -25]
     assert shown.modifiers[1].reason.startswith("defense: ")
@@ -176,7 +178,7 @@ def test_kill_and_major_wound_chances_match_brute_force_of_every_die() -> None:
         majors += bool(of(events, MajorWoundRolled))
     plan = plan_attack(state, "a", "d", choices)
     assert harm_odds(plan, answer) == (Fraction(kills, 60_000), Fraction(majors, 60_000))
-    summary = RULESET.preview_attack(state, "a", "d", choices, answer).summary
+    summary = RULESET.attacks.preview_attack(state, "a", "d", choices, answer).summary
     assert summary.endswith(
         f"kills {float(Fraction(kills, 60_000)) * 100:.1f}%, "
         f"major wound {float(Fraction(majors, 60_000)) * 100:.1f}%"

@@ -72,14 +72,14 @@ def test_initiative_uses_dex_as_the_wounds_left_it() -> None:
 
 
 def test_maneuvers_and_what_they_allow() -> None:
-    keys = [m.key for m in RULESET.maneuvers(duel(), "a")]
+    keys = [m.key for m in RULESET.turns.maneuvers(duel(), "a")]
     assert keys == ["attack", "move", "ready", "change-posture", "wait", "do-nothing"]
-    attack = RULESET.maneuver("attack").terms()
+    attack = RULESET.turns.maneuver("attack").terms()
     assert (attack.attacks, attack.movement.value, attack.active_defenses) == (1, "step", True)
-    assert RULESET.maneuver("move").terms().attacks == 0
-    assert RULESET.maneuver("wait").terms().out_of_turn
+    assert RULESET.turns.maneuver("move").terms().attacks == 0
+    assert RULESET.turns.maneuver("wait").terms().out_of_turn
     with pytest.raises(RulesError):
-        RULESET.maneuver("all-out-attack")
+        RULESET.turns.maneuver("all-out-attack")
 
 
 def test_a_move_maneuver_allows_no_attack_and_an_attack_implies_the_attack_maneuver() -> None:
@@ -99,11 +99,11 @@ def test_a_move_maneuver_allows_no_attack_and_an_attack_implies_the_attack_maneu
 def test_legal_actions_on_its_turn_and_none_out_of_it() -> None:
     b = battle(duel(fighter("Quick", dexterity=15)))
     b.execute(StartTurns(), ScriptedDice(()))
-    labels = [a.label for a in RULESET.legal_actions(b.state, "a")]
+    labels = [a.label for a in RULESET.turns.legal_actions(b.state, "a")]
     assert "attack Defender: Longsword, cut" in labels and "end the turn" in labels
     assert "maneuver: Move" in labels and any(x.startswith("move to") for x in labels)
-    assert RULESET.legal_actions(b.state, "d") == ()
-    for action in RULESET.legal_actions(b.state, "a"):
+    assert RULESET.turns.legal_actions(b.state, "d") == ()
+    for action in RULESET.turns.legal_actions(b.state, "a"):
         if action.label == "attack Defender: Longsword, cut":
             # The attacker's choices alone: the defender answers for itself.
             assert action.command == Attack("a", "d", Attack002("longsword", "cut"))
@@ -115,17 +115,17 @@ def test_legal_actions_of_the_fallen_are_only_ending_the_turn() -> None:
     hurt = a.evolve(tracks=Tracks002(paralysis="neck"))
     b = battle(state.with_combatants(hurt))
     b.execute(StartTurns(), ScriptedDice(()))
-    assert [x.label for x in RULESET.legal_actions(b.state, "a")] == ["end the turn"]
+    assert [x.label for x in RULESET.turns.legal_actions(b.state, "a")] == ["end the turn"]
 
 
 def test_condition_labels() -> None:
     b = battle(duel())
     b.execute(SetPosture("d", Posture.PRONE), ScriptedDice(()))
-    assert RULESET.condition_labels(b.state.combatant("d")) == ("prone",)
+    assert RULESET.conditions.labels(b.state.combatant("d")) == ("prone",)
     hurt = b.state.combatant("d").evolve(
         tracks=Tracks002(bleeding=1, skill_penalty=-50, useless_arms=frozenset({"left"}))
     )
-    assert RULESET.condition_labels(hurt) == (
+    assert RULESET.conditions.labels(hurt) == (
         "prone",
         "bleeding 1 HP a round",
         "broken ribs (-50%)",
@@ -135,7 +135,7 @@ def test_condition_labels() -> None:
 
 def test_sheet_rows() -> None:
     c = duel().combatant("a")
-    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheet(c)}
+    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheets.sections(c)}
     assert sections["Characteristics"]["HP"] == "12 of 12"
     assert (sections["Characteristics"]["STR"], sections["Characteristics"]["CHA"]) == ("11", "11")
     assert sections["Characteristics"]["Major wound level"] == "6"
@@ -147,34 +147,34 @@ def test_sheet_rows() -> None:
 
 def test_sheet_codec_round_trip_and_refusals() -> None:
     f = fighter("Coded", ("dagger", "shortbow"), skills={"Athletics": 30})
-    data = RULESET.encode_sheet(f)
+    data = RULESET.sheets.encode(f)
     assert data["format"] == "hexfray-sheet-002" and data["version"] == 1
-    assert RULESET.decode_sheet(data) == replace(
+    assert RULESET.sheets.decode(data) == replace(
         f, stats=Sheet002(sheet_of(f).characteristics, dict(sorted(sheet_of(f).skills.items())))
     )
     with pytest.raises(DataError, match="format"):
-        RULESET.decode_sheet({**data, "format": "hexfray-sheet-000"})
+        RULESET.sheets.decode({**data, "format": "hexfray-sheet-000"})
     with pytest.raises(DataError, match="version"):
-        RULESET.decode_sheet({**data, "version": 2})
+        RULESET.sheets.decode({**data, "version": 2})
     bad = {**data, "characteristics": {**data["characteristics"], "siz": 0}}  # type: ignore[dict-item]
     with pytest.raises(DataError, match="siz"):
-        RULESET.decode_sheet(bad)
+        RULESET.sheets.decode(bad)
     with pytest.raises(DataError, match="no seed 002 weapon"):
-        RULESET.decode_sheet({**data, "weapons": ["broadsword"]})
+        RULESET.sheets.decode({**data, "weapons": ["broadsword"]})
 
 
 def test_sheet_entries_round_trip_and_ranges() -> None:
     f = fighter("Edited")
-    entries = RULESET.sheet_entries(f)
-    assert RULESET.with_sheet_entries(f, entries) == replace(
+    entries = RULESET.sheets.entries(f)
+    assert RULESET.sheets.with_entries(f, entries) == replace(
         f, stats=Sheet002(sheet_of(f).characteristics, dict(sorted(sheet_of(f).skills.items())))
     )
     changed = SheetEntries({**entries.values, "dex": 17}, {"Dodge": 60})
-    edited = RULESET.with_sheet_entries(f, changed)
+    edited = RULESET.sheets.with_entries(f, changed)
     assert (sheet_of(edited).characteristics.dexterity, sheet_of(edited).skill("Dodge")) == (17, 60)
     with pytest.raises(DataError):
-        RULESET.with_sheet_entries(f, SheetEntries({**entries.values, "str": 0}, {}))
-    problems = RULESET.sheet_problems(
+        RULESET.sheets.with_entries(f, SheetEntries({**entries.values, "str": 0}, {}))
+    problems = RULESET.sheets.problems(
         replace(f, weapons=(replace(catalog_002().weapons["longsword"], skill="Sword Dancing"),))
     )
     assert [p.place for p in problems] == ["weapons/0/skill"]
@@ -191,17 +191,17 @@ def test_skills_default_to_their_base_values() -> None:
 
 
 def test_terrain_labels_name_the_rows() -> None:
-    assert RULESET.terrain_label(Light.DIM_5).endswith("partial darkness (-25%)")
-    assert RULESET.terrain_label(Light.TOTAL_DARKNESS).endswith("darkness (-50%)")
-    assert RULESET.terrain_label(Light.TWILIGHT) == Light.TWILIGHT.label
-    assert RULESET.terrain_label(Footing.BAD).endswith("unstable ground (-25%)")
-    assert RULESET.terrain_label(WaterDepth.DEEP).startswith("deep")
-    assert RULESET.terrain_label(WaterDepth.KNEE) == WaterDepth.KNEE.label
+    assert RULESET.battlefield.terrain_label(Light.DIM_5).endswith("partial darkness (-25%)")
+    assert RULESET.battlefield.terrain_label(Light.TOTAL_DARKNESS).endswith("darkness (-50%)")
+    assert RULESET.battlefield.terrain_label(Light.TWILIGHT) == Light.TWILIGHT.label
+    assert RULESET.battlefield.terrain_label(Footing.BAD).endswith("unstable ground (-25%)")
+    assert RULESET.battlefield.terrain_label(WaterDepth.DEEP).startswith("deep")
+    assert RULESET.battlefield.terrain_label(WaterDepth.KNEE) == WaterDepth.KNEE.label
 
 
 def test_attack_form_fields_and_greyed_choices() -> None:
     state = duel(fighter("Archer", ("shortbow", "dagger")), defender_hex=FAR)
-    form = RULESET.attack_form(state, "a", "d", {})
+    form = RULESET.attacks.attack_form(state, "a", "d", {})
     assert form.field("weapon").value == "shortbow/shoot"
     dagger = {c.key: c.problem for c in form.field("weapon").choices}["dagger/stab"]
     # The bow takes both hands: the dagger stays at the belt (rules.battle.hands).
@@ -214,7 +214,7 @@ def test_attack_form_fields_and_greyed_choices() -> None:
         "movement": "moved-10m",
         "blinded": FLAG_ON,
     }
-    form = RULESET.attack_form(state, "a", "d", entries)
+    form = RULESET.attacks.attack_form(state, "a", "d", entries)
     assert form.answer == Seed002Answer(DefenseKind.DODGE)
     assert form.choices == Attack002(
         "shortbow",
@@ -223,14 +223,14 @@ def test_attack_form_fields_and_greyed_choices() -> None:
             sword().gm, wind="high-wind", obscured="obscured", movement="moved-10m", blinded=True
         ),
     )
-    close = RULESET.attack_form(duel(), "a", "d", entries)
+    close = RULESET.attacks.attack_form(duel(), "a", "d", entries)
     assert close.field("wind").value == "" and close.field("blinded").value == ""
-    far = RULESET.attack_form(duel(defender_hex=FAR), "a", "d", {})
+    far = RULESET.attacks.attack_form(duel(defender_hex=FAR), "a", "d", {})
     assert far.choices is None and "beyond" in far.problem
 
 
 def test_attack_form_helpless_takes_the_defense_away() -> None:
-    form = RULESET.attack_form(duel(), "a", "d", {"helpless": FLAG_ON})
+    form = RULESET.attacks.attack_form(duel(), "a", "d", {"helpless": FLAG_ON})
     assert form.field("defense").value == "none"
     assert form.choices is not None and form.choices.gm.helpless  # type: ignore[attr-defined]
 
@@ -238,17 +238,19 @@ def test_attack_form_helpless_takes_the_defense_away() -> None:
 def test_every_attack_variant_previews_with_odds_summing_to_1() -> None:
     state = duel(fighter("Archer", ("shortbow", "dagger")), defender_hex=FAR)
     for s in (state, duel()):
-        variants = RULESET.attack_variants(s, "a", "d")
+        variants = RULESET.attacks.attack_variants(s, "a", "d")
         assert variants
         for v in variants:
-            assert sum(x.probability for x in RULESET.preview_attack(s, "a", "d", v).odds) == 1
+            assert (
+                sum(x.probability for x in RULESET.attacks.preview_attack(s, "a", "d", v).odds) == 1
+            )
 
 
 def test_no_piece_hits_anybody() -> None:
     who = duel().combatant("d")
-    assert RULESET.stray_hits.hit_chance(Occupant(who), StrayRule.IN_PATH) == 0
+    assert RULESET.battlefield.stray_hits.hit_chance(Occupant(who), StrayRule.IN_PATH) == 0
     state = duel()
-    piece_state, events = RULESET.piece_hit(
+    piece_state, events = RULESET.battlefield.piece_hit(
         state,
         None,
         None,
@@ -261,7 +263,7 @@ def test_no_piece_hits_anybody() -> None:
 
 
 def test_placeable_items_are_the_catalog_weapons_but_bare_hands() -> None:
-    names = [w.name for w in RULESET.placeable_items()]
+    names = [w.name for w in RULESET.battlefield.placeable_items()]
     assert "Fist" not in names and "Longsword" in names and names == sorted(names, key=str.lower)
 
 
@@ -278,7 +280,7 @@ def test_a_wounded_battle_saves_and_loads_as_it_is() -> None:
     b = battle(duel(None, fighter("Defender", ("longsword", "dagger"), armour=None)))
     b.execute(Attack("a", "d", sword()), ScriptedDice((3, 99, 9)))  # a useless left arm
     b.execute(MoveCombatant("a", HOME + Facing.N.vector), ScriptedDice(()))
-    text = write_battle(b, RULESET.saved_types)
+    text = write_battle(b, RULESET.sheets.saved_types)
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == b.state
     assert tracks_of(loaded.state.combatant("d")).useless_arms == {"left"}
@@ -302,7 +304,7 @@ def test_a_fighter_of_another_ruleset_is_refused() -> None:
 def test_situation_names_the_map_s_modifiers_for_both_rolls() -> None:
     b = battle(duel())
     b.execute(SetPosture("d", Posture.PRONE), ScriptedDice(()))
-    found = [(m.value, m.reason) for m in RULESET.situation(b.state, "a", "d")]
+    found = [(m.value, m.reason) for m in RULESET.attacks.situation(b.state, "a", "d")]
     assert found == [
         (25, "target prone or attacked from behind"),
         (-25, "defense: fighting while prone"),
@@ -312,8 +314,8 @@ def test_situation_names_the_map_s_modifiers_for_both_rolls() -> None:
 def test_a_paralysed_attacker_has_no_attack() -> None:
     state = duel()
     still = state.with_combatants(state.combatant("a").evolve(tracks=Tracks002(paralysis="neck")))
-    assert RULESET.default_attack(still, "a", "d") is None
-    assert RULESET.attack_variants(still, "a", "d") == ()
+    assert RULESET.attacks.default_attack(still, "a", "d") is None
+    assert RULESET.attacks.attack_variants(still, "a", "d") == ()
 
 
 def test_the_form_s_defenses_show_the_skill_the_situation_leaves() -> None:
@@ -321,15 +323,16 @@ def test_the_form_s_defenses_show_the_skill_the_situation_leaves() -> None:
     wound changes it, the skill the roll is made at (as the attack rolls it)."""
     b = battle(duel(None, fighter("Defender", ("longsword", "dagger"))))
     plain = {
-        c.key: c.label for c in RULESET.attack_form(b.state, "a", "d", {}).field("defense").choices
+        c.key: c.label
+        for c in RULESET.attacks.attack_form(b.state, "a", "d", {}).field("defense").choices
     }
     assert plain["dodge"] == "dodge (40%)"
     paint(b, [SOUTH], footing=Footing.BAD)
-    form = RULESET.attack_form(b.state, "a", "d", {"defense": "dodge"})
+    form = RULESET.attacks.attack_form(b.state, "a", "d", {"defense": "dodge"})
     labels = {c.key: c.label for c in form.field("defense").choices}
     assert labels["dodge"] == "dodge (40%, now 15%)"
     assert labels["parry:dagger"] == "parry with the Dagger (50%, now 25%, small)"
-    mounted = RULESET.attack_form(b.state, "a", "d", {"defender_mounted": FLAG_ON})
+    mounted = RULESET.attacks.attack_form(b.state, "a", "d", {"defender_mounted": FLAG_ON})
     # mounted +25% against the unstable ground's -25%: back to its skill
     assert {c.key: c.label for c in mounted.field("defense").choices}["dodge"] == "dodge (40%)"
     events = b.execute(Attack("a", "d", form.choices), ScriptedDice((10, 99, 1)))  # type: ignore[arg-type]

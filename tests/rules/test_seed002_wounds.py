@@ -60,7 +60,7 @@ def test_major_wound_1_lose_an_eye() -> None:
     _, events, d = wounded(1)
     assert (chars(d).dexterity, chars(d).charisma) == (7, 10)
     assert tracks_of(d).perception_penalty == -50
-    assert "lost an eye" in RULESET.condition_labels(d)
+    assert "lost an eye" in RULESET.conditions.labels(d)
     assert of(events, MajorWoundRolled)[0].citation.heading == "Major wound 1"
 
 
@@ -68,7 +68,7 @@ def test_major_wound_2_cracked_skull() -> None:
     _, _, d = wounded(2)
     assert chars(d).intelligence == 7
     assert tracks_of(d).mental_penalty == -25
-    assert "cracked skull" in RULESET.condition_labels(d)
+    assert "cracked skull" in RULESET.conditions.labels(d)
 
 
 @pytest.mark.parametrize(("face", "side"), [(3, "right"), (4, "left")])
@@ -78,8 +78,8 @@ def test_major_wound_3_and_4_useless_leg_drops_the_fighter(face: int, side: str)
     assert tracks_of(d).useless_legs == {side}
     assert (chars(d).dexterity, chars(d).strength) == (9, 9)
     assert d.fighter.move == 2  # crawls 2 hexes a round
-    assert "change-posture" not in [m.key for m in RULESET.maneuvers(b.state, "d")]
-    assert f"useless {side} leg" in RULESET.condition_labels(d)
+    assert "change-posture" not in [m.key for m in RULESET.turns.maneuvers(b.state, "d")]
+    assert f"useless {side} leg" in RULESET.conditions.labels(d)
 
 
 def test_major_wound_5_broken_ribs_minus_50_to_every_skill() -> None:
@@ -123,7 +123,7 @@ def test_major_wound_8_spine_odd_die_paralysed_below_the_neck() -> None:
     assert of(events, MajorWoundRolled)[0].spine_face == 3
     assert tracks_of(d).paralysis == "neck"
     assert (chars(d).dexterity, d.posture, d.fighter.move) == (5, Posture.PRONE, 0)
-    assert [m.key for m in RULESET.maneuvers(b.state, "d")] == ["do-nothing"]
+    assert [m.key for m in RULESET.turns.maneuvers(b.state, "d")] == ["do-nothing"]
     with pytest.raises(IllegalAttackError):
         attack(b, sword(), (4,), attacker="d", defender="a")
     events = attack(b, sword(), (4, 1))  # it cannot defend
@@ -148,7 +148,7 @@ def test_major_wound_9_and_10_useless_arm_drops_what_it_holds(
     assert tracks_of(d).useless_arms == {side}
     assert [(i.name, i.hex) for i in b.state.items] == [(dropped, d.hex)]
     assert dropped not in [w.name for w in d.fighter.weapons]
-    assert f"useless {side} arm" in RULESET.condition_labels(d)
+    assert f"useless {side} arm" in RULESET.conditions.labels(d)
 
 
 def test_a_useless_arm_cannot_wield_a_two_handed_weapon() -> None:
@@ -156,7 +156,7 @@ def test_a_useless_arm_cannot_wield_a_two_handed_weapon() -> None:
     b = battle(duel(None, staff))
     b.execute(Attack("a", "d", sword()), ScriptedDice((*CRITICAL_HIT, 10)))
     assert [i.name for i in b.state.items] == ["Quarterstaff"]
-    fists = RULESET.attack_form(b.state, "d", "a", {})
+    fists = RULESET.attacks.attack_form(b.state, "d", "a", {})
     assert fists.choices == Attack002("fist", "punch")
     assert fists.answer == Seed002Answer(DefenseKind.PARRY, "longsword")
 
@@ -201,7 +201,7 @@ def test_bleeding_and_unconsciousness_with_the_turns_running() -> None:
 
 def test_the_sheet_lists_the_major_wounds_and_their_conditions() -> None:
     _, _, d = wounded(10)
-    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheet(d)}
+    sections = {s.title: {r.label: r.value for r in s.rows} for s in RULESET.sheets.sections(d)}
     assert sections["Major wounds"] == {
         "d10 10": "useless right arm",
         "Conditions": "useless right arm",

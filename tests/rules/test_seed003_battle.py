@@ -85,19 +85,19 @@ def test_damage_is_relative_degree_plus_odf_minus_the_parts_ddf() -> None:
 
 def test_strength_adds_to_a_muscle_powered_weapon_not_to_a_crossbow() -> None:
     strong = restat(template("swordsman"), strength=2)
-    plan = ruleset().preview_attack(duel(strong), "a", "d", SWORD)
+    plan = ruleset().attacks.preview_attack(duel(strong), "a", "d", SWORD)
     assert "ODF +5" in plan.summary
     archer = template("crossbowman")
     state = duel(restat(archer, strength=3), defender_hex=south(5))
     shot = Choices003("crossbow", "shoot")
-    assert "ODF +4" in ruleset().preview_attack(state, "a", "d", shot).summary
+    assert "ODF +4" in ruleset().attacks.preview_attack(state, "a", "d", shot).summary
 
 
 def test_the_sheet_shows_each_modes_odf_and_whether_strength_adds() -> None:
-    rows = {r.label: r.value for r in ruleset().sheet(duel().combatant("a"))[2].rows}
+    rows = {r.label: r.value for r in ruleset().sheets.sections(duel().combatant("a"))[2].rows}
     assert rows["Broadsword"] == "swing ODF +3 + Strength, reach 1"
     shooter = duel(template("crossbowman")).combatant("a")
-    rows = {r.label: r.value for r in ruleset().sheet(shooter)[2].rows}
+    rows = {r.label: r.value for r in ruleset().sheets.sections(shooter)[2].rows}
     assert rows["Crossbow"].startswith("shoot ODF +4, range ")
 
 
@@ -186,7 +186,7 @@ def test_aimed_blows_take_the_parts_size_penalty_and_hit_that_part(
 
 def test_an_attack_naming_no_part_is_at_the_torso() -> None:
     state = duel()
-    choices = ruleset().default_attack(state, "a", "d")
+    choices = ruleset().attacks.default_attack(state, "a", "d")
     assert choices is not None and choices.aim == "torso"
     b = battle(state)
     assert one(attack(b, choices, fudge("++++") + DEF_WORST), WoundDealt).part == "torso"
@@ -207,7 +207,7 @@ def test_melee_never_rolls_a_random_location() -> None:
     b = battle(duel())
     events = attack(b, SWORD, fudge("++++") + DEF_WORST)
     assert not [e for e in events if isinstance(e, LocationRolled)]
-    form = ruleset().attack_form(duel(), "a", "d", {})
+    form = ruleset().attacks.attack_form(duel(), "a", "d", {})
     assert all(not c.problem for c in form.field("aim").choices)
 
 
@@ -224,7 +224,7 @@ def _dagger_drawn(state):  # type: ignore[no-untyped-def]
 
 def test_a_ranged_attack_within_half_range_may_aim() -> None:
     state = _shot_state(20)  # the short bow's half range is 20
-    form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot"})
+    form = ruleset().attacks.attack_form(state, "a", "d", {"weapon": "shortbow:shoot"})
     assert all(not c.problem for c in form.field("aim").choices)
     b = battle(state)
     shot = Choices003("shortbow", "shoot", aim="left leg")
@@ -240,10 +240,14 @@ def test_a_missile_is_dodged_at_minus_two_a_thrown_weapon_is_not() -> None:
     rolled = one(events, OpposedRolled)
     # The swordsman's Dodge Mediocre (-1), his medium shield +1, the missile -2.
     assert (rolled.defense_kind, rolled.defense.level) == ("dodge", -2)  # type: ignore[union-attr]
-    preview = ruleset().preview_attack(_shot_state(3), "a", "d", Choices003("shortbow", "shoot"))
+    preview = ruleset().attacks.preview_attack(
+        _shot_state(3), "a", "d", Choices003("shortbow", "shoot")
+    )
     assert {m.reason: m.value for m in preview.modifiers}["defense: dodging a missile"] == -2
     dagger_in_hand = _dagger_drawn(_shot_state(3))
-    thrown = ruleset().preview_attack(dagger_in_hand, "a", "d", Choices003("dagger", "throw"))
+    thrown = ruleset().attacks.preview_attack(
+        dagger_in_hand, "a", "d", Choices003("dagger", "throw")
+    )
     assert not [m for m in thrown.modifiers if "missile" in m.reason]
     b = battle(dagger_in_hand)
     events = attack(b, Choices003("dagger", "throw"), fudge("0000") + fudge("0000"))
@@ -252,7 +256,9 @@ def test_a_missile_is_dodged_at_minus_two_a_thrown_weapon_is_not() -> None:
 
 def test_a_distant_shot_cannot_aim_and_a_hit_lands_on_the_random_location() -> None:
     state = _shot_state(21)
-    form = ruleset().attack_form(state, "a", "d", {"weapon": "shortbow:shoot", "aim": "head"})
+    form = ruleset().attacks.attack_form(
+        state, "a", "d", {"weapon": "shortbow:shoot", "aim": "head"}
+    )
     aims = {c.key: c.problem for c in form.field("aim").choices}
     assert aims["torso"] == "" and all(p for k, p in aims.items() if k != "torso")
     assert form.field("aim").value == "torso"
@@ -274,7 +280,7 @@ def test_each_parts_capacity_is_its_defensive_factor_and_sets_its_boxes() -> Non
     hand = Choices003("broadsword", "swing", aim="left hand")  # Poor: DDF -2, no armor
     wound = one(attack(b, hand, fudge("++00") + DEF_WORST), WoundDealt)
     assert wound.defensive == -2
-    sheet = ruleset().sheet(b.state.combatant("d"))
+    sheet = ruleset().sheets.sections(b.state.combatant("d"))
     rows = {r.label: r.value for r in sheet[-1].rows}
     empty, full, thin = "\u25a1", "\u25a0", "\u2009"
     # An unhurt part shows its boxes alone, level by level a thin space apart.
@@ -315,8 +321,8 @@ def test_the_torso_incapacitated_stops_the_fighter_and_his_turn_passes() -> None
     attack(b, SWORD, fudge("++++") + fudge("----"))  # rel 6+1: damage 8, Incapacitated
     d = b.state.combatant("d")
     assert body_of(d).body_state is PartState.INCAPACITATED and d.status is Status.UNCONSCIOUS
-    assert ruleset().maneuvers(b.state, "d") == ()
-    assert "incapacitated" in ruleset().condition_labels(d)
+    assert ruleset().turns.maneuvers(b.state, "d") == ()
+    assert "incapacitated" in ruleset().conditions.labels(d)
     b.execute(StartTurns(), ScriptedDice(fudge("0000") + fudge("0000") + (6, 1)))
     events = b.execute(EndTurn(), ScriptedDice(()))
     assert any(isinstance(e, TurnPassed) for e in events)
@@ -334,7 +340,7 @@ def test_a_useless_weapon_arm_drops_the_weapon_onto_the_map() -> None:
     d = b.state.combatant("d")
     assert "broadsword" not in [w.key for w in d.fighter.weapons]
     assert [(i.name, i.hex) for i in b.state.items] == [("Broadsword", SOUTH)]
-    assert "useless right arm" in ruleset().condition_labels(d)
+    assert "useless right arm" in ruleset().conditions.labels(d)
 
 
 def test_a_useless_off_hand_drops_the_shield() -> None:
@@ -350,8 +356,8 @@ def test_a_one_handed_weapon_goes_to_the_other_hand_at_minus_one() -> None:
     b = battle(duel())
     attack(b, Choices003("broadsword", "swing", aim="right hand"), fudge("+++0") + DEF_WORST)
     # The defender, right hand useless, punches with the left.
-    form = ruleset().attack_form(b.state, "d", "a", {})
-    plan = ruleset().preview_attack(b.state, "d", "a", form.choices)
+    form = ruleset().attacks.attack_form(b.state, "d", "a", {})
+    plan = ruleset().attacks.preview_attack(b.state, "d", "a", form.choices)
     assert any(m.reason.startswith("off hand") and m.value == -1 for m in plan.modifiers)
 
 
@@ -360,7 +366,7 @@ def test_a_two_handed_weapon_drops_from_either_hand_and_needs_both_arms() -> Non
     attack(b, Choices003("broadsword", "swing", aim="left hand"), fudge("++++") + fudge("----"))
     assert [i.name for i in b.state.items] == ["Greatsword"]
     b.execute(PickUpItem("d", b.state.items[0].id), ScriptedDice(()))
-    form = ruleset().attack_form(b.state, "d", "a", {})
+    form = ruleset().attacks.attack_form(b.state, "d", "a", {})
     problems = {c.key: c.problem for c in form.field("weapon").choices}
     assert "both arms" in problems["greatsword:swing"]
     assert problems["fist:punch"] == ""
@@ -387,8 +393,8 @@ def test_crippled_is_useless_and_past_crippled_the_limb_is_lost_for_good() -> No
     assert marks[:2] == [PartState.CRIPPLED, PartState.CRIPPLED]
     assert marks[2] is PartState.LOST
     d = b.state.combatant("d")
-    assert "lost right foot" in ruleset().condition_labels(d)
-    form = ruleset().attack_form(b.state, "a", "d", {"aim": "right foot"})
+    assert "lost right foot" in ruleset().conditions.labels(d)
+    form = ruleset().attacks.attack_form(b.state, "a", "d", {"aim": "right foot"})
     assert "gone" in {c.key: c.problem for c in form.field("aim").choices}["right foot"]
 
 
@@ -409,16 +415,16 @@ def test_only_the_worst_wound_of_the_activity_counts() -> None:
     assert body.track(BodyPart.RIGHT_ARM).state is PartState.HURT
     assert body.track(BodyPart.LEFT_LEG).state is PartState.VERY_HURT
     assert body.track(BodyPart.RIGHT_FOOT).state is PartState.HURT
-    preview = ruleset().preview_attack(b.state, "d", "a", SWORD)
+    preview = ruleset().attacks.preview_attack(b.state, "d", "a", SWORD)
     wounds = [m for m in preview.modifiers if "worst wound" in m.reason]
     assert [(m.value, m.reason) for m in wounds] == [(-2, "worst wound: left leg, very hurt")]
     # Against him, the same wound counts against his parry.
-    against = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    against = ruleset().attacks.preview_attack(b.state, "a", "d", SWORD)
     assert [(m.value, m.reason) for m in against.modifiers if "worst wound" in m.reason] == [
         (-2, "defense: worst wound: left leg, very hurt")
     ]
     lying = b.state.with_combatants(b.state.combatant("d").evolve(posture=Posture.PRONE))
-    preview = ruleset().preview_attack(lying, "d", "a", SWORD)
+    preview = ruleset().attacks.preview_attack(lying, "d", "a", SWORD)
     wounds = [m for m in preview.modifiers if "worst wound" in m.reason]
     assert [m.value for m in wounds] == [-1]
 
@@ -434,7 +440,7 @@ def test_a_dodge_counts_the_legs_standing_and_no_limb_lying_down() -> None:
     parry = Seed003Answer(Defense.PARRY)
 
     def wounds(state, answer):  # type: ignore[no-untyped-def]
-        preview = ruleset().preview_attack(state, "a", "d", SWORD, answer)
+        preview = ruleset().attacks.preview_attack(state, "a", "d", SWORD, answer)
         return [m.value for m in preview.modifiers if "worst wound" in m.reason]
 
     assert wounds(b.state, parry) == [-1]
@@ -455,7 +461,7 @@ def test_a_dodge_counts_the_legs_standing_and_no_limb_lying_down() -> None:
 def test_the_sheet_records_every_parts_wounds() -> None:
     b = battle(duel())
     attack(b, Choices003("broadsword", "swing", aim="left arm"), fudge("++00") + DEF_WORST)
-    wounds = ruleset().sheet(b.state.combatant("d"))[-1]
+    wounds = ruleset().sheets.sections(b.state.combatant("d"))[-1]
     assert wounds.title == "Wounds by body part"
     assert [r.label for r in wounds.rows][:3] == ["Torso", "Head", "Left arm"]
     assert len(wounds.rows) == 10
@@ -480,7 +486,7 @@ def test_widespread_damage_halves_to_every_part_with_its_own_armor() -> None:
         "left arm": 5,
         "left hand": 6,
     }
-    form = ruleset().attack_form(b.state, "a", "d", {"widespread": "yes"})
+    form = ruleset().attacks.attack_form(b.state, "a", "d", {"widespread": "yes"})
     assert all(c.problem for c in form.field("aim").choices if c.key != "torso")
 
 
@@ -501,13 +507,13 @@ def test_all_out_attack_and_all_out_defense() -> None:
     b = battle(duel())
     b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
     b.execute(ChooseManeuver("a", "all-out-attack", ""), ScriptedDice(()))
-    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    plan = ruleset().attacks.preview_attack(b.state, "a", "d", SWORD)
     assert any(m.value == 1 and m.reason == "all-out attack" for m in plan.modifiers)
     b.execute(EndTurn(), ScriptedDice(()))
     b.execute(ChooseManeuver("d", "all-out-defense", ""), ScriptedDice(()))
-    plan = ruleset().preview_attack(b.state, "d", "a", SWORD)
+    plan = ruleset().attacks.preview_attack(b.state, "d", "a", SWORD)
     assert any("guard down" in m.reason and m.value == -2 for m in plan.modifiers)
-    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    plan = ruleset().attacks.preview_attack(b.state, "a", "d", SWORD)
     assert any("all-out defense" in m.reason and m.value == 2 for m in plan.modifiers)
     with pytest.raises(IllegalCommandError):
         b.execute(Attack("d", "a", SWORD), ScriptedDice(fudge("0000") * 2))
@@ -532,19 +538,19 @@ def test_the_maps_modifiers_to_the_attack(change: TerrainChange, where: str, val
     b = battle(duel())
     hex_ = HOME if where == "attacker" else SOUTH
     b.execute(PaintTerrain((hex_,), change), ScriptedDice(()))
-    plan = ruleset().preview_attack(b.state, "a", "d", SWORD)
+    plan = ruleset().attacks.preview_attack(b.state, "a", "d", SWORD)
     situation = [m.value for m in plan.modifiers if m.citation.heading.startswith("combat mod")]
     assert value in situation
 
 
 def test_from_behind_the_defense_is_minus_one_and_the_shield_does_not_help() -> None:
     state = duel(defender_facing=Facing.S)
-    plan = ruleset().preview_attack(state, "a", "d", SWORD)
+    plan = ruleset().attacks.preview_attack(state, "a", "d", SWORD)
     reasons = {m.reason: m.value for m in plan.modifiers}
     # The defense's modifiers keep the defender's signs.
     assert reasons["defense: attacked from the side or behind"] == -1
     assert "defense: Medium shield" not in reasons
-    front = ruleset().preview_attack(duel(), "a", "d", SWORD)
+    front = ruleset().attacks.preview_attack(duel(), "a", "d", SWORD)
     assert {m.reason: m.value for m in front.modifiers}["defense: Medium shield"] == 1
 
 
@@ -556,7 +562,7 @@ def test_dodge_can_be_chosen_and_missiles_cannot_be_parried() -> None:
     state = _shot_state(3)
     parry = Seed003Answer(Defense.PARRY)
     with pytest.raises(IllegalAttackError):
-        ruleset().preview_attack(state, "a", "d", Choices003("shortbow", "shoot"), parry)
+        ruleset().attacks.preview_attack(state, "a", "d", Choices003("shortbow", "shoot"), parry)
     with pytest.raises(IllegalAttackError):
         battle(state).execute(
             Attack("a", "d", Choices003("shortbow", "shoot"), parry), ScriptedDice(())
@@ -626,7 +632,7 @@ def test_on_a_useless_leg_he_moves_only_slowly() -> None:
     assert b.state.active_id == "d"
     b.execute(ChooseManeuver("d", "move", ""), ScriptedDice(()))
     assert movement_left(b.state, ruleset(), b.state.combatant("d")) == (MoveAllowance.FULL, 2)
-    rows = {r.label: r.value for r in ruleset().sheet(b.state.combatant("d"))[0].rows}
+    rows = {r.label: r.value for r in ruleset().sheets.sections(b.state.combatant("d"))[0].rows}
     assert rows["Move"] == "2 of 2 left"
 
 
@@ -640,7 +646,7 @@ def test_cover_hides_parts_from_aim_random_locations_and_blasts() -> None:
     assert not [e for e in events if isinstance(e, WoundDealt)]
     near = battle(duel())
     near.execute(PaintTerrain((SOUTH,), TerrainChange(cover=Cover.FULL)), ScriptedDice(()))
-    form = ruleset().attack_form(near.state, "a", "d", {})
+    form = ruleset().attacks.attack_form(near.state, "a", "d", {})
     problems = {c.key: c.problem for c in form.field("aim").choices}
     assert problems["torso"] and problems["left foot"] and not problems["head"]
     assert form.field("aim").value == "head"

@@ -78,7 +78,7 @@ def test_odds_lines_match_every_face_of_the_resolution(choices: Choices003) -> N
         counts[key] = counts.get(key, 0) + 1
     expected = {k: Fraction(n, 6561) for k, n in counts.items()}
     assert worst_wound_odds(plan, BEST_DEFENSE) == dict(sorted(expected.items()))
-    preview = ruleset().preview_attack(state, "a", "d", choices)
+    preview = ruleset().attacks.preview_attack(state, "a", "d", choices)
     assert sum(line.probability for line in preview.odds) == 1
     assert [line.probability for line in preview.odds] == [expected[k] for k in sorted(expected)]
 
@@ -181,7 +181,9 @@ def test_odds_read_the_box_each_wound_checks_on_the_defenders_tracks(
         counts[key] = counts.get(key, 0) + 1
     expected = {k: Fraction(n, 6561) for k, n in sorted(counts.items())}
     assert worst_wound_odds(plan, BEST_DEFENSE) == expected
-    labels = {line.label for line in ruleset().preview_attack(state, "a", "d", choices).odds}
+    labels = {
+        line.label for line in ruleset().attacks.preview_attack(state, "a", "d", choices).odds
+    }
     assert absent not in labels and present in labels
 
 

@@ -43,30 +43,30 @@ NAMES = ("swordsman", "barbarian", "archer", "knight", "crossbowman")
 def test_every_template_round_trips_through_the_codec(name: str) -> None:
     doc = json.loads((TEMPLATES / f"003-{name}.json").read_text())
     assert (doc["format"], doc["version"], doc["ruleset"]) == ("hexfray-template", 1, "003")
-    fighter = ruleset().decode_sheet(doc["sheet"])
+    fighter = ruleset().sheets.decode(doc["sheet"])
     assert isinstance(fighter.stats, Sheet003)
-    assert ruleset().encode_sheet(fighter) == doc["sheet"]
+    assert ruleset().sheets.encode(fighter) == doc["sheet"]
 
 
 def test_the_codec_refuses_another_format_and_wrong_boxes() -> None:
-    data = ruleset().encode_sheet(template("swordsman"))
+    data = ruleset().sheets.encode(template("swordsman"))
     with pytest.raises(DataError, match="hexfray-sheet-003"):
-        ruleset().decode_sheet({**data, "format": "hexfray-sheet-000"})
+        ruleset().sheets.decode({**data, "format": "hexfray-sheet-000"})
     with pytest.raises(DataError, match="boxes"):
-        ruleset().decode_sheet({**data, "hit_points": 11})
+        ruleset().sheets.decode({**data, "hit_points": 11})
     with pytest.raises(DataError, match="ladder"):
-        ruleset().decode_sheet({**data, "attributes": {**data["attributes"], "strength": 4}})
+        ruleset().sheets.decode({**data, "attributes": {**data["attributes"], "strength": 4}})
 
 
 def test_sheet_entries_round_trip_and_derive_the_boxes() -> None:
     fighter = template("barbarian")
-    entries = ruleset().sheet_entries(fighter)
+    entries = ruleset().sheets.entries(fighter)
     assert entries.values["strength"] == "Great"
-    assert ruleset().with_sheet_entries(fighter, entries) == fighter
+    assert ruleset().sheets.with_entries(fighter, entries) == fighter
     tougher = replace(entries, values={**entries.values, "damage_capacity": "Superb"})
-    assert ruleset().with_sheet_entries(fighter, tougher).hit_points == 13
-    assert ruleset().sheet_problems(fighter) == ()
-    assert [f.key for f in ruleset().sheet_description().fields][:4] == [
+    assert ruleset().sheets.with_entries(fighter, tougher).hit_points == 13
+    assert ruleset().sheets.problems(fighter) == ()
+    assert [f.key for f in ruleset().sheets.description().fields][:4] == [
         "strength",
         "agility",
         "damage_capacity",
@@ -79,7 +79,7 @@ def test_a_battle_file_saves_and_loads_with_its_wound_tracks_undo_and_replay() -
     b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
     b.execute(Attack("a", "d", Choices003("broadsword", "swing", aim="left arm")))
     b.execute(MoveCombatant("a", HOME + (HOME - SOUTH)))
-    text = write_battle(b, ruleset().saved_types)
+    text = write_battle(b, ruleset().sheets.saved_types)
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == b.state
     assert body_of(loaded.state.combatant("d")) == body_of(b.state.combatant("d"))
@@ -93,7 +93,7 @@ def test_a_battle_file_saves_and_loads_with_its_wound_tracks_undo_and_replay() -
 def test_legal_actions_follow_the_turn_and_reach() -> None:
     b = battle(duel())
     b.execute(StartTurns(), ScriptedDice(fudge("++++") + fudge("----")))
-    actions = ruleset().legal_actions(b.state, "a")
+    actions = ruleset().turns.legal_actions(b.state, "a")
     labels = [a.label for a in actions]
     # The broadsword's two modes, each at the torso and at each of the ten other
     # parts 003 5.871 lets it aim at.
@@ -101,9 +101,11 @@ def test_legal_actions_follow_the_turn_and_reach() -> None:
     assert "attack Swordsman: Broadsword, swing (+3), at the torso" in labels
     assert labels[-1] == "end the turn"
     assert "maneuver: All-out attack" in labels
-    assert ruleset().legal_actions(b.state, "d") == ()  # not its turn
-    assert ruleset().attack_variants(b.state, "a", "d")[0] == Choices003("broadsword", "swing")
-    assert len(ruleset().attack_variants(b.state, "a", "d")) == 2 * 11
+    assert ruleset().turns.legal_actions(b.state, "d") == ()  # not its turn
+    assert ruleset().attacks.attack_variants(b.state, "a", "d")[0] == Choices003(
+        "broadsword", "swing"
+    )
+    assert len(ruleset().attacks.attack_variants(b.state, "a", "d")) == 2 * 11
 
 
 def test_condition_labels_and_status() -> None:
@@ -114,7 +116,7 @@ def test_condition_labels_and_status() -> None:
     )
     d = b.state.combatant("d")
     assert body_of(d).track(BodyPart.LEFT_ARM).worst is WoundLevel.VERY_HURT
-    assert ruleset().condition_labels(d) == ("very hurt left arm (-2)",)
+    assert ruleset().conditions.labels(d) == ("very hurt left arm (-2)",)
     assert d.status is Status.ACTIVE
 
 
@@ -129,13 +131,15 @@ def test_condition_labels_and_status() -> None:
     ],
 )
 def test_terrain_labels(fact: Light | Footing | WaterDepth, label: str) -> None:
-    assert ruleset().terrain_label(fact) == label.replace("waist", WaterDepth.WAIST.label)
+    assert ruleset().battlefield.terrain_label(fact) == label.replace(
+        "waist", WaterDepth.WAIST.label
+    )
 
 
 def test_a_stray_piece_is_dodged_on_agility_and_hits_with_a_scratch() -> None:
     state = duel()
     d = state.combatant("d")
-    rules = ruleset().stray_hits
+    rules = ruleset().battlefield.stray_hits
     # By enumeration: every one of 4dF's 81 ways through the check itself; a Fair
     # Agility is hit below Fair, on 1 + 4 + 10 + 16 = 31 of them.
     hits = sum(
@@ -148,7 +152,7 @@ def test_a_stray_piece_is_dodged_on_agility_and_hits_with_a_scratch() -> None:
         "Axe", AT_FEET, Occupant(d), SOUTH, StrayRule.IN_PATH, ScriptedDice(fudge("-000"))
     )
     assert check.hit
-    after, events = ruleset().piece_hit(
+    after, events = ruleset().battlefield.piece_hit(
         state,
         Piece("Axe", None, AT_FEET),
         None,
@@ -162,10 +166,10 @@ def test_a_stray_piece_is_dodged_on_agility_and_hits_with_a_scratch() -> None:
 
 
 def test_catalog_and_placeable_items() -> None:
-    catalog = ruleset().catalog()
+    catalog = ruleset().sheets.catalog()
     assert catalog.weapon("broadsword").modes[0].damage.adds == 3
     assert catalog.armor_suit("plate").dr == 3
-    names = [i.name for i in ruleset().placeable_items()]
+    names = [i.name for i in ruleset().battlefield.placeable_items()]
     assert "Fist" not in names and "Medium shield" in names
     assert sheet_of(template("knight")).helmet == 3
 
@@ -178,8 +182,8 @@ def test_an_edited_damage_capacity_keeps_the_wounds_on_the_new_tracks() -> None:
     )
     d = b.state.combatant("d")
     assert body_of(d).track(BodyPart.HEAD).checked == (0, 0, 1, 0, 0)
-    entries = ruleset().sheet_entries(d.fighter)
-    tougher = ruleset().with_sheet_entries(
+    entries = ruleset().sheets.entries(d.fighter)
+    tougher = ruleset().sheets.with_entries(
         d.fighter, replace(entries, values={**entries.values, "damage_capacity": "Good"})
     )
     b.execute(EditFighter("d", tougher))

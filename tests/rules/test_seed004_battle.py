@@ -324,7 +324,7 @@ def test_aiming_is_impossible_below_tiny(
     posture: Posture, zone: Zone, possible: bool, difficulty: int
 ) -> None:
     battle = duel(bob_posture=posture)
-    form = RULESET.attack_form(battle.state, "a", "b", {"aim": zone.value})
+    form = RULESET.attacks.attack_form(battle.state, "a", "b", {"aim": zone.value})
     choice = next(c for c in form.field("aim").choices if c.key == zone.value)
     assert (choice.problem == "") is possible
     if possible:
@@ -378,7 +378,7 @@ def test_a_conscious_fighter_below_zero_checks_again_when_its_turn_begins() -> N
     battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))  # Ann, then Bob
     events = battle.execute(EndTurn(), ScriptedDice((1, 1)))  # Bob's turn: 2 vs 3
     assert of(events, StatusChanged)[0].status is Status.UNCONSCIOUS
-    assert RULESET.maneuvers(battle.state, "b") == ()
+    assert RULESET.turns.maneuvers(battle.state, "b") == ()
 
 
 def test_at_minus_the_maximum_the_fighter_dies() -> None:
@@ -414,7 +414,7 @@ def test_the_attack_maneuver_allows_one_attack_and_one_step() -> None:
     battle = duel(bob_hex=FRONT + Facing.S.vector)
     battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))
     battle.execute(ChooseManeuver("a", "attack"))
-    assert RULESET.maneuver("attack").movement is MoveAllowance.STEP
+    assert RULESET.turns.maneuver("attack").movement is MoveAllowance.STEP
     battle.execute(MoveCombatant("a", FRONT))
     with pytest.raises(IllegalCommandError):
         battle.execute(MoveCombatant("a", FRONT + Facing.SE.vector))
@@ -428,7 +428,7 @@ def test_the_move_maneuver_moves_the_full_speed_and_allows_no_attack() -> None:
     battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))
     battle.execute(ChooseManeuver("a", "move"))
     battle.execute(MoveCombatant("a", FRONT + Facing.S.vector))  # two hexes
-    actions = RULESET.legal_actions(battle.state, "a")
+    actions = RULESET.turns.legal_actions(battle.state, "a")
     assert not any(a.label.startswith("attack") for a in actions)
     assert any(a.label == "end the turn" for a in actions)
 
@@ -436,10 +436,10 @@ def test_the_move_maneuver_moves_the_full_speed_and_allows_no_attack() -> None:
 def test_legal_actions_offer_maneuvers_and_the_attack_in_reach() -> None:
     battle = duel()
     battle.execute(StartTurns(), ScriptedDice((6, 6, 1, 1)))
-    actions = RULESET.legal_actions(battle.state, "a")
+    actions = RULESET.turns.legal_actions(battle.state, "a")
     labels = [a.label for a in actions]
     assert {"maneuver: Attack", "maneuver: Move", "maneuver: Ready"} <= set(labels)
-    assert RULESET.legal_actions(battle.state, "b") == ()  # not Bob's turn
+    assert RULESET.turns.legal_actions(battle.state, "b") == ()  # not Bob's turn
     attack = next(a for a in actions if isinstance(a.command, Attack))
     assert attack.label.startswith("attack Bob: ") and attack.label.endswith(", a random zone")
     assert isinstance(attack.command, Attack) and attack.command.answer is None
@@ -447,7 +447,9 @@ def test_legal_actions_offer_maneuvers_and_the_attack_in_reach() -> None:
     # each of the six zones a man-sized target lets it aim at (004 Zones).
     attacks = [a.command for a in actions if isinstance(a.command, Attack)]
     assert len(attacks) == 4 * 7
-    assert [a.choices for a in attacks] == list(RULESET.attack_variants(battle.state, "a", "b"))
+    assert [a.choices for a in attacks] == list(
+        RULESET.attacks.attack_variants(battle.state, "a", "b")
+    )
     battle.execute(attack.command, ScriptedDice((1, 1)))
     assert battle.state.combatant("a").attacks_made == 1
 
@@ -455,7 +457,7 @@ def test_legal_actions_offer_maneuvers_and_the_attack_in_reach() -> None:
 def test_condition_labels() -> None:
     battle = duel(bob_hp=2, bob_posture=Posture.KNEELING)
     hit(battle, (3, 3, 1, 1, 4, 4, 6, 1, 1, 6, 6))  # arms 8: -6, wounded, stays up
-    assert RULESET.condition_labels(bob(battle)) == ("kneeling", "below 0 HP", "1 wound")
+    assert RULESET.conditions.labels(bob(battle)) == ("kneeling", "below 0 HP", "1 wound")
 
 
 # --- the map ------------------------------------------------------------------------------------
@@ -466,9 +468,9 @@ def test_darkness_adds_to_the_difficulty_and_names_it() -> None:
     battle.execute(PaintTerrain((FRONT,), TerrainChange(light=Light.NEARLY_DARK)))
     events = hit(battle, (1, 1))
     assert of(events, CheckRolled)[0].roll.against == 10
-    assert RULESET.terrain_label(Light.NEARLY_DARK) == "nearly dark (+4 difficulty)"
-    assert RULESET.terrain_label(Light.DAYLIGHT) == "daylight"
-    assert [m.value for m in RULESET.situation(battle.state, "a", "b")] == [1, 4]
+    assert RULESET.battlefield.terrain_label(Light.NEARLY_DARK) == "nearly dark (+4 difficulty)"
+    assert RULESET.battlefield.terrain_label(Light.DAYLIGHT) == "daylight"
+    assert [m.value for m in RULESET.attacks.situation(battle.state, "a", "b")] == [1, 4]
 
 
 def test_a_flying_piece_hits_nobody() -> None:
@@ -476,14 +478,14 @@ def test_a_flying_piece_hits_nobody() -> None:
     battle = duel()
     state = battle.state
     piece = Piece("Club", CATALOG.weapon("club"), Placement(PlacementKind.FLIES))
-    after, events = RULESET.piece_hit(
+    after, events = RULESET.battlefield.piece_hit(
         state, piece, None, state.combatant("a"), "b", FRONT, ScriptedDice(())
     )
     assert after == state
     assert [type(e).__name__ for e in events] == ["NothingHit"]
     occupant = Occupant(bob(battle))
-    assert RULESET.stray_hits.hit_chance(occupant, StrayRule.IN_PATH) == 0
-    check = RULESET.stray_hits.check(
+    assert RULESET.battlefield.stray_hits.hit_chance(occupant, StrayRule.IN_PATH) == 0
+    check = RULESET.battlefield.stray_hits.check(
         "Club", piece.placement, occupant, FRONT, StrayRule.IN_PATH, ScriptedDice(())
     )
     assert not check.hit and check.combatant_id == "b"
@@ -494,8 +496,8 @@ def test_the_turn_end_changes_nothing_and_a_new_turn_restores_the_reaction() -> 
     hit(battle, (3, 3, 4, 4))  # dodged: Bob used his reaction
     state = battle.state
     assert tracks_of(bob(battle)).defenses == 1
-    assert RULESET.turn_ends(state, "b", ScriptedDice(())) == (state, ())
-    assert tracks_of(RULESET.new_turn(bob(battle))).defenses == 0
+    assert RULESET.turns.turn_ends(state, "b", ScriptedDice(())) == (state, ())
+    assert tracks_of(RULESET.turns.new_turn(bob(battle))).defenses == 0
 
 
 # --- every row of difficulty.json ----------------------------------------------------------

@@ -77,7 +77,7 @@ def test_the_preview_odds_are_exact(
 ) -> None:
     battle = duel(bob_posture=bob_posture)
     answer = Seed004Answer(defense)
-    preview = RULESET.preview_attack(battle.state, "a", "b", choices, answer)
+    preview = RULESET.attacks.preview_attack(battle.state, "a", "b", choices, answer)
     plan = plan_attack(battle.state, "a", "b", choices)
     made = plan.defense_made(answer)
     assert (plan.attack_bonus, plan.difficulty, plan.defense_bonus(made)) == (
@@ -96,7 +96,9 @@ def test_the_preview_odds_are_exact(
 
 
 def test_the_standing_duel_odds_as_numbers() -> None:
-    preview = RULESET.preview_attack(duel().state, "a", "b", Seed004Attack("club", "strike"))
+    preview = RULESET.attacks.preview_attack(
+        duel().state, "a", "b", Seed004Attack("club", "strike")
+    )
     odds = {line.label: line.probability for line in preview.odds}
     assert odds["miss"] == Fraction(3, 36)  # 2d6+2 below 6: totals 2 and 3
     assert sum(odds.values()) == 1
@@ -107,7 +109,9 @@ def test_the_odds_match_the_attack_command_on_every_face(defense: Defense) -> No
     """The preview's odds against the Attack command itself, executed through
     Battle on each of the 6^4 faces of the attack and defense dice."""
     choices = Seed004Attack("club", "strike")
-    preview = RULESET.preview_attack(duel().state, "a", "b", choices, Seed004Answer(defense))
+    preview = RULESET.attacks.preview_attack(
+        duel().state, "a", "b", choices, Seed004Answer(defense)
+    )
     counts: dict[str, int] = {}
     for faces in itertools.product(range(1, 7), repeat=4):
         events = hit(duel(), (*faces, 3, 3, 1, 6, 6, 6, 6), exact=False, defense=defense)
@@ -122,7 +126,7 @@ def test_the_odds_match_the_attack_command_on_every_face(defense: Defense) -> No
 
 
 def test_the_form_offers_each_weapon_mode_with_its_damage_type() -> None:
-    form = RULESET.attack_form(duel().state, "a", "b", {})
+    form = RULESET.attacks.attack_form(duel().state, "a", "b", {})
     labels = [c.label for c in form.field("weapon").choices]
     assert "Knife: stab (1d piercing)" in labels
     assert "Knife: slash (1d slashing)" in labels
@@ -137,14 +141,16 @@ def test_the_form_takes_the_gm_entries() -> None:
         "adjustment": "-2",
         "exposed": FLAG_ON,
     }
-    form = RULESET.attack_form(duel().state, "a", "b", entries)
+    form = RULESET.attacks.attack_form(duel().state, "a", "b", entries)
     assert form.choices == Seed004Attack("club", "strike", Zone.BRAIN, -2, exposed=True)
     assert form.answer == Seed004Answer(Defense.BLOCK)
     assert form.entries == {**entries, "surprise": ""}
 
 
 def test_the_form_greys_the_defenses_of_a_surprised_defender() -> None:
-    form = RULESET.attack_form(duel().state, "a", "b", {"surprise": FLAG_ON, "defense": "dodge"})
+    form = RULESET.attacks.attack_form(
+        duel().state, "a", "b", {"surprise": FLAG_ON, "defense": "dodge"}
+    )
     defense = form.field("defense")
     assert defense.value == "none"
     assert [c.problem for c in defense.choices] == ["a surprise attack", "a surprise attack", ""]
@@ -155,15 +161,15 @@ def test_the_form_has_no_choices_when_nothing_reaches() -> None:
     from tests.rules.seed004_battle import FRONT
 
     far = duel(bob_hex=FRONT + Facing.S.vector + Facing.S.vector)
-    form = RULESET.attack_form(far.state, "a", "b", {})
+    form = RULESET.attacks.attack_form(far.state, "a", "b", {})
     assert form.choices is None and "reaches" in form.problem
-    assert RULESET.default_attack(far.state, "a", "b") is None
+    assert RULESET.attacks.default_attack(far.state, "a", "b") is None
     assert all(c.problem for c in form.field("weapon").choices)
 
 
 def test_attack_variants_cover_modes_and_zones_and_the_answers_each_defense() -> None:
     state = duel().state
-    variants = RULESET.attack_variants(state, "a", "b")
+    variants = RULESET.attacks.attack_variants(state, "a", "b")
     assert Seed004Attack("knife", "slash", Zone.HEART) in variants
     # Ann holds the knife and the club (the rest of her catalog is carried): the
     # modes in hand and in reach (knife 2, club, fists) x (random + six zones).
@@ -177,25 +183,25 @@ def test_attack_variants_cover_modes_and_zones_and_the_answers_each_defense() ->
 
 def test_the_sheet_codec_round_trips_and_names_its_format() -> None:
     f = fighter("Ann", strength=7, armor=ZoneArmor(head=2, legs=1))
-    data = RULESET.encode_sheet(f)
+    data = RULESET.sheets.encode(f)
     assert (data["format"], data["version"]) == (SHEET_FORMAT, 1)
-    assert RULESET.decode_sheet(json.loads(json.dumps(data))) == f
+    assert RULESET.sheets.decode(json.loads(json.dumps(data))) == f
     with pytest.raises(DataError, match="hexfray-sheet-004"):
-        RULESET.decode_sheet({**data, "format": "hexfray-sheet-000"})
+        RULESET.sheets.decode({**data, "format": "hexfray-sheet-000"})
     with pytest.raises(DataError, match="version"):
-        RULESET.decode_sheet({**data, "version": 2})
+        RULESET.sheets.decode({**data, "version": 2})
     with pytest.raises(DataError, match="strength"):
         abilities = data["abilities"]
         assert isinstance(abilities, dict)
-        RULESET.decode_sheet({**data, "abilities": {**abilities, "strength": 11}})
+        RULESET.sheets.decode({**data, "abilities": {**abilities, "strength": 11}})
 
 
 def test_the_editor_fields_round_trip() -> None:
     f = fighter("Ann", dexterity=8, armor=ZoneArmor(torso=3))
-    entries = RULESET.sheet_entries(f)
+    entries = RULESET.sheets.entries(f)
     assert entries.values["dexterity"] == 8 and entries.values["dr_torso"] == 3
-    assert RULESET.with_sheet_entries(f, entries) == f
-    keys = [field.key for field in RULESET.sheet_description().fields]
+    assert RULESET.sheets.with_entries(f, entries) == f
+    keys = [field.key for field in RULESET.sheets.description().fields]
     assert keys[:6] == [
         "strength",
         "dexterity",
@@ -205,17 +211,17 @@ def test_the_editor_fields_round_trip() -> None:
         "charisma",
     ]
     with pytest.raises(DataError):
-        RULESET.with_sheet_entries(f, type(entries)({**entries.values, "dr_head": 99}, {}))
+        RULESET.sheets.with_entries(f, type(entries)({**entries.values, "dr_head": 99}, {}))
 
 
 def test_a_3d6_weapon_is_a_sheet_problem() -> None:
-    seed000 = get_ruleset("000").catalog()
+    seed000 = get_ruleset("000").sheets.catalog()
     from dataclasses import replace
 
     f = replace(fighter("Ann"), weapons=(seed000.weapon("broadsword"),))
-    problems = RULESET.sheet_problems(f)
+    problems = RULESET.sheets.problems(f)
     assert problems and "own dice" in problems[0].message
-    assert RULESET.sheet_problems(fighter("Ann")) == ()
+    assert RULESET.sheets.problems(fighter("Ann")) == ()
 
 
 @pytest.mark.parametrize("path", sorted(TEMPLATES.glob("004-*.json")), ids=lambda p: p.stem)
@@ -228,7 +234,7 @@ def test_each_template_reads_as_a_seed_004_sheet(path: Path) -> None:
     assert (
         template.fighter.hit_points == 25 + sheet.abilities.constitution + sheet.abilities.strength
     )
-    assert RULESET.sheet_problems(template.fighter) == ()
+    assert RULESET.sheets.problems(template.fighter) == ()
 
 
 def test_at_least_four_templates() -> None:
@@ -242,7 +248,7 @@ def test_a_battle_saves_loads_and_replays() -> None:
     battle = duel()
     hit(battle, (3, 3, 1, 1, 5, 5, 5, 3, 3), zone=None)
     hit(battle, (3, 3, 1, 1, 4, 6, 6), "knife", "stab", zone=Zone.HEAD)
-    text = write_battle(battle, RULESET.saved_types)
+    text = write_battle(battle, RULESET.sheets.saved_types)
     loaded = read_battle(text, rulesets=get_ruleset)
     assert loaded.state == battle.state
     assert loaded.commands == battle.commands

@@ -174,18 +174,18 @@ def test_an_aimed_shot_is_a_size_step_smaller_at_its_range() -> None:
 
 def test_beyond_the_effective_range_or_behind_there_is_no_shot() -> None:
     far = range_duel(51)
-    form = RULESET.attack_form(far.state, "a", "b", {})
+    form = RULESET.attacks.attack_form(far.state, "a", "b", {})
     pistol = next(c for c in form.field("weapon").choices if c.key == "pistol/shoot")
     assert pistol.problem == "Bob is out of range"
     with pytest.raises(IllegalAttackError):
         far.execute(Attack("a", "b", SHOT), ScriptedDice(()))
     near = range_duel(3)
     turned = near.state.with_combatants(replace(near.state.combatant("a"), facing=Facing.N))
-    assert RULESET.attack_form(turned, "a", "b", {}).choices is None
+    assert RULESET.attacks.attack_form(turned, "a", "b", {}).choices is None
 
 
 def test_the_form_greys_the_defenses_of_a_shot() -> None:
-    form = RULESET.attack_form(range_duel(3).state, "a", "b", {})
+    form = RULESET.attacks.attack_form(range_duel(3).state, "a", "b", {})
     assert (form.choices, form.answer) == (SHOT, Seed004Answer(Defense.NONE))
     assert [c.problem for c in form.field("defense").choices][:2] == [
         "no dodge or block against a shot"
@@ -194,7 +194,7 @@ def test_the_form_greys_the_defenses_of_a_shot() -> None:
 
 def test_a_shot_s_odds_are_exact() -> None:
     battle = range_duel(20)  # difficulty 8 against 2d6+2
-    preview = RULESET.preview_attack(battle.state, "a", "b", SHOT)
+    preview = RULESET.attacks.preview_attack(battle.state, "a", "b", SHOT)
     hits = sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b + 2 >= 8)
     assert {line.label: line.probability for line in preview.odds} == {
         "hit": Fraction(hits, 36),
@@ -208,12 +208,12 @@ def test_a_firearm_shoots_piercing_and_strikes_bludgeoning_in_melee() -> None:
     pierces, the butt strikes as a blow (Melee Combat, Strength, a dodge): 7
     bludgeoning on the heart is below 10, so the torso takes it (x2)."""
     battle = range_duel(1, shooter=gunman(strength=7))
-    form = RULESET.attack_form(battle.state, "a", "b", {})
+    form = RULESET.attacks.attack_form(battle.state, "a", "b", {})
     labels = {c.key: (c.label, c.problem) for c in form.field("weapon").choices}
     assert labels["pistol/shoot"] == ("Pistol: shoot (2d piercing)", "")
     assert labels["pistol/strike"] == ("Pistol: strike (1d-1 bludgeoning)", "")
     strike = Seed004Attack("pistol", "strike")
-    summary = RULESET.preview_attack(battle.state, "a", "b", strike).summary
+    summary = RULESET.attacks.preview_attack(battle.state, "a", "b", strike).summary
     assert summary.startswith("Melee Combat 2d6+1 vs difficulty 6 (Pistol, strike, bludgeoning)")
     dice = ScriptedDice((3, 3, 1, 1, 1, 1, 6, 6, 6))
     events = battle.execute(Attack("a", "b", strike), dice)
@@ -225,6 +225,6 @@ def test_a_firearm_shoots_piercing_and_strikes_bludgeoning_in_melee() -> None:
     assert (damage.strength, damage.total, damage.blow) == (2, 7, "bludgeoning")
     (zoned,) = of(events, ZoneDamaged)
     assert (zoned.aimed_zone, zoned.zone, zoned.damage) == (Zone.HEART, Zone.TORSO, 14)
-    far = RULESET.attack_form(range_duel(10).state, "a", "b", {})
+    far = RULESET.attacks.attack_form(range_duel(10).state, "a", "b", {})
     problems = {c.key: c.problem for c in far.field("weapon").choices}
     assert problems["pistol/strike"] == "Bob is out of reach" and problems["pistol/shoot"] == ""

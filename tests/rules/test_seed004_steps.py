@@ -155,7 +155,7 @@ def test_the_whole_odds_agree_with_the_panes(answer: Seed004Answer, choices: See
     state = duel().state
     plan = STEPS.plan(state, "a", "b", choices)
     odds = attack_odds(STEPS, plan, answer)
-    preview = RULESET.preview_attack(state, "a", "b", choices, answer)
+    preview = RULESET.attacks.preview_attack(state, "a", "b", choices, answer)
     assert dict(odds.kinds) == {PANE[line.label]: line.probability for line in preview.odds}
     assert sum(odds.kinds.values()) == 1
     assert odds.expected_injury > 0 and odds.takes_out == 0  # 35 HP: no blow kills

@@ -206,15 +206,15 @@ def test_a_version_1_sheet_reads_as_the_template_and_is_written_the_same() -> No
     ruleset = get_ruleset()
     fencer = load_fighters()["fencer"]
     assert SHEET_VERSION == 1 and FENCER_V1["format"] == SHEET_FORMAT
-    assert ruleset.decode_sheet(json.loads(json.dumps(FENCER_V1))) == read_stats(fencer)
-    assert ruleset.encode_sheet(fencer) == FENCER_V1
+    assert ruleset.sheets.decode(json.loads(json.dumps(FENCER_V1))) == read_stats(fencer)
+    assert ruleset.sheets.encode(fencer) == FENCER_V1
 
 
 @pytest.mark.parametrize("key", sorted(load_fighters()))
 def test_every_template_round_trips_field_by_field(key: str) -> None:
     ruleset = get_ruleset()
     fighter = load_fighters()[key]
-    decoded = ruleset.decode_sheet(json.loads(json.dumps(ruleset.encode_sheet(fighter))))
+    decoded = ruleset.sheets.decode(json.loads(json.dumps(ruleset.sheets.encode(fighter))))
     assert isinstance(decoded.stats, Sheet000)
     assert decoded.stats == sheet_of(fighter)
     assert replace(decoded, stats=fighter.stats) == fighter
@@ -227,4 +227,4 @@ def test_a_sheet_changed_in_battle_round_trips() -> None:
         replace(knight, move=4, shield=None),
         replace(sheet_of(knight), skills={"Broadsword": 16}, encumbrance=3, fencing=True),
     )
-    assert ruleset.decode_sheet(json.loads(json.dumps(ruleset.encode_sheet(changed)))) == changed
+    assert ruleset.sheets.decode(json.loads(json.dumps(ruleset.sheets.encode(changed)))) == changed

@@ -175,7 +175,7 @@ def test_000_names_the_facts_with_their_penalties():
     """The names a seed 000 battle shows in the hex pane, the brush and the map's
     tooltip (the ruleset's ``terrain_label``)."""
     ruleset = get_ruleset()
-    assert [ruleset.terrain_label(light) for light in Light] == [
+    assert [ruleset.battlefield.terrain_label(light) for light in Light] == [
         "daylight",
         "twilight (-1)",
         *(f"bad light (-{d})" for d in range(2, 9)),
@@ -364,12 +364,12 @@ def test_painted_light_footing_and_water_give_the_000_penalties_in_an_attack(due
         SelectedCondition("bad_footing", -2),
         SelectedCondition("in_water", -2),
     )
-    plain = ruleset.default_attack(battle.state, "a", "d")
+    plain = ruleset.attacks.default_attack(battle.state, "a", "d")
     assert isinstance(plain, AttackOptions)
     choices = replace(plain, conditions=situation.conditions)
     terrain = [
         (m.value, m.reason)
-        for m in ruleset.preview_attack(battle.state, "a", "d", choices).modifiers
+        for m in ruleset.attacks.preview_attack(battle.state, "a", "d", choices).modifiers
         if m.citation == CONDITIONS
     ]
     assert terrain == [(-4, "Bad light"), (-2, "Bad footing"), (-2, "Standing in water")]

@@ -278,7 +278,7 @@ def test_choosing_a_maneuver_out_of_turn_or_not_offered_needs_the_override(make:
     with pytest.raises(IllegalCommandError, match="no maneuver 'feint'"):
         battle.execute(ChooseManeuver("f", "feint"))
     battle.execute(EditCombatant("f", status=Status.STUNNED))
-    assert [m.key for m in get_ruleset().maneuvers(battle.state, "f")] == ["do-nothing"]
+    assert [m.key for m in get_ruleset().turns.maneuvers(battle.state, "f")] == ["do-nothing"]
     with pytest.raises(IllegalCommandError, match="Fencer cannot take Move now"):
         battle.execute(ChooseManeuver("f", "move"))
     events = battle.execute(ChooseManeuver("f", "move", gm_override=True))
@@ -334,7 +334,7 @@ def test_the_preview_follows_the_defender_s_maneuver(make: Make) -> None:
     battle.execute(ChooseManeuver("f", "all-out-attack"))
     battle.execute(EndTurn())
     dodge = replace(BROADSWORD, defenses=(DefenseChoice(DefenseKind.DODGE),))
-    preview = get_ruleset().preview_attack(battle.state, "s", "f", *split_answer(dodge))
+    preview = get_ruleset().attacks.preview_attack(battle.state, "s", "f", *split_answer(dodge))
     assert not [line for line in preview.odds if line.label.startswith("stopped by")]
 
 
@@ -352,12 +352,12 @@ def test_a_waiting_fighter_may_attack_on_another_s_turn_once(make: Make) -> None
 def test_legal_actions_follow_the_turn_and_the_maneuver(make: Make) -> None:
     ruleset = get_ruleset()
     battle = started(duel(make))
-    mine = [a.command for a in ruleset.legal_actions(battle.state, "f")]
+    mine = [a.command for a in ruleset.turns.legal_actions(battle.state, "f")]
     assert ChooseManeuver("f", "all-out-defense", "parry") in mine and EndTurn() in mine
     assert any(isinstance(c, Attack) for c in mine)
-    assert ruleset.legal_actions(battle.state, "s") == ()  # not its turn
+    assert ruleset.turns.legal_actions(battle.state, "s") == ()  # not its turn
     battle.execute(ChooseManeuver("f", "move"))
-    mine = [a.command for a in ruleset.legal_actions(battle.state, "f")]
+    mine = [a.command for a in ruleset.turns.legal_actions(battle.state, "f")]
     assert not any(isinstance(c, Attack) for c in mine)
     assert ChooseManeuver("f", "move") not in mine  # already chosen
 
@@ -375,7 +375,7 @@ def test_stun_recovery_comes_at_the_end_of_the_stunned_fighter_s_own_turn(make: 
     battle = started(state)
     events = battle.execute(EndTurn(), ScriptedDice(()))  # the fencer's turn ends: no roll
     assert not of(events, StunRecoveryRolled) and battle.state.active_id == "s"
-    assert get_ruleset().condition_labels(battle.state.combatant("s")) == ("stunned",)
+    assert get_ruleset().conditions.labels(battle.state.combatant("s")) == ("stunned",)
     events = battle.execute(EndTurn(), ScriptedDice((1, 1, 2)))  # the swordsman's own turn
     rolled = of(events, StunRecoveryRolled)
     assert [r.combatant_id for r in rolled] == ["s"] and rolled[0].roll.succeeded
@@ -406,7 +406,7 @@ def test_a_crippled_leg_calls_for_a_dx_roll_at_the_end_of_the_fighter_s_turn(mak
     assert stood.citation is not None and str(stood.citation) == "000 RANDOM BODY HIT note 22"
     fell = of(events, PostureChanged)[0]
     assert fell.fell and battle.state.combatant("s").posture is Posture.PRONE
-    assert "crippled leg" in get_ruleset().condition_labels(battle.state.combatant("s"))
+    assert "crippled leg" in get_ruleset().conditions.labels(battle.state.combatant("s"))
     # Lying down, it rolls no more.
     battle.execute(EndTurn(), ScriptedDice(()))
     assert not of(battle.execute(EndTurn(), ScriptedDice(())), StandingRolled)
@@ -433,14 +433,14 @@ def test_at_zero_hp_a_fighter_rolls_to_stay_conscious_and_the_unconscious_pass(
     assert of(events, TurnPassed)[0].describe() == (
         "Sword-and-shield fighter is unconscious: the turn passes"
     )
-    assert get_ruleset().maneuvers(battle.state, "s") == ()
+    assert get_ruleset().turns.maneuvers(battle.state, "s") == ()
     # Its turn passes at once: the next fighter's begins, in a new round.
     assert battle.state.active_id == "f" and battle.state.round == 2
     # It fell as its turn began; the fencer, the last able to act, wins.
     kinds = [type(e) for e in events]
     assert kinds.index(PostureChanged) < kinds.index(TurnEnded)
     assert kinds[-3:] == [TurnEnded, TurnBegan, BattleDecided]
-    assert get_ruleset().legal_actions(battle.state, "s") == ()
+    assert get_ruleset().turns.legal_actions(battle.state, "s") == ()
 
 
 @pytest.mark.parametrize(
@@ -504,7 +504,7 @@ def test_legal_steps_fit_the_movement_left(make: Make) -> None:
     left = movement_left(battle.state, get_ruleset(), f)[1]
     steps = [
         a.command
-        for a in get_ruleset().legal_actions(battle.state, "f")
+        for a in get_ruleset().turns.legal_actions(battle.state, "f")
         if isinstance(a.command, MoveCombatant)
     ]
     assert left == 1 and steps
@@ -524,7 +524,7 @@ def test_an_evening_of_legal_actions_in_turn_order_replays_exactly() -> None:
     for _ in range(300):
         state = battle.state
         assert state.active_id is not None
-        actions = ruleset.legal_actions(state, state.active_id)
+        actions = ruleset.turns.legal_actions(state, state.active_id)
         if not actions or pick.random() < 0.15:
             battle.execute(EndTurn())
             continue
@@ -547,7 +547,7 @@ def test_the_plain_attack_on_a_fighter_whose_shield_grip_is_lost_is_one_it_can_m
     battle = started(state)
     attack = next(
         a.command
-        for a in get_ruleset().legal_actions(battle.state, "f")
+        for a in get_ruleset().turns.legal_actions(battle.state, "f")
         if isinstance(a.command, Attack)
     )
     assert isinstance(attack.choices, AttackOptions)
@@ -562,7 +562,7 @@ def test_turning_spends_the_movement_points_of_a_move(make: Make) -> None:
         battle.execute(TurnCombatant("f", Facing.N))  # 3 sides, one free: 2 MP
     faces = {
         a.command.facing
-        for a in get_ruleset().legal_actions(battle.state, "f")
+        for a in get_ruleset().turns.legal_actions(battle.state, "f")
         if isinstance(a.command, TurnCombatant)
     }
     assert faces == {Facing.SE, Facing.SW, Facing.NE, Facing.NW}  # 0 or 1 MP: not N

@@ -65,7 +65,7 @@ def swordsman_s_turn(state: BattleState, dice: tuple[int, ...] = ()) -> Battle:
 
 
 def labels(battle: Battle, combatant_id: str) -> tuple[str, ...]:
-    return get_ruleset().condition_labels(battle.state.combatant(combatant_id))
+    return get_ruleset().conditions.labels(battle.state.combatant(combatant_id))
 
 
 def with_wound(state: BattleState, combatant_id: str, wound: Wound) -> BattleState:
@@ -264,7 +264,9 @@ def test_a_crippled_weapon_arm_cannot_wield_its_weapon(make: Make) -> None:
     with pytest.raises(RulesError, match="crippled: it cannot wield"):
         battle.execute(Attack("s", "f", SWING), ScriptedDice(MISS))
     assert not [
-        a for a in get_ruleset().legal_actions(battle.state, "s") if isinstance(a.command, Attack)
+        a
+        for a in get_ruleset().turns.legal_actions(battle.state, "s")
+        if isinstance(a.command, Attack)
     ]
     parry = AttackOptions(
         "rapier", "thrust", defenses=(DefenseChoice(DefenseKind.PARRY, "broadsword"),)
@@ -369,7 +371,7 @@ def test_a_paralysing_blow_from_behind_drops_the_fighter_and_takes_its_move(make
     with pytest.raises(RulesError):
         battle.execute(MoveCombatant("f", HOME + Facing.N.vector))
     # Nor can he get up: no maneuver of his permits a posture change.
-    offered = [m.key for m in get_ruleset().maneuvers(battle.state, "f")]
+    offered = [m.key for m in get_ruleset().turns.maneuvers(battle.state, "f")]
     assert "change-posture" not in offered and "attack" in offered
     with pytest.raises(RulesError, match="no maneuver now that lets it change posture"):
         battle.execute(SetPosture("f", Posture.STANDING))
@@ -381,7 +383,7 @@ def test_paralysed_from_the_neck_down_neither_attacks_nor_defends_and_only_does_
 ) -> None:
     neck = Wound("000", "neck", "Neck", None, 5, None, frozenset({Condition.PARALYZED}))
     battle = started(with_wound(duel(make), "f", neck))
-    assert [m.key for m in get_ruleset().maneuvers(battle.state, "f")] == ["do-nothing"]
+    assert [m.key for m in get_ruleset().turns.maneuvers(battle.state, "f")] == ["do-nothing"]
     with pytest.raises(RulesError, match="paralysed from the neck down and cannot attack"):
         battle.execute(Attack("f", "s", RAPIER, gm_override=True), ScriptedDice(MISS))
     dodge = AttackOptions("broadsword", "swing", defenses=(DefenseChoice(DefenseKind.DODGE),))

@@ -4,14 +4,14 @@ The attacker is the controller's selection and the target its target (changing
 either combo changes them in the controller, so the map agrees). Weapon, mode,
 aimed location, the defender's announced defenses (rolled in the order they are
 ticked), "from below" and a GM's situational modifier make ``AttackOptions``; the
-preview is ``rules.sets.seed000.attack.plan_attack`` on those options, redrawn live. A refusal
+preview is the roll's own plan of those options (``planned``), redrawn live. A refusal
 (out of reach, no shield ...) is shown in place of the preview and disables Roll.
 Roll (Enter anywhere in the main window) executes ``Attack`` through the controller;
 the pane never changes the battle itself. Ctrl+Return is always End Turn, in the
 pane too, so it can never roll a second attack.
 
 A new attacker or target starts afresh: weapon and mode are the ruleset's default
-attack for the pair (``Ruleset.default_attack``), the defender announces its
+attack for the pair (``Attacks.default_attack``), the defender announces its
 default defense, and every other choice of the last exchange is gone. Over Roll
 the pane says in plain words when the target is the attacker's ally and when the
 blow meets no defense.
@@ -51,6 +51,7 @@ from app.help import key_sequences
 from app.panes.attack_notes import (
     ally_mark,
     ally_notice,
+    last_roll_follows_history,
     no_target_hint,
     notice_label,
     show_notices,
@@ -78,8 +79,9 @@ from app.rulesets.seed000.attack_parts import (
     percent,
     weapon_targets,
 )
-from app.rulesets.seed000.tables import seed000_tables
+from app.rulesets.seed000.tables import seed000_steps, seed000_tables
 from app.theme import ARC_COLOURS
+from rules.battle.attack_steps import planned
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack, SetRulesetOptions
 from rules.battle.hands import wielded_weapons
@@ -95,23 +97,28 @@ from rules.sets.seed000.attack import (
     PARRYING_LIMB_BONUS,
     AttackOptions,
     AttackPlan,
+    Seed000Answer,
     SubdueMode,
     WeaponAttack,
     attack_arc,
     parried_bare_handed,
-    plan_attack,
 )
 from rules.sets.seed000.attack_events import AttackResolved, DamageDealt, StatusChanged
 from rules.sets.seed000.attack_form import likely_defense
-from rules.sets.seed000.attack_steps import attack_command
+from rules.sets.seed000.attack_steps import (
+    Plan000,
+    attack_command,
+    defended_plan,
+    preview_odds,
+    split_answer,
+)
 from rules.sets.seed000.commands import ReverseWeapon
 from rules.sets.seed000.conditions import SelectedCondition
 from rules.sets.seed000.defense import DefenseChoice, DefensePlan, possible_defenses
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.disarm import DisarmContest
 from rules.sets.seed000.locations import AimChoice, aim_choices
-from rules.sets.seed000.maneuvers import maneuver_adjustments
-from rules.sets.seed000.odds import AttackOdds, attack_odds
+from rules.sets.seed000.odds import AttackOdds
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.situation import Situation, situation_modifiers
 from rules.sets.seed000.tables import LOCATION_OPTION_NAMES, LOCATIONS_001, Tables
@@ -750,6 +757,7 @@ class AttackPane(QDockWidget):
     # --- refresh ---------------------------------------------------------------------------
     def _on_battle_changed(self, change: BattleChange, redraw: Redraw) -> None:
         self.refresh()
+        last_roll_follows_history(change, self.attacker_id, self.last_label, self._show_last)
 
     def refresh(self) -> None:
         """Rebuild the combos from the controller's state, keeping the user's choices."""
@@ -835,7 +843,7 @@ class AttackPane(QDockWidget):
             self._announced = []
             return None
         state = self._controller.state
-        default = self._controller.ruleset.default_attack(state, attacker.id, defender.id)
+        default = self._controller.ruleset.attacks.default_attack(state, attacker.id, defender.id)
         if not isinstance(default, AttackOptions):
             default = None
         mode = None
@@ -1209,17 +1217,20 @@ class AttackPane(QDockWidget):
             return
         show_notices(self.notice_label, (ally_notice(attacker, defender),))
         self._show_turn(attacker, defender)
-        # The two fighters' maneuvers change the attack as the roll will (all-out
-        # attack: +4, no active defense; all-out defense: its bonus).
-        options, _ = maneuver_adjustments(attacker, defender, options)
+        # The roll's own plan (``planned``, which the roll then reuses): the two
+        # fighters' maneuvers change the attack as the roll will (all-out attack:
+        # +4, no active defense; all-out defense: its bonus), the cover in the
+        # defender's hex hides areas, and the defenses are the defender's answer.
+        choices, answer = split_answer(options)
         try:
-            tables = seed000_tables(self._controller.state)
-            plan = plan_attack(attacker, defender, options, tables)
+            state = self._controller.state
+            planned_attack = planned(seed000_steps(state), state, attacker.id, defender.id, choices)
+            plan = defended_plan(planned_attack, answer)
         except RulesError as refusal:
             self._show_refusal(str(refusal), attacker, defender)
             return
         self._plan = plan
-        self._show_odds(plan, attacker, defender)
+        self._show_odds(planned_attack, answer)
         for d in plan.defenses:
             self._value_labels[d.kind].setText(f"<b>{d.value}</b>")
         self.error_label.hide()
@@ -1249,11 +1260,10 @@ class AttackPane(QDockWidget):
         """The odds now shown (None when there is no plan)."""
         return self._odds
 
-    def _show_odds(self, plan: AttackPlan, attacker: Combatant, defender: Combatant) -> None:
+    def _show_odds(self, plan: Plan000, answer: Seed000Answer) -> None:
         started = time.perf_counter()
         try:
-            tables = seed000_tables(self._controller.state)
-            odds = attack_odds(plan, attacker, defender, tables)
+            odds = preview_odds(plan, answer)
         except RulesError as refusal:
             self._odds = None
             self.odds_panel.show_rows((), f"No odds: {refusal}")
@@ -1373,7 +1383,7 @@ def maneuver_phrase(ruleset: BattleRuleset, c: Combatant) -> str:
     if c.maneuver is None:
         return "no maneuver chosen"
     try:
-        return ruleset.maneuver(c.maneuver.key).describe_choice(c.maneuver.option).lower()
+        return ruleset.turns.maneuver(c.maneuver.key).describe_choice(c.maneuver.option).lower()
     except RulesError:
         return c.maneuver.key
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.battle.model import Combatant
 from rules.sets.protocol import Health
 
 HIT_POINTS_HEADING = "HP"
@@ -17,3 +18,8 @@ def hit_points_health(current: int, maximum: int, note: str = "") -> Health:
     share = Fraction(max(0, min(current, maximum)), maximum) if maximum > 0 else Fraction(0)
     tooltip = f"{current} of {maximum} hit points" + (f", {note}" if note else "")
     return Health(f"{current}/{maximum}", share, tooltip)
+
+
+def fighter_hit_points(combatant: Combatant) -> Health:
+    """The combatant's hit points of its fighter's maximum (``hit_points_health``)."""
+    return hit_points_health(combatant.hp, combatant.fighter.hit_points)

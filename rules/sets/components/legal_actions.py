@@ -1,5 +1,5 @@
 """What a combatant may do now, as commands: the ruleset-neutral part of
-``Ruleset.legal_actions`` that every ruleset shares.
+``Turns.legal_actions`` that every ruleset shares.
 
 ``legal_actions(ruleset, state, combatant_id, attacks=...)`` lists, in this
 order: each maneuver (and maneuver option) it may still choose; every distinct
@@ -125,7 +125,7 @@ def legal_actions(
     actions: list[LegalAction] = []
     if not late and (maneuvers_before_turns or state.turns_running):
         chosen = None if me.maneuver is None else (me.maneuver.key, me.maneuver.option)
-        for m in ruleset.maneuvers(state, me.id):
+        for m in ruleset.turns.maneuvers(state, me.id):
             for option in m.options or (None,):
                 key = "" if option is None else option.key
                 if chosen == (m.key, key):
@@ -183,7 +183,7 @@ def moves(state: BattleState, ruleset: Ruleset, me: Combatant) -> list[LegalActi
     turned to each facing it can still pay for (the first hex side free after a
     step); then a turn in place to each other facing it can pay for. Before the
     turns run the same limits are kept, though nothing checks them then."""
-    held = None if me.maneuver is None else ruleset.maneuver(me.maneuver.key)
+    held = None if me.maneuver is None else ruleset.turns.maneuver(me.maneuver.key)
     option = "" if me.maneuver is None else me.maneuver.option
     limit = move_limit(state, ruleset, me, held, option)
     used, moved = me.move_used, hexes_moved(me)
@@ -203,9 +203,7 @@ def moves(state: BattleState, ruleset: Ruleset, me: Combatant) -> list[LegalActi
         actions.append(LegalAction(where, stepped))
         for facing, turning, turn in turns:
             if limit.allows(used + cost + turning, hexes):
-                actions.append(
-                    LegalAction(f"{where}, facing {facing.name}", stepped, then=(turn,))
-                )
+                actions.append(LegalAction(f"{where}, facing {facing.name}", stepped, then=(turn,)))
     for facing in Facing:
         if facing is me.facing:
             continue

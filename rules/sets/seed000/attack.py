@@ -55,6 +55,7 @@ from typing import ClassVar
 
 from hexmap import Arc, Handedness, arc_of, in_reach
 from rules.battle.attack_choices import AnswerInChoices, AttackChoices, DefenderAnswer
+from rules.battle.attack_outcome import BrokenItem
 from rules.battle.hands import hand_problem, keep_carried
 from rules.battle.model import (
     INTACT,
@@ -170,7 +171,9 @@ from rules.sets.seed000.defense import (
 from rules.sets.seed000.defense_kinds import DefenseKind
 from rules.sets.seed000.dice_steps import (
     AttackRollInputs,
+    AttackRollStep,
     DefenseInputs,
+    DefenseStep,
     WoundInputs,
     attack_roll_step,
     damage_step,
@@ -180,6 +183,7 @@ from rules.sets.seed000.dice_steps import (
 from rules.sets.seed000.disarm import (
     DisarmContest,
     DisarmOutcome,
+    DisarmResult,
     Hand,
 )
 from rules.sets.seed000.hit_location import (
@@ -268,6 +272,8 @@ __all__ = [
     "plan_attack",
     "plan_defenses",
     "resolve_attack",
+    "roll_attack",
+    "tell_attack",
 ]
 
 _OUTCOME_CITATIONS = {
@@ -408,8 +414,17 @@ class AttackPlan:
 
 @dataclass(frozen=True)
 class DefenseRoll:
+    """One announced defense rolled: its plan (an acrobatic dodge's with the
+    Acrobatics roll's modifier), the roll, the Acrobatics roll first (000 ACROBATIC
+    DODGE: the step with its result and the modifier applied), and the events its
+    sub-steps recorded after it (a fumble's mishap, a parry's break, an improvised
+    weapon's damage, a counter at an unarmed attacker), which ``tell_attack``
+    tells after the roll's own."""
+
     plan: DefensePlan
     roll: SuccessRoll
+    acrobatic: DefenseStep | None = None
+    told: tuple[Event, ...] = ()
 
     @property
     def succeeded(self) -> bool:
@@ -440,6 +455,17 @@ class AttackResolution:
     # 000 MISSING A SPECIFIC HIT LOCATION: the combatant in the way after a stray blow
     # (None: nobody was hit, or no bystander was passed to ``resolve_attack``).
     bystander_after: Combatant | None = None
+    # The weapons the attack broke or ruined (a remnant may stay in hand), in order.
+    broken: tuple[BrokenItem, ...] = ()
+    # ``roll_attack``'s record for ``tell_attack``: the attack roll step (None: the
+    # 000 disarm's contest), and the events its sub-steps recorded after the outcome
+    # (the rest of the log is told from the record; each defense's: ``DefenseRoll``).
+    attack_step: AttackRollStep | None = None
+    turn: TurnRecorded | None = None  # what the turn record made unready
+    after_told: tuple[Event, ...] = ()
+    # A blow without a hit location: where in ``after_told`` its damage and
+    # injury rolls are told (``damage``), before what the wound did at once.
+    blow_told: int | None = None
 
 
 def _weapon_and_mode(attacker: Combatant, options: AttackOptions) -> tuple[Weapon, WeaponMode]:
@@ -1000,6 +1026,7 @@ class _Flow:
         self.pieces: list[Piece] = []
         self.origins: list[str] = []
         self.bystander: Combatant | None = None  # hit by a stray blow
+        self.broken: list[BrokenItem] = []  # weapons broken or ruined, in order
 
     def get(self, combatant_id: str) -> Combatant:
         if self.bystander is not None and combatant_id == self.bystander.id:
@@ -1076,6 +1103,24 @@ def resolve_attack(
         != plan
     ):
         raise IllegalAttackError("the attack plan no longer matches the combatants")
+    rolled = roll_attack(plan, attacker, defender, rng, ruleset, bystander=bystander)
+    return replace(rolled, events=tell_attack(rolled, attacker, defender, ruleset))
+
+
+def roll_attack(
+    plan: AttackPlan,
+    attacker: Combatant,
+    defender: Combatant,
+    rng: DiceSource,
+    ruleset: Tables,
+    *,
+    bystander: Combatant | None = None,
+) -> AttackResolution:
+    """``resolve_attack``'s rolls and the combatants after them, without the log's
+    own events (``events`` empty): the declaration, the attack roll, the defenses
+    not rolled and the outcome are ``tell_attack``'s to tell from the record; the
+    sub-steps' events are kept in order (each ``DefenseRoll.told``, and
+    ``after_told``)."""
     if bystander is not None and (
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):
@@ -1090,28 +1135,6 @@ def resolve_attack(
     }
     flow = _Flow(attacker, defender, between)
     events = flow.events
-    events.append(
-        AttackDeclared(
-            citation=DEFENSES_CITATION,
-            weapon_name=plan.weapon.name,
-            mode=plan.mode.name,
-            location_label=plan.location.label,
-            arc=plan.arc,
-            below=plan.below,
-            announced=tuple([_defense_label(d) for d in plan.defenses]),
-            **between,
-        )
-    )
-    for text, citation in plan.adjustments:
-        events.append(AttackAdjusted(citation=citation, text=text, **between))
-    if plan.no_active_defense:
-        events.append(
-            AttackAdjusted(
-                citation=cite("000", "ADVERSE COMBAT CONDITIONS"),
-                text=f"{defender.name} can make no active defense",
-                **between,
-            )
-        )
     if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
         return _disarm_contest_000(plan, flow, rng, ruleset.weapon_strikes)
 
@@ -1119,54 +1142,14 @@ def resolve_attack(
         attack_roll_inputs(plan), ruleset.hit_locations, rng, f"{attacker.name}'s attack"
     )
     attack_roll = step.roll
-    events.append(
-        AttackRolled(
-            citation=ATTACK_ROLL_CITATION,
-            skill_name=plan.skill_name,
-            base_skill=plan.base_skill,
-            modifiers=plan.modifiers,
-            effective_skill=plan.effective_skill,
-            roll=attack_roll,
-            **between,
-        )
-    )
 
     hit_key = plan.hit_location
     rolls: list[DefenseRoll] = []
     outcome, defend = step.outcome, step.defended
-    if step.confirming is not None:
-        events.append(
-            CriticalMissChecked(
-                citation=step.confirming.citations[0], check=step.confirming, **between
-            )
-        )
     if step.shifted is not None:
-        to_key, reason, citation = step.shifted
-        events.append(
-            LocationShifted(
-                citation=citation,
-                from_label=plan.location.label,
-                to_label=ruleset.hit_locations.locations[to_key].label,
-                reason=reason,
-                **between,
-            )
-        )
-        hit_key = to_key
-    elif step.stray:
-        if bystander is not None:
-            flow.bystander = bystander
-        else:
-            events.append(
-                AttackAdjusted(
-                    citation=MISSING_000,
-                    text=(
-                        f"the miss (rolled {attack_roll.total}) hits "
-                        f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
-                        "to parry or block (GM resolves)"
-                    ),
-                    **between,
-                )
-            )
+        hit_key = step.shifted[0]
+    elif step.stray and bystander is not None:
+        flow.bystander = bystander
     if defend:
         for d in plan.defenses:
             r = _roll_defense(plan, d, flow, rng, ruleset)
@@ -1174,22 +1157,9 @@ def resolve_attack(
             if r.succeeded:
                 outcome = AttackOutcome.DEFENDED
                 break
-    # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
-    skipped = _NOT_ROLLED_BECAUSE[step.outcome] if len(rolls) < len(plan.defenses) else ""
-    for d in plan.defenses[len(rolls) :]:
-        events.append(
-            DefenseNotRolled(
-                citation=DEFENSES_CITATION,
-                kind=d.kind,
-                item_name=d.item_name,
-                reason=skipped,
-                **between,
-            )
-        )
-    events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
 
     hit = outcome.is_hit
-    defender_record = _record_turn(plan, flow, rolls)
+    defender_record, turn = _record_turn(plan, flow, rolls)
     # A blow on the defender's body takes his turn record into the same copy as its
     # injury (nothing before it reads the record); anything else, the record now.
     if defender_record and (not hit or plan.target_weapon is not None):
@@ -1202,6 +1172,7 @@ def resolve_attack(
 
     damage: DamageResult | None = None
     location_roll: LocationRoll | None = None
+    blow_told: int | None = None
     if hit and plan.target_weapon is not None:
         _hit_weapon(plan, flow, rng, ruleset)
         hit_key = None
@@ -1226,7 +1197,7 @@ def resolve_attack(
         }
         struck = flow.defender
         flow.defender = struck.evolve(**injured)
-        _damage_events(flow, damage)
+        blow_told = len(events)  # the damage and its injury rolls: tell_attack's
         flow.defender, hurt = after_blow(struck, flow.defender, damage)  # shock, knockdown
         events.extend(hurt)
     if hit:  # 000 CUTTING THROUGH A WEAPON: the attacker's solid hit
@@ -1242,13 +1213,132 @@ def resolve_attack(
         damage=damage,
         attacker_after=flow.attacker,
         defender_after=flow.defender,
-        events=tuple(events),
+        events=(),
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
         location_roll=location_roll,
         hit_location=hit_key if hit else None,
         bystander_after=flow.bystander,
+        broken=tuple(flow.broken),
+        attack_step=step,
+        turn=turn,
+        after_told=tuple(events),
+        blow_told=blow_told,
     )
+
+
+def tell_attack(
+    resolution: AttackResolution, attacker: Combatant, defender: Combatant, ruleset: Tables
+) -> tuple[Event, ...]:
+    """The log's events of a ``roll_attack`` of ``attacker`` on ``defender`` (as
+    they were before it), in order: declared (its adjustments, a defender without
+    active defenses), the attack roll, a critical miss checked, a location shifted
+    or a stray miss to resolve, the defenses' own events, the defenses not rolled
+    and why, the outcome, then what followed it."""
+    plan = resolution.plan
+    between: Between = {
+        "attacker_id": attacker.id,
+        "attacker_name": attacker.name,
+        "defender_id": defender.id,
+        "defender_name": defender.name,
+        "attacker_hex": attacker.hex,
+        "defender_hex": defender.hex,
+    }
+    events: list[Event] = [
+        AttackDeclared(
+            citation=DEFENSES_CITATION,
+            weapon_name=plan.weapon.name,
+            mode=plan.mode.name,
+            location_label=plan.location.label,
+            arc=plan.arc,
+            below=plan.below,
+            announced=tuple([_defense_label(d) for d in plan.defenses]),
+            **between,
+        )
+    ]
+    for text, citation in plan.adjustments:
+        events.append(AttackAdjusted(citation=citation, text=text, **between))
+    if plan.no_active_defense:
+        events.append(
+            AttackAdjusted(
+                citation=cite("000", "ADVERSE COMBAT CONDITIONS"),
+                text=f"{defender.name} can make no active defense",
+                **between,
+            )
+        )
+    step = resolution.attack_step
+    if step is None:  # the disarm's Quick Contest told its own (000)
+        return (*events, *resolution.after_told)
+    events.append(
+        AttackRolled(
+            citation=ATTACK_ROLL_CITATION,
+            skill_name=plan.skill_name,
+            base_skill=plan.base_skill,
+            modifiers=plan.modifiers,
+            effective_skill=plan.effective_skill,
+            roll=step.roll,
+            **between,
+        )
+    )
+    if step.confirming is not None:
+        events.append(
+            CriticalMissChecked(
+                citation=step.confirming.citations[0], check=step.confirming, **between
+            )
+        )
+    if step.shifted is not None:
+        to_key, reason, citation = step.shifted
+        events.append(
+            LocationShifted(
+                citation=citation,
+                from_label=plan.location.label,
+                to_label=ruleset.hit_locations.locations[to_key].label,
+                reason=reason,
+                **between,
+            )
+        )
+    elif step.stray and resolution.bystander_after is None:
+        events.append(
+            AttackAdjusted(
+                citation=MISSING_000,
+                text=(
+                    f"the miss (rolled {step.roll.total}) hits "
+                    f"{plan.options.obscured_by}, in the way, if {defender.name} fails "
+                    "to parry or block (GM resolves)"
+                ),
+                **between,
+            )
+        )
+    for r in resolution.defense_rolls:
+        events.extend(_defense_told(r, between))
+    rolled = len(resolution.defense_rolls)
+    # Why the rest were not rolled, by the attack roll's outcome (asked only if any).
+    skipped = _NOT_ROLLED_BECAUSE[step.outcome] if rolled < len(plan.defenses) else ""
+    for d in plan.defenses[rolled:]:
+        events.append(
+            DefenseNotRolled(
+                citation=DEFENSES_CITATION,
+                kind=d.kind,
+                item_name=d.item_name,
+                reason=skipped,
+                **between,
+            )
+        )
+    outcome = resolution.outcome
+    events.append(AttackResolved(citation=_OUTCOME_CITATIONS[outcome], outcome=outcome, **between))
+    if resolution.turn is not None:
+        events.extend(_turn_told(plan, resolution.turn, attacker, defender))
+    after, at, damage = resolution.after_told, resolution.blow_told, resolution.damage
+    if at is None or damage is None:
+        events.extend(after)
+        return tuple(events)
+    events.extend(after[:at])
+    events.append(DamageDealt(citation=DAMAGE_CITATION, damage=damage, **between))
+    events.extend(
+        injury_events(defender, damage.status_rolls, damage.status_before, damage.status_after)
+    )
+    events.extend(after[at:])
+    return tuple(events)
 
 
 # --- resolution steps -------------------------------------------------------------
@@ -1308,13 +1398,26 @@ def _damage_events(
     flow.events.extend(injury_events(d, status_rolls, damage.status_before, damage.status_after))
 
 
-def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> CombatantChanges:
+@dataclass(frozen=True, slots=True)
+class TurnRecorded:
+    """What the attack's turn record made unready, for the log: the attacker's
+    weapon (000 PARRY: a 1/2 or 1/3 weapon), the names of the defender's weapons
+    that parried so, and its heavy shield that blocked (000 BLOCK), if any."""
+
+    attacker_weapon: bool = False
+    defender_weapons: tuple[str, ...] = ()
+    heavy_shield: str | None = None
+
+
+def _record_turn(
+    plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]
+) -> tuple[CombatantChanges, TurnRecorded]:
     """The attacker's turn record and readiness; the defender's: every announced
     defense counts, except critical successes. Each action names whom it was aimed
     at (000 STRIKING AT WEAPONS reads it), so no second copy is needed to add that.
     The attacker is copied here; the defender's changes are returned, for the
-    caller to make in one copy with a blow's (copies are the costly step here).
-    The events are logged here, in order."""
+    caller to make in one copy with a blow's (copies are the costly step here),
+    with what went unready (``tell_attack`` tells it)."""
     attacker = flow.attacker
     defender = flow.defender
     attack = TurnAction(ActionKind.ATTACK, plan.weapon.key, target_id=defender.id)
@@ -1323,18 +1426,11 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Com
         flow.attacker = attacker.evolve(
             actions_this_turn=acted, unready=attacker.unready | {plan.weapon.key}
         )
-        flow.events.append(
-            WeaponUnreadied(
-                citation=READINESS_CITATION,
-                combatant_id=attacker.id,
-                name=attacker.name,
-                weapon_name=plan.weapon.name,
-            )
-        )
     else:
         flow.attacker = attacker.evolve(actions_this_turn=acted)
+    recorded = TurnRecorded(attacker_weapon=plan.attacker_weapon_unready_after)
     if not plan.defenses:
-        return {}  # nothing announced: the defender's record stays as it is
+        return {}, recorded  # nothing announced: the defender's record stays as it is
     acrobatic_dodge = plan.options.acrobatic_dodge
     actions: list[TurnAction] = []
     for i, d in enumerate(plan.defenses):
@@ -1361,33 +1457,50 @@ def _record_turn(plan: AttackPlan, flow: _Flow, rolls: list[DefenseRoll]) -> Com
         and any(d.choice.kind is DefenseKind.BLOCK and d.becomes_unready for d in plan.defenses)
     )
     keys = {d.action.weapon_key for d in unreadied if d.action.weapon_key is not None}
-    recorded = (*defender.actions_this_turn, *actions)
+    taken = (*defender.actions_this_turn, *actions)
     unready = defender.unready | keys if keys else defender.unready
-    changes: CombatantChanges = {"actions_this_turn": recorded, "unready": unready}
+    changes: CombatantChanges = {"actions_this_turn": taken, "unready": unready}
     if heavy_block:  # 000 BLOCK: a heavy shield must be readied between uses
         changes["heavy_shield_unready"] = True
-    for d in unreadied:
-        if d.item_name is not None:
-            flow.events.append(
-                WeaponUnreadied(
-                    citation=READINESS_CITATION,
-                    combatant_id=defender.id,
-                    name=defender.name,
-                    weapon_name=d.item_name,
-                )
+    names = tuple(d.item_name for d in unreadied if d.item_name is not None)
+    heavy = shield.name if heavy_block and shield is not None else None
+    return changes, replace(recorded, defender_weapons=names, heavy_shield=heavy)
+
+
+def _turn_told(
+    plan: AttackPlan, recorded: TurnRecorded, attacker: Combatant, defender: Combatant
+) -> list[Event]:
+    """The turn record's events: what went unready, the attacker's first."""
+    events: list[Event] = []
+    if recorded.attacker_weapon:
+        events.append(
+            WeaponUnreadied(
+                citation=READINESS_CITATION,
+                combatant_id=attacker.id,
+                name=attacker.name,
+                weapon_name=plan.weapon.name,
             )
-    if heavy_block:
-        assert shield is not None
-        flow.events.append(
+        )
+    for weapon_name in recorded.defender_weapons:
+        events.append(
+            WeaponUnreadied(
+                citation=READINESS_CITATION,
+                combatant_id=defender.id,
+                name=defender.name,
+                weapon_name=weapon_name,
+            )
+        )
+    if recorded.heavy_shield is not None:
+        events.append(
             HeavyShieldUnreadied(
                 citation=BLOCK_CITATION,
                 combatant_id=defender.id,
                 name=defender.name,
-                shield_name=shield.name,
+                shield_name=recorded.heavy_shield,
                 penalty=HEAVY_SHIELD_UNREADY_PENALTY,
             )
         )
-    return changes
+    return events
 
 
 def _roll_defense(
@@ -1395,18 +1508,39 @@ def _roll_defense(
 ) -> DefenseRoll:
     """One announced defense: the acrobatic roll first (000 ACROBATIC DODGE), the
     defense roll, a fumble's mishap, a parry's chance to break."""
-    between = flow.between
     what = f"{flow.defender.name}'s {d.kind.value}"
     step = defense_step(defense_inputs(plan, d, flow.defender), rng, what)
+    acrobatic = None
     if step.acrobatic is not None and step.applied is not None:
-        flow.events.append(
+        acrobatic = step
+        d = replace(d, modifiers=(*d.modifiers, step.applied), value=d.value + step.applied.value)
+    told = len(flow.events)  # the sub-steps' events, kept with the roll
+    if step.roll.outcome is Outcome.CRITICAL_FAILURE:
+        _defense_fumble(plan, d, flow, rng, ruleset)
+    elif step.roll.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
+        key = d.choice.weapon_key
+        if not _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng, ruleset):
+            _parry_break(plan, key, flow, rng, ruleset)
+            _improvised_parry(key, flow, rng)
+            _unarmed_counter(plan, key, flow, rng, ruleset)
+    after = tuple(flow.events[told:])
+    del flow.events[told:]
+    return DefenseRoll(d, step.roll, acrobatic, after)
+
+
+def _defense_told(r: DefenseRoll, between: Between) -> list[Event]:
+    """A defense roll's events: the Acrobatics roll, the defense roll, a critical
+    miss on it, then its sub-steps' (``DefenseRoll.told``)."""
+    d = r.plan
+    events: list[Event] = []
+    step = r.acrobatic
+    if step is not None and step.acrobatic is not None and step.applied is not None:
+        events.append(
             AcrobaticDodgeRolled(
                 citation=ACROBATIC_CITATION, result=step.acrobatic, applied=step.applied, **between
             )
         )
-        d = replace(d, modifiers=(*d.modifiers, step.applied), value=d.value + step.applied.value)
-    r = DefenseRoll(d, step.roll)
-    flow.events.append(
+    events.append(
         DefenseRolled(
             citation=d.citation,
             kind=d.kind,
@@ -1420,7 +1554,7 @@ def _roll_defense(
         )
     )
     if r.outcome is Outcome.CRITICAL_FAILURE:
-        flow.events.append(
+        events.append(
             DefenseCriticalMiss(
                 citation=DEFENSE_CRITICAL_MISS_CITATION,
                 kind=d.kind,
@@ -1428,15 +1562,8 @@ def _roll_defense(
                 **between,
             )
         )
-        _defense_fumble(plan, d, flow, rng, ruleset)
-    elif r.succeeded and d.kind is DefenseKind.PARRY and d.choice.weapon_key is not None:
-        key = d.choice.weapon_key
-        if _use_weakened(flow, flow.defender.id, key, WeaponUse.PARRY, rng, ruleset):
-            return r
-        _parry_break(plan, key, flow, rng, ruleset)
-        _improvised_parry(key, flow, rng)
-        _unarmed_counter(plan, key, flow, rng, ruleset)
-    return r
+    events.extend(r.told)
+    return events
 
 
 def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
@@ -1458,6 +1585,7 @@ def _improvised_parry(weapon_key: str, flow: _Flow, rng: DiceSource) -> None:
     )
     if pr.outcome is ImprovisedParryOutcome.RUINED:
         flow.put(_swap_weapon(d, weapon_key, None))
+        flow.broken.append(BrokenItem(d.id, weapon_key))
         ruined = Piece(f"ruined {weapon.name}", None, AT_FEET)
         flow.lose(d, (ruined,), f"the {weapon.name} was ruined parrying", IMPROVISED_000)
     elif pr.outcome is ImprovisedParryOutcome.DAMAGED:
@@ -1553,8 +1681,9 @@ def _use_weakened(
     )
     try:
         result = break_weapon(weapon, rng, table=ruleset.broken_weapons, who=c.name)
-    except IllegalAttackError:
+    except IllegalAttackError:  # nothing on the table to roll: it is gone
         flow.put(_swap_weapon(c, weapon_key, None))
+        flow.broken.append(BrokenItem(c.id, weapon_key))
         return True
     _broken(flow, c, result, f"weakened, it snapped on a {use.value}")
     return True
@@ -1601,6 +1730,7 @@ def _broken(flow: _Flow, c: Combatant, result: BreakResult, cause: str) -> None:
         )
     )
     remnant = result.weapon_in_hand
+    flow.broken.append(BrokenItem(c.id, result.weapon.key))
     flow.put(_swap_weapon(c, result.weapon.key, remnant))
     flow.lose(c, result.pieces, f"the {result.weapon.name} broke", BROKEN_WEAPONS_000)
 
@@ -2211,13 +2341,17 @@ def _hit_weapon(plan: AttackPlan, flow: _Flow, rng: DiceSource, ruleset: Tables)
     if broke:
         try:
             result = break_weapon(target, rng, table=ruleset.broken_weapons, who=d.name)
-        except IllegalAttackError:
+        except IllegalAttackError:  # nothing on the table to roll: it is gone
             flow.defender = _swap_weapon(flow.defender, target.key, None)
+            flow.broken.append(BrokenItem(d.id, target.key))
             return
         _broken(flow, flow.defender, result, "struck by a weapon")
 
 
-def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules) -> None:
+def _disarm(
+    plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrikeRules
+) -> DisarmResult:
+    """The disarm's contest rolled and applied; returns its result."""
     target = plan.target_weapon
     assert target is not None
     a, d = flow.attacker, flow.defender
@@ -2241,6 +2375,7 @@ def _disarm(plan: AttackPlan, flow: _Flow, rng: DiceSource, strikes: WeaponStrik
         flow.lose(a, (result.dropped,), "disarmed by a critical failure", result.citations[0])
     elif result.outcome is DisarmOutcome.DEFENDER_KEEPS_UNREADY:
         flow.defender = d.evolve(unready=d.unready | {target.key})
+    return result
 
 
 def _disarm_contest_000(
@@ -2255,8 +2390,7 @@ def _disarm_contest_000(
             TurnAction(ActionKind.ATTACK, plan.weapon.key),
         ),
     )
-    _disarm(plan, flow, rng, strikes)
-    contest = next(e for e in flow.events if isinstance(e, DisarmContested)).result
+    contest = _disarm(plan, flow, rng, strikes)  # the result, not read back from the log
     a = flow.attacker  # 000 PARRY: a 1/2 or 1/3 weapon that attacked is unready
     still_held = any(w.key == plan.weapon.key for w in a.fighter.weapons)
     if plan.attacker_weapon_unready_after and still_held:
@@ -2285,9 +2419,11 @@ def _disarm_contest_000(
         damage=None,
         attacker_after=flow.attacker,
         defender_after=flow.defender,
-        events=tuple(flow.events),
+        events=(),
         pieces=tuple(flow.pieces),
         piece_origins=tuple(flow.origins),
+        broken=tuple(flow.broken),
+        after_told=tuple(flow.events),
     )
 
 

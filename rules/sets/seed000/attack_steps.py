@@ -8,14 +8,21 @@
   and whether its dodge is acrobatic. Nobody answering for it announces none, as
   an attack whose choices announced none did before the answer had its own type.
 - ``decide``: the defenses planned against the plan (``plan_defenses``), then
-  every roll of the attack (``resolve_attack``, whose dice steps are
+  every roll of the attack (``roll_attack``, whose dice steps are
   ``rules.sets.seed000.dice_steps``), into the shared ``AttackOutcome`` with a
   ``Seed000Payload``: the resolution and the fighters as it leaves them.
 - ``apply``: those fighters into the state; ``describe``: the log's events, the
-  maneuvers' first, as the log has always read.
+  maneuvers' first, as the log has always read (``tell_attack``).
 
-The resolution still records its events as it rolls (``AttackResolution.events``);
-``describe`` tells them and nothing else reads them.
+``describe`` tells the attack's own events from the resolution's record: the
+declaration, the attack roll, a critical miss checked, a location shifted, each
+defense roll (an acrobatic dodge's Acrobatics roll, a critical miss), the
+defenses not rolled, the outcome, what the turn record made unready and the
+damage of a blow without a hit location. The sub-steps (a defense's mishap, a
+parry's break, a fumble, a located blow and its wound, what a wound did at once)
+still record theirs as they roll (``DefenseRoll.told``,
+``AttackResolution.after_told``), which ``describe`` tells in their place and
+nothing else reads.
 """
 
 from __future__ import annotations
@@ -44,11 +51,13 @@ from rules.sets.seed000.attack import (
     Seed000Answer,
     plan_attack,
     plan_defenses,
-    resolve_attack,
+    roll_attack,
+    tell_attack,
 )
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
 from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
+from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 from rules.sets.seed000.wounded import fighter_condition
@@ -58,6 +67,8 @@ __all__ = [
     "Seed000Payload",
     "Seed000Steps",
     "attack_command",
+    "defended_plan",
+    "preview_odds",
     "split_answer",
     "whole_options",
 ]
@@ -108,7 +119,8 @@ class Plan000(PlannedPair):
 @dataclass(frozen=True, slots=True)
 class Seed000Payload:
     """Seed 000's record of one attack (``AttackOutcome.payload``): the resolution
-    (every roll, the events it records) and the fighters as the attack leaves them,
+    (every roll, the attack roll step, the events its sub-steps recorded) and the
+    fighters as the attack leaves them,
     each new action tagged with whom it was aimed at (000 STRIKING AT WEAPONS);
     ``adjusted``: the maneuvers' events, told first."""
 
@@ -255,12 +267,9 @@ class Seed000Steps:
         """The announced defenses planned (the maneuvers may take them away), then
         the attack rolled: the only step that rolls."""
         attacker, defender = plan.attacker, plan.defender
-        made, adjusted = _answered(plan, answer)
-        whole = plan_defenses(
-            plan.attack, defender, made.defenses, made.acrobatic_dodge, plan.tables
-        )
-        resolution = resolve_attack(
-            whole, attacker, defender, dice, plan.tables, bystander=plan.bystander, check=False
+        whole, adjusted = _defended(plan, answer)
+        resolution = roll_attack(
+            whole, attacker, defender, dice, plan.tables, bystander=plan.bystander
         )
         attacker_after = tag_targets(attacker, resolution.attacker_after, defender.id)
         defender_after = tag_targets(defender, resolution.defender_after, attacker.id)
@@ -290,6 +299,7 @@ class Seed000Steps:
             injury=max(0, defender.hp - defender_after.hp),
             conditions=tuple(conditions),
             pieces=_launched(resolution),
+            broken=resolution.broken,
         )
 
     def apply(
@@ -305,11 +315,44 @@ class Seed000Steps:
     def describe(
         self, plan: Plan000, answer: Seed000Answer, outcome: AttackOutcome[Seed000Payload]
     ) -> tuple[Event, ...]:
-        """The maneuvers' events, then the resolution's."""
+        """The maneuvers' events, then the attack's (``tell_attack``)."""
         done = outcome.payload
-        if not done.adjusted:
-            return done.resolution.events
-        return (*done.adjusted, *done.resolution.events)
+        told = tell_attack(done.resolution, plan.attacker, plan.defender, plan.tables)
+        return (*done.adjusted, *told) if done.adjusted else told
+
+
+def defended_plan(plan: Plan000, answer: Seed000Answer) -> AttackPlan:
+    """The engine's whole plan of ``plan`` against ``answer``: the defenses the
+    defender's maneuver leaves it, planned (``plan_defenses``), as ``decide`` rolls
+    them."""
+    return _defended(plan, answer)[0]
+
+
+def preview_odds(plan: Plan000, answer: Seed000Answer) -> AttackOdds:
+    """The exact odds of ``plan`` against ``answer``, the attack pane's and
+    ``Seed000.preview_attack``'s: of the plan the roll then makes (``planned``)."""
+    return attack_odds(
+        defended_plan(plan, answer), plan.attacker, plan.defender, plan.tables, check=False
+    )
+
+
+# The plan last defended, with its answer: the exact odds run ``decide`` thousands of
+# times on one plan and answer, and planning the defenses rolls nothing (one entry,
+# replaced whole, so that the pane's odds thread and the roll may share it).
+_last_defended: tuple[Plan000, Seed000Answer, tuple[AttackPlan, tuple[Event, ...]]] | None = None
+
+
+def _defended(plan: Plan000, answer: Seed000Answer) -> tuple[AttackPlan, tuple[Event, ...]]:
+    global _last_defended
+    last = _last_defended
+    if last is not None and last[0] is plan and last[1] == answer:
+        return last[2]
+    made, adjusted = _answered(plan, answer)
+    whole = plan_defenses(
+        plan.attack, plan.defender, made.defenses, made.acrobatic_dodge, plan.tables
+    )
+    _last_defended = (plan, answer, (whole, adjusted))
+    return whole, adjusted
 
 
 def _answered(plan: Plan000, answer: Seed000Answer) -> tuple[Seed000Answer, tuple[Event, ...]]:

@@ -12,41 +12,32 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import AttackSteps, own_choices, run_attack
-from rules.battle.catalog import Catalog, load_catalog
+from rules.battle.attack_steps import AttackSteps, own_answer, own_choices, planned
+from rules.battle.catalog import load_catalog
 from rules.battle.citations import CoreCitations
-from rules.battle.condition import FighterCondition
-from rules.battle.edits import SheetProblem
-from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
-    Fighter,
-    Posture,
-    RulesetSheet,
-    Shield,
     Status,
-    Weapon,
-    WeaponKind,
 )
-from rules.battle.movement import PostureMove
-from rules.battle.pieces import Piece
-from rules.battle.scatter import StrayHitRules
-from rules.battle.situation import covered_areas_of
-from rules.battle.state import AttackResult, BattleState
-from rules.battle.terrain import TerrainFact
+from rules.battle.state import BattleState
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
-from rules.core.events import Event
 from rules.core.modifiers import Modifier
-from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
+from rules.sets.components.attacks import StepAttacks
+from rules.sets.components.hit_points import HIT_POINTS_HEADING, fighter_hit_points
 from rules.sets.components.legal_actions import OfferedAttack, attack_allowed
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
+from rules.sets.components.roles import (
+    BattlefieldRole,
+    ConditionsRole,
+    SheetsRole,
+    TurnsRole,
+    placeable_from,
+)
 from rules.sets.protocol import (
     AttackPreview,
     CharacterFileKind,
-    Health,
     LegalAction,
     OddsLine,
     Ruleset,
@@ -55,26 +46,24 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed000 import maneuvers, stray_hits, terrain_penalties, turn
 from rules.sets.seed000.attack import (
-    NO_DEFENSE,
     AttackOptions,
     AttackResolution,
     Seed000Answer,
-    plan_attack,
 )
-from rules.sets.seed000.attack_form import attack_form_options, likely_defense
+from rules.sets.seed000.attack_form import attack_form_options
 from rules.sets.seed000.attack_steps import (
     Plan000,
     Seed000Payload,
     Seed000Steps,
+    defended_plan,
+    preview_odds,
     split_answer,
-    whole_options,
 )
 from rules.sets.seed000.balance import off_balance_problem
 from rules.sets.seed000.condition_view import condition_000
 from rules.sets.seed000.core_citations import SEED000_CORE
 from rules.sets.seed000.gcs_import import gcs_file_kind
 from rules.sets.seed000.legal_attacks import offered_attacks, reaching_modes
-from rules.sets.seed000.odds import attack_odds
 from rules.sets.seed000.saved_types import seed000_saved_types
 from rules.sets.seed000.sheet import (
     SHEET_DESCRIPTION,
@@ -89,8 +78,99 @@ from rules.sets.seed000.situation import situation_modifiers
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.tracks import tracks_of, wound_conditions, wounds_of
 from rules.sets.seed000.wounded import fighter_condition
-from rules.sets.sheet_fields import SheetDescription, SheetEntries
-from rules.sets.sheet_refusal import sheet_refusal_in
+
+
+class Seed000Attacks(StepAttacks[AttackOptions, Seed000Answer, Plan000, Seed000Payload]):
+    """Seed 000's attack in four steps under its tables
+    (``rules.sets.seed000.attack_steps``)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        steps: AttackSteps[AttackOptions, Seed000Answer, Plan000, Seed000Payload],
+    ) -> None:
+        super().__init__(steps)
+        self.tables = tables
+
+    def default_attack(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> AttackOptions | None:
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        for weapon, mode in reaching_modes(attacker, defender.hex):
+            return AttackOptions(weapon_key=weapon.key, mode=mode.name)
+        return None
+
+    def attack_variants(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[AttackOptions, ...]:
+        attacker = state.combatant(attacker_id)
+        defender = state.combatant(defender_id)
+        # The attacker's choices only: the form's defenses are the defender's answer.
+        variants = (
+            replace(options, defenses=(), acrobatic_dodge=False)
+            for weapon, mode in reaching_modes(attacker, defender.hex)
+            for options in attack_form_options(weapon, mode, attacker, defender, self.tables)
+        )
+        return tuple(dict.fromkeys(variants))
+
+    def preview_attack(
+        self,
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: AttackChoices,
+        answer: DefenderAnswer | None = None,
+    ) -> AttackPreview:
+        # The roll's own plan (``planned``): the preview and the roll share it.
+        steps = self.steps
+        plan000 = planned(steps, state, attacker_id, defender_id, own_choices(steps, choices))
+        taken = own_answer(steps, plan000, answer)
+        plan = defended_plan(plan000, taken)
+        odds = preview_odds(plan000, taken)
+        lines = [
+            OddsLine("critical hit", odds.p_critical_hit),
+            OddsLine("hit", odds.p_hit),
+            *(
+                OddsLine(f"stopped by {d.plan.kind.value}", p)
+                for d, p in zip(odds.defenses, odds.p_stopped_by, strict=True)
+            ),
+            OddsLine("miss", odds.p_miss),
+            OddsLine("critical miss", odds.p_critical_miss),
+        ]
+        summary = f"{plan.skill_name} {plan.effective_skill} ({plan.weapon.name}, {plan.mode.name})"
+        return AttackPreview(summary, plan.modifiers, tuple(lines))
+
+    def situation(
+        self, state: BattleState, attacker_id: str, defender_id: str
+    ) -> tuple[Modifier, ...]:
+        """The situation read in the column of the attacker's default attack on the
+        defender: the ranged one for a thrown or missile attack (000 ADVERSE COMBAT
+        CONDITIONS: a prone target -4 ...), the melee one otherwise."""
+        default = self.default_attack(state, attacker_id, defender_id)
+        melee = True
+        if default is not None:
+            weapon = state.combatant(attacker_id).fighter.weapon(default.weapon_key)
+            melee = not weapon.mode(default.mode).is_ranged
+        return situation_modifiers(
+            state, attacker_id, defender_id, tables=self.tables, melee=melee
+        ).modifiers
+
+    def offered_attacks(
+        self, state: BattleState, attacker: Combatant, defender: Combatant
+    ) -> Iterator[OfferedAttack[AttackOptions]]:
+        """The attacks ``attacker`` may choose on ``defender``
+        (rules.sets.seed000.legal_attacks), each option the map or the gear may
+        refuse checked by planning it as the battle would."""
+
+        def accepted(options: AttackOptions) -> bool:
+            try:
+                self.steps.plan(state, attacker.id, defender.id, options)
+            except RulesError:
+                return False
+            return True
+
+        return offered_attacks(self.tables, attacker, defender, accepted)
 
 
 class Seed000(Tables):
@@ -98,7 +178,52 @@ class Seed000(Tables):
 
     def __init__(self, options: Iterable[str] = ()) -> None:
         super().__init__(options)
-        self._stray_hits = stray_hits.Seed000StrayHits()
+        self.sheets = SheetsRole(
+            key=self.key,
+            sheet_type=Sheet000,
+            saved_types_of=seed000_saved_types,
+            catalog=load_catalog,  # the shared 3d6 catalog of assets/weapons.json ...
+            sections=_sections,
+            encode=encode_fighter,
+            decode=decode_fighter,
+            sheet_description=SHEET_DESCRIPTION,
+            entries=sheet_entries,
+            with_entries=with_sheet_entries,
+            problems=sheet_problems,
+            character_file_kinds=_gcs_files,
+        )
+        self.attacks = Seed000Attacks(self, self.steps)
+        self.turns = TurnsRole(
+            initiative=maneuvers.initiative,
+            maneuvers_for=maneuvers.maneuvers_for,
+            maneuver=maneuvers.maneuver,
+            posture_move=maneuvers.posture_move,
+            new_turn=turn.new_turn,
+            turn_begins=turn.turn_begins,
+            turn_ends=turn.turn_ends,
+            legal_actions=functools.partial(_legal_actions, self),
+        )
+        # The dead, the unconscious and the paralysed from the neck down are out of
+        # the fight; how hurt by the HP lost against 0 HP and -5x HP; crippled
+        # limbs; shock, a crippled hand, a stun, lasting wound modifiers, posture
+        # and off-balance as penalties (rules.sets.seed000.condition_view).
+        self.conditions = ConditionsRole(
+            condition=functools.partial(condition_000, tables=self),
+            down=fighter_condition,
+            labels=_condition_labels,
+            health=fighter_hit_points,
+            health_heading=HIT_POINTS_HEADING,
+        )
+        self.battlefield = BattlefieldRole(
+            stray_hits=stray_hits.Seed000StrayHits(),
+            piece_hit=lambda state, piece, weapon, holder, victim_id, where, dice: (
+                stray_hits.piece_hit(state, self, piece, weapon, holder, victim_id, where, dice)
+            ),
+            # every catalog weapon (not bare hands), then every shield, by name
+            placeable_items=placeable_from(load_catalog, shields=True),
+            # a fact with its 000 ADVERSE COMBAT CONDITIONS penalty
+            terrain_label=terrain_penalties.terrain_label,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Seed000):
@@ -111,7 +236,6 @@ class Seed000(Tables):
     def with_options(self, options: Iterable[str]) -> Seed000:
         return seed000_ruleset(options)
 
-    # --- the attack -------------------------------------------------------------
     @functools.cached_property
     def steps(self) -> AttackSteps[AttackOptions, Seed000Answer, Plan000, Seed000Payload]:
         """The attack in four steps under these tables (``rules.sets.seed000.attack_steps``)."""
@@ -140,323 +264,96 @@ class Seed000(Tables):
             defender_after=done.defender,
         )
 
-    def attack(
-        self,
-        state: BattleState,
-        attacker_id: str,
-        defender_id: str,
-        choices: object,
-        answer: DefenderAnswer | None,
-        dice: DiceSource,
-    ) -> AttackResult:
-        if not isinstance(choices, AttackChoices):
-            raise RulesError(f"seed 000 attacks take AttackOptions, not {type(choices).__name__}")
-        return run_attack(self.steps, state, attacker_id, defender_id, choices, answer, dice)
-
-    def default_attack(
-        self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> AttackOptions | None:
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        for weapon, mode in reaching_modes(attacker, defender.hex):
-            return AttackOptions(weapon_key=weapon.key, mode=mode.name)
-        return None
-
-    def likely_answer(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
-    ) -> Seed000Answer | None:
-        """The defense the defender would most likely announce against the
-        choices' weapon mode (``likely_defense``): the default answer announces
-        none."""
-        if not isinstance(choices, AttackOptions):
-            return None
-        weapon = state.combatant(attacker_id).fighter.weapon(choices.weapon_key)
-        mode = weapon.mode(choices.mode)
-        return Seed000Answer((likely_defense(state.combatant(defender_id), mode),))
-
-    def attack_variants(
-        self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> tuple[AttackOptions, ...]:
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        # The attacker's choices only: the form's defenses are the defender's answer.
-        variants = (
-            replace(options, defenses=(), acrobatic_dodge=False)
-            for weapon, mode in reaching_modes(attacker, defender.hex)
-            for options in attack_form_options(weapon, mode, attacker, defender, self)
-        )
-        return tuple(dict.fromkeys(variants))
-
-    def preview_attack(
-        self,
-        state: BattleState,
-        attacker_id: str,
-        defender_id: str,
-        choices: object,
-        answer: DefenderAnswer | None = None,
-    ) -> AttackPreview:
-        steps = self.steps
-        attacker = state.combatant(attacker_id)
-        defender = state.combatant(defender_id)
-        own = own_choices(steps, choices)
-        if own.defenses or own.acrobatic_dodge:
-            steps.plan(state, attacker_id, defender_id, own)  # refused: the answer is apart
-        if answer is not None and not isinstance(answer, Seed000Answer):
-            raise RulesError(
-                f"seed 000's defender answers with Seed000Answer, not {type(answer).__name__}"
-            )
-        taken = NO_DEFENSE if answer is None else answer
-        whole = whole_options(own, taken)
-        options, _ = maneuvers.maneuver_adjustments(attacker, defender, whole)
-        covered = covered_areas_of(state, defender.id)
-        if not covered <= options.covered:
-            options = replace(options, covered=options.covered | covered)
-        plan = plan_attack(attacker, defender, options, self)
-        odds = attack_odds(plan, attacker, defender, self)
-        lines = [
-            OddsLine("critical hit", odds.p_critical_hit),
-            OddsLine("hit", odds.p_hit),
-            *(
-                OddsLine(f"stopped by {d.plan.kind.value}", p)
-                for d, p in zip(odds.defenses, odds.p_stopped_by, strict=True)
-            ),
-            OddsLine("miss", odds.p_miss),
-            OddsLine("critical miss", odds.p_critical_miss),
-        ]
-        summary = f"{plan.skill_name} {plan.effective_skill} ({plan.weapon.name}, {plan.mode.name})"
-        return AttackPreview(summary, plan.modifiers, tuple(lines))
-
-    def situation(
-        self, state: BattleState, attacker_id: str, defender_id: str
-    ) -> tuple[Modifier, ...]:
-        """The situation read in the column of the attacker's default attack on the
-        defender: the ranged one for a thrown or missile attack (000 ADVERSE COMBAT
-        CONDITIONS: a prone target -4 ...), the melee one otherwise."""
-        default = self.default_attack(state, attacker_id, defender_id)
-        melee = True
-        if default is not None:
-            weapon = state.combatant(attacker_id).fighter.weapon(default.weapon_key)
-            melee = not weapon.mode(default.mode).is_ranged
-        return situation_modifiers(
-            state, attacker_id, defender_id, tables=self, melee=melee
-        ).modifiers
-
-    def terrain_label(self, fact: TerrainFact) -> str:
-        """The fact with its 000 ADVERSE COMBAT CONDITIONS penalty."""
-        return terrain_penalties.terrain_label(fact)
-
-    # --- the gear and the fighters ----------------------------------------------------
     @property
     def core_citations(self) -> CoreCitations:
         """The 3d6 basics and seed 000's headings (rules.sets.seed000.core_citations)."""
         return SEED000_CORE
 
-    @property
-    def sheet_type(self) -> type[RulesetSheet]:
-        return Sheet000
 
-    def sheet_refusal(self, fighter: Fighter) -> str | None:
-        return sheet_refusal_in(fighter, self)
+def _sections(combatant: Combatant) -> tuple[SheetSection, ...]:
+    f = combatant.fighter
+    a = sheet_of(f).attributes
+    attributes = SheetRow("ST / DX / IQ / HT", f"{a.st} / {a.dx} / {a.iq} / {a.ht}")
+    vitals = (
+        attributes,
+        SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
+        SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+        SheetRow("Status", combatant.status.value),
+    )
+    skills = tuple(SheetRow(k, str(level)) for k, level in sorted(sheet_of(f).skills.items()))
+    gear = tuple(
+        SheetRow(w.name, ", ".join(f"{m.name} {m.damage} {m.reach_text}" for m in w.modes))
+        for w in f.weapons
+    )
+    protection = []
+    if f.shield is not None:
+        protection.append(SheetRow("Shield", f"{f.shield.name}, PD {f.shield.pd}"))
+    if f.armor is not None:
+        protection.append(SheetRow("Armor", f"{f.armor.name}, PD {f.armor.pd}, DR {f.armor.dr}"))
+    wounds = tuple(
+        SheetRow(w.label, f"{w.injury} HP" + (", crippled" if w.crippled else ""))
+        for w in wounds_of(combatant)
+    )
+    sections = [
+        SheetSection("Attributes", vitals),
+        SheetSection("Skills", skills),
+        SheetSection("Weapons", gear),
+        SheetSection("Protection", tuple(protection)),
+    ]
+    if wounds:
+        sections.append(SheetSection("Wounds", wounds))
+    return tuple(sections)
 
-    def catalog(self) -> Catalog:
-        """The shared 3d6 catalog of ``assets/weapons.json``, ``shields.json`` and
-        ``armor.json``."""
-        return load_catalog()
 
-    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
-        """Every catalog weapon (not bare hands), then every shield, by name."""
-        catalog = self.catalog()
-        weapons = sorted(
-            (w for w in catalog.weapons.values() if w.kind is not WeaponKind.UNARMED),
-            key=lambda w: w.name.lower(),
-        )
-        shields = sorted(catalog.shields.values(), key=lambda s: s.name.lower())
-        return (*weapons, *shields)
+def _condition_labels(combatant: Combatant) -> tuple[str, ...]:
+    """Its status unless active, its posture off its feet, and its wounds'
+    lasting conditions (stunned, severe bleeding, crippled leg ...)."""
+    labels: list[str] = []
+    if combatant.status is not Status.ACTIVE:
+        labels.append(combatant.status.value)
+    if combatant.posture not in turn.ON_THEIR_FEET:
+        labels.append(combatant.posture.value.replace("_", " "))
+    for condition in sorted(wound_conditions(combatant), key=lambda c: c.value):
+        if condition.value not in labels and condition.value != "crippled":
+            labels.append(condition.value)
+    for wound in wounds_of(combatant):
+        if wound.crippled is not None:
+            labels.append(f"crippled {wound.crippled.value}")
+    tracks = tracks_of(combatant)
+    if tracks.off_balance:
+        labels.append("off balance")
+    if tracks.shock:  # rules.sets.seed000.wounded: this turn's, then the next's
+        labels.append(f"shock {tracks.shock}")
+    if tracks.shock_next:
+        labels.append(f"shock {tracks.shock_next} next turn")
+    return tuple(dict.fromkeys(labels))
 
-    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
-        """GURPS Character Sheet files (rules.sets.seed000.gcs_import)."""
-        return (gcs_file_kind(),)
 
-    # --- the sheet ----------------------------------------------------------------
-    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
-        f = combatant.fighter
-        a = sheet_of(f).attributes
-        attributes = SheetRow("ST / DX / IQ / HT", f"{a.st} / {a.dx} / {a.iq} / {a.ht}")
-        vitals = (
-            attributes,
-            SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
-            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
-            SheetRow("Status", combatant.status.value),
-        )
-        skills = tuple(SheetRow(k, str(level)) for k, level in sorted(sheet_of(f).skills.items()))
-        gear = tuple(
-            SheetRow(w.name, ", ".join(f"{m.name} {m.damage} {m.reach_text}" for m in w.modes))
-            for w in f.weapons
-        )
-        protection = []
-        if f.shield is not None:
-            protection.append(SheetRow("Shield", f"{f.shield.name}, PD {f.shield.pd}"))
-        if f.armor is not None:
-            protection.append(
-                SheetRow("Armor", f"{f.armor.name}, PD {f.armor.pd}, DR {f.armor.dr}")
-            )
-        wounds = tuple(
-            SheetRow(w.label, f"{w.injury} HP" + (", crippled" if w.crippled else ""))
-            for w in wounds_of(combatant)
-        )
-        sections = [
-            SheetSection("Attributes", vitals),
-            SheetSection("Skills", skills),
-            SheetSection("Weapons", gear),
-            SheetSection("Protection", tuple(protection)),
-        ]
-        if wounds:
-            sections.append(SheetSection("Wounds", wounds))
-        return tuple(sections)
+def _legal_actions(
+    ruleset: Seed000, state: BattleState, combatant_id: str
+) -> tuple[LegalAction, ...]:
+    """Each maneuver (and option) it may choose, every attack on every foe in
+    reach that can defend while its maneuver allows one (an all-out attack's
+    second on the first one's foe; rules.sets.seed000.legal_attacks),
+    readying an unready weapon, picking up an item in reach (while the turns
+    run, under the Ready maneuver or none yet), a move to each free hex within
+    the movement left with each facing it may end in, a turn to each other
+    facing, and the end of its turn (rules.sets.components.legal_actions).
+    While the turns run, only the fighter whose turn it is acts (a waiting one
+    may still attack); the fallen may do nothing, the off-balance not attack."""
+    return shared_legal_actions(
+        ruleset,
+        state,
+        combatant_id,
+        attacks=ruleset.attacks.offered_attacks,
+        attackable=_can_defend,
+        may_attack=_may_attack,
+    )
 
-    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
-        return encode_fighter(fighter)
 
-    def decode_sheet(self, data: object) -> Fighter:
-        return decode_fighter(data)
-
-    def sheet_description(self) -> SheetDescription:
-        return SHEET_DESCRIPTION
-
-    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
-        return sheet_entries(fighter)
-
-    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
-        return with_sheet_entries(fighter, entries)
-
-    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
-        return sheet_problems(fighter)
-
-    @property
-    def saved_types(self) -> tuple[type, ...]:
-        return seed000_saved_types()
-
-    # --- legal actions ----------------------------------------------------------------
-    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver (and option) it may choose, every attack on every foe in
-        reach that can defend while its maneuver allows one (an all-out attack's
-        second on the first one's foe; rules.sets.seed000.legal_attacks),
-        readying an unready weapon, picking up an item in reach (while the turns
-        run, under the Ready maneuver or none yet), a move to each free hex within
-        the movement left with each facing it may end in, a turn to each other
-        facing, and the end of its turn (rules.sets.components.legal_actions).
-        While the turns run, only the fighter whose turn it is acts (a waiting one
-        may still attack); the fallen may do nothing, the off-balance not attack."""
-        return shared_legal_actions(
-            self,
-            state,
-            combatant_id,
-            attacks=self.offered_attacks,
-            attackable=_can_defend,
-            may_attack=_may_attack,
-        )
-
-    def offered_attacks(
-        self, state: BattleState, attacker: Combatant, defender: Combatant
-    ) -> Iterator[OfferedAttack[AttackOptions]]:
-        """The attacks ``attacker`` may choose on ``defender``
-        (rules.sets.seed000.legal_attacks), each option the map or the gear may
-        refuse checked by planning it as the battle would."""
-
-        def accepted(options: AttackOptions) -> bool:
-            try:
-                self.steps.plan(state, attacker.id, defender.id, options)
-            except RulesError:
-                return False
-            return True
-
-        return offered_attacks(self, attacker, defender, accepted)
-
-    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
-        """Its status unless active, its posture off its feet, and its wounds'
-        lasting conditions (stunned, severe bleeding, crippled leg ...)."""
-        labels: list[str] = []
-        if combatant.status is not Status.ACTIVE:
-            labels.append(combatant.status.value)
-        if combatant.posture not in turn.ON_THEIR_FEET:
-            labels.append(combatant.posture.value.replace("_", " "))
-        for condition in sorted(wound_conditions(combatant), key=lambda c: c.value):
-            if condition.value not in labels and condition.value != "crippled":
-                labels.append(condition.value)
-        for wound in wounds_of(combatant):
-            if wound.crippled is not None:
-                labels.append(f"crippled {wound.crippled.value}")
-        tracks = tracks_of(combatant)
-        if tracks.off_balance:
-            labels.append("off balance")
-        if tracks.shock:  # rules.sets.seed000.wounded: this turn's, then the next's
-            labels.append(f"shock {tracks.shock}")
-        if tracks.shock_next:
-            labels.append(f"shock {tracks.shock_next} next turn")
-        return tuple(dict.fromkeys(labels))
-
-    def fighter_condition(
-        self, combatant: Combatant, *, details: bool = True
-    ) -> FighterCondition:
-        """The dead, the unconscious and the paralysed from the neck down are out
-        of the fight; how hurt by the HP lost against 0 HP and -5x HP; crippled
-        limbs; shock, a crippled hand, a stun, lasting wound modifiers, posture
-        and off-balance as penalties (rules.sets.seed000.condition_view)."""
-        return condition_000(combatant, self) if details else fighter_condition(combatant)
-    @property
-    def health_heading(self) -> str:
-        return HIT_POINTS_HEADING
-
-    def health(self, combatant: Combatant) -> Health:
-        return hit_points_health(combatant.hp, combatant.fighter.hit_points)
-
-    # --- turns in order and maneuvers (base rules) -------------------------------------
-    def initiative(
-        self, state: BattleState, dice: DiceSource
-    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
-        return maneuvers.initiative(state, dice)
-
-    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
-        return maneuvers.maneuvers_for(state.combatant(combatant_id))
-
-    def maneuver(self, key: str) -> Maneuver:
-        return maneuvers.maneuver(key)
-
-    def posture_move(self, posture: Posture) -> PostureMove:
-        return maneuvers.posture_move(posture)
-
-    def turn_begins(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_begins(state, combatant_id, dice)
-
-    def turn_ends(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_ends(state, combatant_id, dice)
-
-    # --- the turn ---------------------------------------------------------------
-    def new_turn(self, combatant: Combatant) -> Combatant:
-        return turn.new_turn(combatant)
-
-    # --- pieces -----------------------------------------------------------------
-    @property
-    def stray_hits(self) -> StrayHitRules:
-        return self._stray_hits
-
-    def piece_hit(
-        self,
-        state: BattleState,
-        piece: Piece,
-        source_weapon: Weapon | None,
-        holder: Combatant,
-        victim_id: str,
-        where: Hex,
-        dice: DiceSource,
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return stray_hits.piece_hit(
-            state, self, piece, source_weapon, holder, victim_id, where, dice
-        )
+def _gcs_files() -> tuple[CharacterFileKind, ...]:
+    """GURPS Character Sheet files (rules.sets.seed000.gcs_import)."""
+    return (gcs_file_kind(),)
 
 
 @functools.cache

@@ -11,38 +11,35 @@ from fractions import Fraction
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import own_answer, planned, run_attack
-from rules.battle.catalog import Catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.condition import FighterCondition
 from rules.battle.edits import SheetProblem, weapon_place
-from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     Fighter,
     Posture,
-    RulesetSheet,
-    Shield,
     Status,
     Weapon,
-    WeaponKind,
 )
-from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
-from rules.battle.scatter import StrayHitRules
-from rules.battle.state import AttackResult, BattleState
+from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
 from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
-from rules.sets.components.hit_points import HIT_POINTS_HEADING, hit_points_health
+from rules.sets.components.attacks import StepAttacks
+from rules.sets.components.hit_points import HIT_POINTS_HEADING, fighter_hit_points
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
+from rules.sets.components.roles import (
+    BattlefieldRole,
+    ConditionsRole,
+    SheetsRole,
+    TurnsRole,
+    placeable_from,
+)
 from rules.sets.protocol import (
     AttackPreview,
-    CharacterFileKind,
-    Health,
     LegalAction,
     OddsLine,
     OptionChoice,
@@ -51,8 +48,8 @@ from rules.sets.protocol import (
     SheetSection,
 )
 from rules.sets.seed002 import maneuvers, turn
-from rules.sets.seed002.attack import Attack002, DefenseKind, Plan, defense_made
-from rules.sets.seed002.attack_steps import contest_odds, harm_odds, steps_for
+from rules.sets.seed002.attack import Attack002, DefenseKind, Plan, Seed002Answer, defense_made
+from rules.sets.seed002.attack_steps import Seed002Rolls, contest_odds, harm_odds, steps_for
 from rules.sets.seed002.condition_view import condition_002, down_002
 from rules.sets.seed002.form import attack_form, offered_attacks, reaching_modes
 from rules.sets.seed002.saved_types import seed002_saved_types
@@ -83,8 +80,6 @@ from rules.sets.seed002.tables import (
 )
 from rules.sets.seed002.tracks import tracks_of
 from rules.sets.seed002.wounds import major_wound_level
-from rules.sets.sheet_fields import SheetDescription, SheetEntries
-from rules.sets.sheet_refusal import sheet_refusal_in
 
 LYING = frozenset({Posture.PRONE, Posture.CRAWLING})
 
@@ -97,74 +92,10 @@ OPTIONS = {
 }
 
 
-class Seed002:
-    """The seed 002 ruleset with its options (fixed at creation)."""
-
-    def __init__(self, options: frozenset[str] = frozenset()) -> None:
-        self._stray_hits = seed002_stray_hits()
-        self._options = options
-
-    @property
-    def locations(self) -> bool:
-        """Whether blows roll a d20 hit location (the option "locations-d20")."""
-        return LOCATIONS_D20 in self._options
-
-    @property
-    def key(self) -> str:
-        return KEY
-
-    @property
-    def options(self) -> frozenset[str]:
-        return self._options
-
-    def with_options(self, options: Iterable[str]) -> Seed002:
-        return seed002_ruleset(options)
-
-    @property
-    def name(self) -> str:
-        return "Seed 002: d100 percentile (OpenQuest)"
-
-    @property
-    def description(self) -> str:
-        return (
-            "OpenQuest's combat tables: d100 skills with criticals and fumbles, "
-            "situational modifiers, the attacker/defender result matrix with parry by "
-            "weapon size, and the d10 major wound table."
-        )
-
-    @property
-    def available_options(self) -> Mapping[str, str]:
-        return OPTIONS
-
-    @property
-    def option_choices(self) -> tuple[OptionChoice, ...]:
-        return ()  # its options stand alone
-
-    @property
-    def core_citations(self) -> CoreCitations:
-        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
-        return HEXFRAY_CORE
-
-    @property
-    def sheet_type(self) -> type[RulesetSheet]:
-        return Sheet002
-
-    def sheet_refusal(self, fighter: Fighter) -> str | None:
-        return sheet_refusal_in(fighter, self)
-
-    # --- the attack -----------------------------------------------------------------
-    def attack(
-        self,
-        state: BattleState,
-        attacker_id: str,
-        defender_id: str,
-        choices: AttackChoices,
-        answer: DefenderAnswer | None,
-        dice: DiceSource,
-    ) -> AttackResult:
-        """The attack in four steps (``rules.sets.seed002.attack_steps``)."""
-        steps = steps_for(self.locations)
-        return run_attack(steps, state, attacker_id, defender_id, choices, answer, dice)
+class Seed002Attacks(StepAttacks[Attack002, Seed002Answer, Plan, Seed002Rolls]):
+    """Seed 002's attack in four steps (``rules.sets.seed002.attack_steps``, with or
+    without hit locations), and its form for the generic attack pane
+    (``FormAttacks``)."""
 
     def attack_form(
         self, state: BattleState, attacker_id: str, defender_id: str, entries: Mapping[str, str]
@@ -177,12 +108,6 @@ class Seed002:
         attacker, defender = state.combatant(attacker_id), state.combatant(defender_id)
         for weapon, mode in reaching_modes(attacker, defender):
             return Attack002(weapon.key, mode.name)
-        return None
-
-    def likely_answer(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
-    ) -> DefenderAnswer | None:
-        """None: the default answer is the defender's likeliest already."""
         return None
 
     def attack_variants(
@@ -212,9 +137,7 @@ class Seed002:
         choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        steps = steps_for(self.locations)
-        plan = planned(steps, state, attacker_id, defender_id, choices)
-        taken = own_answer(steps, plan, answer)
+        plan, taken = self.planned_with(state, attacker_id, defender_id, choices, answer)
         made = defense_made(plan, taken)
         odds = contest_odds(plan, taken)
         kill, major = harm_odds(plan, taken)
@@ -252,236 +175,243 @@ class Seed002:
         defense = tuple(Modifier(m.value, f"defense: {m.reason}", m.citation) for m in sit.defense)
         return (*sit.attack, *defense)
 
-    def terrain_label(self, fact: TerrainFact) -> str:
-        if isinstance(fact, Light):
-            if fact.darkness >= DARKNESS_FROM:
-                return f"{fact.label}: darkness (-50%)"
-            if fact.darkness >= PARTIAL_DARKNESS_FROM:
-                return f"{fact.label}: partial darkness (-25%)"
-            return fact.label
-        if isinstance(fact, Footing):
-            return fact.label if fact is Footing.GOOD else f"{fact.label}: unstable ground (-25%)"
-        if isinstance(fact, WaterDepth):
-            if fact is WaterDepth.DEEP:
-                return f"{fact.label}: underwater (-50% close, -25% thrown, shots miss)"
-            return fact.label
+
+class Seed002:
+    """The seed 002 ruleset with its options (fixed at creation)."""
+
+    def __init__(self, options: frozenset[str] = frozenset()) -> None:
+        self._options = options
+        self.sheets = SheetsRole(
+            key=KEY,
+            sheet_type=Sheet002,
+            saved_types_of=seed002_saved_types,
+            catalog=catalog_002,
+            sections=_sections,
+            encode=encode_fighter,
+            decode=decode_fighter,
+            sheet_description=SHEET_DESCRIPTION,
+            entries=sheet_entries,
+            with_entries=with_sheet_entries,
+            problems=_sheet_problems,
+        )
+        # with the option locations-d20, blows roll a d20 hit location
+        self.attacks = Seed002Attacks(steps_for(LOCATIONS_D20 in options))
+        self.turns = TurnsRole(
+            initiative=maneuvers.initiative,
+            maneuvers_for=maneuvers.maneuvers_for,
+            maneuver=maneuvers.maneuver,
+            posture_move=maneuvers.posture_move,
+            new_turn=turn.new_turn,
+            turn_begins=turn.turn_begins,
+            turn_ends=turn.turn_ends,
+            legal_actions=functools.partial(_legal_actions, self),
+        )
+        # Out of the fight: the dead (0 HP or less), the unconscious (a stopped
+        # heart, 002 Major wound 7, or the GM's edit) and one paralysed below the
+        # neck (002 Major wound 8); how hurt by the hit points lost; useless and
+        # paralysed limbs; broken ribs and lying down as penalties
+        # (rules.sets.seed002.condition_view).
+        self.conditions = ConditionsRole(
+            condition=condition_002,
+            down=down_002,
+            labels=_condition_labels,
+            health=fighter_hit_points,
+            health_heading=HIT_POINTS_HEADING,
+        )
+        self.battlefield = BattlefieldRole(
+            stray_hits=seed002_stray_hits(),
+            piece_hit=_piece_hit,
+            placeable_items=placeable_from(catalog_002, shields=False),
+            terrain_label=_terrain_label,
+        )
+
+    @property
+    def key(self) -> str:
+        return KEY
+
+    @property
+    def options(self) -> frozenset[str]:
+        return self._options
+
+    def with_options(self, options: Iterable[str]) -> Seed002:
+        return seed002_ruleset(options)
+
+    @property
+    def name(self) -> str:
+        return "Seed 002: d100 percentile (OpenQuest)"
+
+    @property
+    def description(self) -> str:
+        return (
+            "OpenQuest's combat tables: d100 skills with criticals and fumbles, "
+            "situational modifiers, the attacker/defender result matrix with parry by "
+            "weapon size, and the d10 major wound table."
+        )
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        return OPTIONS
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()  # its options stand alone
+
+    @property
+    def core_citations(self) -> CoreCitations:
+        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
+        return HEXFRAY_CORE
+
+
+def _sections(combatant: Combatant) -> tuple[SheetSection, ...]:
+    f = combatant.fighter
+    sheet = sheet_of(f)
+    c = sheet.characteristics
+    tips = {k: SHEET_DESCRIPTION.field(k).tooltip for k in CHARACTERISTICS}
+    chars = tuple(SheetRow(k.upper(), str(c.value(k)), tips[k]) for k in CHARACTERISTICS)
+    armour = f.armor.dr if f.armor is not None else 0
+    vitals = (
+        *chars,
+        SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
+        SheetRow(
+            "Major wound level",
+            str(major_wound_level(f.hit_points)),
+            "A blow of this much damage or more is a major wound",
+        ),
+        SheetRow("Damage modifier", str(sheet.damage_modifier), "By STR + SIZ"),
+        SheetRow(
+            "Armour points", f"{armour}" + (f" ({f.armor.name})" if f.armor is not None else "")
+        ),
+        *(
+            SheetRow(f"AP {k.replace('-', ' ')}", str(v), "With the option locations-d20")
+            for k, v in sheet.armour_by_location.items()
+        ),
+        SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+        SheetRow("Status", combatant.status.value),
+    )
+    names = sorted({*sheet.skills, *SKILL_BASES})
+    skills = tuple(
+        SheetRow(n, f"{sheet.skill(n)}%", "" if n in sheet.skills else "its base value")
+        for n in names
+    )
+    gear = tuple(
+        SheetRow(
+            w.name,
+            ", ".join(
+                f"{m.name} {dice_text(m.damage.fixed) if m.damage.fixed else '?'} {m.reach_text}"
+                for m in w.modes
+            )
+            + f"; {w.size.value}",
+        )
+        for w in f.weapons
+    )
+    sections = [
+        SheetSection("Characteristics", vitals),
+        SheetSection("Skills", skills),
+        SheetSection("Weapons", gear),
+    ]
+    by_key = {r.key: r for r in major_wounds()}
+    wounds = tuple(
+        SheetRow(f"d10 {by_key[k].roll}", by_key[k].label, str(by_key[k].citation))
+        for k in tracks_of(combatant).wounds
+    )
+    if wounds:
+        conditions = ", ".join(_condition_labels(combatant)) or "none"
+        sections.append(SheetSection("Major wounds", (*wounds, SheetRow("Conditions", conditions))))
+    return tuple(sections)
+
+
+def _sheet_problems(fighter: Fighter) -> tuple[SheetProblem, ...]:
+    """A weapon whose skill is neither on the sheet nor a combat skill with a
+    base value, or whose mode has no damage dice."""
+    skills = sheet_of(fighter).skills
+    out = []
+    for i, w in enumerate(fighter.weapons):
+        if w.skill not in skills and w.skill not in SKILL_BASES:
+            out.append(
+                SheetProblem(
+                    weapon_place(i, "skill"),
+                    f"{w.name} is used with {w.skill}, which is not among "
+                    "the skills: add it under Skills.",
+                )
+            )
+        if any(m.damage.fixed is None for m in w.modes):
+            out.append(
+                SheetProblem(
+                    weapon_place(i, "damage"),
+                    f"{w.name}: seed 002 weapons roll fixed dice (1d8)",
+                )
+            )
+    return tuple(out)
+
+
+def _terrain_label(fact: TerrainFact) -> str:
+    if isinstance(fact, Light):
+        if fact.darkness >= DARKNESS_FROM:
+            return f"{fact.label}: darkness (-50%)"
+        if fact.darkness >= PARTIAL_DARKNESS_FROM:
+            return f"{fact.label}: partial darkness (-25%)"
         return fact.label
+    if isinstance(fact, Footing):
+        return fact.label if fact is Footing.GOOD else f"{fact.label}: unstable ground (-25%)"
+    if isinstance(fact, WaterDepth):
+        if fact is WaterDepth.DEEP:
+            return f"{fact.label}: underwater (-50% close, -25% thrown, shots miss)"
+        return fact.label
+    return fact.label
 
-    # --- the gear and the fighters -------------------------------------------------------
-    def catalog(self) -> Catalog:
-        return catalog_002()
 
-    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
-        weapons = sorted(
-            (w for w in catalog_002().weapons.values() if w.kind is not WeaponKind.UNARMED),
-            key=lambda w: w.name.lower(),
-        )
-        return tuple(weapons)
+def _condition_labels(combatant: Combatant) -> tuple[str, ...]:
+    """Its status unless active, lying down, and each major wound's effect."""
+    labels: list[str] = []
+    tracks = tracks_of(combatant)
+    if combatant.status is Status.UNCONSCIOUS and tracks.unconscious_rounds:
+        labels.append(f"unconscious {tracks.unconscious_rounds} more rounds")
+    elif combatant.status is not Status.ACTIVE:
+        labels.append(combatant.status.value)
+    if tracks.paralysis:
+        labels.append(f"paralysed below the {tracks.paralysis}")
+    if combatant.posture in LYING:
+        labels.append(combatant.posture.value)
+    if tracks.bleeding:
+        labels.append(f"bleeding {tracks.bleeding} HP a round")
+    if tracks.skill_penalty:
+        labels.append(f"broken ribs ({tracks.skill_penalty}%)")
+    for side in sorted(tracks.useless_arms):
+        labels.append(f"useless {side} arm")
+    for side in sorted(tracks.useless_legs):
+        labels.append(f"useless {side} leg")
+    if "eye" in tracks.wounds:
+        labels.append("lost an eye")
+    if "skull" in tracks.wounds:
+        labels.append("cracked skull")
+    return tuple(dict.fromkeys(labels))
 
-    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
-        return ()
 
-    # --- the sheet -----------------------------------------------------------------------
-    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
-        f = combatant.fighter
-        sheet = sheet_of(f)
-        c = sheet.characteristics
-        tips = {k: SHEET_DESCRIPTION.field(k).tooltip for k in CHARACTERISTICS}
-        chars = tuple(SheetRow(k.upper(), str(c.value(k)), tips[k]) for k in CHARACTERISTICS)
-        armour = f.armor.dr if f.armor is not None else 0
-        vitals = (
-            *chars,
-            SheetRow("HP", f"{combatant.hp} of {f.hit_points}"),
-            SheetRow(
-                "Major wound level",
-                str(major_wound_level(f.hit_points)),
-                "A blow of this much damage or more is a major wound",
-            ),
-            SheetRow("Damage modifier", str(sheet.damage_modifier), "By STR + SIZ"),
-            SheetRow(
-                "Armour points", f"{armour}" + (f" ({f.armor.name})" if f.armor is not None else "")
-            ),
-            *(
-                SheetRow(f"AP {k.replace('-', ' ')}", str(v), "With the option locations-d20")
-                for k, v in sheet.armour_by_location.items()
-            ),
-            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
-            SheetRow("Status", combatant.status.value),
-        )
-        names = sorted({*sheet.skills, *SKILL_BASES})
-        skills = tuple(
-            SheetRow(n, f"{sheet.skill(n)}%", "" if n in sheet.skills else "its base value")
-            for n in names
-        )
-        gear = tuple(
-            SheetRow(
-                w.name,
-                ", ".join(
-                    f"{m.name} {dice_text(m.damage.fixed) if m.damage.fixed else '?'} "
-                    f"{m.reach_text}"
-                    for m in w.modes
-                )
-                + f"; {w.size.value}",
-            )
-            for w in f.weapons
-        )
-        sections = [
-            SheetSection("Characteristics", vitals),
-            SheetSection("Skills", skills),
-            SheetSection("Weapons", gear),
-        ]
-        by_key = {r.key: r for r in major_wounds()}
-        wounds = tuple(
-            SheetRow(f"d10 {by_key[k].roll}", by_key[k].label, str(by_key[k].citation))
-            for k in tracks_of(combatant).wounds
-        )
-        if wounds:
-            conditions = ", ".join(self.condition_labels(combatant)) or "none"
-            sections.append(
-                SheetSection("Major wounds", (*wounds, SheetRow("Conditions", conditions)))
-            )
-        return tuple(sections)
+def _piece_hit(
+    state: BattleState,
+    piece: Piece,
+    source_weapon: Weapon | None,
+    holder: Combatant,
+    victim_id: str,
+    where: Hex,
+    dice: DiceSource,
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """No seed 002 piece hits anybody (``stray_hits``): nothing happens."""
+    return state, ()
 
-    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
-        return encode_fighter(fighter)
 
-    def decode_sheet(self, data: object) -> Fighter:
-        return decode_fighter(data)
-
-    def sheet_description(self) -> SheetDescription:
-        return SHEET_DESCRIPTION
-
-    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
-        return sheet_entries(fighter)
-
-    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
-        return with_sheet_entries(fighter, entries)
-
-    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
-        """A weapon whose skill is neither on the sheet nor a combat skill with a
-        base value, or whose mode has no damage dice."""
-        skills = sheet_of(fighter).skills
-        out = []
-        for i, w in enumerate(fighter.weapons):
-            if w.skill not in skills and w.skill not in SKILL_BASES:
-                out.append(
-                    SheetProblem(
-                        weapon_place(i, "skill"),
-                        f"{w.name} is used with {w.skill}, which is not among "
-                        "the skills: add it under Skills.",
-                    )
-                )
-            if any(m.damage.fixed is None for m in w.modes):
-                out.append(
-                    SheetProblem(
-                        weapon_place(i, "damage"),
-                        f"{w.name}: seed 002 weapons roll fixed dice (1d8)",
-                    )
-                )
-        return tuple(out)
-
-    @property
-    def saved_types(self) -> tuple[type, ...]:
-        return seed002_saved_types()
-
-    # --- legal actions ---------------------------------------------------------------------
-    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, an attack with each weapon mode that
-        reaches on every foe but the dead while its maneuver allows one, readying
-        and picking up under Ready (or none yet), a move to each free hex within
-        its movement with each facing it may end in, a turn to each other facing,
-        and the end of its own turn (rules.sets.components.legal_actions).
-        The fallen, and one paralysed from the neck down, may only end their turn."""
-        return shared_legal_actions(
-            self, state, combatant_id, attacks=offered_attacks, helpless=_paralysed
-        )
-
-    def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
-        """Out of the fight: the dead (0 HP or less), the unconscious (a stopped
-        heart, 002 Major wound 7, or the GM's edit) and one paralysed below the
-        neck (002 Major wound 8); how hurt by the hit points lost; useless and
-        paralysed limbs; broken ribs and lying down as penalties
-        (rules.sets.seed002.condition_view)."""
-        return condition_002(combatant) if details else down_002(combatant)
-
-    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
-        """Its status unless active, lying down, and each major wound's effect."""
-        labels: list[str] = []
-        tracks = tracks_of(combatant)
-        if combatant.status is Status.UNCONSCIOUS and tracks.unconscious_rounds:
-            labels.append(f"unconscious {tracks.unconscious_rounds} more rounds")
-        elif combatant.status is not Status.ACTIVE:
-            labels.append(combatant.status.value)
-        if tracks.paralysis:
-            labels.append(f"paralysed below the {tracks.paralysis}")
-        if combatant.posture in LYING:
-            labels.append(combatant.posture.value)
-        if tracks.bleeding:
-            labels.append(f"bleeding {tracks.bleeding} HP a round")
-        if tracks.skill_penalty:
-            labels.append(f"broken ribs ({tracks.skill_penalty}%)")
-        for side in sorted(tracks.useless_arms):
-            labels.append(f"useless {side} arm")
-        for side in sorted(tracks.useless_legs):
-            labels.append(f"useless {side} leg")
-        if "eye" in tracks.wounds:
-            labels.append("lost an eye")
-        if "skull" in tracks.wounds:
-            labels.append("cracked skull")
-        return tuple(dict.fromkeys(labels))
-
-    @property
-    def health_heading(self) -> str:
-        return HIT_POINTS_HEADING
-
-    def health(self, combatant: Combatant) -> Health:
-        return hit_points_health(combatant.hp, combatant.fighter.hit_points)
-
-    # --- turns -------------------------------------------------------------------------------
-    def initiative(
-        self, state: BattleState, dice: DiceSource
-    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
-        return maneuvers.initiative(state, dice)
-
-    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
-        return maneuvers.maneuvers_for(state.combatant(combatant_id))
-
-    def maneuver(self, key: str) -> Maneuver:
-        return maneuvers.maneuver(key)
-
-    def posture_move(self, posture: Posture) -> PostureMove:
-        return maneuvers.posture_move(posture)
-
-    def turn_begins(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_begins(state, combatant_id, dice)
-
-    def turn_ends(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_ends(state, combatant_id, dice)
-
-    def new_turn(self, combatant: Combatant) -> Combatant:
-        return turn.new_turn(combatant)
-
-    # --- pieces --------------------------------------------------------------------------------
-    @property
-    def stray_hits(self) -> StrayHitRules:
-        return self._stray_hits
-
-    def piece_hit(
-        self,
-        state: BattleState,
-        piece: Piece,
-        source_weapon: Weapon | None,
-        holder: Combatant,
-        victim_id: str,
-        where: Hex,
-        dice: DiceSource,
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        """No seed 002 piece hits anybody (``stray_hits``): nothing happens."""
-        return state, ()
+def _legal_actions(
+    ruleset: Ruleset, state: BattleState, combatant_id: str
+) -> tuple[LegalAction, ...]:
+    """Each maneuver it may choose, an attack with each weapon mode that
+    reaches on every foe but the dead while its maneuver allows one, readying
+    and picking up under Ready (or none yet), a move to each free hex within
+    its movement with each facing it may end in, a turn to each other facing,
+    and the end of its own turn (rules.sets.components.legal_actions).
+    The fallen, and one paralysed from the neck down, may only end their turn."""
+    return shared_legal_actions(
+        ruleset, state, combatant_id, attacks=offered_attacks, helpless=_paralysed
+    )
 
 
 def _armour_text(plan: Plan) -> str:
@@ -519,7 +449,10 @@ def seed002_ruleset(options: Iterable[str] = ()) -> Seed002:
 
 # The protocol checks: mypy proves that Seed002 is a whole Ruleset and FormAttacks.
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed002_ruleset
-_FORM: Callable[[], FormAttacks] = _instance
+
+
+def _forms(ruleset: Seed002) -> FormAttacks:
+    return ruleset.attacks
 
 
 def _paralysed(me: Combatant) -> bool:

@@ -13,28 +13,19 @@ from fractions import Fraction
 
 from hexmap import Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
-from rules.battle.attack_steps import own_answer, planned, run_attack
 from rules.battle.catalog import Catalog, parse_catalog
 from rules.battle.citations import HEXFRAY_CORE, CoreCitations
-from rules.battle.condition import FighterCondition
-from rules.battle.edits import SheetProblem
-from rules.battle.maneuvers import Maneuver
 from rules.battle.model import (
     Combatant,
     DamageBase,
-    Fighter,
     Posture,
-    RulesetSheet,
-    Shield,
     Status,
     Weapon,
-    WeaponKind,
     WeaponMode,
 )
-from rules.battle.movement import PostureMove
 from rules.battle.pieces import Piece
 from rules.battle.scatter import Occupant, StrayAttempt, StrayHitRules, StrayRule
-from rules.battle.state import AttackResult, BattleState
+from rules.battle.state import BattleState
 from rules.battle.terrain import Footing, Light, TerrainFact, WaterDepth
 from rules.core.assets import read_json
 from rules.core.citation import Citation
@@ -43,6 +34,7 @@ from rules.core.errors import RulesError
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
 from rules.sets.attack_form import AttackForm, FormAttacks
+from rules.sets.components.attacks import StepAttacks
 from rules.sets.components.fudge_locations import (
     BODY_PARTS,
     BodyPart,
@@ -53,9 +45,15 @@ from rules.sets.components.fudge_locations import (
     ladder_label,
 )
 from rules.sets.components.legal_actions import legal_actions as shared_legal_actions
+from rules.sets.components.roles import (
+    BattlefieldRole,
+    ConditionsRole,
+    SheetsRole,
+    TurnsRole,
+    placeable_from,
+)
 from rules.sets.protocol import (
     AttackPreview,
-    CharacterFileKind,
     Health,
     LegalAction,
     OddsLine,
@@ -66,10 +64,12 @@ from rules.sets.protocol import (
 )
 from rules.sets.seed003 import turn
 from rules.sets.seed003.attack_form import attack_form, offered_attacks
-from rules.sets.seed003.attack_steps import NO_HIT, STEPS, worst_wound_odds
+from rules.sets.seed003.attack_steps import NO_HIT, STEPS, Seed003Rolls, worst_wound_odds
 from rules.sets.seed003.combat import (
     PAST_THE_TRACK,
     Choices003,
+    Plan003,
+    Seed003Answer,
     attack_situation,
     defense_situation,
     defensive_factor,
@@ -93,8 +93,6 @@ from rules.sets.seed003.sheet import (
 )
 from rules.sets.seed003.sheet_codec import decode_fighter, encode_fighter
 from rules.sets.seed003.tracks import body_of, fighter_condition, with_body, worst_wound_health
-from rules.sets.sheet_fields import SheetDescription, SheetEntries
-from rules.sets.sheet_refusal import sheet_refusal_in
 
 KEY = "003"
 BASE_STRAY = Citation("base-003", "a flying piece in the way: Agility against Fair (our rule)")
@@ -136,167 +134,9 @@ class Seed003StrayHits(StrayHitRules):
         return sum((p for d, p in fudge_distribution().items() if level + d < 0), Fraction(0))
 
 
-class Seed003:
-    """The seed 003 ruleset (no options)."""
-
-    key = KEY
-    name = "Seed 003: FUDGE hit location"
-    description = (
-        "FUDGE (4dF on the seven-step ladder) with optional rule 5.87: aimed blows by "
-        "part size, the 1d6 random location for distant shots, and a wound track per "
-        "body part."
-    )
-
-    def __init__(self) -> None:
-        self._stray = Seed003StrayHits()
-
-    @property
-    def options(self) -> frozenset[str]:
-        return frozenset()
-
-    @property
-    def available_options(self) -> Mapping[str, str]:
-        return {}
-
-    @property
-    def option_choices(self) -> tuple[OptionChoice, ...]:
-        return ()
-
-    def with_options(self, options: Iterable[str]) -> Seed003:
-        return seed003_ruleset(options)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Seed003)
-
-    def __hash__(self) -> int:
-        return hash(KEY)
-
-    # --- the gear and the fighters --------------------------------------------------
-    @property
-    def core_citations(self) -> CoreCitations:
-        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
-        return HEXFRAY_CORE
-
-    @property
-    def sheet_type(self) -> type[RulesetSheet]:
-        return Sheet003
-
-    def sheet_refusal(self, fighter: Fighter) -> str | None:
-        return sheet_refusal_in(fighter, self)
-
-    def catalog(self) -> Catalog:
-        return _catalog()
-
-    def placeable_items(self) -> tuple[Weapon | Shield, ...]:
-        c = self.catalog()
-        weapons = sorted(
-            (w for w in c.weapons.values() if w.kind is not WeaponKind.UNARMED),
-            key=lambda w: w.name.lower(),
-        )
-        return (*weapons, *sorted(c.shields.values(), key=lambda s: s.name.lower()))
-
-    def character_file_kinds(self) -> tuple[CharacterFileKind, ...]:
-        return ()
-
-    # --- the sheet ----------------------------------------------------------------------
-    def sheet(self, combatant: Combatant) -> tuple[SheetSection, ...]:
-        f = combatant.fighter
-        s = sheet_of(f)
-        attributes = tuple(
-            SheetRow(
-                ATTRIBUTE_LABELS[k],
-                f"{ladder_label(getattr(s, k))} ({getattr(s, k):+d})",
-                "FUDGE SRD: the trait ladder",
-            )
-            for k in ATTRIBUTES
-        )
-        vitals = (
-            *attributes,
-            SheetRow(
-                "Torso boxes",
-                f"{body_of(combatant).track(BodyPart.TORSO).boxes_free} of {f.hit_points} free",
-                "The overall wound track: the torso's (003 5.872)",
-            ),
-            SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
-            SheetRow("Status", combatant.status.value),
-        )
-        skills = tuple(
-            SheetRow(name, f"{ladder_label(level)} ({level:+d})") for name, level in s.skills
-        )
-        gear = tuple(
-            SheetRow(
-                w.name,
-                "; ".join(_mode_text(m) for m in w.modes),
-                f"skill {w.skill}; the offensive damage factor (ODF) of each mode, with "
-                "the wielder's Strength where the weapon is muscle-powered",
-            )
-            for w in f.weapons
-        )
-        protection = []
-        if f.armor is not None:
-            protection.append(
-                SheetRow("Armor", f"{f.armor.name} {f.armor.dr:+d} ({s.armor_cover.value})")
-            )
-        if s.helmet:
-            protection.append(SheetRow("Helmet", f"{s.helmet:+d}"))
-        if f.shield is not None:
-            protection.append(SheetRow("Shield", f"{f.shield.name}, {f.shield.pd:+d} to defend"))
-        body = body_of(combatant)
-        wounds = tuple(
-            SheetRow(
-                t.part.label,
-                track_boxes_text(t),
-                f"Damage Capacity {ladder_label(t.capacity)}, DDF "
-                f"{defensive_factor(combatant, t.part):+d}; boxes Scratch, Hurt, Very Hurt, "
-                + (
-                    "Useless, Crippled"
-                    if t.part.kind is PartKind.LIMB
-                    else "Incapacitated, Near Death"
-                ),
-            )
-            for t in body.parts
-        )
-        return (
-            SheetSection("Attributes", vitals),
-            SheetSection("Skills", skills),
-            SheetSection("Weapons", gear),
-            SheetSection("Protection", tuple(protection)),
-            SheetSection("Wounds by body part", wounds),
-        )
-
-    def encode_sheet(self, fighter: Fighter) -> dict[str, object]:
-        return encode_fighter(fighter)
-
-    def decode_sheet(self, data: object) -> Fighter:
-        return decode_fighter(data)
-
-    def sheet_description(self) -> SheetDescription:
-        return SHEET_DESCRIPTION
-
-    def sheet_entries(self, fighter: Fighter) -> SheetEntries:
-        return sheet_entries(fighter)
-
-    def with_sheet_entries(self, fighter: Fighter, entries: SheetEntries) -> Fighter:
-        return with_sheet_entries(fighter, entries)
-
-    def sheet_problems(self, fighter: Fighter) -> tuple[SheetProblem, ...]:
-        return sheet_problems(fighter)
-
-    @property
-    def saved_types(self) -> tuple[type, ...]:
-        return seed003_saved_types()
-
-    # --- the attack -------------------------------------------------------------------
-    def attack(
-        self,
-        state: BattleState,
-        attacker_id: str,
-        defender_id: str,
-        choices: AttackChoices,
-        answer: DefenderAnswer | None,
-        dice: DiceSource,
-    ) -> AttackResult:
-        return run_attack(STEPS, state, attacker_id, defender_id, choices, answer, dice)
+class Seed003Attacks(StepAttacks[Choices003, Seed003Answer, Plan003, Seed003Rolls]):
+    """Seed 003's attack in four steps (``rules.sets.seed003.attack_steps``), and its
+    form for the generic attack pane (``FormAttacks``)."""
 
     def attack_form(
         self, state: BattleState, attacker_id: str, defender_id: str, entries: _Mapping[str, str]
@@ -306,13 +146,8 @@ class Seed003:
     def default_attack(
         self, state: BattleState, attacker_id: str, defender_id: str
     ) -> Choices003 | None:
-        return attack_form(state, attacker_id, defender_id, {}).choices  # type: ignore[return-value]
-
-    def likely_answer(
-        self, state: BattleState, attacker_id: str, defender_id: str, choices: AttackChoices
-    ) -> DefenderAnswer | None:
-        """None: the default answer is the defender's likeliest already."""
-        return None
+        choices = attack_form(state, attacker_id, defender_id, {}).choices
+        return choices if isinstance(choices, Choices003) else None
 
     def attack_variants(
         self, state: BattleState, attacker_id: str, defender_id: str
@@ -329,8 +164,7 @@ class Seed003:
         choices: AttackChoices,
         answer: DefenderAnswer | None = None,
     ) -> AttackPreview:
-        plan = planned(STEPS, state, attacker_id, defender_id, choices)
-        taken = own_answer(STEPS, plan, answer)
+        plan, taken = self.planned_with(state, attacker_id, defender_id, choices, answer)
         made = plan.defense_made(taken)
         odds = worst_wound_odds(plan, taken)
         kind = (
@@ -395,120 +229,231 @@ class Seed003:
             ),
         )
 
-    def terrain_label(self, fact: TerrainFact) -> str:
-        penalty = 0
-        if isinstance(fact, Light):
-            penalty = light_penalty(fact)
-        elif isinstance(fact, Footing):
-            penalty = footing_penalty(fact)
-        elif isinstance(fact, WaterDepth):
-            penalty = water_penalty(fact)
-        return f"{fact.label} ({penalty:+d})" if penalty else fact.label
 
-    # --- what a combatant may do ----------------------------------------------------------
-    def legal_actions(self, state: BattleState, combatant_id: str) -> tuple[LegalAction, ...]:
-        """Each maneuver it may choose, an attack with each usable weapon mode at
-        each part it may aim at on every foe but the dead while its maneuver
-        allows one, readying and picking up (under Ready, or none yet), a move to
-        each free hex within the movement left with each facing it may end in, a
-        turn to each other facing, and the end of its own turn; the fallen may
-        only end it
-        (rules.sets.components.legal_actions)."""
-        return shared_legal_actions(self, state, combatant_id, attacks=offered_attacks)
+class Seed003:
+    """The seed 003 ruleset (no options)."""
 
-    def fighter_condition(self, combatant: Combatant, *, details: bool = True) -> FighterCondition:
-        """Out of the fight at Incapacitated or worse in the torso or the head;
-        how hurt by the worst wound level; Useless, Crippled and lost limbs; the
-        wound levels, off his feet and guard down as penalties
-        (rules.sets.seed003.condition_view)."""
-        return condition_003(combatant) if details else fighter_condition(combatant)
+    key = KEY
+    name = "Seed 003: FUDGE hit location"
+    description = (
+        "FUDGE (4dF on the seven-step ladder) with optional rule 5.87: aimed blows by "
+        "part size, the 1d6 random location for distant shots, and a wound track per "
+        "body part."
+    )
 
-    def condition_labels(self, combatant: Combatant) -> tuple[str, ...]:
-        """Its body's state past Scratch, its status, its posture off its feet,
-        each useless, crippled or lost limb."""
-        body = body_of(combatant)
-        labels: list[str] = []
-        state = body.body_state
-        if state.disabled:
-            labels.append(state.label)
-        elif combatant.status is not Status.ACTIVE:
-            labels.append(combatant.status.value)
-        if combatant.posture is not Posture.STANDING:
-            labels.append(combatant.posture.value.replace("_", " "))
-        for part in body.disabled_limbs:
-            labels.append(f"{body.track(part).state.label} {part.value}")
-        penalty, where = body.activity_penalty(BODY_PARTS)
-        if penalty and where is not None and not state.disabled:
-            labels.append(f"{body.track(where).state.label} {where.value} ({penalty:+d})")
-        return tuple(dict.fromkeys(labels))
-
-    @property
-    def health_heading(self) -> str:
-        return "Wound"
-
-    def health(self, combatant: Combatant) -> Health:
-        """The most severe wound on any body part, by its level's name (003 5.874:
-        only the most severe counts; 003 5.872: a limb's last two levels are Useless
-        and Crippled), the bar as far down the five levels as that wound."""
-        return worst_wound_health(body_of(combatant))
-
-    # --- turns ------------------------------------------------------------------------------
-    def initiative(
-        self, state: BattleState, dice: DiceSource
-    ) -> tuple[tuple[str, ...], tuple[Event, ...]]:
-        return turn.initiative(state, dice)
-
-    def maneuvers(self, state: BattleState, combatant_id: str) -> tuple[Maneuver, ...]:
-        return turn.maneuvers_for(state.combatant(combatant_id))
-
-    def maneuver(self, key: str) -> Maneuver:
-        return turn.maneuver(key)
-
-    def posture_move(self, posture: Posture) -> PostureMove:
-        return turn.posture_move(posture)
-
-    def turn_begins(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_begins(state, combatant_id, dice)
-
-    def turn_ends(
-        self, state: BattleState, combatant_id: str, dice: DiceSource
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        return turn.turn_ends(state, combatant_id, dice)
-
-    def new_turn(self, combatant: Combatant) -> Combatant:
-        return combatant
-
-    # --- pieces -------------------------------------------------------------------------------
-    @property
-    def stray_hits(self) -> StrayHitRules:
-        return self._stray
-
-    def piece_hit(
-        self,
-        state: BattleState,
-        piece: Piece,
-        source_weapon: Weapon | None,
-        holder: Combatant,
-        victim_id: str,
-        where: Hex,
-        dice: DiceSource,
-    ) -> tuple[BattleState, tuple[Event, ...]]:
-        """A flying piece that hits somebody gives him a Scratch on the torso (our rule)."""
-        victim = state.combatant(victim_id)
-        before = body_of(victim)
-        body, mark = before.with_wound(BodyPart.TORSO, WoundLevel.SCRATCH)
-        hurt = with_body(victim, body)
-        hurt, events, _ = wound_effects(hurt, before, body, dice)
-        note = PieceStruck(
-            citation=BASE_STRAY,
-            combatant_id=victim.id,
-            name=victim.name,
-            piece_name=piece.name,
-            mark=mark.describe(),
+    def __init__(self) -> None:
+        self.sheets = SheetsRole(
+            key=KEY,
+            sheet_type=Sheet003,
+            saved_types_of=seed003_saved_types,
+            catalog=_catalog,
+            sections=_sections,
+            encode=encode_fighter,
+            decode=decode_fighter,
+            sheet_description=SHEET_DESCRIPTION,
+            entries=sheet_entries,
+            with_entries=with_sheet_entries,
+            problems=sheet_problems,
         )
-        return state.with_combatants(hurt), (note, *events)
+        self.attacks = Seed003Attacks(STEPS)
+        self.turns = TurnsRole(
+            initiative=turn.initiative,
+            maneuvers_for=turn.maneuvers_for,
+            maneuver=turn.maneuver,
+            posture_move=turn.posture_move,
+            new_turn=_as_it_is,
+            turn_begins=turn.turn_begins,
+            turn_ends=turn.turn_ends,
+            legal_actions=functools.partial(_legal_actions, self),
+        )
+        # Out of the fight at Incapacitated or worse in the torso or the head; how
+        # hurt by the worst wound level; Useless, Crippled and lost limbs; the wound
+        # levels, off his feet and guard down as penalties
+        # (rules.sets.seed003.condition_view). Health: the most severe wound on any
+        # body part, by its level's name (003 5.874: only the most severe counts;
+        # 003 5.872: a limb's last two levels are Useless and Crippled), the bar as
+        # far down the five levels as that wound.
+        self.conditions = ConditionsRole(
+            condition=condition_003,
+            down=fighter_condition,
+            labels=_condition_labels,
+            health=_worst_wound,
+            health_heading="Wound",
+        )
+        self.battlefield = BattlefieldRole(
+            stray_hits=Seed003StrayHits(),
+            piece_hit=_piece_hit,
+            placeable_items=placeable_from(_catalog, shields=True),
+            terrain_label=_terrain_label,
+        )
+
+    @property
+    def options(self) -> frozenset[str]:
+        return frozenset()
+
+    @property
+    def available_options(self) -> Mapping[str, str]:
+        return {}
+
+    @property
+    def option_choices(self) -> tuple[OptionChoice, ...]:
+        return ()
+
+    def with_options(self, options: Iterable[str]) -> Seed003:
+        return seed003_ruleset(options)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seed003)
+
+    def __hash__(self) -> int:
+        return hash(KEY)
+
+    @property
+    def core_citations(self) -> CoreCitations:
+        """Hexfray's own shared mechanics: the system's rules say nothing of the hex map."""
+        return HEXFRAY_CORE
+
+
+def _sections(combatant: Combatant) -> tuple[SheetSection, ...]:
+    f = combatant.fighter
+    s = sheet_of(f)
+    attributes = tuple(
+        SheetRow(
+            ATTRIBUTE_LABELS[k],
+            f"{ladder_label(getattr(s, k))} ({getattr(s, k):+d})",
+            "FUDGE SRD: the trait ladder",
+        )
+        for k in ATTRIBUTES
+    )
+    vitals = (
+        *attributes,
+        SheetRow(
+            "Torso boxes",
+            f"{body_of(combatant).track(BodyPart.TORSO).boxes_free} of {f.hit_points} free",
+            "The overall wound track: the torso's (003 5.872)",
+        ),
+        SheetRow("Move", f"{combatant.movement_left} of {f.move} left"),
+        SheetRow("Status", combatant.status.value),
+    )
+    skills = tuple(
+        SheetRow(name, f"{ladder_label(level)} ({level:+d})") for name, level in s.skills
+    )
+    gear = tuple(
+        SheetRow(
+            w.name,
+            "; ".join(_mode_text(m) for m in w.modes),
+            f"skill {w.skill}; the offensive damage factor (ODF) of each mode, with "
+            "the wielder's Strength where the weapon is muscle-powered",
+        )
+        for w in f.weapons
+    )
+    protection = []
+    if f.armor is not None:
+        protection.append(
+            SheetRow("Armor", f"{f.armor.name} {f.armor.dr:+d} ({s.armor_cover.value})")
+        )
+    if s.helmet:
+        protection.append(SheetRow("Helmet", f"{s.helmet:+d}"))
+    if f.shield is not None:
+        protection.append(SheetRow("Shield", f"{f.shield.name}, {f.shield.pd:+d} to defend"))
+    body = body_of(combatant)
+    wounds = tuple(
+        SheetRow(
+            t.part.label,
+            track_boxes_text(t),
+            f"Damage Capacity {ladder_label(t.capacity)}, DDF "
+            f"{defensive_factor(combatant, t.part):+d}; boxes Scratch, Hurt, Very Hurt, "
+            + (
+                "Useless, Crippled" if t.part.kind is PartKind.LIMB else "Incapacitated, Near Death"
+            ),
+        )
+        for t in body.parts
+    )
+    return (
+        SheetSection("Attributes", vitals),
+        SheetSection("Skills", skills),
+        SheetSection("Weapons", gear),
+        SheetSection("Protection", tuple(protection)),
+        SheetSection("Wounds by body part", wounds),
+    )
+
+
+def _terrain_label(fact: TerrainFact) -> str:
+    penalty = 0
+    if isinstance(fact, Light):
+        penalty = light_penalty(fact)
+    elif isinstance(fact, Footing):
+        penalty = footing_penalty(fact)
+    elif isinstance(fact, WaterDepth):
+        penalty = water_penalty(fact)
+    return f"{fact.label} ({penalty:+d})" if penalty else fact.label
+
+
+def _condition_labels(combatant: Combatant) -> tuple[str, ...]:
+    """Its body's state past Scratch, its status, its posture off its feet,
+    each useless, crippled or lost limb."""
+    body = body_of(combatant)
+    labels: list[str] = []
+    state = body.body_state
+    if state.disabled:
+        labels.append(state.label)
+    elif combatant.status is not Status.ACTIVE:
+        labels.append(combatant.status.value)
+    if combatant.posture is not Posture.STANDING:
+        labels.append(combatant.posture.value.replace("_", " "))
+    for part in body.disabled_limbs:
+        labels.append(f"{body.track(part).state.label} {part.value}")
+    penalty, where = body.activity_penalty(BODY_PARTS)
+    if penalty and where is not None and not state.disabled:
+        labels.append(f"{body.track(where).state.label} {where.value} ({penalty:+d})")
+    return tuple(dict.fromkeys(labels))
+
+
+def _piece_hit(
+    state: BattleState,
+    piece: Piece,
+    source_weapon: Weapon | None,
+    holder: Combatant,
+    victim_id: str,
+    where: Hex,
+    dice: DiceSource,
+) -> tuple[BattleState, tuple[Event, ...]]:
+    """A flying piece that hits somebody gives him a Scratch on the torso (our rule)."""
+    victim = state.combatant(victim_id)
+    before = body_of(victim)
+    body, mark = before.with_wound(BodyPart.TORSO, WoundLevel.SCRATCH)
+    hurt = with_body(victim, body)
+    hurt, events, _ = wound_effects(hurt, before, body, dice)
+    note = PieceStruck(
+        citation=BASE_STRAY,
+        combatant_id=victim.id,
+        name=victim.name,
+        piece_name=piece.name,
+        mark=mark.describe(),
+    )
+    return state.with_combatants(hurt), (note, *events)
+
+
+def _legal_actions(
+    ruleset: Ruleset, state: BattleState, combatant_id: str
+) -> tuple[LegalAction, ...]:
+    """Each maneuver it may choose, an attack with each usable weapon mode at
+    each part it may aim at on every foe but the dead while its maneuver
+    allows one, readying and picking up (under Ready, or none yet), a move to
+    each free hex within the movement left with each facing it may end in, a
+    turn to each other facing, and the end of its own turn; the fallen may
+    only end it
+    (rules.sets.components.legal_actions)."""
+    return shared_legal_actions(ruleset, state, combatant_id, attacks=offered_attacks)
+
+
+def _as_it_is(combatant: Combatant) -> Combatant:
+    """Seed 003 counts nothing per turn."""
+    return combatant
+
+
+def _worst_wound(combatant: Combatant) -> Health:
+    return worst_wound_health(body_of(combatant))
 
 
 def _mode_text(mode: WeaponMode) -> str:
@@ -573,4 +518,7 @@ def seed003_ruleset(options: Iterable[str] = ()) -> Seed003:
 
 # The protocol checks: mypy proves that Seed003 is a whole Ruleset and FormAttacks.
 _FACTORY: Callable[[Iterable[str]], Ruleset] = seed003_ruleset
-_FORM: Callable[[], FormAttacks] = _instance
+
+
+def _forms(ruleset: Seed003) -> FormAttacks:
+    return ruleset.attacks
