@@ -23,6 +23,7 @@ from typing import Generic, TypeVar
 from rules.battle.condition import FighterCondition
 from rules.battle.state import LaunchedPiece
 from rules.core.errors import RulesError
+from rules.core.quick_init import quick_init
 
 __all__ = [
     "ActiveDefense",
@@ -113,6 +114,7 @@ class BrokenItem:
     item_key: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackOutcome(Generic[PayloadT]):
     """One attack's outcome.

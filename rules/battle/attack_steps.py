@@ -42,6 +42,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 
 __all__ = [
     "AnswerT",
@@ -206,6 +207,7 @@ def own_answer(
     return answer
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _RecentPlan:
     steps: object

@@ -83,23 +83,48 @@ def hands_needed(item: Weapon | Shield) -> int:
     return 2 if item.two_handed else 1
 
 
+# ``hands_of`` by the identity of the sheet and the carried keys: the attack path
+# asks several times a command, and a fighter's sheet stays the same object from
+# state to state. Each entry holds its fighter, so that its id is not reused.
+_KNOWN_HANDS: dict[tuple[int, frozenset[str]], tuple[Fighter, Hands]] = {}
+_KNOWN_HANDS_KEPT = 512
+
+
 def hands_of(combatant: Combatant) -> Hands:
     """What ``combatant`` holds in which hand, and what it carries (see the module)."""
     fighter = combatant.fighter
-    hands: dict[Hand, str | None] = {Hand.MAIN: None, Hand.OFF: None}
+    key = (id(fighter), combatant.carried)
+    known = _KNOWN_HANDS.get(key)
+    if known is not None and known[0] is fighter:
+        return known[1]
+    hands = _fill_hands(fighter, combatant.carried)
+    if len(_KNOWN_HANDS) >= _KNOWN_HANDS_KEPT:
+        _KNOWN_HANDS.clear()
+    _KNOWN_HANDS[key] = (fighter, hands)
+    return hands
+
+
+def _fill_hands(fighter: Fighter, carried_keys: frozenset[str]) -> Hands:
+    """The hands filled in the sheet's order: the shield's arm first, then each
+    weapon into the main hand if it is free, else the off hand (both for a
+    two-handed weapon)."""
+    main: str | None = None
+    off = fighter.shield.key if fighter.shield is not None else None
     carried: list[str] = []
-    if fighter.shield is not None:
-        hands[Hand.OFF] = fighter.shield.key
     for weapon in fighter.weapons:
-        if is_unarmed(weapon):
+        if weapon.kind is WeaponKind.UNARMED:
             continue
-        free = [h for h in (Hand.MAIN, Hand.OFF) if hands[h] is None]
-        if weapon.key in combatant.carried or len(free) < hands_needed(weapon):
+        needed = 2 if weapon.two_handed else 1
+        free = (main is None) + (off is None)
+        if weapon.key in carried_keys or free < needed:
             carried.append(weapon.key)
-            continue
-        for hand in free[: hands_needed(weapon)]:
-            hands[hand] = weapon.key
-    return Hands(hands[Hand.MAIN], hands[Hand.OFF], tuple(carried), fighter.handedness)
+        elif needed == 2:
+            main = off = weapon.key
+        elif main is None:
+            main = weapon.key
+        else:
+            off = weapon.key
+    return Hands(main, off, tuple(carried), fighter.handedness)
 
 
 def wielded_weapons(combatant: Combatant) -> tuple[Weapon, ...]:

@@ -16,6 +16,7 @@ from typing import ClassVar, TypedDict, Unpack
 from hexmap import Facing, Handedness, Hex, Reach
 from rules.battle.maneuvers import ManeuverChoice
 from rules.core.dice import Dice
+from rules.core.quick_init import quick_init
 
 
 class DamageType(Enum):
@@ -174,6 +175,11 @@ class Projectile(Enum):
     BEAM = "beam"
 
 
+# Enum members as module constants for the attack path: on Python 3.11 reading a
+# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
+_SWING = DamageBase.SWING
+_MELEE = Delivery.MELEE
+
 @dataclass(frozen=True, slots=True)
 class WeaponMode:
     """One way of using a weapon (swing, thrust, throw, shoot ...).
@@ -193,11 +199,11 @@ class WeaponMode:
     @property
     def is_swing(self) -> bool:
         """A swung blow in hand (a thrown axe is no swing to parry at +1)."""
-        return self.damage.base is DamageBase.SWING and self.delivery is Delivery.MELEE
+        return self.damage.base is _SWING and self.delivery is _MELEE
 
     @property
     def is_ranged(self) -> bool:
-        return self.delivery is not Delivery.MELEE
+        return self.delivery is not _MELEE
 
     @property
     def reach_text(self) -> str:
@@ -398,6 +404,7 @@ class ActionKind(Enum):
         return self in (ActionKind.DODGE, ActionKind.BLOCK, ActionKind.PARRY)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnAction:
     """One attack or active defense made this turn, in order.

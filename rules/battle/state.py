@@ -35,6 +35,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalCommandError
 from rules.core.events import Event
 from rules.core.formats import DEFAULT_RULESET_KEY
+from rules.core.quick_init import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class LaunchedPiece:
     start: Hex | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     """What a ruleset's attack did: every combatant it changed, as they are after
@@ -352,6 +354,7 @@ class BattleState:
         return replace(self, items=tuple(i for i in self.items if i.id != item_id))
 
 
+@quick_init
 @dataclass(frozen=True)
 class CommandResult:
     state: BattleState

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from hexmap import MAX_DIGITS, parse_digits
 from rules.core.errors import DataError, RulesError
+from rules.core.quick_init import quick_init
 
 SIDES = 6  # the 3d6 family's die
 
@@ -173,7 +174,18 @@ class SeededDice(RecordingDice):
     ) -> tuple[int, ...]:
         # The same faces in the same order as the base class's die-by-die roll.
         getrandbits = self._random.getrandbits
-        faces = tuple([1 + face_below(getrandbits, sides) for _ in range(count)])
+        if sides < 1 and count > 0:
+            raise ValueError(f"empty range for randint: {sides} value(s)")
+        # ``face_below`` for each die, written out here: every die of every
+        # command comes through this loop.
+        bits = sides.bit_length()
+        drawn: list[int] = []
+        for _ in range(count):
+            below = getrandbits(bits)
+            while below >= sides:
+                below = getrandbits(bits)
+            drawn.append(1 + below)
+        faces = tuple(drawn)
         self.trace.extend(faces)
         return faces
 
@@ -382,6 +394,7 @@ def _check_count(count: int, sides: int) -> None:
         raise RulesError(f"dice need at least one side, got {sides!r}")
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DiceRoll:
     """One roll of a dice expression: the faces, the raw sum with adds, and the

@@ -62,6 +62,7 @@ from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll
 from rules.core.enumerate import exact_outcomes
 from rules.core.errors import RulesError
+from rules.core.quick_init import quick_init
 
 __all__ = [
     "AIM_TARGETS",
@@ -549,6 +550,7 @@ class WoundMark:
         return text
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PartTrack:
     """One part's wound track: its damage capacity (ladder level), the boxes

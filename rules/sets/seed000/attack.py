@@ -79,6 +79,7 @@ from rules.core.dice import Dice, DiceSource
 from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.attack_events import (
     ATTACK_ROLL_CITATION,
     BLOCK_CITATION,
@@ -371,6 +372,7 @@ class Seed000Answer(DefenderAnswer):
 NO_DEFENSE = Seed000Answer()
 
 
+@quick_init
 @dataclass(frozen=True)
 class AttackPlan:
     """Everything about an attack that needs no dice.
@@ -434,6 +436,7 @@ class DefenseRoll:
         return self.roll.outcome
 
 
+@quick_init
 @dataclass(frozen=True)
 class AttackResolution:
     plan: AttackPlan
@@ -2151,11 +2154,20 @@ def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:
     for a two-handed weapon (as ``wounded``'s crippled grip reads them)."""
     hand = weapon_side(c.handedness)
     if weapon.two_handed:
-        return frozenset({hand, hand.other})
+        return _BOTH_ARMS
+    if weapon.kind is _UNARMED:
+        return _ONE_ARM[hand]
     held = weapon_hand_weapon(c)
-    if weapon.kind is WeaponKind.UNARMED or held is None or held.key == weapon.key:
-        return frozenset({hand})
-    return frozenset({hand.other})
+    if held is None or held.key == weapon.key:
+        return _ONE_ARM[hand]
+    return _ONE_ARM[hand.other]
+
+
+# ``arms_using``'s answers, made once (each attack plan asks; a set of enum members
+# hashes each member in Python).
+_BOTH_ARMS = frozenset(BodySide)
+_ONE_ARM = {side: frozenset({side}) for side in BodySide}
+_UNARMED = WeaponKind.UNARMED
 
 
 def _defending_arms(c: Combatant, choice: DefenseChoice) -> frozenset[BodySide]:

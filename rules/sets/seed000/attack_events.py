@@ -13,6 +13,7 @@ from rules.battle.pieces import Piece
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.breakage import BreakResult, ParryBreakRoll
 from rules.sets.seed000.checks import SuccessRoll
 from rules.sets.seed000.critical_misses import CriticalMissCheck, CriticalMissResult
@@ -74,6 +75,7 @@ class _Between(Event):
         return (self.attacker_id, self.defender_id)
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class AttackDeclared(_Between):
     weapon_name: str
@@ -93,6 +95,7 @@ class AttackDeclared(_Between):
         )
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class AttackRolled(_Between):
     skill_name: str
@@ -161,6 +164,7 @@ class DefenseCriticalMiss(_Between):
         )
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class AttackResolved(_Between):
     outcome: AttackOutcome
@@ -181,6 +185,7 @@ class AttackResolved(_Between):
         return text[self.outcome]
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class DamageDealt(_Between):
     damage: DamageResult
@@ -324,6 +329,7 @@ class LocationShifted(_Between):
         )
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class WoundInflicted(_Between):
     """What a blow did at its location (``wound_effects``) and the rolls it forced."""

@@ -30,6 +30,7 @@ from types import MappingProxyType
 
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, Citation, cite
 from rules.core.dice import DiceSource, distribution, roll
+from rules.core.quick_init import quick_init
 
 
 class Outcome(Enum):
@@ -62,24 +63,33 @@ class RollKind(Enum):
         return (BASE_SUCCESS_ROLL, BASE_CRITICALS)
 
 
+# Enum members as module constants for the attack path: on Python 3.11 reading a
+# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
+_CRITICAL_SUCCESS = Outcome.CRITICAL_SUCCESS
+_CRITICAL_FAILURE = Outcome.CRITICAL_FAILURE
+_FAILURE = Outcome.FAILURE
+_SUCCESS = Outcome.SUCCESS
+_STANDARD = RollKind.STANDARD
+
 def judge(total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcome:
     """The outcome of a 3d6 total rolled against ``target``."""
     if total <= 4:
-        return Outcome.CRITICAL_SUCCESS
-    if kind is RollKind.STANDARD:
+        return _CRITICAL_SUCCESS
+    if kind is _STANDARD:
         if (total == 5 and target >= 15) or (total == 6 and target >= 16):
-            return Outcome.CRITICAL_SUCCESS
+            return _CRITICAL_SUCCESS
         if total == 18 or (total == 17 and target <= 15):
-            return Outcome.CRITICAL_FAILURE
+            return _CRITICAL_FAILURE
         if total >= target + 10:
-            return Outcome.CRITICAL_FAILURE
+            return _CRITICAL_FAILURE
     elif total >= 17:
-        return Outcome.CRITICAL_FAILURE
+        return _CRITICAL_FAILURE
     if total >= 17 or total > target:
-        return Outcome.FAILURE
-    return Outcome.SUCCESS
+        return _FAILURE
+    return _SUCCESS
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SuccessRoll:
     """A rolled 3d6 success roll. ``margin`` is target minus total: the margin of

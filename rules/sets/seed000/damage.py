@@ -51,6 +51,7 @@ from rules.core.jsondata import (
     get_int,
     get_str,
 )
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.checks import SuccessRoll, success_roll
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.wound_effects import RollOutcome, Victim, major_wound_roll, roll_required
@@ -292,6 +293,7 @@ def turn_start_consciousness(
 # --- a whole damage roll -------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class DamageResult:
     """Every step from the damage dice to the victim's new state."""

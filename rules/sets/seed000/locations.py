@@ -16,6 +16,7 @@ from rules.battle.model import Combatant, DamageType
 from rules.core.citation import BASE_HIT_LOCATION, Citation
 from rules.core.errors import IllegalAttackError
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.location_rules import LocationRules, TableSide
 from rules.sets.seed000.locations_001 import DEFAULT_AIM_001, HIT_LOCATION_001
 from rules.sets.seed000.sheet import sheet_of
@@ -24,6 +25,7 @@ from rules.sets.seed000.stances import combatant_stance
 UNAIMED_KEY = "torso"
 
 
+@quick_init
 @dataclass(frozen=True)
 class HitLocation:
     """Where an attack is aimed, as the plan shows it: the key (a location of the

@@ -60,9 +60,15 @@ class BodySide(Enum):
         return BodySide.RIGHT if self is BodySide.LEFT else BodySide.LEFT
 
 
+# Enum members as module constants for the attack path: on Python 3.11 reading a
+# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
+_RIGHT_SIDE = BodySide.RIGHT
+_LEFT_SIDE = BodySide.LEFT
+_RIGHT_HANDED = Handedness.RIGHT
+
 def weapon_side(handedness: Handedness) -> BodySide:
     """The side of the weapon hand (``Handedness`` names the hand holding the weapon)."""
-    return BodySide.RIGHT if handedness is Handedness.RIGHT else BodySide.LEFT
+    return _RIGHT_SIDE if handedness is _RIGHT_HANDED else _LEFT_SIDE
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,13 +184,27 @@ def combatant_stance(c: Combatant) -> StanceRuling:
     no shield, is wielded with it (every weapon on a fighter's sheet is in hand);
     more than one hex entered on its latest turn is walking or running."""
     f = c.fighter
+    moving = len(c.path_this_turn) > 2  # the start hex, then more than one step
+    # Asked by every aim and random location: the sheet's answer, found again by
+    # its identity (each entry holds the sheet, so that its id is not reused).
+    key = (id(f), moving)
+    found = _KNOWN_STANCES.get(key)
+    if found is not None and found[0] is f:
+        return found[1]
     held = [w for w in f.weapons if w.kind is not WeaponKind.UNARMED]
     weapon = held[0] if held else None
     off_hand = None
     if weapon is not None and not weapon.two_handed and f.shield is None:
         off_hand = next((w for w in held[1:] if not w.two_handed), None)
-    moving = len(c.path_this_turn) > 2  # the start hex, then more than one step
-    return stance_ruling(f, weapon, moving=moving, off_hand_weapon=off_hand)
+    ruling = stance_ruling(f, weapon, moving=moving, off_hand_weapon=off_hand)
+    if len(_KNOWN_STANCES) >= _KNOWN_STANCES_KEPT:
+        _KNOWN_STANCES.clear()
+    _KNOWN_STANCES[key] = (f, ruling)
+    return ruling
+
+
+_KNOWN_STANCES: dict[tuple[int, bool], tuple[Fighter, StanceRuling]] = {}
+_KNOWN_STANCES_KEPT = 512
 
 
 def stance_modifier(c: Combatant, ruling: StanceRuling) -> Modifier:

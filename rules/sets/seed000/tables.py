@@ -101,6 +101,11 @@ LOCATION_OPTION_NAMES: Mapping[str, str] = MappingProxyType(
 HIT_LOCATION_CHOICE = OptionChoice("Hit locations", "Seed 000 table", tuple(LOCATION_OPTION_NAMES))
 
 
+# How many answers each of the tables' look-ups by identity keeps (it starts afresh
+# when full).
+_KNOWN_KEPT = 1024
+
+
 class Tables:
     """Seed 000's tables, loaded on first use from ``assets/rulesets/<asset_dir>``,
     with the options of the battle."""
@@ -251,9 +256,26 @@ class Tables:
     def passive_defense(
         self, fighter: Fighter, arc: Arc, shield_factor: tuple[int, str, Citation] | None = None
     ) -> PassiveDefense:
-        return passive_defense(
+        # Every attack asks; the answer is the sheet's (its armor and shield), found
+        # again by the sheet's identity (each entry holds it, so the id is not reused).
+        known = self._known_passive_defenses
+        key = (id(fighter), arc, shield_factor)
+        found = known.get(key)
+        if found is not None and found[0] is fighter:
+            return found[1]
+        pd = passive_defense(
             fighter, arc, self.directional, self.armor_pd_cap, self.total_pd_cap, shield_factor
         )
+        if len(known) >= _KNOWN_KEPT:
+            known.clear()
+        known[key] = (fighter, pd)
+        return pd
+
+    @functools.cached_property
+    def _known_passive_defenses(
+        self,
+    ) -> dict[tuple[int, Arc, tuple[int, str, Citation] | None], tuple[Fighter, PassiveDefense]]:
+        return {}
 
     @functools.cached_property
     def hit_locations(self) -> LocationRules:
@@ -280,7 +302,22 @@ class Tables:
         return self._weapon_strikes
 
     def weapon_damage(self, spec: DamageSpec, st: int) -> Dice:
-        return weapon_damage(spec, st, self.damage_table)
+        # Every attack plan asks, for the same few weapon modes: found again by the
+        # spec's identity (each entry holds it) and the ST.
+        known = self._known_weapon_damage
+        key = (id(spec), st)
+        found = known.get(key)
+        if found is not None and found[0] is spec:
+            return found[1]
+        dice = weapon_damage(spec, st, self.damage_table)
+        if len(known) >= _KNOWN_KEPT:
+            known.clear()
+        known[key] = (spec, dice)
+        return dice
+
+    @functools.cached_property
+    def _known_weapon_damage(self) -> dict[tuple[int, int], tuple[DamageSpec, Dice]]:
+        return {}
 
     def wounding_multiplier(self, damage_type: DamageType) -> Fraction:
         return self.wounding.multiplier(damage_type)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from rules.battle.model import Combatant, RulesetTracks
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.stances import BodyArea
 from rules.sets.seed000.wound_effects import Condition, Limb, Wound
 
@@ -26,6 +27,7 @@ class BalanceBack(Enum):
     AFTER_NEXT_TURN = "at the end of its next turn"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seed000Tracks(RulesetTracks):
     wounds: tuple[Wound, ...] = ()

@@ -55,6 +55,7 @@ from rules.core.jsondata import (
     get_int,
     get_str,
 )
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.checks import Outcome, judge
 from rules.sets.seed000.sheet import InjuryTolerance, sheet_of
 from rules.sets.seed000.stances import BodySide, PainThreshold, scale_stun_penalty
@@ -152,6 +153,7 @@ class RollKind(Enum):
 # --------------------------------------------------------------------------- records
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Victim:
     """The traits of the wounded that hit location rules read."""
@@ -203,6 +205,7 @@ class Victim:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Step:
     """One line of the explanation of an assessment, with the rule behind it."""
@@ -266,6 +269,7 @@ class RequiredRoll:
         return f"roll vs {self.target} to {self.kind.value}{when}: {self.reason} ({self.citation})"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WoundAssessment:
     """What one blow does at one location, before the follow-up rolls.
@@ -345,6 +349,7 @@ class RollOutcome:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Wound:
     """A wound as it stays on the combatant."""

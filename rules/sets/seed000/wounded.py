@@ -46,6 +46,7 @@ from rules.battle.movement import apply_fall
 from rules.core.citation import BASE_INJURY, Citation
 from rules.core.events import CombatantEvent, Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.damage import DamageResult
 from rules.sets.seed000.defense import DefenseChoice
 from rules.sets.seed000.defense_kinds import DefenseKind
@@ -81,6 +82,7 @@ ON_THE_GROUND = frozenset({Posture.PRONE, Posture.CRAWLING})  # a fall changes n
 # --- events ------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class ShockTaken(CombatantEvent):
     """A wound's shock, kept for the victim's next turn (``total``: with the shock
@@ -298,6 +300,13 @@ def wounded_now(
 # --- in the next attacks and defenses ------------------------------------------------------
 
 
+# Enum members as module constants for the attack path: on Python 3.11 reading a
+# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
+_PARALYZED = Condition.PARALYZED
+_UNARMED = WeaponKind.UNARMED
+_DEAD = Status.DEAD
+_UNCONSCIOUS = Status.UNCONSCIOUS
+
 def paralysed(c: Combatant) -> bool:
     """Any spinal paralysis (note 17): the body below the wound cannot move, so the
     fighter can no more get up than walk."""
@@ -305,8 +314,9 @@ def paralysed(c: Combatant) -> bool:
 
 
 def paralysed_from_the_neck(c: Combatant) -> bool:
-    return any(
-        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
+    wounds = wounds_of(c)
+    return bool(wounds) and any(
+        _PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds
     )
 
 
@@ -324,7 +334,7 @@ def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     weapon needs both. A wound without a side is taken to be on the weapon side,
     as that drop takes it."""
     wounds = wounds_of(c)
-    if weapon.kind is WeaponKind.UNARMED or not wounds:
+    if not wounds or weapon.kind is _UNARMED:
         return None
     held = weapon_hand_weapon(c)
     weapon_hand = weapon_side(c.handedness)
@@ -415,9 +425,10 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
 def fighter_condition(c: Combatant) -> FighterCondition:
     """Whether ``c`` is still in the fight: not the dead or the unconscious (base
     rules), nor one paralysed from the neck down (note 17)."""
-    if c.status is Status.DEAD:
+    status = c.status
+    if status is _DEAD:
         return down_as(Down.DEAD, BASE_INJURY)
-    if c.status is Status.UNCONSCIOUS:
+    if status is _UNCONSCIOUS:
         return down_as(Down.UNCONSCIOUS, BASE_INJURY)
     if paralysed_from_the_neck(c):
         return down_as(Down.PARALYSED, NOTE_17)
