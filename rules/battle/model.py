@@ -175,11 +175,6 @@ class Projectile(Enum):
     BEAM = "beam"
 
 
-# Enum members as module constants for the attack path: on Python 3.11 reading a
-# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
-_SWING = DamageBase.SWING
-_MELEE = Delivery.MELEE
-
 @dataclass(frozen=True, slots=True)
 class WeaponMode:
     """One way of using a weapon (swing, thrust, throw, shoot ...).
@@ -199,11 +194,11 @@ class WeaponMode:
     @property
     def is_swing(self) -> bool:
         """A swung blow in hand (a thrown axe is no swing to parry at +1)."""
-        return self.damage.base is _SWING and self.delivery is _MELEE
+        return self.damage.base is DamageBase.SWING and self.delivery is Delivery.MELEE
 
     @property
     def is_ranged(self) -> bool:
-        return self.delivery is not _MELEE
+        return self.delivery is not Delivery.MELEE
 
     @property
     def reach_text(self) -> str:

@@ -63,30 +63,22 @@ class RollKind(Enum):
         return (BASE_SUCCESS_ROLL, BASE_CRITICALS)
 
 
-# Enum members as module constants for the attack path: on Python 3.11 reading a
-# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
-_CRITICAL_SUCCESS = Outcome.CRITICAL_SUCCESS
-_CRITICAL_FAILURE = Outcome.CRITICAL_FAILURE
-_FAILURE = Outcome.FAILURE
-_SUCCESS = Outcome.SUCCESS
-_STANDARD = RollKind.STANDARD
-
 def judge(total: int, target: int, kind: RollKind = RollKind.STANDARD) -> Outcome:
     """The outcome of a 3d6 total rolled against ``target``."""
     if total <= 4:
-        return _CRITICAL_SUCCESS
-    if kind is _STANDARD:
+        return Outcome.CRITICAL_SUCCESS
+    if kind is RollKind.STANDARD:
         if (total == 5 and target >= 15) or (total == 6 and target >= 16):
-            return _CRITICAL_SUCCESS
+            return Outcome.CRITICAL_SUCCESS
         if total == 18 or (total == 17 and target <= 15):
-            return _CRITICAL_FAILURE
+            return Outcome.CRITICAL_FAILURE
         if total >= target + 10:
-            return _CRITICAL_FAILURE
+            return Outcome.CRITICAL_FAILURE
     elif total >= 17:
-        return _CRITICAL_FAILURE
+        return Outcome.CRITICAL_FAILURE
     if total >= 17 or total > target:
-        return _FAILURE
-    return _SUCCESS
+        return Outcome.FAILURE
+    return Outcome.SUCCESS
 
 
 @quick_init

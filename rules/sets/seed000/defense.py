@@ -320,16 +320,12 @@ def parry_base(fighter: Fighter, weapon: Weapon, sheet: Sheet000 | None = None) 
 # --- readiness ------------------------------------------------------------------
 
 
-# Enum members as module constants for the attack path: on Python 3.11 reading a
-# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
-_UNREADYING_PARRIES = (ParryClass.HALF, ParryClass.THIRD)
-_POLEARM = WeaponKind.POLEARM
-
 def unready_after_use(weapon: Weapon) -> bool:
     """1/2 and 1/3 class weapons become unready after an attack or parry,
     except polearms (000 PARRY)."""
     return (
-        weapon.parry in _UNREADYING_PARRIES and weapon.kind is not _POLEARM
+        weapon.parry in (ParryClass.HALF, ParryClass.THIRD)
+        and weapon.kind is not WeaponKind.POLEARM
     )
 
 

@@ -60,15 +60,9 @@ class BodySide(Enum):
         return BodySide.RIGHT if self is BodySide.LEFT else BodySide.LEFT
 
 
-# Enum members as module constants for the attack path: on Python 3.11 reading a
-# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
-_RIGHT_SIDE = BodySide.RIGHT
-_LEFT_SIDE = BodySide.LEFT
-_RIGHT_HANDED = Handedness.RIGHT
-
 def weapon_side(handedness: Handedness) -> BodySide:
     """The side of the weapon hand (``Handedness`` names the hand holding the weapon)."""
-    return _RIGHT_SIDE if handedness is _RIGHT_HANDED else _LEFT_SIDE
+    return BodySide.RIGHT if handedness is Handedness.RIGHT else BodySide.LEFT
 
 
 @dataclass(frozen=True, slots=True)

@@ -300,13 +300,6 @@ def wounded_now(
 # --- in the next attacks and defenses ------------------------------------------------------
 
 
-# Enum members as module constants for the attack path: on Python 3.11 reading a
-# member off its class goes through the enum's ``__getattr__`` hook, ten times slower.
-_PARALYZED = Condition.PARALYZED
-_UNARMED = WeaponKind.UNARMED
-_DEAD = Status.DEAD
-_UNCONSCIOUS = Status.UNCONSCIOUS
-
 def paralysed(c: Combatant) -> bool:
     """Any spinal paralysis (note 17): the body below the wound cannot move, so the
     fighter can no more get up than walk."""
@@ -314,9 +307,8 @@ def paralysed(c: Combatant) -> bool:
 
 
 def paralysed_from_the_neck(c: Combatant) -> bool:
-    wounds = wounds_of(c)
-    return bool(wounds) and any(
-        _PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds
+    return any(
+        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
     )
 
 
@@ -334,7 +326,7 @@ def _crippled_grip(c: Combatant, weapon: Weapon) -> Limb | None:
     weapon needs both. A wound without a side is taken to be on the weapon side,
     as that drop takes it."""
     wounds = wounds_of(c)
-    if not wounds or weapon.kind is _UNARMED:
+    if weapon.kind is WeaponKind.UNARMED or not wounds:
         return None
     held = weapon_hand_weapon(c)
     weapon_hand = weapon_side(c.handedness)
@@ -425,10 +417,9 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
 def fighter_condition(c: Combatant) -> FighterCondition:
     """Whether ``c`` is still in the fight: not the dead or the unconscious (base
     rules), nor one paralysed from the neck down (note 17)."""
-    status = c.status
-    if status is _DEAD:
+    if c.status is Status.DEAD:
         return down_as(Down.DEAD, BASE_INJURY)
-    if status is _UNCONSCIOUS:
+    if c.status is Status.UNCONSCIOUS:
         return down_as(Down.UNCONSCIOUS, BASE_INJURY)
     if paralysed_from_the_neck(c):
         return down_as(Down.PARALYSED, NOTE_17)
