@@ -103,6 +103,7 @@ from rules.sets.seed000.attack_events import (
     HeavyShieldUnreadied,
     LocationShifted,
     WeaponUnreadied,
+    event_pair,
     injury_events,
 )
 from rules.sets.seed000.attack_told import (
@@ -1044,14 +1045,7 @@ class _Flow:
 
     def pair(self, striker: Combatant, struck: Combatant) -> Between:
         """The shared event fields for a blow of ``striker`` on ``struck``."""
-        return {
-            "attacker_id": striker.id,
-            "attacker_name": striker.name,
-            "defender_id": struck.id,
-            "defender_name": struck.name,
-            "attacker_hex": striker.hex,
-            "defender_hex": struck.hex,
-        }
+        return event_pair(striker, struck)
 
     def lose(
         self, c: Combatant, pieces: tuple[Piece, ...], reason: str, citation: Citation
@@ -1117,14 +1111,7 @@ def roll_attack(
         bystander.id != plan.options.obscured_by or bystander.id in (attacker.id, defender.id)
     ):
         raise IllegalAttackError("the bystander is not the combatant named as in the way")
-    between: Between = {
-        "attacker_id": attacker.id,
-        "attacker_name": attacker.name,
-        "defender_id": defender.id,
-        "defender_name": defender.name,
-        "attacker_hex": attacker.hex,
-        "defender_hex": defender.hex,
-    }
+    between = event_pair(attacker, defender)
     flow = _Flow(attacker, defender, between)
     events = flow.events
     if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
@@ -1228,14 +1215,7 @@ def tell_attack(
     or a stray miss to resolve, the defenses' own events, the defenses not rolled
     and why, the outcome, then what followed it."""
     plan = resolution.plan
-    between: Between = {
-        "attacker_id": attacker.id,
-        "attacker_name": attacker.name,
-        "defender_id": defender.id,
-        "defender_name": defender.name,
-        "attacker_hex": attacker.hex,
-        "defender_hex": defender.hex,
-    }
+    between = event_pair(attacker, defender)
     events: list[Event] = [
         AttackDeclared(
             citation=DEFENSES_CITATION,

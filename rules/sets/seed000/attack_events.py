@@ -59,6 +59,18 @@ class Between(TypedDict):
     defender_hex: Hex
 
 
+def event_pair(striker: Combatant, struck: Combatant) -> Between:
+    """The shared event fields for an attack or blow of ``striker`` on ``struck``."""
+    return {
+        "attacker_id": striker.id,
+        "attacker_name": striker.name,
+        "defender_id": struck.id,
+        "defender_name": struck.name,
+        "attacker_hex": striker.hex,
+        "defender_hex": struck.hex,
+    }
+
+
 @dataclass(frozen=True, kw_only=True)
 class _Between(Event):
     attacker_id: str
