@@ -11,7 +11,7 @@ forward-or-back placement 1-3 is the wielder's facing and 4-6 the opposite one
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -210,3 +210,12 @@ class Piece:
         if self.placement.kind is PlacementKind.IN_HAND:
             return self
         return replace(self, landing=land(self.placement, rng, self.name, whose))
+
+
+def landing_read(piece: Piece) -> Hashable:
+    """What the rules read of a piece whose flight is rolled: the piece and where
+    it lands, not the faces that sent it there (the log's). A merged step's
+    ``reads`` (``rules.core.dice.run_merged``)."""
+    landing = piece.landing
+    where = None if landing is None else (landing.distance, landing.direction_roll)
+    return piece.name, piece.weapon, piece.placement, piece.stray_hit_factor, piece.note, where

@@ -20,13 +20,15 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from hexmap import MAX_DIGITS, parse_digits
 from rules.core.errors import DataError, RulesError
 from rules.core.quick_init import quick_init
 
 SIDES = 6  # the 3d6 family's die
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,55 @@ class DiceSource(Protocol):
     the recording sources below."""
 
     def randint(self, a: int, b: int) -> int: ...
+
+
+class MergedStep(Protocol[R]):
+    """A part of a rolling step whose result the rest of the step reads only
+    through ``reads``: hashable on everything it reads, and deterministic given
+    its dice. Rolling, it is simply called; an enumerating source
+    (``rules.core.enumerate``) branches once per value of ``reads`` of its result,
+    with that value's whole chance, instead of once per way its dice fall (the
+    wound's rolls of one blow: many ways, a few wounds)."""
+
+    def __call__(self, rng: DiceSource) -> R: ...
+
+    def reads(self, result: R) -> Hashable: ...
+
+    def __hash__(self) -> int: ...
+
+
+class Attempt(MergedStep[R], Protocol):
+    """One try of a roll made again until it is accepted (a random hit location
+    that lands under cover): what follows reads only the accepted try, through
+    ``reads``."""
+
+    def accepted(self, result: R) -> bool: ...
+
+
+def roll_until(rng: DiceSource, attempt: Attempt[R]) -> tuple[R, ...]:
+    """``attempt`` again and again until one is accepted: every try, in order, the
+    accepted one last. An enumerating source gives the accepted one alone, with
+    its chance among accepted tries (a loop no enumeration would end)."""
+    if isinstance(rng, RecordingDice):
+        return rng.roll_until(attempt)
+    return _tries(attempt, rng)
+
+
+def _tries(attempt: Attempt[R], rng: DiceSource) -> tuple[R, ...]:
+    tried: list[R] = []
+    while True:
+        result = attempt(rng)
+        tried.append(result)
+        if attempt.accepted(result):
+            return tuple(tried)
+
+
+def run_merged(rng: DiceSource, step: MergedStep[R]) -> R:
+    """``step(rng)``: the dice it rolls come from ``rng`` as if it were called
+    directly; a source that enumerates may merge its results (``MergedStep``)."""
+    if isinstance(rng, RecordingDice):
+        return rng.run_merged(step)
+    return step(rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +195,14 @@ class RecordingDice:
         The enumerating source (``rules.core.enumerate``) gives a roll's dice at
         once, branching on their total (or on what ``reads`` makes of it)."""
         return tuple(self.randint(1, sides) for _ in range(count))
+
+    def run_merged(self, step: MergedStep[R]) -> R:
+        """``step`` on these dice (``run_merged``); the enumerating source merges."""
+        return step(self)
+
+    def roll_until(self, attempt: Attempt[R]) -> tuple[R, ...]:
+        """Every try of ``attempt`` on these dice (``roll_until``)."""
+        return _tries(attempt, self)
 
     @property
     def faces(self) -> tuple[int, ...]:

@@ -32,18 +32,21 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-from rules.core.dice import RecordingDice, distribution
+from rules.core.dice import Attempt, MergedStep, RecordingDice, distribution
 from rules.core.errors import RulesError
 
 __all__ = ["EnumeratingDice", "exact_outcomes", "representative_faces", "sum_ways"]
 
 K = TypeVar("K", bound=Hashable)
+R = TypeVar("R")
 
+MERGED_STEPS_KEPT = 2048  # merged steps' distributions kept (one per distinct input)
 
 
 class _MoreDice(BaseException):
@@ -102,12 +105,18 @@ class EnumeratingDice(RecordingDice):
     chance of the faces given so far."""
 
     def __init__(
-        self, path: tuple[int, ...], *, by_totals: bool = True, by_reads: bool = False
+        self,
+        path: tuple[int, ...],
+        *,
+        by_totals: bool = True,
+        by_reads: bool = False,
+        merge: bool | None = None,
     ) -> None:
         super().__init__()
         self._path = path
         self._by_totals = by_totals
         self._by_reads = by_reads
+        self._merge = by_reads if merge is None else merge
         self.used = 0
         # The chance of the faces given so far, kept as whole numbers: ``ways``
         # out of ``out_of`` (no Fraction is reduced per die).
@@ -146,26 +155,123 @@ class EnumeratingDice(RecordingDice):
         self.trace.extend(faces)
         return faces
 
+    def run_merged(self, step: MergedStep[R]) -> R:
+        """With ``merge`` (``by_reads``'s default), one branch per value of
+        ``step.reads`` of its result (see the module docstring); otherwise ``step``
+        on these dice, die by die."""
+        if not self._merge:
+            return step(self)
+        branches: tuple[_MergedBranch[R], ...] = _merged_branches(step, self._by_totals)
+        branch = branches[0] if len(branches) == 1 else branches[self._choose(len(branches))]
+        self.ways *= branch.ways
+        self.out_of *= branch.out_of
+        self.trace.extend(branch.faces)
+        return branch.result
 
-def exact_outcomes(
-    run: Callable[[EnumeratingDice], K], *, by_totals: bool = True, by_reads: bool = False
-) -> Mapping[K, Fraction]:
-    """The exact distribution of ``run(dice)`` over every way the dice can fall
-    (see the module docstring). ``run`` must be deterministic given its dice and
-    roll finitely many (a step that re-rolls until something comes up must be
-    enumerated without the re-roll and conditioned by the caller)."""
-    ways: dict[K, dict[int, int]] = {}  # result -> out of -> ways
+
+    def roll_until(self, attempt: Attempt[R]) -> tuple[R, ...]:
+        """The accepted try alone: one branch per accepted result (by what is read
+        of it when merging), with its chance among accepted tries."""
+        branches: tuple[_MergedBranch[R], ...] = _accepted_branches(
+            attempt, self._by_totals, self._by_reads, self._merge
+        )
+        branch = branches[0] if len(branches) == 1 else branches[self._choose(len(branches))]
+        self.ways *= branch.ways
+        self.out_of *= branch.out_of
+        self.trace.extend(branch.faces)
+        return (branch.result,)
+
+
+@dataclass(frozen=True, slots=True)
+class _MergedBranch(Generic[R]):
+    """One value of what is read of a merged step: the result and faces of its
+    first way, and its whole chance as ``ways`` out of ``out_of``."""
+
+    result: R
+    faces: tuple[int, ...]
+    ways: int
+    out_of: int
+
+
+@functools.lru_cache(maxsize=MERGED_STEPS_KEPT)
+def _merged_branches(step: MergedStep[R], by_totals: bool) -> tuple[_MergedBranch[R], ...]:
+    first: dict[Hashable, tuple[R, tuple[int, ...]]] = {}
+    ways: dict[Hashable, dict[int, int]] = {}
+    for result, dice in _runs(step, by_totals=by_totals, by_reads=True):
+        read = step.reads(result)
+        if read not in first:
+            first[read] = (result, tuple(dice.trace))
+        counts = ways.setdefault(read, {})
+        counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
+    branches = []
+    for read, (result, faces) in first.items():
+        chance = sum_ways(ways[read])
+        branches.append(_MergedBranch(result, faces, chance.numerator, chance.denominator))
+    return tuple(branches)
+
+
+@functools.lru_cache(maxsize=MERGED_STEPS_KEPT)
+def _accepted_branches(
+    attempt: Attempt[R], by_totals: bool, by_reads: bool, merge: bool
+) -> tuple[_MergedBranch[R], ...]:
+    first: dict[Hashable, tuple[R, tuple[int, ...]]] = {}
+    ways: dict[Hashable, dict[int, int]] = {}
+    for result, dice in _runs(attempt, by_totals=by_totals, by_reads=by_reads, merge=merge):
+        if not attempt.accepted(result):
+            continue
+        read = attempt.reads(result) if merge else (result, tuple(dice.trace))
+        if read not in first:
+            first[read] = (result, tuple(dice.trace))
+        counts = ways.setdefault(read, {})
+        counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
+    if not first:
+        raise RulesError("no try can be accepted")
+    chances = {read: sum_ways(counts) for read, counts in ways.items()}
+    accepted = sum(chances.values(), Fraction(0))
+    branches = []
+    for read, (result, faces) in first.items():
+        chance = chances[read] / accepted
+        branches.append(_MergedBranch(result, faces, chance.numerator, chance.denominator))
+    return tuple(branches)
+
+
+def _runs(
+    run: Callable[[EnumeratingDice], R],
+    *,
+    by_totals: bool,
+    by_reads: bool,
+    merge: bool | None = None,
+) -> Iterator[tuple[R, EnumeratingDice]]:
+    """Each way ``run`` can end, depth first: its result and the dice of its path."""
     pending: list[tuple[int, ...]] = [()]
     while pending:
         path = pending.pop()
-        dice = EnumeratingDice(path, by_totals=by_totals, by_reads=by_reads)
+        dice = EnumeratingDice(path, by_totals=by_totals, by_reads=by_reads, merge=merge)
         try:
-            key = run(dice)
+            result = run(dice)
         except _MoreDice as more:
             pending.extend((*path, i) for i in range(more.width - 1, -1, -1))
             continue
         if dice.used != len(path):
             raise RulesError("the enumerated step rolled differently on the same dice")
+        yield result, dice
+
+
+def exact_outcomes(
+    run: Callable[[EnumeratingDice], K],
+    *,
+    by_totals: bool = True,
+    by_reads: bool = False,
+    merge: bool | None = None,
+) -> Mapping[K, Fraction]:
+    """The exact distribution of ``run(dice)`` over every way the dice can fall
+    (see the module docstring). ``run`` must be deterministic given its dice and
+    roll finitely many (a step that re-rolls until something comes up must be
+    enumerated without the re-roll and conditioned by the caller). ``merge``
+    (``by_reads`` unless given): merged steps branch by their results; the tests
+    turn it off to check that merging changes nothing."""
+    ways: dict[K, dict[int, int]] = {}  # result -> out of -> ways
+    for key, dice in _runs(run, by_totals=by_totals, by_reads=by_reads, merge=merge):
         counts = ways.setdefault(key, {})
         counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
     return MappingProxyType({key: sum_ways(counts) for key, counts in ways.items()})

@@ -75,7 +75,7 @@ from rules.battle.model import (
 from rules.battle.movement import apply_fall
 from rules.battle.pieces import AT_FEET, Piece
 from rules.core.citation import BASE_CRITICALS, BASE_SUCCESS_ROLL, BASE_WEAPONS, Citation, cite
-from rules.core.dice import Dice, DiceSource
+from rules.core.dice import Dice, DiceSource, run_merged
 from rules.core.errors import IllegalAttackError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
@@ -159,7 +159,7 @@ from rules.sets.seed000.critical_misses import (
     defense_critical_miss,
     roll_critical_miss,
 )
-from rules.sets.seed000.damage import DamageResult, injury_status, roll_damage
+from rules.sets.seed000.damage import DamageResult, StatusRolls, roll_damage
 from rules.sets.seed000.defense import (
     HEAVY_SHIELD_UNREADY_PENALTY,
     DefenseChoice,
@@ -245,7 +245,7 @@ from rules.sets.seed000.weapon_strikes import (
     weapon_defense_options,
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import Victim, note_000, resolve_rolls, wound_from
+from rules.sets.seed000.wound_effects import Victim, WoundRolls, note_000, wound_from
 from rules.sets.seed000.wounded import (
     after_blow,
     after_wound,
@@ -1993,13 +1993,13 @@ def _body_blow(
         d, hit_key, dtype, side, swung=swung, from_back=arc is Arc.REAR, chink=chink
     )
     assessment = inputs.assess(system, basic)
-    outcomes = resolve_rolls(assessment, rng, who=d.name)
+    outcomes = run_merged(rng, WoundRolls(assessment.rolls, d.name))
     wound = wound_from(assessment, outcomes)
     hp_after = d.hp - wound.injury
-    status, status_rolls, outright = injury_status(
-        d.hp, hp_after, f.hit_points, sheet.attributes.ht, d.status, rng, who=d.name
+    rolled_state = run_merged(
+        rng, StatusRolls(d.hp, hp_after, f.hit_points, sheet.attributes.ht, d.status, d.name)
     )
-    status = wound_status(status, wound.conditions)
+    status = wound_status(rolled_state.status, wound.conditions)
     damage = DamageResult(
         dice=dice,
         roll=rolled,
@@ -2014,8 +2014,8 @@ def _body_blow(
         max_hp=f.hit_points,
         status_before=d.status,
         status_after=status,
-        status_rolls=status_rolls,
-        killed_outright=outright,
+        status_rolls=rolled_state.rolls,
+        killed_outright=rolled_state.killed_outright,
         citation=assessment.citations[0] if assessment.citations else DAMAGE_CITATION,
     )
     # One copy for the injury, the state, the wound, its shock and the turn record.

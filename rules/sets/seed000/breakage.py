@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -49,9 +49,10 @@ from rules.battle.pieces import (
     Piece,
     Placement,
     flies,
+    landing_read,
 )
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, roll
+from rules.core.dice import DiceSource, roll, run_merged
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -65,6 +66,7 @@ from rules.core.jsondata import (
     get_number,
     get_str,
 )
+from rules.core.memo_keys import ByIdentity
 from rules.sets.seed000.weapon_strikes import BladeTable, exact_weight
 
 BREAKING_WEAPONS_000 = cite("000", "BREAKING WEAPONS")
@@ -808,6 +810,34 @@ def break_weapon(
     roll for a single certain outcome), then each leaving piece's landing in order.
     Raises ``IllegalAttackError`` for a weapon with no section (bare hands).
     ``who``: the one whose weapon breaks, for dice entered at the table."""
+    return run_merged(rng, WeaponBreaks(weapon, ByIdentity(table), who))
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponBreaks:
+    """``break_weapon`` as a merged step (``rules.core.dice.run_merged``): what
+    follows reads of a break the outcome, the remnant in hand and each piece with
+    where it lands, not the faces that put it there (the log's)."""
+
+    weapon: Weapon
+    table: ByIdentity[BrokenWeaponTable]
+    who: str | None
+
+    def __call__(self, rng: DiceSource) -> BreakResult:
+        return _break(self.weapon, rng, self.table.value, self.who)
+
+    def reads(self, result: BreakResult) -> Hashable:
+        return self.reads_of(result)
+
+    @staticmethod
+    def reads_of(result: BreakResult) -> Hashable:
+        """The outcome, the remnant in hand and each piece with where it lands."""
+        return result.outcome, result.in_hand, tuple(landing_read(p) for p in result.pieces)
+
+
+def _break(
+    weapon: Weapon, rng: DiceSource, table: BrokenWeaponTable, who: str | None
+) -> BreakResult:
     section = table.section(weapon)
     sides = section.die_sides
     what = None if who is None else f"how {who}'s {weapon.name} breaks ({faces_legend(section)})"

@@ -18,7 +18,7 @@ and the consequences of a fumbled defense (000 CRITICAL MISSES ON DEFENSE ROLLS)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -33,9 +33,10 @@ from rules.battle.pieces import (
     Piece,
     Placement,
     PlacementKind,
+    landing_read,
 )
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, distribution, roll
+from rules.core.dice import DiceSource, distribution, roll, run_merged
 from rules.core.errors import DataError, IllegalAttackError
 from rules.core.jsondata import (
     as_enum,
@@ -46,11 +47,13 @@ from rules.core.jsondata import (
     check_keys,
     get_str,
 )
+from rules.core.memo_keys import ByIdentity
 from rules.sets.seed000.breakage import (
     BreakResult,
     BrokenWeaponTable,
     ParryBreakRule,
     ParryResult,
+    WeaponBreaks,
     break_weapon,
     parry_break_chance,
 )
@@ -562,6 +565,44 @@ def roll_critical_miss(
     the consequence (location die, landing, broken-weapon table). ``who``: the one
     who fumbled, for dice entered at the table."""
     _check_weapon(weapon)
+    return run_merged(rng, CriticalMissRoll(weapon, context, ByIdentity(tables), who))
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalMissRoll:
+    """``roll_critical_miss`` as a merged step (``rules.core.dice.run_merged``):
+    what follows reads the result and its consequence, not the table's faces or
+    the faces of a landing (the log's)."""
+
+    weapon: Weapon
+    context: MissContext
+    tables: ByIdentity[FumbleTables]
+    who: str | None
+
+    def __call__(self, rng: DiceSource) -> CriticalMissResult:
+        return _roll_critical_miss(self.weapon, self.context, rng, self.tables.value, self.who)
+
+    def reads(self, result: CriticalMissResult) -> Hashable:
+        return result.key, result.effect, _consequence_read(result.consequence)
+
+
+def _consequence_read(consequence: Consequence) -> Hashable:
+    if isinstance(consequence, (WeaponDropped, WeaponFlew)):
+        return type(consequence), landing_read(consequence.piece)
+    if isinstance(consequence, WeaponBroken):
+        return type(consequence), WeaponBreaks.reads_of(consequence.result)
+    if isinstance(consequence, HitSelf):
+        return type(consequence), consequence.location, consequence.damage_factor
+    return consequence
+
+
+def _roll_critical_miss(
+    weapon: Weapon,
+    context: MissContext,
+    rng: DiceSource,
+    tables: FumbleTables,
+    who: str | None,
+) -> CriticalMissResult:
     table = tables.critical_misses
     what = None if who is None else f"{who}'s critical miss with the {weapon.name} (the table)"
     rolls: list[tuple[int, ...]] = [roll(3, rng, what=what)]

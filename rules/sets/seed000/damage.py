@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -38,7 +38,7 @@ from types import MappingProxyType
 
 from rules.battle.model import Combatant, DamageBase, DamageSpec, DamageType, Status
 from rules.core.citation import BASE_DAMAGE, BASE_INJURY, Citation
-from rules.core.dice import Dice, DiceRoll, DiceSource, parse_dice, roll_dice
+from rules.core.dice import Dice, DiceRoll, DiceSource, parse_dice, roll_dice, run_merged
 from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -54,7 +54,13 @@ from rules.core.jsondata import (
 from rules.core.quick_init import quick_init
 from rules.sets.seed000.checks import SuccessRoll, success_roll
 from rules.sets.seed000.sheet import sheet_of
-from rules.sets.seed000.wound_effects import RollOutcome, Victim, major_wound_roll, roll_required
+from rules.sets.seed000.wound_effects import (
+    RequiredRoll,
+    RollOutcome,
+    Victim,
+    major_wound_roll,
+    roll_required,
+)
 
 DEATH_THRESHOLD_MULTIPLES = (1, 2, 3, 4)  # HT roll or die at -1x .. -4x HP
 DEAD_OUTRIGHT_MULTIPLE = 5  # dead at -5x HP
@@ -268,6 +274,51 @@ def injury_status(
     return status, tuple(rolls), False
 
 
+@dataclass(frozen=True, slots=True)
+class StatusRolled:
+    """The HT rolls after an injury and the state they leave (``injury_status``),
+    and the knockdown roll of a major wound, if one was made."""
+
+    status: Status
+    rolls: tuple[StatusRoll, ...]
+    killed_outright: bool
+    knockdown: RollOutcome | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusRolls:
+    """``injury_status`` (and, with ``major``, the major wound's knockdown roll
+    while the victim still stands) as a merged step (``rules.core.dice.run_merged``):
+    what follows reads the state, whether the wound killed outright and whether
+    the knockdown roll failed (he falls), not the rolls (the log's)."""
+
+    hp_before: int
+    hp_after: int
+    max_hp: int
+    ht: int
+    status: Status
+    who: str | None = None
+    major: RequiredRoll | None = None
+
+    def __call__(self, rng: DiceSource) -> StatusRolled:
+        status, rolls, outright = injury_status(
+            self.hp_before, self.hp_after, self.max_hp, self.ht, self.status, rng, who=self.who
+        )
+        knockdown = None
+        major = self.major
+        if major is not None and status in (Status.ACTIVE, Status.STUNNED):
+            who = self.who
+            roll_name = None if who is None else f"{who}'s roll to {major.kind.value}"
+            knockdown = roll_required(major, rng, roll_name)
+            if knockdown.failed:
+                status = Status.STUNNED
+        return StatusRolled(status, rolls, outright, knockdown)
+
+    def reads(self, result: StatusRolled) -> Hashable:
+        knocked_down = result.knockdown is not None and result.knockdown.failed  # he falls
+        return result.status, result.killed_outright, knocked_down
+
+
 def _ht(who: str | None, death_multiple: int | None = None) -> str | None:
     """An HT roll's name for dice entered at the table (None: nobody asks)."""
     if who is None:
@@ -277,9 +328,7 @@ def _ht(who: str | None, death_multiple: int | None = None) -> str | None:
     return f"{who}'s HT roll to avoid death (at -{death_multiple} x HP)"
 
 
-def turn_start_consciousness(
-    c: Combatant, rng: DiceSource
-) -> tuple[Combatant, StatusRoll | None]:
+def turn_start_consciousness(c: Combatant, rng: DiceSource) -> tuple[Combatant, StatusRoll | None]:
     """The every-turn HT roll of a conscious combatant at 0 HP or less."""
     if c.hp > 0 or c.status not in (Status.ACTIVE, Status.STUNNED):
         return c, None
@@ -360,22 +409,18 @@ def roll_damage(
     inj = injury_from(pen, mult, wounding.minimum_injury)
     hp_after = target.hp - inj
     who = None if what is None else target.name
-    status, rolls, outright = injury_status(
-        target.hp,
-        hp_after,
-        target.fighter.hit_points,
-        sheet_of(target).attributes.ht,
-        target.status,
+    rolled_state = run_merged(
         rng,
-        who=who,
+        StatusRolls(
+            target.hp,
+            hp_after,
+            target.fighter.hit_points,
+            sheet_of(target).attributes.ht,
+            target.status,
+            who,
+            major_wound_roll(inj, Victim.of(target.fighter)),
+        ),
     )
-    knockdown = None
-    major = major_wound_roll(inj, Victim.of(target.fighter))
-    if major is not None and status in (Status.ACTIVE, Status.STUNNED):
-        roll_name = None if who is None else f"{who}'s roll to {major.kind.value}"
-        knockdown = roll_required(major, rng, roll_name)
-        if knockdown.failed:
-            status = Status.STUNNED
     return DamageResult(
         dice=dice,
         roll=rolled,
@@ -389,8 +434,8 @@ def roll_damage(
         hp_after=hp_after,
         max_hp=target.fighter.hit_points,
         status_before=target.status,
-        status_after=status,
-        status_rolls=rolls,
-        killed_outright=outright,
-        knockdown=knockdown,
+        status_after=rolled_state.status,
+        status_rolls=rolled_state.rolls,
+        killed_outright=rolled_state.killed_outright,
+        knockdown=rolled_state.knockdown,
     )

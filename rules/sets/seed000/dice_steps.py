@@ -2,12 +2,11 @@
 
 Each step is a function of small frozen inputs and a ``DiceSource``; every die it
 rolls goes through that source, and it returns a frozen record of what it
-rolled and decided. ``rules.sets.seed000.attack.resolve_attack`` calls the steps on the
-command's dice, in this order, and builds its events and the new state from
-their records; ``rules.sets.seed000.odds.attack_odds`` runs the same steps on every way the
-dice can fall (``rules.core.enumerate.exact_outcomes``), memoised on their
-inputs, and chains their distributions in the resolver's order. Nothing here
-is a second copy for the odds.
+rolled and decided. ``rules.sets.seed000.attack.roll_attack`` (``decide``'s rolls)
+calls the steps on the command's dice, in this order, and builds the new state
+from their records; the exact odds (``rules.sets.seed000.odds``) run that same
+``roll_attack`` on every way the dice can fall. Nothing here is a second copy
+for the odds.
 
 1. ``attack_roll_step``: the attack roll against the effective skill, a critical
    failure's verifying / avoiding rolls (000 VERIFYING / AVOIDING CRITICAL
@@ -22,9 +21,9 @@ is a second copy for the odds.
    ``roll_required`` each) and the HT rolls ``rules.sets.seed000.damage.injury_status``;
    ``wound_status`` is the state the wound's conditions force over them.
 
-The dice a step's decision leads to and the odds do not report (the critical
-miss table, a defense fumble's mishap, parries breaking, the stray blow's
-damage) are rolled by the resolver after the step.
+The dice a step's decision leads to (the critical miss table, a defense fumble's
+mishap, parries breaking, the stray blow's damage) are rolled by the resolver
+after the step.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
 
 from rules.battle.model import DamageType, Status
 from rules.core.citation import Citation
@@ -54,10 +52,8 @@ __all__ = [
     "AttackRollDecision",
     "AttackRollInputs",
     "AttackRollStep",
-    "ByIdentity",
     "DefenseInputs",
     "DefenseStep",
-    "Passenger",
     "WoundInputs",
     "attack_roll_step",
     "damage_step",
@@ -65,43 +61,8 @@ __all__ = [
     "wound_status",
 ]
 
-T = TypeVar("T")
 
 STRAY_BLOW_MAX_ROLL = 9  # 000 MISSING A SPECIFIC HIT LOCATION: a miss of 9 or less
-
-
-class ByIdentity(Generic[T]):
-    """An object as a memo key by identity: the hit location systems and tables
-    hold mappings (unhashable), and one loaded object answers the same way for
-    its whole life. The key keeps its object alive."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: T) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ByIdentity) and other.value is self.value
-
-
-class Passenger(Generic[T]):
-    """An argument that rides along a memo key without being part of it: the
-    memoised step reads of it only what the rest of the key holds (a combatant
-    whose HP, state, HT and armor are in the key). All passengers compare equal."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: T) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Passenger)
 
 
 # --- 1. the attack roll ----------------------------------------------------------------
@@ -189,8 +150,10 @@ def attack_roll_step(
     plain failure may land elsewhere (``system.missed_aim``) or, with someone in
     the way, strike him (a miss of 9 or less, at most the unaimed skill).
     ``what`` names the roll for dice entered at the table ("Spearman's attack")."""
+    # The total is read beyond the outcome only by a miss that may land elsewhere.
+    total_read = inputs.aimed_key is not None or inputs.obscured
     rolled = success_roll(
-        inputs.effective_skill, dice, RollKind.STANDARD, total_read=True, what=what
+        inputs.effective_skill, dice, RollKind.STANDARD, total_read=total_read, what=what
     )
     confirming = None
     shifted = None

@@ -21,7 +21,7 @@ SPECIFIC HIT LOCATION).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -30,7 +30,7 @@ from typing import ClassVar
 from hexmap import parse_digits
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, distribution, roll
+from rules.core.dice import DiceSource, distribution, roll, roll_until
 from rules.core.errors import DataError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -44,6 +44,7 @@ from rules.core.jsondata import (
     get_int,
     get_str,
 )
+from rules.core.memo_keys import ByIdentity
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.location_rules import (
     AREAS,
@@ -303,37 +304,13 @@ class HitLocationTable(LocationRules):
         shift = first_roll_shift(from_above, from_below, self.from_above, self.from_below)
         if covered:  # fail early (and never loop) when nothing open can be hit
             self.exact_distribution(from_above, from_below, from_back, covered, from_side=from_side)
-        direction = direction_of(from_back, from_side)
-        steps: list[Step] = []
-        attempts: list[LocationAttempt] = []
-        while True:
-            dice = roll(3, rng, what=what)
-            total = sum(dice) + shift
-            row = self._row(total)
-            text = f"3d6 {'+'.join(map(str, dice))} = {sum(dice)}"
-            if shift:
-                text += f" {shift:+d} ({'from above' if shift < 0 else 'from below'}) = {total}"
-            if row != total:
-                text += f", read as {row}"
-            sub = sub2 = None
-            if self.needs_sub(row, from_back=from_back, direction=direction):
-                sub = roll(1, rng, what=None if what is None else f"{what}: sub-roll")[0]
-                text += f"; sub-roll {sub}"
-                if self.needs_sub2(row, sub, from_back=from_back, direction=direction):
-                    second = None if what is None else f"{what}: second sub-roll"
-                    sub2 = roll(1, rng, what=second)[0]
-                    text += f"; second sub-roll {sub2}"
-            where = self.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
-            hidden = where in covered
-            text += f": {self.locations[where].label}" + (
-                " (under cover: roll again)" if hidden else ""
-            )
-            if self._back_substituted(row, from_back):
-                text += " (back-hit breakdown)"
-            steps.append(Step(text, TABLE_000 if not hidden else RANDOM_000))
-            attempts.append(LocationAttempt(dice, shift, total, row, sub, sub2, where, hidden))
-            if not hidden:
-                break
+        tried = roll_until(
+            rng,
+            _TableTry(ByIdentity(self), shift, from_back, from_side, covered, what),
+        )
+        attempts = [attempt for attempt, _ in tried]
+        steps = [step for _, step in tried]
+        where = attempts[-1].location
         loc = self.locations[where]
         side, side_die = self._side(
             loc,
@@ -853,3 +830,53 @@ def _validate(t: HitLocationTable) -> None:
                 f"hit_locations.locations.{key}: 'random' is {loc.random} but the location is"
                 f"{'' if key in on_table else ' not'} on the table"
             )
+
+
+@dataclass(frozen=True, slots=True)
+class _TableTry:
+    """One pass at the 000 table (``HitLocationTable.roll_random``): the 3d6, the
+    sub-rolls its row asks for, the location and whether it is under cover (then
+    rolled again). What follows reads only where the accepted pass landed."""
+
+    table: ByIdentity[HitLocationTable]
+    shift: int
+    from_back: bool
+    from_side: bool
+    covered: frozenset[str]
+    what: str | None
+
+    def __call__(self, rng: DiceSource) -> tuple[LocationAttempt, Step]:
+        table, shift, what = self.table.value, self.shift, self.what
+        from_back, from_side = self.from_back, self.from_side
+        direction = direction_of(from_back, from_side)
+        dice = roll(3, rng, what=what)
+        total = sum(dice) + shift
+        row = table._row(total)
+        text = f"3d6 {'+'.join(map(str, dice))} = {sum(dice)}"
+        if shift:
+            text += f" {shift:+d} ({'from above' if shift < 0 else 'from below'}) = {total}"
+        if row != total:
+            text += f", read as {row}"
+        sub = sub2 = None
+        if table.needs_sub(row, from_back=from_back, direction=direction):
+            sub = roll(1, rng, what=None if what is None else f"{what}: sub-roll")[0]
+            text += f"; sub-roll {sub}"
+            if table.needs_sub2(row, sub, from_back=from_back, direction=direction):
+                second = None if what is None else f"{what}: second sub-roll"
+                sub2 = roll(1, rng, what=second)[0]
+                text += f"; second sub-roll {sub2}"
+        where = table.lookup(row, sub, sub2, from_back=from_back, from_side=from_side)
+        hidden = where in self.covered
+        text += f": {table.locations[where].label}" + (
+            " (under cover: roll again)" if hidden else ""
+        )
+        if table._back_substituted(row, from_back):
+            text += " (back-hit breakdown)"
+        step = Step(text, TABLE_000 if not hidden else RANDOM_000)
+        return LocationAttempt(dice, shift, total, row, sub, sub2, where, hidden), step
+
+    def reads(self, result: tuple[LocationAttempt, Step]) -> Hashable:
+        return result[0].location
+
+    def accepted(self, result: tuple[LocationAttempt, Step]) -> bool:
+        return not result[0].covered

@@ -20,7 +20,7 @@ the eye and vitals, and the locations an injury tolerance lacks.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -28,7 +28,7 @@ from typing import ClassVar
 
 from rules.battle.model import DamageType
 from rules.core.citation import Citation, cite
-from rules.core.dice import DiceSource, distribution, roll
+from rules.core.dice import DiceSource, distribution, roll, roll_until
 from rules.core.errors import DataError, IllegalAttackError, RulesError
 from rules.core.jsondata import (
     JSONObject,
@@ -42,6 +42,7 @@ from rules.core.jsondata import (
     get_int,
     get_str,
 )
+from rules.core.memo_keys import ByIdentity
 from rules.core.modifiers import Modifier
 from rules.sets.seed000.hit_location import parse_location
 from rules.sets.seed000.location_rules import (
@@ -318,40 +319,13 @@ class Locations001(LocationRules):
             raise RulesError("an attack cannot come both from above and from below")
         if covered:
             self.exact_distribution(from_above, covered=covered)
-        steps: list[Step] = []
-        attempts: list[LocationAttempt] = []
-        while True:
-            dice = roll(3, rng, what=what)
-            total = sum(dice)
-            row_key, side = self.lookup(total, 1)
-            side_die: int | None = None
-            if any(r.low <= total <= r.high and r.side == "die" for r in self.rows):
-                side_what = None if what is None else f"{what}: side die (1-3 right)"
-                side_die = roll(1, rng, what=side_what)[0]
-                row_key, side = self.lookup(total, side_die)
-            key = self._above(row_key, from_above)
-            hidden = key in covered
-            text = f"3d6 {'+'.join(map(str, dice))} = {total}: {row_key}"
-            if side_die is not None:
-                text += f"; side die {side_die}"
-            if side is not None:
-                text += f" ({side.value})"
-            if key != row_key:
-                text += f", from directly above: {key}"
-            if hidden:
-                text += " (under cover: roll again)"
-            steps.append(Step(text, BASE_TABLE_4E if not hidden else RANDOM_001))
-            attempts.append(LocationAttempt(dice, 0, total, total, side_die, None, key, hidden))
-            if not hidden:
-                break
+        tried = roll_until(rng, _HumanoidTry(ByIdentity(self), from_above, covered, what))
+        attempts = tuple(attempt for attempt, _, _ in tried)
+        steps = tuple(step for _, step, _ in tried)
+        side = tried[-1][2]
+        key, side_die = attempts[-1].location, attempts[-1].sub
         return LocationRoll(
-            self.system,
-            tuple(attempts),
-            key,
-            self.locations[key].label,
-            side,
-            side_die,
-            tuple(steps),
+            self.system, attempts, key, self.locations[key].label, side, side_die, steps
         )
 
     def exact_distribution(
@@ -871,3 +845,47 @@ def _validate_001(t: Locations001) -> None:
             )
     if t.chink_dr_divisor < 1:
         raise DataError("hit_locations(001).chinks.dr_divisor: must be at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class _HumanoidTry:
+    """One roll on the humanoid table (``Locations001.roll_random``): 3d6, a
+    hand or foot's side die, the location, and whether it is under cover (then
+    rolled again). What follows reads where the accepted roll landed, and on
+    which side."""
+
+    table: ByIdentity[Locations001]
+    from_above: bool
+    covered: frozenset[str]
+    what: str | None
+
+    def __call__(self, rng: DiceSource) -> tuple[LocationAttempt, Step, BodySide | None]:
+        table, what = self.table.value, self.what
+        dice = roll(3, rng, what=what)
+        total = sum(dice)
+        row_key, side = table.lookup(total, 1)
+        side_die: int | None = None
+        if any(r.low <= total <= r.high and r.side == "die" for r in table.rows):
+            side_what = None if what is None else f"{what}: side die (1-3 right)"
+            side_die = roll(1, rng, what=side_what)[0]
+            row_key, side = table.lookup(total, side_die)
+        key = table._above(row_key, self.from_above)
+        hidden = key in self.covered
+        text = f"3d6 {'+'.join(map(str, dice))} = {total}: {row_key}"
+        if side_die is not None:
+            text += f"; side die {side_die}"
+        if side is not None:
+            text += f" ({side.value})"
+        if key != row_key:
+            text += f", from directly above: {key}"
+        if hidden:
+            text += " (under cover: roll again)"
+        step = Step(text, BASE_TABLE_4E if not hidden else RANDOM_001)
+        attempt = LocationAttempt(dice, 0, total, total, side_die, None, key, hidden)
+        return attempt, step, side
+
+    def reads(self, result: tuple[LocationAttempt, Step, BodySide | None]) -> Hashable:
+        return result[0].location, result[2]
+
+    def accepted(self, result: tuple[LocationAttempt, Step, BodySide | None]) -> bool:
+        return not result[0].covered

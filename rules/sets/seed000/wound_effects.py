@@ -32,7 +32,7 @@ Words used throughout (see docs/hit-locations.md):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -390,9 +390,15 @@ def resolve_rolls(
     family's success and critical rules, ``rules.sets.seed000.checks``). A roll that depends on
     an earlier failure is skipped (and not listed) when that roll succeeded.
     ``who``: the wounded one's name, for rolls entered at the table."""
+    return _resolve(assessment.rolls, rng, who)
+
+
+def _resolve(
+    rolls: tuple[RequiredRoll, ...], rng: DiceSource, who: str | None
+) -> tuple[RollOutcome, ...]:
     failed: set[RollKind] = set()
     outcomes: list[RollOutcome] = []
-    for req in assessment.rolls:
+    for req in rolls:
         if req.requires_failed is not None and req.requires_failed not in failed:
             continue
         what = None if who is None else f"{who}'s roll to {req.kind.value}"
@@ -403,10 +409,36 @@ def resolve_rolls(
     return tuple(outcomes)
 
 
+@dataclass(frozen=True, slots=True)
+class WoundRolls:
+    """``resolve_rolls`` of a wound's required rolls, as a merged step
+    (``rules.core.dice.run_merged``): the wound reads of its outcomes only the
+    conditions they grant and the limb a failed crippling roll cripples
+    (``wound_from``); the log reads the rolls themselves."""
+
+    rolls: tuple[RequiredRoll, ...]
+    who: str | None = None
+
+    def __call__(self, rng: DiceSource) -> tuple[RollOutcome, ...]:
+        return _resolve(self.rolls, rng, self.who)
+
+    def reads(self, outcomes: tuple[RollOutcome, ...]) -> Hashable:
+        granted: frozenset[Condition] = frozenset().union(*(o.conditions for o in outcomes))
+        return granted, _crippled_by_roll(outcomes)
+
+
+def _crippled_by_roll(outcomes: Iterable[RollOutcome]) -> Limb | None:
+    """The limb of the first failed crippling roll that names one."""
+    for o in outcomes:
+        if o.roll.kind is RollKind.CRIPPLING and o.failed and o.roll.limb is not None:
+            return o.roll.limb
+    return None
+
+
 def roll_required(req: RequiredRoll, rng: DiceSource, what: str | None = None) -> RollOutcome:
     """One required roll of a wound: 3d6 against its target and what it grants
     (the step the exact odds enumerate, ``rules.sets.seed000.odds``). The roll is
-    read through its outcome and the conditions it grants only."""
+    read through its failure and the conditions it grants only."""
     dice = roll(3, rng, reads=_Granted(req), what=what)
     total = sum(dice)
     return _outcome(req, dice, total, judge(total, req.target))
@@ -414,13 +446,15 @@ def roll_required(req: RequiredRoll, rng: DiceSource, what: str | None = None) -
 
 @dataclass(frozen=True, slots=True)
 class _Granted:
-    """What a required roll is read as: its outcome and the conditions it grants."""
+    """What a required roll is read as: whether it failed (a later roll may wait
+    on that) and the conditions it grants; a critical success or failure counts
+    only through those."""
 
     req: RequiredRoll
 
-    def __call__(self, total: int) -> tuple[Outcome, frozenset[Condition]]:
+    def __call__(self, total: int) -> tuple[bool, frozenset[Condition]]:
         outcome = judge(total, self.req.target)
-        return outcome, _outcome(self.req, (), total, outcome).conditions
+        return not outcome.is_success, _outcome(self.req, (), total, outcome).conditions
 
 
 def _outcome(req: RequiredRoll, dice: tuple[int, ...], total: int, outcome: Outcome) -> RollOutcome:
@@ -439,12 +473,12 @@ def _outcome(req: RequiredRoll, dice: tuple[int, ...], total: int, outcome: Outc
 
 def wound_from(assessment: WoundAssessment, outcomes: Iterable[RollOutcome] = ()) -> Wound:
     """The lasting wound: the automatic conditions plus those of failed rolls."""
+    outcomes = tuple(outcomes)
     conditions = set(assessment.automatic)
     crippled = assessment.crippling.limb if assessment.crippling else None
     for o in outcomes:
         conditions |= o.conditions
-        if o.roll.kind is RollKind.CRIPPLING and o.failed and o.roll.limb is not None:
-            crippled = crippled or o.roll.limb
+    crippled = crippled or _crippled_by_roll(outcomes)
     if crippled is not None:
         conditions.add(Condition.CRIPPLED)
     return Wound(
@@ -1588,6 +1622,7 @@ __all__ = [
     "Victim",
     "Wound",
     "WoundAssessment",
+    "WoundRolls",
     "WoundSpec",
     "assess_wound_000",
     "resolve_rolls",

@@ -1,0 +1,26 @@
+"""Keys for memoising pure steps of the rules on values that cannot hash."""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+__all__ = ["ByIdentity"]
+
+T = TypeVar("T")
+
+
+class ByIdentity(Generic[T]):
+    """An object as a memo key by identity: the hit location systems and tables
+    hold mappings (unhashable), and one loaded object answers the same way for
+    its whole life. The key keeps its object alive."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ByIdentity) and other.value is self.value
