@@ -29,6 +29,7 @@ damage) are rolled by the resolver after the step.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -300,8 +301,14 @@ class WoundInputs:
 
     def assess(self, system: LocationRules, basic: int) -> WoundAssessment:
         """The wound ``basic`` damage makes here (no dice: its rolls are
-        ``resolve_rolls``')."""
-        return system.assess_wound(
+        ``resolve_rolls``'). A pure function of the system and these inputs, so
+        it is made once for each (``_assessed``)."""
+        memo = _assessed()
+        key = (id(system), self, basic)
+        known = memo.get(key)
+        if known is not None and known[0] is system:
+            return known[1]
+        assessment = system.assess_wound(
             self.key,
             self.damage_type,
             basic,
@@ -312,6 +319,23 @@ class WoundInputs:
             from_back=self.from_back,
             chink=self.chink,
         )
+        if len(memo) >= _ASSESSED_KEPT:
+            memo.clear()
+        memo[key] = (system, assessment)
+        return assessment
+
+
+# The wounds assessed, by the identity of their system (which each entry holds, so
+# that its id is not reused), the inputs and the basic damage: a battle's blows and
+# the exact odds assess the same few wounds over and over, and the frozen tables
+# make each one afresh, Fractions and all. A ``functools.cache`` holds the dict,
+# so that clearing the rules' caches empties it as well.
+_ASSESSED_KEPT = 4096
+
+
+@functools.cache
+def _assessed() -> dict[tuple[int, WoundInputs, int], tuple[LocationRules, WoundAssessment]]:
+    return {}
 
 
 _DEADLY = frozenset({WoundCondition.DEAD, WoundCondition.DECAPITATED})
