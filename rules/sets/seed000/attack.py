@@ -598,7 +598,8 @@ def plan_attack(
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     mods.extend(wound_attack_modifiers(attacker, weapon))  # shock, a crippled hand
     # The system's lasting wound modifiers (003 5.874 under locations-fudge; none else).
-    mods.extend(_lasting_wound_modifiers(system, attacker, arms_using(attacker, weapon)))
+    if wounds_of(attacker):  # the arms asked for only once he has a wound
+        mods.extend(_lasting_wound_modifiers(system, attacker, arms_using(attacker, weapon)))
     if target is None:
         pd = ruleset.passive_defense(
             defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)

@@ -307,8 +307,10 @@ def paralysed(c: Combatant) -> bool:
 
 
 def paralysed_from_the_neck(c: Combatant) -> bool:
-    return any(
-        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
+    wounds = wounds_of(c)
+    # Most fighters asked (every fighter after every command) have no wound.
+    return bool(wounds) and any(
+        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds
     )
 
 
@@ -385,6 +387,9 @@ def defense_problem(c: Combatant, choice: DefenseChoice) -> str | None:
 def wound_attack_modifiers(c: Combatant, weapon: Weapon) -> tuple[Modifier, ...]:
     """The attacker's wounds on its attack: this turn's shock (every weapon skill
     is DX-based) and a crippled hand's -6 (note 12)."""
+    tracks = tracks_of(c)
+    if not tracks.shock and not tracks.wounds:  # most attackers: neither
+        return ()
     return tuple(
         m for m in (shock_modifier(c), crippled_hand_modifier(c, weapon)) if m is not None
     )
