@@ -1350,6 +1350,7 @@ def defense_inputs(plan: AttackPlan, d: DefensePlan, defender: Combatant) -> Def
     return DefenseInputs(d.value)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnRecorded:
     """What the attack's turn record made unready, for the log: the attacker's

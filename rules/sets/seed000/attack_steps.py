@@ -41,6 +41,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000 import maneuvers
 from rules.sets.seed000.attack import (
     NO_DEFENSE,
@@ -75,6 +76,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Plan000(PlannedPair):
     """Seed 000's plan (a ``PlannedAttack``): the attacker's side of the attack
@@ -117,6 +119,7 @@ class Plan000(PlannedPair):
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seed000Payload:
     """Seed 000's record of one attack (``AttackOutcome.payload``): the resolution

@@ -39,6 +39,7 @@ from rules.battle.model import DamageType, Status
 from rules.core.citation import Citation
 from rules.core.dice import Dice, DiceRoll, DiceSource, roll_dice
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.attack_events import AttackOutcome
 from rules.sets.seed000.checks import Outcome, RollKind, SuccessRoll, success_roll
 from rules.sets.seed000.critical_misses import (
@@ -108,6 +109,7 @@ class Passenger(Generic[T]):
 # --- 1. the attack roll ----------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackRollInputs:
     """What the attack roll and its consequences read of the plan."""
@@ -138,6 +140,7 @@ class AttackRollDecision:
     critical_miss_avoided: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackRollStep:
     """The attack roll, a critical failure's confirming rolls, and the key, reason
@@ -286,6 +289,7 @@ def damage_step(
 # --- 4. the located wound ----------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WoundInputs:
     """What the hit location system's wound reads, but the basic damage."""

@@ -139,6 +139,7 @@ def combined_shock(kept: int, new: int, pain: PainThreshold) -> int:
     return max(kept + new, min(kept, new, shock_limit(pain)))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ShockKept:
     """A wound's shock ``penalty`` kept for the victim's next turn (``total``: with
@@ -159,6 +160,7 @@ class ShockKept:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WoundedNow:
     """What a blow's injury did at once to the one struck (``wounded_now``): its
@@ -422,9 +424,10 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
 def fighter_condition(c: Combatant) -> FighterCondition:
     """Whether ``c`` is still in the fight: not the dead or the unconscious (base
     rules), nor one paralysed from the neck down (note 17)."""
-    if c.status is Status.DEAD:
+    status = c.status
+    if status is Status.DEAD:
         return down_as(Down.DEAD, BASE_INJURY)
-    if c.status is Status.UNCONSCIOUS:
+    if status is Status.UNCONSCIOUS:
         return down_as(Down.UNCONSCIOUS, BASE_INJURY)
     if paralysed_from_the_neck(c):
         return down_as(Down.PARALYSED, NOTE_17)
