@@ -292,8 +292,8 @@ class Seed000Steps:
         for before, after in changes:
             # the condition reads the status and the wounds (tracks) alone
             if after.status is not before.status or after.tracks is not before.tracks:
-                now = fighter_condition(after)
-                if now != fighter_condition(before):
+                now, was = fighter_condition(after), fighter_condition(before)
+                if now is not was and now != was:  # the one ABLE for most: no compare
                     conditions.append(ConditionChange(after.id, now))
         return AttackOutcome(
             landing,
