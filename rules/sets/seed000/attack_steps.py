@@ -349,7 +349,7 @@ _last_defended: tuple[Plan000, Seed000Answer, tuple[AttackPlan, tuple[Event, ...
 def _defended(plan: Plan000, answer: Seed000Answer) -> tuple[AttackPlan, tuple[Event, ...]]:
     global _last_defended
     last = _last_defended
-    if last is not None and last[0] is plan and last[1] == answer:
+    if last is not None and last[0] is plan and (last[1] is answer or last[1] == answer):
         return last[2]
     made, adjusted = _answered(plan, answer)
     whole = plan_defenses(
