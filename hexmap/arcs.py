@@ -167,10 +167,12 @@ def arc_of(target: Hex, origin: Hex, facing: Facing, handedness: Handedness) -> 
     """
     if not isinstance(handedness, Handedness):
         raise HexmapError(f"not a Handedness: {handedness!r}")
-    facing = Facing(facing)
-    if target == origin:
+    if type(facing) is not Facing:  # a member already, as every attack passes it
+        facing = Facing(facing)
+    dq, dr = target.q - origin.q, target.r - origin.r
+    if not (dq or dr):
         return Arc.FRONT
-    return _arc_of_offset(target.q - origin.q, target.r - origin.r, facing, handedness)
+    return _arc_of_offset(dq, dr, facing, handedness)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -56,10 +56,8 @@ class Landing(Enum):
     @property
     def struck(self) -> bool:
         """The blow reached the defender (a defense may still have lessened it)."""
-        return self in _STRUCK
-
-
-_STRUCK = frozenset({Landing.CRITICAL_HIT, Landing.HIT})
+        # by identity: an enum member in a set hashes its name in Python
+        return self is Landing.HIT or self is Landing.CRITICAL_HIT
 
 
 class ActiveDefense(Enum):

@@ -215,7 +215,15 @@ class _RecentPlan:
     attacker_id: str
     defender_id: str
     choices: AttackChoices
+    choices_hash: int | None  # None: not hashed (planned alone on its state), or unhashable
     plan: object
+
+
+def _hash_of(choices: AttackChoices) -> int | None:
+    try:
+        return hash(choices)
+    except TypeError:  # a field that does not hash: compared whole
+        return None
 
 
 # Plans of the last attacks planned: the attack pane's odds plan the attack the GM
@@ -236,6 +244,8 @@ def planned(
     """``steps.plan`` of the attacker's ``choices`` on ``state``, made once: the
     preview's plan is the roll's. Plans are pure, so one made on the same state
     object with the same steps and equal choices is reused."""
+    hashed: int | None = None  # the choices' hash, once two plans of the state are seen
+    matched = 0
     with _recent_plans_lock:
         for recent in _recent_plans:
             if (
@@ -243,12 +253,27 @@ def planned(
                 and recent.steps is steps
                 and recent.attacker_id == attacker_id
                 and recent.defender_id == defender_id
-                and recent.choices == choices
             ):
-                return recent.plan  # type: ignore[return-value]
+                if recent.choices is choices:
+                    return recent.plan  # type: ignore[return-value]
+                # Several choices planned on one state (the pane's variants) are told
+                # apart by their hashes, not by comparing every field of each.
+                matched += 1
+                if matched == 2:
+                    hashed = _hash_of(choices)
+                if (
+                    hashed is not None
+                    and recent.choices_hash is not None
+                    and recent.choices_hash != hashed
+                ):
+                    continue
+                if recent.choices == choices:
+                    return recent.plan  # type: ignore[return-value]
     plan = steps.plan(state, attacker_id, defender_id, own_choices(steps, choices))
     with _recent_plans_lock:
-        _recent_plans.append(_RecentPlan(steps, state, attacker_id, defender_id, choices, plan))
+        _recent_plans.append(
+            _RecentPlan(steps, state, attacker_id, defender_id, choices, hashed, plan)
+        )
     return plan
 
 

@@ -35,18 +35,18 @@ def decision(state: BattleState, ruleset: BattleRuleset) -> BattleOutcome | None
     """The battle's outcome as its fighters stand now (in the state's round), or
     None while two sides still have a fighter able to act, or one side alone is on
     the map."""
-    sides = dict.fromkeys(c.side for c in state.combatants)
-    if len(sides) < 2:
+    # Sides by identity in a list, not hashed: this runs after every command.
+    combatants = state.combatants
+    if not combatants or all(c.side is combatants[0].side for c in combatants):
         return None
-    able: set[Side] = set()
+    able: list[Side] = []
     condition = ruleset.conditions.fighter_condition
-    for c in state.combatants:
+    for c in combatants:
         if c.side not in able and condition(c, details=False).able_to_act:
-            able.add(c.side)
+            able.append(c.side)
             if len(able) > 1:
                 return None
-    winner = next(iter(able), None)
-    return BattleOutcome(winner=winner, round=state.round)
+    return BattleOutcome(winner=able[0] if able else None, round=state.round)
 
 
 def awaiting_continue(state: BattleState) -> bool:

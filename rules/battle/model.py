@@ -7,10 +7,10 @@ the command log replays a battle exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
-from operator import attrgetter
 from typing import ClassVar, TypedDict, Unpack
 
 from hexmap import Facing, Handedness, Hex, Reach
@@ -514,9 +514,7 @@ class Combatant:
         anyone holds it, as the frozen ``__init__`` fills it itself. A name that is
         no field is a ``TypeError``, as for ``replace``: the slots refuse it (and
         mypy, from ``CombatantChanges``), so no check costs the attack path."""
-        new = _new_instance(Combatant)
-        for set_slot, value in zip(_SLOT_SETTERS, _combatant_values(self), strict=True):
-            set_slot(new, value)
+        new = _copy_combatant(self)
         for name, value in changes.items():
             try:
                 _set_field(new, name, value)
@@ -608,9 +606,21 @@ class CombatantChanges(TypedDict, total=False):
 
 
 _COMBATANT_FIELDS = tuple(f.name for f in fields(Combatant))
-_combatant_values = attrgetter(*_COMBATANT_FIELDS)  # every field's value, in order
-_new_instance = object.__new__
 _set_field = object.__setattr__  # what the frozen ``__init__`` itself uses
-# Each field's slot writer, in field order: a copy writes every slot without looking
-# its name up (the same store as ``_set_field``, at about half the cost).
-_SLOT_SETTERS = tuple(vars(Combatant)[name].__set__ for name in _COMBATANT_FIELDS)
+
+
+def _slot_copier() -> Callable[[Combatant], Combatant]:
+    """A function that copies a combatant slot by slot, written out field by
+    field: each slot's own writer (the same store as ``_set_field``, at about half
+    the cost), with no loop to run (half the cost of a loop over the writers)."""
+    namespace: dict[str, object] = {"_new_instance": object.__new__, "_Combatant": Combatant}
+    lines = ["def copy_combatant(c):", "    new = _new_instance(_Combatant)"]
+    for i, name in enumerate(_COMBATANT_FIELDS):
+        namespace[f"_set_{i}"] = vars(Combatant)[name].__set__
+        lines.append(f"    _set_{i}(new, c.{name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # our own field names only
+    return namespace["copy_combatant"]  # type: ignore[return-value]
+
+
+_copy_combatant = _slot_copier()

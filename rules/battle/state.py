@@ -321,7 +321,7 @@ class BattleState:
         """The state with each combatant of ``updated`` in place of the one with
         its id (ids this state lacks are ignored)."""
         by_id = {c.id: c for c in updated}
-        combatants = tuple(by_id.get(c.id, c) for c in self.combatants)
+        combatants = tuple([by_id.get(c.id, c) for c in self.combatants])
         # Every command does this, so it copies the fields at once instead of going
         # through ``replace``: the ids stay as they were, so ``__post_init__``'s
         # checks would find nothing new. The copy is filled before anyone holds it.

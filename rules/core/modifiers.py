@@ -6,8 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.core.citation import Citation
+from rules.core.quick_init import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Modifier:
     value: int

@@ -65,6 +65,7 @@ from rules.battle.model import (
     DamageSpec,
     DamageType,
     Delivery,
+    Fighter,
     Posture,
     Status,
     TurnAction,
@@ -245,7 +246,7 @@ from rules.sets.seed000.weapon_strikes import (
     weapon_defense_options,
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
-from rules.sets.seed000.wound_effects import Victim, WoundRolls, note_000, wound_from
+from rules.sets.seed000.wound_effects import Victim, Wound, WoundRolls, note_000, wound_from
 from rules.sets.seed000.wounded import (
     after_blow,
     after_wound,
@@ -598,7 +599,8 @@ def plan_attack(
     mods.extend(attack_cumulative_modifiers(attacker.actions_this_turn, weapon.key, weapon.name))
     mods.extend(wound_attack_modifiers(attacker, weapon))  # shock, a crippled hand
     # The system's lasting wound modifiers (003 5.874 under locations-fudge; none else).
-    mods.extend(_lasting_wound_modifiers(system, attacker, arms_using(attacker, weapon)))
+    if wounds_of(attacker):  # the arms asked for only once he has a wound
+        mods.extend(_lasting_wound_modifiers(system, attacker, arms_using(attacker, weapon)))
     if target is None:
         pd = ruleset.passive_defense(
             defender.fighter, arc, _shield_pd_factor(system, hit_key, swinging)
@@ -1348,6 +1350,7 @@ def defense_inputs(plan: AttackPlan, d: DefensePlan, defender: Combatant) -> Def
     return DefenseInputs(d.value)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnRecorded:
     """What the attack's turn record made unready, for the log: the attacker's
@@ -2124,8 +2127,25 @@ def _lasting_wound_modifiers(
 def victim_of(c: Combatant) -> Victim:
     """The combatant's traits as the wound rules read them, with his wounds so far
     and his weapon hand's side (for a system that keeps a wound track per part)."""
-    # Built at once, not replace()d: every attack makes two (about 10% of its time).
-    return Victim.of(c.fighter, wounds=wounds_of(c), weapon_side=weapon_side(c.handedness))
+    # Built at once, not replace()d, and once for each sheet and wounds: every
+    # blow asks, and a fighter's sheet and wounds stay the same objects from state
+    # to state until a wound is added.
+    fighter, wounds = c.fighter, wounds_of(c)
+    key = (id(fighter), id(wounds))
+    known = _VICTIMS.get(key)
+    if known is not None and known[0] is fighter and known[1] is wounds:
+        return known[2]
+    victim = Victim.of(fighter, wounds=wounds, weapon_side=weapon_side(c.handedness))
+    if len(_VICTIMS) >= _VICTIMS_KEPT:
+        _VICTIMS.clear()
+    _VICTIMS[key] = (fighter, wounds, victim)
+    return victim
+
+
+# ``victim_of``'s victims by the identity of the sheet and the wounds (each entry
+# holds both, so that their ids are not reused).
+_VICTIMS: dict[tuple[int, int], tuple[Fighter, tuple[Wound, ...], Victim]] = {}
+_VICTIMS_KEPT = 512
 
 
 def arms_using(c: Combatant, weapon: Weapon) -> frozenset[BodySide]:

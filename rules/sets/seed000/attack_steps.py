@@ -41,6 +41,7 @@ from rules.core.dice import DiceSource
 from rules.core.errors import IllegalAttackError, IllegalCommandError, RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000 import maneuvers
 from rules.sets.seed000.attack import (
     NO_DEFENSE,
@@ -75,6 +76,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Plan000(PlannedPair):
     """Seed 000's plan (a ``PlannedAttack``): the attacker's side of the attack
@@ -117,6 +119,7 @@ class Plan000(PlannedPair):
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seed000Payload:
     """Seed 000's record of one attack (``AttackOutcome.payload``): the resolution
@@ -289,8 +292,8 @@ class Seed000Steps:
         for before, after in changes:
             # the condition reads the status and the wounds (tracks) alone
             if after.status is not before.status or after.tracks is not before.tracks:
-                now = fighter_condition(after)
-                if now != fighter_condition(before):
+                now, was = fighter_condition(after), fighter_condition(before)
+                if now is not was and now != was:  # the one ABLE for most: no compare
                     conditions.append(ConditionChange(after.id, now))
         return AttackOutcome(
             landing,
@@ -361,7 +364,7 @@ _last_defended: tuple[Plan000, Seed000Answer, tuple[AttackPlan, tuple[Event, ...
 def _defended(plan: Plan000, answer: Seed000Answer) -> tuple[AttackPlan, tuple[Event, ...]]:
     global _last_defended
     last = _last_defended
-    if last is not None and last[0] is plan and last[1] == answer:
+    if last is not None and last[0] is plan and (last[1] is answer or last[1] == answer):
         return last[2]
     made, adjusted = _answered(plan, answer)
     whole = plan_defenses(

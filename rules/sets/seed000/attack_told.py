@@ -19,6 +19,7 @@ from rules.battle.model import Combatant
 from rules.battle.pieces import Piece
 from rules.core.citation import Citation
 from rules.core.events import Event
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.attack_events import (
     CUTTING_THROUGH_CITATION,
     DAMAGE_CITATION,
@@ -244,6 +245,7 @@ class CriticalMissTold:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BlowPair:
     """The striker and the struck of a blow other than the attack's own (a stray

@@ -28,6 +28,7 @@ after the step.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +37,7 @@ from rules.battle.model import DamageType, Status
 from rules.core.citation import Citation
 from rules.core.dice import Dice, DiceRoll, DiceSource, roll_dice
 from rules.core.modifiers import Modifier
+from rules.core.quick_init import quick_init
 from rules.sets.seed000.attack_events import AttackOutcome
 from rules.sets.seed000.checks import Outcome, RollKind, SuccessRoll, success_roll
 from rules.sets.seed000.critical_misses import (
@@ -68,6 +70,7 @@ STRAY_BLOW_MAX_ROLL = 9  # 000 MISSING A SPECIFIC HIT LOCATION: a miss of 9 or l
 # --- 1. the attack roll ----------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackRollInputs:
     """What the attack roll and its consequences read of the plan."""
@@ -98,6 +101,7 @@ class AttackRollDecision:
     critical_miss_avoided: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackRollStep:
     """The attack roll, a critical failure's confirming rolls, and the key, reason
@@ -248,6 +252,7 @@ def damage_step(
 # --- 4. the located wound ----------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WoundInputs:
     """What the hit location system's wound reads, but the basic damage."""
@@ -263,8 +268,14 @@ class WoundInputs:
 
     def assess(self, system: LocationRules, basic: int) -> WoundAssessment:
         """The wound ``basic`` damage makes here (no dice: its rolls are
-        ``resolve_rolls``')."""
-        return system.assess_wound(
+        ``resolve_rolls``'). A pure function of the system and these inputs, so
+        it is made once for each (``_assessed``)."""
+        memo = _assessed()
+        key = (id(system), self, basic)
+        known = memo.get(key)
+        if known is not None and known[0] is system:
+            return known[1]
+        assessment = system.assess_wound(
             self.key,
             self.damage_type,
             basic,
@@ -275,6 +286,23 @@ class WoundInputs:
             from_back=self.from_back,
             chink=self.chink,
         )
+        if len(memo) >= _ASSESSED_KEPT:
+            memo.clear()
+        memo[key] = (system, assessment)
+        return assessment
+
+
+# The wounds assessed, by the identity of their system (which each entry holds, so
+# that its id is not reused), the inputs and the basic damage: a battle's blows and
+# the exact odds assess the same few wounds over and over, and the frozen tables
+# make each one afresh, Fractions and all. A ``functools.cache`` holds the dict,
+# so that clearing the rules' caches empties it as well.
+_ASSESSED_KEPT = 4096
+
+
+@functools.cache
+def _assessed() -> dict[tuple[int, WoundInputs, int], tuple[LocationRules, WoundAssessment]]:
+    return {}
 
 
 _DEADLY = frozenset({WoundCondition.DEAD, WoundCondition.DECAPITATED})

@@ -129,6 +129,13 @@ class Sheet000(RulesetSheet):
 
 def sheet_of(who: Fighter | Combatant) -> Sheet000:
     """The seed 000 statistics of a fighter (or of a combatant's fighter)."""
+    # The sheet read once from the files' raw sheet, found by its identity at
+    # once: the attack path asks several times an attack (``sheet_stats`` reads
+    # it, or says why not, for anything else).
+    stats = who.fighter.stats if isinstance(who, Combatant) else who.stats
+    known = _read_by_identity().get(id(stats))
+    if known is not None and known[0] is stats:
+        return known[1]
     return sheet_stats(who, Sheet000, _read_once, "000")
 
 

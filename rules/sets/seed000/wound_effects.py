@@ -310,18 +310,33 @@ class WoundAssessment:
 
     @property
     def citations(self) -> tuple[Citation, ...]:
+        # Made once for each assessment (a blow asks twice, and assessments are
+        # made once for their inputs: ``dice_steps.WoundInputs.assess``).
+        known = _CITATIONS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
         seen: dict[Citation, None] = {}
         for s in self.explanation:
             seen.setdefault(s.citation, None)
         for r in self.rolls:
             seen.setdefault(r.citation, None)
-        return tuple(seen)
+        cited = tuple(seen)
+        if len(_CITATIONS) >= _CITATIONS_KEPT:
+            _CITATIONS.clear()
+        _CITATIONS[id(self)] = (self, cited)
+        return cited
 
     def roll_of(self, kind: RollKind) -> RequiredRoll | None:
         for r in self.rolls:
             if r.kind is kind:
                 return r
         return None
+
+
+# ``WoundAssessment.citations`` by the assessment's identity (each entry holds its
+# assessment, so that its id is not reused).
+_CITATIONS: dict[int, tuple[WoundAssessment, tuple[Citation, ...]]] = {}
+_CITATIONS_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)

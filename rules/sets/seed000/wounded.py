@@ -139,6 +139,7 @@ def combined_shock(kept: int, new: int, pain: PainThreshold) -> int:
     return max(kept + new, min(kept, new, shock_limit(pain)))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ShockKept:
     """A wound's shock ``penalty`` kept for the victim's next turn (``total``: with
@@ -159,6 +160,7 @@ class ShockKept:
         )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WoundedNow:
     """What a blow's injury did at once to the one struck (``wounded_now``): its
@@ -307,8 +309,10 @@ def paralysed(c: Combatant) -> bool:
 
 
 def paralysed_from_the_neck(c: Combatant) -> bool:
-    return any(
-        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds_of(c)
+    wounds = wounds_of(c)
+    # Most fighters asked (every fighter after every command) have no wound.
+    return bool(wounds) and any(
+        Condition.PARALYZED in w.conditions and w.location in NECK_LEVEL for w in wounds
     )
 
 
@@ -385,6 +389,9 @@ def defense_problem(c: Combatant, choice: DefenseChoice) -> str | None:
 def wound_attack_modifiers(c: Combatant, weapon: Weapon) -> tuple[Modifier, ...]:
     """The attacker's wounds on its attack: this turn's shock (every weapon skill
     is DX-based) and a crippled hand's -6 (note 12)."""
+    tracks = tracks_of(c)
+    if not tracks.shock and not tracks.wounds:  # most attackers: neither
+        return ()
     return tuple(
         m for m in (shock_modifier(c), crippled_hand_modifier(c, weapon)) if m is not None
     )
@@ -417,9 +424,10 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
 def fighter_condition(c: Combatant) -> FighterCondition:
     """Whether ``c`` is still in the fight: not the dead or the unconscious (base
     rules), nor one paralysed from the neck down (note 17)."""
-    if c.status is Status.DEAD:
+    status = c.status
+    if status is Status.DEAD:
         return down_as(Down.DEAD, BASE_INJURY)
-    if c.status is Status.UNCONSCIOUS:
+    if status is Status.UNCONSCIOUS:
         return down_as(Down.UNCONSCIOUS, BASE_INJURY)
     if paralysed_from_the_neck(c):
         return down_as(Down.PARALYSED, NOTE_17)
