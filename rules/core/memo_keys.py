@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-__all__ = ["ByIdentity"]
+__all__ = ["ByIdentity", "Passenger"]
 
 T = TypeVar("T")
 
@@ -24,3 +24,20 @@ class ByIdentity(Generic[T]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ByIdentity) and other.value is self.value
+
+
+class Passenger(Generic[T]):
+    """An argument that rides along a memo key without being part of it: the
+    memoised step reads of it only what the rest of the key holds (a combatant
+    whose HP, state, HT and armor are in the key). All passengers compare equal."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Passenger)

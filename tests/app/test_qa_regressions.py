@@ -45,6 +45,7 @@ def test_ticking_defenses_does_not_widen_the_attack_dock(
     pane.dodge_check.setChecked(True)
     pane.parry_check.setChecked(True)
     qtbot.wait(10)  # type: ignore[attr-defined]
+    pane.odds  # noqa: B018 (waits for the odds under way and shows them)
     parry = next(row for row in pane.odds_panel.rows if row.caption.startswith("Parry"))
     assert parry.caption == "Parry stops"  # the weapon is named in the tooltip
     assert "Morningstar" in parry.tooltip

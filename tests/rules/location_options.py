@@ -20,9 +20,9 @@ from rules.core.dice import ScriptedDice
 from rules.core.enumerate import exact_outcomes
 from rules.core.errors import IllegalAttackError
 from rules.sets.seed000.attack import AttackOptions, plan_attack, resolve_attack
+from rules.sets.seed000.odds import blow_odds
 from rules.sets.seed000.tables import Tables
 from tests.rules.battle_level import Make
-from tests.rules.odds_steps import aimed_blow_injury
 
 
 def check_injury_odds_face_by_face(make: Make, ruleset: Tables) -> None:
@@ -47,7 +47,7 @@ def check_injury_odds_face_by_face(make: Make, ruleset: Tables) -> None:
                 assert result.damage is not None
                 injury = result.damage.injury
                 counts[injury] = counts.get(injury, Fraction(0)) + Fraction(1, 6**dice.count)
-            assert aimed_blow_injury(plan, a, d, ruleset) == counts, (key, mode)
+            assert dict(blow_odds(plan, d, ruleset).injury) == counts, (key, mode)
             checked += 1
     assert checked == 2 * len(system.locations)
     rolled = exact_outcomes(lambda dice: system.roll_random(dice).location)

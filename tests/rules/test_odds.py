@@ -52,6 +52,7 @@ from rules.core.dice import Dice, ScriptedDice, distribution
 from rules.core.dice import roll as roll_dice_faces
 from rules.core.enumerate import EnumeratingDice, exact_outcomes, representative_faces
 from rules.core.errors import IllegalAttackError, RulesError
+from rules.core.memo_keys import ByIdentity
 from rules.core.modifiers import Modifier
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import (
@@ -79,7 +80,17 @@ from rules.sets.seed000.dice_steps import (
     wound_status,
 )
 from rules.sets.seed000.hit_location import HitLocationTable, condition_on_cover
-from rules.sets.seed000.odds import AttackOdds, attack_odds, mix
+from rules.sets.seed000.odds import (
+    AttackOdds,
+    attack_odds,
+    attack_roll_odds,
+    blow_odds,
+    defense_step_odds,
+    located_wounds,
+    location_weights,
+    mix,
+    status_distribution,
+)
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import (
@@ -90,12 +101,6 @@ from rules.sets.seed000.wound_effects import (
 )
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from tests.rules.battle_level import in_hand
-from tests.rules.odds_steps import (
-    aimed_blow_injury,
-    attack_roll_odds,
-    defense_step_odds,
-    status_distribution,
-)
 from tests.rules.sheets import amend
 
 Make = Callable[..., Combatant]
@@ -682,16 +687,32 @@ def test_mix_weights_distributions() -> None:
     assert mix([(Fraction(0), torso), (Fraction(1), arm)]) == arm
 
 
-def test_a_random_location_agrees_with_decide_enumerated_without_merging(
-    make: Make, ruleset: Tables
-) -> None:
-    """A random swing under the 001 locations: the odds (merged steps) equal
-    ``decide`` enumerated with every roll by what it reads but no step merged,
-    Fraction for Fraction; and its blow lands where ``roll_random`` sends it."""
+def test_location_weights_uniform_aimed_and_random(make: Make, ruleset: Tables) -> None:
+    """Unaimed under the 000 table: uniform torso damage (no weights); aimed at a
+    table key: that key; a random swing: the table's exact distribution, and the
+    blow mixes the located wounds by it."""
     a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
     d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
-    rnd = plan_attack(a, d, AttackOptions("broadsword", "swing", random_location=True), R000_001)
-    _agree_exactly(rnd, a, d, R000_001, by_reads=True)
+    unaimed = plan_attack(a, d, AttackOptions("broadsword", "swing"), ruleset)
+    assert location_weights(unaimed, d, ruleset) == {}
+    aimed = plan_attack(a, d, AttackOptions("broadsword", "swing", location="brain"), ruleset)
+    assert location_weights(aimed, d, ruleset) == {"brain": 1}
+    rnd = plan_attack(a, d, AttackOptions("broadsword", "swing", random_location=True), ruleset)
+    weights = location_weights(rnd, d, ruleset)
+    assert weights == ruleset.hit_locations.exact_distribution()
+    mixed = mix(
+        [
+            (
+                w,
+                {
+                    i: sum(p for (j, _), p in located_wounds(rnd, d, ruleset, k).items() if j == i)
+                    for i in {j for j, _ in located_wounds(rnd, d, ruleset, k)}
+                },
+            )
+            for k, w in weights.items()
+        ]
+    )
+    assert dict(attack_odds(rnd, a, d, ruleset).blow.injury) == dict(mixed)
 
 
 def test_a_stale_plan_is_refused(make: Make, ruleset: Tables) -> None:
@@ -989,8 +1010,8 @@ def test_located_injury_exact_against_resolve_attack_face_by_face(
                 counts[r.damage.injury] += 1
             expected = {i: Fraction(n, 6**dice.count) for i, n in counts.items()}
             # the blow at the aimed key (o.blow also mixes misses that land elsewhere)
-            assert aimed_blow_injury(plan, a, d, rs) == expected, (key, mode)
-            assert dict(o.blow.injury) == expected or o.p_shifted
+            assert dict(blow_odds(plan, d, rs).injury) == expected, (key, mode)
+            assert o.blow.injury == blow_odds(plan, d, rs).injury or o.p_shifted
             checked += 1
     assert checked >= 10
 
@@ -1074,8 +1095,7 @@ def _enumerated(
             r.defender_after.status,
         )
 
-    # merge=False: no step is merged here, so that the odds' merging is checked
-    return dict(exact_outcomes(run, by_reads=by_reads, merge=False))
+    return dict(exact_outcomes(run, by_reads=by_reads))
 
 
 def _marginal(seen: Mapping[K, Fraction], pick: Callable[[K], V]) -> dict[V, Fraction]:
@@ -1224,6 +1244,63 @@ def test_every_demo_matchup_and_attack_pane_option_agrees_exactly(
     assert checked > 0
 
 
+def _decided(
+    plan: AttackPlan, a: Combatant, d: Combatant, ruleset: Tables, *, merge: bool
+) -> dict[object, Fraction]:
+    """``decide`` of ``plan`` on every way the dice fall, read as the shared odds
+    read it plus the defender's whole state after (HP, state, wounds)."""
+    steps = Seed000Steps(ruleset)
+    state = BattleState(HexGrid(12, 12), (a, d))
+    choices = replace(plan.options, defenses=(), acrobatic_dodge=False)
+    answer = Seed000Answer(plan.options.defenses, plan.options.acrobatic_dodge)
+    planned = steps.plan(state, a.id, d.id, choices)
+
+    def run(dice: EnumeratingDice) -> object:
+        outcome = steps.decide(planned, answer, dice)
+        after = outcome.payload.defender
+        return outcome.kind, outcome.injury, outcome.location, after.hp, after.status, after.tracks
+
+    return dict(exact_outcomes(run, by_reads=True, merge=merge))
+
+
+@pytest.mark.parametrize(
+    ("rs", "opts"),
+    [
+        (R000_001, {"random_location": True}),
+        (get_ruleset("000"), {"defenses": (DefenseChoice(DefenseKind.PARRY, "broadsword"),)}),
+        (get_ruleset("000"), {"location": "brain", "defenses": (BLOCK,)}),
+    ],
+    ids=["001-random", "000-parry", "000-brain-block"],
+)
+def test_merged_steps_change_nothing_decide_reads(
+    make: Make, rs: Tables, opts: dict[str, object]
+) -> None:
+    """``decide`` enumerated with its merged steps (the wound's rolls, the HT and
+    knockdown rolls, a weapon breaking, the critical miss table: ``run_merged``)
+    equals it enumerated with every roll branching, Fraction for Fraction, down
+    to the defender's wounds."""
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    plan = plan_attack(a, d, AttackOptions("broadsword", "swing", **opts), rs)  # type: ignore[arg-type]
+    assert _decided(plan, a, d, rs, merge=True) == _decided(plan, a, d, rs, merge=False)
+
+
+def test_a_random_location_under_cover_is_enumerated_among_the_uncovered(
+    make: Make, ruleset: Tables
+) -> None:
+    """A random swing at a defender whose torso and legs are under cover is rolled
+    again until it strikes elsewhere (``roll_until``): ``decide`` enumerated gives
+    the chained odds, whose locations are the table's counted over the uncovered
+    ones (``exact_distribution``); no enumeration of every re-roll would end."""
+    a = make("sword-and-shield", Hex(5, 5), Facing.S, id="a", side=Side.RED)
+    d = make("sword-and-shield", Hex(5, 6), Facing.N, id="d", side=Side.BLUE)
+    options = AttackOptions(
+        "broadsword", "swing", random_location=True, covered=frozenset({"torso", "leg"})
+    )
+    plan = plan_attack(a, d, options, ruleset)
+    _agree(plan, a, d, ruleset, shared=True)
+
+
 # --- the enumerating dice source (rules.core.enumerate) ------------------------------------
 
 
@@ -1327,7 +1404,7 @@ def test_the_attack_roll_step_against_every_die_of_3d6() -> None:
                         counts[AttackOutcome.CRITICAL_MISS if stands else AttackOutcome.MISSED] += 1
         expected = {o: Fraction(n, 216**3) for o, n in counts.items()}
         got = defaultdict[AttackOutcome, Fraction](Fraction)
-        for decision, p in attack_roll_odds(inputs, table).items():
+        for decision, p in attack_roll_odds(inputs, ByIdentity(table)).items():
             got[decision.outcome] += p
         assert dict(got) == expected, skill
         if skill == 12:  # roll-under: every way of 3 to 12 hits, critically or not
@@ -1352,7 +1429,7 @@ def test_the_attack_roll_step_by_reads_equals_by_totals() -> None:
                     by_totals = exact_outcomes(
                         lambda dice, i=inputs, s=system: attack_roll_step(i, s, dice).decision
                     )
-                    assert dict(attack_roll_odds(inputs, system)) == dict(by_totals)
+                    assert dict(attack_roll_odds(inputs, ByIdentity(system))) == dict(by_totals)
                     checked += 1
     assert checked >= 80
 

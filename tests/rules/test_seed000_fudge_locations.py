@@ -41,7 +41,7 @@ from rules.sets.seed000.locations_fudge import (
     fudge_damage,
     tracks_of_victim,
 )
-from rules.sets.seed000.odds import attack_odds
+from rules.sets.seed000.odds import attack_odds, status_distribution
 from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import (
     LOCATIONS_001,
@@ -53,7 +53,6 @@ from rules.sets.seed000.tracks import wounds_of
 from rules.sets.seed000.wound_effects import Condition, Limb
 from tests.rules.battle_level import Make, of
 from tests.rules.location_options import check_chinks_refused, check_injury_odds_face_by_face
-from tests.rules.odds_steps import status_distribution
 from tests.rules.sheets import amend
 
 RF = Tables((LOCATIONS_FUDGE,))

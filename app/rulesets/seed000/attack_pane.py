@@ -20,8 +20,8 @@ blow meets no defense.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Sequence
+from concurrent.futures import Future
 from enum import Enum
 from fractions import Fraction
 from html import escape
@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.background_work import LatestResult
 from app.controller import BattleController, Redraw
 from app.help import key_sequences
 from app.panes.attack_notes import (
@@ -109,6 +110,7 @@ from rules.sets.seed000.attack_steps import (
     Plan000,
     attack_command,
     defended_plan,
+    known_odds,
     preview_odds,
     split_answer,
 )
@@ -337,7 +339,7 @@ class AttackPane(QDockWidget):
         self.odds_panel = OddsPanel()
         self.odds_panel.setToolTip("Exact odds of this attack, before the roll")
         self._odds: AttackOdds | None = None
-        self.odds_seconds = 0.0  # how long the last odds took, for the benchmark
+        self._odds_work: LatestResult[AttackOdds] = LatestResult(self)
 
         # --- layout ----------------------------------------------------------------------------
         # Attacker and target head the pane, outside the scrolling choices: always
@@ -1257,22 +1259,39 @@ class AttackPane(QDockWidget):
 
     @property
     def odds(self) -> AttackOdds | None:
-        """The odds now shown (None when there is no plan)."""
+        """The odds of the attack shown (None when there is no plan, or none can be
+        worked out); if they are still being worked out, once they are."""
+        self._odds_work.wait()
         return self._odds
 
     def _show_odds(self, plan: Plan000, answer: Seed000Answer) -> None:
-        started = time.perf_counter()
-        try:
-            odds = preview_odds(plan, answer)
-        except RulesError as refusal:
+        """The exact odds of the plan, worked out off the GUI thread (a random
+        location or a parry's mishaps take hundreds of milliseconds and more):
+        "Working out the odds..." until they come, unless they are known."""
+        known = known_odds(plan, answer)
+        if known is not None:
+            self._odds_work.cancel()
+            self._odds = known
+            self.odds_panel.show_rows(odds_rows(known))
+            return
+        self._odds = None
+        self.odds_panel.show_rows((), "Working out the odds\N{HORIZONTAL ELLIPSIS}")
+        self._odds_work.request(lambda: preview_odds(plan, answer), self._odds_came)
+
+    def _odds_came(self, future: Future[AttackOdds]) -> None:
+        refusal = future.exception()
+        if refusal is not None:
+            if not isinstance(refusal, RulesError):
+                raise refusal
             self._odds = None
             self.odds_panel.show_rows((), f"No odds: {refusal}")
             return
-        self.odds_seconds = time.perf_counter() - started
+        odds = future.result()
         self._odds = odds
         self.odds_panel.show_rows(odds_rows(odds))
 
     def _clear_odds(self) -> None:
+        self._odds_work.cancel()
         self._odds = None
         self.odds_panel.clear()
 

@@ -59,7 +59,7 @@ from rules.sets.seed000.attack import (
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
 from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
-from rules.sets.seed000.odds import AttackOdds, resolution_odds
+from rules.sets.seed000.odds import AttackOdds, attack_odds
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
 from rules.sets.seed000.wounded import fighter_condition
@@ -70,6 +70,7 @@ __all__ = [
     "Seed000Steps",
     "attack_command",
     "defended_plan",
+    "known_odds",
     "preview_odds",
     "split_answer",
     "whole_options",
@@ -334,20 +335,25 @@ def defended_plan(plan: Plan000, answer: Seed000Answer) -> AttackPlan:
 
 def preview_odds(plan: Plan000, answer: Seed000Answer) -> AttackOdds:
     """The exact odds of ``plan`` against ``answer``, the attack pane's and
-    ``Seed000.preview_attack``'s: ``decide`` itself run on every way the dice can
-    fall (``resolution_odds``), on the plan the roll then makes (``planned``)."""
+    ``Seed000.preview_attack``'s: of the plan the roll then makes (``planned``)."""
     global _last_odds
-    last = _last_odds
-    if last is not None and last[0] is plan and last[1] == answer:
-        return last[2]
-    steps = Seed000Steps(plan.tables)
-    odds = resolution_odds(
-        lambda dice: steps.decide(plan, answer, dice).payload.resolution,
-        defended_plan(plan, answer),
-        plan.defender,
+    known = known_odds(plan, answer)
+    if known is not None:
+        return known
+    odds = attack_odds(
+        defended_plan(plan, answer), plan.attacker, plan.defender, plan.tables, check=False
     )
     _last_odds = (plan, answer, odds)
     return odds
+
+
+def known_odds(plan: Plan000, answer: Seed000Answer) -> AttackOdds | None:
+    """The odds of ``plan`` against ``answer`` if they were the last worked out
+    (``preview_odds``), else None: the pane shows them at once."""
+    last = _last_odds
+    if last is not None and last[0] is plan and last[1] == answer:
+        return last[2]
+    return None
 
 
 # The odds last asked for: the pane asks again for the plan it shows (``planned``

@@ -1,47 +1,94 @@
 """Odds before the roll: the exact chance of every way an attack can go.
 
 ``attack_odds(plan, attacker, defender, ruleset)`` takes an ``AttackPlan`` from
-``rules.sets.seed000.attack.plan_attack`` and returns an ``AttackOdds``: exact
-``Fraction``s, never sampled. It has no rules of its own: it runs
-``roll_attack``, the rolling code of ``Seed000Steps.decide``, on every way the dice
-can fall (``rules.core.enumerate.exact_outcomes``) and reads each resolution
-(``resolution_odds``); the attack pane's odds run ``decide`` itself so
-(``rules.sets.seed000.attack_steps.preview_odds``).
+``rules.sets.seed000.attack.plan_attack`` and returns an ``AttackOdds``: exact ``Fraction``s,
+never sampled. It rolls nothing of its own: it runs the steps
+``resolve_attack`` rolls (``rules.sets.seed000.dice_steps``) on every way their dice can
+fall (``rules.core.enumerate.exact_outcomes``), each memoised on its inputs, and
+chains their distributions in the resolver's order (docs/odds.md):
 
-A roll branches once per value of what the resolver reads of it (a defense roll:
-its outcome), and the wound's rolls of one blow once per wound they make
-(``rules.core.dice.run_merged``), so an attack takes hundreds of runs of the
-resolver, not the millions of ways its dice fall (docs/odds.md, "Speed").
+1. 000 disarm: the Quick Contest replaces the rest (``rules.sets.seed000.disarm``'s exact
+   distribution at the levels of ``AttackPlan.contest``).
+2. The attack roll step: the roll by total, a critical failure's confirming
+   rolls, a failed roll that still lands (near misses, misses only because of
+   the aim), a stray blow.
+3. The defense step of each announced defense in order until one succeeds (an
+   acrobatic dodge's Acrobatics roll first).
+4. A blow that lands: on a weapon, no injury; at a key of the battle's hit
+   location system or a random location (the system's exact distribution), the
+   damage step, the located wound of each basic damage and its required rolls
+   (``roll_required``, chained as ``resolve_rolls`` chains them); otherwise
+   ``roll_damage`` itself.
+5. The defender's state: ``injury_status`` itself, overridden by the wound's
+   conditions (``wound_status``), as ``resolve_attack`` does.
+
+Cheap enough to run on every change of the attack pane (docs/odds.md, "Speed").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
-from rules.battle.model import Combatant, Status
-from rules.core.dice import DiceSource
-from rules.core.enumerate import exact_outcomes
+from hexmap import Arc
+from rules.battle.model import Combatant, DamageType, Status
+from rules.core.citation import cite
+from rules.core.dice import SIDES, Dice
+from rules.core.enumerate import EnumeratingDice, exact_outcomes, sum_ways
 from rules.core.errors import IllegalAttackError
-from rules.sets.seed000.attack import AttackPlan, AttackResolution, plan_attack, roll_attack
+from rules.core.memo_keys import ByIdentity, Passenger
+from rules.sets.seed000.attack import (
+    AttackPlan,
+    attack_roll_inputs,
+    covered_keys,
+    defense_inputs,
+    limb_side,
+    plan_attack,
+    table_side,
+    wound_inputs,
+)
 from rules.sets.seed000.attack_events import AttackOutcome
 from rules.sets.seed000.checks import Outcome
+from rules.sets.seed000.damage import WoundingTable, injury_status, roll_damage
 from rules.sets.seed000.defense import DefensePlan
 from rules.sets.seed000.defense_kinds import DefenseKind
+from rules.sets.seed000.dice_steps import (
+    STATE_CONDITIONS,
+    AttackRollDecision,
+    AttackRollInputs,
+    DefenseInputs,
+    WoundInputs,
+    attack_roll_step,
+    damage_step,
+    defense_step,
+    wound_status,
+)
+from rules.sets.seed000.disarm import DisarmOutcome, contest_outcome_distribution
+from rules.sets.seed000.location_rules import LocationRules
+from rules.sets.seed000.sheet import sheet_of
 from rules.sets.seed000.tables import Tables
+from rules.sets.seed000.wound_effects import Condition as WoundCondition
+from rules.sets.seed000.wound_effects import RequiredRoll, roll_required
+from rules.sets.seed000.wound_effects import RollKind as WoundRollKind
 
 __all__ = [
     "AttackOdds",
     "BlowOdds",
     "DefenseOdds",
     "attack_odds",
+    "attack_roll_odds",
+    "blow_odds",
+    "defense_roll_odds",
+    "defense_step_odds",
+    "located_wounds",
     "location_dr",
+    "location_weights",
     "mix",
-    "percent",
-    "resolution_odds",
+    "status_distribution",
 ]
 
 K = TypeVar("K")
@@ -120,8 +167,6 @@ class AttackOdds:
     hp_before: int
     max_hp: int
     status_before: Status
-    # the defender's state after the attack, over every outcome (sums to 1)
-    status_after: Mapping[Status, Fraction]
     p_shifted: Fraction = ZERO
     p_critical_miss_avoided: Fraction = ZERO
     target: str = "body"
@@ -194,6 +239,16 @@ class AttackOdds:
         return self.p_hp_at_most(0)
 
     # --- the defender's state -----------------------------------------------------
+    @property
+    def status_after(self) -> Mapping[Status, Fraction]:
+        """The defender's state after the attack, over every outcome (sums to 1)."""
+        return mix(
+            [
+                (self.p_body_blow, self.blow.status),
+                (ONE - self.p_body_blow, {self.status_before: ONE}),
+            ]
+        )
+
     def p_status(self, status: Status) -> Fraction:
         return self.status_after.get(status, ZERO)
 
@@ -273,134 +328,280 @@ def attack_odds(
     *,
     check: bool = True,
 ) -> AttackOdds:
-    """The exact odds of ``plan``: ``roll_attack``, the rolls of ``decide``, run
-    on every way the dice can fall.
+    """The exact odds of ``plan``, as ``resolve_attack`` would roll it.
 
     With ``check`` (the default) the plan is recomputed and compared, as
     ``resolve_attack`` does, and a stale plan raises ``IllegalAttackError``.
     """
     if check and plan_attack(attacker, defender, plan.options, ruleset) != plan:
         raise IllegalAttackError("the attack plan no longer matches the combatants")
-    return resolution_odds(
-        lambda dice: roll_attack(plan, attacker, defender, dice, ruleset), plan, defender
-    )
+    if plan.contest is not None:  # the disarm's Quick Contest replaces the rest (000)
+        return _disarm_odds(plan, attacker, defender)
 
+    # The attack roll step on every way the dice fall: a failure may still land.
+    critical_hit = plain = miss = critical_fail = stray = avoided = ZERO
+    shifted: dict[str, Fraction] = {}  # a failed roll that goes on to the defenses, by key
+    system = ruleset.hit_locations
+    for decision, p in attack_roll_odds(attack_roll_inputs(plan), ByIdentity(system)).items():
+        if decision.outcome is AttackOutcome.CRITICAL_HIT:
+            critical_hit += p
+        elif decision.shifted_to is not None:
+            shifted[decision.shifted_to] = shifted.get(decision.shifted_to, ZERO) + p
+        elif decision.defended:
+            plain += p
+        elif decision.outcome is AttackOutcome.CRITICAL_MISS:
+            critical_fail += p
+        else:
+            miss += p
+            stray += p if decision.stray else ZERO
+            avoided += p if decision.critical_miss_avoided else ZERO
+    p_shifted = sum(shifted.values(), ZERO)
 
-@dataclass(frozen=True, slots=True)
-class _Seen:
-    """What the odds read of one resolution."""
-
-    outcome: AttackOutcome
-    stopped: int  # the index of the defense that stopped the blow, or -1
-    defenses: tuple[tuple[Outcome, bool | None], ...]  # each rolled: outcome, Acrobatics
-    body_blow: bool  # a blow landed on the defender's body
-    injury: int
-    status: Status  # the defender's, after everything
-    shifted: bool
-    stray: bool
-    critical_miss_avoided: bool
-
-
-def _seen(r: AttackResolution) -> _Seen:
-    step = r.attack_step
-    stopped = len(r.defense_rolls) - 1 if r.outcome is AttackOutcome.DEFENDED else -1
-    defenses = tuple(
-        (d.outcome, None if d.acrobatic is None else d.acrobatic.decision[1])
-        for d in r.defense_rolls
-    )
-    return _Seen(
-        r.outcome,
-        stopped,
-        defenses,
-        r.damage is not None and r.plan.target_weapon is None,
-        0 if r.damage is None else r.damage.injury,
-        r.defender_after.status,
-        step is not None and step.shifted is not None,
-        step is not None and step.stray,
-        step is not None
-        and step.confirming is not None
-        and not step.confirming.happens
-        and r.outcome is AttackOutcome.MISSED,
-    )
-
-
-def resolution_odds(
-    run: Callable[[DiceSource], AttackResolution], plan: AttackPlan, defender: Combatant
-) -> AttackOdds:
-    """The odds of the resolutions ``run`` gives on every way the dice can fall
-    (``rules.core.enumerate.exact_outcomes``, each roll branching on what the
-    resolver reads of it and each merged step on its result)."""
-    seen = exact_outcomes(lambda dice: _seen(run(dice)), by_reads=True)
-    outcomes = dict.fromkeys(AttackOutcome, ZERO)
-    defenses = [
-        dict.fromkeys(("rolled", "stopped", "critical", "fumbled", "acro"), ZERO)
-        for _ in plan.defenses
-    ]
-    injury: dict[int, Fraction] = {}
-    blow_status: dict[Status, Fraction] = {}
-    status: dict[Status, Fraction] = {}
-    landed = shifted = stray = avoided = ZERO
-    for k, p in seen.items():
-        outcomes[k.outcome] += p
-        for i, (rolled, acrobatic) in enumerate(k.defenses):
-            d = defenses[i]
-            d["rolled"] += p
-            if i == k.stopped:
-                d["stopped"] += p
-                d["critical"] += p if rolled is Outcome.CRITICAL_SUCCESS else ZERO
-            d["fumbled"] += p if rolled is Outcome.CRITICAL_FAILURE else ZERO
-            d["acro"] += p if acrobatic else ZERO
-        if k.body_blow:
-            landed += p
-            injury[k.injury] = injury.get(k.injury, ZERO) + p
-            blow_status[k.status] = blow_status.get(k.status, ZERO) + p
-        status[k.status] = status.get(k.status, ZERO) + p
-        shifted += p if k.shifted else ZERO
-        stray += p if k.stray else ZERO
-        avoided += p if k.critical_miss_avoided else ZERO
-    if landed:
-        blow = BlowOdds(
-            MappingProxyType({i: q / landed for i, q in sorted(injury.items())}),
-            MappingProxyType({s: q / landed for s, q in blow_status.items()}),
+    # A plain success (or a miss that still lands): the defense step of each
+    # announced defense in order until one succeeds. A defense's success does not
+    # depend on why the blow is coming.
+    reaching = plain + p_shifted
+    defenses: list[DefenseOdds] = []
+    for d in plan.defenses:
+        roll, acrobatic = defense_roll_odds(plan, d, defender)
+        succeeds = roll[Outcome.CRITICAL_SUCCESS] + roll[Outcome.SUCCESS]
+        defenses.append(
+            DefenseOdds(
+                plan=d,
+                p_rolled=reaching,
+                p_stopped=reaching * succeeds,
+                p_critical_success=reaching * roll[Outcome.CRITICAL_SUCCESS],
+                p_critical_failure=reaching * roll[Outcome.CRITICAL_FAILURE],
+                p_acrobatic_success=acrobatic,
+            )
         )
-    else:
+        reaching *= ONE - succeeds
+    undefended = ONE if plain + p_shifted == 0 else reaching / (plain + p_shifted)
+
+    # Where the landed blows strike: the plan's aim (or a random location) for a
+    # critical or plain hit, the shifted location for a miss that still landed.
+    target = "body" if plan.target_weapon is None else "weapon"
+    lands: list[tuple[Fraction, str | None]] = [
+        (critical_hit + plain * undefended, plan.hit_location),
+        *((p * undefended, key) for key, p in shifted.items()),
+    ]
+    landed = sum((w for w, _ in lands), ZERO)
+    if target == "weapon":
         blow = _no_blow(defender)
+    else:
+        blow = _mixed_blow(
+            [(w / landed, key) for w, key in lands if w] if landed else [(ONE, plan.hit_location)],
+            plan,
+            defender,
+            ruleset,
+        )
     return AttackOdds(
         effective_skill=plan.effective_skill,
-        p_critical_hit=outcomes[AttackOutcome.CRITICAL_HIT],
-        p_hit=outcomes[AttackOutcome.HIT],
-        p_stopped_by=tuple(d["stopped"] for d in defenses),
-        p_miss=outcomes[AttackOutcome.MISSED],
-        p_critical_miss=outcomes[AttackOutcome.CRITICAL_MISS],
-        defenses=tuple(
-            DefenseOdds(
-                plan=dp,
-                p_rolled=d["rolled"],
-                p_stopped=d["stopped"],
-                p_critical_success=d["critical"],
-                p_critical_failure=d["fumbled"],
-                p_acrobatic_success=(d["acro"] / d["rolled"] if d["rolled"] else None)
-                if dp.kind is DefenseKind.DODGE and plan.options.acrobatic_dodge
-                else None,
-            )
-            for dp, d in zip(plan.defenses, defenses, strict=True)
-        ),
+        p_critical_hit=critical_hit,
+        p_hit=reaching,
+        p_stopped_by=tuple(d.p_stopped for d in defenses),
+        p_miss=miss,
+        p_critical_miss=critical_fail,
+        defenses=tuple(defenses),
         blow=blow,
         hp_before=defender.hp,
         max_hp=defender.fighter.hit_points,
         status_before=defender.status,
-        p_shifted=shifted,
+        p_shifted=p_shifted,
         p_critical_miss_avoided=avoided,
-        target="contest"
-        if plan.contest is not None
-        else ("body" if plan.target_weapon is None else "weapon"),
+        target=target,
         p_stray_blow=stray,
-        status_after=MappingProxyType({s: q for s, q in status.items() if q}),
     )
+
+
+@functools.cache
+def attack_roll_odds(
+    inputs: AttackRollInputs, system: ByIdentity[LocationRules]
+) -> Mapping[AttackRollDecision, Fraction]:
+    """``attack_roll_step`` on every way the dice fall: the attack roll by total
+    (the step reads it), the confirming rolls by outcome."""
+    return exact_outcomes(
+        lambda dice: attack_roll_step(inputs, system.value, dice).decision, by_reads=True
+    )
+
+
+@functools.cache
+def defense_step_odds(inputs: DefenseInputs) -> Mapping[tuple[Outcome, bool | None], Fraction]:
+    """``defense_step`` on every way the dice fall (it reads its rolls' outcomes
+    only): the defense roll's outcome and the Acrobatics roll's success."""
+    return exact_outcomes(lambda dice: defense_step(inputs, dice).decision, by_reads=True)
+
+
+def defense_roll_odds(
+    plan: AttackPlan, d: DefensePlan, defender: Combatant
+) -> tuple[Mapping[Outcome, Fraction], Fraction | None]:
+    """The outcome chances of one announced defense roll and, for an acrobatic
+    dodge, the chance its Acrobatics roll succeeded (000 ACROBATIC DODGE: +2, not
+    above 16, or -4 to the dodge, rolled first)."""
+    joint = defense_step_odds(defense_inputs(plan, d, defender))
+    outcomes = dict.fromkeys(Outcome, ZERO)
+    acrobatic: Fraction | None = None
+    for (outcome, acrobatic_success), p in joint.items():
+        outcomes[outcome] += p
+        if acrobatic_success is not None:
+            acrobatic = (acrobatic or ZERO) + (p if acrobatic_success else ZERO)
+    return MappingProxyType(outcomes), acrobatic
+
+
+def _disarm_odds(plan: AttackPlan, attacker: Combatant, defender: Combatant) -> AttackOdds:
+    """000 DISARMING AN OPPONENT: the Quick Contest replaces the attack and the
+    defenses (both 3d6 enumerated by ``rules.sets.seed000.disarm``), at exactly the levels of
+    ``plan.contest`` that ``resolve_attack`` rolls against."""
+    contest = plan.contest
+    assert contest is not None
+    dist = contest_outcome_distribution(
+        contest.attacker.level, contest.defender.level, contest.rules
+    )
+    won = dist.get(DisarmOutcome.DEFENDER_DISARMED, ZERO)
+    lost = dist.get(DisarmOutcome.ATTACKER_DISARMED, ZERO)
+    return AttackOdds(
+        effective_skill=plan.effective_skill,
+        p_critical_hit=ZERO,
+        p_hit=won,
+        p_stopped_by=tuple(ZERO for _ in plan.defenses),
+        p_miss=ONE - won - lost,
+        p_critical_miss=lost,
+        defenses=tuple(DefenseOdds(d, ZERO, ZERO, ZERO, ZERO) for d in plan.defenses),
+        blow=_no_blow(defender),
+        hp_before=defender.hp,
+        max_hp=defender.fighter.hit_points,
+        status_before=defender.status,
+        target="contest",
+    )
+
+
+# --- a blow that lands -------------------------------------------------------------
 
 
 def _no_blow(defender: Combatant) -> BlowOdds:
     return BlowOdds(MappingProxyType({0: ONE}), MappingProxyType({defender.status: ONE}))
+
+
+def blow_odds(
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Tables,
+    aimed_key: str | None = None,
+) -> BlowOdds:
+    """The injury and the defender's state after a blow of ``plan`` that lands on
+    the body at ``aimed_key`` (default: the plan's; a shifted miss passes its own).
+
+    ``resolve_attack`` damages the defender as it is after its defenses were
+    recorded; that changes its turn record, readiness and maybe the gear in hand
+    (a fumble), never its HP, state, armor or the traits the wound rules read, so
+    ``defender`` itself serves."""
+    return _mixed_blow([(ONE, aimed_key or plan.hit_location)], plan, defender, ruleset)
+
+
+def _mixed_blow(
+    aims: Iterable[tuple[Fraction, str | None]],
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Tables,
+) -> BlowOdds:
+    """Blows landing at each aim with its weight (None: the plan's own way - the
+    uniform torso or a random location)."""
+    f = defender.fighter
+    # (injury, the wound's conditions that change the state) -> out of -> ways:
+    # whole numbers, each reduced once at the end (a random location mixes some
+    # 28 locations' wounds); the uniform torso damage gives its state itself.
+    joint: dict[tuple[int, frozenset[WoundCondition]], dict[int, int]] = {}
+    torso: dict[tuple[int, Status], Fraction] = {}
+    for weight, aim in aims:
+        weights = location_weights(plan, defender, ruleset, aim)
+        if not weights:  # the uniform torso damage (legacy keys, 000 unaimed)
+            blow = _torso_blow(
+                plan.damage_dice,
+                plan.damage_spec.factor,
+                plan.damage_spec.type,
+                (defender.hp, f.hit_points, sheet_of(f).attributes.ht, defender.status),
+                location_dr(plan, defender, plan.location.key),
+                Passenger(defender),
+                ByIdentity(ruleset.wounding),
+            )
+            for struck, p in blow.items():
+                torso[struck] = torso.get(struck, ZERO) + weight * p
+            continue
+        for key, lp in weights.items():
+            at = weight * lp
+            for k, p in located_wounds(plan, defender, ruleset, key).items():
+                counts = joint.setdefault(k, {})
+                out_of = at.denominator * p.denominator
+                counts[out_of] = counts.get(out_of, 0) + at.numerator * p.numerator
+    injury_acc: dict[int, Fraction] = {}
+    status_acc: dict[Status, Fraction] = {}
+    for (amount, state), p in torso.items():
+        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
+        status_acc[state] = status_acc.get(state, ZERO) + p
+    ht = sheet_of(f).attributes.ht
+    for (amount, conditions), ways in joint.items():
+        p = sum_ways(ways)
+        injury_acc[amount] = injury_acc.get(amount, ZERO) + p
+        after = _status_after(defender.hp, defender.hp - amount, f.hit_points, ht, defender.status)
+        for s, ps in after.items():
+            final = wound_status(s, conditions)
+            status_acc[final] = status_acc.get(final, ZERO) + p * ps
+    injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
+    status = MappingProxyType({s: p for s, p in status_acc.items() if p})
+    return BlowOdds(injury, status)
+
+
+@functools.cache
+def _torso_blow(
+    dice: Dice,
+    factor: Fraction,
+    damage_type: DamageType,
+    _health: tuple[int, int, int, Status],
+    _dr: int,
+    defender: Passenger[Combatant],
+    wounding: ByIdentity[WoundingTable],
+) -> Mapping[tuple[int, Status], Fraction]:
+    """``roll_damage`` itself on every way the dice fall (its HT rolls read by
+    outcome): the injury and the state after. Memoised on what it reads of the
+    defender: HP, maximum HP, HT and state (``_health``) and the armor's DR."""
+
+    def blow(rng: EnumeratingDice) -> tuple[int, Status]:
+        damage = roll_damage(
+            dice, damage_type, defender.value, rng, wounding.value, factor=factor
+        )
+        return damage.injury, damage.status_after
+
+    return exact_outcomes(blow, by_reads=True)
+
+
+def location_weights(
+    plan: AttackPlan,
+    defender: Combatant,
+    ruleset: Tables,
+    aimed_key: str | None = None,
+) -> Mapping[str, Fraction]:
+    """Where a blow that lands strikes, in the battle's hit location system, with
+    its chance: the aimed key for sure, or for a random swing the system's
+    ``exact_distribution`` as ``resolve_attack`` rolls it (direction, covered
+    locations). Empty: the blow takes the uniform torso damage (an unaimed blow
+    under the 000 table, a legacy location key)."""
+    key = aimed_key or plan.hit_location
+    if key is not None:
+        return MappingProxyType({key: ONE})
+    if not plan.options.random_location:
+        return MappingProxyType({})
+    system = ruleset.hit_locations
+    covered = covered_keys(system, plan.options.covered)  # re-rolled when hit
+    covered |= system.lacking_locations(sheet_of(defender).injury_tolerance)
+    # The system's own count, the one ``roll_random`` checks its cover against
+    # (kept per table for each direction and cover).
+    return system.exact_distribution(
+        plan.options.from_above,
+        plan.options.from_below,
+        plan.arc is Arc.REAR,
+        covered,
+        from_side=plan.arc in (Arc.SHIELD_SIDE, Arc.WEAPON_SIDE),
+    )
 
 
 def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int:
@@ -409,6 +610,154 @@ def location_dr(plan: AttackPlan, defender: Combatant, location_key: str) -> int
     wound adds the location's own DR itself (``assess_wound``)."""
     armor = defender.fighter.armor
     return armor.dr if armor is not None else 0
+
+
+def located_wounds(
+    plan: AttackPlan, defender: Combatant, ruleset: Tables, key: str
+) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
+    """A blow landing at ``key`` of the battle's hit location system, as
+    ``resolve_attack`` wounds it: every damage total through the system's
+    ``assess_wound`` (armor DR + the location's DR, crippling caps, excess lost,
+    multipliers: the HP actually lost) and every outcome of the wound's own rolls.
+    Returns (HP lost, the wound's conditions that change the state -
+    ``attack_steps.STATE_CONDITIONS``, read by ``wound_status``) -> chance."""
+    system = ruleset.hit_locations
+    # A random location's rolled side changes no HP nor state: it is not counted.
+    side = limb_side(plan, system, defender)
+    if side is None and not plan.options.random_location:
+        side = table_side(system, key, defender)
+    inputs = wound_inputs(
+        defender,
+        key,
+        plan.damage_spec.type,
+        side,
+        swung=plan.mode.is_swing,
+        from_back=plan.arc is Arc.REAR,
+        chink=plan.options.chink,
+    )
+    return _located_wounds(
+        ByIdentity(system), inputs, plan.damage_dice, plan.damage_spec.factor
+    )
+
+
+@functools.cache
+def _located_wounds(
+    system: ByIdentity[LocationRules], inputs: WoundInputs, dice: Dice, factor: Fraction
+) -> Mapping[tuple[int, frozenset[WoundCondition]], Fraction]:
+    """The damage step on every way its dice fall, each basic damage's wound
+    (``WoundInputs.assess``) and every outcome of its required rolls that can
+    change the state. Counted in ways (one denominator: the damage dice's and 216
+    per roll of the longest such chain), so that no Fraction is reduced along the
+    way."""
+    # (ways of the damage, HP lost, automatic conditions, state rolls kept, their ways)
+    parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
+    longest = 0
+    damage_ways = SIDES**dice.count
+    for basic, p in _basic_damage(dice, factor).items():
+        a = inputs.assess(system.value, basic)
+        made, counts = _required_rolls_ways(_state_rolls(a.rolls))
+        automatic = a.automatic & STATE_CONDITIONS
+        parts.append((int(p * damage_ways), a.hp_loss, automatic, made, counts))
+        longest = max(longest, made)
+    result: dict[tuple[int, frozenset[WoundCondition]], int] = {}
+    for ways, hp_loss, automatic, made, counts in parts:
+        scale = ways * WAYS_3D6 ** (longest - made)
+        for granted, n in counts.items():
+            k = (hp_loss, automatic | granted)
+            result[k] = result.get(k, 0) + scale * n
+    denominator = damage_ways * WAYS_3D6**longest
+    return MappingProxyType({k: Fraction(n, denominator) for k, n in result.items()})
+
+
+@functools.cache
+def _basic_damage(dice: Dice, factor: Fraction) -> Mapping[int, Fraction]:
+    """``damage_step`` on every way the dice fall: the basic damage."""
+    return exact_outcomes(lambda rng: damage_step(dice, factor, rng)[1])
+
+
+@functools.cache
+def _required_rolls_ways(
+    rolls: tuple[RequiredRoll, ...],
+) -> tuple[int, Mapping[frozenset[WoundCondition], int]]:
+    """A wound's required rolls chained as ``resolve_rolls`` chains them (a roll
+    that needs an earlier failure is made only after one), each roll's
+    ``roll_required`` enumerated: the conditions that change the state, in ways
+    out of 216 per roll (the number of rolls, and the ways: a roll not made
+    counts all 216 of them)."""
+    State = tuple[frozenset[WoundRollKind], frozenset[WoundCondition]]
+    states: dict[State, int] = {(frozenset(), frozenset()): 1}
+    for req in rolls:
+        # roll_required reads neither the kind nor the chain: one enumeration each.
+        alike = replace(req, kind=_SHAPE_KIND, requires_failed=None)
+        branches = [(k, int(p * WAYS_3D6)) for k, p in _required_roll_odds(alike).items()]
+        nxt: dict[State, int] = {}
+        for (failed, conds), n in states.items():
+            if req.requires_failed is not None and req.requires_failed not in failed:
+                nxt[(failed, conds)] = nxt.get((failed, conds), 0) + n * WAYS_3D6
+                continue
+            for (fails, got), ways in branches:
+                k = (failed | {req.kind} if fails else failed, conds | got)
+                nxt[k] = nxt.get(k, 0) + n * ways
+        states = nxt
+    counts: dict[frozenset[WoundCondition], int] = {}
+    for (_failed, conds), n in states.items():
+        counts[conds] = counts.get(conds, 0) + n
+    return len(rolls), MappingProxyType(counts)
+
+
+WAYS_3D6 = 6**3
+Conditions = frozenset[WoundCondition]
+# Stands in for every required roll's own citation in ``_state_shape``.
+_SHAPE_CITATION = cite("000", "RANDOM BODY HIT")
+_SHAPE_KIND = WoundRollKind.KNOCKOUT  # ... and for its kind, where only the chain reads it
+
+
+@functools.cache
+def _state_rolls(rolls: tuple[RequiredRoll, ...]) -> tuple[RequiredRoll, ...]:
+    """The rolls of a wound that can change the defender's state, as
+    ``_state_shape``s: those that grant a state condition, and those a later roll
+    needs failed. The rest (a roll against a lung or spleen hit, say) change
+    nothing the odds count, whatever they show: each counts 216 ways of 216."""
+    needed = {r.requires_failed for r in rolls if r.requires_failed is not None}
+    shapes = [_state_shape(r) for r in rolls]
+    return tuple(
+        [
+            r
+            for r in shapes
+            if r.on_failure or r.on_critical_failure or r.on_failure_by or r.kind in needed
+        ]
+    )
+
+
+def _state_shape(req: RequiredRoll) -> RequiredRoll:
+    """``req`` with only what the odds read of it: its kind and chain, its target
+    (with ``critical_only`` and ``failure_margin``) and the conditions it grants
+    that change the state. The many rolls that differ
+    only in their reason, citation, limb or lasting conditions (a 000 random
+    location's wounds on each damage total) are then enumerated once, cold."""
+    return replace(
+        req,
+        citation=_SHAPE_CITATION,
+        reason="",
+        limb=None,
+        on_failure=req.on_failure & STATE_CONDITIONS,
+        on_critical_failure=req.on_critical_failure & STATE_CONDITIONS,
+        on_failure_by=req.on_failure_by & STATE_CONDITIONS,
+    )
+
+
+@functools.cache
+def _required_roll_odds(
+    req: RequiredRoll,
+) -> Mapping[tuple[bool, frozenset[WoundCondition]], Fraction]:
+    """``roll_required`` on every way its roll falls (read by outcome and what
+    it grants): failed, and the conditions it grants that change the state."""
+
+    def rolled(rng: EnumeratingDice) -> tuple[bool, frozenset[WoundCondition]]:
+        outcome = roll_required(req, rng)
+        return outcome.failed, outcome.conditions & STATE_CONDITIONS
+
+    return exact_outcomes(rolled, by_reads=True)
 
 
 def mix(weighted: Iterable[tuple[Fraction, Mapping[K, Fraction]]]) -> Mapping[K, Fraction]:
@@ -422,3 +771,28 @@ def mix(weighted: Iterable[tuple[Fraction, Mapping[K, Fraction]]]) -> Mapping[K,
         for key, p in dist.items():
             result[key] = result.get(key, ZERO) + weight * p
     return MappingProxyType({k: p for k, p in result.items() if p})
+
+
+# --- the state after the blow -----------------------------------------------------------
+
+
+def status_distribution(
+    injury: Mapping[int, Fraction], hp: int, max_hp: int, ht: int, status: Status
+) -> Mapping[Status, Fraction]:
+    """The defender's state after a blow whose injury is distributed as
+    ``injury``, by ``injury_status`` and its HT rolls (sums to 1)."""
+    return mix(
+        (p, _status_after(hp, hp - amount, max_hp, ht, status)) for amount, p in injury.items()
+    )
+
+
+@functools.cache
+def _status_after(
+    hp_before: int, hp_after: int, max_hp: int, ht: int, status: Status
+) -> Mapping[Status, Fraction]:
+    """``injury_status`` on every way its HT rolls fall (it reads their outcomes
+    only)."""
+    return exact_outcomes(
+        lambda rng: injury_status(hp_before, hp_after, max_hp, ht, status, rng)[0],
+        by_reads=True,
+    )
