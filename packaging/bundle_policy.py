@@ -35,8 +35,10 @@ PYTHON_EXCLUDES = frozenset({
     "socketserver", "wsgiref", "dbm", "readline",
     # no worker processes, no asyncio; numpy imports pydoc only in numpy.info(). Left
     # in, they bring PyInstaller's multiprocessing and pkgutil runtime hooks, which
-    # load multiprocessing, socket, pickle and subprocess before main.py starts (~9 ms)
-    "multiprocessing", "concurrent", "asyncio", "pydoc",
+    # load multiprocessing, socket, pickle and subprocess before main.py starts (~9 ms).
+    # (concurrent stays: the panes' worker thread hands its results back as
+    # concurrent.futures.Future, app/background_work.py.)
+    "multiprocessing", "asyncio", "pydoc",
 })  # fmt: skip
 
 
