@@ -22,12 +22,14 @@ from hexmap import Hex, HexGrid
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
+from rules.battle.controllers import PolicyChoice
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Status, Weapon
 from rules.battle.movement import PostureMove
 from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
+from rules.battle.policy_settings import policy_problem
 from rules.battle.scatter import StrayHitRules
 from rules.battle.sides import SideSetup
 from rules.battle.terrain import TerrainFact, TerrainMap
@@ -272,6 +274,10 @@ class BattleState:
     # How the battle ended, once every side but one (or every side) has no fighter
     # able to act (rules.battle.decision); None while it goes on.
     outcome: BattleOutcome | None = None
+    # Who plays each fighter the computer plays (rules.battle.controllers): its id
+    # and policy, in the order of ``combatants``. A fighter not named is the GM's,
+    # as every fighter of a battle from before computer control.
+    controllers: tuple[tuple[str, PolicyChoice], ...] = ()
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -293,6 +299,8 @@ class BattleState:
         item_ids = [i.id for i in self.items]
         if len(set(item_ids)) != len(item_ids):
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
+        if self.controllers:
+            _check_controllers(self.controllers, ids)
 
     @property
     def round(self) -> int:
@@ -303,6 +311,13 @@ class BattleState:
     def turns_running(self) -> bool:
         """Whether the turn order has begun (and the turn rules are checked)."""
         return self.active_id is not None
+
+    def controller(self, combatant_id: str) -> PolicyChoice | None:
+        """The policy the computer plays ``combatant_id`` with; None: the GM plays it."""
+        for controlled, choice in self.controllers:
+            if controlled == combatant_id:
+                return choice
+        return None
 
     def combatant(self, combatant_id: str) -> Combatant:
         for c in self.combatants:
@@ -352,6 +367,23 @@ class BattleState:
     def without_item(self, item_id: str) -> BattleState:
         self.item(item_id)
         return replace(self, items=tuple(i for i in self.items if i.id != item_id))
+
+
+def _check_controllers(
+    controllers: tuple[tuple[str, PolicyChoice], ...], combatant_ids: Sequence[str]
+) -> None:
+    """Each computer-played fighter named once, on the map, with settings a policy
+    takes (a hand-edited file cannot bring in others)."""
+    named = [combatant_id for combatant_id, _ in controllers]
+    if len(set(named)) != len(named):
+        raise IllegalCommandError(f"a fighter is given two controllers in {named}")
+    unknown = sorted(set(named) - set(combatant_ids))
+    if unknown:
+        raise IllegalCommandError(f"controllers name no combatant {unknown}")
+    for combatant_id, choice in controllers:
+        problem = policy_problem(choice)
+        if problem is not None:
+            raise IllegalCommandError(f"the controller of {combatant_id!r}: {problem}")
 
 
 @quick_init
