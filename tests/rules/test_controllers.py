@@ -88,9 +88,7 @@ def test_only_the_fighters_whose_controller_changes_are_logged() -> None:
     battle = demo_battle(3)
     battle.execute(SetControllers((("c1", AGGRESSIVE),)))
     events = battle.execute(SetControllers((("c1", AGGRESSIVE), ("c2", AGGRESSIVE))))
-    assert [e.describe() for e in events] == [
-        "Spearman is now played by the computer (aggressive)"
-    ]
+    assert [e.describe() for e in events] == ["Spearman is now played by the computer (aggressive)"]
     assert battle.execute(SetControllers((("c1", AGGRESSIVE), ("c3", None)))) == ()
     # Kept in the order of the combatants, whatever order they were set in.
     battle.execute(SetControllers((("c4", CAREFUL), ("c3", AGGRESSIVE))))

@@ -1,0 +1,120 @@
+"""Who plays a fighter, in the window (issue 25): the token's menu on the map and the
+Combatants list's hand a fighter, or its whole side, to the computer and back;
+each choice is one command, shown in the log, undone by Undo, and named in the
+Edit menu."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QMenu
+from pytestqt.qtbot import QtBot
+
+from app.command_names import command_name
+from app.controller import BattleController
+from app.main_window import MainWindow, load_demo_battle
+from rules.battle.control import SetControllers
+from rules.battle.controllers import PolicyChoice
+from tests.app.turn_order_window import FENCER, SPEARMAN, SWORD, shown_window
+
+
+def log_texts(window: MainWindow) -> list[str]:
+    return [line.text for row in window.log_pane.rows for line in row.lines]
+
+
+@pytest.fixture
+def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[MainWindow]:
+    yield shown_window(qtbot, BattleController(load_demo_battle(1)), settings)
+
+
+def map_action(window: MainWindow, combatant_id: str, name: str) -> QAction:
+    c = window.controller.state.combatant(combatant_id)
+    menu = window.map_view.context_menu_for(c.hex)
+    assert menu is not None
+    return action_named(menu, name)
+
+
+def action_named(menu: QMenu, name: str) -> QAction:
+    found = [a for a in menu.findChildren(QAction) if a.objectName() == name]
+    assert found, [a.objectName() for a in menu.findChildren(QAction)]
+    return found[0]
+
+
+def test_the_token_s_menu_hands_a_fighter_to_the_computer_and_the_gm_takes_it_back(
+    window: MainWindow,
+) -> None:
+    controller = window.controller
+    menu = window.map_view.context_menu_for(controller.state.combatant(SPEARMAN).hex)
+    assert menu is not None
+    played_by = menu.findChild(QMenu, "playedByMenu")
+    assert played_by is not None
+    assert played_by.title() == "Played &by: the GM"
+    assert action_named(menu, "playedBy:gm").isChecked()
+    action_named(menu, "playedBy:aggressive").trigger()
+    assert controller.battle.commands[-1] == SetControllers(
+        ((SPEARMAN, PolicyChoice("aggressive")),)
+    )
+    assert controller.state.controller(SPEARMAN) == PolicyChoice("aggressive")
+    assert "Spearman is now played by the computer (aggressive)" in log_texts(window)
+    assert window.undo_action.text().endswith("Played By: Spearman")
+
+    # The menu now shows the computer's choice and its settings; a new target keeps
+    # the policy.
+    assert map_action(window, SPEARMAN, "playedBy:aggressive").isChecked()
+    map_action(window, SPEARMAN, "target:weakest").trigger()
+    assert controller.state.controller(SPEARMAN) == PolicyChoice("aggressive", "weakest")
+    assert "Spearman is now played by the computer (aggressive, picks the weakest)" in (
+        log_texts(window)
+    )
+    map_action(window, SPEARMAN, "playedBy:gm").trigger()
+    assert controller.state.controller(SPEARMAN) is None
+    assert "The GM takes over Spearman" in log_texts(window)
+
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert controller.state.controller(SPEARMAN) == PolicyChoice("aggressive")
+    assert "The GM takes over Spearman" not in log_texts(window)
+    window.undo_action.trigger()
+    assert controller.state.controllers == ()
+
+
+def test_the_careful_policy_offers_its_retreat_threshold(window: MainWindow) -> None:
+    controller = window.controller
+    assert window.map_view.context_menu_for(controller.state.combatant(FENCER).hex) is not None
+    map_action(window, FENCER, "playedBy:careful").trigger()
+    map_action(window, FENCER, "retreat:0.25").trigger()
+    assert controller.state.controller(FENCER) == PolicyChoice("careful", retreat_below=0.25)
+    assert "Fencer is now played by the computer (careful, retreats past 25% hurt)" in (
+        log_texts(window)
+    )
+
+
+def test_a_whole_side_is_handed_over_in_one_command(window: MainWindow) -> None:
+    controller = window.controller
+    map_action(window, SWORD, "sidePlayedBy:skirmisher").trigger()
+    side = controller.state.combatant(SWORD).side
+    red = [c.id for c in controller.state.combatants if c.side is side]
+    assert set(red) == {SWORD, SPEARMAN}
+    assert {i: controller.state.controller(i) for i in red} == {
+        i: PolicyChoice("skirmisher") for i in red
+    }
+    assert len(controller.battle.commands) == 1
+    window.undo_action.trigger()
+    assert controller.state.controllers == ()
+
+
+def test_the_combatants_list_sets_the_controller_and_its_tooltip_says_who_plays(
+    window: MainWindow,
+) -> None:
+    controller = window.controller
+    pane = window.combatants_pane
+    row = pane.model.row_of(FENCER)
+    menu = pane.menu_for_row(row)
+    action_named(menu, "playedBy:skirmisher").trigger()
+    assert controller.state.controller(FENCER) == PolicyChoice("skirmisher")
+    tip = pane.model.index(pane.model.row_of(FENCER), 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Played by the computer (skirmisher)" in tip
+    assert command_name(controller.battle.commands[-1], controller.state) == "Played By: Fencer"
