@@ -15,7 +15,9 @@ shows beside its field and Save stays disabled until there is none. Save
 executes one ``EditFighter`` command, so the edit is undone and replayed.
 
 ``SidesEditor`` sets up, renames and recolours the battle's sides and moves a
-fighter to another side, each change a command at once (``rules.battle.edits``).
+fighter to another side, each change a command at once (``rules.battle.edits``);
+it hands a whole side to the GM or a computer policy (``SetControllers``, as the
+fighters' "Played by" menus: ``app.played_by_menu``).
 ``CharacterEditing`` holds the Battle menu's actions and opens both.
 """
 
@@ -57,6 +59,13 @@ from app.map.tools import combatant_at
 from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
 from app.panes.widgets import buddy_label
+from app.played_by_menu import (
+    GM_KEY,
+    MIXED_KEY,
+    policy_label,
+    side_command,
+    side_controller_key,
+)
 from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach, parse_digits, parse_signed_digits
 from rules.battle.catalog import Catalog
@@ -88,6 +97,7 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.policy_settings import POLICY_KEYS
 from rules.battle.sides import MAX_SIDE_NAME, side_name
 from rules.battle.state import BattleState, Command
 from rules.core.dice import Dice
@@ -310,6 +320,18 @@ def _combo(object_name: str, items: Sequence[tuple[str, object]]) -> QComboBox:
     for text, data in items:
         box.addItem(text, data)
     return box
+
+
+def _show_played_by(box: QComboBox, key: str, enabled: bool) -> None:
+    """A side's "played by" box showing ``key``; "Mixed" is offered only while
+    the side's fighters are played by different controllers."""
+    mixed = box.findData(MIXED_KEY)
+    if key == MIXED_KEY and mixed < 0:
+        box.addItem("Mixed", MIXED_KEY)
+    elif key != MIXED_KEY and mixed >= 0:
+        box.removeItem(mixed)
+    _select_data(box, key)
+    box.setEnabled(enabled)
 
 
 def _select_data(box: QComboBox, data: object) -> None:
@@ -1132,6 +1154,13 @@ class SideRowWidgets:
         self.colour_button.setObjectName(f"sideColour:{side.value}")
         self.count_label = QLabel(parent)
         self.count_label.setObjectName(f"sideCount:{side.value}")
+        # Who plays the side's fighters: the GM or a computer policy (issue 25).
+        self.played_by_box = QComboBox(parent)
+        self.played_by_box.setObjectName(f"sidePlayedBy:{side.value}")
+        self.played_by_box.setToolTip("Who plays every fighter of this side")
+        self.played_by_box.addItem("The GM", GM_KEY)
+        for key in POLICY_KEYS:
+            self.played_by_box.addItem(policy_label(key), key)
 
 
 class SidesEditor(QDialog):
@@ -1214,6 +1243,7 @@ class SidesEditor(QDialog):
             widgets.colour_button.setIcon(colour_icon(QColor(self.colour_of(side))))
             count = sum(1 for c in state.combatants if c.side is side)
             widgets.count_label.setText(f"{count} fighter{'s' if count != 1 else ''}")
+            _show_played_by(widgets.played_by_box, side_controller_key(state, side), count > 0)
         self.add_button.setEnabled(len(shown) < len(Side))
         chosen_fighter = self.fighter_box.currentData()
         self.fighter_box.clear()
@@ -1233,6 +1263,8 @@ class SidesEditor(QDialog):
         self.sides_grid.addWidget(widgets.name_edit, row, 0)
         self.sides_grid.addWidget(widgets.colour_button, row, 1)
         self.sides_grid.addWidget(widgets.count_label, row, 2)
+        self.sides_grid.addWidget(widgets.played_by_box, row, 3)
+        widgets.played_by_box.activated.connect(lambda _=0, s=side: self.set_played_by(s))
         self.rows[side] = widgets
         return widgets
 
@@ -1268,6 +1300,16 @@ class SidesEditor(QDialog):
             self._run(RecolourSide(side, colour))
         else:
             self._run(AddSide(side, side_name(self._state.sides, side), colour))
+
+    def set_played_by(self, side: Side) -> None:
+        """Every fighter of ``side`` to the player chosen in its row: one command."""
+        key = self.rows[side].played_by_box.currentData()
+        command = None
+        if isinstance(key, str) and key != MIXED_KEY:
+            command = side_command(self._state, side, key)
+        if command is not None:
+            self._run(command)
+        self._reload()  # a refusal, or "mixed" picked again, shows the side as it is
 
     def move_fighter(self) -> None:
         who, side = self.fighter_box.currentData(), self.target_side.currentData()

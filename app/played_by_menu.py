@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMenu
 from app.controller import BattleController
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
-from rules.battle.model import Combatant
+from rules.battle.model import Combatant, Side
 from rules.battle.policy_settings import (
     POLICY_KEYS,
     RETREATING_POLICY,
@@ -21,6 +21,7 @@ from rules.battle.policy_settings import (
     controller_text,
 )
 from rules.battle.sides import side_name
+from rules.battle.state import BattleState
 
 # What each policy does, in the GM's words (the status bar's tip).
 POLICY_TIPS = {
@@ -128,3 +129,38 @@ def _add_whole_side(sub: QMenu, controller: BattleController, who: Combatant) ->
                 SetControllers(tuple((i, PolicyChoice(k)) for i in members))
             )
         )
+
+
+# --- a whole side at once (the Sides dialog) ---------------------------------------
+
+GM_KEY = ""  # the GM, as a combo box's data (a policy is its key)
+MIXED_KEY = "mixed"  # a side whose fighters are not all played alike
+
+
+def side_members(state: BattleState, side: Side) -> tuple[str, ...]:
+    return tuple(c.id for c in state.combatants if c.side is side)
+
+
+def side_controller_key(state: BattleState, side: Side) -> str:
+    """Who plays ``side``: ``GM_KEY``, a policy's key, or ``MIXED_KEY`` when its
+    fighters are played by different controllers (a side without fighters: the GM)."""
+    keys = {
+        GM_KEY if (choice := state.controller(i)) is None else choice.key
+        for i in side_members(state, side)
+    }
+    if not keys:
+        return GM_KEY
+    return keys.pop() if len(keys) == 1 else MIXED_KEY
+
+
+def side_command(state: BattleState, side: Side, key: str) -> SetControllers | None:
+    """Every fighter of ``side`` to the GM (``GM_KEY``) or to the policy ``key``
+    (each keeping the settings it had): one command; None for a side without fighters."""
+    members = side_members(state, side)
+    if not members:
+        return None
+    return SetControllers(
+        tuple(
+            (i, None if key == GM_KEY else _choice_for(state.controller(i), key)) for i in members
+        )
+    )

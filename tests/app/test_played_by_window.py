@@ -13,11 +13,15 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
+from app.character_editor import SidesEditor
 from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
+from app.played_by_menu import GM_KEY, MIXED_KEY
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
+from rules.battle.model import Side
+from tests.app.demo_panes import demo_controller
 from tests.app.turn_order_window import FENCER, SPEARMAN, SWORD, shown_window
 
 
@@ -118,3 +122,26 @@ def test_the_combatants_list_sets_the_controller_and_its_tooltip_says_who_plays(
     tip = pane.model.index(pane.model.row_of(FENCER), 0).data(Qt.ItemDataRole.ToolTipRole)
     assert "Played by the computer (skirmisher)" in tip
     assert command_name(controller.battle.commands[-1], controller.state) == "Played By: Fencer"
+
+
+def test_the_sides_dialog_hands_a_whole_side_over_and_shows_a_mixed_one(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    sides = SidesEditor(controller)
+    qtbot.addWidget(sides)
+    red, blue = sides.rows[Side.RED].played_by_box, sides.rows[Side.BLUE].played_by_box
+    assert red.currentText() == "The GM" and red.findData(MIXED_KEY) < 0
+    red.setCurrentIndex(red.findData("careful"))
+    red.activated.emit(red.currentIndex())  # as the GM's pick sends it
+    assert controller.battle.commands[-1] == SetControllers(
+        ((SWORD, PolicyChoice("careful")), (SPEARMAN, PolicyChoice("careful")))
+    )
+    assert red.currentData() == "careful"
+    assert blue.currentData() == GM_KEY
+    # One fighter of the side taken over by the GM: the side is mixed.
+    controller.execute(SetControllers(((SPEARMAN, None),)))
+    assert red.currentText() == "Mixed"
+    controller.undo()
+    assert red.currentData() == "careful" and red.findData(MIXED_KEY) < 0
+    controller.undo()
+    assert red.currentData() == GM_KEY
+    assert controller.state.controllers == ()
