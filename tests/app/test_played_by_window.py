@@ -17,6 +17,7 @@ from app.character_editor import SidesEditor
 from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
+from app.map.painter import ROLE_PLAIN, render_token
 from app.played_by_menu import GM_KEY, MIXED_KEY
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
@@ -145,3 +146,15 @@ def test_the_sides_dialog_hands_a_whole_side_over_and_shows_a_mixed_one(qtbot: Q
     controller.undo()
     assert red.currentData() == GM_KEY
     assert controller.state.controllers == ()
+
+
+def test_a_computer_fighter_s_token_wears_the_computer_badge(window: MainWindow) -> None:
+    controller = window.controller
+    before = window.map_view.grab().toImage()
+    plain = render_token(controller.state.combatant(FENCER), 40, 1.0, ROLE_PLAIN)
+    badged = render_token(controller.state.combatant(FENCER), 40, 1.0, ROLE_PLAIN, computer=True)
+    assert plain.toImage() != badged.toImage()
+    controller.execute(SetControllers(((FENCER, PolicyChoice("aggressive")),)))
+    assert window.map_view.grab().toImage() != before
+    controller.undo()
+    assert window.map_view.grab().toImage() == before
