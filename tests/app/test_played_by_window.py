@@ -6,6 +6,7 @@ Edit menu."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
@@ -18,10 +19,18 @@ from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from app.map.painter import ROLE_PLAIN, render_token
+from app.new_battle import (
+    LAST_SETUP_KEY,
+    NewBattleDialog,
+    new_battle,
+    read_last_setup,
+    write_last_setup,
+)
 from app.played_by_menu import GM_KEY, MIXED_KEY
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Side
+from rules.battle.roster import AddCombatant
 from tests.app.demo_panes import demo_controller
 from tests.app.turn_order_window import FENCER, SPEARMAN, SWORD, shown_window
 
@@ -158,3 +167,42 @@ def test_a_computer_fighter_s_token_wears_the_computer_badge(window: MainWindow)
     assert window.map_view.grab().toImage() != before
     controller.undo()
     assert window.map_view.grab().toImage() == before
+
+
+# --- New Battle: a side played by the computer from the start ---------------------------
+
+
+def test_new_battle_hands_a_computer_side_s_starting_fighters_over_in_one_command(
+    qtbot: QtBot, settings: QSettings
+) -> None:
+    dialog = NewBattleDialog(seed=5)
+    qtbot.addWidget(dialog)
+    dialog.fighters_box.setValue(2)
+    blue = next(row for row in dialog.side_rows if row.side is Side.BLUE)
+    assert blue.played_by_box.currentText() == "The GM"
+    blue.played_by_box.setCurrentIndex(blue.played_by_box.findData("skirmisher"))
+    setup = dialog.setup()
+    assert setup.computer_sides == ((Side.BLUE, "skirmisher"),)
+    battle = new_battle(setup)
+    assert [type(c) for c in battle.commands] == [AddCombatant] * 4 + [SetControllers]
+    state = battle.state
+    assert {c.id: state.controller(c.id) for c in state.combatants} == {
+        c.id: PolicyChoice("skirmisher") if c.side is Side.BLUE else None for c in state.combatants
+    }
+    battle.undo()
+    assert battle.state.controllers == ()
+    # The next New Battle offers the same again; a set-up without computer sides is
+    # kept as before.
+    write_last_setup(settings, setup)
+    assert read_last_setup(settings) == setup
+    again = NewBattleDialog(seed=6, last=setup)
+    qtbot.addWidget(again)
+    assert [row.policy_key for row in again.side_rows] == ["", "skirmisher"]
+    write_last_setup(settings, replace(setup, computer_sides=()))
+    kept = str(settings.value(LAST_SETUP_KEY))
+    assert "computer_sides" not in kept
+    assert read_last_setup(settings) == replace(setup, computer_sides=())
+    for policy, offered in (("careful", True), ("berserk", False)):
+        extra = f', "computer_sides": {{"blue": "{policy}"}}}}'
+        settings.setValue(LAST_SETUP_KEY, kept[:-1] + extra)
+        assert (read_last_setup(settings) is not None) is offered, policy
