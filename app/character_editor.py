@@ -62,6 +62,7 @@ from app.panes.widgets import buddy_label
 from app.played_by_menu import (
     GM_KEY,
     MIXED_KEY,
+    choice_for,
     policy_label,
     side_command,
     side_controller_key,
@@ -69,6 +70,7 @@ from app.played_by_menu import (
 from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach, parse_digits, parse_signed_digits
 from rules.battle.catalog import Catalog
+from rules.battle.control import SetControllers
 from rules.battle.edits import (
     AddSide,
     ChangeSide,
@@ -446,10 +448,17 @@ class CharacterEditor(QDialog):
         self.side_box = _combo("sideBox", [(side_name(self._state.sides, s), s) for s in Side])
         _select_data(self.side_box, self._combatant.side)
         self.side_box.currentIndexChanged.connect(self.revalidate)
+        # Who plays the fighter (issue 25): Save hands it over with SetControllers.
+        self.played_by_box = _combo(
+            "playedByBox", [("The GM", GM_KEY)] + [(policy_label(k), k) for k in POLICY_KEYS]
+        )
+        current = self._state.controller(self._combatant.id)
+        _select_data(self.played_by_box, GM_KEY if current is None else current.key)
         rows: list[tuple[str, QWidget, str]] = [
             ("Name", self.name_edit, "name"),
             ("Hand", self.handedness_box, "handedness"),
             ("Side", self.side_box, "side"),
+            ("Played by", self.played_by_box, "played_by"),
         ]
         row = 0
         for text, box, place in rows:
@@ -1134,6 +1143,16 @@ class CharacterEditor(QDialog):
             return None
         return EditFighter(self._combatant.id, self._fighter, side)
 
+    def controller_command(self) -> Command | None:
+        """Who plays the fighter, when Save changes it (a second command, after the
+        edit's); None when it stays as it was."""
+        key = self.played_by_box.currentData()
+        current = self._state.controller(self._combatant.id)
+        if not isinstance(key, str) or key == (GM_KEY if current is None else current.key):
+            return None
+        choice = None if key == GM_KEY else choice_for(current, key)
+        return SetControllers(((self._combatant.id, choice),))
+
     def _on_save(self) -> None:
         if not self._problems:
             self.accept()
@@ -1409,6 +1428,9 @@ class CharacterEditing(QObject):
         command = editor.command()
         if command is not None:
             self._controller.execute(command)
+        handed = editor.controller_command()
+        if handed is not None:
+            self._controller.execute(handed)
 
     def edit_sides(self) -> SidesEditor:
         if self.sides_editor is None:

@@ -37,7 +37,7 @@ def policy_label(key: str) -> str:
     return f"The computer: {key}"
 
 
-def _choice_for(current: PolicyChoice | None, key: str) -> PolicyChoice:
+def choice_for(current: PolicyChoice | None, key: str) -> PolicyChoice:
     """The policy ``key``, keeping the settings the fighter already had."""
     return PolicyChoice(key) if current is None else replace(current, key=key)
 
@@ -65,7 +65,7 @@ def add_played_by_menu(menu: QMenu, controller: BattleController, who: Combatant
         action.setChecked(current is not None and current.key == key)
         action.setStatusTip(f"The computer plays {who.name}: it {POLICY_TIPS.get(key, key)}")
         action.triggered.connect(
-            lambda _=False, k=key: set_controllers(((who.id, _choice_for(current, k)),))
+            lambda _=False, k=key: set_controllers(((who.id, choice_for(current, k)),))
         )
     if current is not None:
         _add_settings(sub, controller, who, current)
@@ -161,6 +161,6 @@ def side_command(state: BattleState, side: Side, key: str) -> SetControllers | N
         return None
     return SetControllers(
         tuple(
-            (i, None if key == GM_KEY else _choice_for(state.controller(i), key)) for i in members
+            (i, None if key == GM_KEY else choice_for(state.controller(i), key)) for i in members
         )
     )

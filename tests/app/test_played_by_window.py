@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.character_editor import SidesEditor
+from app.character_editor import CharacterEditing, SidesEditor
 from app.command_names import command_name
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
@@ -206,3 +206,23 @@ def test_new_battle_hands_a_computer_side_s_starting_fighters_over_in_one_comman
         extra = f', "computer_sides": {{"blue": "{policy}"}}}}'
         settings.setValue(LAST_SETUP_KEY, kept[:-1] + extra)
         assert (read_last_setup(settings) is not None) is offered, policy
+
+
+def test_the_character_editor_hands_the_fighter_over_on_save(qtbot: QtBot) -> None:
+    controller = demo_controller()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    editing = CharacterEditing(controller, parent, lambda: None)
+    editor = editing.edit(SPEARMAN)
+    box = editor.played_by_box
+    assert box.currentData() == GM_KEY
+    assert editor.controller_command() is None
+    box.setCurrentIndex(box.findData("careful"))
+    editor.accept()  # Save: no sheet change, only who plays it
+    assert controller.battle.commands == (SetControllers(((SPEARMAN, PolicyChoice("careful")),)),)
+    editor = editing.edit(SPEARMAN)
+    assert editor.played_by_box.currentData() == "careful"
+    editor.played_by_box.setCurrentIndex(editor.played_by_box.findData(GM_KEY))
+    editor.accept()
+    assert controller.state.controller(SPEARMAN) is None
+    assert len(controller.battle.commands) == 2
