@@ -62,6 +62,7 @@ from app.panes.widgets import buddy_label
 from app.played_by_menu import (
     GM_KEY,
     MIXED_KEY,
+    changes_anything,
     choice_for,
     policy_label,
     side_command,
@@ -1326,7 +1327,7 @@ class SidesEditor(QDialog):
         command = None
         if isinstance(key, str) and key != MIXED_KEY:
             command = side_command(self._state, side, key)
-        if command is not None:
+        if command is not None and changes_anything(self._state, command):
             self._run(command)
         self._reload()  # a refusal, or "mixed" picked again, shows the side as it is
 

@@ -42,6 +42,18 @@ def choice_for(current: PolicyChoice | None, key: str) -> PolicyChoice:
     return PolicyChoice(key) if current is None else replace(current, key=key)
 
 
+def changes_anything(state: BattleState, command: SetControllers) -> bool:
+    """Whether ``command`` gives some fighter another controller than it has."""
+    return any(state.controller(i) != choice for i, choice in command.controllers)
+
+
+def hand_over(controller: BattleController, command: SetControllers) -> None:
+    """Execute ``command`` unless every fighter is already so played: picking
+    the choice a menu shows checked leaves no empty step in the undo history."""
+    if changes_anything(controller.state, command):
+        controller.execute(command)
+
+
 def add_played_by_menu(menu: QMenu, controller: BattleController, who: Combatant) -> QMenu:
     """Add the "Played by" submenu for ``who`` to ``menu`` and return it."""
     state = controller.state
@@ -50,7 +62,7 @@ def add_played_by_menu(menu: QMenu, controller: BattleController, who: Combatant
     sub.setObjectName("playedByMenu")
 
     def set_controllers(pairs: tuple[tuple[str, PolicyChoice | None], ...]) -> None:
-        controller.execute(SetControllers(pairs))
+        hand_over(controller, SetControllers(pairs))
 
     gm = sub.addAction("The &GM")
     gm.setObjectName("playedBy:gm")
@@ -86,8 +98,8 @@ def _add_settings(
         action.setCheckable(True)
         action.setChecked(current.target == target)
         action.triggered.connect(
-            lambda _=False, t=target: controller.execute(
-                SetControllers(((who.id, replace(current, target=t)),))
+            lambda _=False, t=target: hand_over(
+                controller, SetControllers(((who.id, replace(current, target=t)),))
             )
         )
     if current.key != RETREATING_POLICY:
@@ -100,8 +112,8 @@ def _add_settings(
         action.setCheckable(True)
         action.setChecked(current.retreat_below == threshold)
         action.triggered.connect(
-            lambda _=False, r=threshold: controller.execute(
-                SetControllers(((who.id, replace(current, retreat_below=r)),))
+            lambda _=False, r=threshold: hand_over(
+                controller, SetControllers(((who.id, replace(current, retreat_below=r)),))
             )
         )
 
@@ -118,15 +130,15 @@ def _add_whole_side(sub: QMenu, controller: BattleController, who: Combatant) ->
     gm.setObjectName("sidePlayedBy:gm")
     gm.setStatusTip(f"The GM plays every fighter of {name}")
     gm.triggered.connect(
-        lambda _=False: controller.execute(SetControllers(tuple((i, None) for i in members)))
+        lambda _=False: hand_over(controller, SetControllers(tuple((i, None) for i in members)))
     )
     for key in POLICY_KEYS:
         action = side_menu.addAction(policy_label(key))
         action.setObjectName(f"sidePlayedBy:{key}")
         action.setStatusTip(f"The computer plays every fighter of {name} ({key})")
         action.triggered.connect(
-            lambda _=False, k=key: controller.execute(
-                SetControllers(tuple((i, PolicyChoice(k)) for i in members))
+            lambda _=False, k=key: hand_over(
+                controller, SetControllers(tuple((i, PolicyChoice(k)) for i in members))
             )
         )
 

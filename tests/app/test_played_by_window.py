@@ -226,3 +226,13 @@ def test_the_character_editor_hands_the_fighter_over_on_save(qtbot: QtBot) -> No
     editor.accept()
     assert controller.state.controller(SPEARMAN) is None
     assert len(controller.battle.commands) == 2
+
+
+def test_picking_the_choice_already_checked_adds_no_step_to_undo(window: MainWindow) -> None:
+    map_action(window, FENCER, "playedBy:gm").trigger()
+    map_action(window, FENCER, "sidePlayedBy:gm").trigger()
+    assert window.controller.battle.commands == ()
+    map_action(window, FENCER, "playedBy:careful").trigger()
+    map_action(window, FENCER, "playedBy:careful").trigger()
+    map_action(window, FENCER, "target:nearest").trigger()
+    assert len(window.controller.battle.commands) == 1
