@@ -369,21 +369,34 @@ class BattleState:
         return replace(self, items=tuple(i for i in self.items if i.id != item_id))
 
 
+# The choices found playable so far (a battle has a handful): every new state
+# checks its controllers, and this spares it the checks of each choice again.
+_PLAYABLE: set[PolicyChoice] = set()
+_MAX_PLAYABLE = 1000
+
+
 def _check_controllers(
     controllers: tuple[tuple[str, PolicyChoice], ...], combatant_ids: Sequence[str]
 ) -> None:
     """Each computer-played fighter named once, on the map, with settings a policy
     takes (a hand-edited file cannot bring in others)."""
-    named = [combatant_id for combatant_id, _ in controllers]
-    if len(set(named)) != len(named):
-        raise IllegalCommandError(f"a fighter is given two controllers in {named}")
-    unknown = sorted(set(named) - set(combatant_ids))
-    if unknown:
+    named = {combatant_id for combatant_id, _ in controllers}
+    if len(named) != len(controllers):
+        raise IllegalCommandError(
+            f"a fighter is given two controllers in {[i for i, _ in controllers]}"
+        )
+    if not named.issubset(combatant_ids):
+        unknown = sorted(named - set(combatant_ids))
         raise IllegalCommandError(f"controllers name no combatant {unknown}")
     for combatant_id, choice in controllers:
+        # True equals 1.0: a threshold given as a bool is checked (and refused) anew.
+        if choice in _PLAYABLE and type(choice.retreat_below) is not bool:
+            continue
         problem = policy_problem(choice)
         if problem is not None:
             raise IllegalCommandError(f"the controller of {combatant_id!r}: {problem}")
+        if len(_PLAYABLE) < _MAX_PLAYABLE:
+            _PLAYABLE.add(choice)
 
 
 @quick_init
