@@ -18,7 +18,6 @@ from rules.battle.policy_settings import (
     POLICY_KEYS,
     RETREATING_POLICY,
     TARGET_KEYS,
-    controller_text,
 )
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
@@ -58,7 +57,9 @@ def add_played_by_menu(menu: QMenu, controller: BattleController, who: Combatant
     """Add the "Played by" submenu for ``who`` to ``menu`` and return it."""
     state = controller.state
     current = state.controller(who.id)
-    sub = menu.addMenu(f"Played &by: {controller_text(current)}")
+    # The policy alone in the title, its settings checked inside: the menu stays narrow.
+    who_plays = "the GM" if current is None else f"the computer ({current.key})"
+    sub = menu.addMenu(f"Played &by: {who_plays}")
     sub.setObjectName("playedByMenu")
 
     def set_controllers(pairs: tuple[tuple[str, PolicyChoice | None], ...]) -> None:
