@@ -15,7 +15,9 @@ shows beside its field and Save stays disabled until there is none. Save
 executes one ``EditFighter`` command, so the edit is undone and replayed.
 
 ``SidesEditor`` sets up, renames and recolours the battle's sides and moves a
-fighter to another side, each change a command at once (``rules.battle.edits``).
+fighter to another side, each change a command at once (``rules.battle.edits``);
+it hands a whole side to the GM or a computer policy (``SetControllers``, as the
+fighters' "Played by" menus: ``app.played_by_menu``).
 ``CharacterEditing`` holds the Battle menu's actions and opens both.
 """
 
@@ -57,9 +59,19 @@ from app.map.tools import combatant_at
 from app.map.view import MapView
 from app.new_battle import ColourChooser, choose_colour_with_dialog, colour_icon
 from app.panes.widgets import buddy_label
+from app.played_by_menu import (
+    GM_KEY,
+    MIXED_KEY,
+    changes_anything,
+    choice_for,
+    policy_label,
+    side_command,
+    side_controller_key,
+)
 from app.templates import first_untaken
 from hexmap import Handedness, HexmapError, Reach, parse_digits, parse_signed_digits
 from rules.battle.catalog import Catalog
+from rules.battle.control import SetControllers
 from rules.battle.edits import (
     AddSide,
     ChangeSide,
@@ -88,6 +100,7 @@ from rules.battle.model import (
     WeaponMode,
     WeaponSize,
 )
+from rules.battle.policy_settings import POLICY_KEYS
 from rules.battle.sides import MAX_SIDE_NAME, side_name
 from rules.battle.state import BattleState, Command
 from rules.core.dice import Dice
@@ -312,6 +325,18 @@ def _combo(object_name: str, items: Sequence[tuple[str, object]]) -> QComboBox:
     return box
 
 
+def _show_played_by(box: QComboBox, key: str, enabled: bool) -> None:
+    """A side's "played by" box showing ``key``; "Mixed" is offered only while
+    the side's fighters are played by different controllers."""
+    mixed = box.findData(MIXED_KEY)
+    if key == MIXED_KEY and mixed < 0:
+        box.addItem("Mixed", MIXED_KEY)
+    elif key != MIXED_KEY and mixed >= 0:
+        box.removeItem(mixed)
+    _select_data(box, key)
+    box.setEnabled(enabled)
+
+
 def _select_data(box: QComboBox, data: object) -> None:
     index = box.findData(data)
     box.setCurrentIndex(max(index, 0))
@@ -424,10 +449,17 @@ class CharacterEditor(QDialog):
         self.side_box = _combo("sideBox", [(side_name(self._state.sides, s), s) for s in Side])
         _select_data(self.side_box, self._combatant.side)
         self.side_box.currentIndexChanged.connect(self.revalidate)
+        # Who plays the fighter (issue 25): Save hands it over with SetControllers.
+        self.played_by_box = _combo(
+            "playedByBox", [("The GM", GM_KEY)] + [(policy_label(k), k) for k in POLICY_KEYS]
+        )
+        current = self._state.controller(self._combatant.id)
+        _select_data(self.played_by_box, GM_KEY if current is None else current.key)
         rows: list[tuple[str, QWidget, str]] = [
             ("Name", self.name_edit, "name"),
             ("Hand", self.handedness_box, "handedness"),
             ("Side", self.side_box, "side"),
+            ("Played by", self.played_by_box, "played_by"),
         ]
         row = 0
         for text, box, place in rows:
@@ -1112,6 +1144,16 @@ class CharacterEditor(QDialog):
             return None
         return EditFighter(self._combatant.id, self._fighter, side)
 
+    def controller_command(self) -> Command | None:
+        """Who plays the fighter, when Save changes it (a second command, after the
+        edit's); None when it stays as it was."""
+        key = self.played_by_box.currentData()
+        current = self._state.controller(self._combatant.id)
+        if not isinstance(key, str) or key == (GM_KEY if current is None else current.key):
+            return None
+        choice = None if key == GM_KEY else choice_for(current, key)
+        return SetControllers(((self._combatant.id, choice),))
+
     def _on_save(self) -> None:
         if not self._problems:
             self.accept()
@@ -1132,6 +1174,13 @@ class SideRowWidgets:
         self.colour_button.setObjectName(f"sideColour:{side.value}")
         self.count_label = QLabel(parent)
         self.count_label.setObjectName(f"sideCount:{side.value}")
+        # Who plays the side's fighters: the GM or a computer policy (issue 25).
+        self.played_by_box = QComboBox(parent)
+        self.played_by_box.setObjectName(f"sidePlayedBy:{side.value}")
+        self.played_by_box.setToolTip("Who plays every fighter of this side")
+        self.played_by_box.addItem("The GM", GM_KEY)
+        for key in POLICY_KEYS:
+            self.played_by_box.addItem(policy_label(key), key)
 
 
 class SidesEditor(QDialog):
@@ -1214,6 +1263,7 @@ class SidesEditor(QDialog):
             widgets.colour_button.setIcon(colour_icon(QColor(self.colour_of(side))))
             count = sum(1 for c in state.combatants if c.side is side)
             widgets.count_label.setText(f"{count} fighter{'s' if count != 1 else ''}")
+            _show_played_by(widgets.played_by_box, side_controller_key(state, side), count > 0)
         self.add_button.setEnabled(len(shown) < len(Side))
         chosen_fighter = self.fighter_box.currentData()
         self.fighter_box.clear()
@@ -1233,6 +1283,8 @@ class SidesEditor(QDialog):
         self.sides_grid.addWidget(widgets.name_edit, row, 0)
         self.sides_grid.addWidget(widgets.colour_button, row, 1)
         self.sides_grid.addWidget(widgets.count_label, row, 2)
+        self.sides_grid.addWidget(widgets.played_by_box, row, 3)
+        widgets.played_by_box.activated.connect(lambda _=0, s=side: self.set_played_by(s))
         self.rows[side] = widgets
         return widgets
 
@@ -1268,6 +1320,16 @@ class SidesEditor(QDialog):
             self._run(RecolourSide(side, colour))
         else:
             self._run(AddSide(side, side_name(self._state.sides, side), colour))
+
+    def set_played_by(self, side: Side) -> None:
+        """Every fighter of ``side`` to the player chosen in its row: one command."""
+        key = self.rows[side].played_by_box.currentData()
+        command = None
+        if isinstance(key, str) and key != MIXED_KEY:
+            command = side_command(self._state, side, key)
+        if command is not None and changes_anything(self._state, command):
+            self._run(command)
+        self._reload()  # a refusal, or "mixed" picked again, shows the side as it is
 
     def move_fighter(self) -> None:
         who, side = self.fighter_box.currentData(), self.target_side.currentData()
@@ -1367,6 +1429,9 @@ class CharacterEditing(QObject):
         command = editor.command()
         if command is not None:
             self._controller.execute(command)
+        handed = editor.controller_command()
+        if handed is not None:
+            self._controller.execute(handed)
 
     def edit_sides(self) -> SidesEditor:
         if self.sides_editor is None:

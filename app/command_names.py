@@ -30,6 +30,7 @@ from rules.battle.commands import (
     SetRulesetOptions,
     TurnCombatant,
 )
+from rules.battle.control import SetControllers
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
 from rules.battle.state import BattleState, Command
 
@@ -55,6 +56,7 @@ COMMAND_LABELS: dict[type[Command], str] = {
     AddSide: "Add Side",
     RenameSide: "Rename Side",
     RecolourSide: "Recolour Side",
+    SetControllers: "Played By",
 }
 
 ACTOR_AND_TARGET = " → "
@@ -72,6 +74,9 @@ def command_label(command: Command) -> str:
 def command_name(command: Command, state: BattleState) -> str:
     """The command with the combatants it names, in the order its fields give them
     (the attacker before the defender): "Attack: Spearman → Fencer"."""
+    if isinstance(command, SetControllers):  # several fighters, none before another
+        named = combatant_names_of(tuple(i for i, _ in command.controllers), state)
+        return f"{command_label(command)}: {', '.join(named)}" if named else "Played By"
     names = combatant_names(command, state)
     if isinstance(command, AddItem) and command.name:
         names = (*names, command.name)
@@ -89,3 +94,9 @@ def combatant_names(command: Command, state: BattleState) -> tuple[str, ...]:
         if field.name.endswith("_id") and isinstance(value, str) and value in by_id:
             found.append(by_id[value])
     return tuple(found)
+
+
+def combatant_names_of(ids: tuple[str, ...], state: BattleState) -> tuple[str, ...]:
+    """The names of the combatants ``ids`` names, those the state holds."""
+    by_id = {c.id: c.name for c in state.combatants}
+    return tuple(by_id[i] for i in ids if i in by_id)

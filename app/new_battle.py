@@ -68,9 +68,12 @@ from app.templates import (
 from app.theme import SIDE_COLOURS
 from hexmap import Facing, Handedness, Hex, HexGrid, parse_digits
 from rules.battle.battle import Battle
+from rules.battle.control import SetControllers
+from rules.battle.controllers import PolicyChoice
 from rules.battle.edits import fighter_problems
 from rules.battle.limits import MAX_MAP_SIDE
 from rules.battle.model import Combatant, Side
+from rules.battle.policy_settings import POLICY_KEYS
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
 from rules.battle.state import BattleState
@@ -118,6 +121,10 @@ class NewBattleSetup:
     # limits). The window rolls it through its controller, so that physical dice
     # ask the table for it (``app.file_actions.FileActions.new_battle``).
     roll_initiative: bool = False
+    # The sides the computer plays, each with its policy's key (issue 25): their
+    # starting fighters are handed to it in one ``SetControllers``; the other
+    # sides are the GM's.
+    computer_sides: tuple[tuple[Side, str], ...] = ()
 
 
 # --- the last set-up, for the next New Battle -------------------------------------------
@@ -138,6 +145,8 @@ def write_last_setup(settings: QSettings, setup: NewBattleSetup) -> None:
         "starting_fighters": setup.starting_fighters,
         "roll_initiative": setup.roll_initiative,
     }
+    if setup.computer_sides:  # a set-up of the GM's sides alone is kept as before
+        document["computer_sides"] = {side.value: key for side, key in setup.computer_sides}
     settings.setValue(LAST_SETUP_KEY, json.dumps(document))
 
 
@@ -181,6 +190,13 @@ def _setup_of(document: object) -> NewBattleSetup:
     roll_initiative = document["roll_initiative"]
     if not isinstance(roll_initiative, bool):
         raise TypeError("roll_initiative: expected true or false")
+    computer = document.get("computer_sides", {})  # none kept before computer control
+    if not isinstance(computer, dict) or not all(key in POLICY_KEYS for key in computer.values()):
+        raise ValueError("computer_sides: expected a policy for each side")
+    in_battle = {s.side for s in sides}
+    computer_sides = tuple(
+        (Side(side), key) for side, key in computer.items() if Side(side) in in_battle
+    )
     return NewBattleSetup(
         columns=_bounded(document["columns"], 1, MAX_MAP_SIDE),
         rows=_bounded(document["rows"], 1, MAX_MAP_SIDE),
@@ -190,6 +206,7 @@ def _setup_of(document: object) -> NewBattleSetup:
         seed=_bounded(document["seed"], 0, 10**SEED_DIGITS - 1),
         starting_fighters=_bounded(document["starting_fighters"], 0, MAX_STARTING_FIGHTERS),
         roll_initiative=roll_initiative,
+        computer_sides=computer_sides,
     )
 
 
@@ -200,7 +217,9 @@ def new_battle(
 ) -> Battle:
     """The battle the dialog describes: its map, rules and sides, and its starting
     fighters (``setup.starting_fighters`` a side, from ``templates``, by default
-    the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``.
+    the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``;
+    those of the sides the computer plays (``setup.computer_sides``) then handed to
+    it by one ``SetControllers``.
     ``RulesError`` for an unknown ruleset or options it refuses together, before
     anything is made."""
     get_ruleset(setup.ruleset_key, setup.ruleset_options)
@@ -217,6 +236,11 @@ def new_battle(
             templates = starting_templates(setup.ruleset_key)
         for combatant in starting_lineup(state, templates, setup.starting_fighters, handedness):
             battle.execute(AddCombatant(combatant))
+    policies = dict(setup.computer_sides)
+    fighters = battle.state.combatants
+    handed = tuple((c.id, PolicyChoice(policies[c.side])) for c in fighters if c.side in policies)
+    if handed:  # one command: Undo gives the whole line-up back to the GM
+        battle.execute(SetControllers(handed))
     return battle
 
 
@@ -355,12 +379,19 @@ class SideRow(QWidget):
         self.colour_button.setObjectName(f"sideColour:{side.value}")
         self.colour_button.setToolTip("The colour of this side's tokens")
         self.colour_button.clicked.connect(self._on_colour_button_clicked)
+        self.played_by_box = QComboBox(self)
+        self.played_by_box.setObjectName(f"newSidePlayedBy:{side.value}")
+        self.played_by_box.setToolTip("Who plays this side's starting fighters")
+        self.played_by_box.addItem("The GM", "")
+        for key in POLICY_KEYS:
+            self.played_by_box.addItem(f"The computer: {key}", key)
         self.remove_button = QToolButton(self)
         self.remove_button.setObjectName(f"removeSide:{side.value}")
         self.remove_button.setText("Remove")
         self.remove_button.setToolTip("Take this side out of the battle")
         layout.addWidget(self.name_edit, 1)
         layout.addWidget(self.colour_button)
+        layout.addWidget(self.played_by_box)
         layout.addWidget(self.remove_button)
         self._show_colour()
 
@@ -380,6 +411,15 @@ class SideRow(QWidget):
     def setup(self) -> SideSetup:
         name = self.name_edit.text().strip() or DEFAULT_SIDE_NAMES[self.side]
         return SideSetup(self.side, name, self.colour.name())
+
+    @property
+    def policy_key(self) -> str:
+        """The policy the computer plays this side with; "" for the GM."""
+        key = self.played_by_box.currentData()
+        return key if isinstance(key, str) else ""
+
+    def set_policy_key(self, key: str) -> None:
+        self.played_by_box.setCurrentIndex(max(0, self.played_by_box.findData(key)))
 
 
 class NewBattleDialog(QDialog):
@@ -590,9 +630,11 @@ class NewBattleDialog(QDialog):
                     self.remove_side(row)
             for side in wanted:
                 self.add_side(side)
+            computer = dict(setup.computer_sides)
             for row in self.side_rows:
                 row.name_edit.setText(wanted[row.side].name)
                 row.set_colour(QColor(wanted[row.side].colour))
+                row.set_policy_key(computer.get(row.side, ""))
 
     def _update_side_buttons(self) -> None:
         self.add_side_button.setEnabled(len(self.side_rows) < MAX_SIDES)
@@ -788,6 +830,9 @@ class NewBattleDialog(QDialog):
             starting_fighters=self.fighters_box.value(),
             roll_initiative=self.initiative_check.isEnabled()
             and self.initiative_check.isChecked(),
+            computer_sides=tuple(
+                (row.side, row.policy_key) for row in self.side_rows if row.policy_key
+            ),
         )
 
 

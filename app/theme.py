@@ -64,6 +64,7 @@ TARGET_RING = QColor("#e0202a")
 UNCONSCIOUS = QColor("#8d8a84")
 DEAD = QColor("#6e6a64")
 DEAD_CROSS = QColor("#2a0a0a")
+COMPUTER_BADGE = QColor("#2f4a6d")  # a fighter the computer plays (app.map.painter)
 
 HP_GOOD = QColor("#3fae49")
 HP_HURT = QColor("#e3a21a")

@@ -1,6 +1,7 @@
 """The map's context menu: for a combatant "Set as target", "Select", its postures
 (``SetPosture``), what it must ready or may draw (``ReadyWeapon``), what it may
-put away (``PutAwayItem``) and what it may drop; on an
+put away (``PutAwayItem``), what it may drop and who plays it (the GM or the
+computer: ``app.played_by_menu``); on an
 empty hex the GM's "Place item"; for items on the hex, "Pick up" by the selection
 (``PickUpItem``)."""
 
@@ -29,6 +30,7 @@ from app.map.tools import (
     ready_command,
 )
 from app.new_battle import add_fighter_menu, duplicate_fighter_action, remove_fighter_action
+from app.played_by_menu import add_played_by_menu
 from hexmap import Hex
 from rules.battle.items import ItemKind
 from rules.battle.model import Combatant
@@ -78,6 +80,7 @@ def context_menu_for(
                     f"{c.name} drops the {name}: pick the hex where it falls"
                 )
                 action.triggered.connect(lambda _=False, cid=c.id, k=key: begin_drop(cid, k))
+        add_played_by_menu(menu, controller, c)
         remove_fighter_action(menu, controller, c)
         duplicate_fighter_action(menu, controller, c)
     else:

@@ -567,8 +567,9 @@ class TokenCache:
         role: int,
         exact: bool = True,
         conditions: tuple[str, ...] = (),
+        computer: bool = False,
     ) -> QPixmap:
-        look = (_token_look(c, dpr, role), conditions)
+        look = (_token_look(c, dpr, role), conditions, computer)
         sizes = self._cache.get(look)
         key = round(size, 2)
         if sizes is not None:
@@ -583,7 +584,7 @@ class TokenCache:
             sizes = None
         if sizes is None:
             sizes = self._cache.setdefault(look, {})
-        pixmap = render_token(c, key, dpr, role, conditions)
+        pixmap = render_token(c, key, dpr, role, conditions, computer)
         sizes[key] = pixmap
         self._count += 1
         return pixmap
@@ -616,7 +617,12 @@ def token_shape(s: float) -> QPainterPath:
 
 
 def render_token(
-    c: Combatant, size: float, dpr: float, role: int, conditions: tuple[str, ...] = ()
+    c: Combatant,
+    size: float,
+    dpr: float,
+    role: int,
+    conditions: tuple[str, ...] = (),
+    computer: bool = False,
 ) -> QPixmap:
     """Draw a token for a hex of radius ``size`` screen pixels, centred in its pixmap.
 
@@ -625,7 +631,8 @@ def render_token(
     (handedness at a glance); a hit-point bar below. Unconscious is grey, dead grey
     with a cross; the selection glows gold, the target has red cross-hairs.
     ``conditions`` (the ruleset's ``condition_labels``) are lettered badges at the
-    upper right (``condition_badges``).
+    upper right (``condition_badges``). A fighter the computer plays
+    (``computer``) has a small screen at the lower right (``draw_computer_badge``).
     """
     half = token_extent(size)
     side_px = token_pixmap_side(size, dpr)
@@ -804,8 +811,28 @@ def render_token(
     badges = condition_badges(c, conditions)
     if badges and s >= BADGE_MIN_SIZE:
         draw_condition_badges(p, badges, s)
+    if computer and s >= BADGE_MIN_SIZE:
+        draw_computer_badge(p, s)
     p.end()
     return pixmap
+
+
+def draw_computer_badge(p: QPainter, s: float) -> None:
+    """A small screen on a dark disc at the token's lower right, upright whichever
+    way it points: the computer plays this fighter (issue 25)."""
+    r = max(4.5, 0.19 * s)
+    centre = QPointF(0.62 * s, 0.5 * s)
+    p.setPen(QPen(QColor(30, 26, 20, 220), max(1.0, 0.03 * s)))
+    p.setBrush(theme.COMPUTER_BADGE)
+    p.drawEllipse(centre, r, r)
+    screen = QRectF(centre.x() - 0.58 * r, centre.y() - 0.5 * r, 1.16 * r, 0.78 * r)
+    p.setPen(QPen(QColor("#f4f2ee"), max(0.8, 0.16 * r)))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(screen)
+    p.drawLine(
+        QPointF(centre.x() - 0.32 * r, centre.y() + 0.55 * r),
+        QPointF(centre.x() + 0.32 * r, centre.y() + 0.55 * r),
+    )
 
 
 # A token's conditions as badges: a letter on a colour, by the first word of the

@@ -710,6 +710,7 @@ class MapView(QWidget):
             self._controller.state.combatants,
             key=lambda c: (c.status is not Status.DEAD, c.id == target, c.id == selected),
         )
+        computer = {i for i, _ in self._controller.state.controllers}
         for c in ordered:
             cx, cy = camera.to_screen_xy(c.hex)
             if not exposed.intersects(QRectF(cx - half, cy - half, 2 * half, 2 * half)):
@@ -720,7 +721,13 @@ class MapView(QWidget):
                 else mp.ROLE_PLAIN
             )  # fmt: skip
             pixmap = self._tokens.get(
-                c, size_px, dpr, role, exact=not self._zooming, conditions=self.conditions_of(c)
+                c,
+                size_px,
+                dpr,
+                role,
+                exact=not self._zooming,
+                conditions=self.conditions_of(c),
+                computer=c.id in computer,
             )
             if tools.dragging_token and c.id == tools.press_token:
                 p.setOpacity(0.35)

@@ -45,8 +45,10 @@ from app.panes.widgets import (
     side_swatch,
     status_colour,
 )
+from app.played_by_menu import add_played_by_menu
 from rules.battle.battle import BattleChange
 from rules.battle.model import Combatant, Status
+from rules.battle.policy_settings import controller_text
 from rules.battle.sides import side_name
 from rules.battle.values import hex_name
 
@@ -124,6 +126,9 @@ class CombatantsModel(QAbstractTableModel):
                 f"{status_word(view, c.status)}",
                 *penalty_lines(view, c),
             ]
+            policy = self._controller.state.controller(c.id)
+            if policy is not None:  # the GM's own fighters, as before computer control
+                lines.insert(1, f"Played by {controller_text(policy)}")
             return "\n".join(lines)
         if col == self.NAME:
             if role == Qt.ItemDataRole.DisplayRole:
@@ -266,15 +271,21 @@ class CombatantsPane(QDockWidget):
         index = self.table.indexAt(pos)
         if not index.isValid():
             return
-        combatant = self.model.combatant_at(index.row())
+        menu = self.menu_for_row(index.row())
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    def menu_for_row(self, row: int) -> QMenu:
+        """The right-click menu of the fighter in ``row``."""
+        combatant = self.model.combatant_at(row)
         menu = QMenu(self)
         select = menu.addAction(f"Select {combatant.name}")
         select.triggered.connect(lambda: self._controller.select(combatant.id))
         target = menu.addAction(f"Set {combatant.name} as target")
         target.setEnabled(combatant.id != self._controller.selected_id)
         target.triggered.connect(lambda: self._controller.set_target(combatant.id))
+        add_played_by_menu(menu, self._controller, combatant)
         duplicate_fighter_action(menu, self._controller, combatant)
-        menu.exec(self.table.viewport().mapToGlobal(pos))
+        return menu
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Ctrl+click on a row sets the target without changing the selection."""

@@ -425,6 +425,10 @@ def _changed_ids(before: BattleState, after: BattleState) -> frozenset[str]:
     changed = frozenset(
         c.id for c in after.combatants if (was := old.get(c.id)) is not c and was != c
     )
+    if before.controllers != after.controllers:  # handed to the computer or taken back
+        changed |= frozenset(
+            c.id for c in after.combatants if before.controller(c.id) != after.controller(c.id)
+        )
     if len(after.combatants) - len(changed - old.keys()) == len(old):
         return changed
     # a combatant left the battle (rules.battle.roster, or the undo of its arrival)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import rules.battle.control  # (SetControllers: saved with these)
 import rules.battle.edits  # (EditFighter and the side commands: saved with these)
 import rules.battle.roster  # noqa: F401  (AddCombatant, RemoveCombatant: saved with these)
 from hexmap import Facing, Hex

@@ -59,6 +59,7 @@ GENERAL_LIMIT = CountLimit(MAX_ENTRIES, "entries", "a list in a file holds")
 LIMITS_BY_PART: Mapping[str, CountLimit] = MappingProxyType(
     {
         "combatants": CountLimit(MAX_FIGHTERS, "fighters", "a battle holds"),
+        "controllers": CountLimit(MAX_FIGHTERS, "controllers", "a battle holds"),
         "weapons": CountLimit(MAX_WEAPONS, "weapons", "a fighter carries"),
         "modes": CountLimit(MAX_MODES, "modes", "a weapon has"),
         "items": CountLimit(MAX_ITEMS, "items", "the map holds"),

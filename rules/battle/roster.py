@@ -137,6 +137,9 @@ class RemoveCombatant(Command):
 
     def apply(self, state: BattleState, rng: DiceSource, ruleset: BattleRuleset) -> CommandResult:
         leaving = state.combatant(self.combatant_id)
+        if state.controller(leaving.id) is not None:  # a newcomer given its id is the GM's
+            kept = tuple(pair for pair in state.controllers if pair[0] != leaving.id)
+            state = replace(state, controllers=kept)
         remaining = tuple(c for c in state.combatants if c.id != leaving.id)
         events: list[Event] = [
             CombatantRemoved(

@@ -22,12 +22,14 @@ from hexmap import Hex, HexGrid
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer
 from rules.battle.citations import CoreCitations
 from rules.battle.condition import FighterCondition
+from rules.battle.controllers import PolicyChoice
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
 from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Status, Weapon
 from rules.battle.movement import PostureMove
 from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
+from rules.battle.policy_settings import policy_problem
 from rules.battle.scatter import StrayHitRules
 from rules.battle.sides import SideSetup
 from rules.battle.terrain import TerrainFact, TerrainMap
@@ -272,6 +274,10 @@ class BattleState:
     # How the battle ended, once every side but one (or every side) has no fighter
     # able to act (rules.battle.decision); None while it goes on.
     outcome: BattleOutcome | None = None
+    # Who plays each fighter the computer plays (rules.battle.controllers): its id
+    # and policy, in the order of ``combatants``. A fighter not named is the GM's,
+    # as every fighter of a battle from before computer control.
+    controllers: tuple[tuple[str, PolicyChoice], ...] = ()
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -293,6 +299,8 @@ class BattleState:
         item_ids = [i.id for i in self.items]
         if len(set(item_ids)) != len(item_ids):
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
+        if self.controllers:
+            _check_controllers(self.controllers, ids)
 
     @property
     def round(self) -> int:
@@ -303,6 +311,13 @@ class BattleState:
     def turns_running(self) -> bool:
         """Whether the turn order has begun (and the turn rules are checked)."""
         return self.active_id is not None
+
+    def controller(self, combatant_id: str) -> PolicyChoice | None:
+        """The policy the computer plays ``combatant_id`` with; None: the GM plays it."""
+        for controlled, choice in self.controllers:
+            if controlled == combatant_id:
+                return choice
+        return None
 
     def combatant(self, combatant_id: str) -> Combatant:
         for c in self.combatants:
@@ -352,6 +367,36 @@ class BattleState:
     def without_item(self, item_id: str) -> BattleState:
         self.item(item_id)
         return replace(self, items=tuple(i for i in self.items if i.id != item_id))
+
+
+# The choices found playable so far (a battle has a handful): every new state
+# checks its controllers, and this spares it the checks of each choice again.
+_PLAYABLE: set[PolicyChoice] = set()
+_MAX_PLAYABLE = 1000
+
+
+def _check_controllers(
+    controllers: tuple[tuple[str, PolicyChoice], ...], combatant_ids: Sequence[str]
+) -> None:
+    """Each computer-played fighter named once, on the map, with settings a policy
+    takes (a hand-edited file cannot bring in others)."""
+    named = {combatant_id for combatant_id, _ in controllers}
+    if len(named) != len(controllers):
+        raise IllegalCommandError(
+            f"a fighter is given two controllers in {[i for i, _ in controllers]}"
+        )
+    if not named.issubset(combatant_ids):
+        unknown = sorted(named - set(combatant_ids))
+        raise IllegalCommandError(f"controllers name no combatant {unknown}")
+    for combatant_id, choice in controllers:
+        # True equals 1.0: a threshold given as a bool is checked (and refused) anew.
+        if choice in _PLAYABLE and type(choice.retreat_below) is not bool:
+            continue
+        problem = policy_problem(choice)
+        if problem is not None:
+            raise IllegalCommandError(f"the controller of {combatant_id!r}: {problem}")
+        if len(_PLAYABLE) < _MAX_PLAYABLE:
+            _PLAYABLE.add(choice)
 
 
 @quick_init

@@ -30,6 +30,8 @@ from app.files import (
 from hexmap import Facing
 from rules.battle.battle import Battle
 from rules.battle.commands import TurnCombatant
+from rules.battle.control import SetControllers
+from rules.battle.controllers import PolicyChoice
 from rules.battle.savefile import MAX_FILE_BYTES
 from rules.core.errors import RulesError
 from tests.rules.test_history import demo_battle, play_random_sequence, random_command
@@ -305,3 +307,22 @@ def test_a_killed_battle_is_recovered_with_its_last_command(tmp_path: Path) -> N
     recovered = recover(entry)
     assert same_battle(recovered, expected)
     assert recovered.redo_command == expected.redo_command  # the last command is back
+
+
+def test_the_journal_brings_back_who_plays_each_fighter(tmp_path: Path) -> None:
+    """Issue 25: handing fighters to the computer and taking one back are in the
+    autosave, with their undo."""
+    battle = demo_battle(6)
+    autosave = Autosave(battle, tmp_path)
+    battle.subscribe(autosave.record)
+    aggressive, careful = PolicyChoice("aggressive"), PolicyChoice("careful", "weakest", 0.25)
+    battle.execute(SetControllers((("c1", aggressive), ("c3", careful))))
+    battle.execute(SetControllers((("c1", None), ("c4", aggressive))))
+    battle.execute(SetControllers((("c2", aggressive),)))
+    battle.undo()
+    autosave.set_aside()
+    (entry,) = find_recoverable(tmp_path)
+    recovered = recover(entry)
+    assert same_battle(recovered, battle)
+    assert recovered.state.controllers == (("c3", careful), ("c4", aggressive))
+    assert recovered.redo_command == SetControllers((("c2", aggressive),))
