@@ -101,7 +101,9 @@ def auto_play(
             report.refused.append(f"{decision.label}: {refusal}")
             if battle.state.active_id == active and battle.state.outcome is None:
                 battle.execute(EndTurn())
-    report.rounds = battle.state.round
+    # The rounds played: the one it was decided in, else the last one played whole.
+    outcome = battle.state.outcome
+    report.rounds = outcome.round if outcome is not None else min(battle.state.round, max_rounds)
     return report
 
 
