@@ -358,8 +358,10 @@ def _score_maneuver(view: _View, action: LegalAction, attack_ready: bool) -> _Sc
         target = view.target
         if target is not None and view.me.hex not in _reach(target):
             return _Scored(action, ATTACK_BASE + 50, "goes all out: the foe cannot strike back")
+    # Careful, and not falling back (a defensive maneuver would keep it where it
+    # stands): on guard while it cannot strike and a foe can.
     defensive = key == "careful" and terms.defense_bonus > 0 and terms.attacks == 0
-    if defensive and (view.retreating or not attack_ready):
+    if defensive and not view.retreating and not attack_ready:
         threatened = any(view.me.hex in _reach(f) for f in view.foes)
         if threatened:
             return _Scored(action, ATTACK_BASE / 2, "takes a defensive maneuver")

@@ -131,3 +131,21 @@ def test_a_fighter_with_no_weapon_in_hand_draws_one(key: str) -> None:
     assert decision is not None
     assert decision.commands == (ReadyWeapon("c1", "broadsword"),)
     assert "no weapon in hand" in decision.reason
+
+
+def test_the_careful_policy_falls_back_once_hurt_past_its_threshold() -> None:
+    ruleset = get_ruleset()
+    careful = PolicyChoice("careful", retreat_below=0.25)
+    fresh = duel(Hex(5, 4), Facing.S)  # adjacent, in front of the foe
+    attack = decide(ruleset, fresh, "c1", careful)
+    assert attack is not None and isinstance(attack.commands[0], Attack)
+    hurt = duel(Hex(5, 4), Facing.S, hp=2)  # 10 of 12 hit points lost: 5/12 hurt
+    assert ruleset.conditions.fighter_condition(hurt.combatant("c1")).hurt > 0.25
+    retreat = decide(ruleset, hurt, "c1", careful)
+    assert retreat is not None and "falls back, hurt" in retreat.reason
+    move = retreat.commands[0]
+    assert isinstance(move, MoveCombatant)
+    assert move.destination.distance(Hex(5, 5)) > 2
+    # Not past an aggressive fighter's mind: it strikes.
+    stays = decide(ruleset, hurt, "c1", AGGRESSIVE)
+    assert stays is not None and isinstance(stays.commands[0], Attack)
