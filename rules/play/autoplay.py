@@ -9,6 +9,7 @@ same battle with the same seed plays out the same way.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ class AutoPlayReport:
     stopped_for: str = ""
     decisions: list[Decision] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    # How long each decision took, in milliseconds (the benchmark's figures).
+    decision_ms: list[float] = field(default_factory=list)
 
 
 def auto_play(
@@ -86,7 +89,9 @@ def auto_play(
         ruleset = battle.ruleset_of(state)
         decision = None
         if actions_this_turn < MAX_ACTIONS_PER_TURN:
+            started = time.perf_counter()
             decision = decide(_as_ruleset(ruleset), state, active, choice, cache)
+            report.decision_ms.append((time.perf_counter() - started) * 1000.0)
         if decision is None:
             battle.execute(EndTurn())
             continue
