@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-from hexmap import Arc, Hex, arc_of, in_front_arc, reach_hexes
+from hexmap import Arc, Hex, arc_of, in_front_arc, in_reach, reach_hexes
 from rules.battle.attack_odds import AttackOdds, attack_odds
 from rules.battle.attack_steps import AttackSteps, planned
 from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
@@ -157,14 +157,12 @@ def _real_weapons(c: Combatant) -> tuple[Any, ...]:
     return tuple(w for w in wielded_weapons(c) if not is_unarmed(w))
 
 
-def _reach(c: Combatant, where: Hex | None = None, facing: Any = None) -> frozenset[Hex]:
-    """The hexes ``c`` strikes with any weapon in hand, standing at ``where``."""
+def _reaches(c: Combatant, target: Hex, where: Hex | None = None, facing: Any = None) -> bool:
+    """Whether ``c`` strikes ``target`` with a weapon in hand, standing at
+    ``where`` facing ``facing`` (its own hex and facing by default)."""
     origin = c.hex if where is None else where
     facing = c.facing if facing is None else facing
-    found: frozenset[Hex] = frozenset()
-    for w in wielded_weapons(c):
-        found |= reach_hexes(origin, facing, w.reach)
-    return found
+    return any(in_reach(origin, facing, w.reach, target) for w in wielded_weapons(c))
 
 
 def _pick_target(
@@ -182,7 +180,7 @@ def _pick_target(
         # The foe that reaches it now first, then the least hurt, then the nearest.
         return min(
             view_foes,
-            key=lambda c: (me.hex not in _reach(c), _hurt(ruleset, c), *nearest(c)),
+            key=lambda c: (not _reaches(c, me.hex), _hurt(ruleset, c), *nearest(c)),
         )
     return min(view_foes, key=nearest)
 
@@ -294,13 +292,12 @@ def _where_after(me: Combatant, action: LegalAction) -> tuple[Hex, Any] | None:
 def _place_score(view: _View, where: Hex, facing: Any) -> tuple[float, str]:
     """How good it is to stand at ``where`` facing ``facing``, and why in a few words."""
     me = view.me
-    placed = me.evolve(hex=where, facing=facing)
     score = 0.0
     words: list[str] = []
     # Danger: every foe that reaches the place, by the arc it sees of the fighter.
     danger = 0.0
     for foe in view.foes:
-        if where in _reach(foe) or where.distance(foe.hex) <= 2:
+        if where.distance(foe.hex) <= 2 or _reaches(foe, where):
             shown = arc_of(foe.hex, where, facing, me.handedness)
             danger += 1.0 + _ARC_WORTH[shown] / 3
     careful = view.choice.key == "careful"
@@ -318,12 +315,12 @@ def _place_score(view: _View, where: Hex, facing: Any) -> tuple[float, str]:
     if target is None:
         return score, "holds"
     distance = where.distance(target.hex)
-    reaches = target.hex in _reach(placed, where, facing)
+    reaches = _reaches(me, target.hex, where, facing)
     keeps_off = view.choice.key == "skirmisher" and view.far_reaching
     if keeps_off:
         # Out of the foe's reach, within its own: a few hexes off.
         score -= abs(distance - 4) * 2
-        if where in _reach(target):
+        if _reaches(target, where):
             score -= 10
     else:
         score -= distance * 3
@@ -356,13 +353,13 @@ def _score_maneuver(view: _View, action: LegalAction, attack_ready: bool) -> _Sc
     if key == "aggressive" and attack_ready and terms.attacks > 0 and not terms.active_defenses:
         # All-out when the chosen foe cannot strike back from where it stands.
         target = view.target
-        if target is not None and view.me.hex not in _reach(target):
+        if target is not None and not _reaches(target, view.me.hex):
             return _Scored(action, ATTACK_BASE + 50, "goes all out: the foe cannot strike back")
     # Careful, and not falling back (a defensive maneuver would keep it where it
     # stands): on guard while it cannot strike and a foe can.
     defensive = key == "careful" and terms.defense_bonus > 0 and terms.attacks == 0
     if defensive and not view.retreating and not attack_ready:
-        threatened = any(view.me.hex in _reach(f) for f in view.foes)
+        threatened = any(_reaches(f, view.me.hex) for f in view.foes)
         if threatened:
             return _Scored(action, ATTACK_BASE / 2, "takes a defensive maneuver")
     return None
