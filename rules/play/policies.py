@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-from hexmap import Arc, Hex, arc_of, in_front_arc, in_reach, reach_hexes
+from hexmap import Arc, Hex, arc_of, in_front_arc, in_reach
 from rules.battle.attack_odds import AttackOdds, attack_odds
 from rules.battle.attack_steps import AttackSteps, planned
 from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
@@ -159,10 +159,30 @@ def _real_weapons(c: Combatant) -> tuple[Any, ...]:
 
 def _reaches(c: Combatant, target: Hex, where: Hex | None = None, facing: Any = None) -> bool:
     """Whether ``c`` strikes ``target`` with a weapon in hand, standing at
-    ``where`` facing ``facing`` (its own hex and facing by default)."""
+    ``where`` facing ``facing`` (its own hex and facing by default): a melee mode
+    within its reach, or a missile or thrown mode within its range beyond the next
+    hex (a bow is not drawn at a foe alongside)."""
     origin = c.hex if where is None else where
     facing = c.facing if facing is None else facing
-    return any(in_reach(origin, facing, w.reach, target) for w in wielded_weapons(c))
+    distance = origin.distance(target)
+    for w in wielded_weapons(c):
+        for mode in w.modes:
+            if mode.range_hexes:
+                if 1 < distance <= mode.range_hexes and in_front_arc(origin, facing, target):
+                    return True
+            elif in_reach(origin, facing, mode.reach, target):
+                return True
+    return False
+
+
+def _strikes_from_afar(c: Combatant) -> bool:
+    """Whether ``c`` holds a weapon that strikes beyond the next hex (a missile or
+    thrown mode, or a long reach)."""
+    return any(
+        mode.range_hexes or max(mode.reach.distances, default=1) > 1
+        for w in _real_weapons(c)
+        for mode in w.modes
+    )
 
 
 def _pick_target(
@@ -188,10 +208,7 @@ def _pick_target(
 def _view(ruleset: Ruleset, state: BattleState, me: Combatant, choice: PolicyChoice) -> _View:
     foes = tuple(c for c in state.combatants if c.side is not me.side and _able(ruleset, c))
     weapons = _real_weapons(me)
-    far = any(
-        any(me.hex.distance(h) > 1 for h in reach_hexes(me.hex, me.facing, w.reach))
-        for w in weapons
-    )
+    far = _strikes_from_afar(me)
     return _View(
         ruleset,
         state,
@@ -340,6 +357,14 @@ def _place_score(view: _View, where: Hex, facing: Any) -> tuple[float, str]:
     return score, ", ".join(words)
 
 
+def _as_deed(label: str) -> str:
+    """A move's label as what the fighter does ("move to ..." -> "moves to ...")."""
+    for verb, deed in (("move to ", "moves to "), ("face ", "turns to face ")):
+        if label.startswith(verb):
+            return deed + label.removeprefix(verb)
+    return label
+
+
 def _score_maneuver(view: _View, action: LegalAction, attack_ready: bool) -> _Scored | None:
     command = action.command
     assert isinstance(command, ChooseManeuver)
@@ -440,7 +465,7 @@ def decide(
             if place is not None:
                 score, why = _place_score(view, *place)
                 if score > here + MOVE_GAIN:
-                    found = _Scored(action, score - here, f"{action.label}: {why}")
+                    found = _Scored(action, score - here, f"{_as_deed(action.label)}: {why}")
         if found is not None:
             scored.append(found)
     if ending is not None:
