@@ -260,6 +260,8 @@ def _score_attack(view: _View, action: LegalAction, cache: OddsCache) -> _Scored
     foe = view.state.combatant(command.defender_id)
     if foe.side is view.me.side:
         return None  # never an ally, whatever the list offers
+    if all(f.id != foe.id for f in view.foes):
+        return None  # out of the fight already: a blow there is a blow lost
     steps = _steps_of(view.ruleset)
     if steps is None:
         return _Scored(action, ATTACK_BASE, f"attacks {foe.name}")
@@ -287,7 +289,7 @@ def _score_attack(view: _View, action: LegalAction, cache: OddsCache) -> _Scored
         f"attacks {foe.name} from {_ARC_WORDS[arc]}: {float(hit) * 100:.0f}% to hit, "
         f"{float(odds.expected_injury):.1f} injury expected"
     )
-    if odds.takes_out:
+    if odds.takes_out >= Fraction(1, 200):  # what rounds to 0% goes unsaid
         why += f", {float(odds.takes_out) * 100:.0f}% to take {foe.name} out"
     return _Scored(action, ATTACK_BASE + value, why)
 
