@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -149,3 +150,33 @@ def test_the_careful_policy_falls_back_once_hurt_past_its_threshold() -> None:
     # Not past an aggressive fighter's mind: it strikes.
     stays = decide(ruleset, hurt, "c1", AGGRESSIVE)
     assert stays is not None and isinstance(stays.commands[0], Attack)
+
+
+def test_no_step_shows_its_rear_to_a_foe_who_reaches_it_when_another_serves() -> None:
+    """The flail fighter (c3) at 5,5 faces north towards c1; the fencer (c4, its
+    side) stands two hexes north-east of it facing south-west, so that on 6,4
+    (beside the flail fighter) c1 facing its foe would have the fencer at its back,
+    within the rapier's reach. Other hexes beside the flail fighter serve as well."""
+    grid, combatants = load_demo_battle()
+    by_id = {c.id: c for c in combatants}
+    foe_at = Hex(5, 5)
+    me = replace(by_id["c1"], hex=Hex(5, 3), facing=Facing.S)
+    foe = replace(by_id["c3"], hex=foe_at, facing=Facing.N)
+    fencer_at = foe_at.neighbor(Facing.NE).neighbor(Facing.NE)
+    fencer = replace(by_id["c4"], side=foe.side, hex=fencer_at, facing=Facing.SW)
+    state = BattleState(grid, (me, foe, fencer), initiative=("c1", "c3", "c4"), active_id="c1")
+    ruleset = get_ruleset()
+    trap = Hex(6, 4)
+    assert trap.distance(foe_at) == 1 and trap.distance(fencer_at) == 1
+    assert arc_of(fencer_at, trap, Facing.SW, me.handedness) is Arc.REAR  # facing its foe
+    moves = [a for a in ruleset.turns.legal_actions(state, "c1") if a.label.startswith("move")]
+    assert any(cast(MoveCombatant, a.command).destination == trap for a in moves)
+    decision = decide(ruleset, state, "c1", AGGRESSIVE)
+    assert decision is not None
+    battle = Battle(state, 1, get_ruleset)
+    for command in decision.commands:
+        battle.execute(command)
+    placed = battle.state.combatant("c1")
+    assert placed.hex != trap
+    assert arc_of(fencer_at, placed.hex, placed.facing, me.handedness) is not Arc.REAR
+    assert placed.hex.distance(foe_at) == 1  # and it still closed in
