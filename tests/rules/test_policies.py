@@ -154,21 +154,29 @@ def test_the_careful_policy_falls_back_once_hurt_past_its_threshold() -> None:
 
 def test_no_step_shows_its_rear_to_a_foe_who_reaches_it_when_another_serves() -> None:
     """The flail fighter (c3) at 5,5 faces north towards c1; the fencer (c4, its
-    side) stands two hexes north-east of it facing south-west, so that on 6,4
-    (beside the flail fighter) c1 facing its foe would have the fencer at its back,
-    within the rapier's reach. Other hexes beside the flail fighter serve as well."""
+    side) stands two hexes north-west of it facing south-east, so that on the hex
+    between them c1 facing its foe would have the fencer at its back, within the
+    rapier's reach. The flail fighter's other front diagonal serves as well."""
     grid, combatants = load_demo_battle()
     by_id = {c.id: c for c in combatants}
     foe_at = Hex(5, 5)
     me = replace(by_id["c1"], hex=Hex(5, 3), facing=Facing.S)
     foe = replace(by_id["c3"], hex=foe_at, facing=Facing.N)
-    fencer_at = foe_at.neighbor(Facing.NE).neighbor(Facing.NE)
-    fencer = replace(by_id["c4"], side=foe.side, hex=fencer_at, facing=Facing.SW)
-    state = BattleState(grid, (me, foe, fencer), initiative=("c1", "c3", "c4"), active_id="c1")
+    fencer_at = foe_at.neighbor(Facing.NW).neighbor(Facing.NW)
+    fencer = replace(by_id["c4"], side=foe.side, hex=fencer_at, facing=Facing.SE)
+    # c1's own side stands behind and beside the flail fighter: only the hexes in
+    # front of it are left, and of its two front diagonals one is the trap.
+    behind = [foe_at.neighbor(f) for f in (Facing.S, Facing.SE, Facing.SW)]
+    allies = tuple(
+        replace(by_id["c2"], id=f"ally{i}", hex=h, facing=Facing.N) for i, h in enumerate(behind)
+    )
+    state = BattleState(
+        grid, (me, foe, fencer, *allies), initiative=("c1", "c3", "c4"), active_id="c1"
+    )
     ruleset = get_ruleset()
-    trap = Hex(6, 4)
+    trap = foe_at.neighbor(Facing.NW)
     assert trap.distance(foe_at) == 1 and trap.distance(fencer_at) == 1
-    assert arc_of(fencer_at, trap, Facing.SW, me.handedness) is Arc.REAR  # facing its foe
+    assert arc_of(fencer_at, trap, Facing.SE, me.handedness) is Arc.REAR  # facing its foe
     moves = [a for a in ruleset.turns.legal_actions(state, "c1") if a.label.startswith("move")]
     assert any(cast(MoveCombatant, a.command).destination == trap for a in moves)
     decision = decide(ruleset, state, "c1", AGGRESSIVE)
