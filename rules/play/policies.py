@@ -385,7 +385,8 @@ def _score_maneuver(view: _View, action: LegalAction, attack_ready: bool) -> _Sc
     # Careful, and not falling back (a defensive maneuver would keep it where it
     # stands): on guard while it cannot strike and a foe can.
     defensive = key == "careful" and terms.defense_bonus > 0 and terms.attacks == 0
-    if defensive and not view.retreating and not attack_ready:
+    # Not while it has no weapon in hand: it goes for one first.
+    if defensive and view.armed and not view.retreating and not attack_ready:
         threatened = any(_reaches(f, view.me.hex) for f in view.foes)
         if threatened:
             return _Scored(action, ATTACK_BASE / 2, "takes a defensive maneuver")

@@ -17,8 +17,9 @@ import pytest
 from hexmap import Arc, Facing, Hex, arc_of
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_demo_battle
-from rules.battle.commands import Attack, MoveCombatant, ReadyWeapon
+from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon
 from rules.battle.controllers import PolicyChoice
+from rules.battle.items import item_from_weapon, item_id, take_from_hand
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState
 from rules.play.autoplay import auto_play
@@ -188,3 +189,26 @@ def test_no_step_shows_its_rear_to_a_foe_who_reaches_it_when_another_serves() ->
     assert placed.hex != trap
     assert arc_of(fencer_at, placed.hex, placed.facing, me.handedness) is not Arc.REAR
     assert placed.hex.distance(foe_at) == 1  # and it still closed in
+
+
+@pytest.mark.parametrize("key", ["aggressive", "careful", "skirmisher"])
+def test_a_fighter_whose_weapon_was_knocked_away_picks_it_up(key: str) -> None:
+    """c1's broadsword lies in the next hex: it picks it up rather than fight its
+    foe, adjacent, bare-handed; two hexes off, it walks to it first."""
+    for distance in (1, 2):
+        state = duel(Hex(5, 4), Facing.S)
+        me, _ = take_from_hand(state.combatant("c1"), "broadsword")
+        sword = next(w for w in state.combatant("c1").fighter.weapons if w.key == "broadsword")
+        lying = me.hex.neighbor(Facing.N) if distance == 1 else Hex(5, 1)
+        state = state.with_combatants(me).with_new_item(
+            item_from_weapon(sword, item_id(state.next_item), lying, "c1")
+        )
+        decision = decide(get_ruleset(), state, "c1", PolicyChoice(key))
+        assert decision is not None
+        if distance == 1:
+            assert decision.commands == (PickUpItem("c1", "item-1"),)
+            assert "no weapon in hand" in decision.reason
+        else:
+            move = decision.commands[0]
+            assert isinstance(move, MoveCombatant)
+            assert move.destination.distance(lying) <= 1
