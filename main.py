@@ -8,6 +8,8 @@ python main.py --seed N             the demo battle's dice seed (default: a new 
                                     launch of the window, 1 for the other modes)
 python main.py --self-test          check this build end to end offscreen
 python main.py --list-rulesets      print each ruleset's key, name and options, one a line
+python main.py autobattle FILE.hexfray [--seed S] [--max-rounds N] [--save OUT.hexfray] [--json]
+                                    play a battle to its end with computer fighters, no window
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.autobattle import run as run_autobattle
 from app.benchmark import run as run_benchmark_figures
 from app.collector import pause_collector, settle_collector
 from app.controller import BattleController
@@ -357,6 +360,9 @@ def refuse_to_start(problem: str, *, window: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["autobattle"]:  # a command of its own, with its own options
+        return run_autobattle(arguments[1:])
     args = parse_args(argv)
     folder_problem = user_folder_problem(user_folders_for(args))
     if folder_problem is not None:

@@ -40,6 +40,11 @@ standing fighter (its maneuvers, every distinct attack on each foe in reach, its
 moves as destinations and facings ...) on the states the scripted battle below
 goes through, warm (the second call on each): the median.
 
+Computer fighters (``ai_decision_ms_median``, ``ai_decision_ms_max``,
+``autobattle_000_s``; rules.play): the seed 000 demo battle, turn order rolled,
+auto-played to its end (or ``autobattle_rounds`` rounds) with every fighter on the
+aggressive policy: how long each decision takes, and the whole auto-battle.
+
 Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
 turn, the fallen raised again by the GM), rolled again from the seed.
@@ -96,6 +101,7 @@ from rules.battle.model import Combatant, Side, Status
 from rules.battle.state import BattleState, Command
 from rules.core.dice import DiceSource, ScriptedDice
 from rules.core.errors import RulesError
+from rules.play.autoplay import auto_play
 from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
 
@@ -132,12 +138,13 @@ class Sizes:
     replay_commands: int = REPLAY_COMMANDS
     log_rows: int = LOG_ROWS  # rows in the combat log before the timed appends
     log_appends: int = 60
+    autobattle_rounds: int = 50
 
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
-    log_rows=200, log_appends=5,
+    log_rows=200, log_appends=5, autobattle_rounds=1,
 )  # fmt: skip
 
 
@@ -493,6 +500,15 @@ def measure_legal_actions(seed: int, states: int) -> tuple[float, ...]:
     return tuple(times)
 
 
+def measure_autobattle(seed: int, rounds: int) -> tuple[tuple[float, ...], float]:
+    """The milliseconds of each decision of an auto-battle of the seed 000 demo,
+    and the seconds of the whole auto-battle (rules.play.autoplay)."""
+    battle = load_demo_battle(seed, turn_order=True)
+    start = time.perf_counter()
+    report = auto_play(battle, max_rounds=rounds)
+    return tuple(report.decision_ms), time.perf_counter() - start
+
+
 # --- the replay -------------------------------------------------------------------------
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
@@ -688,6 +704,15 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"A fighter's legal actions ({len(legal)} fighters on {sizes.legal_action_states} "
         f"states of the scripted demo battle, warm): median "
         f"{figures['legal_actions_ms_median']:.2f} ms, max {max(legal):.2f} ms"
+    )
+    decisions, whole = measure_autobattle(seed, sizes.autobattle_rounds)
+    figures["ai_decision_ms_median"] = statistics.median(decisions)
+    figures["ai_decision_ms_max"] = max(decisions)
+    figures["autobattle_000_s"] = whole
+    lines.append(
+        f"Computer fighters on the seed 000 demo ({len(decisions)} decisions, aggressive): "
+        f"median {figures['ai_decision_ms_median']:.1f} ms, max "
+        f"{figures['ai_decision_ms_max']:.1f} ms a decision; the whole auto-battle {whole:.2f} s"
     )
     figures[f"replay_{REPLAY_COMMANDS}_s"] = measure_replay(seed, sizes.replay_commands)
     lines.append(
