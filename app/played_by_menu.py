@@ -6,7 +6,9 @@ battle file, the autosave and a replay keep it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtWidgets import QMenu
 
@@ -91,31 +93,48 @@ def _add_settings(
 ) -> None:
     """Whom the computer fighter picks, and for the careful policy when it retreats."""
     sub.addSeparator()
-    picks = sub.addMenu("&Picks its foe")
-    picks.setObjectName("playedByTarget")
-    for target in TARGET_KEYS:
-        action = picks.addAction(f"The {target.replace('-', ' ')}")
-        action.setObjectName(f"target:{target}")
-        action.setCheckable(True)
-        action.setChecked(current.target == target)
-        action.triggered.connect(
-            lambda _=False, t=target: hand_over(
-                controller, SetControllers(((who.id, replace(current, target=t)),))
-            )
+    targets = _options(current, "target", TARGET_KEYS, lambda t: f"The {t.replace('-', ' ')}")
+    settings = [("&Picks its foe", "playedByTarget", targets)]
+    if current.key == RETREATING_POLICY:
+        retreats = _options(
+            current, "retreat_below", RETREAT_CHOICES, lambda r: f"{round(r * 100)}% hurt"
         )
-    if current.key != RETREATING_POLICY:
-        return
-    retreats = sub.addMenu("&Retreats past")
-    retreats.setObjectName("playedByRetreat")
-    for threshold in RETREAT_CHOICES:
-        action = retreats.addAction(f"{round(threshold * 100)}% hurt")
-        action.setObjectName(f"retreat:{threshold}")
+        settings.append(("&Retreats past", "playedByRetreat", retreats))
+    for title, name, choices in settings:
+        _add_setting(sub, title, name, choices, controller, who)
+
+
+def _options(
+    current: PolicyChoice, field: str, values: Iterable[Any], text: Callable[[Any], str]
+) -> list[tuple[str, str, bool, PolicyChoice]]:
+    """Each value of one setting: its action's object name, its text, whether it
+    is the current one, and the policy with it."""
+    short = field.split("_")[0]
+    return [
+        (f"{short}:{v}", text(v), getattr(current, field) == v, replace(current, **{field: v}))
+        for v in values
+    ]
+
+
+def _add_setting(
+    sub: QMenu,
+    title: str,
+    name: str,
+    choices: list[tuple[str, str, bool, PolicyChoice]],
+    controller: BattleController,
+    who: Combatant,
+) -> None:
+    """A submenu of one setting: each choice (object name, text, checked, the
+    policy it sets) hands the fighter over with that setting."""
+    menu = sub.addMenu(title)
+    menu.setObjectName(name)
+    for object_name, text, checked, choice in choices:
+        action = menu.addAction(text)
+        action.setObjectName(object_name)
         action.setCheckable(True)
-        action.setChecked(current.retreat_below == threshold)
+        action.setChecked(checked)
         action.triggered.connect(
-            lambda _=False, r=threshold: hand_over(
-                controller, SetControllers(((who.id, replace(current, retreat_below=r)),))
-            )
+            lambda _=False, c=choice: hand_over(controller, SetControllers(((who.id, c),)))
         )
 
 
@@ -173,7 +192,5 @@ def side_command(state: BattleState, side: Side, key: str) -> SetControllers | N
     if not members:
         return None
     return SetControllers(
-        tuple(
-            (i, None if key == GM_KEY else choice_for(state.controller(i), key)) for i in members
-        )
+        tuple((i, None if key == GM_KEY else choice_for(state.controller(i), key)) for i in members)
     )

@@ -24,26 +24,18 @@ from rules.battle.savefile import (
     encode_entry,
     read_battle,
     saved_types_for,
-    write_battle,
 )
 from rules.battle.state import BattleState
 from rules.battle.values import ValueCodec
 from rules.core.errors import IllegalCommandError
 from rules.sets.registry import get_ruleset
+from tests.rules.test_edits import reopened
 from tests.rules.test_history import demo_battle
 
 RULESET_TYPES = get_ruleset("000").sheets.saved_types
 AGGRESSIVE = PolicyChoice("aggressive")
 CAREFUL = PolicyChoice("careful", target="weakest", retreat_below=0.3)
 EXAMPLE_FILE = Path(__file__).parents[2] / "assets" / "battles" / "evening-in-progress.hexfray"
-
-
-def reopened(battle: Battle) -> Battle:
-    loaded = read_battle(write_battle(battle, RULESET_TYPES), rulesets=get_ruleset)
-    assert loaded.state == battle.state
-    assert loaded.commands == battle.commands
-    assert loaded.undone == battle.undone
-    return loaded
 
 
 def controllers_of(state: BattleState) -> dict[str, PolicyChoice | None]:
