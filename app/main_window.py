@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import user_dirs
+from app.autoplay_menu import AutoPlay
 from app.character_editor import CharacterEditing
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
@@ -252,6 +253,8 @@ class MainWindow(QMainWindow):
             controller, self, self.file_actions.show_side_colours
         )
         self.character_editing.watch_map(self.map_view)
+        # Battle > Auto-play: the computer plays its fighters (app.autoplay_menu).
+        self.auto_play = AutoPlay(controller, self)
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -616,6 +619,8 @@ class MainWindow(QMainWindow):
         battle_menu.addAction(self.end_turn_action)
         battle_menu.addAction(self.override_action)
         battle_menu.addAction(self.physical_dice_action)
+        battle_menu.addSeparator()
+        battle_menu.addMenu(self.auto_play.menu)
 
         self.help_actions = build_help_menu(self)
 
