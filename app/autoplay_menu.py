@@ -8,20 +8,23 @@ the GM's own path: they are logged, undone one by one and autosaved like any
 command. A QTimer runs one decision a tick, so the window repaints and answers
 between them. Auto-play stops at a GM's fighter's turn (it waits for the GM), at
 the end of the battle (the banner names the winner) and at a refused command.
-Each decision's reason is shown in the status bar, its three best alternatives
-in the Auto-play menu's last line and its tooltip.
+Each decision's reason is a line of the combat log, before its command's events,
+with its three best alternatives and their scores in the line's tooltip; the
+status bar and the Auto-play menu's last line show it too.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QWidget
 
 from app.controller import BattleController
+from rules.battle.state import Command
 from rules.play.autoplay import AutoPlayer
 from rules.play.policies import Decision
 
@@ -45,6 +48,10 @@ class Goal(enum.Enum):
     TURN = "turn"
     ROUND = "round"
     END = "end"
+
+
+def _no_note(index: int, command: Command, text: str, detail: str, combatant_id: str) -> None:
+    return None
 
 
 def alternatives_text(decision: Decision) -> str:
@@ -72,6 +79,9 @@ class AutoPlay(QObject):
         self._round = 0
         self._taken = 0  # decisions of fighters taken in this run
         self.last_decision: Decision | None = None
+        # Where a decision's reason goes before its commands run: the log's note
+        # (the window sets it: CombatLogPane.note_command); nowhere by default.
+        self.note_decision: Callable[[int, Command, str, str, str], None] = _no_note
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._tick)
@@ -173,6 +183,14 @@ class AutoPlay(QObject):
             waits = self._player.waits_for(state)
             self.stop(f"Auto-play stops: {waits}" if waits else "Auto-play stops")
             return
+        if decision.combatant_id and decision.commands:
+            self.note_decision(
+                len(controller.battle.commands),
+                decision.commands[0],
+                decision.reason,
+                f"{decision.reason}\nBest choices not taken:\n{alternatives_text(decision)}",
+                decision.combatant_id,
+            )
         for command in decision.commands:
             if controller.execute(command) is None:
                 self.stop(f"Auto-play stops: {decision.label} was refused")

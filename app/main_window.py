@@ -105,7 +105,7 @@ from rules.battle.battle import Battle, BattleChange
 from rules.battle.commands import EndTurn
 from rules.battle.decision import awaiting_continue
 from rules.battle.model import Combatant
-from rules.battle.state import BattleState
+from rules.battle.state import BattleState, Command
 from rules.battle.terrain import (
     Cover,
     Footing,
@@ -255,6 +255,7 @@ class MainWindow(QMainWindow):
         self.character_editing.watch_map(self.map_view)
         # Battle > Auto-play: the computer plays its fighters (app.autoplay_menu).
         self.auto_play = AutoPlay(controller, self)
+        self.auto_play.note_decision = self._note_decision
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -682,6 +683,13 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self.hover_label)
 
     # --- commands ------------------------------------------------------------------------
+    def _note_decision(
+        self, index: int, command: Command, text: str, detail: str, combatant_id: str
+    ) -> None:
+        """A computer fighter's reason, into the log before its command's events."""
+        if self.panes:
+            self.log_pane.note_command(index, command, text, detail, combatant_id)
+
     def new_demo_battle(self) -> None:
         if not self.file_actions.may_replace_battle():
             return

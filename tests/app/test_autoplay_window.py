@@ -94,3 +94,26 @@ def test_pause_stops_a_run(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.wait(50)
     assert len(window.controller.battle.commands) == commands
     assert window.statusBar().currentMessage() == "Auto-play paused"
+
+
+def test_each_decision_s_reason_is_a_log_line_with_its_alternatives_in_the_tooltip(
+    window: MainWindow,
+) -> None:
+    all_computer(window)
+    window.auto_play.step_action.trigger()
+    decision = window.auto_play.last_decision
+    assert decision is not None
+    rows = window.log_pane.rows
+    noted = [r for r in rows if r.title == decision.reason]
+    assert len(noted) == 1
+    tooltip = noted[0].plain_text()
+    assert "Best choices not taken" in tooltip
+    for alternative in decision.alternatives:
+        assert f"{alternative.label}: {alternative.score:g}" in tooltip
+    # The note comes just before its command's events and leaves with its undo.
+    assert rows.index(noted[0]) < len(rows) - 1
+    for _ in decision.commands:
+        window.undo_action.trigger()
+    assert not [r for r in window.log_pane.rows if r.title == decision.reason]
+    window.redo_action.trigger()
+    assert [r for r in window.log_pane.rows if r.title == decision.reason]
