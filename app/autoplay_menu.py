@@ -7,7 +7,8 @@ fighter whose turn it is and runs its commands through ``BattleController.execut
 the GM's own path: they are logged, undone one by one and autosaved like any
 command. A QTimer runs one decision a tick, so the window repaints and answers
 between them. Auto-play stops at a GM's fighter's turn (it waits for the GM), at
-the end of the battle (the banner names the winner) and at a refused command.
+the end of the battle (the banner names the winner), at a refused command and
+when the GM undoes a command.
 Each decision's reason is a line of the combat log, before its command's events,
 with its three best alternatives and their scores in the line's tooltip; the
 status bar and the Auto-play menu's last line show it too.
@@ -24,6 +25,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QWidget
 
 from app.controller import BattleController
+from rules.battle.battle import BattleChange, ChangeKind
 from rules.battle.state import Command
 from rules.play.autoplay import AutoPlayer
 from rules.play.policies import Decision
@@ -86,6 +88,7 @@ class AutoPlay(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._tick)
         controller.battle_reset.connect(self._on_battle_reset)
+        controller.battle_changed.connect(self._on_battle_changed)
 
         self.menu = QMenu("&Auto-play", window)
         self.menu.setObjectName("autoPlayMenu")
@@ -240,6 +243,11 @@ class AutoPlay(QObject):
         status = getattr(self._window, "statusBar", None)
         if callable(status):
             status().showMessage(text, STATUS_MS)
+
+    def _on_battle_changed(self, change: BattleChange, redraw: object) -> None:
+        # The GM took a command back: the run pauses, for the GM to look.
+        if change.kind is ChangeKind.UNDONE:
+            self.stop("Auto-play paused: a command was undone")
 
     def _on_battle_reset(self) -> None:
         # Another battle: nothing of the last one's run goes on.

@@ -117,3 +117,13 @@ def test_each_decision_s_reason_is_a_log_line_with_its_alternatives_in_the_toolt
     assert not [r for r in window.log_pane.rows if r.title == decision.reason]
     window.redo_action.trigger()
     assert [r for r in window.log_pane.rows if r.title == decision.reason]
+
+
+def test_an_undo_pauses_a_run(window: MainWindow, qtbot: QtBot) -> None:
+    all_computer(window)
+    window.auto_play.set_speed("watchable")
+    window.auto_play.run_action.trigger()
+    assert window.auto_play.running
+    window.undo_action.trigger()
+    assert not window.auto_play.running
+    assert window.statusBar().currentMessage() == "Auto-play paused: a command was undone"
