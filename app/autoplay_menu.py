@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from app.controller import BattleController
 from rules.battle.battle import BattleChange, ChangeKind
+from rules.battle.sides import side_name
 from rules.battle.state import Command
 from rules.play.autoplay import AutoPlayer
 from rules.play.policies import Decision
@@ -236,7 +237,11 @@ class AutoPlay(QObject):
     def _reached_text(self) -> str:
         state = self._controller.state
         if state.outcome is not None:
-            return "Auto-play stops: the battle is decided"
+            winner = state.outcome.winner
+            if winner is None:
+                return "Auto-play stops: the battle is decided, a draw"
+            name = side_name(state.sides, winner)
+            return f"Auto-play stops: the battle is decided, victory to {name}"
         return self.last_decision.reason if self.last_decision is not None else "Auto-play stops"
 
     def _show(self, text: str) -> None:
