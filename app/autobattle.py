@@ -1,7 +1,8 @@
 """``main.py autobattle FILE.hexfray``: a saved battle played to its end by the
 computer, without a window (rules.play.autoplay).
 
-Every fighter plays the default policy (a GM's fighter too). It prints the winner,
+Every computer fighter plays its own policy, every GM's fighter the default one
+(aggressive). It prints the winner,
 the rounds and each fighter's end state, one line each or, with ``--json``, one
 JSON object; ``--save`` writes the played battle (its log replays exactly). A
 file that cannot be opened: one line on stderr and exit status 2.
@@ -19,6 +20,7 @@ from app.files import BattleFileError, open_battle, save_battle
 from rules.battle.battle import Battle
 from rules.battle.sides import side_name
 from rules.play.autoplay import DEFAULT_MAX_ROUNDS, AutoPlayReport, auto_play
+from rules.play.policies import AGGRESSIVE
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset
 
@@ -29,7 +31,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="hexfray autobattle",
         description="Play a saved battle to its end with every fighter computer-controlled "
-        "(the aggressive policy) and print how it ended.",
+        "(its own policy; a GM's fighter the aggressive one) and print how it ended.",
     )
     parser.add_argument("file", metavar="FILE.hexfray", type=Path, help="the battle to play")
     parser.add_argument(
@@ -125,7 +127,7 @@ def run(argv: Sequence[str]) -> int:
         return EXIT_BAD_FILE
     if args.seed is not None:
         battle = with_seed(battle, args.seed)
-    report = auto_play(battle, max_rounds=args.max_rounds)
+    report = auto_play(battle, default=AGGRESSIVE, max_rounds=args.max_rounds)
     result = summary(battle, report)
     if args.save is not None:
         try:

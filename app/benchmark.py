@@ -102,6 +102,7 @@ from rules.battle.state import BattleState, Command
 from rules.core.dice import DiceSource, ScriptedDice
 from rules.core.errors import RulesError
 from rules.play.autoplay import auto_play
+from rules.play.policies import AGGRESSIVE
 from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import get_ruleset, ruleset_of
 
@@ -505,7 +506,7 @@ def measure_autobattle(seed: int, rounds: int) -> tuple[tuple[float, ...], float
     and the seconds of the whole auto-battle (rules.play.autoplay)."""
     battle = load_demo_battle(seed, turn_order=True)
     start = time.perf_counter()
-    report = auto_play(battle, max_rounds=rounds)
+    report = auto_play(battle, default=AGGRESSIVE, max_rounds=rounds)
     return tuple(report.decision_ms), time.perf_counter() - start
 
 

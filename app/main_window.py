@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import user_dirs
+from app.autoplay_menu import AutoPlay
 from app.character_editor import CharacterEditing
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
@@ -104,7 +105,7 @@ from rules.battle.battle import Battle, BattleChange
 from rules.battle.commands import EndTurn
 from rules.battle.decision import awaiting_continue
 from rules.battle.model import Combatant
-from rules.battle.state import BattleState
+from rules.battle.state import BattleState, Command
 from rules.battle.terrain import (
     Cover,
     Footing,
@@ -252,6 +253,9 @@ class MainWindow(QMainWindow):
             controller, self, self.file_actions.show_side_colours
         )
         self.character_editing.watch_map(self.map_view)
+        # Battle > Auto-play: the computer plays its fighters (app.autoplay_menu).
+        self.auto_play = AutoPlay(controller, self)
+        self.auto_play.note_decision = self._note_decision
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -616,6 +620,8 @@ class MainWindow(QMainWindow):
         battle_menu.addAction(self.end_turn_action)
         battle_menu.addAction(self.override_action)
         battle_menu.addAction(self.physical_dice_action)
+        battle_menu.addSeparator()
+        battle_menu.addMenu(self.auto_play.menu)
 
         self.help_actions = build_help_menu(self)
 
@@ -677,6 +683,13 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self.hover_label)
 
     # --- commands ------------------------------------------------------------------------
+    def _note_decision(
+        self, index: int, command: Command, text: str, detail: str, combatant_id: str
+    ) -> None:
+        """A computer fighter's reason, into the log before its command's events."""
+        if self.panes:
+            self.log_pane.note_command(index, command, text, detail, combatant_id)
+
     def new_demo_battle(self) -> None:
         if not self.file_actions.may_replace_battle():
             return

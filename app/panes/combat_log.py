@@ -74,6 +74,7 @@ from PySide6.QtWidgets import (
 from app.controller import BattleController, Redraw
 from app.event_text import (
     LogFormatter,
+    LogLine,
     LogRow,
     RowKind,
     Tone,
@@ -88,8 +89,23 @@ from app.panes.widgets import MUTED, configure_dock, pane_body
 from app.rulesets import ruleset_ui
 from app.user_dirs import settings as user_settings
 from rules.battle.battle import BattleChange, ChangeKind
+from rules.battle.state import Command
+from rules.core.events import Event
 
 _INDEX = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecisionNote(Event):
+    """A computer fighter's reason for its next command, as the log shows it: the
+    window's own note, never the battle's (the battle keeps the command alone)."""
+
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
 ROW_ROLE = int(Qt.ItemDataRole.UserRole) + 10
 # The command a row came from; the first turn's separator belongs to none.
 NO_COMMAND = -1
@@ -730,6 +746,9 @@ class CombatLogPane(QDockWidget):
         super().__init__(parent)
         configure_dock(self, "combatLogPane", "Combat log")
         self._controller = controller
+        # The computer's reasons, by the index of the command they chose and that
+        # command: a row of their own before its events (note_command).
+        self._notes: dict[int, tuple[Command, LogRow]] = {}
         self._settings = settings if settings is not None else user_settings()
         self._hovered: int = -1
         self._combatant_choices: tuple[tuple[str, str], ...] = ()
@@ -852,6 +871,25 @@ class CombatLogPane(QDockWidget):
         """The rows the log shows now, top to bottom."""
         return self.model.shown_rows()
 
+    def note_command(
+        self, index: int, command: Command, text: str, detail: str, combatant_id: str
+    ) -> None:
+        """Show ``text`` (a computer fighter's reason) as a row of its own before
+        the events of the command ``index``, when that command is ``command``;
+        ``detail`` is the row's tooltip (the best choices not taken). The note
+        lives in the window only: an undone and redone command keeps it, another
+        command in its place does not."""
+        event = DecisionNote(text=text)
+        line = LogLine(text, "", Tone.NOTE, event, detail)
+        self._notes[index] = (command, LogRow(RowKind.EVENT, (line,), (), (combatant_id,)))
+
+    def _with_note(self, index: int, rows: Sequence[LogRow]) -> Sequence[LogRow]:
+        noted = self._notes.get(index)
+        commands = self._controller.battle.commands
+        if noted is None or index >= len(commands) or commands[index] != noted[0]:
+            return rows
+        return (noted[1], *rows)
+
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""
         battle = self._controller.battle
@@ -862,13 +900,15 @@ class CombatLogPane(QDockWidget):
         for index, (batch, rolls) in enumerate(
             zip(battle.event_batches, battle.table_roll_log, strict=True)
         ):
-            groups.append((index, with_entered_dice(rows_for_events(batch, formatter), rolls)))
+            rows = with_entered_dice(rows_for_events(batch, formatter), rolls)
+            groups.append((index, self._with_note(index, rows)))
         self.delegate.clear_cache()
         self.entries.set_rows(groups)
         self._refresh_combatant_choices()
         self._after_change()
 
     def _on_controller_battle_reset(self) -> None:
+        self._notes.clear()
         self.clear_filter()  # another battle: its whole log, not the last one's filter
         self.rebuild()
 
@@ -880,7 +920,7 @@ class CombatLogPane(QDockWidget):
             # BattleChange says were entered at the table get their lines here.
             rows = rows_for_events(redraw.log_events, self._formatter())
             rows = with_entered_dice(rows, change.table_rolls)
-            dropped = self.entries.put_command(change.index, rows)
+            dropped = self.entries.put_command(change.index, self._with_note(change.index, rows))
         self.delegate.forget(dropped)
         if redraw.panes:
             self._refresh_combatant_choices()

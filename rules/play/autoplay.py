@@ -18,12 +18,19 @@ from rules.battle.commands import EndTurn
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Side
 from rules.battle.sides import side_name
+from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
 from rules.core.errors import IllegalCommandError
-from rules.play.policies import AGGRESSIVE, Decision, OddsCache, decide
+from rules.play.policies import Decision, OddsCache, decide
 from rules.sets.protocol import Ruleset
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "AutoPlayReport", "auto_play"]
+__all__ = [
+    "DEFAULT_MAX_ROUNDS",
+    "AutoPlayReport",
+    "AutoPlayer",
+    "auto_play",
+    "stored_controller",
+]
 
 DEFAULT_MAX_ROUNDS = 50
 # Actions of one turn after which the turn is ended whatever the policy wants:
@@ -48,25 +55,102 @@ class AutoPlayReport:
     decision_ms: list[float] = field(default_factory=list)
 
 
+def stored_controller(state: BattleState, combatant_id: str) -> PolicyChoice | None:
+    """Who plays ``combatant_id`` as the battle stores it: its policy, None for the GM."""
+    return state.controller(combatant_id)
+
+
+class AutoPlayer:
+    """The next action of the fighter whose turn it is, when the computer plays it,
+    as a ``Decision`` not yet executed: the window runs its commands through its own
+    command path, the driver (``auto_play``) through ``Battle.execute``.
+
+    It keeps the odds already weighed and counts the actions of the current turn,
+    so that a fighter whose policy keeps finding something to do ends its turn."""
+
+    def __init__(
+        self,
+        controllers: Mapping[str, PolicyChoice | None] | None = None,
+        *,
+        default: PolicyChoice | None = None,
+    ) -> None:
+        """``controllers``: each fighter's policy, None for the GM's; None: the
+        battle's own (``state.controller``). A fighter with no policy plays
+        ``default`` (None: its turn waits for the GM)."""
+        self._controllers = controllers
+        self._default = default
+        self.cache = OddsCache()
+        self._turn_of: tuple[int, str] | None = None
+        self._actions_this_turn = 0
+        # How long each decision took, in milliseconds.
+        self.decision_ms: list[float] = []
+
+    def choice_of(self, state: BattleState, combatant_id: str) -> PolicyChoice | None:
+        """The policy that plays ``combatant_id``; None: the GM plays it."""
+        if self._controllers is None:
+            choice = state.controller(combatant_id)
+        else:
+            choice = self._controllers.get(combatant_id)
+        return choice or self._default
+
+    def waits_for(self, state: BattleState) -> str:
+        """Why no computer acts now ("" when one does): the battle is decided, or
+        it is a GM's fighter's turn."""
+        if state.outcome is not None:
+            return "the battle is decided"
+        active = state.active_id
+        if active is None:
+            return ""  # the turns are to be started
+        if self.choice_of(state, active) is None:
+            return f"{state.combatant(active).name}'s turn, the GM's to play"
+        return ""
+
+    def next_decision(self, ruleset: object, state: BattleState) -> Decision | None:
+        """The next action, not yet executed: the policy's choice for the fighter
+        whose turn it is, ending its turn when it has nothing better to do, or
+        starting the turns when they do not run yet. None when the battle is
+        decided or the fighter whose turn it is is the GM's (``waits_for`` says which)."""
+        if self.waits_for(state):
+            return None
+        active = state.active_id
+        if active is None:
+            return Decision(
+                "", "Start the turns", (StartTurns(),), False, "Auto-play starts the turns", 0.0
+            )
+        choice = self.choice_of(state, active)
+        assert choice is not None  # waits_for said a computer plays it
+        turn = (state.round, active)
+        if turn != self._turn_of:
+            self._turn_of, self._actions_this_turn = turn, 0
+        decision = None
+        if self._actions_this_turn < MAX_ACTIONS_PER_TURN:
+            started = time.perf_counter()
+            decision = decide(_as_ruleset(ruleset), state, active, choice, self.cache)
+            self.decision_ms.append((time.perf_counter() - started) * 1000.0)
+        self._actions_this_turn += 1
+        if decision is None:
+            name = state.combatant(active).name
+            return Decision(
+                active, "End turn", (EndTurn(),), True, f"{name} ({choice.key}) ends the turn", 0.0
+            )
+        return decision
+
+
 def auto_play(
     battle: Battle,
     controllers: Mapping[str, PolicyChoice | None] | None = None,
     *,
-    default: PolicyChoice | None = AGGRESSIVE,
+    default: PolicyChoice | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     on_decision: Callable[[Decision], None] | None = None,
 ) -> AutoPlayReport:
-    """Play ``battle`` on until it is decided or its round passes ``max_rounds``.
-    ``controllers``: each fighter's policy, None for the GM's; a fighter it does
-    not name, or names as the GM's, plays ``default`` (None: auto-play stops at
-    that fighter's turn, for the GM to take)."""
-    controllers = {} if controllers is None else controllers
+    """Play ``battle`` on until it is decided, its round passes ``max_rounds`` or
+    a GM's fighter's turn comes. ``controllers``: each fighter's policy, None for
+    the GM's; None: the battle's own (``state.controller``). A fighter with no
+    policy plays ``default`` (None: auto-play stops at its turn, for the GM)."""
     report = AutoPlayReport()
-    cache = OddsCache()
-    if battle.state.outcome is None and not battle.state.turns_running:
-        battle.execute(StartTurns())
-    actions_this_turn = 0
-    turn_of: str | None = None
+    player = AutoPlayer(controllers, default=default)
+    report.decision_ms = player.decision_ms
     while True:
         state = battle.state
         if state.outcome is not None:
@@ -78,27 +162,15 @@ def auto_play(
         if state.round > max_rounds:
             report.stopped_for = f"the round limit ({max_rounds})"
             break
-        active = state.active_id
-        assert active is not None  # the turns run
-        if active != turn_of:
-            turn_of, actions_this_turn = active, 0
-        choice = controllers.get(active) or default
-        if choice is None:
-            report.stopped_for = f"{state.combatant(active).name}'s turn, the GM's to play"
-            break
-        ruleset = battle.ruleset_of(state)
-        decision = None
-        if actions_this_turn < MAX_ACTIONS_PER_TURN:
-            started = time.perf_counter()
-            decision = decide(_as_ruleset(ruleset), state, active, choice, cache)
-            report.decision_ms.append((time.perf_counter() - started) * 1000.0)
+        decision = player.next_decision(battle.ruleset_of(state), state)
         if decision is None:
-            battle.execute(EndTurn())
-            continue
-        report.decisions.append(decision)
-        if on_decision is not None:
-            on_decision(decision)
-        actions_this_turn += 1
+            report.stopped_for = player.waits_for(state)
+            break
+        active = state.active_id
+        if decision.combatant_id:  # not the start of the turns
+            report.decisions.append(decision)
+            if on_decision is not None:
+                on_decision(decision)
         try:
             for command in decision.commands:
                 battle.execute(command)

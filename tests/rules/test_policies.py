@@ -38,7 +38,7 @@ def demo(key: str) -> Battle:
 @functools.cache
 def played(key: str) -> tuple[Battle, object]:
     battle = demo(key)
-    return battle, auto_play(battle, max_rounds=MAX_ROUNDS)
+    return battle, auto_play(battle, default=AGGRESSIVE, max_rounds=MAX_ROUNDS)
 
 
 @pytest.mark.parametrize("key", ["000", "002", "003", "004"])
@@ -64,7 +64,7 @@ def test_each_demo_is_played_to_its_end_with_no_command_refused(key: str) -> Non
 def test_the_same_seed_gives_the_same_battle(key: str) -> None:
     first, _ = played(key)
     second = demo(key)
-    auto_play(second, max_rounds=MAX_ROUNDS)
+    auto_play(second, default=AGGRESSIVE, max_rounds=MAX_ROUNDS)
     assert second.commands == first.commands
     assert second.dice_log == first.dice_log
 
@@ -72,7 +72,7 @@ def test_the_same_seed_gives_the_same_battle(key: str) -> None:
 def test_the_catalog_demo_starts_its_turns_and_ends() -> None:
     grid, combatants = load_demo_battle()
     battle = Battle(BattleState(grid, combatants), 3, get_ruleset)
-    report = auto_play(battle, max_rounds=MAX_ROUNDS)
+    report = auto_play(battle, default=AGGRESSIVE, max_rounds=MAX_ROUNDS)
     assert report.refused == [] and report.decided
     assert report.rounds <= MAX_ROUNDS
 

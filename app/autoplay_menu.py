@@ -1,0 +1,263 @@
+"""Battle > Auto-play: the computer plays its fighters in the window, one action,
+one turn, one round at a time or on to the end, at a speed from watchable to
+instant, and the GM pauses it at any moment (issue 25).
+
+Each step asks ``rules.play.autoplay.AutoPlayer`` for the next decision of the
+fighter whose turn it is and runs its commands through ``BattleController.execute``,
+the GM's own path: they are logged, undone one by one and autosaved like any
+command. A QTimer runs one decision a tick, so the window repaints and answers
+between them. Auto-play stops at a GM's fighter's turn (it waits for the GM), at
+the end of the battle (the banner names the winner), at a refused command and
+when the GM undoes a command.
+Each decision's reason is a line of the combat log, before its command's events,
+with its three best alternatives and their scores in the line's tooltip; the
+status bar and the Auto-play menu's last line show it too.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QWidget
+
+from app.controller import BattleController
+from rules.battle.battle import BattleChange, ChangeKind
+from rules.battle.sides import side_name
+from rules.battle.state import Command
+from rules.play.autoplay import AutoPlayer
+from rules.play.policies import Decision
+
+log = logging.getLogger(__name__)
+
+# The pause between two decisions, in milliseconds, by speed: watchable lets the GM
+# follow each move and blow; instant still yields to the window between decisions.
+SPEEDS: tuple[tuple[str, str, int], ...] = (
+    ("watchable", "&Watchable", 900),
+    ("quick", "&Quick", 250),
+    ("instant", "&Instant", 0),
+)
+DEFAULT_SPEED = "quick"
+STATUS_MS = 8000
+
+
+class Goal(enum.Enum):
+    """How far a run goes before it stops of itself."""
+
+    ACTION = "action"
+    TURN = "turn"
+    ROUND = "round"
+    END = "end"
+
+
+def _no_note(index: int, command: Command, text: str, detail: str, combatant_id: str) -> None:
+    return None
+
+
+def alternatives_text(decision: Decision) -> str:
+    """The three best choices not taken, with their scores, one a line."""
+    if not decision.alternatives:
+        return "No other choice"
+    return "\n".join(f"{a.label}: {a.score:g}" for a in decision.alternatives)
+
+
+class AutoPlay(QObject):
+    """The Auto-play submenu and the timer that runs it."""
+
+    # Each decision taken, after its commands ran (its reason, its alternatives).
+    decision_taken = Signal(object)
+    # Why a run stopped, in the GM's words.
+    stopped = Signal(str)
+
+    def __init__(self, controller: BattleController, window: QWidget) -> None:
+        super().__init__(window)
+        self._controller = controller
+        self._window = window
+        self._player = AutoPlayer()
+        self._goal: Goal | None = None
+        self._turn_of: str | None = None
+        self._round = 0
+        self._taken = 0  # decisions of fighters taken in this run
+        self.last_decision: Decision | None = None
+        # Where a decision's reason goes before its commands run: the log's note
+        # (the window sets it: CombatLogPane.note_command); nowhere by default.
+        self.note_decision: Callable[[int, Command, str, str, str], None] = _no_note
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._tick)
+        controller.battle_reset.connect(self._on_battle_reset)
+        controller.battle_changed.connect(self._on_battle_changed)
+
+        self.menu = QMenu("&Auto-play", window)
+        self.menu.setObjectName("autoPlayMenu")
+        self.step_action = self._action("Step One &Action", "autoPlayStep", Goal.ACTION)
+        self.turn_action = self._action("Play One &Turn", "autoPlayTurn", Goal.TURN)
+        self.round_action = self._action("Play One &Round", "autoPlayRound", Goal.ROUND)
+        self.run_action = self._action("Run to the &End", "autoPlayRun", Goal.END)
+        self.pause_action = QAction("&Pause", self)
+        self.pause_action.setObjectName("autoPlayPause")
+        self.pause_action.setStatusTip("Stop auto-play after the action under way")
+        self.pause_action.setEnabled(False)
+        self.pause_action.triggered.connect(lambda: self.stop("Auto-play paused"))
+        self.menu.addAction(self.pause_action)
+        self.menu.addSeparator()
+        speed_menu = self.menu.addMenu("&Speed")
+        speed_menu.setObjectName("autoPlaySpeedMenu")
+        self._speed_group = QActionGroup(self)
+        self.speed_actions: dict[str, QAction] = {}
+        for key, text, _ in SPEEDS:
+            action = QAction(text, self)
+            action.setObjectName(f"autoPlaySpeed_{key}")
+            action.setCheckable(True)
+            action.setChecked(key == DEFAULT_SPEED)
+            self._speed_group.addAction(action)
+            speed_menu.addAction(action)
+            self.speed_actions[key] = action
+        self.menu.addSeparator()
+        # The last decision's reason; its tooltip lists the best choices not taken.
+        self.last_decision_action = QAction("No decision yet", self)
+        self.last_decision_action.setObjectName("autoPlayLastDecision")
+        self.last_decision_action.setEnabled(False)
+        self.menu.addAction(self.last_decision_action)
+        self.menu.setToolTipsVisible(True)
+
+    def _action(self, text: str, name: str, goal: Goal) -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        action.setStatusTip(f"Auto-play: {text.replace('&', '').lower()}")
+        action.triggered.connect(lambda: self.start(goal))
+        self.menu.addAction(action)
+        return action
+
+    # --- the speed -------------------------------------------------------------------
+    @property
+    def speed(self) -> str:
+        for key, action in self.speed_actions.items():
+            if action.isChecked():
+                return key
+        return DEFAULT_SPEED
+
+    def set_speed(self, key: str) -> None:
+        self.speed_actions[key].setChecked(True)
+
+    def _interval(self) -> int:
+        return next(ms for key, _, ms in SPEEDS if key == self.speed)
+
+    # --- running ---------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._goal is not None
+
+    def start(self, goal: Goal) -> None:
+        """Play on until ``goal`` is reached, or a stop comes first. The first
+        action runs at once; the next ones on the timer."""
+        state = self._controller.state
+        self._goal = goal
+        self._turn_of = state.active_id
+        self._round = state.round
+        self._taken = 0
+        self._set_running(True)
+        self._tick()
+
+    def stop(self, why: str) -> None:
+        """Stop the run (nothing while none runs) and say why."""
+        self._timer.stop()
+        if self._goal is None:
+            return
+        self._goal = None
+        self._set_running(False)
+        self._show(why)
+        self.stopped.emit(why)
+
+    def _set_running(self, running: bool) -> None:
+        self.pause_action.setEnabled(running)
+        for action in (self.step_action, self.turn_action, self.round_action, self.run_action):
+            action.setEnabled(not running)
+
+    def _tick(self) -> None:
+        if self._goal is None:
+            return
+        controller = self._controller
+        state = controller.state
+        decision = self._player.next_decision(controller.ruleset, state)
+        if decision is None:
+            waits = self._player.waits_for(state)
+            self.stop(f"Auto-play stops: {waits}" if waits else "Auto-play stops")
+            return
+        if decision.combatant_id and decision.commands:
+            self.note_decision(
+                len(controller.battle.commands),
+                decision.commands[0],
+                decision.reason,
+                f"{decision.reason}\nBest choices not taken:\n{alternatives_text(decision)}",
+                decision.combatant_id,
+            )
+        for command in decision.commands:
+            if controller.execute(command) is None:
+                self.stop(f"Auto-play stops: {decision.label} was refused")
+                return
+        self._took(decision)
+        if self._goal is None:
+            return  # paused by a listener
+        if self._reached():
+            self.stop(self._reached_text())
+            return
+        self._timer.start(self._interval())
+
+    def _took(self, decision: Decision) -> None:
+        if not decision.combatant_id:  # the turns started: the goal counts from here
+            self._turn_of = self._controller.state.active_id
+            self._round = self._controller.state.round
+        else:
+            self._taken += 1
+            self.last_decision = decision
+            self.last_decision_action.setText(decision.reason)
+            self.last_decision_action.setToolTip(
+                f"Best choices not taken:\n{alternatives_text(decision)}"
+            )
+            self._show(decision.reason)
+            log.info("auto-play: %s", decision.reason)
+        self.decision_taken.emit(decision)
+
+    def _reached(self) -> bool:
+        state = self._controller.state
+        if state.outcome is not None:
+            return True
+        if self._goal is Goal.ACTION:
+            return self._taken > 0
+        if self._goal is Goal.TURN:
+            return state.active_id != self._turn_of and self._turn_of is not None
+        if self._goal is Goal.ROUND:
+            return state.round != self._round and self._round != 0
+        return False
+
+    def _reached_text(self) -> str:
+        state = self._controller.state
+        if state.outcome is not None:
+            winner = state.outcome.winner
+            if winner is None:
+                return "Auto-play stops: the battle is decided, a draw"
+            name = side_name(state.sides, winner)
+            return f"Auto-play stops: the battle is decided, victory to {name}"
+        return self.last_decision.reason if self.last_decision is not None else "Auto-play stops"
+
+    def _show(self, text: str) -> None:
+        status = getattr(self._window, "statusBar", None)
+        if callable(status):
+            status().showMessage(text, STATUS_MS)
+
+    def _on_battle_changed(self, change: BattleChange, redraw: object) -> None:
+        # The GM took a command back: the run pauses, for the GM to look.
+        if change.kind is ChangeKind.UNDONE:
+            self.stop("Auto-play paused: a command was undone")
+
+    def _on_battle_reset(self) -> None:
+        # Another battle: nothing of the last one's run goes on.
+        self.stop("Auto-play stops: another battle")
+        self._player = AutoPlayer()
+        self.last_decision = None
+        self.last_decision_action.setText("No decision yet")
+        self.last_decision_action.setToolTip("")
