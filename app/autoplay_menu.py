@@ -85,6 +85,9 @@ class AutoPlay(QObject):
         # Where a decision's reason goes before its commands run: the log's note
         # (the window sets it: CombatLogPane.note_command); nowhere by default.
         self.note_decision: Callable[[int, Command, str, str, str], None] = _no_note
+        # How long the map still animates the last moves and blows, in ms: the next
+        # decision waits for them (the window sets it: app.autoplay_animation).
+        self.animation_ms: Callable[[], int] = lambda: 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._tick)
@@ -205,7 +208,7 @@ class AutoPlay(QObject):
         if self._reached():
             self.stop(self._reached_text())
             return
-        self._timer.start(self._interval())
+        self._timer.start(max(self._interval(), self.animation_ms()))
 
     def _took(self, decision: Decision) -> None:
         if not decision.combatant_id:  # the turns started: the goal counts from here

@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import user_dirs
+from app.autoplay_animation import animate_auto_play
 from app.autoplay_menu import AutoPlay
 from app.character_editor import CharacterEditing
 from app.command_names import command_name
@@ -256,6 +257,7 @@ class MainWindow(QMainWindow):
         # Battle > Auto-play: the computer plays its fighters (app.autoplay_menu).
         self.auto_play = AutoPlay(controller, self)
         self.auto_play.note_decision = self._note_decision
+        animate_auto_play(self.auto_play, self.map_view)
         self._make_actions()
         self._make_menus()
         self._make_toolbar()

@@ -44,6 +44,7 @@ from app.help import shortcut as help_shortcut
 from app.map import labels as ml
 from app.map import layers
 from app.map import painter as mp
+from app.map.action_animation import ActionAnimator, Blow, Pace, paint_blow, steps_of
 from app.map.animation import FlightAnimator, animations_wanted
 from app.map.camera import FRAME_MAX_ZOOM, MAX_ZOOM, PAN_STEP, ZOOM_STEP, Camera
 from app.map.drops import DropPick
@@ -131,6 +132,11 @@ class MapView(QWidget):
         self.animations_enabled = animations_wanted()
         self._animator = FlightAnimator(self)
         self._animator.frame.connect(self.update)
+        # auto-play's moves and blows (app.map.action_animation): the pace of the
+        # speed auto-play runs at, None while it does not run (the window sets it)
+        self.action_pace: Callable[[], Pace | None] = lambda: None
+        self._actions = ActionAnimator(self)
+        self._actions.frame.connect(self.update)
 
         controller.battle_changed.connect(self._on_battle_changed)
         controller.battle_reset.connect(self._on_battle_reset)
@@ -297,6 +303,14 @@ class MapView(QWidget):
     def skip_animation(self) -> bool:
         return self._animator.skip()
 
+    @property
+    def action_animator(self) -> ActionAnimator:
+        return self._actions
+
+    def skip_action_animation(self) -> bool:
+        """Show the battle as it is now: auto-play's slides and blows stop."""
+        return self._actions.skip()
+
     # --- deliberate drops: the GM picks the hex (app.map.tools) ---------------------
     @property
     def drop_pick(self) -> DropPick | None:
@@ -441,6 +455,7 @@ class MapView(QWidget):
         # when it says they changed.
         if redraw.terrain:
             self._terrain.update(change.after)
+        self._animate_action(change, redraw)
         if redraw.items and redraw.animate and self.animations_enabled:
             flights = flights_of(change.events, change.after.items)
             if flights:
@@ -464,6 +479,15 @@ class MapView(QWidget):
                 if c is not None:
                     self.update(self._token_rect(c.hex))
 
+    def _animate_action(self, change: BattleChange, redraw: Redraw) -> None:
+        """Auto-play's moves slide and its blows flash (a command run now, at a
+        speed with a pace); anything else shows the battle as it is at once."""
+        pace = self.action_pace() if redraw.animate and self.animations_enabled else None
+        if pace is None:
+            self._actions.skip()
+            return
+        self._actions.play(steps_of(change, self._controller.ruleset), pace)
+
     def conditions_of(self, c: Combatant) -> tuple[str, ...]:
         """The ruleset's condition labels of ``c`` for its token's badges (none until
         ``show_conditions``), worked out once for each state of the combatant."""
@@ -479,6 +503,7 @@ class MapView(QWidget):
     def _on_battle_reset(self) -> None:
         self._conditions.clear()
         self._animator.skip()
+        self._actions.skip()
         self.cancel_drop()
         self._terrain.update(self._controller.state)
         self._grid_cache = mp.GridCache(self._controller.state.grid)
@@ -591,6 +616,9 @@ class MapView(QWidget):
             p.setOpacity(1.0)
         if self._animator.running:
             layers.paint_flights(p, camera, self._animator, dpr)
+        blow = self._actions.step
+        if isinstance(blow, Blow):
+            paint_blow(p, blow, self._actions.progress, camera.hex_center, size_px)
         if overlay is not None:
             self._paint_legend(p, overlay, exposed)
 
@@ -711,8 +739,20 @@ class MapView(QWidget):
             key=lambda c: (c.status is not Status.DEAD, c.id == target, c.id == selected),
         )
         computer = {i for i, _ in self._controller.state.controllers}
+        actions = self._actions
         for c in ordered:
             cx, cy = camera.to_screen_xy(c.hex)
+            if actions.running:
+                # a token on its way is drawn where its slide has got to, or at
+                # the start of a slide still to come
+                sliding = (
+                    actions.token_point(camera.hex_center) if actions.hidden_hex(c.id) else None
+                )
+                waiting = actions.queued_slide_of(c.id)
+                if sliding is None and waiting is not None:
+                    sliding = camera.hex_center(waiting.path[0])
+                if sliding is not None:
+                    cx, cy = sliding.x(), sliding.y()
             if not exposed.intersects(QRectF(cx - half, cy - half, 2 * half, 2 * half)):
                 continue
             role = (
