@@ -103,6 +103,7 @@ from rules.battle.model import (
 from rules.battle.policy_settings import POLICY_KEYS
 from rules.battle.sides import MAX_SIDE_NAME, side_name
 from rules.battle.state import BattleState, Command
+from rules.battle.together import together
 from rules.core.dice import Dice
 from rules.core.errors import DataError
 from rules.sets.protocol import Ruleset
@@ -1145,8 +1146,8 @@ class CharacterEditor(QDialog):
         return EditFighter(self._combatant.id, self._fighter, side)
 
     def controller_command(self) -> Command | None:
-        """Who plays the fighter, when Save changes it (a second command, after the
-        edit's); None when it stays as it was."""
+        """Who plays the fighter, when Save changes it (run with the edit's as one
+        command: ``together``); None when it stays as it was."""
         key = self.played_by_box.currentData()
         current = self._state.controller(self._combatant.id)
         if not isinstance(key, str) or key == (GM_KEY if current is None else current.key):
@@ -1426,12 +1427,10 @@ class CharacterEditing(QObject):
         return editor
 
     def _save(self, editor: CharacterEditor) -> None:
-        command = editor.command()
+        # the sheet's edit and the hand-over are one gesture: one undo
+        command = together(editor.command(), editor.controller_command())
         if command is not None:
             self._controller.execute(command)
-        handed = editor.controller_command()
-        if handed is not None:
-            self._controller.execute(handed)
 
     def edit_sides(self) -> SidesEditor:
         if self.sides_editor is None:

@@ -33,6 +33,7 @@ from rules.battle.commands import (
 from rules.battle.control import SetControllers
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
 from rules.battle.state import BattleState, Command
+from rules.battle.together import Together
 
 COMMAND_LABELS: dict[type[Command], str] = {
     MoveCombatant: "Move",
@@ -65,6 +66,8 @@ _WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 def command_label(command: Command) -> str:
     """The kind of command: its label, or its class name in words."""
+    if isinstance(command, Together):  # one gesture: each of its kinds
+        return " + ".join(dict.fromkeys(command_label(c) for c in command.commands))
     label = COMMAND_LABELS.get(type(command))
     if label is not None:
         return label
@@ -74,6 +77,12 @@ def command_label(command: Command) -> str:
 def command_name(command: Command, state: BattleState) -> str:
     """The command with the combatants it names, in the order its fields give them
     (the attacker before the defender): "Attack: Spearman → Fencer"."""
+    if isinstance(command, Together):  # the fighters of each of its commands
+        named = tuple(
+            dict.fromkeys(n for c in command.commands for n in combatant_names(c, state))
+        )
+        label = command_label(command)
+        return f"{label}: {', '.join(named)}" if named else label
     if isinstance(command, SetControllers):  # several fighters, none before another
         named = combatant_names_of(tuple(i for i, _ in command.controllers), state)
         return f"{command_label(command)}: {', '.join(named)}" if named else "Played By"
