@@ -45,6 +45,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWid
 from app import theme
 from app.autosave_warning import AutosaveWarning
 from app.controller import BattleController
+from app.demo_sides import COMPUTER_BOTH, DemoSidesChoice, demo_sides_command
 from app.files import (
     FILE_SUFFIX,
     BattleFileError,
@@ -403,6 +404,7 @@ class FileActions(QObject):
         self.demo_menu.setObjectName("demoMenu")
         self.demo_menu.setToolTipsVisible(True)
         self.demo_menu.aboutToShow.connect(self._on_demo_menu_about_to_show)
+        self.demo_sides = DemoSidesChoice(self.demo_menu)  # who plays a demo's sides
         # Filled as it opens: the entries name each ruleset, and asking a ruleset its
         # name imports its package, which the first frame must not wait for.
         self.demo_menu.setEnabled(any(demo_path(key).is_file() for key in ruleset_keys()))
@@ -585,6 +587,8 @@ class FileActions(QObject):
             action.setToolTip(ruleset.description)
             action.setStatusTip(f"Open the demo battle of {ruleset.name}, its turn order rolled")
             action.triggered.connect(lambda _=False, k=key: self.open_demo(k))
+        if not self.demo_menu.isEmpty():
+            self.demo_sides.add_to(self.demo_menu)
         self.demo_menu.setEnabled(not self.demo_menu.isEmpty())
 
     def open_demo(self, key: str) -> bool:
@@ -600,6 +604,16 @@ class FileActions(QObject):
             return False
         name = f"Demo battle ({get_ruleset(key).name})"
         self._replace(battle, None, name)
+        handed = demo_sides_command(battle.state, self.demo_sides.key)
+        if handed is not None:  # one command: it undoes, saves and replays
+            self._controller.execute(handed)
+            self._status(
+                f"Opened the demo battle of ruleset {key}, the computer playing "
+                f"{'both sides' if self.demo_sides.key == COMPUTER_BOTH else 'the second side'}"
+                ": Battle ▸ Auto-play plays it",
+                8000,
+            )
+            return True
         self._status(f"Opened the demo battle of ruleset {key}", 5000)
         return True
 

@@ -113,7 +113,8 @@ def test_file_open_demo_battle_offers_every_rulesets_demo_untitled(
     assert actions.demo_menu.isEnabled()
     actions.demo_menu.aboutToShow.emit()  # filled as it opens, not at start-up
     entries = {a.objectName(): a for a in actions.demo_menu.actions()}
-    assert list(entries) == [f"openDemo:{key}" for key in ruleset_keys()]
+    opening = [name for name in entries if name.startswith("openDemo:")]
+    assert opening == [f"openDemo:{key}" for key in ruleset_keys()]
     asked: list[str] = []
     actions.choose_save_path = lambda suggested: asked.append(suggested) or None  # type: ignore[func-returns-value]
     for key in ruleset_keys():
