@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEasingCurve, QObject, QPointF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 
 from app.map.animation import point_along
 from hexmap import Hex
@@ -209,48 +209,68 @@ class ActionAnimator(QObject):
         self.frame.emit()
 
 
-HIT = QColor(200, 30, 30)
-MISS = QColor(110, 110, 110)
+HIT = QColor(205, 25, 25)
+MISS = QColor(90, 90, 90)
+REACH_PART = 0.35  # the first part of a blow: the stroke reaching the defender
+FADE_PART = 0.3  # the last part: everything fades
+
+
+def star(centre: QPointF, outer: float, inner: float, points: int = 8) -> QPolygonF:
+    """A burst: ``points`` spikes of radius ``outer`` between notches at ``inner``."""
+    corners = []
+    for k in range(2 * points):
+        r = outer if k % 2 == 0 else inner
+        a = k * math.pi / points - math.pi / 2
+        corners.append(QPointF(centre.x() + math.cos(a) * r, centre.y() + math.sin(a) * r))
+    return QPolygonF(corners)
 
 
 def paint_blow(
     p: QPainter, blow: Blow, t: float, centre: Callable[[Hex], QPointF], hex_pixels: float
 ) -> None:
-    """The blow ``t`` of the way through: a line that reaches from attacker to
-    defender in the first half, then a red burst at the defender (it landed) or a
-    grey "miss" ring (it did not), fading out."""
+    """The blow ``t`` of the way through: a stroke that reaches from attacker to
+    defender, then at the defender a red burst marked "hit" (it landed) or a grey
+    ring marked "miss" (it did not), fading out at the end."""
     start, end = centre(blow.source), centre(blow.target)
-    reach = min(1.0, t * 2.0)
+    reach = min(1.0, t / REACH_PART)
     tip = QPointF(
         start.x() + (end.x() - start.x()) * reach, start.y() + (end.y() - start.y()) * reach
     )
-    fade = 1.0 if t < 0.5 else max(0.0, 1.0 - (t - 0.5) * 2.0)
+    fade = min(1.0, (1.0 - t) / FADE_PART)
     colour = QColor(HIT if blow.landed else MISS)
-    colour.setAlphaF(0.9 * fade)
-    pen = QPen(colour, max(2.0, hex_pixels * 0.08))
+    p.save()
+    p.setOpacity(fade)
+    pen = QPen(colour, max(3.0, hex_pixels * 0.12))
     pen.setCapStyle(Qt.PenCapStyle.RoundCap)
     if not blow.landed:
         pen.setStyle(Qt.PenStyle.DashLine)
-    p.save()
     p.setPen(pen)
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.drawLine(start, tip)
-    if t >= 0.5:
-        grow = (t - 0.5) * 2.0
-        radius = hex_pixels * (0.35 + 0.35 * grow)
+    if t >= REACH_PART:
+        grow = min(1.0, (t - REACH_PART) / 0.25)
+        radius = hex_pixels * (0.45 + 0.25 * grow)
         if blow.landed:
-            # a star of short strokes: the blow struck home
-            burst = QPen(colour, max(2.0, hex_pixels * 0.1))
-            burst.setCapStyle(Qt.PenCapStyle.RoundCap)
-            p.setPen(burst)
-            for k in range(8):
-                a = k * math.pi / 4
-                inner = radius * 0.45
-                p.drawLine(
-                    QPointF(end.x() + math.cos(a) * inner, end.y() + math.sin(a) * inner),
-                    QPointF(end.x() + math.cos(a) * radius, end.y() + math.sin(a) * radius),
-                )
+            fill = QColor(colour)
+            fill.setAlpha(150)
+            p.setPen(QPen(QColor(255, 235, 120), max(2.0, hex_pixels * 0.05)))
+            p.setBrush(fill)
+            p.drawPolygon(star(end, radius, radius * 0.55))
         else:
+            ring = QPen(colour, max(2.0, hex_pixels * 0.07), Qt.PenStyle.DashLine)
+            p.setPen(ring)
+            p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawEllipse(end, radius, radius)
-            p.drawText(QPointF(end.x() - radius, end.y() - radius - 2), "miss")
+        label = "hit" if blow.landed else "miss"
+        font = QFont(p.font())
+        font.setBold(True)
+        font.setPixelSize(max(11, round(hex_pixels * 0.3)))
+        p.setFont(font)
+        box = QFontMetricsF(font).boundingRect(label).adjusted(-5, -2, 5, 2)
+        box.moveCenter(QPointF(end.x(), end.y() - radius - box.height() / 2 - 2))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+        p.drawRoundedRect(box, 4, 4)
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
     p.restore()

@@ -590,7 +590,7 @@ class MapView(QWidget):
             layers.paint_heights(p, camera, self._terrain, self._texts, exposed, dpr)
         if selected is not None:
             layers.paint_path(p, camera, self.path_shown())
-        overlay = self._overlay
+        overlay = self._overlay_shown()
         labels = ml.layout_labels(camera, state, overlay, target, self._texts)
         self._callout = [label.rect for label in labels if label.on_top]
         ml.paint_labels(p, self._texts, labels, on_top=False)
@@ -600,7 +600,7 @@ class MapView(QWidget):
         if size_px >= ITEMS_MIN_PIXELS:
             # on the hexes' rims, over the tokens' edges but clear of their faces
             layers.paint_items(p, self.item_rects(), exposed, size_px, dpr)
-        if selected is not None:
+        if selected is not None and not self._actions.hidden_hex(selected):
             layers.paint_weapon_positions(
                 p, camera, state.combatant(selected), self.weapon_positions_shown(), exposed
             )
@@ -646,7 +646,7 @@ class MapView(QWidget):
                 p, camera, terrain, self._terrain_pixmaps, 0, visible,
                 zooming=self._zooming, dpr=dpr,
             )  # fmt: skip
-        overlay = self._overlay
+        overlay = self._overlay_shown()
         if overlay is not None and overlay.bounds.intersects(visible):
             mp.paint_overlay_fills(p, overlay)
         if terrain_shown and not overview:
@@ -711,6 +711,13 @@ class MapView(QWidget):
                 p.setBrush(theme.DROP_OK if ok else theme.DROP_BAD)
                 p.drawPolygon(mp.hex_polygon(drop, 0.95))
         p.restore()
+
+    def _overlay_shown(self) -> mp.Overlay | None:
+        """The selection's arcs, but none while its token slides to where they are."""
+        sid = self._controller.selected_id
+        if sid is not None and self._actions.hidden_hex(sid):
+            return None
+        return self._overlay
 
     def _paint_highlight(self, p: QPainter) -> None:
         hl = QColor(theme.HIGHLIGHT)
