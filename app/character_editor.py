@@ -62,10 +62,8 @@ from app.panes.widgets import buddy_label
 from app.played_by_menu import (
     GM_KEY,
     MIXED_KEY,
-    changes_anything,
     choice_for,
     policy_label,
-    side_command,
     side_controller_key,
 )
 from app.templates import first_untaken
@@ -101,6 +99,7 @@ from rules.battle.model import (
     WeaponSize,
 )
 from rules.battle.policy_settings import POLICY_KEYS
+from rules.battle.side_control import hand_side_over
 from rules.battle.sides import MAX_SIDE_NAME, side_name
 from rules.battle.state import BattleState, Command
 from rules.battle.together import together
@@ -1178,7 +1177,9 @@ class SideRowWidgets:
         # Who plays the side's fighters: the GM or a computer policy (issue 25).
         self.played_by_box = QComboBox(parent)
         self.played_by_box.setObjectName(f"sidePlayedBy:{side.value}")
-        self.played_by_box.setToolTip("Who plays every fighter of this side")
+        self.played_by_box.setToolTip(
+            "Who plays every fighter of this side, and those who join it later"
+        )
         self.played_by_box.addItem("The GM", GM_KEY)
         for key in POLICY_KEYS:
             self.played_by_box.addItem(policy_label(key), key)
@@ -1264,7 +1265,11 @@ class SidesEditor(QDialog):
             widgets.colour_button.setIcon(colour_icon(QColor(self.colour_of(side))))
             count = sum(1 for c in state.combatants if c.side is side)
             widgets.count_label.setText(f"{count} fighter{'s' if count != 1 else ''}")
-            _show_played_by(widgets.played_by_box, side_controller_key(state, side), count > 0)
+            key = side_controller_key(state, side)
+            if count == 0:  # no fighter yet: who plays those who join it
+                joins_as = state.side_controller(side)
+                key = GM_KEY if joins_as is None else joins_as.key
+            _show_played_by(widgets.played_by_box, key, True)
         self.add_button.setEnabled(len(shown) < len(Side))
         chosen_fighter = self.fighter_box.currentData()
         self.fighter_box.clear()
@@ -1327,8 +1332,9 @@ class SidesEditor(QDialog):
         key = self.rows[side].played_by_box.currentData()
         command = None
         if isinstance(key, str) and key != MIXED_KEY:
-            command = side_command(self._state, side, key)
-        if command is not None and changes_anything(self._state, command):
+            # the side itself too: a fighter who joins it later is played so
+            command = hand_side_over(self._state, side, None if key == GM_KEY else key)
+        if command is not None:
             self._run(command)
         self._reload()  # a refusal, or "mixed" picked again, shows the side as it is
 

@@ -32,6 +32,7 @@ from rules.battle.commands import (
 )
 from rules.battle.control import SetControllers
 from rules.battle.edits import AddSide, ChangeSide, EditFighter, RecolourSide, RenameSide
+from rules.battle.side_control import SetSideControllers
 from rules.battle.state import BattleState, Command
 from rules.battle.together import Together
 
@@ -58,6 +59,7 @@ COMMAND_LABELS: dict[type[Command], str] = {
     RenameSide: "Rename Side",
     RecolourSide: "Recolour Side",
     SetControllers: "Played By",
+    SetSideControllers: "Side Played By",
 }
 
 ACTOR_AND_TARGET = " → "

@@ -75,8 +75,10 @@ from rules.battle.limits import MAX_MAP_SIDE
 from rules.battle.model import Combatant, Side
 from rules.battle.policy_settings import POLICY_KEYS
 from rules.battle.roster import AddCombatant, RemoveCombatant, next_combatant_id
+from rules.battle.side_control import SetSideControllers
 from rules.battle.sides import MAX_SIDE_NAME, SideSetup, side_name
 from rules.battle.state import BattleState
+from rules.battle.together import together
 from rules.core.assets import asset_path, read_json
 from rules.core.errors import DataError, RulesError
 from rules.core.formats import DEFAULT_RULESET_KEY
@@ -219,7 +221,7 @@ def new_battle(
     fighters (``setup.starting_fighters`` a side, from ``templates``, by default
     the ruleset's bundled ones; ``starting_lineup``), each an ``AddCombatant``;
     those of the sides the computer plays (``setup.computer_sides``) then handed to
-    it by one ``SetControllers``.
+    it, with the sides themselves (``SetSideControllers``), by one command.
     ``RulesError`` for an unknown ruleset or options it refuses together, before
     anything is made."""
     get_ruleset(setup.ruleset_key, setup.ruleset_options)
@@ -239,8 +241,16 @@ def new_battle(
     policies = dict(setup.computer_sides)
     fighters = battle.state.combatants
     handed = tuple((c.id, PolicyChoice(policies[c.side])) for c in fighters if c.side in policies)
-    if handed:  # one command: Undo gives the whole line-up back to the GM
-        battle.execute(SetControllers(handed))
+    # one command: Undo gives the whole line-up back to the GM; the sides stay the
+    # computer's for the fighters who join them later (rules.battle.side_control)
+    command = together(
+        SetSideControllers(tuple((side, PolicyChoice(key)) for side, key in setup.computer_sides))
+        if setup.computer_sides
+        else None,
+        SetControllers(handed) if handed else None,
+    )
+    if command is not None:
+        battle.execute(command)
     return battle
 
 

@@ -21,6 +21,7 @@ from rules.battle.policy_settings import (
     RETREATING_POLICY,
     TARGET_KEYS,
 )
+from rules.battle.side_control import hand_side_over
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 
@@ -141,7 +142,6 @@ def _add_setting(
 def _add_whole_side(sub: QMenu, controller: BattleController, who: Combatant) -> None:
     """The fighter's whole side to the GM or to a policy at once: one command."""
     state = controller.state
-    members = tuple(c.id for c in state.combatants if c.side is who.side)
     name = side_name(state.sides, who.side)
     sub.addSeparator()
     side_menu = sub.addMenu(f"Whole &side ({name})")
@@ -149,18 +149,20 @@ def _add_whole_side(sub: QMenu, controller: BattleController, who: Combatant) ->
     gm = side_menu.addAction("The GM")
     gm.setObjectName("sidePlayedBy:gm")
     gm.setStatusTip(f"The GM plays every fighter of {name}")
-    gm.triggered.connect(
-        lambda _=False: hand_over(controller, SetControllers(tuple((i, None) for i in members)))
-    )
+    gm.triggered.connect(lambda _=False: _hand_side_over(controller, who.side, None))
     for key in POLICY_KEYS:
         action = side_menu.addAction(policy_label(key))
         action.setObjectName(f"sidePlayedBy:{key}")
         action.setStatusTip(f"The computer plays every fighter of {name} ({key})")
-        action.triggered.connect(
-            lambda _=False, k=key: hand_over(
-                controller, SetControllers(tuple((i, PolicyChoice(k)) for i in members))
-            )
-        )
+        action.triggered.connect(lambda _=False, k=key: _hand_side_over(controller, who.side, k))
+
+
+def _hand_side_over(controller: BattleController, side: Side, key: str | None) -> None:
+    """The side and its fighters to ``key`` (None: the GM), as one command; none
+    when nothing would change (no empty step in the undo history)."""
+    command = hand_side_over(controller.state, side, key)
+    if command is not None:
+        controller.execute(command)
 
 
 # --- a whole side at once (the Sides dialog) ---------------------------------------

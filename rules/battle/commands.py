@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import rules.battle.control  # (SetControllers: saved with these)
 import rules.battle.edits  # (EditFighter and the side commands: saved with these)
 import rules.battle.roster  # (AddCombatant, RemoveCombatant: saved with these)
+import rules.battle.side_control  # (SetSideControllers: saved with these)
 import rules.battle.together  # noqa: F401  (Together: saved with these)
 from hexmap import Facing, Hex
 from rules.battle.attack_choices import AttackChoices, DefenderAnswer

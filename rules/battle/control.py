@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.battle.controllers import PolicyChoice
+from rules.battle.model import Combatant
 from rules.battle.policy_settings import policy_problem, policy_text
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
 from rules.core.citation import Citation
@@ -66,6 +67,11 @@ class SetControllers(Command):
         if not events:
             return CommandResult(state, ())
         return CommandResult(with_controllers(state, wanted), tuple(events))
+
+
+def controller_set(who: Combatant, policy: PolicyChoice | None) -> ControllerSet:
+    """The event of ``who`` now played by ``policy`` (None: by the GM)."""
+    return ControllerSet(citation=GM_CONTROL, combatant_id=who.id, name=who.name, policy=policy)
 
 
 def with_controllers(state: BattleState, changes: dict[str, PolicyChoice | None]) -> BattleState:

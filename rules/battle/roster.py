@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from hexmap import Hex, parse_digits
 from rules.battle.command_events import TurnEnded
+from rules.battle.control import controller_set, with_controllers
 from rules.battle.edits import check_fighter
 from rules.battle.model import Combatant, Side
 from rules.battle.state import BattleRuleset, BattleState, Command, CommandResult
@@ -125,7 +126,12 @@ class AddCombatant(Command):
             before_name=before_name,
             joined_order=state.turns_running,
         )
-        return CommandResult(after, (added,))
+        events: tuple[Event, ...] = (added,)
+        joins_as = state.side_controller(newcomer.side)
+        if joins_as is not None:  # its side is the computer's: so is the newcomer
+            after = with_controllers(after, {newcomer.id: joins_as})
+            events = (*events, controller_set(newcomer, joins_as))
+        return CommandResult(after, events)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from rules.battle.condition import FighterCondition
 from rules.battle.controllers import PolicyChoice
 from rules.battle.items import GroundItem, item_id
 from rules.battle.maneuvers import Maneuver
-from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Status, Weapon
+from rules.battle.model import Combatant, Fighter, Posture, RulesetSheet, Side, Status, Weapon
 from rules.battle.movement import PostureMove
 from rules.battle.outcome import BattleOutcome
 from rules.battle.pieces import Piece
@@ -278,6 +278,10 @@ class BattleState:
     # and policy, in the order of ``combatants``. A fighter not named is the GM's,
     # as every fighter of a battle from before computer control.
     controllers: tuple[tuple[str, PolicyChoice], ...] = ()
+    # Who plays each side the computer plays as a side (rules.battle.side_control):
+    # a fighter who joins it later (``AddCombatant``) is played so. A side not
+    # named is the GM's, as every side of a battle from before.
+    side_controllers: tuple[tuple[Side, PolicyChoice], ...] = ()
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -301,6 +305,8 @@ class BattleState:
             raise IllegalCommandError(f"duplicate item ids in {item_ids}")
         if self.controllers:
             _check_controllers(self.controllers, ids)
+        if self.side_controllers:
+            _check_side_controllers(self.side_controllers)
 
     @property
     def round(self) -> int:
@@ -311,6 +317,13 @@ class BattleState:
     def turns_running(self) -> bool:
         """Whether the turn order has begun (and the turn rules are checked)."""
         return self.active_id is not None
+
+    def side_controller(self, side: Side) -> PolicyChoice | None:
+        """The policy a fighter joining ``side`` is played with; None: the GM's."""
+        for controlled, choice in self.side_controllers:
+            if controlled is side:
+                return choice
+        return None
 
     def controller(self, combatant_id: str) -> PolicyChoice | None:
         """The policy the computer plays ``combatant_id`` with; None: the GM plays it."""
@@ -373,6 +386,17 @@ class BattleState:
 # checks its controllers, and this spares it the checks of each choice again.
 _PLAYABLE: set[PolicyChoice] = set()
 _MAX_PLAYABLE = 1000
+
+
+def _check_side_controllers(side_controllers: tuple[tuple[Side, PolicyChoice], ...]) -> None:
+    """Each side named once, with settings a policy takes."""
+    named = [side for side, _ in side_controllers]
+    if len(set(named)) != len(named):
+        raise IllegalCommandError("a side is given two controllers")
+    for side, choice in side_controllers:
+        problem = policy_problem(choice)
+        if problem is not None:
+            raise IllegalCommandError(f"the controller of side {side.value}: {problem}")
 
 
 def _check_controllers(

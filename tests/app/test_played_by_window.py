@@ -31,6 +31,8 @@ from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Side
 from rules.battle.roster import AddCombatant
+from rules.battle.side_control import SetSideControllers
+from rules.battle.together import Together
 from tests.app.demo_panes import demo_controller
 from tests.app.turn_order_window import FENCER, SPEARMAN, SWORD, shown_window
 
@@ -142,8 +144,12 @@ def test_the_sides_dialog_hands_a_whole_side_over_and_shows_a_mixed_one(qtbot: Q
     assert red.currentText() == "The GM" and red.findData(MIXED_KEY) < 0
     red.setCurrentIndex(red.findData("careful"))
     red.activated.emit(red.currentIndex())  # as the GM's pick sends it
-    assert controller.battle.commands[-1] == SetControllers(
-        ((SWORD, PolicyChoice("careful")), (SPEARMAN, PolicyChoice("careful")))
+    # the side itself too, for the fighters who join it later: one command
+    assert controller.battle.commands[-1] == Together(
+        (
+            SetSideControllers(((Side.RED, PolicyChoice("careful")),)),
+            SetControllers(((SWORD, PolicyChoice("careful")), (SPEARMAN, PolicyChoice("careful")))),
+        )
     )
     assert red.currentData() == "careful"
     assert blue.currentData() == GM_KEY
@@ -184,7 +190,10 @@ def test_new_battle_hands_a_computer_side_s_starting_fighters_over_in_one_comman
     setup = dialog.setup()
     assert setup.computer_sides == ((Side.BLUE, "skirmisher"),)
     battle = new_battle(setup)
-    assert [type(c) for c in battle.commands] == [AddCombatant] * 4 + [SetControllers]
+    assert [type(c) for c in battle.commands] == [AddCombatant] * 4 + [Together]
+    handing = battle.commands[-1]
+    assert isinstance(handing, Together)
+    assert [type(c) for c in handing.commands] == [SetSideControllers, SetControllers]
     state = battle.state
     assert {c.id: state.controller(c.id) for c in state.combatants} == {
         c.id: PolicyChoice("skirmisher") if c.side is Side.BLUE else None for c in state.combatants
