@@ -23,6 +23,7 @@ from hexmap import Hex
 from rules.battle.battle import Battle, BattleChange, ChangeKind
 from rules.battle.commands import MoveCombatant, TurnCombatant
 from rules.battle.model import Combatant
+from rules.battle.notes import CommandNote
 from rules.battle.state import BattleState, Command
 from rules.core.dice import DiceEntryCancelled, DiceRequest, EnteredDice
 from rules.core.errors import RulesError
@@ -90,6 +91,9 @@ class BattleController(QObject):
             self._target = self._default_target(self._selected)
         self._table_dice: TableDice | None = None  # physical dice: who asks the table
         self._refused: Command | None = None
+        # Why the next command is given (note_next): the log's place it goes to,
+        # the command, and the note.
+        self._next_note: tuple[int, Command, CommandNote] | None = None
 
     # --- the model -------------------------------------------------------------
     @property
@@ -133,15 +137,26 @@ class BattleController(QObject):
         """Whether commands' dice are entered at the table (physical dice)."""
         return self._table_dice is not None
 
+    def note_next(self, command: Command, note: CommandNote) -> None:
+        """Keep ``note`` with ``command`` if it is the next command executed (a
+        computer fighter's reason: saved and autosaved with it, rules.battle.notes)."""
+        self._next_note = (len(self._battle.commands), command, note)
+
     def execute(self, command: Command) -> tuple[Event, ...] | None:
         """Run a command; a rules refusal is reported, not raised. With physical
         dice the GM enters each roll; a cancelled roll abandons the command with
         nothing changed (``command_cancelled``)."""
+        note = None
+        if self._next_note is not None:
+            index, noted, note = self._next_note
+            self._next_note = None
+            if index != len(self._battle.commands) or noted != command:
+                note = None
         dice: EnteredDice | None = None
         if self._table_dice is not None:
             dice = EnteredDice(partial(self._table_dice, command_name(command, self.state)))
         try:
-            return self._battle.execute(command, dice)
+            return self._battle.execute(command, dice, note)
         except DiceEntryCancelled:
             log.info("dice entry cancelled: %s", command)
             self.command_cancelled.emit(command_name(command, self.state))

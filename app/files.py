@@ -69,6 +69,7 @@ from rules.battle.savefile import (
     decode_entry,
     encode_entry,
     entry_entered,
+    entry_note,
     parse_document,
     saved_types_for,
     write_battle,
@@ -331,7 +332,11 @@ class Autosave:
         if change.kind is ChangeKind.EXECUTED:
             entry = {
                 "executed": encode_entry(
-                    change.command, change.dice, self._codec, entered=change.dice_entered
+                    change.command,
+                    change.dice,
+                    self._codec,
+                    entered=change.dice_entered,
+                    note=change.note,
                 )
             }
         elif change.kind is ChangeKind.UNDONE:
@@ -703,7 +708,9 @@ def _replay_line(battle: Battle, codec: ValueCodec, line: bytes, where: str, ver
     try:
         if kind == "executed":
             command, faces = decode_entry(value, codec, where, version)
-            battle.execute(command, ScriptedDice(faces, entered=entry_entered(value)))
+            battle.execute(
+                command, ScriptedDice(faces, entered=entry_entered(value)), entry_note(value, where)
+            )
         elif kind == "undone" and value == len(battle.commands) - 1:
             battle.undo()
         elif kind == "redone" and value == len(battle.commands):

@@ -106,6 +106,7 @@ from rules.battle.battle import Battle, BattleChange
 from rules.battle.commands import EndTurn
 from rules.battle.decision import awaiting_continue
 from rules.battle.model import Combatant
+from rules.battle.notes import CommandNote
 from rules.battle.state import BattleState, Command
 from rules.battle.terrain import (
     Cover,
@@ -688,9 +689,10 @@ class MainWindow(QMainWindow):
     def _note_decision(
         self, index: int, command: Command, text: str, detail: str, combatant_id: str
     ) -> None:
-        """A computer fighter's reason, into the log before its command's events."""
-        if self.panes:
-            self.log_pane.note_command(index, command, text, detail, combatant_id)
+        """A computer fighter's reason, kept with its command (saved, autosaved and
+        shown in the log before the command's events: rules.battle.notes)."""
+        if index == len(self.controller.battle.commands):
+            self.controller.note_next(command, CommandNote(combatant_id, text, detail))
 
     def new_demo_battle(self) -> None:
         if not self.file_actions.may_replace_battle():

@@ -89,7 +89,6 @@ from app.panes.widgets import MUTED, configure_dock, pane_body
 from app.rulesets import ruleset_ui
 from app.user_dirs import settings as user_settings
 from rules.battle.battle import BattleChange, ChangeKind
-from rules.battle.state import Command
 from rules.core.events import Event
 
 _INDEX = QModelIndex | QPersistentModelIndex
@@ -746,9 +745,6 @@ class CombatLogPane(QDockWidget):
         super().__init__(parent)
         configure_dock(self, "combatLogPane", "Combat log")
         self._controller = controller
-        # The computer's reasons, by the index of the command they chose and that
-        # command: a row of their own before its events (note_command).
-        self._notes: dict[int, tuple[Command, LogRow]] = {}
         self._settings = settings if settings is not None else user_settings()
         self._hovered: int = -1
         self._combatant_choices: tuple[tuple[str, str], ...] = ()
@@ -871,24 +867,15 @@ class CombatLogPane(QDockWidget):
         """The rows the log shows now, top to bottom."""
         return self.model.shown_rows()
 
-    def note_command(
-        self, index: int, command: Command, text: str, detail: str, combatant_id: str
-    ) -> None:
-        """Show ``text`` (a computer fighter's reason) as a row of its own before
-        the events of the command ``index``, when that command is ``command``;
-        ``detail`` is the row's tooltip (the best choices not taken). The note
-        lives in the window only: an undone and redone command keeps it, another
-        command in its place does not."""
-        event = DecisionNote(text=text)
-        line = LogLine(text, "", Tone.NOTE, event, detail)
-        self._notes[index] = (command, LogRow(RowKind.EVENT, (line,), (), (combatant_id,)))
-
     def _with_note(self, index: int, rows: Sequence[LogRow]) -> Sequence[LogRow]:
-        noted = self._notes.get(index)
-        commands = self._controller.battle.commands
-        if noted is None or index >= len(commands) or commands[index] != noted[0]:
+        """``rows`` of command ``index``, after the row of its note if it has one (a
+        computer fighter's reason, kept with the command: rules.battle.notes), with
+        the best choices not taken in its tooltip."""
+        note = self._controller.battle.note(index)
+        if note is None:
             return rows
-        return (noted[1], *rows)
+        line = LogLine(note.reason, "", Tone.NOTE, DecisionNote(text=note.reason), note.detail)
+        return (LogRow(RowKind.EVENT, (line,), (), (note.combatant_id,)), *rows)
 
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""
@@ -908,7 +895,6 @@ class CombatLogPane(QDockWidget):
         self._after_change()
 
     def _on_controller_battle_reset(self) -> None:
-        self._notes.clear()
         self.clear_filter()  # another battle: its whole log, not the last one's filter
         self.rebuild()
 

@@ -40,6 +40,7 @@ from rules.battle.model import Combatant, Shield, Status, Weapon, WeaponDamageSt
 from rules.battle.movement import (
     apply_fall,
 )
+from rules.battle.notes import CommandNote
 from rules.battle.pieces import AT_FEET, Piece, Placement, PlacementKind
 from rules.battle.scatter import Occupant, PieceLanded, scatter_piece
 from rules.battle.state import (
@@ -79,6 +80,8 @@ class BattleChange:
     dice_entered: bool = False  # the faces were entered at the table (physical dice)
     # Each roll entered at the table, with what it was for (physical dice only).
     table_rolls: tuple[TableRoll, ...] = ()
+    # Why the command was given (a computer fighter's reason: rules.battle.notes).
+    note: CommandNote | None = None
 
     @property
     def items_changed(self) -> bool:
@@ -143,6 +146,9 @@ class Battle:
         # What was undone and may be redone, with its dice: the next redo last.
         self._undone: list[tuple[Command, tuple[int, ...]]] = []
         self._undone_entered: list[bool] = []  # beside ``_undone``
+        # Why each command was given, by its place in the log (rules.battle.notes):
+        # an undo keeps it for the redo; a new command in its place drops it.
+        self._notes: dict[int, CommandNote] = {}
         self._observers: list[Observer] = []
 
     @property
@@ -222,6 +228,15 @@ class Battle:
         """The undone commands with the faces they rolled, the next redo first."""
         return tuple(reversed(self._undone))
 
+    def note(self, index: int) -> CommandNote | None:
+        """Why command ``index`` (of the log, or undone after it) was given."""
+        return self._notes.get(index)
+
+    @property
+    def notes(self) -> tuple[tuple[int, CommandNote], ...]:
+        """Every note, with the place of its command (the log, then the undone)."""
+        return tuple(sorted(self._notes.items()))
+
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         self._observers.append(observer)
         return lambda: self._observers.remove(observer)
@@ -233,7 +248,9 @@ class Battle:
         dice = command_rng(self._seed, len(self._commands))
         return run_command(command, state, dice, self.ruleset_of(state))
 
-    def execute(self, command: Command, dice: RecordingDice | None = None) -> tuple[Event, ...]:
+    def execute(
+        self, command: Command, dice: RecordingDice | None = None, note: CommandNote | None = None
+    ) -> tuple[Event, ...]:
         """Apply ``command`` and log it with the faces it rolled. ``dice`` replaces
         the command's seeded dice: the recorded faces of a redo or replay
         (``ScriptedDice``, which never rolls), or dice entered at the table
@@ -251,6 +268,10 @@ class Battle:
         before, result = self._run(command, source)
         self._undone.clear()  # a new command starts a new future
         self._undone_entered.clear()
+        for later in [i for i in self._notes if i >= index]:
+            del self._notes[later]
+        if note is not None:  # ``note``: why it was given (rules.battle.notes)
+            self._notes[index] = note
         if self._observers:  # a battle played without a window tells nobody
             self._tell(self._change(index, before, ChangeKind.EXECUTED))
         return result.events
@@ -349,6 +370,7 @@ class Battle:
             kind=kind,
             dice_entered=self._entered[index],
             table_rolls=self._table_rolls[index],
+            note=self._notes.get(index),
         )
 
     def _tell(self, change: BattleChange) -> None:
@@ -397,13 +419,15 @@ class Battle:
         *,
         rulesets: RulesetFinder,
         entered: Iterable[bool] = (),
+        notes: Iterable[tuple[int, CommandNote]] = (),
     ) -> Battle:
         """The battle as it was saved: ``commands`` run on their recorded dice, and
         ``undone`` (the next redo first, as ``Battle.undone`` gives it) waiting for
         a redo. The undone commands are run and taken back once here, so that a
         history whose redo could not run is refused now, not at the GM's Ctrl+Shift+Z.
         ``entered``: for each command of the log and then of ``undone``, whether its
-        faces were entered at the table (``entered_log``, ``undone_entered``)."""
+        faces were entered at the table (``entered_log``, ``undone_entered``).
+        ``notes``: why commands were given, by their place (``Battle.notes``)."""
         later = tuple(undone)
         battle = cls.replay(
             initial,
@@ -415,6 +439,8 @@ class Battle:
         )
         for _ in later:
             battle.undo()
+        total = len(battle._commands) + len(later)
+        battle._notes = {index: note for index, note in notes if 0 <= index < total}
         return battle
 
 

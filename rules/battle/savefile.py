@@ -37,6 +37,7 @@ from rules.battle.commands import Attack  # (and every command battle_types save
 from rules.battle.edits import check_fighter
 from rules.battle.limits import MAX_MAP_SIDE, check_counts
 from rules.battle.model import Combatant, RulesetSheet, RulesetTracks
+from rules.battle.notes import CommandNote, note_data, note_from
 from rules.battle.state import BattleRuleset, BattleState, Command
 from rules.battle.values import (
     TYPE_KEY,
@@ -152,14 +153,18 @@ def battle_document(battle: Battle, ruleset_types: Iterable[type]) -> dict[str, 
         "seed": battle.seed,
         "initial_state": codec.encode(battle.initial, BattleState),
         "log": [
-            encode_entry(command, faces, codec, entered=entered)
-            for command, faces, entered in zip(
-                battle.commands, battle.dice_log, battle.entered_log, strict=True
+            encode_entry(command, faces, codec, entered=entered, note=battle.note(index))
+            for index, (command, faces, entered) in enumerate(
+                zip(battle.commands, battle.dice_log, battle.entered_log, strict=True)
             )
         ],
         "undone": [
-            encode_entry(command, faces, codec, entered=entered)
-            for (command, faces), entered in zip(battle.undone, battle.undone_entered, strict=True)
+            encode_entry(
+                command, faces, codec, entered=entered, note=battle.note(len(battle.commands) + k)
+            )
+            for k, ((command, faces), entered) in enumerate(
+                zip(battle.undone, battle.undone_entered, strict=True)
+            )
         ],
     }
 
@@ -176,7 +181,12 @@ def write_battle(battle: Battle, ruleset_types: Iterable[type]) -> str:
 
 
 def encode_entry(
-    command: Command, faces: Sequence[int], codec: ValueCodec, *, entered: bool = False
+    command: Command,
+    faces: Sequence[int],
+    codec: ValueCodec,
+    *,
+    entered: bool = False,
+    note: CommandNote | None = None,
 ) -> dict[str, object]:
     """One log entry as the file holds it (the autosave journal writes these).
     Faces entered at the table (physical dice) are marked ``"entered": true``; an
@@ -184,6 +194,8 @@ def encode_entry(
     entry: dict[str, object] = {"command": codec.encode(command, Command), "dice": list(faces)}
     if entered:
         entry["entered"] = True
+    if note is not None:  # why it was given (rules.battle.notes); none before notes
+        entry["note"] = note_data(note)
     return entry
 
 
@@ -310,6 +322,10 @@ def battle_from_document(
             undone,
             rulesets=rulesets,
             entered=(*marks, *_entered_marks(document["undone"])),
+            notes=(
+                *_entry_notes(document["log"]),
+                *_entry_notes(document["undone"], len(log)),
+            ),
         )
     except Exception as exc:  # a rule refusing a command, or a bug it hit: the log cannot run
         reason = str(exc) or type(exc).__name__
@@ -481,11 +497,13 @@ def _entries(
     for i, entry in enumerate(data, start=1):
         where = f"{what} {i}"
         if not isinstance(entry, dict) or not _ENTRY_KEYS <= set(entry) <= _ENTRY_KEYS | {
-            "entered"
+            "entered",
+            "note",
         }:
             raise BattleFileError(f'{where}: expected {{"command": ..., "dice": [...]}}')
         if entry.get("entered", True) is not True:
             raise BattleFileError(f"{where}.entered: expected true (the dice were entered)")
+        entry_note(entry, where)  # a damaged note is the file's damage, found now
         command = decode_command(entry["command"], codec, where, answers=answers)
         out.append((command, _faces(entry["dice"], where)))
     return tuple(out)
@@ -522,6 +540,24 @@ def entry_entered(data: object) -> bool:
     """Whether a log entry (checked by ``decode_entry`` or the file's reading) holds
     faces entered at the table."""
     return isinstance(data, dict) and data.get("entered") is True
+
+
+def entry_note(data: object, where: str = "entry") -> CommandNote | None:
+    """The note of a log entry (None: it has none, as every entry before notes)."""
+    if not isinstance(data, dict) or "note" not in data:
+        return None
+    try:
+        return note_from(data["note"], where)
+    except DataError as exc:
+        raise BattleFileError(str(exc)) from None
+
+
+def _entry_notes(entries: object, start: int = 0) -> tuple[tuple[int, CommandNote], ...]:
+    """The notes of a list of entries checked already, by place from ``start``."""
+    if not isinstance(entries, list):
+        return ()
+    found = ((start + i, entry_note(e)) for i, e in enumerate(entries))
+    return tuple((i, note) for i, note in found if note is not None)
 
 
 def _entered_marks(entries: object) -> tuple[bool, ...]:
