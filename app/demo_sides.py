@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMenu
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Side
+from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 
 GM_BOTH = "gm"
@@ -55,6 +56,22 @@ def demo_sides_command(state: BattleState, key: str) -> SetControllers | None:
         return None
     handed = tuple((c.id, DEMO_POLICY) for c in state.combatants if c.side in chosen)
     return SetControllers(handed) if handed else None
+
+
+def computer_sides_text(state: BattleState) -> str:
+    """Which sides the computer plays, by the names the battle gives them."""
+    computer = {i for i, _ in state.controllers}
+    sides = [
+        s
+        for s in sides_in_play(state)
+        if any(c.id in computer for c in state.combatants if c.side is s)
+    ]
+    if not sides:
+        return "the GM plays every side"
+    if len(sides) == len(sides_in_play(state)):
+        return "the computer plays every side (Battle ▸ Auto-play)"
+    names = " and ".join(side_name(state.sides, s) for s in sides)
+    return f"the computer plays {names}"
 
 
 class DemoSidesChoice:

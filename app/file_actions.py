@@ -45,7 +45,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QWid
 from app import theme
 from app.autosave_warning import AutosaveWarning
 from app.controller import BattleController
-from app.demo_sides import COMPUTER_BOTH, DemoSidesChoice, demo_sides_command
+from app.demo_sides import DemoSidesChoice, computer_sides_text, demo_sides_command
 from app.files import (
     FILE_SUFFIX,
     BattleFileError,
@@ -607,12 +607,7 @@ class FileActions(QObject):
         handed = demo_sides_command(battle.state, self.demo_sides.key)
         if handed is not None:  # one command: it undoes, saves and replays
             self._controller.execute(handed)
-            self._status(
-                f"Opened the demo battle of ruleset {key}, the computer playing "
-                f"{'both sides' if self.demo_sides.key == COMPUTER_BOTH else 'the second side'}"
-                ": Battle ▸ Auto-play plays it",
-                8000,
-            )
+            self._status(f"Demo battle of ruleset {key}: {computer_sides_text(battle.state)}", 8000)
             return True
         self._status(f"Opened the demo battle of ruleset {key}", 5000)
         return True

@@ -13,6 +13,7 @@ from app.demo_sides import COMPUTER_BOTH, COMPUTER_SECOND, DEMO_POLICY, GM_BOTH,
 from app.files import open_battle, save_battle
 from app.main_window import MainWindow
 from rules.battle.control import SetControllers
+from rules.battle.sides import side_name
 from rules.sets.registry import ruleset_keys
 
 
@@ -52,6 +53,9 @@ def test_every_demo_opens_with_the_computer_on_the_second_side(
     for c in state.combatants:
         assert state.controller(c.id) == (DEMO_POLICY if c.side is second else None), c.name
     assert any(c.side is first for c in state.combatants)
+    assert f"the computer plays {side_name(state.sides, second)}" in (
+        main_window.statusBar().currentMessage()
+    )
     path = tmp_path / "demo.hexfray"
     save_battle(controller.battle, path)
     loaded = open_battle(path)  # saved with the battle
