@@ -21,6 +21,7 @@ from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
 from rules.core.errors import IllegalCommandError
+from rules.play.decision_notes import decision_note
 from rules.play.policies import Decision, OddsCache, decide
 from rules.sets.protocol import Ruleset
 
@@ -171,9 +172,11 @@ def auto_play(
             report.decisions.append(decision)
             if on_decision is not None:
                 on_decision(decision)
+        # the reason goes with the first command: a saved battle shows it again
+        note = decision_note(decision) if decision.combatant_id else None
         try:
-            for command in decision.commands:
-                battle.execute(command)
+            for index, command in enumerate(decision.commands):
+                battle.execute(command, note=note if index == 0 else None)
         except IllegalCommandError as refusal:
             report.refused.append(f"{decision.label}: {refusal}")
             if battle.state.active_id == active and battle.state.outcome is None:
