@@ -28,10 +28,11 @@ class CommandNote:
 
 
 def note_data(note: CommandNote) -> dict[str, str]:
-    """The note as a battle file's entry holds it."""
-    data = {"combatant_id": note.combatant_id, "reason": note.reason}
+    """The note as a battle file's entry holds it, each text cut to the length a
+    file may hold (a file written must open)."""
+    data = {"combatant_id": note.combatant_id, "reason": note.reason[:MAX_NOTE_TEXT]}
     if note.detail:
-        data["detail"] = note.detail
+        data["detail"] = note.detail[:MAX_NOTE_TEXT]
     return data
 
 

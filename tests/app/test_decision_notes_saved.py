@@ -19,7 +19,7 @@ from app.main_window import MainWindow, load_demo_battle
 from rules.battle.battle import Battle
 from rules.battle.commands import TurnCombatant
 from rules.battle.control import SetControllers
-from rules.battle.notes import CommandNote
+from rules.battle.notes import MAX_NOTE_TEXT, CommandNote
 from rules.battle.savefile import BattleFileError, read_battle, write_battle
 from rules.play.policies import AGGRESSIVE
 from rules.sets.registry import get_ruleset
@@ -117,3 +117,13 @@ def test_a_file_without_notes_opens_as_before_and_a_damaged_note_is_named() -> N
     document["log"][0]["note"] = {"combatant_id": "c1", "reason": 7}
     with pytest.raises(BattleFileError, match="note"):
         read_battle(json.dumps(document), rulesets=get_ruleset)
+
+
+def test_a_long_note_is_cut_to_what_a_file_holds() -> None:
+    battle = demo_battle(4)
+    long = CommandNote("c1", "r" * 5000, "d" * 5000)
+    battle.execute(TurnCombatant("c1", battle.state.combatant("c1").facing.turned(1)), note=long)
+    loaded = read_battle(write_battle(battle, RULESET_TYPES), rulesets=get_ruleset)
+    note = loaded.note(0)
+    assert note is not None
+    assert note.reason == "r" * MAX_NOTE_TEXT and note.detail == "d" * MAX_NOTE_TEXT
