@@ -4,8 +4,8 @@ machine), or the computer both (a play-tester watches Battle ▸ Auto-play).
 
 The choice is a radio group at the foot of the demo menu, kept while the window
 lives; opening a demo with a computer side hands that side to the computer with
-one ``SetControllers``, the first command of the battle's log: it undoes, it is
-saved and it replays like any other.
+one command after the demo's own (``SetSideControllers`` and ``SetControllers``
+together): it undoes, it is saved and it replays like any other.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from PySide6.QtWidgets import QMenu
 from rules.battle.control import SetControllers
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Side
+from rules.battle.side_control import SetSideControllers
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
+from rules.battle.together import Together
 
 GM_BOTH = "gm"
 COMPUTER_SECOND = "second"
@@ -44,7 +46,7 @@ def sides_in_play(state: BattleState) -> tuple[Side, ...]:
     return tuple(dict.fromkeys(c.side for c in state.combatants))
 
 
-def demo_sides_command(state: BattleState, key: str) -> SetControllers | None:
+def demo_sides_command(state: BattleState, key: str) -> Together | None:
     """The command that hands the sides ``key`` names to the computer (None: the
     GM plays them all, or nothing to hand over)."""
     sides = sides_in_play(state)
@@ -55,7 +57,11 @@ def demo_sides_command(state: BattleState, key: str) -> SetControllers | None:
     else:
         return None
     handed = tuple((c.id, DEMO_POLICY) for c in state.combatants if c.side in chosen)
-    return SetControllers(handed) if handed else None
+    if not handed:
+        return None
+    # the sides too: a fighter the GM adds to one later is the computer's as well
+    as_sides = SetSideControllers(tuple((side, DEMO_POLICY) for side in sides if side in chosen))
+    return Together((as_sides, SetControllers(handed)))
 
 
 def computer_sides_text(state: BattleState) -> str:

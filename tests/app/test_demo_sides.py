@@ -13,7 +13,9 @@ from app.demo_sides import COMPUTER_BOTH, COMPUTER_SECOND, DEMO_POLICY, GM_BOTH,
 from app.files import open_battle, save_battle
 from app.main_window import MainWindow
 from rules.battle.control import SetControllers
+from rules.battle.side_control import SetSideControllers
 from rules.battle.sides import side_name
+from rules.battle.together import Together
 from rules.sets.registry import ruleset_keys
 
 
@@ -49,7 +51,9 @@ def test_every_demo_opens_with_the_computer_on_the_second_side(
     assert state.ruleset_key == key and state.turns_running
     first, second = sides_in_play(state)[:2]
     command = controller.battle.commands[-1]  # after the demo's own
-    assert isinstance(command, SetControllers)
+    assert isinstance(command, Together)
+    assert [type(c) for c in command.commands] == [SetSideControllers, SetControllers]
+    assert state.side_controllers == ((second, DEMO_POLICY),)
     for c in state.combatants:
         assert state.controller(c.id) == (DEMO_POLICY if c.side is second else None), c.name
     assert any(c.side is first for c in state.combatants)
@@ -60,8 +64,9 @@ def test_every_demo_opens_with_the_computer_on_the_second_side(
     save_battle(controller.battle, path)
     loaded = open_battle(path)  # saved with the battle
     assert loaded.state.controllers == state.controllers
+    assert loaded.state.side_controllers == state.side_controllers
     main_window.undo_action.trigger()
-    assert controller.state.controllers == ()
+    assert controller.state.controllers == () and controller.state.side_controllers == ()
 
 
 def test_a_demo_played_by_the_computer_on_both_sides_auto_plays(
