@@ -29,7 +29,7 @@ from rules.battle.attack_steps import AttackSteps, planned
 from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
 from rules.battle.controllers import PolicyChoice
 from rules.battle.hands import is_unarmed, wielded_weapons
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Delivery, Status
 from rules.battle.state import BattleState, Command
 from rules.battle.turns import ChooseManeuver, attacks_left, hexes_moved
 from rules.core.errors import RulesError
@@ -62,6 +62,8 @@ ATTACKS_SCORED_PER_FOE = 1
 ATTACK_BASE = 100.0
 # Readying or picking up a weapon when the fighter holds none outranks all.
 ARM_SCORE = 300.0
+# A weapon is thrown (and lost for the fight) only on at least this chance to hit.
+THROW_AT_LEAST = Fraction(1, 3)
 # Going all out comes before the blow it is for.
 ALL_OUT_SCORE = ATTACK_BASE + 50
 # A move is taken only when it leaves the fighter better placed by this much:
@@ -149,6 +151,12 @@ class _View:
     defenseless: bool  # its maneuver leaves it no active defense (all-out attack)
 
     @property
+    def throws(self) -> bool:
+        """Whether it goes where it may throw a weapon: only a skirmisher does
+        (the others keep their weapons in hand and close in)."""
+        return self.choice.key == "skirmisher"
+
+    @property
     def retreating(self) -> bool:
         return self.choice.key == "careful" and self.hurt >= Fraction(self.choice.retreat_below)
 
@@ -173,21 +181,46 @@ def _striking_weapons(c: Combatant) -> tuple[Any, ...]:
     return tuple(w for w in wielded_weapons(c) if w.key not in c.unready)
 
 
-def _reaches(c: Combatant, target: Hex, where: Hex | None = None, facing: Any = None) -> bool:
+def _reaches(
+    c: Combatant,
+    target: Hex,
+    where: Hex | None = None,
+    facing: Any = None,
+    *,
+    throws: bool = True,
+) -> bool:
     """Whether ``c`` strikes ``target`` with a weapon in hand, standing at
     ``where`` facing ``facing`` (its own hex and facing by default): a melee mode
-    within its reach, or a missile or thrown mode within its range beyond the next
-    hex (a bow is not drawn at a foe alongside)."""
+    within its reach, or a missile or (``throws``) thrown mode within its range
+    beyond the next hex (a bow is not drawn at a foe alongside)."""
     origin = c.hex if where is None else where
     facing = c.facing if facing is None else facing
     distance = origin.distance(target)
     for w in _striking_weapons(c):
         for mode in w.modes:
             if mode.range_hexes:
+                if not throws and mode.delivery is Delivery.THROWN:
+                    continue
                 if 1 < distance <= mode.range_hexes and in_front_arc(origin, facing, target):
                     return True
             elif in_reach(origin, facing, mode.reach, target):
                 return True
+    return False
+
+
+def _weapon_key(choices: object) -> str | None:
+    """The weapon an attack's choices name: every ruleset's choices carry its
+    ``weapon_key`` and ``mode`` (the mode's name)."""
+    key = getattr(choices, "weapon_key", None)
+    return key if isinstance(key, str) else None
+
+
+def _thrown(c: Combatant, choices: object) -> bool:
+    """Whether the attack with ``choices`` throws the weapon from ``c``'s hand."""
+    key, mode_name = _weapon_key(choices), getattr(choices, "mode", None)
+    for w in c.fighter.weapons:
+        if w.key == key:
+            return any(m.name == mode_name and m.delivery is Delivery.THROWN for m in w.modes)
     return False
 
 
@@ -340,6 +373,12 @@ def _score_attack(view: _View, action: LegalAction, cache: OddsCache) -> _Scored
     hit = sum((p for kind, p in odds.kinds.items() if kind.landing.struck), Fraction(0))
     if hit == 0:
         return None  # never a wasted blow
+    if _thrown(view.me, command.choices):
+        if hit < THROW_AT_LEAST:
+            return None  # a weapon thrown away on a poor chance
+        others = [w for w in _real_weapons(view.me) if w.key != _weapon_key(command.choices)]
+        if not view.throws and not others:
+            return None  # it would be left bare-handed: it closes in instead
     hit_points = max(1, foe.fighter.hit_points)
     value = float(odds.expected_injury) / hit_points * 20 + float(odds.takes_out) * 30
     value += float(hit) * 5
@@ -437,7 +476,7 @@ def _place_score(view: _View, where: Hex, facing: Any, strike: bool) -> tuple[fl
     if target is None:
         return score, "holds"
     distance = where.distance(target.hex)
-    reaches = _reaches(me, target.hex, where, facing)
+    reaches = _reaches(me, target.hex, where, facing, throws=view.throws)
     if _keeps_off(view):
         # Within its own reach or range, out of the foe's.
         score -= abs(distance - _keep_off_at(me)) * 2
@@ -467,6 +506,23 @@ def _as_deed(label: str) -> str:
         if label.startswith(verb):
             return deed + label.removeprefix(verb)
     return label
+
+
+def _move_reason(view: _View, label: str, where: Hex, why: str, strike: bool) -> str:
+    """A move's reason: "steps to column 6, row 3 to strike Riot guard from the
+    weapon side", "falls back to column 9, row 8, facing N: hurt past 50%",
+    "moves to column 4, row 2: 3 hexes from Hrolf, facing Hrolf"."""
+    place = label.removeprefix("move to ")
+    if view.retreating and place != label:
+        return f"falls back to {place}: hurt past {view.choice.retreat_below:.0%}"
+    target = view.target
+    if strike and target is not None and place != label:
+        arc = _ARC_WORDS[_arc_seen_by(target, where)]
+        verb = "steps" if where.distance(view.me.hex) == 1 else "moves"
+        return f"{verb} to {place} to strike {target.name} from {arc}"
+    if strike and target is not None:  # a turn in place
+        return f"{_as_deed(label)} to strike {target.name}"
+    return f"{_as_deed(label)}: {why}"
 
 
 def _score_maneuver(
@@ -594,18 +650,18 @@ def decide(
                 may_strike
                 and target is not None
                 and _may_attack_after(view, hexes)
-                and _reaches(me, target.hex, where, facing)
+                and _reaches(me, target.hex, where, facing, throws=view.throws)
             )
             score, why = _place_score(view, where, facing, strike)
             gain = score - here
-            deed = f"{_as_deed(action.label)}: {why}"
+            deed = _move_reason(view, action.label, where, why, strike)
             if strike:
                 strike_ready = True
                 if aggressive and not unanswered:
                     unanswered = _unanswered(view, where)
                 if not strike_here or gain > MOVE_GAIN:
                     step_first = step_first or strike_here
-                    found = _Scored(action, ATTACK_BASE + STRIKE_GUESS + gain, f"{deed}, to strike")
+                    found = _Scored(action, ATTACK_BASE + STRIKE_GUESS + gain, deed)
             elif gain > MOVE_GAIN:
                 found = _Scored(action, gain, deed)
         if found is not None:

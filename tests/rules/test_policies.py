@@ -144,7 +144,7 @@ def test_the_careful_policy_falls_back_once_hurt_past_its_threshold() -> None:
     hurt = duel(Hex(5, 4), Facing.S, hp=2)  # 10 of 12 hit points lost: 5/12 hurt
     assert ruleset.conditions.fighter_condition(hurt.combatant("c1")).hurt > 0.25
     retreat = decide(ruleset, hurt, "c1", careful)
-    assert retreat is not None and "falls back, hurt" in retreat.reason
+    assert retreat is not None and "falls back to" in retreat.reason
     move = retreat.commands[0]
     assert isinstance(move, MoveCombatant)
     assert move.destination.distance(Hex(5, 5)) > 2

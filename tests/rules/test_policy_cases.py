@@ -209,7 +209,7 @@ def test_careful_falls_back_once_hurt_past_its_threshold(key: str) -> None:
     battle = set_up(key, hurt, foe)
     careful = PolicyChoice("careful", retreat_below=0.25)
     decision = decide(ruleset, battle.state, hurt.id, careful)
-    assert decision is not None and "falls back, hurt" in decision.reason
+    assert decision is not None and "falls back to" in decision.reason
     move = decision.commands[0]
     assert isinstance(move, MoveCombatant) and move.destination.distance(foe.hex) > 1
     # Unhurt, the same careful fighter strikes.
