@@ -64,6 +64,8 @@ ATTACK_BASE = 100.0
 ARM_SCORE = 300.0
 # A weapon is thrown (and lost for the fight) only on at least this chance to hit.
 THROW_AT_LEAST = Fraction(1, 3)
+# Careful would rather stand on guard than strike with less chance to hit than this.
+CAREFUL_POOR_BLOW = Fraction(1, 5)
 # Going all out comes before the blow it is for.
 ALL_OUT_SCORE = ATTACK_BASE + 50
 # A move is taken only when it leaves the fighter better placed by this much:
@@ -132,6 +134,7 @@ class _Scored:
     action: LegalAction
     score: float
     why: str
+    hit: Fraction = Fraction(0)  # an attack's chance to hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +398,7 @@ def _score_attack(view: _View, action: LegalAction, cache: OddsCache) -> _Scored
     )
     if odds.takes_out >= Fraction(1, 200):  # what rounds to 0% goes unsaid
         why += f", {float(odds.takes_out) * 100:.0f}% to take {foe.name} out"
-    return _Scored(action, ATTACK_BASE + value, why)
+    return _Scored(action, ATTACK_BASE + value, why, hit)
 
 
 def _where_after(me: Combatant, action: LegalAction) -> tuple[Hex, Any, int] | None:
@@ -526,7 +529,7 @@ def _move_reason(view: _View, label: str, where: Hex, why: str, strike: bool) ->
 
 
 def _score_maneuver(
-    view: _View, action: LegalAction, strike_ready: bool, unanswered: bool
+    view: _View, action: LegalAction, strike_ready: bool, unanswered: bool, *, poor: bool = False
 ) -> _Scored | None:
     """A maneuver worth choosing: all-out attack (Aggressive) when it may strike
     this turn from a place where no foe may strike back on its next
@@ -551,8 +554,21 @@ def _score_maneuver(
     if defensive and view.armed and not view.retreating and not strike_ready:
         me = view.me
         if any(f.hex.distance(me.hex) <= 2 and _reaches(f, me.hex) for f in view.foes):
+            if poor:
+                why = "takes a defensive maneuver: its blows would hardly land"
+                return _Scored(action, ATTACK_BASE * 2, why)
             return _Scored(action, ATTACK_BASE / 2, "takes a defensive maneuver: it cannot strike")
     return None
+
+
+def _defends(ruleset: Ruleset, key: str, option: str) -> bool:
+    """Whether the maneuver ``key`` (``option``) is a defensive one: no attack, a
+    bonus to defend."""
+    try:
+        terms = ruleset.turns.maneuver(key).terms(option)
+    except RulesError:
+        return False
+    return terms.defense_bonus > 0 and terms.attacks == 0
 
 
 def _score_arming(view: _View, action: LegalAction) -> _Scored | None:
@@ -674,10 +690,18 @@ def decide(
         s.score >= ALL_OUT_SCORE for s in scored if not isinstance(s.action.command, Attack)
     )
     if not before_any_blow:
-        for action in attacks:
-            found = _score_attack(view, action, cache)
-            if found is not None:
-                scored.append(found)
+        blows = [b for a in attacks if (b := _score_attack(view, a, cache)) is not None]
+        scored.extend(blows)
+        last = me.maneuver_last_turn
+        on_guard_last_turn = last is not None and _defends(ruleset, last.key, last.option)
+        poor = attacks and all(b.hit < CAREFUL_POOR_BLOW for b in blows)
+        if choice.key == "careful" and poor and not on_guard_last_turn:
+            # Only poor blows: on guard rather (a step is still allowed by it),
+            # one turn in two, so that two careful fighters still come to blows.
+            for action in maneuvers:
+                found = _score_maneuver(view, action, False, False, poor=bool(blows))
+                if found is not None:
+                    scored.append(found)
     if ending is not None:
         scored.append(_Scored(ending, 0.0, "ends the turn"))
     if not scored:
