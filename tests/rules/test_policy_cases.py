@@ -379,3 +379,26 @@ def test_careful_stands_on_guard_rather_than_strike_with_a_poor_chance() -> None
     again = set_up("000", guarded, foe)
     strikes = decide(ruleset, again.state, me.id, CAREFUL)
     assert strikes is not None and isinstance(strikes.commands[0], Attack)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_no_step_shows_its_back_to_a_second_foe_when_another_hex_serves(key: str) -> None:
+    """The foe faces north towards it; a second foe stands two hexes north-west of
+    the foe, facing south-east. Its own side holds the foe's back hexes, so of the
+    foe's two front diagonals one leaves the second foe at its back, within reach:
+    it takes the other."""
+    me_id, foe_id = DUELISTS[key]
+    by_id = fighters(key)
+    foe = at(by_id[foe_id], MIDDLE, Facing.N)
+    second_at = walk(MIDDLE, Facing.NW, Facing.NW)
+    second = at(by_id[foe_id], second_at, Facing.SE, id="second")
+    me = at(by_id[me_id], walk(MIDDLE, Facing.N, Facing.N), Facing.S)
+    behind = [MIDDLE.neighbor(f) for f in (Facing.S, Facing.SE, Facing.SW)]
+    friends = tuple(at(by_id[me_id], h, Facing.N, id=f"friend{i}") for i, h in enumerate(behind))
+    battle = set_up(key, me, foe, second, *friends)
+    trap = MIDDLE.neighbor(Facing.NW)
+    play_turn(battle, me.id)
+    placed = battle.state.combatant(me.id)
+    assert placed.hex != trap
+    assert arc_of(second_at, placed.hex, placed.facing, me.handedness) is not Arc.REAR
+    assert placed.hex.distance(foe.hex) <= 2  # and it still closed in
