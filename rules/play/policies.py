@@ -4,16 +4,23 @@ legal actions (``Turns.legal_actions``) and says why, in the GM's words.
 Every candidate gets a score. An attack's comes from its exact odds
 (``rules.battle.attack_odds``: ``decide`` run on every way the dice fall) against
 the defender's likeliest answer: the chance to hit, the expected injury and the
-chance of taking the foe out. A move's comes from where it ends: how near the
-chosen foe, whether it faces the foe, whether it stands at the foe's weapon side
-or rear, and how exposed the arcs it shows to every foe are. The policy takes the
-best candidate; the three next best go with the decision as its alternatives.
+chance of taking the foe out. A move's comes from the map alone (no odds per
+move: a decision weighs some hundred of them): how near the chosen foe it ends,
+whether it faces the foe, and how exposed the arcs it shows to every foe are;
+where a blow may still follow this turn (a step at most, with no maneuver
+chosen), also the arc of the foe it stands in, the rear most. Where no blow
+follows, that arc counts little: the foe turns before any blow lands. The policy
+takes the best candidate; the three next best go with the decision as its
+alternatives. When a candidate comes before any blow whatever the odds (arming,
+going all out, a step to the foe's side before the blow), the attacks' odds are
+left to the next decision.
 
-Aggressive closes in and attacks; Careful keeps its front to the foes, prefers a
-defensive maneuver and retreats once hurt past its threshold; Skirmisher keeps
-its distance while it has a weapon that strikes from afar, and closes in only when
-it has none. Nothing here names a ruleset: only the protocol and the shared
-vocabulary of the attack's outcome.
+Aggressive closes in and attacks, all out when no foe can strike back; Careful
+keeps its front to the foes, stands on guard while it cannot strike or strikes
+poorly, and retreats once hurt past its threshold; Skirmisher keeps its distance
+while it has a weapon that strikes from afar, and closes in only when it has
+none. Nothing here names a ruleset: only the protocol, the maneuvers' terms and
+the shared vocabulary of the attack's outcome.
 """
 
 from __future__ import annotations
