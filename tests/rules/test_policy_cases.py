@@ -256,7 +256,7 @@ def test_careful_takes_a_defensive_maneuver_when_it_cannot_strike_and_is_struck_
 
 
 @pytest.mark.parametrize(("key", "archer_id", "foe_id"), [("002", "c2", "c3"), ("003", "c2", "c3")])
-@pytest.mark.parametrize("choice", [AGGRESSIVE, SKIRMISHER], ids=lambda c: c.key)
+@pytest.mark.parametrize("choice", [AGGRESSIVE, CAREFUL, SKIRMISHER], ids=lambda c: c.key)
 def test_an_archer_with_a_foe_alongside_steps_off_and_shoots(
     key: str, archer_id: str, foe_id: str, choice: PolicyChoice
 ) -> None:
