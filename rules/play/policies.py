@@ -159,16 +159,13 @@ class _View:
     far_reaching: bool  # it holds a weapon that strikes beyond the next hex
     attacks_left: int  # attacks its maneuver (or none yet) still allows this turn
     defenseless: bool  # its maneuver leaves it no active defense (all-out attack)
+    retreating: bool  # careful, hurt past its threshold, with a foe near enough to close in
 
     @property
     def throws(self) -> bool:
         """Whether it goes where it may throw a weapon: only a skirmisher does
         (the others keep their weapons in hand and close in)."""
         return self.choice.key == "skirmisher"
-
-    @property
-    def retreating(self) -> bool:
-        return self.choice.key == "careful" and self.hurt >= Fraction(self.choice.retreat_below)
 
 
 def _hurt(ruleset: Ruleset, c: Combatant) -> Fraction:
@@ -264,6 +261,25 @@ def _may_strike_back(ruleset: Ruleset, foe: Combatant, at: Hex) -> bool:
     return False
 
 
+def _menaces(foe: Combatant, at: Hex) -> bool:
+    """Whether ``foe`` may close in on ``at`` and strike it with a weapon in hand
+    on its next turn: a hurt careful fighter falls back from such a foe, not from
+    one who only shoots or has bare hands (running from an archer helps nothing)."""
+    if not foe.status.can_defend:
+        return False
+    reach = max(
+        (
+            max(mode.reach.distances, default=1)
+            for w in _striking_weapons(foe)
+            if not is_unarmed(w)
+            for mode in w.modes
+            if not mode.range_hexes
+        ),
+        default=0,
+    )
+    return reach > 0 and foe.hex.distance(at) <= foe.fighter.move + reach + 1
+
+
 def _unanswered(view: _View, where: Hex) -> bool:
     """Whether no foe may strike back at a fighter standing at ``where``."""
     return not any(_may_strike_back(view.ruleset, f, where) for f in view.foes)
@@ -325,6 +341,9 @@ def _view(ruleset: Ruleset, state: BattleState, me: Combatant, choice: PolicyCho
         far,
         attacks_left(ruleset, me) if state.turns_running else 1,
         _defenseless(ruleset, me),
+        choice.key == "careful"
+        and _hurt(ruleset, me) >= Fraction(choice.retreat_below)
+        and any(_menaces(f, me.hex) for f in foes),
     )
 
 

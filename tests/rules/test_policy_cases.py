@@ -402,3 +402,26 @@ def test_no_step_shows_its_back_to_a_second_foe_when_another_hex_serves(key: str
     assert placed.hex != trap
     assert arc_of(second_at, placed.hex, placed.facing, me.handedness) is not Arc.REAR
     assert placed.hex.distance(foe.hex) <= 2  # and it still closed in
+
+
+def test_a_hurt_careful_fighter_does_not_run_from_an_archer() -> None:
+    """Falling back helps against a foe who must close in to strike, not against a
+    bow: hurt past its threshold, with only an archer (no weapon in hand but the
+    bow) far off, it goes for the archer."""
+    by_id = fighters("002")
+    ruleset = get_ruleset(demo_state("002").ruleset_key)
+    fresh = at(by_id["c3"], MIDDLE, Facing.N)
+    hurt = replace(fresh, hp=2)
+    assert ruleset.conditions.fighter_condition(hurt).hurt > 0.5
+    archer = at(by_id["c2"], walk(MIDDLE, *[Facing.N] * 5), Facing.S)
+    battle = set_up("002", hurt, archer)
+    decision = decide(ruleset, battle.state, hurt.id, CAREFUL)
+    assert decision is not None and "falls back" not in decision.reason
+    move = decision.commands[0]
+    assert isinstance(move, MoveCombatant)
+    assert move.destination.distance(archer.hex) < hurt.hex.distance(archer.hex)
+    # A swordsman as far off closes in on it in one turn: it falls back from him.
+    swordsman = at(by_id["c1"], archer.hex, Facing.S)
+    battle = set_up("002", hurt, swordsman)
+    decision = decide(ruleset, battle.state, hurt.id, CAREFUL)
+    assert decision is not None and "falls back" in decision.reason
