@@ -33,10 +33,17 @@ from typing import Any, cast
 from hexmap import Arc, Hex, arc_of, in_front_arc, in_reach
 from rules.battle.attack_odds import AttackOdds, attack_odds
 from rules.battle.attack_steps import AttackSteps, planned
-from rules.battle.commands import Attack, MoveCombatant, PickUpItem, ReadyWeapon, TurnCombatant
+from rules.battle.commands import (
+    Attack,
+    MoveCombatant,
+    PickUpItem,
+    ReadyWeapon,
+    SetPosture,
+    TurnCombatant,
+)
 from rules.battle.controllers import PolicyChoice
 from rules.battle.hands import is_unarmed, wielded_weapons
-from rules.battle.model import Combatant, Delivery, Status
+from rules.battle.model import Combatant, Delivery, Posture, Status
 from rules.battle.state import BattleState, Command
 from rules.battle.turns import ChooseManeuver, attacks_left, hexes_moved
 from rules.core.errors import RulesError
@@ -73,6 +80,8 @@ ARM_SCORE = 300.0
 THROW_AT_LEAST = Fraction(1, 3)
 # Careful would rather stand on guard than strike with less chance to hit than this.
 CAREFUL_POOR_BLOW = Fraction(1, 5)
+# Getting up off the ground comes before a blow from it, but not before arming.
+STAND_UP_SCORE = ATTACK_BASE + 60
 # Going all out comes before the blow it is for.
 ALL_OUT_SCORE = ATTACK_BASE + 50
 # A move is taken only when it leaves the fighter better placed by this much:
@@ -686,6 +695,9 @@ def decide(
             maneuvers.append(action)
         elif isinstance(command, ReadyWeapon | PickUpItem):
             found = _score_arming(view, action)
+        elif isinstance(command, SetPosture) and command.posture is Posture.STANDING:
+            # On the ground it strikes and defends badly and hardly moves.
+            found = _Scored(action, STAND_UP_SCORE, "gets up: it fights badly on the ground")
         elif (after := _where_after(me, action)) is not None:
             where, facing, hexes = after
             strike = (

@@ -19,7 +19,7 @@ from rules.battle.commands import Attack, EndTurn, MoveCombatant, ReadyWeapon
 from rules.battle.controllers import PolicyChoice
 from rules.battle.hands import is_unarmed
 from rules.battle.maneuvers import ManeuverChoice
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState
 from rules.battle.turns import ChooseManeuver
@@ -425,3 +425,27 @@ def test_a_hurt_careful_fighter_does_not_run_from_an_archer() -> None:
     battle = set_up("002", hurt, swordsman)
     decision = decide(ruleset, battle.state, hurt.id, CAREFUL)
     assert decision is not None and "falls back" in decision.reason
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("choice", [AGGRESSIVE, CAREFUL, SKIRMISHER], ids=lambda c: c.key)
+def test_a_fighter_knocked_down_gets_up(key: str, choice: PolicyChoice) -> None:
+    """Last session's fault: a fighter knocked prone lay there for the rest of the
+    battle. Where its ruleset lets it change posture, it stands up first, and the
+    battle accepts it."""
+    me_id, foe_id = DUELISTS[key]
+    by_id = fighters(key)
+    me = at(by_id[me_id], MIDDLE, Facing.N, posture=Posture.PRONE)
+    foe = at(by_id[foe_id], MIDDLE.neighbor(Facing.N), Facing.S)
+    battle = set_up(key, me, foe)
+    ruleset = get_ruleset(battle.state.ruleset_key)
+    offered = [a for a in ruleset.turns.legal_actions(battle.state, me.id) if a.label == "stand up"]
+    if key in ("000", "002"):
+        assert offered  # their Change posture maneuver permits it
+    if not offered:
+        return
+    decision = decide(ruleset, battle.state, me.id, choice)
+    assert decision is not None and decision.label == "stand up"
+    for command in decision.commands:
+        battle.execute(command)
+    assert battle.state.combatant(me.id).posture is Posture.STANDING
