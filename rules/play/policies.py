@@ -546,21 +546,33 @@ def _as_deed(label: str) -> str:
     return label
 
 
-def _move_reason(view: _View, label: str, where: Hex, why: str, strike: bool) -> str:
+def _move_reason(view: _View, label: str, where: Hex, facing: Any, why: str, strike: bool) -> str:
     """A move's reason: "steps to column 6, row 3 to strike Riot guard from the
-    weapon side", "falls back to column 9, row 8, facing N: hurt past 50%",
-    "moves to column 4, row 2: 3 hexes from Hrolf, facing Hrolf"."""
-    place = label.removeprefix("move to ")
-    if view.retreating and place != label:
-        return f"falls back to {place}: hurt past {view.choice.retreat_below:.0%}"
-    target = view.target
-    if strike and target is not None and place != label:
+    weapon side", "falls back to column 9, row 8, facing Hrolf: hurt past 50%",
+    "moves to column 4, row 2, facing Hrolf, 3 hexes off", "turns to face
+    Hrolf, within reach"."""
+    me, target = view.me, view.target
+    moved = label.startswith("move to ")
+    place = label.removeprefix("move to ").split(", facing ")[0] if moved else ""
+    if target is None or (not view.armed and not view.retreating):
+        return f"{_as_deed(label)}: {why}"  # towards a weapon, or no foe to face
+    faces = in_front_arc(where, facing, target.hex)
+    verb = ("steps" if where.distance(me.hex) == 1 else "moves") if moved else "turns"
+    to = f" to {place}" if moved else ""
+    if strike:
         arc = _ARC_WORDS[_arc_seen_by(target, where)]
-        verb = "steps" if where.distance(view.me.hex) == 1 else "moves"
-        return f"{verb} to {place} to strike {target.name} from {arc}"
-    if strike and target is not None:  # a turn in place
-        return f"{_as_deed(label)} to strike {target.name}"
-    return f"{_as_deed(label)}: {why}"
+        return f"{verb}{to} to strike {target.name} from {arc}"
+    if faces:
+        turned = f"{to}, facing {target.name}" if moved else f" to face {target.name}"
+    else:
+        turned = f"{to}, facing {facing.name}" if facing != me.facing or not moved else to
+    if view.retreating:
+        fell = "falls back" if moved else "turns"
+        return f"{fell}{turned}: hurt past {view.choice.retreat_below:.0%}"
+    distance = where.distance(target.hex)
+    if _reaches(me, target.hex, where, facing, throws=view.throws):
+        return f"{verb}{turned}, within reach"
+    return f"{verb}{turned}, {distance} hexes off" if faces else f"{verb}{turned}: {why}"
 
 
 def _score_maneuver(
@@ -708,7 +720,7 @@ def decide(
             )
             score, why = _place_score(view, where, facing, strike)
             gain = score - here
-            deed = _move_reason(view, action.label, where, why, strike)
+            deed = _move_reason(view, action.label, where, facing, why, strike)
             if strike:
                 strike_ready = True
                 if aggressive and not unanswered:
