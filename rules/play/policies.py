@@ -263,7 +263,7 @@ def _may_strike_back(ruleset: Ruleset, foe: Combatant, at: Hex) -> bool:
     for w in _striking_weapons(foe):
         for mode in w.modes:
             if mode.range_hexes:
-                if 1 < distance <= mode.range_hexes:
+                if distance <= mode.range_hexes:  # some rulesets shoot point-blank
                     return True
             elif distance <= max(mode.reach.distances, default=1) + 1:
                 return True
