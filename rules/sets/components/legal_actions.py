@@ -8,9 +8,10 @@ each option of its attack form) on every foe its maneuver lets it attack, with
 no defender's answer (the ``Attack`` command's answer is None: the defender
 answers for itself); readying each unready weapon, drawing each carried weapon
 and picking up each item in reach that a free hand can take (under Ready, or
-with no maneuver yet; once a turn); each free hex within the movement left with
-each facing it may end in there (``moves``); a turn in place to each other
-facing within it; and the end of its own turn, the one action that ends it.
+with no maneuver yet; once a turn); standing up, for a fighter off its feet whose
+maneuver (or none yet) permits a change of posture; each free hex within the
+movement left with each facing it may end in there (``moves``); a turn in place
+to each other facing within it; and the end of its own turn, the one action that ends it.
 While the turns run only the fighter whose turn it is acts; one whose maneuver
 acts out of turn (a waiting one) may still attack. A fallen fighter (not active,
 or ``helpless``) may only end its own turn.
@@ -38,12 +39,13 @@ from rules.battle.commands import (
     MoveCombatant,
     PickUpItem,
     ReadyWeapon,
+    SetPosture,
     TurnCombatant,
 )
 from rules.battle.hands import hands_of, pick_up_problem
 from rules.battle.items import within_reach
 from rules.battle.maneuvers import ManeuverAction
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Posture, Status
 from rules.battle.movement import step_cost, turn_cost
 from rules.battle.state import BattleState
 from rules.battle.turns import (
@@ -165,6 +167,12 @@ def legal_actions(
             gear = item.shield if item.shield is not None else item.weapon
             if within_reach(me, item) and gear is not None and pick_up_problem(me, gear) is None:
                 actions.append(LegalAction(f"pick up {item.name}", PickUpItem(me.id, item.id)))
+    # Standing up from the ground (a Change posture, or what permits one): the
+    # one posture change a computer fighter makes.
+    if me.posture is not Posture.STANDING and not (
+        state.turns_running and action_problems(state, ruleset, me, ManeuverAction.POSTURE)[0]
+    ):
+        actions.append(LegalAction("stand up", SetPosture(me.id, Posture.STANDING)))
     actions.extend(moves(state, ruleset, me))
     if own_turn:
         actions.append(_END_TURN)
