@@ -41,11 +41,13 @@ from rules.play.policies import Decision
 log = logging.getLogger(__name__)
 
 # The pause between two decisions, in milliseconds, by speed: watchable lets the GM
-# follow each move and blow; instant still yields to the window between decisions.
+# follow each move and blow; instant waits just long enough for the window to paint
+# what the last one did (Qt paints some 5 ms after a change) before the worker
+# thread thinks again, so that the two do not share the interpreter then.
 SPEEDS: tuple[tuple[str, str, int], ...] = (
     ("watchable", "&Watchable", 900),
     ("quick", "&Quick", 250),
-    ("instant", "&Instant", 0),
+    ("instant", "&Instant", 10),
 )
 DEFAULT_SPEED = "quick"
 STATUS_MS = 8000
