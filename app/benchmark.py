@@ -43,7 +43,9 @@ goes through, warm (the second call on each): the median.
 Computer fighters (``ai_decision_ms_median``, ``ai_decision_ms_max``,
 ``autobattle_000_s``; rules.play): the seed 000 demo battle, turn order rolled,
 auto-played to its end (or ``autobattle_rounds`` rounds) with every fighter on the
-aggressive policy: how long each decision takes, and the whole auto-battle.
+aggressive policy, and each ruleset's demo battle (File > Open Demo Battle) the
+same way: how long each decision takes (the median and the slowest over all of
+them), and the whole auto-battle of the seed 000 demo.
 
 Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
@@ -88,6 +90,8 @@ from app.benchmark_evening import evening_lines, run_evening
 from app.benchmark_undo import measure_undo
 from app.collector import settle_collector
 from app.controller import BattleController, plan_redraw
+from app.file_actions import demo_path
+from app.files import open_battle
 from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
@@ -111,7 +115,7 @@ from rules.core.errors import RulesError
 from rules.play.autoplay import auto_play
 from rules.play.policies import AGGRESSIVE
 from rules.sets.protocol import Ruleset, plain_attack
-from rules.sets.registry import get_ruleset, ruleset_of
+from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100
@@ -518,6 +522,19 @@ def measure_autobattle(seed: int, rounds: int) -> tuple[tuple[float, ...], float
     return tuple(report.decision_ms), time.perf_counter() - start
 
 
+def measure_demo_autobattles(rounds: int) -> dict[str, tuple[float, ...]]:
+    """The milliseconds of each decision of an auto-battle of each ruleset's demo
+    battle (``assets/battles/demo-<key>.hexfray``), by ruleset key."""
+    decisions: dict[str, tuple[float, ...]] = {}
+    for key in ruleset_keys():
+        path = demo_path(key)
+        if not path.is_file():
+            continue
+        report = auto_play(open_battle(path), default=AGGRESSIVE, max_rounds=rounds)
+        decisions[key] = tuple(report.decision_ms)
+    return decisions
+
+
 # --- the replay -------------------------------------------------------------------------
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
@@ -715,13 +732,18 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"{figures['legal_actions_ms_median']:.2f} ms, max {max(legal):.2f} ms"
     )
     decisions, whole = measure_autobattle(seed, sizes.autobattle_rounds)
-    figures["ai_decision_ms_median"] = statistics.median(decisions)
-    figures["ai_decision_ms_max"] = max(decisions)
+    by_demo = measure_demo_autobattles(sizes.autobattle_rounds)
+    every = [*decisions, *(ms for demo in by_demo.values() for ms in demo)]
+    figures["ai_decision_ms_median"] = statistics.median(every)
+    figures["ai_decision_ms_max"] = max(every)
     figures["autobattle_000_s"] = whole
+    demos = ", ".join(f"{key} {max(ms):.0f} ms" for key, ms in by_demo.items() if ms)
     lines.append(
-        f"Computer fighters on the seed 000 demo ({len(decisions)} decisions, aggressive): "
-        f"median {figures['ai_decision_ms_median']:.1f} ms, max "
-        f"{figures['ai_decision_ms_max']:.1f} ms a decision; the whole auto-battle {whole:.2f} s"
+        f"Computer fighters on the seed 000 demo and each ruleset's ({len(every)} decisions, "
+        f"aggressive): median {figures['ai_decision_ms_median']:.1f} ms, max "
+        f"{figures['ai_decision_ms_max']:.1f} ms a decision (the seed 000 demo "
+        f"{max(decisions):.0f} ms; {demos}); the whole auto-battle of the seed 000 demo "
+        f"{whole:.2f} s"
     )
     figures[f"replay_{REPLAY_COMMANDS}_s"] = measure_replay(seed, sizes.replay_commands)
     lines.append(
