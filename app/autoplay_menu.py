@@ -3,12 +3,16 @@ one turn, one round at a time or on to the end, at a speed from watchable to
 instant, and the GM pauses it at any moment (issue 25).
 
 Each step asks ``rules.play.autoplay.AutoPlayer`` for the next decision of the
-fighter whose turn it is and runs its commands through ``BattleController.execute``,
-the GM's own path: they are logged, undone one by one and autosaved like any
-command. A QTimer runs one decision a tick, so the window repaints and answers
-between them. Auto-play stops at a GM's fighter's turn (it waits for the GM), at
-the end of the battle (the banner names the winner), at a refused command and
-when the GM undoes a command.
+fighter whose turn it is, worked out on the shared worker thread
+(``app.background_work``: the battle state is immutable, so the worker reads it
+while the window goes on painting and answering), and runs its commands on the
+GUI thread through ``BattleController.execute``, the GM's own path: they are
+logged, undone one by one and autosaved like any command. A decision worked out
+for a state the battle has left meanwhile (the GM acted) is dropped and asked
+again. A QTimer spaces the decisions by the speed. Auto-play stops at a GM's
+fighter's turn (it waits for the GM), at the end of the battle (the banner names
+the winner), at a refused command and when the GM undoes a command; a pause
+forgets the decision under way at once.
 Each decision's reason is a line of the combat log, before its command's events,
 with its three best alternatives and their scores in the line's tooltip; the
 status bar and the Auto-play menu's last line show it too.
@@ -18,27 +22,32 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QWidget
 
+from app.background_work import LatestResult
 from app.controller import BattleController
 from rules.battle.battle import BattleChange, ChangeKind
 from rules.battle.sides import side_name
-from rules.battle.state import Command
+from rules.battle.state import BattleState, Command
 from rules.play.autoplay import AutoPlayer
 from rules.play.policies import Decision
 
 log = logging.getLogger(__name__)
 
 # The pause between two decisions, in milliseconds, by speed: watchable lets the GM
-# follow each move and blow; instant still yields to the window between decisions.
+# follow each move and blow; instant waits just long enough for the window to paint
+# what the last one did (Qt paints some 5 ms after a change) before the worker
+# thread thinks again, so that the two do not share the interpreter then.
 SPEEDS: tuple[tuple[str, str, int], ...] = (
     ("watchable", "&Watchable", 900),
     ("quick", "&Quick", 250),
-    ("instant", "&Instant", 0),
+    ("instant", "&Instant", 10),
 )
 DEFAULT_SPEED = "quick"
 STATUS_MS = 8000
@@ -91,6 +100,13 @@ class AutoPlay(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._tick)
+        # The next decision, worked out on the worker thread for ``_asked_for``.
+        self._work: LatestResult[Decision | None] = LatestResult(self)
+        self._asked_for: BattleState | None = None
+        # How long the GUI thread spent on each decision delivered, in milliseconds
+        # (its commands run, the panes updated): the long evening's figure.
+        self.gui_ms: list[float] = []
+        self.gui_cpu_ms: list[float] = []  # the same, the GUI thread's CPU time
         controller.battle_reset.connect(self._on_battle_reset)
         controller.battle_changed.connect(self._on_battle_changed)
 
@@ -154,9 +170,14 @@ class AutoPlay(QObject):
     def running(self) -> bool:
         return self._goal is not None
 
+    @property
+    def thinking(self) -> bool:
+        """A decision is being worked out on the worker thread."""
+        return self._work.pending
+
     def start(self, goal: Goal) -> None:
         """Play on until ``goal`` is reached, or a stop comes first. The first
-        action runs at once; the next ones on the timer."""
+        decision is asked at once; the next ones on the timer."""
         state = self._controller.state
         self._goal = goal
         self._turn_of = state.active_id
@@ -166,8 +187,11 @@ class AutoPlay(QObject):
         self._tick()
 
     def stop(self, why: str) -> None:
-        """Stop the run (nothing while none runs) and say why."""
+        """Stop the run (nothing while none runs) and say why; a decision under
+        way is forgotten."""
         self._timer.stop()
+        self._work.cancel()
+        self._asked_for = None
         if self._goal is None:
             return
         self._goal = None
@@ -181,11 +205,38 @@ class AutoPlay(QObject):
             action.setEnabled(not running)
 
     def _tick(self) -> None:
+        """Ask the worker thread for the next decision on the battle as it stands."""
         if self._goal is None:
             return
         controller = self._controller
         state = controller.state
-        decision = self._player.next_decision(controller.ruleset, state)
+        player, ruleset = self._player, controller.ruleset
+        self._asked_for = state
+        self._work.request(lambda: player.next_decision(ruleset, state), self._decided)
+
+    def _decided(self, future: Future[Decision | None]) -> None:
+        """On the GUI thread: the decision the worker worked out, run unless the
+        battle moved on meanwhile (then it is asked again); timed (``gui_ms``)."""
+        started, cpu = time.perf_counter(), time.thread_time()
+        self._run_decided(future)
+        self.gui_ms.append((time.perf_counter() - started) * 1000.0)
+        self.gui_cpu_ms.append((time.thread_time() - cpu) * 1000.0)
+
+    def _run_decided(self, future: Future[Decision | None]) -> None:
+        asked_for, self._asked_for = self._asked_for, None
+        if self._goal is None:
+            return
+        controller = self._controller
+        state = controller.state
+        if state is not asked_for:
+            self._tick()  # worked out for a battle that is no more
+            return
+        try:
+            decision = future.result()
+        except Exception as error:  # a rules error: say it rather than lose it
+            log.exception("auto-play: no decision")
+            self.stop(f"Auto-play stops: no decision ({error})")
+            return
         if decision is None:
             waits = self._player.waits_for(state)
             self.stop(f"Auto-play stops: {waits}" if waits else "Auto-play stops")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -23,6 +24,11 @@ from PySide6.QtCore import QObject, Signal
 __all__ = ["LatestResult"]
 
 T = TypeVar("T")
+
+# How long the worker may keep the interpreter while the GUI thread waits for it
+# (Python's default is 5 ms): a frame's Python code comes back to the interpreter
+# many times, and waited up to that much each time while a decision was worked out.
+WORKER_SWITCH_INTERVAL_S = 0.0005
 
 _jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
 _worker_started = threading.Lock()
@@ -35,6 +41,7 @@ def _submit(work: Callable[[], T]) -> Future[T]:
     global _worker
     with _worker_started:
         if _worker is None:
+            sys.setswitchinterval(min(sys.getswitchinterval(), WORKER_SWITCH_INTERVAL_S))
             _worker = threading.Thread(target=_work_forever, name="hexfray-work", daemon=True)
             _worker.start()
     future: Future[T] = Future()

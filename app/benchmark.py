@@ -43,7 +43,9 @@ goes through, warm (the second call on each): the median.
 Computer fighters (``ai_decision_ms_median``, ``ai_decision_ms_max``,
 ``autobattle_000_s``; rules.play): the seed 000 demo battle, turn order rolled,
 auto-played to its end (or ``autobattle_rounds`` rounds) with every fighter on the
-aggressive policy: how long each decision takes, and the whole auto-battle.
+aggressive policy, and each ruleset's demo battle (File > Open Demo Battle) the
+same way: how long each decision takes (the median and the slowest over all of
+them), and the whole auto-battle of the seed 000 demo.
 
 Replay (``replay_1000_s``): ``Battle.replay`` of a scripted battle of 1,000
 commands on the demo map (moves, turns, attacks with announced defenses, ends of
@@ -59,6 +61,12 @@ Combat log (``log_append_ms_at_5000``): the median time the log pane takes to
 append the rows of one more command, once it holds 5,000 rows, and to repaint its
 viewport (offscreen, a 300x500 pane). The commands are the first 600 of that
 scripted battle over and over, numbered on as one long evening.
+
+The long evening (``long_evening_max_repaint_ms``, ``long_evening_max_gui_action_ms``;
+``app.benchmark_evening``): a 200-round auto-battle of the seed 000 demo whose
+fighters cannot finish each other, in the offscreen window: the slowest frame the
+window painted, and the longest one decision held the GUI thread (its decision
+worked out on the worker thread, its commands run and every pane updated).
 
 ``--quick`` makes every part small, only to show that the benchmark runs.
 """
@@ -78,9 +86,12 @@ from types import MappingProxyType
 
 from PySide6.QtWidgets import QApplication
 
+from app.benchmark_evening import evening_lines, run_evening
 from app.benchmark_undo import measure_undo
 from app.collector import settle_collector
 from app.controller import BattleController, plan_redraw
+from app.file_actions import demo_path
+from app.files import open_battle
 from app.main_window import load_demo_battle
 from app.map.measure import DENSE_ZOOM, repaint_dense_ms, repaint_fit_ms, repaint_samples_ms
 from app.map.view import MapView
@@ -104,7 +115,7 @@ from rules.core.errors import RulesError
 from rules.play.autoplay import auto_play
 from rules.play.policies import AGGRESSIVE
 from rules.sets.protocol import Ruleset, plain_attack
-from rules.sets.registry import get_ruleset, ruleset_of
+from rules.sets.registry import get_ruleset, ruleset_keys, ruleset_of
 
 VIEW_WIDTH, VIEW_HEIGHT = 1600, 1000
 MAP_SIZE = 100
@@ -140,12 +151,13 @@ class Sizes:
     log_rows: int = LOG_ROWS  # rows in the combat log before the timed appends
     log_appends: int = 60
     autobattle_rounds: int = 50
+    evening_rounds: int = 200
 
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
-    log_rows=200, log_appends=5, autobattle_rounds=1,
+    log_rows=200, log_appends=5, autobattle_rounds=1, evening_rounds=1,
 )  # fmt: skip
 
 
@@ -510,6 +522,19 @@ def measure_autobattle(seed: int, rounds: int) -> tuple[tuple[float, ...], float
     return tuple(report.decision_ms), time.perf_counter() - start
 
 
+def measure_demo_autobattles(rounds: int) -> dict[str, tuple[float, ...]]:
+    """The milliseconds of each decision of an auto-battle of each ruleset's demo
+    battle (``assets/battles/demo-<key>.hexfray``), by ruleset key."""
+    decisions: dict[str, tuple[float, ...]] = {}
+    for key in ruleset_keys():
+        path = demo_path(key)
+        if not path.is_file():
+            continue
+        report = auto_play(open_battle(path), default=AGGRESSIVE, max_rounds=rounds)
+        decisions[key] = tuple(report.decision_ms)
+    return decisions
+
+
 # --- the replay -------------------------------------------------------------------------
 def _next_commands(state: BattleState, who: Combatant) -> list[Command]:
     """What ``who`` does now: without a weapon, pick one up from the ground within
@@ -707,13 +732,18 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"{figures['legal_actions_ms_median']:.2f} ms, max {max(legal):.2f} ms"
     )
     decisions, whole = measure_autobattle(seed, sizes.autobattle_rounds)
-    figures["ai_decision_ms_median"] = statistics.median(decisions)
-    figures["ai_decision_ms_max"] = max(decisions)
+    by_demo = measure_demo_autobattles(sizes.autobattle_rounds)
+    every = [*decisions, *(ms for demo in by_demo.values() for ms in demo)]
+    figures["ai_decision_ms_median"] = statistics.median(every)
+    figures["ai_decision_ms_max"] = max(every)
     figures["autobattle_000_s"] = whole
+    demos = ", ".join(f"{key} {max(ms):.0f} ms" for key, ms in by_demo.items() if ms)
     lines.append(
-        f"Computer fighters on the seed 000 demo ({len(decisions)} decisions, aggressive): "
-        f"median {figures['ai_decision_ms_median']:.1f} ms, max "
-        f"{figures['ai_decision_ms_max']:.1f} ms a decision; the whole auto-battle {whole:.2f} s"
+        f"Computer fighters on the seed 000 demo and each ruleset's ({len(every)} decisions, "
+        f"aggressive): median {figures['ai_decision_ms_median']:.1f} ms, max "
+        f"{figures['ai_decision_ms_max']:.1f} ms a decision (the seed 000 demo "
+        f"{max(decisions):.0f} ms; {demos}); the whole auto-battle of the seed 000 demo "
+        f"{whole:.2f} s"
     )
     figures[f"replay_{REPLAY_COMMANDS}_s"] = measure_replay(seed, sizes.replay_commands)
     lines.append(
@@ -736,6 +766,10 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"median {log_append.median:.2f} ms, p95 {log_append.p95:.2f} ms "
         f"({len(log_append.samples_ms)} commands)"
     )
+    evening = run_evening(seed, sizes.evening_rounds)
+    figures["long_evening_max_repaint_ms"] = evening.max_repaint_ms
+    figures["long_evening_max_gui_action_ms"] = evening.max_gui_action_ms
+    lines.extend(evening_lines(evening))
     still = figures["repaint_still_ms"]
     verdict = "within" if still <= BUDGET_MS else "OVER"
     lines.append(f"Repaint budget {BUDGET_MS:.0f} ms: {verdict} (median {still:.2f} ms)")

@@ -13,6 +13,7 @@ hexes are batched into one path per colour; tokens are cached pixmaps.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -51,7 +52,7 @@ from hexmap import (
     reach_hexes,
 )
 from rules.battle.hands import wielded_weapons
-from rules.battle.model import Combatant, Status
+from rules.battle.model import Combatant, Fighter, Status
 from rules.battle.state import BattleState
 from rules.battle.terrain import Light, Terrain, TerrainMap
 from rules.core.assets import asset_path
@@ -979,6 +980,35 @@ def legend_note(c: Combatant) -> str | None:
     if c.status in (Status.UNCONSCIOUS, Status.DEAD):
         return f"{c.status.value.capitalize()}: no arcs"
     return None
+
+
+class OverlayCache:
+    """The overlays last built, by what ``build_overlay`` reads of the fighter (its
+    hex, facing, state, gear and sheet, not its hit points) and the map: a fighter
+    selected again where it stood is drawn from the overlay it had (a rebuild is
+    some 20 ms, once per turn of each fighter in an auto-battle)."""
+
+    KEPT = 16
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[object, ...], tuple[Fighter, HexGrid, Overlay]] = (
+            OrderedDict()
+        )
+
+    def get(self, c: Combatant, grid: HexGrid) -> Overlay:
+        key = (c.id, c.hex, c.facing, c.status, c.unready, c.carried, id(c.fighter), id(grid))
+        known = self._kept.get(key)
+        if known is not None and known[0] is c.fighter and known[1] is grid:
+            self._kept.move_to_end(key)
+            return known[2]
+        overlay = build_overlay(c, grid)
+        self._kept[key] = (c.fighter, grid, overlay)
+        if len(self._kept) > self.KEPT:
+            self._kept.popitem(last=False)
+        return overlay
+
+    def clear(self) -> None:
+        self._kept.clear()
 
 
 def build_overlay(c: Combatant, grid: HexGrid, radius: int = theme.ARC_RADIUS) -> Overlay:

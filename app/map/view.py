@@ -117,6 +117,9 @@ class MapView(QWidget):
         self._texts = mp.TextCache()
         self._overlay: mp.Overlay | None = None
         self._legend: QPixmap | None = None
+        # The overlays of the fighters last selected: the turns (and auto-play)
+        # select each in turn, often where it stood the last time.
+        self._overlays = mp.OverlayCache()
         self._legend_folded = False
         self._legend_at = QRectF()  # where the legend was last painted
         self._callout: list[QRectF] = []  # the target callout's labels, as last painted
@@ -552,7 +555,7 @@ class MapView(QWidget):
             self._overlay = None
             return
         c = self._controller.state.combatant(sid)
-        self._overlay = mp.build_overlay(c, self._controller.state.grid)
+        self._overlay = self._overlays.get(c, self._controller.state.grid)
 
     # --- geometry helpers -------------------------------------------------------------------
     def _token_rect(self, h: Hex) -> QRect:
@@ -824,6 +827,7 @@ class MapView(QWidget):
     def refresh_look(self) -> None:
         """Redraw everything drawn in the theme's colours (after the GM changed them)."""
         self._tokens.clear()
+        self._overlays.clear()
         self._rebuild_overlay()
         self.update()
 

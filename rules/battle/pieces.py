@@ -219,3 +219,11 @@ def landing_read(piece: Piece) -> Hashable:
     landing = piece.landing
     where = None if landing is None else (landing.distance, landing.direction_roll)
     return piece.name, piece.weapon, piece.placement, piece.stray_hit_factor, piece.note, where
+
+
+def piece_read(piece: Piece) -> Hashable:
+    """What the exact odds of an attack read of a piece whose flight is rolled:
+    the piece, not where it lands (its landing changes the map, never how the
+    attack lands, the defender's injury or standing). A merged step's
+    ``odds_reads`` (``rules.core.dice.MergedStep``)."""
+    return piece.name, piece.weapon, piece.placement, piece.stray_hit_factor, piece.note

@@ -26,6 +26,12 @@ reads=...)``: a success roll reads its outcome at its target) branches once per
 value of that, with the faces of its lowest total: exact when the run reads
 such rolls through that value only (an HT roll whose success alone matters). A
 step enumerated so is tested against the same step enumerated by totals.
+
+With ``odds_reads`` a merged step that says what an attack's exact odds read of
+it (its ``odds_reads``: never where a piece lands) branches once per value of
+that rather than of its ``reads``: exact when the run's result reads nothing
+else of the step (``rules.battle.attack_odds``: how the attack lands, the
+defender's injury and standing). Tested against the same odds without it.
 """
 
 from __future__ import annotations
@@ -111,12 +117,14 @@ class EnumeratingDice(RecordingDice):
         by_totals: bool = True,
         by_reads: bool = False,
         merge: bool | None = None,
+        odds_reads: bool = False,
     ) -> None:
         super().__init__()
         self._path = path
         self._by_totals = by_totals
         self._by_reads = by_reads
         self._merge = by_reads if merge is None else merge
+        self._odds_reads = odds_reads
         self.used = 0
         # The chance of the faces given so far, kept as whole numbers: ``ways``
         # out of ``out_of`` (no Fraction is reduced per die).
@@ -161,7 +169,9 @@ class EnumeratingDice(RecordingDice):
         on these dice, die by die."""
         if not self._merge:
             return step(self)
-        branches: tuple[_MergedBranch[R], ...] = _merged_branches(step, self._by_totals)
+        branches: tuple[_MergedBranch[R], ...] = _merged_branches(
+            step, self._by_totals, self._odds_reads and hasattr(step, "odds_reads")
+        )
         branch = branches[0] if len(branches) == 1 else branches[self._choose(len(branches))]
         self.ways *= branch.ways
         self.out_of *= branch.out_of
@@ -194,11 +204,16 @@ class _MergedBranch(Generic[R]):
 
 
 @functools.lru_cache(maxsize=MERGED_STEPS_KEPT)
-def _merged_branches(step: MergedStep[R], by_totals: bool) -> tuple[_MergedBranch[R], ...]:
+def _merged_branches(
+    step: MergedStep[R], by_totals: bool, odds_reads: bool = False
+) -> tuple[_MergedBranch[R], ...]:
+    """One branch per value of ``step.reads`` (with ``odds_reads``: of its
+    ``odds_reads``, the steps merged within it likewise)."""
     first: dict[Hashable, tuple[R, tuple[int, ...]]] = {}
     ways: dict[Hashable, dict[int, int]] = {}
-    for result, dice in _runs(step, by_totals=by_totals, by_reads=True):
-        read = step.reads(result)
+    reads = step.odds_reads if odds_reads else step.reads  # type: ignore[attr-defined]
+    for result, dice in _runs(step, by_totals=by_totals, by_reads=True, odds_reads=odds_reads):
+        read = reads(result)
         if read not in first:
             first[read] = (result, tuple(dice.trace))
         counts = ways.setdefault(read, {})
@@ -241,12 +256,15 @@ def _runs(
     by_totals: bool,
     by_reads: bool,
     merge: bool | None = None,
+    odds_reads: bool = False,
 ) -> Iterator[tuple[R, EnumeratingDice]]:
     """Each way ``run`` can end, depth first: its result and the dice of its path."""
     pending: list[tuple[int, ...]] = [()]
     while pending:
         path = pending.pop()
-        dice = EnumeratingDice(path, by_totals=by_totals, by_reads=by_reads, merge=merge)
+        dice = EnumeratingDice(
+            path, by_totals=by_totals, by_reads=by_reads, merge=merge, odds_reads=odds_reads
+        )
         try:
             result = run(dice)
         except _MoreDice as more:
@@ -263,15 +281,18 @@ def exact_outcomes(
     by_totals: bool = True,
     by_reads: bool = False,
     merge: bool | None = None,
+    odds_reads: bool = False,
 ) -> Mapping[K, Fraction]:
     """The exact distribution of ``run(dice)`` over every way the dice can fall
     (see the module docstring). ``run`` must be deterministic given its dice and
     roll finitely many (a step that re-rolls until something comes up must be
     enumerated without the re-roll and conditioned by the caller). ``merge``
     (``by_reads`` unless given): merged steps branch by their results; the tests
-    turn it off to check that merging changes nothing."""
+    turn it off to check that merging changes nothing. ``odds_reads``: merged
+    steps that have one branch by their ``odds_reads`` (the module docstring)."""
     ways: dict[K, dict[int, int]] = {}  # result -> out of -> ways
-    for key, dice in _runs(run, by_totals=by_totals, by_reads=by_reads, merge=merge):
+    runs = _runs(run, by_totals=by_totals, by_reads=by_reads, merge=merge, odds_reads=odds_reads)
+    for key, dice in runs:
         counts = ways.setdefault(key, {})
         counts[dice.out_of] = counts.get(dice.out_of, 0) + dice.ways
     return MappingProxyType({key: sum_ways(counts) for key, counts in ways.items()})

@@ -1,6 +1,7 @@
-"""Battle > Auto-play in the window (issue 25): one action is one decision, run
-through the GM's own command path (logged, undone one by one); a run to the end
-stops with the battle decided; a GM's fighter's turn stops a run."""
+"""Battle > Auto-play in the window (issue 25): one action is one decision,
+worked out on the worker thread and run through the GM's own command path
+(logged, undone one by one); a run to the end stops with the battle decided; a
+GM's fighter's turn stops a run; a decision for a battle that moved on is dropped."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ def all_computer(window: MainWindow) -> None:
     window.controller.execute(SetControllers(tuple((i, AGGRESSIVE) for i in ids)))
 
 
+def step(window: MainWindow, qtbot: QtBot) -> None:
+    """Step one action and wait for its decision to be worked out and run."""
+    window.auto_play.step_action.trigger()
+    qtbot.waitUntil(lambda: not window.auto_play.running, timeout=30_000)
+
+
 def test_the_battle_menu_holds_auto_play(window: MainWindow) -> None:
     names = [a.objectName() for a in window.auto_play.menu.actions()]
     for name in ("autoPlayStep", "autoPlayTurn", "autoPlayRound", "autoPlayRun", "autoPlayPause"):
@@ -44,7 +51,7 @@ def test_step_one_action_executes_exactly_one_decision_and_undo_takes_it_back(
     all_computer(window)
     battle = window.controller.battle
     before_commands, before_state = len(battle.commands), battle.state
-    window.auto_play.step_action.trigger()
+    step(window, qtbot)
     decision = window.auto_play.last_decision
     assert decision is not None and decision.combatant_id
     assert len(battle.commands) == before_commands + len(decision.commands)
@@ -97,10 +104,10 @@ def test_pause_stops_a_run(window: MainWindow, qtbot: QtBot) -> None:
 
 
 def test_each_decision_s_reason_is_a_log_line_with_its_alternatives_in_the_tooltip(
-    window: MainWindow,
+    window: MainWindow, qtbot: QtBot
 ) -> None:
     all_computer(window)
-    window.auto_play.step_action.trigger()
+    step(window, qtbot)
     decision = window.auto_play.last_decision
     assert decision is not None
     rows = window.log_pane.rows
@@ -127,3 +134,36 @@ def test_an_undo_pauses_a_run(window: MainWindow, qtbot: QtBot) -> None:
     window.undo_action.trigger()
     assert not window.auto_play.running
     assert window.statusBar().currentMessage() == "Auto-play paused: a command was undone"
+
+
+def test_the_decision_is_worked_out_off_the_gui_thread(window: MainWindow, qtbot: QtBot) -> None:
+    """The step returns before its decision is made: the window answers meanwhile."""
+    all_computer(window)
+    commands = len(window.controller.battle.commands)
+    window.auto_play.step_action.trigger()
+    assert window.auto_play.running and window.auto_play.thinking
+    assert len(window.controller.battle.commands) == commands  # nothing run yet
+    qtbot.waitUntil(lambda: not window.auto_play.running, timeout=30_000)
+    decision = window.auto_play.last_decision
+    assert decision is not None
+    assert len(window.controller.battle.commands) == commands + len(decision.commands)
+
+
+def test_a_decision_for_a_battle_that_moved_on_is_dropped(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """The GM acts while the decision is worked out: it is asked again for the
+    battle as it now stands, and only that one runs."""
+    all_computer(window)
+    window.auto_play.step_action.trigger()
+    assert window.auto_play.thinking
+    # The GM hands the first fighter back to the computer while the worker thinks.
+    active = window.controller.state.active_id
+    assert active is not None
+    moved_on = window.controller.execute(SetControllers(((active, AGGRESSIVE),)))
+    assert moved_on is not None
+    after_gm = len(window.controller.battle.commands)
+    qtbot.waitUntil(lambda: not window.auto_play.running, timeout=30_000)
+    decision = window.auto_play.last_decision
+    assert decision is not None
+    assert len(window.controller.battle.commands) == after_gm + len(decision.commands)

@@ -50,6 +50,7 @@ from rules.battle.pieces import (
     Placement,
     flies,
     landing_read,
+    piece_read,
 )
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, roll, run_merged
@@ -833,6 +834,11 @@ class WeaponBreaks:
     def reads_of(result: BreakResult) -> Hashable:
         """The outcome, the remnant in hand and each piece with where it lands."""
         return result.outcome, result.in_hand, tuple(landing_read(p) for p in result.pieces)
+
+    def odds_reads(self, result: BreakResult) -> Hashable:
+        """What an attack's exact odds read of the break: ``reads`` without where
+        the pieces land."""
+        return result.outcome, result.in_hand, tuple(piece_read(p) for p in result.pieces)
 
 
 def _break(

@@ -34,6 +34,7 @@ from rules.battle.pieces import (
     Placement,
     PlacementKind,
     landing_read,
+    piece_read,
 )
 from rules.core.citation import Citation, cite
 from rules.core.dice import DiceSource, distribution, roll, run_merged
@@ -585,12 +586,23 @@ class CriticalMissRoll:
     def reads(self, result: CriticalMissResult) -> Hashable:
         return result.key, result.effect, _consequence_read(result.consequence)
 
+    def odds_reads(self, result: CriticalMissResult) -> Hashable:
+        """What an attack's exact odds read of the fumble: ``reads`` without where
+        a piece lands."""
+        return result.key, result.effect, _consequence_read(result.consequence, landed=False)
 
-def _consequence_read(consequence: Consequence) -> Hashable:
+
+def _consequence_read(consequence: Consequence, *, landed: bool = True) -> Hashable:
     if isinstance(consequence, (WeaponDropped, WeaponFlew)):
-        return type(consequence), landing_read(consequence.piece)
+        piece = consequence.piece
+        return type(consequence), landing_read(piece) if landed else piece_read(piece)
     if isinstance(consequence, WeaponBroken):
-        return type(consequence), WeaponBreaks.reads_of(consequence.result)
+        result = consequence.result
+        if not landed:
+            return type(consequence), result.outcome, result.in_hand, tuple(
+                piece_read(p) for p in result.pieces
+            )
+        return type(consequence), WeaponBreaks.reads_of(result)
     if isinstance(consequence, HitSelf):
         return type(consequence), consequence.location, consequence.damage_factor
     return consequence

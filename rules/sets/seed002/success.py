@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -67,12 +68,20 @@ def roll_skill(
         return PercentileRoll(skill, None, Level.CRITICAL, automatic)
     if automatic is Automatic.FAILURE:
         return PercentileRoll(skill, None, Level.FAILURE, automatic)
-    reads = functools.partial(_level_at, skill) if read else None
+    reads = _level_at(skill) if read else None
     (face,) = roll(1, dice, 100, what=what, reads=reads)
     return PercentileRoll(skill, face, level_of(face, skill))
 
 
-def _level_at(skill: int, face: int) -> Level:
+@functools.cache
+def _level_at(skill: int) -> Callable[[int], Level]:
+    """The level of a face at ``skill``: one function per skill, so that the
+    enumeration's groups of faces by level (cached by the function) are made
+    once per skill rather than on every roll."""
+    return functools.partial(_level_of_face, skill)
+
+
+def _level_of_face(skill: int, face: int) -> Level:
     return level_of(face, skill)
 
 
