@@ -29,13 +29,15 @@ def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[Ma
     yield w
 
 
-def step_until(window: MainWindow, kind: type, tries: int = 40) -> object:
+def step_until(window: MainWindow, qtbot: QtBot, kind: type, tries: int = 40) -> object:
     """Step one action at a time until the map animates a step of ``kind``
     (``window.state_before_step``: the battle before that action)."""
     animator = window.map_view.action_animator
     for _ in range(tries):
         window.state_before_step = window.controller.state  # type: ignore[attr-defined]
         window.auto_play.step_action.trigger()
+        # the decision is worked out on the worker thread: wait for its commands
+        qtbot.waitUntil(lambda: not window.auto_play.running, timeout=30_000)
         if isinstance(animator.step, kind):
             return animator.step
         animator.skip()
@@ -45,7 +47,7 @@ def step_until(window: MainWindow, kind: type, tries: int = 40) -> object:
 
 def test_a_move_slides_the_token_along_its_path(window: MainWindow, qtbot: QtBot) -> None:
     window.auto_play.set_speed("watchable")
-    slide = step_until(window, Slide)
+    slide = step_until(window, qtbot, Slide)
     assert isinstance(slide, Slide)
     view, animator = window.map_view, window.map_view.action_animator
     # the battle is already in its true state: the token has arrived
@@ -67,7 +69,7 @@ def test_a_move_slides_the_token_along_its_path(window: MainWindow, qtbot: QtBot
 
 def test_a_blow_flashes_and_says_whether_it_landed(window: MainWindow, qtbot: QtBot) -> None:
     window.auto_play.set_speed("watchable")
-    blow = step_until(window, Blow, tries=60)
+    blow = step_until(window, qtbot, Blow, tries=60)
     assert isinstance(blow, Blow)
     state, before = window.controller.state, window.state_before_step  # type: ignore[attr-defined]
     condition = window.controller.ruleset.conditions.fighter_condition
@@ -115,7 +117,7 @@ def test_pause_mid_animation_shows_the_true_state(window: MainWindow, qtbot: QtB
 
 def test_undo_mid_animation_shows_the_true_state(window: MainWindow, qtbot: QtBot) -> None:
     window.auto_play.set_speed("watchable")
-    slide = step_until(window, Slide)
+    slide = step_until(window, qtbot, Slide)
     assert isinstance(slide, Slide)
     animator = window.map_view.action_animator
     assert animator.running
