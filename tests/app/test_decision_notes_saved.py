@@ -43,9 +43,11 @@ def reason_rows(window: MainWindow, reason: str) -> list[object]:
 
 
 def test_a_reason_is_saved_and_shown_again_when_the_battle_is_reopened(
-    window: MainWindow, tmp_path: Path
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
 ) -> None:
     window.auto_play.step_action.trigger()
+    # the decision is worked out on the worker thread: wait for its commands
+    qtbot.waitUntil(lambda: not window.auto_play.running, timeout=30_000)
     decision = window.auto_play.last_decision
     assert decision is not None
     battle = window.controller.battle
