@@ -74,13 +74,15 @@ class AutoPlayer:
         controllers: Mapping[str, PolicyChoice | None] | None = None,
         *,
         default: PolicyChoice | None = None,
+        cache: OddsCache | None = None,
     ) -> None:
         """``controllers``: each fighter's policy, None for the GM's; None: the
         battle's own (``state.controller``). A fighter with no policy plays
-        ``default`` (None: its turn waits for the GM)."""
+        ``default`` (None: its turn waits for the GM). ``cache``: odds weighed
+        already, shared with other players (an attack's odds are its plan's)."""
         self._controllers = controllers
         self._default = default
-        self.cache = OddsCache()
+        self.cache = OddsCache() if cache is None else cache
         self._turn_of: tuple[int, str] | None = None
         self._actions_this_turn = 0
         # How long each decision took, in milliseconds.
@@ -144,13 +146,14 @@ def auto_play(
     default: PolicyChoice | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     on_decision: Callable[[Decision], None] | None = None,
+    cache: OddsCache | None = None,
 ) -> AutoPlayReport:
     """Play ``battle`` on until it is decided, its round passes ``max_rounds`` or
     a GM's fighter's turn comes. ``controllers``: each fighter's policy, None for
     the GM's; None: the battle's own (``state.controller``). A fighter with no
     policy plays ``default`` (None: auto-play stops at its turn, for the GM)."""
     report = AutoPlayReport()
-    player = AutoPlayer(controllers, default=default)
+    player = AutoPlayer(controllers, default=default, cache=cache)
     report.decision_ms = player.decision_ms
     while True:
         state = battle.state

@@ -27,7 +27,7 @@ result matrix is ``rules.sets.seed002.attack_steps`` (decide, apply, describe).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import ClassVar
 
@@ -156,6 +156,11 @@ class Plan(PlannedPair):
     # location, whose armour points count (``armour_at``).
     locations: bool = False
     armour_by_location: Mapping[str, int] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        # The odds cache keys on the plan: the mapping hashed by its items.
+        named = (getattr(self, f.name) for f in fields(self) if f.name != "armour_by_location")
+        return hash((*named, frozenset(self.armour_by_location.items())))
 
     def armour_at(self, location: str) -> int:
         return self.armour_by_location.get(location, self.armour)

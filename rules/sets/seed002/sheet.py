@@ -114,6 +114,14 @@ class Sheet002(RulesetSheet):
     # lacks has the armour's overall points.
     armour_by_location: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __hash__(self) -> int:
+        # A mapping proxy does not hash: without this no attack plan holding a
+        # fighter hashes, and the policies' odds cache never finds one again.
+        return hash(
+            (self.characteristics, frozenset(self.skills.items()),
+             frozenset(self.armour_by_location.items()))
+        )  # fmt: skip
+
     def skill(self, name: str) -> int:
         """The skill in percent; its base value when the sheet lacks it."""
         if name in self.skills:

@@ -102,6 +102,11 @@ class Sheet004(RulesetSheet):
     armor: ZoneArmor = ZoneArmor()
     size: Size = Size.MEDIUM
 
+    def __hash__(self) -> int:
+        # A mapping proxy does not hash: without this no attack plan holding a
+        # fighter hashes, and the policies' odds cache never finds one again.
+        return hash((self.abilities, frozenset(self.skills.items()), self.armor, self.size))
+
     def skill(self, name: str) -> int:
         """A skill's rank; 0 (untrained) when the sheet lacks it."""
         return self.skills.get(name, 0)
