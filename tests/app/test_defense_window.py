@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 from app.controller import BattleController
 from app.defense_answers import AnswerDialog
 from app.main_window import MainWindow
+from app.panes.attack_form import AttackFormPane
 from hexmap import Facing, Hex
 from rules.battle.battle import Battle
 from rules.battle.catalog import load_demo_battle
@@ -189,15 +190,22 @@ def test_the_generic_pane_takes_a_computer_defender_s_answer(
     window.controller.select(attacker.id)
     window.controller.set_target(defender.id)
     pane = window.attack_pane
-    pane.refresh()  # type: ignore[attr-defined]
-    command = pane.command()  # type: ignore[attr-defined]
-    assert isinstance(command, Attack), pane.error  # type: ignore[attr-defined]
+    assert isinstance(pane, AttackFormPane)
+    pane.refresh()
+    command = pane.command()
+    assert isinstance(command, Attack), pane.error
     chosen = choose_answer(
         ruleset, window.controller.state, replace(command, answer=None), AGGRESSIVE
     )
     assert chosen is not None and command.answer == chosen.answer
-    assert chosen.reason in pane.notice_label.text()  # type: ignore[attr-defined]
-    pane.roll()  # type: ignore[attr-defined]
+    assert chosen.reason in pane.notice_label.text()
+    # The box that holds the defender's answer shows the computer's, greyed.
+    form = pane.form
+    assert form is not None
+    greyed = [f.key for f in form.fields if not pane.field_widget(f.key).isEnabled()]
+    assert greyed
+    assert all("The computer's choice" in pane.field_widget(k).toolTip() for k in greyed)
+    pane.roll()
     rolled = window.controller.battle.commands[-1]
     assert isinstance(rolled, Attack) and rolled.answer == chosen.answer
     assert chosen.reason in note_texts(window)
