@@ -87,7 +87,8 @@ class AutoPlayer:
         # How long each decision took, in milliseconds.
         self.decision_ms: list[float] = []
         # How long each choice of a computer defender's answer to its attacks took
-        # (rules.play.defense; its odds go in ``cache`` too), in milliseconds.
+        # (rules.play.defense; its odds go in ``cache`` too), in milliseconds: a
+        # part of its decision's time in ``decision_ms``.
         self.answer_ms: list[float] = []
 
     def choice_of(self, state: BattleState, combatant_id: str) -> PolicyChoice | None:
@@ -131,9 +132,9 @@ class AutoPlayer:
         if self._actions_this_turn < MAX_ACTIONS_PER_TURN:
             started = time.perf_counter()
             decision = decide(_as_ruleset(ruleset), state, active, choice, self.cache)
-            self.decision_ms.append((time.perf_counter() - started) * 1000.0)
-            if decision is not None:
+            if decision is not None:  # its defenders' answers are part of it
                 decision = self.answered(ruleset, state, decision)
+            self.decision_ms.append((time.perf_counter() - started) * 1000.0)
         self._actions_this_turn += 1
         if decision is None:
             name = state.combatant(active).name

@@ -26,7 +26,7 @@ from rules.battle.commands import Attack
 from rules.battle.control import SetControllers
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState
-from rules.play.defense import DEFAULT_DEFENDER, AnswerOdds, choose_answer
+from rules.play.defense import DEFAULT_DEFENDER, AnswerOdds, DefendedDecision, choose_answer
 from rules.play.policies import AGGRESSIVE, CAREFUL
 from rules.sets.registry import get_ruleset
 from rules.sets.seed000.attack import NO_DEFENSE
@@ -209,3 +209,24 @@ def test_the_generic_pane_takes_a_computer_defender_s_answer(
     rolled = window.controller.battle.commands[-1]
     assert isinstance(rolled, Attack) and rolled.answer == chosen.answer
     assert chosen.reason in note_texts(window)
+
+
+def test_a_computer_defender_under_auto_play_answers_itself_and_the_log_says_why(
+    qtbot: QtBot, qapp: QApplication, settings: QSettings
+) -> None:
+    window = window_on(qtbot, face_off(), settings)
+    window.controller.execute(SetControllers((("c1", AGGRESSIVE), ("c4", CAREFUL))))
+
+    def never(dialog: AnswerDialog) -> AnswerOdds:
+        raise AssertionError("the dialog was shown")
+
+    window.defense_answers.ask = never
+    attack = step_until_an_attack(window)
+    assert attack.answer is not None
+    decision = window.auto_play.last_decision
+    assert isinstance(decision, DefendedDecision) and decision.answers
+    reason = decision.answers[0].reason
+    assert reason.startswith("Fencer (careful) ")
+    texts = note_texts(window)
+    # The attacker's reason, then the defender's, before the attack's events.
+    assert texts.index(decision.reason) + 1 == texts.index(reason)
