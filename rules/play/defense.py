@@ -165,6 +165,11 @@ def choose_answer(
     runner_up = next((o for o in others if o.struck != best.struck), None)
     if runner_up is not None:
         reason += f" instead of {_percent(runner_up.struck)} ({runner_up.words})"
+        if best.struck > runner_up.struck:  # hit more often, but hurt less (a block that soaks)
+            reason += (
+                f", {float(best.expected_injury):.1f} injury expected instead of "
+                f"{float(runner_up.expected_injury):.1f}"
+            )
     if best.takes_out >= Fraction(1, 200):
         reason += f", {_percent(best.takes_out)} to be taken out"
     return DefenseAnswer(defender.id, best.answer, reason, options)
@@ -255,7 +260,8 @@ def _deed(words: str) -> str:
     first, _, rest = words.partition(" ")
     if first in _DEEDS:
         return f"{_DEEDS[first]} {rest}".rstrip()
-    return f"answers with {words}"
+    article = "an" if words[:1] in "aeiou" else "a"
+    return f"answers with {article} {words}"
 
 
 def answer_words(answer: object, defender: Combatant) -> str:

@@ -226,3 +226,36 @@ def test_a_gm_s_defender_is_left_to_the_gm_when_auto_play_has_no_default() -> No
     assert to_gm  # the computer's fighters struck the GM's
     for attack in to_gm:
         assert attack.answer is None  # the GM answers (the window asks)
+
+
+def face_to_face(key: str) -> tuple[BattleState, Attack]:
+    """The demo of ``key`` with a foe of the fighter whose turn it is moved in front
+    of it, facing it; the plain attack on that foe."""
+    state = demo(key).state
+    ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
+    assert state.active_id is not None
+    me = state.combatant(state.active_id)
+    foe = next(c for c in state.combatants if c.side is not me.side)
+    near = replace(foe, hex=me.hex + me.facing.vector, facing=me.facing.opposite())
+    state = state.with_combatants(near)
+    choices = ruleset.attacks.default_attack(state, me.id, foe.id)
+    assert choices is not None
+    return state, Attack(me.id, foe.id, choices)
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [("002", ["dodge", "no defense"]), ("004", ["dodge", "block", "no defense"])],
+)
+def test_each_ruleset_s_answers_in_the_gm_s_words(key: str, words: list[str]) -> None:
+    state, attack = face_to_face(key)
+    ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
+    chosen = choose_answer(ruleset, state, attack)
+    assert chosen is not None
+    assert [o.words for o in chosen.options] == words
+    best = chosen.chosen
+    hit_points = state.combatant(attack.defender_id).fighter.hit_points
+    assert ranked(chosen.options, hit_points)[0] == best
+    if key == "004" and best.words == "block":
+        # Struck more often than with a dodge, but the block soaks: said so.
+        assert "injury expected instead of" in chosen.reason
