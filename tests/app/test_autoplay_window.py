@@ -26,7 +26,10 @@ BATTLES = Path(__file__).resolve().parents[2] / "assets" / "battles"
 
 @pytest.fixture
 def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[MainWindow]:
-    yield shown_window(qtbot, BattleController(load_demo_battle(1, turn_order=True)), settings)
+    shown = shown_window(qtbot, BattleController(load_demo_battle(1, turn_order=True)), settings)
+    # A GM's fighter attacked by the computer answers with its default, no dialog.
+    shown.defense_answers.ask = lambda dialog: dialog.options[dialog.default_index]
+    yield shown
 
 
 def all_computer(window: MainWindow) -> None:
