@@ -50,11 +50,13 @@ def window_on(qtbot: QtBot, battle: Battle, settings: QSettings) -> MainWindow:
     return shown_window(qtbot, BattleController(battle), settings)
 
 
-def step_until_an_attack(window: MainWindow, steps: int = 6) -> Attack:
+def step_until_an_attack(window: MainWindow, qtbot: QtBot, steps: int = 6) -> Attack:
     """Step auto-play until the computer's fighter has attacked; that attack."""
     battle = window.controller.battle
     for _ in range(steps):
         window.auto_play.step_action.trigger()
+        # the decision is worked out on the worker thread: wait for its commands
+        qtbot.waitUntil(lambda: not window.auto_play.running, timeout=60_000)
         attacks = [c for c in battle.commands if isinstance(c, Attack)]
         if attacks:
             return attacks[-1]
@@ -70,27 +72,28 @@ def test_a_gm_fighter_attacked_under_auto_play_gets_the_answer_dialog(
 ) -> None:
     window = window_on(qtbot, face_off(), settings)
     window.controller.execute(SetControllers((("c1", AGGRESSIVE),)))  # c4 stays the GM's
-    asked: list[AnswerDialog] = []
+    asked: list[tuple[list[str], int, list[str]]] = []
 
     def dodge(dialog: AnswerDialog) -> AnswerOdds:
-        asked.append(dialog)
         assert dialog.list.currentRow() == dialog.default_index  # the default focused
+        # read while it lives: the dialog is deleted once answered
+        texts = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+        asked.append(([o.words for o in dialog.options], dialog.default_index, texts))
         dialog.choose(next(i for i, o in enumerate(dialog.options) if o.words == "dodge"))
+        chosen.append(dialog.chosen)
         return dialog.chosen
 
+    chosen: list[AnswerOdds] = []
     window.defense_answers.ask = dodge
-    attack = step_until_an_attack(window)
+    attack = step_until_an_attack(window, qtbot)
     assert len(asked) == 1
-    dialog = asked[0]
+    words, default_index, texts = asked[0]
     # Each answer with its chance to be hit, the likeliest first, the default focused.
-    words = [o.words for o in dialog.options]
     assert words[0].startswith("parry with the ") and "dodge" in words
-    assert words[dialog.default_index] == "no defense"  # seed 000's default answer
-    texts = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert words[default_index] == "no defense"  # seed 000's default answer
     assert all("% to be hit" in t for t in texts)
-    assert texts[dialog.default_index].endswith("(default)")
-    dodge_answer = next(o.answer for o in dialog.options if o.words == "dodge")
-    assert attack.answer == dodge_answer  # in the command: saved and replayed as it is
+    assert texts[default_index].endswith("(default)")
+    assert attack.answer == chosen[0].answer  # in the command: saved and replayed as it is
 
 
 def test_escape_in_the_dialog_gives_the_default_answer(
@@ -99,17 +102,18 @@ def test_escape_in_the_dialog_gives_the_default_answer(
     window = window_on(qtbot, face_off(), settings)
     window.controller.execute(SetControllers((("c1", AGGRESSIVE),)))
     pressed: list[str] = []
+    asking = window.defense_answers.ask
 
-    def press_escape() -> None:
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, AnswerDialog):
+    def press_escape(dialog: AnswerDialog) -> AnswerOdds:
+        def escape() -> None:
             pressed.append(dialog.objectName())
             QTest.keyClick(dialog, Qt.Key.Key_Escape)
-        else:
-            QTimer.singleShot(20, press_escape)
 
-    QTimer.singleShot(0, press_escape)
-    attack = step_until_an_attack(window)
+        QTimer.singleShot(0, escape)  # once the dialog runs its own loop
+        return asking(dialog)
+
+    window.defense_answers.ask = press_escape
+    attack = step_until_an_attack(window, qtbot)
     assert pressed == ["defenseAnswerDialog"]
     assert attack.answer == NO_DEFENSE  # seed 000's default answer
 
@@ -126,7 +130,7 @@ def test_with_the_preference_the_computer_defends_the_gm_s_fighter(
 
     window.defense_answers.ask = never
     battle = window.controller.battle
-    attack = step_until_an_attack(window)
+    attack = step_until_an_attack(window, qtbot)
     done = battle.commands.index(attack)
     before = Battle.replay(
         battle.initial,
@@ -221,7 +225,7 @@ def test_a_computer_defender_under_auto_play_answers_itself_and_the_log_says_why
         raise AssertionError("the dialog was shown")
 
     window.defense_answers.ask = never
-    attack = step_until_an_attack(window)
+    attack = step_until_an_attack(window, qtbot)
     assert attack.answer is not None
     decision = window.auto_play.last_decision
     assert isinstance(decision, DefendedDecision) and decision.answers
