@@ -16,8 +16,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
-from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
+from rules.battle.attack_odds import AttackOdds as SharedOdds
+from rules.battle.attack_outcome import (
+    ActiveDefense,
+    AttackOutcome,
+    ConditionChange,
+    Landing,
+    OutcomeKind,
+)
 from rules.battle.attack_steps import AttackSteps
 from rules.battle.model import Combatant, Delivery, Posture, Status, Weapon
 from rules.battle.pieces import AT_FEET, Piece
@@ -258,7 +266,14 @@ def decide(plan: Plan, answer: Seed002Answer, dice: DiceSource) -> AttackOutcome
     """Roll the attack: the contest, then for a cell that does damage the damage,
     the hit location and a death or a major wound, then the fumbles."""
     defense = defense_made(plan, answer)
-    rolled = contest(plan, defense, dice)
+    return _after_contest(plan, defense, contest(plan, defense, dice), dice)
+
+
+def _after_contest(
+    plan: Plan, defense: MadeDefense, rolled: Contest, dice: DiceSource
+) -> AttackOutcome[Seed002Rolls]:
+    """``decide`` once the contest is rolled: all it reads of the contest but the
+    payload is the matrix's cell (``exact_odds``)."""
     cell = rolled.cell
     attacker, defender = plan.attacker, plan.defender
     pieces: list[LaunchedPiece] = []
@@ -310,6 +325,34 @@ def decide(plan: Plan, answer: Seed002Answer, dice: DiceSource) -> AttackOutcome
         ),
         pieces=tuple(pieces),
     )
+
+
+def exact_odds(plan: Plan, answer: Seed002Answer) -> SharedOdds:
+    """The shared odds of ``decide`` (``rules.battle.attack_odds``), exactly, with
+    its steps enumerated apart: the contest, then the rest of ``decide``
+    (``_after_contest``: the blow, its location, a major wound's rolls, the
+    fumbles) once for each cell of the matrix, where ``decide`` enumerated whole
+    rolls them again under every roll of the contest reaching that cell."""
+    defense = defense_made(plan, answer)
+    by_cell: dict[MatrixCell, tuple[Contest, Fraction]] = {}
+    for rolled, p in exact_outcomes(lambda d: contest(plan, defense, d), by_reads=True).items():
+        first, q = by_cell.get(rolled.cell, (rolled, Fraction(0)))
+        by_cell[rolled.cell] = (first, q + p)
+    defender = plan.defender_id
+    kinds: dict[OutcomeKind, Fraction] = {}
+    injury = out = Fraction(0)
+    for rolled, p in by_cell.values():
+
+        def rest(dice: DiceSource, rolled: Contest = rolled) -> tuple[OutcomeKind, int, bool]:
+            outcome = _after_contest(plan, defense, rolled, dice)
+            return outcome.kind, outcome.injury, outcome.takes_out(defender)
+
+        for (kind, hurt, taken), q in exact_outcomes(rest, by_reads=True).items():
+            kinds[kind] = kinds.get(kind, Fraction(0)) + p * q
+            injury += p * q * hurt
+            if taken:
+                out += p * q
+    return SharedOdds(MappingProxyType(kinds), injury, out)
 
 
 def _landing(cell: MatrixCell, struck: Blow | None, stopped_by: ActiveDefense | None) -> Landing:
@@ -464,6 +507,7 @@ class Seed002Steps:
     choices_type = Attack002
     answer_type = Seed002Answer
     decide = staticmethod(decide)
+    exact_odds = staticmethod(exact_odds)
     apply = staticmethod(apply)
     describe = staticmethod(describe)
 
