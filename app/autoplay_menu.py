@@ -66,6 +66,10 @@ def _no_note(index: int, command: Command, text: str, detail: str, combatant_id:
     return None
 
 
+def _as_decided(decision: Decision) -> Decision:
+    return decision
+
+
 def alternatives_text(decision: Decision) -> str:
     """The three best choices not taken, with their scores, one a line."""
     if not decision.alternatives:
@@ -97,6 +101,9 @@ class AutoPlay(QObject):
         # How long the map still animates the last moves and blows, in ms: the next
         # decision waits for them (the window sets it: app.autoplay_animation).
         self.animation_ms: Callable[[], int] = lambda: 0
+        # A decision's attacks on the GM's fighters, answered before they run (the
+        # window sets it: app.defense_answers); as they are by default.
+        self.answer_for_gm: Callable[[Decision], Decision] = _as_decided
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._tick)
@@ -241,6 +248,7 @@ class AutoPlay(QObject):
             waits = self._player.waits_for(state)
             self.stop(f"Auto-play stops: {waits}" if waits else "Auto-play stops")
             return
+        decision = self.answer_for_gm(decision)
         if decision.combatant_id and decision.commands:
             self.note_decision(
                 len(controller.battle.commands),

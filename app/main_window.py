@@ -70,6 +70,7 @@ from app.autoplay_menu import AutoPlay
 from app.character_editor import CharacterEditing
 from app.command_names import command_name
 from app.controller import BattleController, Redraw
+from app.defense_answers import DefenseAnswers, chosen_detail
 from app.dice_entry import DiceEntryPrompt, dice_icon
 from app.export_folders import ask_export_path
 from app.fighter_placement import FighterPlacement
@@ -259,6 +260,9 @@ class MainWindow(QMainWindow):
         self.auto_play = AutoPlay(controller, self)
         self.auto_play.note_decision = self._note_decision
         animate_auto_play(self.auto_play, self.map_view)
+        # The defender's answer asked of its controller (app.defense_answers).
+        self.defense_answers = DefenseAnswers(controller, self, lambda: self.preferences)
+        self.auto_play.answer_for_gm = self.defense_answers.answer_for_gm
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -690,8 +694,12 @@ class MainWindow(QMainWindow):
         self, index: int, command: Command, text: str, detail: str, combatant_id: str
     ) -> None:
         """A computer fighter's reason, kept with its command (saved, autosaved and
-        shown in the log before the command's events: rules.battle.notes)."""
+        shown in the log before the command's events: rules.battle.notes); the
+        reasons of its defenders' answers follow it, a line each."""
         if index == len(self.controller.battle.commands):
+            answers = self.defense_answers.notes_for(command)
+            text = "\n".join((text, *(a.reason for a in answers)))
+            detail = "\n\n".join((detail, *(chosen_detail(a) for a in answers)))
             self.controller.note_next(command, CommandNote(combatant_id, text, detail))
 
     def new_demo_battle(self) -> None:

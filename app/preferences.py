@@ -3,7 +3,8 @@ dialog that edits it (Edit ▸ Preferences…).
 
 ``Preferences`` holds the sides' and arcs' colours, the handedness new fighters
 get, whether pieces fly across the map, how dice are rolled (by the computer or
-at the table) and which questions the window asks before acting. It lives in the
+at the table), which questions the window asks before acting and whether the
+computer chooses the GM's fighters' defenses during auto-play. It lives in the
 program's ``QSettings`` (``app.user_dirs.settings``); ``read_preferences`` and
 ``write_preferences`` are the only code that knows its keys. Other code asks the
 value: ``preferences.asks(Confirmation.END_TURN)``, ``preferences.dice_mode``.
@@ -82,6 +83,7 @@ _ARC_KEY = "colours/arc/{}"
 _HANDEDNESS_KEY = "fighters/default_handedness"
 _DICE_KEY = "dice/mode"
 _CONFIRM_KEY = "confirm/{}"
+_COMPUTER_DEFENDS_KEY = "fighters/computer_defends"
 
 
 def _default_sides() -> Mapping[Side, str]:
@@ -104,6 +106,9 @@ class Preferences:
     animations: bool = True
     dice_mode: DiceMode = DiceMode.COMPUTER
     confirmations: frozenset[Confirmation] = DEFAULT_CONFIRMATIONS
+    # A GM's fighter attacked by a computer fighter: the computer (the default
+    # policy) answers for it, rather than the window asking the GM.
+    computer_defends: bool = False
 
     def asks(self, confirmation: Confirmation) -> bool:
         """Whether the window asks before the act ``confirmation`` names."""
@@ -174,6 +179,7 @@ def read_preferences(settings: QSettings) -> Preferences:
             for c in Confirmation
             if _read_bool(settings, _CONFIRM_KEY.format(c.value), c in DEFAULT_CONFIRMATIONS)
         ),
+        computer_defends=_read_bool(settings, _COMPUTER_DEFENDS_KEY, False),
     )
 
 
@@ -187,6 +193,7 @@ def write_preferences(settings: QSettings, preferences: Preferences) -> None:
     settings.setValue(_DICE_KEY, preferences.dice_mode.value)
     for c in Confirmation:
         settings.setValue(_CONFIRM_KEY.format(c.value), preferences.asks(c))
+    settings.setValue(_COMPUTER_DEFENDS_KEY, preferences.computer_defends)
     settings.sync()
 
 
@@ -254,6 +261,13 @@ class PreferencesDialog(QDialog):
         table_grid.addWidget(dice_label, 1, 0)
         table_grid.addWidget(self.dice_combo, 1, 1)
         table_grid.addWidget(self.animations_check, 2, 0, 1, 2)
+        self.computer_defends_check = QCheckBox("Choose my fighters' defenses for &me")
+        self.computer_defends_check.setObjectName("computerDefendsCheck")
+        self.computer_defends_check.setToolTip(
+            "When a computer fighter attacks one of yours during auto-play, the computer "
+            "picks its defense (the answer that does the least harm) instead of asking you"
+        )
+        table_grid.addWidget(self.computer_defends_check, 3, 0, 1, 2)
         table_grid.setColumnStretch(1, 1)
 
         asks = QGroupBox("Ask before")
@@ -300,6 +314,7 @@ class PreferencesDialog(QDialog):
             self.handedness_combo.findData(preferences.default_handedness)
         )
         self.animations_check.setChecked(preferences.animations)
+        self.computer_defends_check.setChecked(preferences.computer_defends)
         self.dice_combo.setCurrentIndex(self.dice_combo.findData(preferences.dice_mode))
         for confirmation, check in self.confirm_checks.items():
             check.setChecked(preferences.asks(confirmation))
@@ -339,4 +354,5 @@ class PreferencesDialog(QDialog):
             dice_mode=dice if isinstance(dice, DiceMode) else self._preferences.dice_mode,
             confirmations=frozenset(c for c, check in self.confirm_checks.items()
                                     if check.isChecked()),
+            computer_defends=self.computer_defends_check.isChecked(),
         )  # fmt: skip

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import BattleController, Redraw
+from app.defense_answers import computer_answer, note_answer
 from app.event_text import Tone
 from app.help import key_sequences
 from app.panes.attack_notes import (
@@ -72,6 +73,7 @@ from app.panes.widgets import (
 from app.rulesets import ruleset_ui
 from app.theme import ARC_COLOURS
 from hexmap.arcs import arc_of
+from rules.battle.attack_choices import AttackChoices
 from rules.battle.battle import BattleChange
 from rules.battle.commands import Attack
 from rules.battle.model import Combatant
@@ -80,15 +82,19 @@ from rules.battle.turns import attack_problems, attacks_left
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.play.defense import DefenseAnswer
 from rules.sets.attack_form import FLAG_OFF, FLAG_ON, AttackForm, FormAttacks, FormField
 from rules.sets.protocol import AttackPreview, OddsLine
 from rules.sets.registry import ruleset_of
+
+# Never used: the form's choices are checked before a computer's answer is asked.
+_NO_CHOICES = AttackChoices()
 
 # Letters a field's caption leaves to others: the pane's own ("&Attacker",
 # "&Target", "&Roll"), the menu bar's (&File, &View, &Battle, &Help) and the other
 # panes' ("Clear tar&get", "Appl&y", "Stat&us", "Ne&xt"). A field's caption takes
 # the first other letter of its label (seed 002's "Target &helpless" took Help's).
-_RESERVED_MNEMONICS = frozenset("atr" "fvbh" "gyux")
+_RESERVED_MNEMONICS = frozenset("atrfvbhgyux")
 # The longest odds caption that still shares its row with another ("stopped by dodge").
 SHORT_ODDS_CAPTION = 16
 # The tones of the log's lines that say what an attack came to (the "Last roll" line).
@@ -131,6 +137,10 @@ class AttackFormPane(QDockWidget):
         self._form_of = form_of
         self._updating = 0
         self._form: AttackForm | None = None
+        # A computer defender's answer to the attack shown (app.defense_answers), and
+        # the fields that hold it, greyed: its own, not the GM's.
+        self._computer: DefenseAnswer | None = None
+        self._computer_fields: frozenset[str] = frozenset()
         self._preview: AttackPreview | None = None
         self._error: str | None = None
         # The GM's entries (field key -> choice key) and the pair they were made for.
@@ -322,7 +332,8 @@ class AttackFormPane(QDockWidget):
             return None
         if attacker is None or defender is None:
             return None
-        return Attack(attacker, defender, form.choices, form.answer)
+        answer = self._computer.answer if self._computer is not None else form.answer
+        return Attack(attacker, defender, form.choices, answer)
 
     def roll(self) -> None:
         """Execute the attack shown (nothing when Roll is disabled)."""
@@ -330,6 +341,8 @@ class AttackFormPane(QDockWidget):
         command = self.command()
         if command is None:
             return
+        if self._computer is not None:
+            note_answer(self._controller, command, self._computer)
         events = self._controller.execute(command)
         if events:
             self._show_last(events)
@@ -377,6 +390,7 @@ class AttackFormPane(QDockWidget):
             self._last_roll_by = pair[0]
             self.last_label.clear()
         self._form, self._preview, self._error = None, None, None
+        self._computer, self._computer_fields = None, frozenset()
         show_notices(self.notice_label, ())
         if attacker is None:
             self._show_fields(())
@@ -388,13 +402,24 @@ class AttackFormPane(QDockWidget):
             return
         try:
             form = self._form_of(state).attack_form(state, attacker.id, defender.id, self._entries)
+            if form.choices is not None:
+                form = self._with_computer_answer(state, attacker.id, defender.id, form)
         except RulesError as refusal:
             self._show_fields(())
             self._show_refusal(str(refusal), attacker, defender)
             return
         self._form = form
-        show_notices(self.notice_label, (ally_notice(attacker, defender), *form.notices))
+        computer_reason = (self._computer.reason,) if self._computer is not None else ()
+        show_notices(
+            self.notice_label, (ally_notice(attacker, defender), *form.notices, *computer_reason)
+        )
         self._show_fields(form.fields)
+        computer = self._computer
+        if computer is not None:
+            for key in self._computer_fields:
+                widget = self._widgets[key]
+                widget.setEnabled(False)
+                widget.setToolTip(f"The computer's choice: {computer.reason}")
         self._show_turn(attacker, defender)
         self.arc_label.setText(arc_html(attacker, defender))
         if form.choices is None:
@@ -402,8 +427,9 @@ class AttackFormPane(QDockWidget):
             return
         started = time.perf_counter()
         try:
+            answer = self._computer.answer if self._computer is not None else form.answer
             preview = ruleset_of(state).attacks.preview_attack(
-                state, attacker.id, defender.id, form.choices, form.answer
+                state, attacker.id, defender.id, form.choices, answer
             )
         except RulesError as refusal:
             self._show_refusal(str(refusal), attacker, defender)
@@ -416,6 +442,37 @@ class AttackFormPane(QDockWidget):
         self._show_modifiers(preview.modifiers)
         self._show_odds(preview.odds)
         self.roll_button.setEnabled(True)
+
+    def _with_computer_answer(
+        self, state: BattleState, attacker_id: str, defender_id: str, form: AttackForm
+    ) -> AttackForm:
+        """The form showing a computer defender's own answer (``_computer``), its
+        fields greyed (``_computer_fields``); ``form`` itself when the GM plays
+        the defender. The fields that hold the answer are those whose other
+        choices change the answer and not the attacker's choices."""
+        chosen = computer_answer(
+            self._controller, Attack(attacker_id, defender_id, form.choices or _NO_CHOICES)
+        )
+        if chosen is None:
+            return form
+        self._computer = chosen
+        forms = self._form_of(state)
+        shown, holding = form, set()
+        for f in form.fields:
+            if f.flag:
+                continue
+            for c in f.choices:
+                if c.key == f.value or c.problem:
+                    continue
+                entries = {**form.entries, f.key: c.key}
+                other = forms.attack_form(state, attacker_id, defender_id, entries)
+                if other.choices != form.choices:
+                    break  # the attacker's field
+                holding.add(f.key)
+                if other.answer == chosen.answer and shown.answer != chosen.answer:
+                    shown = other
+        self._computer_fields = frozenset(holding)
+        return shown
 
     # --- the fields --------------------------------------------------------------------
     def _show_fields(self, fields: Sequence[FormField]) -> None:

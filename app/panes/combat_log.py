@@ -874,8 +874,12 @@ class CombatLogPane(QDockWidget):
         note = self._controller.battle.note(index)
         if note is None:
             return rows
-        line = LogLine(note.reason, "", Tone.NOTE, DecisionNote(text=note.reason), note.detail)
-        return (LogRow(RowKind.EVENT, (line,), (), (note.combatant_id,)), *rows)
+        # One line a reason: the decision's, then its defenders' answers' (a line each).
+        lines = tuple(
+            LogLine(text, "", Tone.NOTE, DecisionNote(text=text), note.detail)
+            for text in note.reason.split("\n")
+        )
+        return (LogRow(RowKind.EVENT, lines, (), (note.combatant_id,)), *rows)
 
     def rebuild(self) -> None:
         """Render the whole battle's events afresh (new battle, load, replay)."""

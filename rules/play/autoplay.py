@@ -22,6 +22,7 @@ from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
 from rules.core.errors import IllegalCommandError
 from rules.play.decision_notes import decision_note
+from rules.play.defense import answered_decision
 from rules.play.policies import Decision, OddsCache, decide
 from rules.sets.protocol import Ruleset
 
@@ -87,6 +88,10 @@ class AutoPlayer:
         self._actions_this_turn = 0
         # How long each decision took, in milliseconds.
         self.decision_ms: list[float] = []
+        # How long each choice of a computer defender's answer to its attacks took
+        # (rules.play.defense; its odds go in ``cache`` too), in milliseconds: a
+        # part of its decision's time in ``decision_ms``.
+        self.answer_ms: list[float] = []
 
     def choice_of(self, state: BattleState, combatant_id: str) -> PolicyChoice | None:
         """The policy that plays ``combatant_id``; None: the GM plays it."""
@@ -129,6 +134,8 @@ class AutoPlayer:
         if self._actions_this_turn < MAX_ACTIONS_PER_TURN:
             started = time.perf_counter()
             decision = decide(_as_ruleset(ruleset), state, active, choice, self.cache)
+            if decision is not None:  # its defenders' answers are part of it
+                decision = self.answered(ruleset, state, decision)
             self.decision_ms.append((time.perf_counter() - started) * 1000.0)
         self._actions_this_turn += 1
         if decision is None:
@@ -137,6 +144,22 @@ class AutoPlayer:
                 active, "End turn", (EndTurn(),), True, f"{name} ({choice.key}) ends the turn", 0.0
             )
         return decision
+
+    def answered(self, ruleset: object, state: BattleState, decision: Decision) -> Decision:
+        """``decision`` with each attack's answer chosen by its defender's
+        controller when the computer plays the defender (``choice_of``); a GM's
+        defender's answer is left to the GM (None)."""
+        started = time.perf_counter()
+        answered = answered_decision(
+            _as_ruleset(ruleset),
+            state,
+            decision,
+            lambda defender_id: self.choice_of(state, defender_id),
+            self.cache,
+        )
+        if answered is not decision:
+            self.answer_ms.append((time.perf_counter() - started) * 1000.0)
+        return answered
 
 
 def auto_play(

@@ -6,6 +6,7 @@ saved by either shows its reasons when reopened."""
 from __future__ import annotations
 
 from rules.battle.notes import CommandNote
+from rules.play.defense import DefendedDecision
 from rules.play.policies import Decision
 
 
@@ -17,8 +18,12 @@ def alternatives_text(decision: Decision) -> str:
 
 
 def decision_note(decision: Decision) -> CommandNote:
+    """The note of ``decision``; the reasons of its computer defenders' answers
+    follow its own, a line each (rules.play.defense)."""
+    answers = decision.answers if isinstance(decision, DefendedDecision) else ()
+    detail = f"{decision.reason}\nBest choices not taken:\n{alternatives_text(decision)}"
     return CommandNote(
         decision.combatant_id,
-        decision.reason,
-        f"{decision.reason}\nBest choices not taken:\n{alternatives_text(decision)}",
+        "\n".join((decision.reason, *(a.reason for a in answers))),
+        "\n\n".join((detail, *(a.reason for a in answers))),
     )

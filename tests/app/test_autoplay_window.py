@@ -6,6 +6,7 @@ GM's fighter's turn stops a run; a decision for a battle that moved on is droppe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -16,13 +17,20 @@ from app.autoplay_menu import Goal
 from app.controller import BattleController
 from app.main_window import MainWindow, load_demo_battle
 from rules.battle.control import SetControllers
+from rules.battle.savefile import read_battle
 from rules.play.policies import AGGRESSIVE
+from rules.sets.registry import get_ruleset
 from tests.app.turn_order_window import shown_window
+
+BATTLES = Path(__file__).resolve().parents[2] / "assets" / "battles"
 
 
 @pytest.fixture
 def window(qtbot: QtBot, qapp: QApplication, settings: QSettings) -> Iterator[MainWindow]:
-    yield shown_window(qtbot, BattleController(load_demo_battle(1, turn_order=True)), settings)
+    shown = shown_window(qtbot, BattleController(load_demo_battle(1, turn_order=True)), settings)
+    # A GM's fighter attacked by the computer answers with its default, no dialog.
+    shown.defense_answers.ask = lambda dialog: dialog.options[dialog.default_index]
+    yield shown
 
 
 def all_computer(window: MainWindow) -> None:
@@ -67,6 +75,11 @@ def test_step_one_action_executes_exactly_one_decision_and_undo_takes_it_back(
 
 
 def test_run_to_the_end_stops_with_the_battle_decided(window: MainWindow, qtbot: QtBot) -> None:
+    # The seed 004 demo: decided in a few rounds. (In the catalog demo the fencer and
+    # the sword-and-shield fighter, each answering with its best defense, can parry
+    # and block each other for a hundred rounds.)
+    demo = BATTLES / "demo-004.hexfray"
+    window.replace_battle(read_battle(demo.read_text(encoding="utf-8"), rulesets=get_ruleset))
     all_computer(window)
     window.auto_play.set_speed("instant")
     window.auto_play.run_action.trigger()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rules.battle.battle import Battle
 from rules.battle.savefile import read_battle, write_battle
 from rules.play.autoplay import auto_play
+from rules.play.defense import DefendedDecision
 from rules.sets.registry import get_ruleset
 from tests.rules.test_autoplay_steps import all_computer, demo
 
@@ -17,7 +18,12 @@ def test_an_auto_battle_s_reasons_are_saved_with_their_commands() -> None:
     start = len(battle.commands)
     report = auto_play(battle, max_rounds=40)
     notes = dict(battle.notes)
-    assert [n.reason for _, n in battle.notes] == [d.reason for d in report.decisions]
+    # The decision's reason first, then its defenders' answers', a line each.
+    lines = [n.reason.split("\n") for _, n in battle.notes]
+    assert [first for first, *_ in lines] == [d.reason for d in report.decisions]
+    answered = [d for d in report.decisions if isinstance(d, DefendedDecision)]
+    assert answered and all(len(line) == 2 for line in lines if len(line) > 1)
+    assert sum(len(line) - 1 for line in lines) == sum(len(d.answers) for d in answered)
     index = start
     for decision in report.decisions:  # each before its decision's first command
         while index not in notes:

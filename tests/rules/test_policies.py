@@ -72,9 +72,10 @@ def test_the_same_seed_gives_the_same_battle(key: str) -> None:
 def test_the_catalog_demo_starts_its_turns_and_ends() -> None:
     grid, combatants = load_demo_battle()
     battle = Battle(BattleState(grid, combatants), 3, get_ruleset)
-    report = auto_play(battle, default=AGGRESSIVE, max_rounds=MAX_ROUNDS)
+    # Four fighters who parry and block (the defender's answer) fight long.
+    report = auto_play(battle, default=AGGRESSIVE, max_rounds=2 * MAX_ROUNDS)
     assert report.refused == [] and report.decided
-    assert report.rounds <= MAX_ROUNDS
+    assert report.rounds <= 2 * MAX_ROUNDS
 
 
 def test_a_gm_fighter_stops_auto_play_when_there_is_no_default() -> None:

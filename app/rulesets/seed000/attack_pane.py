@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from enum import Enum
 from fractions import Fraction
 from html import escape
@@ -48,6 +49,7 @@ from PySide6.QtWidgets import (
 
 from app.background_work import LatestResult
 from app.controller import BattleController, Redraw
+from app.defense_answers import computer_answer, note_answer
 from app.help import key_sequences
 from app.panes.attack_notes import (
     ally_mark,
@@ -93,6 +95,7 @@ from rules.core.citation import cite
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.modifiers import Modifier
+from rules.play.defense import DefenseAnswer
 from rules.sets.seed000.attack import (
     PARRYING_LIMB,
     PARRYING_LIMB_BONUS,
@@ -183,6 +186,8 @@ class AttackPane(QDockWidget):
         self.parry_check = QCheckBox("&Parry")
         self.parry_check.setObjectName("parryCheck")
         self.parry_weapon_combo = _combo("parryWeaponCombo", "The weapon the defender parries with")
+        # The defense boxes' own tooltips while a computer defender's choice shows.
+        self._tips_before_computer: dict[QCheckBox, str] = {}
         self._checks = {
             DefenseKind.DODGE: self.dodge_check,
             DefenseKind.BLOCK: self.block_check,
@@ -744,7 +749,14 @@ class AttackPane(QDockWidget):
         attacker, defender = self.attacker_id, self.defender_id
         if options is None or attacker is None or defender is None:
             return None
-        return attack_command(attacker, defender, options)  # the defender's answer apart
+        command = attack_command(attacker, defender, options)  # the defender's answer apart
+        computer = self.computer_answer(command)
+        return command if computer is None else replace(command, answer=computer.answer)
+
+    def computer_answer(self, command: Attack) -> DefenseAnswer | None:
+        """The answer a computer defender gives to ``command`` (app.defense_answers);
+        None when the GM plays the defender, whose answer is the ticked defenses."""
+        return computer_answer(self._controller, command)
 
     def roll(self) -> None:
         """Execute the attack shown (nothing when Roll is disabled)."""
@@ -752,6 +764,9 @@ class AttackPane(QDockWidget):
         command = self.command()
         if command is None or self._plan is None:
             return
+        computer = self.computer_answer(command)
+        if computer is not None:
+            note_answer(self._controller, command, computer)
         events = self._controller.execute(command)
         if events:
             self._show_last(events)
@@ -964,6 +979,11 @@ class AttackPane(QDockWidget):
             self.location_combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
 
     def _fill_defenses(self, defender: Combatant | None) -> None:
+        # Ticked by the GM again (a computer defender's choice greyed them).
+        self.acrobatic_check.setEnabled(True)
+        for check, tip in self._tips_before_computer.items():
+            check.setToolTip(tip)
+        self._tips_before_computer = {}
         available = possible_defenses(defender) if defender is not None else ()
         held = terms_of(self._controller.ruleset, defender) if defender is not None else None
         if held is not None and not held.active_defenses:
@@ -1224,6 +1244,11 @@ class AttackPane(QDockWidget):
         # +4, no active defense; all-out defense: its bonus), the cover in the
         # defender's hex hides areas, and the defenses are the defender's answer.
         choices, answer = split_answer(options)
+        # A computer fighter answers for itself: its defenses shown, not the GM's to tick.
+        computer = self.computer_answer(Attack(attacker.id, defender.id, choices))
+        if computer is not None and isinstance(computer.answer, Seed000Answer):
+            answer = computer.answer
+            self._show_computer_answer(answer, computer.reason)
         try:
             state = self._controller.state
             planned_attack = planned(seed000_steps(state), state, attacker.id, defender.id, choices)
@@ -1240,9 +1265,37 @@ class AttackPane(QDockWidget):
         self.preview_label.setText(plan_html(plan, defender))
         show_notices(
             self.notice_label,
-            (ally_notice(attacker, defender), self._no_defense_notice(plan, defender)),
+            (
+                ally_notice(attacker, defender),
+                self._no_defense_notice(plan, defender),
+                computer.reason if computer is not None else "",
+            ),
         )
         self.roll_button.setEnabled(True)
+
+    def _show_computer_answer(self, answer: Seed000Answer, reason: str) -> None:
+        """The defenses a computer defender announces, ticked and greyed: its own."""
+        kinds = [d.kind for d in answer.defenses]
+        self._announced = kinds
+        tip = f"The computer's choice: {reason}"
+        for kind, check in self._checks.items():
+            self._tips_before_computer.setdefault(check, check.toolTip())
+            check.blockSignals(True)
+            check.setChecked(kind in kinds)
+            check.setEnabled(False)
+            check.setToolTip(tip)
+            check.blockSignals(False)
+        parry = next((d.weapon_key for d in answer.defenses if d.weapon_key is not None), None)
+        if parry is not None:
+            self.parry_weapon_combo.blockSignals(True)
+            _choose(self.parry_weapon_combo, parry)
+            self.parry_weapon_combo.blockSignals(False)
+        self.parry_weapon_combo.setEnabled(False)
+        self.acrobatic_check.blockSignals(True)
+        self.acrobatic_check.setChecked(answer.acrobatic_dodge)
+        self.acrobatic_check.blockSignals(False)
+        self.acrobatic_check.setEnabled(False)
+        self._update_order_badges()
 
     def _no_defense_notice(self, plan: AttackPlan, defender: Combatant) -> str:
         """"No defense: ..." when the blow meets no active defense, and why (a
