@@ -1,6 +1,7 @@
 """Seed 002's own exact odds (``attack_steps.exact_odds``: the contest, then the
-rest of ``decide`` once for each cell of the matrix) equal ``decide`` enumerated
-whole (``attack_odds(..., ruleset_odds=False)``), Fraction for Fraction in every
+rest of ``decide`` once for each cell of the matrix, a major wound merged by what
+the odds read of it) equal ``decide`` enumerated whole, every merged step by all
+it reads (``attack_odds(..., odds_reads=False)``), Fraction for Fraction in every
 field: each answer (dodge, a parry with each weapon, none), high and low skills,
 hit locations, a defender near death, and the demo battle's pairings."""
 
@@ -20,7 +21,7 @@ from tests.rules.test_demo_battles import demo_file
 
 def _same(plan: Plan, answer: Seed002Answer) -> None:
     own = exact_odds(plan, answer)
-    enumerated = attack_odds(STEPS, plan, answer, ruleset_odds=False)
+    enumerated = attack_odds(STEPS, plan, answer, ruleset_odds=False, odds_reads=False)
     assert dict(own.kinds) == dict(enumerated.kinds)
     assert own.expected_injury == enumerated.expected_injury
     assert own.takes_out == enumerated.takes_out

@@ -274,10 +274,16 @@ def _after_contest(
 ) -> AttackOutcome[Seed002Rolls]:
     """``decide`` once the contest is rolled: all it reads of the contest but the
     payload is the matrix's cell (``exact_odds``)."""
+    return _after_blow(plan, defense, rolled, blow(plan, rolled.cell, defense, dice), dice)
+
+
+def _after_blow(
+    plan: Plan, defense: MadeDefense, rolled: Contest, struck: Blow | None, dice: DiceSource
+) -> AttackOutcome[Seed002Rolls]:
+    """``decide`` once the blow is rolled: a death or a major wound, the fumbles."""
     cell = rolled.cell
     attacker, defender = plan.attacker, plan.defender
     pieces: list[LaunchedPiece] = []
-    struck = blow(plan, cell, defense, dice)
     died = False
     wound = None
     if struck is not None:
@@ -329,29 +335,46 @@ def _after_contest(
 
 def exact_odds(plan: Plan, answer: Seed002Answer) -> SharedOdds:
     """The shared odds of ``decide`` (``rules.battle.attack_odds``), exactly, with
-    its steps enumerated apart: the contest, then the rest of ``decide``
-    (``_after_contest``: the blow, its location, a major wound's rolls, the
-    fumbles) once for each cell of the matrix, where ``decide`` enumerated whole
-    rolls them again under every roll of the contest reaching that cell."""
+    its steps enumerated apart: the contest; for each cell of the matrix the blow
+    (``blow``: damage, hit location); for each damage taken the rest
+    (``_after_blow``: a death or a major wound's rolls, the fumbles), which reads
+    of the blow only the damage taken and whether it is the maximum or halved (the
+    cell's), and of the contest only the cell. ``decide`` enumerated whole rolls
+    each step again under every way the earlier ones fell."""
     defense = defense_made(plan, answer)
     by_cell: dict[MatrixCell, tuple[Contest, Fraction]] = {}
-    for rolled, p in exact_outcomes(lambda d: contest(plan, defense, d), by_reads=True).items():
+    contests = exact_outcomes(lambda d: contest(plan, defense, d), by_reads=True)
+    for rolled, p in contests.items():
         first, q = by_cell.get(rolled.cell, (rolled, Fraction(0)))
         by_cell[rolled.cell] = (first, q + p)
     defender = plan.defender_id
     kinds: dict[OutcomeKind, Fraction] = {}
     injury = out = Fraction(0)
     for rolled, p in by_cell.values():
+        by_taken: dict[int | None, tuple[Blow | None, Fraction]] = {}
+        cell = rolled.cell
 
-        def rest(dice: DiceSource, rolled: Contest = rolled) -> tuple[OutcomeKind, int, bool]:
-            outcome = _after_contest(plan, defense, rolled, dice)
-            return outcome.kind, outcome.injury, outcome.takes_out(defender)
+        def landed(dice: DiceSource, cell: MatrixCell = cell) -> Blow | None:
+            return blow(plan, cell, defense, dice)
 
-        for (kind, hurt, taken), q in exact_outcomes(rest, by_reads=True).items():
-            kinds[kind] = kinds.get(kind, Fraction(0)) + p * q
-            injury += p * q * hurt
-            if taken:
-                out += p * q
+        for struck, q in exact_outcomes(landed, by_reads=True).items():
+            taken_key = None if struck is None else struck.taken
+            seen, r = by_taken.get(taken_key, (struck, Fraction(0)))
+            by_taken[taken_key] = (seen, r + q)
+        for struck, q in by_taken.values():
+
+            def rest(
+                dice: DiceSource, rolled: Contest = rolled, struck: Blow | None = struck
+            ) -> tuple[OutcomeKind, int, bool]:
+                outcome = _after_blow(plan, defense, rolled, struck, dice)
+                return outcome.kind, outcome.injury, outcome.takes_out(defender)
+
+            for (kind, hurt, taken), r in exact_outcomes(rest, by_reads=True).items():
+                pqr = p * q * r
+                kinds[kind] = kinds.get(kind, Fraction(0)) + pqr
+                injury += pqr * hurt
+                if taken:
+                    out += pqr
     return SharedOdds(MappingProxyType(kinds), injury, out)
 
 
