@@ -485,8 +485,11 @@ def _fumbled_parry(
     )
     aims = [(w / p_fumbled, a) for w, a in at_fumble]
     parry = last.plan
+    # where a broken or flung piece lands changes neither the fumbler nor the blow
     after = exact_outcomes(
-        lambda rng: defense_fumbled(plan, parry, attacker, defender, rng, ruleset), by_reads=True
+        lambda rng: defense_fumbled(plan, parry, attacker, defender, rng, ruleset),
+        by_reads=True,
+        odds_reads=True,
     )
     injury = ZERO
     standing: dict[tuple[Status, bool], Fraction] = {}
