@@ -14,6 +14,7 @@ enumerate ``decide`` (``rules.battle.attack_odds``).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -342,11 +343,13 @@ def exact_odds(plan: Plan, answer: Seed002Answer) -> SharedOdds:
     cell's), and of the contest only the cell. ``decide`` enumerated whole rolls
     each step again under every way the earlier ones fell."""
     defense = defense_made(plan, answer)
-    by_cell: dict[MatrixCell, tuple[Contest, Fraction]] = {}
+    # Cells alike in all the rest reads of them (``_cell_read``) are enumerated once.
+    by_cell: dict[Hashable, tuple[Contest, Fraction]] = {}
     contests = exact_outcomes(lambda d: contest(plan, defense, d), by_reads=True)
     for rolled, p in contests.items():
-        first, q = by_cell.get(rolled.cell, (rolled, Fraction(0)))
-        by_cell[rolled.cell] = (first, q + p)
+        read = _cell_read(rolled.cell)
+        first, q = by_cell.get(read, (rolled, Fraction(0)))
+        by_cell[read] = (first, q + p)
     defender = plan.defender_id
     kinds: dict[OutcomeKind, Fraction] = {}
     injury = out = Fraction(0)
@@ -376,6 +379,14 @@ def exact_odds(plan: Plan, answer: Seed002Answer) -> SharedOdds:
                 if taken:
                     out += pqr
     return SharedOdds(MappingProxyType(kinds), injury, out)
+
+
+def _cell_read(cell: MatrixCell) -> Hashable:
+    """All that ``blow`` and ``_after_blow`` read of a matrix cell (the rest is
+    the payload's, the log's)."""
+    return cell.damage, cell.armour, cell.attacker_fumbles, cell.defender_fumbles, (
+        cell.attacker.succeeded
+    )
 
 
 def _landing(cell: MatrixCell, struck: Blow | None, stopped_by: ActiveDefense | None) -> Landing:
