@@ -14,6 +14,13 @@ A merged step that says what these odds read of it (``odds_reads``: where a
 broken or flung weapon lands is left out, since it changes the map but not how
 the attack lands, the defender's injury or standing) branches by that, which
 keeps a seed 000 blow with a weapon breaking to a few hundred runs.
+
+A ruleset's steps may offer the same odds by an exact way of their own
+(``exact_odds(plan, answer)``), each tested equal, Fraction for Fraction, to this
+enumeration: seed 000 from its chained odds (``rules.sets.seed000.odds``), seeds
+002 and 004 by enumerating ``decide``'s steps apart (the contest, then the blow
+once for each way it lands), where the whole enumeration rolls each later step
+again under every way the earlier ones fell.
 """
 
 from __future__ import annotations
