@@ -485,15 +485,21 @@ def _fumbled_parry(
     )
     aims = [(w / p_fumbled, a) for w, a in at_fumble]
     parry = last.plan
+    # The fumbler by its text: a combatant with a condition's details does not hash.
+    fumblers: dict[str, Combatant] = {}
+
+    def fumbled(rng: EnumeratingDice) -> str:
+        fumbler = defense_fumbled(plan, parry, attacker, defender, rng, ruleset)
+        text = repr(fumbler)
+        fumblers.setdefault(text, fumbler)
+        return text
+
     # where a broken or flung piece lands changes neither the fumbler nor the blow
-    after = exact_outcomes(
-        lambda rng: defense_fumbled(plan, parry, attacker, defender, rng, ruleset),
-        by_reads=True,
-        odds_reads=True,
-    )
+    after = exact_outcomes(fumbled, by_reads=True, odds_reads=True)
     injury = ZERO
     standing: dict[tuple[Status, bool], Fraction] = {}
-    for fumbler, q in after.items():
+    for text, q in after.items():
+        fumbler = fumblers[text]
         blow = _mixed_blow(aims, plan, fumbler, ruleset)
         injury += q * (defender.hp - fumbler.hp + blow.expected_injury)
         for key, p in blow_standing(blow, paralysed_from_the_neck(fumbler)).items():
