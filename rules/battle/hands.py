@@ -130,8 +130,20 @@ def _fill_hands(fighter: Fighter, carried_keys: frozenset[str]) -> Hands:
 def wielded_weapons(combatant: Combatant) -> tuple[Weapon, ...]:
     """The weapons that may strike or parry now, in the sheet's order: those in
     hand and bare hands."""
+    fighter = combatant.fighter
+    key = (id(fighter), combatant.carried)
+    known = _KNOWN_WIELDED.get(key)  # as ``hands_of``: the policies ask it per place
+    if known is not None and known[0] is fighter:
+        return known[1]
     held = hands_of(combatant)
-    return tuple(w for w in combatant.fighter.weapons if is_unarmed(w) or held.holds(w.key))
+    wielded = tuple(w for w in fighter.weapons if is_unarmed(w) or held.holds(w.key))
+    if len(_KNOWN_WIELDED) >= _KNOWN_HANDS_KEPT:
+        _KNOWN_WIELDED.clear()
+    _KNOWN_WIELDED[key] = (fighter, wielded)
+    return wielded
+
+
+_KNOWN_WIELDED: dict[tuple[int, frozenset[str]], tuple[Fighter, tuple[Weapon, ...]]] = {}
 
 
 def hand_problem(combatant: Combatant, key: str) -> str | None:

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from hexmap import Facing, parse_digits
 from rules.battle.model import Weapon
 from rules.core.citation import Citation
-from rules.core.dice import DiceSource, distribution, roll
+from rules.core.dice import DiceSource, distribution, roll, run_merged
 from rules.core.errors import DataError, RulesError
 
 
@@ -165,7 +165,33 @@ def land(
 ) -> Landing:
     """Roll where a piece lands: first the distance dice (if any), then — only if it
     moved — one d6 for the direction. ``name``: the piece's, and ``whose``: who held
-    it, for dice entered at the table ("Fencer: how far the Broadsword goes")."""
+    it, for dice entered at the table ("Fencer: how far the Broadsword goes").
+    A merged step (``Landed``)."""
+    return run_merged(rng, Landed(placement, name, whose))
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """``land`` as a merged step (``rules.core.dice.run_merged``): what follows
+    reads where the piece lands, not the faces that sent it there (the log's);
+    an attack's exact odds read nothing of it (``piece_read``), so that a weapon
+    breaking into flying pieces branches by its pieces alone."""
+
+    placement: Placement
+    name: str | None
+    whose: str
+
+    def __call__(self, rng: DiceSource) -> Landing:
+        return _land(self.placement, rng, self.name, self.whose)
+
+    def reads(self, result: Landing) -> Hashable:
+        return result.distance, result.direction_roll
+
+    def odds_reads(self, result: Landing) -> Hashable:
+        return None
+
+
+def _land(placement: Placement, rng: DiceSource, name: str | None, whose: str) -> Landing:
     faces: tuple[int, ...] = ()
     held = f"{whose}: " if whose else ""
     if placement.dice is not None:

@@ -272,6 +272,7 @@ __all__ = [
     "SubdueMode",
     "WeaponAttack",
     "WeaponInReach",
+    "defense_fumbled",
     "plan_attack",
     "plan_defenses",
     "resolve_attack",
@@ -1757,6 +1758,23 @@ def _defense_fumble(
         )
     )
     flow.events.extend(posture_events)
+
+
+def defense_fumbled(
+    plan: AttackPlan,
+    d: DefensePlan,
+    attacker: Combatant,
+    defender: Combatant,
+    rng: DiceSource,
+    ruleset: Tables,
+) -> Combatant:
+    """The defender after its announced defense ``d`` critically failed (000
+    CRITICAL MISSES ON DEFENSE ROLLS, ``_defense_fumble`` itself): the exact odds
+    enumerate it, since a fumbled parry's critical miss table may hurt the
+    defender with its own weapon before the blow lands."""
+    flow = _Flow(attacker, defender, event_pair(attacker, defender))
+    _defense_fumble(plan, d, flow, rng, ruleset)
+    return flow.defender
 
 
 def _bare_handed_fumble(

@@ -29,12 +29,21 @@ their place; only a fall rides as the battle's own event (``apply_fall``).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
+from types import MappingProxyType
 
-from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
+from rules.battle.attack_odds import AttackOdds as SharedOdds
+from rules.battle.attack_outcome import (
+    ActiveDefense,
+    AttackOutcome,
+    ConditionChange,
+    Landing,
+    OutcomeKind,
+)
 from rules.battle.attack_steps import Needs, PlannedPair, PlannedRoll
 from rules.battle.commands import Attack
 from rules.battle.hands import wielded_weapons
-from rules.battle.model import Combatant, ParryClass, Weapon
+from rules.battle.model import Combatant, ParryClass, Status, Weapon
 from rules.battle.situation import covered_areas_of
 from rules.battle.state import BattleState, LaunchedPiece
 from rules.core.dice import DiceSource
@@ -59,10 +68,10 @@ from rules.sets.seed000.attack import (
 from rules.sets.seed000.attack_events import AttackOutcome as Outcome000
 from rules.sets.seed000.attack_form import likely_defense
 from rules.sets.seed000.missiles import THROWN_NOTE
-from rules.sets.seed000.odds import AttackOdds, attack_odds
+from rules.sets.seed000.odds import AttackOdds, attack_odds, blow_standing
 from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.weapon_targets import can_strike_at_weapon, tag_targets
-from rules.sets.seed000.wounded import fighter_condition
+from rules.sets.seed000.wounded import condition_of, fighter_condition, paralysed_from_the_neck
 
 __all__ = [
     "Plan000",
@@ -306,6 +315,53 @@ class Seed000Steps:
             pieces=_launched(resolution),
             broken=resolution.broken,
         )
+
+    def exact_odds(self, plan: Plan000, answer: Seed000Answer) -> SharedOdds | None:
+        """The shared odds of ``decide`` (``rules.battle.attack_odds``) from the
+        chained odds (``rules.sets.seed000.odds``), exactly: tens of milliseconds
+        where enumerating ``decide`` takes up to seconds. None, and enumerated, for
+        a disarm, a strike at a weapon and a parry before another defense: a
+        fumbled parry's critical miss table may hurt the defender with its own
+        weapon and change the later defenses (000 CRITICAL MISSES ON DEFENSE
+        ROLLS); the chained odds count it for a last parry only."""
+        defenses = _answered(plan, answer)[0].defenses
+        if any(c.kind is DefenseKind.PARRY for c in defenses[:-1]):
+            return None
+        odds = preview_odds(plan, answer)
+        if odds.target != "body":
+            return None
+        kinds: dict[OutcomeKind, Fraction] = {}
+        for kind, p in (
+            (OutcomeKind(Landing.CRITICAL_HIT), odds.p_critical_hit),
+            (OutcomeKind(Landing.HIT), odds.p_hit),
+            *(
+                (OutcomeKind(Landing.DEFENDED, _DEFENDED[d.plan.kind]), d.p_stopped)
+                for d in odds.defenses
+            ),
+            (OutcomeKind(Landing.MISSED), odds.p_miss),
+            (OutcomeKind(Landing.CRITICAL_MISS), odds.p_critical_miss),
+        ):
+            if p:
+                kinds[kind] = kinds.get(kind, Fraction(0)) + p
+        # Out of the fight: the defender's condition changed by the blow (its state
+        # and a paralysis at neck level; nothing else the attack does changes it)
+        # to one unable to act.
+        defender = plan.defender
+        before = fighter_condition(defender)
+        was_paralysed = paralysed_from_the_neck(defender)
+
+        def out(status: Status, paralysed: bool) -> bool:
+            now = condition_of(status, lambda: paralysed)
+            return now != before and not now.able_to_act
+
+        fumbled = odds.p_parry_fumbled  # hurt by its own parry's fumble first
+        blow = odds.blow if odds.unfumbled is None else odds.unfumbled
+        landed = odds.p_body_blow - fumbled
+        taken = landed * sum(
+            (p * out(*k) for k, p in blow_standing(blow, was_paralysed).items()), Fraction(0)
+        ) + fumbled * sum((p * out(*k) for k, p in odds.fumbled_standing.items()), Fraction(0))
+        injury = landed * blow.expected_injury + fumbled * odds.fumbled_injury
+        return SharedOdds(MappingProxyType(kinds), injury, taken)
 
     def apply(
         self, state: BattleState, plan: Plan000, outcome: AttackOutcome[Seed000Payload]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
@@ -45,6 +45,7 @@ from rules.sets.seed000.attack import (
     AttackPlan,
     attack_roll_inputs,
     covered_keys,
+    defense_fumbled,
     defense_inputs,
     limb_side,
     plan_attack,
@@ -74,6 +75,7 @@ from rules.sets.seed000.tables import Tables
 from rules.sets.seed000.wound_effects import Condition as WoundCondition
 from rules.sets.seed000.wound_effects import RequiredRoll, roll_required
 from rules.sets.seed000.wound_effects import RollKind as WoundRollKind
+from rules.sets.seed000.wounded import NECK_LEVEL, paralysed_from_the_neck
 
 __all__ = [
     "AttackOdds",
@@ -126,6 +128,9 @@ class BlowOdds:
 
     injury: Mapping[int, Fraction]
     status: Mapping[Status, Fraction]
+    # The part of ``status`` whose wound also paralyses from the neck down (note
+    # 17: out of the fight whatever the state, ``wounded.fighter_condition``).
+    paralysed: Mapping[Status, Fraction] = field(default_factory=dict)
 
     @property
     def expected_injury(self) -> Fraction:
@@ -173,6 +178,17 @@ class AttackOdds:
     p_stray_blow: Fraction = ZERO
     approximate: bool = False
     approximate_reason: str = ""
+    # The last announced defense a parry that critically failed (part of
+    # ``p_hit``): its critical miss table may hurt the defender before the blow,
+    # which ``blow`` leaves out (the pane's injury is the blow's). What the shared
+    # odds read (``Seed000Steps.exact_odds``): the other landed blows
+    # (``unfumbled``, None: ``blow``), the expected injury of a fumbled parry and
+    # its blow together, and the defender's state after them with whether a
+    # wound paralysed him from the neck down (``standing``).
+    p_parry_fumbled: Fraction = ZERO
+    unfumbled: BlowOdds | None = None
+    fumbled_injury: Fraction = ZERO
+    fumbled_standing: Mapping[tuple[Status, bool], Fraction] = field(default_factory=dict)
 
     # --- outcomes ---------------------------------------------------------------
     @property
@@ -381,6 +397,16 @@ def attack_odds(
     # Where the landed blows strike: the plan's aim (or a random location) for a
     # critical or plain hit, the shifted location for a miss that still landed.
     target = "body" if plan.target_weapon is None else "weapon"
+    fumbled = _fumbled_parry(
+        plan,
+        attacker,
+        defender,
+        ruleset,
+        [(plain, plan.hit_location), *((p, key) for key, p in shifted.items())],
+        defenses,
+        critical_hit,
+        undefended,
+    ) if target == "body" else None
     lands: list[tuple[Fraction, str | None]] = [
         (critical_hit + plain * undefended, plan.hit_location),
         *((p * undefended, key) for key, p in shifted.items()),
@@ -395,7 +421,7 @@ def attack_odds(
             defender,
             ruleset,
         )
-    return AttackOdds(
+    odds = AttackOdds(
         effective_skill=plan.effective_skill,
         p_critical_hit=critical_hit,
         p_hit=reaching,
@@ -412,6 +438,85 @@ def attack_odds(
         target=target,
         p_stray_blow=stray,
     )
+    if fumbled is not None:
+        p_fumbled, unfumbled, injury, standing = fumbled
+        odds = replace(
+            odds,
+            p_parry_fumbled=p_fumbled,
+            unfumbled=unfumbled,
+            fumbled_injury=injury,
+            fumbled_standing=standing,
+        )
+    return odds
+
+
+def _fumbled_parry(
+    plan: AttackPlan,
+    attacker: Combatant,
+    defender: Combatant,
+    ruleset: Tables,
+    reaching: list[tuple[Fraction, str | None]],
+    defenses: list[DefenseOdds],
+    critical_hit: Fraction,
+    undefended: Fraction,
+) -> tuple[Fraction, BlowOdds, Fraction, Mapping[tuple[Status, bool], Fraction]] | None:
+    """A last announced defense that is a parry and may critically fail: the
+    ``AttackOdds`` fields of that branch (``p_parry_fumbled`` and the rest). The
+    blows that reach the defenses (``reaching``: weight, aim) fumbled at the last
+    parry's rate (after every earlier defense failed) land on the defender as the
+    fumble leaves him (``defense_fumbled`` on every way its dice fall); the rest
+    land on him as he is. None when no such fumble can happen."""
+    last = defenses[-1] if defenses else None
+    if last is None or last.plan.kind is not DefenseKind.PARRY or not last.p_critical_failure:
+        return None
+    # of the blows that reach the defenses, those the last parry's fumble lets through
+    rate = last.p_critical_failure / sum((w for w, _ in reaching), ZERO)
+    at_fumble = [(w * rate, aim) for w, aim in reaching if w]
+    p_fumbled = sum((w for w, _ in at_fumble), ZERO)
+    if not p_fumbled:
+        return None
+    rest = undefended - rate
+    normal = [(critical_hit, plan.hit_location), *((w * rest, a) for w, a in reaching)]
+    normal_weight = sum((w for w, _ in normal), ZERO)
+    unfumbled = (
+        _mixed_blow([(w / normal_weight, a) for w, a in normal if w], plan, defender, ruleset)
+        if normal_weight
+        else _no_blow(defender)
+    )
+    aims = [(w / p_fumbled, a) for w, a in at_fumble]
+    parry = last.plan
+    # The fumbler by its text: a combatant with a condition's details does not hash.
+    fumblers: dict[str, Combatant] = {}
+
+    def fumbled(rng: EnumeratingDice) -> str:
+        fumbler = defense_fumbled(plan, parry, attacker, defender, rng, ruleset)
+        text = repr(fumbler)
+        fumblers.setdefault(text, fumbler)
+        return text
+
+    # where a broken or flung piece lands changes neither the fumbler nor the blow
+    after = exact_outcomes(fumbled, by_reads=True, odds_reads=True)
+    injury = ZERO
+    standing: dict[tuple[Status, bool], Fraction] = {}
+    for text, q in after.items():
+        fumbler = fumblers[text]
+        blow = _mixed_blow(aims, plan, fumbler, ruleset)
+        injury += q * (defender.hp - fumbler.hp + blow.expected_injury)
+        for key, p in blow_standing(blow, paralysed_from_the_neck(fumbler)).items():
+            standing[key] = standing.get(key, ZERO) + q * p
+    return p_fumbled, unfumbled, injury, MappingProxyType(standing)
+
+
+def blow_standing(blow: BlowOdds, paralysed: bool) -> Mapping[tuple[Status, bool], Fraction]:
+    """The defender's state after ``blow`` lands, with whether he is paralysed
+    from the neck down (``paralysed``: already; else by the blow's wound)."""
+    result: dict[tuple[Status, bool], Fraction] = {}
+    for s, p in blow.status.items():
+        by_wound = blow.paralysed.get(s, ZERO)
+        for key, q in (((s, paralysed), p - by_wound), ((s, True), by_wound)):
+            if q:
+                result[key] = result.get(key, ZERO) + q
+    return MappingProxyType(result)
 
 
 @functools.cache
@@ -535,6 +640,7 @@ def _mixed_blow(
                 counts[out_of] = counts.get(out_of, 0) + at.numerator * p.numerator
     injury_acc: dict[int, Fraction] = {}
     status_acc: dict[Status, Fraction] = {}
+    paralysed_acc: dict[Status, Fraction] = {}
     for (amount, state), p in torso.items():
         injury_acc[amount] = injury_acc.get(amount, ZERO) + p
         status_acc[state] = status_acc.get(state, ZERO) + p
@@ -546,9 +652,12 @@ def _mixed_blow(
         for s, ps in after.items():
             final = wound_status(s, conditions)
             status_acc[final] = status_acc.get(final, ZERO) + p * ps
+            if WoundCondition.PARALYZED in conditions:
+                paralysed_acc[final] = paralysed_acc.get(final, ZERO) + p * ps
     injury = MappingProxyType(dict(sorted((k, v) for k, v in injury_acc.items() if v)))
     status = MappingProxyType({s: p for s, p in status_acc.items() if p})
-    return BlowOdds(injury, status)
+    paralysed = MappingProxyType({s: p for s, p in paralysed_acc.items() if p})
+    return BlowOdds(injury, status, paralysed)
 
 
 @functools.cache
@@ -620,7 +729,8 @@ def located_wounds(
     ``assess_wound`` (armor DR + the location's DR, crippling caps, excess lost,
     multipliers: the HP actually lost) and every outcome of the wound's own rolls.
     Returns (HP lost, the wound's conditions that change the state -
-    ``attack_steps.STATE_CONDITIONS``, read by ``wound_status``) -> chance."""
+    ``attack_steps.STATE_CONDITIONS``, read by ``wound_status``, and a paralysis
+    at neck level, which takes the fighter out) -> chance."""
     system = ruleset.hit_locations
     # A random location's rolled side changes no HP nor state: it is not counted.
     side = limb_side(plan, system, defender)
@@ -650,20 +760,24 @@ def _located_wounds(
     per roll of the longest such chain), so that no Fraction is reduced along the
     way."""
     # (ways of the damage, HP lost, automatic conditions, state rolls kept, their ways)
-    parts: list[tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int]]] = []
+    parts: list[
+        tuple[int, int, frozenset[WoundCondition], int, Mapping[Conditions, int], Conditions]
+    ] = []
     longest = 0
     damage_ways = SIDES**dice.count
     for basic, p in _basic_damage(dice, factor).items():
         a = inputs.assess(system.value, basic)
         made, counts = _required_rolls_ways(_state_rolls(a.rolls))
-        automatic = a.automatic & STATE_CONDITIONS
-        parts.append((int(p * damage_ways), a.hp_loss, automatic, made, counts))
+        automatic = a.automatic & KEPT_CONDITIONS
+        # a paralysis below the neck leaves the fighter in the fight
+        dropped = frozenset() if a.location in NECK_LEVEL else _NOT_AT_NECK
+        parts.append((int(p * damage_ways), a.hp_loss, automatic, made, counts, dropped))
         longest = max(longest, made)
     result: dict[tuple[int, frozenset[WoundCondition]], int] = {}
-    for ways, hp_loss, automatic, made, counts in parts:
+    for ways, hp_loss, automatic, made, counts, dropped in parts:
         scale = ways * WAYS_3D6 ** (longest - made)
         for granted, n in counts.items():
-            k = (hp_loss, automatic | granted)
+            k = (hp_loss, (automatic | granted) - dropped)
             result[k] = result.get(k, 0) + scale * n
     denominator = damage_ways * WAYS_3D6**longest
     return MappingProxyType({k: Fraction(n, denominator) for k, n in result.items()})
@@ -707,6 +821,10 @@ def _required_rolls_ways(
 
 WAYS_3D6 = 6**3
 Conditions = frozenset[WoundCondition]
+# What the odds keep of a wound's conditions: those that change the state, and a
+# paralysis, which takes a fighter out when the wound is at neck level (note 17).
+KEPT_CONDITIONS = STATE_CONDITIONS | {WoundCondition.PARALYZED}
+_NOT_AT_NECK = frozenset({WoundCondition.PARALYZED})
 # Stands in for every required roll's own citation in ``_state_shape``.
 _SHAPE_CITATION = cite("000", "RANDOM BODY HIT")
 _SHAPE_KIND = WoundRollKind.KNOCKOUT  # ... and for its kind, where only the chain reads it
@@ -740,9 +858,9 @@ def _state_shape(req: RequiredRoll) -> RequiredRoll:
         citation=_SHAPE_CITATION,
         reason="",
         limb=None,
-        on_failure=req.on_failure & STATE_CONDITIONS,
-        on_critical_failure=req.on_critical_failure & STATE_CONDITIONS,
-        on_failure_by=req.on_failure_by & STATE_CONDITIONS,
+        on_failure=req.on_failure & KEPT_CONDITIONS,
+        on_critical_failure=req.on_critical_failure & KEPT_CONDITIONS,
+        on_failure_by=req.on_failure_by & KEPT_CONDITIONS,
     )
 
 
@@ -755,7 +873,7 @@ def _required_roll_odds(
 
     def rolled(rng: EnumeratingDice) -> tuple[bool, frozenset[WoundCondition]]:
         outcome = roll_required(req, rng)
-        return outcome.failed, outcome.conditions & STATE_CONDITIONS
+        return outcome.failed, outcome.conditions & KEPT_CONDITIONS
 
     return exact_outcomes(rolled, by_reads=True)
 

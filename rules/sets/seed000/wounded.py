@@ -36,6 +36,7 @@ takes their use in a fight from the base rules of its 3d6 family. In our words:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -424,11 +425,17 @@ def wound_defense_modifiers(c: Combatant) -> tuple[Modifier, ...]:
 def fighter_condition(c: Combatant) -> FighterCondition:
     """Whether ``c`` is still in the fight: not the dead or the unconscious (base
     rules), nor one paralysed from the neck down (note 17)."""
-    status = c.status
+    return condition_of(c.status, lambda: paralysed_from_the_neck(c))
+
+
+def condition_of(status: Status, paralysed: Callable[[], bool]) -> FighterCondition:
+    """``fighter_condition`` of a fighter in ``status``, ``paralysed`` from the
+    neck down or not (asked only when the state leaves it standing): the exact
+    odds read it of each state a blow may leave."""
     if status is Status.DEAD:
         return down_as(Down.DEAD, BASE_INJURY)
     if status is Status.UNCONSCIOUS:
         return down_as(Down.UNCONSCIOUS, BASE_INJURY)
-    if paralysed_from_the_neck(c):
+    if paralysed():
         return down_as(Down.PARALYSED, NOTE_17)
     return ABLE

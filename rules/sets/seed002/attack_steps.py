@@ -14,10 +14,19 @@ enumerate ``decide`` (``rules.battle.attack_odds``).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
-from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
+from rules.battle.attack_odds import AttackOdds as SharedOdds
+from rules.battle.attack_outcome import (
+    ActiveDefense,
+    AttackOutcome,
+    ConditionChange,
+    Landing,
+    OutcomeKind,
+)
 from rules.battle.attack_steps import AttackSteps
 from rules.battle.model import Combatant, Delivery, Posture, Status, Weapon
 from rules.battle.pieces import AT_FEET, Piece
@@ -258,11 +267,24 @@ def decide(plan: Plan, answer: Seed002Answer, dice: DiceSource) -> AttackOutcome
     """Roll the attack: the contest, then for a cell that does damage the damage,
     the hit location and a death or a major wound, then the fumbles."""
     defense = defense_made(plan, answer)
-    rolled = contest(plan, defense, dice)
+    return _after_contest(plan, defense, contest(plan, defense, dice), dice)
+
+
+def _after_contest(
+    plan: Plan, defense: MadeDefense, rolled: Contest, dice: DiceSource
+) -> AttackOutcome[Seed002Rolls]:
+    """``decide`` once the contest is rolled: all it reads of the contest but the
+    payload is the matrix's cell (``exact_odds``)."""
+    return _after_blow(plan, defense, rolled, blow(plan, rolled.cell, defense, dice), dice)
+
+
+def _after_blow(
+    plan: Plan, defense: MadeDefense, rolled: Contest, struck: Blow | None, dice: DiceSource
+) -> AttackOutcome[Seed002Rolls]:
+    """``decide`` once the blow is rolled: a death or a major wound, the fumbles."""
     cell = rolled.cell
     attacker, defender = plan.attacker, plan.defender
     pieces: list[LaunchedPiece] = []
-    struck = blow(plan, cell, defense, dice)
     died = False
     wound = None
     if struck is not None:
@@ -309,6 +331,61 @@ def decide(plan: Plan, answer: Seed002Answer, dice: DiceSource) -> AttackOutcome
             if now.status is not was.status
         ),
         pieces=tuple(pieces),
+    )
+
+
+def exact_odds(plan: Plan, answer: Seed002Answer) -> SharedOdds:
+    """The shared odds of ``decide`` (``rules.battle.attack_odds``), exactly, with
+    its steps enumerated apart: the contest; for each cell of the matrix the blow
+    (``blow``: damage, hit location); for each damage taken the rest
+    (``_after_blow``: a death or a major wound's rolls, the fumbles), which reads
+    of the blow only the damage taken and whether it is the maximum or halved (the
+    cell's), and of the contest only the cell. ``decide`` enumerated whole rolls
+    each step again under every way the earlier ones fell."""
+    defense = defense_made(plan, answer)
+    # Cells alike in all the rest reads of them (``_cell_read``) are enumerated once.
+    by_cell: dict[Hashable, tuple[Contest, Fraction]] = {}
+    contests = exact_outcomes(lambda d: contest(plan, defense, d), by_reads=True)
+    for rolled, p in contests.items():
+        read = _cell_read(rolled.cell)
+        first, q = by_cell.get(read, (rolled, Fraction(0)))
+        by_cell[read] = (first, q + p)
+    defender = plan.defender_id
+    kinds: dict[OutcomeKind, Fraction] = {}
+    injury = out = Fraction(0)
+    for rolled, p in by_cell.values():
+        by_taken: dict[int | None, tuple[Blow | None, Fraction]] = {}
+        cell = rolled.cell
+
+        def landed(dice: DiceSource, cell: MatrixCell = cell) -> Blow | None:
+            return blow(plan, cell, defense, dice)
+
+        for struck, q in exact_outcomes(landed, by_reads=True).items():
+            taken_key = None if struck is None else struck.taken
+            seen, r = by_taken.get(taken_key, (struck, Fraction(0)))
+            by_taken[taken_key] = (seen, r + q)
+        for struck, q in by_taken.values():
+
+            def rest(
+                dice: DiceSource, rolled: Contest = rolled, struck: Blow | None = struck
+            ) -> tuple[OutcomeKind, int, bool]:
+                outcome = _after_blow(plan, defense, rolled, struck, dice)
+                return outcome.kind, outcome.injury, outcome.takes_out(defender)
+
+            for (kind, hurt, taken), r in exact_outcomes(rest, by_reads=True).items():
+                pqr = p * q * r
+                kinds[kind] = kinds.get(kind, Fraction(0)) + pqr
+                injury += pqr * hurt
+                if taken:
+                    out += pqr
+    return SharedOdds(MappingProxyType(kinds), injury, out)
+
+
+def _cell_read(cell: MatrixCell) -> Hashable:
+    """All that ``blow`` and ``_after_blow`` read of a matrix cell (the rest is
+    the payload's, the log's)."""
+    return cell.damage, cell.armour, cell.attacker_fumbles, cell.defender_fumbles, (
+        cell.attacker.succeeded
     )
 
 
@@ -464,6 +541,7 @@ class Seed002Steps:
     choices_type = Attack002
     answer_type = Seed002Answer
     decide = staticmethod(decide)
+    exact_odds = staticmethod(exact_odds)
     apply = staticmethod(apply)
     describe = staticmethod(describe)
 

@@ -15,8 +15,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
+from types import MappingProxyType
 
-from rules.battle.attack_outcome import ActiveDefense, AttackOutcome, ConditionChange, Landing
+from rules.battle.attack_odds import AttackOdds as SharedOdds
+from rules.battle.attack_outcome import (
+    ActiveDefense,
+    AttackOutcome,
+    ConditionChange,
+    Landing,
+    OutcomeKind,
+)
 from rules.battle.attack_steps import AttackSteps
 from rules.battle.model import Combatant
 from rules.battle.state import BattleState
@@ -159,29 +167,16 @@ def decide(
         defender = defender.evolve(tracks=replace(tracks, defenses=tracks.defenses + 1))
     if rolled.outcome is Outcome.DODGED:
         return AttackOutcome(landing, Seed004Rolls(rolled, defense, defender=defender), stopped_by)
-    zone_roll = None
-    zone = plan.zone
-    if zone is None:
-        zone_roll = roll_zone(dice, what=f"{plan.attacker_name}'s hit zone", zone_read=True)
-        zone = zone_roll.zone
-    damage = roll_dice(plan.damage_dice, dice, minimum=None, what=f"{plan.attacker_name}'s damage")
-    rolled_total = max(0, damage.raw + plan.strength)
-    total = rolled_total // 2 if rolled.outcome is Outcome.BLOCKED else rolled_total
-    defender, injury = injure(defender, zone, plan.blow, total, plan.exposed, dice)
+    zone_roll, zone, damage, defender, injury = _blow(
+        plan, defender, rolled.outcome is Outcome.BLOCKED, dice
+    )
     was = plan.defender
     changed = (
         (ConditionChange(defender.id, down_004(defender)),)
         if defender.status is not was.status
         else ()
     )
-    payload = Seed004Rolls(
-        rolled,
-        defense,
-        zone_roll,
-        DamageRoll(damage.faces, rolled_total, total),
-        injury,
-        defender,
-    )
+    payload = Seed004Rolls(rolled, defense, zone_roll, damage, injury, defender)
     return AttackOutcome(
         landing,
         payload,
@@ -190,6 +185,66 @@ def decide(
         injury=was.hp - defender.hp,
         conditions=changed,
     )
+
+
+def _blow(
+    plan: AttackPlan, defender: Combatant, blocked: bool, dice: DiceSource
+) -> tuple[ZoneRoll | None, Zone, DamageRoll, Combatant, tuple[InjuryStep, ...]]:
+    """A blow that lands on ``defender`` (its defense spent): the zone unless
+    aimed, the damage (halved by a block) and the injury. It reads nothing of the
+    contest's dice but whether a block halved it: the exact odds enumerate it
+    apart (``exact_odds``)."""
+    zone_roll = None
+    zone = plan.zone
+    if zone is None:
+        zone_roll = roll_zone(dice, what=f"{plan.attacker_name}'s hit zone", zone_read=True)
+        zone = zone_roll.zone
+    damage = roll_dice(plan.damage_dice, dice, minimum=None, what=f"{plan.attacker_name}'s damage")
+    rolled_total = max(0, damage.raw + plan.strength)
+    total = rolled_total // 2 if blocked else rolled_total
+    after, injury = injure(defender, zone, plan.blow, total, plan.exposed, dice)
+    return zone_roll, zone, DamageRoll(damage.faces, rolled_total, total), after, injury
+
+
+def exact_odds(plan: AttackPlan, answer: Seed004Answer) -> SharedOdds:
+    """The shared odds of ``decide`` (``rules.battle.attack_odds``), exactly, with
+    its two steps enumerated apart: the contest (its outcome, and whether a
+    defense was rolled and spent), then the blow (``_blow``) once for each way it
+    can land, where ``decide`` enumerated whole rolls the blow again under every
+    total of the contest."""
+    defense = plan.defense_made(answer)
+    was = plan.defender
+
+    def read(dice: DiceSource) -> tuple[Outcome, bool]:
+        rolled = contest(plan, defense, dice)
+        return rolled.outcome, rolled.defense is not None
+
+    kinds: dict[OutcomeKind, Fraction] = {}
+    injury = out = Fraction(0)
+    for (outcome, spent), p in exact_outcomes(read, by_reads=True).items():
+        landing, stopped_by = _LANDING[outcome]
+        kind = OutcomeKind(landing, stopped_by)
+        kinds[kind] = kinds.get(kind, Fraction(0)) + p
+        if outcome is Outcome.MISS or outcome is Outcome.DODGED:
+            continue
+        defender = was
+        if spent:
+            tracks = tracks_of(defender)
+            defender = defender.evolve(tracks=replace(tracks, defenses=tracks.defenses + 1))
+        blocked = outcome is Outcome.BLOCKED
+
+        def blow(
+            dice: DiceSource, defender: Combatant = defender, blocked: bool = blocked
+        ) -> tuple[int, bool]:
+            after = _blow(plan, defender, blocked, dice)[3]
+            taken = after.status is not was.status and not down_004(after).able_to_act
+            return was.hp - after.hp, taken
+
+        for (hurt, taken), q in exact_outcomes(blow, by_reads=True).items():
+            injury += p * q * hurt
+            if taken:
+                out += p * q
+    return SharedOdds(MappingProxyType(kinds), injury, out)
 
 
 # --- apply and describe --------------------------------------------------------------------
@@ -329,6 +384,7 @@ class Seed004Steps:
     answer_type = Seed004Answer
     plan = staticmethod(plan_attack)
     decide = staticmethod(decide)
+    exact_odds = staticmethod(exact_odds)
     apply = staticmethod(apply)
     describe = staticmethod(describe)
 
