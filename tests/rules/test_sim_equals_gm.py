@@ -1,0 +1,50 @@
+"""The simulation path equals the GM's path (issue 26, "What must hold"): a battle
+simulated (rules.sim.simulate) and the same battle played through ``Battle`` on the
+same one stream of dice (replay_battle) end in the same state: winner, rounds,
+every fighter's hit points, wounds and conditions, the items on the ground where
+they lie; the record's counts are read from that battle.
+
+A few seeds of each ruleset's demo duel here (each battle costs the computer's
+decisions, seconds); ``python -m rules.sim.check --seeds N`` runs more.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.sets.registry import ruleset_keys
+from rules.sim.battle_record import BattleSetup, battle_setup, simulate_battle
+from rules.sim.duel import demo_duel
+from rules.sim.simulate import replay_battle, simulate
+
+SEEDS = (1, 2)
+MAX_ROUNDS = 12
+
+
+@pytest.mark.parametrize("key", ruleset_keys())
+def test_a_simulated_duel_ends_as_the_battle_replayed(key: str) -> None:
+    start = demo_duel(key)
+    for seed in SEEDS:
+        simulated = simulate(start, seed, MAX_ROUNDS)
+        battle, report = replay_battle(start, seed, MAX_ROUNDS)
+        assert simulated.state == battle.state, (key, seed)
+        assert simulated.report.rounds == report.rounds
+        assert simulated.report.winner == report.winner
+        assert simulated.report.decided == report.decided
+
+
+def test_the_record_reads_the_replayed_battle() -> None:
+    start = demo_duel("seed000")
+    setup: BattleSetup = battle_setup(start)
+    for seed in SEEDS:
+        record = simulate_battle(setup, seed, MAX_ROUNDS)
+        battle, report = replay_battle(start, seed, MAX_ROUNDS)
+        state = battle.state
+        assert record.rounds == report.rounds
+        assert record.stopped is not report.decided
+        assert {f.combatant_id: f.injury for f in record.fighters} == {
+            c.id: c.fighter.hit_points - c.hp for c in state.combatants
+        }
+        assert sum(i for _, i in record.injury_by_location) == sum(
+            f.injury for f in record.fighters
+        )
