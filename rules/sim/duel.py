@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from rules.battle.model import Combatant, Side
 from rules.battle.savefile import read_battle
 from rules.battle.state import BattleState
 from rules.core.assets import asset_path
@@ -17,7 +18,7 @@ __all__ = ["demo_duel", "demo_file", "demo_state", "duel_of"]
 def duel_of(state: BattleState) -> BattleState:
     """``state`` with only the first fighter of each side (in the order of its
     combatants); the turn order, whose turn it is and who plays each, of those."""
-    firsts = {}
+    firsts: dict[Side, Combatant] = {}
     for c in state.combatants:
         firsts.setdefault(c.side, c)
     kept = tuple(firsts.values())
