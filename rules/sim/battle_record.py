@@ -143,7 +143,7 @@ def simulate_battle(
         broken=tally.broken,
         knocked_away=tally.knocked_away,
         scatter=tuple(tally.scatter),
-        choices=tuple(d.label for d in report.decisions),
+        choices=tuple(d.label for d in report.decisions if d.combatant_id),
     )
 
 

@@ -22,6 +22,7 @@ situation is weighed once, whichever battle meets it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -43,11 +44,13 @@ from rules.sets.registry import get_ruleset
 __all__ = [
     "NO_LOCATION",
     "SIM_ODDS",
+    "PlanMemo",
     "SimResult",
     "SimTally",
     "StreamDice",
     "battle_dice",
     "replay_battle",
+    "replay_decisions",
     "resolve_attack",
     "simulate",
 ]
@@ -131,7 +134,8 @@ class SimTally:
 @dataclass
 class SimResult:
     """How a simulated battle ended: its last state, the auto-play's report (the
-    decisions only when kept), and its tally."""
+    decisions only when kept: every one, the start of the turns included), and its
+    tally."""
 
     state: BattleState
     report: AutoPlayReport
@@ -145,12 +149,42 @@ def _steps_of(ruleset: BattleRuleset) -> AttackSteps[Any, Any, Any, Any] | None:
     return cast("AttackSteps[Any, Any, Any, Any]", steps)
 
 
+class PlanMemo:
+    """Plans kept by the state they were made on (the very object), the pairing and
+    the choices: a set-up resolved again and again is planned once. Bounded: the
+    oldest half goes when it is full."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self._size = size
+        self._plans: dict[tuple[int, str, str, object], tuple[BattleState, object]] = {}
+
+    def plan(
+        self,
+        steps: AttackSteps[Any, Any, Any, Any],
+        state: BattleState,
+        attacker_id: str,
+        defender_id: str,
+        choices: object,
+    ) -> object:
+        key = (id(state), attacker_id, defender_id, choices)
+        found = self._plans.get(key)
+        if found is not None and found[0] is state:
+            return found[1]
+        plan = planned(steps, state, attacker_id, defender_id, cast("Any", choices))
+        if len(self._plans) >= self._size:
+            for old in list(self._plans)[: self._size // 2]:
+                del self._plans[old]
+        self._plans[key] = (state, plan)  # the state held: no other takes its id
+        return plan
+
+
 def resolve_attack(
     command: Attack,
     state: BattleState,
     dice: SeededDice,
     ruleset: BattleRuleset,
     tally: SimTally | None = None,
+    plans: PlanMemo | None = None,
 ) -> BattleState:
     """``command`` on ``state`` as ``Battle.execute`` runs it (``Attack.apply``, then
     ``settle``), without its events: the ruleset's plan (made once per state and
@@ -170,7 +204,10 @@ def resolve_attack(
         overrule(problems, command.gm_override, attacker, "attack")
         if implied is not None:
             state = state.with_combatants(replace(attacker, maneuver=implied))
-    plan = planned(steps, state, attacker_id, defender_id, command.choices)
+    if plans is None:
+        plan: Any = planned(steps, state, attacker_id, defender_id, command.choices)
+    else:
+        plan = plans.plan(steps, state, attacker_id, defender_id, command.choices)
     outcome = steps.decide(plan, own_answer(steps, plan, command.answer), dice)
     after = steps.apply(state, plan, outcome)
     if state.turns_running:
@@ -231,7 +268,7 @@ def simulate(
         if decision is None:
             report.stopped_for = player.waits_for(state)
             break
-        if keep_decisions and decision.combatant_id:
+        if keep_decisions:
             decisions.append(decision)
         active = state.active_id
         try:
@@ -272,3 +309,21 @@ def replay_battle(start: BattleState, seed: int, max_rounds: int) -> tuple[Battl
         cache=SIM_ODDS,
     )
     return battle, report
+
+
+def replay_decisions(start: BattleState, seed: int, decisions: Sequence[Decision]) -> Battle:
+    """A simulated battle's decisions (``simulate(..., keep_decisions=True)``)
+    executed through ``Battle`` as ``auto_play`` executes them (a refused command
+    ends the turn), each command's dice drawn from the battle's one stream: the
+    battle with its full log, without the computer thinking again."""
+    generator = battle_dice(seed)
+    battle = Battle(start, seed, get_ruleset)
+    for decision in decisions:
+        active = battle.state.active_id
+        try:
+            for command in decision.commands:
+                battle.execute(command, StreamDice(generator))
+        except IllegalCommandError:
+            if battle.state.active_id == active and battle.state.outcome is None:
+                battle.execute(EndTurn(), StreamDice(generator))
+    return battle

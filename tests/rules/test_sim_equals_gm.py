@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.sets.registry import ruleset_keys
+from rules.battle.battle import Battle
+from rules.sets.registry import get_ruleset, ruleset_keys
 from rules.sim.battle_record import BattleSetup, battle_setup, simulate_battle
+from rules.sim.check import differing_seeds
 from rules.sim.duel import demo_duel
-from rules.sim.simulate import replay_battle, simulate
+from rules.sim.simulate import replay_battle, replay_decisions, simulate
 
 SEEDS = (1, 2)
 MAX_ROUNDS = 12
@@ -48,3 +50,15 @@ def test_the_record_reads_the_replayed_battle() -> None:
         assert sum(i for _, i in record.injury_by_location) == sum(
             f.injury for f in record.fighters
         )
+
+
+@pytest.mark.parametrize("key", ruleset_keys())
+def test_a_simulated_duel_replays_from_its_decisions(key: str) -> None:
+    start = demo_duel(key)
+    assert differing_seeds(key, False, range(3, 3 + len(SEEDS)), MAX_ROUNDS) == []
+    simulated = simulate(start, 5, MAX_ROUNDS, keep_decisions=True)
+    replayed = replay_decisions(start, 5, simulated.report.decisions)
+    assert replayed.state == simulated.state
+    # the replay is an ordinary battle: its log replays on its recorded faces
+    again = Battle.replay(start, 5, replayed.commands, replayed.dice_log, rulesets=get_ruleset)
+    assert again.state == simulated.state
