@@ -713,11 +713,19 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     figures["sim_floor_resolutions_per_s"] = sim.floor_per_s
     figures["sim_resolutions_floor_ratio"] = sim.floor_per_s / sim.resolutions_per_s
     figures["sim_battles_per_s"] = sim.battles_per_s
+    others = dict(sim.others_per_s)  # each other ruleset's demo matchups, by its key
+    figures["sim_resolutions_per_s_002"] = others["002"]
+    figures["sim_resolutions_per_s_003"] = others["003"]
+    figures["sim_resolutions_per_s_004"] = others["004"]
     lines.append(
         f"Simulation path (rules.sim), the same set-ups resolved without events, each "
         f"planned once: {sim.resolutions_per_s:,.0f} per second ({sim.resolutions:,}); the "
         f"floor, a hand-written 3d6 exchange on mutable state: {sim.floor_per_s:,.0f} per "
         f"second ({figures['sim_resolutions_floor_ratio']:.0f} x the path's time)"
+    )
+    lines.extend(
+        f"  ruleset {key}'s demo matchups on the same path: {per_s:,.0f} per second"
+        for key, per_s in sim.others_per_s
     )
     lines.append(
         f"Demo duels simulated whole (seed 000 demo, first fighter of each side, both "

@@ -12,6 +12,11 @@ hand-written 3d6 exchange on mutable state (an attack roll against a skill, a
 parry against a number, a damage roll less armour off the hit points).
 ``sim_resolutions_floor_ratio`` is how many times slower the path is than the floor.
 
+``sim_resolutions_per_s_002`` (``_003``, ``_004``): each other ruleset's demo
+matchups (``demo_matchups``: every fighter of its demo against every other, facing
+it at each weapon mode's shortest reach, each of the attack form's choices)
+resolved likewise.
+
 ``sim_battles_per_s``: the demo duel (the seed 000 demo's first fighter of each
 side, both computer-controlled, aggressive) played to its end on the simulation
 path (``rules.sim.simulate.simulate``, with the computer's decisions), whole
@@ -24,16 +29,22 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from hexmap import Facing, Hex, HexGrid
+from rules.battle.battle import Battle
 from rules.battle.commands import Attack
+from rules.battle.model import Status
 from rules.battle.state import BattleRuleset, BattleState
-from rules.sim.duel import demo_duel
+from rules.core.errors import RulesError
+from rules.sets.registry import get_ruleset
+from rules.sim.duel import demo_duel, demo_state
 from rules.sim.simulate import PlanMemo, StreamDice, battle_dice, resolve_attack, simulate
 
 __all__ = ["SimFigures", "floor_resolutions_per_s", "measure_sim"]
 
 DUEL_MAX_ROUNDS = 50
+DEMO_DUEL_RULESET = "000"
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,8 @@ class SimFigures:
     battles_per_s: float
     battles: int
     battle_seconds: float
+    # Each other ruleset's demo matchups resolved on the path: per second, by key.
+    others_per_s: tuple[tuple[str, float], ...] = ()
 
 
 def floor_resolutions_per_s(seconds: float, seed: int) -> float:
@@ -97,10 +110,57 @@ def measure_resolutions(
     return done, spent
 
 
+def demo_matchups(key: str) -> list[tuple[BattleState, BattleRuleset, Attack]]:
+    """Another ruleset's demo matchups as the benchmark makes seed 000's: every
+    fighter of its demo against every other, the defender facing the attacker at
+    the shortest distance each of the attacker's weapon modes reaches, with each
+    set of choices the ruleset's attack form offers there; the set-ups its rules
+    accept."""
+    demo = demo_state(key)
+    ruleset = get_ruleset(demo.ruleset_key, demo.ruleset_options)
+    grid = HexGrid(12, 12)
+    origin = Hex.from_offset(6, 6)
+    cases: list[tuple[BattleState, BattleRuleset, Attack]] = []
+    for a_template in demo.combatants:
+        distances = sorted(
+            {
+                min(d for d in mode.reach.distances if d > 0)
+                for weapon in a_template.fighter.weapons
+                for mode in weapon.modes
+                if any(d > 0 for d in mode.reach.distances)
+            }
+        )
+        for d_template in demo.combatants:
+            if a_template.id == d_template.id:
+                continue
+            for distance in distances:
+                attacker = replace(
+                    a_template, id="attacker", hex=origin, facing=Facing.N,
+                    hp=a_template.fighter.hit_points, status=Status.ACTIVE,
+                )  # fmt: skip
+                defender = replace(
+                    d_template, id="defender", hex=origin + Facing.N.vector.scale(distance),
+                    facing=Facing.S, hp=d_template.fighter.hit_points, status=Status.ACTIVE,
+                )  # fmt: skip
+                state = replace(
+                    demo, grid=grid, combatants=(attacker, defender), items=(),
+                    initiative=(), active_id=None, outcome=None, controllers=(),
+                    side_controllers=(),
+                )  # fmt: skip
+                for choices in ruleset.attacks.attack_variants(state, attacker.id, defender.id):
+                    command = Attack(attacker.id, defender.id, choices)
+                    try:
+                        Battle(state, 0, get_ruleset).execute(command)
+                    except RulesError:
+                        continue
+                    cases.append((state, ruleset, command))
+    return cases
+
+
 def measure_battles(seed: int, seconds: float) -> tuple[int, float]:
     """Whole demo duels on the simulation path, one after another on new seeds,
     for at least ``seconds`` (and at least one): how many and in how many seconds."""
-    start_state = demo_duel("seed000")
+    start_state = demo_duel(DEMO_DUEL_RULESET)
     simulate(start_state, seed - 1, DUEL_MAX_ROUNDS)  # untimed: the rules' caches warm
     done = 0
     spent = 0.0
