@@ -13,7 +13,7 @@ parry against a number, a damage roll less armour off the hit points).
 ``sim_resolutions_floor_ratio`` is how many times slower the path is than the floor.
 
 ``sim_resolutions_per_s_002`` (``_003``, ``_004``): each other ruleset's demo
-matchups (``demo_matchups``: every fighter of its demo against every other, facing
+matchups (``rules.sim.duel.demo_matchups``: every fighter of its demo against every other, facing
 it at each weapon mode's shortest reach, each of the attack form's choices)
 resolved likewise.
 
@@ -29,16 +29,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from hexmap import Facing, Hex, HexGrid
-from rules.battle.battle import Battle
 from rules.battle.commands import Attack
-from rules.battle.model import Status
 from rules.battle.state import BattleRuleset, BattleState
-from rules.core.errors import RulesError
-from rules.sets.registry import get_ruleset
-from rules.sim.duel import demo_duel, demo_state
+from rules.sim.duel import demo_duel
 from rules.sim.simulate import PlanMemo, StreamDice, battle_dice, resolve_attack, simulate
 
 __all__ = ["SimFigures", "floor_resolutions_per_s", "measure_sim"]
@@ -108,53 +103,6 @@ def measure_resolutions(
             trace.clear()
         done += len(cases)
     return done, spent
-
-
-def demo_matchups(key: str) -> list[tuple[BattleState, BattleRuleset, Attack]]:
-    """Another ruleset's demo matchups as the benchmark makes seed 000's: every
-    fighter of its demo against every other, the defender facing the attacker at
-    the shortest distance each of the attacker's weapon modes reaches, with each
-    set of choices the ruleset's attack form offers there; the set-ups its rules
-    accept."""
-    demo = demo_state(key)
-    ruleset = get_ruleset(demo.ruleset_key, demo.ruleset_options)
-    grid = HexGrid(12, 12)
-    origin = Hex.from_offset(6, 6)
-    cases: list[tuple[BattleState, BattleRuleset, Attack]] = []
-    for a_template in demo.combatants:
-        distances = sorted(
-            {
-                min(d for d in mode.reach.distances if d > 0)
-                for weapon in a_template.fighter.weapons
-                for mode in weapon.modes
-                if any(d > 0 for d in mode.reach.distances)
-            }
-        )
-        for d_template in demo.combatants:
-            if a_template.id == d_template.id:
-                continue
-            for distance in distances:
-                attacker = replace(
-                    a_template, id="attacker", hex=origin, facing=Facing.N,
-                    hp=a_template.fighter.hit_points, status=Status.ACTIVE,
-                )  # fmt: skip
-                defender = replace(
-                    d_template, id="defender", hex=origin + Facing.N.vector.scale(distance),
-                    facing=Facing.S, hp=d_template.fighter.hit_points, status=Status.ACTIVE,
-                )  # fmt: skip
-                state = replace(
-                    demo, grid=grid, combatants=(attacker, defender), items=(),
-                    initiative=(), active_id=None, outcome=None, controllers=(),
-                    side_controllers=(),
-                )  # fmt: skip
-                for choices in ruleset.attacks.attack_variants(state, attacker.id, defender.id):
-                    command = Attack(attacker.id, defender.id, choices)
-                    try:
-                        Battle(state, 0, get_ruleset).execute(command)
-                    except RulesError:
-                        continue
-                    cases.append((state, ruleset, command))
-    return cases
 
 
 def measure_battles(seed: int, seconds: float) -> tuple[int, float]:

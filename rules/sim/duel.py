@@ -1,18 +1,23 @@
-"""A battle's duel: its first fighter of each side alone on its map (issue 26's
-"demo duel" is the seed 000 demo's)."""
+"""A ruleset's demo as the simulation path's figures and checks take it: its duel
+(the first fighter of each side alone on its map; issue 26's "demo duel" is the
+seed 000 demo's) and its matchups (every fighter against every other, one attack)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
-from rules.battle.model import Combatant, Side
+from hexmap import Facing, Hex, HexGrid
+from rules.battle.battle import Battle
+from rules.battle.commands import Attack
+from rules.battle.model import Combatant, Side, Status
 from rules.battle.savefile import read_battle
-from rules.battle.state import BattleState
+from rules.battle.state import BattleRuleset, BattleState
 from rules.core.assets import asset_path
+from rules.core.errors import RulesError
 from rules.sets.registry import get_ruleset
 
-__all__ = ["demo_duel", "demo_file", "demo_state", "duel_of"]
+__all__ = ["demo_duel", "demo_file", "demo_matchups", "demo_state", "duel_of"]
 
 
 def duel_of(state: BattleState) -> BattleState:
@@ -48,3 +53,50 @@ def demo_state(ruleset_key: str) -> BattleState:
 def demo_duel(ruleset_key: str) -> BattleState:
     """The demo duel of a ruleset: its demo's first fighter of each side."""
     return duel_of(demo_state(ruleset_key))
+
+
+def demo_matchups(key: str) -> list[tuple[BattleState, BattleRuleset, Attack]]:
+    """Another ruleset's demo matchups as the benchmark makes seed 000's: every
+    fighter of its demo against every other, the defender facing the attacker at
+    the shortest distance each of the attacker's weapon modes reaches, with each
+    set of choices the ruleset's attack form offers there; the set-ups its rules
+    accept."""
+    demo = demo_state(key)
+    ruleset = get_ruleset(demo.ruleset_key, demo.ruleset_options)
+    grid = HexGrid(12, 12)
+    origin = Hex.from_offset(6, 6)
+    cases: list[tuple[BattleState, BattleRuleset, Attack]] = []
+    for a_template in demo.combatants:
+        distances = sorted(
+            {
+                min(d for d in mode.reach.distances if d > 0)
+                for weapon in a_template.fighter.weapons
+                for mode in weapon.modes
+                if any(d > 0 for d in mode.reach.distances)
+            }
+        )
+        for d_template in demo.combatants:
+            if a_template.id == d_template.id:
+                continue
+            for distance in distances:
+                attacker = replace(
+                    a_template, id="attacker", hex=origin, facing=Facing.N,
+                    hp=a_template.fighter.hit_points, status=Status.ACTIVE,
+                )  # fmt: skip
+                defender = replace(
+                    d_template, id="defender", hex=origin + Facing.N.vector.scale(distance),
+                    facing=Facing.S, hp=d_template.fighter.hit_points, status=Status.ACTIVE,
+                )  # fmt: skip
+                state = replace(
+                    demo, grid=grid, combatants=(attacker, defender), items=(),
+                    initiative=(), active_id=None, outcome=None, controllers=(),
+                    side_controllers=(),
+                )  # fmt: skip
+                for choices in ruleset.attacks.attack_variants(state, attacker.id, defender.id):
+                    command = Attack(attacker.id, defender.id, choices)
+                    try:
+                        Battle(state, 0, get_ruleset).execute(command)
+                    except RulesError:
+                        continue
+                    cases.append((state, ruleset, command))
+    return cases
