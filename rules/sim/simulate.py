@@ -53,6 +53,7 @@ __all__ = [
     "replay_decisions",
     "resolve_attack",
     "simulate",
+    "steps_of",
 ]
 
 # The exact odds the computer's decisions weigh, kept across the battles a process
@@ -142,7 +143,8 @@ class SimResult:
     tally: SimTally
 
 
-def _steps_of(ruleset: BattleRuleset) -> AttackSteps[Any, Any, Any, Any] | None:
+def steps_of(ruleset: BattleRuleset) -> AttackSteps[Any, Any, Any, Any] | None:
+    """The ruleset's attack in four steps, when its attack role runs on them."""
     steps = getattr(ruleset.attacks, "steps", None)
     if steps is None or not hasattr(steps, "decide"):
         return None
@@ -191,7 +193,7 @@ def resolve_attack(
     choices, ``planned``), its answer, ``decide`` and ``apply``, the count of the
     attack against the maneuver, the pieces placed on the same dice, the falls
     and the decision. A ruleset whose attack is not in four steps runs the command."""
-    steps = _steps_of(ruleset)
+    steps = steps_of(ruleset)
     if steps is None:
         return run_command(command, state, dice, ruleset).state
     attacker_id, defender_id = command.attacker_id, command.defender_id
