@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from rules.battle.aftermath import run_command, settle
 from rules.battle.attack_outcome import AttackOutcome
@@ -45,6 +45,7 @@ __all__ = [
     "NO_LOCATION",
     "SIM_ODDS",
     "PlanMemo",
+    "Player",
     "SimResult",
     "SimTally",
     "StreamDice",
@@ -240,19 +241,35 @@ class _Rulesets:
         return found
 
 
+class Player(Protocol):
+    """Who decides a simulated battle's actions (``AutoPlayer`` by default)."""
+
+    def next_decision(self, ruleset: object, state: BattleState) -> Decision | None: ...
+
+    def waits_for(self, state: BattleState) -> str: ...
+
+
 def simulate(
-    start: BattleState, seed: int, max_rounds: int, *, keep_decisions: bool = False
+    start: BattleState,
+    seed: int,
+    max_rounds: int,
+    *,
+    keep_decisions: bool = False,
+    player: Player | None = None,
 ) -> SimResult:
     """The battle from ``start`` played by the computer (every fighter its own
     policy, a GM's fighter the aggressive one) until it is decided or its round
     passes ``max_rounds``, on the one stream of dice of ``seed``; the same as
-    ``replay_battle`` plays through ``Battle``, decision for decision."""
+    ``replay_battle`` plays through ``Battle``, decision for decision. ``player``:
+    who decides instead of the computer's policies (a test's scripted fighters)."""
     generator = battle_dice(seed)
     dice = StreamDice(generator)
     trace = dice.trace
     rulesets = _Rulesets()
-    player = AutoPlayer(default=AGGRESSIVE)
-    player.cache = SIM_ODDS
+    if player is None:
+        computer = AutoPlayer(default=AGGRESSIVE)
+        computer.cache = SIM_ODDS
+        player = computer
     report = AutoPlayReport()
     tally = SimTally()
     decisions: list[Decision] = []
