@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from rules.battle.commands import Attack
 from rules.battle.state import BattleRuleset, BattleState
-from rules.sim.duel import demo_duel
+from rules.sets.registry import ruleset_keys
+from rules.sim.duel import demo_duel, demo_matchups
 from rules.sim.simulate import PlanMemo, StreamDice, battle_dice, resolve_attack, simulate
 
 __all__ = ["SimFigures", "floor_resolutions_per_s", "measure_sim"]
@@ -128,5 +129,12 @@ def measure_sim(
 ) -> SimFigures:
     floor = floor_resolutions_per_s(resolution_seconds, seed)
     resolved, resolving = measure_resolutions(cases, seed, resolution_seconds)
+    others = []
+    for key in ruleset_keys():
+        if key != DEMO_DUEL_RULESET:
+            done, spent = measure_resolutions(demo_matchups(key), seed, resolution_seconds)
+            others.append((key, done / spent))
     battles, fighting = measure_battles(seed, battle_seconds)
-    return SimFigures(resolved / resolving, resolved, floor, battles / fighting, battles, fighting)
+    return SimFigures(
+        resolved / resolving, resolved, floor, battles / fighting, battles, fighting, tuple(others)
+    )
