@@ -172,19 +172,19 @@ class ProcessPool(Backend):
         executor, self._executor = self._executor, None
         if executor is None:
             return
+        # The worker processes, taken before shutdown() lets go of them.
+        processes: dict[int, Any] = dict(getattr(executor, "_processes", None) or {})
         executor.shutdown(wait=False, cancel_futures=True)
-        _end_workers(executor)
+        _end_workers(list(processes.values()))
 
 
-def _end_workers(executor: ProcessPoolExecutor) -> None:
+def _end_workers(processes: list[Any]) -> None:
     """End the pool's worker processes now, also in the middle of a batch (after a
-    run that finished they are idle): a cancelled run stops within a second."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
-    for process in list(processes.values()):
+    run that finished they are idle): a cancelled run stops within a second.
+    (Python 3.14's ``ProcessPoolExecutor.terminate_workers`` does this; 3.11 has no
+    public way, hence the executor's ``_processes``.)"""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
         process.join(timeout=1.0)

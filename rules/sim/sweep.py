@@ -39,8 +39,8 @@ MAX_DIGITS = 6  # of a number in a sweep: no field goes past that
 NONE = "none"
 YES = frozenset({"yes", "true", "on", "1"})
 NO = frozenset({"no", "false", "off", "0"})
-_NUMBER = re.compile(rf"[+-]?\d{{1,{MAX_DIGITS}}}")
-_RANGE = re.compile(r"(?P<low>[+-]?\d+)\s*\.\.\s*(?P<high>[+-]?\d+)")
+_NUMBER = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
+_RANGE = re.compile(r"(?P<low>[+-]?[0-9]+)\s*\.\.\s*(?P<high>[+-]?[0-9]+)")
 
 
 class SweepError(ValueError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from rules.sim.battle_record import BattleRecord
@@ -193,12 +193,13 @@ class Tally:
             "scatter_hexes": {str(d): n for d, n in sorted(self.scatter.items())},
         }
 
-    def lines(self) -> list[str]:
-        """The report as text, one fact a line."""
+    def lines(self, side_names: Mapping[str, str] | None = None) -> list[str]:
+        """The report as text, one fact a line; sides by ``side_names`` (key: name)."""
+        names = side_names or {}
         n = self.battles
         out = [f"Battles: {n:,}"]
         for side in self.sides:
-            out.append(_rate_line(f"{side} wins", self.win_interval(side)))
+            out.append(_rate_line(f"{names.get(side, side)} wins", self.win_interval(side)))
         out.append(_rate_line("draws", self.draw_interval()))
         out.append(_rate_line("stopped at the round limit", self.stopped_interval()))
         decided = sum(self.decided_rounds.values())
@@ -212,7 +213,8 @@ class Tally:
         out.append("Fighters (standing / unconscious / dead, mean HP lost):")
         for f in self.fighters.values():
             shares = " / ".join(f"{_percent(f.ends[end], n)}" for end in ENDS)
-            out.append(f"  {f.name} ({f.side}): {shares}, {f.injury / max(n, 1):.1f}")
+            side = names.get(f.side, f.side)
+            out.append(f"  {f.name} ({side}): {shares}, {f.injury / max(n, 1):.1f}")
         if self.location_injury:
             out.append("Injury by hit location (hits, injury):")
             for location, injury in self.location_injury.most_common():
