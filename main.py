@@ -375,6 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments[:1] == ["autobattle"]:  # a command of its own, with its own options
         return run_autobattle(arguments[1:])
     if arguments[:1] == ["simulate"]:  # many battles, counted (rules.sim)
+        settle_collector()  # paused by the bundle's runtime hook for the window's start
         return run_simulate(arguments[1:])
     args = parse_args(argv)
     folder_problem = user_folder_problem(user_folders_for(args))

@@ -44,6 +44,7 @@ EXIT_CANCELLED = 130  # stopped by Ctrl+C, as a shell reports SIGINT
 MAX_RUNS = 100_000_000
 MAX_WORKERS = 4096
 MAX_ROUNDS = 100_000
+MAX_MESSAGE = 400  # characters of an error's message on its one line
 _WHOLE = re.compile(r"\+?[0-9]{1,40}")  # checked before int(): no huge digit strings
 _FRACTION = re.compile(r"(0?\.[0-9]{1,9}|1(\.0{0,9})?|0)")
 _ADDRESS = re.compile(r"[a-z][a-z0-9+.-]{0,15}://[^\s/]{1,253}(:[0-9]{1,5})?/?|[^\s/:]{1,253}:[0-9]{1,5}")
@@ -347,7 +348,8 @@ def run(argv: Sequence[str]) -> int:
         with ctrl_c_cancels(cancel):
             return _run_variants(args, variants, names, cancel, csv_file)
     except Exception as problem:  # a worker's error, a cluster that cannot be reached
-        print(f"hexfray: simulation failed: {type(problem).__name__}: {problem}", file=sys.stderr)
+        said = " ".join(str(problem).split())[:MAX_MESSAGE]  # one line
+        print(f"hexfray: simulation failed: {type(problem).__name__}: {said}", file=sys.stderr)
         return 1
     finally:
         if csv_file is not None:

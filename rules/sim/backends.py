@@ -18,6 +18,7 @@ socket or keeps a queue of its own.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -119,9 +120,12 @@ class InProcess(Backend):
 
 
 # --- a local process pool -------------------------------------------------------------
-def _ignore_interrupts() -> None:
-    """A pool worker leaves Ctrl+C to the run, which ends the workers itself."""
+def _start_worker() -> None:
+    """A pool worker leaves Ctrl+C to the run, which ends the workers itself, and
+    collects its garbage (a packaged program's start pauses the collector, and its
+    worker is that program started again: packaging/rthook_pause_gc.py)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.enable()
 
 
 def available_cores() -> int:
@@ -150,7 +154,7 @@ class ProcessPool(Backend):
         self._executor = ProcessPoolExecutor(
             max_workers=self._workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_ignore_interrupts,
+            initializer=_start_worker,
         )
         in_flight: set[Future[BatchResult]] = set()
         pending = iter(jobs)
