@@ -37,6 +37,10 @@ PYTHON_EXCLUDES = frozenset({
     # no asyncio; numpy imports pydoc only in numpy.info(). multiprocessing and
     # concurrent stay (KEPT_MODULES): simulations run on every core.
     "asyncio", "pydoc",
+    # the optional extra hexfray[cluster] (a Dask cluster runs Hexfray from source,
+    # docs/simulation.md), and the YAML reader it brings, which numpy.show_config
+    # alone would import (3 MB)
+    "dask", "distributed", "yaml",
 })  # fmt: skip
 
 

@@ -141,6 +141,7 @@ def test_policy_excludes_unused_modules_but_not_numpy() -> None:
     # simulations run on worker processes (main.py simulate, the frozen self-test)
     assert {"multiprocessing", "concurrent"} <= policy.KEPT_MODULES
     assert not {m for m in excluded if m.split(".")[0] in policy.KEPT_MODULES}
+    assert {"dask", "distributed", "yaml"} <= set(excluded)  # the cluster extra stays out
 
 
 def test_main_calls_freeze_support_first_thing() -> None:
