@@ -35,6 +35,11 @@ Resolution (``resolve_per_s``): seed 000's ``decide`` plus ``apply`` alone, with
 attack pane's preview, on the battle's own seeded dice (``command_rng``): the
 attacks resolved a second, over and over for as long as the attacks above.
 
+Simulation path (``sim_resolutions_per_s``, ``sim_floor_resolutions_per_s``,
+``sim_resolutions_floor_ratio``, ``sim_battles_per_s``; ``app.benchmark_sim``): the
+same set-ups resolved on the simulation path (rules.sim), against the floor of a
+hand-written 3d6 exchange measured in the same run, and whole demo duels simulated.
+
 Legal actions (``legal_actions_ms_median``): ``Turns.legal_actions`` of every
 standing fighter (its maneuvers, every distinct attack on each foe in reach, its
 moves as destinations and facings ...) on the states the scripted battle below
@@ -56,7 +61,7 @@ command, from the end of the log, and the memory the battle holds with its undo
 checkpoints (tracemalloc).
 
 Simulations (``sim_scaling_2_workers``, ``sim_memory_growth_pct``;
-``app.benchmark_sim``): the process pool of ``main.py simulate`` on the seed 000
+``app.benchmark_runs``): the process pool of ``main.py simulate`` on the seed 000
 demo duel, 2 workers against 1, and the resident memory of a run in this process
 after its warm-up and at its end.
 
@@ -83,7 +88,8 @@ from types import MappingProxyType
 
 from PySide6.QtWidgets import QApplication
 
-from app.benchmark_sim import SCALING_ROUNDS, demo_duel_setup, memory_growth, pool_throughput
+from app.benchmark_runs import SCALING_ROUNDS, demo_duel_setup, memory_growth, pool_throughput
+from app.benchmark_sim import measure_sim
 from app.benchmark_undo import measure_undo
 from app.collector import settle_collector
 from app.controller import BattleController, plan_redraw
@@ -146,7 +152,9 @@ class Sizes:
     log_rows: int = LOG_ROWS  # rows in the combat log before the timed appends
     log_appends: int = 60
     autobattle_rounds: int = 50
-    sim_batch: int = 4  # battles of a batch in the pool's scaling (app.benchmark_sim)
+    sim_seconds: float = 3.0  # the simulation path's resolutions, and its floor
+    sim_battle_seconds: float = 20.0  # whole demo duels on the simulation path
+    sim_batch: int = 4  # battles of a batch in the pool's scaling (app.benchmark_runs)
     sim_batches_per_worker: int = 6
     sim_memory_warm_up: int = 50
     sim_memory_battles: int = 600
@@ -155,8 +163,8 @@ class Sizes:
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
-    log_rows=200, log_appends=5, autobattle_rounds=1, sim_batch=1, sim_batches_per_worker=2,
-    sim_memory_warm_up=2, sim_memory_battles=4,
+    log_rows=200, log_appends=5, autobattle_rounds=1, sim_seconds=0.1, sim_battle_seconds=0.0,
+    sim_batch=1, sim_batches_per_worker=2, sim_memory_warm_up=2, sim_memory_battles=4,
 )  # fmt: skip
 
 
@@ -338,9 +346,7 @@ def attack_cases() -> list[AttackCase]:
                                 Battle(state, 0, get_ruleset).execute(command)
                             except RulesError:
                                 continue
-                            cases.append(
-                                AttackCase(state, ruleset, command, facing is Facing.S)
-                            )
+                            cases.append(AttackCase(state, ruleset, command, facing is Facing.S))
     return cases
 
 
@@ -438,9 +444,7 @@ def measure_odds(cases: Sequence[AttackCase], every: int = 1) -> OddsTimes:
 # --- the plan and the legal actions ------------------------------------------------------
 def _planner(key: str) -> Callable[[BattleState, Attack], None]:
     module, _, name = PLANNERS[key].partition(":")
-    planner: Callable[[BattleState, Attack], None] = getattr(
-        importlib.import_module(module), name
-    )
+    planner: Callable[[BattleState, Attack], None] = getattr(importlib.import_module(module), name)
     return planner
 
 
@@ -710,6 +714,35 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"{resolves.per_second:,.0f} per second ({resolves.commands:,} in "
         f"{resolves.seconds:.2f} s)"
     )
+    sim = measure_sim(
+        [(case.state, case.ruleset, case.command) for case in cases],
+        seed,
+        sizes.sim_seconds,
+        sizes.sim_battle_seconds,
+    )
+    figures["sim_resolutions_per_s"] = sim.resolutions_per_s
+    figures["sim_floor_resolutions_per_s"] = sim.floor_per_s
+    figures["sim_resolutions_floor_ratio"] = sim.floor_per_s / sim.resolutions_per_s
+    figures["sim_battles_per_s"] = sim.battles_per_s
+    others = dict(sim.others_per_s)  # each other ruleset's demo matchups, by its key
+    figures["sim_resolutions_per_s_002"] = others["002"]
+    figures["sim_resolutions_per_s_003"] = others["003"]
+    figures["sim_resolutions_per_s_004"] = others["004"]
+    lines.append(
+        f"Simulation path (rules.sim), the same set-ups resolved without events, each "
+        f"planned once: {sim.resolutions_per_s:,.0f} per second ({sim.resolutions:,}); the "
+        f"floor, a hand-written 3d6 exchange on mutable state: {sim.floor_per_s:,.0f} per "
+        f"second ({figures['sim_resolutions_floor_ratio']:.0f} x the path's time)"
+    )
+    lines.extend(
+        f"  ruleset {key}'s demo matchups on the same path: {per_s:,.0f} per second"
+        for key, per_s in sim.others_per_s
+    )
+    lines.append(
+        f"Demo duels simulated whole (seed 000 demo, first fighter of each side, both "
+        f"computer-controlled): {sim.battles_per_s:,.2f} per second ({sim.battles} in "
+        f"{sim.battle_seconds:.1f} s)"
+    )
     legal = measure_legal_actions(seed, sizes.legal_action_states)
     figures["legal_actions_ms_median"] = statistics.median(legal)
     lines.append(
@@ -747,7 +780,7 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"median {log_append.median:.2f} ms, p95 {log_append.p95:.2f} ms "
         f"({len(log_append.samples_ms)} commands)"
     )
-    setup = demo_duel_setup(seed)
+    setup = demo_duel_setup()
     one = pool_throughput(setup, 1, sizes.sim_batches_per_worker, sizes.sim_batch, seed)
     two = pool_throughput(setup, 2, sizes.sim_batches_per_worker, sizes.sim_batch, seed)
     figures["sim_scaling_2_workers"] = two.per_second / one.per_second if one.per_second else 0.0

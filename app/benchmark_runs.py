@@ -1,6 +1,6 @@
 """The benchmark's figures of runs of many battles (``main.py simulate``'s runner,
 rules.sim.runner), on the seed 000 demo duel (its first fighter of each side,
-``rules.sim.duel``), every fighter computer-controlled:
+``rules.sim.duel.demo_duel``), every fighter computer-controlled:
 
 * ``sim_scaling_2_workers``: the process pool's throughput with 2 workers over its
   throughput with 1, each in battles a second once every worker has handed back its
@@ -17,18 +17,17 @@ import sys
 import time
 from dataclasses import dataclass
 
-from app.main_window import load_demo_battle
 from rules.sim.backends import BatchResult, InProcess, ProcessPool
 from rules.sim.battle_record import BattleSetup, battle_setup
-from rules.sim.duel import duel
+from rules.sim.duel import demo_duel
 from rules.sim.runner import run_battles
 from rules.sim.tally import Tally
 
 SCALING_ROUNDS = 2  # rounds of each duel: short battles, many batches
 
 
-def demo_duel_setup(seed: int) -> BattleSetup:
-    return battle_setup(duel(load_demo_battle(seed, turn_order=True)))
+def demo_duel_setup() -> BattleSetup:
+    return battle_setup(demo_duel("000"))
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import ruleset_keys
 from rules.sim.backends import BatchResult, InProcess, ProcessPool
 from rules.sim.battle_record import BattleRecord, battle_setup
-from rules.sim.duel import duel
+from rules.sim.duel import duel_of
 from rules.sim.runner import run_battles
 
 log = logging.getLogger(__name__)
@@ -313,7 +313,7 @@ def _check_simulation(report: Report) -> None:
     """The seed 000 demo duel, one round a battle, in this process and on a pool of
     ``SIMULATION_WORKERS`` worker processes: the same records."""
     started = time.monotonic()
-    setup = battle_setup(duel(open_battle(asset_path("battles", "demo-000.hexfray"))))
+    setup = battle_setup(duel_of(open_battle(asset_path("battles", "demo-000.hexfray")).state))
 
     def records(backend: InProcess | ProcessPool) -> list[BattleRecord]:
         played: list[BattleRecord] = []

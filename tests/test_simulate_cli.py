@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 import main
 from app.files import open_battle, save_battle
 from app.simulate_cli import parse_args
-from rules.sim.duel import duel
+from rules.battle.battle import Battle
+from rules.sets.registry import get_ruleset
+from rules.sim.duel import duel_of
 from rules.sim.runner import batch_size
 from rules.sim.seeds import battle_seed
 
@@ -27,7 +29,8 @@ BATTLES = Path(__file__).resolve().parents[1] / "assets" / "battles"
 def duel_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Seed 003's demo duel (the Barbarian against the Swordsman): quick battles."""
     path = tmp_path_factory.mktemp("sim") / "duel.hexfray"
-    save_battle(duel(open_battle(BATTLES / "demo-003.hexfray")), path)
+    state = duel_of(open_battle(BATTLES / "demo-003.hexfray").state)
+    save_battle(Battle(state, 0, get_ruleset), path)
     return path
 
 

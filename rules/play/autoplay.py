@@ -20,6 +20,7 @@ from rules.battle.model import Side
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
 from rules.battle.turns import StartTurns
+from rules.core.dice import RecordingDice
 from rules.core.errors import IllegalCommandError
 from rules.play.decision_notes import decision_note
 from rules.play.policies import Decision, OddsCache, decide
@@ -144,13 +145,20 @@ def auto_play(
     default: PolicyChoice | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     on_decision: Callable[[Decision], None] | None = None,
+    dice_for: Callable[[], RecordingDice] | None = None,
+    cache: OddsCache | None = None,
 ) -> AutoPlayReport:
     """Play ``battle`` on until it is decided, its round passes ``max_rounds`` or
     a GM's fighter's turn comes. ``controllers``: each fighter's policy, None for
     the GM's; None: the battle's own (``state.controller``). A fighter with no
-    policy plays ``default`` (None: auto-play stops at its turn, for the GM)."""
+    policy plays ``default`` (None: auto-play stops at its turn, for the GM).
+    ``dice_for``: the dice of each command executed (None: the battle's own, one
+    seed per command); a simulated battle's replay draws them from the one stream
+    of its seed (``rules.sim``). ``cache``: exact odds to share between battles."""
     report = AutoPlayReport()
     player = AutoPlayer(controllers, default=default)
+    if cache is not None:
+        player.cache = cache
     report.decision_ms = player.decision_ms
     while True:
         state = battle.state
@@ -176,11 +184,12 @@ def auto_play(
         note = decision_note(decision) if decision.combatant_id else None
         try:
             for index, command in enumerate(decision.commands):
-                battle.execute(command, note=note if index == 0 else None)
+                dice = None if dice_for is None else dice_for()
+                battle.execute(command, dice, note=note if index == 0 else None)
         except IllegalCommandError as refusal:
             report.refused.append(f"{decision.label}: {refusal}")
             if battle.state.active_id == active and battle.state.outcome is None:
-                battle.execute(EndTurn())
+                battle.execute(EndTurn(), None if dice_for is None else dice_for())
     # The rounds played: the one it was decided in, else the last one played whole.
     outcome = battle.state.outcome
     report.rounds = outcome.round if outcome is not None else min(battle.state.round, max_rounds)

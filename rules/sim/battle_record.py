@@ -7,9 +7,10 @@ a runner calls only ``battle_setup`` and ``simulate_battle``. Both the setup and
 the record are small and picklable, so they cross process and cluster boundaries.
 
 The battle starts from the file's state as its log leaves it, as a new battle whose
-commands roll with the battle's own ``seed``; every fighter is played by the
-computer: its own policy, a GM's fighter the default one (aggressive), as
-``main.py autobattle`` plays it.
+commands roll on one stream of dice seeded with the battle's own ``seed``; every
+fighter is played by the computer: its own policy, a GM's fighter the default one
+(aggressive), as ``main.py autobattle`` plays it. ``rules.sim.simulate.replay_battle``
+plays the same battle through ``Battle``, with its full log.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from rules.battle.battle import Battle
 from rules.battle.condition import Down
 from rules.battle.savefile import read_battle, write_battle
 from rules.battle.state import BattleState
-from rules.play.autoplay import auto_play
-from rules.play.policies import AGGRESSIVE
 from rules.sets.protocol import Ruleset
 from rules.sets.registry import get_ruleset
+from rules.sim.simulate import simulate
 
 __all__ = [
     "BattleRecord",
@@ -126,10 +126,11 @@ def simulate_battle(
     setup: BattleSetup, seed: int, max_rounds: int, *, keep_choices: bool = False
 ) -> BattleRecord:
     """One battle of ``setup`` played to its end, or stopped after ``max_rounds``,
-    on the dice of ``seed``, every fighter played by the computer."""
-    battle = Battle(start_state(setup), seed, get_ruleset)
-    report = auto_play(battle, default=AGGRESSIVE, max_rounds=max_rounds)
-    state = battle.state
+    on the one stream of dice of ``seed``, every fighter played by the computer, on
+    the simulation path (``rules.sim.simulate``); ``replay_battle`` plays the same
+    battle through ``Battle``."""
+    played = simulate(start_state(setup), seed, max_rounds, keep_decisions=keep_choices)
+    state, report, tally = played.state, played.report, played.tally
     ruleset: Ruleset = get_ruleset(state.ruleset_key, state.ruleset_options)
     return BattleRecord(
         seed=seed,
@@ -137,12 +138,12 @@ def simulate_battle(
         stopped=not report.decided,
         rounds=report.rounds,
         fighters=fighter_ends(state, ruleset),
-        injury_by_location=(),
-        dropped=0,
-        broken=0,
-        knocked_away=0,
-        scatter=(),
-        choices=tuple(d.label for d in report.decisions) if keep_choices else (),
+        injury_by_location=tuple(tally.injury_by_location.items()),
+        dropped=tally.dropped,
+        broken=tally.broken,
+        knocked_away=tally.knocked_away,
+        scatter=tuple(tally.scatter),
+        choices=tuple(d.label for d in report.decisions if d.combatant_id),
     )
 
 

@@ -6,20 +6,16 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from rules.battle.battle import Battle
-from rules.play.autoplay import auto_play
-from rules.play.policies import AGGRESSIVE
-from rules.sets.registry import get_ruleset
 from rules.sim.battle_record import battle_setup, simulate_battle, start_state
+from rules.sim.simulate import replay_battle
 
 DEMO_000 = Path(__file__).resolve().parents[2] / "assets" / "battles" / "demo-000.hexfray"
 
 
-def test_a_simulated_battle_is_the_auto_played_one() -> None:
+def test_a_simulated_battle_is_the_one_replayed_through_battle() -> None:
     setup = battle_setup(DEMO_000)
-    record = simulate_battle(setup, 7, 50, keep_choices=True)
-    battle = Battle(start_state(setup), 7, get_ruleset)
-    report = auto_play(battle, default=AGGRESSIVE, max_rounds=50)
+    record = simulate_battle(setup, 7, 12, keep_choices=True)
+    battle, report = replay_battle(start_state(setup), 7, 12)
     assert record.seed == 7
     assert record.rounds == report.rounds
     assert record.stopped is not report.decided
@@ -36,6 +32,6 @@ def test_a_simulated_battle_is_the_auto_played_one() -> None:
 
 def test_setup_and_record_are_picklable_and_the_same_seed_plays_the_same() -> None:
     setup = pickle.loads(pickle.dumps(battle_setup(DEMO_000)))
-    first = simulate_battle(setup, 3, 50)
+    first = simulate_battle(setup, 3, 8)
     assert pickle.loads(pickle.dumps(first)) == first
-    assert simulate_battle(setup, 3, 50) == first
+    assert simulate_battle(setup, 3, 8) == first

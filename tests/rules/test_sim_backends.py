@@ -14,7 +14,7 @@ import pytest
 from app.files import open_battle
 from rules.sim.backends import Backend, BatchResult, InProcess, ProcessPool
 from rules.sim.battle_record import BattleRecord, BattleSetup, battle_setup
-from rules.sim.duel import duel
+from rules.sim.duel import duel_of
 from rules.sim.runner import Cancel, RunResult, run_battles
 
 BATTLES = Path(__file__).resolve().parents[2] / "assets" / "battles"
@@ -24,7 +24,7 @@ MAX_ROUNDS = 4  # seed 004's duel hurts somebody within 4 rounds in most battles
 
 @pytest.fixture(scope="module")
 def duel_004() -> BattleSetup:
-    return battle_setup(duel(open_battle(BATTLES / "demo-004.hexfray")))
+    return battle_setup(duel_of(open_battle(BATTLES / "demo-004.hexfray").state))
 
 
 def played(setup: BattleSetup, backend: Backend) -> tuple[list[BattleRecord], RunResult]:
