@@ -66,7 +66,9 @@ class Tally:
     decided_rounds: Counter[int] = field(default_factory=Counter)
     fighters: dict[str, FighterTally] = field(default_factory=dict)
     location_injury: Counter[str] = field(default_factory=Counter)
-    location_hits: Counter[str] = field(default_factory=Counter)
+    # battles in which each location took injury (a record sums a battle's injury
+    # by location)
+    location_battles: Counter[str] = field(default_factory=Counter)
     dropped: int = 0
     broken: int = 0
     knocked_away: int = 0
@@ -95,7 +97,7 @@ class Tally:
             self.decided_rounds[record.rounds] += 1
         for location, injury in record.injury_by_location:
             self.location_injury[location] += injury
-            self.location_hits[location] += 1
+            self.location_battles[location] += 1
         self.dropped += record.dropped
         self.broken += record.broken
         self.knocked_away += record.knocked_away
@@ -120,7 +122,7 @@ class Tally:
             mine.ends.update(theirs.ends)
             mine.injury += theirs.injury
         self.location_injury.update(other.location_injury)
-        self.location_hits.update(other.location_hits)
+        self.location_battles.update(other.location_battles)
         self.dropped += other.dropped
         self.broken += other.broken
         self.knocked_away += other.knocked_away
@@ -182,7 +184,7 @@ class Tally:
                 for cid, f in self.fighters.items()
             },
             "injury_by_location": {
-                location: {"hits": self.location_hits[location], "injury": injury}
+                location: {"battles": self.location_battles[location], "injury": injury}
                 for location, injury in self.location_injury.most_common()
             },
             "weapons": {
@@ -216,9 +218,9 @@ class Tally:
             side = names.get(f.side, f.side)
             out.append(f"  {f.name} ({side}): {shares}, {f.injury / max(n, 1):.1f}")
         if self.location_injury:
-            out.append("Injury by hit location (hits, injury):")
+            out.append("Injury by hit location (battles it was struck in, injury in all):")
             for location, injury in self.location_injury.most_common():
-                out.append(f"  {location}: {self.location_hits[location]:,}, {injury:,}")
+                out.append(f"  {location}: {self.location_battles[location]:,}, {injury:,}")
         out.append(
             f"Weapons: {self.dropped:,} dropped, {self.broken:,} broken, "
             f"{self.knocked_away:,} knocked away"

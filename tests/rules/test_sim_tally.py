@@ -74,8 +74,8 @@ def test_counts_wins_draws_stopped_and_rounds_to_a_decision() -> None:
         "mean_injury": 3.0,
     }  # fmt: skip
     assert summary["injury_by_location"] == {
-        "torso": {"hits": 2, "injury": 9},
-        "right arm": {"hits": 1, "injury": 2},
+        "torso": {"battles": 2, "injury": 9},
+        "right arm": {"battles": 1, "injury": 2},
     }
     assert summary["weapons"] == {"dropped": 1, "broken": 5, "knocked_away": 0}
     assert summary["scatter_hexes"] == {"1": 1, "2": 1}
