@@ -88,7 +88,13 @@ from types import MappingProxyType
 
 from PySide6.QtWidgets import QApplication
 
-from app.benchmark_runs import SCALING_ROUNDS, demo_duel_setup, memory_growth, pool_throughput
+from app.benchmark_runs import (
+    SCALING_ROUNDS,
+    demo_duel_setup,
+    loop_scaling,
+    memory_growth,
+    pool_throughput,
+)
 from app.benchmark_sim import measure_sim
 from app.benchmark_undo import measure_undo
 from app.collector import settle_collector
@@ -154,17 +160,19 @@ class Sizes:
     autobattle_rounds: int = 50
     sim_seconds: float = 3.0  # the simulation path's resolutions, and its floor
     sim_battle_seconds: float = 20.0  # whole demo duels on the simulation path
-    sim_batch: int = 4  # battles of a batch in the pool's scaling (app.benchmark_runs)
+    sim_batch: int = 25  # battles of a batch in the pool's scaling (app.benchmark_runs)
     sim_batches_per_worker: int = 6
+    sim_loop: int = 20_000_000  # iterations of the bare loop the scaling is read beside
     sim_memory_warm_up: int = 50
-    sim_memory_battles: int = 600
+    sim_memory_battles: int = 2000
 
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
     log_rows=200, log_appends=5, autobattle_rounds=1, sim_seconds=0.1, sim_battle_seconds=0.0,
-    sim_batch=1, sim_batches_per_worker=2, sim_memory_warm_up=2, sim_memory_battles=4,
+    sim_batch=1, sim_batches_per_worker=2, sim_loop=1000, sim_memory_warm_up=2,
+    sim_memory_battles=4,
 )  # fmt: skip
 
 
@@ -788,7 +796,8 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
         f"Simulation pool, the seed 000 demo duel ({SCALING_ROUNDS} rounds a battle, batches "
         f"of {sizes.sim_batch}): {one.per_second:.2f} battles a second on 1 worker, "
         f"{two.per_second:.2f} on 2: x{figures['sim_scaling_2_workers']:.2f} "
-        f"({one.battles} and {two.battles} battles after each worker's first batch)"
+        f"({one.battles} and {two.battles} battles after each worker's first batch; a bare "
+        f"Python loop on the same pool: x{loop_scaling(sizes.sim_loop):.2f})"
     )
     growth = memory_growth(setup, sizes.sim_memory_warm_up, sizes.sim_memory_battles, seed)
     figures["sim_memory_growth_pct"] = growth.percent

@@ -11,10 +11,12 @@ rules.sim.runner), on the seed 000 demo duel (its first fighter of each side,
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import resource
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from rules.sim.backends import BatchResult, InProcess, ProcessPool
@@ -58,6 +60,27 @@ def pool_throughput(
     start = finished[workers - 1][0]
     counted = sum(n for _t, n in finished[workers:])
     return Throughput(workers, counted, finished[-1][0] - start)
+
+
+def _spin(count: int) -> int:
+    total = 0
+    for i in range(count):
+        total += i * i % 7
+    return total
+
+
+def loop_scaling(count: int) -> float:
+    """A bare Python loop's throughput on 2 worker processes over 1 (workers started
+    first): what the machine itself gives a second process, beside which
+    ``sim_scaling_2_workers`` is read (a core another program keeps busy caps both)."""
+    rates = []
+    for workers in (1, 2):
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(_spin, [1] * workers))
+            start = time.perf_counter()
+            list(pool.map(_spin, [count] * workers))
+            rates.append(workers * count / (time.perf_counter() - start))
+    return rates[1] / rates[0]
 
 
 def resident_bytes() -> int:
