@@ -7,7 +7,9 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,7 +41,22 @@ def played(setup: BattleSetup, backend: Backend) -> tuple[list[BattleRecord], Ru
     return records, result
 
 
-def test_identical_in_process_on_two_workers_and_on_a_dask_cluster(duel_004: BattleSetup) -> None:
+@pytest.fixture(scope="module")
+def dask_client() -> Iterator[Any]:
+    """A Dask LocalCluster of 2 worker processes, one thread each, and its client."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_identical_in_process_on_two_workers_and_on_a_dask_cluster(
+    duel_004: BattleSetup, dask_client: Any
+) -> None:
     alone, alone_result = played(duel_004, InProcess())
     assert len(alone) == RUNS and not alone_result.cancelled
     assert len({r.seed for r in alone}) == RUNS
@@ -48,16 +65,9 @@ def test_identical_in_process_on_two_workers_and_on_a_dask_cluster(duel_004: Bat
     assert pooled == alone
     assert pooled_result.tally.summary() == alone_result.tally.summary()
 
-    distributed = pytest.importorskip("distributed")
     from rules.sim.dask_backend import DaskCluster
 
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        on_cluster, cluster_result = played(duel_004, DaskCluster(client=client))
+    on_cluster, cluster_result = played(duel_004, DaskCluster(client=dask_client))
     assert on_cluster == alone
     assert cluster_result.tally.summary() == alone_result.tally.summary()
 
@@ -90,3 +100,38 @@ def test_cancel_ends_the_pools_workers(tmp_path: Path) -> None:
     (result,) = outcome
     assert result.cancelled and result.battles == 0
     assert not any(p.is_alive() for p in workers)
+
+
+def test_cancel_stops_the_clusters_batches(dask_client: Any) -> None:
+    from rules.sim.dask_backend import DaskCluster
+
+    setup = battle_setup(open_battle(BATTLES / "demo-000.hexfray"))
+    cancel = Cancel()
+    outcome: list[RunResult] = []
+    run = threading.Thread(
+        target=lambda: outcome.append(
+            run_battles(
+                setup,
+                runs=400,
+                master_seed=1,
+                max_rounds=50,
+                backend=DaskCluster(client=dask_client),
+                cancel=cancel,
+            )
+        )
+    )
+    run.start()
+    for _ in range(600):  # until both workers play a batch
+        if sum(len(tasks) for tasks in dask_client.processing().values()) >= 2:
+            break
+        time.sleep(0.1)
+    cancel()
+    run.join(timeout=30)
+    assert not run.is_alive()
+    (result,) = outcome
+    assert result.cancelled and result.battles == 0
+    for _ in range(100):  # the scheduler lets go of the cancelled tasks
+        if not any(dask_client.processing().values()):
+            break
+        time.sleep(0.1)
+    assert not any(dask_client.processing().values())
