@@ -10,9 +10,19 @@ python main.py --self-test          check this build end to end offscreen
 python main.py --list-rulesets      print each ruleset's key, name and options, one a line
 python main.py autobattle FILE.hexfray [--seed S] [--max-rounds N] [--save OUT.hexfray] [--json]
                                     play a battle to its end with computer fighters, no window
+python main.py simulate FILE.hexfray --runs N --seed S [--workers K] [--scheduler ADDR]
+                        [--until-ci W] [--max-rounds R] [--json] [--csv OUT] [--sweep SPEC]
+                                    many battles on every core (or a Dask cluster), counted
 """
 
 from __future__ import annotations
+
+import multiprocessing
+
+if __name__ == "__main__":
+    # First thing: a packaged program's simulation workers are this executable
+    # started again; here they run their work and exit, before Qt is even imported.
+    multiprocessing.freeze_support()
 
 import argparse
 import gc
@@ -36,6 +46,7 @@ from app.main_window import MainWindow, load_demo_battle
 from app.new_battle import random_seed
 from app.screenshot import save_screenshot
 from app.self_test import run_self_test as self_test
+from app.simulate_cli import run as run_simulate
 from app.startup_probe import install_startup_probe
 from app.user_dirs import (
     UserFolder,
@@ -363,6 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     if arguments[:1] == ["autobattle"]:  # a command of its own, with its own options
         return run_autobattle(arguments[1:])
+    if arguments[:1] == ["simulate"]:  # many battles, counted (rules.sim)
+        settle_collector()  # paused by the bundle's runtime hook for the window's start
+        return run_simulate(arguments[1:])
     args = parse_args(argv)
     folder_problem = user_folder_problem(user_folders_for(args))
     if folder_problem is not None:

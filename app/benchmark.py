@@ -62,6 +62,11 @@ attacks and ends of turn, the median time of an undo and the redo of the same
 command, from the end of the log, and the memory the battle holds with its undo
 checkpoints (tracemalloc).
 
+Simulations (``sim_scaling_2_workers``, ``sim_memory_growth_pct``;
+``app.benchmark_runs``): the process pool of ``main.py simulate`` on the seed 000
+demo duel, 2 workers against 1, and the resident memory of a run in this process
+after its warm-up and at its end.
+
 Combat log (``log_append_ms_at_5000``): the median time the log pane takes to
 append the rows of one more command, once it holds 5,000 rows, and to repaint its
 viewport (offscreen, a 300x500 pane). The commands are the first 600 of that
@@ -92,6 +97,13 @@ from types import MappingProxyType
 from PySide6.QtWidgets import QApplication
 
 from app.benchmark_evening import evening_lines, run_evening
+from app.benchmark_runs import (
+    SCALING_ROUNDS,
+    demo_duel_setup,
+    loop_scaling,
+    memory_growth,
+    pool_throughput,
+)
 from app.benchmark_sim import measure_sim
 from app.benchmark_undo import measure_undo
 from app.collector import settle_collector
@@ -160,13 +172,19 @@ class Sizes:
     evening_rounds: int = 200
     sim_seconds: float = 3.0  # the simulation path's resolutions, and its floor
     sim_battle_seconds: float = 20.0  # whole demo duels on the simulation path
+    sim_batch: int = 25  # battles of a batch in the pool's scaling (app.benchmark_runs)
+    sim_batches_per_worker: int = 6
+    sim_loop: int = 20_000_000  # iterations of the bare loop the scaling is read beside
+    sim_memory_warm_up: int = 50
+    sim_memory_battles: int = 2000
 
 
 QUICK = Sizes(
     map_size=40, fit_map_size=40, frames=4, attack_seconds=0.1, odds_every=40,
     long_log=200, long_log_battles=4, legal_action_states=10, replay_commands=60,
     log_rows=200, log_appends=5, autobattle_rounds=1, evening_rounds=1, sim_seconds=0.1,
-    sim_battle_seconds=0.0,
+    sim_battle_seconds=0.0, sim_batch=1, sim_batches_per_worker=2, sim_loop=1000,
+    sim_memory_warm_up=2, sim_memory_battles=4,
 )  # fmt: skip
 
 
@@ -804,6 +822,24 @@ def measure(seed: int, sizes: Sizes = Sizes()) -> tuple[dict[str, float], list[s
     figures["long_evening_max_repaint_ms"] = evening.max_repaint_ms
     figures["long_evening_max_gui_action_ms"] = evening.max_gui_action_ms
     lines.extend(evening_lines(evening))
+    setup = demo_duel_setup()
+    one = pool_throughput(setup, 1, sizes.sim_batches_per_worker, sizes.sim_batch, seed)
+    two = pool_throughput(setup, 2, sizes.sim_batches_per_worker, sizes.sim_batch, seed)
+    figures["sim_scaling_2_workers"] = two.per_second / one.per_second if one.per_second else 0.0
+    lines.append(
+        f"Simulation pool, the seed 000 demo duel ({SCALING_ROUNDS} rounds a battle, batches "
+        f"of {sizes.sim_batch}): {one.per_second:.2f} battles a second on 1 worker, "
+        f"{two.per_second:.2f} on 2: x{figures['sim_scaling_2_workers']:.2f} "
+        f"({one.battles} and {two.battles} battles after each worker's first batch; a bare "
+        f"Python loop on the same pool: x{loop_scaling(sizes.sim_loop):.2f})"
+    )
+    growth = memory_growth(setup, sizes.sim_memory_warm_up, sizes.sim_memory_battles, seed)
+    figures["sim_memory_growth_pct"] = growth.percent
+    lines.append(
+        f"Simulation memory in this process: {growth.before_bytes / 2**20:.1f} MiB after "
+        f"{growth.warm_up} battles of warm-up, {growth.after_bytes / 2**20:.1f} MiB after "
+        f"{growth.battles} more: {growth.percent:+.2f}%"
+    )
     still = figures["repaint_still_ms"]
     verdict = "within" if still <= BUDGET_MS else "OVER"
     lines.append(f"Repaint budget {BUDGET_MS:.0f} ms: {verdict} (median {still:.2f} ms)")

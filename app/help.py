@@ -231,6 +231,7 @@ _COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
     ("NumPy", "numpy", "BSD-3-Clause (and bundled parts: see its text)",
      "https://numpy.org/doc/stable/license.html"),
     ("platformdirs", "platformdirs", "MIT", "https://github.com/tox-dev/platformdirs"),
+    ("tqdm", "tqdm", "MPL-2.0 and MIT", "https://github.com/tqdm/tqdm/blob/master/LICENCE"),
 )
 
 

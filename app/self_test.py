@@ -18,6 +18,10 @@ turn, all with a fixed seed. It then checks
 * every registered ruleset's demo battle (``assets/battles/demo-<key>.hexfray``)
   opens in the same window, which shows that ruleset's attack pane and draws its
   fighters (a ruleset whose package or tables a build left out fails here);
+* a tiny simulation (``main.py simulate``'s runner) plays on a process pool of 2
+  workers the same battles it plays in this process: the bundle starts its worker
+  processes (``multiprocessing.freeze_support`` in main.py, the bundle policy
+  keeping multiprocessing and concurrent);
 * nothing raised an unhandled exception meanwhile.
 
 It prints one line per check, writes the same report to ``self-test.txt`` in the
@@ -57,10 +61,16 @@ from rules.core.assets import asset_path
 from rules.core.events import Event
 from rules.sets.protocol import Ruleset, plain_attack
 from rules.sets.registry import ruleset_keys
+from rules.sim.backends import BatchResult, InProcess, ProcessPool
+from rules.sim.battle_record import BattleRecord, battle_setup
+from rules.sim.duel import duel_of
+from rules.sim.runner import run_battles
 
 log = logging.getLogger(__name__)
 
 SELF_TEST_SEED = 7
+SIMULATION_RUNS = 4  # battles of the tiny simulation, in batches of one
+SIMULATION_WORKERS = 2
 EXPECTED_PARTS = ("selftest", "expected.json")
 REGENERATE_COMMAND = "python main.py --self-test --regenerate"
 PICTURE_NAME = "self-test.png"
@@ -299,6 +309,33 @@ def _check_ruleset_demos(report: Report, app: QApplication, window: MainWindow) 
         )
 
 
+def _check_simulation(report: Report) -> None:
+    """The seed 000 demo duel, one round a battle, in this process and on a pool of
+    ``SIMULATION_WORKERS`` worker processes: the same records."""
+    started = time.monotonic()
+    setup = battle_setup(duel_of(open_battle(asset_path("battles", "demo-000.hexfray")).state))
+
+    def records(backend: InProcess | ProcessPool) -> list[BattleRecord]:
+        played: list[BattleRecord] = []
+
+        def keep(batch: BatchResult, _tally: object) -> None:
+            played.extend(batch.records)
+
+        run_battles(setup, runs=SIMULATION_RUNS, master_seed=SELF_TEST_SEED, max_rounds=1,
+                    backend=backend, size=1, on_batch=keep)
+        return played
+
+    here = records(InProcess())
+    pooled = records(ProcessPool(SIMULATION_WORKERS))
+    report.add(
+        "simulation on worker processes",
+        len(here) == SIMULATION_RUNS and pooled == here,
+        f"{len(pooled)} battles on {SIMULATION_WORKERS} workers, "
+        + ("the same as in this process" if pooled == here else "NOT the same as in this process")
+        + f", {time.monotonic() - started:.1f} s",
+    )
+
+
 def _xy(point: QPointF) -> tuple[float, float]:
     return point.x(), point.y()
 
@@ -376,6 +413,7 @@ def run_self_test(*, regenerate: bool = False, expected: Path | None = None) -> 
         _hp_ledger(report, initial, battle.state, list(battle.events))
         _check_picture(report, window, controller)
         _check_ruleset_demos(report, app, window)
+        _check_simulation(report)
     except Exception:  # a failing step is a failed self-test, with the traceback
         report.add("no exceptions", False, traceback.format_exc().rstrip())
     finally:

@@ -9,7 +9,8 @@ The app uses Qt Core, Gui and Widgets only and paints with the raster engine, so
 * Qt's translations are dropped (the app loads no QTranslator);
 * of the plugins, only those a desktop session loads are kept (``KEEP_PLUGINS``);
 * Python's test, build and network modules are excluded (``EXCLUDES``); numpy stays
-  (hexy needs its linear algebra) without f2py and numpy.testing.
+  (hexy needs its linear algebra, the simulations its seed sequences) without f2py
+  and numpy.testing; multiprocessing and concurrent stay (``KEPT_MODULES``).
 """
 
 from __future__ import annotations
@@ -33,13 +34,24 @@ PYTHON_EXCLUDES = frozenset({
     "ssl", "_ssl", "_hashlib", "sqlite3", "_sqlite3", "curses", "_curses", "xmlrpc",
     "ftplib", "smtplib", "imaplib", "poplib", "nntplib", "telnetlib", "http.server",
     "socketserver", "wsgiref", "dbm", "readline",
-    # no worker processes, no asyncio; numpy imports pydoc only in numpy.info(). Left
-    # in, they bring PyInstaller's multiprocessing and pkgutil runtime hooks, which
-    # load multiprocessing, socket, pickle and subprocess before main.py starts (~9 ms).
-    # (concurrent stays: the panes' worker thread hands its results back as
-    # concurrent.futures.Future, app/background_work.py.)
-    "multiprocessing", "asyncio", "pydoc",
+    # no asyncio; numpy imports pydoc only in numpy.info(). multiprocessing and
+    # concurrent stay (KEPT_MODULES): simulations run on every core.
+    "asyncio", "pydoc",
+    # the optional extra hexfray[cluster] (a Dask cluster runs Hexfray from source,
+    # docs/simulation.md), and the YAML reader it brings, which numpy.show_config
+    # alone would import (3 MB)
+    "dask", "distributed", "yaml",
 })  # fmt: skip
+
+
+# Modules the bundle must keep, whatever else is excluded: ``main.py simulate`` plays
+# its battles in worker processes (rules.sim.backends: concurrent.futures'
+# ProcessPoolExecutor on multiprocessing, started by main.py's freeze_support), and
+# the panes' worker thread hands its results back as concurrent.futures.Future
+# (app/background_work.py). Keeping multiprocessing brings PyInstaller's runtime
+# hook for it, which imports multiprocessing before main.py starts.
+KEPT_MODULES = frozenset({"multiprocessing", "concurrent"})
+assert not KEPT_MODULES & PYTHON_EXCLUDES
 
 
 def excludes(all_qt_modules: list[str]) -> list[str]:

@@ -167,7 +167,7 @@ BENCHMARK_KEYS = (
     "repaint_still_ms", "repaint_pan_ms", "repaint_zoom_ms", "repaint_dense_ms",
     "repaint_fit_ms", "attack_commands_per_s", "odds_ms_median", "odds_ms_max_cold",
     "replay_1000_s", "attack_commands_per_s_at_10000", "undo_ms_at_10000", "memory_10000_mib",
-    "log_append_ms_at_5000",
+    "log_append_ms_at_5000", "sim_scaling_2_workers",
 )  # fmt: skip
 
 
@@ -182,6 +182,7 @@ def test_benchmark_prints_one_json_object_of_positive_figures(tmp_path) -> None:
     for key in BENCHMARK_KEYS:
         value = figures[key]
         assert isinstance(value, int | float) and value > 0, (key, value)
+    assert isinstance(figures["sim_memory_growth_pct"], float)  # may be 0 or below
 
 
 def test_benchmark_prints_readable_figures(qapp) -> None:
@@ -194,6 +195,7 @@ def test_benchmark_prints_readable_figures(qapp) -> None:
     assert "Attack commands" in text and "per second" in text
     assert "Exact odds" in text and "Replay" in text
     assert "Combat log" in text
+    assert "Simulation pool" in text and "Simulation memory" in text
 
 
 def test_arguments() -> None:

@@ -138,6 +138,21 @@ def test_policy_excludes_unused_modules_but_not_numpy() -> None:
     assert not {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets"} & set(excluded)
     assert {"tkinter", "unittest", "pytest", "mypy", "numpy.f2py"} <= set(excluded)
     assert "numpy" not in excluded and "numpy.linalg" not in excluded
+    # simulations run on worker processes (main.py simulate, the frozen self-test)
+    assert {"multiprocessing", "concurrent"} <= policy.KEPT_MODULES
+    assert not {m for m in excluded if m.split(".")[0] in policy.KEPT_MODULES}
+    assert {"dask", "distributed", "yaml"} <= set(excluded)  # the cluster extra stays out
+
+
+def test_main_calls_freeze_support_first_thing() -> None:
+    # A packaged program's worker processes are the executable started again: main.py
+    # hands them to multiprocessing before it imports anything else (Qt above all).
+    source = (ROOT / "main.py").read_text(encoding="utf-8")
+    body = source[source.index("from __future__ import annotations") :]
+    first_code = [line for line in body.splitlines()[1:] if line.strip()][:3]
+    assert first_code[0] == "import multiprocessing"
+    assert first_code[1] == 'if __name__ == "__main__":'
+    assert "multiprocessing.freeze_support()" in body.split("import argparse")[0]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF")
