@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.files import BattleFileError, open_battle, save_battle
+from app.files import add_battle_file_argument, open_battle_or_say_why, save_battle
 from rules.battle.battle import Battle
 from rules.battle.sides import side_name
 from rules.play.autoplay import DEFAULT_MAX_ROUNDS, AutoPlayReport, auto_play
@@ -33,7 +33,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         description="Play a saved battle to its end with every fighter computer-controlled "
         "(its own policy; a GM's fighter the aggressive one) and print how it ended.",
     )
-    parser.add_argument("file", metavar="FILE.hexfray", type=Path, help="the battle to play")
+    add_battle_file_argument(parser, "the battle to play")
     parser.add_argument(
         "--seed",
         type=int,
@@ -120,10 +120,8 @@ def lines(result: dict[str, object]) -> list[str]:
 
 def run(argv: Sequence[str]) -> int:
     args = parse_args(argv)
-    try:
-        battle = open_battle(args.file)
-    except BattleFileError as refusal:
-        print(f"hexfray: cannot open {args.file}: {refusal}", file=sys.stderr)
+    battle = open_battle_or_say_why(args.file)
+    if battle is None:
         return EXIT_BAD_FILE
     if args.seed is not None:
         battle = with_seed(battle, args.seed)

@@ -50,6 +50,7 @@ from rules.play.defense import (
     DefenseAnswer,
     answer_options,
     choose_answer,
+    defended_decision,
 )
 from rules.play.policies import Decision, OddsCache
 from rules.sets.protocol import Ruleset
@@ -178,18 +179,8 @@ class DefenseAnswers:
             answer = self._ask_gm(ruleset, state, command)
             if answer is not None:
                 commands[i] = replace(command, answer=answer)
-        earlier = decision.answers if isinstance(decision, DefendedDecision) else ()
         if commands != list(decision.commands) or answers:
-            decision = DefendedDecision(
-                decision.combatant_id,
-                decision.label,
-                tuple(commands),
-                decision.ends_turn,
-                decision.reason,
-                decision.score,
-                decision.alternatives,
-                (*earlier, *answers),
-            )
+            decision = defended_decision(decision, commands, answers)
         noted = decision.answers if isinstance(decision, DefendedDecision) else ()
         self._notes = [(decision.commands[0], a) for a in noted] if decision.commands else []
         return decision

@@ -33,9 +33,11 @@ The format is docs/file-format.md; the pure codec is ``rules.battle.savefile``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -191,6 +193,21 @@ def open_battle(path: Path, rulesets: SavingRulesetFinder = get_ruleset) -> Batt
     except OSError as exc:
         raise BattleFileError(f"{path.name} cannot be read: {exc.strerror or exc}") from None
     return battle_from_document(parse_document(data), rulesets=rulesets, sheet_owner=sheet_owner)
+
+
+def open_battle_or_say_why(path: Path) -> Battle | None:
+    """The battle saved in ``path`` for a command-line tool, or None after one
+    line on stderr saying why it cannot be opened (the tool then exits 2)."""
+    try:
+        return open_battle(path)
+    except BattleFileError as refusal:
+        print(f"hexfray: cannot open {path}: {refusal}", file=sys.stderr)
+        return None
+
+
+def add_battle_file_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The command-line tools' first argument: the saved battle they work on."""
+    parser.add_argument("file", metavar="FILE.hexfray", type=Path, help=help_text)
 
 
 # --- the autosave journal ------------------------------------------------------------------

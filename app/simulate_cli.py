@@ -27,7 +27,7 @@ from typing import IO, NoReturn
 
 from tqdm import tqdm
 
-from app.files import BattleFileError, open_battle
+from app.files import add_battle_file_argument, open_battle_or_say_why
 from rules.battle.model import Side
 from rules.battle.sides import side_name
 from rules.battle.state import BattleState
@@ -94,7 +94,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         description="Play a saved battle many times with every fighter computer-controlled "
         "and print each side's win rate with its 95%% interval, and more.",
     )
-    parser.add_argument("file", metavar="FILE.hexfray", type=Path, help="the battle to simulate")
+    add_battle_file_argument(parser, "the battle to simulate")
     parser.add_argument(
         "--runs",
         required=True,
@@ -322,10 +322,8 @@ def _cell(column: str, value: object) -> str:
 
 def run(argv: Sequence[str]) -> int:
     args = parse_args(argv)
-    try:
-        battle = open_battle(args.file)
-    except BattleFileError as refusal:
-        print(f"hexfray: cannot open {args.file}: {refusal}", file=sys.stderr)
+    battle = open_battle_or_say_why(args.file)
+    if battle is None:
         return EXIT_BAD_INPUT
     state = battle.state
     names = side_names(state)

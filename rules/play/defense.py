@@ -22,7 +22,7 @@ answer's words come from its own fields (``answer_words``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -33,7 +33,7 @@ from rules.battle.attack_steps import AttackSteps, planned
 from rules.battle.commands import Attack
 from rules.battle.controllers import PolicyChoice
 from rules.battle.model import Combatant
-from rules.battle.state import BattleState
+from rules.battle.state import BattleState, Command
 from rules.core.errors import RulesError
 from rules.play.policies import Decision, OddsCache
 from rules.sets.protocol import Ruleset
@@ -47,6 +47,7 @@ __all__ = [
     "answer_words",
     "answered_decision",
     "choose_answer",
+    "defended_decision",
     "ranked",
     "with_answer",
 ]
@@ -227,6 +228,14 @@ def answered_decision(
             answers.append(chosen)
     if not answers:
         return decision
+    return defended_decision(decision, commands, answers)
+
+
+def defended_decision(
+    decision: Decision, commands: Sequence[Command], answers: Sequence[DefenseAnswer]
+) -> DefendedDecision:
+    """``decision`` with ``commands`` in place of its own and ``answers`` after
+    the ones it carried already."""
     earlier = decision.answers if isinstance(decision, DefendedDecision) else ()
     return DefendedDecision(
         decision.combatant_id,

@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from rules.battle.attack_odds import attack_odds
-from rules.battle.savefile import read_battle
 from rules.core.errors import RulesError
-from rules.sets.registry import get_ruleset
 from rules.sets.seed002.attack import Attack002, Plan, Seed002Answer
 from rules.sets.seed002.attack_steps import STEPS, exact_odds, steps_for
+from tests.rules.exact_odds_checks import assert_own_odds_enumerated, check_demo_pairings
 from tests.rules.seed002_duel import duel, fighter, sword
-from tests.rules.test_demo_battles import demo_file
 
 
 def _same(plan: Plan, answer: Seed002Answer) -> None:
-    own = exact_odds(plan, answer)
-    enumerated = attack_odds(STEPS, plan, answer, ruleset_odds=False, odds_reads=False)
-    assert dict(own.kinds) == dict(enumerated.kinds)
-    assert own.expected_injury == enumerated.expected_injury
-    assert own.takes_out == enumerated.takes_out
-    assert attack_odds(STEPS, plan, answer) == own
+    assert_own_odds_enumerated(STEPS, exact_odds, plan, answer, odds_reads=False)
 
 
 @pytest.mark.parametrize("hp", [20, 3])
@@ -47,19 +39,4 @@ def test_every_answer(hp: int, skills: dict[str, int]) -> None:
 
 
 def test_the_demo_battles_pairings() -> None:
-    state = read_battle(demo_file("002").read_bytes(), rulesets=get_ruleset).state
-    checked = 0
-    for a in state.combatants:
-        for d in state.combatants:
-            if a.side is d.side:
-                continue
-            for w in a.fighter.weapons:
-                for mode in w.modes:
-                    try:
-                        plan = STEPS.plan(state, a.id, d.id, Attack002(w.key, mode.name))
-                    except RulesError:
-                        continue
-                    for answer in STEPS.answers(plan):
-                        _same(plan, answer)
-                    checked += 1
-    assert checked > 0
+    check_demo_pairings("002", STEPS, Attack002, _same)
